@@ -1,0 +1,55 @@
+# pmucal — one binary, bin/pmucal; every .c under the subsystem folders is part of it.
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -Ilib -MMD -MP
+LDLIBS  += -lpfm -lhwloc -lm -pthread
+SUBSYS  := lib microkernels validate generators penalties
+# SAN=1: AddressSanitizer + UBSan build in its own object folder, so it never mixes with the normal one.
+ifeq ($(SAN),1)
+CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+OBJDIR  := build/san
+else
+OBJDIR  := build/opt
+endif
+SRCS    := $(foreach d,$(SUBSYS),$(wildcard $(d)/*.c))
+OBJS    := $(SRCS:%.c=$(OBJDIR)/%.o)
+UNIT    := $(patsubst tests/unit/%.c,$(OBJDIR)/tests/%,$(wildcard tests/unit/*.c))
+LIBOBJS := $(filter-out $(OBJDIR)/lib/main.o,$(OBJS))
+BIN     := bin/pmucal
+
+.PHONY: all deps run test bench clean
+all: $(BIN) $(UNIT)
+
+$(BIN): $(OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(OBJDIR)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+# Unit tests link the whole core except main(); constructors register kernels and commands as in the binary.
+$(OBJDIR)/tests/%: tests/unit/%.c $(LIBOBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+deps:
+	@scripts/install-deps.sh
+
+run: deps
+	$(MAKE) all
+	scripts/main-job.sh
+
+test: deps
+	$(MAKE) all
+	PMUCAL_OBJDIR=$(OBJDIR) prove -v tests/
+
+bench: deps
+	$(MAKE) all
+	scripts/bench-measure.sh
+
+clean:
+	rm -rf build bin
+
+-include $(OBJS:.o=.d) $(UNIT:=.d)

@@ -1,0 +1,61 @@
+#include "clock.h"
+#include "stats.h"
+#include <time.h>
+
+double clock_now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* 1000 dependent adds per loop trip: each needs the previous result, so one a cycle on any
+ * out-of-order core; the loop counter runs on another chain and hides under them. */
+static uint64_t add_chain_ticks(uint64_t trips)
+{
+    uint64_t acc = 0;
+    uint64_t t0 = tsc_start();
+    __asm__ __volatile__(
+        "1:\n\t"
+        ".rept 1000\n\t"
+        "add $1, %[acc]\n\t"
+        ".endr\n\t"
+        "dec %[n]\n\t"
+        "jnz 1b"
+        : [acc] "+r"(acc), [n] "+r"(trips)
+        :
+        : "cc");
+    return tsc_stop() - t0;
+}
+
+static double measure_tsc_hz(void)
+{
+    double t0 = clock_now_seconds();
+    uint64_t c0 = tsc_start();
+    double t;
+    while ((t = clock_now_seconds()) - t0 < 0.05)
+        ;
+    uint64_t c1 = tsc_stop();
+    return (double)(c1 - c0) / (t - t0);
+}
+
+const struct clock_info *clock_get(void)
+{
+    static struct clock_info ci;
+    if (ci.tsc_hz)
+        return &ci;
+    enum { REPS = 11, TRIPS = 20000 };
+    double hz[3], ratio[REPS];
+    for (int i = 0; i < 3; i++)
+        hz[i] = measure_tsc_hz();
+    add_chain_ticks(TRIPS); /* let the core reach its running clock */
+    for (int i = 0; i < REPS; i++)
+        ratio[i] = (double)TRIPS * 1000 / (double)add_chain_ticks(TRIPS);
+    struct stats s = stats_of(ratio, REPS);
+    ci.tsc_hz = stats_median(hz, 3);
+    /* The fastest trips are the ones nothing interrupted; the max ratio is the clean estimate. */
+    ci.core_per_tsc = s.max;
+    ci.core_hz = ci.tsc_hz * ci.core_per_tsc;
+    ci.core_per_tsc_spread = stats_rel_mad(&s);
+    return &ci;
+}

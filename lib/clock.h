@@ -1,0 +1,33 @@
+/* Time in core cycles without a PMU: serialized TSC reads, converted with a measured ratio. */
+#ifndef PMUCAL_CLOCK_H
+#define PMUCAL_CLOCK_H
+#include <stdint.h>
+
+/* Start and stop marks that keep the measured region between them: lfence orders the start
+ * read before the region; rdtscp waits for the region to finish, lfence keeps later work after. */
+static inline uint64_t tsc_start(void)
+{
+    uint32_t lo, hi;
+    __asm__ __volatile__("lfence\n\trdtsc\n\tlfence" : "=a"(lo), "=d"(hi) :: "memory");
+    return ((uint64_t)hi << 32) | lo;
+}
+
+static inline uint64_t tsc_stop(void)
+{
+    uint32_t lo, hi, aux;
+    __asm__ __volatile__("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi), "=c"(aux) :: "memory");
+    return ((uint64_t)hi << 32) | lo;
+}
+
+struct clock_info {
+    double tsc_hz;            /* TSC ticks per second, against CLOCK_MONOTONIC */
+    double core_per_tsc;      /* core cycles per TSC tick: dependent one-cycle adds / ticks */
+    double core_hz;           /* tsc_hz * core_per_tsc */
+    double core_per_tsc_spread; /* relative MAD of the ratio over its repetitions */
+};
+
+/* Measures once per process (about 100 ms), then returns the same figures. */
+const struct clock_info *clock_get(void);
+double clock_now_seconds(void);
+
+#endif

@@ -1,0 +1,226 @@
+#include "kernel.h"
+#include "topo.h"
+#include "util.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const struct kernel *kernels[64];
+static int nkernels;
+
+void kernel_register(const struct kernel *k)
+{
+    if (nkernels == (int)ARRAY_SIZE(kernels) - 1)
+        pm_fatal("kernel table full registering %s", k->name);
+    kernels[nkernels++] = k;
+}
+
+const struct kernel *kernel_find(const char *name)
+{
+    for (int i = 0; i < nkernels; i++)
+        if (!strcmp(kernels[i]->name, name))
+            return kernels[i];
+    return NULL;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp((*(const struct kernel *const *)a)->name, (*(const struct kernel *const *)b)->name);
+}
+
+const struct kernel **kernel_list(void)
+{
+    qsort(kernels, nkernels, sizeof(kernels[0]), by_name);
+    kernels[nkernels] = NULL;
+    return kernels;
+}
+
+uint64_t level_size(const char *level)
+{
+    const struct topo *t = topo_get();
+    if (!t)
+        return 0;
+    if (!strcasecmp(level, "DRAM")) {
+        int last = topo_last_level(t);
+        uint64_t s = last ? 16 * t->data[last].size : 0;
+        return s < (256u << 20) ? (256u << 20) : s;
+    }
+    if ((level[0] == 'L' || level[0] == 'l') && level[1] >= '1' && level[1] <= '3' && !level[2]) {
+        int l = level[1] - '0';
+        uint64_t size = t->data[l].size, below = l > 1 ? t->data[l - 1].size : 0;
+        if (!size)
+            return 0;
+        if (!below)
+            return size / 2;
+        /* The middle of the level on a log scale: as far from spilling out as from fitting below. */
+        uint64_t mid = (uint64_t)sqrt((double)size * (double)below), p2 = 1;
+        while (p2 * 2 <= mid)
+            p2 *= 2;
+        return p2;
+    }
+    return 0;
+}
+
+int level_of_size(uint64_t bytes)
+{
+    const struct topo *t = topo_get();
+    for (int l = 1; t && l <= TOPO_MAX_LEVEL; l++)
+        if (t->data[l].size && bytes <= t->data[l].size)
+            return l;
+    return 4;
+}
+
+static int param_index(const struct kernel *k, const char *name, size_t len)
+{
+    for (int i = 0; k->params[i].name; i++)
+        if (strlen(k->params[i].name) == len && !strncmp(k->params[i].name, name, len))
+            return i;
+    return -1;
+}
+
+static bool choice_ok(const char *choices, const char *v)
+{
+    size_t n = strlen(v);
+    for (const char *p = choices; p && *p;) {
+        const char *e = strchr(p, '|');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && !strncmp(p, v, n))
+            return true;
+        p = e ? e + 1 : NULL;
+    }
+    return false;
+}
+
+static bool value_ok(const struct kernel *k, const struct param *p, const char *v)
+{
+    uint64_t x;
+    switch (p->type) {
+    case PARAM_SIZE:
+        if (level_size(v) || parse_size(v, &x))
+            return true;
+        pm_error("%s: %s=%s is not a size; give bytes (4096, 64k, 2M) or a cache level (L1, L2, L3, DRAM)",
+                 k->name, p->name, v);
+        return false;
+    case PARAM_UINT:
+        if (parse_u64(v, &x))
+            return true;
+        pm_error("%s: %s=%s is not a whole number", k->name, p->name, v);
+        return false;
+    case PARAM_ENUM:
+        if (choice_ok(p->choices, v))
+            return true;
+        pm_error("%s: %s=%s is not one of %s", k->name, p->name, v, p->choices);
+        return false;
+    case PARAM_CPU:
+        if (parse_u64(v, &x) && x < 1u << 20 && topo_cpu_valid((int)x))
+            return true;
+        {
+            int cpus[1024], n = topo_cpus(cpus, 1024);
+            pm_error("%s: %s=%s is not a CPU of this machine; 'pmucal info' lists them (%d..%d here)",
+                     k->name, p->name, v, n ? cpus[0] : 0, n ? cpus[n - 1] : 0);
+        }
+        return false;
+    }
+    return false;
+}
+
+struct case_ *case_new(const struct kernel *k, int nargs, char **args)
+{
+    struct case_ *c = xcalloc(1, sizeof(*c));
+    c->kernel = k;
+    for (int a = 0; a < nargs; a++) {
+        const char *eq = strchr(args[a], '=');
+        int i = eq ? param_index(k, args[a], (size_t)(eq - args[a])) : -1;
+        if (i < 0) {
+            pm_error("%s: unknown parameter '%.*s'; 'pmucal kernels %s' lists its parameters", k->name,
+                     eq ? (int)(eq - args[a]) : (int)strlen(args[a]), args[a], k->name);
+            case_free(c);
+            return NULL;
+        }
+        if (!value_ok(k, &k->params[i], eq + 1)) {
+            case_free(c);
+            return NULL;
+        }
+        free(c->value[i]);
+        c->value[i] = xstrdup(eq + 1);
+    }
+    size_t cap = 256, len = 0;
+    c->label = xmalloc(cap);
+    len = (size_t)snprintf(c->label, cap, "%s", k->name);
+    for (int i = 0; k->params[i].name; i++) {
+        if (!c->value[i]) {
+            c->value[i] = xstrdup(k->params[i].def);
+            continue;
+        }
+        if (!strcmp(c->value[i], k->params[i].def))
+            continue;
+        size_t need = len + strlen(k->params[i].name) + strlen(c->value[i]) + 3;
+        if (need > cap)
+            c->label = xrealloc(c->label, cap = need * 2);
+        len += (size_t)snprintf(c->label + len, cap - len, " %s=%s", k->params[i].name, c->value[i]);
+    }
+    return c;
+}
+
+struct case_ *case_from_text(const struct kernel *k, const char *text)
+{
+    int n;
+    char **words = split_list(text, ' ', &n);
+    struct case_ *c = case_new(k, n, words);
+    free_list(words);
+    return c;
+}
+
+void case_free(struct case_ *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < KERNEL_MAX_PARAMS; i++)
+        free(c->value[i]);
+    free(c->label);
+    free(c);
+}
+
+const char *case_str(const struct case_ *c, const char *name)
+{
+    int i = param_index(c->kernel, name, strlen(name));
+    if (i < 0)
+        pm_fatal("kernel %s has no parameter %s", c->kernel->name, name);
+    return c->value[i];
+}
+
+bool case_is(const struct case_ *c, const char *name, const char *value)
+{
+    return !strcmp(case_str(c, name), value);
+}
+
+uint64_t case_uint(const struct case_ *c, const char *name)
+{
+    uint64_t v = 0;
+    parse_u64(case_str(c, name), &v);
+    return v;
+}
+
+uint64_t case_size(const struct case_ *c, const char *name)
+{
+    const char *s = case_str(c, name);
+    uint64_t v = level_size(s);
+    if (!v)
+        parse_size(s, &v);
+    return v;
+}
+
+int case_cpu(const struct case_ *c, const char *name)
+{
+    return (int)case_uint(c, name);
+}
+
+int case_run_cpu(const struct case_ *c)
+{
+    if (param_index(c->kernel, "run_cpu", 7) >= 0)
+        return case_cpu(c, "run_cpu");
+    int cpus[1];
+    return topo_cpus(cpus, 1) ? cpus[0] : 0;
+}

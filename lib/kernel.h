@@ -1,0 +1,86 @@
+/* A kernel is a microbenchmark registered by its descriptor (like an fio ioengine); the core
+ * never switches on kernel names. A case is a kernel plus one set of parameter values. */
+#ifndef PMUCAL_KERNEL_H
+#define PMUCAL_KERNEL_H
+#include "quantity.h"
+#include <stdbool.h>
+#include <stdint.h>
+
+enum param_type {
+    PARAM_SIZE,    /* bytes: "64", "4k", "2M", or a cache level L1|L2|L3|DRAM (well inside it) */
+    PARAM_UINT,    /* whole number */
+    PARAM_ENUM,    /* one of choices, "a|b|c" */
+    PARAM_CPU,     /* OS CPU index, checked against the topology */
+};
+
+struct param {
+    const char *name;
+    enum param_type type;
+    const char *def;       /* default value, as text */
+    const char *help;
+    const char *choices;   /* PARAM_ENUM: "a|b|c" */
+};
+
+#define KERNEL_MAX_PARAMS 16
+
+struct case_ {
+    const struct kernel *kernel;
+    char *value[KERNEL_MAX_PARAMS];   /* text of each parameter, defaults filled in */
+    char *label;                      /* "walker size=L2 order=random": non-default values only */
+    void *priv;                       /* the kernel's state, from setup */
+    uint64_t warm_iters;              /* setup's advice: iterations that warm every line once */
+    uint64_t max_iters;               /* setup's limit (0 = none), e.g. fresh pages to touch */
+    char skip[256];                   /* setup returned KERNEL_SKIP: the reason */
+    uint64_t iters;                   /* chosen by the measurement core on the first group */
+    char detail[256];                 /* what setup really got, e.g. "page=2m-thp slots=8192" */
+};
+
+enum { KERNEL_OK = 0, KERNEL_ERROR = -1, KERNEL_SKIP = 1 };
+
+struct kernel {
+    const char *name, *summary;
+    const struct param *params;                  /* terminated by {NULL} */
+    int  (*setup)(struct case_ *c);              /* not measured; KERNEL_OK/ERROR/SKIP */
+    void (*prepare)(struct case_ *c);            /* optional, before each run, not measured */
+    void (*run)(struct case_ *c, uint64_t iters);    /* the measured region, nothing else */
+    void (*model)(const struct case_ *c, struct quantities *q);  /* expected per iteration */
+    void (*teardown)(struct case_ *c);
+    const char *const *matrix;   /* default validation cases, "p=v p=v" each; NULL-terminated */
+    enum quantity_id per;        /* "cycles per <per_name>" in reports (e.g. Q_LD_ALL) */
+    const char *per_name;
+};
+
+void kernel_register(const struct kernel *k);
+const struct kernel *kernel_find(const char *name);
+const struct kernel **kernel_list(void);       /* NULL-terminated, name order */
+
+#define PMUCAL_KERNEL(var) \
+    static void __attribute__((constructor)) register_kernel_##var(void) { kernel_register(&var); }
+
+/* Builds a case from "name=value" words. NULL with one clear message on an unknown parameter,
+ * a bad value or a missing choice. */
+struct case_ *case_new(const struct kernel *k, int nargs, char **args);
+/* Same, from "p=v p=v" text as in a matrix row. */
+struct case_ *case_from_text(const struct kernel *k, const char *text);
+void case_free(struct case_ *c);
+
+/* Typed accessors; the value was checked in case_new, so these cannot fail. */
+const char *case_str(const struct case_ *c, const char *name);
+uint64_t case_uint(const struct case_ *c, const char *name);
+uint64_t case_size(const struct case_ *c, const char *name);
+int case_cpu(const struct case_ *c, const char *name);
+bool case_is(const struct case_ *c, const char *name, const char *value);
+
+/* Bytes for a cache level name, well inside it: L1 half of L1; L2, L3 the power of two at or
+ * below the geometric mean of the level and the one below (128K for 32K/1M); DRAM 16 x the last
+ * level, at least 256 MiB. 0 when the name is not a level or the machine lacks it. */
+uint64_t level_size(const char *level);
+/* Which data-cache level (1..3) a working set of this many bytes fits in, or 4 for DRAM. */
+int level_of_size(uint64_t bytes);
+
+
+
+/* The CPU the measuring thread runs on: the case's run_cpu parameter where the kernel has one,
+ * else the first allowed CPU. */
+int case_run_cpu(const struct case_ *c);
+#endif

@@ -1,0 +1,39 @@
+#include "cli.h"
+#include "util.h"
+#include "version.h"
+#include <stdio.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: pmucal COMMAND [options]\n\n"
+               "pmucal %s: hardware performance-event validation and cycle-penalty calibration.\n\n"
+               "Commands:\n", PMUCAL_VERSION);
+    for (const struct command **c = command_list(); *c; c++)
+        fprintf(f, "  %-12s %s\n", (*c)->name, (*c)->summary);
+    fprintf(f, "\n'pmucal COMMAND --help' tells a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("pmucal %s\n", PMUCAL_VERSION);
+        return 0;
+    }
+    const struct command *c = command_find(argv[1]);
+    if (!c) {
+        pm_error("unknown command '%s'; 'pmucal --help' lists the commands", argv[1]);
+        return 2;
+    }
+    if (cli_wants_help(c, argc - 1, argv + 1))
+        return 0;
+    return c->fn(argc - 1, argv + 1);
+}

@@ -1,0 +1,131 @@
+#include "measure.h"
+#include "clock.h"
+#include "util.h"
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+volatile sig_atomic_t measure_interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    if (measure_interrupted) /* a second Ctrl-C: the user means it */
+        _exit(130);
+    measure_interrupted = 1;
+}
+
+void measure_install_sigint(void)
+{
+    struct sigaction sa = {.sa_handler = on_sigint};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+/* One measured run: the counters are on around the region only. */
+static int one_run(const struct source *src, struct group *g, struct case_ *c, uint64_t iters,
+                   struct group_reading *r, uint64_t *ticks)
+{
+    if (c->kernel->prepare)
+        c->kernel->prepare(c);
+    src->start(g);
+    uint64_t t0 = tsc_start();
+    c->kernel->run(c, iters);
+    uint64_t t1 = tsc_stop();
+    src->stop(g);
+    *ticks = t1 - t0;
+    return src->read(g, r);
+}
+
+/* Iterations so that one run lasts about target_seconds, found by doubling from 1. */
+static uint64_t calibrate_iters(struct case_ *c, const struct measure_opts *o)
+{
+    const struct clock_info *ci = clock_get();
+    uint64_t it = 1, cap = c->max_iters ? c->max_iters : UINT64_MAX / 4;
+    for (;;) {
+        if (c->kernel->prepare)
+            c->kernel->prepare(c);
+        uint64_t t0 = tsc_start();
+        c->kernel->run(c, it);
+        double secs = (double)(tsc_stop() - t0) / ci->tsc_hz;
+        if (it >= cap)
+            return cap;
+        if (secs >= o->target_seconds / 8) {
+            double want = (double)it * o->target_seconds / secs;
+            return want > (double)cap ? cap : (uint64_t)want < 1 ? 1 : (uint64_t)want;
+        }
+        it = it * 2 > cap ? cap : it * 2;
+    }
+}
+
+int measure_group(const struct source *src, struct case_ *c, struct event_spec **events, int n,
+                  const struct measure_opts *o, struct measurement *m)
+{
+    memset(m, 0, sizeof(*m));
+    if (n > GROUP_MAX_EVENTS || o->repetitions < 1 || o->repetitions > MEASURE_MAX_REPS)
+        pm_fatal("measure_group: %d events, %d repetitions", n, o->repetitions);
+    m->events = events;
+    m->nevents = n;
+    m->reps = o->repetitions;
+    if (!c->iters)
+        c->iters = o->iters ? o->iters : calibrate_iters(c, o);
+    if (c->max_iters && c->iters > c->max_iters)
+        c->iters = c->max_iters;
+    m->iters = c->iters;
+
+    struct group *g = src->open(events, n);
+    if (!g)
+        return MEASURE_FAILED;
+    const double ratio = clock_get()->core_per_tsc;
+    struct group_reading r0, rn;
+    uint64_t k0, kn;
+    int rc = MEASURE_OK;
+
+    /* Warm-up: caches, TLBs, predictors and the clock reach their steady state. */
+    uint64_t warm = c->warm_iters > m->iters ? c->warm_iters : m->iters;
+    if (c->max_iters && warm > c->max_iters)
+        warm = c->max_iters;
+    if (one_run(src, g, c, warm, &rn, &kn)) {
+        rc = MEASURE_FAILED;
+        goto out;
+    }
+    for (int rep = 0; rep < m->reps; rep++) {
+        for (int attempt = 0;; attempt++) {
+            if (measure_interrupted) {
+                rc = MEASURE_INTERRUPTED;
+                goto out;
+            }
+            if (one_run(src, g, c, 0, &r0, &k0) || one_run(src, g, c, m->iters, &rn, &kn)) {
+                rc = MEASURE_FAILED;
+                goto out;
+            }
+            double disturbed = 0;
+            for (int k = 0; k < NOISE_COUNT; k++)
+                if (k != NOISE_PAGE_FAULT && !isnan(rn.noise[k]))
+                    disturbed += rn.noise[k] + r0.noise[k];
+            if (disturbed == 0 || attempt >= o->max_redo) {
+                m->noisy |= disturbed != 0;
+                break;
+            }
+            m->redone++;
+        }
+        for (int e = 0; e < n; e++) {
+            m->raw[e][rep][0] = rn.value[e];
+            m->raw[e][rep][1] = r0.value[e];
+            m->per_iter[e][rep] = (rn.value[e] - r0.value[e]) / (double)m->iters;
+        }
+        for (int k = 0; k < NOISE_COUNT; k++)
+            m->noise[k][rep] = rn.noise[k] + r0.noise[k];
+        m->cycles[rep] = ((double)kn - (double)k0) * ratio / (double)m->iters;
+    }
+    m->time_enabled = rn.time_enabled;
+    m->time_running = rn.time_running;
+    m->multiplexed = rn.time_running < rn.time_enabled;
+    for (int e = 0; e < n; e++)
+        m->stat[e] = stats_of(m->per_iter[e], (size_t)m->reps);
+    m->cycle_stat = stats_of(m->cycles, (size_t)m->reps);
+out:
+    src->close(g);
+    return rc;
+}

@@ -1,0 +1,48 @@
+/* The measurement core: one case x one group x R repetitions, per-iteration counts after
+ * subtracting the same region run with zero iterations. Nothing here knows which kernel or
+ * which source it drives. */
+#ifndef PMUCAL_MEASURE_H
+#define PMUCAL_MEASURE_H
+#include "kernel.h"
+#include "source.h"
+#include "stats.h"
+#include <signal.h>
+
+struct measure_opts {
+    int repetitions;          /* R, default 5 */
+    double target_seconds;    /* wall time of one measured run when iterations are automatic */
+    uint64_t iters;           /* fixed iterations per run; 0 = calibrate to target_seconds */
+    int max_redo;             /* redo a repetition that saw a context switch or migration */
+};
+#define MEASURE_OPTS_DEFAULT {.repetitions = 5, .target_seconds = 0.02, .iters = 0, .max_redo = 3}
+
+#define MEASURE_MAX_REPS 101
+
+struct measurement {
+    struct event_spec **events;
+    int nevents;
+    uint64_t iters;
+    int reps;
+    double per_iter[GROUP_MAX_EVENTS][MEASURE_MAX_REPS];   /* (count(N) - count(0)) / N */
+    double raw[GROUP_MAX_EVENTS][MEASURE_MAX_REPS][2];     /* count(N), count(0) */
+    struct stats stat[GROUP_MAX_EVENTS];
+    double cycles[MEASURE_MAX_REPS];       /* core cycles per iteration, from the TSC */
+    struct stats cycle_stat;
+    double noise[NOISE_COUNT][MEASURE_MAX_REPS];   /* in run(N) + run(0), whole runs */
+    uint64_t time_enabled, time_running;  /* cumulative over the group's runs */
+    bool multiplexed;
+    int redone;          /* repetitions measured again because of noise */
+    bool noisy;          /* noise remained after max_redo */
+};
+
+/* Set by the SIGINT handler; the core stops between repetitions and returns MEASURE_INTERRUPTED. */
+extern volatile sig_atomic_t measure_interrupted;
+void measure_install_sigint(void);
+
+enum { MEASURE_OK = 0, MEASURE_FAILED = -1, MEASURE_INTERRUPTED = -2 };
+
+/* The case is set up and the thread pinned by the caller. */
+int measure_group(const struct source *src, struct case_ *c, struct event_spec **events, int n,
+                  const struct measure_opts *o, struct measurement *m);
+
+#endif

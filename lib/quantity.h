@@ -1,0 +1,66 @@
+/* The one vocabulary of analytically known amounts per iteration that kernel models state. */
+#ifndef PMUCAL_QUANTITY_H
+#define PMUCAL_QUANTITY_H
+#include <stdbool.h>
+
+/* X(identifier, "name", "meaning") — add a quantity here and nowhere else. */
+#define QUANTITY_LIST(X) \
+    X(INST,            "inst",             "instructions retired") \
+    X(LD_ALL,          "ld.all",           "load instructions (memory-source operands count as loads)") \
+    X(ST_ALL,          "st.all",           "store instructions") \
+    X(LD_L1,           "ld.l1",            "loads whose data comes from L1D") \
+    X(LD_L2,           "ld.l2",            "loads whose data comes from L2") \
+    X(LD_L3,           "ld.l3",            "loads whose data comes from L3 / LLC") \
+    X(LD_DRAM,         "ld.dram",          "loads whose data comes from DRAM") \
+    X(BR_ALL,          "br.all",           "branch instructions of every kind") \
+    X(BR_COND,         "br.cond",          "conditional branches") \
+    X(BR_COND_TAKEN,   "br.cond.taken",    "conditional branches taken") \
+    X(BR_COND_NTAKEN,  "br.cond.ntaken",   "conditional branches not taken") \
+    X(BR_UNCOND,       "br.uncond",        "unconditional direct jumps") \
+    X(BR_INDIRECT,     "br.indirect",      "indirect jumps and calls") \
+    X(BR_CALL,         "br.call",          "calls") \
+    X(BR_RET,          "br.ret",           "returns") \
+    X(BR_MISPRED,      "br.mispred",       "mispredicted branches") \
+    X(DTLB_MISS,       "dtlb.miss",        "loads missing the first-level data TLB") \
+    X(STLB_MISS,       "stlb.miss",        "loads missing every TLB level (page walks)") \
+    X(PF_MINOR,        "pf.minor",         "minor page faults (first touch)") \
+    X(FP_SCALAR_DP,    "fp.scalar_dp",     "scalar double FP arithmetic instructions") \
+    X(FP_128_DP,       "fp.128_dp",        "128-bit packed double FP arithmetic instructions") \
+    X(FP_256_DP,       "fp.256_dp",        "256-bit packed double FP arithmetic instructions") \
+    X(FP_512_DP,       "fp.512_dp",        "512-bit packed double FP arithmetic instructions") \
+    X(FLOPS_DP,        "flops.dp",         "double-precision floating-point operations") \
+    X(BYTES_READ,      "bytes.read",       "bytes loaded by the kernel's instructions") \
+    X(BYTES_WRITTEN,   "bytes.written",    "bytes stored by the kernel's instructions") \
+    X(LINES_L2,        "lines.l2",         "cache lines brought into L1D from L2") \
+    X(LINES_L3,        "lines.l3",         "cache lines brought into L1D from L3") \
+    X(LINES_DRAM,      "lines.dram",       "cache lines brought in from DRAM") \
+    X(LINES_RFO,       "lines.rfo",        "lines read for ownership by ordinary stores") \
+    X(LINES_NT,        "lines.nt",         "lines written by non-temporal stores") \
+    X(D1_MISS_COLD,    "d1.miss.cold",     "L1D misses with a cold cache (every line first touched)") \
+    X(D1_MISS_WARM,    "d1.miss.warm",     "L1D misses with a warm cache, LRU") \
+    X(LL_MISS_COLD,    "ll.miss.cold",     "last-level misses with a cold cache") \
+    X(LL_MISS_WARM,    "ll.miss.warm",     "last-level misses with a warm cache, LRU") \
+    X(CTX_SWITCH,      "ctx.switch",       "context switches (0 on a quiet, pinned run)") \
+    X(CPU_MIGRATION,   "cpu.migration",    "CPU migrations (0 when pinned)") \
+    X(ITER,            "iter",             "1 per iteration: for rules like 'x = 3*iter'")
+
+enum quantity_id {
+#define QUANTITY_ENUM(id, name, help) Q_##id,
+    QUANTITY_LIST(QUANTITY_ENUM)
+#undef QUANTITY_ENUM
+    Q_COUNT
+};
+
+/* Per-iteration amounts; a model leaves what it cannot state as NaN ("not stated"). */
+struct quantities {
+    double v[Q_COUNT];
+};
+
+void quantities_unstated(struct quantities *q);  /* all NaN, then ITER = 1 */
+bool quantity_stated(const struct quantities *q, enum quantity_id id);
+const char *quantity_name(enum quantity_id id);
+const char *quantity_help(enum quantity_id id);
+/* -1 when the name is not in the vocabulary. */
+int quantity_lookup(const char *name);
+
+#endif

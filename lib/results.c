@@ -1,0 +1,97 @@
+#include "results.h"
+#include "util.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static int mkdir_p(const char *path)
+{
+    char *p = xstrdup(path);
+    for (char *s = p + 1; *s; s++)
+        if (*s == '/') {
+            *s = '\0';
+            if (mkdir(p, 0755) && errno != EEXIST) {
+                free(p);
+                return -1;
+            }
+            *s = '/';
+        }
+    int rc = mkdir(p, 0755);
+    free(p);
+    return rc;
+}
+
+static int open_files(struct run_dir *r)
+{
+    char *m = xasprintf("%s/measurements.ndjson", r->path), *t = xasprintf("%s/validate.tap", r->path);
+    r->measurements = fopen(m, "a");
+    r->tap = fopen(t, "a");
+    int rc = r->measurements && r->tap ? 0 : -1;
+    if (rc)
+        pm_error("cannot write in %s: %s", r->path, strerror(errno));
+    free(m);
+    free(t);
+    return rc;
+}
+
+int run_dir_create(struct run_dir *r, const char *base, const char *label)
+{
+    memset(r, 0, sizeof(*r));
+    if (!base)
+        base = getenv("PMUCAL_RESULTS") ? getenv("PMUCAL_RESULTS") : "results";
+    char host[64] = "host", date[16];
+    gethostname(host, sizeof(host) - 1);
+    host[strcspn(host, ".")] = '\0';
+    time_t now = time(NULL);
+    strftime(date, sizeof(date), "%Y-%m-%d", localtime(&now));
+    for (int n = 1; n < 1000; n++) {
+        free(r->path);
+        r->path = n == 1 ? xasprintf("%s/%s-%s-%s", base, date, host, label)
+                         : xasprintf("%s/%s-%s-%s-%d", base, date, host, label, n);
+        if (mkdir_p(r->path) == 0)
+            return open_files(r);
+        if (errno != EEXIST)
+            break;
+    }
+    pm_error("cannot create the results folder %s: %s; set PMUCAL_RESULTS or --out to a writable folder",
+             r->path, strerror(errno));
+    return -1;
+}
+
+int run_dir_open(struct run_dir *r, const char *path)
+{
+    memset(r, 0, sizeof(*r));
+    struct stat st;
+    if (stat(path, &st) || !S_ISDIR(st.st_mode)) {
+        pm_error("%s is not a results folder of an earlier run", path);
+        return -1;
+    }
+    r->path = xstrdup(path);
+    return open_files(r);
+}
+
+int run_dir_write(const struct run_dir *r, const char *name, const struct json *j)
+{
+    char *p = xasprintf("%s/%s", r->path, name);
+    FILE *f = fopen(p, "w");
+    int rc = f ? json_write_line(j, f) : -1;
+    if (f && fclose(f))
+        rc = -1;
+    if (rc)
+        pm_error("cannot write %s: %s", p, strerror(errno));
+    free(p);
+    return rc;
+}
+
+void run_dir_close(struct run_dir *r)
+{
+    if (r->measurements)
+        fclose(r->measurements);
+    if (r->tap)
+        fclose(r->tap);
+    free(r->path);
+    memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,59 @@
+/* A counter source is a struct of functions registered by name (perf, sim, ...); the
+ * measurement core drives any of them the same way. */
+#ifndef PMUCAL_SOURCE_H
+#define PMUCAL_SOURCE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One event as the user named it, after its source resolved it. */
+struct event_spec {
+    char *name;              /* as given */
+    char *canonical;         /* fully qualified (libpfm4 string, perf name, sim::Ir) */
+    uint32_t type;           /* perf_event_attr type/config values, where the source has them */
+    uint64_t config, config1, config2;
+    bool programmable;       /* takes one of the group's N general-purpose counters */
+    char *unsupported;       /* why it cannot be counted on this host; NULL when it can */
+};
+
+/* Noise detectors every group carries, without programmable counters. */
+enum noise { NOISE_CTX_SWITCH, NOISE_MIGRATION, NOISE_PAGE_FAULT, NOISE_COUNT };
+extern const char *const noise_name[NOISE_COUNT];
+
+#define GROUP_MAX_EVENTS 64
+
+struct group_reading {
+    double value[GROUP_MAX_EVENTS];   /* per event of the group, NaN when unsupported */
+    double noise[NOISE_COUNT];        /* NaN when the source has no such detector */
+    uint64_t time_enabled, time_running;
+};
+
+struct group;
+
+struct source {
+    const char *name, *summary;
+    double exact_floor;      /* per-iteration slack an "exact" rule allows with this source */
+    /* Parse and encode one event name. -1 with err filled when the name is unknown; an event
+     * that is known but cannot be counted here returns 0 with spec->unsupported set. */
+    int (*resolve)(const char *name, struct event_spec *spec, char *err, size_t errlen);
+    /* Open the events (and noise detectors) on the calling thread. Events that fail to open are
+     * marked unsupported in their spec with the reason; the group holds the rest. */
+    struct group *(*open)(struct event_spec **events, int n);
+    void (*start)(struct group *g);   /* counting on: nothing else may run in between */
+    void (*stop)(struct group *g);
+    int  (*read)(struct group *g, struct group_reading *r);
+    void (*close)(struct group *g);
+    /* Optional: called once before any measuring, e.g. to re-execute under a simulator. */
+    int  (*prepare_process)(int argc, char **argv);
+};
+
+void source_register(const struct source *s);
+const struct source *source_find(const char *name);
+const struct source **source_list(void);
+
+#define PMUCAL_SOURCE(var) \
+    static void __attribute__((constructor)) register_source_##var(void) { source_register(&var); }
+
+void event_spec_clear(struct event_spec *s);
+
+#endif

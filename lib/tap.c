@@ -1,0 +1,74 @@
+#include "tap.h"
+#include <stdarg.h>
+#include <string.h>
+
+static void emit(struct tap *t, const char *fmt, va_list ap)
+{
+    FILE *f[2] = {t->out, t->copy};
+    for (int i = 0; i < 2; i++) {
+        if (!f[i])
+            continue;
+        va_list aq;
+        va_copy(aq, ap);
+        vfprintf(f[i], fmt, aq);
+        va_end(aq);
+        fflush(f[i]);
+    }
+}
+
+static void say(struct tap *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    emit(t, fmt, ap);
+    va_end(ap);
+}
+
+/* A description may not hold '#' (it would start a directive) nor a newline. */
+static void clean(char *d)
+{
+    for (; *d; d++)
+        if (*d == '#' || *d == '\n')
+            *d = *d == '#' ? '%' : ' ';
+}
+
+void tap_point(struct tap *t, enum tap_kind kind, const char *desc, const char *reason)
+{
+    char d[1024];
+    snprintf(d, sizeof(d), "%s", desc);
+    clean(d);
+    t->n++;
+    switch (kind) {
+    case TAP_OK:
+        t->ok++;
+        say(t, "ok %d - %s\n", t->n, d);
+        break;
+    case TAP_NOT_OK:
+        t->not_ok++;
+        say(t, "not ok %d - %s\n", t->n, d);
+        break;
+    case TAP_SKIP:
+        t->skip++;
+        say(t, "ok %d - %s # SKIP %s\n", t->n, d, reason);
+        break;
+    case TAP_TODO:
+        t->todo++;
+        say(t, "not ok %d - %s # TODO %s\n", t->n, d, reason);
+        break;
+    }
+}
+
+void tap_comment(struct tap *t, const char *fmt, ...)
+{
+    char line[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    say(t, "# %s\n", line);
+}
+
+void tap_plan(struct tap *t)
+{
+    say(t, "1..%d\n", t->n);
+}

@@ -1,0 +1,101 @@
+#include "topo.h"
+#include "util.h"
+#include <hwloc.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+
+static hwloc_topology_t hw;
+static struct topo topo;
+static bool loaded;
+
+static void fill_cache(struct cache_level *c, hwloc_obj_t o)
+{
+    c->level = (int)o->attr->cache.depth;
+    c->size = o->attr->cache.size;
+    c->linesize = (int)o->attr->cache.linesize;
+    c->ways = o->attr->cache.associativity;
+    c->sharing_pus = hwloc_bitmap_weight(o->cpuset);
+}
+
+const struct topo *topo_get(void)
+{
+    static const hwloc_obj_type_t data_types[] = {HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE};
+    if (loaded)
+        return &topo;
+    if (hwloc_topology_init(&hw) || hwloc_topology_load(hw)) {
+        pm_error("hwloc could not read this machine's topology; is /sys mounted?");
+        return NULL;
+    }
+    for (int l = 1; l <= TOPO_MAX_LEVEL; l++) {
+        hwloc_obj_t o = hwloc_get_obj_by_type(hw, data_types[l - 1], 0);
+        if (o && (o->attr->cache.type == HWLOC_OBJ_CACHE_DATA || o->attr->cache.type == HWLOC_OBJ_CACHE_UNIFIED))
+            fill_cache(&topo.data[l], o);
+    }
+    hwloc_obj_t i1 = hwloc_get_obj_by_type(hw, HWLOC_OBJ_L1ICACHE, 0);
+    if (i1)
+        fill_cache(&topo.l1i, i1);
+    topo.packages = hwloc_get_nbobjs_by_type(hw, HWLOC_OBJ_PACKAGE);
+    topo.numa_nodes = hwloc_get_nbobjs_by_type(hw, HWLOC_OBJ_NUMANODE);
+    topo.cores = hwloc_get_nbobjs_by_type(hw, HWLOC_OBJ_CORE);
+    topo.pus = hwloc_get_nbobjs_by_type(hw, HWLOC_OBJ_PU);
+    for (int n = 0; n < topo.numa_nodes; n++)
+        topo.memory_total += hwloc_get_obj_by_type(hw, HWLOC_OBJ_NUMANODE, n)->attr->numanode.local_memory;
+    loaded = true;
+    return &topo;
+}
+
+int topo_last_level(const struct topo *t)
+{
+    for (int l = TOPO_MAX_LEVEL; l >= 1; l--)
+        if (t->data[l].size)
+            return l;
+    return 0;
+}
+
+static hwloc_obj_t pu_of(int os_cpu)
+{
+    if (!topo_get() || os_cpu < 0)
+        return NULL;
+    hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(hw, (unsigned)os_cpu);
+    if (pu && !hwloc_bitmap_isset(hwloc_topology_get_allowed_cpuset(hw), (unsigned)os_cpu))
+        return NULL;
+    return pu;
+}
+
+bool topo_cpu_valid(int os_cpu)
+{
+    return pu_of(os_cpu) != NULL;
+}
+
+int topo_cpus(int *out, int max)
+{
+    int n = 0;
+    if (!topo_get())
+        return 0;
+    hwloc_const_bitmap_t allowed = hwloc_topology_get_allowed_cpuset(hw);
+    for (int i = hwloc_bitmap_first(allowed); i >= 0 && n < max; i = hwloc_bitmap_next(allowed, i))
+        out[n++] = i;
+    return n;
+}
+
+int topo_bind_thread(int os_cpu)
+{
+    hwloc_obj_t pu = pu_of(os_cpu);
+    if (!pu) {
+        int cpus[1024], n = topo_cpus(cpus, 1024);
+        pm_error("CPU %d does not exist or is not allowed here; this process may use CPUs %d..%d",
+                 os_cpu, n ? cpus[0] : 0, n ? cpus[n - 1] : 0);
+        return -1;
+    }
+    if (hwloc_set_cpubind(hw, pu->cpuset, HWLOC_CPUBIND_THREAD | HWLOC_CPUBIND_STRICT)) {
+        pm_error("cannot bind to CPU %d: %s", os_cpu, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int topo_current_cpu(void)
+{
+    return sched_getcpu();
+}

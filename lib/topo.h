@@ -1,0 +1,37 @@
+/* Machine topology from hwloc: cache levels, cores, SMT siblings, packages, NUMA nodes; binding. */
+#ifndef PMUCAL_TOPO_H
+#define PMUCAL_TOPO_H
+#include <stdbool.h>
+#include <stdint.h>
+
+enum { TOPO_L1 = 1, TOPO_L2, TOPO_L3, TOPO_MAX_LEVEL = TOPO_L3 };
+
+struct cache_level {
+    int level;             /* 1..3; 0 when the machine has no such level */
+    uint64_t size;         /* bytes per instance */
+    int linesize, ways;
+    int sharing_pus;       /* processing units sharing one instance */
+};
+
+struct topo {
+    struct cache_level data[TOPO_MAX_LEVEL + 1];   /* [1]=L1D, [2]=L2, [3]=L3 (unified ones too) */
+    struct cache_level l1i;
+    int packages, numa_nodes, cores, pus;
+    uint64_t memory_total;   /* bytes hwloc sees in NUMA nodes */
+};
+
+/* Loads the topology once; later calls return the same. NULL (with a message) if hwloc fails. */
+const struct topo *topo_get(void);
+/* The largest data cache level present (3 on most machines). */
+int topo_last_level(const struct topo *t);
+/* Bind the calling thread to the PU with this OS index (what taskset and lscpu call CPU n).
+ * Returns 0, or -1 with a message naming the CPU and the valid range. */
+int topo_bind_thread(int os_cpu);
+/* Is this OS CPU index present and allowed? */
+bool topo_cpu_valid(int os_cpu);
+/* OS index of the PU the thread runs on now. */
+int topo_current_cpu(void);
+/* The OS CPU indexes that are allowed, in order; returns the count. */
+int topo_cpus(int *out, int max);
+
+#endif

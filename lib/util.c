@@ -1,0 +1,175 @@
+#include "util.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+
+static void vsay(const char *tag, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "pmucal: %s", tag);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+void pm_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsay("error: ", fmt, ap);
+    va_end(ap);
+}
+
+void pm_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsay("warning: ", fmt, ap);
+    va_end(ap);
+}
+
+void pm_note(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsay("", fmt, ap);
+    va_end(ap);
+}
+
+void pm_fatal(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsay("internal error: ", fmt, ap);
+    va_end(ap);
+    abort();
+}
+
+void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        pm_fatal("out of memory allocating %zu bytes", n);
+    return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        pm_fatal("out of memory allocating %zu x %zu bytes", n, size);
+    return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n ? n : 1);
+    if (!p)
+        pm_fatal("out of memory reallocating %zu bytes", n);
+    return p;
+}
+
+char *xstrdup(const char *s)
+{
+    char *d = strdup(s);
+    if (!d)
+        pm_fatal("out of memory");
+    return d;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+    va_list ap;
+    char *s;
+    va_start(ap, fmt);
+    if (vasprintf(&s, fmt, ap) < 0)
+        pm_fatal("out of memory");
+    va_end(ap);
+    return s;
+}
+
+bool parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    if (!s || !*s || *s == '-' || *s == '+')
+        return false;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end)
+        return false;
+    *out = v;
+    return true;
+}
+
+bool parse_size(const char *s, uint64_t *out)
+{
+    char *end;
+    if (!s || !*s || *s == '-' || *s == '+')
+        return false;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s)
+        return false;
+    unsigned shift = 0;
+    switch (*end) {
+    case '\0': break;
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    default: return false;
+    }
+    if (*end == 'i' || *end == 'b' || *end == 'B')
+        end += (*end == 'i' && (end[1] == 'B' || end[1] == 'b')) ? 2 : 1;
+    if (*end || (shift && v > (UINT64_MAX >> shift)))
+        return false;
+    *out = (uint64_t)v << shift;
+    return true;
+}
+
+const char *fmt_size(uint64_t b)
+{
+    static char buf[8][32];
+    static int slot;
+    char *s = buf[slot++ % 8];
+    if (b && b % (1ull << 30) == 0)
+        snprintf(s, 32, "%lluG", (unsigned long long)(b >> 30));
+    else if (b && b % (1ull << 20) == 0)
+        snprintf(s, 32, "%lluM", (unsigned long long)(b >> 20));
+    else if (b && b % 1024 == 0)
+        snprintf(s, 32, "%lluK", (unsigned long long)(b >> 10));
+    else
+        snprintf(s, 32, "%llu", (unsigned long long)b);
+    return s;
+}
+
+char **split_list(const char *s, char sep, int *count)
+{
+    int n = 0, cap = 8;
+    char **list = xmalloc(sizeof(char *) * cap);
+    const char *p = s;
+    while (p && *p) {
+        const char *e = strchr(p, sep);
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len) {
+            if (n + 2 > cap)
+                list = xrealloc(list, sizeof(char *) * (cap *= 2));
+            list[n] = xmalloc(len + 1);
+            memcpy(list[n], p, len);
+            list[n++][len] = '\0';
+        }
+        p = e ? e + 1 : NULL;
+    }
+    list[n] = NULL;
+    if (count)
+        *count = n;
+    return list;
+}
+
+void free_list(char **list)
+{
+    if (!list)
+        return;
+    for (char **p = list; *p; p++)
+        free(*p);
+    free(list);
+}

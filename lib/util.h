@@ -1,0 +1,35 @@
+/* Small helpers every subsystem uses: error messages, checked allocation, string parsing. */
+#ifndef PMUCAL_UTIL_H
+#define PMUCAL_UTIL_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* One line "pmucal: <message>" on stderr. Errors name the input and the fix. */
+void pm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void pm_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Progress and notes go to stderr too, so stdout stays TAP or a table. */
+void pm_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* For states that are bugs, not bad input. */
+_Noreturn void pm_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* "64", "4k", "2M", "1G" (powers of 1024). false on anything else. */
+bool parse_size(const char *s, uint64_t *out);
+/* Whole decimal number, no sign, no trailing junk. */
+bool parse_u64(const char *s, uint64_t *out);
+/* "32K", "1.5M": bytes for humans. Static buffer rotation: valid for a few calls. */
+const char *fmt_size(uint64_t bytes);
+
+/* Split "a,b,c" into a NULL-terminated array of copies; empty items are dropped. */
+char **split_list(const char *s, char sep, int *count);
+void free_list(char **list);
+
+#endif

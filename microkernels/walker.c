@@ -1,0 +1,305 @@
+/* walker: a linked-list walk over cache lines, one dependent load after another, so each load's
+ * latency is exposed; the list's order and spacing choose where the data comes from. */
+#include "cpu.h"
+#include "kernel.h"
+#include "mem.h"
+#include "rng.h"
+#include "topo.h"
+#include "util.h"
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct walker {
+    struct buffer buf;
+    void **cursor;            /* where the walk stands; runs continue around the ring */
+    uint64_t slots, spacing, lines, pages;
+    unsigned loads;
+    bool touch;
+};
+
+static const struct param walker_params[] = {
+    {"size", PARAM_SIZE, "L1", "working set: bytes or a cache level (L1|L2|L3|DRAM, well inside it)", NULL},
+    {"stride", PARAM_SIZE, "64", "bytes between list elements (a multiple of 8)", NULL},
+    {"page_stride", PARAM_SIZE, "0", "if set, one element per this many bytes, line offset rotating (TLB work)", NULL},
+    {"order", PARAM_ENUM, "block", "linear; random over the whole buffer; block: random within blocks of "
+     "'block' 4 KiB pages, blocks in order (keeps TLB misses out of latencies, also where 2 MiB guest pages "
+     "are backed by 4 KiB host pages)", "linear|random|block"},
+    {"block", PARAM_UINT, "16", "order=block: pages per block", NULL},
+    {"page", PARAM_ENUM, "auto", "page size: 4k, 2m (hugetlb or THP; an error if neither works), auto (2m where it works)", "4k|2m|auto"},
+    {"init_cpu", PARAM_CPU, "0", "CPU that first touches the buffer", NULL},
+    {"run_cpu", PARAM_CPU, "0", "CPU that walks", NULL},
+    {"loads", PARAM_ENUM, "16", "dependent loads per iteration", "1|2|4|8|16|32"},
+    {"phase", PARAM_ENUM, "walk", "walk: the dependent loads; touch: first touch of fresh 4 KiB pages, one store each", "walk|touch"},
+    {"seed", PARAM_UINT, "1", "seed of the random order", NULL},
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+/* Element k's byte offset: plain spacing, or one per page_stride with the line offset rotating
+ * so elements spread over all cache sets. */
+static uint64_t slot_offset(uint64_t k, uint64_t stride, uint64_t page_stride)
+{
+    if (!page_stride)
+        return k * stride;
+    return k * page_stride + (k * stride) % page_stride;
+}
+
+struct build_args {
+    struct case_ *c;
+    struct walker *w;
+    uint64_t size, stride, page_stride;
+    int rc;
+};
+
+static void *build_list(void *arg)
+{
+    struct build_args *a = arg;
+    struct walker *w = a->w;
+    struct case_ *c = a->c;
+    if (topo_bind_thread(case_cpu(c, "init_cpu")) ||
+        buffer_alloc(&w->buf, w->slots * w->spacing, case_str(c, "page"), "walker")) {
+        a->rc = KERNEL_ERROR;
+        return NULL;
+    }
+    uint64_t *order = xmalloc(w->slots * sizeof(*order));
+    for (uint64_t i = 0; i < w->slots; i++)
+        order[i] = i;
+    struct rng r;
+    rng_seed(&r, case_uint(c, "seed"));
+    if (case_is(c, "order", "random")) {
+        for (uint64_t i = w->slots - 1; i > 1; i--) {   /* Sattolo keeps element 0 first: one cycle */
+            uint64_t j = 1 + rng_below(&r, i);
+            uint64_t t = order[i]; order[i] = order[j]; order[j] = t;
+        }
+    } else if (case_is(c, "order", "block")) {
+        uint64_t per = case_uint(c, "block") * 4096 / w->spacing;
+        if (per < 1)
+            per = 1;
+        for (uint64_t b = 0; b < w->slots; b += per) {
+            uint64_t n = b + per > w->slots ? w->slots - b : per;
+            for (uint64_t i = n - 1; i > 0; i--) {
+                uint64_t j = rng_below(&r, i + 1);
+                uint64_t t = order[b + i]; order[b + i] = order[b + j]; order[b + j] = t;
+            }
+        }
+    }
+    char *base = w->buf.base;
+    for (uint64_t i = 0; i < w->slots; i++) {
+        char *from = base + slot_offset(order[i], a->stride, a->page_stride);
+        char *to = base + slot_offset(order[(i + 1) % w->slots], a->stride, a->page_stride);
+        *(void **)from = to;
+    }
+    w->cursor = (void **)(base + slot_offset(order[0], a->stride, a->page_stride));
+    free(order);
+    a->rc = KERNEL_OK;
+    return NULL;
+}
+
+static int walker_setup(struct case_ *c)
+{
+    struct walker *w = xcalloc(1, sizeof(*w));
+    c->priv = w;
+    uint64_t size = case_size(c, "size"), stride = case_size(c, "stride"), pstride = case_size(c, "page_stride");
+    w->loads = (unsigned)case_uint(c, "loads");
+    w->touch = case_is(c, "phase", "touch");
+    if (w->touch) {
+        bool huge = !case_is(c, "page", "4k");
+        if (buffer_alloc_untouched(&w->buf, size, huge, "walker"))
+            return KERNEL_ERROR;
+        c->max_iters = w->buf.size / 4096;
+        snprintf(c->detail, sizeof(c->detail), "page=%s pages4k=%llu", page_kind_name(w->buf.kind),
+                 (unsigned long long)c->max_iters);
+        return KERNEL_OK;
+    }
+    if (stride < 8 || stride % 8) {
+        pm_error("walker: stride=%s must be a multiple of 8 bytes (a pointer)", case_str(c, "stride"));
+        return KERNEL_ERROR;
+    }
+    if (pstride && (pstride < stride || pstride % 8)) {
+        pm_error("walker: page_stride=%s must be a multiple of 8 and at least stride", case_str(c, "page_stride"));
+        return KERNEL_ERROR;
+    }
+    w->spacing = pstride ? pstride : stride;
+    w->slots = size / w->spacing;
+    if (w->slots < 2) {
+        pm_error("walker: size=%s holds fewer than 2 elements %s bytes apart; raise size or lower the stride",
+                 case_str(c, "size"), fmt_size(w->spacing));
+        return KERNEL_ERROR;
+    }
+    w->lines = w->spacing >= 64 ? w->slots : (w->slots * w->spacing + 63) / 64;
+    struct build_args a = {.c = c, .w = w, .stride = stride, .page_stride = pstride};
+    pthread_t t;
+    if (pthread_create(&t, NULL, build_list, &a)) {
+        pm_error("walker: cannot start the initializing thread");
+        return KERNEL_ERROR;
+    }
+    pthread_join(t, NULL);
+    if (a.rc != KERNEL_OK)
+        return a.rc;
+    w->pages = (w->slots * w->spacing + page_bytes(w->buf.kind) - 1) / page_bytes(w->buf.kind);
+    c->warm_iters = w->slots / w->loads + 1;
+    snprintf(c->detail, sizeof(c->detail), "page=%s elements=%llu lines=%llu pages=%llu", page_kind_name(w->buf.kind),
+             (unsigned long long)w->slots, (unsigned long long)w->lines, (unsigned long long)w->pages);
+    return KERNEL_OK;
+}
+
+static void walker_prepare(struct case_ *c)
+{
+    struct walker *w = c->priv;
+    if (w->touch)
+        buffer_refresh(&w->buf);
+}
+
+/* The loop is "jmp test; body: N loads; test: sub $1,n; jnc body": for n iterations it runs
+ * n bodies and n+1 tests, so run(n) - run(0) is exactly n x (N + 2) instructions, n x N loads,
+ * n conditional branches, all taken. */
+#define WALK(N)                                                      \
+    __asm__ __volatile__("jmp 2f\n\t"                               \
+                         ".p2align 6\n"                             \
+                         "1:\n\t"                                   \
+                         ".rept " #N "\n\t"                         \
+                         "mov (%[p]), %[p]\n\t"                     \
+                         ".endr\n"                                  \
+                         "2:\n\t"                                   \
+                         "sub $1, %[n]\n\t"                         \
+                         "jnc 1b"                                   \
+                         : [p] "+r"(p), [n] "+r"(n)                 \
+                         :                                          \
+                         : "cc", "memory")
+
+static void walker_run(struct case_ *c, uint64_t iters)
+{
+    struct walker *w = c->priv;
+    uint64_t n = iters;
+    if (w->touch) {
+        char *q = w->buf.base;
+        __asm__ __volatile__("jmp 2f\n\t"
+                             "1:\n\t"
+                             "movq $1, (%[q])\n\t"
+                             "add $4096, %[q]\n"
+                             "2:\n\t"
+                             "sub $1, %[n]\n\t"
+                             "jnc 1b"
+                             : [q] "+r"(q), [n] "+r"(n)
+                             :
+                             : "cc", "memory");
+        return;
+    }
+    void **p = w->cursor;
+    switch (w->loads) {
+    case 1: WALK(1); break;
+    case 2: WALK(2); break;
+    case 4: WALK(4); break;
+    case 8: WALK(8); break;
+    case 16: WALK(16); break;
+    case 32: WALK(32); break;
+    }
+    w->cursor = p;
+}
+
+/* Under LRU replacement a ring larger than a cache (or TLB) misses on every access; one that
+ * fits misses never. Real replacement is close to that on the half-level sizes used here. */
+static double tlb_misses(const struct walker *w, int entries, uint64_t random_span_pages)
+{
+    if (!entries)
+        return NAN;
+    if (w->pages <= (uint64_t)entries)
+        return 0;
+    uint64_t per_page = w->slots / w->pages;
+    if (per_page <= 1)
+        return w->loads;
+    if (random_span_pages <= (uint64_t)entries)   /* each page misses once, when the walk enters it */
+        return (double)w->loads / (double)per_page;
+    return w->loads * (1.0 - (double)entries / (double)random_span_pages);
+}
+
+static void walker_model(const struct case_ *c, struct quantities *q)
+{
+    const struct walker *w = c->priv;
+    q->v[Q_BR_ALL] = q->v[Q_BR_COND] = q->v[Q_BR_COND_TAKEN] = 1;
+    q->v[Q_BR_COND_NTAKEN] = q->v[Q_BR_UNCOND] = q->v[Q_BR_INDIRECT] = 0;
+    q->v[Q_BR_CALL] = q->v[Q_BR_RET] = 0;
+    q->v[Q_BR_MISPRED] = 0;
+    q->v[Q_CTX_SWITCH] = q->v[Q_CPU_MIGRATION] = 0;
+    q->v[Q_FP_SCALAR_DP] = q->v[Q_FP_128_DP] = q->v[Q_FP_256_DP] = q->v[Q_FP_512_DP] = q->v[Q_FLOPS_DP] = 0;
+    if (w->touch) {
+        q->v[Q_INST] = 4;
+        q->v[Q_LD_ALL] = 0;
+        q->v[Q_ST_ALL] = 1;
+        q->v[Q_BYTES_WRITTEN] = 8;
+        q->v[Q_BYTES_READ] = 0;
+        q->v[Q_PF_MINOR] = 4096.0 / (double)page_bytes(w->buf.kind);
+        return;
+    }
+    double L = w->loads;
+    q->v[Q_INST] = L + 2;
+    q->v[Q_LD_ALL] = L;
+    q->v[Q_ST_ALL] = 0;
+    q->v[Q_BYTES_READ] = 8 * L;
+    q->v[Q_BYTES_WRITTEN] = 0;
+    q->v[Q_PF_MINOR] = 0;
+    int level = level_of_size(w->lines * 64);
+    bool random_order = !case_is(c, "order", "linear");
+    /* A linear walk lets the prefetchers bring lines early: where a load "comes from" is then
+     * the prefetcher's business, not the model's. */
+    if (random_order || level == 1) {
+        q->v[Q_LD_L1] = level == 1 ? L : 0;
+        q->v[Q_LD_L2] = level == 2 ? L : 0;
+        q->v[Q_LD_L3] = level == 3 ? L : 0;
+        q->v[Q_LD_DRAM] = level == 4 ? L : 0;
+        q->v[Q_LINES_L2] = q->v[Q_LD_L2];
+        q->v[Q_LINES_L3] = q->v[Q_LD_L3];
+        q->v[Q_LINES_DRAM] = q->v[Q_LD_DRAM];
+    }
+    /* Cache simulators (callgrind) see every line of the ring once per lap. */
+    const struct topo *t = topo_get();
+    int last = topo_last_level(t);
+    double lines_per_load = w->spacing >= 64 ? 1 : (double)w->spacing / 64;
+    q->v[Q_D1_MISS_WARM] = w->lines * 64 > t->data[1].size ? (random_order ? L : L * lines_per_load) : 0;
+    q->v[Q_LL_MISS_WARM] = last && w->lines * 64 > t->data[last].size ? (random_order ? L : L * lines_per_load) : 0;
+    const struct cpu_facts *cpu = cpu_get();
+    bool small = w->buf.kind == PAGE_4K;
+    uint64_t span = case_is(c, "order", "random") ? w->pages
+                  : case_is(c, "order", "block") ? (case_uint(c, "block") * 4096 + page_bytes(w->buf.kind) - 1) / page_bytes(w->buf.kind)
+                  : 1;
+    q->v[Q_DTLB_MISS] = tlb_misses(w, small ? cpu->dtlb1_4k : cpu->dtlb1_2m, span);
+    q->v[Q_STLB_MISS] = tlb_misses(w, small ? cpu->stlb_4k : cpu->stlb_2m, span);
+}
+
+static void walker_teardown(struct case_ *c)
+{
+    struct walker *w = c->priv;
+    if (w)
+        buffer_free(&w->buf);
+    free(w);
+    c->priv = NULL;
+}
+
+static const char *const walker_matrix[] = {
+    "size=L1",
+    "size=L2",
+    "size=L3",
+    "size=DRAM",
+    "size=L2 order=linear",
+    "size=L1 loads=1",
+    "size=16M page=4k page_stride=4096",
+    "phase=touch size=4M page=4k",
+    NULL,
+};
+
+static const struct kernel walker_kernel = {
+    .name = "walker",
+    .summary = "linked-list walk over cache lines: load-to-use latency per level, data source, TLB",
+    .params = walker_params,
+    .setup = walker_setup,
+    .prepare = walker_prepare,
+    .run = walker_run,
+    .model = walker_model,
+    .teardown = walker_teardown,
+    .matrix = walker_matrix,
+    .per = Q_LD_ALL,
+    .per_name = "load",
+};
+PMUCAL_KERNEL(walker_kernel)

@@ -1,0 +1,124 @@
+/* pmucal run: one case, every event, a table of per-iteration counts beside the model. */
+#include "clock.h"
+#include "options.h"
+#include "util.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void print_table(struct engine *e, const struct case_ *c, const struct measurement *m,
+                        const struct quantities *q)
+{
+    const struct clock_info *ci = clock_get();
+    printf("%s  [%s]\n", c->label, c->detail);
+    printf("  source %s, %d repetitions x %llu iterations, CPU %d, core clock %.3f GHz (TSC %.3f GHz x %.4f)\n",
+           e->src->name, m->reps, (unsigned long long)m->iters, case_run_cpu(c), ci->core_hz / 1e9,
+           ci->tsc_hz / 1e9, ci->core_per_tsc);
+    printf("  %-36s %14s %14s %10s %14s  %s\n", "event", "per iteration", "min", "MAD", "expected", "rule");
+    for (int k = 0; k < m->nevents; k++) {
+        const struct event_spec *ev = m->events[k];
+        if (ev->unsupported) {
+            printf("  %-36s %14s  %s\n", ev->name, "-", ev->unsupported);
+            continue;
+        }
+        const struct rule *r = ruleset_find(&e->rules, ev);
+        struct verdict v = check_event(r, ev, &m->stat[k], q, e->src->exact_floor);
+        char expected[32] = "", rule[160] = "", tol[32];
+        if (r && !isnan(v.expected))
+            snprintf(expected, sizeof(expected), "%.4f", v.expected);
+        if (r)
+            snprintf(rule, sizeof(rule), "%s %s%s", r->expr_text, tolerance_text(r, tol, sizeof(tol)),
+                     v.kind == V_OK ? "  ok" : v.kind == V_NOT_OK ? "  NOT OK" : "");
+        printf("  %-36s %14.4f %14.4f %10.4f %14s  %s\n", ev->name, m->stat[k].median, m->stat[k].min,
+               m->stat[k].mad, expected, rule);
+    }
+    const struct stats *cs = &m->cycle_stat;
+    printf("  %-36s %14.4f %14.4f %10.4f\n", "core cycles (TSC x ratio)", cs->median, cs->min, cs->mad);
+    enum quantity_id per = c->kernel->per;
+    if (c->kernel->per_name && quantity_stated(q, per) && q->v[per] > 0)
+        printf("  cycles per %s: %.3f (median; min %.3f, MAD %.3f), %.3f ns\n", c->kernel->per_name,
+               cs->median / q->v[per], cs->min / q->v[per], cs->mad / q->v[per], cs->median / q->v[per] / ci->core_hz * 1e9);
+    if (m->redone || m->noisy || m->multiplexed)
+        printf("  note: %d repetitions redone for noise%s%s\n", m->redone, m->noisy ? "; noise remained" : "",
+               m->multiplexed ? "; the group was MULTIPLEXED" : "");
+    fflush(stdout);
+}
+
+static void print_json(struct engine *e, const struct case_ *c, const struct measurement *m, const struct quantities *q)
+{
+    struct json j;
+    json_init(&j);
+    measurement_json(&j, e, c, 0, m, q);
+    json_write_line(&j, stdout);
+    json_free(&j);
+}
+
+static int run_main(int argc, char **argv);
+
+static const struct command run_command = {
+    .name = "run",
+    .fn = run_main,
+    .summary = "measure one case: per-iteration counts beside the model's expected values",
+    .usage = "pmucal run KERNEL [param=value ...] [options]\n\n"
+             "Sets the case up once, then measures every event group with R repetitions; counts are\n"
+             "per iteration after subtracting the same region run with zero iterations. Cycles come\n"
+             "from the TSC times the measured core-clock ratio when no cycle counter exists.\n\n"
+             "Options:\n" MEASURE_CLI_OPTIONS_HELP
+             "  --json               one JSON measurement record per group instead of the table\n\n"
+             "Examples:\n"
+             "  pmucal run walker size=L2\n"
+             "  pmucal run walker phase=touch size=4M page=4k -e page-faults --iters 1024\n",
+};
+PMUCAL_COMMAND(run_command)
+
+static int run_main(int argc, char **argv)
+{
+    struct measure_cli o;
+    measure_cli_init(&o);
+    if (argc < 2 || argv[1][0] == '-')
+        return cli_usage_error(&run_command, "name a kernel ('pmucal kernels' lists them)");
+    const struct kernel *k = kernel_find(argv[1]);
+    if (!k) {
+        pm_error("unknown kernel '%s'; 'pmucal kernels' lists them", argv[1]);
+        return 2;
+    }
+    char **params = xcalloc((size_t)argc, sizeof(char *));
+    int nparams = 0;
+    for (int i = 2; i < argc; i++) {
+        int rc = measure_cli_parse(&run_command, &o, argc, argv, &i);
+        if (rc < 0) {
+            free(params);
+            return 2;
+        }
+        if (rc == 0) {
+            if (argv[i][0] == '-') {
+                free(params);
+                return cli_usage_error(&run_command, "unknown option %s", argv[i]);
+            }
+            params[nparams++] = argv[i];
+        }
+    }
+    struct case_ *c = case_new(k, nparams, params);
+    free(params);
+    if (!c)
+        return 2;
+    struct engine e;
+    struct event_spec *events;
+    int nevents;
+    if (measure_cli_engine(&o, &e, &events, &nevents)) {
+        case_free(c);
+        return 2;
+    }
+    e.on_measurement = o.json ? print_json : print_table;
+    measure_install_sigint();
+    int rc = engine_case(&e, c, events, nevents);
+    engine_free_events(events, nevents);
+    ruleset_free(&e.rules);
+    case_free(c);
+    if (rc == MEASURE_INTERRUPTED) {
+        pm_note("interrupted");
+        return 130;
+    }
+    return rc == MEASURE_OK ? 0 : 1;
+}

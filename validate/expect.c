@@ -1,0 +1,221 @@
+#include "expect.h"
+#include "util.h"
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* perf's generic and software events mean the same on every PMU. */
+static const char builtin_rules[] =
+    "# event              quantity expression   tolerance\n"
+    "instructions         inst                  exact\n"
+    "branches             br.all                exact\n"
+    "branch-instructions  br.all                exact\n"
+    "branch-misses        br.mispred            bound\n"
+    "page-faults          pf.minor              exact\n"
+    "minor-faults         pf.minor              exact\n"
+    "major-faults         0                     exact\n"
+    "cpu-migrations       cpu.migration         exact\n"
+    "context-switches     ctx.switch            bound\n"
+    "cycles               0                     info\n"
+    "task-clock           0                     info\n";
+
+static int add_rule(struct ruleset *rs, const char *line, const char *where)
+{
+    char *copy = xstrdup(line), *words[64];
+    int n = 0;
+    for (char *tok = strtok(copy, " \t\r\n"); tok && n < 64; tok = strtok(NULL, " \t\r\n"))
+        words[n++] = tok;
+    if (n < 3) {
+        pm_error("%s: a rule needs 'EVENT EXPRESSION TOLERANCE' (tolerance: exact, N%%, bound or info)", where);
+        free(copy);
+        return -1;
+    }
+    struct rule r = {0};
+    const char *tol = words[n - 1];
+    char *end;
+    if (!strcmp(tol, "exact"))
+        r.tol = TOL_EXACT;
+    else if (!strcmp(tol, "bound"))
+        r.tol = TOL_BOUND;
+    else if (!strcmp(tol, "info"))
+        r.tol = TOL_INFO;
+    else if (tol[strlen(tol) - 1] == '%' && (r.percent = strtod(tol, &end), end == tol + strlen(tol) - 1) &&
+             r.percent > 0 && r.percent < 1000)
+        r.tol = TOL_PERCENT;
+    else {
+        pm_error("%s: tolerance '%s' is not one of exact, N%% (e.g. 5%%), bound, info", where, tol);
+        free(copy);
+        return -1;
+    }
+    size_t len = 0;
+    for (int i = 1; i < n - 1; i++)
+        len += strlen(words[i]) + 1;
+    r.expr_text = xcalloc(1, len + 1);
+    for (int i = 1; i < n - 1; i++) {
+        if (i > 1)
+            strcat(r.expr_text, " ");
+        strcat(r.expr_text, words[i]);
+    }
+    char err[256];
+    r.expr = expr_parse(r.expr_text, err, sizeof(err));
+    if (!r.expr) {
+        pm_error("%s: %s", where, err);
+        free(r.expr_text);
+        free(copy);
+        return -1;
+    }
+    r.event = xstrdup(words[0]);
+    r.where = xstrdup(where);
+    free(copy);
+    if (rs->n == rs->cap)
+        rs->rules = xrealloc(rs->rules, sizeof(*rs->rules) * (rs->cap = rs->cap ? rs->cap * 2 : 32));
+    rs->rules[rs->n++] = r;
+    return 0;
+}
+
+int ruleset_parse(struct ruleset *rs, const char *text, const char *origin)
+{
+    int lineno = 0, rc = 0;
+    const char *p = text;
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        char *line = xmalloc(len + 1);
+        memcpy(line, p, len);
+        line[len] = '\0';
+        lineno++;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        char *s = line;
+        while (isspace((unsigned char)*s))
+            s++;
+        if (*s) {
+            char where[512];
+            snprintf(where, sizeof(where), "%s:%d", origin, lineno);
+            if (add_rule(rs, s, where))
+                rc = -1;
+        }
+        free(line);
+        if (rc)
+            return rc;
+        p = e ? e + 1 : p + len;
+    }
+    return rc;
+}
+
+int ruleset_load(struct ruleset *rs, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        pm_error("cannot read expectation file %s: %s", path, strerror(errno));
+        return -1;
+    }
+    size_t cap = 4096, len = 0;
+    char *text = xmalloc(cap);
+    size_t got;
+    while ((got = fread(text + len, 1, cap - len - 1, f)) > 0) {
+        len += got;
+        if (len + 1 == cap)
+            text = xrealloc(text, cap *= 2);
+    }
+    text[len] = '\0';
+    fclose(f);
+    int rc = ruleset_parse(rs, text, path);
+    free(text);
+    return rc;
+}
+
+int ruleset_builtin(struct ruleset *rs)
+{
+    return ruleset_parse(rs, builtin_rules, "built-in rules (validate/expect.c)");
+}
+
+const struct rule *ruleset_find(const struct ruleset *rs, const struct event_spec *ev)
+{
+    for (int i = rs->n - 1; i >= 0; i--)   /* later files override earlier ones */
+        if (!strcasecmp(rs->rules[i].event, ev->name) ||
+            (ev->canonical && !strcasecmp(rs->rules[i].event, ev->canonical)))
+            return &rs->rules[i];
+    return NULL;
+}
+
+void ruleset_free(struct ruleset *rs)
+{
+    for (int i = 0; i < rs->n; i++) {
+        free(rs->rules[i].event);
+        free(rs->rules[i].expr_text);
+        free(rs->rules[i].where);
+        expr_free(rs->rules[i].expr);
+    }
+    free(rs->rules);
+    memset(rs, 0, sizeof(*rs));
+}
+
+const char *tolerance_text(const struct rule *r, char *buf, size_t n)
+{
+    switch (r->tol) {
+    case TOL_EXACT: snprintf(buf, n, "exact"); break;
+    case TOL_PERCENT: snprintf(buf, n, "%g%%", r->percent); break;
+    case TOL_BOUND: snprintf(buf, n, "bound"); break;
+    case TOL_INFO: snprintf(buf, n, "info"); break;
+    }
+    return buf;
+}
+
+struct verdict check_event(const struct rule *r, const struct event_spec *ev, const struct stats *st,
+                           const struct quantities *q, double exact_floor)
+{
+    struct verdict v = {.kind = V_SKIP, .measured = NAN, .expected = NAN, .allowed = NAN};
+    if (ev->unsupported) {
+        snprintf(v.reason, sizeof(v.reason), "%s", ev->unsupported);
+        return v;
+    }
+    if (!r) {
+        v.kind = V_INFO;
+        v.measured = st->median;
+        snprintf(v.reason, sizeof(v.reason), "no expectation for %s", ev->name);
+        return v;
+    }
+    /* A one-sided bound is about the least the event can count: the minimum estimates it. */
+    v.measured = r->tol == TOL_BOUND ? st->min : st->median;
+    if (r->tol == TOL_INFO) {
+        v.kind = V_INFO;
+        snprintf(v.reason, sizeof(v.reason), "info rule (%s)", r->where);
+        return v;
+    }
+    v.expected = expr_eval(r->expr, q);
+    if (isnan(v.expected)) {
+        snprintf(v.reason, sizeof(v.reason), "the case's model does not state %s", r->expr_text);
+        return v;
+    }
+    if (isnan(v.measured)) {
+        snprintf(v.reason, sizeof(v.reason), "no count was read");
+        return v;
+    }
+    double diff = v.measured - v.expected;
+    switch (r->tol) {
+    case TOL_EXACT:
+        v.allowed = exact_floor;
+        v.kind = fabs(diff) <= v.allowed ? V_OK : V_NOT_OK;
+        break;
+    case TOL_PERCENT:
+        v.allowed = fabs(v.expected) * r->percent / 100 + exact_floor;
+        v.kind = fabs(diff) <= v.allowed ? V_OK : V_NOT_OK;
+        break;
+    case TOL_BOUND:
+        v.allowed = exact_floor;
+        v.kind = diff <= v.allowed ? V_OK : V_NOT_OK;
+        break;
+    case TOL_INFO:
+        break;
+    }
+    char tol[32];
+    snprintf(v.reason, sizeof(v.reason), "%s = %s: measured %.4f expected %.4f (%s, %s)", ev->name, r->expr_text,
+             v.measured, v.expected, tolerance_text(r, tol, sizeof(tol)), r->where);
+    return v;
+}

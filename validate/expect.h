@@ -1,0 +1,47 @@
+/* Expectations: per-PMU rules "event = quantity expression" with a tolerance class, and the
+ * checker that turns a measurement and a case's model into a verdict. */
+#ifndef PMUCAL_EXPECT_H
+#define PMUCAL_EXPECT_H
+#include "expr.h"
+#include "measure.h"
+#include "source.h"
+#include "stats.h"
+
+enum tolerance { TOL_EXACT, TOL_PERCENT, TOL_BOUND, TOL_INFO };
+
+struct rule {
+    char *event;          /* as written in the file */
+    char *expr_text;
+    struct expr *expr;
+    enum tolerance tol;
+    double percent;       /* TOL_PERCENT */
+    char *where;          /* "validate/expect/sim.txt:12": a failure points at its row */
+};
+
+struct ruleset {
+    struct rule *rules;
+    int n, cap;
+};
+
+/* Parse one file into rs. -1 with one message naming file:line and the fix on any bad row. */
+int ruleset_load(struct ruleset *rs, const char *path);
+/* Parse rules from text (built-in tables); origin names them in messages. */
+int ruleset_parse(struct ruleset *rs, const char *text, const char *origin);
+/* The built-in rules for perf's generic and software events. */
+int ruleset_builtin(struct ruleset *rs);
+const struct rule *ruleset_find(const struct ruleset *rs, const struct event_spec *ev);
+void ruleset_free(struct ruleset *rs);
+const char *tolerance_text(const struct rule *r, char *buf, size_t n);
+
+enum verdict_kind { V_OK, V_NOT_OK, V_SKIP, V_TODO, V_INFO };
+
+struct verdict {
+    enum verdict_kind kind;
+    double measured, expected, allowed;   /* allowed: the |difference| the tolerance permits */
+    char reason[384];                     /* SKIP/TODO reason, or what was compared */
+};
+
+struct verdict check_event(const struct rule *r, const struct event_spec *ev, const struct stats *st,
+                           const struct quantities *q, double exact_floor);
+
+#endif

@@ -1,0 +1,13 @@
+/* What this host is: CPU, PMU, topology, clocks, software versions. One place, used by
+ * 'pmucal info' and by every run's manifest. */
+#ifndef PMUCAL_HOST_H
+#define PMUCAL_HOST_H
+#include "json.h"
+#include <stdbool.h>
+
+/* Members "cpu", "pmu", "topology", "clocks", "software" into an open JSON object. */
+void host_facts_json(struct json *j);
+/* Is transparent-huge-page or hugetlb backing of 2 MiB pages available? (tries it) */
+bool host_huge_pages(char *how, int n);
+
+#endif

@@ -1,0 +1,35 @@
+/* Options that 'run' and 'validate' share, parsed in one place. */
+#ifndef PMUCAL_OPTIONS_H
+#define PMUCAL_OPTIONS_H
+#include "cli.h"
+#include "engine.h"
+
+struct measure_cli {
+    const char *events;       /* -e list */
+    const char *source;       /* --source */
+    const char *expect;       /* --expect FILE: extra rules */
+    const char *label, *out;  /* results folder */
+    bool json;
+    struct measure_opts m;
+    int group_size;
+};
+
+#define MEASURE_CLI_OPTIONS_HELP \
+    "  -e, --events LIST    events, comma-separated: libpfm4 names (pmucal events), perf generic\n" \
+    "                       and software names (default: " "instructions,branches,branch-misses,\n" \
+    "                       cycles,page-faults,cpu-migrations,context-switches)\n" \
+    "  -r, --repetitions N  repetitions per measurement, 1..101 (default 5)\n" \
+    "  --group-size N       programmable events per group (default 4)\n" \
+    "  --iters N            iterations per measured run (default: about --target-ms of work)\n" \
+    "  --target-ms MS       length of one measured run when iterations are automatic (default 20)\n" \
+    "  --source NAME        counter source: perf (default), sim (valgrind callgrind)\n" \
+    "  --expect FILE        more expectation rules (EVENT EXPRESSION TOLERANCE a line)\n"
+
+void measure_cli_init(struct measure_cli *o);
+/* Consumes argv[*i] (and its value) when it is a shared option: 1 consumed, 0 not ours,
+ * -1 bad (message printed). */
+int measure_cli_parse(const struct command *c, struct measure_cli *o, int argc, char **argv, int *i);
+/* Source, rules and events from the options into an engine. -1 with a message. */
+int measure_cli_engine(const struct measure_cli *o, struct engine *e, struct event_spec **events, int *nevents);
+
+#endif

@@ -1,0 +1,204 @@
+#include "pfm.h"
+#include "util.h"
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <perfmon/pfmlib_perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+bool pfm_ready(void)
+{
+    static int state; /* 0 untried, 1 ok, -1 failed */
+    if (!state) {
+        int rc = pfm_initialize();
+        state = rc == PFM_SUCCESS ? 1 : -1;
+        if (state < 0)
+            pm_error("libpfm4 failed to initialize: %s", pfm_strerror(rc));
+    }
+    return state > 0;
+}
+
+static void fill_core(pfm_pmu_t p, const pfm_pmu_info_t *info, struct pfm_core *out)
+{
+    out->name = info->name;
+    out->desc = info->desc;
+    out->pmu = (int)p;
+    out->counters = info->num_cntrs;
+    out->fixed_counters = info->num_fixed_cntrs;
+    out->events = info->nevents;
+}
+
+bool pfm_core_pmu(struct pfm_core *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (!pfm_ready())
+        return false;
+    pfm_pmu_info_t info;
+    pfm_pmu_t p;
+    pfm_for_all_pmus(p) {
+        memset(&info, 0, sizeof(info));
+        info.size = sizeof(info);
+        if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS && info.is_present && info.type == PFM_PMU_TYPE_CORE) {
+            fill_core(p, &info, out);
+            return true;
+        }
+    }
+    return false;
+}
+
+bool pfm_pmu_by_name(const char *name, struct pfm_core *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (!pfm_ready())
+        return false;
+    pfm_pmu_info_t info;
+    pfm_pmu_t p;
+    pfm_for_all_pmus(p) {
+        memset(&info, 0, sizeof(info));
+        info.size = sizeof(info);
+        if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS && !strcmp(info.name, name)) {
+            fill_core(p, &info, out);
+            return true;
+        }
+    }
+    return false;
+}
+
+int pfm_encode(const char *name, struct event_spec *spec, char *err, size_t errlen)
+{
+    if (!pfm_ready()) {
+        snprintf(err, errlen, "libpfm4 is not available");
+        return -1;
+    }
+    struct perf_event_attr attr;
+    char *fstr = NULL;
+    pfm_perf_encode_arg_t arg;
+    memset(&attr, 0, sizeof(attr));
+    memset(&arg, 0, sizeof(arg));
+    arg.attr = &attr;
+    arg.fstr = &fstr;
+    arg.size = sizeof(arg);
+    int rc = pfm_get_os_event_encoding(name, PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+    if (rc != PFM_SUCCESS) {
+        struct pfm_core core;
+        bool have = pfm_core_pmu(&core);
+        snprintf(err, errlen, "unknown event '%s' for PMU %s (libpfm4: %s); 'pmucal events' lists the events",
+                 name, have ? core.name : "(none detected)", pfm_strerror(rc));
+        return -1;
+    }
+    spec->canonical = xstrdup(fstr ? fstr : name);
+    free(fstr);
+    spec->type = attr.type;
+    spec->config = attr.config;
+    spec->config1 = attr.config1;
+    spec->config2 = attr.config2;
+    spec->programmable = true;
+    return 0;
+}
+
+static const struct {
+    const char *name;
+    uint32_t type;
+    uint64_t config;
+} generic[] = {
+    {"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+    {"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
+    {"cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES},
+    {"cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES},
+    {"branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+    {"branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+    {"branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES},
+    {"bus-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES},
+    {"stalled-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND},
+    {"stalled-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND},
+    {"ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES},
+    {"cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK},
+    {"task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
+    {"page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
+    {"minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN},
+    {"major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ},
+    {"context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
+    {"cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
+    {"alignment-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS},
+    {"emulation-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS},
+};
+
+bool perf_generic_event(const char *name, struct event_spec *spec)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(generic); i++)
+        if (!strcmp(generic[i].name, name)) {
+            spec->canonical = xstrdup(name);
+            spec->type = generic[i].type;
+            spec->config = generic[i].config;
+            spec->programmable = generic[i].type == PERF_TYPE_HARDWARE;
+            return true;
+        }
+    return false;
+}
+
+static int paranoid_level(void)
+{
+    int level = -9;
+    FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+    if (f) {
+        if (fscanf(f, "%d", &level) != 1)
+            level = -9;
+        fclose(f);
+    }
+    return level;
+}
+
+const char *perf_open_reason(int err, bool hardware, char *buf, size_t n)
+{
+    switch (err) {
+    case EACCES:
+    case EPERM:
+        snprintf(buf, n, "permission denied (kernel.perf_event_paranoid=%d); run as root or "
+                 "'sudo sysctl kernel.perf_event_paranoid=1'", paranoid_level());
+        break;
+    case ENOENT:
+    case EOPNOTSUPP:
+    case ENODEV:
+        if (hardware)
+            snprintf(buf, n, "no hardware PMU: the kernel cannot count hardware events here "
+                     "(perf_event_open: %s); run on bare metal or a VM with PMU passthrough", strerror(err));
+        else
+            snprintf(buf, n, "the kernel does not support this event (perf_event_open: %s)", strerror(err));
+        break;
+    case EINVAL:
+        snprintf(buf, n, "the kernel rejected the encoding (EINVAL): a modifier or unit mask this CPU "
+                 "or kernel does not accept");
+        break;
+    case ENOSPC:
+    case EBUSY:
+        snprintf(buf, n, "no free counter (%s): another tool (NMI watchdog, perf) holds counters; "
+                 "'sudo sysctl kernel.nmi_watchdog=0' frees one", strerror(err));
+        break;
+    default:
+        snprintf(buf, n, "perf_event_open failed: %s", strerror(err));
+    }
+    return buf;
+}
+
+bool perf_hw_usable(char *why, size_t n)
+{
+    struct perf_event_attr a;
+    memset(&a, 0, sizeof(a));
+    a.size = sizeof(a);
+    a.type = PERF_TYPE_HARDWARE;
+    a.config = PERF_COUNT_HW_INSTRUCTIONS;
+    a.exclude_kernel = 1;
+    a.exclude_hv = 1;
+    a.disabled = 1;
+    int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+    if (fd < 0) {
+        perf_open_reason(errno, true, why, n);
+        return false;
+    }
+    close(fd);
+    snprintf(why, n, "hardware events open");
+    return true;
+}

@@ -1,0 +1,29 @@
+/* libpfm4: initialization, the host (or forced) core PMU, and event encoding for perf. */
+#ifndef PMUCAL_PFM_H
+#define PMUCAL_PFM_H
+#include "source.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+/* pfm_initialize once; false with a message when libpfm4 cannot start. */
+bool pfm_ready(void);
+/* The core PMU libpfm4 detected (or LIBPFM_FORCE_PMU chose): name like "amd64_fam19h_zen4",
+ * its description and counter counts. NULL name when there is none. */
+struct pfm_core {
+    const char *name, *desc;
+    int pmu;   /* pfm_pmu_t */
+    int counters, fixed_counters, events;
+};
+bool pfm_core_pmu(struct pfm_core *out);
+/* Look a PMU up by libpfm4 name, present or not (for --pmu). */
+bool pfm_pmu_by_name(const char *name, struct pfm_core *out);
+/* Encode name for perf_event_open with user-level counting. 0, or -1 with err. */
+int pfm_encode(const char *name, struct event_spec *spec, char *err, size_t errlen);
+/* perf's generic and software event names (cycles, page-faults, ...): true when name is one. */
+bool perf_generic_event(const char *name, struct event_spec *spec);
+/* Can a hardware event be opened here at all? false with the reason. */
+bool perf_hw_usable(char *why, size_t n);
+/* Why perf_event_open failed with this errno, for a person. */
+const char *perf_open_reason(int err, bool hardware, char *buf, size_t n);
+
+#endif

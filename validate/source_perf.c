@@ -1,0 +1,153 @@
+/* Counter source "perf": perf_event_open groups on the calling thread, encoded by libpfm4. */
+#include "pfm.h"
+#include "source.h"
+#include "util.h"
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+struct group {
+    int leader;
+    int nfd;
+    int fd[GROUP_MAX_EVENTS + NOISE_COUNT];
+    uint64_t id[GROUP_MAX_EVENTS + NOISE_COUNT];
+    int slot[GROUP_MAX_EVENTS + NOISE_COUNT];   /* event index, or -1 - noise index */
+    int nevents;
+};
+
+static int perf_resolve(const char *name, struct event_spec *spec, char *err, size_t errlen)
+{
+    spec->name = xstrdup(name);
+    if (perf_generic_event(name, spec) || pfm_encode(name, spec, err, errlen) == 0)
+        return 0;
+    return -1;
+}
+
+static int open_one(struct group *g, uint32_t type, uint64_t config, uint64_t c1, uint64_t c2, int slot)
+{
+    struct perf_event_attr a;
+    memset(&a, 0, sizeof(a));
+    a.size = sizeof(a);
+    a.type = type;
+    a.config = config;
+    a.config1 = c1;
+    a.config2 = c2;
+    a.exclude_kernel = 1;
+    a.exclude_hv = 1;
+    a.disabled = g->leader < 0;   /* members follow the leader */
+    a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
+                    PERF_FORMAT_TOTAL_TIME_RUNNING;
+    int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, g->leader, 0);
+    if (fd < 0)
+        return -errno;
+    uint64_t id = 0;
+    if (ioctl(fd, PERF_EVENT_IOC_ID, &id)) {
+        int e = errno;
+        close(fd);
+        return -e;
+    }
+    if (g->leader < 0)
+        g->leader = fd;
+    g->fd[g->nfd] = fd;
+    g->id[g->nfd] = id;
+    g->slot[g->nfd++] = slot;
+    return 0;
+}
+
+static const uint64_t noise_config[NOISE_COUNT] = {
+    [NOISE_CTX_SWITCH] = PERF_COUNT_SW_CONTEXT_SWITCHES,
+    [NOISE_MIGRATION] = PERF_COUNT_SW_CPU_MIGRATIONS,
+    [NOISE_PAGE_FAULT] = PERF_COUNT_SW_PAGE_FAULTS,
+};
+
+static void perf_close(struct group *g)
+{
+    for (int i = 0; i < g->nfd; i++)
+        close(g->fd[i]);
+    free(g);
+}
+
+static struct group *perf_open(struct event_spec **events, int n)
+{
+    struct group *g = xcalloc(1, sizeof(*g));
+    g->leader = -1;
+    g->nevents = n;
+    /* Software noise detectors first: they always open, so they lead and hardware members join. */
+    for (int k = 0; k < NOISE_COUNT; k++) {
+        int rc = open_one(g, PERF_TYPE_SOFTWARE, noise_config[k], 0, 0, -1 - k);
+        if (rc) {
+            char why[256];
+            pm_error("cannot open the software event %s: %s", noise_name[k],
+                     perf_open_reason(-rc, false, why, sizeof(why)));
+            perf_close(g);
+            return NULL;
+        }
+    }
+    for (int e = 0; e < n; e++) {
+        struct event_spec *s = events[e];
+        if (s->unsupported)
+            continue;
+        int rc = open_one(g, s->type, s->config, s->config1, s->config2, e);
+        if (rc) {
+            char why[256];
+            s->unsupported = xstrdup(perf_open_reason(-rc, s->type != PERF_TYPE_SOFTWARE, why, sizeof(why)));
+        }
+    }
+    return g;
+}
+
+static void perf_start(struct group *g)
+{
+    ioctl(g->leader, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
+    ioctl(g->leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+}
+
+static void perf_stop(struct group *g)
+{
+    ioctl(g->leader, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+}
+
+static int perf_read(struct group *g, struct group_reading *r)
+{
+    uint64_t buf[3 + 2 * (GROUP_MAX_EVENTS + NOISE_COUNT)];
+    ssize_t got = read(g->leader, buf, sizeof(buf));
+    if (got < (ssize_t)(3 * sizeof(uint64_t))) {
+        pm_error("reading the counter group failed: %s", got < 0 ? strerror(errno) : "short read");
+        return -1;
+    }
+    for (int e = 0; e < GROUP_MAX_EVENTS; e++)
+        r->value[e] = NAN;
+    uint64_t nr = buf[0];
+    r->time_enabled = buf[1];
+    r->time_running = buf[2];
+    for (uint64_t i = 0; i < nr; i++) {
+        uint64_t value = buf[3 + 2 * i], id = buf[4 + 2 * i];
+        for (int f = 0; f < g->nfd; f++)
+            if (g->id[f] == id) {
+                if (g->slot[f] >= 0)
+                    r->value[g->slot[f]] = (double)value;
+                else
+                    r->noise[-1 - g->slot[f]] = (double)value;
+            }
+    }
+    return 0;
+}
+
+static const struct source perf_source = {
+    .name = "perf",
+    .summary = "perf_event_open on this host (libpfm4 encodings, perf generic and software events)",
+    .exact_floor = 0.01,
+    .resolve = perf_resolve,
+    .open = perf_open,
+    .start = perf_start,
+    .stop = perf_stop,
+    .read = perf_read,
+    .close = perf_close,
+};
+PMUCAL_SOURCE(perf_source)
