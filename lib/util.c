@@ -116,6 +116,7 @@ bool parse_size(const char *s, uint64_t *out)
     case 'k': case 'K': shift = 10; end++; break;
     case 'm': case 'M': shift = 20; end++; break;
     case 'g': case 'G': shift = 30; end++; break;
+    case 't': case 'T': shift = 40; end++; break;
     default: return false;
     }
     if (*end == 'i' || *end == 'b' || *end == 'B')
@@ -137,6 +138,10 @@ const char *fmt_size(uint64_t b)
         snprintf(s, 32, "%lluM", (unsigned long long)(b >> 20));
     else if (b && b % 1024 == 0)
         snprintf(s, 32, "%lluK", (unsigned long long)(b >> 10));
+    else if (b >= (1ull << 30))
+        snprintf(s, 32, "%.1fG", (double)b / (1ull << 30));
+    else if (b >= (1ull << 20))
+        snprintf(s, 32, "%.1fM", (double)b / (1ull << 20));
     else
         snprintf(s, 32, "%llu", (unsigned long long)b);
     return s;

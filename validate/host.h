@@ -4,9 +4,12 @@
 #define PMUCAL_HOST_H
 #include "json.h"
 #include <stdbool.h>
+#include <stdio.h>
 
 /* Members "cpu", "pmu", "topology", "clocks", "software" into an open JSON object. */
 void host_facts_json(struct json *j);
+/* The same facts for a person. */
+void host_facts_print(FILE *f);
 /* Is transparent-huge-page or hugetlb backing of 2 MiB pages available? (tries it) */
 bool host_huge_pages(char *how, int n);
 

@@ -1,0 +1,15 @@
+#!/bin/sh
+# Runs every C unit test binary; each prints its own TAP, merged here into one plan.
+. "$(dirname "$0")/lib.sh"
+dir=${PMUCAL_OBJDIR:-build/opt}/tests
+[ -d "$dir" ] || { echo "Bail out! no unit test binaries in $dir; run make first"; exit 1; }
+for t in "$dir"/*; do
+    [ -x "$t" ] || continue
+    out=$("$t" 2>&1); rc=$?
+    echo "$out" | sed 's/^/    /'
+    bad=$(echo "$out" | grep -c '^not ok')
+    total=$(echo "$out" | grep -c '^ok\|^not ok')
+    [ "$rc" -eq 0 ] && [ "$bad" -eq 0 ] && [ "$total" -gt 0 ]
+    ok $? "$(basename "$t"): $total checks, $bad failed"
+done
+done_testing

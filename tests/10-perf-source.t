@@ -1,0 +1,51 @@
+#!/bin/sh
+# The perf_event_open path, checked for real with software events.
+. "$(dirname "$0")/lib.sh"
+
+# First touch: N fresh 4 KiB pages give exactly N page faults, in every repetition.
+N=1024
+$PMUCAL run walker phase=touch size=8M page=4k -e page-faults,minor-faults --iters $N --json > "$TMP/pf.json"
+ok $? "walker phase=touch runs"
+for ev in page-faults minor-faults; do
+    totals=$(jq -r --arg ev "$ev" '.events[] | select(.name == $ev) | .raw[] | (.[0] - .[1])' "$TMP/pf.json" | sort -u | tr '\n' ' ')
+    is "$totals" "$N " "$ev over $N fresh 4k pages, every repetition"
+done
+
+# With 2 MiB transparent huge pages, one fault per 512 pages of 4 KiB.
+how=$($PMUCAL info --json | jq -r .topology.huge_pages_how)
+if [ "$how" = "2m-thp" ]; then
+    N=16384
+    $PMUCAL run walker phase=touch size=64M page=2m -e page-faults --iters $N --json > "$TMP/pf2.json"
+    totals=$(jq -r '.events[0].raw[] | (.[0] - .[1])' "$TMP/pf2.json" | sort -u | tr '\n' ' ')
+    is "$totals" "$((N / 512)) " "page-faults over $N 4k steps of 2M THP memory"
+else
+    skip "page-faults with 2M pages" "no transparent huge pages here (huge pages: $how)"
+fi
+
+# Pinned runs never migrate; the noise detectors ride in every group.
+$PMUCAL run walker size=L2 -e cpu-migrations,context-switches -r 5 --json > "$TMP/mig.json"
+is "$(jq '[.events[] | select(.name == "cpu-migrations") | .raw[][]] | add' "$TMP/mig.json")" "0" "cpu-migrations = 0 when pinned"
+is "$(jq '[.noise."cpu-migrations"[]] | add' "$TMP/mig.json")" "0" "the migration noise detector saw 0"
+is "$(jq '.cpu' "$TMP/mig.json")" "0" "the record names the CPU it was pinned to"
+is "$(jq '.multiplexed' "$TMP/mig.json")" "false" "a software group is never multiplexed"
+
+# Hardware events: counted where a PMU exists, SKIP with the reason where not; never a fake count.
+hw=$($PMUCAL info --json | jq -r .pmu.hardware_usable)
+$PMUCAL run walker size=L1 -e instructions,RETIRED_INSTRUCTIONS,page-faults --json > "$TMP/hw.json" 2>/dev/null
+if [ "$hw" = "false" ]; then
+    why=$(jq -r '.events[] | select(.name == "instructions") | .unsupported' "$TMP/hw.json")
+    case "$why" in *"no hardware PMU"*) r=0 ;; *) r=1 ;; esac
+    ok $r "instructions is unsupported with the reason: $why"
+    is "$(jq '[.events[] | select(.unsupported != null) | .per_iter] | map(select(. != null)) | length' "$TMP/hw.json")" "0" "no count is reported for an unsupported event"
+    $PMUCAL validate --case 'walker size=L1' -e instructions,page-faults > "$TMP/v.tap" 2>/dev/null
+    grep -q '^ok [0-9]* - walker :: instructions # SKIP no hardware PMU' "$TMP/v.tap"
+    ok $? "validate prints a TAP SKIP with the reason for a hardware event"
+    grep -q '^ok [0-9]* - walker :: page-faults = pf.minor' "$TMP/v.tap"
+    ok $? "and a real verdict for the software event in the same group"
+else
+    is "$(jq -r '.events[] | select(.name == "instructions") | .unsupported' "$TMP/hw.json")" "null" "instructions opens on this PMU host"
+    skip "SKIP reasons for hardware events" "this host has a hardware PMU"
+    skip "validate SKIP line" "this host has a hardware PMU"
+    skip "software verdict beside SKIP" "this host has a hardware PMU"
+fi
+done_testing

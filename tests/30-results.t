@@ -1,0 +1,51 @@
+#!/bin/sh
+# A validate run's results folder: manifest, measurements and verdicts that parse and agree;
+# an interrupted run keeps every measurement it finished.
+. "$(dirname "$0")/lib.sh"
+
+$PMUCAL validate --kernel walker -e page-faults,cpu-migrations,instructions --label t1 > "$TMP/v.out" 2> "$TMP/v.err"
+rc=$?
+[ $rc -eq 0 ]; ok $? "validate over the walker matrix exits 0 (got $rc)"
+dir=$(ls -d "$PMUCAL_RESULTS"/*-t1 | head -n 1)
+[ -n "$dir" ] && [ -f "$dir/manifest.json" ] && [ -f "$dir/measurements.ndjson" ] && [ -f "$dir/validate.tap" ]
+ok $? "results folder $dir has manifest.json, measurements.ndjson, validate.tap"
+jq -e '.cpu.vendor and .pmu and .topology.caches and .clocks.core_cycles_per_tsc > 0 and .software.kernel and (.command | length > 1)' "$dir/manifest.json" > /dev/null
+ok $? "manifest.json parses and records cpu, pmu, topology, clocks, versions, command"
+lines=$(wc -l < "$dir/measurements.ndjson")
+parsed=$(jq -c . "$dir/measurements.ndjson" | wc -l)
+cases=$($PMUCAL kernels walker | grep -c '^    walker ')
+[ "$lines" -eq "$cases" ] && [ "$parsed" -eq "$lines" ]
+ok $? "one parsable measurement line per case ($lines lines, $parsed parsed, $cases cases)"
+jq -s -e 'all(.[]; .events | map(.name) | sort == ["cpu-migrations", "instructions", "page-faults"])' "$dir/measurements.ndjson" > /dev/null
+ok $? "every record carries the requested events"
+jq -s -e 'all(.[]; .events[] | select(.name == "page-faults") | .attr.type == 1 and .attr.config == 2)' "$dir/measurements.ndjson" > /dev/null
+ok $? "every record keeps the perf_event_attr values it used (software, PAGE_FAULTS)"
+diff "$dir/validate.tap" "$TMP/v.out" > /dev/null
+ok $? "validate.tap is exactly the TAP printed on stdout"
+[ "$(grep -c '^not ok' "$dir/validate.tap")" -eq 0 ] && [ "$(grep -c '^ok' "$dir/validate.tap")" -eq $((cases * 3)) ]
+ok $? "one verdict per (case, event), none 'not ok'"
+
+# The model's numbers are in the record, and the cycles per load come from the TSC.
+jq -s -e 'map(select(.case == "walker")) | length == 1 and (.[0] | .model.inst == 18 and .model."ld.all" == 16
+    and .cycles.source == "tsc" and .cycles.stats.median > 0)' "$dir/measurements.ndjson" > /dev/null
+ok $? "the walker record holds its model (inst 18, ld.all 16) and TSC cycles"
+
+# Ctrl-C: the run stops between repetitions, keeps every finished line, exits 130.
+$PMUCAL validate --kernel walker -e page-faults -r 50 --label t2 > "$TMP/i.out" 2> "$TMP/i.err" &
+pid=$!
+dir2=""
+for i in $(seq 1 300); do
+    dir2=$(ls -d "$PMUCAL_RESULTS"/*-t2 2>/dev/null | head -n 1)
+    [ -n "$dir2" ] && [ "$(wc -l < "$dir2/measurements.ndjson" 2>/dev/null || echo 0)" -ge 2 ] && break
+    sleep 0.05
+done
+kill -INT $pid
+wait $pid
+rc=$?
+kept=$(wc -l < "$dir2/measurements.ndjson")
+[ $rc -eq 130 ]; ok $? "an interrupted validate exits 130 (got $rc)"
+[ "$kept" -ge 2 ] && [ "$(jq -c . "$dir2/measurements.ndjson" | wc -l)" -eq "$kept" ]
+ok $? "it kept $kept finished measurements, every line whole"
+grep -q "interrupted: $kept finished measurements are kept" "$TMP/i.err"
+ok $? "and said how many and where: $(grep interrupted "$TMP/i.err")"
+done_testing

@@ -1,0 +1,30 @@
+#include "stats.h"
+#include "tap.h"
+
+static const struct {
+    int line;
+    double x[8];
+    int n;
+    double min, median, mad, mean, stddev;
+} rows[] = {
+    {__LINE__, {3}, 1, 3, 3, 0, 3, 0},
+    {__LINE__, {1, 2, 3, 4, 100}, 5, 1, 3, 1, 22, 43.617656},
+    {__LINE__, {4, 1, 3, 2}, 4, 1, 2.5, 1, 2.5, 1.2909944},
+    {__LINE__, {5, 5, 5, 5, 5, 5}, 6, 5, 5, 0, 5, 0},
+    {__LINE__, {-2, 2, -1, 1}, 4, -2, 0, 1.5, 0, 1.8257419},
+};
+
+int main(void)
+{
+    for (unsigned i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        struct stats s = stats_of(rows[i].x, (size_t)rows[i].n);
+        CHECK_NEAR(s.min, rows[i].min, 1e-9, rows[i].line, "min");
+        CHECK_NEAR(s.median, rows[i].median, 1e-9, rows[i].line, "median");
+        CHECK_NEAR(s.mad, rows[i].mad, 1e-9, rows[i].line, "MAD");
+        CHECK_NEAR(s.mean, rows[i].mean, 1e-9, rows[i].line, "mean");
+        CHECK_NEAR(s.stddev, rows[i].stddev, 1e-6, rows[i].line, "stddev");
+    }
+    struct stats empty = stats_of(NULL, 0);
+    CHECK(isnan(empty.median), __LINE__, "no samples give a NaN median, not 0");
+    return done_testing();
+}

@@ -1,0 +1,70 @@
+/* Topology against the kernel's own sysfs view; the clock ratio against sane bounds. */
+#include "clock.h"
+#include "kernel.h"
+#include "tap.h"
+#include "topo.h"
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned long long sysfs_cache_size(int level, const char *type)
+{
+    for (int i = 0; i < 8; i++) {
+        char path[128], buf[64], t[32];
+        int lv;
+        FILE *f;
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        if (!(f = fopen(path, "r")))
+            break;
+        int got = fscanf(f, "%d", &lv);
+        fclose(f);
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+        if (got != 1 || !(f = fopen(path, "r")))
+            continue;
+        got = fscanf(f, "%31s", t);
+        fclose(f);
+        if (got != 1 || lv != level || (strcmp(t, type) && strcmp(t, "Unified")))
+            continue;
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        if (!(f = fopen(path, "r")))
+            continue;
+        got = fscanf(f, "%63s", buf);
+        fclose(f);
+        if (got == 1)
+            return strtoull(buf, NULL, 10) * (strchr(buf, 'M') ? 1024 * 1024 : 1024);
+    }
+    return 0;
+}
+
+int main(void)
+{
+    const struct topo *t = topo_get();
+    CHECK(t != NULL, __LINE__, "hwloc loads the topology");
+    if (!t)
+        return done_testing();
+    for (int l = 1; l <= 3; l++) {
+        unsigned long long want = sysfs_cache_size(l, "Data");
+        if (want)
+            CHECK(t->data[l].size == want, __LINE__, "L%d data cache: hwloc %llu bytes, sysfs %llu", l,
+                  (unsigned long long)t->data[l].size, want);
+    }
+    CHECK(t->pus >= 1 && t->cores >= 1 && t->cores <= t->pus, __LINE__, "%d cores, %d PUs", t->cores, t->pus);
+    CHECK(t->packages >= 1 && t->numa_nodes >= 1, __LINE__, "%d packages, %d NUMA nodes", t->packages, t->numa_nodes);
+    CHECK(level_size("L1") < level_size("L2") && level_size("L2") < level_size("L3") &&
+              level_size("L3") < level_size("DRAM"), __LINE__, "level sizes increase: %llu %llu %llu %llu",
+          (unsigned long long)level_size("L1"), (unsigned long long)level_size("L2"),
+          (unsigned long long)level_size("L3"), (unsigned long long)level_size("DRAM"));
+    for (int l = 1; l <= 3; l++) {
+        char name[3] = {'L', (char)('0' + l), 0};
+        CHECK(level_of_size(level_size(name)) == l, __LINE__, "size=%s lies in level %d (got %d)", name, l,
+              level_of_size(level_size(name)));
+    }
+    CHECK(level_of_size(level_size("DRAM")) == 4, __LINE__, "size=DRAM lies beyond every cache");
+    CHECK(topo_bind_thread(0) == 0 && topo_current_cpu() == 0, __LINE__, "binding to CPU 0 holds");
+    CHECK(topo_bind_thread(100000) != 0, __LINE__, "binding to a CPU that does not exist fails");
+
+    const struct clock_info *ci = clock_get();
+    CHECK(ci->tsc_hz > 5e8 && ci->tsc_hz < 1e10, __LINE__, "TSC at %.3f GHz", ci->tsc_hz / 1e9);
+    CHECK(ci->core_per_tsc > 0.2 && ci->core_per_tsc < 5, __LINE__, "core cycles per TSC tick %.4f", ci->core_per_tsc);
+    CHECK(ci->core_per_tsc_spread < 0.05, __LINE__, "ratio spread %.4f under 5%%", ci->core_per_tsc_spread);
+    return done_testing();
+}
