@@ -9,14 +9,15 @@ ifeq ($(SAN),1)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined
 OBJDIR  := build/san
+BIN     := build/san/pmucal
 else
 OBJDIR  := build/opt
+BIN     := bin/pmucal
 endif
 SRCS    := $(foreach d,$(SUBSYS),$(wildcard $(d)/*.c))
 OBJS    := $(SRCS:%.c=$(OBJDIR)/%.o)
 UNIT    := $(patsubst tests/unit/%.c,$(OBJDIR)/tests/%,$(wildcard tests/unit/*.c))
 LIBOBJS := $(filter-out $(OBJDIR)/lib/main.o,$(OBJS))
-BIN     := bin/pmucal
 
 .PHONY: all deps run test bench clean
 all: $(BIN) $(UNIT)
@@ -43,7 +44,7 @@ run: deps
 
 test: deps
 	$(MAKE) all
-	PMUCAL_OBJDIR=$(OBJDIR) prove -v tests/
+	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) prove tests/
 
 bench: deps
 	$(MAKE) all

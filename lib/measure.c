@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 volatile sig_atomic_t measure_interrupted;
+uint64_t measure_region_ticks;
 
 static void on_sigint(int sig)
 {
@@ -35,6 +36,7 @@ static int one_run(const struct source *src, struct group *g, struct case_ *c, u
     uint64_t t1 = tsc_stop();
     src->stop(g);
     *ticks = t1 - t0;
+    measure_region_ticks += t1 - t0;
     return src->read(g, r);
 }
 
@@ -48,7 +50,9 @@ static uint64_t calibrate_iters(struct case_ *c, const struct measure_opts *o)
             c->kernel->prepare(c);
         uint64_t t0 = tsc_start();
         c->kernel->run(c, it);
-        double secs = (double)(tsc_stop() - t0) / ci->tsc_hz;
+        uint64_t ticks = tsc_stop() - t0;
+        measure_region_ticks += ticks;
+        double secs = (double)ticks / ci->tsc_hz;
         if (it >= cap)
             return cap;
         if (secs >= o->target_seconds / 8) {

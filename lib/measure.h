@@ -37,6 +37,9 @@ struct measurement {
 
 /* Set by the SIGINT handler; the core stops between repetitions and returns MEASURE_INTERRUPTED. */
 extern volatile sig_atomic_t measure_interrupted;
+/* TSC ticks spent inside measured regions (calibration, warm-up and repetitions) by this
+ * process: the denominator of how much of a run's wall time is measurement. */
+extern uint64_t measure_region_ticks;
 void measure_install_sigint(void);
 
 enum { MEASURE_OK = 0, MEASURE_FAILED = -1, MEASURE_INTERRUPTED = -2 };

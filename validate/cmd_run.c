@@ -39,6 +39,12 @@ static void print_table(struct engine *e, const struct case_ *c, const struct me
     if (c->kernel->per_name && quantity_stated(q, per) && q->v[per] > 0)
         printf("  cycles per %s: %.3f (median; min %.3f, MAD %.3f), %.3f ns\n", c->kernel->per_name,
                cs->median / q->v[per], cs->min / q->v[per], cs->mad / q->v[per], cs->median / q->v[per] / ci->core_hz * 1e9);
+    if (quantity_stated(q, Q_BYTES_READ) && quantity_stated(q, Q_BYTES_WRITTEN) &&
+        q->v[Q_BYTES_READ] + q->v[Q_BYTES_WRITTEN] > 0 && cs->median > 0) {
+        double bytes = q->v[Q_BYTES_READ] + q->v[Q_BYTES_WRITTEN];
+        printf("  bandwidth: %.2f bytes per cycle, %.2f GB/s (loads and stores of the kernel's instructions)\n",
+               bytes / cs->median, bytes / cs->median * ci->core_hz / 1e9);
+    }
     if (m->redone || m->noisy || m->multiplexed)
         printf("  note: %d repetitions redone for noise%s%s\n", m->redone, m->noisy ? "; noise remained" : "",
                m->multiplexed ? "; the group was MULTIPLEXED" : "");

@@ -1,5 +1,6 @@
 /* pmucal validate: every case of the default matrix x the given events, TAP verdicts and a
  * results directory. */
+#include "clock.h"
 #include "host.h"
 #include "options.h"
 #include "util.h"
@@ -149,6 +150,7 @@ static int validate_main(int argc, char **argv)
     tap_comment(&tap, "pmucal validate: %d cases x %d events, source %s, results in %s", list.n, nevents,
                 o.source, dir.path);
     int rc = MEASURE_OK;
+    double wall0 = clock_now_seconds();
     for (int i = 0; i < list.n && rc != MEASURE_INTERRUPTED; i++) {
         pm_note("[%d/%d] %s", i + 1, list.n, list.c[i]->label);
         /* Each case gets its own copy: what failed to open in one case is tried again in the next. */
@@ -163,6 +165,9 @@ static int validate_main(int argc, char **argv)
         engine_free_events(ev, nevents);
     }
     tap_plan(&tap);
+    double wall = clock_now_seconds() - wall0, inside = (double)measure_region_ticks / clock_get()->tsc_hz;
+    tap_comment(&tap, "time: %.3f s wall for the cases, %.3f s inside measured regions (%.1f%%)", wall, inside,
+                wall > 0 ? 100 * inside / wall : 0);
     tap_comment(&tap, "summary: %d ok, %d not ok, %d skip, %d todo, %d info; %d measurements in %s", tap.ok,
                 tap.not_ok, tap.skip, tap.todo, tap.info, e.measurements, dir.path);
     if (rc == MEASURE_INTERRUPTED) {

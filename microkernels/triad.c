@@ -1,0 +1,213 @@
+/* triad: a[i] = b[i] + s*c[i] over three arrays, scalar or packed (SSE, AVX2, AVX-512), with
+ * ordinary (read-for-ownership) or non-temporal stores. The FP work and the memory traffic per
+ * pass are known exactly, so FP-by-width events and bandwidth have exact expected values. */
+#include "cpu.h"
+#include "kernel.h"
+#include "mem.h"
+#include "topo.h"
+#include "util.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct triad {
+    struct buffer buf;
+    double *a, *b, *c;
+    uint64_t n;        /* elements per array */
+    unsigned width;    /* doubles per instruction */
+    bool nt;
+    const char *variant;
+};
+
+static const struct param triad_params[] = {
+    {"size", PARAM_SIZE, "L1", "the three arrays together: bytes or a cache level (L1|L2|L3|DRAM)", NULL},
+    {"variant", PARAM_ENUM, "avx2", "instruction set: scalar (movsd), sse (128-bit), avx2 (256-bit), avx512 (512-bit)",
+     "scalar|sse|avx2|avx512"},
+    {"store", PARAM_ENUM, "rfo", "rfo: ordinary stores (the line is read for ownership); nt: non-temporal stores",
+     "rfo|nt"},
+    {"page", PARAM_ENUM, "auto", "page size: 4k, 2m, auto", "4k|2m|auto"},
+    {"run_cpu", PARAM_CPU, "0", "CPU that runs the loop (and first touches the arrays)", NULL},
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+static int triad_setup(struct case_ *c)
+{
+    struct triad *t = xcalloc(1, sizeof(*t));
+    c->priv = t;
+    const struct cpu_facts *cpu = cpu_get();
+    t->variant = case_str(c, "variant");
+    t->nt = case_is(c, "store", "nt");
+    t->width = !strcmp(t->variant, "scalar") ? 1 : !strcmp(t->variant, "sse") ? 2 : !strcmp(t->variant, "avx2") ? 4 : 8;
+    if (t->width == 4 && !cpu->avx2) {
+        snprintf(c->skip, sizeof(c->skip), "this CPU (or the OS) lacks AVX2");
+        return KERNEL_SKIP;
+    }
+    if (t->width == 8 && !cpu->avx512f) {
+        snprintf(c->skip, sizeof(c->skip), "this CPU (or the OS) lacks AVX-512F");
+        return KERNEL_SKIP;
+    }
+    if (t->nt && t->width == 1) {
+        pm_error("triad: store=nt needs a packed variant (sse, avx2, avx512): x86 has no scalar double "
+                 "non-temporal store outside AMD's SSE4a");
+        return KERNEL_ERROR;
+    }
+    /* Each array a whole number of 64-byte lines and of vectors, so every pass is the same. */
+    t->n = case_size(c, "size") / 24 / 8 * 8;
+    if (t->n < 8) {
+        pm_error("triad: size=%s is too small; the three arrays need at least 192 bytes", case_str(c, "size"));
+        return KERNEL_ERROR;
+    }
+    uint64_t array = t->n * 8;
+    if (buffer_alloc(&t->buf, 3 * array, case_str(c, "page"), "triad"))
+        return KERNEL_ERROR;
+    t->a = (double *)t->buf.base;
+    t->b = (double *)(t->buf.base + array);
+    t->c = (double *)(t->buf.base + 2 * array);
+    for (uint64_t i = 0; i < t->n; i++) {
+        t->b[i] = 1.0 + (double)(i % 7);
+        t->c[i] = 0.5 * (double)(i % 5);
+    }
+    c->warm_iters = 2;
+    snprintf(c->detail, sizeof(c->detail), "page=%s elements=%llu arrays=3x%s", page_kind_name(t->buf.kind),
+             (unsigned long long)t->n, fmt_size(array));
+    return KERNEL_OK;
+}
+
+/* Passes loop "jmp test; pass: xor i; inner; [sfence]; test: sub $1,n; jnc pass". The inner loop
+ * is load c, multiply by s, add b from memory, store a, add, cmp, jb: 7 instructions a vector. */
+#define TRIAD_LOOP(SETUP, LOAD, MUL, ADD, STORE, STEP, FENCE, DONE, ...)      \
+    __asm__ __volatile__(SETUP                                               \
+                         "jmp 3f\n\t"                                        \
+                         ".p2align 5\n"                                      \
+                         "2:\n\t"                                            \
+                         "xor %[i], %[i]\n"                                  \
+                         "1:\n\t"                                            \
+                         LOAD "\n\t"                                         \
+                         MUL "\n\t"                                          \
+                         ADD "\n\t"                                          \
+                         STORE "\n\t"                                        \
+                         "add $" #STEP ", %[i]\n\t"                          \
+                         "cmp %[end], %[i]\n\t"                              \
+                         "jb 1b\n\t"                                         \
+                         FENCE                                               \
+                         "3:\n\t"                                            \
+                         "sub $1, %[n]\n\t"                                  \
+                         "jnc 2b\n\t"                                        \
+                         DONE                                                \
+                         : [n] "+r"(n), [i] "=&r"(i)                         \
+                         : [a] "r"(t->a), [b] "r"(t->b), [c] "r"(t->c), [end] "r"(end), [s] "m"(s) \
+                         : "cc", "memory", "xmm0", "xmm15")
+
+static void triad_run(struct case_ *c, uint64_t iters)
+{
+    struct triad *t = c->priv;
+    uint64_t n = iters, i, end = t->n * 8;
+    const double s = 3.0;
+    switch (t->width * 2 + t->nt) {
+    case 2:
+        TRIAD_LOOP("movsd %[s], %%xmm15\n\t", "movsd (%[c],%[i]), %%xmm0", "mulsd %%xmm15, %%xmm0",
+                   "addsd (%[b],%[i]), %%xmm0", "movsd %%xmm0, (%[a],%[i])", 8, "", "");
+        break;
+    case 4:
+    case 5:
+        if (t->nt)
+            TRIAD_LOOP("movddup %[s], %%xmm15\n\t", "movupd (%[c],%[i]), %%xmm0", "mulpd %%xmm15, %%xmm0",
+                       "addpd (%[b],%[i]), %%xmm0", "movntpd %%xmm0, (%[a],%[i])", 16, "sfence\n\t", "");
+        else
+            TRIAD_LOOP("movddup %[s], %%xmm15\n\t", "movupd (%[c],%[i]), %%xmm0", "mulpd %%xmm15, %%xmm0",
+                       "addpd (%[b],%[i]), %%xmm0", "movupd %%xmm0, (%[a],%[i])", 16, "", "");
+        break;
+    case 8:
+    case 9:
+        if (t->nt)
+            TRIAD_LOOP("vbroadcastsd %[s], %%ymm15\n\t", "vmovupd (%[c],%[i]), %%ymm0", "vmulpd %%ymm15, %%ymm0, %%ymm0",
+                       "vaddpd (%[b],%[i]), %%ymm0, %%ymm0", "vmovntpd %%ymm0, (%[a],%[i])", 32, "sfence\n\t",
+                       "vzeroupper\n\t");
+        else
+            TRIAD_LOOP("vbroadcastsd %[s], %%ymm15\n\t", "vmovupd (%[c],%[i]), %%ymm0", "vmulpd %%ymm15, %%ymm0, %%ymm0",
+                       "vaddpd (%[b],%[i]), %%ymm0, %%ymm0", "vmovupd %%ymm0, (%[a],%[i])", 32, "", "vzeroupper\n\t");
+        break;
+    case 16:
+    case 17:
+        if (t->nt)
+            TRIAD_LOOP("vbroadcastsd %[s], %%zmm15\n\t", "vmovupd (%[c],%[i]), %%zmm0", "vmulpd %%zmm15, %%zmm0, %%zmm0",
+                       "vaddpd (%[b],%[i]), %%zmm0, %%zmm0", "vmovntpd %%zmm0, (%[a],%[i])", 64, "sfence\n\t",
+                       "vzeroupper\n\t");
+        else
+            TRIAD_LOOP("vbroadcastsd %[s], %%zmm15\n\t", "vmovupd (%[c],%[i]), %%zmm0", "vmulpd %%zmm15, %%zmm0, %%zmm0",
+                       "vaddpd (%[b],%[i]), %%zmm0, %%zmm0", "vmovupd %%zmm0, (%[a],%[i])", 64, "", "vzeroupper\n\t");
+        break;
+    }
+}
+
+static void triad_model(const struct case_ *c, struct quantities *q)
+{
+    const struct triad *t = c->priv;
+    double n = (double)t->n, vectors = n / t->width;
+    q->v[Q_INST] = 1 + 7 * vectors + 2 + (t->nt ? 1 : 0);
+    q->v[Q_LD_ALL] = 2 * vectors;
+    q->v[Q_ST_ALL] = vectors;
+    q->v[Q_BR_ALL] = q->v[Q_BR_COND] = vectors + 1;
+    q->v[Q_BR_COND_TAKEN] = vectors;    /* every jb but the last, and the passes' jnc */
+    q->v[Q_BR_COND_NTAKEN] = 1;
+    q->v[Q_BR_UNCOND] = q->v[Q_BR_INDIRECT] = q->v[Q_BR_CALL] = q->v[Q_BR_RET] = 0;
+    q->v[Q_BR_MISPRED] = 1;             /* at most the inner loop's exit, once a pass */
+    q->v[Q_FP_SCALAR_DP] = t->width == 1 ? 2 * vectors : 0;
+    q->v[Q_FP_128_DP] = t->width == 2 ? 2 * vectors : 0;
+    q->v[Q_FP_256_DP] = t->width == 4 ? 2 * vectors : 0;
+    q->v[Q_FP_512_DP] = t->width == 8 ? 2 * vectors : 0;
+    q->v[Q_FLOPS_DP] = 2 * n;
+    q->v[Q_BYTES_READ] = 16 * n;
+    q->v[Q_BYTES_WRITTEN] = 8 * n;
+    q->v[Q_PF_MINOR] = q->v[Q_CTX_SWITCH] = q->v[Q_CPU_MIGRATION] = 0;
+    int level = level_of_size(24 * t->n);
+    double read_lines = n / 4, write_lines = n / 8;
+    /* Lines of b and c come from the level the arrays live in; lines of a are read for
+     * ownership by ordinary stores once they no longer stay in L1, never by NT stores. */
+    q->v[Q_LINES_L2] = level == 2 ? read_lines : 0;
+    q->v[Q_LINES_L3] = level == 3 ? read_lines : 0;
+    q->v[Q_LINES_DRAM] = level == 4 ? read_lines : 0;
+    q->v[Q_LINES_RFO] = !t->nt && level > 1 ? write_lines : 0;
+    q->v[Q_LINES_NT] = t->nt ? write_lines : 0;
+    const struct topo *tp = topo_get();
+    int last = topo_last_level(tp);
+    q->v[Q_D1_MISS_WARM] = 24 * t->n > tp->data[1].size ? read_lines : 0;
+    q->v[Q_LL_MISS_WARM] = last && 24 * t->n > tp->data[last].size ? read_lines : 0;
+}
+
+static void triad_teardown(struct case_ *c)
+{
+    struct triad *t = c->priv;
+    if (t)
+        buffer_free(&t->buf);
+    free(t);
+    c->priv = NULL;
+}
+
+static const char *const triad_matrix[] = {
+    "variant=scalar",
+    "variant=sse",
+    "variant=avx2",
+    "variant=avx512",
+    "variant=avx2 size=L2",
+    "variant=avx2 size=L3",
+    "variant=avx2 size=DRAM",
+    "variant=avx2 size=DRAM store=nt",
+    "variant=sse size=L3 store=nt",
+    NULL,
+};
+
+static const struct kernel triad_kernel = {
+    .name = "triad",
+    .summary = "a[i] = b[i] + s*c[i]: FP operations by width, loads, stores, bandwidth by level, RFO vs NT",
+    .params = triad_params,
+    .setup = triad_setup,
+    .run = triad_run,
+    .model = triad_model,
+    .teardown = triad_teardown,
+    .matrix = triad_matrix,
+    .per = Q_FLOPS_DP,
+    .per_name = "flop",
+};
+PMUCAL_KERNEL(triad_kernel)
