@@ -37,6 +37,14 @@ static int one_run(const struct source *src, struct group *g, struct case_ *c, u
     src->stop(g);
     *ticks = t1 - t0;
     measure_region_ticks += t1 - t0;
+    /* What a source does not fill stays "not counted", never a stale number. */
+    for (int k = 0; k < GROUP_MAX_EVENTS; k++)
+        r->value[k] = NAN;
+    for (int k = 0; k < NOISE_COUNT; k++)
+        r->noise[k] = NAN;
+    for (int k = 0; k < FIXED_COUNT; k++)
+        r->fixed[k] = NAN;
+    r->time_enabled = r->time_running = 0;
     return src->read(g, r);
 }
 
@@ -121,6 +129,8 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
         }
         for (int k = 0; k < NOISE_COUNT; k++)
             m->noise[k][rep] = rn.noise[k] + r0.noise[k];
+        for (int k = 0; k < FIXED_COUNT; k++)
+            m->fixed[k][rep] = (rn.fixed[k] - r0.fixed[k]) / (double)m->iters;
         m->cycles[rep] = ((double)kn - (double)k0) * ratio / (double)m->iters;
     }
     m->time_enabled = rn.time_enabled;
@@ -129,6 +139,8 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
     for (int e = 0; e < n; e++)
         m->stat[e] = stats_of(m->per_iter[e], (size_t)m->reps);
     m->cycle_stat = stats_of(m->cycles, (size_t)m->reps);
+    for (int k = 0; k < FIXED_COUNT; k++)
+        m->fixed_stat[k] = stats_of(m->fixed[k], (size_t)m->reps);
 out:
     src->close(g);
     return rc;

@@ -29,6 +29,8 @@ struct measurement {
     double cycles[MEASURE_MAX_REPS];       /* core cycles per iteration, from the TSC */
     struct stats cycle_stat;
     double noise[NOISE_COUNT][MEASURE_MAX_REPS];   /* in run(N) + run(0), whole runs */
+    double fixed[FIXED_COUNT][MEASURE_MAX_REPS];   /* per iteration; NaN without fixed counters */
+    struct stats fixed_stat[FIXED_COUNT];
     uint64_t time_enabled, time_running;  /* cumulative over the group's runs */
     bool multiplexed;
     int redone;          /* repetitions measured again because of noise */

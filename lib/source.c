@@ -4,6 +4,7 @@
 #include <string.h>
 
 const char *const noise_name[NOISE_COUNT] = {"context-switches", "cpu-migrations", "page-faults"};
+const char *const fixed_name[FIXED_COUNT] = {"cycles", "instructions", "ref-cycles"};
 
 static const struct source *sources[16];
 static int nsources;

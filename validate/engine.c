@@ -111,6 +111,12 @@ void measurement_json(struct json *j, const struct engine *e, const struct case_
     json_array_end(j);
     stats_json(j, "stats", &m->cycle_stat);
     json_object_end(j);
+    if (!isnan(m->fixed_stat[FIXED_CYCLES].median) || !isnan(m->fixed_stat[FIXED_INSTRUCTIONS].median)) {
+        json_object_begin(j, "fixed");
+        for (int k = 0; k < FIXED_COUNT; k++)
+            stats_json(j, fixed_name[k], &m->fixed_stat[k]);
+        json_object_end(j);
+    }
     json_object_begin(j, "noise");
     for (int k = 0; k < NOISE_COUNT; k++) {
         json_array_begin(j, noise_name[k]);

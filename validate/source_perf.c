@@ -13,6 +13,9 @@
 #include <unistd.h>
 
 struct group {
+    int fixed_leader;       /* the fixed counters' own group, -1 when the PMU has none */
+    int fixed_fd[FIXED_COUNT];
+    uint64_t fixed_id[FIXED_COUNT];
     int leader;
     int nfd;
     int fd[GROUP_MAX_EVENTS + NOISE_COUNT];
@@ -70,7 +73,49 @@ static void perf_close(struct group *g)
 {
     for (int i = 0; i < g->nfd; i++)
         close(g->fd[i]);
+    for (int k = 0; k < FIXED_COUNT; k++)
+        if (g->fixed_fd[k] >= 0)
+            close(g->fixed_fd[k]);
     free(g);
+}
+
+static const uint64_t fixed_config[FIXED_COUNT] = {
+    [FIXED_CYCLES] = PERF_COUNT_HW_CPU_CYCLES,
+    [FIXED_INSTRUCTIONS] = PERF_COUNT_HW_INSTRUCTIONS,
+    [FIXED_REF_CYCLES] = PERF_COUNT_HW_REF_CPU_CYCLES,
+};
+
+/* Only on PMUs with fixed counters (Intel): elsewhere these would take programmable counters
+ * from the group under test. A fixed counter that will not open is simply absent (NaN). */
+static void open_fixed(struct group *g)
+{
+    struct pfm_core core;
+    g->fixed_leader = -1;
+    for (int k = 0; k < FIXED_COUNT; k++)
+        g->fixed_fd[k] = -1;
+    if (!pfm_core_pmu(&core) || core.fixed_counters <= 0)
+        return;
+    for (int k = 0; k < FIXED_COUNT; k++) {
+        struct perf_event_attr a;
+        memset(&a, 0, sizeof(a));
+        a.size = sizeof(a);
+        a.type = PERF_TYPE_HARDWARE;
+        a.config = fixed_config[k];
+        a.exclude_kernel = 1;
+        a.exclude_hv = 1;
+        a.disabled = g->fixed_leader < 0;
+        a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+        int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, g->fixed_leader, 0);
+        if (fd < 0)
+            continue;
+        if (ioctl(fd, PERF_EVENT_IOC_ID, &g->fixed_id[k])) {
+            close(fd);
+            continue;
+        }
+        g->fixed_fd[k] = fd;
+        if (g->fixed_leader < 0)
+            g->fixed_leader = fd;
+    }
 }
 
 static struct group *perf_open(struct event_spec **events, int n)
@@ -78,6 +123,7 @@ static struct group *perf_open(struct event_spec **events, int n)
     struct group *g = xcalloc(1, sizeof(*g));
     g->leader = -1;
     g->nevents = n;
+    open_fixed(g);
     /* Software noise detectors first: they always open, so they lead and hardware members join. */
     for (int k = 0; k < NOISE_COUNT; k++) {
         int rc = open_one(g, PERF_TYPE_SOFTWARE, noise_config[k], 0, 0, -1 - k);
@@ -102,8 +148,14 @@ static struct group *perf_open(struct event_spec **events, int n)
     return g;
 }
 
+/* The fixed group is enabled first and disabled last, so it spans the group under test;
+ * the zero-iteration run subtracts the ioctls it sees in between. */
 static void perf_start(struct group *g)
 {
+    if (g->fixed_leader >= 0) {
+        ioctl(g->fixed_leader, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
+        ioctl(g->fixed_leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+    }
     ioctl(g->leader, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
     ioctl(g->leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
 }
@@ -111,6 +163,19 @@ static void perf_start(struct group *g)
 static void perf_stop(struct group *g)
 {
     ioctl(g->leader, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+    if (g->fixed_leader >= 0)
+        ioctl(g->fixed_leader, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+}
+
+static void read_fixed(struct group *g, struct group_reading *r)
+{
+    uint64_t buf[1 + 2 * FIXED_COUNT];
+    if (g->fixed_leader < 0 || read(g->fixed_leader, buf, sizeof(buf)) < (ssize_t)sizeof(uint64_t))
+        return;
+    for (uint64_t i = 0; i < buf[0] && i < FIXED_COUNT; i++)
+        for (int k = 0; k < FIXED_COUNT; k++)
+            if (g->fixed_fd[k] >= 0 && g->fixed_id[k] == buf[2 + 2 * i])
+                r->fixed[k] = (double)buf[1 + 2 * i];
 }
 
 static int perf_read(struct group *g, struct group_reading *r)
@@ -121,8 +186,7 @@ static int perf_read(struct group *g, struct group_reading *r)
         pm_error("reading the counter group failed: %s", got < 0 ? strerror(errno) : "short read");
         return -1;
     }
-    for (int e = 0; e < GROUP_MAX_EVENTS; e++)
-        r->value[e] = NAN;
+    read_fixed(g, r);
     uint64_t nr = buf[0];
     r->time_enabled = buf[1];
     r->time_running = buf[2];
