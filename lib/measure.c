@@ -89,9 +89,8 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
     struct group *g = src->open(events, n);
     if (!g)
         return MEASURE_FAILED;
-    const double ratio = clock_get()->core_per_tsc;
     struct group_reading r0, rn;
-    uint64_t k0, kn;
+    uint64_t k0, kn, ticks_n[MEASURE_MAX_REPS], ticks_0_min = UINT64_MAX;
     int rc = MEASURE_OK;
 
     /* Warm-up: caches, TLBs, predictors and the clock reach their steady state. */
@@ -102,6 +101,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
         rc = MEASURE_FAILED;
         goto out;
     }
+    m->ratio_before = clock_ratio_now();
     for (int rep = 0; rep < m->reps; rep++) {
         for (int attempt = 0;; attempt++) {
             if (measure_interrupted) {
@@ -131,8 +131,15 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
             m->noise[k][rep] = rn.noise[k] + r0.noise[k];
         for (int k = 0; k < FIXED_COUNT; k++)
             m->fixed[k][rep] = (rn.fixed[k] - r0.fixed[k]) / (double)m->iters;
-        m->cycles[rep] = ((double)kn - (double)k0) * ratio / (double)m->iters;
+        ticks_n[rep] = kn;
+        if (k0 < ticks_0_min)
+            ticks_0_min = k0;
     }
+    m->ratio_after = clock_ratio_now();
+    m->core_per_tsc = (m->ratio_before + m->ratio_after) / 2;
+    /* The zero-iteration run's time is fixed cost plus one-sided noise: its minimum is the cost. */
+    for (int rep = 0; rep < m->reps; rep++)
+        m->cycles[rep] = ((double)ticks_n[rep] - (double)ticks_0_min) * m->core_per_tsc / (double)m->iters;
     m->time_enabled = rn.time_enabled;
     m->time_running = rn.time_running;
     m->multiplexed = rn.time_running < rn.time_enabled;

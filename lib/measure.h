@@ -28,6 +28,8 @@ struct measurement {
     struct stats stat[GROUP_MAX_EVENTS];
     double cycles[MEASURE_MAX_REPS];       /* core cycles per iteration, from the TSC */
     struct stats cycle_stat;
+    double core_per_tsc;                   /* ratio used: mean of the ratios before and after */
+    double ratio_before, ratio_after;
     double noise[NOISE_COUNT][MEASURE_MAX_REPS];   /* in run(N) + run(0), whole runs */
     double fixed[FIXED_COUNT][MEASURE_MAX_REPS];   /* per iteration; NaN without fixed counters */
     struct stats fixed_stat[FIXED_COUNT];

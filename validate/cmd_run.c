@@ -12,9 +12,9 @@ static void print_table(struct engine *e, const struct case_ *c, const struct me
 {
     const struct clock_info *ci = clock_get();
     printf("%s  [%s]\n", c->label, c->detail);
-    printf("  source %s, %d repetitions x %llu iterations, CPU %d, core clock %.3f GHz (TSC %.3f GHz x %.4f)\n",
-           e->src->name, m->reps, (unsigned long long)m->iters, case_run_cpu(c), ci->core_hz / 1e9,
-           ci->tsc_hz / 1e9, ci->core_per_tsc);
+    printf("  source %s, %d repetitions x %llu iterations, CPU %d, core clock %.3f GHz (TSC %.3f GHz x %.4f; "
+           "%.4f before, %.4f after)\n", e->src->name, m->reps, (unsigned long long)m->iters, case_run_cpu(c),
+           ci->tsc_hz * m->core_per_tsc / 1e9, ci->tsc_hz / 1e9, m->core_per_tsc, m->ratio_before, m->ratio_after);
     printf("  %-36s %14s %14s %10s %14s  %s\n", "event", "per iteration", "min", "MAD", "expected", "rule");
     for (int k = 0; k < m->nevents; k++) {
         const struct event_spec *ev = m->events[k];
@@ -38,12 +38,12 @@ static void print_table(struct engine *e, const struct case_ *c, const struct me
     enum quantity_id per = c->kernel->per;
     if (c->kernel->per_name && quantity_stated(q, per) && q->v[per] > 0)
         printf("  cycles per %s: %.3f (median; min %.3f, MAD %.3f), %.3f ns\n", c->kernel->per_name,
-               cs->median / q->v[per], cs->min / q->v[per], cs->mad / q->v[per], cs->median / q->v[per] / ci->core_hz * 1e9);
+               cs->median / q->v[per], cs->min / q->v[per], cs->mad / q->v[per], cs->median / q->v[per] / (ci->tsc_hz * m->core_per_tsc) * 1e9);
     if (quantity_stated(q, Q_BYTES_READ) && quantity_stated(q, Q_BYTES_WRITTEN) &&
         q->v[Q_BYTES_READ] + q->v[Q_BYTES_WRITTEN] > 0 && cs->median > 0) {
         double bytes = q->v[Q_BYTES_READ] + q->v[Q_BYTES_WRITTEN];
         printf("  bandwidth: %.2f bytes per cycle, %.2f GB/s (loads and stores of the kernel's instructions)\n",
-               bytes / cs->median, bytes / cs->median * ci->core_hz / 1e9);
+               bytes / cs->median, bytes / cs->median * ci->tsc_hz * m->core_per_tsc / 1e9);
     }
     if (m->redone || m->noisy || m->multiplexed)
         printf("  note: %d repetitions redone for noise%s%s\n", m->redone, m->noisy ? "; noise remained" : "",

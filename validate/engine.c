@@ -104,7 +104,9 @@ void measurement_json(struct json *j, const struct engine *e, const struct case_
     json_array_end(j);
     json_object_begin(j, "cycles");
     json_string(j, "source", "tsc");
-    json_number(j, "core_per_tsc", clock_get()->core_per_tsc);
+    json_number(j, "core_per_tsc", m->core_per_tsc);
+    json_number(j, "ratio_before", m->ratio_before);
+    json_number(j, "ratio_after", m->ratio_after);
     json_array_begin(j, "per_iter");
     for (int r = 0; r < m->reps; r++)
         json_number(j, NULL, m->cycles[r]);
