@@ -3,6 +3,7 @@
 #ifndef PMUCAL_KERNEL_H
 #define PMUCAL_KERNEL_H
 #include "quantity.h"
+#include "stats.h"
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -48,6 +49,9 @@ struct kernel {
     const char *const *matrix;   /* default validation cases, "p=v p=v" each; NULL-terminated */
     enum quantity_id per;        /* "cycles per <per_name>" in reports (e.g. Q_LD_ALL) */
     const char *per_name;
+    /* Optional: more lines after 'pmucal run' prints a case's table (timing on the real CPU only),
+     * e.g. a penalty derived from its cycles per iteration. The case is still set up. */
+    void (*report)(struct case_ *c, const struct stats *cycles, const struct quantities *q);
 };
 
 void kernel_register(const struct kernel *k);

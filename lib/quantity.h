@@ -42,6 +42,10 @@
     X(LL_MISS_WARM,    "ll.miss.warm",     "last-level misses with a warm cache, LRU") \
     X(CTX_SWITCH,      "ctx.switch",       "context switches (0 on a quiet, pinned run)") \
     X(CPU_MIGRATION,   "cpu.migration",    "CPU migrations (0 when pinned)") \
+    X(LINES_XFER,      "lines.xfer",       "cache lines the load brings from another core's cache") \
+    X(XSNP_HITM,       "xsnp.hitm",        "loads served by a modified line in another core's cache (HITM)") \
+    X(XSNP_HIT,        "xsnp.hit",         "loads served by a clean line in another core's cache (snoop hit)") \
+    X(XSNP_MISS,       "xsnp.miss",        "loads hitting L3 whose cross-core snoop found no copy") \
     X(ITER,            "iter",             "1 per iteration: for rules like 'x = 3*iter'")
 
 enum quantity_id {

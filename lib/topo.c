@@ -1,5 +1,6 @@
 #include "topo.h"
 #include "util.h"
+#include <errno.h>
 #include <hwloc.h>
 #include <sched.h>
 #include <stdio.h>
@@ -98,4 +99,84 @@ int topo_bind_thread(int os_cpu)
 int topo_current_cpu(void)
 {
     return sched_getcpu();
+}
+
+static bool share_type(hwloc_obj_t a, hwloc_obj_t b, hwloc_obj_type_t type)
+{
+    hwloc_obj_t x = hwloc_get_ancestor_obj_by_type(hw, type, a);
+    return x && x == hwloc_get_ancestor_obj_by_type(hw, type, b);
+}
+
+enum topo_relation topo_relation(int a, int b)
+{
+    hwloc_obj_t pa = pu_of(a), pb = pu_of(b);
+    if (!pa || !pb || pa == pb)
+        return TOPO_SAME_CPU;
+    if (share_type(pa, pb, HWLOC_OBJ_CORE))
+        return TOPO_SMT_SIBLING;
+    if (share_type(pa, pb, HWLOC_OBJ_L3CACHE))
+        return TOPO_SAME_L3;
+    if (share_type(pa, pb, HWLOC_OBJ_PACKAGE))
+        return TOPO_OTHER_L3;
+    return TOPO_OTHER_PACKAGE;
+}
+
+const char *topo_relation_name(enum topo_relation r)
+{
+    static const char *const names[] = {"same-cpu", "smt-sibling", "same-l3", "other-l3", "other-package"};
+    return names[r];
+}
+
+int topo_cpu_node(int os_cpu)
+{
+    hwloc_obj_t pu = pu_of(os_cpu);
+    if (!pu)
+        return -1;
+    hwloc_bitmap_t nodes = hwloc_bitmap_alloc();
+    hwloc_cpuset_to_nodeset(hw, pu->cpuset, nodes);
+    int n = hwloc_bitmap_first(nodes);
+    hwloc_bitmap_free(nodes);
+    return n;
+}
+
+int topo_nodes(int *out, int max)
+{
+    int n = 0;
+    if (!topo_get())
+        return 0;
+    for (hwloc_obj_t o = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_NUMANODE, NULL); o && n < max;
+         o = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_NUMANODE, o))
+        out[n++] = (int)o->os_index;
+    return n;
+}
+
+int topo_node_cpu(int os_node)
+{
+    if (!topo_get())
+        return -1;
+    hwloc_obj_t node = hwloc_get_numanode_obj_by_os_index(hw, (unsigned)os_node);
+    if (!node)
+        return -1;
+    hwloc_bitmap_t set = hwloc_bitmap_dup(node->cpuset);
+    hwloc_bitmap_and(set, set, hwloc_topology_get_allowed_cpuset(hw));
+    int cpu = hwloc_bitmap_first(set);
+    hwloc_bitmap_free(set);
+    return cpu;
+}
+
+int topo_membind_area(void *p, size_t len, int os_node)
+{
+    if (!topo_get())
+        return -1;
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    hwloc_bitmap_only(set, (unsigned)os_node);
+    int rc = hwloc_set_area_membind(hw, p, len, set, HWLOC_MEMBIND_BIND,
+                                    HWLOC_MEMBIND_BYNODESET | HWLOC_MEMBIND_STRICT | HWLOC_MEMBIND_MIGRATE);
+    int err = errno;
+    hwloc_bitmap_free(set);
+    if (rc) {
+        pm_error("cannot bind memory to NUMA node %d: %s; 'pmucal info' lists the nodes", os_node, strerror(err));
+        return -1;
+    }
+    return 0;
 }

@@ -2,6 +2,7 @@
 #ifndef PMUCAL_TOPO_H
 #define PMUCAL_TOPO_H
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 enum { TOPO_L1 = 1, TOPO_L2, TOPO_L3, TOPO_MAX_LEVEL = TOPO_L3 };
@@ -33,5 +34,20 @@ bool topo_cpu_valid(int os_cpu);
 int topo_current_cpu(void);
 /* The OS CPU indexes that are allowed, in order; returns the count. */
 int topo_cpus(int *out, int max);
+
+/* How two CPUs share hardware, nearest first. */
+enum topo_relation { TOPO_SAME_CPU, TOPO_SMT_SIBLING, TOPO_SAME_L3, TOPO_OTHER_L3, TOPO_OTHER_PACKAGE };
+/* The relation of two valid OS CPU indexes. */
+enum topo_relation topo_relation(int a, int b);
+const char *topo_relation_name(enum topo_relation r);  /* "smt-sibling", "same-l3" ... */
+/* OS index of the NUMA node holding this CPU (-1 when unknown). */
+int topo_cpu_node(int os_cpu);
+/* OS indexes of the NUMA nodes, in order; returns the count. */
+int topo_nodes(int *out, int max);
+/* A CPU of this NUMA node (-1 when it has none that is allowed). */
+int topo_node_cpu(int os_node);
+/* Bind [p, p+len) to the NUMA node (strict), so first touch places it there; pages already
+ * touched move. -1 with a message naming the node. */
+int topo_membind_area(void *p, size_t len, int os_node);
 
 #endif

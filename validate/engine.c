@@ -192,6 +192,8 @@ int engine_case(struct engine *e, struct case_ *c, struct event_spec *events, in
         return MEASURE_FAILED;
     int rc = c->kernel->setup(c);
     if (rc == KERNEL_SKIP) {
+        if (!e->tap)   /* 'pmucal run': say it, or the command looks like it did nothing */
+            pm_note("%s: SKIP %s", c->label, c->skip);
         skip_all(e, c, events, n, c->skip, false);
         c->kernel->teardown(c);
         return MEASURE_OK;

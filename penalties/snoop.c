@@ -1,0 +1,108 @@
+#include "snoop.h"
+#include "clock.h"
+#include "source.h"
+#include "topo.h"
+#include "util.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void snoop_penalty_compute(const char *name, const struct stats *transfer, const struct stats *local,
+                           double lines, struct snoop_penalty *p)
+{
+    snprintf(p->name, sizeof(p->name), "%s", name);
+    p->transfer = *transfer;
+    p->local = *local;
+    p->lines = lines;
+    if (!(lines > 0)) {
+        p->cycles = p->spread = p->ns = NAN;
+        return;
+    }
+    p->cycles = (transfer->median - local->median) / lines;
+    p->spread = (transfer->mad + local->mad) / lines;
+    p->ns = p->cycles / clock_get()->core_hz * 1e9;
+}
+
+int snoop_measure_cycles(const char *case_text, const struct measure_opts *o, struct stats *cycles,
+                         struct quantities *q)
+{
+    const struct kernel *k = kernel_find("snoop");
+    const struct source *src = source_find("perf");
+    if (!k || !src)
+        pm_fatal("snoop kernel or perf source not registered");
+    struct case_ *c = case_from_text(k, case_text);
+    if (!c)
+        return -1;
+    int rc = -1;
+    if (topo_bind_thread(case_run_cpu(c))) {
+        case_free(c);
+        return -1;
+    }
+    int s = k->setup(c);
+    if (s == KERNEL_SKIP) {
+        pm_note("%s: SKIP %s", c->label, c->skip);
+        rc = 1;
+    } else if (s == KERNEL_OK) {
+        struct measurement *m = xmalloc(sizeof(*m));
+        if (measure_group(src, c, NULL, 0, o, m) == MEASURE_OK) {
+            *cycles = m->cycle_stat;
+            quantities_unstated(q);
+            k->model(c, q);
+            rc = 0;
+        }
+        free(m);
+    }
+    k->teardown(c);
+    case_free(c);
+    return rc;
+}
+
+int snoop_penalty_from_case(const struct case_ *c, const struct stats *cycles, const struct quantities *q,
+                            struct snoop_penalty *p)
+{
+    char *text = xasprintf("mode=local size=%s init_cpu=%s writer_cpu=%s run_cpu=%s numa=%s seed=%s",
+                           case_str(c, "size"), case_str(c, "init_cpu"), case_str(c, "writer_cpu"),
+                           case_str(c, "run_cpu"), case_str(c, "numa"), case_str(c, "seed"));
+    struct measure_opts o = MEASURE_OPTS_DEFAULT;
+    o.repetitions = cycles->n ? (int)cycles->n : o.repetitions;
+    struct stats local;
+    struct quantities ql;
+    int rc = snoop_measure_cycles(text, &o, &local, &ql);
+    free(text);
+    if (rc)
+        return rc;
+    bool hitm = case_is(c, "mode", "hitm");
+    snoop_penalty_compute(hitm ? "snoop.hitm" : "snoop.hit", cycles, &local, q->v[Q_LINES_XFER], p);
+    p->writer_cpu = case_cpu(c, "writer_cpu");
+    p->reader_cpu = case_cpu(c, "run_cpu");
+    snprintf(p->relation, sizeof(p->relation), "%s", topo_relation_name(topo_relation(p->writer_cpu, p->reader_cpu)));
+    return 0;
+}
+
+int snoop_penalty_measure(const char *mode, const char *size, int writer_cpu, int reader_cpu,
+                          const struct measure_opts *o, struct snoop_penalty *p)
+{
+    char *text = xasprintf("mode=%s size=%s init_cpu=%d writer_cpu=%d run_cpu=%d", mode, size, reader_cpu,
+                           writer_cpu, reader_cpu);
+    struct stats cycles;
+    struct quantities q;
+    int rc = snoop_measure_cycles(text, o, &cycles, &q);
+    if (rc == 0) {
+        const struct kernel *k = kernel_find("snoop");
+        struct case_ *c = case_from_text(k, text);
+        rc = snoop_penalty_from_case(c, &cycles, &q, p);
+        case_free(c);
+    }
+    free(text);
+    return rc;
+}
+
+void snoop_penalty_print(const struct snoop_penalty *p, FILE *f)
+{
+    fprintf(f, "  penalty %s (CPU %d -> CPU %d, %s): %.1f cycles per transferred line (spread %.1f), %.1f ns;\n"
+               "    transfer %.1f cycles/line (min %.1f, MAD %.1f) - local walk %.1f (min %.1f, MAD %.1f), "
+               "%.3f lines transferred per iteration\n",
+            p->name, p->writer_cpu, p->reader_cpu, p->relation, p->cycles, p->spread, p->ns, p->transfer.median,
+            p->transfer.min, p->transfer.mad, p->local.median, p->local.min, p->local.mad, p->lines);
+    fflush(f);
+}

@@ -1,0 +1,43 @@
+/* Snoop penalties: the cycles a load pays per line that comes from another core's cache, modified
+ * (HITM) or clean (snoop hit), over the same dependent walk on the reader's own copies. Used by
+ * 'pmucal run snoop', 'pmucal c2c' and, later, the penalty calibrator. */
+#ifndef PMUCAL_SNOOP_PENALTY_H
+#define PMUCAL_SNOOP_PENALTY_H
+#include "kernel.h"
+#include "measure.h"
+#include "stats.h"
+#include <stdio.h>
+
+struct snoop_penalty {
+    char name[32];              /* "snoop.hitm" or "snoop.hit" */
+    char relation[32];          /* of the writer and reader CPUs: "same-l3" ... */
+    int writer_cpu, reader_cpu;
+    struct stats transfer;      /* core cycles per line, lines from the writer */
+    struct stats local;         /* core cycles per line, the same walk over the reader's own copies */
+    double lines;               /* transferred lines per iteration (the model's lines.xfer) */
+    double cycles;              /* penalty per transferred line: (transfer - local) / lines, medians */
+    double spread;              /* (MAD transfer + MAD local) / lines: an upper bound of the penalty's MAD */
+    double ns;                  /* cycles at the measured core clock */
+};
+
+/* Delta cycles / delta occurrences between two cases that differ only in where the lines come from. */
+void snoop_penalty_compute(const char *name, const struct stats *transfer, const struct stats *local,
+                           double lines, struct snoop_penalty *p);
+
+/* Measures one snoop case, given as "p=v p=v" text, with the measurement core (perf source, no
+ * programmable events: cycles from the TSC): core cycles per iteration and the model.
+ * 0 ok, 1 the case SKIPs (reason printed), -1 failed (message printed). */
+int snoop_measure_cycles(const char *case_text, const struct measure_opts *o, struct stats *cycles,
+                         struct quantities *q);
+
+/* A case already measured (transfer): measures its local reference and computes the penalty. */
+int snoop_penalty_from_case(const struct case_ *c, const struct stats *cycles, const struct quantities *q,
+                            struct snoop_penalty *p);
+
+/* Both cases from scratch: mode hitm or shared, a segment size (L1 ...), the two CPUs. */
+int snoop_penalty_measure(const char *mode, const char *size, int writer_cpu, int reader_cpu,
+                          const struct measure_opts *o, struct snoop_penalty *p);
+
+void snoop_penalty_print(const struct snoop_penalty *p, FILE *f);
+
+#endif
