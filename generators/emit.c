@@ -504,8 +504,10 @@ int emit_write_asm(const struct emit *e, FILE *f, const char *title)
         if (l->label >= 0)
             fprintf(f, "%8zx:  %-46s %-6.*s 0x%llx\n", l->off, bytes, mlen, l->text,
                     (unsigned long long)e->labels[l->label]);
+        else if (sp)
+            fprintf(f, "%8zx:  %-46s %-6.*s %s\n", l->off, bytes, mlen, l->text, sp + 1);
         else
-            fprintf(f, "%8zx:  %-46s %-6.*s %s\n", l->off, bytes, mlen, l->text, sp ? sp + 1 : "");
+            fprintf(f, "%8zx:  %-46s %s\n", l->off, bytes, l->text);
     }
     if (ferror(f)) {
         pm_error("cannot write the listing: %s", strerror(errno));

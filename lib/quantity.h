@@ -42,6 +42,13 @@
     X(LL_MISS_WARM,    "ll.miss.warm",     "last-level misses with a warm cache, LRU") \
     X(CTX_SWITCH,      "ctx.switch",       "context switches (0 on a quiet, pinned run)") \
     X(CPU_MIGRATION,   "cpu.migration",    "CPU migrations (0 when pinned)") \
+    X(IFETCH_LINES,    "ifetch.lines",     "64-byte lines of code the executed instructions span (instruction fetch)") \
+    X(IFETCH_LINES_L2, "ifetch.lines.l2",  "code lines brought into L1I from L2") \
+    X(IFETCH_LINES_L3, "ifetch.lines.l3",  "code lines brought into L1I from L3") \
+    X(IFETCH_LINES_DRAM, "ifetch.lines.dram", "code lines brought in from DRAM") \
+    X(ITLB_PAGES,      "itlb.pages",       "code pages the executed instructions span (ITLB entries needed)") \
+    X(BR_RET_MISPRED,  "br.ret.mispred",   "mispredicted returns") \
+    X(SQRT_OPS,        "sqrt.ops",         "square-root instructions (sqrtsd)") \
     X(ITER,            "iter",             "1 per iteration: for rules like 'x = 3*iter'")
 
 enum quantity_id {
