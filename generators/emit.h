@@ -71,7 +71,7 @@ void emit_movabs(struct emit *e, enum reg dst, uint64_t imm);            /* 10 b
 void emit_nop(struct emit *e, int len);                                  /* one nop of 1..15 bytes */
 int emit_fill(struct emit *e, size_t bytes);     /* fewest nops (at most NOP_FILL_MAX each); returns how many */
 int emit_align(struct emit *e, size_t align);    /* emit_fill up to the next multiple; returns nops */
-#define NOP_FILL_MAX 11   /* longer nops need 3+ operand-size prefixes, slow to decode on some CPUs */
+#define NOP_FILL_MAX 11   /* longer ones pile up operand-size prefixes, which some decoders handle slowly */
 void emit_jmp(struct emit *e, int label, int width);
 void emit_jcc(struct emit *e, enum cc cc, int label, int width);
 void emit_call(struct emit *e, int label);                               /* call rel32 */
