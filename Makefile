@@ -1,7 +1,7 @@
 # pmucal — one binary, bin/pmucal; every .c under the subsystem folders is part of it.
 CC      ?= cc
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -Ilib -MMD -MP
+CFLAGS  += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -Ilib -Igenerators -MMD -MP
 LDLIBS  += -lpfm -lhwloc -lm -pthread
 SUBSYS  := lib microkernels validate generators penalties
 # SAN=1: AddressSanitizer + UBSan build in its own object folder, so it never mixes with the normal one.

@@ -72,6 +72,48 @@ int level_of_size(uint64_t bytes)
     return 4;
 }
 
+static uint64_t pow2_below_mean(uint64_t a, uint64_t b)
+{
+    uint64_t mid = (uint64_t)sqrt((double)a * (double)b), p2 = 1;
+    while (p2 * 2 <= mid)
+        p2 *= 2;
+    return p2;
+}
+
+uint64_t code_level_size(const char *level)
+{
+    const struct topo *t = topo_get();
+    if (!t)
+        return 0;
+    uint64_t l1i = t->l1i.size ? t->l1i.size : t->data[1].size;
+    if (!strcasecmp(level, "L1"))
+        return l1i / 2;
+    if (!strcasecmp(level, "L2") && t->data[2].size)
+        return pow2_below_mean(l1i, t->data[2].size);
+    if (!strcasecmp(level, "L3") && t->data[3].size)
+        return pow2_below_mean(t->data[2].size, t->data[3].size);
+    if (!strcasecmp(level, "DRAM")) {
+        int last = topo_last_level(t);
+        uint64_t s = last ? 2 * t->data[last].size : 0;
+        return s < (64u << 20) ? (64u << 20) : s;
+    }
+    return 0;
+}
+
+int code_level_of_size(uint64_t bytes)
+{
+    const struct topo *t = topo_get();
+    if (!t)
+        return 4;
+    uint64_t l1i = t->l1i.size ? t->l1i.size : t->data[1].size;
+    if (bytes <= l1i)
+        return 1;
+    for (int l = 2; l <= TOPO_MAX_LEVEL; l++)
+        if (t->data[l].size && bytes <= t->data[l].size)
+            return l;
+    return 4;
+}
+
 static int param_index(const struct kernel *k, const char *name, size_t len)
 {
     for (int i = 0; k->params[i].name; i++)

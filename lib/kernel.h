@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct emit;
+
 enum param_type {
     PARAM_SIZE,    /* bytes: "64", "4k", "2M", or a cache level L1|L2|L3|DRAM (well inside it) */
     PARAM_UINT,    /* whole number */
@@ -52,6 +54,8 @@ struct kernel {
     /* Optional: more lines after 'pmucal run' prints a case's table (timing on the real CPU only),
      * e.g. a penalty derived from its cycles per iteration. The case is still set up. */
     void (*report)(struct case_ *c, const struct stats *cycles, const struct quantities *q);
+    /* Kernels that generate code: the emitter holding it (bytes and listing), for 'pmucal gen'. */
+    const struct emit *(*code)(const struct case_ *c);
 };
 
 void kernel_register(const struct kernel *k);
@@ -81,6 +85,13 @@ bool case_is(const struct case_ *c, const char *name, const char *value);
 uint64_t level_size(const char *level);
 /* Which data-cache level (1..3) a working set of this many bytes fits in, or 4 for DRAM. */
 int level_of_size(uint64_t bytes);
+/* The same for code (the instruction side): L1 half of L1I; L2 the power of two at or below the
+ * geometric mean of L1I and L2; L3 likewise between L2 and L3; DRAM 2 x the last level, at least
+ * 64 MiB (a cyclic stream twice the last level misses it under LRU, and code is generated, so
+ * it is kept far smaller than the data side's DRAM size). 0 when not a level. */
+uint64_t code_level_size(const char *level);
+/* Which level (1..3, 4 = DRAM) holds code of this many bytes: L1I, then the unified levels. */
+int code_level_of_size(uint64_t bytes);
 
 
 

@@ -46,6 +46,13 @@
     X(XSNP_HITM,       "xsnp.hitm",        "loads served by a modified line in another core's cache (HITM)") \
     X(XSNP_HIT,        "xsnp.hit",         "loads served by a clean line in another core's cache (snoop hit)") \
     X(XSNP_MISS,       "xsnp.miss",        "loads hitting L3 whose cross-core snoop found no copy") \
+    X(IFETCH_LINES,    "ifetch.lines",     "64-byte lines of code the executed instructions span (instruction fetch)") \
+    X(IFETCH_LINES_L2, "ifetch.lines.l2",  "code lines brought into L1I from L2") \
+    X(IFETCH_LINES_L3, "ifetch.lines.l3",  "code lines brought into L1I from L3") \
+    X(IFETCH_LINES_DRAM, "ifetch.lines.dram", "code lines brought in from DRAM") \
+    X(ITLB_PAGES,      "itlb.pages",       "code pages the executed instructions span (ITLB entries needed)") \
+    X(BR_RET_MISPRED,  "br.ret.mispred",   "mispredicted returns") \
+    X(SQRT_OPS,        "sqrt.ops",         "square-root instructions (sqrtsd)") \
     X(ITER,            "iter",             "1 per iteration: for rules like 'x = 3*iter'")
 
 enum quantity_id {

@@ -1,0 +1,154 @@
+/* pmucal gen: build a generated kernel's code and write it out as an assembler listing or raw
+ * bytes, or run it a given number of times (so a simulator can count it). */
+#include "cli.h"
+#include "gen.h"
+#include "util.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int gen_main(int argc, char **argv);
+
+static const struct command gen_command = {
+    .name = "gen",
+    .fn = gen_main,
+    .summary = "generate a code-shaped kernel's machine code: listing, raw bytes, or run it",
+    .usage = "pmucal gen KERNEL [param=value ...] [--asm FILE] [--bin FILE] [--run N]\n\n"
+             "Sets the case up as 'pmucal run' would (generating its code), prints what was generated\n"
+             "and how long that took, and optionally:\n\n"
+             "Options:\n"
+             "  --asm FILE   the code as an assembler listing: offset, bytes, instruction in the AT&T\n"
+             "               syntax objdump prints, branch targets as offsets; '-' for stdout\n"
+             "  --bin FILE   the raw code bytes, for objdump -D -b binary -m i386:x86-64 FILE\n"
+             "  --run N      run the measured region with N iterations in the function\n"
+             "               gen_measured_region, e.g. for valgrind --tool=callgrind\n"
+             "               --toggle-collect=gen_measured_region: counts of N minus counts of 0\n"
+             "               are N x the model\n\n"
+             "Kernels with generated code: ifetch, branch, callchain, bbexec ('pmucal kernels').\n\n"
+             "Examples:\n"
+             "  pmucal gen ifetch size=1k --asm -\n"
+             "  pmucal gen branch pattern=random branches=8 --bin /tmp/b.bin\n"
+             "  pmucal gen ifetch size=64M --bin /dev/null\n",
+};
+PMUCAL_COMMAND(gen_command)
+
+/* Not inlined, so a simulator can collect exactly this call and what it calls. */
+__attribute__((noinline)) void gen_measured_region(struct case_ *c, uint64_t iters);
+__attribute__((noinline)) void gen_measured_region(struct case_ *c, uint64_t iters)
+{
+    c->kernel->run(c, iters);
+    __asm__ __volatile__("" ::: "memory");
+}
+
+static FILE *open_out(const char *path, const char *what)
+{
+    if (!strcmp(path, "-"))
+        return stdout;
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        pm_error("gen: cannot write the %s to %s: %s; give a writable path", what, path, strerror(errno));
+    return f;
+}
+
+static int close_out(FILE *f, const char *path)
+{
+    if (f == stdout)
+        return fflush(f) ? -1 : 0;
+    if (fclose(f)) {
+        pm_error("gen: writing %s failed: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int gen_main(int argc, char **argv)
+{
+    if (argc < 2 || argv[1][0] == '-')
+        return cli_usage_error(&gen_command, "name a kernel with generated code (ifetch, branch, callchain, bbexec)");
+    const struct kernel *k = kernel_find(argv[1]);
+    if (!k) {
+        pm_error("unknown kernel '%s'; 'pmucal kernels' lists them", argv[1]);
+        return 2;
+    }
+    if (!k->code) {
+        pm_error("gen: kernel %s has no generated code (its loop is compiled in); 'pmucal gen --help' lists those that do",
+                 k->name);
+        return 2;
+    }
+    const char *asm_path = NULL, *bin_path = NULL, *run_text = NULL;
+    char **params = xcalloc((size_t)argc, sizeof(char *));
+    int nparams = 0;
+    for (int i = 2; i < argc; i++) {
+        bool bad = false;
+        const char *v;
+        if ((v = cli_opt(argc, argv, &i, "--asm", NULL, &bad)))
+            asm_path = v;
+        else if (!bad && (v = cli_opt(argc, argv, &i, "--bin", NULL, &bad)))
+            bin_path = v;
+        else if (!bad && (v = cli_opt(argc, argv, &i, "--run", NULL, &bad)))
+            run_text = v;
+        else if (bad) {
+            free(params);
+            return cli_usage_error(&gen_command, "missing value for %s", argv[i]);
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            free(params);
+            return cli_usage_error(&gen_command, "unknown option %s", argv[i]);
+        } else
+            params[nparams++] = argv[i];
+    }
+    uint64_t run_iters = 0;
+    if (run_text && !parse_u64(run_text, &run_iters)) {
+        free(params);
+        return cli_usage_error(&gen_command, "--run %s is not a whole number of iterations", run_text);
+    }
+    struct case_ *c = case_new(k, nparams, params);
+    free(params);
+    if (!c)
+        return 2;
+    gen_listing = asm_path != NULL;
+    double t0 = now();
+    int rc = k->setup(c);
+    double secs = now() - t0;
+    if (rc == KERNEL_SKIP) {
+        pm_error("gen: %s: %s", c->label, c->skip);
+        k->teardown(c);
+        case_free(c);
+        return 1;
+    }
+    if (rc != KERNEL_OK) {
+        k->teardown(c);
+        case_free(c);
+        return 1;
+    }
+    const struct emit *e = k->code(c);
+    pm_note("gen: %s [%s]: %zu bytes, %zu instructions, generated and mapped in %.1f ms", c->label, c->detail,
+            e->len, e->ninsn, secs * 1e3);
+    int status = 0;
+    if (asm_path) {
+        FILE *f = open_out(asm_path, "listing");
+        if (!f || emit_write_asm(e, f, c->label) || close_out(f, asm_path))
+            status = 1;
+    }
+    if (bin_path && !status) {
+        FILE *f = open_out(bin_path, "code bytes");
+        if (!f || emit_write_bin(e, f) || close_out(f, bin_path))
+            status = 1;
+    }
+    if (run_text && !status) {
+        if (k->prepare)
+            k->prepare(c);
+        gen_measured_region(c, run_iters);
+    }
+    k->teardown(c);
+    case_free(c);
+    return status;
+}

@@ -1,0 +1,44 @@
+#include "gen.h"
+#include "util.h"
+#include <string.h>
+
+bool gen_listing;
+
+void gen_init(struct gen *g, size_t cap_hint)
+{
+    memset(g, 0, sizeof(*g));
+    emit_init(&g->e, cap_hint, gen_listing);
+}
+
+int gen_map(struct gen *g, int entry_label, bool huge, const char *who)
+{
+    emit_finish(&g->e);
+    if (emit_map(&g->e, huge, &g->code, who))
+        return -1;
+    g->entry = (void (*)(uint64_t, void *))(uintptr_t)(g->code.base + emit_label_offset(&g->e, entry_label));
+    return 0;
+}
+
+void gen_free(struct gen *g)
+{
+    code_unmap(&g->code);
+    emit_free(&g->e);
+    g->entry = NULL;
+}
+
+void gen_loop_test(struct emit *e, int body)
+{
+    emit_sub_imm(e, RDI, 1);
+    emit_jcc(e, CC_AE, body, REL32);
+}
+
+void gen_model_base(struct quantities *q)
+{
+    static const enum quantity_id zero[] = {
+        Q_BR_COND_NTAKEN, Q_BR_UNCOND, Q_BR_INDIRECT, Q_BR_CALL, Q_BR_RET, Q_BR_MISPRED, Q_BR_RET_MISPRED,
+        Q_CTX_SWITCH, Q_CPU_MIGRATION, Q_PF_MINOR, Q_FP_SCALAR_DP, Q_FP_128_DP, Q_FP_256_DP, Q_FP_512_DP,
+        Q_FLOPS_DP, Q_SQRT_OPS, Q_LD_ALL, Q_ST_ALL, Q_BYTES_READ, Q_BYTES_WRITTEN,
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(zero); i++)
+        q->v[zero[i]] = 0;
+}

@@ -1,0 +1,35 @@
+/* What every generated kernel shares: the emitter, the mapped code, the entry point, and the
+ * calling convention of the generated function:
+ *
+ *     void fn(uint64_t iters  in %rdi,  void *data  in %rsi)
+ *
+ * whose loop is "jmp test; body: ...; test: sub $1,%rdi; jae body; ret", so that for n
+ * iterations it runs n bodies and n+1 tests and run(n) - run(0) is exactly n bodies plus n tests.
+ * The code uses only registers the SysV ABI lets a callee clobber. */
+#ifndef PMUCAL_GEN_H
+#define PMUCAL_GEN_H
+#include "emit.h"
+#include "kernel.h"
+
+/* Set by 'pmucal gen --asm' before a kernel's setup: keep the listing (costly on huge code). */
+extern bool gen_listing;
+
+struct gen {
+    struct emit e;
+    struct code code;
+    void (*entry)(uint64_t iters, void *data);
+};
+
+void gen_init(struct gen *g, size_t cap_hint);
+/* Resolve branches, map the code read+exec, point entry at the label. -1 with a message. */
+int gen_map(struct gen *g, int entry_label, bool huge, const char *who);
+void gen_free(struct gen *g);
+
+/* The loop test every generated kernel ends its body with: sub $1,%rdi; jae body (rel32). */
+void gen_loop_test(struct emit *e, int body);
+
+/* Model helper: the quantities no generated kernel touches set to 0 (ctx switches, migrations,
+ * FP widths, TLB misses of data, page faults), every branch kind 0 for the kernel to add to. */
+void gen_model_base(struct quantities *q);
+
+#endif

@@ -1,0 +1,359 @@
+/* branch: generated code whose branches follow a chosen pattern, so the predictor's hits and
+ * misses are known: conditional branches (always, never, alternating, period-N, seeded random)
+ * at a chosen density and count; unconditional jump chains in random order (BTB pressure);
+ * indirect jumps over N targets, predictable or random.
+ *
+ * Conditional branches read their outcomes from a table of bits indexed by the iteration
+ * (%rdi & mask), so every pattern runs the very same instructions and only the outcomes differ:
+ * cycles(random) - cycles(taken) over the mispredicts is the cost of one. Each branch jumps to
+ * the instruction after it, so taken or not the same instructions follow: inst is exact for
+ * every pattern. */
+#include "gen.h"
+#include "rng.h"
+#include "util.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum bkind { COND, UNCOND, INDIRECT };
+enum bpattern { TAKEN, NEVER, ALTERNATE, PERIOD, RANDOM };
+
+struct branch {
+    struct gen g;
+    enum bkind kind;
+    enum bpattern pattern;
+    uint64_t branches, period, targets, slots, words;
+    uint64_t *table;          /* cond: outcome bits, words per slot; indirect: target addresses */
+    double taken_fraction;    /* over the whole table */
+    uint64_t body_insn;       /* instructions of one iteration, counted as emitted */
+    uint64_t density;
+};
+
+static const struct param branch_params[] = {
+    {"kind", PARAM_ENUM, "cond", "cond: conditional branches; uncond: a chain of direct jumps; indirect: one "
+     "jmp *(table) over 'targets' targets", "cond|uncond|indirect"},
+    {"pattern", PARAM_ENUM, "taken", "outcomes: taken, never, alternate, period (taken once every 'period'), random "
+     "(seeded, fair); indirect: taken = one target, period = the targets in turn, random = a random target",
+     "taken|never|alternate|period|random"},
+    {"period", PARAM_UINT, "4", "pattern=period: a power of two, 2..1024", NULL},
+    {"branches", PARAM_UINT, "8", "distinct conditional branches or chained jumps per iteration, 1..16384 "
+     "(thousands overflow the BTB)", NULL},
+    {"density", PARAM_ENUM, "2", "branches per 64 bytes of code", "1|2|4"},
+    {"order", PARAM_ENUM, "random", "kind=uncond: the order the chain visits its jumps in memory", "linear|random"},
+    {"targets", PARAM_UINT, "4", "kind=indirect: distinct targets, 2..4096", NULL},
+    {"seed", PARAM_UINT, "1", "seed of the random outcomes, order and targets", NULL},
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+/* Table entries per slot chosen so the table is 256 KiB: a random pattern repeats only after
+ * 32768 x 64 outcomes per word, far beyond what any predictor can memorize. */
+#define TABLE_BYTES (256u << 10)
+
+static int pattern_of(const struct case_ *c)
+{
+    static const char *const names[] = {"taken", "never", "alternate", "period", "random"};
+    for (int i = 0; i < 5; i++)
+        if (case_is(c, "pattern", names[i]))
+            return i;
+    return TAKEN;
+}
+
+static bool outcome(const struct branch *b, uint64_t slot, struct rng *r)
+{
+    switch (b->pattern) {
+    case TAKEN: return true;
+    case NEVER: return false;
+    case ALTERNATE: return slot & 1;
+    case PERIOD: return slot % b->period == 0;
+    case RANDOM: return rng_next(r) >> 63;
+    }
+    return false;
+}
+
+static int log2u(uint64_t x)
+{
+    int l = 0;
+    while ((1ull << l) < x)
+        l++;
+    return l;
+}
+
+/* %rax = data + (%rdi & (slots-1)) * entry_bytes: the iteration's slot of the table. */
+static void emit_slot(struct emit *e, uint64_t slots, uint64_t entry_bytes)
+{
+    emit_mov_reg(e, RAX, RDI);
+    emit_and_imm(e, RAX, (int32_t)(slots - 1));
+    emit_shl_imm(e, RAX, log2u(entry_bytes));
+    emit_add_reg(e, RAX, RSI);
+}
+
+static void gen_cond(struct branch *b, int body, int test)
+{
+    struct emit *e = &b->g.e;
+    uint64_t spacing = 64 / b->density;
+    emit_bind(e, body);
+    size_t n0 = e->ninsn;
+    emit_comment(e, "slot of this iteration: %%rax = table + (%%rdi & %llu) * %llu",
+                 (unsigned long long)(b->slots - 1), (unsigned long long)(b->words * 8));
+    emit_slot(e, b->slots, b->words * 8);
+    emit_align(e, 64);
+    for (uint64_t j = 0; j < b->branches; j++) {
+        size_t start = e->len;
+        if (j % 64 == 0) {
+            emit_comment(e, "outcomes of branches %llu..%llu", (unsigned long long)j,
+                         (unsigned long long)(j + 63 < b->branches ? j + 63 : b->branches - 1));
+            emit_load(e, RDX, RAX, (int32_t)(j / 64 * 8));
+        }
+        size_t used = e->len - start + 7;   /* bt $j,%rdx (5) + jb rel8 (2) */
+        emit_fill(e, spacing > used ? spacing - used : 0);
+        emit_bt_imm(e, RDX, (int)(j % 64));
+        int next = emit_label(e);
+        emit_jcc(e, CC_B, next, REL8);   /* taken or not, on to the next instruction */
+        emit_bind(e, next);
+    }
+    emit_bind(e, test);
+    gen_loop_test(e, body);
+    b->body_insn = e->ninsn - n0;
+    emit_ret(e);
+}
+
+static void gen_uncond(struct branch *b, int body, int test, const struct case_ *c)
+{
+    struct emit *e = &b->g.e;
+    uint64_t n = b->branches, spacing = 64 / b->density;
+    uint64_t *order = xmalloc(n * sizeof(*order));   /* order[k]: the block visited k-th */
+    for (uint64_t i = 0; i < n; i++)
+        order[i] = i;
+    if (case_is(c, "order", "random")) {
+        struct rng r;
+        rng_seed(&r, case_uint(c, "seed"));
+        for (uint64_t i = n - 1; i > 0; i--) {
+            uint64_t j = rng_below(&r, i + 1);
+            uint64_t t = order[i]; order[i] = order[j]; order[j] = t;
+        }
+    }
+    uint64_t *next_of = xmalloc(n * sizeof(*next_of));   /* block -> next visit position */
+    for (uint64_t k = 0; k < n; k++)
+        next_of[order[k]] = k + 1;
+    int *block = xmalloc(n * sizeof(*block));
+    for (uint64_t i = 0; i < n; i++)
+        block[i] = emit_label(e);
+    emit_comment(e, "%llu jumps %llu bytes apart, visited in %s order; the filler after each is never run",
+                 (unsigned long long)n, (unsigned long long)spacing, case_str(c, "order"));
+    for (uint64_t i = 0; i < n; i++) {
+        emit_bind(e, block[i]);
+        if (order[0] == i)
+            emit_bind(e, body);
+        uint64_t k = next_of[i];
+        emit_jmp(e, k < n ? block[order[k]] : test, REL32);
+        emit_fill(e, spacing - 5);
+    }
+    emit_bind(e, test);
+    gen_loop_test(e, body);
+    emit_ret(e);
+    b->body_insn = n + 2;
+    free(order);
+    free(next_of);
+    free(block);
+}
+
+static void gen_indirect(struct branch *b, int body, int test, int *target_labels)
+{
+    struct emit *e = &b->g.e;
+    emit_bind(e, body);
+    emit_comment(e, "slot of this iteration, then jmp through it to one of %llu targets",
+                 (unsigned long long)b->targets);
+    emit_slot(e, b->slots, 8);
+    emit_jmp_mem(e, RAX, 0);
+    for (uint64_t t = 0; t < b->targets; t++) {
+        emit_align(e, 64);
+        emit_comment(e, "target %llu: the loop test", (unsigned long long)t);
+        emit_bind(e, target_labels[t]);
+        gen_loop_test(e, body);
+        emit_ret(e);
+    }
+    emit_align(e, 64);
+    emit_bind(e, test);
+    gen_loop_test(e, body);
+    emit_ret(e);
+    b->body_insn = 5 + 2;
+}
+
+static int branch_setup(struct case_ *c)
+{
+    struct branch *b = xcalloc(1, sizeof(*b));
+    c->priv = b;
+    b->kind = case_is(c, "kind", "uncond") ? UNCOND : case_is(c, "kind", "indirect") ? INDIRECT : COND;
+    b->pattern = pattern_of(c);
+    b->branches = case_uint(c, "branches");
+    b->period = case_uint(c, "period");
+    b->targets = case_uint(c, "targets");
+    b->density = case_uint(c, "density");
+    if (b->branches < 1 || b->branches > 16384) {
+        pm_error("branch: branches=%s must be 1..16384", case_str(c, "branches"));
+        return KERNEL_ERROR;
+    }
+    if (b->pattern == PERIOD && (b->period < 2 || b->period > 1024 || (b->period & (b->period - 1)))) {
+        pm_error("branch: period=%s must be a power of two from 2 to 1024 (the table of outcomes repeats "
+                 "every power-of-two iterations)", case_str(c, "period"));
+        return KERNEL_ERROR;
+    }
+    if (b->kind == INDIRECT && (b->targets < 2 || b->targets > 4096)) {
+        pm_error("branch: targets=%s must be 2..4096", case_str(c, "targets"));
+        return KERNEL_ERROR;
+    }
+    if (b->kind == INDIRECT && (b->pattern == NEVER || b->pattern == ALTERNATE)) {
+        pm_error("branch: kind=indirect takes pattern=taken (one target), period (the targets in turn) or random");
+        return KERNEL_ERROR;
+    }
+    if (b->kind == UNCOND && b->pattern != TAKEN) {
+        pm_error("branch: kind=uncond jumps are always taken; drop pattern=%s (order= chooses linear or random)",
+                 case_str(c, "pattern"));
+        return KERNEL_ERROR;
+    }
+    struct emit *e = &b->g.e;
+    gen_init(&b->g, b->branches * 64 + 4096);
+    int body = emit_label(e), test = emit_label(e), entry = emit_label(e);
+    int *target_labels = NULL;
+    struct rng r;
+    rng_seed(&r, case_uint(c, "seed"));
+    if (b->kind == COND) {
+        b->words = (b->branches + 63) / 64;
+        b->slots = TABLE_BYTES / 8 / (uint64_t)(1ull << log2u(b->words));
+        b->table = xcalloc(b->slots * (1ull << log2u(b->words)), 8);
+        uint64_t ones = 0, stride = 1ull << log2u(b->words);
+        b->words = stride;   /* entry size rounded to a power of two for the shift */
+        for (uint64_t s = 0; s < b->slots; s++)
+            for (uint64_t j = 0; j < b->branches; j++)
+                if (outcome(b, s, &r)) {
+                    b->table[s * stride + j / 64] |= 1ull << (j % 64);
+                    ones++;
+                }
+        b->taken_fraction = (double)ones / (double)(b->slots * b->branches);
+        gen_cond(b, body, test);
+    } else if (b->kind == UNCOND) {
+        gen_uncond(b, body, test, c);
+    } else {
+        b->slots = TABLE_BYTES / 8;
+        b->table = xcalloc(b->slots, 8);
+        target_labels = xmalloc(b->targets * sizeof(int));
+        for (uint64_t t = 0; t < b->targets; t++)
+            target_labels[t] = emit_label(e);
+        gen_indirect(b, body, test, target_labels);
+    }
+    emit_comment(e, "entry: the function starts here, jumping to the test");
+    emit_bind(e, entry);
+    emit_jmp(e, test, REL32);
+    if (gen_map(&b->g, entry, false, "branch")) {
+        free(target_labels);
+        return KERNEL_ERROR;
+    }
+    if (b->kind == INDIRECT) {   /* absolute addresses, known only now */
+        uint64_t hits0 = 0;
+        for (uint64_t s = 0; s < b->slots; s++) {
+            uint64_t t = b->pattern == TAKEN ? 0 : b->pattern == PERIOD ? s % b->targets : rng_below(&r, b->targets);
+            hits0 += t == 0;
+            b->table[s] = (uint64_t)(uintptr_t)(b->g.code.base + emit_label_offset(e, target_labels[t]));
+        }
+        b->taken_fraction = (double)hits0 / (double)b->slots;
+        free(target_labels);
+    }
+    c->warm_iters = b->slots;
+    snprintf(c->detail, sizeof(c->detail), "code=%s inst/iter=%llu table=%s",
+             fmt_size(b->g.code.size), (unsigned long long)b->body_insn,
+             b->table ? fmt_size(b->kind == COND ? b->slots * b->words * 8 : b->slots * 8) : "none");
+    return KERNEL_OK;
+}
+
+static void branch_run(struct case_ *c, uint64_t iters)
+{
+    struct branch *b = c->priv;
+    b->g.entry(iters, b->table);
+}
+
+static void branch_model(const struct case_ *c, struct quantities *q)
+{
+    const struct branch *b = c->priv;
+    gen_model_base(q);
+    q->v[Q_INST] = (double)b->body_insn;
+    q->v[Q_D1_MISS_WARM] = q->v[Q_LL_MISS_WARM] = 0;
+    double n = (double)b->branches;
+    if (b->kind == COND) {
+        uint64_t loads = (b->branches + 63) / 64;
+        q->v[Q_LD_ALL] = (double)loads;
+        q->v[Q_BYTES_READ] = 8.0 * (double)loads;
+        q->v[Q_BR_COND] = n + 1;
+        /* Exact for the fixed patterns over any whole number of periods; for random, exact over
+         * the table's length and expected (fair bits) otherwise. */
+        q->v[Q_BR_COND_TAKEN] = n * b->taken_fraction + 1;
+        q->v[Q_BR_COND_NTAKEN] = n * (1 - b->taken_fraction);
+        q->v[Q_BR_ALL] = n + 1;
+        if (b->pattern == TAKEN || b->pattern == NEVER)
+            q->v[Q_BR_MISPRED] = 0;
+        else if (b->pattern == RANDOM)
+            q->v[Q_BR_MISPRED] = n * 0.5;   /* fair independent bits: no predictor beats chance */
+        else if ((b->pattern == ALTERNATE ? 2 : b->period) * (b->branches + 1) <= 512)
+            q->v[Q_BR_MISPRED] = 0;         /* the pattern fits a global history a modern predictor keeps */
+        else
+            q->v[Q_BR_MISPRED] = NAN;       /* beyond that it depends on the predictor */
+    } else if (b->kind == UNCOND) {
+        q->v[Q_BR_UNCOND] = n;
+        q->v[Q_BR_COND] = q->v[Q_BR_COND_TAKEN] = 1;
+        q->v[Q_BR_ALL] = n + 1;
+        q->v[Q_BR_MISPRED] = 0;   /* a jump missing the BTB is re-steered at decode, not mispredicted at retire */
+    } else {
+        q->v[Q_LD_ALL] = 1;       /* jmp *(%rax) reads its target from memory */
+        q->v[Q_BYTES_READ] = 8;
+        q->v[Q_BR_INDIRECT] = 1;
+        q->v[Q_BR_COND] = q->v[Q_BR_COND_TAKEN] = 1;
+        q->v[Q_BR_ALL] = 2;
+        q->v[Q_BR_MISPRED] = b->pattern == RANDOM ? 1.0 - 1.0 / (double)b->targets : 0;
+    }
+}
+
+static void branch_teardown(struct case_ *c)
+{
+    struct branch *b = c->priv;
+    if (b) {
+        gen_free(&b->g);
+        free(b->table);
+    }
+    free(b);
+    c->priv = NULL;
+}
+
+static const struct emit *branch_code(const struct case_ *c)
+{
+    const struct branch *b = c->priv;
+    return &b->g.e;
+}
+
+static const char *const branch_matrix[] = {
+    "pattern=taken",
+    "pattern=never",
+    "pattern=alternate",
+    "pattern=period period=8",
+    "pattern=random",
+    "pattern=taken branches=4096 density=4",
+    "kind=uncond branches=64",
+    "kind=uncond branches=8192 density=4",
+    "kind=indirect pattern=period targets=4",
+    "kind=indirect pattern=random targets=4",
+    NULL,
+};
+
+static const struct kernel branch_kernel = {
+    .name = "branch",
+    .summary = "generated branches with known outcomes: conditional patterns, jump chains, indirect jumps",
+    .params = branch_params,
+    .setup = branch_setup,
+    .run = branch_run,
+    .model = branch_model,
+    .teardown = branch_teardown,
+    .matrix = branch_matrix,
+    .per = Q_BR_ALL,
+    .per_name = "branch",
+    .code = branch_code,
+};
+PMUCAL_KERNEL(branch_kernel)

@@ -1,0 +1,153 @@
+/* callchain: a chain of D nested calls and their returns per iteration, direct or indirect, so
+ * the return stack overflows past its depth and the outer returns are mispredicted. */
+#include "gen.h"
+#include "util.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct callchain {
+    struct gen g;
+    uint64_t depth, ras;
+    bool indirect;
+    uint64_t *table;   /* indirect: address of function k at [k] */
+};
+
+static const struct param callchain_params[] = {
+    {"depth", PARAM_UINT, "8", "nested calls per iteration, 1..4096", NULL},
+    {"kind", PARAM_ENUM, "direct", "direct: call rel32; indirect: mov table(%rsi),%rax; call *%rax", "direct|indirect"},
+    {"ras", PARAM_UINT, "32", "return-stack entries the model assumes: returns beyond them are expected to "
+     "mispredict. 32 is the depth AMD gave for Zen's return stack; check it on a CPU with a depth sweep "
+     "(cycles per call jump past it)", NULL},
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+static int callchain_setup(struct case_ *c)
+{
+    struct callchain *k = xcalloc(1, sizeof(*k));
+    c->priv = k;
+    k->depth = case_uint(c, "depth");
+    k->ras = case_uint(c, "ras");
+    k->indirect = case_is(c, "kind", "indirect");
+    if (k->depth < 1 || k->depth > 4096) {
+        pm_error("callchain: depth=%s must be 1..4096", case_str(c, "depth"));
+        return KERNEL_ERROR;
+    }
+    struct emit *e = &k->g.e;
+    gen_init(&k->g, k->depth * 16 + 256);
+    int body = emit_label(e), test = emit_label(e), entry = emit_label(e);
+    int *fn = xmalloc((k->depth + 1) * sizeof(int));
+    for (uint64_t d = 1; d <= k->depth; d++)
+        fn[d] = emit_label(e);
+    /* body: call f1. f_d: call f_(d+1); ret. f_D: ret. Each function on a 16-byte boundary. */
+    emit_bind(e, body);
+    if (k->indirect) {
+        emit_load(e, RAX, RSI, 0);
+        emit_call_reg(e, RAX);
+    } else {
+        emit_call(e, fn[1]);
+    }
+    emit_bind(e, test);
+    gen_loop_test(e, body);
+    emit_ret(e);
+    for (uint64_t d = 1; d <= k->depth; d++) {
+        emit_align(e, 16);
+        emit_comment(e, "f%llu", (unsigned long long)d);
+        emit_bind(e, fn[d]);
+        if (d < k->depth) {
+            if (k->indirect) {
+                emit_load(e, RAX, RSI, (int32_t)(8 * d));
+                emit_call_reg(e, RAX);
+            } else {
+                emit_call(e, fn[d + 1]);
+            }
+        }
+        emit_ret(e);
+    }
+    emit_comment(e, "entry: the function starts here, jumping to the test");
+    emit_bind(e, entry);
+    emit_jmp(e, test, REL32);
+    if (gen_map(&k->g, entry, false, "callchain")) {
+        free(fn);
+        return KERNEL_ERROR;
+    }
+    if (k->indirect) {
+        k->table = xcalloc(k->depth, 8);
+        for (uint64_t d = 1; d <= k->depth; d++)
+            k->table[d - 1] = (uint64_t)(uintptr_t)(k->g.code.base + emit_label_offset(e, fn[d]));
+    }
+    free(fn);
+    c->warm_iters = 16;
+    snprintf(c->detail, sizeof(c->detail), "code=%s depth=%llu ras=%llu (assumed)", fmt_size(k->g.code.size),
+             (unsigned long long)k->depth, (unsigned long long)k->ras);
+    return KERNEL_OK;
+}
+
+static void callchain_run(struct case_ *c, uint64_t iters)
+{
+    struct callchain *k = c->priv;
+    k->g.entry(iters, k->table);
+}
+
+static void callchain_model(const struct case_ *c, struct quantities *q)
+{
+    const struct callchain *k = c->priv;
+    gen_model_base(q);
+    double d = (double)k->depth;
+    /* Per iteration: D calls, D returns, the loop test (sub, jae); indirect adds D table loads. */
+    q->v[Q_INST] = 2 * d + 2 + (k->indirect ? d : 0);
+    q->v[Q_BR_CALL] = d;
+    q->v[Q_BR_RET] = d;
+    q->v[Q_BR_INDIRECT] = k->indirect ? d : 0;
+    q->v[Q_BR_COND] = q->v[Q_BR_COND_TAKEN] = 1;
+    q->v[Q_BR_ALL] = 2 * d + 1;
+    q->v[Q_LD_ALL] = k->indirect ? d : 0;   /* explicit loads; the returns' stack reads are not stated */
+    q->v[Q_BYTES_READ] = q->v[Q_BYTES_WRITTEN] = NAN;
+    q->v[Q_ST_ALL] = NAN;                    /* calls push: whether that counts as a store is the PMU's call */
+    /* A return stack of R entries keeps the innermost R return addresses: the outer D - R
+     * returns find wrong (overwritten) entries. Expected, not exact: it is the model's R. */
+    double miss = k->depth > k->ras ? (double)(k->depth - k->ras) : 0;
+    q->v[Q_BR_RET_MISPRED] = miss;
+    q->v[Q_BR_MISPRED] = miss;
+}
+
+static void callchain_teardown(struct case_ *c)
+{
+    struct callchain *k = c->priv;
+    if (k) {
+        gen_free(&k->g);
+        free(k->table);
+    }
+    free(k);
+    c->priv = NULL;
+}
+
+static const struct emit *callchain_code(const struct case_ *c)
+{
+    const struct callchain *k = c->priv;
+    return &k->g.e;
+}
+
+static const char *const callchain_matrix[] = {
+    "depth=8",
+    "depth=8 kind=indirect",
+    "depth=24",
+    "depth=64",
+    "depth=64 kind=indirect",
+    NULL,
+};
+
+static const struct kernel callchain_kernel = {
+    .name = "callchain",
+    .summary = "D nested calls and returns per iteration, direct or indirect: return-stack overflow",
+    .params = callchain_params,
+    .setup = callchain_setup,
+    .run = callchain_run,
+    .model = callchain_model,
+    .teardown = callchain_teardown,
+    .matrix = callchain_matrix,
+    .per = Q_BR_CALL,
+    .per_name = "call+return",
+    .code = callchain_code,
+};
+PMUCAL_KERNEL(callchain_kernel)

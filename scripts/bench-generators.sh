@@ -1,0 +1,49 @@
+#!/bin/sh
+# Timing figures of the generated kernels on this machine (TSC-derived core cycles):
+#   ifetch cycles per 64-byte line of code at each level, 64 MiB generation time,
+#   cycles per mispredicted branch (pattern=random minus pattern=taken, same instructions),
+#   callchain cycles per call+return across the assumed return-stack depth.
+# Each figure is RUNS separate processes (default 5): median, min..max. Timing on a shared
+# machine is noisy; run it quiet and say how busy it was (the load average is printed).
+set -u
+cd "$(dirname "$0")/.." || exit 1
+P=${PMUCAL:-bin/pmucal}
+RUNS=${RUNS:-5}
+echo "# $(date -u +%FT%TZ) $(uname -n), load average: $(cut -d' ' -f1-3 /proc/loadavg), $RUNS runs each"
+
+stats() { # values on stdin, one a line -> "median M (min A, max B)"
+    sort -g | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+                    printf "median %.2f (min %.2f, max %.2f, n %d)", m, v[1], v[NR], NR }'
+}
+# cycles per iteration (median of the run's repetitions) and a model quantity
+run_json() { $P run "$@" -e page-faults --json 2>/dev/null | head -1; }
+
+for s in L1 L2 L3 DRAM; do
+    for i in $(seq "$RUNS"); do
+        run_json ifetch size=$s | jq '.cycles.stats.median / .model."ifetch.lines"'
+    done >"/tmp/pmucal-bench.$$"
+    echo "ifetch size=$s: cycles per 64-byte line: $(stats <"/tmp/pmucal-bench.$$")"
+done
+
+for i in $(seq "$RUNS"); do
+    s=$(date +%s%N); $P gen ifetch size=64M --bin /dev/null 2>/dev/null; e=$(date +%s%N)
+    echo $(( (e - s) / 1000000 ))
+done >"/tmp/pmucal-bench.$$"
+echo "pmucal gen ifetch size=64M --bin /dev/null: ms $(stats <"/tmp/pmucal-bench.$$")"
+
+for i in $(seq "$RUNS"); do
+    t=$(run_json branch pattern=taken | jq '[.cycles.stats.median, .model."br.mispred"] | @tsv' -r)
+    r=$(run_json branch pattern=random | jq '[.cycles.stats.median, .model."br.mispred"] | @tsv' -r)
+    echo "$t $r" | awk '{ printf "%.4f %.4f %.4f\n", ($3 - $1) / ($4 - $2), $1, $3 }'
+done >"/tmp/pmucal-bench.$$"
+echo "branch taken: cycles per iteration $(cut -d' ' -f2 "/tmp/pmucal-bench.$$" | stats)"
+echo "branch random: cycles per iteration $(cut -d' ' -f3 "/tmp/pmucal-bench.$$" | stats)"
+echo "branch random - taken: cycles per mispredicted branch $(cut -d' ' -f1 "/tmp/pmucal-bench.$$" | stats)"
+
+for d in 8 16 24 28 32 36 40 48 64; do
+    for i in $(seq "$RUNS"); do
+        run_json callchain depth=$d | jq '.cycles.stats.median / .model."br.call"'
+    done >"/tmp/pmucal-bench.$$"
+    echo "callchain depth=$d: cycles per call+return $(stats <"/tmp/pmucal-bench.$$")"
+done
+rm -f "/tmp/pmucal-bench.$$"
