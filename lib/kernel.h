@@ -33,6 +33,7 @@ struct case_ {
     void *priv;                       /* the kernel's state, from setup */
     uint64_t warm_iters;              /* setup's advice: iterations that warm every line once */
     uint64_t max_iters;               /* setup's limit (0 = none), e.g. fresh pages to touch */
+    uint64_t iters_multiple;          /* setup's need (0 or 1 = none): iterations a multiple of this */
     char skip[256];                   /* setup returned KERNEL_SKIP: the reason */
     uint64_t iters;                   /* chosen by the measurement core on the first group */
     char detail[256];                 /* what setup really got, e.g. "page=2m-thp slots=8192" */

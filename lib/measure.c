@@ -84,6 +84,15 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
         c->iters = o->iters ? o->iters : calibrate_iters(c, o);
     if (c->max_iters && c->iters > c->max_iters)
         c->iters = c->max_iters;
+    /* A model exact only over whole periods (e.g. odd/even halves) gets whole periods. */
+    if (c->iters_multiple > 1 && c->iters % c->iters_multiple) {
+        uint64_t asked = c->iters;
+        c->iters = asked < c->iters_multiple ? c->iters_multiple : asked / c->iters_multiple * c->iters_multiple;
+        if (o->iters)
+            pm_note("%s: %llu iterations instead of --iters %llu: its model is exact over multiples of %llu",
+                    c->label, (unsigned long long)c->iters, (unsigned long long)asked,
+                    (unsigned long long)c->iters_multiple);
+    }
     m->iters = c->iters;
 
     struct group *g = src->open(events, n);

@@ -69,6 +69,7 @@ static int bbexec_setup(struct case_ *c)
     if (gen_map(&k->g, entry, false, "bbexec"))
         return KERNEL_ERROR;
     c->warm_iters = 1024;
+    c->iters_multiple = 2;   /* the odd and even halves are exact per iteration over pairs */
     snprintf(c->detail, sizeof(c->detail), "blocks per iteration: head 1, even(sqrt) 0.5, odd(copy) 0.5, join 1 "
              "(exact for even iteration counts)");
     return KERNEL_OK;

@@ -8,10 +8,11 @@ static int t_n, t_fail;
 
 #define CHECK(cond, line, ...)                                 \
     do {                                                       \
+        int t_ok_ = !!(cond);                                  \
         t_n++;                                                 \
-        if (!(cond))                                           \
+        if (!t_ok_)                                            \
             t_fail++;                                          \
-        printf("%sok %d - line %d: ", (cond) ? "" : "not ", t_n, line); \
+        printf("%sok %d - line %d: ", t_ok_ ? "" : "not ", t_n, line); \
         printf(__VA_ARGS__);                                   \
         printf("\n");                                          \
     } while (0)
