@@ -22,7 +22,7 @@ struct measure_cli {
     "  -r, --repetitions N  repetitions per measurement, 1..101 (default 5)\n" \
     "  --group-size N       programmable events per group (default 4)\n" \
     "  --iters N            iterations per measured run (default: about --target-ms of work;\n" \
-    "                       with --source sim a fixed 1000, deterministic)\n" \
+    "                       with --source sim a fixed 10000, deterministic)\n" \
     "  --target-ms MS       length of one measured run when iterations are automatic (default 20)\n" \
     "  --source NAME        counter source: perf (default), sim (pmucal re-runs itself under\n" \
     "                       valgrind's callgrind: exact instruction, load, store, branch counts and\n" \

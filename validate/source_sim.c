@@ -141,6 +141,30 @@ static int dump_path(char *path, size_t n)
     return 0;
 }
 
+/* What the first profile says callgrind simulated, checked against what was asked for: a
+ * geometry valgrind silently replaced would make every miss rule meaningless. */
+static bool geometry_checked;
+static char seen_geometry[3][64];
+
+static int check_geometry(const char *path)
+{
+    geometry_checked = true;
+    const char *asked = getenv(ENV_CACHES);
+    static const char *const which[] = {"I1", "D1", "LL"};
+    int n = 0;
+    char **parts = split_list(asked ? asked : "", ' ', &n);
+    int rc = 0;
+    for (int i = 0; i < n && !rc; i++)
+        for (int k = 0; k < 3; k++)
+            if (!strncmp(parts[i], which[k], 2) && parts[i][2] == '=' && strcmp(parts[i] + 3, seen_geometry[k])) {
+                pm_error("sim: callgrind simulated %s = %s (size,ways,line) but pmucal asked for %s (%s)", which[k],
+                         seen_geometry[k][0] ? seen_geometry[k] : "nothing it reported", parts[i] + 3, path);
+                rc = -1;
+            }
+    free_list(parts);
+    return rc;
+}
+
 /* Parse "events:" and "totals:" (or "summary:") of one callgrind profile into counts per event
  * name. totals is the sum of the cost lines of the part, i.e. of what was collected since the
  * zeroing; summary is the thread's cost since the last dump and is only the fallback. */
@@ -173,12 +197,21 @@ static int parse_dump(const char *path, double count[SIM_NEVENTS])
                         order[nord] = i;
                 nord++;
             }
+        } else if (!strncmp(line, "desc: ", 6) && !geometry_checked) {
+            int k = !strncmp(line + 6, "I1 cache: ", 10) ? 0 : !strncmp(line + 6, "D1 cache: ", 10) ? 1
+                  : !strncmp(line + 6, "LL cache: ", 10) ? 2 : -1;
+            unsigned long long size, line_size;
+            int ways;
+            if (k >= 0 && sscanf(line + 16, "%llu B, %llu B, %d-way", &size, &line_size, &ways) == 3)
+                snprintf(seen_geometry[k], sizeof(seen_geometry[k]), "%llu,%d,%llu", size, ways, line_size);
         } else if (!strncmp(line, "totals:", 7)) {
             totals = line + 7;
         } else if (!strncmp(line, "summary:", 8)) {
             summary = line + 8;
         }
     }
+    if (!geometry_checked && check_geometry(path))
+        return -1;
     const char *costs = totals ? totals : summary;
     if (nord < 0 || !costs) {
         pm_error("sim: %s is not a callgrind profile with 'events:' and 'totals:' lines", path);
@@ -304,6 +337,22 @@ static void remove_tree(const char *dir)
     rmdir(dir);
 }
 
+/* valgrind's log without the cache auto-detection notes that the --I1/--D1/--LL options override. */
+static void pass_on_log(const char *dir)
+{
+    char *p = xasprintf("%s/valgrind.log", dir);
+    FILE *f = fopen(p, "r");
+    free(p);
+    if (!f)
+        return;
+    char line[1024];
+    while (fgets(line, sizeof(line), f))
+        if (!strstr(line, "cache found, using its data for the LL simulation") &&
+            !strstr(line, "warning: specified LL cache:") && !strstr(line, "warning: simulated LL cache:"))
+            fputs(line, stderr);
+    fclose(f);
+}
+
 static int sim_prepare(int argc, char **argv, int *status)
 {
 #if defined(__SANITIZE_ADDRESS__)
@@ -373,6 +422,9 @@ static int sim_prepare(int argc, char **argv, int *status)
     args[na++] = "--instr-atstart=no";
     args[na++] = "--collect-atstart=no";
     args[na++] = owned[nowned++] = xasprintf("--callgrind-out-file=%s/cg.%%p", dir);
+    /* valgrind announces its cache auto-detection even when --I1/--D1/--LL replace it; its log
+     * goes to a file and is passed on to stderr without those lines. */
+    args[na++] = owned[nowned++] = xasprintf("--log-file=%s/valgrind.log", dir);
     char caches[256] = "", hw_ll[64] = "";
     static const char *const which[] = {"I1", "D1", "LL"};
     /* Virtual machines often hide the L1I from hwloc; valgrind would then ask cpuid and warn on
@@ -446,6 +498,7 @@ static int sim_prepare(int argc, char **argv, int *status)
     sim_child = 0;
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    pass_on_log(dir);
     remove_tree(dir);
     for (int i = 0; i < nowned; i++)
         free(owned[i]);
@@ -498,7 +551,7 @@ static const struct source sim_source = {
     .prepare_process = sim_prepare,
     .default_events = "sim::Ir,sim::Dr,sim::Dw,sim::I1mr,sim::D1mr,sim::D1mw,sim::ILmr,sim::DLmr,sim::DLmw,"
                       "sim::Bc,sim::Bcm,sim::Bi,sim::Bim",
-    .default_iters = 1000,
+    .default_iters = 10000,
     .expect_file = "sim",
     .isa_limits = ISA_AVX512,
     .manifest = sim_manifest,
