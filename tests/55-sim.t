@@ -76,7 +76,7 @@ varying=$(jq -s -r '[.[] | . as $r | .events[] | select(.name | test("^sim::(Ir|
     | select((.raw | unique | length) != 1) | "\($r.case) \(.name)"] | join(", ")' "$dir/measurements.ndjson")
 [ -z "$varying" ]; ok $? "Ir, Dr, Dw, Bc, Bi: every repetition gives the same raw counts${varying:+ (differ: $varying)}"
 spread=$(jq -s '[.[] | .iters as $n | .events[] | (.stats.max - .stats.min) * $n | round] | max' "$dir/measurements.ndjson")
-is_close "$spread" 0 10 "misses and mispredicts differ by at most 10 events per run over repetitions"
+is_close "$spread" 0 32 "misses and mispredicts differ by at most 32 events per run over repetitions (harness lines vs. the ring in D1, predictor warm-up)"
 reps=$(jq -s '[.[].repetitions] | min' "$dir/measurements.ndjson")
 [ "$reps" -ge 2 ]; ok $? "with more than one repetition ($reps)"
 for i in 1 2; do
