@@ -375,14 +375,19 @@ static void pass_on_log(const char *dir)
     fclose(f);
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+static const bool asan_build = true;
+#else
+static const bool asan_build = false;
+#endif
+
 static int sim_prepare(int argc, char **argv, int *status)
 {
-#if defined(__SANITIZE_ADDRESS__)
-    (void)argc, (void)argv, (void)status;
-    pm_error("--source sim cannot run in an AddressSanitizer build (make SAN=1): ASan and valgrind both need to own "
-             "the process's memory; build with plain 'make' for the sim source");
-    return -1;
-#else
+    if (asan_build) {
+        pm_error("--source sim cannot run in an AddressSanitizer build (make SAN=1): ASan and valgrind both need to "
+                 "own the process's memory; build with plain 'make' for the sim source");
+        return -1;
+    }
     if (RUNNING_ON_VALGRIND) {
         if (!getenv(ENV_DIR)) {
             pm_error("--source sim: this pmucal already runs under valgrind but was not started by pmucal; run "
@@ -527,7 +532,6 @@ static int sim_prepare(int argc, char **argv, int *status)
     free(dir);
     free(valgrind);
     return rc;
-#endif
 }
 
 /* The simulated machine, for manifest.json: valgrind's version and the caches it simulated. */
