@@ -18,7 +18,8 @@ struct measure_cli {
     "  -e, --events LIST    events, comma-separated: libpfm4 names (pmucal events), perf generic\n" \
     "                       and software names (default: " "instructions,branches,branch-misses,\n" \
     "                       cycles,page-faults,cpu-migrations,context-switches); with --source sim\n" \
-    "                       sim::Ir,Dr,Dw,I1mr,D1mr,D1mw,ILmr,DLmr,DLmw,Bc,Bcm,Bi,Bim (default: all)\n" \
+    "                       sim::NAME for NAME in Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw Bc Bcm\n" \
+    "                       Bi Bim (default: all 13)\n" \
     "  -r, --repetitions N  repetitions per measurement, 1..101 (default 5)\n" \
     "  --group-size N       programmable events per group (default 4)\n" \
     "  --iters N            iterations per measured run (default: about --target-ms of work;\n" \
