@@ -1,4 +1,5 @@
 #include "kernel.h"
+#include "cpu.h"
 #include "topo.h"
 #include "util.h"
 #include <math.h>
@@ -265,4 +266,30 @@ int case_run_cpu(const struct case_ *c)
         return case_cpu(c, "run_cpu");
     int cpus[1];
     return topo_cpus(cpus, 1) ? cpus[0] : 0;
+}
+
+bool case_isa_usable(struct case_ *c, unsigned isa)
+{
+    static const struct {
+        unsigned bit;
+        const char *name;
+    } names[] = {{ISA_AVX2, "AVX2"}, {ISA_FMA, "FMA"}, {ISA_AVX512, "AVX-512"}};
+    const struct cpu_facts *cpu = cpu_get();
+    for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+        if (!(isa & names[i].bit))
+            continue;
+        /* The source's limit first: under valgrind cpuid hides what the simulator cannot run,
+         * and "the CPU lacks it" would then be the wrong reason. */
+        if (c->isa_limits & names[i].bit) {
+            snprintf(c->skip, sizeof(c->skip), "%s code cannot run under the %s counter source", names[i].name,
+                     c->isa_limits_by ? c->isa_limits_by : "chosen");
+            return false;
+        }
+        bool has = names[i].bit == ISA_AVX2 ? cpu->avx2 : names[i].bit == ISA_FMA ? cpu->fma : cpu->avx512f;
+        if (!has) {
+            snprintf(c->skip, sizeof(c->skip), "this CPU lacks %s", names[i].name);
+            return false;
+        }
+    }
+    return true;
 }

@@ -26,6 +26,19 @@ struct param {
 
 #define KERNEL_MAX_PARAMS 16
 
+/* Instruction-set extensions a kernel (or one of its variants) may need beyond x86-64 + SSE2.
+ * A counter source that cannot execute some of them says so in its isa_limits (source.h): the
+ * sim source runs code under valgrind, which has no AVX-512 and dies with SIGILL on it. The
+ * engine copies the source's limits into the case before setup; a kernel's setup asks
+ *     if (!case_isa_usable(c, ISA_AVX512)) return KERNEL_SKIP;
+ * which fills c->skip with the reason (the CPU lacks it, or the source cannot run it), so the
+ * case becomes TAP SKIP lines instead of a crash. */
+enum isa_ext {
+    ISA_AVX2 = 1u << 0,
+    ISA_FMA = 1u << 1,
+    ISA_AVX512 = 1u << 2,   /* AVX-512F (and whatever subsets the variant names in its reason) */
+};
+
 struct case_ {
     const struct kernel *kernel;
     char *value[KERNEL_MAX_PARAMS];   /* text of each parameter, defaults filled in */
@@ -37,6 +50,8 @@ struct case_ {
     char skip[256];                   /* setup returned KERNEL_SKIP: the reason */
     uint64_t iters;                   /* chosen by the measurement core on the first group */
     char detail[256];                 /* what setup really got, e.g. "page=2m-thp slots=8192" */
+    unsigned isa_limits;              /* ISA_* the counter source cannot execute (set before setup) */
+    const char *isa_limits_by;        /* that source's name, for the SKIP reason */
 };
 
 enum { KERNEL_OK = 0, KERNEL_ERROR = -1, KERNEL_SKIP = 1 };
@@ -95,6 +110,10 @@ uint64_t code_level_size(const char *level);
 int code_level_of_size(uint64_t bytes);
 
 
+
+/* Can the case use these ISA_* extensions, on this CPU and under its counter source? false
+ * with c->skip filled (the setup then returns KERNEL_SKIP). */
+bool case_isa_usable(struct case_ *c, unsigned isa);
 
 /* The CPU the measuring thread runs on: the case's run_cpu parameter where the kernel has one,
  * else the first allowed CPU. */

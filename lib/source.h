@@ -35,6 +35,7 @@ struct group_reading {
 };
 
 struct group;
+struct json;
 
 struct source {
     const char *name, *summary;
@@ -49,9 +50,23 @@ struct source {
     void (*stop)(struct group *g);
     int  (*read)(struct group *g, struct group_reading *r);
     void (*close)(struct group *g);
-    /* Optional: called once before any measuring, e.g. to re-execute under a simulator. */
-    int  (*prepare_process)(int argc, char **argv);
+    /* Optional: called once by run/validate after their options are checked, before anything is
+     * measured, with the command's own argc/argv (argv[0] is the command name). Returns
+     * SOURCE_CONTINUE to measure in this process, SOURCE_DONE when the whole command ran in another
+     * process (e.g. re-executed under a simulator) and *status is its exit status, or -1 after
+     * printing one clear message. */
+    int  (*prepare_process)(int argc, char **argv, int *status);
+
+    /* Optional defaults and limits; zero/NULL means "none, use the core's". */
+    const char *default_events;   /* the -e list when none is given */
+    uint64_t default_iters;       /* iterations per run when --iters is not given (no calibration) */
+    const char *expect_file;      /* expectation file loaded automatically, "sim" -> validate/expect/sim.txt */
+    unsigned isa_limits;          /* ISA_* (kernel.h) extensions this source cannot execute */
+    /* Optional: what the source adds to manifest.json, e.g. the simulated cache geometry. */
+    void (*manifest)(struct json *j);
 };
+
+enum { SOURCE_CONTINUE = 0, SOURCE_DONE = 1 };
 
 void source_register(const struct source *s);
 const struct source *source_find(const char *name);

@@ -123,6 +123,13 @@ static int run_main(int argc, char **argv)
         case_free(c);
         return 2;
     }
+    int status = 0, prep = measure_cli_prepare(&o, &e, argc, argv, &status);
+    if (prep != SOURCE_CONTINUE) {   /* the command ran in another process (sim: under valgrind) */
+        engine_free_events(events, nevents);
+        ruleset_free(&e.rules);
+        case_free(c);
+        return prep < 0 ? 2 : status;
+    }
     e.on_measurement = o.json ? print_json : print_table;
     measure_install_sigint();
     int rc = engine_case(&e, c, events, nevents);

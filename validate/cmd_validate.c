@@ -31,7 +31,8 @@ static const struct command validate_command = {
 };
 PMUCAL_COMMAND(validate_command)
 
-static void write_manifest(const struct run_dir *dir, const struct measure_cli *o, int argc, char **argv)
+static void write_manifest(const struct run_dir *dir, const struct measure_cli *o, const struct source *src, int argc,
+                           char **argv)
 {
     struct json j;
     char date[32];
@@ -49,7 +50,9 @@ static void write_manifest(const struct run_dir *dir, const struct measure_cli *
     json_string(&j, "source", o->source);
     json_int(&j, "group_size", o->group_size);
     json_int(&j, "repetitions", o->m.repetitions);
-    json_string(&j, "events", o->events);
+    json_string(&j, "events", measure_cli_events(o, src));
+    if (src->manifest)
+        src->manifest(&j);
     host_facts_json(&j);
     json_object_end(&j);
     run_dir_write(dir, "manifest.json", &j);
@@ -137,12 +140,20 @@ static int validate_main(int argc, char **argv)
         free(list.c);
         return 2;
     }
+    /* Everything the user gave is checked; now the source may move the work elsewhere (sim:
+     * this same command re-executed under valgrind, which writes the results folder). */
+    int prep = measure_cli_prepare(&o, &e, argc, argv, &status);
+    if (prep != SOURCE_CONTINUE) {
+        if (prep < 0)
+            status = 2;
+        goto out;
+    }
     struct run_dir dir;
     if (run_dir_create(&dir, o.out, o.label ? o.label : strcmp(o.source, "perf") ? o.source : "validate")) {
         status = 2;
         goto out;
     }
-    write_manifest(&dir, &o, argc, argv);
+    write_manifest(&dir, &o, e.src, argc, argv);
     struct tap tap = {.out = stdout, .copy = dir.tap};
     e.dir = &dir;
     e.tap = &tap;

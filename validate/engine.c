@@ -190,6 +190,8 @@ int engine_case(struct engine *e, struct case_ *c, struct event_spec *events, in
 {
     if (topo_bind_thread(case_run_cpu(c)))
         return MEASURE_FAILED;
+    c->isa_limits = e->src->isa_limits;
+    c->isa_limits_by = e->src->name;
     int rc = c->kernel->setup(c);
     if (rc == KERNEL_SKIP) {
         if (!e->tap)   /* 'pmucal run': say it, or the command looks like it did nothing */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 /* perf's generic and software events mean the same on every PMU. */
 static const char builtin_rules[] =
@@ -30,7 +31,7 @@ static int add_rule(struct ruleset *rs, const char *line, const char *where)
     for (char *tok = strtok(copy, " \t\r\n"); tok && n < 64; tok = strtok(NULL, " \t\r\n"))
         words[n++] = tok;
     if (n < 3) {
-        pm_error("%s: a rule needs 'EVENT EXPRESSION TOLERANCE' (tolerance: exact, N%%, bound or info)", where);
+        pm_error("%s: a rule needs 'EVENT EXPRESSION TOLERANCE' (tolerance: exact, N%%, +-X, bound or info)", where);
         free(copy);
         return -1;
     }
@@ -46,8 +47,12 @@ static int add_rule(struct ruleset *rs, const char *line, const char *where)
     else if (tol[strlen(tol) - 1] == '%' && (r.percent = strtod(tol, &end), end == tol + strlen(tol) - 1) &&
              r.percent > 0 && r.percent < 1000)
         r.tol = TOL_PERCENT;
+    else if (!strncmp(tol, "+-", 2) && (r.absolute = strtod(tol + 2, &end), *end == '\0' && end > tol + 2) &&
+             r.absolute >= 0)
+        r.tol = TOL_ABSOLUTE;
     else {
-        pm_error("%s: tolerance '%s' is not one of exact, N%% (e.g. 5%%), bound, info", where, tol);
+        pm_error("%s: tolerance '%s' is not one of exact, N%% (e.g. 5%%), +-X (e.g. +-0.01 per iteration), bound, "
+                 "info", where, tol);
         free(copy);
         return -1;
     }
@@ -130,6 +135,44 @@ int ruleset_load(struct ruleset *rs, const char *path)
     return rc;
 }
 
+int ruleset_load_named(struct ruleset *rs, const char *name)
+{
+    char exe[4096], *tried[3];
+    int n = 0;
+    const char *env = getenv("PMUCAL_EXPECT_DIR");
+    if (env && *env)
+        tried[n++] = xasprintf("%s/%s.txt", env, name);
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (len > 0) {
+        exe[len] = '\0';
+        for (int up = 0; up < 2; up++) {   /* /x/bin/pmucal -> /x */
+            char *slash = strrchr(exe, '/');
+            if (slash)
+                *slash = '\0';
+        }
+        tried[n++] = xasprintf("%s/validate/expect/%s.txt", exe, name);
+        tried[n++] = xasprintf("%s/share/pmucal/expect/%s.txt", exe, name);
+    }
+    int found = -1;
+    for (int i = 0; i < n && found < 0; i++)
+        if (access(tried[i], R_OK) == 0)
+            found = i;
+    int rc;
+    if (found >= 0) {
+        rc = ruleset_load(rs, tried[found]);
+    } else {
+        char where[4096] = "";
+        for (int i = 0; i < n; i++)
+            snprintf(where + strlen(where), sizeof(where) - strlen(where), "%s%s", i ? ", " : "", tried[i]);
+        pm_error("the expectation file %s.txt was not found (looked in: %s); set PMUCAL_EXPECT_DIR to the folder "
+                 "that holds it (validate/expect in the source tree)", name, n ? where : "nowhere: /proc/self/exe is unreadable");
+        rc = -1;
+    }
+    for (int i = 0; i < n; i++)
+        free(tried[i]);
+    return rc;
+}
+
 int ruleset_builtin(struct ruleset *rs)
 {
     return ruleset_parse(rs, builtin_rules, "built-in rules (validate/expect.c)");
@@ -161,6 +204,7 @@ const char *tolerance_text(const struct rule *r, char *buf, size_t n)
     switch (r->tol) {
     case TOL_EXACT: snprintf(buf, n, "exact"); break;
     case TOL_PERCENT: snprintf(buf, n, "%g%%", r->percent); break;
+    case TOL_ABSOLUTE: snprintf(buf, n, "+-%g", r->absolute); break;
     case TOL_BOUND: snprintf(buf, n, "bound"); break;
     case TOL_INFO: snprintf(buf, n, "info"); break;
     }
@@ -205,6 +249,10 @@ struct verdict check_event(const struct rule *r, const struct event_spec *ev, co
         break;
     case TOL_PERCENT:
         v.allowed = fabs(v.expected) * r->percent / 100 + exact_floor;
+        v.kind = fabs(diff) <= v.allowed ? V_OK : V_NOT_OK;
+        break;
+    case TOL_ABSOLUTE:
+        v.allowed = r->absolute + exact_floor;
         v.kind = fabs(diff) <= v.allowed ? V_OK : V_NOT_OK;
         break;
     case TOL_BOUND:

@@ -7,7 +7,7 @@
 #include "source.h"
 #include "stats.h"
 
-enum tolerance { TOL_EXACT, TOL_PERCENT, TOL_BOUND, TOL_INFO };
+enum tolerance { TOL_EXACT, TOL_PERCENT, TOL_ABSOLUTE, TOL_BOUND, TOL_INFO };
 
 struct rule {
     char *event;          /* as written in the file */
@@ -15,6 +15,7 @@ struct rule {
     struct expr *expr;
     enum tolerance tol;
     double percent;       /* TOL_PERCENT */
+    double absolute;      /* TOL_ABSOLUTE: "+-0.01", the |difference| allowed per iteration */
     char *where;          /* "validate/expect/sim.txt:12": a failure points at its row */
 };
 
@@ -27,6 +28,11 @@ struct ruleset {
 int ruleset_load(struct ruleset *rs, const char *path);
 /* Parse rules from text (built-in tables); origin names them in messages. */
 int ruleset_parse(struct ruleset *rs, const char *text, const char *origin);
+/* A source's own expectation file by name ("sim"): $PMUCAL_EXPECT_DIR/<name>.txt, else
+ * <binary's folder>/../validate/expect/<name>.txt (the build tree), else
+ * <binary's folder>/../share/pmucal/expect/<name>.txt (an installed copy). -1 with one message
+ * naming every place looked in when none exists. */
+int ruleset_load_named(struct ruleset *rs, const char *name);
 /* The built-in rules for perf's generic and software events. */
 int ruleset_builtin(struct ruleset *rs);
 const struct rule *ruleset_find(const struct ruleset *rs, const struct event_spec *ev);

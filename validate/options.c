@@ -11,7 +11,22 @@ void measure_cli_init(struct measure_cli *o)
     o->m = d;
     o->group_size = 4;
     o->source = "perf";
-    o->events = engine_default_events;
+    o->events = NULL;   /* the source's default list, else engine_default_events */
+}
+
+const char *measure_cli_events(const struct measure_cli *o, const struct source *src)
+{
+    if (o->events)
+        return o->events;
+    return src && src->default_events ? src->default_events : engine_default_events;
+}
+
+int measure_cli_prepare(const struct measure_cli *o, const struct engine *e, int argc, char **argv, int *status)
+{
+    (void)o;
+    if (!e->src->prepare_process)
+        return SOURCE_CONTINUE;
+    return e->src->prepare_process(argc, argv, status);
 }
 
 static int number(const struct command *c, const char *opt, const char *v, uint64_t lo, uint64_t hi, uint64_t *out)
@@ -96,12 +111,16 @@ int measure_cli_engine(const struct measure_cli *o, struct engine *e, struct eve
         return -1;
     }
     e->mopts = o->m;
+    if (!e->mopts.iters && e->src->default_iters)   /* e.g. sim: a fixed count, not a timed one */
+        e->mopts.iters = e->src->default_iters;
     e->group_size = o->group_size;
-    if (ruleset_builtin(&e->rules) || (o->expect && ruleset_load(&e->rules, o->expect))) {
+    /* Later rules win: built-in, then the source's own file, then --expect. */
+    if (ruleset_builtin(&e->rules) || (e->src->expect_file && ruleset_load_named(&e->rules, e->src->expect_file)) ||
+        (o->expect && ruleset_load(&e->rules, o->expect))) {
         ruleset_free(&e->rules);
         return -1;
     }
-    if (engine_resolve_events(e->src, o->events, events, nevents)) {
+    if (engine_resolve_events(e->src, measure_cli_events(o, e->src), events, nevents)) {
         ruleset_free(&e->rules);
         return -1;
     }

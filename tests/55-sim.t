@@ -1,0 +1,102 @@
+#!/bin/sh
+# The sim source: every kernel's default matrix under valgrind's callgrind, every model checked
+# against exact simulated counts; a wrong model fails; a missing valgrind is said clearly.
+. "$(dirname "$0")/lib.sh"
+
+# A build with AddressSanitizer cannot run under valgrind (both want to own the address space):
+# the binary says so, and the simulated runs are skipped.
+case "${PMUCAL_OBJDIR:-build/opt}" in
+*san*)
+    $PMUCAL validate --source sim --case 'walker size=L1' > /dev/null 2> "$TMP/san.err"
+    rc=$?
+    [ $rc -ne 0 ] && grep -q "AddressSanitizer" "$TMP/san.err"
+    ok $? "an ASan build refuses --source sim with a reason (exit $rc): $(cat "$TMP/san.err")"
+    skip "sim runs" "ASan and valgrind cannot share a process; the plain build runs these"
+    done_testing
+    exit $?
+    ;;
+esac
+
+# valgrind missing: one clear message naming the Debian package, non-zero exit, no results.
+env PATH=/nonexistent $PMUCAL validate --source sim --case 'walker size=L1' --label nov > "$TMP/nov.out" 2> "$TMP/nov.err"
+rc=$?
+[ $rc -ne 0 ] && grep -q "apt-get install valgrind" "$TMP/nov.err" && [ ! -s "$TMP/nov.out" ]
+ok $? "without valgrind: exit $rc and '$(cat "$TMP/nov.err")'"
+[ -z "$(ls -d "$PMUCAL_RESULTS"/*-nov 2>/dev/null)" ]; ok $? "and no results folder"
+
+if ! command -v valgrind > /dev/null; then
+    skip "sim runs" "valgrind is not installed (Debian package valgrind)"
+    done_testing
+    exit $?
+fi
+
+# Unknown events are refused before valgrind starts, naming the valid ones.
+$PMUCAL run walker --source sim -e sim::Ir,sim::Nope > /dev/null 2> "$TMP/ev.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "sim::Nope" "$TMP/ev.err" && grep -q "sim::DLmr" "$TMP/ev.err"
+ok $? "an unknown sim event is an error listing the sim events (exit $rc)"
+
+# The whole default matrix, default events (all 13), default iterations.
+start=$(date +%s)
+$PMUCAL validate --source sim --label sim > "$TMP/sim.tap" 2> "$TMP/sim.err"
+rc=$?
+secs=$(($(date +%s) - start))
+[ $rc -eq 0 ]; ok $? "validate --source sim over the default matrix exits 0 (got $rc, ${secs}s)"
+dir=$(ls -d "$PMUCAL_RESULTS"/*-sim | head -n 1)
+bad=$(grep -c '^not ok' "$TMP/sim.tap")
+[ "$bad" -eq 0 ]; ok $? "no verdict is 'not ok' ($bad): $(grep '^not ok' "$TMP/sim.tap" | head -n 3)"
+grep -v -q -E '^(ok |not ok |# |1\.\.)' "$TMP/sim.tap"
+[ $? -ne 0 ]; ok $? "stdout is TAP only"
+! grep -q -E '^(==|--)[0-9]+(==|--)' "$TMP/sim.err"; ok $? "valgrind's own chatter stays out of stderr"
+diff "$dir/validate.tap" "$TMP/sim.tap" > /dev/null; ok $? "validate.tap is the TAP printed"
+
+cases=$($PMUCAL kernels | grep -c '^    [a-z]')
+lines=$(wc -l < "$dir/measurements.ndjson")
+[ "$lines" -eq "$cases" ]; ok $? "one measurement per default case of every kernel ($lines of $cases): all events in one group"
+jq -e '.source == "sim" and .sim.D1.size > 0 and .sim.LL.size > 0 and (.sim.simulator | startswith("valgrind"))' \
+    "$dir/manifest.json" > /dev/null
+ok $? "the manifest says source sim and records the simulated geometry: $(jq -c '.sim | {D1, LL}' "$dir/manifest.json")"
+l1=$($PMUCAL info --json | jq '.topology.caches[] | select(.name == "L1d") | .size')
+is "$(jq '.sim.D1.size' "$dir/manifest.json")" "$l1" "the simulated D1 is hwloc's L1D"
+is "$(jq -s '[.[] | .events | length] | unique' -c "$dir/measurements.ndjson")" "[13]" "every case carries all 13 sim events"
+
+# Instruction, load, store, branch counts are exact: zero difference from the model, every case.
+for pair in "sim::Ir inst" "sim::Dr ld.all" "sim::Dw st.all" "sim::Bc br.cond" "sim::Bi br.indirect"; do
+    set -- $pair
+    off=$(jq -s -r --arg ev "$1" --arg q "$2" '[.[] | . as $r | .events[] | select(.name == $ev)
+            | select(.stats.median != $r.model[$q] or .stats.max != .stats.min) | $r.case] | join(", ")' \
+            "$dir/measurements.ndjson")
+    [ -z "$off" ]; ok $? "$1 per iteration equals the model's $2 exactly in every case${off:+ (off: $off)}"
+done
+# Repetitions: retirement counts are identical in every repetition. Cache misses and mispredicts
+# depend on where the walk stands when a run starts (the ring is walked on across runs) and on
+# the predictor's history, so they may differ by a few events per run, within the rules' slack;
+# yet the whole measurement is deterministic: the same command gives the same counts, bit for bit.
+varying=$(jq -s -r '[.[] | . as $r | .events[] | select(.name | test("^sim::(Ir|Dr|Dw|Bc|Bi)$"))
+    | select((.raw | unique | length) != 1) | "\($r.case) \(.name)"] | join(", ")' "$dir/measurements.ndjson")
+[ -z "$varying" ]; ok $? "Ir, Dr, Dw, Bc, Bi: every repetition gives the same raw counts${varying:+ (differ: $varying)}"
+spread=$(jq -s '[.[] | .iters as $n | .events[] | (.stats.max - .stats.min) * $n | round] | max' "$dir/measurements.ndjson")
+is_close "$spread" 0 32 "misses and mispredicts differ by at most 32 events per run over repetitions (harness lines vs. the ring in D1, predictor warm-up)"
+reps=$(jq -s '[.[].repetitions] | min' "$dir/measurements.ndjson")
+[ "$reps" -ge 2 ]; ok $? "with more than one repetition ($reps)"
+for i in 1 2; do
+    $PMUCAL run walker size=L1 loads=1 --source sim -r 3 --json 2> /dev/null | jq -c '[.events[].raw]' > "$TMP/det$i"
+done
+[ -s "$TMP/det1" ] && cmp -s "$TMP/det1" "$TMP/det2"
+ok $? "two runs of the same case give identical raw counts for all 13 events"
+
+# A wrong model turns the verdict: the checks can fail.
+printf 'sim::Dr  ld.all + 1  exact\n' > "$TMP/broken.txt"
+$PMUCAL validate --source sim --case 'walker size=L1' -e sim::Ir,sim::Dr --expect "$TMP/broken.txt" --label broken \
+    > "$TMP/broken.tap" 2> /dev/null
+rc=$?
+[ $rc -eq 1 ] && grep -q '^not ok .*sim::Dr = ld.all + 1: measured 16.0000 expected 17.0000' "$TMP/broken.tap" &&
+    grep -q '^ok .*sim::Ir = inst' "$TMP/broken.tap"
+ok $? "a model off by one load is 'not ok' (exit $rc), the other rule stays ok"
+
+# pmucal run under sim: the table, with the fixed iteration count.
+$PMUCAL run walker size=L2 --source sim -e sim::Dr,sim::D1mr,sim::DLmr --json > "$TMP/run.json" 2> /dev/null
+jq -e '.iters == 10000 and (.events[] | select(.name == "sim::D1mr") | .stats.median >= 16 and .stats.median < 16.005)' \
+    "$TMP/run.json" > /dev/null
+ok $? "run walker size=L2: 10000 iterations, every load misses the simulated D1 ($(jq -c '[.events[].stats.median]' "$TMP/run.json"))"
+done_testing
