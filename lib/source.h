@@ -57,6 +57,9 @@ struct source {
      * printing one clear message. */
     int  (*prepare_process)(int argc, char **argv, int *status);
 
+    /* Its runs take real time on this CPU, so TSC cycles, latencies and penalties mean something
+     * (a simulator's do not). */
+    bool real_time;
     /* Optional defaults and limits; zero/NULL means "none, use the core's". */
     const char *default_events;   /* the -e list when none is given */
     uint64_t default_iters;       /* iterations per run when --iters is not given (no calibration) */

@@ -47,6 +47,8 @@ static int triad_setup(struct case_ *c)
         snprintf(c->skip, sizeof(c->skip), "this CPU (or the OS) lacks AVX-512F");
         return KERNEL_SKIP;
     }
+    if (t->width == 8 && !case_isa_usable(c, ISA_AVX512))
+        return KERNEL_SKIP;
     if (t->nt && t->width == 1) {
         pm_error("triad: store=nt needs a packed variant (sse, avx2, avx512): x86 has no scalar double "
                  "non-temporal store outside AMD's SSE4a");

@@ -12,9 +12,13 @@ static void print_table(struct engine *e, const struct case_ *c, const struct me
 {
     const struct clock_info *ci = clock_get();
     printf("%s  [%s]\n", c->label, c->detail);
-    printf("  source %s, %d repetitions x %llu iterations, CPU %d, core clock %.3f GHz (TSC %.3f GHz x %.4f; "
-           "%.4f before, %.4f after)\n", e->src->name, m->reps, (unsigned long long)m->iters, case_run_cpu(c),
-           ci->tsc_hz * m->core_per_tsc / 1e9, ci->tsc_hz / 1e9, m->core_per_tsc, m->ratio_before, m->ratio_after);
+    if (e->src->real_time)
+        printf("  source %s, %d repetitions x %llu iterations, CPU %d, core clock %.3f GHz (TSC %.3f GHz x %.4f; "
+               "%.4f before, %.4f after)\n", e->src->name, m->reps, (unsigned long long)m->iters, case_run_cpu(c),
+               ci->tsc_hz * m->core_per_tsc / 1e9, ci->tsc_hz / 1e9, m->core_per_tsc, m->ratio_before, m->ratio_after);
+    else
+        printf("  source %s, %d repetitions x %llu iterations (simulated: no timing)\n", e->src->name, m->reps,
+               (unsigned long long)m->iters);
     printf("  %-36s %14s %14s %10s %14s  %s\n", "event", "per iteration", "min", "MAD", "expected", "rule");
     for (int k = 0; k < m->nevents; k++) {
         const struct event_spec *ev = m->events[k];
@@ -34,6 +38,10 @@ static void print_table(struct engine *e, const struct case_ *c, const struct me
                m->stat[k].mad, expected, rule);
     }
     const struct stats *cs = &m->cycle_stat;
+    if (!e->src->real_time) {
+        fflush(stdout);
+        return;
+    }
     printf("  %-36s %14.4f %14.4f %10.4f\n", "core cycles (TSC x ratio)", cs->median, cs->min, cs->mad);
     enum quantity_id per = c->kernel->per;
     if (c->kernel->per_name && quantity_stated(q, per) && q->v[per] > 0)
@@ -49,10 +57,9 @@ static void print_table(struct engine *e, const struct case_ *c, const struct me
         printf("  note: %d repetitions redone for noise%s%s\n", m->redone, m->noisy ? "; noise remained" : "",
                m->multiplexed ? "; the group was MULTIPLEXED" : "");
     fflush(stdout);
-    /* Kernel reports time the real CPU (a simulator's clock means nothing to them); 'run' measures
-     * one case, so after its first group only. */
+    /* 'run' measures one case: its report follows the first group only. */
     static bool reported;
-    if (c->kernel->report && !strcmp(e->src->name, "perf") && !reported) {
+    if (c->kernel->report && !reported) {
         reported = true;
         c->kernel->report((struct case_ *)c, &m->cycle_stat, q);
     }

@@ -207,6 +207,7 @@ static const struct source perf_source = {
     .name = "perf",
     .summary = "perf_event_open on this host (libpfm4 encodings, perf generic and software events)",
     .exact_floor = 0.01,
+    .real_time = true,
     .resolve = perf_resolve,
     .open = perf_open,
     .start = perf_start,
