@@ -13,6 +13,8 @@ struct event_spec {
     uint32_t type;           /* perf_event_attr type/config values, where the source has them */
     uint64_t config, config1, config2;
     bool programmable;       /* takes one of the group's N general-purpose counters */
+    bool count_kernel;       /* ':k' given: count ring 0 too (default: user level only) */
+    bool exclude_user;       /* ':k' without ':u': kernel level only */
     char *unsupported;       /* why it cannot be counted on this host; NULL when it can */
 };
 

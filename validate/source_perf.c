@@ -29,7 +29,8 @@ static int perf_resolve(const char *name, struct event_spec *spec, char *err, si
     return -1;
 }
 
-static int open_one(struct group *g, uint32_t type, uint64_t config, uint64_t c1, uint64_t c2, int slot)
+static int open_one(struct group *g, uint32_t type, uint64_t config, uint64_t c1, uint64_t c2, int slot,
+                    const struct event_spec *spec)
 {
     struct perf_event_attr a;
     memset(&a, 0, sizeof(a));
@@ -38,7 +39,8 @@ static int open_one(struct group *g, uint32_t type, uint64_t config, uint64_t c1
     a.config = config;
     a.config1 = c1;
     a.config2 = c2;
-    a.exclude_kernel = 1;
+    a.exclude_kernel = !(spec && spec->count_kernel);
+    a.exclude_user = spec && spec->exclude_user;
     a.exclude_hv = 1;
     a.disabled = g->leader < 0;   /* members follow the leader */
     a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
@@ -80,7 +82,7 @@ static struct group *perf_open(struct event_spec **events, int n)
     g->nevents = n;
     /* Software noise detectors first: they always open, so they lead and hardware members join. */
     for (int k = 0; k < NOISE_COUNT; k++) {
-        int rc = open_one(g, PERF_TYPE_SOFTWARE, noise_config[k], 0, 0, -1 - k);
+        int rc = open_one(g, PERF_TYPE_SOFTWARE, noise_config[k], 0, 0, -1 - k, NULL);
         if (rc) {
             char why[256];
             pm_error("cannot open the software event %s: %s", noise_name[k],
@@ -93,7 +95,7 @@ static struct group *perf_open(struct event_spec **events, int n)
         struct event_spec *s = events[e];
         if (s->unsupported)
             continue;
-        int rc = open_one(g, s->type, s->config, s->config1, s->config2, e);
+        int rc = open_one(g, s->type, s->config, s->config1, s->config2, e, s);
         if (rc) {
             char why[256];
             s->unsupported = xstrdup(perf_open_reason(-rc, s->type != PERF_TYPE_SOFTWARE, why, sizeof(why)));
