@@ -49,6 +49,10 @@ static void write_manifest(const struct run_dir *dir, const struct measure_cli *
     json_int(&j, "group_size", o->group_size);
     json_int(&j, "repetitions", o->m.repetitions);
     json_string(&j, "events", o->events);
+    json_string(&j, "pmu", o->pmu);
+    json_string(&j, "expectations", o->auto_expect);
+    json_string(&j, "expect", o->expect);
+    json_string(&j, "vendor_json", o->vendor_json);
     host_facts_json(&j);
     json_object_end(&j);
     run_dir_write(dir, "manifest.json", &j);
@@ -162,6 +166,7 @@ static int validate_main(int argc, char **argv)
         rc = engine_case(&e, list.c[i], ev, nevents);
         engine_free_events(ev, nevents);
     }
+    engine_summary(&e);
     tap_plan(&tap);
     tap_comment(&tap, "summary: %d ok, %d not ok, %d skip, %d todo, %d info; %d measurements in %s", tap.ok,
                 tap.not_ok, tap.skip, tap.todo, tap.info, e.measurements, dir.path);
@@ -177,6 +182,8 @@ out:
         case_free(list.c[i]);
     free(list.c);
     engine_free_events(events, nevents);
-    ruleset_free(&e.rules);
+    engine_free(&e);
+    vendor_free(&o.vt);
+    free(o.auto_expect);
     return status;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 /* perf's generic and software events mean the same on every PMU. */
 static const char builtin_rules[] =
@@ -35,6 +36,15 @@ static int add_rule(struct ruleset *rs, const char *line, const char *where)
         return -1;
     }
     struct rule r = {0};
+    if (!strncmp(words[n - 1], "erratum=", 8)) {
+        if (!words[n - 1][8] || n < 4) {
+            pm_error("%s: 'erratum=' needs a name (e.g. erratum=SKL057) after 'EVENT EXPRESSION TOLERANCE'", where);
+            free(copy);
+            return -1;
+        }
+        r.erratum = xstrdup(words[n - 1] + 8);
+        n--;
+    }
     const char *tol = words[n - 1];
     char *end;
     if (!strcmp(tol, "exact"))
@@ -48,6 +58,7 @@ static int add_rule(struct ruleset *rs, const char *line, const char *where)
         r.tol = TOL_PERCENT;
     else {
         pm_error("%s: tolerance '%s' is not one of exact, N%% (e.g. 5%%), bound, info", where, tol);
+        free(r.erratum);
         free(copy);
         return -1;
     }
@@ -65,6 +76,7 @@ static int add_rule(struct ruleset *rs, const char *line, const char *where)
     if (!r.expr) {
         pm_error("%s: %s", where, err);
         free(r.expr_text);
+        free(r.erratum);
         free(copy);
         return -1;
     }
@@ -135,13 +147,41 @@ int ruleset_builtin(struct ruleset *rs)
     return ruleset_parse(rs, builtin_rules, "built-in rules (validate/expect.c)");
 }
 
+static const char *bare(const char *name)
+{
+    const char *colons = name ? strstr(name, "::") : NULL;
+    return colons ? colons + 2 : name;
+}
+
 const struct rule *ruleset_find(const struct ruleset *rs, const struct event_spec *ev)
 {
-    for (int i = rs->n - 1; i >= 0; i--)   /* later files override earlier ones */
-        if (!strcasecmp(rs->rules[i].event, ev->name) ||
-            (ev->canonical && !strcasecmp(rs->rules[i].event, ev->canonical)))
+    for (int i = rs->n - 1; i >= 0; i--) {  /* later files override earlier ones */
+        const char *r = bare(rs->rules[i].event);
+        if (!strcasecmp(r, bare(ev->name)) || (ev->canonical && !strcasecmp(r, bare(ev->canonical))))
             return &rs->rules[i];
+    }
     return NULL;
+}
+
+const char *expect_dir(void)
+{
+    static char dir[4096];
+    const char *env = getenv("PMUCAL_EXPECT_DIR");
+    if (env && *env)
+        return env;
+    char exe[4000];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (len > 0) {
+        exe[len] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            snprintf(dir, sizeof(dir), "%s/../validate/expect", exe);
+            if (!access(dir, R_OK))
+                return dir;
+        }
+    }
+    return "validate/expect";
 }
 
 void ruleset_free(struct ruleset *rs)
@@ -150,6 +190,7 @@ void ruleset_free(struct ruleset *rs)
         free(rs->rules[i].event);
         free(rs->rules[i].expr_text);
         free(rs->rules[i].where);
+        free(rs->rules[i].erratum);
         expr_free(rs->rules[i].expr);
     }
     free(rs->rules);

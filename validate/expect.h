@@ -16,6 +16,7 @@ struct rule {
     enum tolerance tol;
     double percent;       /* TOL_PERCENT */
     char *where;          /* "validate/expect/sim.txt:12": a failure points at its row */
+    char *erratum;        /* "erratum=SKL057" at the end of the row: a failure is a TODO; NULL */
 };
 
 struct ruleset {
@@ -29,7 +30,12 @@ int ruleset_load(struct ruleset *rs, const char *path);
 int ruleset_parse(struct ruleset *rs, const char *text, const char *origin);
 /* The built-in rules for perf's generic and software events. */
 int ruleset_builtin(struct ruleset *rs);
+/* The rule for an event: by the name as written or libpfm4's canonical string, ignoring case and a
+ * "pmu::" prefix on either side; later rules override earlier ones. */
 const struct rule *ruleset_find(const struct ruleset *rs, const struct event_spec *ev);
+/* The folder of the shipped expectation files: $PMUCAL_EXPECT_DIR, else validate/expect beside the
+ * binary's bin/ folder, else ./validate/expect. */
+const char *expect_dir(void);
 void ruleset_free(struct ruleset *rs);
 const char *tolerance_text(const struct rule *r, char *buf, size_t n);
 

@@ -1,5 +1,7 @@
 #include "options.h"
 #include "util.h"
+#include "pfm.h"
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +42,9 @@ int measure_cli_parse(const struct command *c, struct measure_cli *o, int argc, 
         return 1;
     }
     if ((v = cli_opt(argc, argv, i, "--group-size", NULL, &bad))) {
+        o->group_auto = !strcmp(v, "auto");
+        if (o->group_auto)
+            return 1;
         if (number(c, "--group-size", v, 1, 32, &x))
             return -1;
         o->group_size = (int)x;
@@ -65,6 +70,18 @@ int measure_cli_parse(const struct command *c, struct measure_cli *o, int argc, 
         o->expect = v;
         return 1;
     }
+    if ((v = cli_opt(argc, argv, i, "--pmu", NULL, &bad))) {
+        o->pmu = v;
+        return 1;
+    }
+    if ((v = cli_opt(argc, argv, i, "--vendor-json", NULL, &bad))) {
+        o->vendor_json = v;
+        return 1;
+    }
+    if (!strcmp(argv[*i], "--no-auto-expect")) {
+        o->no_auto_expect = true;
+        return 1;
+    }
     if ((v = cli_opt(argc, argv, i, "--label", NULL, &bad))) {
         o->label = v;
         return 1;
@@ -84,7 +101,7 @@ int measure_cli_parse(const struct command *c, struct measure_cli *o, int argc, 
     return 0;
 }
 
-int measure_cli_engine(const struct measure_cli *o, struct engine *e, struct event_spec **events, int *nevents)
+int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spec **events, int *nevents)
 {
     memset(e, 0, sizeof(*e));
     e->src = source_find(o->source);
@@ -97,13 +114,61 @@ int measure_cli_engine(const struct measure_cli *o, struct engine *e, struct eve
     }
     e->mopts = o->m;
     e->group_size = o->group_size;
-    if (ruleset_builtin(&e->rules) || (o->expect && ruleset_load(&e->rules, o->expect))) {
-        ruleset_free(&e->rules);
+    bool perf = !strcmp(o->source, "perf");
+    struct pfm_core core = {0};
+    if (perf || o->pmu) {
+        if (o->pmu && !pfm_force(o->pmu))
+            return -1;
+        if (pfm_core_pmu(&core)) {
+            e->pmu = core.name;
+            e->ncounters = core.counters;
+        }
+    }
+    if (o->group_auto) {
+        if (!e->ncounters) {
+            pm_error("--group-size auto: no libpfm4 core PMU to count counters of; give --group-size N or --pmu NAME");
+            return -1;
+        }
+        e->group_size = e->ncounters;
+        o->group_size = e->ncounters;
+    }
+    if (o->vendor_json) {
+        if (vendor_load(&o->vt, o->vendor_json))
+            return -1;
+        e->vt = &o->vt;
+    }
+    if (ruleset_builtin(&e->rules))
+        return -1;
+    /* The shipped rules of the PMU (or of a non-perf source), then the user's own on top. */
+    const char *stem = perf || o->pmu ? e->pmu : o->source;
+    if (!o->no_auto_expect && stem) {
+        char *path = xasprintf("%s/%s.txt", expect_dir(), stem);
+        if (!access(path, R_OK)) {
+            if (ruleset_load(&e->rules, path)) {
+                free(path);
+                engine_free(e);
+                return -1;
+            }
+            o->auto_expect = path;
+        } else {
+            free(path);
+        }
+    }
+    if (o->expect && ruleset_load(&e->rules, o->expect)) {
+        engine_free(e);
         return -1;
     }
-    if (engine_resolve_events(e->src, o->events, events, nevents)) {
-        ruleset_free(&e->rules);
+    struct evlist l = {0};
+    if (!strcmp(o->events, "all") && !perf && !o->pmu) {
+        pm_error("--events all lists a libpfm4 PMU's events: use it with --source perf or name --pmu NAME");
+        engine_free(e);
         return -1;
     }
+    if (evlist_from_arg(&l, o->events, o->pmu) || engine_resolve_events(e->src, &l, events, nevents)) {
+        evlist_free(&l);
+        engine_free(e);
+        return -1;
+    }
+    evlist_free(&l);
     return 0;
 }

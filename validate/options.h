@@ -3,11 +3,18 @@
 #define PMUCAL_OPTIONS_H
 #include "cli.h"
 #include "engine.h"
+#include "vendor.h"
 
 struct measure_cli {
     const char *events;       /* -e list */
     const char *source;       /* --source */
     const char *expect;       /* --expect FILE: extra rules */
+    const char *pmu;          /* --pmu NAME: libpfm4 PMU for 'all', restrictions and the expectation file */
+    const char *vendor_json;  /* --vendor-json PATH */
+    bool no_auto_expect;      /* --no-auto-expect: only built-in rules and --expect */
+    bool group_auto;          /* --group-size auto */
+    char *auto_expect;        /* the expectation file loaded automatically, NULL when none */
+    struct vendor_table vt;
     const char *label, *out;  /* results folder */
     bool json;
     struct measure_opts m;
@@ -15,21 +22,29 @@ struct measure_cli {
 };
 
 #define MEASURE_CLI_OPTIONS_HELP \
-    "  -e, --events LIST    events, comma-separated: libpfm4 names (pmucal events), perf generic\n" \
-    "                       and software names (default: " "instructions,branches,branch-misses,\n" \
-    "                       cycles,page-faults,cpu-migrations,context-switches)\n" \
+    "  -e, --events LIST|FILE|all\n" \
+    "                       events: comma-separated libpfm4 names (pmucal events), perf generic\n" \
+    "                       and software names; or a list file (a path with '/', or an existing\n" \
+    "                       file: one event a line, '#' comments, modifiers like :c=1:i=1:e=1:u:k);\n" \
+    "                       or 'all' (every event and unit mask of the PMU). Default:\n" \
+    "                       instructions,branches,branch-misses,cycles,page-faults,cpu-migrations,\n" \
+    "                       context-switches\n" \
     "  -r, --repetitions N  repetitions per measurement, 1..101 (default 5)\n" \
-    "  --group-size N       programmable events per group (default 4)\n" \
+    "  --group-size N|auto  programmable events per group (default 4; auto: the PMU's counters)\n" \
+    "  --pmu NAME           libpfm4 PMU (default: this host's) for 'all', counter restrictions and\n" \
+    "                       the expectation file; another PMU is forced with LIBPFM_FORCE_PMU\n" \
+    "  --vendor-json PATH   vendor event table (file or folder): counter restrictions and errata\n" \
     "  --iters N            iterations per measured run (default: about --target-ms of work)\n" \
     "  --target-ms MS       length of one measured run when iterations are automatic (default 20)\n" \
     "  --source NAME        counter source: perf (default), sim (valgrind callgrind)\n" \
-    "  --expect FILE        more expectation rules (EVENT EXPRESSION TOLERANCE a line)\n"
+    "  --expect FILE        more expectation rules (EVENT EXPRESSION TOLERANCE a line)\n" \
+    "  --no-auto-expect     do not load validate/expect/<pmu>.txt (or <source>.txt) automatically\n"
 
 void measure_cli_init(struct measure_cli *o);
 /* Consumes argv[*i] (and its value) when it is a shared option: 1 consumed, 0 not ours,
  * -1 bad (message printed). */
 int measure_cli_parse(const struct command *c, struct measure_cli *o, int argc, char **argv, int *i);
 /* Source, rules and events from the options into an engine. -1 with a message. */
-int measure_cli_engine(const struct measure_cli *o, struct engine *e, struct event_spec **events, int *nevents);
+int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spec **events, int *nevents);
 
 #endif
