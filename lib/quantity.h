@@ -42,6 +42,15 @@
     X(LL_MISS_WARM,    "ll.miss.warm",     "last-level misses with a warm cache, LRU") \
     X(CTX_SWITCH,      "ctx.switch",       "context switches (0 on a quiet, pinned run)") \
     X(CPU_MIGRATION,   "cpu.migration",    "CPU migrations (0 when pinned)") \
+    X(FP_SCALAR_SP,    "fp.scalar_sp",     "scalar single FP arithmetic instructions") \
+    X(FP_128_SP,       "fp.128_sp",        "128-bit packed single FP arithmetic instructions") \
+    X(FP_256_SP,       "fp.256_sp",        "256-bit packed single FP arithmetic instructions") \
+    X(FP_512_SP,       "fp.512_sp",        "512-bit packed single FP arithmetic instructions") \
+    X(FLOPS_SP,        "flops.sp",         "single-precision floating-point operations") \
+    X(IFETCH_MISS,     "ifetch.miss",      "instruction fetches missing L1I (lines)") \
+    X(IFETCH_LINES_L2, "ifetch.lines.l2",  "instruction cache lines brought in from L2") \
+    X(IFETCH_LINES_L3, "ifetch.lines.l3",  "instruction cache lines brought in from beyond L2 (L3 or DRAM)") \
+    X(ITLB_MISS,       "itlb.miss",        "instruction fetches missing the first-level instruction TLB") \
     X(ITER,            "iter",             "1 per iteration: for rules like 'x = 3*iter'")
 
 enum quantity_id {

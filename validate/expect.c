@@ -176,9 +176,15 @@ const char *expect_dir(void)
         char *slash = strrchr(exe, '/');
         if (slash) {
             *slash = '\0';
-            snprintf(dir, sizeof(dir), "%s/../validate/expect", exe);
-            if (!access(dir, R_OK))
+            char *joined = xasprintf("%s/../validate/expect", exe);
+            char *real = realpath(joined, NULL);
+            free(joined);
+            if (real && strlen(real) < sizeof(dir)) {
+                snprintf(dir, sizeof(dir), "%s", real);
+                free(real);
                 return dir;
+            }
+            free(real);
         }
     }
     return "validate/expect";

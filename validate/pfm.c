@@ -32,11 +32,21 @@ static void fill_core(pfm_pmu_t p, const pfm_pmu_info_t *info, struct pfm_core *
     out->events = info->nevents;
 }
 
+/* libpfm4 keeps a PMU it once activated marked present after pfm_terminate(), so when a PMU was
+ * forced the forced one is the answer, not the first present one. */
+static const char *forced(void)
+{
+    const char *f = getenv("LIBPFM_FORCE_PMU");
+    return f && *f && !strchr(f, ',') ? f : NULL;
+}
+
 bool pfm_core_pmu(struct pfm_core *out)
 {
     memset(out, 0, sizeof(*out));
     if (!pfm_ready())
         return false;
+    if (forced() && pfm_pmu_by_name(forced(), out))
+        return true;
     pfm_pmu_info_t info;
     pfm_pmu_t p;
     pfm_for_all_pmus(p) {
@@ -82,7 +92,10 @@ int pfm_encode(const char *name, struct event_spec *spec, char *err, size_t errl
     arg.attr = &attr;
     arg.fstr = &fstr;
     arg.size = sizeof(arg);
-    int rc = pfm_get_os_event_encoding(name, PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+    /* With a forced PMU, a bare name means an event of that PMU (see forced()). */
+    char *qualified = forced() && !strstr(name, "::") ? xasprintf("%s::%s", forced(), name) : NULL;
+    int rc = pfm_get_os_event_encoding(qualified ? qualified : name, PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+    free(qualified);
     if (rc != PFM_SUCCESS) {
         struct pfm_core core;
         bool have = pfm_core_pmu(&core);
