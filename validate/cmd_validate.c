@@ -1,5 +1,6 @@
 /* pmucal validate: every case of the default matrix x the given events, TAP verdicts and a
  * results directory. */
+#include "classify.h"
 #include "host.h"
 #include "options.h"
 #include "util.h"
@@ -167,6 +168,18 @@ static int validate_main(int argc, char **argv)
         engine_free_events(ev, nevents);
     }
     engine_summary(&e);
+    /* Events with no rule (or an info rule) that counted something: let the classifier say what. */
+    int unruled = 0;
+    for (int k = 0; k < e.nsum; k++)
+        unruled += e.sum[k].info > 0;
+    if (unruled && e.measurements) {
+        fflush(dir.measurements);
+        struct classify_opts co = {.rules = &e.rules, .unruled_only = true, .floor = e.src->exact_floor};
+        int sus = classify_run(dir.path, &co);
+        if (sus >= 0)
+            tap_comment(&tap, "classifier: %d events without a rule explained in %s/classify.txt (%d not clean)",
+                        unruled, dir.path, sus);
+    }
     tap_plan(&tap);
     tap_comment(&tap, "summary: %d ok, %d not ok, %d skip, %d todo, %d info; %d measurements in %s", tap.ok,
                 tap.not_ok, tap.skip, tap.todo, tap.info, e.measurements, dir.path);
