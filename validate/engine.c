@@ -366,7 +366,7 @@ int engine_case(struct engine *e, struct case_ *c, struct event_spec *events, in
 
     struct sched_info *info = xcalloc((size_t)(n ? n : 1), sizeof(*info));
     for (int k = 0; k < n; k++)
-        schedule_info(&events[k], e->pmu, e->vt, &info[k]);
+        schedule_info(&events[k], e->pmu, e->vt, e->ncounters, &info[k]);
     struct schedule s;
     schedule_build(events, info, n, e->group_size, e->ncounters, &e->learned, &s);
     struct measurement *m = xmalloc(sizeof(*m));

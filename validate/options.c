@@ -124,18 +124,30 @@ int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spe
             e->ncounters = core.counters;
         }
     }
+    if (o->vendor_json) {
+        if (vendor_load(&o->vt, o->vendor_json))
+            return -1;
+        e->vt = &o->vt;
+    }
     if (o->group_auto) {
         if (!e->ncounters) {
             pm_error("--group-size auto: no libpfm4 core PMU to count counters of; give --group-size N or --pmu NAME");
             return -1;
         }
-        e->group_size = e->ncounters;
-        o->group_size = e->ncounters;
-    }
-    if (o->vendor_json) {
-        if (vendor_load(&o->vt, o->vendor_json))
-            return -1;
-        e->vt = &o->vt;
+        /* libpfm4 counts counters with SMT off (skl 8, icx 16); the vendor's counter lists say what
+         * one thread gets, so they win when given. */
+        int vendor_max = 0;
+        for (int k = 0; k < o->vt.n; k++)
+            for (int c = 31; c >= 0; c--)
+                if (o->vt.ev[k].counters & (1u << c)) {
+                    if (c + 1 > vendor_max)
+                        vendor_max = c + 1;
+                    break;
+                }
+        e->group_size = vendor_max && vendor_max < e->ncounters ? vendor_max : e->ncounters;
+        if (e->group_size > 32)
+            e->group_size = 32;
+        o->group_size = e->group_size;
     }
     if (ruleset_builtin(&e->rules))
         return -1;

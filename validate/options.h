@@ -30,7 +30,10 @@ struct measure_cli {
     "                       instructions,branches,branch-misses,cycles,page-faults,cpu-migrations,\n" \
     "                       context-switches\n" \
     "  -r, --repetitions N  repetitions per measurement, 1..101 (default 5)\n" \
-    "  --group-size N|auto  programmable events per group (default 4; auto: the PMU's counters)\n" \
+    "  --group-size N|auto  programmable events per group (default 4); auto: libpfm4's counter count,\n" \
+    "                       which assumes SMT off (skl 8, icx 16), or the vendor table's counter\n" \
+    "                       lists when --vendor-json is given; a group that does not fit is split\n" \
+    "                       and retried\n" \
     "  --pmu NAME           libpfm4 PMU (default: this host's) for 'all', counter restrictions and\n" \
     "                       the expectation file; another PMU is forced with LIBPFM_FORCE_PMU\n" \
     "  --vendor-json PATH   vendor event table (file or folder): counter restrictions and errata\n" \

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void schedule_info(const struct event_spec *ev, const char *pmu, const struct vendor_table *vt,
+void schedule_info(const struct event_spec *ev, const char *pmu, const struct vendor_table *vt, int ncounters,
                    struct sched_info *out)
 {
     memset(out, 0, sizeof(*out));
@@ -36,13 +36,15 @@ void schedule_info(const struct event_spec *ev, const char *pmu, const struct ve
         snprintf(out->why, sizeof(out->why), "%s: fixed counter %d only", v->name, v->fixed);
         return;
     }
-    if (v->counters) {
+    uint32_t all = ncounters >= 32 ? 0xffffffffu : ncounters > 0 ? (1u << ncounters) - 1 : 0;
+    if (v->counters && (!all || (v->counters & all) != all)) {
         out->counters = v->counters;
         char list[64] = "";
         for (int c = 0; c < 32; c++)
             if (v->counters & (1u << c))
                 snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%d", list[0] ? "," : "", c);
-        snprintf(out->why, sizeof(out->why), "%s: counters %s", v->name, list);
+        snprintf(out->why + strlen(out->why), sizeof(out->why) - strlen(out->why), "%s%s: counters %s only",
+                 out->why[0] ? "; " : "", v->name, list);
     }
     if (!out->resource && v->msr_index && !v->offcore) {
         out->resource = (unsigned)v->msr_index, out->capacity = 1;

@@ -33,7 +33,7 @@ struct schedule {
 /* The restrictions of one resolved event: from the vendor table when one is given (counter list,
  * fixed-only, MSR), and from what every Intel core PMU shares (offcore-response MSRs: 2 per core;
  * load-latency and front-end MSRs: 1). pmu is libpfm4's PMU name ("skl", "amd64_fam19h_zen4"). */
-void schedule_info(const struct event_spec *ev, const char *pmu, const struct vendor_table *vt,
+void schedule_info(const struct event_spec *ev, const char *pmu, const struct vendor_table *vt, int ncounters,
                    struct sched_info *out);
 /* Place events first-fit, in the order given: an event goes into the first group with a free
  * programmable counter it may use, room on its shared resource and no learned conflict; else it

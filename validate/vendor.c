@@ -199,7 +199,9 @@ const struct vendor_event *vendor_match(const struct vendor_table *t, const stru
             continue;
         if (v->offcore && v->msr_value != x.msr)
             continue;
-        if (!best || (best->deprecated && !v->deprecated))
+        /* Prefer a live entry, then one whose extra-MSR value is this encoding's (front-end events). */
+        if (!best || (best->deprecated && !v->deprecated) ||
+            (best->deprecated == v->deprecated && best->msr_value != x.msr && v->msr_value == x.msr))
             best = v;
     }
     return best;
