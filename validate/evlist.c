@@ -41,6 +41,8 @@ static bool whole(const char *s, unsigned long long *v)
 static const char *check_syntax(const char *ev, char *why, size_t n)
 {
     const char *p = ev, *colons = strstr(ev, "::");
+    if (colons && memchr(ev, ':', (size_t)(colons - ev)))
+        colons = NULL;   /* "EVENT:u::k": an empty field, not a PMU prefix */
     if (colons) {
         if (colons == ev) {
             snprintf(why, n, "'%s': the PMU name before '::' is empty", ev);
