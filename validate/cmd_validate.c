@@ -20,7 +20,10 @@ static const struct command validate_command = {
              "Every case of every kernel's default matrix (or of --kernel NAME) is set up once and\n"
              "measured with the events in groups; each (case, event) gets one TAP line: ok, not ok,\n"
              "or SKIP with the reason (e.g. no hardware PMU). Results go to\n"
-             "results/<date>-<host>-<label>/: manifest.json, measurements.ndjson, validate.tap.\n"
+             "results/<date>-<host>-<label>/: manifest.json, measurements.ndjson, validate.tap, and\n"
+             "classify.txt/.json for events without a rule. The PMU's validate/expect/<pmu>.txt loads by\n"
+             "itself; zero-quantity cases are negative tests; a failure under an erratum is a TODO. The\n"
+             "TAP ends with a summary per event and what the scheduler learned.\n"
              "Exit status: 0 when nothing is 'not ok', 1 otherwise, 2 on bad input, 130 when interrupted\n"
              "(every finished measurement is kept).\n\n"
              "Options:\n" MEASURE_CLI_OPTIONS_HELP
