@@ -324,15 +324,14 @@ static void classify_event(const struct data *d, const struct cevent *e, const s
     if (silent && !r->zero_cases)
         r->status = judged && r->rule_fail ? "suspect" : "silent";
     else if (!r->best.nterms || !strcmp(r->explanation, "unexplained"))
-        r->status = "unexplained";
+        /* the rule holds everywhere even if no simple fit does */
+        r->status = judged && !r->rule_fail && !r->zero_cases ? "clean" : "unexplained";
     else if (r->zero_cases || (judged && r->rule_fail))
         r->status = "suspect";
     else if (judged)
         r->status = "clean";
     else
         r->status = r->best.nterms == 1 && fabs(r->best.coef[0] - 1) <= 0.005 ? "clean" : "suspect";
-    if (!strcmp(r->status, "unexplained") && judged && !r->rule_fail && !r->zero_cases)
-        r->status = "clean";   /* the rule holds everywhere even if no simple fit does */
 }
 
 static void result_json(struct json *j, const struct data *d, const struct cevent *e, const struct result *r)

@@ -125,13 +125,16 @@ int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spe
         }
     }
     if (o->vendor_json) {
-        if (vendor_load(&o->vt, o->vendor_json))
+        if (vendor_load(&o->vt, o->vendor_json)) {
+            vendor_free(&o->vt);
             return -1;
+        }
         e->vt = &o->vt;
     }
     if (o->group_auto) {
         if (!e->ncounters) {
             pm_error("--group-size auto: no libpfm4 core PMU to count counters of; give --group-size N or --pmu NAME");
+            vendor_free(&o->vt);
             return -1;
         }
         /* libpfm4 counts counters with SMT off (skl 8, icx 16); the vendor's counter lists say what
@@ -149,8 +152,9 @@ int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spe
             e->group_size = 32;
         o->group_size = e->group_size;
     }
+    struct evlist l = {0};
     if (ruleset_builtin(&e->rules))
-        return -1;
+        goto fail;
     /* The shipped rules of the PMU (or of a non-perf source), then the user's own on top. */
     const char *stem = perf || o->pmu ? e->pmu : o->source;
     if (!o->no_auto_expect && stem) {
@@ -158,29 +162,28 @@ int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spe
         if (!access(path, R_OK)) {
             if (ruleset_load(&e->rules, path)) {
                 free(path);
-                engine_free(e);
-                return -1;
+                goto fail;
             }
             o->auto_expect = path;
         } else {
             free(path);
         }
     }
-    if (o->expect && ruleset_load(&e->rules, o->expect)) {
-        engine_free(e);
-        return -1;
-    }
-    struct evlist l = {0};
+    if (o->expect && ruleset_load(&e->rules, o->expect))
+        goto fail;
     if (!strcmp(o->events, "all") && !perf && !o->pmu) {
         pm_error("--events all lists a libpfm4 PMU's events: use it with --source perf or name --pmu NAME");
-        engine_free(e);
-        return -1;
+        goto fail;
     }
-    if (evlist_from_arg(&l, o->events, o->pmu) || engine_resolve_events(e->src, &l, events, nevents)) {
-        evlist_free(&l);
-        engine_free(e);
-        return -1;
-    }
+    if (evlist_from_arg(&l, o->events, o->pmu) || engine_resolve_events(e->src, &l, events, nevents))
+        goto fail;
     evlist_free(&l);
     return 0;
+fail:
+    evlist_free(&l);
+    engine_free(e);
+    vendor_free(&o->vt);
+    free(o->auto_expect);
+    o->auto_expect = NULL;
+    return -1;
 }
