@@ -290,6 +290,7 @@ static int measure_part(struct engine *e, struct case_ *c, int g, struct event_s
         int h = ev[k]->programmable ? (prog++ < (total + 1) / 2 ? 0 : 1) : 0;
         half[h][hn[h]++] = ev[k];
     }
+    int learned_before = e->learned.n;
     for (int h = 0; h < 2 && rc == MEASURE_OK; h++) {
         if (!hn[h])
             continue;
@@ -297,6 +298,12 @@ static int measure_part(struct engine *e, struct case_ *c, int g, struct event_s
         snprintf(sub, sizeof(sub), "%s%s%d/2", part, part[0] ? "." : "", h + 1);
         rc = measure_part(e, c, g, half[h], hn[h], q, m, sub, why);
     }
+    /* Both halves ran as they were: later groups keep to that size, so no case opens a group only
+     * to see it fail the same way (the set above is kept too, for the record). */
+    int half_size = (total + 1) / 2;
+    if (rc == MEASURE_OK && e->learned.n == learned_before && half_size >= 1 &&
+        (!e->group_cap || half_size < e->group_cap))
+        e->group_cap = half_size;
     return rc;
 }
 
@@ -328,6 +335,9 @@ void engine_summary(struct engine *e)
             snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", names[0] ? "," : "", *p);
         tap_comment(e->tap, "learned: {%s} cannot be measured as one group: %s", names, e->learned.why[i]);
     }
+    if (e->group_cap && e->group_cap < e->group_size)
+        tap_comment(e->tap, "learned: groups of at most %d programmable events ran; later groups kept to that",
+                    e->group_cap);
 }
 
 void engine_free(struct engine *e)
@@ -368,7 +378,8 @@ int engine_case(struct engine *e, struct case_ *c, struct event_spec *events, in
     for (int k = 0; k < n; k++)
         schedule_info(&events[k], e->pmu, e->vt, e->ncounters, &info[k]);
     struct schedule s;
-    schedule_build(events, info, n, e->group_size, e->ncounters, &e->learned, &s);
+    int size = e->group_cap && e->group_cap < e->group_size ? e->group_cap : e->group_size;
+    schedule_build(events, info, n, size, e->ncounters, &e->learned, &s);
     struct measurement *m = xmalloc(sizeof(*m));
     for (int g = 0; g < s.ngroups && rc == MEASURE_OK; g++) {
         struct event_spec *ptr[GROUP_MAX_EVENTS];

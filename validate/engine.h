@@ -31,6 +31,7 @@ struct engine {
     const char *pmu;              /* libpfm4 PMU name for restrictions, NULL when none */
     const struct vendor_table *vt;    /* --vendor-json: counter restrictions and errata; NULL */
     struct sched_learned learned; /* groups that would not open or never ran, split and retried */
+    int group_cap;                /* learned: groups of at most this many programmable events ran; 0: none */
     struct event_summary *sum;
     int nsum;
     struct ruleset rules;
