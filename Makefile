@@ -33,7 +33,7 @@ $(OBJDIR)/%.o: %.c
 # Unit tests link the whole core except main(); constructors register kernels and commands as in the binary.
 $(OBJDIR)/tests/%: tests/unit/%.c $(LIBOBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+	$(CC) $(CFLAGS) -Ivalidate $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 deps:
 	@scripts/install-deps.sh

@@ -53,6 +53,13 @@
     X(ITLB_PAGES,      "itlb.pages",       "code pages the executed instructions span (ITLB entries needed)") \
     X(BR_RET_MISPRED,  "br.ret.mispred",   "mispredicted returns") \
     X(SQRT_OPS,        "sqrt.ops",         "square-root instructions (sqrtsd)") \
+    X(FP_SCALAR_SP,    "fp.scalar_sp",     "scalar single FP arithmetic instructions") \
+    X(FP_128_SP,       "fp.128_sp",        "128-bit packed single FP arithmetic instructions") \
+    X(FP_256_SP,       "fp.256_sp",        "256-bit packed single FP arithmetic instructions") \
+    X(FP_512_SP,       "fp.512_sp",        "512-bit packed single FP arithmetic instructions") \
+    X(FLOPS_SP,        "flops.sp",         "single-precision floating-point operations") \
+    X(IFETCH_MISS,     "ifetch.miss",      "instruction fetches missing L1I (lines)") \
+    X(ITLB_MISS,       "itlb.miss",        "instruction fetches missing the first-level instruction TLB") \
     X(ITER,            "iter",             "1 per iteration: for rules like 'x = 3*iter'")
 
 enum quantity_id {

@@ -13,6 +13,8 @@ struct event_spec {
     uint32_t type;           /* perf_event_attr type/config values, where the source has them */
     uint64_t config, config1, config2;
     bool programmable;       /* takes one of the group's N general-purpose counters */
+    bool count_kernel;       /* ':k' given: count ring 0 too (default: user level only) */
+    bool exclude_user;       /* ':k' without ':u': kernel level only */
     char *unsupported;       /* why it cannot be counted on this host; NULL when it can */
 };
 
@@ -60,6 +62,8 @@ struct source {
     /* Its runs take real time on this CPU, so TSC cycles, latencies and penalties mean something
      * (a simulator's do not). */
     bool real_time;
+    /* Its events are libpfm4 names of a PMU: the PMU's counters and shipped rules apply. */
+    bool libpfm_events;
     /* Optional defaults and limits; zero/NULL means "none, use the core's". */
     const char *default_events;   /* the -e list when none is given */
     uint64_t default_iters;       /* iterations per run when --iters is not given (no calibration) */

@@ -20,38 +20,14 @@ static const struct command events_command = {
 };
 PMUCAL_COMMAND(events_command)
 
-static void list_pmu(const struct pfm_core *core, bool describe)
+static int print_one(const char *fq, const char *event, const char *umask, const char *desc, void *arg)
 {
-    pfm_event_info_t ev;
-    pfm_event_attr_info_t at;
-    pfm_pmu_info_t pinfo;
-    memset(&pinfo, 0, sizeof(pinfo));
-    pinfo.size = sizeof(pinfo);
-    pfm_get_pmu_info((pfm_pmu_t)core->pmu, &pinfo);
-    for (int i = pinfo.first_event; i != -1; i = pfm_get_event_next(i)) {
-        memset(&ev, 0, sizeof(ev));
-        ev.size = sizeof(ev);
-        if (pfm_get_event_info(i, PFM_OS_NONE, &ev) != PFM_SUCCESS)
-            continue;
-        int umasks = 0;
-        for (int a = 0; a < ev.nattrs; a++) {
-            memset(&at, 0, sizeof(at));
-            at.size = sizeof(at);
-            if (pfm_get_event_attr_info(i, a, PFM_OS_NONE, &at) != PFM_SUCCESS || at.type != PFM_ATTR_UMASK)
-                continue;
-            umasks++;
-            printf("%s::%s:%s", core->name, ev.name, at.name);
-            if (describe)
-                printf("\t%s", at.desc ? at.desc : "");
-            printf("\n");
-        }
-        if (!umasks) {
-            printf("%s::%s", core->name, ev.name);
-            if (describe)
-                printf("\t%s", ev.desc ? ev.desc : "");
-            printf("\n");
-        }
-    }
+    (void)event, (void)umask;
+    if (*(bool *)arg)
+        printf("%s\t%s\n", fq, desc);
+    else
+        printf("%s\n", fq);
+    return 0;
 }
 
 static int events_main(int argc, char **argv)
@@ -76,6 +52,6 @@ static int events_main(int argc, char **argv)
             pm_error("libpfm4 detected no core PMU for this CPU; name one with --pmu NAME");
         return 2;
     }
-    list_pmu(&core, describe);
+    pfm_each_event(&core, print_one, &describe);
     return 0;
 }

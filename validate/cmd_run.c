@@ -1,6 +1,7 @@
 /* pmucal run: one case, every event, a table of per-iteration counts beside the model. */
 #include "clock.h"
 #include "options.h"
+#include "vendor.h"
 #include "util.h"
 #include <math.h>
 #include <stdio.h>
@@ -69,7 +70,7 @@ static void print_json(struct engine *e, const struct case_ *c, const struct mea
 {
     struct json j;
     json_init(&j);
-    measurement_json(&j, e, c, 0, m, q);
+    measurement_json(&j, e, c, 0, m, q, NULL, NULL);
     json_write_line(&j, stdout);
     json_free(&j);
 }
@@ -141,7 +142,9 @@ static int run_main(int argc, char **argv)
     measure_install_sigint();
     int rc = engine_case(&e, c, events, nevents);
     engine_free_events(events, nevents);
-    ruleset_free(&e.rules);
+    engine_free(&e);
+    vendor_free(&o.vt);
+    free(o.auto_expect);
     case_free(c);
     if (rc == MEASURE_INTERRUPTED) {
         pm_note("interrupted");

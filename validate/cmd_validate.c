@@ -1,6 +1,7 @@
 /* pmucal validate: every case of the default matrix x the given events, TAP verdicts and a
  * results directory. */
 #include "clock.h"
+#include "classify.h"
 #include "host.h"
 #include "options.h"
 #include "util.h"
@@ -20,7 +21,10 @@ static const struct command validate_command = {
              "Every case of every kernel's default matrix (or of --kernel NAME) is set up once and\n"
              "measured with the events in groups; each (case, event) gets one TAP line: ok, not ok,\n"
              "or SKIP with the reason (e.g. no hardware PMU). Results go to\n"
-             "results/<date>-<host>-<label>/: manifest.json, measurements.ndjson, validate.tap.\n"
+             "results/<date>-<host>-<label>/: manifest.json, measurements.ndjson, validate.tap, and\n"
+             "classify.txt/.json for events without a rule. The PMU's validate/expect/<pmu>.txt loads by\n"
+             "itself; zero-quantity cases are negative tests; a failure under an erratum is a TODO. The\n"
+             "TAP ends with a summary per event and what the scheduler learned.\n"
              "Exit status: 0 when nothing is 'not ok', 1 otherwise, 2 on bad input, 130 when interrupted\n"
              "(every finished measurement is kept).\n\n"
              "Options:\n" MEASURE_CLI_OPTIONS_HELP
@@ -51,6 +55,10 @@ static void write_manifest(const struct run_dir *dir, const struct measure_cli *
     json_int(&j, "group_size", o->group_size);
     json_int(&j, "repetitions", o->m.repetitions);
     json_string(&j, "events", measure_cli_events(o, src));
+    json_string(&j, "pmu", o->pmu);
+    json_string(&j, "expectations", o->auto_expect);
+    json_string(&j, "expect", o->expect);
+    json_string(&j, "vendor_json", o->vendor_json);
     if (src->manifest)
         src->manifest(&j);
     host_facts_json(&j);
@@ -175,6 +183,19 @@ static int validate_main(int argc, char **argv)
         rc = engine_case(&e, list.c[i], ev, nevents);
         engine_free_events(ev, nevents);
     }
+    engine_summary(&e);
+    /* Events with no rule (or an info rule) that counted something: let the classifier say what. */
+    int unruled = 0;
+    for (int k = 0; k < e.nsum; k++)
+        unruled += e.sum[k].info > 0;
+    if (unruled && e.measurements) {
+        fflush(dir.measurements);
+        struct classify_opts co = {.rules = &e.rules, .unruled_only = true, .floor = e.src->exact_floor};
+        int sus = classify_run(dir.path, &co);
+        if (sus >= 0)
+            tap_comment(&tap, "classifier: %d events without a rule explained in %s/classify.txt (%d not clean)",
+                        unruled, dir.path, sus);
+    }
     tap_plan(&tap);
     double wall = clock_now_seconds() - wall0, inside = (double)measure_region_ticks / clock_get()->tsc_hz;
     tap_comment(&tap, "time: %.3f s wall for the cases, %.3f s inside measured regions (%.1f%%)", wall, inside,
@@ -193,6 +214,8 @@ out:
         case_free(list.c[i]);
     free(list.c);
     engine_free_events(events, nevents);
-    ruleset_free(&e.rules);
+    engine_free(&e);
+    vendor_free(&o.vt);
+    free(o.auto_expect);
     return status;
 }

@@ -1,6 +1,7 @@
 #include "engine.h"
 #include "clock.h"
 #include "schedule.h"
+#include "vendor.h"
 #include "topo.h"
 #include "util.h"
 #include <math.h>
@@ -11,28 +12,22 @@
 const char engine_default_events[] =
     "instructions,branches,branch-misses,cycles,page-faults,cpu-migrations,context-switches";
 
-int engine_resolve_events(const struct source *src, const char *list, struct event_spec **out, int *n)
+int engine_resolve_events(const struct source *src, const struct evlist *l, struct event_spec **out, int *n)
 {
-    int count;
-    char **names = split_list(list, ',', &count);
-    if (!count) {
-        pm_error("the event list '%s' names no event; give -e EVENT[,EVENT...]", list);
-        free_list(names);
-        return -1;
-    }
-    struct event_spec *ev = xcalloc((size_t)count, sizeof(*ev));
-    for (int i = 0; i < count; i++) {
+    struct event_spec *ev = xcalloc((size_t)(l->n ? l->n : 1), sizeof(*ev));
+    for (int i = 0; i < l->n; i++) {
         char err[512];
-        if (src->resolve(names[i], &ev[i], err, sizeof(err))) {
-            pm_error("%s", err);
+        if (src->resolve(l->name[i], &ev[i], err, sizeof(err))) {
+            if (!strcmp(l->where[i], "-e"))
+                pm_error("%s", err);
+            else
+                pm_error("%s: %s", l->where[i], err);
             engine_free_events(ev, i + 1);
-            free_list(names);
             return -1;
         }
     }
-    free_list(names);
     *out = ev;
-    *n = count;
+    *n = l->n;
     return 0;
 }
 
@@ -56,7 +51,8 @@ static void stats_json(struct json *j, const char *key, const struct stats *s)
 }
 
 void measurement_json(struct json *j, const struct engine *e, const struct case_ *c, int group,
-                      const struct measurement *m, const struct quantities *q)
+                      const struct measurement *m, const struct quantities *q, const char *part,
+                      const char *learned)
 {
     json_object_begin(j, NULL);
     json_string(j, "case", c->label);
@@ -68,6 +64,8 @@ void measurement_json(struct json *j, const struct engine *e, const struct case_
     json_string(j, "detail", c->detail);
     json_string(j, "source", e->src->name);
     json_int(j, "group", group);
+    json_string(j, "part", part);         /* "1/2" when a group was split and retried */
+    json_string(j, "learned", learned);   /* why it was split */
     json_int(j, "cpu", case_run_cpu(c));
     json_uint(j, "iters", m->iters);
     json_int(j, "repetitions", m->reps);
@@ -82,6 +80,8 @@ void measurement_json(struct json *j, const struct engine *e, const struct case_
         json_uint(j, "config", ev->config);
         json_uint(j, "config1", ev->config1);
         json_uint(j, "config2", ev->config2);
+        json_bool(j, "exclude_user", ev->exclude_user);
+        json_bool(j, "exclude_kernel", !ev->count_kernel);
         json_object_end(j);
         json_string(j, "unsupported", ev->unsupported);
         if (!ev->unsupported) {
@@ -140,12 +140,55 @@ void measurement_json(struct json *j, const struct engine *e, const struct case_
     json_object_end(j);
 }
 
+static struct event_summary *summary_of(struct engine *e, const char *name)
+{
+    for (int i = 0; i < e->nsum; i++)
+        if (!strcmp(e->sum[i].name, name))
+            return &e->sum[i];
+    e->sum = xrealloc(e->sum, sizeof(*e->sum) * (size_t)(e->nsum + 1));
+    struct event_summary *s = &e->sum[e->nsum++];
+    memset(s, 0, sizeof(*s));
+    s->name = xstrdup(name);
+    return s;
+}
+
+static void summarize(struct engine *e, const char *event, const char *label, enum verdict_kind kind, const char *why)
+{
+    struct event_summary *s = summary_of(e, event);
+    switch (kind) {
+    case V_OK: s->ok++; break;
+    case V_NOT_OK: {
+        s->not_ok++;
+        char *f = s->fails ? xasprintf("%s; %s", s->fails, label) : xstrdup(label);
+        free(s->fails);
+        s->fails = f;
+        break;
+    }
+    case V_SKIP:
+        s->skip++;
+        if (!s->skip_reason && why)
+            s->skip_reason = xstrdup(why);
+        break;
+    case V_TODO: s->todo++; break;
+    case V_INFO: s->info++; break;
+    }
+}
+
 static void verdicts(struct engine *e, const struct case_ *c, const struct measurement *m, const struct quantities *q)
 {
     for (int k = 0; k < m->nevents; k++) {
         const struct event_spec *ev = m->events[k];
         const struct rule *r = ruleset_find(&e->rules, ev);
         struct verdict v = check_event(r, ev, &m->stat[k], q, e->src->exact_floor);
+        /* An erratum (from the rule, or the vendor table) turns a failure into a TODO, not a failed run. */
+        const struct vendor_event *vev = e->vt && !ev->unsupported ? vendor_match(e->vt, ev) : NULL;
+        const char *erratum = r && r->erratum ? r->erratum : vev && vev->errata ? vev->errata : NULL;
+        if (v.kind == V_NOT_OK && erratum && !m->multiplexed) {
+            char *why = xasprintf("erratum %s: %s", erratum, v.reason);
+            snprintf(v.reason, sizeof(v.reason), "%.*s", (int)sizeof(v.reason) - 1, why);
+            free(why);
+            v.kind = V_TODO;
+        }
         char desc[768];
         if (m->multiplexed && v.kind == V_OK)
             v.kind = V_NOT_OK, snprintf(v.reason, sizeof(v.reason), "%s: the group was multiplexed "
@@ -171,6 +214,7 @@ static void verdicts(struct engine *e, const struct case_ *c, const struct measu
                         v.reason);
             break;
         }
+        summarize(e, ev->name, c->label, v.kind, v.reason);
     }
 }
 
@@ -183,7 +227,139 @@ static void skip_all(struct engine *e, const struct case_ *c, struct event_spec 
         char desc[768];
         snprintf(desc, sizeof(desc), "%s :: %s", c->label, events[k].name);
         tap_point(e->tap, failed ? TAP_NOT_OK : TAP_SKIP, desc, why);
+        summarize(e, events[k].name, c->label, failed ? V_NOT_OK : V_SKIP, why);
     }
+}
+
+static void record(struct engine *e, const struct case_ *c, int g, const struct measurement *m,
+                   const struct quantities *q, const char *part, const char *learned)
+{
+    if (e->dir) {
+        struct json j;
+        json_init(&j);
+        measurement_json(&j, e, c, g, m, q, part[0] ? part : NULL, learned);
+        if (json_write_line(&j, e->dir->measurements))
+            pm_error("cannot append to %s/measurements.ndjson", e->dir->path);
+        json_free(&j);
+    }
+    e->measurements++;
+    if (e->tap)
+        verdicts(e, c, m, q);
+    if (e->on_measurement)
+        e->on_measurement(e, c, m, q);
+}
+
+static bool no_free_counter(const struct event_spec *ev)
+{
+    return ev->unsupported && !strncmp(ev->unsupported, "no free counter", 15);
+}
+
+/* Measure one group; when it could not be scheduled as a whole (it never ran, it was multiplexed,
+ * or members found no free counter) learn that, split it in two and measure each half. */
+static int measure_part(struct engine *e, struct case_ *c, int g, struct event_spec **ev, int n,
+                        const struct quantities *q, struct measurement *m, const char *part, const char *learned)
+{
+    int rc = measure_group(e->src, c, ev, n, &e->mopts, m);
+    if (rc != MEASURE_OK)
+        return rc;
+    int counting = 0, crowded = 0;
+    for (int k = 0; k < n; k++) {
+        counting += ev[k]->programmable && !ev[k]->unsupported;
+        crowded += no_free_counter(ev[k]);
+    }
+    char why[256] = "";
+    if (counting + crowded >= 2) {
+        if (crowded)
+            snprintf(why, sizeof(why), "%d of %d events found no free counter", crowded, n);
+        else if (m->time_enabled > 0 && m->time_running == 0)
+            snprintf(why, sizeof(why), "the group never ran (time_running 0 of %llu ns)",
+                     (unsigned long long)m->time_enabled);
+        else if (m->multiplexed)
+            snprintf(why, sizeof(why), "the group was multiplexed (running %llu of %llu ns)",
+                     (unsigned long long)m->time_running, (unsigned long long)m->time_enabled);
+    }
+    if (!why[0]) {
+        record(e, c, g, m, q, part, learned);
+        return MEASURE_OK;
+    }
+    sched_learn(&e->learned, ev, n, why);
+    pm_note("%s: group %d%s%s: %s; split and retried", c->label, g, part[0] ? " part " : "", part, why);
+    for (int k = 0; k < n; k++)
+        if (no_free_counter(ev[k])) {
+            free(ev[k]->unsupported);
+            ev[k]->unsupported = NULL;
+        }
+    /* Halves by programmable events; events without a counter stay with the first half. */
+    struct event_spec *half[2][GROUP_MAX_EVENTS];
+    int hn[2] = {0, 0}, prog = 0, total = 0;
+    for (int k = 0; k < n; k++)
+        total += ev[k]->programmable;
+    for (int k = 0; k < n; k++) {
+        int h = ev[k]->programmable ? (prog++ < (total + 1) / 2 ? 0 : 1) : 0;
+        half[h][hn[h]++] = ev[k];
+    }
+    int learned_before = e->learned.n;
+    for (int h = 0; h < 2 && rc == MEASURE_OK; h++) {
+        if (!hn[h])
+            continue;
+        char sub[64];
+        snprintf(sub, sizeof(sub), "%s%s%d/2", part, part[0] ? "." : "", h + 1);
+        rc = measure_part(e, c, g, half[h], hn[h], q, m, sub, why);
+    }
+    /* Both halves ran as they were: later groups keep to that size, so no case opens a group only
+     * to see it fail the same way (the set above is kept too, for the record). */
+    int half_size = (total + 1) / 2;
+    if (rc == MEASURE_OK && e->learned.n == learned_before && half_size >= 1 &&
+        (!e->group_cap || half_size < e->group_cap))
+        e->group_cap = half_size;
+    return rc;
+}
+
+void engine_summary(struct engine *e)
+{
+    if (!e->tap)
+        return;
+    tap_comment(e->tap, "per-event summary (%d events):", e->nsum);
+    for (int i = 0; i < e->nsum; i++) {
+        const struct event_summary *s = &e->sum[i];
+        int cases = s->ok + s->not_ok + s->skip + s->todo + s->info;
+        if (s->not_ok)
+            tap_comment(e->tap, "  %-40s FAILS in %d of %d cases: %s", s->name, s->not_ok, cases, s->fails);
+        else if (s->ok && !s->todo && !s->skip)
+            tap_comment(e->tap, "  %-40s passes in all %d cases", s->name, s->ok);
+        else if (s->ok || s->todo)
+            tap_comment(e->tap, "  %-40s passes in %d, todo (erratum) in %d, skipped in %d of %d cases", s->name,
+                        s->ok, s->todo, s->skip, cases);
+        else if (s->skip && !s->info)
+            tap_comment(e->tap, "  %-40s skipped in all %d cases: %s", s->name, s->skip,
+                        s->skip_reason ? s->skip_reason : "");
+        else
+            tap_comment(e->tap, "  %-40s never expected (no rule, or an info rule): 'pmucal classify RUN' explains it",
+                        s->name);
+    }
+    for (int i = 0; i < e->learned.n; i++) {
+        char names[1024] = "";
+        for (char **p = e->learned.sets[i]; *p; p++)
+            snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", names[0] ? "," : "", *p);
+        tap_comment(e->tap, "learned: {%s} cannot be measured as one group: %s", names, e->learned.why[i]);
+    }
+    if (e->group_cap && e->group_cap < e->group_size)
+        tap_comment(e->tap, "learned: groups of at most %d programmable events ran; later groups kept to that",
+                    e->group_cap);
+}
+
+void engine_free(struct engine *e)
+{
+    for (int i = 0; i < e->nsum; i++) {
+        free(e->sum[i].name);
+        free(e->sum[i].fails);
+        free(e->sum[i].skip_reason);
+    }
+    free(e->sum);
+    e->sum = NULL;
+    e->nsum = 0;
+    sched_learned_free(&e->learned);
+    ruleset_free(&e->rules);
 }
 
 int engine_case(struct engine *e, struct case_ *c, struct event_spec *events, int n)
@@ -210,30 +386,21 @@ int engine_case(struct engine *e, struct case_ *c, struct event_spec *events, in
     quantities_unstated(&q);
     c->kernel->model(c, &q);
 
+    struct sched_info *info = xcalloc((size_t)(n ? n : 1), sizeof(*info));
+    for (int k = 0; k < n; k++)
+        schedule_info(&events[k], e->pmu, e->vt, e->ncounters, &info[k]);
     struct schedule s;
-    schedule_groups(events, n, e->group_size, &s);
+    int size = e->group_cap && e->group_cap < e->group_size ? e->group_cap : e->group_size;
+    schedule_build(events, info, n, size, e->ncounters, &e->learned, &s);
     struct measurement *m = xmalloc(sizeof(*m));
     for (int g = 0; g < s.ngroups && rc == MEASURE_OK; g++) {
         struct event_spec *ptr[GROUP_MAX_EVENTS];
-        for (int k = 0; k < s.count[g]; k++)
-            ptr[k] = &events[s.start[g] + k];
-        rc = measure_group(e->src, c, ptr, s.count[g], &e->mopts, m);
-        if (rc != MEASURE_OK)
-            break;
-        if (e->dir) {
-            struct json j;
-            json_init(&j);
-            measurement_json(&j, e, c, g, m, &q);
-            if (json_write_line(&j, e->dir->measurements))
-                pm_error("cannot append to %s/measurements.ndjson", e->dir->path);
-            json_free(&j);
-        }
-        e->measurements++;
-        if (e->tap)
-            verdicts(e, c, m, &q);
-        if (e->on_measurement)
-            e->on_measurement(e, c, m, &q);
+        int k = 0;
+        for (int j = 0; j < s.count[g] && k < GROUP_MAX_EVENTS; j++)
+            ptr[k++] = &events[s.order[s.start[g] + j]];
+        rc = measure_part(e, c, g, ptr, k, &q, m, "", NULL);
     }
+    free(info);
     free(m);
     schedule_free(&s);
     c->kernel->teardown(c);

@@ -1,14 +1,25 @@
 /* The validation engine: a case's events in groups, each measured, recorded and checked. */
 #ifndef PMUCAL_ENGINE_H
 #define PMUCAL_ENGINE_H
+#include "evlist.h"
 #include "expect.h"
 #include "kernel.h"
 #include "measure.h"
 #include "results.h"
+#include "schedule.h"
 #include "source.h"
 #include "tap.h"
 
 struct engine;
+struct vendor_table;
+
+/* What happened to one event over a run, for the summary that ends validate. */
+struct event_summary {
+    char *name;
+    int ok, not_ok, skip, todo, info;
+    char *fails;           /* "case; case; ..." where it failed */
+    char *skip_reason;     /* the first SKIP reason */
+};
 typedef void (*measurement_hook)(struct engine *e, const struct case_ *c, const struct measurement *m,
                                  const struct quantities *q);
 
@@ -16,6 +27,13 @@ struct engine {
     const struct source *src;
     struct measure_opts mopts;
     int group_size;
+    int ncounters;                /* programmable counters of the PMU (unrestricted events may use any) */
+    const char *pmu;              /* libpfm4 PMU name for restrictions, NULL when none */
+    const struct vendor_table *vt;    /* --vendor-json: counter restrictions and errata; NULL */
+    struct sched_learned learned; /* groups that would not open or never ran, split and retried */
+    int group_cap;                /* learned: groups of at most this many programmable events ran; 0: none */
+    struct event_summary *sum;
+    int nsum;
     struct ruleset rules;
     struct run_dir *dir;          /* NULL: nothing written */
     struct tap *tap;              /* NULL: no verdict lines */
@@ -25,8 +43,8 @@ struct engine {
     int failures;                 /* cases whose setup or measurement failed */
 };
 
-/* "a,b,c" into resolved specs; -1 with one message for the first unknown event. */
-int engine_resolve_events(const struct source *src, const char *list, struct event_spec **out, int *n);
+/* An event list into resolved specs; -1 with one message, naming FILE:LINE, for the first unknown event. */
+int engine_resolve_events(const struct source *src, const struct evlist *l, struct event_spec **out, int *n);
 void engine_free_events(struct event_spec *ev, int n);
 /* The events used when none are named: perf's generic and software events. */
 extern const char engine_default_events[];
@@ -35,8 +53,13 @@ extern const char engine_default_events[];
  * printed; for validate it is also a 'not ok'), or MEASURE_INTERRUPTED. */
 int engine_case(struct engine *e, struct case_ *c, struct event_spec *events, int n);
 
+/* The per-event summary as TAP comments; learned scheduling facts too. */
+void engine_summary(struct engine *e);
+void engine_free(struct engine *e);
+
 /* One measurement as a JSON object (the measurements.ndjson record). */
 void measurement_json(struct json *j, const struct engine *e, const struct case_ *c, int group,
-                      const struct measurement *m, const struct quantities *q);
+                      const struct measurement *m, const struct quantities *q, const char *part,
+                      const char *learned);
 
 #endif

@@ -36,6 +36,15 @@ static int add_rule(struct ruleset *rs, const char *line, const char *where)
         return -1;
     }
     struct rule r = {0};
+    if (!strncmp(words[n - 1], "erratum=", 8)) {
+        if (!words[n - 1][8] || n < 4) {
+            pm_error("%s: 'erratum=' needs a name (e.g. erratum=SKL057) after 'EVENT EXPRESSION TOLERANCE'", where);
+            free(copy);
+            return -1;
+        }
+        r.erratum = xstrdup(words[n - 1] + 8);
+        n--;
+    }
     const char *tol = words[n - 1];
     char *end;
     if (!strcmp(tol, "exact"))
@@ -53,6 +62,7 @@ static int add_rule(struct ruleset *rs, const char *line, const char *where)
     else {
         pm_error("%s: tolerance '%s' is not one of exact, N%% (e.g. 5%%), +-X (e.g. +-0.01 per iteration), bound, "
                  "info", where, tol);
+        free(r.erratum);
         free(copy);
         return -1;
     }
@@ -70,6 +80,7 @@ static int add_rule(struct ruleset *rs, const char *line, const char *where)
     if (!r.expr) {
         pm_error("%s: %s", where, err);
         free(r.expr_text);
+        free(r.erratum);
         free(copy);
         return -1;
     }
@@ -135,42 +146,25 @@ int ruleset_load(struct ruleset *rs, const char *path)
     return rc;
 }
 
-int ruleset_load_named(struct ruleset *rs, const char *name)
+int ruleset_load_named(struct ruleset *rs, const char *name, bool required, char **path_out)
 {
-    char exe[4096], *tried[3];
-    int n = 0;
-    const char *env = getenv("PMUCAL_EXPECT_DIR");
-    if (env && *env)
-        tried[n++] = xasprintf("%s/%s.txt", env, name);
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (len > 0) {
-        exe[len] = '\0';
-        for (int up = 0; up < 2; up++) {   /* /x/bin/pmucal -> /x */
-            char *slash = strrchr(exe, '/');
-            if (slash)
-                *slash = '\0';
-        }
-        tried[n++] = xasprintf("%s/validate/expect/%s.txt", exe, name);
-        tried[n++] = xasprintf("%s/share/pmucal/expect/%s.txt", exe, name);
+    char *path = xasprintf("%s/%s.txt", expect_dir(), name);
+    if (access(path, R_OK)) {
+        if (required)
+            pm_error("the expectation file %s was not found; set PMUCAL_EXPECT_DIR to the folder that holds "
+                     "%s.txt (validate/expect in the source tree)", path, name);
+        free(path);
+        return required ? -1 : 0;
     }
-    int found = -1;
-    for (int i = 0; i < n && found < 0; i++)
-        if (access(tried[i], R_OK) == 0)
-            found = i;
-    int rc;
-    if (found >= 0) {
-        rc = ruleset_load(rs, tried[found]);
-    } else {
-        char where[4096] = "";
-        for (int i = 0; i < n; i++)
-            snprintf(where + strlen(where), sizeof(where) - strlen(where), "%s%s", i ? ", " : "", tried[i]);
-        pm_error("the expectation file %s.txt was not found (looked in: %s); set PMUCAL_EXPECT_DIR to the folder "
-                 "that holds it (validate/expect in the source tree)", name, n ? where : "nowhere: /proc/self/exe is unreadable");
-        rc = -1;
+    if (ruleset_load(rs, path)) {
+        free(path);
+        return -1;
     }
-    for (int i = 0; i < n; i++)
-        free(tried[i]);
-    return rc;
+    if (path_out)
+        *path_out = path;
+    else
+        free(path);
+    return 1;
 }
 
 int ruleset_builtin(struct ruleset *rs)
@@ -178,13 +172,47 @@ int ruleset_builtin(struct ruleset *rs)
     return ruleset_parse(rs, builtin_rules, "built-in rules (validate/expect.c)");
 }
 
+static const char *bare(const char *name)
+{
+    const char *colons = name ? strstr(name, "::") : NULL;
+    return colons ? colons + 2 : name;
+}
+
 const struct rule *ruleset_find(const struct ruleset *rs, const struct event_spec *ev)
 {
-    for (int i = rs->n - 1; i >= 0; i--)   /* later files override earlier ones */
-        if (!strcasecmp(rs->rules[i].event, ev->name) ||
-            (ev->canonical && !strcasecmp(rs->rules[i].event, ev->canonical)))
+    for (int i = rs->n - 1; i >= 0; i--) {  /* later files override earlier ones */
+        const char *r = bare(rs->rules[i].event);
+        if (!strcasecmp(r, bare(ev->name)) || (ev->canonical && !strcasecmp(r, bare(ev->canonical))))
             return &rs->rules[i];
+    }
     return NULL;
+}
+
+const char *expect_dir(void)
+{
+    static char dir[4096];
+    const char *env = getenv("PMUCAL_EXPECT_DIR");
+    if (env && *env)
+        return env;
+    char exe[4000];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (len > 0) {
+        exe[len] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            char *joined = xasprintf("%s/../validate/expect", exe);
+            char *real = realpath(joined, NULL);
+            free(joined);
+            if (real && strlen(real) < sizeof(dir)) {
+                snprintf(dir, sizeof(dir), "%s", real);
+                free(real);
+                return dir;
+            }
+            free(real);
+        }
+    }
+    return "validate/expect";
 }
 
 void ruleset_free(struct ruleset *rs)
@@ -193,6 +221,7 @@ void ruleset_free(struct ruleset *rs)
         free(rs->rules[i].event);
         free(rs->rules[i].expr_text);
         free(rs->rules[i].where);
+        free(rs->rules[i].erratum);
         expr_free(rs->rules[i].expr);
     }
     free(rs->rules);

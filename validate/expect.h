@@ -17,6 +17,7 @@ struct rule {
     double percent;       /* TOL_PERCENT */
     double absolute;      /* TOL_ABSOLUTE: "+-0.01", the |difference| allowed per iteration */
     char *where;          /* "validate/expect/sim.txt:12": a failure points at its row */
+    char *erratum;        /* "erratum=SKL057" at the end of the row: a failure is a TODO; NULL */
 };
 
 struct ruleset {
@@ -28,14 +29,17 @@ struct ruleset {
 int ruleset_load(struct ruleset *rs, const char *path);
 /* Parse rules from text (built-in tables); origin names them in messages. */
 int ruleset_parse(struct ruleset *rs, const char *text, const char *origin);
-/* A source's own expectation file by name ("sim"): $PMUCAL_EXPECT_DIR/<name>.txt, else
- * <binary's folder>/../validate/expect/<name>.txt (the build tree), else
- * <binary's folder>/../share/pmucal/expect/<name>.txt (an installed copy). -1 with one message
- * naming every place looked in when none exists. */
-int ruleset_load_named(struct ruleset *rs, const char *name);
+/* The shipped file <name>.txt in expect_dir(): 1 loaded (its path in *path_out when not NULL),
+ * 0 absent and not required, -1 absent and required or malformed (one message either way). */
+int ruleset_load_named(struct ruleset *rs, const char *name, bool required, char **path_out);
 /* The built-in rules for perf's generic and software events. */
 int ruleset_builtin(struct ruleset *rs);
+/* The rule for an event: by the name as written or libpfm4's canonical string, ignoring case and a
+ * "pmu::" prefix on either side; later rules override earlier ones. */
 const struct rule *ruleset_find(const struct ruleset *rs, const struct event_spec *ev);
+/* The folder of the shipped expectation files: $PMUCAL_EXPECT_DIR, else validate/expect beside the
+ * binary's bin/ folder, else ./validate/expect. */
+const char *expect_dir(void);
 void ruleset_free(struct ruleset *rs);
 const char *tolerance_text(const struct rule *r, char *buf, size_t n);
 

@@ -1,5 +1,7 @@
 #include "options.h"
 #include "util.h"
+#include "pfm.h"
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +57,9 @@ int measure_cli_parse(const struct command *c, struct measure_cli *o, int argc, 
         return 1;
     }
     if ((v = cli_opt(argc, argv, i, "--group-size", NULL, &bad))) {
+        o->group_auto = !strcmp(v, "auto");
+        if (o->group_auto)
+            return 1;
         if (number(c, "--group-size", v, 1, 32, &x))
             return -1;
         o->group_size = (int)x;
@@ -80,6 +85,18 @@ int measure_cli_parse(const struct command *c, struct measure_cli *o, int argc, 
         o->expect = v;
         return 1;
     }
+    if ((v = cli_opt(argc, argv, i, "--pmu", NULL, &bad))) {
+        o->pmu = v;
+        return 1;
+    }
+    if ((v = cli_opt(argc, argv, i, "--vendor-json", NULL, &bad))) {
+        o->vendor_json = v;
+        return 1;
+    }
+    if (!strcmp(argv[*i], "--no-auto-expect")) {
+        o->no_auto_expect = true;
+        return 1;
+    }
     if ((v = cli_opt(argc, argv, i, "--label", NULL, &bad))) {
         o->label = v;
         return 1;
@@ -99,7 +116,7 @@ int measure_cli_parse(const struct command *c, struct measure_cli *o, int argc, 
     return 0;
 }
 
-int measure_cli_engine(const struct measure_cli *o, struct engine *e, struct event_spec **events, int *nevents)
+int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spec **events, int *nevents)
 {
     memset(e, 0, sizeof(*e));
     e->src = source_find(o->source);
@@ -114,15 +131,69 @@ int measure_cli_engine(const struct measure_cli *o, struct engine *e, struct eve
     if (!e->mopts.iters && e->src->default_iters)   /* e.g. sim: a fixed count, not a timed one */
         e->mopts.iters = e->src->default_iters;
     e->group_size = o->group_size;
-    /* Later rules win: built-in, then the source's own file, then --expect. */
-    if (ruleset_builtin(&e->rules) || (e->src->expect_file && ruleset_load_named(&e->rules, e->src->expect_file)) ||
-        (o->expect && ruleset_load(&e->rules, o->expect))) {
-        ruleset_free(&e->rules);
-        return -1;
+    /* A source that counts libpfm4 events has a PMU: its counters, its shipped rules. */
+    bool pmu_events = e->src->libpfm_events;
+    struct pfm_core core = {0};
+    if (pmu_events || o->pmu) {
+        if (o->pmu && !pfm_force(o->pmu))
+            return -1;
+        if (pfm_core_pmu(&core)) {
+            e->pmu = core.name;
+            e->ncounters = core.counters;
+        }
     }
-    if (engine_resolve_events(e->src, measure_cli_events(o, e->src), events, nevents)) {
-        ruleset_free(&e->rules);
-        return -1;
+    if (o->vendor_json) {
+        if (vendor_load(&o->vt, o->vendor_json)) {
+            vendor_free(&o->vt);
+            return -1;
+        }
+        e->vt = &o->vt;
     }
+    if (o->group_auto) {
+        if (!e->ncounters) {
+            pm_error("--group-size auto: no libpfm4 core PMU to count counters of; give --group-size N or --pmu NAME");
+            vendor_free(&o->vt);
+            return -1;
+        }
+        /* libpfm4 counts counters with SMT off (skl 8, icx 16); the vendor's counter lists say what
+         * one thread gets, so they win when given. */
+        int vendor_max = 0;
+        for (int k = 0; k < o->vt.n; k++)
+            for (int c = 31; c >= 0; c--)
+                if (o->vt.ev[k].counters & (1u << c)) {
+                    if (c + 1 > vendor_max)
+                        vendor_max = c + 1;
+                    break;
+                }
+        e->group_size = vendor_max && vendor_max < e->ncounters ? vendor_max : e->ncounters;
+        if (e->group_size > 32)
+            e->group_size = 32;
+        o->group_size = e->group_size;
+    }
+    struct evlist l = {0};
+    if (ruleset_builtin(&e->rules))
+        goto fail;
+    /* Later rules win: built-in, the shipped file of the PMU (or the source's own, which must
+     * exist: a source without its rules checks nothing), then the user's own. */
+    const char *stem = pmu_events || o->pmu ? e->pmu : e->src->expect_file;
+    if (!o->no_auto_expect && stem && ruleset_load_named(&e->rules, stem, !pmu_events && !o->pmu, &o->auto_expect) < 0)
+        goto fail;
+    if (o->expect && ruleset_load(&e->rules, o->expect))
+        goto fail;
+    const char *list = measure_cli_events(o, e->src);
+    if (!strcmp(list, "all") && !pmu_events && !o->pmu) {
+        pm_error("--events all lists a libpfm4 PMU's events: use it with --source perf or name --pmu NAME");
+        goto fail;
+    }
+    if (evlist_from_arg(&l, list, o->pmu) || engine_resolve_events(e->src, &l, events, nevents))
+        goto fail;
+    evlist_free(&l);
     return 0;
+fail:
+    evlist_free(&l);
+    engine_free(e);
+    vendor_free(&o->vt);
+    free(o->auto_expect);
+    o->auto_expect = NULL;
+    return -1;
 }

@@ -3,11 +3,18 @@
 #define PMUCAL_OPTIONS_H
 #include "cli.h"
 #include "engine.h"
+#include "vendor.h"
 
 struct measure_cli {
     const char *events;       /* -e list */
     const char *source;       /* --source */
     const char *expect;       /* --expect FILE: extra rules */
+    const char *pmu;          /* --pmu NAME: libpfm4 PMU for 'all', restrictions and the expectation file */
+    const char *vendor_json;  /* --vendor-json PATH */
+    bool no_auto_expect;      /* --no-auto-expect: only built-in rules and --expect */
+    bool group_auto;          /* --group-size auto */
+    char *auto_expect;        /* the expectation file loaded automatically, NULL when none */
+    struct vendor_table vt;
     const char *label, *out;  /* results folder */
     bool json;
     struct measure_opts m;
@@ -15,13 +22,23 @@ struct measure_cli {
 };
 
 #define MEASURE_CLI_OPTIONS_HELP \
-    "  -e, --events LIST    events, comma-separated: libpfm4 names (pmucal events), perf generic\n" \
-    "                       and software names (default: " "instructions,branches,branch-misses,\n" \
-    "                       cycles,page-faults,cpu-migrations,context-switches); with --source sim\n" \
-    "                       sim::NAME for NAME in Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw Bc Bcm\n" \
-    "                       Bi Bim (default: all 13)\n" \
+    "  -e, --events LIST|FILE|all\n" \
+    "                       events: comma-separated libpfm4 names (pmucal events), perf generic\n" \
+    "                       and software names; or a list file (a path with '/', or an existing\n" \
+    "                       file: one event a line, '#' comments, modifiers like :c=1:i=1:e=1:u:k);\n" \
+    "                       or 'all' (every event and unit mask of the PMU). Default:\n" \
+    "                       instructions,branches,branch-misses,cycles,page-faults,cpu-migrations,\n" \
+    "                       context-switches\n" \
     "  -r, --repetitions N  repetitions per measurement, 1..101 (default 5)\n" \
-    "  --group-size N       programmable events per group (default 4)\n" \
+    "  --group-size N|auto  programmable events per group (default 4); auto: libpfm4's counter count,\n" \
+    "                       which assumes SMT off (skl 8, icx 16), or the vendor table's counter\n" \
+    "                       lists when --vendor-json is given; a group that does not fit is split\n" \
+    "                       and retried\n" \
+    "  --pmu NAME           libpfm4 PMU (default: this host's) for 'all', counter restrictions and\n" \
+    "                       the expectation file; another PMU is forced with LIBPFM_FORCE_PMU\n" \
+    "  --vendor-json PATH   vendor event table (file or folder): counter restrictions and errata\n" \
+    "                       With --source sim: sim::NAME for NAME in Ir Dr Dw I1mr D1mr D1mw ILmr\n" \
+    "                       DLmr DLmw Bc Bcm Bi Bim (default: all 13)\n" \
     "  --iters N            iterations per measured run (default: about --target-ms of work;\n" \
     "                       with --source sim a fixed 10000, deterministic)\n" \
     "  --target-ms MS       length of one measured run when iterations are automatic (default 20)\n" \
@@ -29,7 +46,8 @@ struct measure_cli {
     "                       valgrind's callgrind: exact instruction, load, store, branch counts and\n" \
     "                       simulated cache misses and mispredicts, caches sized from hwloc;\n" \
     "                       rules from validate/expect/sim.txt; needs the Debian package valgrind)\n" \
-    "  --expect FILE        more expectation rules (EVENT EXPRESSION TOLERANCE a line)\n"
+    "  --expect FILE        more expectation rules (EVENT EXPRESSION TOLERANCE a line)\n" \
+    "  --no-auto-expect     do not load validate/expect/<pmu>.txt (or <source>.txt) automatically\n"
 
 void measure_cli_init(struct measure_cli *o);
 /* Consumes argv[*i] (and its value) when it is a shared option: 1 consumed, 0 not ours,
@@ -42,6 +60,6 @@ const char *measure_cli_events(const struct measure_cli *o, const struct source 
  * or -1 (message printed). */
 int measure_cli_prepare(const struct measure_cli *o, const struct engine *e, int argc, char **argv, int *status);
 /* Source, rules and events from the options into an engine. -1 with a message. */
-int measure_cli_engine(const struct measure_cli *o, struct engine *e, struct event_spec **events, int *nevents);
+int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spec **events, int *nevents);
 
 #endif

@@ -9,9 +9,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+static int state; /* 0 untried, 1 ok, -1 failed */
+
 bool pfm_ready(void)
 {
-    static int state; /* 0 untried, 1 ok, -1 failed */
     if (!state) {
         int rc = pfm_initialize();
         state = rc == PFM_SUCCESS ? 1 : -1;
@@ -31,11 +32,21 @@ static void fill_core(pfm_pmu_t p, const pfm_pmu_info_t *info, struct pfm_core *
     out->events = info->nevents;
 }
 
+/* libpfm4 keeps a PMU it once activated marked present after pfm_terminate(), so when a PMU was
+ * forced the forced one is the answer, not the first present one. */
+static const char *forced(void)
+{
+    const char *f = getenv("LIBPFM_FORCE_PMU");
+    return f && *f && !strchr(f, ',') ? f : NULL;
+}
+
 bool pfm_core_pmu(struct pfm_core *out)
 {
     memset(out, 0, sizeof(*out));
     if (!pfm_ready())
         return false;
+    if (forced() && pfm_pmu_by_name(forced(), out))
+        return true;
     pfm_pmu_info_t info;
     pfm_pmu_t p;
     pfm_for_all_pmus(p) {
@@ -81,7 +92,10 @@ int pfm_encode(const char *name, struct event_spec *spec, char *err, size_t errl
     arg.attr = &attr;
     arg.fstr = &fstr;
     arg.size = sizeof(arg);
-    int rc = pfm_get_os_event_encoding(name, PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+    /* With a forced PMU, a bare name means an event of that PMU (see forced()). */
+    char *qualified = forced() && !strstr(name, "::") ? xasprintf("%s::%s", forced(), name) : NULL;
+    int rc = pfm_get_os_event_encoding(qualified ? qualified : name, PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+    free(qualified);
     if (rc != PFM_SUCCESS) {
         struct pfm_core core;
         bool have = pfm_core_pmu(&core);
@@ -96,7 +110,85 @@ int pfm_encode(const char *name, struct event_spec *spec, char *err, size_t errl
     spec->config1 = attr.config1;
     spec->config2 = attr.config2;
     spec->programmable = true;
+    spec->count_kernel = !attr.exclude_kernel;
+    spec->exclude_user = attr.exclude_user;
     return 0;
+}
+
+bool pfm_force(const char *pmu)
+{
+    struct pfm_core core;
+    if (!pfm_pmu_by_name(pmu, &core)) {
+        pm_error("libpfm4 has no PMU named '%s'; examples: skl, icx, spr, amd64_fam19h_zen4", pmu);
+        return false;
+    }
+    const char *now = getenv("LIBPFM_FORCE_PMU");
+    if (now && !strcmp(now, pmu) && state > 0)
+        return true;
+    setenv("LIBPFM_FORCE_PMU", pmu, 1);
+    pfm_terminate();
+    state = 0;
+    if (!pfm_ready())
+        return false;
+    if (!pfm_core_pmu(&core) || strcmp(core.name, pmu)) {
+        pm_error("LIBPFM_FORCE_PMU=%s did not make libpfm4 use that PMU", pmu);
+        return false;
+    }
+    return true;
+}
+
+int pfm_each_event(const struct pfm_core *core, pfm_event_fn fn, void *arg)
+{
+    pfm_event_info_t ev;
+    pfm_event_attr_info_t at;
+    pfm_pmu_info_t pinfo;
+    memset(&pinfo, 0, sizeof(pinfo));
+    pinfo.size = sizeof(pinfo);
+    if (pfm_get_pmu_info((pfm_pmu_t)core->pmu, &pinfo) != PFM_SUCCESS)
+        return -1;
+    int count = 0;
+    for (int i = pinfo.first_event; i != -1; i = pfm_get_event_next(i)) {
+        memset(&ev, 0, sizeof(ev));
+        ev.size = sizeof(ev);
+        if (pfm_get_event_info(i, PFM_OS_NONE, &ev) != PFM_SUCCESS)
+            continue;
+        int umasks = 0;
+        for (int a = 0; a < ev.nattrs; a++) {
+            memset(&at, 0, sizeof(at));
+            at.size = sizeof(at);
+            if (pfm_get_event_attr_info(i, a, PFM_OS_NONE, &at) != PFM_SUCCESS || at.type != PFM_ATTR_UMASK)
+                continue;
+            umasks++;
+            char *fq = xasprintf("%s::%s:%s", core->name, ev.name, at.name);
+            int rc = fn(fq, ev.name, at.name, at.desc ? at.desc : "", arg);
+            free(fq);
+            count++;
+            if (rc)
+                return rc;
+        }
+        if (!umasks) {
+            char *fq = xasprintf("%s::%s", core->name, ev.name);
+            int rc = fn(fq, ev.name, NULL, ev.desc ? ev.desc : "", arg);
+            free(fq);
+            count++;
+            if (rc)
+                return rc;
+        }
+    }
+    return count;
+}
+
+void x86_decode(const struct event_spec *spec, struct x86_enc *out)
+{
+    uint64_t c = spec->config;
+    memset(out, 0, sizeof(*out));
+    out->event = (unsigned)((c & 0xff) | ((c >> 32) & 0xf) << 8);
+    out->umask = (unsigned)((c >> 8) & 0xff);
+    out->edge = (c >> 18) & 1;
+    out->any = (c >> 21) & 1;
+    out->inv = (c >> 23) & 1;
+    out->cmask = (unsigned)((c >> 24) & 0xff);
+    out->msr = spec->config1;
 }
 
 static const struct {

@@ -19,6 +19,20 @@ bool pfm_core_pmu(struct pfm_core *out);
 bool pfm_pmu_by_name(const char *name, struct pfm_core *out);
 /* Encode name for perf_event_open with user-level counting. 0, or -1 with err. */
 int pfm_encode(const char *name, struct event_spec *spec, char *err, size_t errlen);
+/* Make libpfm4 treat pmu as the host's core PMU (LIBPFM_FORCE_PMU, re-initialized in place), so
+ * its events encode offline. false with a message when libpfm4 has no such PMU. */
+bool pfm_force(const char *pmu);
+/* Every event and unit mask of a PMU as "pmu::EVENT:UMASK" (or "pmu::EVENT" without umasks).
+ * fn returns non-zero to stop; the result is that value, or the number of strings visited. */
+typedef int (*pfm_event_fn)(const char *fq, const char *event, const char *umask, const char *desc, void *arg);
+int pfm_each_event(const struct pfm_core *core, pfm_event_fn fn, void *arg);
+/* The fields of an x86 PERFEVTSEL value (perf's raw config) and the offcore/extra MSR (config1). */
+struct x86_enc {
+    unsigned event, umask, cmask;   /* event includes AMD's extended bits 35:32 as bits 11:8 */
+    bool inv, edge, any;
+    uint64_t msr;
+};
+void x86_decode(const struct event_spec *spec, struct x86_enc *out);
 /* perf's generic and software event names (cycles, page-faults, ...): true when name is one. */
 bool perf_generic_event(const char *name, struct event_spec *spec);
 /* Can a hardware event be opened here at all? false with the reason. */

@@ -32,7 +32,8 @@ static int perf_resolve(const char *name, struct event_spec *spec, char *err, si
     return -1;
 }
 
-static int open_one(struct group *g, uint32_t type, uint64_t config, uint64_t c1, uint64_t c2, int slot)
+static int open_one(struct group *g, uint32_t type, uint64_t config, uint64_t c1, uint64_t c2, int slot,
+                    const struct event_spec *spec)
 {
     struct perf_event_attr a;
     memset(&a, 0, sizeof(a));
@@ -41,7 +42,8 @@ static int open_one(struct group *g, uint32_t type, uint64_t config, uint64_t c1
     a.config = config;
     a.config1 = c1;
     a.config2 = c2;
-    a.exclude_kernel = 1;
+    a.exclude_kernel = !(spec && spec->count_kernel);
+    a.exclude_user = spec && spec->exclude_user;
     a.exclude_hv = 1;
     a.disabled = g->leader < 0;   /* members follow the leader */
     a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
@@ -126,7 +128,7 @@ static struct group *perf_open(struct event_spec **events, int n)
     open_fixed(g);
     /* Software noise detectors first: they always open, so they lead and hardware members join. */
     for (int k = 0; k < NOISE_COUNT; k++) {
-        int rc = open_one(g, PERF_TYPE_SOFTWARE, noise_config[k], 0, 0, -1 - k);
+        int rc = open_one(g, PERF_TYPE_SOFTWARE, noise_config[k], 0, 0, -1 - k, NULL);
         if (rc) {
             char why[256];
             pm_error("cannot open the software event %s: %s", noise_name[k],
@@ -139,7 +141,7 @@ static struct group *perf_open(struct event_spec **events, int n)
         struct event_spec *s = events[e];
         if (s->unsupported)
             continue;
-        int rc = open_one(g, s->type, s->config, s->config1, s->config2, e);
+        int rc = open_one(g, s->type, s->config, s->config1, s->config2, e, s);
         if (rc) {
             char why[256];
             s->unsupported = xstrdup(perf_open_reason(-rc, s->type != PERF_TYPE_SOFTWARE, why, sizeof(why)));
@@ -208,6 +210,7 @@ static const struct source perf_source = {
     .summary = "perf_event_open on this host (libpfm4 encodings, perf generic and software events)",
     .exact_floor = 0.01,
     .real_time = true,
+    .libpfm_events = true,
     .resolve = perf_resolve,
     .open = perf_open,
     .start = perf_start,

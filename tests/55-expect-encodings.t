@@ -1,0 +1,91 @@
+#!/bin/sh
+# Offline checks of the shipped expectation files, and libpfm4's encodings against the vendor
+# reference tables (../shared/eventdata; SKIP when that folder is absent).
+. "$(dirname "$0")/lib.sh"
+
+$PMUCAL expect check > "$TMP/expect.tap" 2> "$TMP/expect.err"
+rc=$?
+grep '^#' "$TMP/expect.tap"
+[ $rc -eq 0 ] && [ "$(grep -c '^not ok' "$TMP/expect.tap")" -eq 0 ] && [ "$(grep -c '^ok' "$TMP/expect.tap")" -gt 100 ]
+ok $? "pmucal expect check: every shipped rule encodes for its PMU and names known quantities ($(grep -c '^ok' "$TMP/expect.tap") rules)"
+for pmu in amd64_fam19h_zen4 amd64_fam19h_zen3 skl icx spr; do
+    n=$(grep -c "expect/$pmu.txt:[0-9]*: " "$TMP/expect.tap")
+    [ "$n" -ge 15 ]
+    ok $? "$pmu.txt ships $n rules"
+done
+# It catches what it is for: an event of another PMU, an unknown quantity, a duplicate, an unknown file stem.
+mkdir -p "$TMP/exp"
+printf 'RETIRED_INSTRUCTIONS inst exact\nINST_RETIRED:ANY_P inst exact\n' > "$TMP/exp/amd64_fam19h_zen4.txt"
+$PMUCAL expect check "$TMP/exp/amd64_fam19h_zen4.txt" > "$TMP/o" 2>&1
+[ $? -eq 1 ] && grep -q "^not ok 2 - .*amd64_fam19h_zen4.txt:2: INST_RETIRED:ANY_P does not encode for amd64_fam19h_zen4" "$TMP/o"
+ok $? "an Intel event in the zen4 file is 'not ok' with file:line"
+printf 'INST_RETIRED:ANY_P inst exact\nINST_RETIRED:ANY_P inst 1%%\n' > "$TMP/exp/skl.txt"
+$PMUCAL expect check "$TMP/exp/skl.txt" > "$TMP/o" 2>&1
+[ $? -eq 1 ] && grep -q "skl.txt:2: INST_RETIRED:ANY_P has a rule already at .*skl.txt:1" "$TMP/o"
+ok $? "a duplicate rule is 'not ok' naming both rows"
+printf 'INST_RETIRED:ANY_P instructions exact\n' > "$TMP/exp/icx.txt"
+$PMUCAL expect check "$TMP/exp/icx.txt" > "$TMP/o" 2>&1
+[ $? -eq 1 ] && grep -q "icx.txt:1: unknown quantity 'instructions'" "$TMP/o"
+ok $? "an unknown quantity names file:line"
+printf 'X inst exact\n' > "$TMP/exp/nosuchpmu.txt"
+$PMUCAL expect check "$TMP/exp/nosuchpmu.txt" > "$TMP/o" 2>&1
+[ $? -eq 1 ] && grep -q "no libpfm4 PMU and no counter source is named 'nosuchpmu'" "$TMP/o"
+ok $? "a file named after no PMU or source is 'not ok'"
+
+# The host PMU's file loads by itself; --no-auto-expect withholds it.
+host=$($PMUCAL info --json | jq -r '.pmu.name // empty')
+if [ -n "$host" ] && [ -f "validate/expect/$host.txt" ]; then
+    $PMUCAL validate --case 'walker size=L1' -e page-faults --label auto > /dev/null 2>&1
+    is "$(jq -r '.expectations | split("/") | last' "$PMUCAL_RESULTS"/*-auto/manifest.json)" "$host.txt" "validate loads validate/expect/$host.txt for the host PMU"
+    $PMUCAL validate --case 'walker size=L1' -e page-faults --label noauto --no-auto-expect > /dev/null 2>&1
+    is "$(jq -r '.expectations' "$PMUCAL_RESULTS"/*-noauto/manifest.json)" "null" "--no-auto-expect withholds it"
+else
+    skip "automatic expectation file" "no shipped file for host PMU '${host:-none}'"
+    skip "--no-auto-expect" "no shipped file for host PMU '${host:-none}'"
+fi
+
+# Checker: an erratum turns a failure into TODO; the run does not fail for it. Zero-quantity cases
+# are negative tests (cpu-migrations must be 0; a rule claiming page-faults count loads fails).
+printf 'page-faults ld.all exact\ncpu-migrations pf.minor exact erratum=TEST001\n' > "$TMP/neg.rules"
+$PMUCAL validate --case 'walker size=L1' -e page-faults,cpu-migrations --expect "$TMP/neg.rules" --label neg > "$TMP/neg.tap" 2>/dev/null
+rc=$?
+grep -q '^not ok [0-9]* - walker :: page-faults = ld.all: measured 0.0000 expected 16.0000' "$TMP/neg.tap" && [ $rc -eq 1 ]
+ok $? "a wrong rule is 'not ok' with measured and expected, and validate exits 1 (got $rc)"
+grep -q '^#   page-faults  *FAILS in 1 of 1 cases: walker' "$TMP/neg.tap"
+ok $? "the per-event summary names where it fails"
+
+# Encoding cross-check against the shared reference tables.
+eventdata=${PMUCAL_EVENTDATA:-../shared/eventdata}
+for pair in skl:intel/SKL icx:intel/ICX spr:intel/SPR amd64_fam19h_zen4:amd/amdzen4; do
+    pmu=${pair%%:*} table=$eventdata/${pair#*:}
+    if [ ! -d "$table" ]; then
+        skip "encodings $pmu" "no reference tables at $table"
+        continue
+    fi
+    $PMUCAL encodings --pmu "$pmu" --vendor-json "$table" > "$TMP/enc-$pmu.tap" 2> "$TMP/enc.err"
+    rc=$?
+    totals=$(grep '^# totals' "$TMP/enc-$pmu.tap")
+    echo "$totals"
+    grep '^not ok' "$TMP/enc-$pmu.tap" | head -n 3 | sed 's/^/#   /'
+    same=$(echo "$totals" | sed -n 's/.*identical \([0-9]*\).*/\1/p')
+    diff=$(echo "$totals" | sed -n 's/.*different \([0-9]*\),.*/\1/p')
+    plan=$(grep -c '^1\.\.' "$TMP/enc-$pmu.tap")
+    { [ $rc -eq 0 ] && [ "$diff" -eq 0 ]; } || { [ $rc -eq 1 ] && [ "$diff" -gt 0 ]; }
+    ok $? "encodings $pmu: exit $rc agrees with $diff differences"
+    [ "$plan" -eq 1 ] && [ "$same" -gt 150 ] && [ "$(grep -c '^ok\|^not ok' "$TMP/enc-$pmu.tap")" -eq $((same + diff)) ]
+    ok $? "encodings $pmu: $same identical, one TAP line per compared event, one plan"
+done
+if [ -d "$eventdata/intel/ICX" ]; then
+    grep -q '^not ok [0-9]* - MEM_LOAD_MISC_RETIRED.UC != icx::MEM_LOAD_MISC_RETIRED:UC: vendor event 0xd4 umask 0x04 .*; libpfm4 event 0xc4 umask 0x04' "$TMP/enc-icx.tap"
+    ok $? "a real difference is shown with both encodings (icx MEM_LOAD_MISC_RETIRED.UC: 0xd4 vs 0xc4)"
+    grep -q '^# vendor only: ' "$TMP/enc-icx.tap" && grep -q '^# libpfm4 only: ' "$TMP/enc-icx.tap"
+    ok $? "events on one side only are listed as such"
+else
+    skip "a real difference with both encodings" "no reference tables at $eventdata"
+    skip "one-side-only listing" "no reference tables at $eventdata"
+fi
+printf '{"Events": [' > "$TMP/broken.json"
+$PMUCAL encodings --pmu skl --vendor-json "$TMP/broken.json" > /dev/null 2> "$TMP/err"
+[ $? -eq 2 ] && grep -q "broken.json: line 1 column 13: " "$TMP/err"
+ok $? "a broken vendor table is one error naming file, line and column: $(cat "$TMP/err")"
+done_testing

@@ -1,0 +1,203 @@
+#include "evlist.h"
+#include "pfm.h"
+#include "util.h"
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void evlist_add(struct evlist *l, const char *name, const char *where)
+{
+    l->name = xrealloc(l->name, sizeof(*l->name) * (size_t)(l->n + 1));
+    l->where = xrealloc(l->where, sizeof(*l->where) * (size_t)(l->n + 1));
+    l->name[l->n] = xstrdup(name);
+    l->where[l->n++] = xstrdup(where);
+}
+
+void evlist_free(struct evlist *l)
+{
+    for (int i = 0; i < l->n; i++) {
+        free(l->name[i]);
+        free(l->where[i]);
+    }
+    free(l->name);
+    free(l->where);
+    memset(l, 0, sizeof(*l));
+}
+
+static bool whole(const char *s, unsigned long long *v)
+{
+    char *end;
+    if (!*s || *s == '-' || *s == '+')
+        return false;
+    errno = 0;
+    *v = strtoull(s, &end, 0);
+    return !*end && !errno;
+}
+
+/* The shape of one event string; libpfm4 (or the source) judges names later. NULL when fine. */
+static const char *check_syntax(const char *ev, char *why, size_t n)
+{
+    const char *p = ev, *colons = strstr(ev, "::");
+    if (colons && memchr(ev, ':', (size_t)(colons - ev)))
+        colons = NULL;   /* "EVENT:u::k": an empty field, not a PMU prefix */
+    if (colons) {
+        if (colons == ev) {
+            snprintf(why, n, "'%s': the PMU name before '::' is empty", ev);
+            return why;
+        }
+        p = colons + 2;
+    }
+    if (!*p || *p == ':') {
+        snprintf(why, n, "'%s': the event name is empty", ev);
+        return why;
+    }
+    char *copy = xstrdup(p);
+    const char *bad = NULL;
+    int field = 0;
+    for (char *save, *tok = strtok_r(copy, ":", &save); tok && !bad; tok = strtok_r(NULL, ":", &save), field++) {
+        char *eq = strchr(tok, '=');
+        if (!eq || !field)
+            continue;
+        unsigned long long v;
+        *eq = '\0';
+        const char *key = tok, *val = eq + 1;
+        if (!*key)
+            snprintf(why, n, "'%s': a modifier '=%s' has no name (e.g. :c=1)", ev, val), bad = why;
+        else if (!whole(val, &v))
+            snprintf(why, n, "'%s': modifier %s needs a whole number, e.g. :%s=1", ev, key, key), bad = why;
+        else if (!strcmp(key, "c") && v > 255)
+            snprintf(why, n, "'%s': counter mask c=%llu is out of range 0..255", ev, v), bad = why;
+        else if ((!strcmp(key, "i") || !strcmp(key, "e") || !strcmp(key, "u") || !strcmp(key, "k")) && v > 1)
+            snprintf(why, n, "'%s': modifier %s is a flag: 0 or 1", ev, key), bad = why;
+    }
+    free(copy);
+    if (!bad && (strstr(p, "::") || p[strlen(p) - 1] == ':'))
+        snprintf(why, n, "'%s': an empty unit mask or modifier between ':'", ev), bad = why;
+    return bad;
+}
+
+int evlist_parse(struct evlist *l, const char *text, const char *origin)
+{
+    int lineno = 0;
+    const char *p = text;
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        char *line = xmalloc(len + 1);
+        memcpy(line, p, len);
+        line[len] = '\0';
+        lineno++;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        char *s = line, *end;
+        while (isspace((unsigned char)*s))
+            s++;
+        end = s + strlen(s);
+        while (end > s && isspace((unsigned char)end[-1]))
+            *--end = '\0';
+        if (*s) {
+            char why[512];
+            char *space = s + strcspn(s, " \t\r,");
+            if (*space) {
+                char *next = space + strspn(space, " \t\r,");
+                pm_error("%s:%d: one event a line, but '%s' has more ('%s'); put each event on its own line",
+                         origin, lineno, s, next);
+                free(line);
+                return -1;
+            }
+            if (check_syntax(s, why, sizeof(why))) {
+                pm_error("%s:%d: %s", origin, lineno, why);
+                free(line);
+                return -1;
+            }
+            char where[600];
+            snprintf(where, sizeof(where), "%s:%d", origin, lineno);
+            evlist_add(l, s, where);
+        }
+        free(line);
+        p = e ? e + 1 : p + len;
+    }
+    if (!l->n) {
+        pm_error("%s names no event; write one event a line ('pmucal events' prints every one)", origin);
+        return -1;
+    }
+    return 0;
+}
+
+int evlist_load(struct evlist *l, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        pm_error("cannot read event list %s: %s", path, strerror(errno));
+        return -1;
+    }
+    size_t cap = 4096, len = 0, got;
+    char *text = xmalloc(cap);
+    while ((got = fread(text + len, 1, cap - len - 1, f)) > 0) {
+        len += got;
+        if (len + 1 == cap)
+            text = xrealloc(text, cap *= 2);
+    }
+    text[len] = '\0';
+    fclose(f);
+    if (strlen(text) != len) {
+        pm_error("event list %s is not text (it holds a NUL byte)", path);
+        free(text);
+        return -1;
+    }
+    int rc = evlist_parse(l, text, path);
+    free(text);
+    return rc;
+}
+
+struct all_arg {
+    struct evlist *l;
+    char where[128];
+};
+
+static int add_all(const char *fq, const char *event, const char *umask, const char *desc, void *arg)
+{
+    (void)event, (void)umask, (void)desc;
+    struct all_arg *a = arg;
+    evlist_add(a->l, fq, a->where);
+    return 0;
+}
+
+int evlist_all(struct evlist *l, const char *pmu)
+{
+    struct pfm_core core;
+    if (pmu ? !pfm_pmu_by_name(pmu, &core) : !pfm_core_pmu(&core)) {
+        if (pmu)
+            pm_error("--pmu %s: libpfm4 has no such PMU; examples: skl, icx, spr, amd64_fam19h_zen4", pmu);
+        else
+            pm_error("--events all: libpfm4 detected no core PMU for this CPU; name one with --pmu NAME");
+        return -1;
+    }
+    struct all_arg a = {.l = l};
+    snprintf(a.where, sizeof(a.where), "all events of %s", core.name);
+    pfm_each_event(&core, add_all, &a);
+    return 0;
+}
+
+int evlist_from_arg(struct evlist *l, const char *arg, const char *pmu)
+{
+    if (!strcmp(arg, "all"))
+        return evlist_all(l, pmu);
+    struct stat st;
+    if (strchr(arg, '/') || (!strchr(arg, ',') && !stat(arg, &st) && S_ISREG(st.st_mode)))
+        return evlist_load(l, arg);
+    int count;
+    char **names = split_list(arg, ',', &count);
+    for (int i = 0; i < count; i++)
+        evlist_add(l, names[i], "-e");
+    free_list(names);
+    if (!count) {
+        pm_error("the event list '%s' names no event; give -e EVENT[,EVENT...], a file or 'all'", arg);
+        return -1;
+    }
+    return 0;
+}
