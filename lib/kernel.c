@@ -293,3 +293,10 @@ bool case_isa_usable(struct case_ *c, unsigned isa)
     }
     return true;
 }
+
+void case_model(const struct case_ *c, struct quantities *q)
+{
+    quantities_unstated(q);
+    c->kernel->model(c, q);
+    quantities_derive(q);
+}

@@ -52,6 +52,8 @@ struct case_ {
     char detail[256];                 /* what setup really got, e.g. "page=2m-thp slots=8192" */
     unsigned isa_limits;              /* ISA_* the counter source cannot execute (set before setup) */
     const char *isa_limits_by;        /* that source's name, for the SKIP reason */
+    bool simple_predictor;            /* the source's branch predictor is a textbook one (a simulator's):
+                                       * models state mispredicts only where such a one is exact */
 };
 
 enum { KERNEL_OK = 0, KERNEL_ERROR = -1, KERNEL_SKIP = 1 };
@@ -80,6 +82,9 @@ const struct kernel **kernel_list(void);       /* NULL-terminated, name order */
 
 #define PMUCAL_KERNEL(var) \
     static void __attribute__((constructor)) register_kernel_##var(void) { kernel_register(&var); }
+
+/* The case's model, with what follows from it (quantities_derive): every caller uses this. */
+void case_model(const struct case_ *c, struct quantities *q);
 
 /* Builds a case from "name=value" words. NULL with one clear message on an unknown parameter,
  * a bad value or a missing choice. */

@@ -39,3 +39,32 @@ int quantity_lookup(const char *name)
             return i;
     return -1;
 }
+
+void quantities_derive(struct quantities *q)
+{
+    static const struct {
+        enum quantity_id kind, mispred;
+    } parts[] = {
+        {Q_BR_COND, Q_BR_COND_MISPRED},
+        {Q_BR_INDIRECT, Q_BR_INDIRECT_MISPRED},
+        {Q_BR_RET, Q_BR_RET_MISPRED},
+    };
+    double *v = q->v;
+    for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+        if (isnan(v[parts[i].mispred]) && (v[parts[i].kind] == 0 || v[Q_BR_MISPRED] == 0))
+            v[parts[i].mispred] = 0;
+    int unstated = -1, n_unstated = 0;
+    double stated = 0;
+    for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+        if (isnan(v[parts[i].mispred])) {
+            unstated = (int)i;
+            n_unstated++;
+        } else {
+            stated += v[parts[i].mispred];
+        }
+    }
+    if (n_unstated == 1 && !isnan(v[Q_BR_MISPRED]))
+        v[parts[unstated].mispred] = v[Q_BR_MISPRED] - stated;
+    else if (n_unstated == 0 && isnan(v[Q_BR_MISPRED]))
+        v[Q_BR_MISPRED] = stated;
+}

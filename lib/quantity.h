@@ -6,8 +6,8 @@
 /* X(identifier, "name", "meaning") — add a quantity here and nowhere else. */
 #define QUANTITY_LIST(X) \
     X(INST,            "inst",             "instructions retired") \
-    X(LD_ALL,          "ld.all",           "load instructions (memory-source operands count as loads)") \
-    X(ST_ALL,          "st.all",           "store instructions") \
+    X(LD_ALL,          "ld.all",           "instructions that read memory: loads, memory-source operands, and the stack reads of ret and pop") \
+    X(ST_ALL,          "st.all",           "instructions that write memory: stores, and the stack writes of call and push") \
     X(LD_L1,           "ld.l1",            "loads whose data comes from L1D") \
     X(LD_L2,           "ld.l2",            "loads whose data comes from L2") \
     X(LD_L3,           "ld.l3",            "loads whose data comes from L3 / LLC") \
@@ -20,7 +20,9 @@
     X(BR_INDIRECT,     "br.indirect",      "indirect jumps and calls") \
     X(BR_CALL,         "br.call",          "calls") \
     X(BR_RET,          "br.ret",           "returns") \
-    X(BR_MISPRED,      "br.mispred",       "mispredicted branches") \
+    X(BR_MISPRED,      "br.mispred",       "mispredicted branches of every kind") \
+    X(BR_COND_MISPRED, "br.cond.mispred",  "mispredicted conditional branches") \
+    X(BR_INDIRECT_MISPRED, "br.indirect.mispred", "mispredicted indirect jumps and calls") \
     X(DTLB_MISS,       "dtlb.miss",        "loads missing the first-level data TLB") \
     X(STLB_MISS,       "stlb.miss",        "loads missing every TLB level (page walks)") \
     X(PF_MINOR,        "pf.minor",         "minor page faults (first touch)") \
@@ -75,6 +77,9 @@ struct quantities {
 };
 
 void quantities_unstated(struct quantities *q);  /* all NaN, then ITER = 1 */
+/* Fill in what follows from what a model stated: parts of a zero total are zero, a branch kind
+ * that never executes never mispredicts, and one unstated part is the total less the others. */
+void quantities_derive(struct quantities *q);
 bool quantity_stated(const struct quantities *q, enum quantity_id id);
 const char *quantity_name(enum quantity_id id);
 const char *quantity_help(enum quantity_id id);

@@ -8,6 +8,7 @@
  * cycles(random) - cycles(taken) over the mispredicts is the cost of one. Each branch jumps to
  * the instruction after it, so taken or not the same instructions follow: inst is exact for
  * every pattern. */
+#include "topo.h"
 #include "gen.h"
 #include "rng.h"
 #include "util.h"
@@ -272,12 +273,29 @@ static void branch_run(struct case_ *c, uint64_t iters)
     b->g.entry(iters, b->table);
 }
 
+/* The table is read one entry an iteration, in order, so a lap of it misses every line once in
+ * each cache it does not fit (LRU). */
+static void table_misses(const struct branch *b, struct quantities *q)
+{
+    q->v[Q_D1_MISS_WARM] = q->v[Q_LL_MISS_WARM] = 0;
+    if (!b->table)
+        return;
+    uint64_t entry = b->kind == COND ? 8 * (1ull << log2u(b->words)) : 8, bytes = entry * b->slots;
+    const struct topo *t = topo_get();
+    int last = topo_last_level(t);
+    double lines = (double)entry / 64;
+    if (bytes > t->data[1].size)
+        q->v[Q_D1_MISS_WARM] = lines;
+    if (last && bytes > t->data[last].size)
+        q->v[Q_LL_MISS_WARM] = lines;
+}
+
 static void branch_model(const struct case_ *c, struct quantities *q)
 {
     const struct branch *b = c->priv;
     gen_model_base(q);
     q->v[Q_INST] = (double)b->body_insn;
-    q->v[Q_D1_MISS_WARM] = q->v[Q_LL_MISS_WARM] = 0;
+    table_misses(b, q);
     double n = (double)b->branches;
     if (b->kind == COND) {
         uint64_t loads = (b->branches + 63) / 64;
@@ -293,6 +311,8 @@ static void branch_model(const struct case_ *c, struct quantities *q)
             q->v[Q_BR_MISPRED] = 0;
         else if (b->pattern == RANDOM)
             q->v[Q_BR_MISPRED] = n * 0.5;   /* fair independent bits: no predictor beats chance */
+        else if (b->pattern == PERIOD && c->simple_predictor)
+            q->v[Q_BR_MISPRED] = NAN;       /* a 2-bit, short-history predictor (callgrind's) misses some */
         else if ((b->pattern == ALTERNATE ? 2 : b->period) * (b->branches + 1) <= 512)
             q->v[Q_BR_MISPRED] = 0;         /* the pattern fits a global history a modern predictor keeps */
         else
@@ -309,6 +329,7 @@ static void branch_model(const struct case_ *c, struct quantities *q)
         q->v[Q_BR_COND] = q->v[Q_BR_COND_TAKEN] = 1;
         q->v[Q_BR_ALL] = 2;
         q->v[Q_BR_MISPRED] = b->pattern == RANDOM ? 1.0 - 1.0 / (double)b->targets : 0;
+        q->v[Q_BR_COND_MISPRED] = 0;   /* the loop branch */
     }
 }
 

@@ -101,13 +101,20 @@ static void callchain_model(const struct case_ *c, struct quantities *q)
     q->v[Q_BR_INDIRECT] = k->indirect ? d : 0;
     q->v[Q_BR_COND] = q->v[Q_BR_COND_TAKEN] = 1;
     q->v[Q_BR_ALL] = 2 * d + 1;
-    q->v[Q_LD_ALL] = k->indirect ? d : 0;   /* explicit loads; the returns' stack reads are not stated */
-    q->v[Q_BYTES_READ] = q->v[Q_BYTES_WRITTEN] = NAN;
-    q->v[Q_ST_ALL] = NAN;                    /* calls push: whether that counts as a store is the PMU's call */
+    /* Each ret reads its return address from the stack and each call writes one; an indirect
+     * call also loads its target from the table. */
+    q->v[Q_LD_ALL] = d + (k->indirect ? d : 0);
+    q->v[Q_ST_ALL] = d;
+    q->v[Q_BYTES_READ] = 8 * q->v[Q_LD_ALL];
+    q->v[Q_BYTES_WRITTEN] = 8 * d;
     /* A return stack of R entries keeps the innermost R return addresses: the outer D - R
      * returns find wrong (overwritten) entries. Expected, not exact: it is the model's R. */
     double miss = k->depth > k->ras ? (double)(k->depth - k->ras) : 0;
     q->v[Q_BR_RET_MISPRED] = miss;
+    q->v[Q_BR_COND_MISPRED] = 0;       /* the loop branch */
+    /* Every indirect call has one target, the next level. A textbook last-target table (callgrind's:
+     * 512 entries indexed by address bits) aliases the sites of deep chains: here from about 48. */
+    q->v[Q_BR_INDIRECT_MISPRED] = c->simple_predictor && k->indirect && k->depth > 32 ? NAN : 0;
     q->v[Q_BR_MISPRED] = miss;
 }
 

@@ -46,8 +46,7 @@ int snoop_measure_cycles(const char *case_text, const struct measure_opts *o, st
         struct measurement *m = xmalloc(sizeof(*m));
         if (measure_group(src, c, NULL, 0, o, m) == MEASURE_OK) {
             *cycles = m->cycle_stat;
-            quantities_unstated(q);
-            k->model(c, q);
+            case_model(c, q);
             rc = 0;
         }
         free(m);

@@ -1,4 +1,5 @@
 #include "engine.h"
+#include "emit.h"
 #include "clock.h"
 #include "schedule.h"
 #include "vendor.h"
@@ -368,7 +369,15 @@ int engine_case(struct engine *e, struct case_ *c, struct event_spec *events, in
         return MEASURE_FAILED;
     c->isa_limits = e->src->isa_limits;
     c->isa_limits_by = e->src->name;
+    c->simple_predictor = e->src->simple_predictor;
     int rc = c->kernel->setup(c);
+    const struct emit *code = rc == KERNEL_OK && c->kernel->code ? c->kernel->code(c) : NULL;
+    if (code && e->src->max_code_bytes && code->len > e->src->max_code_bytes) {
+        snprintf(c->skip, sizeof(c->skip), "%s of generated code is more than the %s source runs in reasonable time "
+                 "(%s); measure it with another source", fmt_size(code->len), e->src->name,
+                 fmt_size(e->src->max_code_bytes));
+        rc = KERNEL_SKIP;
+    }
     if (rc == KERNEL_SKIP) {
         if (!e->tap)   /* 'pmucal run': say it, or the command looks like it did nothing */
             pm_note("%s: SKIP %s", c->label, c->skip);
@@ -383,8 +392,7 @@ int engine_case(struct engine *e, struct case_ *c, struct event_spec *events, in
         return MEASURE_FAILED;
     }
     struct quantities q;
-    quantities_unstated(&q);
-    c->kernel->model(c, &q);
+    case_model(c, &q);
 
     struct sched_info *info = xcalloc((size_t)(n ? n : 1), sizeof(*info));
     for (int k = 0; k < n; k++)

@@ -53,15 +53,16 @@ static int add_rule(struct ruleset *rs, const char *line, const char *where)
         r.tol = TOL_BOUND;
     else if (!strcmp(tol, "info"))
         r.tol = TOL_INFO;
-    else if (tol[strlen(tol) - 1] == '%' && (r.percent = strtod(tol, &end), end == tol + strlen(tol) - 1) &&
-             r.percent > 0 && r.percent < 1000)
-        r.tol = TOL_PERCENT;
+    else if (isdigit((unsigned char)tol[0]) && (r.percent = strtod(tol, &end), *end == '%') && r.percent > 0 &&
+             r.percent < 1000 && (end[1] == '\0' || (!strncmp(end + 1, "+-", 2) && isdigit((unsigned char)end[3]) &&
+                                                     (r.absolute = strtod(end + 3, &end), *end == '\0'))))
+        r.tol = TOL_PERCENT;   /* "5%", or "5%+-0.01": relative plus an absolute floor per iteration */
     else if (!strncmp(tol, "+-", 2) && (r.absolute = strtod(tol + 2, &end), *end == '\0' && end > tol + 2) &&
              r.absolute >= 0)
         r.tol = TOL_ABSOLUTE;
     else {
-        pm_error("%s: tolerance '%s' is not one of exact, N%% (e.g. 5%%), +-X (e.g. +-0.01 per iteration), bound, "
-                 "info", where, tol);
+        pm_error("%s: tolerance '%s' is not one of exact, N%% (e.g. 5%%), +-X (e.g. +-0.01 per iteration), "
+                 "N%%+-X (both), bound, info", where, tol);
         free(r.erratum);
         free(copy);
         return -1;
@@ -232,7 +233,12 @@ const char *tolerance_text(const struct rule *r, char *buf, size_t n)
 {
     switch (r->tol) {
     case TOL_EXACT: snprintf(buf, n, "exact"); break;
-    case TOL_PERCENT: snprintf(buf, n, "%g%%", r->percent); break;
+    case TOL_PERCENT:
+        if (r->absolute > 0)
+            snprintf(buf, n, "%g%%+-%g", r->percent, r->absolute);
+        else
+            snprintf(buf, n, "%g%%", r->percent);
+        break;
     case TOL_ABSOLUTE: snprintf(buf, n, "+-%g", r->absolute); break;
     case TOL_BOUND: snprintf(buf, n, "bound"); break;
     case TOL_INFO: snprintf(buf, n, "info"); break;
@@ -277,7 +283,7 @@ struct verdict check_event(const struct rule *r, const struct event_spec *ev, co
         v.kind = fabs(diff) <= v.allowed ? V_OK : V_NOT_OK;
         break;
     case TOL_PERCENT:
-        v.allowed = fabs(v.expected) * r->percent / 100 + exact_floor;
+        v.allowed = fabs(v.expected) * r->percent / 100 + r->absolute + exact_floor;
         v.kind = fabs(diff) <= v.allowed ? V_OK : V_NOT_OK;
         break;
     case TOL_ABSOLUTE:

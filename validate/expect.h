@@ -15,7 +15,7 @@ struct rule {
     struct expr *expr;
     enum tolerance tol;
     double percent;       /* TOL_PERCENT */
-    double absolute;      /* TOL_ABSOLUTE: "+-0.01", the |difference| allowed per iteration */
+    double absolute;      /* "+-0.01": |difference| allowed per iteration (TOL_ABSOLUTE; TOL_PERCENT's floor) */
     char *where;          /* "validate/expect/sim.txt:12": a failure points at its row */
     char *erratum;        /* "erratum=SKL057" at the end of the row: a failure is a TODO; NULL */
 };
