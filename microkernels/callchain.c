@@ -114,8 +114,9 @@ static void callchain_model(const struct case_ *c, struct quantities *q)
     q->v[Q_BR_COND_MISPRED] = 0;       /* the loop branch */
     /* Every indirect call has one target, the next level. A textbook last-target table (callgrind's:
      * 512 entries indexed by address bits) aliases the sites of deep chains: here from about 48. */
-    q->v[Q_BR_INDIRECT_MISPRED] = c->simple_predictor && k->indirect && k->depth > 32 ? NAN : 0;
-    q->v[Q_BR_MISPRED] = miss;
+    bool aliases = c->simple_predictor && k->indirect && k->depth > 32;
+    q->v[Q_BR_INDIRECT_MISPRED] = aliases ? NAN : 0;
+    q->v[Q_BR_MISPRED] = aliases ? NAN : miss;
 }
 
 static void callchain_teardown(struct case_ *c)
