@@ -1,5 +1,6 @@
 #include "emit.h"
 #include "json.h"
+#include "recipes.h"
 #include "../validate/pfm.h"
 #include "util.h"
 #include <ctype.h>
@@ -46,8 +47,8 @@ static void write_value(struct json *j, const char *key, const struct jv *v, con
     case JV_NUMBER: json_number(j, key, v->num); break;
     case JV_ARRAY:
         json_array_begin(j, key);
-        for (size_t i = 0; i < v->n; i++)
-            write_value(j, NULL, v->items[i], o, depth + 1, false);
+        for (size_t i = 0; i < v->n; i++)   /* in_penalty here: this is the "penalties" array */
+            write_value(j, NULL, v->items[i], o, depth + 1, in_penalty);
         json_array_end(j);
         break;
     case JV_OBJECT:
@@ -58,7 +59,7 @@ static void write_value(struct json *j, const char *key, const struct jv *v, con
                 (!strcmp(k, "cycles") || !strcmp(k, "cycles_lo") || !strcmp(k, "cycles_hi")))
                 json_number(j, k, cycles_of(v, o, k));
             else
-                write_value(j, k, v->items[i], o, depth + 1, depth == 1 && key && !strcmp(key, "penalties"));
+                write_value(j, k, v->items[i], o, depth + 1, depth == 0 && !strcmp(k, "penalties"));
         }
         if (depth == 0 && o->core_ghz > 0)
             json_number(j, "emitted_for_core_ghz", o->core_ghz);
@@ -238,13 +239,9 @@ static int emit_metrics(const struct jv *doc, const struct emit_opts *o, FILE *o
         snprintf(groups[k].expr + len, sizeof(groups[k].expr) - len, "%s%s", groups[k].terms ? " + " : "", expr);
         groups[k].terms++;
     }
-    const char *cycles = NULL;
-    if (pfm_core_pmu(&core) && !strcmp(core.name, pmu))
-        for (const char *const *c = (const char *const[]){"CYCLES_NOT_IN_HALT", "CPU_CLK_UNHALTED.THREAD_P", NULL}; *c; c++)
-            if (encodes(*c)) {
-                cycles = *c;
-                break;
-            }
+    const char *cycles = pmu_cycles_event(pmu);
+    if (cycles && !(pfm_core_pmu(&core) && !strcmp(core.name, pmu) && encodes(cycles)))
+        cycles = NULL;   /* no fraction metrics without a cycles event that encodes */
     for (int k = 0; k < ngroups; k++) {
         char name[160], brief[256], expr[2300];
         snprintf(name, sizeof(name), "pmucal_%.60s_cycles", groups[k].name);

@@ -92,7 +92,7 @@ const char *pmu_cycles_event(const char *pmu)
     if (!strcmp(pmu, ZEN4))
         return "CYCLES_NOT_IN_HALT";
     if (!strcmp(pmu, SKL))
-        return "CPU_CLK_UNHALTED.THREAD_P";
+        return "CPU_CLK_UNHALTED";
     return NULL;
 }
 
