@@ -33,9 +33,10 @@ static const struct command calibrate_command = {
              "case is measured R times; each repetition is converted to core cycles with the clock measured\n"
              "right around it. The figure is the difference of medians; its 95% interval comes from a\n"
              "bootstrap over the repetitions; an interval wider than +-10% (and +-0.25 cycles) marks the\n"
-             "penalty unstable: it stays in penalties.json and the CSV but is not a constant in the C header\n"
-             "nor a perf metric. Memory-domain penalties (DRAM) are kept in ns and in cycles at the measured\n"
-             "clock ('pmucal emit --core-ghz F' rescales them). A recipe whose kernel is not built here is\n"
+             "penalty unstable (so does a repetition another task interrupted in every attempt): it\n"
+             "stays in penalties.json and the CSV but is not a constant in the C header nor a perf\n"
+             "metric. Memory-domain penalties (DRAM) are kept in ns and in cycles at the measured clock\n"
+             "('pmucal emit --core-ghz F' rescales them). A recipe whose kernel is not built here is\n"
              "reported as skipped, with the reason.\n\n"
              "Writes results/<date>-<host>-calibrate/: manifest.json, measurements.ndjson (one record per\n"
              "case), penalties.json (the source of truth), tables/penalties.h, tables/metrics.json (perf\n"
@@ -44,6 +45,7 @@ static const struct command calibrate_command = {
              "Exit status: 0, or 1 when the closure check fails or a case fails to measure; 2 on bad input;\n"
              "130 when interrupted.\n\n"
              "Options:\n"
+             "  --list               print the recipes (issue case, control case, occurrence) and exit\n"
              "  -r, --repetitions N  repetitions per case, 3..101 (default 7)\n"
              "  --target-ms MS       length of one measured run (default 5)\n"
              "  --quick              3 repetitions, 2 ms runs, 2 curve points per octave (for tests)\n"
@@ -90,6 +92,7 @@ static struct case_result *measured(struct cal *k, const char *text)
     json_string(&j, "status", rc == CAL_OK ? "ok" : rc == CAL_SKIP ? "skip" : "error");
     json_string(&j, "reason", r->reason[0] ? r->reason : NULL);
     json_uint(&j, "iters", r->iters);
+    json_int(&j, "disturbed_repetitions", r->disturbed);
     json_array_begin(&j, "cycles_per_iter");
     for (int i = 0; i < r->reps; i++)
         json_number(&j, NULL, r->cycles[i]);
@@ -181,6 +184,12 @@ static void fit_recipe(struct cal *k, const struct recipe *rc, struct penalty *p
     p->ns = ns[0], p->ns_lo = ns[1], p->ns_hi = ns[2];
     double half = (p->f.hi - p->f.lo) / 2, floor_ = mem ? 0.1 : 0.25;
     p->status = half > 0.10 * fabs(p->f.value) && half > floor_ ? "unstable" : "ok";
+    int dist = p->issue->disturbed + (p->control ? p->control->disturbed : 0);
+    if (dist) {
+        p->status = "unstable";
+        snprintf(p->reason, sizeof(p->reason), "%d repetition(s) shared the CPU with another task in every attempt "
+                 "(context switches); measure on a quiet machine or another --cpu", dist);
+    }
 }
 
 static void penalty_json(struct json *j, const struct penalty *p, const char *host_pmu)
@@ -570,8 +579,9 @@ static int calibrate_main(int argc, char **argv)
         fit_recipe(&k, &recipes[i], p, 1000u + (unsigned)i);
         const char *unit = recipes[i].domain == DOMAIN_MEMORY ? "ns" : "cycles";
         if (!strcmp(p->status, "ok") || !strcmp(p->status, "unstable"))
-            pm_note("[%d/%d] %-20s %9.2f %s [%.2f, %.2f]%s  (%.1f s)", i + 1, nrecipes, recipes[i].name, p->f.value, unit,
-                    p->f.lo, p->f.hi, !strcmp(p->status, "unstable") ? " UNSTABLE" : "", clock_now_seconds() - ts);
+            pm_note("[%d/%d] %-20s %9.2f %s [%.2f, %.2f]%s%s  (%.1f s)", i + 1, nrecipes, recipes[i].name, p->f.value,
+                    unit, p->f.lo, p->f.hi, !strcmp(p->status, "unstable") ? " UNSTABLE" : "",
+                    p->reason[0] ? " (CPU shared)" : "", clock_now_seconds() - ts);
         else
             pm_note("[%d/%d] %-20s %s: %s", i + 1, nrecipes, recipes[i].name, !strcmp(p->status, "skip") ? "SKIP" : "ERROR",
                     p->reason);

@@ -31,6 +31,7 @@ struct case_result {
     double cycles[MEASURE_MAX_REPS];  /* core cycles per iteration, at the local clock */
     double ns[MEASURE_MAX_REPS];      /* nanoseconds per iteration (TSC) */
     double ghz[MEASURE_MAX_REPS];     /* local core clock of each repetition */
+    int disturbed;            /* repetitions that saw context switches in every attempt */
     struct quantities q;
 };
 
