@@ -380,3 +380,12 @@ double jnum(const struct jvalue *v, double dflt)
 {
     return v && v->type == J_NUMBER ? v->num : dflt;
 }
+
+struct jvalue *jread_load(const char *path)
+{
+    char err[512];
+    struct jvalue *v = jread_file(path, err, sizeof(err));
+    if (!v)
+        pm_error("%s", err);
+    return v;
+}

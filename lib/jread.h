@@ -24,6 +24,8 @@ struct jvalue {
 struct jvalue *jread_parse(const char *text, size_t len, char *err, size_t errlen);
 /* Read and parse a whole file; err names the path. */
 struct jvalue *jread_file(const char *path, char *err, size_t errlen);
+/* jread_file, printing its error (one message naming the file) when it fails. */
+struct jvalue *jread_load(const char *path);
 void jread_free(struct jvalue *v);
 
 /* Member of an object by key (the first one), NULL when absent or v is not an object. */
@@ -32,5 +34,15 @@ const struct jvalue *jget(const struct jvalue *v, const char *key);
 const char *jstr(const struct jvalue *v);
 /* The number, or dflt when v is NULL or not a number. */
 double jnum(const struct jvalue *v, double dflt);
+/* A member's string or number, or the fallback when absent or of another type. */
+static inline const char *jget_str(const struct jvalue *v, const char *key, const char *fallback)
+{
+    const char *s = jstr(jget(v, key));
+    return s ? s : fallback;
+}
+static inline double jget_num(const struct jvalue *v, const char *key, double fallback)
+{
+    return jnum(jget(v, key), fallback);
+}
 
 #endif

@@ -62,6 +62,14 @@
     X(FLOPS_SP,        "flops.sp",         "single-precision floating-point operations") \
     X(IFETCH_MISS,     "ifetch.miss",      "instruction fetches missing L1I (lines)") \
     X(ITLB_MISS,       "itlb.miss",        "instruction fetches missing the first-level instruction TLB") \
+    X(ST_FWD,          "st.fwd",           "loads that take their data from an earlier store (forwarded)") \
+    X(ST_FWD_BLOCK,    "st.fwd.block",     "loads overlapping an earlier store that cannot take its data (forwarding blocked)") \
+    X(LD_SPLIT,        "ld.split",         "loads that cross a 64-byte cache-line boundary") \
+    X(LD_ALIAS4K,      "ld.alias4k",       "loads after a store to another address equal in its low 12 bits (4K aliasing)") \
+    X(ARITH_DIV,       "arith.div",        "integer divide instructions") \
+    X(FP_DIV,          "fp.div",           "floating-point divide instructions (scalar)") \
+    X(FP_SQRT,         "fp.sqrt",          "floating-point square-root instructions (scalar)") \
+    X(FP_ASSIST,       "fp.assist",        "FP instructions with a denormal operand or result while DAZ and FTZ are off") \
     X(ITER,            "iter",             "1 per iteration: for rules like 'x = 3*iter'")
 
 enum quantity_id {

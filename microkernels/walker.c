@@ -208,10 +208,12 @@ static double tlb_misses(const struct walker *w, int entries, uint64_t random_sp
     if (w->pages <= (uint64_t)entries)
         return 0;
     uint64_t per_page = w->slots / w->pages;
-    if (per_page <= 1)
-        return w->loads;
+    if (per_page < 1)
+        per_page = 1;
     if (random_span_pages <= (uint64_t)entries)   /* each page misses once, when the walk enters it */
         return (double)w->loads / (double)per_page;
+    /* Random over more pages than entries: under LRU a page is still mapped with probability
+     * entries/span (one element per page included: the calibrator's STLB recipe relies on it). */
     return w->loads * (1.0 - (double)entries / (double)random_span_pages);
 }
 

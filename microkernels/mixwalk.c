@@ -1,0 +1,165 @@
+/* mixwalk: one chain of dependent loads whose steps come from three levels in proportions fixed
+ * by construction, for the calibrator's closure check. Two regions: an "L3" region of lines each
+ * visited once per lap, and a small "L2" region whose lines are each visited 8 times per lap,
+ * once per 8-byte slot, so one line has 8 different successors. After each L3 line's load,
+ * 'hops' more loads follow within that same line (L1 hits: the line has just arrived). With the
+ * defaults the L2 region's reuse distance (its lines plus 1/8 of the L3 region, ~320 KiB) is
+ * inside L2 and outside L1, and the L3 region's (2 MiB + the L2 region) is outside L2, so under
+ * LRU each step's source is known. L3 lines are visited in random order within 64 KiB blocks,
+ * blocks in order, as walker's order=block does, keeping first-level TLB misses out. */
+#include "kernel.h"
+#include "loopmodel.h"
+#include "mem.h"
+#include "rng.h"
+#include "util.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static const struct param mixwalk_params[] = {
+    {"l3_size", PARAM_SIZE, "2M", "bytes of lines visited once per lap (outside L2, inside L3)", NULL},
+    {"l2_size", PARAM_SIZE, "64k", "bytes of lines visited 8 times per lap (inside L2, outside L1)", NULL},
+    {"hops", PARAM_UINT, "1", "loads within each L3 line after its first (L1 hits), 0..7", NULL},
+    {"page", PARAM_ENUM, "auto", "page size, as walker's page parameter", "4k|2m|auto"},
+    {"seed", PARAM_UINT, "1", "seed of the random orders", NULL},
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+struct mixwalk {
+    struct buffer buf;
+    void **cursor;
+    uint64_t n2, n3, hops, nodes;
+};
+
+static void shuffle(uint64_t *a, uint64_t n, struct rng *r)
+{
+    for (uint64_t i = n - 1; n > 1 && i > 0; i--) {
+        uint64_t j = rng_below(r, i + 1), t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+}
+
+static int mixwalk_setup(struct case_ *c)
+{
+    struct mixwalk *w = xcalloc(1, sizeof(*w));
+    c->priv = w;
+    uint64_t s3 = case_size(c, "l3_size"), s2 = case_size(c, "l2_size");
+    w->hops = case_uint(c, "hops");
+    if (w->hops > 7) {
+        pm_error("mixwalk: hops=%s must be 0..7 (8-byte slots left in a 64-byte line)", case_str(c, "hops"));
+        return KERNEL_ERROR;
+    }
+    w->n3 = s3 / 64;
+    w->n2 = s2 / 64;
+    if (w->n3 < 1024 || w->n2 < 2 || w->n3 % 1024) {
+        pm_error("mixwalk: l3_size=%s must be a multiple of 64 KiB and l2_size=%s at least 128 bytes",
+                 case_str(c, "l3_size"), case_str(c, "l2_size"));
+        return KERNEL_ERROR;
+    }
+    if (buffer_alloc(&w->buf, s3 + s2, case_str(c, "page"), "mixwalk"))
+        return KERNEL_ERROR;
+    struct rng r;
+    rng_seed(&r, case_uint(c, "seed"));
+    /* L3 lines: random within blocks of 1024 lines (64 KiB), blocks in order. */
+    uint64_t *l3 = xmalloc(w->n3 * sizeof(*l3)), *l2 = xmalloc(w->n2 * sizeof(*l2));
+    for (uint64_t i = 0; i < w->n3; i++)
+        l3[i] = i;
+    for (uint64_t b = 0; b < w->n3; b += 1024)
+        shuffle(l3 + b, 1024, &r);
+    w->nodes = w->n3 * (1 + w->hops) + 8 * w->n2;
+    char **node = xmalloc(w->nodes * sizeof(*node));
+    char *base3 = w->buf.base, *base2 = w->buf.base + s3;
+    uint64_t k = 0, i3 = 0, v2 = 0, visits = w->n3 + 8 * w->n2;
+    for (uint64_t v = 0; v < visits; v++) {
+        /* Spread the 8*n2 L2 visits evenly among the n3 L3 visits. */
+        bool is_l2 = (v + 1) * 8 * w->n2 / visits > v * 8 * w->n2 / visits;
+        if (is_l2) {
+            uint64_t pass = v2 / w->n2, at = v2 % w->n2;
+            if (at == 0) {
+                for (uint64_t i = 0; i < w->n2; i++)
+                    l2[i] = i;
+                shuffle(l2, w->n2, &r);
+            }
+            node[k++] = base2 + l2[at] * 64 + pass * 8;
+            v2++;
+        } else {
+            char *line = base3 + l3[i3++] * 64;
+            for (uint64_t h = 0; h <= w->hops; h++)
+                node[k++] = line + h * 8;
+        }
+    }
+    if (k != w->nodes || i3 != w->n3 || v2 != 8 * w->n2)
+        pm_fatal("mixwalk: built %llu nodes, want %llu", (unsigned long long)k, (unsigned long long)w->nodes);
+    for (uint64_t i = 0; i < w->nodes; i++)
+        *(char **)node[i] = node[(i + 1) % w->nodes];
+    w->cursor = (void **)node[0];
+    free(node);
+    free(l2);
+    free(l3);
+    c->warm_iters = w->nodes / ISSUE_OPS + 1;
+    snprintf(c->detail, sizeof(c->detail), "page=%s loads per lap: %llu L3, %llu L2, %llu L1",
+             page_kind_name(w->buf.kind), (unsigned long long)w->n3, (unsigned long long)(8 * w->n2),
+             (unsigned long long)(w->n3 * w->hops));
+    return KERNEL_OK;
+}
+
+static void mixwalk_run(struct case_ *c, uint64_t iters)
+{
+    struct mixwalk *w = c->priv;
+    void **p = w->cursor;
+    uint64_t n = iters;
+    __asm__ __volatile__("jmp 2f\n\t"
+                         ".p2align 6\n"
+                         "1:\n\t"
+                         ".rept " ISSUE_OPS_S "\n\t"
+                         "mov (%[p]), %[p]\n\t"
+                         ".endr\n"
+                         "2:\n\t"
+                         "sub $1, %[n]\n\t"
+                         "jnc 1b"
+                         : [p] "+r"(p), [n] "+r"(n)
+                         :
+                         : "cc", "memory");
+    w->cursor = p;
+}
+
+static void mixwalk_model(const struct case_ *c, struct quantities *q)
+{
+    const struct mixwalk *w = c->priv;
+    double L = ISSUE_OPS, per = L / (double)w->nodes;
+    loop_model(q, L, L, 0, 8 * L, 0);
+    q->v[Q_LD_L1] = per * (double)(w->n3 * w->hops);
+    q->v[Q_LD_L2] = per * (double)(8 * w->n2);
+    q->v[Q_LD_L3] = per * (double)w->n3;
+    q->v[Q_LINES_L2] = q->v[Q_LD_L2];
+    q->v[Q_LINES_L3] = q->v[Q_LD_L3];
+    q->v[Q_D1_MISS_WARM] = q->v[Q_LD_L2] + q->v[Q_LD_L3];
+    q->v[Q_LL_MISS_WARM] = 0;
+    q->v[Q_DTLB_MISS] = q->v[Q_STLB_MISS] = NAN;   /* depends on the page size obtained */
+}
+
+static void mixwalk_teardown(struct case_ *c)
+{
+    struct mixwalk *w = c->priv;
+    if (w)
+        buffer_free(&w->buf);
+    free(w);
+    c->priv = NULL;
+}
+
+static const char *const mixwalk_matrix[] = {"", NULL};
+
+static const struct kernel mixwalk_kernel = {
+    .name = "mixwalk",
+    .summary = "one dependent-load chain mixing L1, L2 and L3 hits in known proportions (closure check)",
+    .params = mixwalk_params,
+    .setup = mixwalk_setup,
+    .run = mixwalk_run,
+    .model = mixwalk_model,
+    .teardown = mixwalk_teardown,
+    .matrix = mixwalk_matrix,
+    .per = Q_LD_ALL,
+    .per_name = "load",
+};
+PMUCAL_KERNEL(mixwalk_kernel)

@@ -1,0 +1,647 @@
+/* pmucal calibrate: every recipe measured, penalties fitted with their spread, the latency curve,
+ * the closure check; penalties.json, the tables, curve.csv and curve.svg in a results folder. */
+#include "../validate/host.h"
+#include "../validate/pfm.h"
+#include "cli.h"
+#include "clock.h"
+#include "emit.h"
+#include "fit.h"
+#include "recipes.h"
+#include "results.h"
+#include "stats.h"
+#include "tap.h"
+#include "topo.h"
+#include "util.h"
+#include "version.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int calibrate_main(int argc, char **argv);
+
+static const struct command calibrate_command = {
+    .name = "calibrate",
+    .fn = calibrate_main,
+    .summary = "measure cycle penalties (latencies, TLB, branches, stores, divides, assists) and write tables",
+    .usage = "pmucal calibrate [options]\n\n"
+             "Runs every penalty recipe (an issue case against its control case, or a case whose whole cost\n"
+             "per occurrence is the figure), one progress line each on stderr; then the load-latency curve\n"
+             "and the closure check. A penalty is (cycles per iteration of the issue case - of the control)\n"
+             "/ (occurrences in the issue case - in the control), occurrences from the kernels' models. Each\n"
+             "case is measured R times; each repetition is converted to core cycles with the clock measured\n"
+             "right around it. The figure is the difference of medians; its 95% interval comes from a\n"
+             "bootstrap over the repetitions; an interval wider than +-10% (and +-0.25 cycles) marks the\n"
+             "penalty unstable (so does a repetition another task interrupted in every attempt): it\n"
+             "stays in penalties.json and the CSV but is not a constant in the C header nor a perf\n"
+             "metric. Memory-domain penalties (DRAM) are kept in ns and in cycles at the measured clock\n"
+             "('pmucal emit --core-ghz F' rescales them). A recipe whose kernel is not built here is\n"
+             "reported as skipped, with the reason.\n\n"
+             "Writes results/<date>-<host>-calibrate/: manifest.json, measurements.ndjson (one record per\n"
+             "case), penalties.json (the source of truth), tables/penalties.h, tables/metrics.json (perf\n"
+             "pmu-events metrics for the host PMU), tables/penalties.csv, curve.csv, curve.svg (gnuplot),\n"
+             "validate.tap (the closure verdict).\n"
+             "Exit status: 0, or 1 when the closure check fails or a case fails to measure; 2 on bad input;\n"
+             "130 when interrupted.\n\n"
+             "Options:\n"
+             "  --list               print the recipes (issue case, control case, occurrence) and exit\n"
+             "  -r, --repetitions N  repetitions per case, 3..101 (default 7)\n"
+             "  --target-ms MS       length of one measured run (default 5)\n"
+             "  --quick              3 repetitions, 2 ms runs, 2 curve points per octave (for tests)\n"
+             "  --curve              only the latency curve (no recipes, no closure)\n"
+             "  --no-curve           recipes and closure only\n"
+             "  --recipe NAME        only this recipe (may be repeated; the closure needs l1_hit, l2_hit, l3_hit)\n"
+             "  --points-per-octave N  curve density (default 4)\n"
+             "  --cpu N              CPU to measure on (default: the one most idle over 150 ms at the start)\n"
+             "  --prefix NAME        macro prefix of the C header (default PMUCAL)\n"
+             "  --label NAME         results folder label (default calibrate)\n"
+             "  --out DIR            parent folder of the results folder (default results, or $PMUCAL_RESULTS)\n\n"
+             "Examples:\n"
+             "  pmucal calibrate\n"
+             "  pmucal calibrate --recipe l2_hit --recipe dram --no-curve\n"
+             "  pmucal emit --format c --core-ghz 2.0 results/2025-01-01-host-calibrate\n",
+};
+PMUCAL_COMMAND(calibrate_command)
+
+struct cal {
+    struct cal_opts o;
+    struct run_dir dir;
+    struct case_result **cases;   /* each allocated once: penalties keep pointers to them */
+    int ncases;
+    bool interrupted;
+};
+
+/* Each case text is measured once, however many recipes name it. */
+static struct case_result *measured(struct cal *k, const char *text)
+{
+    for (int i = 0; i < k->ncases; i++)
+        if (!strcmp(k->cases[i]->text, text))
+            return k->cases[i];
+    k->cases = xrealloc(k->cases, sizeof(*k->cases) * (size_t)(k->ncases + 1));
+    struct case_result *r = k->cases[k->ncases++] = xmalloc(sizeof(*r));
+    int rc = cal_measure(text, &k->o, r);
+    if (rc == CAL_INTERRUPTED)
+        k->interrupted = true;
+    struct json j;
+    json_init(&j);
+    json_object_begin(&j, NULL);
+    json_string(&j, "case", text);
+    json_string(&j, "label", r->label);
+    json_string(&j, "detail", r->detail);
+    json_string(&j, "status", rc == CAL_OK ? "ok" : rc == CAL_SKIP ? "skip" : "error");
+    json_string(&j, "reason", r->reason[0] ? r->reason : NULL);
+    json_uint(&j, "iters", r->iters);
+    json_int(&j, "disturbed_repetitions", r->disturbed);
+    json_array_begin(&j, "cycles_per_iter");
+    for (int i = 0; i < r->reps; i++)
+        json_number(&j, NULL, r->cycles[i]);
+    json_array_end(&j);
+    json_array_begin(&j, "ns_per_iter");
+    for (int i = 0; i < r->reps; i++)
+        json_number(&j, NULL, r->ns[i]);
+    json_array_end(&j);
+    json_array_begin(&j, "core_ghz");
+    for (int i = 0; i < r->reps; i++)
+        json_number(&j, NULL, r->ghz[i]);
+    json_array_end(&j);
+    json_object_begin(&j, "model");
+    for (int i = 0; i < Q_COUNT; i++)
+        if (quantity_stated(&r->q, (enum quantity_id)i))
+            json_number(&j, quantity_name((enum quantity_id)i), r->q.v[i]);
+    json_object_end(&j);
+    json_object_end(&j);
+    json_write_line(&j, k->dir.measurements);
+    json_free(&j);
+    return r;
+}
+
+struct penalty {
+    const struct recipe *rc;
+    const char *status;          /* ok, unstable, skip, error */
+    char reason[400];
+    struct fit f;                /* in the domain's unit: cycles (core) or ns (memory) */
+    double cycles, cycles_lo, cycles_hi, ns, ns_lo, ns_hi;
+    double occ_issue, occ_control;
+    const struct case_result *issue, *control;
+};
+
+/* The run's core clock: the median of every repetition's local clock. */
+static double run_ghz(const struct cal *k)
+{
+    int n = 0;
+    for (int i = 0; i < k->ncases; i++)
+        n += k->cases[i]->reps;
+    if (!n)
+        return clock_get()->core_hz / 1e9;
+    double *g = xmalloc(sizeof(double) * (size_t)n);
+    n = 0;
+    for (int i = 0; i < k->ncases; i++)
+        for (int r = 0; r < k->cases[i]->reps; r++)
+            g[n++] = k->cases[i]->ghz[r];
+    double m = stats_median(g, (size_t)n);
+    free(g);
+    return m;
+}
+
+static void fit_recipe(struct cal *k, const struct recipe *rc, struct penalty *p, unsigned seed)
+{
+    memset(p, 0, sizeof(*p));
+    p->rc = rc;
+    p->status = "error";
+    p->cycles = p->cycles_lo = p->cycles_hi = p->ns = p->ns_lo = p->ns_hi = NAN;
+    p->issue = measured(k, rc->issue);
+    p->control = rc->control && !k->interrupted ? measured(k, rc->control) : NULL;
+    const struct case_result *bad = p->issue->status != CAL_OK ? p->issue
+                                  : p->control && p->control->status != CAL_OK ? p->control : NULL;
+    if (bad) {
+        p->status = bad->status == CAL_SKIP ? "skip" : "error";
+        snprintf(p->reason, sizeof(p->reason), "%s", bad->reason);
+        return;
+    }
+    int q = quantity_lookup(rc->occurrence);
+    if (q < 0) {
+        p->status = "skip";
+        snprintf(p->reason, sizeof(p->reason), "quantity %s is not in this build's vocabulary", rc->occurrence);
+        return;
+    }
+    p->occ_issue = p->issue->q.v[q];
+    p->occ_control = p->control ? p->control->q.v[q] : 0;
+    double delta = p->occ_issue - p->occ_control;
+    if (isnan(delta) || delta <= 0) {
+        snprintf(p->reason, sizeof(p->reason), "the models give %s %g (issue) and %g (control): no occurrences to divide by",
+                 rc->occurrence, p->occ_issue, p->occ_control);
+        return;
+    }
+    bool mem = rc->domain == DOMAIN_MEMORY;
+    const double *x = mem ? p->issue->ns : p->issue->cycles;
+    const double *y = p->control ? (mem ? p->control->ns : p->control->cycles) : NULL;
+    p->f = fit_penalty(x, p->issue->reps, y, p->control ? p->control->reps : 0, delta, seed);
+    double ghz = run_ghz(k), scale = mem ? ghz : 1 / ghz;
+    double v[3] = {p->f.value, p->f.lo, p->f.hi}, w[3] = {v[0] * scale, v[1] * scale, v[2] * scale};
+    const double *cyc = mem ? w : v, *ns = mem ? v : w;
+    p->cycles = cyc[0], p->cycles_lo = cyc[1], p->cycles_hi = cyc[2];
+    p->ns = ns[0], p->ns_lo = ns[1], p->ns_hi = ns[2];
+    double half = (p->f.hi - p->f.lo) / 2, floor_ = mem ? 0.1 : 0.25;
+    p->status = half > 0.10 * fabs(p->f.value) && half > floor_ ? "unstable" : "ok";
+    int dist = p->issue->disturbed + (p->control ? p->control->disturbed : 0);
+    if (dist) {
+        p->status = "unstable";
+        snprintf(p->reason, sizeof(p->reason), "%d repetition(s) shared the CPU with another task in every attempt "
+                 "(context switches); measure on a quiet machine or another --cpu", dist);
+    }
+}
+
+static void penalty_json(struct json *j, const struct penalty *p, const char *host_pmu)
+{
+    const struct recipe *rc = p->rc;
+    json_object_begin(j, NULL);
+    json_string(j, "name", rc->name);
+    json_string(j, "brief", rc->brief);
+    json_string(j, "status", p->status);
+    json_string(j, "reason", p->reason[0] ? p->reason : NULL);
+    json_string(j, "domain", domain_name(rc->domain));
+    json_number(j, "cycles", p->cycles);
+    json_number(j, "cycles_lo", p->cycles_lo);
+    json_number(j, "cycles_hi", p->cycles_hi);
+    json_number(j, "ns", p->ns);
+    json_number(j, "ns_lo", p->ns_lo);
+    json_number(j, "ns_hi", p->ns_hi);
+    json_number(j, "rel_mad", p->issue && p->issue->reps ? p->f.rel_mad : NAN);
+    json_int(j, "repetitions", p->issue ? p->issue->reps : 0);
+    json_object_begin(j, "occurrence");
+    json_string(j, "quantity", rc->occurrence);
+    const char *ev = host_pmu ? recipe_event(rc, host_pmu) : NULL;
+    char why[256];
+    bool hw = perf_hw_usable(why, sizeof(why));
+    /* On a PMU host the recipe's event is the cross-check of the model's count; here the model
+     * is the only source. */
+    json_string(j, "source", "model");
+    json_string(j, "pmu_event", ev);
+    json_string(j, "pmu_note", ev ? (hw ? "the event is validated by 'pmucal validate'; the model's count is used" : why)
+                                  : "no event for this PMU in the recipe");
+    json_number(j, "issue", p->occ_issue);
+    json_number(j, "control", p->control ? p->occ_control : 0);
+    json_object_end(j);
+    const struct case_result *cs[2] = {p->issue, p->control};
+    const char *names[2] = {"issue", "control"};
+    for (int i = 0; i < 2; i++) {
+        if (!cs[i]) {
+            if (i == 1)
+                json_string(j, "control", NULL);
+            continue;
+        }
+        json_object_begin(j, names[i]);
+        json_string(j, "case", cs[i]->text);
+        json_string(j, "detail", cs[i]->detail);
+        struct stats sc = stats_of(cs[i]->cycles, (size_t)cs[i]->reps), sn = stats_of(cs[i]->ns, (size_t)cs[i]->reps);
+        json_number(j, "cycles_per_iter", sc.median);
+        json_number(j, "cycles_mad", sc.mad);
+        json_number(j, "ns_per_iter", sn.median);
+        json_object_end(j);
+    }
+    json_object_begin(j, "events");
+    for (int i = 0; i < RECIPE_MAX_PMUS && rc->events[i].pmu; i++)
+        json_string(j, rc->events[i].pmu, rc->events[i].event);
+    json_object_end(j);
+    json_string(j, "group", rc->group);
+    json_object_end(j);
+}
+
+/* ---- the latency curve ---- */
+
+struct curve {
+    int n;
+    uint64_t bytes[160];
+    double cyc[160], lo[160], hi[160], ns[160];
+    uint64_t detected[4];   /* [1..3]: first size past each level */
+};
+
+static double plateau(const struct curve *cv, uint64_t at)
+{
+    int best = 0;
+    for (int i = 1; i < cv->n; i++)
+        if (fabs(log((double)cv->bytes[i] / (double)at)) < fabs(log((double)cv->bytes[best] / (double)at)))
+            best = i;
+    return cv->cyc[best];
+}
+
+static void detect_levels(struct curve *cv)
+{
+    const struct topo *t = topo_get();
+    static const char *const lv[] = {"", "L1", "L2", "L3"};
+    uint64_t from = 0;
+    for (int l = 1; l <= 3; l++) {
+        cv->detected[l] = 0;
+        if (!t->data[l].size)
+            continue;
+        /* Latency inside this level and inside the next one (or DRAM); the boundary is the
+         * first size past the geometric middle of the two. */
+        double in = plateau(cv, level_size(lv[l]));
+        double out = l < 3 && t->data[l + 1].size ? plateau(cv, level_size(lv[l + 1])) : cv->cyc[cv->n - 1];
+        double mid = sqrt(in * out);
+        for (int i = 0; i < cv->n; i++)
+            if (cv->bytes[i] > from && cv->bytes[i] >= level_size(lv[l]) && cv->cyc[i] >= mid) {
+                cv->detected[l] = cv->bytes[i];
+                from = cv->bytes[i];
+                break;
+            }
+    }
+}
+
+static int run_curve(struct cal *k, int ppo, struct curve *cv, struct json *doc)
+{
+    const struct topo *t = topo_get();
+    uint64_t llc = t->data[topo_last_level(t)].size, top = 4 * llc;
+    memset(cv, 0, sizeof(*cv));
+    for (int i = 0; cv->n < 160; i++) {
+        uint64_t b = (uint64_t)(4096.0 * pow(2.0, (double)i / ppo)) / 64 * 64;
+        if (b > top)
+            break;
+        if (cv->n && b == cv->bytes[cv->n - 1])
+            continue;
+        char text[96];
+        snprintf(text, sizeof(text), "walker size=%llu order=random", (unsigned long long)b);
+        struct case_result *r = measured(k, text);
+        if (k->interrupted)
+            return -1;
+        if (r->status != CAL_OK) {
+            pm_warn("curve: %s: %s", text, r->reason);
+            continue;
+        }
+        double per = r->q.v[Q_LD_ALL];
+        struct stats s = stats_of(r->cycles, (size_t)r->reps);
+        cv->bytes[cv->n] = b;
+        cv->cyc[cv->n] = s.median / per;
+        cv->lo[cv->n] = s.min / per;
+        cv->hi[cv->n] = s.max / per;
+        cv->ns[cv->n] = stats_median(r->ns, (size_t)r->reps) / per;
+        pm_note("curve %s: %.2f cycles per load", fmt_size(b), cv->cyc[cv->n]);
+        cv->n++;
+    }
+    if (cv->n < 4) {
+        pm_error("curve: fewer than 4 points measured");
+        return -1;
+    }
+    detect_levels(cv);
+    char *path = xasprintf("%s/curve.csv", k->dir.path);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fprintf(f, "bytes,cycles_per_load,ns_per_load,cycles_min,cycles_max\n");
+        for (int i = 0; i < cv->n; i++)
+            fprintf(f, "%llu,%.3f,%.3f,%.3f,%.3f\n", (unsigned long long)cv->bytes[i], cv->cyc[i], cv->ns[i], cv->lo[i],
+                    cv->hi[i]);
+        fclose(f);
+    }
+    free(path);
+    json_object_begin(doc, "curve");
+    json_string(doc, "file", "curve.csv");
+    json_int(doc, "points", cv->n);
+    json_int(doc, "points_per_octave", ppo);
+    json_string(doc, "case", "walker order=random page=auto loads=16");
+    json_array_begin(doc, "levels");
+    static const char *const names[] = {"", "L1", "L2", "L3"};
+    for (int l = 1; l <= 3; l++) {
+        if (!t->data[l].size)
+            continue;
+        json_object_begin(doc, NULL);
+        json_string(doc, "level", names[l]);
+        json_uint(doc, "hwloc_bytes", t->data[l].size);
+        json_uint(doc, "detected_bytes", cv->detected[l]);
+        json_number(doc, "ratio", cv->detected[l] ? (double)cv->detected[l] / (double)t->data[l].size : NAN);
+        json_object_end(doc);
+        printf("# curve: %s boundary detected at %s, hwloc says %s%s\n", names[l],
+               cv->detected[l] ? fmt_size(cv->detected[l]) : "(none)", fmt_size(t->data[l].size),
+               cv->detected[l] && (cv->detected[l] < t->data[l].size / 2 || cv->detected[l] > t->data[l].size * 2)
+                   ? " (differs by more than 2x: a share of the cache, or a virtual machine's view)" : "");
+    }
+    json_array_end(doc);
+    json_object_end(doc);
+    /* The plot: gnuplot where it is installed; the CSV is there either way. */
+    char *gp = xasprintf("%s/curve.gp", k->dir.path);
+    f = fopen(gp, "w");
+    if (f) {
+        fprintf(f, "set terminal svg size 900,560 dynamic background rgb 'white'\nset output 'curve.svg'\n"
+                   "set datafile separator ','\nset logscale x 2\nset logscale y 2\nset grid\n"
+                   "set title 'Load-to-use latency, random dependent loads (pmucal calibrate --curve)'\n"
+                   "set xlabel 'working set (bytes)'\nset ylabel 'core cycles per load'\nset key top left\n");
+        for (int l = 1; l <= 3; l++) {
+            if (t->data[l].size)
+                fprintf(f, "set arrow from %llu, graph 0 to %llu, graph 1 nohead dt 2 lc rgb 'gray40'\n"
+                           "set label 'hwloc %s' at %llu, graph 0.95 rotate by 90 right offset -1,0 tc rgb 'gray40'\n",
+                        (unsigned long long)t->data[l].size, (unsigned long long)t->data[l].size, names[l],
+                        (unsigned long long)t->data[l].size);
+            if (cv->detected[l])
+                fprintf(f, "set arrow from %llu, graph 0 to %llu, graph 1 nohead lc rgb 'red'\n"
+                           "set label 'detected %s' at %llu, graph 0.05 rotate by 90 left offset 1,0 tc rgb 'red'\n",
+                        (unsigned long long)cv->detected[l], (unsigned long long)cv->detected[l], names[l],
+                        (unsigned long long)cv->detected[l]);
+        }
+        fprintf(f, "plot 'curve.csv' every ::1 using 1:4:5 with filledcurves lc rgb '#c0d0f0' title 'min..max', \\\n"
+                   "     'curve.csv' every ::1 using 1:2 with linespoints pt 7 ps 0.6 lc rgb 'blue' title 'median'\n");
+        fclose(f);
+        char *cmd = xasprintf("cd '%s' && gnuplot curve.gp 2>gnuplot.err", k->dir.path);
+        if (system(cmd) != 0)
+            pm_warn("gnuplot could not draw curve.svg (see %s/gnuplot.err); curve.csv has the data; "
+                    "'apt-get install gnuplot-nox' provides it", k->dir.path);
+        free(cmd);
+    }
+    free(gp);
+    return 0;
+}
+
+/* ---- closure ---- */
+
+static const struct penalty *find_penalty(const struct penalty *ps, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(ps[i].rc->name, name))
+            return &ps[i];
+    return NULL;
+}
+
+static int closure(struct cal *k, const struct penalty *ps, int n, struct json *doc, struct tap *tap)
+{
+    static const char *const lat[] = {"l1_hit", "l2_hit", "l3_hit"};
+    static const enum quantity_id qs[] = {Q_LD_L1, Q_LD_L2, Q_LD_L3};
+    const char *text = "mixwalk";
+    for (int i = 0; i < 3; i++) {
+        const struct penalty *p = find_penalty(ps, n, lat[i]);
+        if (!p || strcmp(p->status, "ok")) {
+            char why[128];
+            snprintf(why, sizeof(why), "needs a stable %s penalty from this run", lat[i]);
+            tap_point(tap, TAP_SKIP, "closure: mixwalk predicted from calibrated latencies", why);
+            return 0;
+        }
+    }
+    struct case_result *r = measured(k, text);
+    if (r->status != CAL_OK) {
+        tap_point(tap, r->status == CAL_SKIP ? TAP_SKIP : TAP_NOT_OK, "closure: mixwalk", r->reason);
+        return r->status == CAL_SKIP ? 0 : -1;
+    }
+    double predicted = 0;
+    for (int i = 0; i < 3; i++)
+        predicted += r->q.v[qs[i]] * find_penalty(ps, n, lat[i])->cycles;
+    double got = stats_median(r->cycles, (size_t)r->reps), err = (got - predicted) / predicted;
+    bool ok = fabs(err) <= 0.05;
+    char desc[512];
+    snprintf(desc, sizeof(desc), "closure: mixwalk (%.3g L1 + %.3g L2 + %.3g L3 loads per iteration) predicted %.1f "
+             "cycles per iteration from the calibrated latencies, measured %.1f (%+.1f%%, tolerance 5%%)",
+             r->q.v[Q_LD_L1], r->q.v[Q_LD_L2], r->q.v[Q_LD_L3], predicted, got, 100 * err);
+    tap_point(tap, ok ? TAP_OK : TAP_NOT_OK, desc, NULL);
+    json_object_begin(doc, "closure");
+    json_string(doc, "case", r->label);
+    json_string(doc, "detail", r->detail);
+    json_number(doc, "ld_l1", r->q.v[Q_LD_L1]);
+    json_number(doc, "ld_l2", r->q.v[Q_LD_L2]);
+    json_number(doc, "ld_l3", r->q.v[Q_LD_L3]);
+    json_number(doc, "predicted_cycles", predicted);
+    json_number(doc, "measured_cycles", got);
+    json_number(doc, "error", err);
+    json_bool(doc, "ok", ok);
+    json_object_end(doc);
+    return ok ? 0 : -1;
+}
+
+static bool wanted(const struct recipe *rc, char **only, int nonly)
+{
+    if (!nonly)
+        return true;
+    for (int i = 0; i < nonly; i++)
+        if (!strcmp(only[i], rc->name))
+            return true;
+    return false;
+}
+
+static int calibrate_main(int argc, char **argv)
+{
+    struct cal k;
+    memset(&k, 0, sizeof(k));
+    k.o.repetitions = 7;
+    k.o.target_seconds = 0.005;
+    int ppo = 4, nonly = 0, cpu_arg = -1;
+    bool curve = true, recipes_on = true;
+    const char *label = "calibrate", *out = NULL, *prefix = "PMUCAL";
+    char *only[64];
+    for (int i = 1; i < argc; i++) {
+        bool bad = false;
+        const char *v;
+        uint64_t x;
+        if ((v = cli_opt(argc, argv, &i, "--repetitions", "-r", &bad))) {
+            if (!parse_u64(v, &x) || x < 3 || x > MEASURE_MAX_REPS)
+                return cli_usage_error(&calibrate_command, "-r %s: give a whole number from 3 to %d", v, MEASURE_MAX_REPS);
+            k.o.repetitions = (int)x;
+        } else if ((v = cli_opt(argc, argv, &i, "--target-ms", NULL, &bad))) {
+            if (!parse_u64(v, &x) || x < 1 || x > 10000)
+                return cli_usage_error(&calibrate_command, "--target-ms %s: give a whole number from 1 to 10000", v);
+            k.o.target_seconds = (double)x / 1000;
+        } else if ((v = cli_opt(argc, argv, &i, "--points-per-octave", NULL, &bad))) {
+            if (!parse_u64(v, &x) || x < 1 || x > 8)
+                return cli_usage_error(&calibrate_command, "--points-per-octave %s: give 1 to 8", v);
+            ppo = (int)x;
+        } else if ((v = cli_opt(argc, argv, &i, "--recipe", NULL, &bad))) {
+            int r = 0;
+            while (r < nrecipes && strcmp(recipes[r].name, v))
+                r++;
+            if (r == nrecipes) {
+                pm_error("--recipe %s: no such recipe; 'pmucal calibrate --list' names them", v);
+                return 2;
+            }
+            if (nonly < 64)
+                only[nonly++] = (char *)v;
+        } else if ((v = cli_opt(argc, argv, &i, "--cpu", NULL, &bad))) {
+            if (!parse_u64(v, &x) || x > 1u << 20 || !topo_cpu_valid((int)x)) {
+                pm_error("--cpu %s is not a CPU this process may run on; 'pmucal info' lists them", v);
+                return 2;
+            }
+            cpu_arg = (int)x;
+        } else if ((v = cli_opt(argc, argv, &i, "--prefix", NULL, &bad))) {
+            prefix = v;
+        } else if ((v = cli_opt(argc, argv, &i, "--label", NULL, &bad))) {
+            label = v;
+        } else if ((v = cli_opt(argc, argv, &i, "--out", NULL, &bad))) {
+            out = v;
+        } else if (!strcmp(argv[i], "--quick")) {
+            k.o.repetitions = 3;
+            k.o.target_seconds = 0.002;
+            ppo = 2;
+        } else if (!strcmp(argv[i], "--curve")) {
+            recipes_on = false;
+        } else if (!strcmp(argv[i], "--no-curve")) {
+            curve = false;
+        } else if (!strcmp(argv[i], "--list")) {
+            for (int r = 0; r < nrecipes; r++)
+                printf("%-20s %-6s %s\n    issue   %s\n    control %s\n    per     %s\n", recipes[r].name,
+                       domain_name(recipes[r].domain), recipes[r].brief, recipes[r].issue,
+                       recipes[r].control ? recipes[r].control : "(none: the whole cost per occurrence)",
+                       recipes[r].occurrence);
+            return 0;
+        } else {
+            return cli_usage_error(&calibrate_command, bad ? "%s needs a value" : "unknown argument %s", argv[i]);
+        }
+    }
+    if (!recipes_on && !curve)
+        return cli_usage_error(&calibrate_command, "--curve and --no-curve together leave nothing to do");
+    k.o.src = source_find("perf");
+    if (!k.o.src)
+        pm_fatal("the perf source is not registered");
+    double t0 = clock_now_seconds();
+    k.o.cpu = cpu_arg >= 0 ? cpu_arg : cal_quietest_cpu();
+    if (run_dir_create(&k.dir, out, label))
+        return 2;
+    char date[32];
+    time_t now = time(NULL);
+    strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
+    struct json man;
+    json_init(&man);
+    json_object_begin(&man, NULL);
+    json_string(&man, "pmucal", PMUCAL_VERSION);
+    json_string(&man, "date", date);
+    json_array_begin(&man, "command");
+    json_string(&man, NULL, "pmucal");
+    for (int i = 0; i < argc; i++)
+        json_string(&man, NULL, argv[i]);
+    json_array_end(&man);
+    json_int(&man, "repetitions", k.o.repetitions);
+    json_number(&man, "target_seconds", k.o.target_seconds);
+    host_facts_json(&man);
+    json_object_end(&man);
+    run_dir_write(&k.dir, "manifest.json", &man);
+    json_free(&man);
+    measure_install_sigint();
+    struct pfm_core core;
+    const char *host_pmu = pfm_core_pmu(&core) ? core.name : NULL;
+
+    struct json doc;
+    json_init(&doc);
+    json_object_begin(&doc, NULL);
+    json_string(&doc, "pmucal", PMUCAL_VERSION);
+    json_string(&doc, "date", date);
+    json_int(&doc, "repetitions", k.o.repetitions);
+    json_int(&doc, "cpu", k.o.cpu);
+    json_string(&doc, "method", "penalty = (median issue - median control) / (occurrences issue - control), per "
+                "repetition cycles at the clock measured around it; 95% percentile bootstrap interval, 2000 "
+                "resamples; unstable when the half-width exceeds 10% and 0.25 cycles (0.1 ns for memory)");
+    json_object_begin(&doc, "host");
+    host_facts_json(&doc);
+    json_object_end(&doc);
+
+    struct penalty *ps = xcalloc((size_t)nrecipes, sizeof(*ps));
+    int np = 0, status = 0;
+    struct tap tap = {.out = stdout, .copy = k.dir.tap};
+    tap_comment(&tap, "pmucal calibrate: %d repetitions x %.0f ms runs on CPU %d, results in %s", k.o.repetitions,
+                k.o.target_seconds * 1e3, k.o.cpu, k.dir.path);
+    for (int i = 0; recipes_on && i < nrecipes && !k.interrupted; i++) {
+        if (!wanted(&recipes[i], only, nonly))
+            continue;
+        double ts = clock_now_seconds();
+        struct penalty *p = &ps[np++];
+        fit_recipe(&k, &recipes[i], p, 1000u + (unsigned)i);
+        const char *unit = recipes[i].domain == DOMAIN_MEMORY ? "ns" : "cycles";
+        if (!strcmp(p->status, "ok") || !strcmp(p->status, "unstable"))
+            pm_note("[%d/%d] %-20s %9.2f %s [%.2f, %.2f]%s%s  (%.1f s)", i + 1, nrecipes, recipes[i].name, p->f.value,
+                    unit, p->f.lo, p->f.hi, !strcmp(p->status, "unstable") ? " UNSTABLE" : "",
+                    p->reason[0] ? " (CPU shared)" : "", clock_now_seconds() - ts);
+        else
+            pm_note("[%d/%d] %-20s %s: %s", i + 1, nrecipes, recipes[i].name, !strcmp(p->status, "skip") ? "SKIP" : "ERROR",
+                    p->reason);
+        if (!strcmp(p->status, "error"))
+            status = 1;
+    }
+    json_object_begin(&doc, "clock");
+    const struct clock_info *ci = clock_get();
+    json_number(&doc, "core_ghz", run_ghz(&k));
+    json_number(&doc, "tsc_ghz", ci->tsc_hz / 1e9);
+    json_number(&doc, "startup_core_ghz", ci->core_hz / 1e9);
+    json_string(&doc, "how", "median over all repetitions of the clock measured around each (dependent adds / TSC)");
+    json_object_end(&doc);
+    json_array_begin(&doc, "penalties");
+    for (int i = 0; i < np; i++)
+        penalty_json(&doc, &ps[i], host_pmu);
+    json_array_end(&doc);
+    if (recipes_on && !k.interrupted && closure(&k, ps, np, &doc, &tap))
+        status = 1;
+    struct curve *cv = xmalloc(sizeof(*cv));
+    if (curve && !k.interrupted && run_curve(&k, ppo, cv, &doc) && !k.interrupted)
+        status = 1;
+    free(cv);
+    double secs = clock_now_seconds() - t0;
+    json_number(&doc, "wall_seconds", secs);
+    json_object_end(&doc);
+    tap_plan(&tap);
+    run_dir_write(&k.dir, "penalties.json", &doc);
+    json_free(&doc);
+
+    /* The tables come from penalties.json as written: one path from the file to every table. */
+    char *pj = xasprintf("%s/penalties.json", k.dir.path);
+    struct jvalue *back = jread_load(pj);
+    struct emit_opts eo = {.prefix = prefix};
+    if (!back || emit_tables(back, k.dir.path, &eo))
+        status = 1;
+    /* The table on stdout as comments, so stdout stays TAP. */
+    printf("# %-20s %-7s %-8s %10s %21s %10s\n", "penalty", "domain", "status", "cycles", "95% interval", "ns");
+    for (int i = 0; i < np; i++) {
+        const struct penalty *p = &ps[i];
+        if (!strcmp(p->status, "ok") || !strcmp(p->status, "unstable"))
+            printf("# %-20s %-7s %-8s %10.2f   [%8.2f, %8.2f] %10.2f\n", p->rc->name, domain_name(p->rc->domain),
+                   p->status, p->cycles, p->cycles_lo, p->cycles_hi, p->ns);
+        else
+            printf("# %-20s %-7s %-8s %s\n", p->rc->name, domain_name(p->rc->domain), p->status, p->reason);
+    }
+    printf("# core clock %.3f GHz (median of the clocks around each repetition); %.1f s; results in %s\n",
+           run_ghz(&k), secs, k.dir.path);
+    jread_free(back);
+    free(pj);
+    for (int i = 0; i < k.ncases; i++) {
+        case_result_free(k.cases[i]);
+        free(k.cases[i]);
+    }
+    free(k.cases);
+    free(ps);
+    run_dir_close(&k.dir);
+    if (k.interrupted) {
+        pm_note("interrupted: what was measured is in the results folder");
+        return 130;
+    }
+    return status;
+}

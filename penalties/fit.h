@@ -1,0 +1,53 @@
+/* Measuring a case for calibration, and fitting a penalty with its spread. */
+#ifndef PMUCAL_FIT_H
+#define PMUCAL_FIT_H
+#include "kernel.h"
+#include "measure.h"
+#include "source.h"
+#include <stdbool.h>
+
+enum { CAL_OK = 0, CAL_SKIP = 1, CAL_ERROR = -1, CAL_INTERRUPTED = -2 };
+
+struct cal_opts {
+    int repetitions;          /* R */
+    double target_seconds;    /* one measured run */
+    const struct source *src;
+    int cpu;                  /* where cases run (their run_cpu and init_cpu unless they name one) */
+};
+
+/* The allowed CPU that was idle the most over the last ~100 ms (/proc/stat), for a shared host. */
+int cal_quietest_cpu(void);
+
+/* One case measured R times. Each repetition is one measured run between two short chains of
+ * dependent adds, so its ticks become core cycles at the clock the core really ran at then
+ * (on a shared or virtual machine the clock seen by a thread drifts from second to second). */
+struct case_result {
+    char *text;
+    int status;               /* CAL_OK, CAL_SKIP (reason says why), CAL_ERROR */
+    char reason[320];
+    char label[256], detail[256];
+    int reps;
+    uint64_t iters;
+    double cycles[MEASURE_MAX_REPS];  /* core cycles per iteration, at the local clock */
+    double ns[MEASURE_MAX_REPS];      /* nanoseconds per iteration (TSC) */
+    double ghz[MEASURE_MAX_REPS];     /* local core clock of each repetition */
+    int disturbed;            /* repetitions that saw context switches in every attempt */
+    struct quantities q;
+};
+
+/* "KERNEL p=v ...": a kernel that is not registered gives CAL_SKIP "kernel X not built". */
+int cal_measure(const char *text, const struct cal_opts *o, struct case_result *r);
+void case_result_free(struct case_result *r);
+
+/* Core cycles per TSC tick now, from a chain of dependent adds lasting about `seconds`. */
+double cal_local_ratio(double seconds);
+
+/* A penalty: (median(issue) - median(control)) / delta, with a percentile bootstrap interval. */
+struct fit {
+    double value, lo, hi;     /* estimate and 95% interval */
+    double rel_mad;           /* MAD/median of the issue case's repetitions */
+};
+/* x: issue repetitions, y: control repetitions (ny 0: no control). */
+struct fit fit_penalty(const double *x, int nx, const double *y, int ny, double delta, unsigned seed);
+
+#endif

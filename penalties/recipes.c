@@ -1,0 +1,110 @@
+/* The recipes table. Kernels that another branch provides (branch, ifetch) are named here too:
+ * until they are registered, their rows are reported as "kernel X not built" and skipped. */
+#include "recipes.h"
+#include <string.h>
+
+#define ZEN4 "amd64_fam19h_zen4"
+#define SKL "skl"
+
+const struct recipe recipes[] = {
+    /* Load-to-use latency per data source: the walker's dependent loads, TLB misses kept out. */
+    {"l1_hit", "load-to-use latency of a load hitting L1D", "walker size=L1", NULL, "ld.l1", DOMAIN_CORE, NULL,
+     {{ZEN4, "LS_DISPATCH.LD_DISPATCH"}, {SKL, "MEM_LOAD_RETIRED.L1_HIT"}}},
+    {"l2_hit", "load-to-use latency of a load served by L2", "walker size=L2", NULL, "ld.l2", DOMAIN_CORE,
+     "load_latency", {{ZEN4, "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.LCL_L2"}, {SKL, "MEM_LOAD_RETIRED.L2_HIT"}}},
+    {"l3_hit", "load-to-use latency of a load served by L3", "walker size=L3", NULL, "ld.l3", DOMAIN_CORE,
+     "load_latency", {{ZEN4, "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.LOCAL_CCX"}, {SKL, "MEM_LOAD_RETIRED.L3_HIT"}}},
+    {"dram", "load-to-use latency of a load served by local DRAM", "walker size=DRAM", NULL, "ld.dram",
+     DOMAIN_MEMORY, "load_latency",
+     {{ZEN4, "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.DRAM_IO_NEAR"}, {SKL, "MEM_LOAD_RETIRED.L3_MISS"}}},
+    /* DTLB: one element per 4 KiB page, random; 2048 pages miss the first level and hit the
+     * second, 32768 pages miss both. Controls have the same lines without the TLB misses. */
+    {"stlb_hit", "first-level DTLB miss that hits the second-level TLB (4 KiB pages)",
+     "walker size=8M page=4k page_stride=4096 order=random", "walker size=128K page=4k order=random", "dtlb.miss",
+     DOMAIN_CORE, "tlb", {{ZEN4, "L1_DTLB_MISS.TLB_RELOAD_4K_L2_HIT"}, {SKL, "DTLB_LOAD_MISSES.STLB_HIT"}}},
+    {"page_walk", "DTLB miss in both levels: a page walk (4 KiB pages, page tables in cache)",
+     "walker size=128M page=4k page_stride=4096 order=random",
+     "walker size=128M page=2m page_stride=4096 order=random", "stlb.miss", DOMAIN_CORE, "tlb",
+     {{ZEN4, "L1_DTLB_MISS.TLB_RELOAD_4K_L2_MISS"}, {SKL, "DTLB_LOAD_MISSES.WALK_COMPLETED"}}},
+    /* Branches and instruction fetch: kernels from the code generators. */
+    {"mispredict", "a mispredicted conditional branch", "branch pattern=random", "branch pattern=taken",
+     "br.mispred", DOMAIN_CORE, "branch",
+     {{ZEN4, "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED"}, {SKL, "BR_MISP_RETIRED.ALL_BRANCHES"}}},
+    {"btb_resteer", "a taken branch missing the BTB: the front end is re-steered at decode",
+     "branch pattern=jumps targets=16384", "branch pattern=jumps targets=64", "br.resteer", DOMAIN_CORE, "branch",
+     {{ZEN4, "DECODER_OVERRIDE_BRANCH_PRED"}, {SKL, "BACLEARS.ANY"}}},
+    {"ifetch_l2", "an instruction-cache line fetched from L2", "ifetch size=L2", "ifetch size=L1",
+     "ifetch.lines.l2", DOMAIN_CORE, "ifetch", {{ZEN4, "INSTRUCTION_CACHE_REFILLS_FROM_L2"}}},
+    {"ifetch_l3", "an instruction-cache line fetched from L3", "ifetch size=L3", "ifetch size=L1",
+     "ifetch.lines.l3", DOMAIN_CORE, "ifetch", {{ZEN4, "INSTRUCTION_CACHE_REFILLS_FROM_SYSTEM"}}},
+    {"ifetch_dram", "an instruction-cache line fetched from DRAM", "ifetch size=DRAM", "ifetch size=L1",
+     "ifetch.lines.dram", DOMAIN_MEMORY, NULL, {{NULL, NULL}}},
+    /* Memory ordering and alignment. */
+    {"store_forward_block", "a load overlapping an earlier, smaller store: forwarding fails, the load waits",
+     "stlf variant=block", "stlf variant=forward", "st.fwd.block", DOMAIN_CORE, "memory_order",
+     {{ZEN4, "BAD_STATUS_2.STLI_OTHER"}, {SKL, "LD_BLOCKS.STORE_FORWARD"}}},
+    {"store_forward", "latency of a store and a load taking its data (forwarded or renamed)",
+     "stlf variant=forward", NULL, "st.fwd", DOMAIN_CORE, NULL, {{ZEN4, "STORE_TO_LOAD_FORWARD"}}},
+    {"line_split", "extra latency of a load crossing a 64-byte line", "linesplit offset=60", "linesplit offset=0",
+     "ld.split", DOMAIN_CORE, "memory_order", {{ZEN4, "MISALIGNED_LOADS.MA64"}, {SKL, "MEM_INST_RETIRED.SPLIT_LOADS"}}},
+    {"page_split", "extra latency of a load crossing a 4 KiB page (and a line)", "linesplit offset=4092",
+     "linesplit offset=0", "ld.split", DOMAIN_CORE, NULL, {{ZEN4, "MISALIGNED_LOADS.MA4K"}}},
+    {"alias_4k", "extra latency of a load after a store 4096 bytes away (4K aliasing)", "alias4k store=alias",
+     "alias4k store=apart", "ld.alias4k", DOMAIN_CORE, "memory_order",
+     {{SKL, "LD_BLOCKS_PARTIAL.ADDRESS_ALIAS"}}},
+    /* Divide and square root: latency (dependent) and reciprocal throughput (independent). */
+    {"div64_latency", "DIV r64 latency (2^63-1 / 1)", "divsqrt op=div width=64", NULL, "arith.div", DOMAIN_CORE,
+     NULL, {{ZEN4, "DIV_OP_COUNT"}}},
+    {"div32_latency", "DIV r32 latency (2^31-1 / 1)", "divsqrt op=div width=32", NULL, "arith.div", DOMAIN_CORE,
+     NULL, {{ZEN4, "DIV_OP_COUNT"}}},
+    {"div64_throughput", "DIV r64 reciprocal throughput", "divsqrt op=div width=64 chain=throughput", NULL,
+     "arith.div", DOMAIN_CORE, NULL, {{ZEN4, "DIV_OP_COUNT"}}},
+    {"div32_throughput", "DIV r32 reciprocal throughput", "divsqrt op=div width=32 chain=throughput", NULL,
+     "arith.div", DOMAIN_CORE, NULL, {{ZEN4, "DIV_OP_COUNT"}}},
+    {"fdiv64_latency", "DIVSD latency", "divsqrt op=fdiv width=64", NULL, "fp.div", DOMAIN_CORE, NULL,
+     {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_DIV"}}},
+    {"fdiv32_latency", "DIVSS latency", "divsqrt op=fdiv width=32", NULL, "fp.div", DOMAIN_CORE, NULL,
+     {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_DIV"}}},
+    {"fdiv64_throughput", "DIVSD reciprocal throughput", "divsqrt op=fdiv width=64 chain=throughput", NULL, "fp.div",
+     DOMAIN_CORE, NULL, {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_DIV"}}},
+    {"fdiv32_throughput", "DIVSS reciprocal throughput", "divsqrt op=fdiv width=32 chain=throughput", NULL, "fp.div",
+     DOMAIN_CORE, NULL, {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_DIV"}}},
+    {"sqrt64_latency", "SQRTSD latency", "divsqrt op=sqrt width=64", NULL, "fp.sqrt", DOMAIN_CORE, NULL,
+     {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_SQRT"}}},
+    {"sqrt32_latency", "SQRTSS latency", "divsqrt op=sqrt width=32", NULL, "fp.sqrt", DOMAIN_CORE, NULL,
+     {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_SQRT"}}},
+    {"sqrt64_throughput", "SQRTSD reciprocal throughput", "divsqrt op=sqrt width=64 chain=throughput", NULL,
+     "fp.sqrt", DOMAIN_CORE, NULL, {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_SQRT"}}},
+    {"sqrt32_throughput", "SQRTSS reciprocal throughput", "divsqrt op=sqrt width=32 chain=throughput", NULL,
+     "fp.sqrt", DOMAIN_CORE, NULL, {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_SQRT"}}},
+    /* FP assists: denormal operand and result with DAZ/FTZ off, against normal operands. */
+    {"fp_assist_mul", "extra cost of a MULSD on a denormal operand and result (DAZ/FTZ off)",
+     "fpassist op=mul operand=denormal", "fpassist op=mul operand=normal", "fp.assist", DOMAIN_CORE, NULL,
+     {{SKL, "FP_ASSIST.ANY"}}},
+    {"fp_assist_add", "extra cost of an ADDSD on a denormal operand and result (DAZ/FTZ off)",
+     "fpassist op=add operand=denormal", "fpassist op=add operand=normal", "fp.assist", DOMAIN_CORE, NULL,
+     {{SKL, "FP_ASSIST.ANY"}}},
+};
+const int nrecipes = (int)(sizeof(recipes) / sizeof(recipes[0]));
+
+const char *pmu_cycles_event(const char *pmu)
+{
+    if (!strcmp(pmu, ZEN4))
+        return "CYCLES_NOT_IN_HALT";
+    if (!strcmp(pmu, SKL))
+        return "CPU_CLK_UNHALTED";
+    return NULL;
+}
+
+const char *recipe_event(const struct recipe *r, const char *pmu)
+{
+    for (int i = 0; i < RECIPE_MAX_PMUS && r->events[i].pmu; i++)
+        if (!strcmp(r->events[i].pmu, pmu))
+            return r->events[i].event;
+    return NULL;
+}
+
+const char *domain_name(enum domain d)
+{
+    return d == DOMAIN_MEMORY ? "memory" : "core";
+}
