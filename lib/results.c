@@ -1,5 +1,6 @@
 #include "results.h"
 #include "util.h"
+#include "version.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,4 +95,23 @@ void run_dir_close(struct run_dir *r)
         fclose(r->tap);
     free(r->path);
     memset(r, 0, sizeof(*r));
+}
+
+char *iso_now(char buf[32])
+{
+    time_t now = time(NULL);
+    strftime(buf, 32, "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
+    return buf;
+}
+
+void manifest_head(struct json *j, int argc, char **argv)
+{
+    char date[32];
+    json_string(j, "pmucal", PMUCAL_VERSION);
+    json_string(j, "date", iso_now(date));
+    json_array_begin(j, "command");
+    json_string(j, NULL, "pmucal");
+    for (int i = 0; i < argc; i++)
+        json_string(j, NULL, argv[i]);
+    json_array_end(j);
 }

@@ -42,6 +42,8 @@ struct json;
 struct source {
     const char *name, *summary;
     double exact_floor;      /* per-iteration slack an "exact" rule allows with this source */
+    double slack_per_run;    /* events a run may add beyond the region (harness, warm-up) for every
+                              * rule but "exact"; divided by the run's iterations */
     /* Parse and encode one event name. -1 with err filled when the name is unknown; an event
      * that is known but cannot be counted here returns 0 with spec->unsupported set. */
     int (*resolve)(const char *name, struct event_spec *spec, char *err, size_t errlen);
@@ -67,6 +69,7 @@ struct source {
     /* Optional defaults and limits; zero/NULL means "none, use the core's". */
     const char *default_events;   /* the -e list when none is given */
     uint64_t default_iters;       /* iterations per run when --iters is not given (no calibration) */
+    uint64_t max_inst_per_run;    /* fewer default iterations where the model's inst would pass this */
     const char *expect_file;      /* expectation file loaded automatically, "sim" -> validate/expect/sim.txt */
     unsigned isa_limits;          /* ISA_* (kernel.h) extensions this source cannot execute */
     uint64_t max_code_bytes;      /* generated code larger than this is a SKIP (0: no limit) */

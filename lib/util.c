@@ -1,4 +1,5 @@
 #include "util.h"
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,4 +178,57 @@ void free_list(char **list)
     for (char **p = list; *p; p++)
         free(*p);
     free(list);
+}
+
+char *read_text_file(const char *path, const char *what)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        pm_error("cannot read %s %s: %s", what, path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, len = 0, got;
+    char *text = xmalloc(cap);
+    while ((got = fread(text + len, 1, cap - len - 1, f)) > 0) {
+        len += got;
+        if (len + 1 == cap)
+            text = xrealloc(text, cap *= 2);
+    }
+    text[len] = '\0';
+    fclose(f);
+    if (strlen(text) != len) {
+        pm_error("%s %s is not text (it holds a NUL byte)", what, path);
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+int for_each_content_line(const char *text, const char *origin,
+                          int (*fn)(char *line, const char *where, void *ctx), void *ctx)
+{
+    int lineno = 0, rc = 0;
+    for (const char *p = text; *p && !rc;) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        char *line = xmalloc(len + 1);
+        memcpy(line, p, len);
+        line[len] = '\0';
+        lineno++;
+        line[strcspn(line, "#")] = '\0';
+        char *s = line, *end;
+        while (isspace((unsigned char)*s))
+            s++;
+        end = s + strlen(s);
+        while (end > s && isspace((unsigned char)end[-1]))
+            *--end = '\0';
+        if (*s) {
+            char where[1024];
+            snprintf(where, sizeof(where), "%s:%d", origin, lineno);
+            rc = fn(s, where, ctx);
+        }
+        free(line);
+        p = e ? e + 1 : p + len;
+    }
+    return rc;
 }

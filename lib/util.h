@@ -28,6 +28,15 @@ bool parse_u64(const char *s, uint64_t *out);
 /* "32K", "1.5M": bytes for humans. Static buffer rotation: valid for a few calls. */
 const char *fmt_size(uint64_t bytes);
 
+/* A whole text file, NUL-terminated; NULL with one message naming the file and what it is
+ * ("event list", "expectation file") when it cannot be read or holds a NUL byte. */
+char *read_text_file(const char *path, const char *what);
+/* Calls fn for every line of text that has content once '#' comments and surrounding white
+ * space are removed, with where = "ORIGIN:LINE". Stops at the first non-zero return of fn and
+ * returns it; 0 when every line was taken. */
+int for_each_content_line(const char *text, const char *origin,
+                          int (*fn)(char *line, const char *where, void *ctx), void *ctx);
+
 /* Split "a,b,c" into a NULL-terminated array of copies; empty items are dropped. */
 char **split_list(const char *s, char sep, int *count);
 void free_list(char **list);

@@ -328,7 +328,9 @@ static void branch_model(const struct case_ *c, struct quantities *q)
         q->v[Q_BR_INDIRECT] = 1;
         q->v[Q_BR_COND] = q->v[Q_BR_COND_TAKEN] = 1;
         q->v[Q_BR_ALL] = 2;
-        q->v[Q_BR_MISPRED] = b->pattern == RANDOM ? 1.0 - 1.0 / (double)b->targets : 0;
+        /* A last-target table (a textbook predictor's) is wrong on every jump of a cycling sequence. */
+        q->v[Q_BR_MISPRED] = b->pattern == RANDOM ? 1.0 - 1.0 / (double)b->targets
+                           : c->simple_predictor && b->targets > 1 ? 1 : 0;
         q->v[Q_BR_COND_MISPRED] = 0;   /* the loop branch */
     }
 }

@@ -109,18 +109,7 @@ static void mixwalk_run(struct case_ *c, uint64_t iters)
     struct mixwalk *w = c->priv;
     void **p = w->cursor;
     uint64_t n = iters;
-    __asm__ __volatile__("jmp 2f\n\t"
-                         ".p2align 6\n"
-                         "1:\n\t"
-                         ".rept " ISSUE_OPS_S "\n\t"
-                         "mov (%[p]), %[p]\n\t"
-                         ".endr\n"
-                         "2:\n\t"
-                         "sub $1, %[n]\n\t"
-                         "jnc 1b"
-                         : [p] "+r"(p), [n] "+r"(n)
-                         :
-                         : "cc", "memory");
+    CHASE_LOOP(ISSUE_OPS_S, p, n);
     w->cursor = p;
 }
 

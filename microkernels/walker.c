@@ -2,6 +2,7 @@
  * latency is exposed; the list's order and spacing choose where the data comes from. */
 #include "cpu.h"
 #include "kernel.h"
+#include "loopmodel.h"
 #include "mem.h"
 #include "rng.h"
 #include "topo.h"
@@ -152,22 +153,7 @@ static void walker_prepare(struct case_ *c)
         buffer_refresh(&w->buf);
 }
 
-/* The loop is "jmp test; body: N loads; test: sub $1,n; jnc body": for n iterations it runs
- * n bodies and n+1 tests, so run(n) - run(0) is exactly n x (N + 2) instructions, n x N loads,
- * n conditional branches, all taken. */
-#define WALK(N)                                                      \
-    __asm__ __volatile__("jmp 2f\n\t"                               \
-                         ".p2align 6\n"                             \
-                         "1:\n\t"                                   \
-                         ".rept " #N "\n\t"                         \
-                         "mov (%[p]), %[p]\n\t"                     \
-                         ".endr\n"                                  \
-                         "2:\n\t"                                   \
-                         "sub $1, %[n]\n\t"                         \
-                         "jnc 1b"                                   \
-                         : [p] "+r"(p), [n] "+r"(n)                 \
-                         :                                          \
-                         : "cc", "memory")
+#define WALK(N) CHASE_LOOP(#N, p, n)
 
 static void walker_run(struct case_ *c, uint64_t iters)
 {

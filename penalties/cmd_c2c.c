@@ -55,18 +55,9 @@ struct cell {
 static void write_manifest(const struct run_dir *dir, int argc, char **argv)
 {
     struct json j;
-    char date[32];
-    time_t now = time(NULL);
-    strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
     json_init(&j);
     json_object_begin(&j, NULL);
-    json_string(&j, "pmucal", PMUCAL_VERSION);
-    json_string(&j, "date", date);
-    json_array_begin(&j, "command");
-    json_string(&j, NULL, "pmucal");
-    for (int i = 0; i < argc; i++)
-        json_string(&j, NULL, argv[i]);
-    json_array_end(&j);
+    manifest_head(&j, argc, argv);
     host_facts_json(&j);
     json_object_end(&j);
     run_dir_write(dir, "manifest.json", &j);

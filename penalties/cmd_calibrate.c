@@ -529,19 +529,10 @@ static int calibrate_main(int argc, char **argv)
     k.o.cpu = cpu_arg >= 0 ? cpu_arg : cal_quietest_cpu();
     if (run_dir_create(&k.dir, out, label))
         return 2;
-    char date[32];
-    time_t now = time(NULL);
-    strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
     struct json man;
     json_init(&man);
     json_object_begin(&man, NULL);
-    json_string(&man, "pmucal", PMUCAL_VERSION);
-    json_string(&man, "date", date);
-    json_array_begin(&man, "command");
-    json_string(&man, NULL, "pmucal");
-    for (int i = 0; i < argc; i++)
-        json_string(&man, NULL, argv[i]);
-    json_array_end(&man);
+    manifest_head(&man, argc, argv);
     json_int(&man, "repetitions", k.o.repetitions);
     json_number(&man, "target_seconds", k.o.target_seconds);
     host_facts_json(&man);
@@ -556,7 +547,8 @@ static int calibrate_main(int argc, char **argv)
     json_init(&doc);
     json_object_begin(&doc, NULL);
     json_string(&doc, "pmucal", PMUCAL_VERSION);
-    json_string(&doc, "date", date);
+    char date[32];
+    json_string(&doc, "date", iso_now(date));
     json_int(&doc, "repetitions", k.o.repetitions);
     json_int(&doc, "cpu", k.o.cpu);
     json_string(&doc, "method", "penalty = (median issue - median control) / (occurrences issue - control), per "

@@ -28,7 +28,7 @@ static void print_table(struct engine *e, const struct case_ *c, const struct me
             continue;
         }
         const struct rule *r = ruleset_find(&e->rules, ev);
-        struct verdict v = check_event(r, ev, &m->stat[k], q, e->src->exact_floor);
+        struct verdict v = check_event(r, ev, &m->stat[k], q, e->src->exact_floor, e->src->slack_per_run / (double)m->iters);
         char expected[32] = "", rule[160] = "", tol[32];
         if (r && !isnan(v.expected))
             snprintf(expected, sizeof(expected), "%.4f", v.expected);

@@ -39,18 +39,9 @@ static void write_manifest(const struct run_dir *dir, const struct measure_cli *
                            char **argv)
 {
     struct json j;
-    char date[32];
-    time_t now = time(NULL);
-    strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
     json_init(&j);
     json_object_begin(&j, NULL);
-    json_string(&j, "pmucal", PMUCAL_VERSION);
-    json_string(&j, "date", date);
-    json_array_begin(&j, "command");
-    json_string(&j, NULL, "pmucal");
-    for (int i = 0; i < argc; i++)
-        json_string(&j, NULL, argv[i]);
-    json_array_end(&j);
+    manifest_head(&j, argc, argv);
     json_string(&j, "source", o->source);
     json_int(&j, "group_size", o->group_size);
     json_int(&j, "repetitions", o->m.repetitions);

@@ -180,7 +180,7 @@ static void verdicts(struct engine *e, const struct case_ *c, const struct measu
     for (int k = 0; k < m->nevents; k++) {
         const struct event_spec *ev = m->events[k];
         const struct rule *r = ruleset_find(&e->rules, ev);
-        struct verdict v = check_event(r, ev, &m->stat[k], q, e->src->exact_floor);
+        struct verdict v = check_event(r, ev, &m->stat[k], q, e->src->exact_floor, e->src->slack_per_run / (double)m->iters);
         /* An erratum (from the rule, or the vendor table) turns a failure into a TODO, not a failed run. */
         const struct vendor_event *vev = e->vt && !ev->unsupported ? vendor_match(e->vt, ev) : NULL;
         const char *erratum = r && r->erratum ? r->erratum : vev && vev->errata ? vev->errata : NULL;
@@ -393,6 +393,14 @@ int engine_case(struct engine *e, struct case_ *c, struct event_spec *events, in
     }
     struct quantities q;
     case_model(c, &q);
+    /* A source that counts by simulating bounds the work of a run by the model's instructions. */
+    uint64_t cap = e->src->max_inst_per_run;
+    if (cap && !e->user_iters && e->mopts.iters && quantity_stated(&q, Q_INST) &&
+        q.v[Q_INST] * (double)e->mopts.iters > (double)cap) {
+        c->iters = q.v[Q_INST] >= (double)cap ? 1 : (uint64_t)((double)cap / q.v[Q_INST]);
+        pm_note("%s: %llu iterations under %s (%.0f instructions each)", c->label, (unsigned long long)c->iters,
+                e->src->name, q.v[Q_INST]);
+    }
 
     struct sched_info *info = xcalloc((size_t)(n ? n : 1), sizeof(*info));
     for (int k = 0; k < n; k++)

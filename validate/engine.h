@@ -26,6 +26,7 @@ typedef void (*measurement_hook)(struct engine *e, const struct case_ *c, const 
 struct engine {
     const struct source *src;
     struct measure_opts mopts;
+    bool user_iters;              /* --iters was given: never changed */
     int group_size;
     int ncounters;                /* programmable counters of the PMU (unrestricted events may use any) */
     const char *pmu;              /* libpfm4 PMU name for restrictions, NULL when none */

@@ -79,48 +79,27 @@ static const char *check_syntax(const char *ev, char *why, size_t n)
     return bad;
 }
 
+static int add_event_line(char *s, const char *where, void *l)
+{
+    char why[512];
+    char *space = s + strcspn(s, " \t\r,");
+    if (*space) {
+        char *next = space + strspn(space, " \t\r,");
+        pm_error("%s: one event a line, but '%s' has more ('%s'); put each event on its own line", where, s, next);
+        return -1;
+    }
+    if (check_syntax(s, why, sizeof(why))) {
+        pm_error("%s: %s", where, why);
+        return -1;
+    }
+    evlist_add(l, s, where);
+    return 0;
+}
+
 int evlist_parse(struct evlist *l, const char *text, const char *origin)
 {
-    int lineno = 0;
-    const char *p = text;
-    while (*p) {
-        const char *e = strchr(p, '\n');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
-        char *line = xmalloc(len + 1);
-        memcpy(line, p, len);
-        line[len] = '\0';
-        lineno++;
-        char *hash = strchr(line, '#');
-        if (hash)
-            *hash = '\0';
-        char *s = line, *end;
-        while (isspace((unsigned char)*s))
-            s++;
-        end = s + strlen(s);
-        while (end > s && isspace((unsigned char)end[-1]))
-            *--end = '\0';
-        if (*s) {
-            char why[512];
-            char *space = s + strcspn(s, " \t\r,");
-            if (*space) {
-                char *next = space + strspn(space, " \t\r,");
-                pm_error("%s:%d: one event a line, but '%s' has more ('%s'); put each event on its own line",
-                         origin, lineno, s, next);
-                free(line);
-                return -1;
-            }
-            if (check_syntax(s, why, sizeof(why))) {
-                pm_error("%s:%d: %s", origin, lineno, why);
-                free(line);
-                return -1;
-            }
-            char where[600];
-            snprintf(where, sizeof(where), "%s:%d", origin, lineno);
-            evlist_add(l, s, where);
-        }
-        free(line);
-        p = e ? e + 1 : p + len;
-    }
+    if (for_each_content_line(text, origin, add_event_line, l))
+        return -1;
     if (!l->n) {
         pm_error("%s names no event; write one event a line ('pmucal events' prints every one)", origin);
         return -1;
@@ -130,25 +109,9 @@ int evlist_parse(struct evlist *l, const char *text, const char *origin)
 
 int evlist_load(struct evlist *l, const char *path)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        pm_error("cannot read event list %s: %s", path, strerror(errno));
+    char *text = read_text_file(path, "event list");
+    if (!text)
         return -1;
-    }
-    size_t cap = 4096, len = 0, got;
-    char *text = xmalloc(cap);
-    while ((got = fread(text + len, 1, cap - len - 1, f)) > 0) {
-        len += got;
-        if (len + 1 == cap)
-            text = xrealloc(text, cap *= 2);
-    }
-    text[len] = '\0';
-    fclose(f);
-    if (strlen(text) != len) {
-        pm_error("event list %s is not text (it holds a NUL byte)", path);
-        free(text);
-        return -1;
-    }
     int rc = evlist_parse(l, text, path);
     free(text);
     return rc;

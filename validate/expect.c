@@ -94,54 +94,21 @@ static int add_rule(struct ruleset *rs, const char *line, const char *where)
     return 0;
 }
 
+static int add_rule_line(char *line, const char *where, void *rs)
+{
+    return add_rule(rs, line, where);
+}
+
 int ruleset_parse(struct ruleset *rs, const char *text, const char *origin)
 {
-    int lineno = 0, rc = 0;
-    const char *p = text;
-    while (*p) {
-        const char *e = strchr(p, '\n');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
-        char *line = xmalloc(len + 1);
-        memcpy(line, p, len);
-        line[len] = '\0';
-        lineno++;
-        char *hash = strchr(line, '#');
-        if (hash)
-            *hash = '\0';
-        char *s = line;
-        while (isspace((unsigned char)*s))
-            s++;
-        if (*s) {
-            char where[512];
-            snprintf(where, sizeof(where), "%s:%d", origin, lineno);
-            if (add_rule(rs, s, where))
-                rc = -1;
-        }
-        free(line);
-        if (rc)
-            return rc;
-        p = e ? e + 1 : p + len;
-    }
-    return rc;
+    return for_each_content_line(text, origin, add_rule_line, rs);
 }
 
 int ruleset_load(struct ruleset *rs, const char *path)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        pm_error("cannot read expectation file %s: %s", path, strerror(errno));
+    char *text = read_text_file(path, "expectation file");
+    if (!text)
         return -1;
-    }
-    size_t cap = 4096, len = 0;
-    char *text = xmalloc(cap);
-    size_t got;
-    while ((got = fread(text + len, 1, cap - len - 1, f)) > 0) {
-        len += got;
-        if (len + 1 == cap)
-            text = xrealloc(text, cap *= 2);
-    }
-    text[len] = '\0';
-    fclose(f);
     int rc = ruleset_parse(rs, text, path);
     free(text);
     return rc;
@@ -247,7 +214,7 @@ const char *tolerance_text(const struct rule *r, char *buf, size_t n)
 }
 
 struct verdict check_event(const struct rule *r, const struct event_spec *ev, const struct stats *st,
-                           const struct quantities *q, double exact_floor)
+                           const struct quantities *q, double exact_floor, double run_slack)
 {
     struct verdict v = {.kind = V_SKIP, .measured = NAN, .expected = NAN, .allowed = NAN};
     if (ev->unsupported) {
@@ -283,15 +250,15 @@ struct verdict check_event(const struct rule *r, const struct event_spec *ev, co
         v.kind = fabs(diff) <= v.allowed ? V_OK : V_NOT_OK;
         break;
     case TOL_PERCENT:
-        v.allowed = fabs(v.expected) * r->percent / 100 + r->absolute + exact_floor;
+        v.allowed = fabs(v.expected) * r->percent / 100 + r->absolute + exact_floor + run_slack;
         v.kind = fabs(diff) <= v.allowed ? V_OK : V_NOT_OK;
         break;
     case TOL_ABSOLUTE:
-        v.allowed = r->absolute + exact_floor;
+        v.allowed = r->absolute + exact_floor + run_slack;
         v.kind = fabs(diff) <= v.allowed ? V_OK : V_NOT_OK;
         break;
     case TOL_BOUND:
-        v.allowed = exact_floor;
+        v.allowed = exact_floor + run_slack;
         v.kind = diff <= v.allowed ? V_OK : V_NOT_OK;
         break;
     case TOL_INFO:

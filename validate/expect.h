@@ -51,7 +51,9 @@ struct verdict {
     char reason[384];                     /* SKIP/TODO reason, or what was compared */
 };
 
+/* exact_floor: the per-iteration slack of an "exact" rule with this source; run_slack: what every
+ * other tolerance class also allows, per iteration (a source's per-run noise / iterations). */
 struct verdict check_event(const struct rule *r, const struct event_spec *ev, const struct stats *st,
-                           const struct quantities *q, double exact_floor);
+                           const struct quantities *q, double exact_floor, double run_slack);
 
 #endif

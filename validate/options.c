@@ -128,6 +128,7 @@ int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spe
         return -1;
     }
     e->mopts = o->m;
+    e->user_iters = e->mopts.iters != 0;
     if (!e->mopts.iters && e->src->default_iters)   /* e.g. sim: a fixed count, not a timed one */
         e->mopts.iters = e->src->default_iters;
     e->group_size = o->group_size;

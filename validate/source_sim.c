@@ -578,6 +578,10 @@ static const struct source sim_source = {
     .default_events = "sim::Ir,sim::Dr,sim::Dw,sim::I1mr,sim::D1mr,sim::D1mw,sim::ILmr,sim::DLmr,sim::DLmw,"
                       "sim::Bc,sim::Bcm,sim::Bi,sim::Bim",
     .default_iters = 10000,
+    /* A triad pass over a DRAM-sized array is 38M instructions: 10000 of them would take days. */
+    .max_inst_per_run = 20000000,
+    /* The harness's own lines (about 24 a run here) and a loop exit or two of the simple predictor. */
+    .slack_per_run = 32,
     .expect_file = "sim",
     .isa_limits = ISA_AVX512,
     /* valgrind translates each instruction before it runs and keeps a bounded translation cache:

@@ -39,7 +39,7 @@ int main(void)
         CHECK(parsed == 0, rows[i].line, "rule '%s' parses", rows[i].rule);
         struct event_spec ev = {.name = "E"};
         struct stats st = {.median = rows[i].measured, .min = rows[i].measured};
-        struct verdict v = check_event(&rs.rules[0], &ev, &st, &q, 0.01);
+        struct verdict v = check_event(&rs.rules[0], &ev, &st, &q, 0.01, 0);
         CHECK(v.kind == rows[i].want, rows[i].line, "'%s' measured %g: verdict %d want %d (%s)", rows[i].rule,
               rows[i].measured, (int)v.kind, (int)rows[i].want, v.reason);
         ruleset_free(&rs);
