@@ -108,7 +108,7 @@ $PMUCAL emit "$dir" > /dev/null 2> "$TMP/e1"; rc=$?
 [ $rc -eq 2 ] && grep -q 'give --format' "$TMP/e1"; ok $? "emit without --format exits 2: $(cat "$TMP/e1")"
 echo '{"penalties": [' > "$TMP/bad.json"
 $PMUCAL emit -f csv "$TMP/bad.json" > /dev/null 2> "$TMP/e2"; rc=$?
-[ $rc -eq 2 ] && grep -q "bad.json is not valid JSON (line" "$TMP/e2"; ok $? "emit on broken JSON exits 2: $(head -n 1 "$TMP/e2")"
+[ $rc -eq 2 ] && grep -q "bad.json: line 2 column 1: " "$TMP/e2"; ok $? "emit on broken JSON exits 2: $(head -n 1 "$TMP/e2")"
 $PMUCAL calibrate --recipe nope > /dev/null 2> "$TMP/e3"; rc=$?
 [ $rc -eq 2 ] && grep -q "recipe nope: no such recipe" "$TMP/e3"; ok $? "calibrate --recipe nope exits 2: $(cat "$TMP/e3")"
 $PMUCAL emit -f c --core-ghz fast "$dir" > /dev/null 2> "$TMP/e4"; rc=$?

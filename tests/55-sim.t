@@ -52,7 +52,13 @@ diff "$dir/validate.tap" "$TMP/sim.tap" > /dev/null; ok $? "validate.tap is the 
 
 cases=$($PMUCAL kernels | grep -c '^    [a-z]')
 lines=$(wc -l < "$dir/measurements.ndjson")
-[ "$lines" -eq "$cases" ]; ok $? "one measurement per default case of every kernel ($lines of $cases): all events in one group"
+# A case the source cannot run (AVX-512, more generated code than valgrind translates in time)
+# is all SKIP lines and has no measurement; every other case has exactly one.
+tapcases=$(sed -n 's/^\(not \)\{0,1\}ok [0-9]* - \(.*\) :: .*/\2/p' "$TMP/sim.tap" | sort -u | wc -l)
+skipped=$(sed -n 's/^\(not \)\{0,1\}ok [0-9]* - \(.*\) :: [^ ]*\( # SKIP\)\{0,1\}.*/\2\3/p' "$TMP/sim.tap" | sort -u \
+    | awk '{ if (sub(/ # SKIP$/, "")) s[$0] = 1; else m[$0] = 1 } END { n = 0; for (c in s) if (!(c in m)) n++; print n }')
+[ "$tapcases" -eq "$cases" ] && [ "$lines" -eq $((cases - skipped)) ]
+ok $? "one measurement per default case of every kernel that runs here ($lines of $cases, $skipped skipped): all events in one group"
 jq -e '.source == "sim" and .sim.D1.size > 0 and .sim.LL.size > 0 and (.sim.simulator | startswith("valgrind"))' \
     "$dir/manifest.json" > /dev/null
 ok $? "the manifest says source sim and records the simulated geometry: $(jq -c '.sim | {D1, LL}' "$dir/manifest.json")"
@@ -75,8 +81,9 @@ done
 varying=$(jq -s -r '[.[] | . as $r | .events[] | select(.name | test("^sim::(Ir|Dr|Dw|Bc|Bi)$"))
     | select((.raw | unique | length) != 1) | "\($r.case) \(.name)"] | join(", ")' "$dir/measurements.ndjson")
 [ -z "$varying" ]; ok $? "Ir, Dr, Dw, Bc, Bi: every repetition gives the same raw counts${varying:+ (differ: $varying)}"
-spread=$(jq -s '[.[] | .iters as $n | .events[] | (.stats.max - .stats.min) * $n | round] | max' "$dir/measurements.ndjson")
-is_close "$spread" 0 32 "misses and mispredicts differ by at most 32 events per run over repetitions (harness lines vs. the ring in D1, predictor warm-up)"
+spread=$(jq -s '[.[] | .iters as $n | .events[] | select(.name | test("^sim::(D1mr|DLmr|Bcm|Bim)$"))
+    | (.stats.max - .stats.min) * $n - 0.001 * .stats.median * $n | round | if . < 0 then 0 else . end] | max' "$dir/measurements.ndjson")
+is_close "$spread" 0 32 "ruled misses and mispredicts differ by at most 32 events per run (+0.1%) over repetitions (harness lines, predictor warm-up)"
 reps=$(jq -s '[.[].repetitions] | min' "$dir/measurements.ndjson")
 [ "$reps" -ge 2 ]; ok $? "with more than one repetition ($reps)"
 for i in 1 2; do
