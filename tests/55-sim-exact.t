@@ -77,8 +77,8 @@ bbexec copy=16 sqrts=4                          | skip
 ROWS
 
 # The counter source of the suite, once it exists (it is built on another branch).
-if $PMUCAL run walker --source sim --iters 1 -r 1 2>&1 | grep -q "unknown counter source"; then
-    skip "pmucal validate --source sim for ifetch, branch, callchain, bbexec" "sim source not built"
+if ! sim_usable; then
+    skip "pmucal validate --source sim for ifetch, branch, callchain, bbexec" "$SIM_WHY"
 else
     for k in ifetch branch callchain bbexec; do
         $PMUCAL validate --source sim --kernel $k >"$TMP/v.tap" 2>&1

@@ -5,8 +5,7 @@
 ncpu=$($PMUCAL info --json | jq '.topology.pus')
 
 # Exact instruction and load counts of the reader's region under --source sim.
-if $PMUCAL run walker --source sim -e page-faults --iters 1 -r 1 > /dev/null 2> "$TMP/sim.err" ||
-   ! grep -q "unknown counter source 'sim'" "$TMP/sim.err"; then
+if sim_usable; then
     for mode in hitm shared; do
         timeout 300 $PMUCAL run snoop mode=$mode size=L1 --source sim -e sim::Ir,sim::Dr -r 3 --json > "$TMP/sim-$mode.json"
         ok $? "snoop mode=$mode runs under --source sim within 300 s"
@@ -17,9 +16,9 @@ if $PMUCAL run walker --source sim -e page-faults --iters 1 -r 1 > /dev/null 2> 
     done
 else
     for mode in hitm shared; do
-        skip "snoop mode=$mode under --source sim" "sim source not built"
-        skip "mode=$mode: sim::Ir = inst exactly" "sim source not built"
-        skip "mode=$mode: sim::Dr = ld.all exactly" "sim source not built"
+        skip "snoop mode=$mode under --source sim" "$SIM_WHY"
+        skip "mode=$mode: sim::Ir = inst exactly" "$SIM_WHY"
+        skip "mode=$mode: sim::Dr = ld.all exactly" "$SIM_WHY"
     done
 fi
 

@@ -20,4 +20,16 @@ is_close() {
     ok $? "$4 (got $1, want $2 +- $3)"
 }
 is() { [ "$1" = "$2" ]; ok $? "$3 (got '$1', want '$2')"; }
+# Can this build count with the sim source? When not, SIM_WHY says why (for a SKIP).
+sim_usable() {
+    if nm "$PMUCAL" 2> /dev/null | grep -q __asan_init; then
+        SIM_WHY="an AddressSanitizer build (make SAN=1) cannot run under valgrind; plain 'make test' checks this"
+        return 1
+    fi
+    if ! command -v valgrind > /dev/null 2>&1; then
+        SIM_WHY="valgrind is not installed (apt-get install valgrind)"
+        return 1
+    fi
+    return 0
+}
 done_testing() { echo "1..$T_N"; [ "$T_FAIL" -eq 0 ]; }
