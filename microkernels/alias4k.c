@@ -39,20 +39,7 @@ static int alias4k_setup(struct case_ *c)
     return KERNEL_OK;
 }
 
-#define ALIAS_LOOP(DISP)                                         \
-    __asm__ __volatile__("jmp 2f\n\t"                            \
-                         ".p2align 6\n"                          \
-                         "1:\n\t"                                \
-                         ".rept " ISSUE_OPS_S "\n\t"             \
-                         "mov %[v], " DISP "(%[p])\n\t"          \
-                         "mov (%[p]), %[p]\n\t"                  \
-                         ".endr\n"                               \
-                         "2:\n\t"                                \
-                         "sub $1, %[n]\n\t"                      \
-                         "jnc 1b"                                \
-                         : [p] "+r"(p), [n] "+r"(n)              \
-                         : [v] "r"(v)                            \
-                         : "cc", "memory")
+#define ALIAS_LOOP(DISP) EXACT_LOOP(ISSUE_OPS_S, "mov %[v], " DISP "(%[p])\n\tmov (%[p]), %[p]\n\t", [v] "r"(v))
 
 static void alias4k_run(struct case_ *c, uint64_t iters)
 {

@@ -50,7 +50,7 @@ static void linesplit_run(struct case_ *c, uint64_t iters)
     struct linesplit *s = c->priv;
     void *p = s->word;
     uint64_t n = iters;
-    CHASE_LOOP(ISSUE_OPS_S, p, n);
+    CHASE_LOOP(ISSUE_OPS_S);
 }
 
 static void linesplit_model(const struct case_ *c, struct quantities *q)

@@ -28,22 +28,25 @@ static inline void loop_model(struct quantities *q, double body_inst, double loa
     q->v[Q_FP_SCALAR_DP] = q->v[Q_FP_128_DP] = q->v[Q_FP_256_DP] = q->v[Q_FP_512_DP] = q->v[Q_FLOPS_DP] = 0;
 }
 
-/* The pointer chase of every latency kernel: REPS (a string literal) dependent loads
- * "mov (p),p" a body, in the exact loop above, so run(n) - run(0) is n x (REPS + 2)
- * instructions, n x REPS loads and n taken conditional branches. */
-#define CHASE_LOOP(REPS, p, n)                                       \
+/* The exact loop itself, for kernels with a pointer p and an iteration count n in scope: REPS
+ * (a string literal) copies of BODY a trip, "jmp test; body; test: sub $1,n; jnc body", so
+ * run(n) - run(0) is n bodies and n taken branches exactly. More input operands may follow. */
+#define EXACT_LOOP(REPS, BODY, ...)                                  \
     __asm__ __volatile__("jmp 2f\n\t"                               \
                          ".p2align 6\n"                             \
                          "1:\n\t"                                   \
                          ".rept " REPS "\n\t"                       \
-                         "mov (%[p]), %[p]\n\t"                     \
+                         BODY                                       \
                          ".endr\n"                                  \
                          "2:\n\t"                                   \
                          "sub $1, %[n]\n\t"                         \
                          "jnc 1b"                                   \
                          : [p] "+r"(p), [n] "+r"(n)                 \
-                         :                                          \
+                         : __VA_ARGS__                              \
                          : "cc", "memory")
+
+/* The pointer chase of every latency kernel: dependent loads "mov (p),p". */
+#define CHASE_LOOP(REPS) EXACT_LOOP(REPS, "mov (%[p]), %[p]\n\t")
 
 /* OPS copies of an instruction group per iteration in every issue kernel. */
 #define ISSUE_OPS 16

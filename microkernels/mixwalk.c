@@ -109,7 +109,7 @@ static void mixwalk_run(struct case_ *c, uint64_t iters)
     struct mixwalk *w = c->priv;
     void **p = w->cursor;
     uint64_t n = iters;
-    CHASE_LOOP(ISSUE_OPS_S, p, n);
+    CHASE_LOOP(ISSUE_OPS_S);
     w->cursor = p;
 }
 

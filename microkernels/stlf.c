@@ -39,19 +39,7 @@ static int stlf_setup(struct case_ *c)
     return KERNEL_OK;
 }
 
-#define STLF_LOOP(BODY)                                     \
-    __asm__ __volatile__("jmp 2f\n\t"                       \
-                         ".p2align 6\n"                     \
-                         "1:\n\t"                           \
-                         ".rept " ISSUE_OPS_S "\n\t"        \
-                         BODY                               \
-                         ".endr\n"                          \
-                         "2:\n\t"                           \
-                         "sub $1, %[n]\n\t"                 \
-                         "jnc 1b"                           \
-                         : [p] "+r"(p), [n] "+r"(n)         \
-                         :                                  \
-                         : "cc", "memory")
+#define STLF_LOOP(BODY) EXACT_LOOP(ISSUE_OPS_S, BODY)
 
 static void stlf_run(struct case_ *c, uint64_t iters)
 {

@@ -153,7 +153,7 @@ static void walker_prepare(struct case_ *c)
         buffer_refresh(&w->buf);
 }
 
-#define WALK(N) CHASE_LOOP(#N, p, n)
+#define WALK(N) CHASE_LOOP(#N)
 
 static void walker_run(struct case_ *c, uint64_t iters)
 {
