@@ -29,7 +29,9 @@ static const struct command calibrate_command = {
              "Runs every penalty recipe (an issue case against its control case, or a case whose whole cost\n"
              "per occurrence is the figure), one progress line each on stderr; then the load-latency curve\n"
              "and the closure check. A penalty is (cycles per iteration of the issue case - of the control)\n"
-             "/ (occurrences in the issue case - in the control), occurrences from the kernels' models. Each\n"
+             "/ (occurrences in the issue case - in the control). Occurrences come from the kernels' models;\n"
+             "on a host whose PMU counts, the recipe's event for that PMU is counted on both cases and its\n"
+             "counts are used when they agree with the model within 10% (penalties.json says which). Each\n"
              "case is measured R times; each repetition is converted to core cycles with the clock measured\n"
              "right around it. The figure is the difference of medians; its 95% interval comes from a\n"
              "bootstrap over the repetitions; an interval wider than +-10% (and +-0.25 cycles) marks the\n"
@@ -66,6 +68,9 @@ PMUCAL_COMMAND(calibrate_command)
 
 struct cal {
     struct cal_opts o;
+    const char *host_pmu;         /* libpfm4's core PMU: which recipe event counts occurrences */
+    bool hw;                      /* hardware events open here */
+    char hw_why[256];
     struct run_dir dir;
     struct case_result **cases;   /* each allocated once: penalties keep pointers to them */
     int ncases;
@@ -80,7 +85,7 @@ static struct case_result *measured(struct cal *k, const char *text)
             return k->cases[i];
     k->cases = xrealloc(k->cases, sizeof(*k->cases) * (size_t)(k->ncases + 1));
     struct case_result *r = k->cases[k->ncases++] = xmalloc(sizeof(*r));
-    int rc = cal_measure(text, &k->o, r);
+    int rc = cal_measure(text, &k->o, NULL, r);
     if (rc == CAL_INTERRUPTED)
         k->interrupted = true;
     struct json j;
@@ -123,6 +128,7 @@ struct penalty {
     struct fit f;                /* in the domain's unit: cycles (core) or ns (memory) */
     double cycles, cycles_lo, cycles_hi, ns, ns_lo, ns_hi;
     double occ_issue, occ_control;
+    struct occurrences occ;       /* model or validated event, and why */
     const struct case_result *issue, *control;
 };
 
@@ -142,6 +148,19 @@ static double run_ghz(const struct cal *k)
     double m = stats_median(g, (size_t)n);
     free(g);
     return m;
+}
+
+/* One repetition of a case with the recipe's PMU event beside it: the occurrences it counts. */
+static void count_event(const struct cal *k, const char *text, const char *event, struct event_count *out)
+{
+    struct cal_opts once = k->o;
+    once.repetitions = 1;
+    struct case_result r;
+    cal_measure(text, &once, event, &r);
+    *out = r.event;
+    if (r.status != CAL_OK && !out->why[0])
+        snprintf(out->why, sizeof(out->why), "%.200s", r.reason);
+    case_result_free(&r);
 }
 
 static void fit_recipe(struct cal *k, const struct recipe *rc, struct penalty *p, unsigned seed)
@@ -165,8 +184,20 @@ static void fit_recipe(struct cal *k, const struct recipe *rc, struct penalty *p
         snprintf(p->reason, sizeof(p->reason), "quantity %s is not in this build's vocabulary", rc->occurrence);
         return;
     }
-    p->occ_issue = p->issue->q.v[q];
-    p->occ_control = p->control ? p->control->q.v[q] : 0;
+    /* On a PMU host the recipe's event counts the occurrences, once it agrees with the model. */
+    const char *ev = k->host_pmu ? recipe_event(rc, k->host_pmu) : NULL;
+    struct event_count ei = {.asked = ev != NULL}, ec = {.asked = ev && p->control};
+    if (ev && k->hw) {
+        count_event(k, rc->issue, ev, &ei);
+        if (p->control)
+            count_event(k, rc->control, ev, &ec);
+    } else if (ev) {
+        snprintf(ei.why, sizeof(ei.why), "%s", k->hw_why);
+    }
+    choose_occurrences(p->issue->q.v[q], p->control ? p->control->q.v[q] : 0, &ei, p->control ? &ec : NULL, ev,
+                       &p->occ);
+    p->occ_issue = p->occ.issue;
+    p->occ_control = p->occ.control;
     double delta = p->occ_issue - p->occ_control;
     if (isnan(delta) || delta <= 0) {
         snprintf(p->reason, sizeof(p->reason), "the models give %s %g (issue) and %g (control): no occurrences to divide by",
@@ -211,15 +242,9 @@ static void penalty_json(struct json *j, const struct penalty *p, const char *ho
     json_int(j, "repetitions", p->issue ? p->issue->reps : 0);
     json_object_begin(j, "occurrence");
     json_string(j, "quantity", rc->occurrence);
-    const char *ev = host_pmu ? recipe_event(rc, host_pmu) : NULL;
-    char why[256];
-    bool hw = perf_hw_usable(why, sizeof(why));
-    /* On a PMU host the recipe's event is the cross-check of the model's count; here the model
-     * is the only source. */
-    json_string(j, "source", "model");
-    json_string(j, "pmu_event", ev);
-    json_string(j, "pmu_note", ev ? (hw ? "the event is validated by 'pmucal validate'; the model's count is used" : why)
-                                  : "no event for this PMU in the recipe");
+    json_string(j, "source", p->occ.from_event ? "event" : "model");
+    json_string(j, "pmu_event", host_pmu ? recipe_event(rc, host_pmu) : NULL);
+    json_string(j, "pmu_note", p->occ.reason[0] ? p->occ.reason : NULL);
     json_number(j, "issue", p->occ_issue);
     json_number(j, "control", p->control ? p->occ_control : 0);
     json_object_end(j);
@@ -542,6 +567,8 @@ static int calibrate_main(int argc, char **argv)
     measure_install_sigint();
     struct pfm_core core;
     const char *host_pmu = pfm_core_pmu(&core) ? core.name : NULL;
+    k.host_pmu = host_pmu;
+    k.hw = perf_hw_usable(k.hw_why, sizeof(k.hw_why));
 
     struct json doc;
     json_init(&doc);

@@ -11,28 +11,6 @@
 #include <time.h>
 
 /* trips x 1000 dependent adds: one a cycle on any out-of-order core. */
-static uint64_t add_chain(uint64_t trips)
-{
-    uint64_t acc = 0, t0 = tsc_start();
-    __asm__ __volatile__("1:\n\t.rept 1000\n\tadd $1, %[acc]\n\t.endr\n\tdec %[n]\n\tjnz 1b"
-                         : [acc] "+r"(acc), [n] "+r"(trips) : : "cc");
-    return tsc_stop() - t0;
-}
-
-double cal_local_ratio(double seconds)
-{
-    /* Five short chains, the fastest kept: an interruption only ever slows a chain down, so the
-     * fastest is the clock itself, while the clock's real changes (a shared or virtual core's
-     * frequency moves) show in every chain and are followed. */
-    const struct clock_info *ci = clock_get();
-    double want = seconds / 5 * ci->core_hz / 1000, best = 0;
-    uint64_t trips = want < 20 ? 20 : (uint64_t)want;
-    for (int i = 0; i < 5; i++) {
-        double r = (double)trips * 1000 / (double)add_chain(trips);
-        best = r > best ? r : best;
-    }
-    return best;
-}
 
 static bool has_param(const struct kernel *k, const char *name)
 {
@@ -85,7 +63,7 @@ void case_result_free(struct case_result *r)
     memset(r, 0, sizeof(*r));
 }
 
-int cal_measure(const char *text, const struct cal_opts *o, struct case_result *r)
+int cal_measure(const char *text, const struct cal_opts *o, const char *event, struct case_result *r)
 {
     memset(r, 0, sizeof(*r));
     r->text = xstrdup(text);
@@ -131,22 +109,28 @@ int cal_measure(const char *text, const struct cal_opts *o, struct case_result *
         return r->status = rc == KERNEL_SKIP ? CAL_SKIP : CAL_ERROR;
     }
     snprintf(r->detail, sizeof(r->detail), "%s", c->detail);
-    c->kernel->model(c, &r->q);
-    /* page-faults: a software event that opens everywhere, carrying the noise detectors. */
+    case_model(c, &r->q);
+    /* page-faults: a software event that opens everywhere, carrying the noise detectors; and
+     * the PMU event that counts the recipe's occurrences, where one is asked for. */
     if (o->src->resolve("page-faults", &ev, err, sizeof(err)))
         pm_fatal("page-faults does not resolve: %s", err);
-    struct event_spec *evp = &ev;
+    struct event_spec occ = {0};
+    struct event_spec *evp[2] = {&ev, &occ};
+    int nev = 1;
+    if (event) {
+        if (o->src->resolve(event, &occ, err, sizeof(err)))
+            occ.unsupported = xstrdup(err);
+        nev = 2;
+    }
+    double counted[MEASURE_MAX_REPS];
     struct measure_opts mo = {.repetitions = 1, .target_seconds = o->target_seconds, .iters = 0, .max_redo = 10};
     struct measurement *m = xmalloc(sizeof(*m));
     const struct clock_info *ci = clock_get();
     for (int rep = 0; rep < o->repetitions; rep++) {
-        double before, after;
         /* A repetition that another task interrupted in every attempt is tried again, twice;
          * if it still was, it is kept and counted: the penalty is then not called stable. */
         for (int attempt = 0;; attempt++) {
-            before = cal_local_ratio(o->target_seconds / 4);
-            rc = measure_group(o->src, c, &evp, 1, &mo, m);
-            after = cal_local_ratio(o->target_seconds / 4);
+            rc = measure_group(o->src, c, evp, nev, &mo, m);
             if (rc != MEASURE_OK || !m->noisy || attempt == 2)
                 break;
         }
@@ -158,13 +142,19 @@ int cal_measure(const char *text, const struct cal_opts *o, struct case_result *
         }
         /* After the first repetition the caches are warm: later ones warm up with one run only. */
         c->warm_iters = 0;
-        double ticks = m->cycles[0] / ci->core_per_tsc, local = (before + after) / 2;
-        r->cycles[rep] = ticks * local;
-        r->ns[rep] = ticks / ci->tsc_hz * 1e9;
-        r->ghz[rep] = local * ci->tsc_hz / 1e9;
+        /* The core converts ticks at the clock measured around this very group. */
+        r->cycles[rep] = m->cycles[0];
+        r->ns[rep] = m->cycles[0] / m->core_per_tsc / ci->tsc_hz * 1e9;
+        r->ghz[rep] = m->core_per_tsc * ci->tsc_hz / 1e9;
+        counted[rep] = nev > 1 ? m->per_iter[1][0] : NAN;
         r->reps = rep + 1;
     }
     r->iters = c->iters;
+    r->event.asked = event != NULL;
+    r->event.counted = event && !occ.unsupported && r->reps > 0;
+    r->event.per_iter = r->event.counted ? stats_median(counted, (size_t)r->reps) : NAN;
+    snprintf(r->event.why, sizeof(r->event.why), "%s", occ.unsupported ? occ.unsupported : "");
+    event_spec_clear(&occ);
     free(m);
     event_spec_clear(&ev);
     c->kernel->teardown(c);
@@ -201,4 +191,33 @@ struct fit fit_penalty(const double *x, int nx, const double *y, int ny, double 
     f.hi = boot[(int)(0.975 * B) - 1];
     free(boot);
     return f;
+}
+
+void choose_occurrences(double model_issue, double model_control, const struct event_count *issue,
+                        const struct event_count *control, const char *event, struct occurrences *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->issue = model_issue;
+    out->control = model_control;
+    if (!event) {
+        snprintf(out->reason, sizeof(out->reason), "the recipe names no event for this PMU");
+        return;
+    }
+    const struct event_count *missing = !issue->counted ? issue : control && control->asked && !control->counted ? control : NULL;
+    if (missing) {
+        snprintf(out->reason, sizeof(out->reason), "%s not counted: %s", event, missing->why[0] ? missing->why : "not measured");
+        return;
+    }
+    double counted_control = control && control->asked ? control->per_iter : 0;
+    double model_delta = model_issue - model_control, counted_delta = issue->per_iter - counted_control;
+    if (!(fabs(counted_delta - model_delta) <= 0.10 * fabs(model_delta))) {
+        snprintf(out->reason, sizeof(out->reason), "%s counted %.4g more per iteration than the control, the model "
+                 "%.4g: not validated, the model's count is used", event, counted_delta, model_delta);
+        return;
+    }
+    out->issue = issue->per_iter;
+    out->control = counted_control;
+    out->from_event = true;
+    snprintf(out->reason, sizeof(out->reason), "%s counted %.4g more per iteration than the control, the model %.4g: "
+             "validated, its counts are used", event, counted_delta, model_delta);
 }

@@ -21,6 +21,13 @@ int cal_quietest_cpu(void);
 /* One case measured R times. Each repetition is one measured run between two short chains of
  * dependent adds, so its ticks become core cycles at the clock the core really ran at then
  * (on a shared or virtual machine the clock seen by a thread drifts from second to second). */
+/* A PMU event counted beside a case: the occurrences it saw, or why it was not counted. */
+struct event_count {
+    bool asked, counted;
+    double per_iter;
+    char why[256];
+};
+
 struct case_result {
     char *text;
     int status;               /* CAL_OK, CAL_SKIP (reason says why), CAL_ERROR */
@@ -33,14 +40,25 @@ struct case_result {
     double ghz[MEASURE_MAX_REPS];     /* local core clock of each repetition */
     int disturbed;            /* repetitions that saw context switches in every attempt */
     struct quantities q;
+    struct event_count event;  /* the recipe's occurrence event, where cal_measure was given one */
 };
 
-/* "KERNEL p=v ...": a kernel that is not registered gives CAL_SKIP "kernel X not built". */
-int cal_measure(const char *text, const struct cal_opts *o, struct case_result *r);
+/* "KERNEL p=v ...": a kernel that is not registered gives CAL_SKIP "kernel X not built".
+ * event (or NULL): a PMU event counted in the same group, the occurrences on a PMU host. */
+int cal_measure(const char *text, const struct cal_opts *o, const char *event, struct case_result *r);
+
+/* Where a penalty's occurrences come from: the PMU event counted in this run when it agrees
+ * with the model within 10% of the model's difference (the event is then validated and its
+ * counts are used), else the model, with the reason. */
+struct occurrences {
+    double issue, control;
+    bool from_event;
+    char reason[300];
+};
+void choose_occurrences(double model_issue, double model_control, const struct event_count *issue,
+                        const struct event_count *control, const char *event, struct occurrences *out);
 void case_result_free(struct case_result *r);
 
-/* Core cycles per TSC tick now, from a chain of dependent adds lasting about `seconds`. */
-double cal_local_ratio(double seconds);
 
 /* A penalty: (median(issue) - median(control)) / delta, with a percentile bootstrap interval. */
 struct fit {
