@@ -51,10 +51,12 @@ jq -e '.model."xsnp.hit" == 1 and .model."xsnp.hitm" == 0' "$TMP/shared.json" > 
 ok $? "mode=shared model: xsnp.hit 1, xsnp.hitm 0"
 jq -e '.model."ld.dram" == 1 and .model."lines.xfer" == 0' "$TMP/flush.json" > /dev/null
 ok $? "mode=flush model: ld.dram 1, nothing transferred"
-# A transfer costs more than the same walk over local copies (timing: a loose bound on purpose;
-# the minima, as interference from elsewhere only ever adds cycles).
-awk -v a="$(jq .cycles.stats.min "$TMP/hitm.json")" -v b="$(jq .cycles.stats.min "$TMP/local.json")" 'BEGIN { exit !(a > b + 5) }'
-ok $? "a HITM line ($(jq .cycles.stats.min "$TMP/hitm.json") cycles) is slower than a local one ($(jq .cycles.stats.min "$TMP/local.json"))"
+# A transfer costs more than the same walk over local copies (timing: a loose bound on purpose).
+# The local walk's minimum is its cost (interference only adds cycles); the transfers' median
+# is robust to one repetition whose handover raced the timer.
+hitm=$(jq .cycles.stats.median "$TMP/hitm.json") local=$(jq .cycles.stats.min "$TMP/local.json")
+awk -v a="$hitm" -v b="$local" 'BEGIN { exit !(a > b + 5) }'
+ok $? "a HITM line ($hitm cycles, median; per repetition $(jq -c '.cycles.per_iter | map(floor)' "$TMP/hitm.json")) is slower than a local one ($local, min)"
 timeout 60 $PMUCAL run snoop mode=hitm -e page-faults -r 3 > "$TMP/pen.out" 2>&1
 grep -q "penalty snoop.hitm (CPU 1 -> CPU 0, same-l3\|penalty snoop.hitm (CPU 1 -> CPU 0," "$TMP/pen.out"
 ok $? "pmucal run snoop reports the HITM penalty per line: $(grep 'penalty' "$TMP/pen.out")"
