@@ -57,6 +57,15 @@ static void put32(struct emit *e, uint32_t v)
     put(e, b, 4);
 }
 
+/* A listing line's text, formatted into its own allocation (the line owns it). */
+static char *vformat(const char *fmt, va_list ap)
+{
+    char *text;
+    if (vasprintf(&text, fmt, ap) < 0)
+        pm_fatal("out of memory");
+    return text;
+}
+
 static void add_line(struct emit *e, size_t off, int len, int label, char *text)
 {
     if (e->nlines == e->linecap) {
@@ -75,11 +84,8 @@ static void insn(struct emit *e, size_t start, int label, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    char *text;
-    if (vasprintf(&text, fmt, ap) < 0)
-        pm_fatal("out of memory");
+    add_line(e, start, (int)(e->len - start), label, vformat(fmt, ap));
     va_end(ap);
-    add_line(e, start, (int)(e->len - start), label, text);
 }
 
 void emit_comment(struct emit *e, const char *fmt, ...)
@@ -88,11 +94,8 @@ void emit_comment(struct emit *e, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    char *text;
-    if (vasprintf(&text, fmt, ap) < 0)
-        pm_fatal("out of memory");
+    add_line(e, e->len, 0, -1, vformat(fmt, ap));
     va_end(ap);
-    add_line(e, e->len, 0, -1, text);
 }
 
 int emit_label(struct emit *e)

@@ -148,7 +148,7 @@ static int validate_main(int argc, char **argv)
         goto out;
     }
     struct run_dir dir;
-    if (run_dir_create(&dir, o.out, o.label ? o.label : strcmp(o.source, "perf") ? o.source : "validate")) {
+    if (run_dir_create(&dir, o.out, o.label ? o.label : e.src->libpfm_events ? "validate" : e.src->name)) {
         status = 2;
         goto out;
     }
