@@ -83,6 +83,12 @@ const char report_js[] =
     "var t=document.getElementById(c.getAttribute('data-for'));"
     "if(!t)return;c.addEventListener('input',function(){apply(t);});"
     "c.addEventListener('change',function(){apply(t);});apply(t);});\n"
+    /* A link can carry the first matrix's filter: page.html#q=TEXT&status=nok (to send a colleague). */
+    "(function(){var h=location.hash.replace(/^#/,'');if(!h)return;"
+    "var p=new URLSearchParams(h),t=document.querySelector('table.matrix');if(!t)return;"
+    "document.querySelectorAll('[data-for=\"'+t.id+'\"]').forEach(function(c){"
+    "if(c.classList.contains('search')&&p.has('q'))c.value=p.get('q');"
+    "if(c.classList.contains('status')&&p.has('status'))c.value=p.get('status');});apply(t);})();\n"
     /* A matrix cell's whole verdict in the detail box under the matrix. */
     "document.querySelectorAll('table.matrix').forEach(function(m){"
     "var d=document.getElementById(m.id+'-detail');"

@@ -128,7 +128,7 @@ static int report_main(int argc, char **argv)
     int opt;
     optind = 1;
     opterr = 0;
-    while ((opt = getopt_long(argc, argv, "+o:", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
         switch (opt) {
         case 'o': out = optarg; break;
         case 'c': compare = true; break;

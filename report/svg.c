@@ -20,5 +20,5 @@ void svg_tick_label(FILE *f, double v, bool bytes)
     int u = 0;
     while (v >= 1024 && u < 4)
         v /= 1024, u++;
-    fprintf(f, "%g%s", v, unit[u]);
+    fprintf(f, "%.3g%s", v, unit[u]);
 }
