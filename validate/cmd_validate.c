@@ -206,7 +206,7 @@ out:
     free(list.c);
     engine_free_events(events, nevents);
     engine_free(&e);
-    vendor_free(&o.vt);
+    measure_cli_tables_free(&o);
     free(o.auto_expect);
     return status;
 }
