@@ -8,36 +8,51 @@
 
 static int groups_main(int argc, char **argv);
 
+enum { K_WHY = CLI_LONG };
+
+static const struct cli_option groups_options[] = {
+    MO_EVENTS, MO_GROUP_SIZE, MO_PMU, MO_VENDOR_JSON, MO_SOURCE,
+    {"why", K_WHY, NULL, "a comment line per restricted event: why it is placed where it is"},
+    CLI_END,
+};
+
 static const struct command groups_command = {
     .name = "groups",
     .fn = groups_main,
     .summary = "print how the scheduler groups an event list (one group a line, for perf stat -e)",
-    .usage = "pmucal groups -e LIST|FILE|all [--group-size N|auto] [--pmu NAME] [--vendor-json PATH] [--why]\n\n"
-             "Nothing is measured: the events are resolved (libpfm4; --pmu forces any PMU) and placed\n"
+    .synopsis = "-e LIST|FILE|all [options]",
+    .usage = "Nothing is measured: the events are resolved (libpfm4; --pmu forces any PMU) and placed\n"
              "first-fit into groups of at most N programmable counters, respecting counter restrictions\n"
              "from --vendor-json, the shared offcore/load-latency/front-end MSRs, and fixed-counter-only\n"
              "events. Each line is one group, comma-separated, ready for perf stat -e '{...}'.\n"
-             "--why adds a comment line per restricted event. scripts/groups.jq does the plain\n"
-             "N-at-a-time part with jq alone.\n",
+             "scripts/groups.jq does the plain N-at-a-time part with jq alone.\n",
+    .options = groups_options,
+    .examples = "  pmucal groups -e my-events.txt --pmu skl --why\n",
 };
 PMUCAL_COMMAND(groups_command)
 
+struct groups_args {
+    struct measure_cli o;
+    bool why;
+};
+
+static int groups_option(void *ctx, int key, const char *v)
+{
+    struct groups_args *a = ctx;
+    int rc = measure_cli_option(&groups_command, &a->o, key, v);
+    if (rc < 0 && key == K_WHY)
+        a->why = true;
+    return rc < 0 ? 0 : rc;
+}
+
 static int groups_main(int argc, char **argv)
 {
-    struct measure_cli o;
-    measure_cli_init(&o);
-    bool why = false;
-    for (int i = 1; i < argc; i++) {
-        int rc = measure_cli_parse(&groups_command, &o, argc, argv, &i);
-        if (rc < 0)
-            return 2;
-        if (rc)
-            continue;
-        if (!strcmp(argv[i], "--why"))
-            why = true;
-        else
-            return cli_usage_error(&groups_command, "unknown argument %s", argv[i]);
-    }
+    struct groups_args a = {.why = false};
+    measure_cli_init(&a.o);
+    if (cli_parse(&groups_command, argc, argv, groups_option, &a, NULL))
+        return 2;
+    struct measure_cli o = a.o;
+    bool why = a.why;
     struct engine e;
     struct event_spec *ev;
     int n;
