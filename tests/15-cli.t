@@ -77,8 +77,8 @@ expect_err 2 "unknown option --json" "validate writes a folder: no --json" -- $P
 expect_err 2 "unknown option --label" "run writes no folder: no --label" -- $PMUCAL run walker --label x
 expect_err 2 "--json goes with --list" "calibrate --json alone" -- $PMUCAL calibrate --json
 
-LIBPFM_FORCE_PMU=skl $PMUCAL groups -einstructions,branches --pmu=skl --group-size=1 > "$TMP/out" 2> "$TMP/err"
-is "$(tr '\n' ' ' < "$TMP/out")" "instructions branches " "groups -eLIST --pmu=skl --group-size=1: one event a group"
+LIBPFM_FORCE_PMU=skl $PMUCAL groups -einstructions,branches --pmu=skl --group-size=1 --names > "$TMP/out" 2> "$TMP/err"
+is "$(tr '\n' ' ' < "$TMP/out")" "instructions branches " "groups -eLIST --pmu=skl --group-size=1 --names: one event a group"
 $PMUCAL run --iters=64 -r3 -epage-faults walker size=L1 --json > "$TMP/out" 2> "$TMP/err"
 rc=$?
 [ $rc = 0 ] && jq -e '.iters == 64 and .repetitions == 3' "$TMP/out" > /dev/null 2>&1

@@ -145,7 +145,7 @@ static int run_main(int argc, char **argv)
     int rc = engine_case(&e, c, events, nevents);
     engine_free_events(events, nevents);
     engine_free(&e);
-    vendor_free(&o.vt);
+    measure_cli_tables_free(&o);
     free(o.auto_expect);
     case_free(c);
     if (rc == MEASURE_INTERRUPTED) {

@@ -224,7 +224,7 @@ out:
     free(list.c);
     engine_free_events(events, nevents);
     engine_free(&e);
-    vendor_free(&a.o.vt);
+    measure_cli_tables_free(&a.o);
     free(a.o.auto_expect);
     return status;
 }

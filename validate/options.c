@@ -1,5 +1,6 @@
 #include "options.h"
 #include "util.h"
+#include "catalog.h"
 #include "pfm.h"
 #include <unistd.h>
 #include <stdio.h>
@@ -29,6 +30,27 @@ int measure_cli_prepare(const struct measure_cli *o, const struct engine *e, int
     if (!e->src->prepare_process)
         return SOURCE_CONTINUE;
     return e->src->prepare_process(argc, argv, status);
+}
+
+/* --pmu names a model: when it is not this host's, the verdicts speak for that model's encodings. */
+static void note_other_model(const char *pmu)
+{
+    struct pfm_core host;
+    char sig[128] = "?", why[512] = "";
+    if (!pfm_pmu_by_name(pmu, &host))
+        return;   /* no such PMU: pfm_force says so */
+    if (pfm_core_pmu(&host)) {
+        if (strcmp(host.name, pmu))
+            pm_note("--pmu %s is not this host's model (libpfm4 detects %s); the verdicts speak for %s's "
+                    "encodings", pmu, host.name, pmu);
+        return;
+    }
+    cpu_signature(sig, sizeof(sig), NULL, 0);
+    const struct catalog *c = catalog_active(why, sizeof(why));
+    const char *same = c ? catalog_pfm_of_table(c->name) : NULL;
+    if (!same || strcmp(same, pmu))
+        pm_note("--pmu %s is not this host's model (CPUID %s%s%s, which libpfm4 does not know); the verdicts "
+                "speak for %s's encodings", pmu, sig, c ? ": the vendor table " : "", c ? c->name : "", pmu);
 }
 
 int measure_cli_option(const struct command *c, struct measure_cli *o, int key, const char *v)
@@ -106,6 +128,8 @@ int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spe
     bool pmu_events = e->src->libpfm_events;
     struct pfm_core core = {0};
     if (pmu_events || o->pmu) {
+        if (o->pmu)
+            note_other_model(o->pmu);
         if (o->pmu && !pfm_force(o->pmu))
             return -1;
         if (pfm_core_pmu(&core)) {
@@ -119,19 +143,30 @@ int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spe
             return -1;
         }
         e->vt = &o->vt;
+        catalog_adopt(&o->cat, &o->vt, o->vendor_json);
+        catalog_set_active(&o->cat);
+    }
+    /* libpfm4 does not know this model: the vendor table (--vendor-json, else the host's by CPUID)
+     * names the events, the expectation file and the counters. */
+    const struct catalog *cat = pmu_events && !e->pmu ? catalog_active(NULL, 0) : NULL;
+    if (cat) {
+        e->pmu = cat->name;
+        e->ncounters = cat->counters;
+        e->vt = &cat->vt;
     }
     if (o->group_auto) {
         if (!e->ncounters) {
-            pm_error("--group-size auto: no libpfm4 core PMU to count counters of; give --group-size N or --pmu NAME");
-            vendor_free(&o->vt);
+            pm_error("--group-size auto: no libpfm4 core PMU and no vendor table to count counters of; give "
+                     "--group-size N, --pmu NAME or --vendor-json PATH");
+            measure_cli_tables_free(o);
             return -1;
         }
         /* libpfm4 counts counters with SMT off (skl 8, icx 16); the vendor's counter lists say what
          * one thread gets, so they win when given. */
         int vendor_max = 0;
-        for (int k = 0; k < o->vt.n; k++)
+        for (int k = 0; e->vt && k < e->vt->n; k++)
             for (int c = 31; c >= 0; c--)
-                if (o->vt.ev[k].counters & (1u << c)) {
+                if (e->vt->ev[k].counters & (1u << c)) {
                     if (c + 1 > vendor_max)
                         vendor_max = c + 1;
                     break;
@@ -163,8 +198,15 @@ int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spe
 fail:
     evlist_free(&l);
     engine_free(e);
-    vendor_free(&o->vt);
+    measure_cli_tables_free(o);
     free(o->auto_expect);
     o->auto_expect = NULL;
     return -1;
+}
+
+void measure_cli_tables_free(struct measure_cli *o)
+{
+    catalog_set_active(NULL);
+    catalog_free(&o->cat);
+    vendor_free(&o->vt);
 }

@@ -3,6 +3,7 @@
 #define PMUCAL_OPTIONS_H
 #include "cli.h"
 #include "engine.h"
+#include "catalog.h"
 #include "vendor.h"
 
 struct measure_cli {
@@ -15,6 +16,7 @@ struct measure_cli {
     bool group_auto;          /* --group-size auto */
     char *auto_expect;        /* the expectation file loaded automatically, NULL when none */
     struct vendor_table vt;
+    struct catalog cat;       /* --vendor-json as the catalogue names resolve against (borrows vt) */
     const char *label, *out;  /* results folder */
     bool json;
     struct measure_opts m;
@@ -39,9 +41,11 @@ enum measure_cli_key {
 };
 
 #define MO_EVENTS {"events", MK_EVENTS, "LIST|FILE|all", \
-    "events: comma-separated libpfm4 names (pmucal events), perf generic\n" \
-    "and software names; or a list file (a path with '/', or an existing\n" \
-    "file: one event a line, '#' comments, modifiers like :c=1:i=1:e=1:u:k);\n" \
+    "events: comma-separated libpfm4 or vendor-table names (pmucal events),\n" \
+    "perf generic and software names, perf's rNNNN, cpu/event=0x..,umask=\n" \
+    "0x..,cmask=N,inv,edge/, :u/:k/:uk, {a,b,c} groups; or a list file (a\n" \
+    "path with '/' that is not perf syntax, or an existing file: one event\n" \
+    "a line, '#' comments, modifiers like :c=1:i=1:e=1:u:k);\n" \
     "or 'all' (every event and unit mask of the PMU). Default:\n" \
     "instructions,branches,branch-misses,cycles,page-faults,cpu-migrations,\n" \
     "context-switches. With --source sim: sim::NAME for NAME in Ir Dr Dw\n" \
@@ -54,9 +58,13 @@ enum measure_cli_key {
     "and retried"}
 #define MO_PMU {"pmu", MK_PMU, "NAME", \
     "libpfm4 PMU (default: this host's) for 'all', counter restrictions and\n" \
-    "the expectation file; another PMU is forced with LIBPFM_FORCE_PMU"}
+    "the expectation file; another PMU is forced with LIBPFM_FORCE_PMU (a\n" \
+    "note says so when it is not this host's model)"}
 #define MO_VENDOR_JSON {"vendor-json", MK_VENDOR_JSON, "PATH", \
-    "vendor event table (file or folder): counter restrictions and errata"}
+    "vendor event table (file or folder): its event names, counter\n" \
+    "restrictions and errata. Where libpfm4 does not know the host, the\n" \
+    "table comes from the host's CPUID through the mapfile of\n" \
+    "$PMUCAL_EVENTDATA (default ../shared/eventdata), as perf does"}
 #define MO_ITERS {"iters", MK_ITERS, "N", \
     "iterations per measured run (default: about --target-ms of work;\n" \
     "with --source sim a fixed 10000, deterministic)"}
@@ -83,6 +91,8 @@ const char *measure_cli_events(const struct measure_cli *o, const struct source 
  * after the options, rules and events are checked: SOURCE_CONTINUE, SOURCE_DONE with *status,
  * or -1 (message printed). */
 int measure_cli_prepare(const struct measure_cli *o, const struct engine *e, int argc, char **argv, int *status);
+/* The vendor table and catalogue the options loaded. */
+void measure_cli_tables_free(struct measure_cli *o);
 /* Source, rules and events from the options into an engine. -1 with a message. */
 int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spec **events, int *nevents);
 
