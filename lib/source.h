@@ -16,6 +16,7 @@ struct event_spec {
     bool count_kernel;       /* ':k' given: count ring 0 too (default: user level only) */
     bool exclude_user;       /* ':k' without ':u': kernel level only */
     char *unsupported;       /* why it cannot be counted on this host; NULL when it can */
+    int group;               /* the {a,b,c} group of the -e list it came from (1-based), 0 none */
 };
 
 /* Noise detectors every group carries, without programmable counters. */

@@ -13,12 +13,24 @@
 
 static int validate_main(int argc, char **argv);
 
+enum { K_KERNEL = CLI_LONG, K_CASE };
+
+static const struct cli_option validate_options[] = {
+    MO_EVENTS, MO_REPS, MO_GROUP_SIZE, MO_PMU, MO_VENDOR_JSON, MO_ITERS, MO_TARGET_MS, MO_SOURCE, MO_EXPECT,
+    MO_NO_AUTO_EXPECT,
+    {"kernel", K_KERNEL, "NAME", "only this kernel's cases (may be repeated)"},
+    {"case", K_CASE, "'KERNEL p=v'", "only this case (may be repeated; replaces the default matrix)"},
+    MO_LABEL("validate, or the source name"),
+    MO_OUT,
+    CLI_END,
+};
+
 static const struct command validate_command = {
     .name = "validate",
     .fn = validate_main,
     .summary = "run the default case matrix x events, print TAP verdicts, write a results folder",
-    .usage = "pmucal validate [options]\n\n"
-             "Every case of every kernel's default matrix (or of --kernel NAME) is set up once and\n"
+    .synopsis = "[options]",
+    .usage = "Every case of every kernel's default matrix (or of --kernel NAME) is set up once and\n"
              "measured with the events in groups; each (case, event) gets one TAP line: ok, not ok,\n"
              "or SKIP with the reason (e.g. no hardware PMU). Results go to\n"
              "results/<date>-<host>-<label>/: manifest.json, measurements.ndjson, validate.tap, and\n"
@@ -29,12 +41,10 @@ static const struct command validate_command = {
              "commit), the command, start and end times and the status: running, then complete, failed\n"
              "or interrupted.\n"
              "Exit status: 0 when nothing is 'not ok', 1 otherwise, 2 on bad input, 130 (SIGINT) or 143\n"
-             "(SIGTERM) when interrupted: the TAP ends with 'Bail out!' and every finished measurement is kept.\n\n"
-             "Options:\n" MEASURE_CLI_OPTIONS_HELP
-             "  --kernel NAME        only this kernel's cases (may be repeated)\n"
-             "  --case 'KERNEL p=v'  only this case (may be repeated; replaces the default matrix)\n"
-             "  --label NAME         results folder label (default: validate, or the source name)\n"
-             "  --out DIR            parent folder of the results folder (default: results, or $PMUCAL_RESULTS)\n",
+             "(SIGTERM) when interrupted: the TAP ends with 'Bail out!' and every finished measurement is kept.\n",
+    .options = validate_options,
+    .examples = "  pmucal validate --kernel walker -e instructions,page-faults\n"
+                "  pmucal validate --source sim --case 'walker size=L1'\n",
 };
 PMUCAL_COMMAND(validate_command)
 
@@ -108,32 +118,40 @@ static int collect_cases(struct case_list *l, char **kernels, int nk, char **cas
     return 0;
 }
 
+struct validate_args {
+    struct measure_cli o;
+    char *kernels[64], *cases[256];
+    int nk, nc;
+};
+
+static int validate_option(void *ctx, int key, const char *v)
+{
+    struct validate_args *a = ctx;
+    int rc = measure_cli_option(&validate_command, &a->o, key, v);
+    if (rc >= 0)
+        return rc;
+    if (key == K_KERNEL && a->nk < 64)
+        a->kernels[a->nk++] = (char *)v;
+    else if (key == K_CASE && a->nc < 256)
+        a->cases[a->nc++] = (char *)v;
+    else
+        return cli_usage_error(&validate_command, "too many --%s options", key == K_KERNEL ? "kernel" : "case");
+    return 0;
+}
+
 static int validate_main(int argc, char **argv)
 {
-    struct measure_cli o;
-    measure_cli_init(&o);
-    char *kernels[64], *cases[256];
-    int nk = 0, nc = 0;
-    for (int i = 1; i < argc; i++) {
-        int rc = measure_cli_parse(&validate_command, &o, argc, argv, &i);
-        if (rc < 0)
-            return 2;
-        if (rc)
-            continue;
-        bool bad = false;
-        const char *v;
-        if ((v = cli_opt(argc, argv, &i, "--kernel", NULL, &bad)) && nk < 64)
-            kernels[nk++] = (char *)v;
-        else if ((v = cli_opt(argc, argv, &i, "--case", NULL, &bad)) && nc < 256)
-            cases[nc++] = (char *)v;
-        else
-            return cli_usage_error(&validate_command, bad ? "%s needs a value" : "unknown argument %s", argv[i]);
-    }
+    struct validate_args a = {0};
+    measure_cli_init(&a.o);
+    if (cli_parse(&validate_command, argc, argv, validate_option, &a, NULL))
+        return 2;
+    char **kernels = a.kernels, **cases = a.cases;
+    int nk = a.nk, nc = a.nc;
     struct case_list list = {0};
     struct engine e;
     struct event_spec *events;
     int nevents, status = 0;
-    if (collect_cases(&list, kernels, nk, cases, nc) || measure_cli_engine(&o, &e, &events, &nevents)) {
+    if (collect_cases(&list, kernels, nk, cases, nc) || measure_cli_engine(&a.o, &e, &events, &nevents)) {
         for (int i = 0; i < list.n; i++)
             case_free(list.c[i]);
         free(list.c);
@@ -141,24 +159,24 @@ static int validate_main(int argc, char **argv)
     }
     /* Everything the user gave is checked; now the source may move the work elsewhere (sim:
      * this same command re-executed under valgrind, which writes the results folder). */
-    int prep = measure_cli_prepare(&o, &e, argc, argv, &status);
+    int prep = measure_cli_prepare(&a.o, &e, argc, argv, &status);
     if (prep != SOURCE_CONTINUE) {
         if (prep < 0)
             status = 2;
         goto out;
     }
     struct run_dir dir;
-    if (run_dir_create(&dir, o.out, o.label ? o.label : e.src->libpfm_events ? "validate" : e.src->name)) {
+    if (run_dir_create(&dir, a.o.out, a.o.label ? a.o.label : e.src->libpfm_events ? "validate" : e.src->name)) {
         status = 2;
         goto out;
     }
-    begin_manifest(&dir, &o, e.src, argc, argv);
+    begin_manifest(&dir, &a.o, e.src, argc, argv);
     struct tap tap = {.out = stdout, .copy = dir.tap};
     e.dir = &dir;
     e.tap = &tap;
     measure_install_sigint();
     tap_comment(&tap, "pmucal validate: %d cases x %d events, source %s, results in %s", list.n, nevents,
-                o.source, dir.path);
+                a.o.source, dir.path);
     int rc = MEASURE_OK, cases_done = 0;
     double wall0 = clock_now_seconds();
     for (int i = 0; i < list.n && rc != MEASURE_INTERRUPTED && !measure_stop_requested(); i++) {
@@ -222,7 +240,7 @@ out:
     free(list.c);
     engine_free_events(events, nevents);
     engine_free(&e);
-    vendor_free(&o.vt);
-    free(o.auto_expect);
+    measure_cli_tables_free(&a.o);
+    free(a.o.auto_expect);
     return status;
 }

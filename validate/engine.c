@@ -26,6 +26,7 @@ int engine_resolve_events(const struct source *src, const struct evlist *l, stru
             engine_free_events(ev, i + 1);
             return -1;
         }
+        ev[i].group = l->group ? l->group[i] : 0;
     }
     *out = ev;
     *n = l->n;
