@@ -84,3 +84,13 @@ void tap_plan(struct tap *t)
 {
     say(t, "1..%d\n", t->n);
 }
+
+void tap_bail(struct tap *t, const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    say(t, "Bail out! %s\n", line);
+}

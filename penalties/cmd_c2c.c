@@ -58,16 +58,11 @@ struct cell {
     struct stats cycles;
 };
 
-static void write_manifest(const struct run_dir *dir, int argc, char **argv)
+static void begin_manifest(struct run_dir *dir, int argc, char **argv)
 {
-    struct json j;
-    json_init(&j);
-    json_object_begin(&j, NULL);
-    manifest_head(&j, argc, argv);
-    host_facts_json(&j);
-    json_object_end(&j);
-    run_dir_write(dir, "manifest.json", &j);
-    json_free(&j);
+    run_dir_manifest_begin(dir, argc, argv);
+    host_facts_json(&dir->manifest);
+    run_dir_manifest(dir, RUN_RUNNING, NULL);
 }
 
 static int write_csv(const char *path, const struct cell *cells, int n, double core_hz)
@@ -243,7 +238,7 @@ static int c2c_main(int argc, char **argv)
     struct run_dir dir;
     if (run_dir_create(&dir, out, label))
         return 2;   /* before anything is measured: the folder named is the bad input */
-    write_manifest(&dir, argc, argv);
+    begin_manifest(&dir, argc, argv);
     const struct clock_info *ci = clock_get();
     struct cell *cells = xcalloc((size_t)(ncpu * ncpu), sizeof(*cells));
     int ncell = 0, rc = 0;
@@ -309,6 +304,9 @@ static int c2c_main(int argc, char **argv)
         }
     }
     free(cells);
+    if (run_dir_manifest(&dir, rc ? RUN_FAILED : RUN_COMPLETE, rc ? "a pair or an output could not be measured or "
+                         "written" : NULL))
+        rc = 1;
     run_dir_close(&dir);
     return rc;
 }

@@ -495,16 +495,11 @@ static int calibrate_main(int argc, char **argv)
     k.o.cpu = cpu_arg >= 0 ? cpu_arg : cal_quietest_cpu();
     if (run_dir_create(&k.dir, out, label))
         return 2;
-    struct json man;
-    json_init(&man);
-    json_object_begin(&man, NULL);
-    manifest_head(&man, argc, argv);
-    json_int(&man, "repetitions", k.o.repetitions);
-    json_number(&man, "target_seconds", k.o.target_seconds);
-    host_facts_json(&man);
-    json_object_end(&man);
-    run_dir_write(&k.dir, "manifest.json", &man);
-    json_free(&man);
+    run_dir_manifest_begin(&k.dir, argc, argv);
+    json_int(&k.dir.manifest, "repetitions", k.o.repetitions);
+    json_number(&k.dir.manifest, "target_seconds", k.o.target_seconds);
+    host_facts_json(&k.dir.manifest);
+    run_dir_manifest(&k.dir, RUN_RUNNING, NULL);
     measure_install_sigint();
     struct pfm_core core;
     const char *host_pmu = pfm_core_pmu(&core) ? core.name : NULL;
@@ -598,6 +593,10 @@ static int calibrate_main(int argc, char **argv)
     }
     free(k.cases);
     free(ps);
+    if (k.interrupted)
+        run_dir_manifest(&k.dir, RUN_INTERRUPTED, measure_stop_signal());
+    else if (run_dir_manifest(&k.dir, status ? RUN_FAILED : RUN_COMPLETE, NULL))
+        status = 1;
     run_dir_close(&k.dir);
     if (k.interrupted) {
         pm_note("interrupted: what was measured is in the results folder");

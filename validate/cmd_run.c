@@ -70,7 +70,7 @@ static void print_json(struct engine *e, const struct case_ *c, const struct mea
 {
     struct json j;
     json_init(&j);
-    measurement_json(&j, e, c, 0, m, q, NULL, NULL);
+    measurement_json(&j, e, c, 0, m, q, NULL, NULL, NULL);
     json_write_line(&j, stdout);
     json_free(&j);
 }

@@ -37,35 +37,35 @@ static const struct command validate_command = {
              "classify.txt/.json for events without a rule. The PMU's validate/expect/<pmu>.txt loads by\n"
              "itself; zero-quantity cases are negative tests; a failure under an erratum is a TODO. The\n"
              "TAP ends with a summary per event and what the scheduler learned.\n"
-             "Exit status: 0 when nothing is 'not ok', 1 otherwise, 2 on bad input, 130 when interrupted\n"
-             "(every finished measurement is kept).\n",
+             "manifest.json records the host, versions (kernel, perf, libpfm4, hwloc, pmucal and its\n"
+             "commit), the command, start and end times and the status: running, then complete, failed\n"
+             "or interrupted.\n"
+             "Exit status: 0 when nothing is 'not ok', 1 otherwise, 2 on bad input, 130 (SIGINT) or 143\n"
+             "(SIGTERM) when interrupted: the TAP ends with 'Bail out!' and every finished measurement is kept.\n",
     .options = validate_options,
     .examples = "  pmucal validate --kernel walker -e instructions,page-faults\n"
                 "  pmucal validate --source sim --case 'walker size=L1'\n",
 };
 PMUCAL_COMMAND(validate_command)
 
-static void write_manifest(const struct run_dir *dir, const struct measure_cli *o, const struct source *src, int argc,
+/* The manifest as the run starts ("running"); the end rewrites it with the status. */
+static void begin_manifest(struct run_dir *dir, const struct measure_cli *o, const struct source *src, int argc,
                            char **argv)
 {
-    struct json j;
-    json_init(&j);
-    json_object_begin(&j, NULL);
-    manifest_head(&j, argc, argv);
-    json_string(&j, "source", o->source);
-    json_int(&j, "group_size", o->group_size);
-    json_int(&j, "repetitions", o->m.repetitions);
-    json_string(&j, "events", measure_cli_events(o, src));
-    json_string(&j, "pmu", o->pmu);
-    json_string(&j, "expectations", o->auto_expect);
-    json_string(&j, "expect", o->expect);
-    json_string(&j, "vendor_json", o->vendor_json);
+    struct json *j = &dir->manifest;
+    run_dir_manifest_begin(dir, argc, argv);
+    json_string(j, "source", o->source);
+    json_int(j, "group_size", o->group_size);
+    json_int(j, "repetitions", o->m.repetitions);
+    json_string(j, "events", measure_cli_events(o, src));
+    json_string(j, "pmu", o->pmu);
+    json_string(j, "expectations", o->auto_expect);
+    json_string(j, "expect", o->expect);
+    json_string(j, "vendor_json", o->vendor_json);
     if (src->manifest)
-        src->manifest(&j);
-    host_facts_json(&j);
-    json_object_end(&j);
-    run_dir_write(dir, "manifest.json", &j);
-    json_free(&j);
+        src->manifest(j);
+    host_facts_json(j);
+    run_dir_manifest(dir, RUN_RUNNING, NULL);
 }
 
 struct case_list {
@@ -170,16 +170,16 @@ static int validate_main(int argc, char **argv)
         status = 2;
         goto out;
     }
-    write_manifest(&dir, &a.o, e.src, argc, argv);
+    begin_manifest(&dir, &a.o, e.src, argc, argv);
     struct tap tap = {.out = stdout, .copy = dir.tap};
     e.dir = &dir;
     e.tap = &tap;
     measure_install_sigint();
     tap_comment(&tap, "pmucal validate: %d cases x %d events, source %s, results in %s", list.n, nevents,
                 a.o.source, dir.path);
-    int rc = MEASURE_OK;
+    int rc = MEASURE_OK, cases_done = 0;
     double wall0 = clock_now_seconds();
-    for (int i = 0; i < list.n && rc != MEASURE_INTERRUPTED; i++) {
+    for (int i = 0; i < list.n && rc != MEASURE_INTERRUPTED && !measure_stop_requested(); i++) {
         pm_note("[%d/%d] %s", i + 1, list.n, list.c[i]->label);
         /* Each case gets its own copy: what failed to open in one case is tried again in the next. */
         struct event_spec *ev = xcalloc((size_t)nevents, sizeof(*ev));
@@ -190,8 +190,11 @@ static int validate_main(int argc, char **argv)
             ev[k].unsupported = events[k].unsupported ? xstrdup(events[k].unsupported) : NULL;
         }
         rc = engine_case(&e, list.c[i], ev, nevents);
+        cases_done += rc != MEASURE_INTERRUPTED;
         engine_free_events(ev, nevents);
     }
+    if (measure_stop_requested())
+        rc = MEASURE_INTERRUPTED;
     engine_summary(&e);
     /* Events with no rule (or an info rule) that counted something: let the classifier say what. */
     int unruled = 0;
@@ -205,16 +208,29 @@ static int validate_main(int argc, char **argv)
             tap_comment(&tap, "classifier: %d events without a rule explained in %s/classify.txt (%d not clean)",
                         unruled, dir.path, sus);
     }
-    tap_plan(&tap);
     double wall = clock_now_seconds() - wall0, inside = (double)measure_region_ticks / clock_get()->tsc_hz;
     tap_comment(&tap, "time: %.3f s wall for the cases, %.3f s inside measured regions (%.1f%%)", wall, inside,
                 wall > 0 ? 100 * inside / wall : 0);
     tap_comment(&tap, "summary: %d ok, %d not ok, %d skip, %d todo, %d info; %d measurements in %s", tap.ok,
                 tap.not_ok, tap.skip, tap.todo, tap.info, e.measurements, dir.path);
+    /* The manifest says how the run ended; counts of what finished let a reader judge a partial run. */
+    json_int(&dir.manifest, "cases", list.n);
+    json_int(&dir.manifest, "cases_done", cases_done);
+    json_int(&dir.manifest, "measurements", e.measurements);
+    json_int(&dir.manifest, "failures", e.failures);
     if (rc == MEASURE_INTERRUPTED) {
+        char why[128];
+        snprintf(why, sizeof(why), "stopped by %s after %d of %d cases", measure_stop_signal(), cases_done, list.n);
+        tap_bail(&tap, "%s; %d finished measurements are kept in %s", why, e.measurements, dir.path);
         pm_note("interrupted: %d finished measurements are kept in %s", e.measurements, dir.path);
-        status = 130;
+        run_dir_manifest(&dir, RUN_INTERRUPTED, why);
+        status = 128 + measure_interrupted;
     } else {
+        tap_plan(&tap);
+        char why[128];
+        snprintf(why, sizeof(why), "%d of %d cases could not be measured", e.failures, list.n);
+        if (run_dir_manifest(&dir, e.failures ? RUN_FAILED : RUN_COMPLETE, e.failures ? why : NULL))
+            e.failures++;
         status = tap.not_ok || e.failures ? 1 : 0;
     }
     run_dir_close(&dir);

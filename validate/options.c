@@ -111,14 +111,9 @@ int measure_cli_option(const struct command *c, struct measure_cli *o, int key, 
 int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spec **events, int *nevents)
 {
     memset(e, 0, sizeof(*e));
-    e->src = source_find(o->source);
-    if (!e->src) {
-        char names[256] = "";
-        for (const struct source **s = source_list(); *s; s++)
-            snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", names[0] ? ", " : "", (*s)->name);
-        pm_error("unknown counter source '%s'; the sources are: %s", o->source, names);
+    e->src = source_select(o->source);
+    if (!e->src)
         return -1;
-    }
     e->mopts = o->m;
     e->user_iters = e->mopts.iters != 0;
     if (!e->mopts.iters && e->src->default_iters)   /* e.g. sim: a fixed count, not a timed one */
