@@ -38,11 +38,34 @@ static int open_files(struct run_dir *r)
     return rc;
 }
 
+static bool has_control_char(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            return true;
+    return false;
+}
+
 int run_dir_create(struct run_dir *r, const char *base, const char *label)
 {
     memset(r, 0, sizeof(*r));
+    const char *from = base ? "--out" : "$PMUCAL_RESULTS";
     if (!base)
         base = getenv("PMUCAL_RESULTS") ? getenv("PMUCAL_RESULTS") : "results";
+    if (!*base) {
+        pm_error("%s is empty; name the folder for results (unset PMUCAL_RESULTS for ./results)", from);
+        return -1;
+    }
+    if (has_control_char(base)) {
+        pm_error("%s holds a control character (a newline?); name a folder without one", from);
+        return -1;
+    }
+    /* The label is one path component inside base: no '/', nothing '..' could climb with. */
+    if (!*label || strchr(label, '/') || has_control_char(label)) {
+        pm_error("--label '%s': a label is one folder name: not empty, no '/', no control characters",
+                 has_control_char(label) ? "(with a control character)" : label);
+        return -1;
+    }
     char host[64] = "host", date[16];
     gethostname(host, sizeof(host) - 1);
     host[strcspn(host, ".")] = '\0';

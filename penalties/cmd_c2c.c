@@ -5,6 +5,7 @@
 #include "clock.h"
 #include "results.h"
 #include "snoop.h"
+#include "subprocess.h"
 #include "topo.h"
 #include "util.h"
 #include "version.h"
@@ -87,10 +88,12 @@ static int write_csv(const char *path, const struct cell *cells, int n, double c
 
 static bool have_gnuplot(void)
 {
-    return system("gnuplot --version > /dev/null 2>&1") == 0;
+    char *argv[] = {"gnuplot", "--version", NULL};
+    return spawn_run(argv, NULL) == 0;
 }
 
-/* A heatmap of the matrix in ns: gnuplot reads the CSV itself, one cell per pair. */
+/* A heatmap of the matrix in ns: gnuplot reads the CSV itself, one cell per pair. It runs in the
+ * results folder, so the script names no path; the title is a single-quoted gnuplot string. */
 static int write_svg(const char *dir, const int *cpus, int ncpu, const char *title)
 {
     char *script = xasprintf("%s/c2c.gp", dir);
@@ -100,9 +103,11 @@ static int write_svg(const char *dir, const int *cpus, int ncpu, const char *tit
         free(script);
         return -1;
     }
+    char *quoted = gnuplot_quote(title);
     fprintf(f, "set terminal svg size %d,%d dynamic background rgb 'white'\n", 320 + 60 * ncpu, 240 + 60 * ncpu);
-    fprintf(f, "set output '%s/c2c.svg'\n", dir);
-    fprintf(f, "set datafile separator ','\nset title \"%s\" noenhanced\n", title);
+    fprintf(f, "set output 'c2c.svg'\n");
+    fprintf(f, "set datafile separator ','\nset title %s noenhanced\n", quoted);
+    free(quoted);
     fprintf(f, "set xlabel 'to CPU (reader)'\nset ylabel 'from CPU (writer)'\nset cblabel 'ns, median'\n");
     fprintf(f, "set xtics (");
     for (int i = 0; i < ncpu; i++)
@@ -119,13 +124,18 @@ static int write_svg(const char *dir, const int *cpus, int ncpu, const char *tit
     fprintf(f, "NaN\n");
     /* Boxes, not 'with image': the diagonal has no cell, and an image needs a full grid. */
     fprintf(f, "set style fill solid 1.0 border rgb 'gray'\n");
-    fprintf(f, "plot '%s/c2c.csv' skip 1 using (pos($2)):(pos($1)):(0.5):(0.5):7 with boxxyerror fc palette notitle, \\\n"
-               "     '' skip 1 using (pos($2)):(pos($1)):(sprintf('%%.1f', $7)) with labels notitle\n", dir);
-    fclose(f);
-    char *cmd = xasprintf("gnuplot '%s' 2>'%s/gnuplot.err'", script, dir);
-    int rc = system(cmd);
-    free(cmd);
+    fprintf(f, "plot 'c2c.csv' skip 1 using (pos($2)):(pos($1)):(0.5):(0.5):7 with boxxyerror fc palette notitle, \\\n"
+               "     '' skip 1 using (pos($2)):(pos($1)):(sprintf('%%.1f', $7)) with labels notitle\n");
+    bool written = !ferror(f);
+    if (fclose(f) || !written) {
+        pm_error("cannot write %s: %s", script, strerror(errno));
+        free(script);
+        return -1;
+    }
     free(script);
+    char *argv[] = {"gnuplot", "c2c.gp", NULL};
+    struct spawn_opts so = {.cwd = dir, .err_path = "gnuplot.err", .timeout_ms = 60000};
+    int rc = spawn_run(argv, &so);
     char *err = xasprintf("%s/gnuplot.err", dir);
     struct stat st;
     if (rc == 0 && !stat(err, &st) && st.st_size == 0)
@@ -227,7 +237,7 @@ static int c2c_main(int argc, char **argv)
 
     struct run_dir dir;
     if (run_dir_create(&dir, out, label))
-        return 1;
+        return 2;   /* before anything is measured: the folder named is the bad input */
     begin_manifest(&dir, argc, argv);
     const struct clock_info *ci = clock_get();
     struct cell *cells = xcalloc((size_t)(ncpu * ncpu), sizeof(*cells));
