@@ -3,6 +3,7 @@
  * the page through html_text()/html_attr(), never raw. */
 #ifndef PMUCAL_REPORT_H
 #define PMUCAL_REPORT_H
+#include "../validate/compare.h"
 #include "jread.h"
 #include <stdbool.h>
 #include <stdio.h>
@@ -47,6 +48,7 @@ struct run {
     struct c2c_pair *c2c;         /* c2c.csv */
     int nc2c;
     bool has_c2c;
+    bool has_measurements;        /* measurements.ndjson with content: 'pmucal compare' can judge it */
 };
 
 /* Read a run folder. -1 with one message naming the folder or file and the fix when it is not a
@@ -101,7 +103,21 @@ void sec_summary(FILE *f, const struct run *r, int idx);
 void sec_curve(FILE *f, const struct run *r, int idx);
 void sec_penalties(FILE *f, const struct run *r, int idx);
 void sec_c2c(FILE *f, const struct run *r, int idx);
-void sec_compare(FILE *f, const struct run *base, const struct run *next);
+/* A comparison as 'pmucal compare' judges it, when both runs have measurements. */
+struct compare_view {
+    bool judged;
+    struct runfile rf[2];
+    struct cmp_result c;
+    bool incomplete[2];
+    char why[2][256];
+};
+/* 0 (judged or not: runs without measurements), -1 when a measurements file is corrupt. */
+int compare_prepare(struct compare_view *v, const struct run *a, const struct run *b, const struct cmp_opts *o);
+void compare_view_free(struct compare_view *v);
+void sec_compare(FILE *f, const struct run *base, const struct run *next, const struct compare_view *v);
+/* The whole page of runs (compare: two, BASE then NEW, judged with o; NULL: compare's defaults)
+ * into out; 0, or 2 after a message. */
+int report_write(const char *out, const char *const *paths, int n, bool compare, const struct cmp_opts *o);
 
 /* ---- SVG helpers ---- */
 struct axis {

@@ -92,6 +92,9 @@ int run_load(struct run *r, const char *path)
     r->penalties = json_member(r, "penalties.json", &bad);
     if (bad)
         return -1;
+    char *mp2 = in_run(r, "measurements.ndjson");
+    r->has_measurements = stat(mp2, &st) == 0 && st.st_size > 0;
+    free(mp2);
     if (text_member(r, "validate.tap", &r->has_tap, tap_parse) || text_member(r, "curve.csv", &r->has_curve, curve_csv_parse)
         || text_member(r, "c2c.csv", &r->has_c2c, c2c_csv_parse))
         return -1;

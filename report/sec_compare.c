@@ -1,7 +1,8 @@
-/* BASE against NEW: host and version facts that differ, every (case, event) side by side with
- * its verdict change and the change of its measured median (regressions on top), and penalty
- * deltas. Regression here is a verdict that got worse: ok or info to not ok, skip or todo, or a
- * verdict that is gone; a count change alone is shown, not judged (no noise model here). */
+/* BASE against NEW: the host and version facts 'pmucal compare' weighs that differ; for runs with
+ * measurements, every (case, event) as compare judges it (noise test over the repetitions,
+ * verdict, encoding and support changes), regressions on top; for runs without (synthetic or
+ * c2c folders), their validate.tap verdicts side by side; penalty deltas. */
+#include "../validate/compare.h"
 #include "report.h"
 #include "util.h"
 #include <math.h>
@@ -10,81 +11,26 @@
 
 /* ---- host and versions ---- */
 
-static void fact_row(FILE *f, const char *key, const struct jvalue *a, const struct jvalue *b);
-
-/* Leaves of two manifests that differ, by dotted path; the date and the command always differ. */
-static int diff_json(FILE *f, const char *path, const struct jvalue *a, const struct jvalue *b)
-{
-    if (a && b && a->type == J_OBJECT && b->type == J_OBJECT) {
-        int n = 0;
-        for (int i = 0; i < a->n; i++) {
-            if (!strcmp(a->keys[i], "date") || !strcmp(a->keys[i], "command"))
-                continue;
-            char *p = *path ? xasprintf("%s.%s", path, a->keys[i]) : xstrdup(a->keys[i]);
-            n += diff_json(f, p, &a->items[i], jget(b, a->keys[i]));
-            free(p);
-        }
-        for (int i = 0; i < b->n; i++)
-            if (!jget(a, b->keys[i]) && strcmp(b->keys[i], "date") && strcmp(b->keys[i], "command")) {
-                char *p = *path ? xasprintf("%s.%s", path, b->keys[i]) : xstrdup(b->keys[i]);
-                fact_row(f, p, NULL, &b->items[i]);
-                free(p);
-                n++;
-            }
-        return n;
-    }
-    bool same = a && b && a->type == b->type
-                && (a->type == J_NULL || (a->type == J_BOOL && a->b == b->b) || (a->type == J_NUMBER && a->num == b->num)
-                    || (a->type == J_STRING && !strcmp(a->str, b->str)));
-    if (a && b && a->type == J_ARRAY && b->type == J_ARRAY && a->n == b->n) {
-        int n = 0;
-        for (int i = 0; i < a->n; i++) {
-            char *p = xasprintf("%s[%d]", path, i);
-            n += diff_json(f, p, &a->items[i], &b->items[i]);
-            free(p);
-        }
-        return n;
-    }
-    if (same)
-        return 0;
-    fact_row(f, path, a, b);
-    return 1;
-}
-
-static void leaf(FILE *f, const struct jvalue *v)
-{
-    if (!v)
-        fputs("<span class=\"count\">absent</span>", f);
-    else if (v->type == J_STRING)
-        html_text(f, v->str);
-    else if (v->type == J_NUMBER)
-        html_printf(f, "%.10g", v->num);
-    else if (v->type == J_BOOL)
-        fputs(v->b ? "true" : "false", f);
-    else if (v->type == J_NULL)
-        fputs("null", f);
-    else
-        html_printf(f, "(%s of %d)", v->type == J_ARRAY ? "list" : "object", v->n);
-}
-
-static void fact_row(FILE *f, const char *key, const struct jvalue *a, const struct jvalue *b)
-{
-    /* Clock figures are measured each run: they differ by noise and go below the real facts. */
-    fputs("<tr><td class=\"mono\">", f);
-    html_text(f, key);
-    fputs("</td><td>", f);
-    leaf(f, a);
-    fputs("</td><td>", f);
-    leaf(f, b);
-    fputs("</td></tr>\n", f);
-}
-
 static void host_diff(FILE *f, const struct run *a, const struct run *b)
 {
+    const struct runfile ra = {.manifest = a->manifest}, rb = {.manifest = b->manifest};
     fputs("<h3>Host and version facts that differ</h3>\n<table><thead><tr><th>fact</th><th>BASE</th><th>NEW</th>"
           "</tr></thead><tbody>\n", f);
-    if (!diff_json(f, "", a->manifest, b->manifest))
-        fputs("<tr><td colspan=\"3\">none: the manifests agree (date and command aside)</td></tr>\n", f);
+    int differ = 0;
+    for (const char *const *k = compare_facts; *k; k++) {
+        char b0[256], b1[256];
+        const char *v0 = runfile_fact(&ra, *k, b0, sizeof(b0)), *v1 = runfile_fact(&rb, *k, b1, sizeof(b1));
+        if (!(v0 || v1) || (v0 && v1 && !strcmp(v0, v1)))
+            continue;
+        differ++;
+        html_printf(f, "<tr class=\"regress\"><td class=\"mono\">%s</td><td>", *k);
+        html_text(f, v0 ? v0 : "(none)");
+        fputs("</td><td>", f);
+        html_text(f, v1 ? v1 : "(none)");
+        fputs("</td></tr>\n", f);
+    }
+    if (!differ)
+        fputs("<tr><td colspan=\"3\">none: same host, versions, source and settings</td></tr>\n", f);
     fputs("</tbody></table>\n", f);
 }
 
@@ -134,7 +80,7 @@ static void side(FILE *f, const struct vcell *v)
     fputs("</td>", f);
 }
 
-static void verdict_diff(FILE *f, const struct run *a, const struct run *b)
+static void verdict_side_by_side(FILE *f, const struct run *a, const struct run *b)
 {
     struct grid ga, gb;
     grid_build(&ga, a);
@@ -167,7 +113,9 @@ static void verdict_diff(FILE *f, const struct run *a, const struct run *b)
     int count[4] = {0};
     for (int i = 0; i < n; i++)
         count[ps[i].order]++;
-    html_printf(f, "<h3>Verdicts, BASE against NEW</h3>\n<p class=\"legend\"><span class=\"nok\">%d regressions</span>"
+    html_printf(f, "<h3>Verdicts, BASE against NEW</h3>\n<p class=\"count\">These runs have no measurements "
+                   "(measurements.ndjson): their validate.tap verdicts side by side; the change of a median is shown, "
+                   "not tested against the noise as 'pmucal compare' does.</p>\n<p class=\"legend\"><span class=\"nok\">%d regressions</span>"
                    "<span class=\"ok\">%d improvements</span><span class=\"todo\">%d other changes</span>"
                    "<span class=\"skip\">%d unchanged</span> (case, event) pairs. A regression is a verdict that got "
                    "worse or disappeared; the change of the median is shown, not judged.</p>\n"
@@ -202,6 +150,137 @@ static void verdict_diff(FILE *f, const struct run *a, const struct run *b)
     free(ps);
     grid_free(&ga);
     grid_free(&gb);
+}
+
+/* ---- as pmucal compare judges the measurements ---- */
+
+int compare_prepare(struct compare_view *v, const struct run *a, const struct run *b, const struct cmp_opts *o)
+{
+    memset(v, 0, sizeof(*v));
+    if (!a->has_measurements || !b->has_measurements)
+        return 0;
+    const struct run *r[2] = {a, b};
+    for (int s = 0; s < 2; s++) {
+        if (runfile_load(&v->rf[s], r[s]->path)) {
+            runfile_free(&v->rf[s]);
+            if (s)
+                runfile_free(&v->rf[0]);
+            return -1;
+        }
+        v->incomplete[s] = !runfile_complete(&v->rf[s], v->why[s], sizeof(v->why[s]));
+    }
+    compare_runs(&v->rf[0], &v->rf[1], o, &v->c);
+    v->judged = true;
+    return 0;
+}
+
+void compare_view_free(struct compare_view *v)
+{
+    if (!v->judged)
+        return;
+    compare_free(&v->c);
+    runfile_free(&v->rf[0]);
+    runfile_free(&v->rf[1]);
+    v->judged = false;
+}
+
+static const char *point_kind(const struct cmp_point *p)
+{
+    return p->regression ? "regression" : !p->side[0].ev ? "only NEW" : !p->side[1].ev ? "only BASE"
+         : p->flags & CMP_IMPROVED ? "improved" : p->flags & CMP_INFO ? "info" : "same";
+}
+
+static int point_order(const struct cmp_point *p)
+{
+    return p->regression ? 0 : p->flags & CMP_IMPROVED ? 1 : !p->side[0].ev || !p->side[1].ev ? 2
+         : p->flags & CMP_INFO ? 3 : 4;
+}
+
+static int cmp_points(const void *x, const void *y)
+{
+    const struct cmp_point *p = *(const struct cmp_point *const *)x, *q = *(const struct cmp_point *const *)y;
+    if (point_order(p) != point_order(q))
+        return point_order(p) - point_order(q);
+    double a = isnan(p->relative) ? -1 : fabs(p->relative), b = isnan(q->relative) ? -1 : fabs(q->relative);
+    return a < b ? 1 : a > b ? -1 : 0;
+}
+
+static void judged_side(FILE *f, const struct cmp_side *s)
+{
+    if (!s->ev) {
+        fputs("<td class=\"none\">absent</td>", f);
+        return;
+    }
+    const char *v = s->unsupported ? "unsupported" : s->verdict ? s->verdict : "";
+    const char *cls = s->unsupported ? "skip" : !strcmp(v, "ok") ? "ok" : !strcmp(v, "not ok") ? "nok"
+                    : !strcmp(v, "todo") ? "todo" : "info";
+    html_printf(f, "<td class=\"num %s\" data-v=\"%.6g\">", cls, isnan(s->median) ? 0 : s->median);
+    if (!s->unsupported) {
+        html_num(f, s->median);
+        fputs(" &plusmn; ", f);
+        html_num(f, s->mad);
+    }
+    fputs("<small> ", f);
+    html_text(f, v);
+    fputs("</small></td>", f);
+}
+
+static void judged(FILE *f, const struct compare_view *v)
+{
+    const struct cmp_result *c = &v->c;
+    for (int s = 0; s < 2; s++)
+        if (v->incomplete[s]) {
+            html_printf(f, "<p class=\"absent\">%s is incomplete (", s ? "NEW" : "BASE");
+            html_text(f, v->why[s]);
+            fputs("): what it lacks shows as 'only', not as a change.</p>\n", f);
+        }
+    const struct cmp_point **pt = xcalloc((size_t)c->n + 1, sizeof(*pt));
+    for (int i = 0; i < c->n; i++)
+        pt[i] = &c->pt[i];
+    qsort(pt, (size_t)c->n, sizeof(*pt), cmp_points);
+    html_printf(f, "<h3>Counts and verdicts, as 'pmucal compare' judges them</h3>\n<p class=\"legend\"><span "
+                   "class=\"nok\">%d regressions</span><span class=\"ok\">%d improvements</span><span class=\"skip\">"
+                   "%d in BASE only, %d in NEW only</span> of %d (case, event) points. A count is changed when its "
+                   "median moved beyond the runs' noise (Mann-Whitney over the repetitions) and past the threshold and "
+                   "the source's floor.</p>\n", c->regressions, c->improvements, c->only[0], c->only[1], c->n);
+    html_printf(f, "<div class=\"controls\"><input type=\"search\" class=\"search\" data-for=\"cmp-j\" placeholder=\""
+                   "search cases and events\" aria-label=\"search\"><select class=\"status\" data-for=\"cmp-j\" "
+                   "aria-label=\"status\"><option value=\"\">all points</option><option value=\"regression\">"
+                   "regressions</option><option value=\"improved\">improvements</option><option value=\"same\">same"
+                   "</option></select><span class=\"count\" id=\"cmp-j-count\"></span></div>\n<table id=\"cmp-j\">"
+                   "<thead><tr><th data-sort>change</th><th data-sort>case</th><th data-sort>event</th><th data-sort>"
+                   "BASE median &plusmn; MAD</th><th data-sort>NEW median &plusmn; MAD</th><th data-sort>&Delta;</th>"
+                   "<th data-sort>p</th><th>why</th></tr></thead><tbody>\n");
+    static const char *const flag_name[] = {"count", "verdict", "encoding", "support", "improved", "info"};
+    for (int i = 0; i < c->n; i++) {
+        const struct cmp_point *p = pt[i];
+        const char *kind = point_kind(p);
+        html_printf(f, "<tr data-kinds=\"%s\"%s><td data-v=\"%d\">%s", kind, p->regression ? " class=\"regress\"" : "",
+                    point_order(p), kind);
+        for (int k = 0; k < 6; k++)
+            if (p->flags & (1u << k))
+                html_printf(f, " <span class=\"badge %s\">%s</span>", p->regression ? "nok" : "info", flag_name[k]);
+        fputs("</td><td>", f);
+        html_text(f, p->label);
+        fputs("</td><td>", f);
+        html_text(f, p->event);
+        fputs("</td>", f);
+        judged_side(f, &p->side[0]);
+        judged_side(f, &p->side[1]);
+        if (isnan(p->relative))
+            fputs("<td class=\"num\" data-v=\"0\"></td>", f);
+        else
+            html_printf(f, "<td class=\"num %s\" data-v=\"%.6g\">%+.2f%%</td>", p->relative > 0 ? "delta-up" : "delta-down",
+                        fabs(p->relative), 100 * p->relative);
+        fputs("<td class=\"num\">", f);
+        if (!isnan(p->p))
+            html_printf(f, "%.2g", p->p);
+        fputs("</td><td>", f);
+        html_text(f, p->why);
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</tbody></table>\n", f);
+    free(pt);
 }
 
 /* ---- penalties ---- */
@@ -251,7 +330,7 @@ static void penalty_diff(FILE *f, const struct run *a, const struct run *b)
     fputs("</tbody></table>\n", f);
 }
 
-void sec_compare(FILE *f, const struct run *base, const struct run *next)
+void sec_compare(FILE *f, const struct run *base, const struct run *next, const struct compare_view *v)
 {
     section_begin(f, "compare", 0, "Comparison: BASE against NEW");
     fputs("<p>BASE <code>", f);
@@ -260,8 +339,10 @@ void sec_compare(FILE *f, const struct run *base, const struct run *next)
     html_text(f, next->path);
     fputs("</code></p>\n", f);
     host_diff(f, base, next);
-    if (base->ncells || next->ncells)
-        verdict_diff(f, base, next);
+    if (v->judged)
+        judged(f, v);
+    else if (base->ncells || next->ncells)
+        verdict_side_by_side(f, base, next);
     else
         section_absent(f, "No verdicts to compare: neither run has validate.tap verdicts.");
     penalty_diff(f, base, next);

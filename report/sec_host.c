@@ -105,9 +105,20 @@ static void caches(FILE *f, const struct jvalue *topo, const struct jvalue *leve
     fputs("</tbody></table>\n", f);
 }
 
+/* A member that is an object: validate's manifest holds "pmu" twice (the --pmu option, then the
+ * host's PMU facts), and the facts are the object. */
+static const struct jvalue *object_member(const struct jvalue *m, const char *key)
+{
+    for (int i = 0; m && m->type == J_OBJECT && i < m->n; i++)
+        if (!strcmp(m->keys[i], key) && m->items[i].type == J_OBJECT)
+            return &m->items[i];
+    return NULL;
+}
+
 void sec_host(FILE *f, const struct run *r, int idx)
 {
-    const struct jvalue *m = r->manifest, *cpu = jget(m, "cpu"), *pmu = jget(m, "pmu"), *sw = jget(m, "software");
+    const struct jvalue *m = r->manifest, *cpu = object_member(m, "cpu"), *pmu = object_member(m, "pmu");
+    const struct jvalue *sw = object_member(m, "software");
     section_begin(f, "host", idx, "Host and versions");
     fputs("<div class=\"grid\"><div>", f);
     kv_begin(f);

@@ -121,6 +121,23 @@ cells=$(grep -o '<td class="cell [a-z]*"' "$quick/report.html" | grep -vc none)
 is "$cells" "$points" "every TAP point of the real run is a matrix cell"
 [ "$points" -ge 8 ]; ok $? "the real run has its 8 points (2 cases x 4 events; got $points)"
 
+# Its comparison as 'pmucal compare' judges it: a copy with one page fault more per iteration in
+# the triad case is the one regression, on top; 'compare --html' writes the same page.
+mod="$TMP/quick-mod"
+mkdir -p "$mod"
+cp "$quick/manifest.json" "$quick/validate.tap" "$mod/"
+jq -c 'if (.case | startswith("triad")) then (.events[] | select(.name == "page-faults") | .per_iter) |= map(. + 1)
+       else . end' "$quick/measurements.ndjson" > "$mod/measurements.ndjson"
+"$PMUCAL" compare --json "$quick" "$mod" --html "$TMP/judged.html" > "$TMP/judged.json"
+is "$?" 1 "compare --html: exit 1 on the regression"
+npoints=$(jq '.summary.points' "$TMP/judged.json")
+rows=$(sed -n '/<table id="cmp-j">/,/<\/table>/p' "$TMP/judged.html" | grep -c '<tr data-kinds')
+is "$rows" "$npoints" "the page has a row for each of compare's points"
+first=$(sed -n '/<table id="cmp-j">/,/<\/table>/p' "$TMP/judged.html" | grep -m1 '<tr data-kinds')
+echo "$first" | grep -q 'regression <span class="badge nok">count</span></td><td>triad</td><td>page-faults</td>'
+ok $? "the regression is the first row, with its flag, case and event"
+is "$(wellformed "$TMP/judged.html")" "" "the judged comparison page is well-formed"
+
 # The pages together, as 'make run' writes them.
 "$PMUCAL" report "$FX/validate" "$FX/calibrate" "$FX/c2c" --out "$out/all.html" > /dev/null 2> "$TMP/err"
 ok $? "one page of three runs"
