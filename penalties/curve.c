@@ -1,6 +1,7 @@
 /* The load-latency curve: walker order=random from 4K to past the last level, one point per
  * size, and the level boundaries read off it; curve.csv and curve.svg for the results folder. */
 #include "curve.h"
+#include "geometry.h"
 #include "kernel.h"
 #include "quantity.h"
 #include "stats.h"
@@ -146,4 +147,60 @@ void curve_write(const struct curve *cv, int ppo, const char *dir, struct json *
         free(cmd);
     }
     free(gp);
+}
+
+/* ---- the geometry sweep: the curve lib/geometry.c measures once per host ---- */
+
+/* Three sweeps, each point's minimum kept (another task only ever adds latency); 4 points per
+ * octave from 4K until two octaves in a row answer at memory latency, so the sweep ends a
+ * little past the last cache whatever hwloc claims (at most 1G or a quarter of the memory). */
+enum { SWEEPS = 3, PPO = 4 };
+
+static int geometry_sweep(struct latency_point *p, int max, char *why, size_t whylen)
+{
+    const struct topo *t = topo_get();
+    struct cal_opts o = {.repetitions = 1, .target_seconds = 0.001, .src = source_find("perf")};
+    if (!o.src) {
+        snprintf(why, whylen, "the perf source is not registered");
+        return -1;
+    }
+    o.cpu = cal_quietest_cpu();
+    uint64_t cap = t && t->memory_total / 4 < (1ull << 30) && t->memory_total ? t->memory_total / 4 : 1ull << 30;
+    int n = 0;
+    for (int sweep = 0; sweep < SWEEPS; sweep++) {
+        int run_at_memory = 0;
+        for (int i = 0, k = 0; sweep ? k < n : n < max; i++) {
+            uint64_t b = sweep ? p[k].bytes : (uint64_t)(4096.0 * pow(2.0, (double)i / PPO)) / 64 * 64;
+            if (!sweep && (b > cap || run_at_memory >= 2 * PPO))
+                break;
+            char text[96];
+            snprintf(text, sizeof(text), "walker size=%llu order=random", (unsigned long long)b);
+            struct case_result r;
+            int rc = cal_measure(text, &o, NULL, &r);
+            double per = r.q.v[Q_LD_ALL];
+            if (rc != CAL_OK || !(per > 0)) {
+                snprintf(why, whylen, "%s: %s", text, rc == CAL_OK ? "no loads in the model" : r.reason);
+                case_result_free(&r);
+                return -1;
+            }
+            struct latency_point x = {b, r.cycles[0] / per, r.ns[0] / per};
+            case_result_free(&r);
+            if (!sweep) {
+                p[n++] = x;
+                run_at_memory = x.ns >= LATENCY_DRAM_NS ? run_at_memory + 1 : 0;
+            } else {
+                if (x.cycles < p[k].cycles)
+                    p[k].cycles = x.cycles;
+                if (x.ns < p[k].ns)
+                    p[k].ns = x.ns;
+                k++;
+            }
+        }
+    }
+    return n;
+}
+
+__attribute__((constructor)) static void register_geometry_sweep(void)
+{
+    geometry_register_measurer(geometry_sweep);
 }
