@@ -5,14 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A plateau's points stay within this factor of its first point; a knee rises past it. */
-#define PLATEAU_SPREAD 1.6
-/* Neighbouring plateaus closer than this are one level (an L3 that rises as it fills, a memory
- * curve climbing with TLB misses); levels differ by 2.3x or more (L1 4-5 cycles, L2 12-17,
- * L3 40-80, memory 200+). */
+/* Levels are the latencies the curve dwells at: the modes of its latency, each point weighted by
+ * the octaves it stands for, smoothed over a factor of 1.25. A mode needs half an octave of
+ * weight; knees rise quickly and weigh little. Modes closer than LEVEL_STEP are one level (an L3
+ * that slows as it fills); levels differ by 2.3x or more (L1 4-5 cycles, L2 12-17, L3 40-80,
+ * memory 200+). */
+#define KERNEL_WIDTH 0.22      /* ln(1.25) */
+#define MODE_MIN_OCTAVES 0.5
 #define LEVEL_STEP 1.8
-/* A plateau spans at least half an octave. */
-#define PLATEAU_MIN_OCTAVES 0.5
+/* The capacity is where this fraction of the way from a level's latency to the next one's is
+ * reached: caches that do not replace by strict LRU lose some hits before they are full (the
+ * Zen L2 is a third of the way up at its capacity) and keep some beyond it. */
+#define CAPACITY_FRACTION 0.4
 
 uint64_t latency_cache_like(double bytes)
 {
@@ -31,26 +35,46 @@ static double median_of(const double *v, int from, int to)
     return stats_median(v + from, (size_t)(to - from + 1));
 }
 
-struct span {
-    int from, to;
-};
-
-/* Plateaus of a non-decreasing curve: runs within PLATEAU_SPREAD of their first point spanning
- * half an octave, then neighbours less than LEVEL_STEP apart merged (with the points between). */
-static int find_plateaus(const uint64_t *b, const double *c, int n, struct span *out, int max)
+/* Octaves point i stands for: half the distance to each neighbour on a log scale. */
+static double weight(const uint64_t *b, int n, int i)
 {
+    double lo = i ? log2((double)b[i] / (double)b[i - 1]) : 0, hi = i + 1 < n ? log2((double)b[i + 1] / (double)b[i]) : 0;
+    if (!i)
+        lo = hi;
+    if (i + 1 == n)
+        hi = lo;
+    return (lo + hi) / 2;
+}
+
+static double density(const uint64_t *b, const double *c, int n, double y)
+{
+    double d = 0;
+    for (int i = 0; i < n; i++) {
+        double z = (y - log(c[i])) / KERNEL_WIDTH;
+        d += weight(b, n, i) * exp(-z * z / 2);
+    }
+    return d;
+}
+
+/* The modes of the latency (cycles), fastest first. */
+static int find_modes(const uint64_t *b, const double *c, int n, double *mode, int max)
+{
+    double lo = log(c[0]) - 1, hi = log(c[n - 1]) + 1, step = 0.01;
     int k = 0;
-    for (int s = 0; s < n;) {
-        int e = s;
-        while (e + 1 < n && c[e + 1] <= c[s] * PLATEAU_SPREAD)
-            e++;
-        if (e > s && log2((double)b[e] / (double)b[s]) >= PLATEAU_MIN_OCTAVES - 0.01) {
-            if (k && median_of(c, s, e) < LEVEL_STEP * median_of(c, out[k - 1].from, out[k - 1].to))
-                out[k - 1].to = e;
-            else if (k < max)
-                out[k++] = (struct span){s, e};
+    double prev = density(b, c, n, lo - step), cur = density(b, c, n, lo);
+    for (double y = lo; y <= hi && k < max; y += step) {
+        double next = density(b, c, n, y + step);
+        if (cur >= prev && cur > next && cur >= MODE_MIN_OCTAVES) {
+            if (k && exp(y) < LEVEL_STEP * mode[k - 1]) {
+                /* One level: keep the mode that weighs more. */
+                if (cur > density(b, c, n, log(mode[k - 1])))
+                    mode[k - 1] = exp(y);
+            } else {
+                mode[k++] = exp(y);
+            }
         }
-        s = e + 1;
+        prev = cur;
+        cur = next;
     }
     return k;
 }
@@ -72,38 +96,66 @@ int latency_levels_detect(const struct latency_point *p, int n, struct latency_l
         if (ns[i + 1] < ns[i])
             ns[i] = ns[i + 1];
     }
-    struct span sp[LATENCY_MAX_PLATEAUS];
-    int k = find_plateaus(b, c, n, sp, LATENCY_MAX_PLATEAUS);
-    for (int i = 0; i + 1 < k; i++)
-        if (median_of(ns, sp[i].from, sp[i].to) >= LATENCY_DRAM_NS) {
-            sp[i].to = sp[k - 1].to;
-            k = i + 1;
-        }
+    double mode[LATENCY_MAX_PLATEAUS];
+    int k = find_modes(b, c, n, mode, LATENCY_MAX_PLATEAUS);
+    /* Each point belongs to the nearest mode (log scale); a plateau spans its points. */
+    int from[LATENCY_MAX_PLATEAUS], to[LATENCY_MAX_PLATEAUS];
+    for (int i = 0; i < k; i++)
+        from[i] = -1, to[i] = -1;
+    for (int j = 0; j < n; j++) {
+        int best = 0;
+        for (int i = 1; i < k; i++)
+            if (fabs(log(c[j] / mode[i])) < fabs(log(c[j] / mode[best])))
+                best = i;
+        if (k && from[best] < 0)
+            from[best] = j;
+        if (k)
+            to[best] = j;
+    }
     for (int i = 0; i < k; i++) {
         struct latency_plateau *pl = &out->plateau[i];
-        pl->first = b[sp[i].from];
-        pl->last = b[sp[i].to];
-        pl->cycles = median_of(c, sp[i].from, sp[i].to);
-        pl->ns = median_of(ns, sp[i].from, sp[i].to);
-        pl->lo = c[sp[i].from];
-        pl->hi = c[sp[i].to];
+        pl->first = b[from[i]];
+        pl->last = b[to[i]];
+        pl->cycles = mode[i];
+        pl->ns = median_of(ns, from[i], to[i]);
+        pl->lo = c[from[i]];
+        pl->hi = c[to[i]];
     }
-    /* Capacity: where the curve is halfway from this level's latency to the next one's: half the
-     * loads miss there (log-interpolated between the points around it). */
+    /* Capacity: where the curve has come CAPACITY_FRACTION of the way to the next plateau's
+     * latency (log-interpolated between the points around it). */
     for (int i = 0; i + 1 < k; i++) {
-        double mid = (out->plateau[i].cycles + out->plateau[i + 1].cycles) / 2;
-        for (int j = sp[i].from + 1; j <= sp[i + 1].to; j++)
-            if (c[j] >= mid) {
-                double f = c[j] > c[j - 1] ? (mid - c[j - 1]) / (c[j] - c[j - 1]) : 0;
+        double at = out->plateau[i].cycles + CAPACITY_FRACTION * (out->plateau[i + 1].cycles - out->plateau[i].cycles);
+        for (int j = from[i] + 1; j <= to[i + 1]; j++)
+            if (c[j] >= at) {
+                double f = c[j] > c[j - 1] ? (at - c[j - 1]) / (c[j] - c[j - 1]) : 0;
                 double x = exp(log((double)b[j - 1]) + f * (log((double)b[j]) - log((double)b[j - 1])));
                 out->plateau[i].crossing = (uint64_t)x;
                 out->plateau[i].boundary = latency_cache_like(x);
                 break;
             }
     }
-    out->nplateaus = k;
-    out->memory = k >= 2 && out->plateau[k - 1].ns >= LATENCY_DRAM_NS;
+    /* Memory begins at the first plateau at memory latency, or at a fourth (pmucal models three
+     * cache levels; a VM's share of a busy L3 shows as a plateau between L3 and memory). It
+     * spans every plateau after that (slower still: TLB misses) and has the latency of the
+     * first one at memory latency. */
+    int at_memory = -1;
+    for (int i = 0; i < k && at_memory < 0; i++)
+        if (out->plateau[i].ns >= LATENCY_DRAM_NS)
+            at_memory = i;
+    int memory = at_memory >= 0 && at_memory < 3 ? at_memory : k > 3 ? 3 : -1;
+    if (memory >= 0 && k >= 2) {
+        struct latency_plateau *m = &out->plateau[memory];
+        const struct latency_plateau *slow = &out->plateau[at_memory >= 0 ? at_memory : memory];
+        m->cycles = slow->cycles;
+        m->ns = slow->ns;
+        m->last = out->plateau[k - 1].last;
+        m->hi = out->plateau[k - 1].hi;
+        m->crossing = m->boundary = 0;
+        k = memory + 1;
+    }
+    out->memory = memory >= 0 && k >= 2;
     out->ncaches = out->memory ? k - 1 : k;
+    out->nplateaus = k;
     free(b);
     free(c);
     free(ns);

@@ -21,10 +21,10 @@ struct latency_point {
 
 struct latency_plateau {
     uint64_t first, last;     /* sizes of its first and last points */
-    double cycles, ns;        /* its latency: the median of its points */
+    double cycles, ns;        /* its latency: the mode (cycles), the median of its points (ns) */
     double lo, hi;            /* the smallest and largest latency of its points (cycles) */
     uint64_t boundary;        /* capacity, rounded to a cache-like size (2^k, 1.25*2^k, 1.5*2^k); 0 for memory */
-    uint64_t crossing;        /* the size where the curve is halfway (in latency) to the next plateau */
+    uint64_t crossing;        /* the size where the curve has come 40% of the way to the next plateau */
 };
 
 struct latency_levels {

@@ -156,52 +156,90 @@ void curve_write(const struct curve *cv, int ppo, const char *dir, struct json *
 
 /* ---- the geometry sweep: the curve lib/geometry.c measures once per host ---- */
 
-/* Three sweeps, each point's minimum kept (another task only ever adds latency); 4 points per
- * octave from 4K until two octaves in a row answer at memory latency, so the sweep ends a
- * little past the last cache whatever hwloc claims (at most 1G or a quarter of the memory). */
-enum { SWEEPS = 3, PPO = 4 };
+/* Five sweeps, each point's minimum kept (another task only ever adds latency: on a shared
+ * machine a time slice of someone else empties the L2); 4 points per octave from 4K until the
+ * minima of two octaves in a row answer at memory latency, so the sweep ends a little past the
+ * last cache whatever hwloc claims (at most 1G or a quarter of the memory). */
+enum { SWEEPS = 5, PPO = 4 };
+
+static int sweep_point(const struct cal_opts *o, uint64_t b, int reps, struct latency_point *x, double *ratio,
+                       char *why, size_t whylen)
+{
+    char text[96];
+    snprintf(text, sizeof(text), "walker size=%llu order=random", (unsigned long long)b);
+    struct cal_opts once = *o;
+    once.repetitions = reps;
+    struct case_result r;
+    int rc = cal_measure(text, &once, NULL, &r);
+    double per = r.q.v[Q_LD_ALL];
+    if (rc != CAL_OK || !(per > 0)) {
+        snprintf(why, whylen, "%s: %s", text, rc == CAL_OK ? "no loads in the model" : r.reason);
+        case_result_free(&r);
+        return -1;
+    }
+    for (int i = 0; i < r.reps; i++)
+        if (!x->bytes || r.ns[i] / per < x->ns) {
+            *x = (struct latency_point){b, r.cycles[i] / per, r.ns[i] / per};
+            *ratio = r.cycles[i] / r.ns[i];
+        }
+    case_result_free(&r);
+    return 0;
+}
+
+static bool tail_at_memory(const struct latency_point *p, int n)
+{
+    if (n < 2 * PPO)
+        return false;
+    for (int i = n - 2 * PPO; i < n; i++)
+        if (p[i].ns < LATENCY_DRAM_NS)
+            return false;
+    return true;
+}
 
 static int geometry_sweep(struct latency_point *p, int max, char *why, size_t whylen)
 {
     const struct topo *t = topo_get();
-    struct cal_opts o = {.repetitions = 1, .target_seconds = 0.001, .src = source_find("perf")};
+    struct cal_opts o = {.target_seconds = 0.001, .src = source_find("perf")};
     if (!o.src) {
         snprintf(why, whylen, "the perf source is not registered");
         return -1;
     }
     o.cpu = cal_quietest_cpu();
     uint64_t cap = t && t->memory_total / 4 < (1ull << 30) && t->memory_total ? t->memory_total / 4 : 1ull << 30;
-    int n = 0;
-    for (int sweep = 0; sweep < SWEEPS; sweep++) {
-        int run_at_memory = 0;
-        for (int i = 0, k = 0; sweep ? k < n : n < max; i++) {
-            uint64_t b = sweep ? p[k].bytes : (uint64_t)(4096.0 * pow(2.0, (double)i / PPO)) / 64 * 64;
-            if (!sweep && (b > cap || run_at_memory >= 2 * PPO))
+    int n = 0, swept = 0, i = 0;
+    double ratio[CURVE_MAX_POINTS];
+    if (max > CURVE_MAX_POINTS)
+        max = CURVE_MAX_POINTS;
+    memset(p, 0, sizeof(*p) * (size_t)max);
+    for (;;) {
+        /* Grow until the tail answers at memory latency (the better of two runs per new point). */
+        for (; n < max && !tail_at_memory(p, n); i++) {
+            uint64_t b = (uint64_t)(4096.0 * pow(2.0, (double)i / PPO)) / 64 * 64;
+            if (b > cap)
                 break;
-            char text[96];
-            snprintf(text, sizeof(text), "walker size=%llu order=random", (unsigned long long)b);
-            struct case_result r;
-            int rc = cal_measure(text, &o, NULL, &r);
-            double per = r.q.v[Q_LD_ALL];
-            if (rc != CAL_OK || !(per > 0)) {
-                snprintf(why, whylen, "%s: %s", text, rc == CAL_OK ? "no loads in the model" : r.reason);
-                case_result_free(&r);
+            if (n && b == p[n - 1].bytes)
+                continue;
+            if (sweep_point(&o, b, 2, &p[n], &ratio[n], why, whylen))
                 return -1;
-            }
-            struct latency_point x = {b, r.cycles[0] / per, r.ns[0] / per};
-            case_result_free(&r);
-            if (!sweep) {
-                p[n++] = x;
-                run_at_memory = x.ns >= LATENCY_DRAM_NS ? run_at_memory + 1 : 0;
-            } else {
-                if (x.cycles < p[k].cycles)
-                    p[k].cycles = x.cycles;
-                if (x.ns < p[k].ns)
-                    p[k].ns = x.ns;
-                k++;
-            }
+            n++;
         }
+        /* The other sweeps over the new points; their minima may pull the tail below memory.
+         * A point twice as slow as a cache can be is memory already: its large ring is the
+         * costly part of a sweep (a full lap to warm up), so it is not swept again. */
+        for (int sweep = 1; sweep < SWEEPS; sweep++)
+            for (int k = swept; k < n; k++)
+                if (p[k].ns < 2 * LATENCY_DRAM_NS && sweep_point(&o, p[k].bytes, 1, &p[k], &ratio[k], why, whylen))
+                    return -1;
+        swept = n;
+        uint64_t next = (uint64_t)(4096.0 * pow(2.0, (double)i / PPO)) / 64 * 64;
+        if (tail_at_memory(p, n) || n >= max || next > cap)
+            break;
     }
+    /* Cycles at one clock for the whole curve: a point's own clock estimate is noisier than its
+     * time, and noise that lowers a point would survive the minima. */
+    double ghz = stats_median(ratio, (size_t)n);
+    for (int k = 0; k < n; k++)
+        p[k].cycles = p[k].ns * ghz;
     return n;
 }
 
