@@ -38,8 +38,11 @@ static const char *mode(void)
     if (!m || !*m)
         return "auto";
     if (strcmp(m, "auto") && strcmp(m, "hwloc") && strcmp(m, "measure"))
-        pm_fatal("PMUCAL_GEOMETRY=%s: give auto (hwloc's levels unless implausible, then the measured curve), "
+    {
+        pm_error("PMUCAL_GEOMETRY=%s: give auto (hwloc's levels unless implausible, then the measured curve), "
                  "hwloc (hwloc's as they are) or measure (measure again, ignoring the cache)", m);
+        exit(2);
+    }
     return m;
 }
 
@@ -163,9 +166,11 @@ static void cache_write(void)
 static int curve_file(const char *path)
 {
     FILE *f = fopen(path, "r");
-    if (!f)
-        pm_fatal("PMUCAL_CURVE_FILE=%s: %s; give a CSV of bytes,cycles,ns per load (a curve.csv of calibrate)", path,
+    if (!f) {
+        pm_error("PMUCAL_CURVE_FILE=%s: %s; give a CSV of bytes,cycles,ns per load (a curve.csv of calibrate)", path,
                  strerror(errno));
+        exit(2);
+    }
     char line[256];
     geo.npoints = 0;
     while (fgets(line, sizeof(line), f) && geo.npoints < GEOMETRY_MAX_POINTS) {
@@ -175,8 +180,10 @@ static int curve_file(const char *path)
             geo.points[geo.npoints++] = (struct latency_point){b, c, ns};
     }
     fclose(f);
-    if (geo.npoints < 4)
-        pm_fatal("PMUCAL_CURVE_FILE=%s: %d points of bytes,cycles,ns read; a curve needs at least 4", path, geo.npoints);
+    if (geo.npoints < 4) {
+        pm_error("PMUCAL_CURVE_FILE=%s: %d points of bytes,cycles,ns read; a curve needs at least 4", path, geo.npoints);
+        exit(2);
+    }
     snprintf(geo.note, sizeof(geo.note), "read from PMUCAL_CURVE_FILE=%s", path);
     return 0;
 }
@@ -272,8 +279,6 @@ void geometry_load(struct topo *t)
                                    GEOMETRY_MAX_FINDINGS);
     for (int i = 0; i < geo.nfindings; i++)
         geo.implausible[geo.findings[i].level] = true;
-    if (!any_implausible())
-        return;
     const char *m = mode(), *file = getenv("PMUCAL_CURVE_FILE");
     if (!strcmp(m, "hwloc")) {
         snprintf(geo.note, sizeof(geo.note), "not measured: PMUCAL_GEOMETRY=hwloc takes hwloc's levels as they are");
@@ -281,12 +286,13 @@ void geometry_load(struct topo *t)
         return;
     }
     apply_cpuid();
-    if (file && *file) {
+    if (file && *file && any_implausible()) {
         curve_file(file);
         apply_curve();
         tried = true;
         return;
     }
+    /* A cached curve is shown beside hwloc's levels even where they are plausible. */
     if (!fx)
         cache_path();
     if (strcmp(m, "measure") && geo.cache_file[0] && !cache_read()) {
