@@ -1,0 +1,20 @@
+/* Expectation files: EVENT EXPRESSION TOLERANCE [erratum=NAME] a line (validate/expect.c). */
+#include "../validate/expect.h"
+#include "fuzz.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc, (void)argv;
+    fuzz_quiet();
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *text = fuzz_text(data, size);
+    struct ruleset rs = {0};
+    (void)ruleset_parse(&rs, text, "fuzz");
+    ruleset_free(&rs);
+    free(text);
+    return 0;
+}
