@@ -7,7 +7,7 @@
 #include "kernel.h"
 #include "util.h"
 #include "version.h"
-#include "proc.h"
+#include "subprocess.h"
 #include <hwloc.h>
 #include <link.h>
 #include <perfmon/pfmlib.h>
@@ -92,8 +92,11 @@ static void gather(struct host_facts *h)
     h->clock = clock_get();
     uname(&h->uts);
     /* perf is a separate program: asked with a deadline, without a shell. */
-    if (!proc_version_line("perf", h->perf, sizeof(h->perf)))
+    char *perf_argv[] = {"perf", "--version", NULL};
+    struct spawn_opts po = {.capture = h->perf, .capture_size = sizeof(h->perf), .timeout_ms = 2000};
+    if (spawn_run(perf_argv, &po) != 0 || !h->perf[0])
         snprintf(h->perf, sizeof(h->perf), "not installed (or 'perf --version' failed)");
+    h->perf[strcspn(h->perf, "\n")] = '\0';
     snprintf(h->libpfm, sizeof(h->libpfm), "unknown");
     dl_iterate_phdr(loaded_libpfm, h->libpfm);
     int api = pfm_get_version();

@@ -76,7 +76,9 @@ enum measure_cli_key {
     "counter source: perf (default), sim (pmucal re-runs itself under\n" \
     "valgrind's callgrind: exact instruction, load, store, branch counts and\n" \
     "simulated cache misses and mispredicts, caches sized from hwloc;\n" \
-    "rules from validate/expect/sim.txt; needs the Debian package valgrind)"}
+    "rules from validate/expect/sim.txt; needs the Debian package valgrind),\n" \
+    "perfstat (the perf tool: perf stat -t on the measuring thread, enabled\n" \
+    "around each region through its --control pipe; needs linux-perf)"}
 #define MO_EXPECT {"expect", MK_EXPECT, "FILE", "more expectation rules (EVENT EXPRESSION TOLERANCE a line)"}
 #define MO_NO_AUTO_EXPECT {"no-auto-expect", MK_NO_AUTO_EXPECT, NULL, \
     "do not load validate/expect/<pmu>.txt (or <source>.txt) automatically"}
