@@ -340,9 +340,12 @@ struct jvalue *jread_parse(const char *text, size_t len, char *err, size_t errle
 struct jvalue *jread_file(const char *path, char *err, size_t errlen)
 {
     size_t len;
-    char *text = read_file_bounded(path, INPUT_FILE_MAX, &len, err, errlen);
-    if (!text)
+    char reason[512];
+    char *text = read_file_bounded(path, INPUT_FILE_MAX, &len, reason, sizeof(reason));
+    if (!text) {
+        snprintf(err, errlen, "cannot read %s", reason);
         return NULL;
+    }
     char why[256];
     struct jvalue *v = jread_parse(text, len, why, sizeof(why));
     if (!v)

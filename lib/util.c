@@ -189,7 +189,7 @@ char *read_file_bounded(const char *path, size_t max, size_t *len, char *err, si
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     struct stat st;
     if (fd < 0 || fstat(fd, &st)) {
-        snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
         if (fd >= 0)
             close(fd);
         return NULL;
@@ -216,7 +216,7 @@ char *read_file_bounded(const char *path, size_t max, size_t *len, char *err, si
         if (got < 0 && errno == EINTR)
             continue;
         if (got < 0) {
-            snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+            snprintf(err, errlen, "%s: %s", path, strerror(errno));
             free(text);
             close(fd);
             return NULL;
@@ -247,7 +247,7 @@ char *read_text_file(const char *path, const char *what)
     size_t len;
     char *text = read_file_bounded(path, INPUT_FILE_MAX, &len, err, sizeof(err));
     if (!text) {
-        pm_error("%s %s", what, err);
+        pm_error("cannot read %s %s", what, err);
         return NULL;
     }
     if (strlen(text) != len) {

@@ -35,8 +35,8 @@ const char *fmt_size(uint64_t bytes);
  * a bigger one (or /dev/zero) is refused instead of read until memory runs out. */
 #define INPUT_FILE_MAX (256u << 20)
 /* A whole regular file (not a folder, FIFO or device: those are refused at once, never waited
- * on) of at most max bytes, NUL-terminated, its length in *len. NULL with err saying why and
- * naming the path. */
+ * on) of at most max bytes, NUL-terminated, its length in *len. NULL with err saying why,
+ * starting with the path (callers put "cannot read <what>" before it). */
 char *read_file_bounded(const char *path, size_t max, size_t *len, char *err, size_t errlen);
 /* A whole text file, NUL-terminated; NULL with one message naming the file and what it is
  * ("event list", "expectation file") when it cannot be read, is not a regular file, is larger

@@ -73,7 +73,7 @@ static int load(struct data *d, const char *path)
     size_t size;
     char *text = read_file_bounded(path, INPUT_FILE_MAX, &size, err, sizeof(err));
     if (!text) {
-        pm_error("%s; give a run folder written by 'pmucal validate'", err);
+        pm_error("cannot read %s; give a run folder written by 'pmucal validate'", err);
         return -1;
     }
     int lineno = 0, rc = 0;

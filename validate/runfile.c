@@ -18,7 +18,7 @@ int runfile_load(struct runfile *r, const char *path)
     r->status = jget_str(r->manifest, "status", "unknown");
     size_t size;
     if (!(text = read_file_bounded(nd, INPUT_FILE_MAX, &size, err, sizeof(err)))) {
-        pm_error("%s; give a run folder written by 'pmucal validate'", err);
+        pm_error("cannot read %s; give a run folder written by 'pmucal validate'", err);
         goto out;
     }
     int lineno = 0;
