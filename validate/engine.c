@@ -59,6 +59,7 @@ static void verdict_json(struct json *j, const struct verdict *v)
 {
     json_object_begin(j, "verdict");
     json_string(j, "kind", verdict_name[v->kind]);
+    json_string(j, "tolerance", v->tolerance[0] ? v->tolerance : NULL);
     json_number(j, "measured", v->measured);
     json_number(j, "expected", v->expected);
     json_number(j, "allowed", v->allowed);

@@ -22,7 +22,8 @@ static const char builtin_rules[] =
     "cpu-migrations       cpu.migration         exact\n"
     "context-switches     ctx.switch            bound\n"
     "cycles               0                     info\n"
-    "task-clock           0                     info\n";
+    "task-clock           0                     info\n"
+    "cpu-clock            0                     info\n";
 
 static int add_rule(struct ruleset *rs, const char *line, const char *where)
 {
@@ -229,6 +230,7 @@ struct verdict check_event(const struct rule *r, const struct event_spec *ev, co
         return v;
     }
     /* A one-sided bound is about the least the event can count: the minimum estimates it. */
+    tolerance_text(r, v.tolerance, sizeof(v.tolerance));
     v.measured = r->tol == TOL_BOUND ? st->min : st->median;
     if (r->tol == TOL_INFO) {
         v.kind = V_INFO;
