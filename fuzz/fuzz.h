@@ -21,13 +21,16 @@ static inline char *fuzz_text(const uint8_t *data, size_t size)
     return s;
 }
 
-static inline void fuzz_quiet(void)
+/* Each harness is its own program and includes this once: libFuzzer calls this first. */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
+    (void)argc, (void)argv;
     FILE *null = fopen("/dev/null", "w");
     if (null) {
         stderr = null;   /* pm_error/pm_note print through stdio; ASan writes fd 2 directly */
         stdout = null;
     }
+    return 0;
 }
 
 /* A per-process scratch folder, made once. */
