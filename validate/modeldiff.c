@@ -127,7 +127,7 @@ static void finding(struct tap *t, FILE *table, bool quiet, enum tap_kind kind, 
         enc_text(b, eb, sizeof(eb));
     if (table) {
         if (strcmp(what, "same"))   /* the table lists what differs */
-            fprintf(table, "%-10s %-55s %-40s %-55s %-40s %s\n", what, a ? a->name : "-", a ? ea : "-", b ? b->name : "-",
+            fprintf(table, "%-10s %-55s %-44s %-55s %-44s %s\n", what, a ? a->name : "-", a ? ea : "-", b ? b->name : "-",
                 b ? eb : "-", b ? b->desc : a->desc);
         return;
     }
@@ -155,7 +155,7 @@ void model_diff(struct model_side *a, struct model_side *b, struct tap *t, bool 
     for (int i = 0; i < a->n; i++)
         a->ev[i].used = false;
     if (table)
-        fprintf(table, "%-10s %-55s %-40s %-55s %-40s %s\n", "kind", a->label, "encoding", b->label, "encoding",
+        fprintf(table, "%-10s %-55s %-44s %-55s %-44s %s\n", "kind", a->label, "encoding", b->label, "encoding",
                 "description (newer)");
     for (int j = 0; j < b->n; j++) {
         struct model_event *nb = &b->ev[j], *byname = NULL, *byenc = NULL;
