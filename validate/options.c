@@ -53,102 +53,67 @@ static void note_other_model(const char *pmu)
                 "speak for %s's encodings", pmu, sig, c ? ": the vendor table " : "", c ? c->name : "", pmu);
 }
 
-static int number(const struct command *c, const char *opt, const char *v, uint64_t lo, uint64_t hi, uint64_t *out)
+int measure_cli_option(const struct command *c, struct measure_cli *o, int key, const char *v)
 {
-    if (!parse_u64(v, out) || *out < lo || *out > hi) {
-        cli_usage_error(c, "%s %s: give a whole number from %llu to %llu", opt, v, (unsigned long long)lo,
-                        (unsigned long long)hi);
-        return -1;
-    }
-    return 0;
-}
-
-int measure_cli_parse(const struct command *c, struct measure_cli *o, int argc, char **argv, int *i)
-{
-    bool bad = false;
-    const char *v;
-    uint64_t x;
-    if ((v = cli_opt(argc, argv, i, "--events", "-e", &bad))) {
+    unsigned long long x;
+    int rc = 0;
+    switch (key) {
+    case MK_EVENTS:
         o->events = v;
-        return 1;
-    }
-    if ((v = cli_opt(argc, argv, i, "--repetitions", "-r", &bad))) {
-        if (number(c, "-r", v, 1, MEASURE_MAX_REPS, &x))
-            return -1;
-        o->m.repetitions = (int)x;
-        return 1;
-    }
-    if ((v = cli_opt(argc, argv, i, "--group-size", NULL, &bad))) {
+        break;
+    case MK_REPS:
+        if (!(rc = cli_number(c, "-r", v, 1, MEASURE_MAX_REPS, &x)))
+            o->m.repetitions = (int)x;
+        break;
+    case MK_GROUP_SIZE:
         o->group_auto = !strcmp(v, "auto");
-        if (o->group_auto)
-            return 1;
-        if (number(c, "--group-size", v, 1, 32, &x))
-            return -1;
-        o->group_size = (int)x;
-        return 1;
-    }
-    if ((v = cli_opt(argc, argv, i, "--iters", NULL, &bad))) {
-        if (number(c, "--iters", v, 1, UINT64_MAX / 4, &x))
-            return -1;
-        o->m.iters = x;
-        return 1;
-    }
-    if ((v = cli_opt(argc, argv, i, "--target-ms", NULL, &bad))) {
-        if (number(c, "--target-ms", v, 1, 60000, &x))
-            return -1;
-        o->m.target_seconds = (double)x / 1000;
-        return 1;
-    }
-    if ((v = cli_opt(argc, argv, i, "--source", NULL, &bad))) {
+        if (!o->group_auto && !(rc = cli_number(c, "--group-size", v, 1, 32, &x)))
+            o->group_size = (int)x;
+        break;
+    case MK_ITERS:
+        if (!(rc = cli_number(c, "--iters", v, 1, UINT64_MAX / 4, &x)))
+            o->m.iters = x;
+        break;
+    case MK_TARGET_MS:
+        if (!(rc = cli_number(c, "--target-ms", v, 1, 60000, &x)))
+            o->m.target_seconds = (double)x / 1000;
+        break;
+    case MK_SOURCE:
         o->source = v;
-        return 1;
-    }
-    if ((v = cli_opt(argc, argv, i, "--expect", NULL, &bad))) {
+        break;
+    case MK_EXPECT:
         o->expect = v;
-        return 1;
-    }
-    if ((v = cli_opt(argc, argv, i, "--pmu", NULL, &bad))) {
+        break;
+    case MK_PMU:
         o->pmu = v;
-        return 1;
-    }
-    if ((v = cli_opt(argc, argv, i, "--vendor-json", NULL, &bad))) {
+        break;
+    case MK_VENDOR_JSON:
         o->vendor_json = v;
-        return 1;
-    }
-    if (!strcmp(argv[*i], "--no-auto-expect")) {
+        break;
+    case MK_NO_AUTO_EXPECT:
         o->no_auto_expect = true;
-        return 1;
-    }
-    if ((v = cli_opt(argc, argv, i, "--label", NULL, &bad))) {
+        break;
+    case MK_LABEL:
         o->label = v;
-        return 1;
-    }
-    if ((v = cli_opt(argc, argv, i, "--out", NULL, &bad))) {
+        break;
+    case MK_OUT:
         o->out = v;
-        return 1;
-    }
-    if (!strcmp(argv[*i], "--json")) {
+        break;
+    case MK_JSON:
         o->json = true;
-        return 1;
-    }
-    if (bad) {
-        cli_usage_error(c, "%s needs a value", argv[*i]);
+        break;
+    default:
         return -1;
     }
-    return 0;
+    return rc;
 }
 
 int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spec **events, int *nevents)
 {
     memset(e, 0, sizeof(*e));
-    e->src = source_find(o->source);
-    if (!e->src) {
-        char names[256] = "";
-        for (const struct source **s = source_list(); *s; s++)
-            snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", names[0] ? ", " : "", (*s)->name);
-        pm_error("unknown counter source '%s'; the sources are: %s", o->source, names);
+    e->src = source_select(o->source);
+    if (!e->src)
         return -1;
-    }
     e->mopts = o->m;
     e->user_iters = e->mopts.iters != 0;
     if (!e->mopts.iters && e->src->default_iters)   /* e.g. sim: a fixed count, not a timed one */
