@@ -153,6 +153,8 @@ int perf_split_list(const char *s, char ***items, int **group, int *count, char 
     bool slash = false;
     const char *start = s;
     for (const char *p = s;; p++) {
+        if (!*p && slash)
+            break;   /* an unclosed '/': said below; the end is not a separator inside one */
         if (*p == '/')
             slash = !slash;
         else if (*p == '{' && !slash) {
