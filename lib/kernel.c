@@ -66,7 +66,9 @@ uint64_t level_size(const char *level)
         uint64_t mid = (uint64_t)sqrt((double)size * (double)below), p2 = 1;
         while (p2 * 2 <= mid)
             p2 *= 2;
-        return p2;
+        /* A level less than twice the one below (a VM's share of a busy L3): the power of two
+         * would fit below; take the middle, in whole lines. */
+        return p2 > below ? p2 : (below + size) / 2 / 64 * 64;
     }
     return 0;
 }
