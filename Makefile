@@ -60,7 +60,8 @@ run: deps
 
 test: deps
 	$(MAKE) all
-	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) prove tests/
+	rm -rf $(OBJDIR)/test-cache
+	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) PMUCAL_CACHE_DIR=$(CURDIR)/$(OBJDIR)/test-cache prove tests/
 
 bench: deps
 	$(MAKE) all

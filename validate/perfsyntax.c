@@ -215,11 +215,15 @@ int perf_syntax_like(const char *arg)
 {
     if (strchr(arg, '{'))
         return 1;
-    const char *slash = strchr(arg, '/');
-    if (!slash || slash == arg)
-        return 0;
-    for (const char *p = arg; p < slash; p++)
-        if (!isalnum((unsigned char)*p) && *p != '_')
-            return 0;
-    return strchr(slash + 1, '/') != NULL && strchr(slash + 1, '=') != NULL;
+    /* An item of the list that starts "pmu/" and has its closing '/' with terms: "a,cpu/event=1/". */
+    for (const char *p = arg; *p; p++) {
+        if (p != arg && p[-1] != ',')
+            continue;
+        const char *q = p;
+        while (isalnum((unsigned char)*q) || *q == '_')
+            q++;
+        if (q > p && *q == '/' && strchr(q + 1, '/') && strchr(q + 1, '='))
+            return 1;
+    }
+    return 0;
 }
