@@ -4,6 +4,12 @@ CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -Ilib -Igenerators -MMD -MP
 LDLIBS  += -lpfm -lhwloc -lm -pthread
 SUBSYS  := lib microkernels validate generators penalties report
+# Quiet by default (one short line per step); V=1 prints the full commands.
+ifeq ($(V),1)
+say     :=
+else
+say     = @printf '  %-6s %s\n' $(1) $(2);
+endif
 # SAN=1: AddressSanitizer + UBSan build in its own object folder, so it never mixes with the normal one.
 ifeq ($(SAN),1)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -34,16 +40,16 @@ $(OBJDIR)/lib/version.o: $(OBJDIR)/gen/commit.h
 
 $(BIN): $(OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LINK,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(OBJDIR)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(call say,CC,$<)$(CC) $(CFLAGS) -c -o $@ $<
 
 # Unit tests link the whole core except main(); constructors register kernels and commands as in the binary.
 $(OBJDIR)/tests/%: tests/unit/%.c $(LIBOBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Ivalidate $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+	$(call say,LINK,$@)$(CC) $(CFLAGS) -Ivalidate $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 deps:
 	@scripts/install-deps.sh
@@ -78,11 +84,11 @@ $(FUZZ_DIR)/lib/version.o: $(OBJDIR)/gen/commit.h
 
 $(FUZZ_DIR)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+	$(call say,FUZZCC,$<)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
 $(FUZZ_DIR)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(FUZZ_OBJS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(LDLIBS)
+	$(call say,LINK,$@)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(LDLIBS)
 
 fuzz-run: fuzz
 	scripts/fuzz.sh $(FUZZ_SECONDS)
