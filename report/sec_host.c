@@ -217,7 +217,7 @@ void sec_host(FILE *f, const struct run *r, int idx)
         kv_row(f, "topology", s);
     }
     fputs("</tbody></table></div></div>\n", f);
-    const struct jvalue *curve = jget(r->penalties, "curve"), *geo = object_member(m, "geometry");
+    const struct jvalue *curve = jget(r->penalties, "curve"), *geo = object_member(topo, "geometry");
     if (geo && jget(geo, "levels"))
         geometry(f, geo);
     else
