@@ -4,8 +4,9 @@
 #include "../validate/pfm.h"
 #include "cli.h"
 #include "clock.h"
-#include "emit.h"
+#include "tables.h"
 #include "fit.h"
+#include "models.h"
 #include "recipes.h"
 #include "results.h"
 #include "stats.h"
@@ -265,10 +266,19 @@ static void penalty_json(struct json *j, const struct penalty *p, const char *ho
         json_number(j, "ns_per_iter", sn.median);
         json_object_end(j);
     }
+    /* The occurrence event: libpfm4 names by libpfm4 PMU, perf's names by CPU model. */
     json_object_begin(j, "events");
-    for (int i = 0; i < RECIPE_MAX_PMUS && rc->events[i].pmu; i++)
-        json_string(j, rc->events[i].pmu, rc->events[i].event);
+    for (int i = 0; i < RECIPE_MAX_MODELS && rc->events[i].model; i++) {
+        const struct cpu_model *m = cpu_model_named(rc->events[i].model);
+        if (m && m->pfm_pmu && rc->events[i].pfm)
+            json_string(j, m->pfm_pmu, rc->events[i].pfm);
+    }
     json_object_end(j);
+    json_object_begin(j, "perf_events");
+    for (int i = 0; i < RECIPE_MAX_MODELS && rc->events[i].model; i++)
+        json_string(j, rc->events[i].model, rc->events[i].perf);
+    json_object_end(j);
+    json_string(j, "operands", rc->operands);
     json_string(j, "group", rc->group);
     json_object_end(j);
 }

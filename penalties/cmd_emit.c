@@ -1,6 +1,7 @@
 /* pmucal emit: a calibration's penalties.json as JSON, a C header, perf metrics or CSV. */
 #include "cli.h"
-#include "emit.h"
+#include "models.h"
+#include "tables.h"
 #include "util.h"
 #include <dirent.h>
 #include <stdio.h>
@@ -21,13 +22,16 @@ static const struct command emit_command = {
              "  c             #define PREFIX_NAME_CYCLES constants, provenance in a comment; unstable and\n"
              "                skipped penalties are comments only\n"
              "  perf-metrics  perf pmu-events metric JSON (MetricName, MetricExpr, BriefDescription,\n"
-             "                MetricGroup, ScaleUnit) for the host's libpfm4 PMU; every event is checked to\n"
-             "                encode for that PMU (LIBPFM_FORCE_PMU=NAME emits for another)\n"
+             "                MetricGroup, ScaleUnit) under perf's own event names for the CPU model (the\n"
+             "                EventName of its pmu-events table), so it drops into perf's pmu-events tree;\n"
+             "                the model is --model, else libpfm4's PMU (LIBPFM_FORCE_PMU), else CPUID's\n"
              "  csv           one row per penalty\n\n"
              "Options:\n"
              "  -f, --format F       json, c, perf-metrics or csv (required)\n"
-             "  --core-ghz F         recompute memory-domain penalties (DRAM) in cycles at F GHz from their ns;\n"
-             "                       core-domain penalties are constant in cycles and stay\n"
+             "  --core-ghz F         the tables at another core clock: memory-domain penalties (DRAM) in cycles\n"
+             "                       at F GHz from their ns; core-domain penalties keep their cycles and their\n"
+             "                       ns become cycles / F\n"
+             "  --model NAME         perf metrics for this CPU model: zen4, zen5 or skylake\n"
              "  --prefix NAME        C macro prefix (default PMUCAL)\n"
              "  -o, --output FILE    write there instead of stdout\n\n"
              "Examples:\n"
@@ -83,6 +87,10 @@ static int emit_main(int argc, char **argv)
                 return cli_usage_error(&emit_command, "--core-ghz %s: give a clock in GHz, e.g. 2.4", v);
         } else if ((v = cli_opt(argc, argv, &i, "--prefix", NULL, &bad))) {
             o.prefix = v;
+        } else if ((v = cli_opt(argc, argv, &i, "--model", NULL, &bad))) {
+            if (!cpu_model_named(v))
+                return cli_usage_error(&emit_command, "--model %s: give one of %s", v, cpu_model_names());
+            o.model = v;
         } else if ((v = cli_opt(argc, argv, &i, "--output", "-o", &bad))) {
             output = v;
         } else if (bad || argv[i][0] == '-') {

@@ -1,5 +1,5 @@
 #include "engine.h"
-#include "emit.h"
+#include "x86_emit.h"
 #include "clock.h"
 #include "schedule.h"
 #include "vendor.h"

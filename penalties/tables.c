@@ -1,6 +1,6 @@
-#include "emit.h"
+#include "tables.h"
 #include "json.h"
-#include "recipes.h"
+#include "models.h"
 #include "../validate/pfm.h"
 #include "util.h"
 #include <ctype.h>
@@ -36,6 +36,39 @@ static double clock_ghz(const struct jvalue *doc, const struct emit_opts *o)
     return o->core_ghz > 0 ? o->core_ghz : jget_num(jget(doc, "clock"), "core_ghz", NAN);
 }
 
+/* ns of a penalty as emitted: core-domain ones are constant in cycles, so at another clock their
+ * ns follow it (cycles / GHz); memory-domain ones are constant in time. */
+static double ns_of(const struct jvalue *p, const struct emit_opts *o, const char *which)
+{
+    if (o->core_ghz > 0 && !is_memory(p)) {
+        const char *cykey = !strcmp(which, "ns") ? "cycles" : !strcmp(which, "ns_lo") ? "cycles_lo" : "cycles_hi";
+        return jget_num(p, cykey, NAN) / o->core_ghz;
+    }
+    return jget_num(p, which, NAN);
+}
+
+/* Text from penalties.json inside a C comment: no sequence in it may end or open one. */
+static void c_comment_text(FILE *out, const char *s)
+{
+    for (; s && *s; s++) {
+        if ((s[0] == '*' && s[1] == '/') || (s[0] == '/' && s[1] == '*'))
+            fprintf(out, "%c ", *s);
+        else if (*s == '\n' || *s == '\r' || *s == '\\')
+            fputc(' ', out);    /* a backslash before the line's end would continue a // comment */
+        else
+            fputc(*s, out);
+    }
+}
+
+/* One CSV field, quoted, inner quotes doubled, line breaks as spaces. */
+static void csv_text(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; s && *s; s++)
+        fprintf(out, *s == '"' ? "\"\"" : *s == '\n' || *s == '\r' ? " " : "%c", *s);
+    fputc('"', out);
+}
+
 /* Re-serialize the tree; memory-domain cycles rescaled when asked. */
 static void write_value(struct json *j, const char *key, const struct jvalue *v, const struct emit_opts *o, int depth,
                         bool in_penalty)
@@ -58,6 +91,9 @@ static void write_value(struct json *j, const char *key, const struct jvalue *v,
             if (in_penalty && o->core_ghz > 0 && is_memory(v) &&
                 (!strcmp(k, "cycles") || !strcmp(k, "cycles_lo") || !strcmp(k, "cycles_hi")))
                 json_number(j, k, cycles_of(v, o, k));
+            else if (in_penalty && o->core_ghz > 0 && !is_memory(v) &&
+                     (!strcmp(k, "ns") || !strcmp(k, "ns_lo") || !strcmp(k, "ns_hi")))
+                json_number(j, k, ns_of(v, o, k));
             else
                 write_value(j, k, &v->items[i], o, depth + 1, depth == 0 && !strcmp(k, "penalties"));
         }
@@ -109,22 +145,28 @@ static int emit_c(const struct jvalue *doc, const struct emit_opts *o, FILE *out
     snprintf(guard, sizeof(guard), "%s_PENALTIES_H", pre);
     fprintf(out, "/* Cycle penalties measured by pmucal calibrate.\n");
     provenance(out, doc, o, " * ");
-    fprintf(out, " * Unstable (interval too wide) and skipped penalties are comments, not constants. */\n");
+    fprintf(out, " * Penalties that are unstable (interval too wide), not ok (failed a check) or skipped are\n"
+                 " * comments, not constants. */\n");
     fprintf(out, "#ifndef %s\n#define %s\n\n", guard, guard);
     for (int i = 0; i < ps->n; i++) {
         const struct jvalue *p = &ps->items[i];
         char name[128];
         upper(name, sizeof(name), jget_str(p, "name", "unnamed"));
         const char *status = jget_str(p, "status", "skip");
-        if (!strcmp(status, "ok"))
-            fprintf(out, "#define %s_%s_CYCLES %.2f /* [%.2f, %.2f] 95%%, %s domain, %.2f ns: %s */\n", pre, name,
+        if (!strcmp(status, "ok")) {
+            fprintf(out, "#define %s_%s_CYCLES %.2f /* [%.2f, %.2f] 95%%, %s domain, %.2f ns: ", pre, name,
                     cycles_of(p, o, "cycles"), cycles_of(p, o, "cycles_lo"), cycles_of(p, o, "cycles_hi"),
-                    jget_str(p, "domain", "core"), jget_num(p, "ns", NAN), jget_str(p, "brief", ""));
-        else if (!strcmp(status, "unstable"))
-            fprintf(out, "/* %s_%s_CYCLES unstable, not published: %.2f, 95%% interval [%.2f, %.2f] */\n", pre, name,
+                    is_memory(p) ? "memory" : "core", ns_of(p, o, "ns"));
+            c_comment_text(out, jget_str(p, "brief", ""));
+        } else if (!strcmp(status, "unstable")) {
+            fprintf(out, "/* %s_%s_CYCLES unstable, not published: %.2f, 95%% interval [%.2f, %.2f]", pre, name,
                     cycles_of(p, o, "cycles"), cycles_of(p, o, "cycles_lo"), cycles_of(p, o, "cycles_hi"));
-        else
-            fprintf(out, "/* %s_%s_CYCLES not measured: %s */\n", pre, name, jget_str(p, "reason", status));
+        } else {
+            fprintf(out, "/* %s_%s_CYCLES not published (%s): ", pre, name, !strcmp(status, "not_ok") ? "not ok"
+                    : !strcmp(status, "skip") ? "skipped" : "not measured");
+            c_comment_text(out, jget_str(p, "reason", status));
+        }
+        fprintf(out, " */\n");
     }
     fprintf(out, "\n#endif /* %s */\n", guard);
     return 0;
@@ -136,24 +178,33 @@ static int emit_csv(const struct jvalue *doc, const struct emit_opts *o, FILE *o
     if (!ps)
         return -1;
     fprintf(out, "name,status,domain,cycles,cycles_lo,cycles_hi,ns,ns_lo,ns_hi,core_ghz,repetitions,occurrence,"
-                 "issue_case,control_case,brief\n");
+                 "issue_case,control_case,brief,reason\n");
     for (int i = 0; i < ps->n; i++) {
         const struct jvalue *p = &ps->items[i], *occ = jget(p, "occurrence");
-        fprintf(out, "%s,%s,%s", jget_str(p, "name", ""), jget_str(p, "status", ""), jget_str(p, "domain", ""));
+        /* Every text field is quoted; the figures of a penalty that is not ok stay empty. */
+        csv_text(out, jget_str(p, "name", ""));
+        fputc(',', out);
+        csv_text(out, jget_str(p, "status", ""));
+        fprintf(out, ",%s", is_memory(p) ? "memory" : "core");
+        bool ok = !strcmp(jget_str(p, "status", ""), "ok");
         const char *keys[] = {"cycles", "cycles_lo", "cycles_hi", "ns", "ns_lo", "ns_hi"};
         for (int k = 0; k < 6; k++) {
-            double v = k < 3 ? cycles_of(p, o, keys[k]) : jget_num(p, keys[k], NAN);
-            if (isnan(v))
+            double v = k < 3 ? cycles_of(p, o, keys[k]) : ns_of(p, o, keys[k]);
+            if (isnan(v) || !ok)
                 fprintf(out, ",");
             else
                 fprintf(out, ",%.3f", v);
         }
-        /* Free text is quoted, inner quotes doubled. */
-        fprintf(out, ",%.3f,%.0f,%s,\"%s\",\"%s\",\"", clock_ghz(doc, o), jget_num(p, "repetitions", 0),
-                jget_str(occ, "quantity", ""), jget_str(jget(p, "issue"), "case", ""), jget_str(jget(p, "control"), "case", ""));
-        for (const char *s = jget_str(p, "brief", ""); *s; s++)
-            fprintf(out, *s == '"' ? "\"\"" : "%c", *s);
-        fprintf(out, "\"\n");
+        fprintf(out, ",%.3f,%.0f,", clock_ghz(doc, o), jget_num(p, "repetitions", 0));
+        const char *text[] = {jget_str(occ, "quantity", ""), jget_str(jget(p, "issue"), "case", ""),
+                              jget_str(jget(p, "control"), "case", ""), jget_str(p, "brief", ""),
+                              jget_str(p, "reason", "")};
+        for (int k = 0; k < 5; k++) {
+            if (k)
+                fputc(',', out);
+            csv_text(out, text[k]);
+        }
+        fputc('\n', out);
     }
     return 0;
 }
@@ -163,15 +214,6 @@ struct metric_group {
     char expr[2048];
     int terms;
 };
-
-static bool encodes(const char *event)
-{
-    struct event_spec s = {0};
-    char err[256];
-    bool ok = pfm_encode(event, &s, err, sizeof(err)) == 0;
-    event_spec_clear(&s);
-    return ok;
-}
 
 static void metric(struct json *j, const char *name, const char *expr, const char *brief, const char *group,
                    const char *unit)
@@ -185,19 +227,36 @@ static void metric(struct json *j, const char *name, const char *expr, const cha
     json_object_end(j);
 }
 
+/* The model the perf metrics are for: --model, else the libpfm4 PMU (LIBPFM_FORCE_PMU too),
+ * else the host's CPUID. NULL with why when none is known. */
+static const struct cpu_model *metrics_model(const struct emit_opts *o, char *why, size_t n)
+{
+    if (o->model) {
+        const struct cpu_model *m = cpu_model_named(o->model);
+        if (!m)
+            snprintf(why, n, "--model %s: no such model (known: %s)", o->model, cpu_model_names());
+        return m;
+    }
+    struct pfm_core core;
+    const struct cpu_model *m = pfm_core_pmu(&core) ? cpu_model_of_pmu(core.name) : NULL;
+    if (!m)
+        m = cpu_model_host();
+    if (!m)
+        snprintf(why, n, "no perf event names are known for this CPU model (known: %s); give --model NAME",
+                 cpu_model_names());
+    return m;
+}
+
 static int emit_metrics(const struct jvalue *doc, const struct emit_opts *o, FILE *out)
 {
     const struct jvalue *ps = penalties_of(doc);
     if (!ps)
         return -1;
-    struct pfm_core core;
-    const char *pmu = o->pmu;
-    if (!pmu) {
-        if (!pfm_core_pmu(&core)) {
-            pm_error("libpfm4 knows no core PMU on this host; give --pmu NAME (with LIBPFM_FORCE_PMU=NAME)");
-            return -1;
-        }
-        pmu = core.name;
+    char why[256];
+    const struct cpu_model *model = metrics_model(o, why, sizeof(why));
+    if (!model) {
+        pm_error("perf metrics: %s", why);
+        return -1;
     }
     struct metric_group groups[16];
     int ngroups = 0;
@@ -208,19 +267,16 @@ static int emit_metrics(const struct jvalue *doc, const struct emit_opts *o, FIL
     snprintf(date, sizeof(date), "%.10s", jget_str(doc, "date", "?"));
     for (int i = 0; i < ps->n; i++) {
         const struct jvalue *p = &ps->items[i];
-        const char *event = jget_str(jget(p, "events"), pmu, NULL);
+        /* perf's own name of the occurrence event on this model (the model's pmu-events table). */
+        const char *event = jget_str(jget(p, "perf_events"), model->name, NULL);
         if (!event || strcmp(jget_str(p, "status", ""), "ok"))
             continue;
-        if (!encodes(event)) {
-            pm_warn("%s: event %s does not encode for PMU %s; its metric is left out", jget_str(p, "name", "?"), event, pmu);
-            continue;
-        }
         char name[160], expr[512], brief[512], grp[128];
         double cyc = cycles_of(p, o, "cycles");
         snprintf(name, sizeof(name), "pmucal_%s_cycles", jget_str(p, "name", "?"));
         snprintf(expr, sizeof(expr), "%.2f * %s", cyc, event);
         snprintf(brief, sizeof(brief), "Cycles for %s: %.2f cycles each (pmucal calibrate %s, %s domain)",
-                 jget_str(p, "brief", "?"), cyc, date, jget_str(p, "domain", "core"));
+                 jget_str(p, "brief", "?"), cyc, date, is_memory(p) ? "memory" : "core");
         const char *g = jget_str(p, "group", NULL);
         snprintf(grp, sizeof(grp), g ? "pmucal;pmucal_%s" : "pmucal", g);
         metric(&j, name, expr, brief, grp, "1cycles");
@@ -239,19 +295,14 @@ static int emit_metrics(const struct jvalue *doc, const struct emit_opts *o, FIL
         snprintf(groups[k].expr + len, sizeof(groups[k].expr) - len, "%s%s", groups[k].terms ? " + " : "", expr);
         groups[k].terms++;
     }
-    const char *cycles = pmu_cycles_event(pmu);
-    if (cycles && !(pfm_core_pmu(&core) && !strcmp(core.name, pmu) && encodes(cycles)))
-        cycles = NULL;   /* no fraction metrics without a cycles event that encodes */
     for (int k = 0; k < ngroups; k++) {
         char name[160], brief[256], expr[2300];
         snprintf(name, sizeof(name), "pmucal_%.60s_cycles", groups[k].name);
         snprintf(brief, sizeof(brief), "Cycles for %.60s, summed over its pmucal penalties (calibrated %s)",
                  groups[k].name, date);
         metric(&j, name, groups[k].expr, brief, "pmucal", "1cycles");
-        if (!cycles)
-            continue;
         snprintf(name, sizeof(name), "pmucal_%.60s_fraction", groups[k].name);
-        snprintf(expr, sizeof(expr), "(%s) / %s", groups[k].expr, cycles);
+        snprintf(expr, sizeof(expr), "(%s) / %s", groups[k].expr, model->cycles_perf);
         snprintf(brief, sizeof(brief), "Fraction of unhalted cycles for %.60s (an upper bound: overlap is not removed)",
                  groups[k].name);
         metric(&j, name, expr, brief, "pmucal", "100%");
@@ -292,6 +343,13 @@ int emit_tables(const struct jvalue *doc, const char *dir, const struct emit_opt
     mkdir(tables, 0755);
     int rc = 0;
     for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+        char why[256];
+        /* perf metrics need perf's event names for the model: without a known model that table
+         * is not written, which is a note, not a failure of the run. */
+        if (t[i].f == EMIT_PERF_METRICS && !metrics_model(o, why, sizeof(why))) {
+            pm_note("tables/%s not written: %s", t[i].file, why);
+            continue;
+        }
         char *path = xasprintf("%s/%s", tables, t[i].file);
         FILE *f = fopen(path, "w");
         if (!f) {
