@@ -465,6 +465,8 @@ static int calibrate_main(int argc, char **argv)
     json_string(&doc, "date", iso_now(date));
     json_int(&doc, "repetitions", k.o.repetitions);
     json_int(&doc, "cpu", k.o.cpu);
+    const struct cpu_model *model = cpu_model_of_pmu(host_pmu) ? cpu_model_of_pmu(host_pmu) : cpu_model_host();
+    json_string(&doc, "cpu_model", model ? model->name : NULL);   /* whose perf event names and references apply */
     json_string(&doc, "method", "penalty = (median issue - median control) / (occurrences issue - control), per "
                 "repetition cycles at the clock measured around it; 95% percentile bootstrap interval, 2000 "
                 "resamples; unstable when the half-width exceeds 10% and 0.25 cycles (0.1 ns for memory)");
