@@ -23,12 +23,32 @@
 
 static int calibrate_main(int argc, char **argv);
 
+enum { K_LIST = CLI_LONG, K_JSON, K_TARGET_MS, K_QUICK, K_CURVE, K_NO_CURVE, K_RECIPE, K_PPO, K_CPU, K_PREFIX,
+       K_LABEL, K_OUT };
+
+static const struct cli_option calibrate_options[] = {
+    {"list", K_LIST, NULL, "print the recipes (issue case, control case, occurrence) and exit"},
+    {"json", K_JSON, NULL, "with --list: one JSON array of recipes"},
+    {"repetitions", 'r', "N", "repetitions per case, 3..101 (default 7)"},
+    {"target-ms", K_TARGET_MS, "MS", "length of one measured run (default 5)"},
+    {"quick", K_QUICK, NULL, "3 repetitions, 2 ms runs, 2 curve points per octave (for tests)"},
+    {"curve", K_CURVE, NULL, "only the latency curve (no recipes, no closure)"},
+    {"no-curve", K_NO_CURVE, NULL, "recipes and closure only"},
+    {"recipe", K_RECIPE, "NAME", "only this recipe (may be repeated; the closure needs l1_hit, l2_hit, l3_hit)"},
+    {"points-per-octave", K_PPO, "N", "curve density (default 4)"},
+    {"cpu", K_CPU, "N", "CPU to measure on (default: the one most idle over 150 ms at the start)"},
+    {"prefix", K_PREFIX, "NAME", "macro prefix of the C header (default PMUCAL)"},
+    {"label", K_LABEL, "NAME", "results folder label (default calibrate)"},
+    {"out", K_OUT, "DIR", "parent folder of the results folder (default results, or $PMUCAL_RESULTS)"},
+    CLI_END,
+};
+
 static const struct command calibrate_command = {
     .name = "calibrate",
     .fn = calibrate_main,
     .summary = "measure cycle penalties (latencies, TLB, branches, stores, divides, assists) and write tables",
-    .usage = "pmucal calibrate [options]\n\n"
-             "Runs every penalty recipe (an issue case against its control case, or a case whose whole cost\n"
+    .synopsis = "[options]",
+    .usage = "Runs every penalty recipe (an issue case against its control case, or a case whose whole cost\n"
              "per occurrence is the figure), one progress line each on stderr; then the load-latency curve\n"
              "and the closure check. A penalty is (cycles per iteration of the issue case - of the control)\n"
              "/ (occurrences in the issue case - in the control). Occurrences come from the kernels' models;\n"
@@ -47,24 +67,12 @@ static const struct command calibrate_command = {
              "pmu-events metrics for the host PMU), tables/penalties.csv, curve.csv, curve.svg (gnuplot),\n"
              "validate.tap (the closure verdict).\n"
              "Exit status: 0, or 1 when the closure check fails or a case fails to measure; 2 on bad input;\n"
-             "130 when interrupted.\n\n"
-             "Options:\n"
-             "  --list               print the recipes (issue case, control case, occurrence) and exit\n"
-             "  -r, --repetitions N  repetitions per case, 3..101 (default 7)\n"
-             "  --target-ms MS       length of one measured run (default 5)\n"
-             "  --quick              3 repetitions, 2 ms runs, 2 curve points per octave (for tests)\n"
-             "  --curve              only the latency curve (no recipes, no closure)\n"
-             "  --no-curve           recipes and closure only\n"
-             "  --recipe NAME        only this recipe (may be repeated; the closure needs l1_hit, l2_hit, l3_hit)\n"
-             "  --points-per-octave N  curve density (default 4)\n"
-             "  --cpu N              CPU to measure on (default: the one most idle over 150 ms at the start)\n"
-             "  --prefix NAME        macro prefix of the C header (default PMUCAL)\n"
-             "  --label NAME         results folder label (default calibrate)\n"
-             "  --out DIR            parent folder of the results folder (default results, or $PMUCAL_RESULTS)\n\n"
-             "Examples:\n"
-             "  pmucal calibrate\n"
-             "  pmucal calibrate --recipe l2_hit --recipe dram --no-curve\n"
-             "  pmucal emit --format c --core-ghz 2.0 results/2025-01-01-host-calibrate\n",
+             "130 when interrupted.\n",
+    .options = calibrate_options,
+    .examples = "  pmucal calibrate\n"
+                "  pmucal calibrate --recipe l2_hit --recipe dram --no-curve\n"
+                "  pmucal calibrate --list --json | jq -r '.[].name'\n"
+                "  pmucal emit --format c --core-ghz 2.0 results/2025-01-01-host-calibrate\n",
 };
 PMUCAL_COMMAND(calibrate_command)
 
@@ -365,73 +373,129 @@ static bool wanted(const struct recipe *rc, char **only, int nonly)
     return false;
 }
 
+struct calibrate_args {
+    struct cal_opts o;
+    int ppo, nonly, cpu_arg;
+    bool curve, recipes_on, list, json;
+    const char *label, *out, *prefix;
+    char *only[64];
+};
+
+static int calibrate_option(void *ctx, int key, const char *v)
+{
+    struct calibrate_args *a = ctx;
+    unsigned long long x;
+    int rc = 0;
+    switch (key) {
+    case 'r':
+        if (!(rc = cli_number(&calibrate_command, "-r", v, 3, MEASURE_MAX_REPS, &x)))
+            a->o.repetitions = (int)x;
+        break;
+    case K_TARGET_MS:
+        if (!(rc = cli_number(&calibrate_command, "--target-ms", v, 1, 10000, &x)))
+            a->o.target_seconds = (double)x / 1000;
+        break;
+    case K_PPO:
+        if (!(rc = cli_number(&calibrate_command, "--points-per-octave", v, 1, 8, &x)))
+            a->ppo = (int)x;
+        break;
+    case K_RECIPE: {
+        int r = 0;
+        while (r < nrecipes && strcmp(recipes[r].name, v))
+            r++;
+        if (r == nrecipes) {
+            pm_error("--recipe %s: no such recipe; 'pmucal calibrate --list' names them", v);
+            return 2;
+        }
+        if (a->nonly < 64)
+            a->only[a->nonly++] = (char *)v;
+        break;
+    }
+    case K_CPU: {
+        uint64_t cpu;
+        if (!parse_u64(v, &cpu) || cpu > 1u << 20 || !topo_cpu_valid((int)cpu)) {
+            pm_error("--cpu %s is not a CPU this process may run on (lscpu lists the CPUs)", v);
+            return 2;
+        }
+        a->cpu_arg = (int)cpu;
+        break;
+    }
+    case K_PREFIX:
+        a->prefix = v;
+        break;
+    case K_LABEL:
+        a->label = v;
+        break;
+    case K_OUT:
+        a->out = v;
+        break;
+    case K_QUICK:
+        a->o.repetitions = 3;
+        a->o.target_seconds = 0.002;
+        a->ppo = 2;
+        break;
+    case K_CURVE:
+        a->recipes_on = false;
+        break;
+    case K_NO_CURVE:
+        a->curve = false;
+        break;
+    case K_LIST:
+        a->list = true;
+        break;
+    case K_JSON:
+        a->json = true;
+        break;
+    }
+    return rc;
+}
+
+static int list_recipes(bool as_json)
+{
+    if (!as_json) {
+        for (int r = 0; r < nrecipes; r++)
+            printf("%-20s %-6s %s\n    issue   %s\n    control %s\n    per     %s\n", recipes[r].name,
+                   domain_name(recipes[r].domain), recipes[r].brief, recipes[r].issue,
+                   recipes[r].control ? recipes[r].control : "(none: the whole cost per occurrence)",
+                   recipes[r].occurrence);
+        return fflush(stdout) ? 1 : 0;
+    }
+    struct json j;
+    json_init(&j);
+    json_array_begin(&j, NULL);
+    for (int r = 0; r < nrecipes; r++) {
+        json_object_begin(&j, NULL);
+        json_string(&j, "name", recipes[r].name);
+        json_string(&j, "domain", domain_name(recipes[r].domain));
+        json_string(&j, "brief", recipes[r].brief);
+        json_string(&j, "issue", recipes[r].issue);
+        json_string(&j, "control", recipes[r].control);
+        json_string(&j, "occurrence", recipes[r].occurrence);
+        json_object_end(&j);
+    }
+    json_array_end(&j);
+    int rc = json_write_line(&j, stdout);
+    json_free(&j);
+    return rc ? 1 : 0;
+}
+
 static int calibrate_main(int argc, char **argv)
 {
+    struct calibrate_args a = {.o = {.repetitions = 7, .target_seconds = 0.005}, .ppo = 4, .cpu_arg = -1,
+                               .curve = true, .recipes_on = true, .label = "calibrate", .prefix = "PMUCAL"};
+    if (cli_parse(&calibrate_command, argc, argv, calibrate_option, &a, NULL))
+        return 2;
+    if (a.json && !a.list)
+        return cli_usage_error(&calibrate_command, "--json goes with --list (a calibration writes penalties.json)");
+    if (a.list)
+        return list_recipes(a.json);
     struct cal k;
     memset(&k, 0, sizeof(k));
-    k.o.repetitions = 7;
-    k.o.target_seconds = 0.005;
-    int ppo = 4, nonly = 0, cpu_arg = -1;
-    bool curve = true, recipes_on = true;
-    const char *label = "calibrate", *out = NULL, *prefix = "PMUCAL";
-    char *only[64];
-    for (int i = 1; i < argc; i++) {
-        bool bad = false;
-        const char *v;
-        uint64_t x;
-        if ((v = cli_opt(argc, argv, &i, "--repetitions", "-r", &bad))) {
-            if (!parse_u64(v, &x) || x < 3 || x > MEASURE_MAX_REPS)
-                return cli_usage_error(&calibrate_command, "-r %s: give a whole number from 3 to %d", v, MEASURE_MAX_REPS);
-            k.o.repetitions = (int)x;
-        } else if ((v = cli_opt(argc, argv, &i, "--target-ms", NULL, &bad))) {
-            if (!parse_u64(v, &x) || x < 1 || x > 10000)
-                return cli_usage_error(&calibrate_command, "--target-ms %s: give a whole number from 1 to 10000", v);
-            k.o.target_seconds = (double)x / 1000;
-        } else if ((v = cli_opt(argc, argv, &i, "--points-per-octave", NULL, &bad))) {
-            if (!parse_u64(v, &x) || x < 1 || x > 8)
-                return cli_usage_error(&calibrate_command, "--points-per-octave %s: give 1 to 8", v);
-            ppo = (int)x;
-        } else if ((v = cli_opt(argc, argv, &i, "--recipe", NULL, &bad))) {
-            int r = 0;
-            while (r < nrecipes && strcmp(recipes[r].name, v))
-                r++;
-            if (r == nrecipes) {
-                pm_error("--recipe %s: no such recipe; 'pmucal calibrate --list' names them", v);
-                return 2;
-            }
-            if (nonly < 64)
-                only[nonly++] = (char *)v;
-        } else if ((v = cli_opt(argc, argv, &i, "--cpu", NULL, &bad))) {
-            if (!parse_u64(v, &x) || x > 1u << 20 || !topo_cpu_valid((int)x)) {
-                pm_error("--cpu %s is not a CPU this process may run on; 'pmucal info' lists them", v);
-                return 2;
-            }
-            cpu_arg = (int)x;
-        } else if ((v = cli_opt(argc, argv, &i, "--prefix", NULL, &bad))) {
-            prefix = v;
-        } else if ((v = cli_opt(argc, argv, &i, "--label", NULL, &bad))) {
-            label = v;
-        } else if ((v = cli_opt(argc, argv, &i, "--out", NULL, &bad))) {
-            out = v;
-        } else if (!strcmp(argv[i], "--quick")) {
-            k.o.repetitions = 3;
-            k.o.target_seconds = 0.002;
-            ppo = 2;
-        } else if (!strcmp(argv[i], "--curve")) {
-            recipes_on = false;
-        } else if (!strcmp(argv[i], "--no-curve")) {
-            curve = false;
-        } else if (!strcmp(argv[i], "--list")) {
-            for (int r = 0; r < nrecipes; r++)
-                printf("%-20s %-6s %s\n    issue   %s\n    control %s\n    per     %s\n", recipes[r].name,
-                       domain_name(recipes[r].domain), recipes[r].brief, recipes[r].issue,
-                       recipes[r].control ? recipes[r].control : "(none: the whole cost per occurrence)",
-                       recipes[r].occurrence);
-            return 0;
-        } else {
-            return cli_usage_error(&calibrate_command, bad ? "%s needs a value" : "unknown argument %s", argv[i]);
-        }
-    }
+    k.o = a.o;
+    int ppo = a.ppo, nonly = a.nonly, cpu_arg = a.cpu_arg;
+    bool curve = a.curve, recipes_on = a.recipes_on;
+    const char *label = a.label, *out = a.out, *prefix = a.prefix;
+    char **only = a.only;
     if (!recipes_on && !curve)
         return cli_usage_error(&calibrate_command, "--curve and --no-curve together leave nothing to do");
     k.o.src = source_find("perf");
@@ -441,16 +505,11 @@ static int calibrate_main(int argc, char **argv)
     k.o.cpu = cpu_arg >= 0 ? cpu_arg : cal_quietest_cpu();
     if (run_dir_create(&k.dir, out, label))
         return 2;
-    struct json man;
-    json_init(&man);
-    json_object_begin(&man, NULL);
-    manifest_head(&man, argc, argv);
-    json_int(&man, "repetitions", k.o.repetitions);
-    json_number(&man, "target_seconds", k.o.target_seconds);
-    host_facts_json(&man);
-    json_object_end(&man);
-    run_dir_write(&k.dir, "manifest.json", &man);
-    json_free(&man);
+    run_dir_manifest_begin(&k.dir, argc, argv);
+    json_int(&k.dir.manifest, "repetitions", k.o.repetitions);
+    json_number(&k.dir.manifest, "target_seconds", k.o.target_seconds);
+    host_facts_json(&k.dir.manifest);
+    run_dir_manifest(&k.dir, RUN_RUNNING, NULL);
     measure_install_sigint();
     struct pfm_core core;
     const char *host_pmu = pfm_core_pmu(&core) ? core.name : NULL;
@@ -546,6 +605,10 @@ static int calibrate_main(int argc, char **argv)
     }
     free(k.cases);
     free(ps);
+    if (k.interrupted)
+        run_dir_manifest(&k.dir, RUN_INTERRUPTED, measure_stop_signal());
+    else if (run_dir_manifest(&k.dir, status ? RUN_FAILED : RUN_COMPLETE, NULL))
+        status = 1;
     run_dir_close(&k.dir);
     if (k.interrupted) {
         pm_note("interrupted: what was measured is in the results folder");

@@ -4,8 +4,10 @@
 #include "kernel.h"
 #include "quantity.h"
 #include "stats.h"
+#include "subprocess.h"
 #include "topo.h"
 #include "util.h"
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,12 +140,15 @@ void curve_write(const struct curve *cv, int ppo, const char *dir, struct json *
         }
         fprintf(f, "plot 'curve.csv' every ::1 using 1:4:5 with filledcurves lc rgb '#c0d0f0' title 'min..max', \\\n"
                    "     'curve.csv' every ::1 using 1:2 with linespoints pt 7 ps 0.6 lc rgb 'blue' title 'median'\n");
-        fclose(f);
-        char *cmd = xasprintf("cd '%s' && gnuplot curve.gp 2>gnuplot.err", dir);
-        if (system(cmd) != 0)
+        bool written = !ferror(f);
+        /* No shell and no path in the script: gnuplot runs in the folder. */
+        char *argv[] = {"gnuplot", "curve.gp", NULL};
+        struct spawn_opts so = {.cwd = dir, .err_path = "gnuplot.err", .timeout_ms = 60000};
+        if (fclose(f) || !written)
+            pm_warn("cannot write %s: %s; curve.csv has the data", gp, strerror(errno));
+        else if (spawn_run(argv, &so) != 0)
             pm_warn("gnuplot could not draw curve.svg (see %s/gnuplot.err); curve.csv has the data; "
                     "'apt-get install gnuplot-nox' provides it", dir);
-        free(cmd);
     }
     free(gp);
 }

@@ -22,7 +22,8 @@ static const char builtin_rules[] =
     "cpu-migrations       cpu.migration         exact\n"
     "context-switches     ctx.switch            bound\n"
     "cycles               0                     info\n"
-    "task-clock           0                     info\n";
+    "task-clock           0                     info\n"
+    "cpu-clock            0                     info\n";
 
 static int add_rule(struct ruleset *rs, const char *line, const char *where)
 {
@@ -228,6 +229,7 @@ struct verdict check_event(const struct rule *r, const struct event_spec *ev, co
         return v;
     }
     /* A one-sided bound is about the least the event can count: the minimum estimates it. */
+    tolerance_text(r, v.tolerance, sizeof(v.tolerance));
     v.measured = r->tol == TOL_BOUND ? st->min : st->median;
     if (r->tol == TOL_INFO) {
         v.kind = V_INFO;
@@ -268,4 +270,39 @@ struct verdict check_event(const struct rule *r, const struct event_spec *ev, co
     snprintf(v.reason, sizeof(v.reason), "%s = %s: measured %.4f expected %.4f (%s, %s)", ev->name, r->expr_text,
              v.measured, v.expected, tolerance_text(r, tol, sizeof(tol)), r->where);
     return v;
+}
+
+void check_raw(struct verdict *v, const struct rule *r, const double (*raw)[2], const double *per_iter, int reps,
+               uint64_t iters, double exact_floor, double slack_per_run)
+{
+    if (v->kind != V_OK || !r || reps < 1 || (r->tol != TOL_EXACT && r->tol != TOL_PERCENT && r->tol != TOL_ABSOLUTE))
+        return;
+    char what[192] = "";
+    /* Sporadic zeros: a read of 0 where the run should count hundreds is never noise. */
+    double due = v->expected * (double)iters;
+    for (int k = 0; k < reps && !what[0]; k++)
+        if (due >= 100 && raw[k][0] == 0)
+            snprintf(what, sizeof(what), "repetition %d of %d read 0 where the model wants %.0f", k + 1, reps, due);
+    /* An exact rule holds in every repetition, not only in their median. */
+    for (int k = 0; k < reps && !what[0] && r->tol == TOL_EXACT; k++)
+        if (fabs(per_iter[k] - v->expected) > v->allowed)
+            snprintf(what, sizeof(what), "repetition %d of %d measured %.4f per iteration", k + 1, reps, per_iter[k]);
+    /* The intercept: what the zero-iteration run counted, against the run's own cost. */
+    if (!what[0]) {
+        double zero[MEASURE_MAX_REPS];
+        for (int k = 0; k < reps; k++)
+            zero[k] = raw[k][1];
+        double intercept = stats_median(zero, (size_t)reps);
+        double own = slack_per_run + FIXED_COST_EVENTS + 2 * fabs(v->expected) + exact_floor * (double)iters;
+        if (intercept > own)
+            snprintf(what, sizeof(what), "%.0f counts per measurement are not explained by iterations (the "
+                     "zero-iteration run), more than its own cost allows (%.0f)", intercept, own);
+        else if (intercept < -own)
+            snprintf(what, sizeof(what), "the zero-iteration run counts %.0f (negative)", intercept);
+    }
+    if (!what[0])
+        return;
+    v->kind = V_NOT_OK;
+    size_t len = strlen(v->reason);
+    snprintf(v->reason + len, sizeof(v->reason) - len, "; but %s", what);
 }
