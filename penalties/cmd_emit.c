@@ -3,7 +3,6 @@
 #include "models.h"
 #include "tables.h"
 #include "util.h"
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,35 +44,6 @@ static const struct command emit_command = {
                 "  pmucal emit --format perf-metrics --core-ghz 2.4 results/2025-01-01-host-calibrate\n",
 };
 PMUCAL_COMMAND(emit_command)
-
-/* The newest folder whose name holds "-calibrate" and has a penalties.json. */
-static char *newest_run(void)
-{
-    const char *base = getenv("PMUCAL_RESULTS") ? getenv("PMUCAL_RESULTS") : "results";
-    DIR *d = opendir(base);
-    char *best = NULL;
-    time_t best_t = 0;
-    struct dirent *e;
-    while (d && (e = readdir(d))) {
-        if (!strstr(e->d_name, "-calibrate"))
-            continue;
-        char *p = xasprintf("%s/%s/penalties.json", base, e->d_name);
-        struct stat st;
-        if (!stat(p, &st) && (!best || st.st_mtime >= best_t)) {
-            free(best);
-            best = p;
-            best_t = st.st_mtime;
-        } else {
-            free(p);
-        }
-    }
-    if (d)
-        closedir(d);
-    if (!best)
-        pm_error("no calibration run under %s/ (no *-calibrate*/penalties.json); run 'pmucal calibrate' "
-                 "or name the run folder", base);
-    return best;
-}
 
 struct emit_args {
     int format;
@@ -130,7 +100,7 @@ static int emit_main(int argc, char **argv)
     char *path;
     struct stat st;
     if (!run)
-        path = newest_run();
+        path = penalties_newest_run();
     else if (!stat(run, &st) && S_ISDIR(st.st_mode))
         path = xasprintf("%s/penalties.json", run);
     else

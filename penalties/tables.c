@@ -4,6 +4,7 @@
 #include "../validate/pfm.h"
 #include "util.h"
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -380,4 +381,33 @@ int emit_tables(const struct jvalue *doc, const char *dir, const struct emit_opt
     }
     free(tables);
     return rc;
+}
+
+/* The newest folder whose name holds "-calibrate" and has a penalties.json. */
+char *penalties_newest_run(void)
+{
+    const char *base = getenv("PMUCAL_RESULTS") ? getenv("PMUCAL_RESULTS") : "results";
+    DIR *d = opendir(base);
+    char *best = NULL;
+    time_t best_t = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (!strstr(e->d_name, "-calibrate"))
+            continue;
+        char *p = xasprintf("%s/%s/penalties.json", base, e->d_name);
+        struct stat st;
+        if (!stat(p, &st) && (!best || st.st_mtime >= best_t)) {
+            free(best);
+            best = p;
+            best_t = st.st_mtime;
+        } else {
+            free(p);
+        }
+    }
+    if (d)
+        closedir(d);
+    if (!best)
+        pm_error("no calibration run under %s/ (no *-calibrate*/penalties.json); run 'pmucal calibrate' "
+                 "or name the run folder", base);
+    return best;
 }

@@ -20,4 +20,8 @@ int emit_format_parse(const char *s);
 /* Writes tables/penalties.h, tables/metrics.json, tables/penalties.csv under dir. */
 int emit_tables(const struct jvalue *doc, const char *dir, const struct emit_opts *o);
 
+/* The newest results folder's penalties.json whose folder name holds "-calibrate" (under
+ * $PMUCAL_RESULTS or results/), NULL with a message when there is none. */
+char *penalties_newest_run(void);
+
 #endif
