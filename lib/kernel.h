@@ -121,6 +121,7 @@ int code_level_of_size(uint64_t bytes);
  * with c->skip filled (the setup then returns KERNEL_SKIP). */
 bool case_isa_usable(struct case_ *c, unsigned isa);
 
+bool kernel_has_param(const struct kernel *k, const char *name);
 /* The CPU the measuring thread runs on: the case's run_cpu parameter where the kernel has one,
  * else the first allowed CPU. */
 int case_run_cpu(const struct case_ *c);
