@@ -21,6 +21,10 @@ struct measure_opts {
  * clock moved while they ran (boost, host load): averaged, they would mis-scale every cycle. The
  * repetitions are measured again, twice at most, then the measurement says so. */
 #define MEASURE_CLOCK_DRIFT 0.05
+/* The longest one measured run may last (real-time sources): a stop is acted on between runs. */
+#define MEASURE_MAX_RUN_SECONDS 0.5
+/* --iters at most this: beyond it no kernel's run stays under MEASURE_MAX_RUN_SECONDS. */
+#define MEASURE_MAX_ITERS 1000000000ull
 
 struct measurement {
     struct event_spec **events;

@@ -47,27 +47,31 @@ static void take_measurement(struct engine *e, const struct case_ *c, const stru
     }
 }
 
-static void measure_case(struct cal *k, const char *text, const char *event, struct case_result *r)
+int cal_measure_case(const struct cal_opts *o, struct run_dir *dir, const char *text, const char *event,
+                     struct case_result *r)
 {
+    if (!r->text) {
+        memset(r, 0, sizeof(*r));
+        r->text = xstrdup(text);
+        quantities_unstated(&r->q);
+    }
     size_t len = strcspn(text, " ");
     char name[64];
     snprintf(name, sizeof(name), "%.*s", (int)(len < 63 ? len : 63), text);
     const struct kernel *kern = kernel_find(name);
     if (!kern) {
         snprintf(r->reason, sizeof(r->reason), "kernel %s not built", name);
-        r->status = CAL_SKIP;
-        return;
+        return r->status = CAL_SKIP;
     }
     struct case_ *c = case_from_text(kern, text[len] ? text + len + 1 : "");
     if (!c) {
         snprintf(r->reason, sizeof(r->reason), "case '%s' does not fit kernel %s's parameters ('pmucal kernels %s')",
                  text, name, name);
-        r->status = CAL_SKIP;
-        return;
+        return r->status = CAL_SKIP;
     }
     /* The case runs (and first touches its data) on the chosen CPU unless its text names one. */
     char cpu[16];
-    snprintf(cpu, sizeof(cpu), "%d", k->o.cpu);
+    snprintf(cpu, sizeof(cpu), "%d", o->cpu);
     for (int i = 0; kern->params[i].name; i++)
         if ((!strcmp(kern->params[i].name, "run_cpu") || !strcmp(kern->params[i].name, "init_cpu")) &&
             !strstr(text, kern->params[i].name)) {
@@ -78,24 +82,24 @@ static void measure_case(struct cal *k, const char *text, const char *event, str
     struct event_spec ev[2];
     memset(ev, 0, sizeof(ev));
     char err[256];
-    if (k->o.src->resolve("page-faults", &ev[0], err, sizeof(err)))
+    if (o->src->resolve("page-faults", &ev[0], err, sizeof(err)))
         pm_fatal("page-faults does not resolve: %s", err);
     int n = 1;
     if (event) {
-        if (k->o.src->resolve(event, &ev[1], err, sizeof(err)))
+        if (o->src->resolve(event, &ev[1], err, sizeof(err)))
             ev[1].unsupported = xstrdup(err);
         n = 2;
     }
     r->event.asked = event != NULL;
     struct engine e;
     memset(&e, 0, sizeof(e));
-    e.src = k->o.src;
-    e.mopts = (struct measure_opts){.repetitions = k->o.repetitions, .target_seconds = k->o.target_seconds,
+    e.src = o->src;
+    e.mopts = (struct measure_opts){.repetitions = o->repetitions, .target_seconds = o->target_seconds,
                                     .iters = 0, .max_redo = 10};
     e.group_size = GROUP_MAX_EVENTS;
-    e.dir = &k->dir;
+    e.dir = dir;
     e.pinned = true;
-    e.cpu = k->o.cpu;
+    e.cpu = o->cpu;
     e.on_measurement = take_measurement;
     e.arg = r;
     int rc = engine_case(&e, c, ev, n);
@@ -115,6 +119,7 @@ static void measure_case(struct cal *k, const char *text, const char *event, str
     event_spec_clear(&ev[0]);
     event_spec_clear(&ev[1]);
     case_free(c);
+    return r->status;
 }
 
 /* Each (case, event, run) is measured once, however many recipes name it. */
@@ -130,7 +135,7 @@ static struct case_result *cal_case_run(struct cal *k, const char *text, const c
     struct case_result *r = k->cases[k->ncases++] = xcalloc(1, sizeof(*r));
     r->text = key;
     quantities_unstated(&r->q);
-    measure_case(k, text, event, r);
+    cal_measure_case(&k->o, &k->dir, text, event, r);
     if (r->status == CAL_INTERRUPTED)
         k->interrupted = true;
     return r;

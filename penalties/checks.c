@@ -5,7 +5,6 @@
  * put beside it; a deviation is a note, not a failure (the references come from other machines). */
 #include "calibrate.h"
 #include "kernel.h"
-#include "stats.h"
 #include "util.h"
 #include <math.h>
 #include <stdarg.h>
@@ -79,47 +78,38 @@ static void level_order(struct penalty *ps, int n)
     }
 }
 
-/* The level's plateau on the curve: the points between the boundary below it and its own; the
- * case's size must lie there and its latency near the plateau's median. */
+/* The level's plateau on the curve (curve_detect_levels): the case's working set must lie in
+ * that level by the curve's capacities, and its latency must sit on that level's plateau. */
 static void plateau(struct penalty *p, int level, const struct curve *cv)
 {
-    if (!cv || cv->n < 4) {
+    static const char *const lname[] = {"", "L1", "L2", "L3", "DRAM"};
+    int l = level + 1;   /* latency_levels numbering: 1 = L1 .. 4 = memory */
+    if (!cv) {
         snprintf(p->plateau, sizeof(p->plateau), "not checked: no latency curve in this run");
         return;
     }
-    uint64_t size = level_size(level_names[level]), lo = 0, hi = 0;
-    if (level < 3) {
-        lo = level ? cv->detected[level] : 0;
-        hi = cv->detected[level + 1];
-        if (level && !lo) {
-            snprintf(p->plateau, sizeof(p->plateau), "not checked: the curve shows no boundary below %s",
-                     level_names[level]);
-            return;
-        }
-    } else {
-        for (int l = 3; l >= 1 && !lo; l--)
-            lo = cv->detected[l];
-    }
-    double v[CURVE_MAX_POINTS];
-    int nv = 0;
-    for (int i = 0; i < cv->n; i++)
-        if (cv->bytes[i] >= lo && (!hi || cv->bytes[i] < hi))
-            v[nv++] = cv->cyc[i];
-    if (!nv) {
-        snprintf(p->plateau, sizeof(p->plateau), "not checked: no curve point on the %s plateau", level_names[level]);
+    if (!cv->detected) {
+        snprintf(p->plateau, sizeof(p->plateau), "not checked: no levels read off the curve (%s)", cv->why);
         return;
     }
-    double med = stats_median(v, (size_t)nv), got = p->cycles;   /* per load, as the curve's points */
-    char band[96];
-    snprintf(band, sizeof(band), "%s .. %s", lo ? fmt_size(lo) : "0", hi ? fmt_size(hi) : "the end of the curve");
-    snprintf(p->plateau, sizeof(p->plateau), "%s plateau of the curve %s, median %.1f cycles; the case (%s) %.1f",
-             level_names[level], band, med, fmt_size(size), got);
-    if (size < lo || (hi && size >= hi))
-        fail(p, "the case's %s working set is off the %s plateau of the latency curve (%s): it measured another "
-             "level", fmt_size(size), level_names[level], band);
-    else if (!(fabs(got - med) <= 0.35 * med))
-        fail(p, "the case measured %.1f cycles, the %s plateau of the curve (%s) %.1f: more than 35%% apart",
-             got, level_names[level], band, med);
+    uint64_t size = level_size(level_names[level]);
+    const struct latency_plateau *pl = latency_level_plateau(&cv->levels, l);
+    if (!pl) {
+        fail(p, "the latency curve shows no %s plateau, so nothing says the case measured %s", lname[l], lname[l]);
+        snprintf(p->plateau, sizeof(p->plateau), "no %s plateau on the curve", lname[l]);
+        return;
+    }
+    int by_size = latency_level_of_size(&cv->levels, size), by_latency = latency_level_of_cycles(&cv->levels, p->cycles);
+    snprintf(p->plateau, sizeof(p->plateau), "%s plateau %.1f cycles (%s .. %s); the case: %s, %.1f cycles, on %s by "
+             "size and %s by latency", lname[l], pl->cycles, fmt_size(pl->first), fmt_size(pl->last), fmt_size(size),
+             p->cycles, by_size ? lname[by_size] : "none", by_latency ? lname[by_latency] : "none");
+    if (by_size && by_size != l)
+        fail(p, "the case's %s working set lies in %s by the latency curve's capacities, not in %s: it measured "
+             "another level", fmt_size(size), lname[by_size], lname[l]);
+    else if (by_latency != l)
+        fail(p, "the case's %.1f cycles sit on the %s plateau of the latency curve (%.1f), not on %s's (%.1f)",
+             p->cycles, by_latency ? lname[by_latency] : "no", by_latency ? latency_level_plateau(&cv->levels,
+             by_latency)->cycles : NAN, lname[l], pl->cycles);
 }
 
 int check_penalties(struct penalty *ps, int n, const struct curve *cv, const char *model)

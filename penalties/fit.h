@@ -42,6 +42,14 @@ struct case_result {
     struct event_count event;  /* the recipe's occurrence event, where one was counted beside the case */
 };
 
+struct run_dir;
+/* One case ("KERNEL p=v ...") measured as an engine case (calibrate_run.c): R repetitions with the
+ * engine's noise handling, a record in dir's measurements.ndjson (dir NULL: none), the event (or
+ * NULL) counted beside it. r->status: CAL_OK, CAL_SKIP ("kernel X not built", a case the kernel
+ * cannot run here), CAL_ERROR, CAL_INTERRUPTED; r->reason says why. Free with case_result_free. */
+int cal_measure_case(const struct cal_opts *o, struct run_dir *dir, const char *text, const char *event,
+                     struct case_result *r);
+
 /* Where a penalty's occurrences come from: the PMU event counted in this run when it agrees
  * with the model within 10% of the model's difference (the event is then validated and its
  * counts are used), else the model, with the reason. */

@@ -56,10 +56,11 @@ static int add_rule(struct ruleset *rs, const char *line, const char *where)
         r.tol = TOL_INFO;
     else if (isdigit((unsigned char)tol[0]) && (r.percent = strtod(tol, &end), *end == '%') && r.percent > 0 &&
              r.percent < 1000 && (end[1] == '\0' || (!strncmp(end + 1, "+-", 2) && isdigit((unsigned char)end[3]) &&
-                                                     (r.absolute = strtod(end + 3, &end), *end == '\0'))))
+                                                     (r.absolute = strtod(end + 3, &end), *end == '\0' &&
+                                                                                          isfinite(r.absolute)))))
         r.tol = TOL_PERCENT;   /* "5%", or "5%+-0.01": relative plus an absolute floor per iteration */
     else if (!strncmp(tol, "+-", 2) && (r.absolute = strtod(tol + 2, &end), *end == '\0' && end > tol + 2) &&
-             r.absolute >= 0)
+             r.absolute >= 0 && isfinite(r.absolute))   /* +-inf would accept any count */
         r.tol = TOL_ABSOLUTE;
     else {
         pm_error("%s: tolerance '%s' is not one of exact, N%% (e.g. 5%%), +-X (e.g. +-0.01 per iteration), "
