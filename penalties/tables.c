@@ -61,12 +61,12 @@ static void c_comment_text(FILE *out, const char *s)
     }
 }
 
-/* One CSV field, quoted, inner quotes doubled, line breaks as spaces. */
+/* One CSV field (RFC 4180), always quoted, inner quotes doubled; a line break stays inside it. */
 static void csv_text(FILE *out, const char *s)
 {
     fputc('"', out);
     for (; s && *s; s++)
-        fprintf(out, *s == '"' ? "\"\"" : *s == '\n' || *s == '\r' ? " " : "%c", *s);
+        fprintf(out, *s == '"' ? "\"\"" : "%c", *s);
     fputc('"', out);
 }
 
@@ -194,7 +194,7 @@ static int emit_csv(const struct jvalue *doc, const struct emit_opts *o, FILE *o
     if (!ps)
         return -1;
     fprintf(out, "name,status,domain,cycles,cycles_lo,cycles_hi,ns,ns_lo,ns_hi,core_ghz,repetitions,occurrence,"
-                 "issue_case,control_case,brief,reason\n");
+                 "issue_case,control_case,reason,brief\n");
     for (int i = 0; i < ps->n; i++) {
         const struct jvalue *p = &ps->items[i], *occ = jget(p, "occurrence");
         /* Every text field is quoted; the figures of a penalty that is not ok stay empty. */
@@ -213,8 +213,8 @@ static int emit_csv(const struct jvalue *doc, const struct emit_opts *o, FILE *o
         }
         fprintf(out, ",%.3f,%.0f,", clock_ghz(doc, o), jget_num(p, "repetitions", 0));
         const char *text[] = {jget_str(occ, "quantity", ""), jget_str(jget(p, "issue"), "case", ""),
-                              jget_str(jget(p, "control"), "case", ""), jget_str(p, "brief", ""),
-                              jget_str(p, "reason", "")};
+                              jget_str(jget(p, "control"), "case", ""), jget_str(p, "reason", ""),
+                              jget_str(p, "brief", "")};
         for (int k = 0; k < 5; k++) {
             if (k)
                 fputc(',', out);

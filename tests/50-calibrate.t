@@ -19,6 +19,24 @@ jq -e '.clock.core_ghz > 0.5 and .host.cpu.vendor and .pmucal and .date and .rep
 ok $? "penalties.json carries provenance: CPU, clock, date, version, repetitions, method"
 jq -e 'all(.penalties[]; (.status == "ok" or .status == "unstable") as $m | if $m then (.cycles_lo <= .cycles and .cycles <= .cycles_hi and .ns > 0 or .cycles <= 0) else (.reason | length > 0) end)' "$dir/penalties.json" > /dev/null
 ok $? "every measured penalty has its interval around it; every other one says why"
+jq -e 'all(.penalties[] | select(.status == "ok"); .cycles > 0 and .cycles_lo > 0 and .ns > 0)' "$dir/penalties.json" > /dev/null
+ok $? "every ok penalty is positive and clear of zero: $(jq -r '[.penalties[] | select(.status == "ok") | "\(.name) \(.cycles * 100 | round / 100)"] | join(", ")' "$dir/penalties.json")"
+jq -e '[.penalties[] | select(.status == "not_ok")] | all(.reason | length > 0)' "$dir/penalties.json" > /dev/null &&
+    ! grep -E "^#define PMUCAL_($(jq -r '[.penalties[] | select(.status != "ok") | .name | ascii_upcase] | join("|")' "$dir/penalties.json"))_CYCLES" "$dir/tables/penalties.h"
+ok $? "penalties not ok, unstable or skipped are no constant in the header; not ok ones say why ($(jq '[.penalties[] | select(.status == "not_ok")] | length' "$dir/penalties.json") not ok)"
+n_tap=$(grep -c -- '- penalty \|# SKIP' "$dir/validate.tap")
+[ "$n_tap" -ge "$nrec" ]; ok $? "validate.tap has a verdict per penalty ($n_tap lines for $nrec recipes)"
+[ "$(grep -c '^not ok' "$dir/validate.tap")" -eq 0 ] || [ $rc -eq 1 ]; ok $? "a not ok verdict makes the exit status 1 (exit $rc)"
+jq -e -s 'length > 0 and all(.[]; .cycles.ratio_before > 0 and (.events | length) >= 1 and .source == "perf")' "$dir/measurements.ndjson" > /dev/null
+ok $? "every case is an engine record in measurements.ndjson ($(wc -l < "$dir/measurements.ndjson") records, with the clock around each)"
+model=$(jq -r '.cpu_model // empty' "$dir/penalties.json")
+if [ -n "$model" ]; then
+    jq -e '[.penalties[] | select(.reference)] | length >= 1 and all(.reference.source | length > 10)' "$dir/penalties.json" > /dev/null &&
+        grep -q '^# references: '"$model" "$TMP/c.out"
+    ok $? "$model: penalties carry their published reference and its source ($(jq '[.penalties[] | select(.reference)] | length' "$dir/penalties.json")), printed beside them"
+else
+    skip "references beside the figures" "no reference table for this CPU model"
+fi
 jq -e 'all(.penalties[] | select(.domain == "memory" and .status != "skip" and .status != "error"); (.cycles / .ns - .cycles / .ns) == 0 and .ns > 0)' "$dir/penalties.json" > /dev/null
 ok $? "memory-domain penalties are stored in ns and in cycles"
 for k in branch ifetch; do
