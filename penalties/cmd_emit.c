@@ -2,15 +2,18 @@
 #include "cli.h"
 #include "models.h"
 #include "tables.h"
+#include "results.h"
 #include "util.h"
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static int emit_main(int argc, char **argv);
 
-enum { K_CORE_GHZ = CLI_LONG, K_PREFIX, K_MODEL };
+enum { K_CORE_GHZ = CLI_LONG, K_PREFIX, K_ALLOW_INCOMPLETE, K_MODEL };
 
 static const struct cli_option emit_options[] = {
     {"format", 'f', "F", "json, c, perf-metrics or csv (required)"},
@@ -21,6 +24,8 @@ static const struct cli_option emit_options[] = {
                                "PMU, else the host's CPUID)"},
     {"prefix", K_PREFIX, "NAME", "C macro prefix (default PMUCAL)"},
     {"output", 'o', "FILE", "write there instead of stdout"},
+    {"allow-incomplete", K_ALLOW_INCOMPLETE, NULL, "emit from a run that was interrupted or is still running (its\n"
+                                                   "manifest says so); refused otherwise"},
     CLI_END,
 };
 
@@ -30,7 +35,10 @@ static const struct command emit_command = {
     .summary = "write a calibration's penalties as JSON, a C header, perf metric JSON or CSV",
     .synopsis = "--format json|c|perf-metrics|csv [options] [RUN]",
     .usage = "RUN is a results folder of 'pmucal calibrate' or its penalties.json (default: the newest\n"
-             "*-calibrate* folder under results/ or $PMUCAL_RESULTS). Output goes to stdout.\n"
+             "*-calibrate* folder under results/ or $PMUCAL_RESULTS whose run finished and measured\n"
+             "penalties: an interrupted, still running or --curve-only run is passed over). Output goes\n"
+             "to stdout. A run whose manifest says interrupted or running is refused unless\n"
+             "--allow-incomplete; one without penalties (calibrate --curve) always is.\n"
              "  json          penalties.json again (with --core-ghz: memory-domain cycles rescaled)\n"
              "  c             #define PREFIX_NAME_CYCLES constants, provenance in a comment; unstable,\n"
              "                not ok and skipped penalties are comments only\n"
@@ -47,6 +55,7 @@ PMUCAL_COMMAND(emit_command)
 
 struct emit_args {
     int format;
+    bool allow_incomplete;
     const char *output;
     struct emit_opts o;
 };
@@ -68,16 +77,49 @@ static int emit_option(void *ctx, int key, const char *v)
     case K_PREFIX:
         a->o.prefix = v;
         break;
+    case 'o':
+        a->output = v;
+        break;
+    case K_ALLOW_INCOMPLETE:
+        a->allow_incomplete = true;
+        break;
     case K_MODEL:
         if (!cpu_model_named(v))
             return cli_usage_error(&emit_command, "--model %s: give one of %s", v, cpu_model_names());
         a->o.model = v;
         break;
-    case 'o':
-        a->output = v;
-        break;
     }
     return 0;
+}
+
+/* A named run: one that did not end is refused unless allowed; one without penalties always. */
+static bool refuse(const char *path, const struct jvalue *doc, bool allow_incomplete)
+{
+    const struct jvalue *ps = jget(doc, "penalties");
+    if (ps && ps->type == J_ARRAY && ps->n == 0) {
+        pm_error("%s holds no penalties (a 'calibrate --curve' run measures only the curve); name a run that "
+                 "measured recipes", path);
+        return true;
+    }
+    char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    char *m = xasprintf("%s/manifest.json", slash ? dir : "."), err[512], why[256];
+    struct jvalue *man = access(m, F_OK) ? NULL : jread_file(m, err, sizeof(err));
+    const char *status = jget_str(man, "status", "unknown");
+    bool stop = false;
+    if (man && !manifest_complete(man, why, sizeof(why)) && strcmp(status, "unknown")) {
+        if (!strcmp(status, RUN_FAILED))
+            pm_warn("%s: %s; its penalties carry their own status (only 'ok' ones become constants)", m, why);
+        else if (!allow_incomplete) {
+            pm_error("%s: %s; its penalties may be partial: give --allow-incomplete to emit them anyway", m, why);
+            stop = true;
+        }
+    }
+    jread_free(man);
+    free(m);
+    free(dir);
+    return stop;
 }
 
 static int emit_main(int argc, char **argv)
@@ -108,7 +150,8 @@ static int emit_main(int argc, char **argv)
     if (!path)
         return 2;
     struct jvalue *doc = jread_load(path);
-    if (!doc) {
+    if (!doc || refuse(path, doc, a.allow_incomplete)) {
+        jread_free(doc);
         free(path);
         return 2;
     }

@@ -1,5 +1,6 @@
 #include "tables.h"
 #include "json.h"
+#include "results.h"
 #include "models.h"
 #include "../validate/pfm.h"
 #include "util.h"
@@ -383,7 +384,26 @@ int emit_tables(const struct jvalue *doc, const char *dir, const struct emit_opt
     return rc;
 }
 
-/* The newest folder whose name holds "-calibrate" and has a penalties.json. */
+/* The run folder of a penalties.json: did it end (complete, or failed with its checks recorded),
+ * and did it measure penalties (a --curve run measures none)? */
+static bool finished_with_penalties(const char *penalties, char *why, size_t n)
+{
+    char *dir = xstrdup(penalties), *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    char *m = xasprintf("%s/manifest.json", slash ? dir : "."), err[512];
+    struct jvalue *man = jread_file(m, err, sizeof(err)), *doc = jread_file(penalties, err, sizeof(err));
+    const struct jvalue *ps = jget(doc, "penalties");
+    bool ok = man && (manifest_complete(man, why, n) || !strcmp(jget_str(man, "status", ""), RUN_FAILED)) &&
+              ps && ps->type == J_ARRAY && ps->n > 0;
+    jread_free(man);
+    jread_free(doc);
+    free(m);
+    free(dir);
+    return ok;
+}
+
+/* The newest folder whose name holds "-calibrate", whose run finished, with penalties. */
 char *penalties_newest_run(void)
 {
     const char *base = getenv("PMUCAL_RESULTS") ? getenv("PMUCAL_RESULTS") : "results";
@@ -394,9 +414,9 @@ char *penalties_newest_run(void)
     while (d && (e = readdir(d))) {
         if (!strstr(e->d_name, "-calibrate"))
             continue;
-        char *p = xasprintf("%s/%s/penalties.json", base, e->d_name);
+        char *p = xasprintf("%s/%s/penalties.json", base, e->d_name), why[256];
         struct stat st;
-        if (!stat(p, &st) && (!best || st.st_mtime >= best_t)) {
+        if (!stat(p, &st) && (!best || st.st_mtime >= best_t) && finished_with_penalties(p, why, sizeof(why))) {
             free(best);
             best = p;
             best_t = st.st_mtime;
@@ -407,7 +427,8 @@ char *penalties_newest_run(void)
     if (d)
         closedir(d);
     if (!best)
-        pm_error("no calibration run under %s/ (no *-calibrate*/penalties.json); run 'pmucal calibrate' "
-                 "or name the run folder", base);
+        pm_error("no finished calibration with penalties under %s/ (a *-calibrate* folder whose manifest says "
+                 "complete or failed, not a --curve-only run); run 'pmucal calibrate' or name the run folder", base);
     return best;
 }
+

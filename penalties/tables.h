@@ -21,7 +21,8 @@ int emit_format_parse(const char *s);
 int emit_tables(const struct jvalue *doc, const char *dir, const struct emit_opts *o);
 
 /* The newest results folder's penalties.json whose folder name holds "-calibrate" (under
- * $PMUCAL_RESULTS or results/), NULL with a message when there is none. */
+ * $PMUCAL_RESULTS or results/), whose run finished and measured penalties; NULL with a message
+ * when there is none. */
 char *penalties_newest_run(void);
 
 #endif
