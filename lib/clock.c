@@ -1,6 +1,19 @@
 #include "clock.h"
+#include "cpu.h"
 #include "stats.h"
 #include <time.h>
+
+bool clock_has_rdtscp;
+
+__attribute__((constructor)) static void check_rdtscp(void)
+{
+    clock_has_rdtscp = cpu_get()->rdtscp;
+}
+
+const char *clock_stop_mark(void)
+{
+    return clock_has_rdtscp ? "rdtscp;lfence" : "lfence;rdtsc;lfence";
+}
 
 double clock_now_seconds(void)
 {
