@@ -46,6 +46,9 @@ uint64_t level_size(const char *level)
     if (!strcasecmp(level, "DRAM")) {
         int last = topo_last_level(t);
         uint64_t s = last ? 16 * t->data[last].size : 0;
+        /* A simulated cache has no prefetcher to outrun: 16 x its last level is beyond it. */
+        if (t->simulated && s)
+            return s;
         return s < (256u << 20) ? (256u << 20) : s;
     }
     if ((level[0] == 'L' || level[0] == 'l') && level[1] >= '1' && level[1] <= '3' && !level[2]) {
@@ -136,12 +139,27 @@ static bool choice_ok(const char *choices, const char *v)
     return false;
 }
 
+static bool is_level_name(const char *v)
+{
+    return !strcasecmp(v, "DRAM") || ((v[0] == 'L' || v[0] == 'l') && v[1] >= '1' && v[1] <= '3' && !v[2]);
+}
+
+/* A level name the machine lacks (no L3 here): a valid value, but a case that cannot run. */
+static void note_missing_level(struct case_ *c, const struct param *p, const char *v)
+{
+    const struct topo *t = topo_get();
+    c->level_missing = true;
+    snprintf(c->skip, sizeof(c->skip), "%s=%s: %s has no %s cache%s", p->name, v,
+             t && t->simulated ? "the simulated machine" : "this machine", v,
+             t && t->simulated ? " (the manifest's sim.geometry_notes say why)" : " (hwloc)");
+}
+
 static bool value_ok(const struct kernel *k, const struct param *p, const char *v)
 {
     uint64_t x;
     switch (p->type) {
     case PARAM_SIZE:
-        if (level_size(v) || parse_size(v, &x))
+        if (level_size(v) || parse_size(v, &x) || (is_level_name(v) && topo_get()))
             return true;
         pm_error("%s: %s=%s is not a size; give bytes (4096, 64k, 2M) or a cache level (L1, L2, L3, DRAM)",
                  k->name, p->name, v);
@@ -188,6 +206,11 @@ struct case_ *case_new(const struct kernel *k, int nargs, char **args)
         }
         free(c->value[i]);
         c->value[i] = xstrdup(eq + 1);
+    }
+    for (int i = 0; k->params[i].name; i++) {
+        const char *v = c->value[i] ? c->value[i] : k->params[i].def;
+        if (k->params[i].type == PARAM_SIZE && !c->level_missing && is_level_name(v) && !level_size(v))
+            note_missing_level(c, &k->params[i], v);
     }
     size_t cap = 256, len = 0;
     c->label = xmalloc(cap);
@@ -266,6 +289,13 @@ int case_run_cpu(const struct case_ *c)
         return case_cpu(c, "run_cpu");
     int cpus[1];
     return topo_cpus(cpus, 1) ? cpus[0] : 0;
+}
+
+int case_setup(struct case_ *c)
+{
+    if (c->level_missing)
+        return KERNEL_SKIP;
+    return c->kernel->setup(c);
 }
 
 bool case_isa_usable(struct case_ *c, unsigned isa)

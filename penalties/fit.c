@@ -101,7 +101,7 @@ int cal_measure(const char *text, const struct cal_opts *o, const char *event, s
         case_free(c);
         return r->status = CAL_ERROR;
     }
-    int rc = c->kernel->setup(c);
+    int rc = case_setup(c);
     if (rc != KERNEL_OK) {
         snprintf(r->reason, sizeof(r->reason), "%s", rc == KERNEL_SKIP ? c->skip : "setup failed (see the message above)");
         c->kernel->teardown(c);

@@ -16,9 +16,9 @@ if sim_usable; then
     done
 else
     for mode in hitm shared; do
-        skip "snoop mode=$mode under --source sim" "$SIM_WHY"
-        skip "mode=$mode: sim::Ir = inst exactly" "$SIM_WHY"
-        skip "mode=$mode: sim::Dr = ld.all exactly" "$SIM_WHY"
+        sim_skip_or_fail "snoop mode=$mode under --source sim"
+        sim_skip_or_fail "mode=$mode: sim::Ir = inst exactly"
+        sim_skip_or_fail "mode=$mode: sim::Dr = ld.all exactly"
     done
 fi
 
@@ -37,9 +37,10 @@ case "${PMUCAL_OBJDIR:-}" in *san*) san=1 ;; *) san=0 ;; esac
 if [ "$san" = 1 ]; then
     skip "handshake under valgrind" "AddressSanitizer builds (SAN=1) cannot run under valgrind"
 elif command -v valgrind > /dev/null; then
-    timeout 120 valgrind --tool=none -q $PMUCAL run snoop mode=hitm -e page-faults -r 3 --iters 64 > "$TMP/vg.out" 2>&1
+    timeout 120 valgrind --tool=none -q $PMUCAL run snoop mode=hitm size=64k -e page-faults -r 3 --iters 64 > "$TMP/vg.out" 2>&1
     rc=$?
-    ok $rc "snoop's handshake finishes under valgrind (one thread at a time) within 120 s (exit $rc)"
+    [ $rc -eq 0 ] && grep -q '^snoop' "$TMP/vg.out"
+    ok $? "snoop's handshake finishes under valgrind (one thread at a time) within 120 s (exit $rc): $(tail -c 300 "$TMP/vg.out" | tr '\n' ' ')"
 else
     skip "handshake under valgrind" "valgrind is not installed (Debian package valgrind)"
 fi
