@@ -14,13 +14,23 @@ else
 OBJDIR  := build/opt
 BIN     := bin/pmucal
 endif
+CFLAGS  += -I$(OBJDIR)/gen
 SRCS    := $(foreach d,$(SUBSYS),$(wildcard $(d)/*.c))
 OBJS    := $(SRCS:%.c=$(OBJDIR)/%.o)
 UNIT    := $(patsubst tests/unit/%.c,$(OBJDIR)/tests/%,$(wildcard tests/unit/*.c))
 LIBOBJS := $(filter-out $(OBJDIR)/lib/main.o,$(OBJS))
 
-.PHONY: all deps run test bench clean
+.PHONY: all deps run test bench clean FORCE
 all: $(BIN) $(UNIT)
+
+# The commit the binary is built from, for every run's manifest; rewritten only when it changes,
+# so an unchanged tree rebuilds nothing.
+$(OBJDIR)/gen/commit.h: FORCE
+	@mkdir -p $(dir $@)
+	@c=$$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown); \
+	if [ "$$c" != unknown ] && ! git diff --quiet HEAD -- 2>/dev/null; then c="$$c-dirty"; fi; \
+	echo "#define PMUCAL_COMMIT \"$$c\"" > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+$(OBJDIR)/lib/version.o: $(OBJDIR)/gen/commit.h
 
 $(BIN): $(OBJS)
 	@mkdir -p $(dir $@)

@@ -11,26 +11,31 @@
 
 static int gen_main(int argc, char **argv);
 
+enum { K_ASM = CLI_LONG, K_BIN, K_RUN };
+
+static const struct cli_option gen_options[] = {
+    {"asm", K_ASM, "FILE", "the code as an assembler listing: offset, bytes, instruction in the AT&T\n"
+                           "syntax objdump prints, branch targets as offsets; '-' for stdout"},
+    {"bin", K_BIN, "FILE", "the raw code bytes, for objdump -D -b binary -m i386:x86-64 FILE"},
+    {"run", K_RUN, "N", "run the measured region with N iterations in the function\n"
+                        "gen_measured_region, e.g. for valgrind --tool=callgrind\n"
+                        "--toggle-collect=gen_measured_region: counts of N minus counts of 0\n"
+                        "are N x the model"},
+    CLI_END,
+};
+
 static const struct command gen_command = {
     .name = "gen",
     .fn = gen_main,
     .summary = "generate a code-shaped kernel's machine code: listing, raw bytes, or run it",
-    .usage = "pmucal gen KERNEL [param=value ...] [--asm FILE] [--bin FILE] [--run N]\n\n"
-             "Sets the case up as 'pmucal run' would (generating its code), prints what was generated\n"
-             "and how long that took, and optionally:\n\n"
-             "Options:\n"
-             "  --asm FILE   the code as an assembler listing: offset, bytes, instruction in the AT&T\n"
-             "               syntax objdump prints, branch targets as offsets; '-' for stdout\n"
-             "  --bin FILE   the raw code bytes, for objdump -D -b binary -m i386:x86-64 FILE\n"
-             "  --run N      run the measured region with N iterations in the function\n"
-             "               gen_measured_region, e.g. for valgrind --tool=callgrind\n"
-             "               --toggle-collect=gen_measured_region: counts of N minus counts of 0\n"
-             "               are N x the model\n\n"
-             "Kernels with generated code: ifetch, branch, callchain, bbexec ('pmucal kernels').\n\n"
-             "Examples:\n"
-             "  pmucal gen ifetch size=1k --asm -\n"
-             "  pmucal gen branch pattern=random branches=8 --bin /tmp/b.bin\n"
-             "  pmucal gen ifetch size=64M --bin /dev/null\n",
+    .synopsis = "KERNEL [param=value ...] [options]",
+    .usage = "Sets the case up as 'pmucal run' would (generating its code), prints what was generated\n"
+             "and how long that took, and optionally writes or runs it.\n"
+             "Kernels with generated code: ifetch, branch, callchain, bbexec ('pmucal kernels').\n",
+    .options = gen_options,
+    .examples = "  pmucal gen ifetch size=1k --asm -\n"
+                "  pmucal gen branch pattern=random branches=8 --bin /tmp/b.bin\n"
+                "  pmucal gen ifetch size=64M --bin /dev/null\n",
 };
 PMUCAL_COMMAND(gen_command)
 
@@ -70,48 +75,49 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+struct gen_args {
+    const char *asm_path, *bin_path, *run_text;
+};
+
+static int gen_option(void *ctx, int key, const char *v)
+{
+    struct gen_args *a = ctx;
+    if (key == K_ASM)
+        a->asm_path = v;
+    else if (key == K_BIN)
+        a->bin_path = v;
+    else if (key == K_RUN)
+        a->run_text = v;
+    return 0;
+}
+
 static int gen_main(int argc, char **argv)
 {
-    if (argc < 2 || argv[1][0] == '-')
-        return cli_usage_error(&gen_command, "name a kernel with generated code (ifetch, branch, callchain, bbexec)");
-    const struct kernel *k = kernel_find(argv[1]);
-    if (!k) {
-        pm_error("unknown kernel '%s'; 'pmucal kernels' lists them", argv[1]);
+    struct gen_args a = {0};
+    struct cli_args pos;
+    if (cli_parse(&gen_command, argc, argv, gen_option, &a, &pos))
         return 2;
-    }
-    if (!k->code) {
-        pm_error("gen: kernel %s has no generated code (its loop is compiled in); 'pmucal gen --help' lists those that do",
-                 k->name);
-        return 2;
-    }
-    const char *asm_path = NULL, *bin_path = NULL, *run_text = NULL;
-    char **params = xcalloc((size_t)argc, sizeof(char *));
-    int nparams = 0;
-    for (int i = 2; i < argc; i++) {
-        bool bad = false;
-        const char *v;
-        if ((v = cli_opt(argc, argv, &i, "--asm", NULL, &bad)))
-            asm_path = v;
-        else if (!bad && (v = cli_opt(argc, argv, &i, "--bin", NULL, &bad)))
-            bin_path = v;
-        else if (!bad && (v = cli_opt(argc, argv, &i, "--run", NULL, &bad)))
-            run_text = v;
-        else if (bad) {
-            free(params);
-            return cli_usage_error(&gen_command, "missing value for %s", argv[i]);
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            free(params);
-            return cli_usage_error(&gen_command, "unknown option %s", argv[i]);
-        } else
-            params[nparams++] = argv[i];
-    }
+    const char *asm_path = a.asm_path, *bin_path = a.bin_path, *run_text = a.run_text;
+    const struct kernel *k = pos.n ? kernel_find(pos.v[0]) : NULL;
     uint64_t run_iters = 0;
-    if (run_text && !parse_u64(run_text, &run_iters)) {
-        free(params);
-        return cli_usage_error(&gen_command, "--run %s is not a whole number of iterations", run_text);
+    int bad = 0;
+    if (!pos.n)
+        bad = cli_usage_error(&gen_command, "name a kernel with generated code (ifetch, branch, callchain, bbexec)");
+    else if (!k || !k->code) {
+        if (!k)
+            pm_error("unknown kernel '%s'; 'pmucal kernels' lists them", pos.v[0]);
+        else
+            pm_error("gen: kernel %s has no generated code (its loop is compiled in); 'pmucal gen --help' lists "
+                     "those that do", k->name);
+        bad = 2;
+    } else if (run_text && !parse_u64(run_text, &run_iters))
+        bad = cli_usage_error(&gen_command, "--run %s is not a whole number of iterations", run_text);
+    if (bad) {
+        cli_args_free(&pos);
+        return bad;
     }
-    struct case_ *c = case_new(k, nparams, params);
-    free(params);
+    struct case_ *c = case_new(k, pos.n - 1, pos.v + 1);
+    cli_args_free(&pos);
     if (!c)
         return 2;
     gen_listing = asm_path != NULL;

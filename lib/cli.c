@@ -1,6 +1,8 @@
 #include "cli.h"
 #include "util.h"
+#include <getopt.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,14 +37,45 @@ const struct command *command_find(const char *name)
     return NULL;
 }
 
-bool cli_wants_help(const struct command *c, int argc, char **argv)
+static const struct cli_option help_option = {"help", 'h', NULL, "this text"};
+
+/* Prints text with every line after the first indented by indent spaces. */
+static void print_indented(FILE *f, const char *text, int indent)
 {
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            printf("usage: pmucal %s\n\n%s\n\n%s", c->name, c->summary, c->usage ? c->usage : "");
-            return true;
-        }
-    return false;
+    for (const char *p = text; *p; p++) {
+        fputc(*p, f);
+        if (*p == '\n' && p[1])
+            fprintf(f, "%*s", indent, "");
+    }
+    fputc('\n', f);
+}
+
+static void print_option(FILE *f, const struct cli_option *o)
+{
+    char left[96];
+    if (o->key < CLI_LONG)
+        snprintf(left, sizeof(left), "-%c, --%s%s%s", o->key, o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+    else
+        snprintf(left, sizeof(left), "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+    if (strlen(left) > 20)
+        fprintf(f, "  %s\n%23s", left, "");
+    else
+        fprintf(f, "  %-20s ", left);
+    print_indented(f, o->help, 23);
+}
+
+void cli_print_help(const struct command *c, FILE *f)
+{
+    fprintf(f, "usage: pmucal %s%s%s\n\n%s\n", c->name, c->synopsis ? " " : "", c->synopsis ? c->synopsis : "",
+            c->summary);
+    if (c->usage)
+        fprintf(f, "\n%s", c->usage);
+    fprintf(f, "\nOptions:\n");
+    for (const struct cli_option *o = c->options; o && o->name; o++)
+        print_option(f, o);
+    print_option(f, &help_option);
+    if (c->examples)
+        fprintf(f, "\nExamples:\n%s", c->examples);
 }
 
 int cli_usage_error(const struct command *c, const char *fmt, ...)
@@ -56,18 +89,128 @@ int cli_usage_error(const struct command *c, const char *fmt, ...)
     return 2;
 }
 
-const char *cli_opt(int argc, char **argv, int *i, const char *longname, const char *shortname, bool *bad)
+const char *cli_option_name(const struct command *c, int key)
 {
-    const char *a = argv[*i];
-    size_t ln = longname ? strlen(longname) : 0;
-    if (longname && !strncmp(a, longname, ln) && a[ln] == '=')
-        return a + ln + 1;
-    if ((longname && !strcmp(a, longname)) || (shortname && !strcmp(a, shortname))) {
-        if (*i + 1 >= argc) {
-            *bad = true;
-            return NULL;
+    static char name[80];
+    for (const struct cli_option *o = c->options; o && o->name; o++)
+        if (o->key == key) {
+            snprintf(name, sizeof(name), "--%s", o->name);
+            return name;
         }
-        return argv[++*i];
+    snprintf(name, sizeof(name), "-%c", key < CLI_LONG ? key : '?');
+    return name;
+}
+
+int cli_number(const struct command *c, const char *opt, const char *v, unsigned long long lo, unsigned long long hi,
+               unsigned long long *out)
+{
+    uint64_t x;
+    if (!parse_u64(v, &x) || x < lo || x > hi)
+        return cli_usage_error(c, "%s %s: give a whole number from %llu to %llu", opt, v, lo, hi);
+    *out = x;
+    return 0;
+}
+
+/* getopt_long's tables for a command: "-:" + short letters (return operands in order, report a
+ * missing value as ':'), and the long options with -h/--help appended. */
+struct getopt_tables {
+    char shorts[160];
+    struct option *longs;
+};
+
+static void tables_build(const struct command *c, struct getopt_tables *t)
+{
+    int n = 0;
+    for (const struct cli_option *o = c->options; o && o->name; o++)
+        n++;
+    t->longs = xcalloc((size_t)n + 2, sizeof(*t->longs));
+    size_t s = 0;
+    t->shorts[s++] = '-';
+    t->shorts[s++] = ':';
+    for (int i = 0; i <= n; i++) {
+        const struct cli_option *o = i < n ? &c->options[i] : &help_option;
+        t->longs[i] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL, o->key};
+        if (o->key < CLI_LONG && s + 3 < sizeof(t->shorts)) {
+            t->shorts[s++] = (char)o->key;
+            if (o->arg)
+                t->shorts[s++] = ':';
+        }
     }
-    return NULL;
+    t->shorts[s] = 0;
+}
+
+/* The getopt_long loop shared by cli_parse and cli_wants_help. Returns 0, or 2 after a message
+ * (only when report is set); *help is set when -h/--help was seen. */
+static int parse(const struct command *c, int argc, char **argv, cli_handler fn, void *ctx, struct cli_args *pos,
+                 bool report, bool *help)
+{
+    struct getopt_tables t;
+    tables_build(c, &t);
+    if (pos) {
+        pos->n = 0;
+        pos->v = xcalloc((size_t)argc + 1, sizeof(char *));
+    }
+    int rc = 0, key;
+    optind = 0;   /* glibc: a full re-initialisation, for each parse of a new vector */
+    opterr = 0;
+    while (!rc && (key = getopt_long(argc, argv, t.shorts, t.longs, NULL)) != -1) {
+        const char *arg = argv[optind - 1];
+        if (key == 1) {
+            if (pos)
+                pos->v[pos->n++] = optarg;
+            else if (report)
+                rc = cli_usage_error(c, "unexpected argument '%s': this command takes options only", optarg);
+        } else if (key == 'h') {
+            *help = true;
+        } else if (!report && (key == '?' || key == ':')) {
+            rc = 2;
+        } else if (key == '?') {
+            bool short_form = optopt && optopt < CLI_LONG && arg[0] == '-' && arg[1] != '-';
+            if (short_form)
+                rc = cli_usage_error(c, "unknown option -%c", optopt);
+            else if (optopt)   /* a known flag given "=value" */
+                rc = cli_usage_error(c, "%s takes no value", arg);
+            else
+                rc = cli_usage_error(c, "unknown option %s", arg);
+        } else if (key == ':') {
+            if (optopt && optopt < CLI_LONG && arg[1] != '-')
+                rc = cli_usage_error(c, "-%c needs a value", optopt);
+            else
+                rc = cli_usage_error(c, "%s needs a value", arg);
+        } else if (fn) {
+            rc = fn(ctx, key, optarg);
+        }
+    }
+    if (!rc && pos)
+        while (optind < argc)   /* after "--" */
+            pos->v[pos->n++] = argv[optind++];
+    else if (!rc && report && optind < argc)
+        rc = cli_usage_error(c, "unexpected argument '%s': this command takes options only", argv[optind]);
+    free(t.longs);
+    return rc;
+}
+
+int cli_parse(const struct command *c, int argc, char **argv, cli_handler fn, void *ctx, struct cli_args *pos)
+{
+    bool help = false;   /* main() answered --help before the command ran */
+    int rc = parse(c, argc, argv, fn, ctx, pos, true, &help);
+    if (rc && pos)
+        cli_args_free(pos);
+    return rc;
+}
+
+void cli_args_free(struct cli_args *pos)
+{
+    free(pos->v);
+    pos->v = NULL;
+    pos->n = 0;
+}
+
+bool cli_wants_help(const struct command *c, int argc, char **argv)
+{
+    bool help = false;
+    parse(c, argc, argv, NULL, NULL, NULL, false, &help);
+    if (help)
+        cli_print_help(c, stdout);
+    return help;
 }

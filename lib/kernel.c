@@ -179,7 +179,7 @@ static bool value_ok(const struct kernel *k, const struct param *p, const char *
             return true;
         {
             int cpus[1024], n = topo_cpus(cpus, 1024);
-            pm_error("%s: %s=%s is not a CPU of this machine; 'pmucal info' lists them (%d..%d here)",
+            pm_error("%s: %s=%s is not a CPU this process may run on; give one from %d..%d",
                      k->name, p->name, v, n ? cpus[0] : 0, n ? cpus[n - 1] : 0);
         }
         return false;

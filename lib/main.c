@@ -25,7 +25,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(argv[1], "--version")) {
-        printf("pmucal %s\n", PMUCAL_VERSION);
+        printf("pmucal %s (commit %s)\n", PMUCAL_VERSION, pmucal_commit());
         return 0;
     }
     const struct command *c = command_find(argv[1]);

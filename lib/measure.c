@@ -10,10 +10,14 @@ uint64_t measure_region_ticks;
 
 static void on_sigint(int sig)
 {
-    (void)sig;
     if (measure_interrupted) /* a second Ctrl-C: the user means it */
-        _exit(130);
-    measure_interrupted = 1;
+        _exit(128 + sig);
+    measure_interrupted = sig;
+}
+
+const char *measure_stop_signal(void)
+{
+    return !measure_interrupted ? NULL : measure_interrupted == SIGTERM ? "SIGTERM" : "SIGINT";
 }
 
 void measure_install_sigint(void)

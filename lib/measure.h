@@ -39,8 +39,15 @@ struct measurement {
     bool noisy;          /* noise remained after max_redo */
 };
 
-/* Set by the SIGINT handler; the core stops between repetitions and returns MEASURE_INTERRUPTED. */
+/* Set by the SIGINT/SIGTERM handler to the signal's number; the core stops between repetitions and
+ * returns MEASURE_INTERRUPTED. Long loops elsewhere ask measure_stop_requested() and stop too. */
 extern volatile sig_atomic_t measure_interrupted;
+static inline bool measure_stop_requested(void)
+{
+    return measure_interrupted != 0;
+}
+/* "SIGINT", "SIGTERM", or NULL when no stop was requested. */
+const char *measure_stop_signal(void);
 /* TSC ticks spent inside measured regions (calibration, warm-up and repetitions) by this
  * process: the denominator of how much of a run's wall time is measurement. */
 extern uint64_t measure_region_ticks;

@@ -38,11 +38,34 @@ static int open_files(struct run_dir *r)
     return rc;
 }
 
+static bool has_control_char(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            return true;
+    return false;
+}
+
 int run_dir_create(struct run_dir *r, const char *base, const char *label)
 {
     memset(r, 0, sizeof(*r));
+    const char *from = base ? "--out" : "$PMUCAL_RESULTS";
     if (!base)
         base = getenv("PMUCAL_RESULTS") ? getenv("PMUCAL_RESULTS") : "results";
+    if (!*base) {
+        pm_error("%s is empty; name the folder for results (unset PMUCAL_RESULTS for ./results)", from);
+        return -1;
+    }
+    if (has_control_char(base)) {
+        pm_error("%s holds a control character (a newline?); name a folder without one", from);
+        return -1;
+    }
+    /* The label is one path component inside base: no '/', nothing '..' could climb with. */
+    if (!*label || strchr(label, '/') || has_control_char(label)) {
+        pm_error("--label '%s': a label is one folder name: not empty, no '/', no control characters",
+                 has_control_char(label) ? "(with a control character)" : label);
+        return -1;
+    }
     char host[64] = "host", date[16];
     gethostname(host, sizeof(host) - 1);
     host[strcspn(host, ".")] = '\0';
@@ -76,14 +99,49 @@ int run_dir_open(struct run_dir *r, const char *path)
 
 int run_dir_write(const struct run_dir *r, const char *name, const struct json *j)
 {
-    char *p = xasprintf("%s/%s", r->path, name);
-    FILE *f = fopen(p, "w");
+    char *p = xasprintf("%s/%s", r->path, name), *tmp = xasprintf("%s/.%s.tmp", r->path, name);
+    FILE *f = fopen(tmp, "w");
     int rc = f ? json_write_line(j, f) : -1;
-    if (f && fclose(f))
+    if (f && (fsync(fileno(f)) || fclose(f)))
         rc = -1;
-    if (rc)
+    if (!rc && rename(tmp, p))
+        rc = -1;
+    if (rc) {
         pm_error("cannot write %s: %s", p, strerror(errno));
+        unlink(tmp);
+    }
+    free(tmp);
     free(p);
+    return rc;
+}
+
+void run_dir_manifest_begin(struct run_dir *r, int argc, char **argv)
+{
+    if (r->has_manifest)
+        json_free(&r->manifest);
+    json_init(&r->manifest);
+    r->has_manifest = true;
+    json_object_begin(&r->manifest, NULL);
+    manifest_head(&r->manifest, argc, argv);
+}
+
+int run_dir_manifest(struct run_dir *r, const char *status, const char *why)
+{
+    if (!r->has_manifest)
+        pm_fatal("run_dir_manifest before run_dir_manifest_begin");
+    /* A copy gets the closing members, so the next call starts from the same members again. */
+    struct json j = r->manifest;
+    j.buf = xmalloc(j.cap);
+    memcpy(j.buf, r->manifest.buf, j.len + 1);
+    char now[32];
+    json_string(&j, "status", status);
+    if (strcmp(status, RUN_RUNNING))
+        json_string(&j, "ended", iso_now(now));
+    if (why)
+        json_string(&j, "status_reason", why);
+    json_object_end(&j);
+    int rc = run_dir_write(r, "manifest.json", &j);
+    json_free(&j);
     return rc;
 }
 
@@ -93,6 +151,8 @@ void run_dir_close(struct run_dir *r)
         fclose(r->measurements);
     if (r->tap)
         fclose(r->tap);
+    if (r->has_manifest)
+        json_free(&r->manifest);
     free(r->path);
     memset(r, 0, sizeof(*r));
 }
@@ -108,7 +168,9 @@ void manifest_head(struct json *j, int argc, char **argv)
 {
     char date[32];
     json_string(j, "pmucal", PMUCAL_VERSION);
+    json_string(j, "pmucal_commit", pmucal_commit());
     json_string(j, "date", iso_now(date));
+    json_string(j, "started", date);
     json_array_begin(j, "command");
     json_string(j, NULL, "pmucal");
     for (int i = 0; i < argc; i++)

@@ -3,23 +3,41 @@
 #ifndef PMUCAL_RESULTS_H
 #define PMUCAL_RESULTS_H
 #include "json.h"
+#include <stdbool.h>
 #include <stdio.h>
 
 struct run_dir {
     char *path;
     FILE *measurements, *tap;
+    struct json manifest;     /* manifest.json's members so far, the object still open */
+    bool has_manifest;
 };
+
+/* A run's status in its manifest: "running" from the start; at the end "complete" (every case
+ * attempted), "interrupted" (SIGINT/SIGTERM: what finished is kept) or "failed" (it could not do
+ * all it was asked). A folder still "running" with no process behind it crashed. */
+#define RUN_RUNNING "running"
+#define RUN_COMPLETE "complete"
+#define RUN_INTERRUPTED "interrupted"
+#define RUN_FAILED "failed"
 
 /* base: parent folder (PMUCAL_RESULTS or "results" when NULL). A new folder each time:
  * "-2", "-3" ... are added when the name is taken. -1 with a message on failure. */
 int run_dir_create(struct run_dir *r, const char *base, const char *label);
 /* Reopen an existing run to add to it (resume). */
 int run_dir_open(struct run_dir *r, const char *path);
-/* Write a file in the run (manifest.json, penalties.json ...) from a finished JSON value. */
+/* Write a file in the run (penalties.json ...) from a finished JSON value, atomically (a temporary
+ * file renamed over it: a reader sees the old or the new file, never half of one). */
 int run_dir_write(const struct run_dir *r, const char *name, const struct json *j);
+/* Start r->manifest with manifest_head's members; the caller adds its own
+ * members to r->manifest, then writes it with run_dir_manifest(r, RUN_RUNNING, NULL). */
+void run_dir_manifest_begin(struct run_dir *r, int argc, char **argv);
+/* Write manifest.json (atomically): the members so far, "status", "ended" (when not running),
+ * "status_reason" when why is not NULL. Called at the start and again at the end. */
+int run_dir_manifest(struct run_dir *r, const char *status, const char *why);
 void run_dir_close(struct run_dir *r);
-/* The members every manifest starts with, into an open JSON object: pmucal version, date and
- * time, and the command as typed (argv[0] is the subcommand). */
+/* The members every manifest starts with, into an open JSON object: pmucal version and commit, date
+ * and time (also "started"), and the command as typed (argv[0] is the subcommand). */
 void manifest_head(struct json *j, int argc, char **argv);
 /* Local date and time in ISO 8601 ("2026-11-21T10:34:16+0000") into buf; returns buf. */
 char *iso_now(char buf[32]);

@@ -16,6 +16,7 @@ struct event_spec {
     bool count_kernel;       /* ':k' given: count ring 0 too (default: user level only) */
     bool exclude_user;       /* ':k' without ':u': kernel level only */
     char *unsupported;       /* why it cannot be counted on this host; NULL when it can */
+    int group;               /* the {a,b,c} group of the -e list it came from (1-based), 0 none */
 };
 
 /* Noise detectors every group carries, without programmable counters. */
@@ -76,12 +77,19 @@ struct source {
     bool simple_predictor;        /* a textbook branch predictor (2-bit counters, short history) */
     /* Optional: what the source adds to manifest.json, e.g. the simulated cache geometry. */
     void (*manifest)(struct json *j);
+    /* Optional: a source that takes an argument ("--source NAME:ARG", e.g. a wrapper naming the source
+     * it wraps) returns the source to use, or NULL with err filled. */
+    const struct source *(*configure)(const char *arg, char *err, size_t errlen);
+    bool test_only;          /* for the test suite: not listed to users */
 };
 
 enum { SOURCE_CONTINUE = 0, SOURCE_DONE = 1 };
 
 void source_register(const struct source *s);
 const struct source *source_find(const char *name);
+/* "NAME" or "NAME:ARG" as given to --source: the source, configured with ARG when it takes one;
+ * NULL after one message naming the sources (or what is wrong with ARG). */
+const struct source *source_select(const char *spec);
 const struct source **source_list(void);
 
 #define PMUCAL_SOURCE(var) \

@@ -14,4 +14,9 @@ double stats_median(const double *x, size_t n);
 /* Relative spread the protocol quotes: MAD / median (0 when the median is 0). */
 double stats_rel_mad(const struct stats *s);
 
+/* Two-sided p-value of the Mann-Whitney U test that a and b come from one distribution: exact
+ * (the no-ties distribution, U with mid-ranks) up to 20 values a side, else the normal
+ * approximation with the tie correction. 1 when every value is the same; NaN when a side is empty. */
+double stats_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb);
+
 #endif

@@ -28,15 +28,26 @@ static void say(struct tap *t, const char *fmt, ...)
 static void clean(char *d)
 {
     for (; *d; d++)
-        if (*d == '#' || *d == '\n')
+        if (*d == '#' || *d == '\n' || *d == '\r')
             *d = *d == '#' ? '%' : ' ';
+}
+
+/* Text on one TAP line: a newline in it (from a path, say) would start a line of its own. */
+static void one_line(char *s)
+{
+    for (; *s; s++)
+        if (*s == '\n' || *s == '\r')
+            *s = ' ';
 }
 
 void tap_point(struct tap *t, enum tap_kind kind, const char *desc, const char *reason)
 {
-    char d[1024];
+    char d[1024], why[1024];
     snprintf(d, sizeof(d), "%s", desc);
     clean(d);
+    snprintf(why, sizeof(why), "%s", reason ? reason : "");
+    one_line(why);
+    reason = why;
     t->n++;
     switch (kind) {
     case TAP_OK:
@@ -65,10 +76,21 @@ void tap_comment(struct tap *t, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof(line), fmt, ap);
     va_end(ap);
+    one_line(line);
     say(t, "# %s\n", line);
 }
 
 void tap_plan(struct tap *t)
 {
     say(t, "1..%d\n", t->n);
+}
+
+void tap_bail(struct tap *t, const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    say(t, "Bail out! %s\n", line);
 }

@@ -13,5 +13,7 @@ enum tap_kind { TAP_OK, TAP_NOT_OK, TAP_SKIP, TAP_TODO };
 void tap_point(struct tap *t, enum tap_kind kind, const char *desc, const char *reason);
 void tap_comment(struct tap *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void tap_plan(struct tap *t);
+/* "Bail out! <reason>": the run stopped before its end; no plan follows. */
+void tap_bail(struct tap *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

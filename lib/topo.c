@@ -251,7 +251,7 @@ int topo_membind_area(void *p, size_t len, int os_node)
     int err = errno;
     hwloc_bitmap_free(set);
     if (rc) {
-        pm_error("cannot bind memory to NUMA node %d: %s; 'pmucal info' lists the nodes", os_node, strerror(err));
+        pm_error("cannot bind memory to NUMA node %d: %s; 'pmucal info' counts them (nodes are numbered from 0)", os_node, strerror(err));
         return -1;
     }
     return 0;

@@ -235,7 +235,7 @@ static int snoop_setup(struct case_ *c)
     s->writer_cpu = case_cpu(c, "writer_cpu");
     if (s->writer_cpu == reader) {
         pm_error("snoop: writer_cpu=%d and run_cpu=%d are the same CPU; a transfer needs two, e.g. "
-                 "writer_cpu=%d run_cpu=%d ('pmucal info' lists the CPUs)", s->writer_cpu, reader,
+                 "writer_cpu=%d run_cpu=%d (lscpu lists the CPUs)", s->writer_cpu, reader,
                  reader == 0 ? 1 : 0, reader);
         return KERNEL_ERROR;
     }

@@ -5,6 +5,7 @@
 #include "clock.h"
 #include "results.h"
 #include "snoop.h"
+#include "subprocess.h"
 #include "topo.h"
 #include "util.h"
 #include "version.h"
@@ -20,29 +21,34 @@
 
 static int c2c_main(int argc, char **argv);
 
+enum { K_CPUS = CLI_LONG, K_MODE, K_SIZE, K_LABEL, K_OUT };
+
+static const struct cli_option c2c_options[] = {
+    {"cpus", K_CPUS, "LIST", "CPUs to pair, comma-separated OS indexes (default: every allowed CPU)"},
+    {"mode", K_MODE, "hitm|shared", "modified lines (default) or clean ones"},
+    {"size", K_SIZE, "SIZE", "segment per run: bytes or L1|L2 (default L2; it must stay in the\n"
+                             "writer's private caches for every line to be a transfer)"},
+    {"repetitions", 'r', "N", "repetitions per pair, 1..101 (default 5)"},
+    {"label", K_LABEL, "NAME", "results folder label (default c2c)"},
+    {"out", K_OUT, "DIR", "parent of the results folder (default $PMUCAL_RESULTS or results)"},
+    CLI_END,
+};
+
 static const struct command c2c_command = {
     .name = "c2c",
     .fn = c2c_main,
     .summary = "core-to-core transfer latency of a cache line for every pair of CPUs: matrix, CSV, SVG",
-    .usage = "pmucal c2c [options]\n\n"
-             "For every ordered pair of CPUs (FROM, TO), a writer thread on FROM modifies every line\n"
+    .synopsis = "[options]",
+    .usage = "For every ordered pair of CPUs (FROM, TO), a writer thread on FROM modifies every line\n"
              "of a segment (mode hitm) or reads it clean (mode shared); the measuring thread on TO then\n"
              "walks the segment with dependent loads: the time per load is the one-way latency of a\n"
              "line moving FROM -> TO. Pairs are labelled by how they share hardware (smt-sibling,\n"
              "same-l3, other-l3, other-package). Prints the matrix (rows FROM, columns TO; median core\n"
              "cycles and ns) and writes c2c.csv (one row per pair), c2c.svg (a heatmap, when gnuplot\n"
-             "is installed) and manifest.json into results/<date>-<host>-<label>/.\n\n"
-             "Options:\n"
-             "  --cpus LIST          CPUs to pair, comma-separated OS indexes (default: every allowed CPU)\n"
-             "  --mode hitm|shared   modified lines (default) or clean ones\n"
-             "  --size SIZE          segment per run: bytes or L1|L2 (default L2; it must stay in the\n"
-             "                       writer's private caches for every line to be a transfer)\n"
-             "  -r, --repetitions N  repetitions per pair, 1..101 (default 5)\n"
-             "  --label NAME         results folder label (default c2c)\n"
-             "  --out DIR            parent of the results folder (default $PMUCAL_RESULTS or results)\n\n"
-             "Examples:\n"
-             "  pmucal c2c\n"
-             "  pmucal c2c --cpus 0,1 --mode shared -r 9\n",
+             "is installed) and manifest.json into results/<date>-<host>-<label>/.\n",
+    .options = c2c_options,
+    .examples = "  pmucal c2c\n"
+                "  pmucal c2c --cpus 0,1 --mode shared -r 9\n",
 };
 PMUCAL_COMMAND(c2c_command)
 
@@ -52,16 +58,11 @@ struct cell {
     struct stats cycles;
 };
 
-static void write_manifest(const struct run_dir *dir, int argc, char **argv)
+static void begin_manifest(struct run_dir *dir, int argc, char **argv)
 {
-    struct json j;
-    json_init(&j);
-    json_object_begin(&j, NULL);
-    manifest_head(&j, argc, argv);
-    host_facts_json(&j);
-    json_object_end(&j);
-    run_dir_write(dir, "manifest.json", &j);
-    json_free(&j);
+    run_dir_manifest_begin(dir, argc, argv);
+    host_facts_json(&dir->manifest);
+    run_dir_manifest(dir, RUN_RUNNING, NULL);
 }
 
 static int write_csv(const char *path, const struct cell *cells, int n, double core_hz)
@@ -87,10 +88,12 @@ static int write_csv(const char *path, const struct cell *cells, int n, double c
 
 static bool have_gnuplot(void)
 {
-    return system("gnuplot --version > /dev/null 2>&1") == 0;
+    char *argv[] = {"gnuplot", "--version", NULL};
+    return spawn_run(argv, NULL) == 0;
 }
 
-/* A heatmap of the matrix in ns: gnuplot reads the CSV itself, one cell per pair. */
+/* A heatmap of the matrix in ns: gnuplot reads the CSV itself, one cell per pair. It runs in the
+ * results folder, so the script names no path; the title is a single-quoted gnuplot string. */
 static int write_svg(const char *dir, const int *cpus, int ncpu, const char *title)
 {
     char *script = xasprintf("%s/c2c.gp", dir);
@@ -100,9 +103,11 @@ static int write_svg(const char *dir, const int *cpus, int ncpu, const char *tit
         free(script);
         return -1;
     }
+    char *quoted = gnuplot_quote(title);
     fprintf(f, "set terminal svg size %d,%d dynamic background rgb 'white'\n", 320 + 60 * ncpu, 240 + 60 * ncpu);
-    fprintf(f, "set output '%s/c2c.svg'\n", dir);
-    fprintf(f, "set datafile separator ','\nset title \"%s\" noenhanced\n", title);
+    fprintf(f, "set output 'c2c.svg'\n");
+    fprintf(f, "set datafile separator ','\nset title %s noenhanced\n", quoted);
+    free(quoted);
     fprintf(f, "set xlabel 'to CPU (reader)'\nset ylabel 'from CPU (writer)'\nset cblabel 'ns, median'\n");
     fprintf(f, "set xtics (");
     for (int i = 0; i < ncpu; i++)
@@ -119,13 +124,18 @@ static int write_svg(const char *dir, const int *cpus, int ncpu, const char *tit
     fprintf(f, "NaN\n");
     /* Boxes, not 'with image': the diagonal has no cell, and an image needs a full grid. */
     fprintf(f, "set style fill solid 1.0 border rgb 'gray'\n");
-    fprintf(f, "plot '%s/c2c.csv' skip 1 using (pos($2)):(pos($1)):(0.5):(0.5):7 with boxxyerror fc palette notitle, \\\n"
-               "     '' skip 1 using (pos($2)):(pos($1)):(sprintf('%%.1f', $7)) with labels notitle\n", dir);
-    fclose(f);
-    char *cmd = xasprintf("gnuplot '%s' 2>'%s/gnuplot.err'", script, dir);
-    int rc = system(cmd);
-    free(cmd);
+    fprintf(f, "plot 'c2c.csv' skip 1 using (pos($2)):(pos($1)):(0.5):(0.5):7 with boxxyerror fc palette notitle, \\\n"
+               "     '' skip 1 using (pos($2)):(pos($1)):(sprintf('%%.1f', $7)) with labels notitle\n");
+    bool written = !ferror(f);
+    if (fclose(f) || !written) {
+        pm_error("cannot write %s: %s", script, strerror(errno));
+        free(script);
+        return -1;
+    }
     free(script);
+    char *argv[] = {"gnuplot", "c2c.gp", NULL};
+    struct spawn_opts so = {.cwd = dir, .err_path = "gnuplot.err", .timeout_ms = 60000};
+    int rc = spawn_run(argv, &so);
     char *err = xasprintf("%s/gnuplot.err", dir);
     struct stat st;
     if (rc == 0 && !stat(err, &st) && st.st_size == 0)
@@ -147,7 +157,7 @@ static int parse_cpus(const char *list, int *cpus, int max)
         uint64_t v;
         if (!parse_u64(words[i], &v) || v >= 1u << 20 || !topo_cpu_valid((int)v)) {
             int all[1024], na = topo_cpus(all, 1024);
-            pm_error("c2c: --cpus %s: '%s' is not a CPU of this machine; give OS indexes from %d..%d ('pmucal info' lists them)",
+            pm_error("c2c: --cpus %s: '%s' is not a CPU of this machine; give OS indexes from %d..%d",
                      list, words[i], na ? all[0] : 0, na ? all[na - 1] : 0);
             rc = -1;
         } else if (i >= max) {
@@ -166,37 +176,49 @@ static int parse_cpus(const char *list, int *cpus, int max)
     return rc;
 }
 
+struct c2c_args {
+    const char *cpu_list, *mode, *size, *label, *out;
+    struct measure_opts o;
+};
+
+static int c2c_option(void *ctx, int key, const char *v)
+{
+    struct c2c_args *a = ctx;
+    unsigned long long r;
+    int rc = 0;
+    switch (key) {
+    case K_CPUS:
+        a->cpu_list = v;
+        break;
+    case K_MODE:
+        if (strcmp(v, "hitm") && strcmp(v, "shared"))
+            return cli_usage_error(&c2c_command, "--mode %s: give hitm or shared", v);
+        a->mode = v;
+        break;
+    case K_SIZE:
+        a->size = v;
+        break;
+    case 'r':
+        if (!(rc = cli_number(&c2c_command, "-r", v, 1, MEASURE_MAX_REPS, &r)))
+            a->o.repetitions = (int)r;
+        break;
+    case K_LABEL:
+        a->label = v;
+        break;
+    case K_OUT:
+        a->out = v;
+        break;
+    }
+    return rc;
+}
+
 static int c2c_main(int argc, char **argv)
 {
-    if (cli_wants_help(&c2c_command, argc, argv))
-        return 0;
-    const char *cpu_list = NULL, *mode = "hitm", *size = "L2", *label = "c2c", *out = NULL;
-    struct measure_opts o = MEASURE_OPTS_DEFAULT;
-    for (int i = 1; i < argc; i++) {
-        bool bad = false;
-        const char *v;
-        if ((v = cli_opt(argc, argv, &i, "--cpus", NULL, &bad)))
-            cpu_list = v;
-        else if ((v = cli_opt(argc, argv, &i, "--mode", NULL, &bad))) {
-            if (strcmp(v, "hitm") && strcmp(v, "shared"))
-                return cli_usage_error(&c2c_command, "--mode %s: give hitm or shared", v);
-            mode = v;
-        } else if ((v = cli_opt(argc, argv, &i, "--size", NULL, &bad)))
-            size = v;
-        else if ((v = cli_opt(argc, argv, &i, "--repetitions", "-r", &bad))) {
-            uint64_t r;
-            if (!parse_u64(v, &r) || r < 1 || r > MEASURE_MAX_REPS)
-                return cli_usage_error(&c2c_command, "-r %s: give a whole number from 1 to %d", v, MEASURE_MAX_REPS);
-            o.repetitions = (int)r;
-        } else if ((v = cli_opt(argc, argv, &i, "--label", NULL, &bad)))
-            label = v;
-        else if ((v = cli_opt(argc, argv, &i, "--out", NULL, &bad)))
-            out = v;
-        else if (bad)
-            return cli_usage_error(&c2c_command, "%s needs a value", argv[i]);
-        else
-            return cli_usage_error(&c2c_command, "unknown argument %s", argv[i]);
-    }
+    struct c2c_args a = {.mode = "hitm", .size = "L2", .label = "c2c", .o = MEASURE_OPTS_DEFAULT};
+    if (cli_parse(&c2c_command, argc, argv, c2c_option, &a, NULL))
+        return 2;
+    const char *cpu_list = a.cpu_list, *mode = a.mode, *size = a.size, *label = a.label, *out = a.out;
+    struct measure_opts o = a.o;
     int cpus[256], ncpu = cpu_list ? parse_cpus(cpu_list, cpus, 256) : topo_cpus(cpus, 256);
     if (ncpu < 0)
         return 2;
@@ -215,8 +237,8 @@ static int c2c_main(int argc, char **argv)
 
     struct run_dir dir;
     if (run_dir_create(&dir, out, label))
-        return 1;
-    write_manifest(&dir, argc, argv);
+        return 2;   /* before anything is measured: the folder named is the bad input */
+    begin_manifest(&dir, argc, argv);
     const struct clock_info *ci = clock_get();
     struct cell *cells = xcalloc((size_t)(ncpu * ncpu), sizeof(*cells));
     int ncell = 0, rc = 0;
@@ -282,6 +304,9 @@ static int c2c_main(int argc, char **argv)
         }
     }
     free(cells);
+    if (run_dir_manifest(&dir, rc ? RUN_FAILED : RUN_COMPLETE, rc ? "a pair or an output could not be measured or "
+                         "written" : NULL))
+        rc = 1;
     run_dir_close(&dir);
     return rc;
 }

@@ -4,6 +4,7 @@
 #include "../validate/pfm.h"
 #include "cli.h"
 #include "clock.h"
+#include "curve.h"
 #include "emit.h"
 #include "fit.h"
 #include "recipes.h"
@@ -21,12 +22,32 @@
 
 static int calibrate_main(int argc, char **argv);
 
+enum { K_LIST = CLI_LONG, K_JSON, K_TARGET_MS, K_QUICK, K_CURVE, K_NO_CURVE, K_RECIPE, K_PPO, K_CPU, K_PREFIX,
+       K_LABEL, K_OUT };
+
+static const struct cli_option calibrate_options[] = {
+    {"list", K_LIST, NULL, "print the recipes (issue case, control case, occurrence) and exit"},
+    {"json", K_JSON, NULL, "with --list: one JSON array of recipes"},
+    {"repetitions", 'r', "N", "repetitions per case, 3..101 (default 7)"},
+    {"target-ms", K_TARGET_MS, "MS", "length of one measured run (default 5)"},
+    {"quick", K_QUICK, NULL, "3 repetitions, 2 ms runs, 2 curve points per octave (for tests)"},
+    {"curve", K_CURVE, NULL, "only the latency curve (no recipes, no closure)"},
+    {"no-curve", K_NO_CURVE, NULL, "recipes and closure only"},
+    {"recipe", K_RECIPE, "NAME", "only this recipe (may be repeated; the closure needs l1_hit, l2_hit, l3_hit)"},
+    {"points-per-octave", K_PPO, "N", "curve density (default 4)"},
+    {"cpu", K_CPU, "N", "CPU to measure on (default: the one most idle over 150 ms at the start)"},
+    {"prefix", K_PREFIX, "NAME", "macro prefix of the C header (default PMUCAL)"},
+    {"label", K_LABEL, "NAME", "results folder label (default calibrate)"},
+    {"out", K_OUT, "DIR", "parent folder of the results folder (default results, or $PMUCAL_RESULTS)"},
+    CLI_END,
+};
+
 static const struct command calibrate_command = {
     .name = "calibrate",
     .fn = calibrate_main,
     .summary = "measure cycle penalties (latencies, TLB, branches, stores, divides, assists) and write tables",
-    .usage = "pmucal calibrate [options]\n\n"
-             "Runs every penalty recipe (an issue case against its control case, or a case whose whole cost\n"
+    .synopsis = "[options]",
+    .usage = "Runs every penalty recipe (an issue case against its control case, or a case whose whole cost\n"
              "per occurrence is the figure), one progress line each on stderr; then the load-latency curve\n"
              "and the closure check. A penalty is (cycles per iteration of the issue case - of the control)\n"
              "/ (occurrences in the issue case - in the control). Occurrences come from the kernels' models;\n"
@@ -45,24 +66,12 @@ static const struct command calibrate_command = {
              "pmu-events metrics for the host PMU), tables/penalties.csv, curve.csv, curve.svg (gnuplot),\n"
              "validate.tap (the closure verdict).\n"
              "Exit status: 0, or 1 when the closure check fails or a case fails to measure; 2 on bad input;\n"
-             "130 when interrupted.\n\n"
-             "Options:\n"
-             "  --list               print the recipes (issue case, control case, occurrence) and exit\n"
-             "  -r, --repetitions N  repetitions per case, 3..101 (default 7)\n"
-             "  --target-ms MS       length of one measured run (default 5)\n"
-             "  --quick              3 repetitions, 2 ms runs, 2 curve points per octave (for tests)\n"
-             "  --curve              only the latency curve (no recipes, no closure)\n"
-             "  --no-curve           recipes and closure only\n"
-             "  --recipe NAME        only this recipe (may be repeated; the closure needs l1_hit, l2_hit, l3_hit)\n"
-             "  --points-per-octave N  curve density (default 4)\n"
-             "  --cpu N              CPU to measure on (default: the one most idle over 150 ms at the start)\n"
-             "  --prefix NAME        macro prefix of the C header (default PMUCAL)\n"
-             "  --label NAME         results folder label (default calibrate)\n"
-             "  --out DIR            parent folder of the results folder (default results, or $PMUCAL_RESULTS)\n\n"
-             "Examples:\n"
-             "  pmucal calibrate\n"
-             "  pmucal calibrate --recipe l2_hit --recipe dram --no-curve\n"
-             "  pmucal emit --format c --core-ghz 2.0 results/2025-01-01-host-calibrate\n",
+             "130 when interrupted.\n",
+    .options = calibrate_options,
+    .examples = "  pmucal calibrate\n"
+                "  pmucal calibrate --recipe l2_hit --recipe dram --no-curve\n"
+                "  pmucal calibrate --list --json | jq -r '.[].name'\n"
+                "  pmucal emit --format c --core-ghz 2.0 results/2025-01-01-host-calibrate\n",
 };
 PMUCAL_COMMAND(calibrate_command)
 
@@ -275,143 +284,19 @@ static void penalty_json(struct json *j, const struct penalty *p, const char *ho
 
 /* ---- the latency curve ---- */
 
-struct curve {
-    int n;
-    uint64_t bytes[160];
-    double cyc[160], lo[160], hi[160], ns[160];
-    uint64_t detected[4];   /* [1..3]: first size past each level */
-};
-
-static double plateau(const struct curve *cv, uint64_t at)
+static const struct case_result *curve_case(void *ctx, const char *text)
 {
-    int best = 0;
-    for (int i = 1; i < cv->n; i++)
-        if (fabs(log((double)cv->bytes[i] / (double)at)) < fabs(log((double)cv->bytes[best] / (double)at)))
-            best = i;
-    return cv->cyc[best];
-}
-
-static void detect_levels(struct curve *cv)
-{
-    const struct topo *t = topo_get();
-    static const char *const lv[] = {"", "L1", "L2", "L3"};
-    uint64_t from = 0;
-    for (int l = 1; l <= 3; l++) {
-        cv->detected[l] = 0;
-        if (!t->data[l].size)
-            continue;
-        /* Latency inside this level and inside the next one (or DRAM); the boundary is the
-         * first size past the geometric middle of the two. */
-        double in = plateau(cv, level_size(lv[l]));
-        double out = l < 3 && t->data[l + 1].size ? plateau(cv, level_size(lv[l + 1])) : cv->cyc[cv->n - 1];
-        double mid = sqrt(in * out);
-        for (int i = 0; i < cv->n; i++)
-            if (cv->bytes[i] > from && cv->bytes[i] >= level_size(lv[l]) && cv->cyc[i] >= mid) {
-                cv->detected[l] = cv->bytes[i];
-                from = cv->bytes[i];
-                break;
-            }
-    }
+    struct cal *k = ctx;
+    const struct case_result *r = measured(k, text);
+    return k->interrupted ? NULL : r;
 }
 
 static int run_curve(struct cal *k, int ppo, struct curve *cv, struct json *doc)
 {
-    const struct topo *t = topo_get();
-    uint64_t llc = t->data[topo_last_level(t)].size, top = 4 * llc;
-    memset(cv, 0, sizeof(*cv));
-    for (int i = 0; cv->n < 160; i++) {
-        uint64_t b = (uint64_t)(4096.0 * pow(2.0, (double)i / ppo)) / 64 * 64;
-        if (b > top)
-            break;
-        if (cv->n && b == cv->bytes[cv->n - 1])
-            continue;
-        char text[96];
-        snprintf(text, sizeof(text), "walker size=%llu order=random", (unsigned long long)b);
-        struct case_result *r = measured(k, text);
-        if (k->interrupted)
-            return -1;
-        if (r->status != CAL_OK) {
-            pm_warn("curve: %s: %s", text, r->reason);
-            continue;
-        }
-        double per = r->q.v[Q_LD_ALL];
-        struct stats s = stats_of(r->cycles, (size_t)r->reps);
-        cv->bytes[cv->n] = b;
-        cv->cyc[cv->n] = s.median / per;
-        cv->lo[cv->n] = s.min / per;
-        cv->hi[cv->n] = s.max / per;
-        cv->ns[cv->n] = stats_median(r->ns, (size_t)r->reps) / per;
-        pm_note("curve %s: %.2f cycles per load", fmt_size(b), cv->cyc[cv->n]);
-        cv->n++;
-    }
-    if (cv->n < 4) {
-        pm_error("curve: fewer than 4 points measured");
+    if (curve_measure(cv, ppo, curve_case, k))
         return -1;
-    }
-    detect_levels(cv);
-    char *path = xasprintf("%s/curve.csv", k->dir.path);
-    FILE *f = fopen(path, "w");
-    if (f) {
-        fprintf(f, "bytes,cycles_per_load,ns_per_load,cycles_min,cycles_max\n");
-        for (int i = 0; i < cv->n; i++)
-            fprintf(f, "%llu,%.3f,%.3f,%.3f,%.3f\n", (unsigned long long)cv->bytes[i], cv->cyc[i], cv->ns[i], cv->lo[i],
-                    cv->hi[i]);
-        fclose(f);
-    }
-    free(path);
-    json_object_begin(doc, "curve");
-    json_string(doc, "file", "curve.csv");
-    json_int(doc, "points", cv->n);
-    json_int(doc, "points_per_octave", ppo);
-    json_string(doc, "case", "walker order=random page=auto loads=16");
-    json_array_begin(doc, "levels");
-    static const char *const names[] = {"", "L1", "L2", "L3"};
-    for (int l = 1; l <= 3; l++) {
-        if (!t->data[l].size)
-            continue;
-        json_object_begin(doc, NULL);
-        json_string(doc, "level", names[l]);
-        json_uint(doc, "hwloc_bytes", t->data[l].size);
-        json_uint(doc, "detected_bytes", cv->detected[l]);
-        json_number(doc, "ratio", cv->detected[l] ? (double)cv->detected[l] / (double)t->data[l].size : NAN);
-        json_object_end(doc);
-        printf("# curve: %s boundary detected at %s, hwloc says %s%s\n", names[l],
-               cv->detected[l] ? fmt_size(cv->detected[l]) : "(none)", fmt_size(t->data[l].size),
-               cv->detected[l] && (cv->detected[l] < t->data[l].size / 2 || cv->detected[l] > t->data[l].size * 2)
-                   ? " (differs by more than 2x: a share of the cache, or a virtual machine's view)" : "");
-    }
-    json_array_end(doc);
-    json_object_end(doc);
-    /* The plot: gnuplot where it is installed; the CSV is there either way. */
-    char *gp = xasprintf("%s/curve.gp", k->dir.path);
-    f = fopen(gp, "w");
-    if (f) {
-        fprintf(f, "set terminal svg size 900,560 dynamic background rgb 'white'\nset output 'curve.svg'\n"
-                   "set datafile separator ','\nset logscale x 2\nset logscale y 2\nset grid\n"
-                   "set title 'Load-to-use latency, random dependent loads (pmucal calibrate --curve)'\n"
-                   "set xlabel 'working set (bytes)'\nset ylabel 'core cycles per load'\nset key top left\n");
-        for (int l = 1; l <= 3; l++) {
-            if (t->data[l].size)
-                fprintf(f, "set arrow from %llu, graph 0 to %llu, graph 1 nohead dt 2 lc rgb 'gray40'\n"
-                           "set label 'hwloc %s' at %llu, graph 0.95 rotate by 90 right offset -1,0 tc rgb 'gray40'\n",
-                        (unsigned long long)t->data[l].size, (unsigned long long)t->data[l].size, names[l],
-                        (unsigned long long)t->data[l].size);
-            if (cv->detected[l])
-                fprintf(f, "set arrow from %llu, graph 0 to %llu, graph 1 nohead lc rgb 'red'\n"
-                           "set label 'detected %s' at %llu, graph 0.05 rotate by 90 left offset 1,0 tc rgb 'red'\n",
-                        (unsigned long long)cv->detected[l], (unsigned long long)cv->detected[l], names[l],
-                        (unsigned long long)cv->detected[l]);
-        }
-        fprintf(f, "plot 'curve.csv' every ::1 using 1:4:5 with filledcurves lc rgb '#c0d0f0' title 'min..max', \\\n"
-                   "     'curve.csv' every ::1 using 1:2 with linespoints pt 7 ps 0.6 lc rgb 'blue' title 'median'\n");
-        fclose(f);
-        char *cmd = xasprintf("cd '%s' && gnuplot curve.gp 2>gnuplot.err", k->dir.path);
-        if (system(cmd) != 0)
-            pm_warn("gnuplot could not draw curve.svg (see %s/gnuplot.err); curve.csv has the data; "
-                    "'apt-get install gnuplot-nox' provides it", k->dir.path);
-        free(cmd);
-    }
-    free(gp);
+    curve_detect_levels(cv);
+    curve_write(cv, ppo, k->dir.path, doc);
     return 0;
 }
 
@@ -478,73 +363,129 @@ static bool wanted(const struct recipe *rc, char **only, int nonly)
     return false;
 }
 
+struct calibrate_args {
+    struct cal_opts o;
+    int ppo, nonly, cpu_arg;
+    bool curve, recipes_on, list, json;
+    const char *label, *out, *prefix;
+    char *only[64];
+};
+
+static int calibrate_option(void *ctx, int key, const char *v)
+{
+    struct calibrate_args *a = ctx;
+    unsigned long long x;
+    int rc = 0;
+    switch (key) {
+    case 'r':
+        if (!(rc = cli_number(&calibrate_command, "-r", v, 3, MEASURE_MAX_REPS, &x)))
+            a->o.repetitions = (int)x;
+        break;
+    case K_TARGET_MS:
+        if (!(rc = cli_number(&calibrate_command, "--target-ms", v, 1, 10000, &x)))
+            a->o.target_seconds = (double)x / 1000;
+        break;
+    case K_PPO:
+        if (!(rc = cli_number(&calibrate_command, "--points-per-octave", v, 1, 8, &x)))
+            a->ppo = (int)x;
+        break;
+    case K_RECIPE: {
+        int r = 0;
+        while (r < nrecipes && strcmp(recipes[r].name, v))
+            r++;
+        if (r == nrecipes) {
+            pm_error("--recipe %s: no such recipe; 'pmucal calibrate --list' names them", v);
+            return 2;
+        }
+        if (a->nonly < 64)
+            a->only[a->nonly++] = (char *)v;
+        break;
+    }
+    case K_CPU: {
+        uint64_t cpu;
+        if (!parse_u64(v, &cpu) || cpu > 1u << 20 || !topo_cpu_valid((int)cpu)) {
+            pm_error("--cpu %s is not a CPU this process may run on (lscpu lists the CPUs)", v);
+            return 2;
+        }
+        a->cpu_arg = (int)cpu;
+        break;
+    }
+    case K_PREFIX:
+        a->prefix = v;
+        break;
+    case K_LABEL:
+        a->label = v;
+        break;
+    case K_OUT:
+        a->out = v;
+        break;
+    case K_QUICK:
+        a->o.repetitions = 3;
+        a->o.target_seconds = 0.002;
+        a->ppo = 2;
+        break;
+    case K_CURVE:
+        a->recipes_on = false;
+        break;
+    case K_NO_CURVE:
+        a->curve = false;
+        break;
+    case K_LIST:
+        a->list = true;
+        break;
+    case K_JSON:
+        a->json = true;
+        break;
+    }
+    return rc;
+}
+
+static int list_recipes(bool as_json)
+{
+    if (!as_json) {
+        for (int r = 0; r < nrecipes; r++)
+            printf("%-20s %-6s %s\n    issue   %s\n    control %s\n    per     %s\n", recipes[r].name,
+                   domain_name(recipes[r].domain), recipes[r].brief, recipes[r].issue,
+                   recipes[r].control ? recipes[r].control : "(none: the whole cost per occurrence)",
+                   recipes[r].occurrence);
+        return fflush(stdout) ? 1 : 0;
+    }
+    struct json j;
+    json_init(&j);
+    json_array_begin(&j, NULL);
+    for (int r = 0; r < nrecipes; r++) {
+        json_object_begin(&j, NULL);
+        json_string(&j, "name", recipes[r].name);
+        json_string(&j, "domain", domain_name(recipes[r].domain));
+        json_string(&j, "brief", recipes[r].brief);
+        json_string(&j, "issue", recipes[r].issue);
+        json_string(&j, "control", recipes[r].control);
+        json_string(&j, "occurrence", recipes[r].occurrence);
+        json_object_end(&j);
+    }
+    json_array_end(&j);
+    int rc = json_write_line(&j, stdout);
+    json_free(&j);
+    return rc ? 1 : 0;
+}
+
 static int calibrate_main(int argc, char **argv)
 {
+    struct calibrate_args a = {.o = {.repetitions = 7, .target_seconds = 0.005}, .ppo = 4, .cpu_arg = -1,
+                               .curve = true, .recipes_on = true, .label = "calibrate", .prefix = "PMUCAL"};
+    if (cli_parse(&calibrate_command, argc, argv, calibrate_option, &a, NULL))
+        return 2;
+    if (a.json && !a.list)
+        return cli_usage_error(&calibrate_command, "--json goes with --list (a calibration writes penalties.json)");
+    if (a.list)
+        return list_recipes(a.json);
     struct cal k;
     memset(&k, 0, sizeof(k));
-    k.o.repetitions = 7;
-    k.o.target_seconds = 0.005;
-    int ppo = 4, nonly = 0, cpu_arg = -1;
-    bool curve = true, recipes_on = true;
-    const char *label = "calibrate", *out = NULL, *prefix = "PMUCAL";
-    char *only[64];
-    for (int i = 1; i < argc; i++) {
-        bool bad = false;
-        const char *v;
-        uint64_t x;
-        if ((v = cli_opt(argc, argv, &i, "--repetitions", "-r", &bad))) {
-            if (!parse_u64(v, &x) || x < 3 || x > MEASURE_MAX_REPS)
-                return cli_usage_error(&calibrate_command, "-r %s: give a whole number from 3 to %d", v, MEASURE_MAX_REPS);
-            k.o.repetitions = (int)x;
-        } else if ((v = cli_opt(argc, argv, &i, "--target-ms", NULL, &bad))) {
-            if (!parse_u64(v, &x) || x < 1 || x > 10000)
-                return cli_usage_error(&calibrate_command, "--target-ms %s: give a whole number from 1 to 10000", v);
-            k.o.target_seconds = (double)x / 1000;
-        } else if ((v = cli_opt(argc, argv, &i, "--points-per-octave", NULL, &bad))) {
-            if (!parse_u64(v, &x) || x < 1 || x > 8)
-                return cli_usage_error(&calibrate_command, "--points-per-octave %s: give 1 to 8", v);
-            ppo = (int)x;
-        } else if ((v = cli_opt(argc, argv, &i, "--recipe", NULL, &bad))) {
-            int r = 0;
-            while (r < nrecipes && strcmp(recipes[r].name, v))
-                r++;
-            if (r == nrecipes) {
-                pm_error("--recipe %s: no such recipe; 'pmucal calibrate --list' names them", v);
-                return 2;
-            }
-            if (nonly < 64)
-                only[nonly++] = (char *)v;
-        } else if ((v = cli_opt(argc, argv, &i, "--cpu", NULL, &bad))) {
-            if (!parse_u64(v, &x) || x > 1u << 20 || !topo_cpu_valid((int)x)) {
-                pm_error("--cpu %s is not a CPU this process may run on; 'pmucal info' lists them", v);
-                return 2;
-            }
-            cpu_arg = (int)x;
-        } else if ((v = cli_opt(argc, argv, &i, "--prefix", NULL, &bad))) {
-            prefix = v;
-        } else if ((v = cli_opt(argc, argv, &i, "--label", NULL, &bad))) {
-            label = v;
-        } else if ((v = cli_opt(argc, argv, &i, "--out", NULL, &bad))) {
-            out = v;
-        } else if (!strcmp(argv[i], "--quick")) {
-            k.o.repetitions = 3;
-            k.o.target_seconds = 0.002;
-            ppo = 2;
-        } else if (!strcmp(argv[i], "--curve")) {
-            recipes_on = false;
-        } else if (!strcmp(argv[i], "--no-curve")) {
-            curve = false;
-        } else if (!strcmp(argv[i], "--list")) {
-            for (int r = 0; r < nrecipes; r++)
-                printf("%-20s %-6s %s\n    issue   %s\n    control %s\n    per     %s\n", recipes[r].name,
-                       domain_name(recipes[r].domain), recipes[r].brief, recipes[r].issue,
-                       recipes[r].control ? recipes[r].control : "(none: the whole cost per occurrence)",
-                       recipes[r].occurrence);
-            return 0;
-        } else {
-            return cli_usage_error(&calibrate_command, bad ? "%s needs a value" : "unknown argument %s", argv[i]);
-        }
-    }
+    k.o = a.o;
+    int ppo = a.ppo, nonly = a.nonly, cpu_arg = a.cpu_arg;
+    bool curve = a.curve, recipes_on = a.recipes_on;
+    const char *label = a.label, *out = a.out, *prefix = a.prefix;
+    char **only = a.only;
     if (!recipes_on && !curve)
         return cli_usage_error(&calibrate_command, "--curve and --no-curve together leave nothing to do");
     k.o.src = source_find("perf");
@@ -554,16 +495,11 @@ static int calibrate_main(int argc, char **argv)
     k.o.cpu = cpu_arg >= 0 ? cpu_arg : cal_quietest_cpu();
     if (run_dir_create(&k.dir, out, label))
         return 2;
-    struct json man;
-    json_init(&man);
-    json_object_begin(&man, NULL);
-    manifest_head(&man, argc, argv);
-    json_int(&man, "repetitions", k.o.repetitions);
-    json_number(&man, "target_seconds", k.o.target_seconds);
-    host_facts_json(&man);
-    json_object_end(&man);
-    run_dir_write(&k.dir, "manifest.json", &man);
-    json_free(&man);
+    run_dir_manifest_begin(&k.dir, argc, argv);
+    json_int(&k.dir.manifest, "repetitions", k.o.repetitions);
+    json_number(&k.dir.manifest, "target_seconds", k.o.target_seconds);
+    host_facts_json(&k.dir.manifest);
+    run_dir_manifest(&k.dir, RUN_RUNNING, NULL);
     measure_install_sigint();
     struct pfm_core core;
     const char *host_pmu = pfm_core_pmu(&core) ? core.name : NULL;
@@ -657,6 +593,10 @@ static int calibrate_main(int argc, char **argv)
     }
     free(k.cases);
     free(ps);
+    if (k.interrupted)
+        run_dir_manifest(&k.dir, RUN_INTERRUPTED, measure_stop_signal());
+    else if (run_dir_manifest(&k.dir, status ? RUN_FAILED : RUN_COMPLETE, NULL))
+        status = 1;
     run_dir_close(&k.dir);
     if (k.interrupted) {
         pm_note("interrupted: what was measured is in the results folder");

@@ -10,12 +10,23 @@
 
 static int emit_main(int argc, char **argv);
 
+enum { K_CORE_GHZ = CLI_LONG, K_PREFIX };
+
+static const struct cli_option emit_options[] = {
+    {"format", 'f', "F", "json, c, perf-metrics or csv (required)"},
+    {"core-ghz", K_CORE_GHZ, "F", "recompute memory-domain penalties (DRAM) in cycles at F GHz from their ns;\n"
+                                  "core-domain penalties are constant in cycles and stay"},
+    {"prefix", K_PREFIX, "NAME", "C macro prefix (default PMUCAL)"},
+    {"output", 'o', "FILE", "write there instead of stdout"},
+    CLI_END,
+};
+
 static const struct command emit_command = {
     .name = "emit",
     .fn = emit_main,
     .summary = "write a calibration's penalties as JSON, a C header, perf metric JSON or CSV",
-    .usage = "pmucal emit --format json|c|perf-metrics|csv [options] [RUN]\n\n"
-             "RUN is a results folder of 'pmucal calibrate' or its penalties.json (default: the newest\n"
+    .synopsis = "--format json|c|perf-metrics|csv [options] [RUN]",
+    .usage = "RUN is a results folder of 'pmucal calibrate' or its penalties.json (default: the newest\n"
              "*-calibrate* folder under results/ or $PMUCAL_RESULTS). Output goes to stdout.\n"
              "  json          penalties.json again (with --core-ghz: memory-domain cycles rescaled)\n"
              "  c             #define PREFIX_NAME_CYCLES constants, provenance in a comment; unstable and\n"
@@ -23,16 +34,10 @@ static const struct command emit_command = {
              "  perf-metrics  perf pmu-events metric JSON (MetricName, MetricExpr, BriefDescription,\n"
              "                MetricGroup, ScaleUnit) for the host's libpfm4 PMU; every event is checked to\n"
              "                encode for that PMU (LIBPFM_FORCE_PMU=NAME emits for another)\n"
-             "  csv           one row per penalty\n\n"
-             "Options:\n"
-             "  -f, --format F       json, c, perf-metrics or csv (required)\n"
-             "  --core-ghz F         recompute memory-domain penalties (DRAM) in cycles at F GHz from their ns;\n"
-             "                       core-domain penalties are constant in cycles and stay\n"
-             "  --prefix NAME        C macro prefix (default PMUCAL)\n"
-             "  -o, --output FILE    write there instead of stdout\n\n"
-             "Examples:\n"
-             "  pmucal emit --format c > penalties.h\n"
-             "  pmucal emit --format perf-metrics --core-ghz 2.4 results/2025-01-01-host-calibrate\n",
+             "  csv           one row per penalty\n",
+    .options = emit_options,
+    .examples = "  pmucal emit --format c > penalties.h\n"
+                "  pmucal emit --format perf-metrics --core-ghz 2.4 results/2025-01-01-host-calibrate\n",
 };
 PMUCAL_COMMAND(emit_command)
 
@@ -65,34 +70,51 @@ static char *newest_run(void)
     return best;
 }
 
+struct emit_args {
+    int format;
+    const char *output;
+    struct emit_opts o;
+};
+
+static int emit_option(void *ctx, int key, const char *v)
+{
+    struct emit_args *a = ctx;
+    char *end;
+    switch (key) {
+    case 'f':
+        if ((a->format = emit_format_parse(v)) < 0)
+            return cli_usage_error(&emit_command, "--format %s: give json, c, perf-metrics or csv", v);
+        break;
+    case K_CORE_GHZ:
+        a->o.core_ghz = strtod(v, &end);
+        if (*end || end == v || !(a->o.core_ghz > 0.05 && a->o.core_ghz < 20))
+            return cli_usage_error(&emit_command, "--core-ghz %s: give a clock in GHz, e.g. 2.4", v);
+        break;
+    case K_PREFIX:
+        a->o.prefix = v;
+        break;
+    case 'o':
+        a->output = v;
+        break;
+    }
+    return 0;
+}
+
 static int emit_main(int argc, char **argv)
 {
-    int format = -1;
-    const char *run = NULL, *output = NULL;
-    struct emit_opts o = {.prefix = "PMUCAL"};
-    for (int i = 1; i < argc; i++) {
-        bool bad = false;
-        const char *v;
-        if ((v = cli_opt(argc, argv, &i, "--format", "-f", &bad))) {
-            if ((format = emit_format_parse(v)) < 0)
-                return cli_usage_error(&emit_command, "--format %s: give json, c, perf-metrics or csv", v);
-        } else if ((v = cli_opt(argc, argv, &i, "--core-ghz", NULL, &bad))) {
-            char *end;
-            o.core_ghz = strtod(v, &end);
-            if (*end || !(o.core_ghz > 0.05 && o.core_ghz < 20))
-                return cli_usage_error(&emit_command, "--core-ghz %s: give a clock in GHz, e.g. 2.4", v);
-        } else if ((v = cli_opt(argc, argv, &i, "--prefix", NULL, &bad))) {
-            o.prefix = v;
-        } else if ((v = cli_opt(argc, argv, &i, "--output", "-o", &bad))) {
-            output = v;
-        } else if (bad || argv[i][0] == '-') {
-            return cli_usage_error(&emit_command, bad ? "%s needs a value" : "unknown option %s", argv[i]);
-        } else if (run) {
-            return cli_usage_error(&emit_command, "one RUN only (got %s and %s)", run, argv[i]);
-        } else {
-            run = argv[i];
-        }
+    struct emit_args a = {.format = -1, .o = {.prefix = "PMUCAL"}};
+    struct cli_args pos;
+    if (cli_parse(&emit_command, argc, argv, emit_option, &a, &pos))
+        return 2;
+    if (pos.n > 1) {
+        int rc = cli_usage_error(&emit_command, "one RUN only (got %s and %s)", pos.v[0], pos.v[1]);
+        cli_args_free(&pos);
+        return rc;
     }
+    const char *run = pos.n ? pos.v[0] : NULL, *output = a.output;
+    int format = a.format;
+    struct emit_opts o = a.o;
+    cli_args_free(&pos);
     if (format < 0)
         return cli_usage_error(&emit_command, "give --format json, c, perf-metrics or csv");
     char *path;

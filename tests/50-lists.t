@@ -51,8 +51,8 @@ expect_err "libpfm4 has no PMU named 'nosuch'" -- $PMUCAL validate --pmu nosuch 
 
 # 'all': every event and unit mask of a PMU, forced offline; the same strings 'pmucal events' prints.
 n_events=$($PMUCAL events --pmu skl | wc -l)
-n_groups=$($PMUCAL groups --pmu skl -e all | wc -l)
-n_grouped=$($PMUCAL groups --pmu skl -e all | tr ',' '\n' | wc -l)
+n_groups=$($PMUCAL groups --names --pmu skl -e all | wc -l)
+n_grouped=$($PMUCAL groups --names --pmu skl -e all | tr ',' '\n' | wc -l)
 is "$n_grouped" "$n_events" "groups --pmu skl -e all places every one of the $n_events skl events"
 [ "$n_groups" -ge $(( (n_events + 3) / 4 )) ]
 ok $? "in at least ceil($n_events/4) groups ($n_groups)"
@@ -62,17 +62,17 @@ $PMUCAL events --pmu amd64_fam19h_zen4 | head -n 22 > "$TMP/zen4.list"
 printf '# trailing comment\n\n' >> "$TMP/zen4.list"
 for n in 4 6; do
     a=$(jq -R -s -r --argjson n $n -f scripts/groups.jq "$TMP/zen4.list")
-    b=$($PMUCAL groups --pmu amd64_fam19h_zen4 --group-size $n -e "$TMP/zen4.list")
+    b=$($PMUCAL groups --names --pmu amd64_fam19h_zen4 --group-size $n -e "$TMP/zen4.list")
     is "$a" "$b" "scripts/groups.jq and pmucal groups agree on 22 zen4 events by $n"
 done
 is "$(jq -R -s -r --argjson n 4 -f scripts/groups.jq "$TMP/zen4.list" | head -n 1 | tr ',' '\n' | wc -l)" "4" "groups of 4 by default width"
-is "$($PMUCAL groups --pmu amd64_fam19h_zen4 --group-size auto -e "$TMP/zen4.list" | head -n 1 | tr ',' '\n' | wc -l)" "6" \
+is "$($PMUCAL groups --names --pmu amd64_fam19h_zen4 --group-size auto -e "$TMP/zen4.list" | head -n 1 | tr ',' '\n' | wc -l)" "6" \
    "--group-size auto takes libpfm4's 6 counters of zen4"
 
 # Offcore-response events are interleaved: at most two per group; front-end MSR events one per group.
 oc="OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HIT:SNP_ANY,OFFCORE_RESPONSE_1:DMND_RFO:L3_HIT:SNP_ANY,OFFCORE_RESPONSE_0:DMND_CODE_RD:L3_HIT:SNP_ANY,OFFCORE_RESPONSE_1:DMND_DATA_RD:L3_MISS:SNP_ANY"
 fe="FRONTEND_RETIRED:L1I_MISS,FRONTEND_RETIRED:ITLB_MISS"
-$PMUCAL groups --pmu skl -e "$oc,$fe,INST_RETIRED:ANY_P,MEM_LOAD_RETIRED:L1_HIT" > "$TMP/g.out"
+$PMUCAL groups --names --pmu skl -e "$oc,$fe,INST_RETIRED:ANY_P,MEM_LOAD_RETIRED:L1_HIT" > "$TMP/g.out"
 sed 's/^/# /' "$TMP/g.out"
 awk -F, '{ o = 0; f = 0; for (i = 1; i <= NF; i++) { o += ($i ~ /^OFFCORE/); f += ($i ~ /^FRONTEND/) } if (o > 2 || f > 1 || NF > 4) bad = 1 } END { exit bad }' "$TMP/g.out"
 ok $? "skl: no group holds more than 2 offcore, 1 front-end or 4 programmable events"

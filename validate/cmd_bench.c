@@ -10,36 +10,50 @@
 
 static int bench_main(int argc, char **argv);
 
+enum { K_ROUNDS = CLI_LONG };
+
+static const struct cli_option bench_options[] = {
+    {"events", MK_EVENTS, "LIST", "events of the group (default page-faults,minor-faults,task-clock,cpu-clock)"},
+    MO_SOURCE, MO_PMU,
+    {"rounds", K_ROUNDS, "N", "times the group is opened and read, 1..100000 (default 201)"},
+    CLI_END,
+};
+
 static const struct command bench_command = {
     .name = "bench",
     .fn = bench_main,
     .summary = "cost of one group measurement: open, enable/disable/read round trip, close",
-    .usage = "pmucal bench [-e EVENTS] [--source NAME] [--rounds N]\n\n"
-             "Opens the group (with its noise detectors) N times (default 201) and times, with the TSC:\n"
-             "open, one start + stop + read around an empty region, and close. Prints median, min and\n"
-             "MAD in microseconds. scripts/bench-measure.sh runs it beside a validate run.\n",
+    .synopsis = "[options]",
+    .usage = "Opens the group (with its noise detectors) N times and times, with the TSC: open, one\n"
+             "start + stop + read around an empty region, and close. Prints median, min and MAD in\n"
+             "microseconds. scripts/bench-measure.sh runs it beside a validate run.\n",
+    .options = bench_options,
 };
 PMUCAL_COMMAND(bench_command)
 
+struct bench_args {
+    struct measure_cli o;
+    unsigned long long rounds;
+};
+
+static int bench_option(void *ctx, int key, const char *v)
+{
+    struct bench_args *a = ctx;
+    if (key == K_ROUNDS)
+        return cli_number(&bench_command, "--rounds", v, 1, 100000, &a->rounds);
+    int rc = measure_cli_option(&bench_command, &a->o, key, v);
+    return rc < 0 ? 0 : rc;
+}
+
 static int bench_main(int argc, char **argv)
 {
-    struct measure_cli o;
-    measure_cli_init(&o);
-    o.events = "page-faults,minor-faults,task-clock,cpu-clock";
-    uint64_t rounds = 201;
-    for (int i = 1; i < argc; i++) {
-        int rc = measure_cli_parse(&bench_command, &o, argc, argv, &i);
-        if (rc < 0)
-            return 2;
-        if (rc)
-            continue;
-        bool bad = false;
-        const char *v = cli_opt(argc, argv, &i, "--rounds", NULL, &bad);
-        if (!v || !parse_u64(v, &rounds) || rounds < 1 || rounds > 100000)
-            return cli_usage_error(&bench_command, v ? "--rounds %s: give 1..100000" : bad ? "%s needs a value"
-                                                                                          : "unknown argument %s",
-                                   v ? v : argv[i]);
-    }
+    struct bench_args a = {.rounds = 201};
+    measure_cli_init(&a.o);
+    a.o.events = "page-faults,minor-faults,task-clock,cpu-clock";
+    if (cli_parse(&bench_command, argc, argv, bench_option, &a, NULL))
+        return 2;
+    struct measure_cli o = a.o;
+    uint64_t rounds = a.rounds;
     struct engine e;
     struct event_spec *events;
     int n;

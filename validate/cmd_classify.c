@@ -10,12 +10,22 @@
 
 static int classify_main(int argc, char **argv);
 
+enum { K_EXPECT = CLI_LONG, K_NO_RULES, K_UNRULED, K_FLOOR };
+
+static const struct cli_option classify_options[] = {
+    {"expect", K_EXPECT, "FILE", "more rules (EVENT EXPRESSION TOLERANCE a line)"},
+    {"no-rules", K_NO_RULES, NULL, "fit only; ignore every rule (built-in and the run's)"},
+    {"unruled", K_UNRULED, NULL, "only events without a rule or with an info rule"},
+    {"floor", K_FLOOR, "X", "per-iteration counts up to X are zero (default 0.01)"},
+    CLI_END,
+};
+
 static const struct command classify_command = {
     .name = "classify",
     .fn = classify_main,
     .summary = "explain each event of a run by the quantities it counts (NNLS fits), table + JSON",
-    .usage = "pmucal classify RUN [--expect FILE] [--no-rules] [--unruled] [--floor X]\n\n"
-             "RUN is a results folder of 'pmucal validate' (it reads RUN/measurements.ndjson). For each\n"
+    .synopsis = "RUN [options]",
+    .usage = "RUN is a results folder of 'pmucal validate' (it reads RUN/measurements.ndjson). For each\n"
              "event, its per-iteration medians across the run's cases are fitted against the cases'\n"
              "model quantities: one quantity x a non-negative coefficient, then pairs (non-negative\n"
              "least squares, 'iter' included so a constant per-iteration offset shows). The best\n"
@@ -23,39 +33,56 @@ static const struct command classify_command = {
              "'unexplained'. Counts in cases where every quantity is zero are listed. When the event has\n"
              "a rule (built-in, the run's expectation file from manifest.json, --expect FILE), each case\n"
              "is checked against it too. Status: clean (rule holds, or 1.000 x one quantity), suspect,\n"
-             "unexplained, silent (counts nothing). Writes RUN/classify.txt and RUN/classify.json.\n\n"
-             "  --expect FILE   more rules (EVENT EXPRESSION TOLERANCE a line)\n"
-             "  --no-rules      fit only; ignore every rule (built-in and the run's)\n"
-             "  --unruled       only events without a rule or with an info rule\n"
-             "  --floor X       per-iteration counts up to X are zero (default 0.01)\n\n"
+             "unexplained, silent (counts nothing). Writes RUN/classify.txt and RUN/classify.json.\n"
              "Exit status 0 when every event is clean or silent, 1 otherwise, 2 on bad input.\n",
+    .options = classify_options,
 };
 PMUCAL_COMMAND(classify_command)
 
+struct classify_args {
+    const char *expect;
+    bool no_rules, unruled;
+    double floor_;
+};
+
+static int classify_option(void *ctx, int key, const char *v)
+{
+    struct classify_args *a = ctx;
+    char *end;
+    switch (key) {
+    case K_EXPECT:
+        a->expect = v;
+        break;
+    case K_NO_RULES:
+        a->no_rules = true;
+        break;
+    case K_UNRULED:
+        a->unruled = true;
+        break;
+    case K_FLOOR:
+        a->floor_ = strtod(v, &end);
+        if (*end || end == v || !(a->floor_ >= 0) || a->floor_ > 1e300)
+            return cli_usage_error(&classify_command, "--floor %s: give a number >= 0, e.g. 0.01", v);
+        break;
+    }
+    return 0;
+}
+
 static int classify_main(int argc, char **argv)
 {
-    const char *run = NULL, *expect = NULL;
-    bool no_rules = false, unruled = false;
-    double floor_ = 0.01;
-    for (int i = 1; i < argc; i++) {
-        bool bad = false;
-        const char *v;
-        if ((v = cli_opt(argc, argv, &i, "--expect", NULL, &bad)))
-            expect = v;
-        else if ((v = cli_opt(argc, argv, &i, "--floor", NULL, &bad))) {
-            char *end;
-            floor_ = strtod(v, &end);
-            if (*end || end == v || floor_ < 0)
-                return cli_usage_error(&classify_command, "--floor %s: give a number >= 0, e.g. 0.01", v);
-        } else if (!strcmp(argv[i], "--no-rules"))
-            no_rules = true;
-        else if (!strcmp(argv[i], "--unruled"))
-            unruled = true;
-        else if (bad || argv[i][0] == '-' || run)
-            return cli_usage_error(&classify_command, bad ? "%s needs a value" : "unknown argument %s", argv[i]);
-        else
-            run = argv[i];
+    struct classify_args a = {.floor_ = 0.01};
+    struct cli_args pos;
+    if (cli_parse(&classify_command, argc, argv, classify_option, &a, &pos))
+        return 2;
+    if (pos.n > 1) {
+        int rc = cli_usage_error(&classify_command, "one RUN only (got %s and %s)", pos.v[0], pos.v[1]);
+        cli_args_free(&pos);
+        return rc;
     }
+    const char *run = pos.n ? pos.v[0] : NULL, *expect = a.expect;
+    bool no_rules = a.no_rules, unruled = a.unruled;
+    double floor_ = a.floor_;
+    cli_args_free(&pos);
     if (!run)
         return cli_usage_error(&classify_command, "name a run folder (results/<date>-<host>-<label>)");
     struct ruleset rs = {0};

@@ -12,24 +12,32 @@
 
 static int encodings_main(int argc, char **argv);
 
+enum { K_PMU = CLI_LONG, K_VENDOR_JSON, K_QUIET };
+
+static const struct cli_option encodings_options[] = {
+    {"pmu", K_PMU, "NAME", "libpfm4 PMU to compare (required; forced with LIBPFM_FORCE_PMU)"},
+    {"vendor-json", K_VENDOR_JSON, "PATH", "the vendor table: a JSON file or a folder of them (required)"},
+    {"quiet", K_QUIET, NULL, "print only 'not ok' lines and totals"},
+    CLI_END,
+};
+
 static const struct command encodings_command = {
     .name = "encodings",
     .fn = encodings_main,
     .summary = "cross-check libpfm4's encodings of a PMU against a vendor event table (TAP)",
-    .usage = "pmucal encodings --pmu NAME --vendor-json PATH [--quiet]\n\n"
-             "For every event of the vendor table (a JSON file, or a folder of them: Intel perfmon\n"
+    .synopsis = "--pmu NAME --vendor-json PATH [--quiet]",
+    .usage = "For every event of the vendor table (a JSON file, or a folder of them: Intel perfmon\n"
              "format, or Linux perf pmu-events format as used for AMD) find libpfm4's event of the same\n"
              "name (EVENT.UMASK = EVENT:UMASK, any case), or else one with the same encoding, and compare\n"
              "event code, unit mask, cmask, inv, edge, any-thread and the offcore MSR value:\n"
              "  ok      identical encodings (the names are given when they differ)\n"
              "  not ok  same event, different encoding: both are printed\n"
              "  # vendor only / # libpfm4 only   present on one side only (TAP comments)\n"
-             "Deprecated vendor events are counted but not compared. The PMU need not be this host's:\n"
-             "libpfm4 is forced to it (LIBPFM_FORCE_PMU). --quiet prints only 'not ok' lines and totals.\n"
-             "Exit status 0 when nothing differs, 1 when something does, 2 on bad input.\n\n"
-             "Example:\n"
-             "  pmucal encodings --pmu skl --vendor-json perfmon/SKL/events\n"
-             "  pmucal encodings --pmu amd64_fam19h_zen4 --vendor-json linux/tools/perf/pmu-events/arch/x86/amdzen4\n",
+             "Deprecated vendor events are counted but not compared. The PMU need not be this host's.\n"
+             "Exit status 0 when nothing differs, 1 when something does, 2 on bad input.\n",
+    .options = encodings_options,
+    .examples = "  pmucal encodings --pmu skl --vendor-json perfmon/SKL/events\n"
+                "  pmucal encodings --pmu amd64_fam19h_zen4 --vendor-json linux/tools/perf/pmu-events/arch/x86/amdzen4\n",
 };
 PMUCAL_COMMAND(encodings_command)
 
@@ -147,22 +155,30 @@ static bool umask_union(struct plist *l, const char *pmu, const struct vendor_ev
     return false;
 }
 
+struct encodings_args {
+    const char *pmu, *vpath;
+    bool quiet;
+};
+
+static int encodings_option(void *ctx, int key, const char *v)
+{
+    struct encodings_args *a = ctx;
+    if (key == K_PMU)
+        a->pmu = v;
+    else if (key == K_VENDOR_JSON)
+        a->vpath = v;
+    else if (key == K_QUIET)
+        a->quiet = true;
+    return 0;
+}
+
 static int encodings_main(int argc, char **argv)
 {
-    const char *pmu = NULL, *vpath = NULL;
-    bool quiet = false;
-    for (int i = 1; i < argc; i++) {
-        bool bad = false;
-        const char *v;
-        if ((v = cli_opt(argc, argv, &i, "--pmu", NULL, &bad)))
-            pmu = v;
-        else if ((v = cli_opt(argc, argv, &i, "--vendor-json", NULL, &bad)))
-            vpath = v;
-        else if (!strcmp(argv[i], "--quiet"))
-            quiet = true;
-        else
-            return cli_usage_error(&encodings_command, bad ? "%s needs a value" : "unknown argument %s", argv[i]);
-    }
+    struct encodings_args args = {0};
+    if (cli_parse(&encodings_command, argc, argv, encodings_option, &args, NULL))
+        return 2;
+    const char *pmu = args.pmu, *vpath = args.vpath;
+    bool quiet = args.quiet;
     if (!pmu || !vpath)
         return cli_usage_error(&encodings_command, "give both --pmu NAME and --vendor-json PATH");
     if (!pfm_force(pmu))

@@ -18,13 +18,15 @@ static const struct command expect_command = {
     .name = "expect",
     .fn = expect_main,
     .summary = "check expectation files offline: events encode, quantities exist (TAP)",
-    .usage = "pmucal expect check [FILE ...]\n\n"
-             "Without FILE, every validate/expect/*.txt (or $PMUCAL_EXPECT_DIR/*.txt). A file is named\n"
+    .synopsis = "check [FILE ...]",
+    .usage = "Without FILE, every validate/expect/*.txt (or $PMUCAL_EXPECT_DIR/*.txt). A file is named\n"
              "after its libpfm4 PMU (skl.txt, amd64_fam19h_zen4.txt) or its counter source (sim.txt).\n"
              "For each rule: the event encodes for that PMU (LIBPFM_FORCE_PMU, so any PMU checks on any\n"
              "host) or resolves with that source, its expression names known quantities ('pmucal\n"
              "quantities'), and no event has two rules in one file. One TAP line per rule; a comment per\n"
              "file with its count. Exit status 0 when all is well, 1 otherwise, 2 on bad usage.\n",
+    .examples = "  pmucal expect check\n"
+                "  pmucal expect check my-rules/skl.txt\n",
 };
 PMUCAL_COMMAND(expect_command)
 
@@ -113,14 +115,23 @@ static int check_file(struct tap *t, const char *path)
 
 static int expect_main(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "check"))
-        return cli_usage_error(&expect_command, argc < 2 ? "name a subcommand: check" : "unknown subcommand %s", argv[1]);
+    struct cli_args pos;
+    if (cli_parse(&expect_command, argc, argv, NULL, NULL, &pos))
+        return 2;
+    if (pos.n < 1 || strcmp(pos.v[0], "check")) {
+        int rc = cli_usage_error(&expect_command, pos.n < 1 ? "name a subcommand: check" : "unknown subcommand %s",
+                                 pos.n ? pos.v[0] : "");
+        cli_args_free(&pos);
+        return rc;
+    }
     struct tap t = {.out = stdout};
     int failed = 0, files = 0;
-    if (argc > 2) {
-        for (int i = 2; i < argc; i++, files++)
-            failed |= check_file(&t, argv[i]);
+    if (pos.n > 1) {
+        for (int i = 1; i < pos.n; i++, files++)
+            failed |= check_file(&t, pos.v[i]);
+        cli_args_free(&pos);
     } else {
+        cli_args_free(&pos);
         const char *dir = expect_dir();
         DIR *d = opendir(dir);
         if (!d) {

@@ -70,58 +70,60 @@ static void print_json(struct engine *e, const struct case_ *c, const struct mea
 {
     struct json j;
     json_init(&j);
-    measurement_json(&j, e, c, 0, m, q, NULL, NULL);
+    measurement_json(&j, e, c, 0, m, q, NULL, NULL, NULL);
     json_write_line(&j, stdout);
     json_free(&j);
 }
 
 static int run_main(int argc, char **argv);
 
+static const struct cli_option run_options[] = {
+    MO_EVENTS, MO_REPS, MO_GROUP_SIZE, MO_PMU, MO_VENDOR_JSON, MO_ITERS, MO_TARGET_MS, MO_SOURCE, MO_EXPECT,
+    MO_NO_AUTO_EXPECT,
+    {"json", MK_JSON, NULL, "one JSON measurement record per group instead of the table"},
+    CLI_END,
+};
+
 static const struct command run_command = {
     .name = "run",
     .fn = run_main,
     .summary = "measure one case: per-iteration counts beside the model's expected values",
-    .usage = "pmucal run KERNEL [param=value ...] [options]\n\n"
-             "Sets the case up once, then measures every event group with R repetitions; counts are\n"
+    .synopsis = "KERNEL [param=value ...] [options]",
+    .usage = "Sets the case up once, then measures every event group with R repetitions; counts are\n"
              "per iteration after subtracting the same region run with zero iterations. Cycles come\n"
-             "from the TSC times the measured core-clock ratio when no cycle counter exists.\n\n"
-             "Options:\n" MEASURE_CLI_OPTIONS_HELP
-             "  --json               one JSON measurement record per group instead of the table\n\n"
-             "Examples:\n"
-             "  pmucal run walker size=L2\n"
-             "  pmucal run walker phase=touch size=4M page=4k -e page-faults --iters 1024\n",
+             "from the TSC times the measured core-clock ratio when no cycle counter exists. Nothing\n"
+             "is written to a results folder ('pmucal validate --case' does that).\n",
+    .options = run_options,
+    .examples = "  pmucal run walker size=L2\n"
+                "  pmucal run walker phase=touch size=4M page=4k -e page-faults --iters 1024\n",
 };
 PMUCAL_COMMAND(run_command)
+
+static int run_option(void *ctx, int key, const char *v)
+{
+    int rc = measure_cli_option(&run_command, ctx, key, v);
+    return rc < 0 ? cli_usage_error(&run_command, "option %d is not handled", key) : rc;
+}
 
 static int run_main(int argc, char **argv)
 {
     struct measure_cli o;
     measure_cli_init(&o);
-    if (argc < 2 || argv[1][0] == '-')
+    struct cli_args pos;
+    if (cli_parse(&run_command, argc, argv, run_option, &o, &pos))
+        return 2;
+    if (pos.n < 1) {
+        cli_args_free(&pos);
         return cli_usage_error(&run_command, "name a kernel ('pmucal kernels' lists them)");
-    const struct kernel *k = kernel_find(argv[1]);
+    }
+    const struct kernel *k = kernel_find(pos.v[0]);
     if (!k) {
-        pm_error("unknown kernel '%s'; 'pmucal kernels' lists them", argv[1]);
+        pm_error("unknown kernel '%s'; 'pmucal kernels' lists them", pos.v[0]);
+        cli_args_free(&pos);
         return 2;
     }
-    char **params = xcalloc((size_t)argc, sizeof(char *));
-    int nparams = 0;
-    for (int i = 2; i < argc; i++) {
-        int rc = measure_cli_parse(&run_command, &o, argc, argv, &i);
-        if (rc < 0) {
-            free(params);
-            return 2;
-        }
-        if (rc == 0) {
-            if (argv[i][0] == '-') {
-                free(params);
-                return cli_usage_error(&run_command, "unknown option %s", argv[i]);
-            }
-            params[nparams++] = argv[i];
-        }
-    }
-    struct case_ *c = case_new(k, nparams, params);
-    free(params);
+    struct case_ *c = case_new(k, pos.n - 1, pos.v + 1);
+    cli_args_free(&pos);
     if (!c)
         return 2;
     struct engine e;
@@ -143,7 +145,7 @@ static int run_main(int argc, char **argv)
     int rc = engine_case(&e, c, events, nevents);
     engine_free_events(events, nevents);
     engine_free(&e);
-    vendor_free(&o.vt);
+    measure_cli_tables_free(&o);
     free(o.auto_expect);
     case_free(c);
     if (rc == MEASURE_INTERRUPTED) {

@@ -13,49 +13,62 @@
 
 static int validate_main(int argc, char **argv);
 
+enum { K_KERNEL = CLI_LONG, K_CASE };
+
+static const struct cli_option validate_options[] = {
+    MO_EVENTS, MO_REPS, MO_GROUP_SIZE, MO_PMU, MO_VENDOR_JSON, MO_ITERS, MO_TARGET_MS, MO_SOURCE, MO_EXPECT,
+    MO_NO_AUTO_EXPECT,
+    {"kernel", K_KERNEL, "NAME", "only this kernel's cases (may be repeated)"},
+    {"case", K_CASE, "'KERNEL p=v'", "only this case (may be repeated; replaces the default matrix)"},
+    MO_LABEL("validate, or the source name"),
+    MO_OUT,
+    CLI_END,
+};
+
 static const struct command validate_command = {
     .name = "validate",
     .fn = validate_main,
     .summary = "run the default case matrix x events, print TAP verdicts, write a results folder",
-    .usage = "pmucal validate [options]\n\n"
-             "Every case of every kernel's default matrix (or of --kernel NAME) is set up once and\n"
+    .synopsis = "[options]",
+    .usage = "Every case of every kernel's default matrix (or of --kernel NAME) is set up once and\n"
              "measured with the events in groups; each (case, event) gets one TAP line: ok, not ok,\n"
              "or SKIP with the reason (e.g. no hardware PMU). Results go to\n"
              "results/<date>-<host>-<label>/: manifest.json, measurements.ndjson, validate.tap, and\n"
              "classify.txt/.json for events without a rule. The PMU's validate/expect/<pmu>.txt loads by\n"
              "itself; zero-quantity cases are negative tests; a failure under an erratum is a TODO. The\n"
              "TAP ends with a summary per event and what the scheduler learned.\n"
-             "Exit status: 0 when nothing is 'not ok', 1 otherwise, 2 on bad input, 130 when interrupted\n"
-             "(every finished measurement is kept).\n\n"
-             "Options:\n" MEASURE_CLI_OPTIONS_HELP
-             "  --kernel NAME        only this kernel's cases (may be repeated)\n"
-             "  --case 'KERNEL p=v'  only this case (may be repeated; replaces the default matrix)\n"
-             "  --label NAME         results folder label (default: validate, or the source name)\n"
-             "  --out DIR            parent folder of the results folder (default: results, or $PMUCAL_RESULTS)\n",
+             "manifest.json records the host, versions (kernel, perf, libpfm4, hwloc, pmucal and its\n"
+             "commit), the command, start and end times and the status: running, then complete, failed\n"
+             "or interrupted.\n"
+             "Exit status: 0 when nothing is 'not ok', 1 otherwise, 2 on bad input, 130 (SIGINT) or 143\n"
+             "(SIGTERM) when interrupted: the TAP ends with 'Bail out!' and every finished measurement is kept.\n",
+    .options = validate_options,
+    .examples = "  pmucal validate --kernel walker -e instructions,page-faults\n"
+                "  pmucal validate --source sim --case 'walker size=L1'\n",
 };
 PMUCAL_COMMAND(validate_command)
 
-static void write_manifest(const struct run_dir *dir, const struct measure_cli *o, const struct source *src, int argc,
+/* The manifest as the run starts ("running"); the end rewrites it with the status. */
+static void begin_manifest(struct run_dir *dir, const struct measure_cli *o, const struct source *src, int argc,
                            char **argv)
 {
-    struct json j;
-    json_init(&j);
-    json_object_begin(&j, NULL);
-    manifest_head(&j, argc, argv);
-    json_string(&j, "source", o->source);
-    json_int(&j, "group_size", o->group_size);
-    json_int(&j, "repetitions", o->m.repetitions);
-    json_string(&j, "events", measure_cli_events(o, src));
-    json_string(&j, "pmu", o->pmu);
-    json_string(&j, "expectations", o->auto_expect);
-    json_string(&j, "expect", o->expect);
-    json_string(&j, "vendor_json", o->vendor_json);
+    struct json *j = &dir->manifest;
+    run_dir_manifest_begin(dir, argc, argv);
+    json_string(j, "source", o->source);
+    /* The source's slack as this build applied it, so a later compare or replay uses the same. */
+    json_number(j, "source_exact_floor", src->exact_floor);
+    json_number(j, "source_slack_per_run", src->slack_per_run);
+    json_int(j, "group_size", o->group_size);
+    json_int(j, "repetitions", o->m.repetitions);
+    json_string(j, "events", measure_cli_events(o, src));
+    json_string(j, "pmu", o->pmu);
+    json_string(j, "expectations", o->auto_expect);
+    json_string(j, "expect", o->expect);
+    json_string(j, "vendor_json", o->vendor_json);
     if (src->manifest)
-        src->manifest(&j);
-    host_facts_json(&j);
-    json_object_end(&j);
-    run_dir_write(dir, "manifest.json", &j);
-    json_free(&j);
+        src->manifest(j);
+    host_facts_json(j);
+    run_dir_manifest(dir, RUN_RUNNING, NULL);
 }
 
 struct case_list {
@@ -108,32 +121,40 @@ static int collect_cases(struct case_list *l, char **kernels, int nk, char **cas
     return 0;
 }
 
+struct validate_args {
+    struct measure_cli o;
+    char *kernels[64], *cases[256];
+    int nk, nc;
+};
+
+static int validate_option(void *ctx, int key, const char *v)
+{
+    struct validate_args *a = ctx;
+    int rc = measure_cli_option(&validate_command, &a->o, key, v);
+    if (rc >= 0)
+        return rc;
+    if (key == K_KERNEL && a->nk < 64)
+        a->kernels[a->nk++] = (char *)v;
+    else if (key == K_CASE && a->nc < 256)
+        a->cases[a->nc++] = (char *)v;
+    else
+        return cli_usage_error(&validate_command, "too many --%s options", key == K_KERNEL ? "kernel" : "case");
+    return 0;
+}
+
 static int validate_main(int argc, char **argv)
 {
-    struct measure_cli o;
-    measure_cli_init(&o);
-    char *kernels[64], *cases[256];
-    int nk = 0, nc = 0;
-    for (int i = 1; i < argc; i++) {
-        int rc = measure_cli_parse(&validate_command, &o, argc, argv, &i);
-        if (rc < 0)
-            return 2;
-        if (rc)
-            continue;
-        bool bad = false;
-        const char *v;
-        if ((v = cli_opt(argc, argv, &i, "--kernel", NULL, &bad)) && nk < 64)
-            kernels[nk++] = (char *)v;
-        else if ((v = cli_opt(argc, argv, &i, "--case", NULL, &bad)) && nc < 256)
-            cases[nc++] = (char *)v;
-        else
-            return cli_usage_error(&validate_command, bad ? "%s needs a value" : "unknown argument %s", argv[i]);
-    }
+    struct validate_args a = {0};
+    measure_cli_init(&a.o);
+    if (cli_parse(&validate_command, argc, argv, validate_option, &a, NULL))
+        return 2;
+    char **kernels = a.kernels, **cases = a.cases;
+    int nk = a.nk, nc = a.nc;
     struct case_list list = {0};
     struct engine e;
     struct event_spec *events;
     int nevents, status = 0;
-    if (collect_cases(&list, kernels, nk, cases, nc) || measure_cli_engine(&o, &e, &events, &nevents)) {
+    if (collect_cases(&list, kernels, nk, cases, nc) || measure_cli_engine(&a.o, &e, &events, &nevents)) {
         for (int i = 0; i < list.n; i++)
             case_free(list.c[i]);
         free(list.c);
@@ -141,27 +162,27 @@ static int validate_main(int argc, char **argv)
     }
     /* Everything the user gave is checked; now the source may move the work elsewhere (sim:
      * this same command re-executed under valgrind, which writes the results folder). */
-    int prep = measure_cli_prepare(&o, &e, argc, argv, &status);
+    int prep = measure_cli_prepare(&a.o, &e, argc, argv, &status);
     if (prep != SOURCE_CONTINUE) {
         if (prep < 0)
             status = 2;
         goto out;
     }
     struct run_dir dir;
-    if (run_dir_create(&dir, o.out, o.label ? o.label : e.src->libpfm_events ? "validate" : e.src->name)) {
+    if (run_dir_create(&dir, a.o.out, a.o.label ? a.o.label : e.src->libpfm_events ? "validate" : e.src->name)) {
         status = 2;
         goto out;
     }
-    write_manifest(&dir, &o, e.src, argc, argv);
+    begin_manifest(&dir, &a.o, e.src, argc, argv);
     struct tap tap = {.out = stdout, .copy = dir.tap};
     e.dir = &dir;
     e.tap = &tap;
     measure_install_sigint();
     tap_comment(&tap, "pmucal validate: %d cases x %d events, source %s, results in %s", list.n, nevents,
-                o.source, dir.path);
-    int rc = MEASURE_OK;
+                a.o.source, dir.path);
+    int rc = MEASURE_OK, cases_done = 0;
     double wall0 = clock_now_seconds();
-    for (int i = 0; i < list.n && rc != MEASURE_INTERRUPTED; i++) {
+    for (int i = 0; i < list.n && rc != MEASURE_INTERRUPTED && !measure_stop_requested(); i++) {
         pm_note("[%d/%d] %s", i + 1, list.n, list.c[i]->label);
         /* Each case gets its own copy: what failed to open in one case is tried again in the next. */
         struct event_spec *ev = xcalloc((size_t)nevents, sizeof(*ev));
@@ -172,8 +193,11 @@ static int validate_main(int argc, char **argv)
             ev[k].unsupported = events[k].unsupported ? xstrdup(events[k].unsupported) : NULL;
         }
         rc = engine_case(&e, list.c[i], ev, nevents);
+        cases_done += rc != MEASURE_INTERRUPTED;
         engine_free_events(ev, nevents);
     }
+    if (measure_stop_requested())
+        rc = MEASURE_INTERRUPTED;
     engine_summary(&e);
     /* Events with no rule (or an info rule) that counted something: let the classifier say what. */
     int unruled = 0;
@@ -187,16 +211,29 @@ static int validate_main(int argc, char **argv)
             tap_comment(&tap, "classifier: %d events without a rule explained in %s/classify.txt (%d not clean)",
                         unruled, dir.path, sus);
     }
-    tap_plan(&tap);
     double wall = clock_now_seconds() - wall0, inside = (double)measure_region_ticks / clock_get()->tsc_hz;
     tap_comment(&tap, "time: %.3f s wall for the cases, %.3f s inside measured regions (%.1f%%)", wall, inside,
                 wall > 0 ? 100 * inside / wall : 0);
     tap_comment(&tap, "summary: %d ok, %d not ok, %d skip, %d todo, %d info; %d measurements in %s", tap.ok,
                 tap.not_ok, tap.skip, tap.todo, tap.info, e.measurements, dir.path);
+    /* The manifest says how the run ended; counts of what finished let a reader judge a partial run. */
+    json_int(&dir.manifest, "cases", list.n);
+    json_int(&dir.manifest, "cases_done", cases_done);
+    json_int(&dir.manifest, "measurements", e.measurements);
+    json_int(&dir.manifest, "failures", e.failures);
     if (rc == MEASURE_INTERRUPTED) {
+        char why[128];
+        snprintf(why, sizeof(why), "stopped by %s after %d of %d cases", measure_stop_signal(), cases_done, list.n);
+        tap_bail(&tap, "%s; %d finished measurements are kept in %s", why, e.measurements, dir.path);
         pm_note("interrupted: %d finished measurements are kept in %s", e.measurements, dir.path);
-        status = 130;
+        run_dir_manifest(&dir, RUN_INTERRUPTED, why);
+        status = 128 + measure_interrupted;
     } else {
+        tap_plan(&tap);
+        char why[128];
+        snprintf(why, sizeof(why), "%d of %d cases could not be measured", e.failures, list.n);
+        if (run_dir_manifest(&dir, e.failures ? RUN_FAILED : RUN_COMPLETE, e.failures ? why : NULL))
+            e.failures++;
         status = tap.not_ok || e.failures ? 1 : 0;
     }
     run_dir_close(&dir);
@@ -206,7 +243,7 @@ out:
     free(list.c);
     engine_free_events(events, nevents);
     engine_free(&e);
-    vendor_free(&o.vt);
-    free(o.auto_expect);
+    measure_cli_tables_free(&a.o);
+    free(a.o.auto_expect);
     return status;
 }

@@ -26,6 +26,7 @@ int engine_resolve_events(const struct source *src, const struct evlist *l, stru
             engine_free_events(ev, i + 1);
             return -1;
         }
+        ev[i].group = l->group ? l->group[i] : 0;
     }
     *out = ev;
     *n = l->n;
@@ -51,9 +52,20 @@ static void stats_json(struct json *j, const char *key, const struct stats *s)
     json_object_end(j);
 }
 
+static void verdict_json(struct json *j, const struct verdict *v)
+{
+    json_object_begin(j, "verdict");
+    json_string(j, "kind", verdict_name[v->kind]);
+    json_number(j, "measured", v->measured);
+    json_number(j, "expected", v->expected);
+    json_number(j, "allowed", v->allowed);
+    json_string(j, "reason", v->reason);
+    json_object_end(j);
+}
+
 void measurement_json(struct json *j, const struct engine *e, const struct case_ *c, int group,
                       const struct measurement *m, const struct quantities *q, const char *part,
-                      const char *learned)
+                      const char *learned, const struct verdict *vs)
 {
     json_object_begin(j, NULL);
     json_string(j, "case", c->label);
@@ -100,6 +112,8 @@ void measurement_json(struct json *j, const struct engine *e, const struct case_
             json_array_end(j);
             stats_json(j, "stats", &m->stat[k]);
         }
+        if (vs)
+            verdict_json(j, &vs[k]);
         json_object_end(j);
     }
     json_array_end(j);
@@ -175,12 +189,17 @@ static void summarize(struct engine *e, const char *event, const char *label, en
     }
 }
 
-static void verdicts(struct engine *e, const struct case_ *c, const struct measurement *m, const struct quantities *q)
+void engine_judge(const struct engine *e, const struct measurement *m, const struct quantities *q,
+                  struct verdict *out)
 {
     for (int k = 0; k < m->nevents; k++) {
         const struct event_spec *ev = m->events[k];
         const struct rule *r = ruleset_find(&e->rules, ev);
-        struct verdict v = check_event(r, ev, &m->stat[k], q, e->src->exact_floor, e->src->slack_per_run / (double)m->iters);
+        double run_slack = e->src->slack_per_run / (double)m->iters;
+        struct verdict v = check_event(r, ev, &m->stat[k], q, e->src->exact_floor, run_slack);
+        if (!ev->unsupported)
+            check_raw(&v, r, (const double(*)[2])m->raw[k], m->per_iter[k], m->reps, m->iters, e->src->exact_floor,
+                      e->src->slack_per_run);
         /* An erratum (from the rule, or the vendor table) turns a failure into a TODO, not a failed run. */
         const struct vendor_event *vev = e->vt && !ev->unsupported ? vendor_match(e->vt, ev) : NULL;
         const char *erratum = r && r->erratum ? r->erratum : vev && vev->errata ? vev->errata : NULL;
@@ -190,32 +209,44 @@ static void verdicts(struct engine *e, const struct case_ *c, const struct measu
             free(why);
             v.kind = V_TODO;
         }
-        char desc[768];
         if (m->multiplexed && v.kind == V_OK)
             v.kind = V_NOT_OK, snprintf(v.reason, sizeof(v.reason), "%s: the group was multiplexed "
                                         "(running %llu of %llu ns); counts are not comparable", ev->name,
                                         (unsigned long long)m->time_running, (unsigned long long)m->time_enabled);
-        switch (v.kind) {
+        out[k] = v;
+    }
+}
+
+const char *const verdict_name[] = {[V_OK] = "ok", [V_NOT_OK] = "not ok", [V_SKIP] = "skip", [V_TODO] = "todo",
+                                    [V_INFO] = "info"};
+
+void engine_report(struct engine *e, const char *label, const struct measurement *m, const struct verdict *vs)
+{
+    for (int k = 0; k < m->nevents; k++) {
+        const struct event_spec *ev = m->events[k];
+        const struct verdict *v = &vs[k];
+        char desc[768];
+        switch (v->kind) {
         case V_OK:
         case V_NOT_OK:
-            snprintf(desc, sizeof(desc), "%s :: %s", c->label, v.reason);
-            tap_point(e->tap, v.kind == V_OK ? TAP_OK : TAP_NOT_OK, desc, NULL);
+            snprintf(desc, sizeof(desc), "%s :: %s", label, v->reason);
+            tap_point(e->tap, v->kind == V_OK ? TAP_OK : TAP_NOT_OK, desc, NULL);
             break;
         case V_SKIP:
-            snprintf(desc, sizeof(desc), "%s :: %s", c->label, ev->name);
-            tap_point(e->tap, TAP_SKIP, desc, v.reason);
+            snprintf(desc, sizeof(desc), "%s :: %s", label, ev->name);
+            tap_point(e->tap, TAP_SKIP, desc, v->reason);
             break;
         case V_TODO:
-            snprintf(desc, sizeof(desc), "%s :: %s", c->label, ev->name);
-            tap_point(e->tap, TAP_TODO, desc, v.reason);
+            snprintf(desc, sizeof(desc), "%s :: %s", label, ev->name);
+            tap_point(e->tap, TAP_TODO, desc, v->reason);
             break;
         case V_INFO:
             e->tap->info++;
-            tap_comment(e->tap, "info %s :: %s measured %.4f per iteration (%s)", c->label, ev->name, v.measured,
-                        v.reason);
+            tap_comment(e->tap, "info %s :: %s measured %.4f per iteration (%s)", label, ev->name, v->measured,
+                        v->reason);
             break;
         }
-        summarize(e, ev->name, c->label, v.kind, v.reason);
+        summarize(e, ev->name, label, v->kind, v->reason);
     }
 }
 
@@ -235,17 +266,20 @@ static void skip_all(struct engine *e, const struct case_ *c, struct event_spec 
 static void record(struct engine *e, const struct case_ *c, int g, const struct measurement *m,
                    const struct quantities *q, const char *part, const char *learned)
 {
+    struct verdict *vs = xcalloc((size_t)(m->nevents ? m->nevents : 1), sizeof(*vs));
+    engine_judge(e, m, q, vs);
     if (e->dir) {
         struct json j;
         json_init(&j);
-        measurement_json(&j, e, c, g, m, q, part[0] ? part : NULL, learned);
+        measurement_json(&j, e, c, g, m, q, part[0] ? part : NULL, learned, vs);
         if (json_write_line(&j, e->dir->measurements))
             pm_error("cannot append to %s/measurements.ndjson", e->dir->path);
         json_free(&j);
     }
     e->measurements++;
     if (e->tap)
-        verdicts(e, c, m, q);
+        engine_report(e, c->label, m, vs);
+    free(vs);
     if (e->on_measurement)
         e->on_measurement(e, c, m, q);
 }

@@ -58,9 +58,18 @@ int engine_case(struct engine *e, struct case_ *c, struct event_spec *events, in
 void engine_summary(struct engine *e);
 void engine_free(struct engine *e);
 
-/* One measurement as a JSON object (the measurements.ndjson record). */
+/* One measurement as a JSON object (the measurements.ndjson record); vs: each event's verdict, or
+ * NULL when it was not judged ('pmucal run'). */
 void measurement_json(struct json *j, const struct engine *e, const struct case_ *c, int group,
                       const struct measurement *m, const struct quantities *q, const char *part,
-                      const char *learned);
+                      const char *learned, const struct verdict *vs);
+/* Each event's verdict on a measurement (out[k] for m->events[k]): its rule per iteration, the raw
+ * checks (check_raw), errata, multiplexing. Used by validate as it measures and by replay. */
+void engine_judge(const struct engine *e, const struct measurement *m, const struct quantities *q,
+                  struct verdict *out);
+/* The verdicts as TAP lines (or info comments) and into the per-event summary. */
+void engine_report(struct engine *e, const char *label, const struct measurement *m, const struct verdict *vs);
+/* "ok", "not ok", "skip", "todo", "info" by enum verdict_kind: the records' verdict.kind. */
+extern const char *const verdict_name[];
 
 #endif

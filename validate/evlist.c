@@ -1,4 +1,6 @@
 #include "evlist.h"
+#include "catalog.h"
+#include "perfsyntax.h"
 #include "pfm.h"
 #include "util.h"
 #include <ctype.h>
@@ -8,12 +10,19 @@
 #include <string.h>
 #include <sys/stat.h>
 
-void evlist_add(struct evlist *l, const char *name, const char *where)
+void evlist_add_grouped(struct evlist *l, const char *name, const char *where, int group)
 {
     l->name = xrealloc(l->name, sizeof(*l->name) * (size_t)(l->n + 1));
     l->where = xrealloc(l->where, sizeof(*l->where) * (size_t)(l->n + 1));
+    l->group = xrealloc(l->group, sizeof(*l->group) * (size_t)(l->n + 1));
     l->name[l->n] = xstrdup(name);
+    l->group[l->n] = group;
     l->where[l->n++] = xstrdup(where);
+}
+
+void evlist_add(struct evlist *l, const char *name, const char *where)
+{
+    evlist_add_grouped(l, name, where, 0);
 }
 
 void evlist_free(struct evlist *l)
@@ -24,6 +33,7 @@ void evlist_free(struct evlist *l)
     }
     free(l->name);
     free(l->where);
+    free(l->group);
     memset(l, 0, sizeof(*l));
 }
 
@@ -79,9 +89,36 @@ static const char *check_syntax(const char *ev, char *why, size_t n)
     return bad;
 }
 
+/* perf's syntax: a list with {a,b,c} groups and cpu/.../ events, its commas not separating lines. */
+static int add_perf_list(struct evlist *l, const char *s, const char *where)
+{
+    char why[512], **items;
+    int *group, count;
+    if (perf_split_list(s, &items, &group, &count, why, sizeof(why))) {
+        pm_error("%s: %s", where, why);
+        return -1;
+    }
+    int rc = 0, base = l->groups;
+    for (int i = 0; i < count; i++) {
+        if (!rc && check_syntax(items[i], why, sizeof(why))) {
+            pm_error("%s: %s", where, why);
+            rc = -1;
+        }
+        if (!rc)
+            evlist_add_grouped(l, items[i], where, group[i] ? base + group[i] : 0);
+        if (group[i] && base + group[i] > l->groups)
+            l->groups = base + group[i];
+    }
+    free_list(items);
+    free(group);
+    return rc;
+}
+
 static int add_event_line(char *s, const char *where, void *l)
 {
     char why[512];
+    if (strchr(s, '{') || perf_syntax_like(s))
+        return add_perf_list(l, s, where);
     char *space = s + strcspn(s, " \t\r,");
     if (*space) {
         char *next = space + strspn(space, " \t\r,");
@@ -133,11 +170,22 @@ static int add_all(const char *fq, const char *event, const char *umask, const c
 int evlist_all(struct evlist *l, const char *pmu)
 {
     struct pfm_core core;
+    char why[512] = "";
+    const struct catalog *c;
+    if (!pmu && !pfm_core_pmu(&core) && (c = catalog_active(why, sizeof(why)))) {
+        char *where = xasprintf("all events of %s", c->name);
+        for (int i = 0; i < c->vt.n; i++)
+            if (!c->vt.ev[i].deprecated)
+                evlist_add(l, c->vt.ev[i].name, where);
+        free(where);
+        return 0;
+    }
     if (pmu ? !pfm_pmu_by_name(pmu, &core) : !pfm_core_pmu(&core)) {
         if (pmu)
             pm_error("--pmu %s: libpfm4 has no such PMU; examples: skl, icx, spr, amd64_fam19h_zen4", pmu);
         else
-            pm_error("--events all: libpfm4 detected no core PMU for this CPU; name one with --pmu NAME");
+            pm_error("--events all: libpfm4 detected no core PMU for this CPU and there is no vendor table (%s); "
+                     "name one with --pmu NAME or --vendor-json PATH", why);
         return -1;
     }
     struct all_arg a = {.l = l};
@@ -151,14 +199,13 @@ int evlist_from_arg(struct evlist *l, const char *arg, const char *pmu)
     if (!strcmp(arg, "all"))
         return evlist_all(l, pmu);
     struct stat st;
-    if (strchr(arg, '/') || (!strchr(arg, ',') && !stat(arg, &st) && S_ISREG(st.st_mode)))
+    if (!stat(arg, &st) && S_ISREG(st.st_mode))
         return evlist_load(l, arg);
-    int count;
-    char **names = split_list(arg, ',', &count);
-    for (int i = 0; i < count; i++)
-        evlist_add(l, names[i], "-e");
-    free_list(names);
-    if (!count) {
+    if (strchr(arg, '/') && !perf_syntax_like(arg))
+        return evlist_load(l, arg);
+    if (add_perf_list(l, arg, "-e"))
+        return -1;
+    if (!l->n) {
         pm_error("the event list '%s' names no event; give -e EVENT[,EVENT...], a file or 'all'", arg);
         return -1;
     }

@@ -6,7 +6,8 @@
 struct evlist {
     char **name;
     char **where;     /* "FILE:LINE", or "-e" for a comma list, or "all PMU" */
-    int n;
+    int *group;       /* perf's {a,b,c}: the 1-based group an event must be measured in, 0 none */
+    int n, groups;
 };
 
 /* Parse the text of a list file. -1 with one message "ORIGIN:LINE: what, and the fix". */
@@ -14,9 +15,11 @@ int evlist_parse(struct evlist *l, const char *text, const char *origin);
 int evlist_load(struct evlist *l, const char *path);
 /* Every event and unit mask libpfm4 knows for pmu (NULL: the host's core PMU). */
 int evlist_all(struct evlist *l, const char *pmu);
-/* The -e/--events argument: "all", a file (a path with '/' or an existing file), or a list. */
+/* The -e/--events argument: "all", a file (an existing file, or a path with '/' that is not perf
+ * syntax), or a list: comma-separated, perf's {a,b,c} groups and cpu/event=0x../ allowed. */
 int evlist_from_arg(struct evlist *l, const char *arg, const char *pmu);
 void evlist_add(struct evlist *l, const char *name, const char *where);
+void evlist_add_grouped(struct evlist *l, const char *name, const char *where, int group);
 void evlist_free(struct evlist *l);
 
 #endif

@@ -269,3 +269,38 @@ struct verdict check_event(const struct rule *r, const struct event_spec *ev, co
              v.measured, v.expected, tolerance_text(r, tol, sizeof(tol)), r->where);
     return v;
 }
+
+void check_raw(struct verdict *v, const struct rule *r, const double (*raw)[2], const double *per_iter, int reps,
+               uint64_t iters, double exact_floor, double slack_per_run)
+{
+    if (v->kind != V_OK || !r || reps < 1 || (r->tol != TOL_EXACT && r->tol != TOL_PERCENT && r->tol != TOL_ABSOLUTE))
+        return;
+    char what[192] = "";
+    /* Sporadic zeros: a read of 0 where the run should count hundreds is never noise. */
+    double due = v->expected * (double)iters;
+    for (int k = 0; k < reps && !what[0]; k++)
+        if (due >= 100 && raw[k][0] == 0)
+            snprintf(what, sizeof(what), "repetition %d of %d read 0 where the model wants %.0f", k + 1, reps, due);
+    /* An exact rule holds in every repetition, not only in their median. */
+    for (int k = 0; k < reps && !what[0] && r->tol == TOL_EXACT; k++)
+        if (fabs(per_iter[k] - v->expected) > v->allowed)
+            snprintf(what, sizeof(what), "repetition %d of %d measured %.4f per iteration", k + 1, reps, per_iter[k]);
+    /* The intercept: what the zero-iteration run counted, against the run's own cost. */
+    if (!what[0]) {
+        double zero[MEASURE_MAX_REPS];
+        for (int k = 0; k < reps; k++)
+            zero[k] = raw[k][1];
+        double intercept = stats_median(zero, (size_t)reps);
+        double own = slack_per_run + FIXED_COST_EVENTS + 2 * fabs(v->expected) + exact_floor * (double)iters;
+        if (intercept > own)
+            snprintf(what, sizeof(what), "%.0f counts per measurement are not explained by iterations (the "
+                     "zero-iteration run), more than its own cost allows (%.0f)", intercept, own);
+        else if (intercept < -own)
+            snprintf(what, sizeof(what), "the zero-iteration run counts %.0f (negative)", intercept);
+    }
+    if (!what[0])
+        return;
+    v->kind = V_NOT_OK;
+    size_t len = strlen(v->reason);
+    snprintf(v->reason + len, sizeof(v->reason) - len, "; but %s", what);
+}

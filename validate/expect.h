@@ -56,4 +56,17 @@ struct verdict {
 struct verdict check_event(const struct rule *r, const struct event_spec *ev, const struct stats *st,
                            const struct quantities *q, double exact_floor, double run_slack);
 
+/* What a kernel's zero-iteration run may count beyond the source's per-run slack: its prologue and
+ * loop test (EXACT_LOOP's jmp/sub/jnc, a call and return, a few loads of its state). */
+#define FIXED_COST_EVENTS 64
+
+/* The checks the per-iteration fit hides, on one event's raw counts (raw[r] = {count(N), count(0)}
+ * of repetition r): a fixed excess per measurement (count(0) beyond the run's own cost: the
+ * source's slack, FIXED_COST_EVENTS and two iterations' worth of the model), a repetition that
+ * read 0 where the model wants hundreds, and, under an exact rule, any repetition off the model
+ * (not only the median). An ok verdict turns not ok, its reason saying what and how much; any
+ * other verdict is left as it is. */
+void check_raw(struct verdict *v, const struct rule *r, const double (*raw)[2], const double *per_iter, int reps,
+               uint64_t iters, double exact_floor, double slack_per_run);
+
 #endif

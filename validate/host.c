@@ -7,10 +7,15 @@
 #include "kernel.h"
 #include "util.h"
 #include "version.h"
+#include "subprocess.h"
+#include <hwloc.h>
+#include <link.h>
 #include <perfmon/pfmlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 bool host_huge_pages(char *how, int n)
 {
@@ -24,22 +29,53 @@ bool host_huge_pages(char *how, int n)
     return huge;
 }
 
-static void perf_tool_version(char *out, size_t n)
+/* "4.13.0" from the file name of the libpfm.so this process loaded: pfm_get_version() is only the
+ * API level (4.0), while the release says which event tables it carries. */
+static int loaded_libpfm(struct dl_phdr_info *info, size_t size, void *data)
 {
-    snprintf(out, n, "not installed");
-    FILE *p = popen("perf --version 2>/dev/null", "r");
-    if (!p)
+    (void)size;
+    const char *base = strrchr(info->dlpi_name, '/');
+    base = base ? base + 1 : info->dlpi_name;
+    if (strncmp(base, "libpfm.so", 9))
+        return 0;
+    char *real = realpath(info->dlpi_name, NULL);
+    const char *file = real ? strrchr(real, '/') : NULL;
+    file = file ? file + 1 : base;
+    if (!strncmp(file, "libpfm.so.", 10))
+        snprintf(data, 32, "%s", file + 10);
+    free(real);
+    return 1;
+}
+
+/* Microcode revision: sysfs, else /proc/cpuinfo; virtual machines often report neither. */
+static void microcode(char *out, size_t n)
+{
+    snprintf(out, n, "not reported");
+    FILE *f = fopen("/sys/devices/system/cpu/cpu0/microcode/version", "r");
+    char line[256];
+    if (f) {
+        if (fgets(line, sizeof(line), f))
+            snprintf(out, n, "%.*s", (int)strcspn(line, "\n"), line);
+        fclose(f);
         return;
-    if (fgets(out, (int)n, p))
-        out[strcspn(out, "\n")] = '\0';
-    pclose(p);
+    }
+    if (!(f = fopen("/proc/cpuinfo", "r")))
+        return;
+    while (fgets(line, sizeof(line), f))
+        if (!strncmp(line, "microcode", 9) && strchr(line, ':')) {
+            char *v = strchr(line, ':') + 1;
+            v += strspn(v, " \t");
+            snprintf(out, n, "%.*s", (int)strcspn(v, "\n"), v);
+            break;
+        }
+    fclose(f);
 }
 
 struct host_facts {
     const struct cpu_facts *cpu;
     struct pfm_core core;
     bool have_core, hw, huge;
-    char why[256], how[32], perf[128], libpfm[32];
+    char why[256], how[32], perf[128], libpfm[32], libpfm_api[16], hwloc[16], host[64], cpu_id[48], ucode[64];
     const struct topo *topo;
     const struct clock_info *clock;
     struct utsname uts;
@@ -55,15 +91,23 @@ static void gather(struct host_facts *h)
     h->huge = host_huge_pages(h->how, sizeof(h->how));
     h->clock = clock_get();
     uname(&h->uts);
-    perf_tool_version(h->perf, sizeof(h->perf));
-    /* pfm_get_version() is the API level (4.0); the package version says which event tables. */
+    /* perf is a separate program: asked with a deadline, without a shell. */
+    char *perf_argv[] = {"perf", "--version", NULL};
+    struct spawn_opts po = {.capture = h->perf, .capture_size = sizeof(h->perf), .timeout_ms = 2000};
+    if (spawn_run(perf_argv, &po) != 0 || !h->perf[0])
+        snprintf(h->perf, sizeof(h->perf), "not installed (or 'perf --version' failed)");
+    h->perf[strcspn(h->perf, "\n")] = '\0';
     snprintf(h->libpfm, sizeof(h->libpfm), "unknown");
-    FILE *p = popen("dpkg-query -W -f='${Version}' libpfm4 2>/dev/null", "r");
-    if (p) {
-        if (!fgets(h->libpfm, sizeof(h->libpfm), p))
-            snprintf(h->libpfm, sizeof(h->libpfm), "unknown");
-        pclose(p);
-    }
+    dl_iterate_phdr(loaded_libpfm, h->libpfm);
+    int api = pfm_get_version();
+    snprintf(h->libpfm_api, sizeof(h->libpfm_api), "%d.%d", PFM_MAJ_VERSION(api), PFM_MIN_VERSION(api));
+    unsigned hv = hwloc_get_api_version();
+    snprintf(h->hwloc, sizeof(h->hwloc), "%u.%u.%u", hv >> 16, (hv >> 8) & 0xff, hv & 0xff);
+    gethostname(h->host, sizeof(h->host) - 1);
+    /* perf's mapfile spelling: vendor-family-model(-stepping), e.g. GenuineIntel-6-55-4. */
+    snprintf(h->cpu_id, sizeof(h->cpu_id), "%s-%d-%X-%d", h->cpu->vendor, h->cpu->family, h->cpu->model,
+             h->cpu->stepping);
+    microcode(h->ucode, sizeof(h->ucode));
 }
 
 static const char *const level_names[] = {"", "L1", "L2", "L3"};
@@ -106,7 +150,9 @@ void host_facts_print(FILE *f)
             "regions end with %s%s\n", h.clock->tsc_hz / 1e9, h.clock->core_hz / 1e9, h.clock->core_per_tsc,
             100 * h.clock->core_per_tsc_spread, h.hw ? "the PMU" : "the TSC", clock_stop_mark(),
             clock_has_rdtscp ? "" : " (CPUID has no RDTSCP)");
-    fprintf(f, "software   kernel %s, %s, libpfm4 %s, pmucal %s\n", h.uts.release, h.perf, h.libpfm, PMUCAL_VERSION);
+    fprintf(f, "host       %s, cpu id %s, microcode %s\n", h.host, h.cpu_id, h.ucode);
+    fprintf(f, "software   kernel %s, %s, libpfm4 %s (API %s), hwloc %s, pmucal %s (%s)\n", h.uts.release, h.perf,
+            h.libpfm, h.libpfm_api, h.hwloc, PMUCAL_VERSION, pmucal_commit());
 }
 
 void host_facts_json(struct json *j)
@@ -114,7 +160,10 @@ void host_facts_json(struct json *j)
     struct host_facts h;
     gather(&h);
     const struct cpu_facts *cpu = h.cpu;
+    json_string(j, "hostname", h.host);
     json_object_begin(j, "cpu");
+    json_string(j, "id", h.cpu_id);
+    json_string(j, "microcode", h.ucode);
     json_string(j, "vendor", cpu->vendor);
     json_string(j, "brand", cpu->brand);
     json_int(j, "family", cpu->family);
@@ -196,6 +245,9 @@ void host_facts_json(struct json *j)
     json_string(j, "kernel", h.uts.release);
     json_string(j, "perf", h.perf);
     json_string(j, "libpfm4", h.libpfm);
+    json_string(j, "libpfm4_api", h.libpfm_api);
+    json_string(j, "hwloc", h.hwloc);
     json_string(j, "pmucal", PMUCAL_VERSION);
+    json_string(j, "pmucal_commit", pmucal_commit());
     json_object_end(j);
 }

@@ -1,5 +1,6 @@
 #include "options.h"
 #include "util.h"
+#include "catalog.h"
 #include "pfm.h"
 #include <unistd.h>
 #include <stdio.h>
@@ -31,102 +32,88 @@ int measure_cli_prepare(const struct measure_cli *o, const struct engine *e, int
     return e->src->prepare_process(argc, argv, status);
 }
 
-static int number(const struct command *c, const char *opt, const char *v, uint64_t lo, uint64_t hi, uint64_t *out)
+/* --pmu names a model: when it is not this host's, the verdicts speak for that model's encodings. */
+static void note_other_model(const char *pmu)
 {
-    if (!parse_u64(v, out) || *out < lo || *out > hi) {
-        cli_usage_error(c, "%s %s: give a whole number from %llu to %llu", opt, v, (unsigned long long)lo,
-                        (unsigned long long)hi);
-        return -1;
+    struct pfm_core host;
+    char sig[128] = "?", why[512] = "";
+    if (!pfm_pmu_by_name(pmu, &host))
+        return;   /* no such PMU: pfm_force says so */
+    if (pfm_core_pmu(&host)) {
+        if (strcmp(host.name, pmu))
+            pm_note("--pmu %s is not this host's model (libpfm4 detects %s); the verdicts speak for %s's "
+                    "encodings", pmu, host.name, pmu);
+        return;
     }
-    return 0;
+    cpu_signature(sig, sizeof(sig), NULL, 0);
+    const struct catalog *c = catalog_active(why, sizeof(why));
+    const char *same = c ? catalog_pfm_of_table(c->name) : NULL;
+    if (!same || strcmp(same, pmu))
+        pm_note("--pmu %s is not this host's model (CPUID %s%s%s, which libpfm4 does not know); the verdicts "
+                "speak for %s's encodings", pmu, sig, c ? ": the vendor table " : "", c ? c->name : "", pmu);
 }
 
-int measure_cli_parse(const struct command *c, struct measure_cli *o, int argc, char **argv, int *i)
+int measure_cli_option(const struct command *c, struct measure_cli *o, int key, const char *v)
 {
-    bool bad = false;
-    const char *v;
-    uint64_t x;
-    if ((v = cli_opt(argc, argv, i, "--events", "-e", &bad))) {
+    unsigned long long x;
+    int rc = 0;
+    switch (key) {
+    case MK_EVENTS:
         o->events = v;
-        return 1;
-    }
-    if ((v = cli_opt(argc, argv, i, "--repetitions", "-r", &bad))) {
-        if (number(c, "-r", v, 1, MEASURE_MAX_REPS, &x))
-            return -1;
-        o->m.repetitions = (int)x;
-        return 1;
-    }
-    if ((v = cli_opt(argc, argv, i, "--group-size", NULL, &bad))) {
+        break;
+    case MK_REPS:
+        if (!(rc = cli_number(c, "-r", v, 1, MEASURE_MAX_REPS, &x)))
+            o->m.repetitions = (int)x;
+        break;
+    case MK_GROUP_SIZE:
         o->group_auto = !strcmp(v, "auto");
-        if (o->group_auto)
-            return 1;
-        if (number(c, "--group-size", v, 1, 32, &x))
-            return -1;
-        o->group_size = (int)x;
-        return 1;
-    }
-    if ((v = cli_opt(argc, argv, i, "--iters", NULL, &bad))) {
-        if (number(c, "--iters", v, 1, UINT64_MAX / 4, &x))
-            return -1;
-        o->m.iters = x;
-        return 1;
-    }
-    if ((v = cli_opt(argc, argv, i, "--target-ms", NULL, &bad))) {
-        if (number(c, "--target-ms", v, 1, 60000, &x))
-            return -1;
-        o->m.target_seconds = (double)x / 1000;
-        return 1;
-    }
-    if ((v = cli_opt(argc, argv, i, "--source", NULL, &bad))) {
+        if (!o->group_auto && !(rc = cli_number(c, "--group-size", v, 1, 32, &x)))
+            o->group_size = (int)x;
+        break;
+    case MK_ITERS:
+        if (!(rc = cli_number(c, "--iters", v, 1, UINT64_MAX / 4, &x)))
+            o->m.iters = x;
+        break;
+    case MK_TARGET_MS:
+        if (!(rc = cli_number(c, "--target-ms", v, 1, 60000, &x)))
+            o->m.target_seconds = (double)x / 1000;
+        break;
+    case MK_SOURCE:
         o->source = v;
-        return 1;
-    }
-    if ((v = cli_opt(argc, argv, i, "--expect", NULL, &bad))) {
+        break;
+    case MK_EXPECT:
         o->expect = v;
-        return 1;
-    }
-    if ((v = cli_opt(argc, argv, i, "--pmu", NULL, &bad))) {
+        break;
+    case MK_PMU:
         o->pmu = v;
-        return 1;
-    }
-    if ((v = cli_opt(argc, argv, i, "--vendor-json", NULL, &bad))) {
+        break;
+    case MK_VENDOR_JSON:
         o->vendor_json = v;
-        return 1;
-    }
-    if (!strcmp(argv[*i], "--no-auto-expect")) {
+        break;
+    case MK_NO_AUTO_EXPECT:
         o->no_auto_expect = true;
-        return 1;
-    }
-    if ((v = cli_opt(argc, argv, i, "--label", NULL, &bad))) {
+        break;
+    case MK_LABEL:
         o->label = v;
-        return 1;
-    }
-    if ((v = cli_opt(argc, argv, i, "--out", NULL, &bad))) {
+        break;
+    case MK_OUT:
         o->out = v;
-        return 1;
-    }
-    if (!strcmp(argv[*i], "--json")) {
+        break;
+    case MK_JSON:
         o->json = true;
-        return 1;
-    }
-    if (bad) {
-        cli_usage_error(c, "%s needs a value", argv[*i]);
+        break;
+    default:
         return -1;
     }
-    return 0;
+    return rc;
 }
 
 int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spec **events, int *nevents)
 {
     memset(e, 0, sizeof(*e));
-    e->src = source_find(o->source);
-    if (!e->src) {
-        char names[256] = "";
-        for (const struct source **s = source_list(); *s; s++)
-            snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", names[0] ? ", " : "", (*s)->name);
-        pm_error("unknown counter source '%s'; the sources are: %s", o->source, names);
+    e->src = source_select(o->source);
+    if (!e->src)
         return -1;
-    }
     e->mopts = o->m;
     e->user_iters = e->mopts.iters != 0;
     if (!e->mopts.iters && e->src->default_iters)   /* e.g. sim: a fixed count, not a timed one */
@@ -136,6 +123,8 @@ int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spe
     bool pmu_events = e->src->libpfm_events;
     struct pfm_core core = {0};
     if (pmu_events || o->pmu) {
+        if (o->pmu)
+            note_other_model(o->pmu);
         if (o->pmu && !pfm_force(o->pmu))
             return -1;
         if (pfm_core_pmu(&core)) {
@@ -149,19 +138,30 @@ int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spe
             return -1;
         }
         e->vt = &o->vt;
+        catalog_adopt(&o->cat, &o->vt, o->vendor_json);
+        catalog_set_active(&o->cat);
+    }
+    /* libpfm4 does not know this model: the vendor table (--vendor-json, else the host's by CPUID)
+     * names the events, the expectation file and the counters. */
+    const struct catalog *cat = pmu_events && !e->pmu ? catalog_active(NULL, 0) : NULL;
+    if (cat) {
+        e->pmu = cat->name;
+        e->ncounters = cat->counters;
+        e->vt = &cat->vt;
     }
     if (o->group_auto) {
         if (!e->ncounters) {
-            pm_error("--group-size auto: no libpfm4 core PMU to count counters of; give --group-size N or --pmu NAME");
-            vendor_free(&o->vt);
+            pm_error("--group-size auto: no libpfm4 core PMU and no vendor table to count counters of; give "
+                     "--group-size N, --pmu NAME or --vendor-json PATH");
+            measure_cli_tables_free(o);
             return -1;
         }
         /* libpfm4 counts counters with SMT off (skl 8, icx 16); the vendor's counter lists say what
          * one thread gets, so they win when given. */
         int vendor_max = 0;
-        for (int k = 0; k < o->vt.n; k++)
+        for (int k = 0; e->vt && k < e->vt->n; k++)
             for (int c = 31; c >= 0; c--)
-                if (o->vt.ev[k].counters & (1u << c)) {
+                if (e->vt->ev[k].counters & (1u << c)) {
                     if (c + 1 > vendor_max)
                         vendor_max = c + 1;
                     break;
@@ -193,8 +193,15 @@ int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spe
 fail:
     evlist_free(&l);
     engine_free(e);
-    vendor_free(&o->vt);
+    measure_cli_tables_free(o);
     free(o->auto_expect);
     o->auto_expect = NULL;
     return -1;
+}
+
+void measure_cli_tables_free(struct measure_cli *o)
+{
+    catalog_set_active(NULL);
+    catalog_free(&o->cat);
+    vendor_free(&o->vt);
 }

@@ -11,11 +11,12 @@ void schedule_info(const struct event_spec *ev, const char *pmu, const struct ve
 {
     memset(out, 0, sizeof(*out));
     out->slot = ev->programmable;
+    out->together = ev->group;
     if (!ev->programmable || ev->type != 4 /* PERF_TYPE_RAW */)
         return;
     struct x86_enc x;
     x86_decode(ev, &x);
-    bool intel = pmu && strncmp(pmu, "amd64", 5);
+    bool intel = pmu && strncmp(pmu, "amd", 3);   /* libpfm4's amd64_* and the tables' amdzen* */
     if (intel && (x.event == 0xb7 || x.event == 0xbb)) {
         /* Two offcore-response MSRs (0x1a6, 0x1a7) per core; the kernel may swap them. */
         out->resource = 0x1a6, out->capacity = 2;
@@ -83,6 +84,7 @@ static bool counters_fit(const uint32_t *mask, int n)
 
 struct gstate {
     int *members, n, slots;
+    int together;   /* the user's {a,b,c} group it holds: no other programmable event joins; 0 none */
 };
 
 static bool conflicts(const struct gstate *g, const struct event_spec *ev, int cand, const struct sched_learned *l)
@@ -138,11 +140,26 @@ void schedule_build(const struct event_spec *ev, const struct sched_info *info, 
     struct gstate *g = xcalloc((size_t)(n ? n : 1), sizeof(*g));
     int ng = 0;
     for (int i = 0; i < n; i++) {
-        if (!info[i].slot && !info[i].resource)
-            continue;   /* software events: placed below */
+        if (!info[i].together)
+            continue;
         int at = -1;
         for (int k = 0; k < ng && at < 0; k++)
-            if (fits(&g[k], ev, info, i, group_size, any, learned))
+            if (g[k].together == info[i].together)
+                at = k;
+        if (at < 0) {
+            at = ng++;
+            g[at].members = xcalloc((size_t)n, sizeof(int));
+            g[at].together = info[i].together;
+        }
+        g[at].members[g[at].n++] = i;
+        g[at].slots += info[i].slot;
+    }
+    for (int i = 0; i < n; i++) {
+        if ((!info[i].slot && !info[i].resource) || info[i].together)
+            continue;   /* software events: placed below; the user's groups: above */
+        int at = -1;
+        for (int k = 0; k < ng && at < 0; k++)
+            if (!g[k].together && fits(&g[k], ev, info, i, group_size, any, learned))
                 at = k;
         if (at < 0) {
             at = ng++;
@@ -156,7 +173,7 @@ void schedule_build(const struct event_spec *ev, const struct sched_info *info, 
         g[0].members = xcalloc((size_t)n, sizeof(int));
     }
     for (int i = 0; i < n; i++)
-        if (!info[i].slot && !info[i].resource)
+        if (!info[i].slot && !info[i].resource && !info[i].together)
             g[ng - 1].members[g[ng - 1].n++] = i;
     s->ngroups = ng;
     s->order = xcalloc((size_t)(n ? n : 1), sizeof(int));

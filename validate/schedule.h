@@ -14,6 +14,7 @@ struct sched_info {
     uint32_t counters;       /* programmable counters it may use (bit n = counter n); 0: any */
     unsigned resource;       /* shared resource it needs (an MSR address, 0x100+n for fixed counter n); 0: none */
     int capacity;            /* how many events of one group may share that resource */
+    int together;            /* perf's {a,b,c} group number from the -e list: measured as one group; 0 none */
     char why[96];            /* where the restriction came from, for the record; "" when none */
 };
 
@@ -37,7 +38,8 @@ void schedule_info(const struct event_spec *ev, const char *pmu, const struct ve
                    struct sched_info *out);
 /* Place events first-fit, in the order given: an event goes into the first group with a free
  * programmable counter it may use, room on its shared resource and no learned conflict; else it
- * opens a new group. Events that take no programmable counter ride in the last group.
+ * opens a new group. Events that take no programmable counter ride in the last group. Events of
+ * one perf {a,b,c} group (info.together) make a group of their own, as written.
  * ncounters: programmable counters of the PMU (unrestricted events may use any of them). */
 void schedule_build(const struct event_spec *ev, const struct sched_info *info, int n, int group_size,
                     int ncounters, const struct sched_learned *learned, struct schedule *s);

@@ -5,6 +5,7 @@
  * callgrind simulates. */
 #include "sim.h"
 #include "source.h"
+#include "subprocess.h"
 #include "topo.h"
 #include "util.h"
 #include <dirent.h>
@@ -204,15 +205,11 @@ int sim_prepare(int argc, char **argv, int *status)
 
     /* valgrind --version, for the manifest (and a check that valgrind runs at all). */
     char version[64] = "";
-    char *cmd = xasprintf("'%s' --version 2>/dev/null", valgrind);
-    FILE *vf = popen(cmd, "r");
-    free(cmd);
-    if (vf) {
-        if (!fgets(version, sizeof(version), vf))
-            version[0] = '\0';
-        version[strcspn(version, "\n")] = '\0';
-        pclose(vf);
-    }
+    char *vargv[] = {valgrind, "--version", NULL};
+    struct spawn_opts vo = {.capture = version, .capture_size = sizeof(version), .timeout_ms = 10000};
+    if (spawn_run(vargv, &vo) != 0)
+        version[0] = '\0';
+    version[strcspn(version, "\n")] = '\0';
     if (!version[0]) {
         pm_error("--source sim: %s --version failed; is the Debian package valgrind installed completely?", valgrind);
         free(valgrind);

@@ -1,4 +1,6 @@
 /* Counter source "perf": perf_event_open groups on the calling thread, encoded by libpfm4. */
+#include "catalog.h"
+#include "perfsyntax.h"
 #include "pfm.h"
 #include "source.h"
 #include "util.h"
@@ -24,11 +26,30 @@ struct group {
     int nevents;
 };
 
+/* perf's generic names, perf's raw syntax (rNNNN, cpu/event=..,umask=../), libpfm4's names where it
+ * knows the model, then the vendor table's names (catalog.h). */
 static int perf_resolve(const char *name, struct event_spec *spec, char *err, size_t errlen)
 {
     spec->name = xstrdup(name);
-    if (perf_generic_event(name, spec) || pfm_encode(name, spec, err, errlen) == 0)
+    if (perf_generic_event(name, spec))
         return 0;
+    int rc = perf_syntax_parse(name, spec, err, errlen);
+    if (rc)
+        return rc > 0 ? 0 : -1;
+    char pfm_err[512], why[512] = "";
+    struct pfm_core core;
+    if (pfm_encode(name, spec, pfm_err, sizeof(pfm_err)) == 0)
+        return 0;
+    rc = catalog_resolve(name, spec, err, errlen);
+    if (rc)
+        return rc > 0 ? 0 : -1;
+    const struct catalog *c = catalog_active(why, sizeof(why));
+    if (pfm_core_pmu(&core) || !c)
+        snprintf(err, errlen, "%s%s%s", pfm_err, c ? "" : "; no vendor table either: ", c ? "" : why);
+    else
+        snprintf(err, errlen, "unknown event '%s': not in the %s table (%s) and libpfm4 knows no core PMU here; "
+                 "'pmucal events' lists the table's names, or use perf's rNNNN / cpu/event=0x..,umask=0x../",
+                 name, c->name, c->path);
     return -1;
 }
 

@@ -1,6 +1,7 @@
 #include "vendor.h"
 #include "jread.h"
 #include "util.h"
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -9,25 +10,56 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-/* Fields are strings in both formats: "0xD1", "0x1a6,0x1a7", "0", "null"; numbers are accepted too. */
-static uint64_t field_num(const struct jvalue *o, const char *key, bool *present)
+/* "0xD1" (hex) or "12" (decimal, never octal), nothing else around it. */
+static bool parse_code(const char *s, uint64_t *out)
+{
+    while (*s == ' ')
+        s++;
+    bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    const char *digits = hex ? s + 2 : s;
+    if (!isxdigit((unsigned char)*digits))
+        return false;
+    char *end;
+    errno = 0;
+    *out = strtoull(digits, &end, hex ? 16 : 10);
+    while (*end == ' ')
+        end++;
+    return !errno && !*end;
+}
+
+/* Fields are strings in both formats: "0xD1", "0x1a6,0x1a7", "0", "null"; numbers are accepted too.
+ * A value that is not a whole number in 0..max (negative, fractional, trailing text, too big) is an
+ * error naming the file, the event and the field: a table entry is never cast into range. */
+static int field_num(const struct jvalue *o, const char *key, uint64_t max, uint64_t *out, bool *present,
+                     const char *file, const char *name)
 {
     const struct jvalue *v = jget(o, key);
+    *out = 0;
     if (present)
         *present = false;
-    if (!v)
+    if (!v || v->type == J_NULL)
         return 0;
-    if (v->type == J_NUMBER) {
-        if (present)
-            *present = true;
-        return (uint64_t)v->num;
-    }
+    char text[64];
     const char *s = jstr(v);
-    if (!s || !*s || !strcasecmp(s, "null"))
+    if (v->type == J_NUMBER) {
+        snprintf(text, sizeof(text), "%.17g", v->num);
+        s = text;
+    } else if (!s) {
+        pm_error("%s: event %s: %s is neither a string nor a number; fix the table entry", file, name, key);
+        return -1;
+    }
+    if (!*s || !strcasecmp(s, "null"))
         return 0;
+    char first[64];
+    snprintf(first, sizeof(first), "%.*s", (int)strcspn(s, ","), s);   /* "0xB7,0xBB": the first code */
+    if (!parse_code(first, out) || *out > max) {
+        pm_error("%s: event %s: %s \"%s\" is not a whole number in 0..0x%llx; fix the table entry", file, name, key,
+                 s, (unsigned long long)max);
+        return -1;
+    }
     if (present)
         *present = true;
-    return strtoull(s, NULL, 0);
+    return 0;
 }
 
 static uint32_t counter_mask(const char *s, int *fixed)
@@ -54,40 +86,63 @@ static uint32_t counter_mask(const char *s, int *fixed)
     return m;
 }
 
-static void add(struct vendor_table *t, const struct jvalue *o, const char *file, enum vendor_format fmt)
+/* The widest event select of each format: AMD's 12 bits (config 7:0 and 35:32), Intel's 8. */
+static uint64_t max_event_code(enum vendor_format fmt)
+{
+    return fmt == VENDOR_INTEL_PERFMON ? 0xff : 0xfff;
+}
+
+static int add(struct vendor_table *t, const struct jvalue *o, const char *file, enum vendor_format fmt)
 {
     const char *name = jstr(jget(o, "EventName"));
     if (!name || jget(o, "MetricName") || jget(o, "Unit"))   /* metrics and uncore units are not core events */
-        return;
+        return 0;
     bool has_code;
-    const char *code = jstr(jget(o, "EventCode"));
-    uint64_t c1 = field_num(o, "EventCode", &has_code);
-    if (!has_code)
-        return;   /* perf's ArchStdEvent aliases carry no code of their own */
+    uint64_t code, code2, umask, cmask, inv, edge, any, offcore, taken_alone, deprecated;
     struct vendor_event e = {0};
+    if (field_num(o, "EventCode", max_event_code(fmt), &code, &has_code, file, name))
+        return -1;
+    if (!has_code)
+        return 0;   /* perf's ArchStdEvent aliases carry no code of their own */
+    const char *codes = jstr(jget(o, "EventCode"));
+    code2 = code;
+    if (codes && strchr(codes, ',') &&
+        (!parse_code(strchr(codes, ',') + 1, &code2) || code2 > max_event_code(fmt))) {
+        pm_error("%s: event %s: EventCode \"%s\": the second code is not a whole number in 0..0x%llx; fix the "
+                 "table entry", file, name, codes, (unsigned long long)max_event_code(fmt));
+        return -1;
+    }
+    if (field_num(o, "UMask", 0xff, &umask, NULL, file, name) ||
+        field_num(o, "CounterMask", 0xff, &cmask, NULL, file, name) ||
+        field_num(o, "Invert", 1, &inv, NULL, file, name) || field_num(o, "EdgeDetect", 1, &edge, NULL, file, name) ||
+        field_num(o, "AnyThread", 1, &any, NULL, file, name) ||
+        field_num(o, "MSRIndex", UINT64_MAX, &e.msr_index, NULL, file, name) ||
+        field_num(o, "MSRValue", UINT64_MAX, &e.msr_value, NULL, file, name) ||
+        field_num(o, "Offcore", 1, &offcore, NULL, file, name) ||
+        field_num(o, "TakenAlone", 1, &taken_alone, NULL, file, name) ||
+        field_num(o, "Deprecated", 1, &deprecated, NULL, file, name))
+        return -1;
     e.name = xstrdup(name);
     e.file = xstrdup(file);
     e.format = fmt;
-    e.event = e.event2 = (unsigned)c1;
-    if (code && strchr(code, ','))
-        e.event2 = (unsigned)strtoul(strchr(code, ',') + 1, NULL, 0);
-    e.umask = (unsigned)field_num(o, "UMask", NULL);
-    e.cmask = (unsigned)field_num(o, "CounterMask", NULL);
-    e.inv = field_num(o, "Invert", NULL) != 0;
-    e.edge = field_num(o, "EdgeDetect", NULL) != 0;
-    e.any = field_num(o, "AnyThread", NULL) != 0;
-    e.msr_index = field_num(o, "MSRIndex", NULL);
-    e.msr_value = field_num(o, "MSRValue", NULL);
-    e.offcore = field_num(o, "Offcore", NULL) != 0 || e.msr_index == 0x1a6;
+    e.event = (unsigned)code, e.event2 = (unsigned)code2;
+    e.umask = (unsigned)umask, e.cmask = (unsigned)cmask;
+    e.inv = inv, e.edge = edge, e.any = any;
+    e.offcore = offcore || e.msr_index == 0x1a6;
     e.counters = counter_mask(jstr(jget(o, "Counter")), &e.fixed);
-    e.taken_alone = field_num(o, "TakenAlone", NULL) != 0;
+    e.taken_alone = taken_alone;
     const char *errata = jstr(jget(o, "Errata"));
     if (errata && *errata && strcasecmp(errata, "null") && strcasecmp(errata, "none"))
         e.errata = xstrdup(errata);
-    e.deprecated = field_num(o, "Deprecated", NULL) != 0;
+    e.deprecated = deprecated;
+    const char *desc = jstr(jget(o, "BriefDescription"));
+    if (!desc)
+        desc = jstr(jget(o, "PublicDescription"));
+    e.desc = xstrdup(desc ? desc : "");
     if (t->n == t->cap)
         t->ev = xrealloc(t->ev, sizeof(*t->ev) * (size_t)(t->cap = t->cap ? t->cap * 2 : 256));
     t->ev[t->n++] = e;
+    return 0;
 }
 
 static int load_file(struct vendor_table *t, const char *path)
@@ -113,12 +168,13 @@ static int load_file(struct vendor_table *t, const char *path)
     /* Intel's older perfmon files are bare arrays too; their entries name a Counter field. */
     if (fmt == VENDOR_LINUX_PMU_EVENTS && list->n && jget(&list->items[0], "Counter"))
         fmt = VENDOR_INTEL_PERFMON;
-    for (int i = 0; i < list->n; i++)
+    int rc = 0;
+    for (int i = 0; i < list->n && !rc; i++)
         if (list->items[i].type == J_OBJECT)
-            add(t, &list->items[i], path, fmt);
+            rc = add(t, &list->items[i], path, fmt);
     t->files++;
     jread_free(doc);
-    return 0;
+    return rc;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -182,6 +238,7 @@ void vendor_free(struct vendor_table *t)
         free(t->ev[i].name);
         free(t->ev[i].file);
         free(t->ev[i].errata);
+        free(t->ev[i].desc);
     }
     free(t->ev);
     memset(t, 0, sizeof(*t));
@@ -216,4 +273,23 @@ const char *vendor_enc_text(const struct x86_enc *e, bool offcore, char *buf, si
     if (offcore && k > 0 && (size_t)k < n)
         snprintf(buf + k, n - (size_t)k, " msr 0x%llx", (unsigned long long)e->msr);
     return buf;
+}
+
+void vendor_event_spec(const struct vendor_event *v, struct event_spec *spec)
+{
+    spec->type = 4;   /* PERF_TYPE_RAW: the PERFEVTSEL bits as the kernel writes them */
+    spec->config = (v->event & 0xffull) | (uint64_t)((v->event >> 8) & 0xf) << 32 | (uint64_t)v->umask << 8 |
+                   (uint64_t)v->edge << 18 | (uint64_t)v->any << 21 | (uint64_t)v->inv << 23 |
+                   (uint64_t)v->cmask << 24;
+    /* perf takes the offcore-response, load-latency and front-end MSR values in config1. */
+    spec->config1 = v->offcore || v->msr_index == 0x3f6 || v->msr_index == 0x3f7 ? v->msr_value : 0;
+    spec->programmable = !(v->fixed >= 0 && v->event == 0);
+}
+
+const struct vendor_event *vendor_find(const struct vendor_table *t, const char *name)
+{
+    for (int i = 0; t && i < t->n; i++)
+        if (!strcasecmp(t->ev[i].name, name))
+            return &t->ev[i];
+    return NULL;
 }

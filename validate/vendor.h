@@ -22,6 +22,7 @@ struct vendor_event {
     bool taken_alone;         /* must be the only event of its kind in a group */
     char *errata;             /* NULL when none */
     bool deprecated;
+    char *desc;               /* BriefDescription (or PublicDescription); "" when none */
 };
 
 struct vendor_table {
@@ -38,6 +39,12 @@ void vendor_free(struct vendor_table *t);
 /* The vendor entry whose encoding equals this libpfm4/perf raw encoding (event, umask, cmask,
  * inv, edge; and the MSR value for offcore events), NULL when none. */
 const struct vendor_event *vendor_match(const struct vendor_table *t, const struct event_spec *spec);
+/* The perf_event_attr of a table entry: type PERF_TYPE_RAW; config from the event select (AMD's
+ * bits 11:8 go to config 35:32), umask 15:8, edge 18, any 21, inv 23, cmask 31:24; config1 the
+ * offcore-response / load-latency / front-end MSR value. spec->name and canonical are untouched. */
+void vendor_event_spec(const struct vendor_event *v, struct event_spec *spec);
+/* The entry named name (any case), NULL when none. */
+const struct vendor_event *vendor_find(const struct vendor_table *t, const char *name);
 /* "EVENT 0xd1 UMASK 0x02 CMASK 0 INV 0 EDGE 0 ..." for messages. */
 const char *vendor_enc_text(const struct x86_enc *e, bool offcore, char *buf, size_t n);
 

@@ -14,8 +14,26 @@ static const struct {
     {__LINE__, {-2, 2, -1, 1}, 4, -2, 0, 1.5, 0, 1.8257419},
 };
 
+/* Mann-Whitney two-sided p: exact values from the U distribution (e.g. 2/C(10,5) at full separation). */
+static const struct {
+    int line;
+    double a[6], b[6];
+    int na, nb;
+    double p;
+} mw[] = {
+    {__LINE__, {1, 2, 3, 4, 5}, {6, 7, 8, 9, 10}, 5, 5, 2.0 / 252},
+    {__LINE__, {6, 7, 8, 9, 10}, {1, 2, 3, 4, 5}, 5, 5, 2.0 / 252},
+    {__LINE__, {1, 1, 1, 1, 1}, {1.05, 1.05, 1.05, 1.05, 1.05}, 5, 5, 2.0 / 252},
+    {__LINE__, {1, 2, 3}, {4, 5, 6}, 3, 3, 0.1},
+    {__LINE__, {1, 3, 5, 7, 9}, {2, 4, 6, 8, 10}, 5, 5, 0.6904762},
+    {__LINE__, {7, 7, 7, 7, 7}, {7, 7, 7, 7, 7}, 5, 5, 1},
+};
+
 int main(void)
 {
+    for (unsigned i = 0; i < sizeof(mw) / sizeof(mw[0]); i++)
+        CHECK_NEAR(stats_mann_whitney_p(mw[i].a, (size_t)mw[i].na, mw[i].b, (size_t)mw[i].nb), mw[i].p, 1e-6,
+                   mw[i].line, "Mann-Whitney p");
     for (unsigned i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         struct stats s = stats_of(rows[i].x, (size_t)rows[i].n);
         CHECK_NEAR(s.min, rows[i].min, 1e-9, rows[i].line, "min");

@@ -1,0 +1,102 @@
+#!/bin/sh
+# The command line: every option a command's --help lists is accepted, every command rejects an
+# unknown option with exit 2, GNU getopt_long habits work, listings have --json.
+. "$(dirname "$0")/lib.sh"
+
+commands=$($PMUCAL --help | awk '/^Commands:/ { on = 1; next } on && !NF { exit } on { print $1 }')
+[ -n "$commands" ]
+ok $? "pmucal --help lists commands: $(echo $commands)"
+first_cpu=$(awk '/^Cpus_allowed_list/ { split($2, a, /[-,]/); print a[1] }' /proc/self/status)
+
+# A value that the option's own check accepts, by option name, else by placeholder.
+value_for() { # value_for NAME PLACEHOLDER
+    case $1 in
+    format) echo c ;; recipe) echo l1_hit ;; cpu) echo "${first_cpu:-0}" ;; mode) echo hitm ;;
+    size) echo L1 ;; core-ghz) echo 2.4 ;; floor) echo 0.01 ;; events) echo instructions ;;
+    threshold) echo 2 ;; alpha) echo 0.01 ;;
+    *) case $2 in N | N\|auto) echo 3 ;; MS) echo 5 ;; *) echo x ;; esac ;;
+    esac
+}
+
+for c in $commands; do
+    $PMUCAL "$c" --help > "$TMP/help" 2> "$TMP/err"
+    rc=$?
+    usage_lines=$(grep -c '^usage:' "$TMP/help")
+    [ $rc = 0 ] && [ "$usage_lines" = 1 ] && grep -q '^  -h, --help' "$TMP/help" && [ ! -s "$TMP/err" ]
+    ok $? "$c --help: exit 0, one usage line, lists -h/--help (rc $rc, $usage_lines usage lines)"
+    # Option lines: "  -x, --name ARG" or "  --name ARG" in the Options section.
+    awk '/^Options:/ { on = 1; next } on && /^$/ { on = 0 } on && /^  -/ { print }' "$TMP/help" |
+        sed -E 's/^  (-[A-Za-z0-9], )?--([a-z0-9-]+)( ([^ ]+))?.*/\2 \4/' > "$TMP/opts"
+    bad=""
+    n=0
+    while read -r name arg; do
+        [ "$name" = help ] && continue
+        n=$((n + 1))
+        if [ -n "$arg" ]; then
+            set -- "--$name" "$(value_for "$name" "$arg")"
+        else
+            set -- "--$name"
+        fi
+        # Options are handled in order: reaching the unknown option means this one was taken.
+        $PMUCAL "$c" "$@" --zz-not-an-option > /dev/null 2> "$TMP/err"
+        rc=$?
+        if [ $rc != 2 ] || ! grep -q "unknown option --zz-not-an-option" "$TMP/err"; then
+            bad="$bad $* (rc $rc: $(head -c 120 "$TMP/err"))"
+        fi
+    done < "$TMP/opts"
+    [ -z "$bad" ]
+    ok $? "$c: each of its $n --help options is accepted${bad:+; not:$bad}"
+    $PMUCAL "$c" --zz-not-an-option > /dev/null 2> "$TMP/err"
+    rc=$?
+    [ $rc = 2 ] && grep -q "pmucal: error: $c: unknown option --zz-not-an-option" "$TMP/err" && [ "$(wc -l < "$TMP/err")" = 1 ]
+    ok $? "$c --zz-not-an-option: exit 2, one line: $(head -c 120 "$TMP/err")"
+    $PMUCAL "$c" -Z > /dev/null 2> "$TMP/err"
+    rc=$?
+    [ $rc = 2 ] && grep -q "unknown option -Z" "$TMP/err"
+    ok $? "$c -Z: exit 2 (got $rc: $(head -c 100 "$TMP/err"))"
+done
+
+# GNU habits: attached values, --opt=value, unique prefixes, '--', a value that looks like an option.
+expect_err() { # expect_err STATUS PATTERN DESCRIPTION -- command...
+    want=$1 pattern=$2 what=$3
+    shift 4
+    "$@" > "$TMP/out" 2> "$TMP/err"
+    got=$?
+    [ "$got" = "$want" ] && grep -q -- "$pattern" "$TMP/err"
+    ok $? "$what: '$*' exits $want naming '$pattern' (got $got: $(head -c 140 "$TMP/err"))"
+}
+expect_err 2 "-r 0: give a whole number" "attached short value" -- $PMUCAL run walker -r0
+expect_err 2 "-r 0: give a whole number" "--long=value" -- $PMUCAL run walker --repetitions=0
+expect_err 2 "-r 0: give a whole number" "unique prefix of a long name" -- $PMUCAL run walker --rep 0
+expect_err 2 "unknown event '--help'" "a value that looks like an option is a value" -- $PMUCAL run walker -e --help
+expect_err 2 "unknown parameter '-e'" "after '--' everything is an operand" -- $PMUCAL run walker -- -e x
+expect_err 2 "-r needs a value" "a missing value" -- $PMUCAL run walker -r
+expect_err 2 "--json=yes takes no value" "a flag given a value" -- $PMUCAL info --json=yes
+expect_err 2 "takes options only" "a stray operand" -- $PMUCAL validate walker
+expect_err 2 "unknown option -r" "groups measures nothing: no -r" -- $PMUCAL groups -r 3 -e instructions
+expect_err 2 "unknown option --json" "validate writes a folder: no --json" -- $PMUCAL validate --json
+expect_err 2 "unknown option --label" "run writes no folder: no --label" -- $PMUCAL run walker --label x
+expect_err 2 "--json goes with --list" "calibrate --json alone" -- $PMUCAL calibrate --json
+
+LIBPFM_FORCE_PMU=skl $PMUCAL groups -einstructions,branches --pmu=skl --group-size=1 --names > "$TMP/out" 2> "$TMP/err"
+is "$(tr '\n' ' ' < "$TMP/out")" "instructions branches " "groups -eLIST --pmu=skl --group-size=1 --names: one event a group"
+$PMUCAL run --iters=64 -r3 -epage-faults walker size=L1 --json > "$TMP/out" 2> "$TMP/err"
+rc=$?
+[ $rc = 0 ] && jq -e '.iters == 64 and .repetitions == 3' "$TMP/out" > /dev/null 2>&1
+ok $? "run with options before and after the kernel, attached values: exit $rc, iters 64 x 3 reps in the JSON"
+
+# --json wherever a listing exists; it parses and has what the text has.
+for c in "kernels" "quantities" "calibrate --list" "info" "events --pmu skl"; do
+    $PMUCAL $c --json > "$TMP/json" 2> "$TMP/err"
+    rc=$?
+    $PMUCAL $c > "$TMP/text" 2> /dev/null
+    case $c in
+    info) jq -e 'type == "object" and has("cpu")' "$TMP/json" > /dev/null 2>&1 ;;
+    *) [ "$(jq length "$TMP/json" 2> /dev/null)" -gt 0 ] &&
+        jq -r '.[].name' "$TMP/json" | while read -r name; do grep -qF -- "$name" "$TMP/text" || exit 1; done ;;
+    esac
+    ok $? "$c --json: exit $rc, valid JSON, every name also in the text listing"
+done
+$PMUCAL kernels --json walker | jq -e 'length == 1 and .[0].name == "walker" and (.[0].params | length) > 0' > /dev/null
+ok $? "kernels --json walker: one kernel with its parameters"
+done_testing

@@ -1,0 +1,73 @@
+#!/bin/sh
+# Run folders as evidence: the manifest says what produced a run and how it ended; a stopped run
+# says so in its TAP and manifest; the perturbing test source proves that each kind of wrong
+# count is flagged (and nothing else) with the perf source's software events.
+. "$(dirname "$0")/lib.sh"
+
+TOUCH="walker size=4M page=4k phase=touch"
+EV=page-faults,minor-faults,context-switches,cpu-migrations
+$PMUCAL validate --case "$TOUCH" --case 'walker size=16k' --iters 1024 -e $EV --label m > "$TMP/m.tap" 2> /dev/null
+rc=$?
+dir=$(ls -d "$PMUCAL_RESULTS"/*-m | head -n 1)
+[ $rc -eq 0 ] && [ -f "$dir/manifest.json" ]; ok $? "validate writes a run folder (exit $rc)"
+jq -e '.status == "complete" and (.hostname | length > 0) and (.cpu.id | test("-[0-9]+-[0-9A-F]+-[0-9]+$"))
+    and (.cpu.microcode | length > 0) and (.software | .kernel and .perf and .libpfm4 and .libpfm4_api and .hwloc
+    and .pmucal and .pmucal_commit) and .pmucal_commit == .software.pmucal_commit and .started and .ended
+    and .cases == 2 and .cases_done == 2 and .measurements == 2 and (.command | index("validate") == 1)' \
+    "$dir/manifest.json" > /dev/null
+ok $? "the manifest records host, CPU id, microcode, versions, commit, command, times, status: $(jq -c '{status, hostname, id: .cpu.id, software}' "$dir/manifest.json")"
+commit=$(git rev-parse --short=12 HEAD 2> /dev/null || echo unknown)
+case "$(jq -r .pmucal_commit "$dir/manifest.json")" in
+"$commit" | "$commit-dirty") r=0 ;; *) r=1 ;; esac
+ok $r "the commit is the tree's ($commit): $(jq -r .pmucal_commit "$dir/manifest.json")"
+perf_v=$(perf --version 2> /dev/null || echo "not installed (or 'perf --version' failed)")
+is "$(jq -r .software.perf "$dir/manifest.json")" "$perf_v" "perf's version is what 'perf --version' says"
+! ls -a "$dir" | grep -q '\.tmp$'; ok $? "no temporary file is left beside the manifest"
+jq -s -e 'all(.[]; .events | all(.verdict.kind == "ok" and (.verdict.reason | length > 0)))' "$dir/measurements.ndjson" > /dev/null
+ok $? "every record carries each event's verdict"
+
+# SIGTERM: the finished measurements stay, the TAP ends with Bail out!, the manifest says interrupted.
+$PMUCAL validate --case 'walker size=16k' --case 'walker size=32k' --case 'walker size=64k' --case 'walker size=128k' \
+    --iters 100000 -r 101 -e page-faults --label term > "$TMP/term.tap" 2> "$TMP/term.err" &
+pid=$!
+for i in $(seq 1 400); do
+    d=$(ls -d "$PMUCAL_RESULTS"/*-term 2> /dev/null | head -n 1)
+    [ -n "$d" ] && [ "$(wc -l < "$d/measurements.ndjson" 2> /dev/null || echo 0)" -ge 1 ] && break
+    sleep 0.05
+done
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc -eq 143 ]; ok $? "SIGTERM stops validate with exit 143 (got $rc)"
+tail -n 1 "$TMP/term.tap" | grep -q '^Bail out! stopped by SIGTERM'; ok $? "the TAP ends with: $(tail -n 1 "$TMP/term.tap")"
+kept=$(wc -l < "$d/measurements.ndjson")
+jq -e --argjson kept "$kept" '.status == "interrupted" and (.status_reason | test("SIGTERM")) and .measurements == $kept
+    and .cases_done < .cases and .ended' "$d/manifest.json" > /dev/null
+ok $? "the manifest says interrupted and keeps count of the $kept finished measurements: $(jq -c '{status, status_reason, measurements}' "$d/manifest.json")"
+
+# Each perturbation is flagged where it changes a count; every other (case, event) stays ok.
+# Rows: perturbation | the 'not ok' lines expected, as "case :: event" (sorted, ';'-separated)
+check_perturbation() {
+    $PMUCAL validate --source "perturb:perf/$1" --case "$TOUCH" --case 'walker size=16k' --iters 1024 -e $EV \
+        --label p > "$TMP/p.tap" 2> "$TMP/p.err"
+    rc=$?
+    got=$(sed -n 's/^not ok [0-9]* - \(.*\) :: \([^ ]*\) .*/\1 :: \2/p' "$TMP/p.tap" | sort | paste -s -d ';' -)
+    want=$(echo "$2" | tr ';' '\n' | sort | paste -s -d ';' -)
+    [ $rc -eq 1 ] && [ "$got" = "$want" ]
+    ok $? "perturb $1: exit $rc, flagged '$got' (want '$want')"
+}
+check_perturbation 'scale=page-faults*1.10' "$TOUCH :: page-faults"
+check_perturbation 'scale=minor-faults*0.97' "$TOUCH :: minor-faults"
+check_perturbation 'offset=page-faults+500' "$TOUCH :: page-faults;walker size=16k :: page-faults"
+check_perturbation 'swap=page-faults,cpu-migrations' "$TOUCH :: cpu-migrations;$TOUCH :: page-faults"
+check_perturbation 'zero=minor-faults%3' "$TOUCH :: minor-faults"
+check_perturbation 'level=minor-faults<cpu-migrations' "$TOUCH :: minor-faults"
+grep -q 'not ok.*500 counts per measurement are not explained by iterations' "$TMP/p.tap" 2> /dev/null ||
+    $PMUCAL validate --source "perturb:perf/offset=page-faults+500" --case "$TOUCH" --iters 1024 -e page-faults \
+        --label p2 > "$TMP/p2.tap" 2> /dev/null
+grep -q 'not ok.*500 counts per measurement are not explained by iterations' "$TMP/p2.tap"
+ok $? "a fixed excess is reported with its size: $(grep -o 'but .*' "$TMP/p2.tap" | head -n 1)"
+$PMUCAL validate --source 'perturb:perf/bogus' --case "$TOUCH" > /dev/null 2> "$TMP/bad.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "is not a perturbation" "$TMP/bad.err"; ok $? "a bad perturbation is refused (exit $rc): $(cat "$TMP/bad.err")"
+done_testing

@@ -1,0 +1,94 @@
+#!/bin/sh
+# pmucal compare: two runs of the same build compare clean; a 5% count change, a verdict change,
+# an encoding change and support lost are each flagged on their (case, event) only; an
+# incomplete run is refused unless --allow-incomplete; --json carries the same.
+. "$(dirname "$0")/lib.sh"
+
+TOUCH="walker size=4M page=4k phase=touch"
+EV=page-faults,minor-faults,context-switches,cpu-migrations
+run() { # run LABEL [SOURCE]
+    $PMUCAL validate --source "${2:-perf}" --case "$TOUCH" --case 'walker size=16k' --iters 1024 -e $EV \
+        --label "$1" > /dev/null 2>&1
+    ls -d "$PMUCAL_RESULTS"/*-"$1" | head -n 1
+}
+A=$(run a)
+B=$(run b)
+$PMUCAL compare "$A" "$B" > "$TMP/ab.tap" 2> "$TMP/ab.err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c '^ok' "$TMP/ab.tap")" -eq 8 ] && ! grep -q '^not ok' "$TMP/ab.tap"
+ok $? "two runs of the same build compare clean: exit $rc, 8 points ok"
+grep -q '^# same host, versions, source and settings' "$TMP/ab.tap"; ok $? "and the header says nothing differs"
+grep -q '^#   page-faults  *same in all 2 cases' "$TMP/ab.tap"; ok $? "the per-event summary lists each event"
+
+# A 5% over-count on the one stable non-zero event: the count test flags it (the copy keeps its
+# verdicts, so only the count can tell).
+C="$TMP/c"
+mkdir -p "$C"
+cp "$A/manifest.json" "$C/"
+jq -c '(.events[] | select(.name == "page-faults" and .stats.median > 0) | .per_iter) |= map(. * 1.05)' \
+    "$A/measurements.ndjson" > "$C/measurements.ndjson"
+$PMUCAL compare --json "$A" "$C" > "$TMP/ac.json"
+rc=$?
+flagged=$(jq -r '[.points[] | select(.regression) | "\(.case) :: \(.event) \(.flags | join(","))"] | join("; ")' "$TMP/ac.json")
+[ $rc -eq 1 ] && [ "$flagged" = "$TOUCH :: page-faults count" ]
+ok $? "a 5% change of page-faults is caught on that point alone (exit $rc): $flagged"
+jq -e '.summary.points == 8 and .summary.regressions == 1 and (.events[] | select(.event == "page-faults")
+    | .regressions == 1 and .cases == 2) and (.points[0] | has("p") and has("threshold") and .base.n == 5)' \
+    "$TMP/ac.json" > /dev/null
+ok $? "--json: summary, per-event entry and the test's numbers"
+# 1% stays below the 2% threshold.
+jq -c '(.events[] | select(.name == "page-faults" and .stats.median > 0) | .per_iter) |= map(. * 1.01)' \
+    "$A/measurements.ndjson" > "$C/measurements.ndjson"
+$PMUCAL compare "$A" "$C" > /dev/null
+rc=$?
+[ $rc -eq 0 ]; ok $? "a 1% change is below the default 2% threshold (exit $rc)"
+$PMUCAL compare --threshold 0.5 "$A" "$C" > /dev/null
+rc=$?
+[ $rc -eq 1 ]; ok $? "and caught with --threshold 0.5 (exit $rc)"
+
+# A real perturbed run: verdict and count flagged together, other events untouched.
+D=$(run d 'perturb:perf/scale=minor-faults*0.95')
+$PMUCAL compare "$A" "$D" > "$TMP/ad.tap"
+rc=$?
+bad=$(sed -n 's/^not ok [0-9]* - \(.*\) :: \([^ ]*\) .*/\1 :: \2/p' "$TMP/ad.tap" | paste -s -d ';' -)
+[ $rc -eq 1 ] && [ "$bad" = "$TOUCH :: minor-faults" ] && grep -q '^not ok .*verdict ok -> not ok.*count -' "$TMP/ad.tap"
+ok $? "a 5% under-count from the perturbed source: verdict and count flagged on its point only ($bad)"
+grep -q '^# changed: source: perf -> perturb:perf/' "$TMP/ad.tap"; ok $? "the header names the changed source"
+
+# Encoding change (a libpfm4 upgrade that re-encodes a name) and an event that became unsupported.
+jq -c '(.events[] | select(.name == "minor-faults") | .attr.config) |= 99
+       | (.events[] | select(.name == "cpu-migrations") | .unsupported) |= "no such event here"' \
+    "$A/measurements.ndjson" > "$C/measurements.ndjson"
+$PMUCAL compare --json "$A" "$C" > "$TMP/enc.json"
+rc=$?
+is "$(jq -r '[.points[] | select(.regression) | "\(.event):\(.flags | join(","))"] | unique | join(" ")' "$TMP/enc.json")" \
+    "cpu-migrations:support minor-faults:encoding" "encoding and support changes are flagged (exit $rc)"
+
+# Host facts and versions in the header.
+jq '.software.kernel = "9.9.9-test" | .software.libpfm4 = "4.99.0"' "$A/manifest.json" > "$C/manifest.json"
+cp "$A/measurements.ndjson" "$C/"
+$PMUCAL compare "$A" "$C" > "$TMP/facts.tap"
+rc=$?
+[ $rc -eq 0 ] && grep -q "^# changed: software.kernel: .* -> 9.9.9-test" "$TMP/facts.tap" &&
+    grep -q "^# changed: software.libpfm4: .* -> 4.99.0" "$TMP/facts.tap"
+ok $? "changed versions are in the header, not regressions by themselves (exit $rc)"
+
+# Incomplete runs: refused, or compared with --allow-incomplete and marked.
+jq '.status = "interrupted" | .status_reason = "stopped by SIGTERM after 1 of 2 cases"' "$A/manifest.json" > "$C/manifest.json"
+head -n 1 "$A/measurements.ndjson" > "$C/measurements.ndjson"
+$PMUCAL compare "$A" "$C" > "$TMP/inc.tap" 2> "$TMP/inc.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "interrupted: stopped by SIGTERM.*--allow-incomplete" "$TMP/inc.err" && [ ! -s "$TMP/inc.tap" ]
+ok $? "an interrupted NEW is refused (exit $rc): $(cat "$TMP/inc.err")"
+$PMUCAL compare --allow-incomplete "$A" "$C" > "$TMP/inc.tap" 2> /dev/null
+rc=$?
+[ $rc -eq 0 ] && grep -q '^# WARNING: NEW is incomplete' "$TMP/inc.tap" &&
+    [ "$(grep -c '# SKIP measured in BASE only' "$TMP/inc.tap")" -eq 4 ]
+ok $? "--allow-incomplete compares what it holds, marks it, and SKIPs the rest (exit $rc)"
+$PMUCAL compare "$A" > /dev/null 2> "$TMP/one.err"
+rc=$?
+[ $rc -eq 2 ]; ok $? "one run is a usage error (exit $rc): $(cat "$TMP/one.err")"
+$PMUCAL compare "$A" "$TMP/nothing" > /dev/null 2> "$TMP/none.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "$TMP/nothing/manifest.json" "$TMP/none.err"; ok $? "a missing run is named (exit $rc)"
+done_testing

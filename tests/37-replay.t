@@ -1,0 +1,46 @@
+#!/bin/sh
+# pmucal replay: a stored run judged again without measuring gives the verdicts validate gave
+# (also where a perturbed source made them fail); a changed expectation changes them offline.
+. "$(dirname "$0")/lib.sh"
+
+TOUCH="walker size=4M page=4k phase=touch"
+EV=page-faults,minor-faults,context-switches,cpu-migrations
+$PMUCAL validate --case "$TOUCH" --case 'walker size=16k' --iters 1024 -e $EV --label a > "$TMP/a.tap" 2> /dev/null
+A=$(ls -d "$PMUCAL_RESULTS"/*-a | head -n 1)
+$PMUCAL replay "$A" > "$TMP/ra.tap" 2> "$TMP/ra.err"
+rc=$?
+grep '^\(not \)\{0,1\}ok' "$TMP/a.tap" > "$TMP/a.points"
+grep '^\(not \)\{0,1\}ok' "$TMP/ra.tap" > "$TMP/ra.points"
+[ $rc -eq 0 ] && [ -s "$TMP/a.points" ] && cmp -s "$TMP/a.points" "$TMP/ra.points"
+ok $? "replay prints the very verdict lines validate printed (exit $rc)"
+grep -q "^# summary: 8 ok, 0 not ok.* 0 verdicts differ" "$TMP/ra.tap"; ok $? "and says no verdict differs: $(tail -n 1 "$TMP/ra.tap" | sed "s/^# //")"
+
+# A run whose counts were wrong in each hidden way: replay finds the same failures.
+for p in 'offset=page-faults+500' 'zero=minor-faults%3' 'scale=page-faults*1.05'; do
+    $PMUCAL validate --source "perturb:perf/$p" --case "$TOUCH" --case 'walker size=16k' --iters 1024 -e $EV \
+        --label p > "$TMP/p.tap" 2> /dev/null
+    P=$(ls -d "$PMUCAL_RESULTS"/*-p* | tail -n 1)
+    $PMUCAL replay "$P" > "$TMP/rp.tap" 2> /dev/null
+    rc=$?
+    v=$(grep -c '^not ok' "$TMP/p.tap")
+    r=$(grep -c '^not ok' "$TMP/rp.tap")
+    [ $rc -eq 1 ] && [ "$v" -ge 1 ] && [ "$v" = "$r" ] && grep -q ' 0 verdicts differ' "$TMP/rp.tap"
+    ok $? "perturb $p: replay fails the same $r points as validate did ($v), exit $rc"
+    rm -rf "$P"
+done
+
+# Today's rules: a changed expectation is checked offline.
+printf 'page-faults  pf.minor + 1  exact\n' > "$TMP/rule.txt"
+$PMUCAL replay "$A" --expect "$TMP/rule.txt" > "$TMP/rr.tap" 2> /dev/null
+rc=$?
+[ $rc -eq 1 ] && [ "$(grep -c '^not ok .*page-faults = pf.minor + 1' "$TMP/rr.tap")" -eq 2 ] &&
+    grep -q '^# verdict changed since the run: walker size=16k :: page-faults ok -> not ok' "$TMP/rr.tap"
+ok $? "a new rule turns both page-faults points not ok, said as changed since the run (exit $rc)"
+jq '.status = "running"' "$A/manifest.json" > "$TMP/m.json" && cp "$TMP/m.json" "$A/manifest.json"
+$PMUCAL replay "$A" > /dev/null 2> "$TMP/inc.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'still says running.*--allow-incomplete' "$TMP/inc.err"; ok $? "a run still 'running' is refused (exit $rc)"
+$PMUCAL replay "$A" --allow-incomplete > /dev/null 2>&1
+rc=$?
+[ $rc -eq 0 ]; ok $? "and judged with --allow-incomplete (exit $rc)"
+done_testing

@@ -1,0 +1,239 @@
+/* pmucal replay RUN: the stored measurements of a run judged again against today's expectation
+ * files and vendor tables, without measuring: an expectation change checked offline against
+ * every stored host. */
+#include "cli.h"
+#include "engine.h"
+#include "runfile.h"
+#include "util.h"
+#include "vendor.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int replay_main(int argc, char **argv);
+
+enum { K_EXPECT = CLI_LONG, K_NO_AUTO, K_VENDOR, K_PMU, K_ALLOW };
+
+static const struct cli_option replay_options[] = {
+    {"expect", K_EXPECT, "FILE", "more rules (EVENT EXPRESSION TOLERANCE a line), after the shipped ones"},
+    {"no-auto-expect", K_NO_AUTO, NULL, "do not load validate/expect/<pmu>.txt (or <source>.txt)"},
+    {"vendor-json", K_VENDOR, "PATH", "vendor event table for errata (default: the one the run named)"},
+    {"pmu", K_PMU, "NAME", "whose expectation file applies (default: the run's PMU)"},
+    {"allow-incomplete", K_ALLOW, NULL, "judge a run that did not complete (interrupted, failed, running)"},
+    CLI_END,
+};
+
+static const struct command replay_command = {
+    .name = "replay",
+    .fn = replay_main,
+    .summary = "judge a stored run again with today's expectations and vendor tables, without measuring",
+    .synopsis = "RUN [options]",
+    .usage = "RUN is a run folder of 'pmucal validate'. Its measurements (per-repetition counts, the\n"
+             "cases' models, the encodings it used) are judged as validate judges them, with the rules\n"
+             "of this build: the built-in ones, validate/expect/<pmu>.txt for the run's PMU (or the\n"
+             "source's file, e.g. sim.txt), the run's --expect file when it still exists, and --expect\n"
+             "FILE; errata from --vendor-json or the table the run named. The source's slack is the\n"
+             "one the run recorded. Prints TAP like validate, then the (case, event) points whose\n"
+             "verdict differs from the one stored in the run.\n"
+             "Exit status: 0 when nothing is 'not ok', 1 otherwise, 2 on bad input.\n",
+    .options = replay_options,
+    .examples = "  pmucal replay results/2026-11-20-host-validate\n"
+                "  for r in results/*; do pmucal replay \"$r\" --expect new-rules.txt > /dev/null || echo \"$r\"; done\n",
+};
+PMUCAL_COMMAND(replay_command)
+
+struct replay_args {
+    const char *expect, *vendor, *pmu;
+    bool no_auto, allow_incomplete;
+};
+
+static int replay_option(void *ctx, int key, const char *v)
+{
+    struct replay_args *a = ctx;
+    switch (key) {
+    case K_EXPECT: a->expect = v; break;
+    case K_NO_AUTO: a->no_auto = true; break;
+    case K_VENDOR: a->vendor = v; break;
+    case K_PMU: a->pmu = v; break;
+    case K_ALLOW: a->allow_incomplete = true; break;
+    }
+    return 0;
+}
+
+static void read_numbers(const struct jvalue *arr, double *out, int max, int *n)
+{
+    *n = 0;
+    for (int i = 0; arr && arr->type == J_ARRAY && i < arr->n && *n < max; i++)
+        out[(*n)++] = arr->items[i].type == J_NUMBER ? arr->items[i].num : NAN;
+}
+
+/* One stored record back into a measurement, its events and its case's model. -1 when malformed. */
+static int rebuild(const struct jvalue *rec, struct measurement *m, struct event_spec *ev, struct quantities *q)
+{
+    const struct jvalue *evs = jget(rec, "events");
+    memset(m, 0, sizeof(*m));
+    m->iters = (uint64_t)jget_num(rec, "iters", 0);
+    m->reps = (int)jget_num(rec, "repetitions", 0);
+    m->time_enabled = (uint64_t)jget_num(rec, "time_enabled", 0);
+    m->time_running = (uint64_t)jget_num(rec, "time_running", 0);
+    const struct jvalue *mux = jget(rec, "multiplexed");
+    m->multiplexed = mux && mux->type == J_BOOL && mux->b;
+    if (!m->iters || m->reps < 1 || m->reps > MEASURE_MAX_REPS || evs->n > GROUP_MAX_EVENTS)
+        return -1;
+    m->nevents = evs->n;
+    for (int k = 0; k < evs->n; k++) {
+        const struct jvalue *e = &evs->items[k], *a = jget(e, "attr");
+        struct event_spec *s = &ev[k];
+        memset(s, 0, sizeof(*s));
+        s->name = xstrdup(jget_str(e, "name", "?"));
+        s->canonical = jstr(jget(e, "canonical")) ? xstrdup(jstr(jget(e, "canonical"))) : NULL;
+        s->unsupported = jstr(jget(e, "unsupported")) ? xstrdup(jstr(jget(e, "unsupported"))) : NULL;
+        s->type = (uint32_t)jget_num(a, "type", 0);
+        s->config = (uint64_t)jget_num(a, "config", 0);
+        s->config1 = (uint64_t)jget_num(a, "config1", 0);
+        s->config2 = (uint64_t)jget_num(a, "config2", 0);
+        s->count_kernel = jget(a, "exclude_kernel") && !jget(a, "exclude_kernel")->b;
+        s->exclude_user = jget(a, "exclude_user") && jget(a, "exclude_user")->b;
+        m->events = NULL;
+        int n;
+        read_numbers(jget(e, "per_iter"), m->per_iter[k], MEASURE_MAX_REPS, &n);
+        if (!s->unsupported && n != m->reps)
+            return -1;
+        const struct jvalue *raw = jget(e, "raw");
+        for (int r = 0; raw && raw->type == J_ARRAY && r < raw->n && r < m->reps; r++) {
+            double pair[2];
+            read_numbers(&raw->items[r], pair, 2, &n);
+            m->raw[k][r][0] = n == 2 ? pair[0] : NAN;
+            m->raw[k][r][1] = n == 2 ? pair[1] : NAN;
+        }
+        m->stat[k] = stats_of(m->per_iter[k], (size_t)(s->unsupported ? 0 : m->reps));
+    }
+    quantities_unstated(q);
+    const struct jvalue *model = jget(rec, "model");
+    for (int i = 0; model && model->type == J_OBJECT && i < model->n; i++) {
+        int id = quantity_lookup(model->keys[i]);
+        if (id >= 0 && model->items[i].type == J_NUMBER)
+            q->v[id] = model->items[i].num;
+    }
+    return 0;
+}
+
+/* Rules as validate would load them for this run today. */
+static int load_rules(struct engine *e, const struct runfile *run, const struct replay_args *a,
+                      const struct source *src)
+{
+    if (ruleset_builtin(&e->rules))
+        return -1;
+    const struct jvalue *m = run->manifest;
+    const char *pmu = a->pmu ? a->pmu : jget_str(m, "pmu", jget_str(jget(m, "pmu"), "libpfm4_pmu", NULL));
+    const char *stem = src->libpfm_events || a->pmu ? pmu : src->expect_file;
+    char *loaded = NULL;
+    if (!a->no_auto && stem && ruleset_load_named(&e->rules, stem, !src->libpfm_events && !a->pmu, &loaded) < 0)
+        return -1;
+    free(loaded);
+    const char *run_expect = jget_str(m, "expect", NULL);
+    if (run_expect) {
+        FILE *f = fopen(run_expect, "r");
+        if (f) {
+            fclose(f);
+            if (ruleset_load(&e->rules, run_expect))
+                return -1;
+        } else {
+            pm_warn("the run's --expect file %s is gone; its rules are not applied", run_expect);
+        }
+    }
+    return a->expect ? ruleset_load(&e->rules, a->expect) : 0;
+}
+
+static int replay_main(int argc, char **argv)
+{
+    struct replay_args a = {0};
+    struct cli_args pos;
+    if (cli_parse(&replay_command, argc, argv, replay_option, &a, &pos))
+        return 2;
+    if (pos.n != 1) {
+        int rc = cli_usage_error(&replay_command, "give one run folder (got %d)", pos.n);
+        cli_args_free(&pos);
+        return rc;
+    }
+    struct runfile run;
+    struct engine e;
+    memset(&e, 0, sizeof(e));
+    struct vendor_table vt = {0};
+    int status = 2;
+    if (runfile_load(&run, pos.v[0]))
+        goto out;
+    char why[256];
+    if (!runfile_complete(&run, why, sizeof(why)) && !a.allow_incomplete) {
+        pm_error("%s: %s; give --allow-incomplete to judge what it holds", run.path, why);
+        goto out;
+    }
+    const char *source_name = jget_str(run.manifest, "source", "perf");
+    const struct source *found = source_select(source_name);
+    if (!found)
+        goto out;
+    /* The slack the run was measured with, when it recorded it. */
+    struct source src = *found;
+    src.exact_floor = jget_num(run.manifest, "source_exact_floor", src.exact_floor);
+    src.slack_per_run = jget_num(run.manifest, "source_slack_per_run", src.slack_per_run);
+    e.src = &src;
+    if (load_rules(&e, &run, &a, &src))
+        goto out;
+    const char *vendor = a.vendor ? a.vendor : jget_str(run.manifest, "vendor_json", NULL);
+    if (vendor) {
+        if (vendor_load(&vt, vendor))
+            goto out;
+        e.vt = &vt;
+    }
+    struct tap tap = {.out = stdout};
+    e.tap = &tap;
+    tap_comment(&tap, "pmucal replay %s: %d measurements (source %s, %s), judged with today's rules", run.path,
+                run.nrec, source_name, run.status);
+    struct measurement *m = xmalloc(sizeof(*m));
+    struct event_spec *ev = xcalloc(GROUP_MAX_EVENTS, sizeof(*ev));
+    struct event_spec *ptr[GROUP_MAX_EVENTS];
+    struct verdict vs[GROUP_MAX_EVENTS];
+    int changed = 0;
+    status = 0;
+    for (int i = 0; i < run.nrec && !status; i++) {
+        struct quantities q;
+        const struct jvalue *rec = run.rec[i];
+        const char *label = jstr(jget(rec, "case"));
+        if (rebuild(rec, m, ev, &q)) {
+            pm_error("%s/measurements.ndjson: record %d (%s) is malformed (iters, repetitions, per_iter)", run.path,
+                     i + 1, label);
+            status = 2;
+        } else {
+            for (int k = 0; k < m->nevents; k++)
+                ptr[k] = &ev[k];
+            m->events = ptr;
+            engine_judge(&e, m, &q, vs);
+            engine_report(&e, label, m, vs);
+            const struct jvalue *evs = jget(rec, "events");
+            for (int k = 0; k < m->nevents; k++) {
+                const char *was = jget_str(jget(&evs->items[k], "verdict"), "kind", NULL);
+                if (was && strcmp(was, verdict_name[vs[k].kind]) && ++changed)
+                    tap_comment(&tap, "verdict changed since the run: %s :: %s %s -> %s", label, ev[k].name, was,
+                                verdict_name[vs[k].kind]);
+            }
+        }
+        for (int k = 0; k < m->nevents; k++)
+            event_spec_clear(&ev[k]);
+    }
+    free(ev);
+    free(m);
+    if (status)
+        goto out;
+    engine_summary(&e);
+    tap_plan(&tap);
+    tap_comment(&tap, "summary: %d ok, %d not ok, %d skip, %d todo, %d info; %d verdicts differ from the stored ones",
+                tap.ok, tap.not_ok, tap.skip, tap.todo, tap.info, changed);
+    status = tap.not_ok ? 1 : 0;
+out:
+    engine_free(&e);
+    vendor_free(&vt);
+    runfile_free(&run);
+    cli_args_free(&pos);
+    return status;
+}

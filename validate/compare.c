@@ -1,0 +1,174 @@
+#include "compare.h"
+#include "source.h"
+#include "stats.h"
+#include "util.h"
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const compare_facts[] = {
+    "hostname", "cpu.id", "cpu.brand", "cpu.microcode", "pmu.libpfm4_pmu", "pmu.hardware_usable",
+    "software.kernel", "software.perf", "software.libpfm4", "software.libpfm4_api", "software.hwloc",
+    "software.pmucal", "software.pmucal_commit", "source", "repetitions", "group_size", "events",
+    "expectations", "expect", "vendor_json", NULL,
+};
+
+/* The source's per-iteration slack, as the run recorded it (older runs: as this build knows it). */
+static double run_floor(const struct runfile *r, double iters)
+{
+    const struct jvalue *m = r->manifest;
+    double exact = jget_num(m, "source_exact_floor", NAN), slack = jget_num(m, "source_slack_per_run", NAN);
+    if (isnan(exact) || isnan(slack)) {
+        const char *name = jget_str(m, "source", "perf");
+        char base[64];
+        snprintf(base, sizeof(base), "%.*s", (int)strcspn(name, ":"), name);
+        const struct source *s = source_find(base);
+        exact = s ? s->exact_floor : 0;
+        slack = s ? s->slack_per_run : 0;
+    }
+    return exact + (iters > 0 ? slack / iters : 0);
+}
+
+static struct cmp_point *point_of(struct cmp_result *r, const char *label, const char *event)
+{
+    for (int i = 0; i < r->n; i++)
+        if (!strcmp(r->pt[i].label, label) && !strcmp(r->pt[i].event, event))
+            return &r->pt[i];
+    r->pt = xrealloc(r->pt, sizeof(*r->pt) * (size_t)(r->n + 1));
+    struct cmp_point *p = &r->pt[r->n++];
+    memset(p, 0, sizeof(*p));
+    p->label = label;
+    p->event = event;
+    p->delta = p->relative = p->p = p->threshold = NAN;
+    return p;
+}
+
+static void collect(const struct runfile *run, int side, struct cmp_result *r)
+{
+    for (int i = 0; i < run->nrec; i++) {
+        const struct jvalue *rec = run->rec[i], *evs = jget(rec, "events");
+        const char *label = jstr(jget(rec, "case"));
+        double iters = jget_num(rec, "iters", 0);
+        for (int k = 0; k < evs->n; k++) {
+            const struct jvalue *ev = &evs->items[k];
+            const char *name = jstr(jget(ev, "name"));
+            if (!name)
+                continue;
+            struct cmp_point *p = point_of(r, label, name);
+            struct cmp_side *s = &p->side[side];
+            if (s->ev)   /* the first record of a (case, event) speaks for it */
+                continue;
+            s->ev = ev;
+            s->unsupported = jstr(jget(ev, "unsupported"));
+            s->verdict = jstr(jget(jget(ev, "verdict"), "kind"));
+            s->floor = run_floor(run, iters);
+            const struct jvalue *x = jget(ev, "per_iter");
+            for (int j = 0; x && x->type == J_ARRAY && j < x->n && s->n < MEASURE_MAX_REPS; j++)
+                if (x->items[j].type == J_NUMBER)
+                    s->x[s->n++] = x->items[j].num;
+            struct stats st = stats_of(s->x, (size_t)s->n);
+            s->median = st.median;
+            s->mad = st.mad;
+        }
+    }
+}
+
+static void say(struct cmp_point *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(struct cmp_point *p, const char *fmt, ...)
+{
+    size_t len = strlen(p->why);
+    if (len && len < sizeof(p->why) - 2)
+        snprintf(p->why + len, sizeof(p->why) - len, "; "), len += 2;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->why + len, sizeof(p->why) - len, fmt, ap);
+    va_end(ap);
+}
+
+static int verdict_rank(const char *v)
+{
+    return !v ? -1 : !strcmp(v, "ok") || !strcmp(v, "info") ? 0 : !strcmp(v, "todo") ? 1 : !strcmp(v, "not ok") ? 2 : -1;
+}
+
+static void attr_text(const struct jvalue *ev, char *buf, size_t n)
+{
+    const struct jvalue *a = jget(ev, "attr");
+    snprintf(buf, n, "type %.0f config %#llx config1 %#llx config2 %#llx%s%s", jget_num(a, "type", -1),
+             (unsigned long long)jget_num(a, "config", 0), (unsigned long long)jget_num(a, "config1", 0),
+             (unsigned long long)jget_num(a, "config2", 0), jget(a, "exclude_user") && jget(a, "exclude_user")->b
+             ? " exclude_user" : "", jget(a, "exclude_kernel") && jget(a, "exclude_kernel")->b ? " exclude_kernel" : "");
+}
+
+static void judge(struct cmp_point *p, const struct cmp_opts *o)
+{
+    struct cmp_side *a = &p->side[0], *b = &p->side[1];
+    if (!a->ev || !b->ev)
+        return;
+    char ta[160], tb[160];
+    attr_text(a->ev, ta, sizeof(ta));
+    attr_text(b->ev, tb, sizeof(tb));
+    if (strcmp(ta, tb)) {
+        p->flags |= CMP_ENCODING;
+        say(p, "encoding changed: %s, was %s", tb, ta);
+    }
+    if (!a->unsupported && b->unsupported) {
+        p->flags |= CMP_SUPPORT;
+        say(p, "now unsupported: %s", b->unsupported);
+    } else if (a->unsupported && !b->unsupported) {
+        p->flags |= CMP_IMPROVED;
+        say(p, "now counted (was unsupported: %s)", a->unsupported);
+    }
+    int ra = verdict_rank(a->verdict), rb = verdict_rank(b->verdict);
+    if (ra >= 0 && rb > ra) {
+        p->flags |= CMP_VERDICT;
+        const char *reason = jget_str(jget(b->ev, "verdict"), "reason", "");
+        say(p, "verdict %s -> %s: %s", a->verdict, b->verdict, reason);
+    } else if (rb >= 0 && ra > rb) {
+        p->flags |= CMP_IMPROVED;
+        say(p, "verdict %s -> %s", a->verdict, b->verdict);
+    }
+    if (a->n && b->n && !a->unsupported && !b->unsupported) {
+        p->delta = b->median - a->median;
+        p->relative = a->median != 0 ? p->delta / fabs(a->median) : p->delta != 0 ? INFINITY : 0;
+        p->p = stats_mann_whitney_p(a->x, (size_t)a->n, b->x, (size_t)b->n);
+        double floor_ = a->floor > b->floor ? a->floor : b->floor;
+        p->threshold = fmax(o->threshold * fabs(a->median), floor_);
+        /* Below 5 repetitions a side the test cannot reach 1%: then the ranges must not overlap. */
+        bool separated = a->n >= 5 && b->n >= 5 ? p->p < o->alpha : false;
+        if (a->n < 5 || b->n < 5) {
+            struct stats sa = stats_of(a->x, (size_t)a->n), sb = stats_of(b->x, (size_t)b->n);
+            separated = sa.max < sb.min || sb.max < sa.min;
+        }
+        if (separated && fabs(p->delta) > p->threshold) {
+            p->flags |= CMP_COUNT;
+            say(p, "count %+.2f%%: %.4f -> %.4f per iteration (p=%.2g; beyond %.4f: %g%% or the source's floor, "
+                "and the repetitions' noise)", 100 * p->relative, a->median, b->median, p->p, p->threshold,
+                100 * o->threshold);
+        }
+    }
+    p->regression = (p->flags & (CMP_COUNT | CMP_VERDICT | CMP_ENCODING | CMP_SUPPORT)) != 0;
+}
+
+void compare_runs(const struct runfile *base, const struct runfile *new_, const struct cmp_opts *o,
+                  struct cmp_result *out)
+{
+    memset(out, 0, sizeof(*out));
+    collect(base, 0, out);
+    collect(new_, 1, out);
+    for (int i = 0; i < out->n; i++) {
+        struct cmp_point *p = &out->pt[i];
+        judge(p, o);
+        out->regressions += p->regression;
+        out->improvements += !p->regression && (p->flags & CMP_IMPROVED);
+        out->only[0] += p->side[0].ev && !p->side[1].ev;
+        out->only[1] += !p->side[0].ev && p->side[1].ev;
+    }
+}
+
+void compare_free(struct cmp_result *r)
+{
+    free(r->pt);
+    memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,49 @@
+/* Two stored runs side by side: one point per (case, event), flagged where NEW differs from BASE
+ * beyond the runs' own noise, where a verdict worsened, where an encoding or support changed. */
+#ifndef PMUCAL_COMPARE_H
+#define PMUCAL_COMPARE_H
+#include "measure.h"
+#include "runfile.h"
+
+enum {
+    CMP_COUNT = 1u << 0,        /* per-iteration count moved beyond the noise and the floors */
+    CMP_VERDICT = 1u << 1,      /* ok -> not ok (or todo) */
+    CMP_ENCODING = 1u << 2,     /* same name, other perf_event_attr */
+    CMP_SUPPORT = 1u << 3,      /* counted -> unsupported */
+    CMP_IMPROVED = 1u << 4,     /* not ok -> ok, unsupported -> counted: said, not a regression */
+};
+
+struct cmp_side {
+    const struct jvalue *ev;    /* the event object of the record; NULL when absent from this run */
+    double x[MEASURE_MAX_REPS]; /* per-iteration counts of the repetitions */
+    int n;
+    double median, mad, floor;  /* floor: the source's per-iteration slack at this run's iterations */
+    const char *verdict, *unsupported;
+};
+
+struct cmp_point {
+    const char *label, *event;
+    struct cmp_side side[2];    /* 0 BASE, 1 NEW */
+    unsigned flags;
+    bool regression;
+    double delta, relative, p, threshold;
+    char why[768];
+};
+
+struct cmp_opts {
+    double threshold;           /* relative change below which a count is the same (0.02) */
+    double alpha;               /* significance of the Mann-Whitney test (0.01) */
+};
+
+struct cmp_result {
+    struct cmp_point *pt;
+    int n, regressions, improvements, only[2];
+};
+
+void compare_runs(const struct runfile *base, const struct runfile *new_, const struct cmp_opts *o,
+                  struct cmp_result *out);
+void compare_free(struct cmp_result *r);
+/* The manifest facts compared in the header: host, CPU, versions, source and settings. */
+extern const char *const compare_facts[];
+
+#endif

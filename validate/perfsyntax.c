@@ -1,0 +1,223 @@
+#include "perfsyntax.h"
+#include "util.h"
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int perf_modifiers(const char *mods, struct event_spec *spec, char *err, size_t n)
+{
+    bool u = false, k = false;
+    if (*mods == ':')
+        mods++;
+    for (const char *p = mods; *p; p++) {
+        if (*p == 'u')
+            u = true;
+        else if (*p == 'k')
+            k = true;
+        else {
+            snprintf(err, n, "modifier '%c' in ':%s': pmucal counts with :u (user, the default), :k (kernel) or "
+                     ":uk (both); it does not sample, so p/P/S/G/H/h do not apply", *p, mods);
+            return -1;
+        }
+    }
+    spec->count_kernel = k;
+    spec->exclude_user = k && !u;
+    return 0;
+}
+
+static bool hex_number(const char *s, uint64_t *v)
+{
+    char *end;
+    if (!isxdigit((unsigned char)*s))
+        return false;
+    errno = 0;
+    *v = strtoull(s, &end, 16);
+    return !errno && !*end;
+}
+
+/* "0x1f" or "31" (perf's terms take both). */
+static bool term_number(const char *s, uint64_t *v)
+{
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+        return hex_number(s + 2, v);
+    char *end;
+    if (!isdigit((unsigned char)*s))
+        return false;
+    errno = 0;
+    *v = strtoull(s, &end, 10);
+    return !errno && !*end;
+}
+
+static const struct term {
+    const char *name;
+    int shift;            /* bit position in config; -1: config1; -2: the whole config */
+    uint64_t max;
+} terms[] = {
+    {"event", 0, 0xfff}, {"umask", 8, 0xff}, {"edge", 18, 1}, {"any", 21, 1}, {"inv", 23, 1}, {"cmask", 24, 0xff},
+    {"config", -2, UINT64_MAX}, {"config1", -1, UINT64_MAX}, {"offcore_rsp", -1, UINT64_MAX},
+    {"ldlat", -1, 0xffff}, {"frontend", -1, 0xffffff},
+};
+
+static int parse_terms(char *list, struct event_spec *spec, char *err, size_t n)
+{
+    char *save = NULL;
+    for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(t, '=');
+        const char *val = eq ? eq + 1 : "1";
+        if (eq)
+            *eq = '\0';
+        if (!strcmp(t, "name"))
+            continue;   /* perf's display name: pmucal keeps the name as written */
+        const struct term *tm = NULL;
+        for (size_t i = 0; i < ARRAY_SIZE(terms) && !tm; i++)
+            if (!strcmp(terms[i].name, t))
+                tm = &terms[i];
+        uint64_t v;
+        if (!tm) {
+            snprintf(err, n, "unknown term '%s'; cpu/.../ takes event, umask, cmask, inv, edge, any, config, "
+                     "config1, offcore_rsp, ldlat, frontend", t);
+            return -1;
+        }
+        if (!term_number(val, &v) || v > tm->max) {
+            snprintf(err, n, "term %s=%s: give a number from 0 to 0x%llx (hex with 0x, or decimal)", t, val,
+                     (unsigned long long)tm->max);
+            return -1;
+        }
+        if (tm->shift == -2)
+            spec->config = v;
+        else if (tm->shift == -1)
+            spec->config1 = v;
+        else if (!strcmp(t, "event"))   /* AMD's event select bits 11:8 live in config 35:32 */
+            spec->config = (spec->config & ~0xf000000ffull) | (v & 0xff) | ((v >> 8) & 0xf) << 32;
+        else
+            spec->config = (spec->config & ~(tm->max << tm->shift)) | v << tm->shift;
+    }
+    return 0;
+}
+
+int perf_syntax_parse(const char *name, struct event_spec *spec, char *err, size_t n)
+{
+    const char *colon = strchr(name, ':');
+    size_t base = colon ? (size_t)(colon - name) : strlen(name);
+    char *head = xasprintf("%.*s", (int)base, name);
+    uint64_t raw;
+    int rc = 0;
+    if (head[0] == 'r' && head[1] && hex_number(head + 1, &raw)) {
+        rc = perf_modifiers(name + base, spec, err, n) ? -1 : 1;
+        spec->config = raw;
+    } else if (strchr(name, '/')) {
+        const char *slash = strchr(name, '/'), *close = strrchr(name, '/');
+        char *pmu = xasprintf("%.*s", (int)(slash - name), name);
+        char *list = xasprintf("%.*s", (int)(close > slash ? close - slash - 1 : 0), slash + 1);
+        if (close == slash)
+            snprintf(err, n, "'%s' has no closing '/'; perf's form is cpu/event=0x..,umask=0x../", name), rc = -1;
+        else if (strcmp(pmu, "cpu"))
+            snprintf(err, n, "PMU '%s' in '%s': pmucal takes the core PMU, cpu/event=0x..,umask=0x../, or rNNNN",
+                     pmu, name), rc = -1;
+        else if (parse_terms(list, spec, err, n))
+            rc = -1;
+        else
+            rc = perf_modifiers(close + 1, spec, err, n) ? -1 : 1;
+        free(pmu);
+        free(list);
+    }
+    if (rc > 0) {
+        spec->type = 4;   /* PERF_TYPE_RAW */
+        spec->programmable = true;
+        spec->canonical = spec->config1 ? xasprintf("cpu/config=0x%llx,config1=0x%llx/",
+                                                    (unsigned long long)spec->config, (unsigned long long)spec->config1)
+                                        : xasprintf("r%llx", (unsigned long long)spec->config);
+    }
+    free(head);
+    return rc;
+}
+
+char *perf_syntax_of(const struct event_spec *spec)
+{
+    const char *mods = spec->count_kernel ? (spec->exclude_user ? "k" : "uk") : "u";
+    if (spec->type == 4 && spec->config1)
+        return xasprintf("cpu/config=0x%llx,config1=0x%llx/%s", (unsigned long long)spec->config,
+                         (unsigned long long)spec->config1, mods);
+    if (spec->type == 4)
+        return xasprintf("r%llx:%s", (unsigned long long)spec->config, mods);
+    /* perf's generic and software names are perf's own (canonical holds the plain name). */
+    return xasprintf("%s:%s", spec->canonical ? spec->canonical : spec->name, mods);
+}
+
+int perf_split_list(const char *s, char ***items, int **group, int *count, char *err, size_t n)
+{
+    char **it = NULL;
+    int *gr = NULL, k = 0, depth = 0, groups = 0;
+    bool slash = false;
+    const char *start = s;
+    for (const char *p = s;; p++) {
+        if (*p == '/')
+            slash = !slash;
+        else if (*p == '{' && !slash) {
+            if (depth++) {
+                snprintf(err, n, "'%s': a group inside a group; perf's groups are {a,b,c}", s);
+                goto bad;
+            }
+            groups++;
+            start = p + 1;
+        } else if ((*p == ',' || *p == '}' || !*p) && !slash) {
+            const char *e = p;
+            while (start < e && isspace((unsigned char)*start))
+                start++;
+            while (e > start && isspace((unsigned char)e[-1]))
+                e--;
+            if (e > start) {
+                it = xrealloc(it, sizeof(*it) * (size_t)(k + 2));
+                gr = xrealloc(gr, sizeof(*gr) * (size_t)(k + 1));
+                it[k] = xasprintf("%.*s", (int)(e - start), start);
+                gr[k++] = depth ? groups : 0;
+                it[k] = NULL;
+            }
+            if (*p == '}') {
+                if (!depth--) {
+                    snprintf(err, n, "'%s': a '}' without its '{'", s);
+                    goto bad;
+                }
+                if (p[1] && p[1] != ',') {
+                    snprintf(err, n, "'%s': after '}' comes ',' or the end (put modifiers such as :u on each "
+                             "event of the group)", s);
+                    goto bad;
+                }
+                if (p[1])
+                    p++;
+            }
+            start = p + 1;
+            if (!*p)
+                break;
+        }
+    }
+    if (depth || slash) {
+        snprintf(err, n, "'%s': an unclosed %s", s, depth ? "'{'" : "'/' (perf's form is cpu/event=0x../)");
+        goto bad;
+    }
+    *items = it ? it : xcalloc(1, sizeof(char *));
+    *group = gr;
+    *count = k;
+    return 0;
+bad:
+    for (int i = 0; i < k; i++)
+        free(it[i]);
+    free(it);
+    free(gr);
+    return -1;
+}
+
+int perf_syntax_like(const char *arg)
+{
+    if (strchr(arg, '{'))
+        return 1;
+    const char *slash = strchr(arg, '/');
+    if (!slash || slash == arg)
+        return 0;
+    for (const char *p = arg; p < slash; p++)
+        if (!isalnum((unsigned char)*p) && *p != '_')
+            return 0;
+    return strchr(slash + 1, '/') != NULL && strchr(slash + 1, '=') != NULL;
+}
