@@ -50,8 +50,8 @@ struct case_ {
     uint64_t iters_lap;               /* setup's need (0 = none): runs longer than this many iterations
                                        * take whole multiples of it (a table read cyclically) */
     char skip[256];                   /* setup returned KERNEL_SKIP: the reason */
-    bool level_missing;               /* a size names a cache level this machine lacks (skip says
-                                       * which): case_setup skips it without running setup */
+    bool host_lacks;                  /* a size names a cache level this machine lacks, or a default
+                                       * CPU is not here (skip says which): case_setup skips it */
     uint64_t iters;                   /* chosen by the measurement core on the first group */
     char detail[256];                 /* what setup really got, e.g. "page=2m-thp slots=8192" */
     unsigned isa_limits;              /* ISA_* the counter source cannot execute (set before setup) */
@@ -120,7 +120,7 @@ int code_level_of_size(uint64_t bytes);
 
 
 
-/* The kernel's setup, or KERNEL_SKIP for a case sized by a level the machine lacks. */
+/* The kernel's setup, or KERNEL_SKIP for a case needing a level or CPU the machine lacks. */
 int case_setup(struct case_ *c);
 
 /* Can the case use these ISA_* extensions, on this CPU and under its counter source? false

@@ -564,7 +564,9 @@ static int calibrate_main(int argc, char **argv)
     json_number(&doc, "wall_seconds", secs);
     json_object_end(&doc);
     tap_plan(&tap);
-    run_dir_write(&k.dir, "penalties.json", &doc);
+    /* Any 'not ok' verdict, or penalties.json not written, is a failed calibration. */
+    if (tap.not_ok || run_dir_write(&k.dir, "penalties.json", &doc))
+        status = 1;
     json_free(&doc);
 
     /* The tables come from penalties.json as written: one path from the file to every table. */

@@ -330,6 +330,14 @@ int emit_tables(const struct jvalue *doc, const char *dir, const struct emit_opt
     mkdir(tables, 0755);
     int rc = 0;
     for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+        struct pfm_core core;
+        if (t[i].f == EMIT_PERF_METRICS && !o->pmu && !pfm_core_pmu(&core)) {
+            /* Not an error: the penalties stand without it, and their verdicts must show. */
+            pm_note("tables/metrics.json is not written: libpfm4 knows no core PMU on this host, so perf metrics "
+                    "have no events to name; 'pmucal emit --format perf-metrics --pmu NAME %s' writes them for a "
+                    "PMU you name", dir);
+            continue;
+        }
         char *path = xasprintf("%s/%s", tables, t[i].file);
         FILE *f = fopen(path, "w");
         if (!f) {

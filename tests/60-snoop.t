@@ -2,6 +2,7 @@
 # The snoop kernel and pmucal c2c: exact counts under the simulator, a handshake that always
 # finishes, clear errors for wrong CPUs, NUMA SKIPs with the reason, the c2c files.
 . "$(dirname "$0")/lib.sh"
+on_this_machine   # timing: about this machine, never a fixture
 ncpu=$($PMUCAL info --json | jq '.topology.pus')
 
 # Exact instruction and load counts of the reader's region under --source sim.
