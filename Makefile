@@ -3,7 +3,7 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -Ilib -Igenerators -MMD -MP
 LDLIBS  += -lpfm -lhwloc -lm -pthread
-SUBSYS  := lib microkernels validate generators penalties
+SUBSYS  := lib microkernels validate generators penalties report
 # SAN=1: AddressSanitizer + UBSan build in its own object folder, so it never mixes with the normal one.
 ifeq ($(SAN),1)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -20,7 +20,7 @@ OBJS    := $(SRCS:%.c=$(OBJDIR)/%.o)
 UNIT    := $(patsubst tests/unit/%.c,$(OBJDIR)/tests/%,$(wildcard tests/unit/*.c))
 LIBOBJS := $(filter-out $(OBJDIR)/lib/main.o,$(OBJS))
 
-.PHONY: all deps run test bench clean FORCE
+.PHONY: all deps run test bench clean fuzz fuzz-run FORCE
 all: $(BIN) $(UNIT)
 
 # The commit the binary is built from, for every run's manifest; rewritten only when it changes,
@@ -54,13 +54,40 @@ run: deps
 
 test: deps
 	$(MAKE) all
-	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) prove tests/
+	rm -rf $(OBJDIR)/test-cache
+	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) PMUCAL_CACHE_DIR=$(CURDIR)/$(OBJDIR)/test-cache prove tests/
 
 bench: deps
 	$(MAKE) all
 	scripts/bench-measure.sh
 
+# make fuzz: a libFuzzer harness (fuzz/fuzz_*.c) per parser, built with clang, ASan and UBSan into
+# build/fuzz/; make fuzz-run [FUZZ_SECONDS=N] runs each N seconds (default 60) from the seed
+# corpora in fuzz/corpus/ (scripts/fuzz.sh; tests/90-fuzz.t runs each a few seconds).
+FUZZ_CC     ?= clang
+FUZZ_DIR    := build/fuzz
+# No -Werror here: the gcc build holds the warnings line; clang's extra ones must not stop a fuzz run.
+FUZZ_CFLAGS := -O1 -g -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -pthread -Ilib -Igenerators -MMD -MP \
+               -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -I$(OBJDIR)/gen
+FUZZ_OBJS   := $(patsubst %.c,$(FUZZ_DIR)/%.o,$(filter-out lib/main.c,$(SRCS)))
+FUZZERS     := $(patsubst fuzz/%.c,$(FUZZ_DIR)/%,$(wildcard fuzz/fuzz_*.c))
+FUZZ_SECONDS ?= 60
+fuzz: $(FUZZERS)
+.SECONDARY: $(FUZZ_OBJS)
+$(FUZZ_DIR)/lib/version.o: $(OBJDIR)/gen/commit.h
+
+$(FUZZ_DIR)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_DIR)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(FUZZ_OBJS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(LDLIBS)
+
+fuzz-run: fuzz
+	scripts/fuzz.sh $(FUZZ_SECONDS)
+
 clean:
 	rm -rf build bin
 
--include $(OBJS:.o=.d) $(UNIT:=.d)
+-include $(OBJS:.o=.d) $(UNIT:=.d) $(wildcard $(FUZZ_DIR)/*/*.d $(FUZZ_DIR)/*.d)

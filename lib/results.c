@@ -145,16 +145,20 @@ int run_dir_manifest(struct run_dir *r, const char *status, const char *why)
     return rc;
 }
 
-void run_dir_close(struct run_dir *r)
+int run_dir_close(struct run_dir *r)
 {
-    if (r->measurements)
-        fclose(r->measurements);
-    if (r->tap)
-        fclose(r->tap);
+    int rc = 0;
+    if (r->measurements && (ferror(r->measurements) | fclose(r->measurements)))
+        rc = -1;
+    if (r->tap && (ferror(r->tap) | fclose(r->tap)))
+        rc = -1;
+    if (rc)
+        pm_error("writing the files of %s failed (disk full?); what it holds may be cut short", r->path);
     if (r->has_manifest)
         json_free(&r->manifest);
     free(r->path);
     memset(r, 0, sizeof(*r));
+    return rc;
 }
 
 char *iso_now(char buf[32])

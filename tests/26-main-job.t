@@ -8,11 +8,14 @@ cat > "$TMP/pmucal" <<'STUB'
 #!/bin/sh
 case "$1" in
 info) echo "cpu stand-in" ;;
+report) echo "$5" ;;
 validate)
+    echo "# pmucal validate: default matrix, results in /tmp/stand-in-v"
     echo "ok 1 - walker :: page-faults = pf.minor"
     [ "$STUB" = validate-fails ] && { echo "not ok 2 - walker :: x"; echo "# summary: 1 ok, 1 not ok, 0 skip, 0 todo, 0 info; 1 measurements in /r (a (nested) note)"; exit 1; }
     echo "# summary: 1 ok, 0 not ok, 0 skip, 0 todo, 0 info; 1 measurements in /r (a (nested) note)" ;;
 calibrate)
+    echo "# pmucal calibrate: 3 repetitions, results in /tmp/stand-in-c"
     echo "# l2_hit               memory  ok            14.78   [   14.70,    14.90]       4.10"
     echo "ok 1 - closure: mixwalk predicted 10.0 (from l1 (4.2), l2 (14.8)), measured 10.1 (1.0%)"
     [ "$STUB" = calibrate-not-ok ] && echo "not ok 2 - l3_hit: off its plateau"
@@ -27,6 +30,7 @@ for mode in good validate-fails calibrate-not-ok calibrate-fails; do
     echo $? > "$TMP/$mode.rc"
 done
 is "$(cat "$TMP/good.rc")" 0 "all verdicts ok: exit 0"
+grep -qx 'report: /tmp/stand-in-v/report.html' "$TMP/good.out"; ok $? "the report page of both runs is named"
 is "$(cat "$TMP/validate-fails.rc")" 1 "validate exits 1 behind tee: the job exits 1"
 is "$(cat "$TMP/calibrate-not-ok.rc")" 1 "a 'not ok' verdict with exit 0: the job still exits 1"
 is "$(cat "$TMP/calibrate-fails.rc")" 3 "calibrate's own status (3) comes through tee"

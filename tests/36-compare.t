@@ -46,6 +46,15 @@ $PMUCAL compare --threshold 0.5 "$A" "$C" > /dev/null
 rc=$?
 [ $rc -eq 1 ]; ok $? "and caught with --threshold 0.5 (exit $rc)"
 
+# An event under an "info" rule (time, cycles) may move: the change is said, never a regression.
+jq -c '(.events[] | select(.name == "page-faults" and .stats.median > 0)) |= (.per_iter |= map(. * 1.5) | .verdict.tolerance = "info")' \
+    "$A/measurements.ndjson" > "$C/measurements.ndjson"
+$PMUCAL compare --json "$A" "$C" > "$TMP/info.json"
+rc=$?
+[ $rc -eq 0 ] && jq -e '.summary.regressions == 0 and ([.points[] | select(.flags == ["info"])] | length == 1)' \
+    "$TMP/info.json" > /dev/null
+ok $? "a 50% change under an info rule is flagged info, not a regression (exit $rc)"
+
 # A real perturbed run: verdict and count flagged together, other events untouched.
 D=$(run d 'perturb:perf/scale=minor-faults*0.95')
 $PMUCAL compare "$A" "$D" > "$TMP/ad.tap"

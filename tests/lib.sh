@@ -8,6 +8,9 @@ T_FAIL=0
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 export PMUCAL_RESULTS="$TMP/results"
+# Measured cache levels never come from this user's cache: make test shares one fresh folder
+# across the files, a file run alone gets its own.
+export PMUCAL_CACHE_DIR="${PMUCAL_CACHE_DIR:-$TMP/cache}"
 
 # The host a test sees. Tests take their topology from a fixture of tests/hosts/ where it matters,
 # never from the machine they run on: PMUCAL_TEST_HOST=NAME runs a whole test file as if on that

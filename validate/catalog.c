@@ -154,7 +154,7 @@ static bool row_matches(const char *re_text, const char *sig)
     return ok;
 }
 
-static char *table_name_of(const char *path)
+char *catalog_table_name(const char *path)
 {
     char *copy = xstrdup(path);
     size_t len = strlen(copy);
@@ -241,7 +241,7 @@ static int load_by_mapfile(struct catalog *c, const char *sub, const char *sig, 
         if (!first_row) {
             first_row = xstrdup(cols[0]);
             c->path = xstrdup(path);
-            c->name = table_name_of(path);
+            c->name = catalog_table_name(path);
             c->how = xasprintf("CPUID %s matches row '%s' of %s", sig, cols[0], map);
         }
         rc = vendor_load(&c->vt, path) ? -1 : 1;
@@ -299,7 +299,7 @@ int catalog_load(struct catalog *c, const char *arg)
         catalog_free(c);
         return -1;
     }
-    c->name = table_name_of(c->path);
+    c->name = catalog_table_name(c->path);
     c->how = xasprintf("named: %s", c->path);
     count_counters(c, false);
     return 0;
@@ -311,7 +311,7 @@ void catalog_adopt(struct catalog *c, struct vendor_table *vt, const char *path)
     c->vt = *vt;
     c->borrowed = true;
     c->path = xstrdup(path);
-    c->name = table_name_of(path);
+    c->name = catalog_table_name(path);
     c->how = xasprintf("--vendor-json %s", path);
     count_counters(c, false);
 }

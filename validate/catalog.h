@@ -35,6 +35,8 @@ int catalog_load(struct catalog *c, const char *path_or_name);
 /* Describe a table loaded elsewhere (--vendor-json) without copying it. */
 void catalog_adopt(struct catalog *c, struct vendor_table *vt, const char *path);
 void catalog_free(struct catalog *c);
+/* The table a path names: its folder ("amdzen5"), Intel's model folder for SKL/events. Caller frees. */
+char *catalog_table_name(const char *path);
 
 /* The catalogue names resolve against: the one given to catalog_set_active (borrowed), else the
  * host's by CPUID, loaded once. NULL when there is none, with the reason in why (may be NULL). */

@@ -91,7 +91,15 @@ static int classify_main(int argc, char **argv)
             return 2;
         /* The rules the run was validated with, as its manifest names them. */
         char *mpath = xasprintf("%s/manifest.json", run), err[512];
-        struct jvalue *m = access(mpath, R_OK) ? NULL : jread_file(mpath, err, sizeof(err));
+        struct jvalue *m = access(mpath, F_OK) ? NULL : jread_file(mpath, err, sizeof(err));
+        if (!access(mpath, F_OK) && (!m || m->type != J_OBJECT)) {
+            pm_error("%s%s: a damaged run folder; classify a folder 'pmucal validate' wrote, or give --no-rules",
+                     m ? mpath : err, m ? " is not a JSON object" : "");
+            jread_free(m);
+            free(mpath);
+            ruleset_free(&rs);
+            return 2;
+        }
         const char *files[2] = {jstr(jget(m, "expectations")), jstr(jget(m, "expect"))};
         for (int k = 0; k < 2; k++)
             if (files[k] && !access(files[k], R_OK) && ruleset_load(&rs, files[k])) {

@@ -2,6 +2,7 @@
  * upgrade, another build) beyond the runs' own noise? */
 #include "cli.h"
 #include "compare.h"
+#include "../report/report.h"
 #include "json.h"
 #include "tap.h"
 #include "util.h"
@@ -12,12 +13,13 @@
 
 static int compare_main(int argc, char **argv);
 
-enum { K_JSON = CLI_LONG, K_THRESHOLD, K_ALPHA, K_INCOMPLETE };
+enum { K_JSON = CLI_LONG, K_THRESHOLD, K_ALPHA, K_INCOMPLETE, K_HTML };
 
 static const struct cli_option compare_options[] = {
     {"json", K_JSON, NULL, "one JSON document on stdout instead of TAP"},
     {"threshold", K_THRESHOLD, "PCT", "relative change of a median below which a count is the same (default 2)"},
     {"alpha", K_ALPHA, "P", "significance of the Mann-Whitney test over the repetitions (default 0.01)"},
+    {"html", K_HTML, "FILE", "also write the comparison as one offline HTML page (as 'pmucal report --compare')"},
     {"allow-incomplete", K_INCOMPLETE, NULL,
      "compare a run that did not complete (interrupted, failed, still\n"
      "running); its absent cases are SKIP and the header says so"},
@@ -38,12 +40,14 @@ static const struct command compare_command = {
              "floor (its exact floor and per-run slack: exact sources such as sim); when its verdict\n"
              "worsened (ok -> todo or not ok); when its encoding changed (same name, other\n"
              "perf_event_attr: a libpfm4 upgrade); when it became unsupported. Improvements are said\n"
-             "on ok lines. A (case, event) in one run only is a SKIP. A per-event summary follows.\n"
+             "on ok lines, and so is a count change of an event whose rule is 'info' (task-clock,\n"
+             "cycles: time, not a count to hold). A (case, event) in one run only is a SKIP. A\n"
+             "per-event summary follows.\n"
              "A run whose manifest does not say complete is refused unless --allow-incomplete.\n"
              "Exit status: 0 when nothing regressed, 1 on a regression, 2 on bad input.\n"
              "--json: {base, new, facts: [{fact, base, new}] (those that differ), incomplete,\n"
              "threshold_percent, alpha, points: [{case, event, result (same|changed|improved|only_base|\n"
-             "only_new), regression, flags [count|verdict|encoding|support|improved], why, delta,\n"
+             "only_new), regression, flags [count|verdict|encoding|support|improved|info], why, delta,\n"
              "relative, p, threshold, base: {median, mad, n, verdict, unsupported}, new: {...}}],\n"
              "events: [{event, cases, regressions, improvements, where}], summary: {points,\n"
              "regressions, improvements, only_base, only_new}}.\n",
@@ -55,6 +59,7 @@ PMUCAL_COMMAND(compare_command)
 
 struct compare_args {
     bool json, allow_incomplete;
+    const char *html;
     struct cmp_opts o;
 };
 
@@ -74,6 +79,7 @@ static int compare_option(void *ctx, int key, const char *v)
     switch (key) {
     case K_JSON: a->json = true; break;
     case K_INCOMPLETE: a->allow_incomplete = true; break;
+    case K_HTML: a->html = v; break;
     case K_THRESHOLD:
         if (number_option("--threshold", v, 0, 1000, &x))
             return 2;
@@ -140,7 +146,7 @@ static void print_json(const struct runfile *r[2], const struct compare_args *a,
     json_number(&j, "threshold_percent", 100 * a->o.threshold);
     json_number(&j, "alpha", a->o.alpha);
     json_array_begin(&j, "points");
-    static const char *const flag_name[] = {"count", "verdict", "encoding", "support", "improved"};
+    static const char *const flag_name[] = {"count", "verdict", "encoding", "support", "improved", "info"};
     for (int i = 0; i < c->n; i++) {
         const struct cmp_point *p = &c->pt[i];
         json_object_begin(&j, NULL);
@@ -149,7 +155,7 @@ static void print_json(const struct runfile *r[2], const struct compare_args *a,
         json_string(&j, "result", result_of(p));
         json_bool(&j, "regression", p->regression);
         json_array_begin(&j, "flags");
-        for (int f = 0; f < 5; f++)
+        for (int f = 0; f < 6; f++)
             if (p->flags & (1u << f))
                 json_string(&j, NULL, flag_name[f]);
         json_array_end(&j);
@@ -308,6 +314,8 @@ static int compare_main(int argc, char **argv)
         print_tap(r, &c, incomplete_why);
     status = c.regressions ? 1 : 0;
     compare_free(&c);
+    if (a.html && report_write(a.html, (const char *const *)pos.v, 2, true, &a.o))
+        status = 2;
 out:
     for (int s = 0; s < loaded; s++)
         runfile_free(&run[s]);

@@ -166,7 +166,7 @@ static int run_main(int argc, char **argv)
     case_free(c);
     if (rc == MEASURE_INTERRUPTED) {
         pm_note("interrupted");
-        return 130;
+        return 128 + measure_interrupted;   /* 130 for SIGINT, 143 for SIGTERM, as the shell reports a signal */
     }
     if (rc == MEASURE_OK && run_not_ok)
         pm_note("%d event%s NOT OK against %s rule", run_not_ok, run_not_ok > 1 ? "s" : "", run_not_ok > 1 ? "their" : "its");

@@ -141,11 +141,14 @@ static void judge(struct cmp_point *p, const struct cmp_opts *o)
             struct stats sa = stats_of(a->x, (size_t)a->n), sb = stats_of(b->x, (size_t)b->n);
             separated = sa.max < sb.min || sb.max < sa.min;
         }
+        /* An "info" rule says the event is not a count to hold (time, cycles): its change is said, not flagged. */
+        bool info = !strcmp(jget_str(jget(a->ev, "verdict"), "tolerance", ""), "info") ||
+                    !strcmp(jget_str(jget(b->ev, "verdict"), "tolerance", ""), "info");
         if (separated && fabs(p->delta) > p->threshold) {
-            p->flags |= CMP_COUNT;
-            say(p, "count %+.2f%%: %.4f -> %.4f per iteration (p=%.2g; beyond %.4f: %g%% or the source's floor, "
-                "and the repetitions' noise)", 100 * p->relative, a->median, b->median, p->p, p->threshold,
-                100 * o->threshold);
+            p->flags |= info ? CMP_INFO : CMP_COUNT;
+            say(p, "%scount %+.2f%%: %.4f -> %.4f per iteration (p=%.2g; beyond %.4f: %g%% or the source's floor, "
+                "and the repetitions' noise)", info ? "info rule, not a regression: " : "", 100 * p->relative,
+                a->median, b->median, p->p, p->threshold, 100 * o->threshold);
         }
     }
     p->regression = (p->flags & (CMP_COUNT | CMP_VERDICT | CMP_ENCODING | CMP_SUPPORT)) != 0;

@@ -11,6 +11,7 @@ enum {
     CMP_ENCODING = 1u << 2,     /* same name, other perf_event_attr */
     CMP_SUPPORT = 1u << 3,      /* counted -> unsupported */
     CMP_IMPROVED = 1u << 4,     /* not ok -> ok, unsupported -> counted: said, not a regression */
+    CMP_INFO = 1u << 5,         /* the count of an event under an "info" rule (time, cycles) moved: said only */
 };
 
 struct cmp_side {

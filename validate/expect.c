@@ -22,7 +22,8 @@ static const char builtin_rules[] =
     "cpu-migrations       cpu.migration         exact\n"
     "context-switches     ctx.switch            bound\n"
     "cycles               0                     info\n"
-    "task-clock           0                     info\n";
+    "task-clock           0                     info\n"
+    "cpu-clock            0                     info\n";
 
 static int add_rule(struct ruleset *rs, const char *line, const char *where)
 {
@@ -55,10 +56,11 @@ static int add_rule(struct ruleset *rs, const char *line, const char *where)
         r.tol = TOL_INFO;
     else if (isdigit((unsigned char)tol[0]) && (r.percent = strtod(tol, &end), *end == '%') && r.percent > 0 &&
              r.percent < 1000 && (end[1] == '\0' || (!strncmp(end + 1, "+-", 2) && isdigit((unsigned char)end[3]) &&
-                                                     (r.absolute = strtod(end + 3, &end), *end == '\0'))))
+                                                     (r.absolute = strtod(end + 3, &end), *end == '\0' &&
+                                                                                          isfinite(r.absolute)))))
         r.tol = TOL_PERCENT;   /* "5%", or "5%+-0.01": relative plus an absolute floor per iteration */
     else if (!strncmp(tol, "+-", 2) && (r.absolute = strtod(tol + 2, &end), *end == '\0' && end > tol + 2) &&
-             r.absolute >= 0)
+             r.absolute >= 0 && isfinite(r.absolute))   /* +-inf would accept any count */
         r.tol = TOL_ABSOLUTE;
     else {
         pm_error("%s: tolerance '%s' is not one of exact, N%% (e.g. 5%%), +-X (e.g. +-0.01 per iteration), "
@@ -228,6 +230,7 @@ struct verdict check_event(const struct rule *r, const struct event_spec *ev, co
         return v;
     }
     /* A one-sided bound is about the least the event can count: the minimum estimates it. */
+    tolerance_text(r, v.tolerance, sizeof(v.tolerance));
     v.measured = r->tol == TOL_BOUND ? st->min : st->median;
     if (r->tol == TOL_INFO) {
         v.kind = V_INFO;

@@ -48,6 +48,7 @@ enum verdict_kind { V_OK, V_NOT_OK, V_SKIP, V_TODO, V_INFO };
 struct verdict {
     enum verdict_kind kind;
     double measured, expected, allowed;   /* allowed: the |difference| the tolerance permits */
+    char tolerance[32];                   /* the rule's tolerance ("exact", "5%", "info"); "" without a rule */
     char reason[384];                     /* SKIP/TODO reason, or what was compared */
 };
 

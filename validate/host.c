@@ -1,5 +1,6 @@
 #include "host.h"
 #include "clock.h"
+#include "geometry.h"
 #include "cpu.h"
 #include "mem.h"
 #include "pfm.h"
@@ -87,7 +88,7 @@ static void gather(struct host_facts *h)
     h->cpu = cpu_get();
     h->have_core = pfm_core_pmu(&h->core);
     h->hw = perf_hw_usable(h->why, sizeof(h->why));
-    h->topo = topo_get();
+    h->topo = topo_resolved();
     h->huge = host_huge_pages(h->how, sizeof(h->how));
     h->clock = clock_get();
     uname(&h->uts);
@@ -144,6 +145,7 @@ void host_facts_print(FILE *f)
         if (h.topo->l1i.size)
             fprintf(f, "L1i        %s, %d-way\n", fmt_size(h.topo->l1i.size), h.topo->l1i.ways);
         fprintf(f, "DRAM       size=DRAM means %s\n", fmt_size(level_size("DRAM")));
+        geometry_print(f);
     }
     fprintf(f, "huge pages %s\n", h.huge ? h.how : "none (page=2m is an error; page=auto uses 4k)");
     fprintf(f, "clocks     TSC %.4f GHz, core %.4f GHz (%.4f core cycles per tick, spread %.2f%%), cycles from %s; "
@@ -227,6 +229,7 @@ void host_facts_json(struct json *j)
         }
         json_array_end(j);
     }
+    geometry_json(j);
     json_bool(j, "huge_pages_2m", h.huge);
     json_string(j, "huge_pages_how", h.how);
     json_object_end(j);

@@ -11,25 +11,25 @@ int runfile_load(struct runfile *r, const char *path)
     r->path = xstrdup(path);
     char *m = xasprintf("%s/manifest.json", path), *nd = xasprintf("%s/measurements.ndjson", path);
     int rc = -1;
-    FILE *f = NULL;
-    char *line = NULL;
-    size_t cap = 0;
+    char *text = NULL, err[512];
     r->manifest = jread_load(m);
     if (!r->manifest)
         goto out;
     r->status = jget_str(r->manifest, "status", "unknown");
-    if (!(f = fopen(nd, "r"))) {
-        pm_error("cannot read %s: %s; give a run folder written by 'pmucal validate'", nd, strerror(errno));
+    size_t size;
+    if (!(text = read_file_bounded(nd, INPUT_FILE_MAX, &size, err, sizeof(err)))) {
+        pm_error("cannot read %s; give a run folder written by 'pmucal validate'", err);
         goto out;
     }
-    ssize_t len;
     int lineno = 0;
-    while ((len = getline(&line, &cap, f)) > 0) {
+    for (char *line = text, *next; line < text + size; line = next) {
+        char *nl = memchr(line, '\n', (size_t)(text + size - line));
+        next = nl ? nl + 1 : text + size;
+        size_t len = (size_t)(next - line);
         lineno++;
         if (len == 1 && line[0] == '\n')
             continue;
-        char err[256];
-        struct jvalue *rec = jread_parse(line, (size_t)len, err, sizeof(err));
+        struct jvalue *rec = jread_parse(line, len, err, sizeof(err));
         if (!rec || !jstr(jget(rec, "case")) || !jget(rec, "events") || jget(rec, "events")->type != J_ARRAY) {
             pm_error("%s:%d: %s", nd, lineno, rec ? "a measurement needs \"case\" and an \"events\" array" : err);
             jread_free(rec);
@@ -40,9 +40,7 @@ int runfile_load(struct runfile *r, const char *path)
     }
     rc = 0;
 out:
-    if (f)
-        fclose(f);
-    free(line);
+    free(text);
     free(m);
     free(nd);
     return rc;

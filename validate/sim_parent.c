@@ -104,9 +104,9 @@ int sim_machine(const struct topo *host, struct topo *sim, char *notes, size_t n
             ll = l;
     for (int l = ll + 1; l <= TOPO_MAX_LEVEL; l++)
         if (host->data[l].size) {
-            add_note(notes, n, "hwloc's %s (%s, %d-way) has no geometry callgrind can simulate: left out, the "
+            add_note(notes, n, "the %s (%s, %d-way, from %s) has no geometry callgrind can simulate: left out, the "
                      "simulated last level is the %s", level_name(l), fmt_size(host->data[l].size),
-                     host->data[l].ways, level_name(ll));
+                     host->data[l].ways, topo_source_name(host->source[l]), level_name(ll));
             memset(&sim->data[l], 0, sizeof(sim->data[l]));
         }
     if (ll == 1 && !host->data[2].size && !host->data[3].size)
