@@ -152,7 +152,6 @@ static bool choice_ok(const char *choices, const char *v)
 static void note_missing_level(struct case_ *c, const struct param *p, const char *v)
 {
     const struct topo *t = topo_get();
-    c->host_lacks = true;
     snprintf(c->skip, sizeof(c->skip), "%s=%s: %s has no %s cache%s", p->name, v,
              t && t->simulated ? "the simulated machine" : "this machine", v,
              t && t->simulated ? " (the manifest's sim.geometry_notes say why)" : " (hwloc)");
@@ -210,19 +209,6 @@ struct case_ *case_new(const struct kernel *k, int nargs, char **args)
         }
         free(c->value[i]);
         c->value[i] = xstrdup(eq + 1);
-    }
-    for (int i = 0; k->params[i].name && !c->host_lacks; i++) {
-        const char *v = c->value[i] ? c->value[i] : k->params[i].def;
-        uint64_t cpu;
-        if (k->params[i].type == PARAM_SIZE && is_level_name(v) && !level_size(v))
-            note_missing_level(c, &k->params[i], v);
-        /* A default CPU (writer_cpu=1) on a machine without it; a CPU the user names was checked. */
-        if (k->params[i].type == PARAM_CPU && !c->value[i] && parse_u64(v, &cpu) && !topo_cpu_valid((int)cpu)) {
-            int cpus[2], n = topo_cpus(cpus, 2);
-            c->host_lacks = true;
-            snprintf(c->skip, sizeof(c->skip), "%s=%s by default, but this machine has %s%s", k->params[i].name, v,
-                     n < 2 ? "only one CPU" : "no CPU ", n < 2 ? "" : v);
-        }
     }
     size_t cap = 256, len = 0;
     c->label = xmalloc(cap);
@@ -303,9 +289,33 @@ int case_run_cpu(const struct case_ *c)
     return topo_cpus(cpus, 1) ? cpus[0] : 0;
 }
 
+/* Does a size name a level this machine lacks, or a default CPU one it does not have? Asked at
+ * setup, not when the case is made: resolving a level may measure the latency curve. */
+static bool host_lacks(struct case_ *c)
+{
+    const struct kernel *k = c->kernel;
+    for (int i = 0; k->params[i].name; i++) {
+        const char *v = c->value[i];
+        uint64_t cpu;
+        if (k->params[i].type == PARAM_SIZE && is_level_name(v) && !level_size(v)) {
+            note_missing_level(c, &k->params[i], v);
+            return true;
+        }
+        /* A default CPU (writer_cpu=1) on a machine without it; a CPU the user names was checked. */
+        if (k->params[i].type == PARAM_CPU && !strcmp(v, k->params[i].def) && parse_u64(v, &cpu) &&
+            !topo_cpu_valid((int)cpu)) {
+            int cpus[2], n = topo_cpus(cpus, 2);
+            snprintf(c->skip, sizeof(c->skip), "%s=%s by default, but this machine has %s%s", k->params[i].name, v,
+                     n < 2 ? "only one CPU" : "no CPU ", n < 2 ? "" : v);
+            return true;
+        }
+    }
+    return false;
+}
+
 int case_setup(struct case_ *c)
 {
-    if (c->host_lacks)
+    if (host_lacks(c))
         return KERNEL_SKIP;
     return c->kernel->setup(c);
 }

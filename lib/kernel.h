@@ -50,8 +50,6 @@ struct case_ {
     uint64_t iters_lap;               /* setup's need (0 = none): runs longer than this many iterations
                                        * take whole multiples of it (a table read cyclically) */
     char skip[256];                   /* setup returned KERNEL_SKIP: the reason */
-    bool host_lacks;                  /* a size names a cache level this machine lacks, or a default
-                                       * CPU is not here (skip says which): case_setup skips it */
     uint64_t iters;                   /* chosen by the measurement core on the first group */
     char detail[256];                 /* what setup really got, e.g. "page=2m-thp slots=8192" */
     unsigned isa_limits;              /* ISA_* the counter source cannot execute (set before setup) */
