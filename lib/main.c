@@ -12,7 +12,7 @@ static void usage(FILE *f)
                "Commands:\n", PMUCAL_VERSION);
     for (const struct command **c = command_list(); *c; c++)
         fprintf(f, "  %-12s %s\n", (*c)->name, (*c)->summary);
-    fprintf(f, "\n'pmucal COMMAND --help' tells a command's options.\n");
+    fprintf(f, "\n'pmucal COMMAND --help' tells a command's options; 'pmucal --man' prints them all as a manual page.\n");
 }
 
 /* Whatever went to stdout must have arrived (a full disk, /dev/full, a closed pipe): a command's
@@ -35,6 +35,10 @@ static int run(int argc, char **argv)
     }
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
         usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--man")) {
+        cli_print_man(stdout, PMUCAL_VERSION);
         return 0;
     }
     if (!strcmp(argv[1], "--version")) {

@@ -181,3 +181,18 @@ void manifest_head(struct json *j, int argc, char **argv)
         json_string(j, NULL, argv[i]);
     json_array_end(j);
 }
+
+bool manifest_complete(const struct jvalue *manifest, char *why, size_t n)
+{
+    const char *status = jget_str(manifest, "status", "unknown");
+    if (!strcmp(status, RUN_COMPLETE))
+        return true;
+    const char *reason = jget_str(manifest, "status_reason", NULL);
+    if (!strcmp(status, RUN_RUNNING))
+        snprintf(why, n, "its manifest still says running: the run is going on, or its process died");
+    else if (!strcmp(status, "unknown"))
+        snprintf(why, n, "its manifest has no status (written before pmucal recorded one)");
+    else
+        snprintf(why, n, "it is %s%s%s", status, reason ? ": " : "", reason ? reason : "");
+    return false;
+}

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 static int expect_main(int argc, char **argv);
 
@@ -43,13 +42,9 @@ static int cmp_str(const void *a, const void *b)
 /* A table under the eventdata root by this name (amdzen5): its rules use the table's names. */
 static bool table_exists(const char *stem)
 {
-    struct stat st;
-    bool found = false;
-    for (int i = 0; i < 2 && !found; i++) {
-        char *p = xasprintf("%s/%s/%s", catalog_root(), i ? "intel" : "amd", stem);
-        found = !stat(p, &st) && S_ISDIR(st.st_mode);
-        free(p);
-    }
+    char *p = catalog_table_path(stem);
+    bool found = p != NULL;
+    free(p);
     return found;
 }
 

@@ -1,4 +1,5 @@
 #include "runfile.h"
+#include "results.h"
 #include "util.h"
 #include <errno.h>
 #include <stdio.h>
@@ -58,16 +59,7 @@ void runfile_free(struct runfile *r)
 
 bool runfile_complete(const struct runfile *r, char *why, size_t n)
 {
-    if (!strcmp(r->status, "complete"))
-        return true;
-    const char *reason = jget_str(r->manifest, "status_reason", NULL);
-    if (!strcmp(r->status, "running"))
-        snprintf(why, n, "its manifest still says running: the run is going on, or its process died");
-    else if (!strcmp(r->status, "unknown"))
-        snprintf(why, n, "its manifest has no status (written before pmucal recorded one)");
-    else
-        snprintf(why, n, "it is %s%s%s", r->status, reason ? ": " : "", reason ? reason : "");
-    return false;
+    return manifest_complete(r->manifest, why, n);
 }
 
 const char *runfile_fact(const struct runfile *r, const char *dotted, char *buf, size_t n)
