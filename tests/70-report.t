@@ -147,7 +147,8 @@ ok $? "one page of three runs"
 is "$(wellformed "$out/all.html")" "" "the page of three runs is well-formed"
 
 # A real browser: Debian's chromium, headless, with a fresh profile and no network.
-browser=$(command -v chromium || command -v chromium-browser)
+# PMUCAL_CHROMIUM names another browser binary; set empty, it shows the run without one.
+browser=${PMUCAL_CHROMIUM-$(command -v chromium || command -v chromium-browser)}
 chrome() { # chrome URL ARGS...: the DOM after scripts ran, on stdout
     prof=$(mktemp -d "$TMP/profile.XXXXXX")
     url=$1; shift
