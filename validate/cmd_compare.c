@@ -166,30 +166,18 @@ static void print_json(const struct runfile *r[2], const struct compare_args *a,
     }
     json_array_end(&j);
     json_array_begin(&j, "events");
-    for (int i = 0; i < c->n; i++) {
-        bool seen = false;
-        for (int k = 0; k < i && !seen; k++)
-            seen = !strcmp(c->pt[k].event, c->pt[i].event);
-        if (seen)
-            continue;
-        int cases = 0, reg = 0, imp = 0;
+    for (int i = 0; i < c->nev; i++) {
+        const struct cmp_event *e = &c->ev[i];
         json_object_begin(&j, NULL);
-        json_string(&j, "event", c->pt[i].event);
+        json_string(&j, "event", e->event);
+        json_int(&j, "cases", e->cases);
+        json_int(&j, "regressions", e->regressions);
+        json_int(&j, "improvements", e->improvements);
         json_array_begin(&j, "where");
-        for (int k = i; k < c->n; k++) {
-            const struct cmp_point *p = &c->pt[k];
-            if (strcmp(p->event, c->pt[i].event))
-                continue;
-            cases++;
-            reg += p->regression;
-            imp += !p->regression && (p->flags & CMP_IMPROVED);
-            if (p->regression)
+        for (const struct cmp_point *p = c->pt; p < c->pt + c->n; p++)
+            if (p->regression && !strcmp(p->event, e->event))
                 json_string(&j, NULL, p->label);
-        }
         json_array_end(&j);
-        json_int(&j, "cases", cases);
-        json_int(&j, "regressions", reg);
-        json_int(&j, "improvements", imp);
         json_object_end(&j);
     }
     json_array_end(&j);
@@ -241,30 +229,14 @@ static void print_tap(const struct runfile *r[2], const struct cmp_result *c, co
         }
     }
     tap_comment(&t, "per-event summary:");
-    for (int i = 0; i < c->n; i++) {
-        bool seen = false;
-        for (int k = 0; k < i && !seen; k++)
-            seen = !strcmp(c->pt[k].event, c->pt[i].event);
-        if (seen)
-            continue;
-        int cases = 0, reg = 0, imp = 0;
-        char where[1024] = "";
-        for (int k = i; k < c->n; k++) {
-            const struct cmp_point *p = &c->pt[k];
-            if (strcmp(p->event, c->pt[i].event) || !p->side[0].ev || !p->side[1].ev)
-                continue;
-            cases++;
-            imp += !p->regression && (p->flags & CMP_IMPROVED);
-            if (p->regression && ++reg)
-                snprintf(where + strlen(where), sizeof(where) - strlen(where), "%s%s", where[0] ? "; " : "",
-                         p->label);
-        }
-        if (reg)
-            tap_comment(&t, "  %-40s CHANGED in %d of %d cases: %s", c->pt[i].event, reg, cases, where);
-        else if (imp)
-            tap_comment(&t, "  %-40s improved in %d of %d cases", c->pt[i].event, imp, cases);
+    for (int i = 0; i < c->nev; i++) {
+        const struct cmp_event *e = &c->ev[i];
+        if (e->regressions)
+            tap_comment(&t, "  %-40s CHANGED in %d of %d cases: %s", e->event, e->regressions, e->cases, e->where);
+        else if (e->improvements)
+            tap_comment(&t, "  %-40s improved in %d of %d cases", e->event, e->improvements, e->cases);
         else
-            tap_comment(&t, "  %-40s same in all %d cases", c->pt[i].event, cases);
+            tap_comment(&t, "  %-40s same in all %d cases", e->event, e->cases);
     }
     tap_plan(&t);
     tap_comment(&t, "summary: %d points, %d regressions, %d improvements, %d in BASE only, %d in NEW only", c->n,

@@ -154,6 +154,30 @@ static void judge(struct cmp_point *p, const struct cmp_opts *o)
     p->regression = (p->flags & (CMP_COUNT | CMP_VERDICT | CMP_ENCODING | CMP_SUPPORT)) != 0;
 }
 
+static void summarize(struct cmp_result *r)
+{
+    for (int i = 0; i < r->n; i++) {
+        const struct cmp_point *p = &r->pt[i];
+        struct cmp_event *e = NULL;
+        for (int k = 0; k < r->nev && !e; k++)
+            if (!strcmp(r->ev[k].event, p->event))
+                e = &r->ev[k];
+        if (!e) {
+            r->ev = xrealloc(r->ev, sizeof(*r->ev) * (size_t)(r->nev + 1));
+            e = &r->ev[r->nev++];
+            memset(e, 0, sizeof(*e));
+            e->event = p->event;
+        }
+        if (!p->side[0].ev || !p->side[1].ev)
+            continue;
+        e->cases++;
+        e->improvements += !p->regression && (p->flags & CMP_IMPROVED);
+        if (p->regression && ++e->regressions)
+            snprintf(e->where + strlen(e->where), sizeof(e->where) - strlen(e->where), "%s%s",
+                     e->where[0] ? "; " : "", p->label);
+    }
+}
+
 void compare_runs(const struct runfile *base, const struct runfile *new_, const struct cmp_opts *o,
                   struct cmp_result *out)
 {
@@ -168,10 +192,12 @@ void compare_runs(const struct runfile *base, const struct runfile *new_, const 
         out->only[0] += p->side[0].ev && !p->side[1].ev;
         out->only[1] += !p->side[0].ev && p->side[1].ev;
     }
+    summarize(out);
 }
 
 void compare_free(struct cmp_result *r)
 {
     free(r->pt);
+    free(r->ev);
     memset(r, 0, sizeof(*r));
 }

@@ -36,9 +36,18 @@ struct cmp_opts {
     double alpha;               /* significance of the Mann-Whitney test (0.01) */
 };
 
+/* One event over all cases measured in both runs, for the per-event summary. */
+struct cmp_event {
+    const char *event;
+    int cases, regressions, improvements;
+    char where[1024];           /* "case; case" where it regressed */
+};
+
 struct cmp_result {
     struct cmp_point *pt;
     int n, regressions, improvements, only[2];
+    struct cmp_event *ev;
+    int nev;
 };
 
 void compare_runs(const struct runfile *base, const struct runfile *new_, const struct cmp_opts *o,
