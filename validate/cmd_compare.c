@@ -36,8 +36,10 @@ static const struct command compare_command = {
              "over the repetitions, p < --alpha; with fewer than 5 repetitions a side, ranges that do\n"
              "not overlap) AND by more than --threshold percent of BASE and the source's per-iteration\n"
              "floor (its exact floor and per-run slack: exact sources such as sim); when its verdict\n"
-             "worsened (ok -> todo or not ok); when its encoding changed (same name, other\n"
-             "perf_event_attr: a libpfm4 upgrade); when it became unsupported. Improvements are said\n"
+             "worsened (ok -> todo or not ok); when the zero-iteration run counts another fixed\n"
+             "amount per measurement (beyond 64 + the source's per-run slack and --threshold); when\n"
+             "its encoding changed (same name, other perf_event_attr: a libpfm4 upgrade); when it\n"
+             "became unsupported. Improvements are said\n"
              "on ok lines, and so is a count change of an event whose rule is 'info' (task-clock,\n"
              "cycles: time, not a count to hold). A (case, event) in one run only is a SKIP. A\n"
              "per-event summary follows.\n"
@@ -45,7 +47,8 @@ static const struct command compare_command = {
              "Exit status: 0 when nothing regressed, 1 on a regression, 2 on bad input.\n"
              "--json: {base, new, facts: [{fact, base, new}] (those that differ), incomplete,\n"
              "threshold_percent, alpha, points: [{case, event, result (same|changed|improved|only_base|\n"
-             "only_new), regression, flags [count|verdict|encoding|support|improved|info], why, delta,\n"
+             "only_new), regression, flags [count|verdict|encoding|support|improved|info|intercept],\n"
+             "why, delta,\n"
              "relative, p, threshold, base: {median, mad, n, verdict, unsupported}, new: {...}}],\n"
              "events: [{event, cases, regressions, improvements, where}], summary: {points,\n"
              "regressions, improvements, only_base, only_new}}.\n",
@@ -142,7 +145,7 @@ static void print_json(const struct runfile *r[2], const struct compare_args *a,
     json_number(&j, "threshold_percent", 100 * a->o.threshold);
     json_number(&j, "alpha", a->o.alpha);
     json_array_begin(&j, "points");
-    static const char *const flag_name[] = {"count", "verdict", "encoding", "support", "improved", "info"};
+    static const char *const flag_name[] = {"count", "verdict", "encoding", "support", "improved", "info", "intercept"};
     for (int i = 0; i < c->n; i++) {
         const struct cmp_point *p = &c->pt[i];
         json_object_begin(&j, NULL);
@@ -151,7 +154,7 @@ static void print_json(const struct runfile *r[2], const struct compare_args *a,
         json_string(&j, "result", result_of(p));
         json_bool(&j, "regression", p->regression);
         json_array_begin(&j, "flags");
-        for (int f = 0; f < 6; f++)
+        for (int f = 0; f < 7; f++)
             if (p->flags & (1u << f))
                 json_string(&j, NULL, flag_name[f]);
         json_array_end(&j);

@@ -1,4 +1,5 @@
 #include "compare.h"
+#include "expect.h"
 #include "source.h"
 #include "stats.h"
 #include "util.h"
@@ -15,8 +16,9 @@ const char *const compare_facts[] = {
     "expectations", "expect", "vendor_json", NULL,
 };
 
-/* The source's per-iteration slack, as the run recorded it (older runs: as this build knows it). */
-static double run_floor(const struct runfile *r, double iters)
+/* The source's per-iteration slack, as the run recorded it (older runs: as this build knows it);
+ * its per-run slack into *per_run. */
+static double run_floor(const struct runfile *r, double iters, double *per_run)
 {
     const struct jvalue *m = r->manifest;
     double exact = jget_num(m, "source_exact_floor", NAN), slack = jget_num(m, "source_slack_per_run", NAN);
@@ -28,6 +30,7 @@ static double run_floor(const struct runfile *r, double iters)
         exact = s ? s->exact_floor : 0;
         slack = s ? s->slack_per_run : 0;
     }
+    *per_run = slack;
     return exact + (iters > 0 ? slack / iters : 0);
 }
 
@@ -63,11 +66,15 @@ static void collect(const struct runfile *run, int side, struct cmp_result *r)
             s->ev = ev;
             s->unsupported = jstr(jget(ev, "unsupported"));
             s->verdict = jstr(jget(jget(ev, "verdict"), "kind"));
-            s->floor = run_floor(run, iters);
-            const struct jvalue *x = jget(ev, "per_iter");
+            s->floor = run_floor(run, iters, &s->slack);
+            const struct jvalue *x = jget(ev, "per_iter"), *raw = jget(ev, "raw");
             for (int j = 0; x && x->type == J_ARRAY && j < x->n && s->n < MEASURE_MAX_REPS; j++)
-                if (x->items[j].type == J_NUMBER)
+                if (x->items[j].type == J_NUMBER) {
+                    const struct jvalue *pair = raw && raw->type == J_ARRAY && j < raw->n ? &raw->items[j] : NULL;
+                    s->c0[s->n] = pair && pair->type == J_ARRAY && pair->n == 2 ? jnum(&pair->items[1], NAN) : NAN;
                     s->x[s->n++] = x->items[j].num;
+                }
+            s->c0_median = stats_median(s->c0, (size_t)s->n);
             struct stats st = stats_of(s->x, (size_t)s->n);
             s->median = st.median;
             s->mad = st.mad;
@@ -150,8 +157,20 @@ static void judge(struct cmp_point *p, const struct cmp_opts *o)
                 "and the repetitions' noise)", info ? "info rule, not a regression: " : "", 100 * p->relative,
                 a->median, b->median, p->p, p->threshold, 100 * o->threshold);
         }
+        /* What each measurement counts beyond its iterations (the harness, or a tool around it): a
+         * change past a run's own fixed cost is what the per-iteration counts cannot show. */
+        double d0 = b->c0_median - a->c0_median;
+        double tol0 = fmax(FIXED_COST_EVENTS + fmax(a->slack, b->slack),
+                           o->threshold * fmax(fabs(a->c0_median), fabs(b->c0_median)));
+        double p0 = stats_mann_whitney_p(a->c0, (size_t)a->n, b->c0, (size_t)b->n);
+        bool moved0 = a->n >= 5 && b->n >= 5 ? p0 < o->alpha : true;
+        if (fabs(d0) > tol0 && moved0) {
+            p->flags |= info ? CMP_INFO : CMP_INTERCEPT;
+            say(p, "%sthe zero-iteration run counts %.0f -> %.0f per measurement (beyond %.0f)",
+                info ? "info rule, not a regression: " : "", a->c0_median, b->c0_median, tol0);
+        }
     }
-    p->regression = (p->flags & (CMP_COUNT | CMP_VERDICT | CMP_ENCODING | CMP_SUPPORT)) != 0;
+    p->regression = (p->flags & (CMP_COUNT | CMP_VERDICT | CMP_ENCODING | CMP_SUPPORT | CMP_INTERCEPT)) != 0;
 }
 
 static void summarize(struct cmp_result *r)
