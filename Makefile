@@ -3,7 +3,7 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -Ilib -Igenerators -MMD -MP
 LDLIBS  += -lpfm -lhwloc -lm -pthread
-SUBSYS  := lib microkernels validate generators penalties
+SUBSYS  := lib microkernels validate generators penalties report
 # SAN=1: AddressSanitizer + UBSan build in its own object folder, so it never mixes with the normal one.
 ifeq ($(SAN),1)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined

@@ -3,7 +3,7 @@
 # As root it runs apt-get; otherwise it prints the exact command and stops, so a user
 # never gets a half-built tree with a confusing compiler error instead.
 set -e
-need="gcc make pkg-config libpfm4-dev libhwloc-dev hwloc valgrind jq libtest-harness-perl binutils gnuplot-nox linux-perf"
+need="gcc make pkg-config libpfm4-dev libhwloc-dev hwloc valgrind jq libtest-harness-perl binutils gnuplot-nox linux-perf chromium"
 missing=""
 for p in $need; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"

@@ -2,6 +2,7 @@
  * upgrade, another build) beyond the runs' own noise? */
 #include "cli.h"
 #include "compare.h"
+#include "../report/report.h"
 #include "json.h"
 #include "tap.h"
 #include "util.h"
@@ -12,12 +13,13 @@
 
 static int compare_main(int argc, char **argv);
 
-enum { K_JSON = CLI_LONG, K_THRESHOLD, K_ALPHA, K_INCOMPLETE };
+enum { K_JSON = CLI_LONG, K_THRESHOLD, K_ALPHA, K_INCOMPLETE, K_HTML };
 
 static const struct cli_option compare_options[] = {
     {"json", K_JSON, NULL, "one JSON document on stdout instead of TAP"},
     {"threshold", K_THRESHOLD, "PCT", "relative change of a median below which a count is the same (default 2)"},
     {"alpha", K_ALPHA, "P", "significance of the Mann-Whitney test over the repetitions (default 0.01)"},
+    {"html", K_HTML, "FILE", "also write the comparison as one offline HTML page (as 'pmucal report --compare')"},
     {"allow-incomplete", K_INCOMPLETE, NULL,
      "compare a run that did not complete (interrupted, failed, still\n"
      "running); its absent cases are SKIP and the header says so"},
@@ -60,6 +62,7 @@ PMUCAL_COMMAND(compare_command)
 
 struct compare_args {
     bool json, allow_incomplete;
+    const char *html;
     struct cmp_opts o;
 };
 
@@ -79,6 +82,7 @@ static int compare_option(void *ctx, int key, const char *v)
     switch (key) {
     case K_JSON: a->json = true; break;
     case K_INCOMPLETE: a->allow_incomplete = true; break;
+    case K_HTML: a->html = v; break;
     case K_THRESHOLD:
         if (number_option("--threshold", v, 0, 1000, &x))
             return 2;
@@ -285,6 +289,8 @@ static int compare_main(int argc, char **argv)
         print_tap(r, &c, incomplete_why);
     status = c.regressions ? 1 : 0;
     compare_free(&c);
+    if (a.html && report_write(a.html, (const char *const *)pos.v, 2, true, &a.o))
+        status = 2;
 out:
     for (int s = 0; s < loaded; s++)
         runfile_free(&run[s]);

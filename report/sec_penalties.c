@@ -1,0 +1,168 @@
+/* The penalties of a calibrate run (penalties.json): a table with intervals, status and the
+ * published reference figures where the run records them, and a bar chart of the cycles. */
+#include "report.h"
+#include <math.h>
+#include <string.h>
+
+static const char *status_class(const char *s)
+{
+    return !strcmp(s, "ok") ? "ok" : !strcmp(s, "unstable") ? "todo" : !strcmp(s, "skip") ? "skip" : "nok";
+}
+
+/* A reference figure as the run stored it: a number, a string, or an object of facts. */
+static void reference(FILE *f, const struct jvalue *ref)
+{
+    if (!ref || ref->type == J_NULL)
+        return;
+    if (ref->type == J_NUMBER)
+        html_printf(f, "%.4g", ref->num);
+    else if (ref->type == J_STRING)
+        html_text(f, ref->str);
+    else if (ref->type == J_OBJECT)
+        for (int i = 0; i < ref->n; i++) {
+            const struct jvalue *v = &ref->items[i];
+            if (v->type != J_NUMBER && v->type != J_STRING)
+                continue;
+            fputs(i ? "<br><span class=\"count\">" : "<span class=\"count\">", f);
+            html_text(f, ref->keys[i]);
+            fputs(":</span> ", f);
+            if (v->type == J_NUMBER)
+                html_printf(f, "%.4g", v->num);
+            else
+                html_text(f, v->str);
+        }
+}
+
+static void table(FILE *f, const struct jvalue *ps, int idx)
+{
+    html_printf(f, "<div class=\"controls\"><input type=\"search\" class=\"search\" data-for=\"pn-%d\" "
+                   "placeholder=\"search penalties\" aria-label=\"search\"><select class=\"status\" data-for=\"pn-%d\" "
+                   "aria-label=\"status\"><option value=\"\">all</option><option value=\"ok\">ok</option><option "
+                   "value=\"todo\">unstable</option><option value=\"skip\">skipped</option><option value=\"nok\">error"
+                   "</option></select><span class=\"count\" id=\"pn-%d-count\"></span></div>\n"
+                   "<table id=\"pn-%d\"><thead><tr><th data-sort>penalty</th><th data-sort>status</th>"
+                   "<th data-sort>cycles</th><th>95%% interval</th><th data-sort>ns</th><th data-sort>domain</th>"
+                   "<th>reference</th><th>occurrences from</th><th>what it is</th></tr></thead><tbody>\n",
+                idx, idx, idx, idx);
+    for (int i = 0; i < ps->n; i++) {
+        const struct jvalue *p = &ps->items[i];
+        const char *st = jget_str(p, "status", "?");
+        double cyc = jget_num(p, "cycles", NAN);
+        html_printf(f, "<tr data-kinds=\"%s\"><td><b>", status_class(st));
+        html_text(f, jget_str(p, "name", "?"));
+        html_printf(f, "</b></td><td data-v=\"%s\"><span class=\"badge %s\">", status_class(st), status_class(st));
+        html_text(f, st);
+        fputs("</span>", f);
+        const char *reason = jget_str(p, "reason", NULL);
+        if (reason) {
+            fputs("<br><span class=\"count\">", f);
+            html_text(f, reason);
+            fputs("</span>", f);
+        }
+        html_printf(f, "</td><td class=\"num\" data-v=\"%.6g\">", isnan(cyc) ? -1e300 : cyc);
+        html_num(f, cyc);
+        fputs("</td><td class=\"num\">[", f);
+        html_num(f, jget_num(p, "cycles_lo", NAN));
+        fputs(", ", f);
+        html_num(f, jget_num(p, "cycles_hi", NAN));
+        fputs("]</td><td class=\"num\">", f);
+        html_num(f, jget_num(p, "ns", NAN));
+        fputs("</td><td>", f);
+        html_text(f, jget_str(p, "domain", ""));
+        fputs("</td><td>", f);
+        reference(f, jget(p, "reference"));
+        fputs("</td><td>", f);
+        const struct jvalue *occ = jget(p, "occurrence");
+        html_text(f, jget_str(occ, "quantity", ""));
+        fputs(" <span class=\"count\">(", f);
+        html_text(f, jget_str(occ, "source", "?"));
+        fputs(")</span></td><td>", f);
+        html_text(f, jget_str(p, "brief", ""));
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</tbody></table>\n", f);
+}
+
+enum { W = 920, LABEL = 170, RM = 110, ROW = 20 };
+
+/* Horizontal bars on a log scale (penalties span 0.5 to 1000 cycles); a whisker for the interval.
+ * Values at or below zero cannot be drawn on it and are said in words on their row. */
+static void chart(FILE *f, const struct jvalue *ps, int idx)
+{
+    struct axis x = {.log10 = true, .px0 = LABEL, .px1 = W - RM, .lo = INFINITY, .hi = -INFINITY};
+    int rows = 0;
+    for (int i = 0; i < ps->n; i++) {
+        const struct jvalue *p = &ps->items[i];
+        double c = jget_num(p, "cycles", NAN), hi = jget_num(p, "cycles_hi", NAN);
+        if (isnan(c))
+            continue;
+        rows++;
+        if (c > 0)
+            x.lo = fmin(x.lo, log10(c)), x.hi = fmax(x.hi, log10(isnan(hi) || hi < c ? c : hi));
+    }
+    if (!rows) {
+        section_absent(f, "No bar chart: no penalty has a figure.");
+        return;
+    }
+    if (!(x.lo < INFINITY))
+        x.lo = 0, x.hi = 1;
+    x.lo = floor(x.lo), x.hi = ceil(x.hi + 1e-9);
+    int h = 30 + rows * ROW + 30;
+    html_printf(f, "<h3>Cycles per occurrence (log scale; bar colour is the status)</h3>\n<svg class=\"plot\" "
+                   "id=\"bars-svg-%d\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
+                   "aria-label=\"penalty bar chart\">\n<g class=\"grid\">", idx, W, h, W, h);
+    for (int e = (int)x.lo; e <= (int)x.hi; e++) {
+        double px = axis_px(&x, pow(10, e));
+        html_printf(f, "<line x1=\"%.1f\" y1=\"20\" x2=\"%.1f\" y2=\"%d\"/><text x=\"%.1f\" y=\"%d\" "
+                       "text-anchor=\"middle\">%g</text>", px, px, h - 26, px, h - 10, pow(10, e));
+    }
+    fputs("</g>\n", f);
+    static const char *const fill[] = {"#66bb6a", "#f0a92e", "#bdbdbd", "#e57373"};
+    int row = 0;
+    for (int i = 0; i < ps->n; i++) {
+        const struct jvalue *p = &ps->items[i];
+        double c = jget_num(p, "cycles", NAN), lo = jget_num(p, "cycles_lo", NAN), hi = jget_num(p, "cycles_hi", NAN);
+        if (isnan(c))
+            continue;
+        const char *cls = status_class(jget_str(p, "status", "?"));
+        int k = !strcmp(cls, "ok") ? 0 : !strcmp(cls, "todo") ? 1 : !strcmp(cls, "skip") ? 2 : 3;
+        double y = 24 + row++ * ROW;
+        html_printf(f, "<g class=\"bar\"><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", LABEL - 6, y + 13);
+        html_text(f, jget_str(p, "name", "?"));
+        fputs("</text>", f);
+        if (c > 0) {
+            double x0 = axis_px(&x, pow(10, x.lo)), x1 = axis_px(&x, c);
+            html_printf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>", x0, y + 3,
+                        fmax(x1 - x0, 1), ROW - 6, fill[k]);
+            if (lo > 0 && hi > 0)
+                html_printf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>",
+                            axis_px(&x, lo), y + ROW / 2, axis_px(&x, hi), y + ROW / 2);
+            html_printf(f, "<text x=\"%.1f\" y=\"%.1f\">%.2f</text>", fmax(x1, hi > 0 ? axis_px(&x, hi) : x1) + 5,
+                        y + 13, c);
+        } else
+            html_printf(f, "<text x=\"%.1f\" y=\"%.1f\" style=\"fill:#b71c1c\">%.2f: not drawn on a log scale"
+                           "</text>", axis_px(&x, pow(10, x.lo)) + 4, y + 13, c);
+        fputs("</g>\n", f);
+    }
+    fputs("</svg>\n", f);
+}
+
+void sec_penalties(FILE *f, const struct run *r, int idx)
+{
+    section_begin(f, "penalties", idx, "Penalties");
+    const struct jvalue *ps = jget(r->penalties, "penalties");
+    if (!r->penalties || !ps || ps->type != J_ARRAY || !ps->n) {
+        section_absent(f, r->penalties ? "No penalties: penalties.json lists none (a --curve run)."
+                                       : "No penalties: this run has no penalties.json (pmucal calibrate writes it).");
+        section_end(f);
+        return;
+    }
+    const struct jvalue *clk = jget(r->penalties, "clock");
+    html_printf(f, "<p class=\"count\">%d penalties, %.0f repetitions each, core clock %.3f GHz. Method: ", ps->n,
+                jget_num(r->penalties, "repetitions", NAN), jget_num(clk, "core_ghz", NAN));
+    html_text(f, jget_str(r->penalties, "method", "not recorded"));
+    fputs("</p>\n", f);
+    table(f, ps, idx);
+    chart(f, ps, idx);
+    section_end(f);
+}
