@@ -149,7 +149,6 @@ static void print_json(const struct runfile *r[2], const struct compare_args *a,
     json_number(&j, "threshold_percent", 100 * a->o.threshold);
     json_number(&j, "alpha", a->o.alpha);
     json_array_begin(&j, "points");
-    static const char *const flag_name[] = {"count", "verdict", "encoding", "support", "improved", "info", "intercept"};
     for (int i = 0; i < c->n; i++) {
         const struct cmp_point *p = &c->pt[i];
         json_object_begin(&j, NULL);
@@ -158,9 +157,9 @@ static void print_json(const struct runfile *r[2], const struct compare_args *a,
         json_string(&j, "result", result_of(p));
         json_bool(&j, "regression", p->regression);
         json_array_begin(&j, "flags");
-        for (int f = 0; f < 7; f++)
+        for (int f = 0; f < CMP_NFLAGS; f++)
             if (p->flags & (1u << f))
-                json_string(&j, NULL, flag_name[f]);
+                json_string(&j, NULL, compare_flag_name[f]);
         json_array_end(&j);
         json_string(&j, "why", p->why[0] ? p->why : NULL);
         json_number(&j, "delta", p->delta);

@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const compare_flag_name[CMP_NFLAGS] = {"count", "verdict", "encoding", "support", "improved", "info",
+                                                   "intercept"};
+
 const char *const compare_facts[] = {
     "hostname", "cpu.id", "cpu.brand", "cpu.microcode", "pmu.libpfm4_pmu", "pmu.hardware_usable",
     "software.kernel", "software.perf", "software.libpfm4", "software.libpfm4_api", "software.hwloc",

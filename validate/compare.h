@@ -55,6 +55,9 @@ struct cmp_result {
 void compare_runs(const struct runfile *base, const struct runfile *new_, const struct cmp_opts *o,
                   struct cmp_result *out);
 void compare_free(struct cmp_result *r);
+/* Each CMP_* flag's name by bit, as --json and the HTML report spell it. */
+#define CMP_NFLAGS 7
+extern const char *const compare_flag_name[CMP_NFLAGS];
 /* The manifest facts compared in the header: host, CPU, versions, source and settings. */
 extern const char *const compare_facts[];
 
