@@ -78,6 +78,77 @@ void cli_print_help(const struct command *c, FILE *f)
         fprintf(f, "\nExamples:\n%s", c->examples);
 }
 
+/* Text for roff: backslashes and hyphens escaped, a line that starts with '.' or '\'' protected. */
+static void roff(FILE *f, const char *s)
+{
+    bool line_start = true;
+    for (; *s; s++) {
+        if (line_start && (*s == '.' || *s == '\''))
+            fputs("\\&", f);
+        if (*s == '\\')
+            fputs("\\e", f);
+        else if (*s == '-')
+            fputs("\\-", f);
+        else
+            fputc(*s, f);
+        line_start = *s == '\n';
+    }
+}
+
+static void man_option(FILE *f, const struct cli_option *o)
+{
+    fputs(".TP\n.B ", f);
+    if (o->key < CLI_LONG)
+        fprintf(f, "\\-%c, ", o->key);
+    fputs("\\-\\-", f);
+    roff(f, o->name);
+    if (o->arg) {
+        fputs(" \" \\fI", f);
+        roff(f, o->arg);
+        fputs("\\fR\"", f);
+    }
+    fputc('\n', f);
+    roff(f, o->help);
+    fputc('\n', f);
+}
+
+void cli_print_man(FILE *f, const char *version)
+{
+    fprintf(f, ".TH PMUCAL 1 \"\" \"pmucal %s\" \"User Commands\"\n.SH NAME\npmucal \\- hardware "
+               "performance\\-event validation and cycle\\-penalty calibration\n.SH SYNOPSIS\n.B pmucal\n"
+               ".I COMMAND\n[options]\n.SH COMMANDS\n", version);
+    const struct command **list = command_list();
+    for (const struct command **c = list; *c; c++) {
+        fprintf(f, ".TP\n.B %s\n", (*c)->name);
+        roff(f, (*c)->summary);
+        fputc('\n', f);
+    }
+    for (const struct command **c = list; *c; c++) {
+        fprintf(f, ".SH \"PMUCAL %s\"\n.B pmucal %s\n", (*c)->name, (*c)->name);
+        roff(f, (*c)->synopsis ? (*c)->synopsis : "");
+        fputs("\n.PP\n", f);
+        roff(f, (*c)->summary);
+        fputc('\n', f);
+        if ((*c)->usage) {
+            fputs(".PP\n.nf\n", f);
+            roff(f, (*c)->usage);
+            fputs(".fi\n", f);
+        }
+        fputs(".SS Options\n", f);
+        for (const struct cli_option *o = (*c)->options; o && o->name; o++)
+            man_option(f, o);
+        man_option(f, &help_option);
+        if ((*c)->examples) {
+            fputs(".SS Examples\n.nf\n", f);
+            roff(f, (*c)->examples);
+            fputs(".fi\n", f);
+        }
+    }
+    fputs(".SH FILES\n.TP\n.I PREFIX/share/pmucal/expect/*.txt\nthe expectation files loaded for a PMU or a "
+          "source (PMUCAL_EXPECT_DIR overrides)\n.TP\n.I PREFIX/share/pmucal/scripts\njq and shell helpers "
+          "(groups.jq, ...)\n.SH SEE ALSO\n.BR perf (1),\n.BR valgrind (1)\n", f);
+}
+
 int cli_usage_error(const struct command *c, const char *fmt, ...)
 {
     va_list ap;

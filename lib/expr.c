@@ -13,11 +13,17 @@ struct expr {
     struct expr *l, *r;
 };
 
+/* Bounds: a rule's expression is a few terms; these keep a hostile one from exhausting the stack
+ * (nesting) or making evaluation recurse without end (a long left-deep chain of terms). */
+#define EXPR_MAX_NESTING 32
+#define EXPR_MAX_NODES 512
+
 struct parser {
     const char *s, *p;
     char *err;
     int n;
     bool failed;
+    int nesting, nodes;
 };
 
 static void fail(struct parser *ps, const char *what)
@@ -33,8 +39,10 @@ static void skip_ws(struct parser *ps)
         ps->p++;
 }
 
-static struct expr *node(char op, struct expr *l, struct expr *r)
+static struct expr *node(struct parser *ps, char op, struct expr *l, struct expr *r)
 {
+    if (++ps->nodes == EXPR_MAX_NODES)
+        fail(ps, "expression has too many terms (at most " STR(EXPR_MAX_NODES) " numbers, names and operators)");
     struct expr *e = xcalloc(1, sizeof(*e));
     e->op = op;
     e->l = l;
@@ -47,9 +55,15 @@ static struct expr *parse_sum(struct parser *ps);
 static struct expr *parse_atom(struct parser *ps)
 {
     skip_ws(ps);
+    if ((*ps->p == '(' || *ps->p == '-') && (ps->failed || ps->nesting >= EXPR_MAX_NESTING)) {
+        fail(ps, "expression nested too deep (at most " STR(EXPR_MAX_NESTING) " parentheses or signs)");
+        return node(ps, 'n', NULL, NULL);
+    }
     if (*ps->p == '(') {
         ps->p++;
+        ps->nesting++;
         struct expr *e = parse_sum(ps);
+        ps->nesting--;
         skip_ws(ps);
         if (*ps->p != ')')
             fail(ps, "missing ')'");
@@ -59,12 +73,15 @@ static struct expr *parse_atom(struct parser *ps)
     }
     if (*ps->p == '-') {
         ps->p++;
-        struct expr *zero = node('n', NULL, NULL);
-        return node('-', zero, parse_atom(ps));
+        struct expr *zero = node(ps, 'n', NULL, NULL);
+        ps->nesting++;
+        struct expr *e = node(ps, '-', zero, parse_atom(ps));
+        ps->nesting--;
+        return e;
     }
     if (isdigit((unsigned char)*ps->p) || *ps->p == '.') {
         char *end;
-        struct expr *e = node('n', NULL, NULL);
+        struct expr *e = node(ps, 'n', NULL, NULL);
         e->num = strtod(ps->p, &end);
         ps->p = end;
         return e;
@@ -76,7 +93,7 @@ static struct expr *parse_atom(struct parser *ps)
         char name[64];
         int len = (int)(ps->p - start);
         snprintf(name, sizeof(name), "%.*s", len, start);
-        struct expr *e = node('q', NULL, NULL);
+        struct expr *e = node(ps, 'q', NULL, NULL);
         e->qid = quantity_lookup(name);
         if (e->qid < 0) {
             ps->p = start;
@@ -87,7 +104,7 @@ static struct expr *parse_atom(struct parser *ps)
         return e;
     }
     fail(ps, *ps->p ? "expected a number, quantity or '('" : "expression ends early");
-    return node('n', NULL, NULL);
+    return node(ps, 'n', NULL, NULL);
 }
 
 static struct expr *parse_product(struct parser *ps)
@@ -96,10 +113,10 @@ static struct expr *parse_product(struct parser *ps)
     for (;;) {
         skip_ws(ps);
         char c = *ps->p;
-        if (c != '*' && c != '/')
+        if ((c != '*' && c != '/') || ps->failed)
             return e;
         ps->p++;
-        e = node(c, e, parse_atom(ps));
+        e = node(ps, c, e, parse_atom(ps));
     }
 }
 
@@ -109,10 +126,10 @@ static struct expr *parse_sum(struct parser *ps)
     for (;;) {
         skip_ws(ps);
         char c = *ps->p;
-        if (c != '+' && c != '-')
+        if ((c != '+' && c != '-') || ps->failed)
             return e;
         ps->p++;
-        e = node(c, e, parse_product(ps));
+        e = node(ps, c, e, parse_product(ps));
     }
 }
 

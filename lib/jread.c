@@ -1,11 +1,10 @@
 #include "jread.h"
+#include "json.h"
 #include "util.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define JREAD_MAX_DEPTH 64
 
 struct reader {
     const char *s, *p, *end;
@@ -280,7 +279,7 @@ static void members(struct reader *r, struct jvalue *v, int depth, bool object)
 static void value(struct reader *r, struct jvalue *v, int depth)
 {
     memset(v, 0, sizeof(*v));
-    if (depth > JREAD_MAX_DEPTH) {
+    if (depth > JSON_MAX_DEPTH) {
         fail(r, "nested too deep");
         return;
     }
@@ -340,19 +339,13 @@ struct jvalue *jread_parse(const char *text, size_t len, char *err, size_t errle
 
 struct jvalue *jread_file(const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+    size_t len;
+    char reason[512];
+    char *text = read_file_bounded(path, INPUT_FILE_MAX, &len, reason, sizeof(reason));
+    if (!text) {
+        snprintf(err, errlen, "cannot read %s", reason);
         return NULL;
     }
-    size_t cap = 1 << 16, len = 0, got;
-    char *text = xmalloc(cap);
-    while ((got = fread(text + len, 1, cap - len, f)) > 0) {
-        len += got;
-        if (len == cap)
-            text = xrealloc(text, cap *= 2);
-    }
-    fclose(f);
     char why[256];
     struct jvalue *v = jread_parse(text, len, why, sizeof(why));
     if (!v)

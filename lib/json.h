@@ -5,11 +5,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* Containers nest at most this deep in what lib/jread.c accepts; the writer holds that and a
+ * little more, so whatever was read can be written again (emit, classify). */
+#define JSON_MAX_DEPTH 64
+
 struct json {
     char *buf;
     size_t len, cap;
     int depth;
-    bool first[32];   /* nothing written yet at this depth */
+    bool first[JSON_MAX_DEPTH + 4];   /* nothing written yet at this depth */
 };
 
 void json_init(struct json *j);

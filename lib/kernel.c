@@ -1,5 +1,6 @@
 #include "kernel.h"
 #include "cpu.h"
+#include "geometry.h"
 #include "topo.h"
 #include "util.h"
 #include <math.h>
@@ -38,9 +39,15 @@ const struct kernel **kernel_list(void)
     return kernels;
 }
 
+static bool is_level_name(const char *s)
+{
+    return !strcasecmp(s, "DRAM") || ((s[0] == 'L' || s[0] == 'l') && s[1] >= '1' && s[1] <= '3' && !s[2]);
+}
+
 uint64_t level_size(const char *level)
 {
-    const struct topo *t = topo_get();
+    /* Only a level's name needs the levels: a byte count never costs a curve measurement. */
+    const struct topo *t = is_level_name(level) ? topo_resolved() : NULL;
     if (!t)
         return 0;
     if (!strcasecmp(level, "DRAM")) {
@@ -59,14 +66,16 @@ uint64_t level_size(const char *level)
         uint64_t mid = (uint64_t)sqrt((double)size * (double)below), p2 = 1;
         while (p2 * 2 <= mid)
             p2 *= 2;
-        return p2;
+        /* A level less than twice the one below (a VM's share of a busy L3): the power of two
+         * would fit below; take the middle, in whole lines. */
+        return p2 > below ? p2 : (below + size) / 2 / 64 * 64;
     }
     return 0;
 }
 
 int level_of_size(uint64_t bytes)
 {
-    const struct topo *t = topo_get();
+    const struct topo *t = topo_resolved();
     for (int l = 1; t && l <= TOPO_MAX_LEVEL; l++)
         if (t->data[l].size && bytes <= t->data[l].size)
             return l;
@@ -83,7 +92,7 @@ static uint64_t pow2_below_mean(uint64_t a, uint64_t b)
 
 uint64_t code_level_size(const char *level)
 {
-    const struct topo *t = topo_get();
+    const struct topo *t = is_level_name(level) ? topo_resolved() : NULL;
     if (!t)
         return 0;
     uint64_t l1i = t->l1i.size ? t->l1i.size : t->data[1].size;
@@ -103,7 +112,7 @@ uint64_t code_level_size(const char *level)
 
 int code_level_of_size(uint64_t bytes)
 {
-    const struct topo *t = topo_get();
+    const struct topo *t = topo_resolved();
     if (!t)
         return 4;
     uint64_t l1i = t->l1i.size ? t->l1i.size : t->data[1].size;

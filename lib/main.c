@@ -1,6 +1,7 @@
 #include "cli.h"
 #include "util.h"
 #include "version.h"
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,10 +12,22 @@ static void usage(FILE *f)
                "Commands:\n", PMUCAL_VERSION);
     for (const struct command **c = command_list(); *c; c++)
         fprintf(f, "  %-12s %s\n", (*c)->name, (*c)->summary);
-    fprintf(f, "\n'pmucal COMMAND --help' tells a command's options.\n");
+    fprintf(f, "\n'pmucal COMMAND --help' tells a command's options; 'pmucal --man' prints them all as a manual page.\n");
 }
 
-int main(int argc, char **argv)
+/* Whatever went to stdout must have arrived (a full disk, /dev/full, a closed pipe): a command's
+ * success is not reported over lost output. */
+static int stdout_status(int rc)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return rc;
+    pm_error("cannot write to standard output%s%s; the output is incomplete", errno ? ": " : "",
+             errno ? strerror(errno) : "");
+    return rc ? rc : 1;
+}
+
+static int run(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -22,6 +35,10 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
         usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--man")) {
+        cli_print_man(stdout, PMUCAL_VERSION);
         return 0;
     }
     if (!strcmp(argv[1], "--version")) {
@@ -36,4 +53,9 @@ int main(int argc, char **argv)
     if (cli_wants_help(c, argc - 1, argv + 1))
         return 0;
     return c->fn(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+    return stdout_status(run(argc, argv));
 }

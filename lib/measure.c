@@ -75,6 +75,27 @@ static uint64_t calibrate_iters(struct case_ *c, const struct measure_opts *o)
     }
 }
 
+/* A measured run cannot be stopped halfway, so a stop (Ctrl-C, SIGTERM) waits for it: an --iters
+ * whose run would outlast MEASURE_MAX_RUN_SECONDS is refused, judged from a short pilot run. */
+static bool run_too_long(struct case_ *c, uint64_t iters)
+{
+    uint64_t pilot = iters < 256 ? iters : 256;
+    if (c->kernel->prepare)
+        c->kernel->prepare(c);
+    uint64_t t0 = tsc_start();
+    c->kernel->run(c, pilot);
+    uint64_t ticks = tsc_stop() - t0;
+    measure_region_ticks += ticks;
+    double secs = (double)ticks / clock_get()->tsc_hz * (double)iters / (double)pilot;
+    if (secs <= MEASURE_MAX_RUN_SECONDS)
+        return false;
+    uint64_t fit = (uint64_t)((double)iters * MEASURE_MAX_RUN_SECONDS / secs);
+    pm_error("%s: --iters %llu would make one measured run last about %.1f s; a run lasts at most %.1f s so that "
+             "a stop is prompt: give --iters %llu or fewer", c->label, (unsigned long long)iters, secs,
+             MEASURE_MAX_RUN_SECONDS, (unsigned long long)(fit ? fit : 1));
+    return true;
+}
+
 int measure_group(const struct source *src, struct case_ *c, struct event_spec **events, int n,
                   const struct measure_opts *o, struct measurement *m)
 {
@@ -98,6 +119,8 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
                     (unsigned long long)c->iters_multiple);
     }
     m->iters = c->iters;
+    if (o->iters && src->real_time && run_too_long(c, c->iters))
+        return MEASURE_FAILED;
 
     struct group *g = src->open(events, n);
     if (!g)

@@ -17,6 +17,10 @@ struct measure_opts {
 #define MEASURE_OPTS_DEFAULT {.repetitions = 5, .target_seconds = 0.02, .iters = 0, .max_redo = 3}
 
 #define MEASURE_MAX_REPS 101
+/* The longest one measured run may last (real-time sources): a stop is acted on between runs. */
+#define MEASURE_MAX_RUN_SECONDS 0.5
+/* --iters at most this: beyond it no kernel's run stays under MEASURE_MAX_RUN_SECONDS. */
+#define MEASURE_MAX_ITERS 1000000000ull
 
 struct measurement {
     struct event_spec **events;

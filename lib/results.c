@@ -145,16 +145,20 @@ int run_dir_manifest(struct run_dir *r, const char *status, const char *why)
     return rc;
 }
 
-void run_dir_close(struct run_dir *r)
+int run_dir_close(struct run_dir *r)
 {
-    if (r->measurements)
-        fclose(r->measurements);
-    if (r->tap)
-        fclose(r->tap);
+    int rc = 0;
+    if (r->measurements && (ferror(r->measurements) | fclose(r->measurements)))
+        rc = -1;
+    if (r->tap && (ferror(r->tap) | fclose(r->tap)))
+        rc = -1;
+    if (rc)
+        pm_error("writing the files of %s failed (disk full?); what it holds may be cut short", r->path);
     if (r->has_manifest)
         json_free(&r->manifest);
     free(r->path);
     memset(r, 0, sizeof(*r));
+    return rc;
 }
 
 char *iso_now(char buf[32])
@@ -176,4 +180,19 @@ void manifest_head(struct json *j, int argc, char **argv)
     for (int i = 0; i < argc; i++)
         json_string(j, NULL, argv[i]);
     json_array_end(j);
+}
+
+bool manifest_complete(const struct jvalue *manifest, char *why, size_t n)
+{
+    const char *status = jget_str(manifest, "status", "unknown");
+    if (!strcmp(status, RUN_COMPLETE))
+        return true;
+    const char *reason = jget_str(manifest, "status_reason", NULL);
+    if (!strcmp(status, RUN_RUNNING))
+        snprintf(why, n, "its manifest still says running: the run is going on, or its process died");
+    else if (!strcmp(status, "unknown"))
+        snprintf(why, n, "its manifest has no status (written before pmucal recorded one)");
+    else
+        snprintf(why, n, "it is %s%s%s", status, reason ? ": " : "", reason ? reason : "");
+    return false;
 }

@@ -2,6 +2,7 @@
  * measurements.ndjson (appended and flushed a line at a time) and validate.tap. */
 #ifndef PMUCAL_RESULTS_H
 #define PMUCAL_RESULTS_H
+#include "jread.h"
 #include "json.h"
 #include <stdbool.h>
 #include <stdio.h>
@@ -35,7 +36,11 @@ void run_dir_manifest_begin(struct run_dir *r, int argc, char **argv);
 /* Write manifest.json (atomically): the members so far, "status", "ended" (when not running),
  * "status_reason" when why is not NULL. Called at the start and again at the end. */
 int run_dir_manifest(struct run_dir *r, const char *status, const char *why);
-void run_dir_close(struct run_dir *r);
+/* Did the run whose manifest this is finish what it was asked (status complete)? When not, why
+ * (into why): running (going on, or its process died), interrupted, failed, or no status at all. */
+bool manifest_complete(const struct jvalue *manifest, char *why, size_t n);
+/* Closes the files; -1 (with a message) when anything written to them was lost. */
+int run_dir_close(struct run_dir *r);
 /* The members every manifest starts with, into an open JSON object: pmucal version and commit, date
  * and time (also "started"), and the command as typed (argv[0] is the subcommand). */
 void manifest_head(struct json *j, int argc, char **argv);

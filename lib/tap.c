@@ -10,9 +10,9 @@ static void emit(struct tap *t, const char *fmt, va_list ap)
             continue;
         va_list aq;
         va_copy(aq, ap);
-        vfprintf(f[i], fmt, aq);
+        if (vfprintf(f[i], fmt, aq) < 0 || fflush(f[i]))
+            t->write_failed = true;
         va_end(aq);
-        fflush(f[i]);
     }
 }
 

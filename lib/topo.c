@@ -1,4 +1,5 @@
 #include "topo.h"
+#include "geometry.h"
 #include "util.h"
 #include <errno.h>
 #include <hwloc.h>
@@ -43,7 +44,14 @@ const struct topo *topo_get(void)
     for (int n = 0; n < topo.numa_nodes; n++)
         topo.memory_total += hwloc_get_obj_by_type(hw, HWLOC_OBJ_NUMANODE, n)->attr->numanode.local_memory;
     loaded = true;
+    geometry_load(&topo);
     return &topo;
+}
+
+const char *topo_source_name(enum topo_source s)
+{
+    static const char *const names[] = {"hwloc", "measured", "cpuid"};
+    return names[s];
 }
 
 int topo_last_level(const struct topo *t)

@@ -14,15 +14,23 @@ struct cache_level {
     int sharing_pus;       /* processing units sharing one instance */
 };
 
+/* Where a level's size comes from: hwloc, or (hwloc's being implausible) the measured latency
+ * curve or CPUID; lib/geometry.h says why. */
+enum topo_source { TOPO_FROM_HWLOC, TOPO_FROM_MEASURED, TOPO_FROM_CPUID };
+
 struct topo {
-    struct cache_level data[TOPO_MAX_LEVEL + 1];   /* [1]=L1D, [2]=L2, [3]=L3 (unified ones too) */
+    struct cache_level data[TOPO_MAX_LEVEL + 1];   /* [1]=L1D, [2]=L2, [3]=L3 (unified ones too): the levels used */
+    enum topo_source source[TOPO_MAX_LEVEL + 1];
     struct cache_level l1i;
     int packages, numa_nodes, cores, pus;
     uint64_t memory_total;   /* bytes hwloc sees in NUMA nodes */
 };
 
-/* Loads the topology once; later calls return the same. NULL (with a message) if hwloc fails. */
+/* Loads the topology once; later calls return the same. NULL (with a message) if hwloc fails.
+ * Levels hwloc got implausible are replaced by what is known without measuring (the cached
+ * curve); topo_resolved() (lib/geometry.h) measures when nothing is known yet. */
 const struct topo *topo_get(void);
+const char *topo_source_name(enum topo_source s);   /* "hwloc", "measured", "cpuid" */
 /* The largest data cache level present (3 on most machines). */
 int topo_last_level(const struct topo *t);
 /* Bind the calling thread to the PU with this OS index (what taskset and lscpu call CPU n).

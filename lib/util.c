@@ -1,10 +1,13 @@
 #include "util.h"
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void vsay(const char *tag, const char *fmt, va_list ap)
 {
@@ -180,22 +183,73 @@ void free_list(char **list)
     free(list);
 }
 
-char *read_text_file(const char *path, const char *what)
+char *read_file_bounded(const char *path, size_t max, size_t *len, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        pm_error("cannot read %s %s: %s", what, path, strerror(errno));
+    /* O_NONBLOCK: opening a FIFO with no writer must not wait; the type is checked next. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st)) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
         return NULL;
     }
-    size_t cap = 4096, len = 0, got;
-    char *text = xmalloc(cap);
-    while ((got = fread(text + len, 1, cap - len - 1, f)) > 0) {
-        len += got;
-        if (len + 1 == cap)
-            text = xrealloc(text, cap *= 2);
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s is %s, not a file; name a regular file", path,
+                 S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISCHR(st.st_mode) ? "a device"
+                                                                               : "not a regular file");
+        close(fd);
+        return NULL;
     }
-    text[len] = '\0';
-    fclose(f);
+    if ((uint64_t)st.st_size > max) {
+        snprintf(err, errlen, "%s is %llu bytes, more than the %zu MiB pmucal reads from one file", path,
+                 (unsigned long long)st.st_size, max >> 20);
+        close(fd);
+        return NULL;
+    }
+    int flags = fcntl(fd, F_GETFL);
+    fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    size_t cap = (size_t)st.st_size + 1, n = 0;
+    char *text = xmalloc(cap + 1);
+    for (;;) {
+        ssize_t got = read(fd, text + n, cap - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            snprintf(err, errlen, "%s: %s", path, strerror(errno));
+            free(text);
+            close(fd);
+            return NULL;
+        }
+        if (got == 0)
+            break;
+        n += (size_t)got;
+        if (n == cap) {   /* it grew while being read */
+            if (cap > max) {
+                snprintf(err, errlen, "%s grew past the %zu MiB pmucal reads from one file", path, max >> 20);
+                free(text);
+                close(fd);
+                return NULL;
+            }
+            cap = cap * 2 > max + 1 ? max + 1 : cap * 2;
+            text = xrealloc(text, cap + 1);
+        }
+    }
+    close(fd);
+    text[n] = '\0';
+    *len = n;
+    return text;
+}
+
+char *read_text_file(const char *path, const char *what)
+{
+    char err[512];
+    size_t len;
+    char *text = read_file_bounded(path, INPUT_FILE_MAX, &len, err, sizeof(err));
+    if (!text) {
+        pm_error("cannot read %s %s", what, err);
+        return NULL;
+    }
     if (strlen(text) != len) {
         pm_error("%s %s is not text (it holds a NUL byte)", what, path);
         free(text);

@@ -6,6 +6,9 @@
 #include <stdbool.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/* A macro's value as a string literal, for messages that state a limit. */
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 /* One line "pmucal: <message>" on stderr. Errors name the input and the fix. */
 void pm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -28,8 +31,16 @@ bool parse_u64(const char *s, uint64_t *out);
 /* "32K", "1.5M": bytes for humans. Static buffer rotation: valid for a few calls. */
 const char *fmt_size(uint64_t bytes);
 
+/* The largest input file pmucal reads whole: vendor tables are a few MB, run folders' JSON less;
+ * a bigger one (or /dev/zero) is refused instead of read until memory runs out. */
+#define INPUT_FILE_MAX (256u << 20)
+/* A whole regular file (not a folder, FIFO or device: those are refused at once, never waited
+ * on) of at most max bytes, NUL-terminated, its length in *len. NULL with err saying why,
+ * starting with the path (callers put "cannot read <what>" before it). */
+char *read_file_bounded(const char *path, size_t max, size_t *len, char *err, size_t errlen);
 /* A whole text file, NUL-terminated; NULL with one message naming the file and what it is
- * ("event list", "expectation file") when it cannot be read or holds a NUL byte. */
+ * ("event list", "expectation file") when it cannot be read, is not a regular file, is larger
+ * than INPUT_FILE_MAX or holds a NUL byte. */
 char *read_text_file(const char *path, const char *what);
 /* Calls fn for every line of text that has content once '#' comments and surrounding white
  * space are removed, with where = "ORIGIN:LINE". Stops at the first non-zero return of fn and

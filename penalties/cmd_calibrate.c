@@ -29,7 +29,7 @@ static const struct cli_option calibrate_options[] = {
     {"list", K_LIST, NULL, "print the recipes (issue case, control case, occurrence) and exit"},
     {"json", K_JSON, NULL, "with --list: one JSON array of recipes"},
     {"repetitions", 'r', "N", "repetitions per case, 3..101 (default 7)"},
-    {"target-ms", K_TARGET_MS, "MS", "length of one measured run (default 5)"},
+    {"target-ms", K_TARGET_MS, "MS", "length of one measured run (default 5, at most 500)"},
     {"quick", K_QUICK, NULL, "3 repetitions, 2 ms runs, 2 curve points per octave (for tests)"},
     {"curve", K_CURVE, NULL, "only the latency curve (no recipes, no closure)"},
     {"no-curve", K_NO_CURVE, NULL, "recipes and closure only"},
@@ -382,7 +382,7 @@ static int calibrate_option(void *ctx, int key, const char *v)
             a->o.repetitions = (int)x;
         break;
     case K_TARGET_MS:
-        if (!(rc = cli_number(&calibrate_command, "--target-ms", v, 1, 10000, &x)))
+        if (!(rc = cli_number(&calibrate_command, "--target-ms", v, 1, (unsigned long long)(MEASURE_MAX_RUN_SECONDS * 1000), &x)))
             a->o.target_seconds = (double)x / 1000;
         break;
     case K_PPO:

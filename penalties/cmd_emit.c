@@ -1,16 +1,18 @@
 /* pmucal emit: a calibration's penalties.json as JSON, a C header, perf metrics or CSV. */
 #include "cli.h"
 #include "emit.h"
+#include "results.h"
 #include "util.h"
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static int emit_main(int argc, char **argv);
 
-enum { K_CORE_GHZ = CLI_LONG, K_PREFIX };
+enum { K_CORE_GHZ = CLI_LONG, K_PREFIX, K_ALLOW_INCOMPLETE };
 
 static const struct cli_option emit_options[] = {
     {"format", 'f', "F", "json, c, perf-metrics or csv (required)"},
@@ -18,6 +20,8 @@ static const struct cli_option emit_options[] = {
                                   "core-domain penalties are constant in cycles and stay"},
     {"prefix", K_PREFIX, "NAME", "C macro prefix (default PMUCAL)"},
     {"output", 'o', "FILE", "write there instead of stdout"},
+    {"allow-incomplete", K_ALLOW_INCOMPLETE, NULL, "emit from a run that was interrupted or is still running (its\n"
+                                                   "manifest says so); refused otherwise"},
     CLI_END,
 };
 
@@ -27,7 +31,10 @@ static const struct command emit_command = {
     .summary = "write a calibration's penalties as JSON, a C header, perf metric JSON or CSV",
     .synopsis = "--format json|c|perf-metrics|csv [options] [RUN]",
     .usage = "RUN is a results folder of 'pmucal calibrate' or its penalties.json (default: the newest\n"
-             "*-calibrate* folder under results/ or $PMUCAL_RESULTS). Output goes to stdout.\n"
+             "*-calibrate* folder under results/ or $PMUCAL_RESULTS whose run finished and measured\n"
+             "penalties: an interrupted, still running or --curve-only run is passed over). Output goes\n"
+             "to stdout. A run whose manifest says interrupted or running is refused unless\n"
+             "--allow-incomplete; one without penalties (calibrate --curve) always is.\n"
              "  json          penalties.json again (with --core-ghz: memory-domain cycles rescaled)\n"
              "  c             #define PREFIX_NAME_CYCLES constants, provenance in a comment; unstable and\n"
              "                skipped penalties are comments only\n"
@@ -41,7 +48,26 @@ static const struct command emit_command = {
 };
 PMUCAL_COMMAND(emit_command)
 
-/* The newest folder whose name holds "-calibrate" and has a penalties.json. */
+/* The run folder of a penalties.json: did it end (complete, or failed with its checks recorded),
+ * and did it measure penalties (a --curve run measures none)? */
+static bool finished_with_penalties(const char *penalties, char *why, size_t n)
+{
+    char *dir = xstrdup(penalties), *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    char *m = xasprintf("%s/manifest.json", slash ? dir : "."), err[512];
+    struct jvalue *man = jread_file(m, err, sizeof(err)), *doc = jread_file(penalties, err, sizeof(err));
+    const struct jvalue *ps = jget(doc, "penalties");
+    bool ok = man && (manifest_complete(man, why, n) || !strcmp(jget_str(man, "status", ""), RUN_FAILED)) &&
+              ps && ps->type == J_ARRAY && ps->n > 0;
+    jread_free(man);
+    jread_free(doc);
+    free(m);
+    free(dir);
+    return ok;
+}
+
+/* The newest folder whose name holds "-calibrate", whose run finished, with penalties. */
 static char *newest_run(void)
 {
     const char *base = getenv("PMUCAL_RESULTS") ? getenv("PMUCAL_RESULTS") : "results";
@@ -52,9 +78,9 @@ static char *newest_run(void)
     while (d && (e = readdir(d))) {
         if (!strstr(e->d_name, "-calibrate"))
             continue;
-        char *p = xasprintf("%s/%s/penalties.json", base, e->d_name);
+        char *p = xasprintf("%s/%s/penalties.json", base, e->d_name), why[256];
         struct stat st;
-        if (!stat(p, &st) && (!best || st.st_mtime >= best_t)) {
+        if (!stat(p, &st) && (!best || st.st_mtime >= best_t) && finished_with_penalties(p, why, sizeof(why))) {
             free(best);
             best = p;
             best_t = st.st_mtime;
@@ -65,13 +91,14 @@ static char *newest_run(void)
     if (d)
         closedir(d);
     if (!best)
-        pm_error("no calibration run under %s/ (no *-calibrate*/penalties.json); run 'pmucal calibrate' "
-                 "or name the run folder", base);
+        pm_error("no finished calibration with penalties under %s/ (a *-calibrate* folder whose manifest says "
+                 "complete or failed, not a --curve-only run); run 'pmucal calibrate' or name the run folder", base);
     return best;
 }
 
 struct emit_args {
     int format;
+    bool allow_incomplete;
     const char *output;
     struct emit_opts o;
 };
@@ -96,8 +123,41 @@ static int emit_option(void *ctx, int key, const char *v)
     case 'o':
         a->output = v;
         break;
+    case K_ALLOW_INCOMPLETE:
+        a->allow_incomplete = true;
+        break;
     }
     return 0;
+}
+
+/* A named run: one that did not end is refused unless allowed; one without penalties always. */
+static bool refuse(const char *path, const struct jvalue *doc, bool allow_incomplete)
+{
+    const struct jvalue *ps = jget(doc, "penalties");
+    if (ps && ps->type == J_ARRAY && ps->n == 0) {
+        pm_error("%s holds no penalties (a 'calibrate --curve' run measures only the curve); name a run that "
+                 "measured recipes", path);
+        return true;
+    }
+    char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    char *m = xasprintf("%s/manifest.json", slash ? dir : "."), err[512], why[256];
+    struct jvalue *man = access(m, F_OK) ? NULL : jread_file(m, err, sizeof(err));
+    const char *status = jget_str(man, "status", "unknown");
+    bool stop = false;
+    if (man && !manifest_complete(man, why, sizeof(why)) && strcmp(status, "unknown")) {
+        if (!strcmp(status, RUN_FAILED))
+            pm_warn("%s: %s; its penalties carry their own status (only 'ok' ones become constants)", m, why);
+        else if (!allow_incomplete) {
+            pm_error("%s: %s; its penalties may be partial: give --allow-incomplete to emit them anyway", m, why);
+            stop = true;
+        }
+    }
+    jread_free(man);
+    free(m);
+    free(dir);
+    return stop;
 }
 
 static int emit_main(int argc, char **argv)
@@ -128,7 +188,8 @@ static int emit_main(int argc, char **argv)
     if (!path)
         return 2;
     struct jvalue *doc = jread_load(path);
-    if (!doc) {
+    if (!doc || refuse(path, doc, a.allow_incomplete)) {
+        jread_free(doc);
         free(path);
         return 2;
     }

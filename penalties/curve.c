@@ -1,6 +1,7 @@
 /* The load-latency curve: walker order=random from 4K to past the last level, one point per
  * size, and the level boundaries read off it; curve.csv and curve.svg for the results folder. */
 #include "curve.h"
+#include "geometry.h"
 #include "kernel.h"
 #include "quantity.h"
 #include "stats.h"
@@ -13,41 +14,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double plateau(const struct curve *cv, uint64_t at)
-{
-    int best = 0;
-    for (int i = 1; i < cv->n; i++)
-        if (fabs(log((double)cv->bytes[i] / (double)at)) < fabs(log((double)cv->bytes[best] / (double)at)))
-            best = i;
-    return cv->cyc[best];
-}
-
 void curve_detect_levels(struct curve *cv)
 {
-    const struct topo *t = topo_get();
-    static const char *const lv[] = {"", "L1", "L2", "L3"};
-    uint64_t from = 0;
-    for (int l = 1; l <= 3; l++) {
-        cv->detected[l] = 0;
-        if (!t->data[l].size)
-            continue;
-        /* Latency inside this level and inside the next one (or DRAM); the boundary is the
-         * first size past the geometric middle of the two. */
-        double in = plateau(cv, level_size(lv[l]));
-        double out = l < 3 && t->data[l + 1].size ? plateau(cv, level_size(lv[l + 1])) : cv->cyc[cv->n - 1];
-        double mid = sqrt(in * out);
-        for (int i = 0; i < cv->n; i++)
-            if (cv->bytes[i] > from && cv->bytes[i] >= level_size(lv[l]) && cv->cyc[i] >= mid) {
-                cv->detected[l] = cv->bytes[i];
-                from = cv->bytes[i];
-                break;
-            }
-    }
+    struct latency_point p[CURVE_MAX_POINTS];
+    for (int i = 0; i < cv->n; i++)
+        p[i] = (struct latency_point){cv->bytes[i], cv->lo[i], cv->cyc[i] > 0 ? cv->ns[i] * cv->lo[i] / cv->cyc[i] : 0};
+    cv->detected = !latency_levels_detect(p, cv->n, &cv->levels, cv->why, sizeof(cv->why));
 }
 
 int curve_measure(struct curve *cv, int ppo, curve_measure_fn fn, void *ctx)
 {
-    const struct topo *t = topo_get();
+    const struct topo *t = topo_resolved();
     uint64_t llc = t->data[topo_last_level(t)].size, top = 4 * llc;
     memset(cv, 0, sizeof(*cv));
     for (int i = 0; cv->n < CURVE_MAX_POINTS; i++) {
@@ -102,21 +79,33 @@ void curve_write(const struct curve *cv, int ppo, const char *dir, struct json *
     json_string(doc, "case", "walker order=random page=auto loads=16");
     json_array_begin(doc, "levels");
     static const char *const names[] = {"", "L1", "L2", "L3"};
+    const struct geometry *g = geometry_get();
+    if (!cv->detected)
+        printf("# curve: no levels read: %s\n", cv->why);
     for (int l = 1; l <= 3; l++) {
-        if (!t->data[l].size)
+        const struct latency_plateau *p = cv->detected ? latency_level_plateau(&cv->levels, l) : NULL;
+        uint64_t got = p ? p->boundary : 0, hw = g->hwloc[l].size;
+        if (!hw && !got)
             continue;
         json_object_begin(doc, NULL);
         json_string(doc, "level", names[l]);
-        json_uint(doc, "hwloc_bytes", t->data[l].size);
-        json_uint(doc, "detected_bytes", cv->detected[l]);
-        json_number(doc, "ratio", cv->detected[l] ? (double)cv->detected[l] / (double)t->data[l].size : NAN);
+        json_uint(doc, "hwloc_bytes", hw);
+        json_bool(doc, "hwloc_plausible", !g->implausible[l]);
+        json_uint(doc, "used_bytes", t->data[l].size);
+        json_string(doc, "used_from", topo_source_name(t->source[l]));
+        json_uint(doc, "detected_bytes", got);
+        json_number(doc, "plateau_cycles", p ? p->cycles : NAN);
+        json_number(doc, "ratio", got && hw ? (double)got / (double)hw : NAN);
         json_object_end(doc);
-        printf("# curve: %s boundary detected at %s, hwloc says %s%s\n", names[l],
-               cv->detected[l] ? fmt_size(cv->detected[l]) : "(none)", fmt_size(t->data[l].size),
-               cv->detected[l] && (cv->detected[l] < t->data[l].size / 2 || cv->detected[l] > t->data[l].size * 2)
-                   ? " (differs by more than 2x: a share of the cache, or a virtual machine's view)" : "");
+        printf("# curve: %s boundary detected at %s (plateau %.1f cycles), hwloc says %s%s, size=%s uses %s from %s\n",
+               names[l], got ? fmt_size(got) : "(none)", p ? p->cycles : NAN, hw ? fmt_size(hw) : "none",
+               g->implausible[l] ? " (implausible)" : "", names[l], fmt_size(t->data[l].size),
+               topo_source_name(t->source[l]));
     }
     json_array_end(doc);
+    const struct latency_plateau *mem = cv->detected ? latency_level_plateau(&cv->levels, 4) : NULL;
+    json_number(doc, "memory_cycles", mem ? mem->cycles : NAN);
+    json_number(doc, "memory_ns", mem ? mem->ns : NAN);
     json_object_end(doc);
     /* The plot: gnuplot where it is installed; the CSV is there either way. */
     char *gp = xasprintf("%s/curve.gp", dir);
@@ -127,16 +116,17 @@ void curve_write(const struct curve *cv, int ppo, const char *dir, struct json *
                    "set title 'Load-to-use latency, random dependent loads (pmucal calibrate --curve)'\n"
                    "set xlabel 'working set (bytes)'\nset ylabel 'core cycles per load'\nset key top left\n");
         for (int l = 1; l <= 3; l++) {
-            if (t->data[l].size)
+            uint64_t hw = g->hwloc[l].size;
+            const struct latency_plateau *p = cv->detected ? latency_level_plateau(&cv->levels, l) : NULL;
+            uint64_t got = p ? p->boundary : 0;
+            if (hw && hw <= cv->bytes[cv->n - 1])
                 fprintf(f, "set arrow from %llu, graph 0 to %llu, graph 1 nohead dt 2 lc rgb 'gray40'\n"
                            "set label 'hwloc %s' at %llu, graph 0.95 rotate by 90 right offset -1,0 tc rgb 'gray40'\n",
-                        (unsigned long long)t->data[l].size, (unsigned long long)t->data[l].size, names[l],
-                        (unsigned long long)t->data[l].size);
-            if (cv->detected[l])
+                        (unsigned long long)hw, (unsigned long long)hw, names[l], (unsigned long long)hw);
+            if (got)
                 fprintf(f, "set arrow from %llu, graph 0 to %llu, graph 1 nohead lc rgb 'red'\n"
                            "set label 'detected %s' at %llu, graph 0.05 rotate by 90 left offset 1,0 tc rgb 'red'\n",
-                        (unsigned long long)cv->detected[l], (unsigned long long)cv->detected[l], names[l],
-                        (unsigned long long)cv->detected[l]);
+                        (unsigned long long)got, (unsigned long long)got, names[l], (unsigned long long)got);
         }
         fprintf(f, "plot 'curve.csv' every ::1 using 1:4:5 with filledcurves lc rgb '#c0d0f0' title 'min..max', \\\n"
                    "     'curve.csv' every ::1 using 1:2 with linespoints pt 7 ps 0.6 lc rgb 'blue' title 'median'\n");
@@ -151,4 +141,98 @@ void curve_write(const struct curve *cv, int ppo, const char *dir, struct json *
                     "'apt-get install gnuplot-nox' provides it", dir);
     }
     free(gp);
+}
+
+/* ---- the geometry sweep: the curve lib/geometry.c measures once per host ---- */
+
+/* Five sweeps, each point's minimum kept (another task only ever adds latency: on a shared
+ * machine a time slice of someone else empties the L2); 4 points per octave from 4K until the
+ * minima of two octaves in a row answer at memory latency, so the sweep ends a little past the
+ * last cache whatever hwloc claims (at most 1G or a quarter of the memory). */
+enum { SWEEPS = 5, PPO = 4 };
+
+static int sweep_point(const struct cal_opts *o, uint64_t b, int reps, struct latency_point *x, double *ratio,
+                       char *why, size_t whylen)
+{
+    char text[96];
+    snprintf(text, sizeof(text), "walker size=%llu order=random", (unsigned long long)b);
+    struct cal_opts once = *o;
+    once.repetitions = reps;
+    struct case_result r;
+    int rc = cal_measure(text, &once, NULL, &r);
+    double per = r.q.v[Q_LD_ALL];
+    if (rc != CAL_OK || !(per > 0)) {
+        snprintf(why, whylen, "%s: %s", text, rc == CAL_OK ? "no loads in the model" : r.reason);
+        case_result_free(&r);
+        return -1;
+    }
+    for (int i = 0; i < r.reps; i++)
+        if (!x->bytes || r.ns[i] / per < x->ns) {
+            *x = (struct latency_point){b, r.cycles[i] / per, r.ns[i] / per};
+            *ratio = r.cycles[i] / r.ns[i];
+        }
+    case_result_free(&r);
+    return 0;
+}
+
+static bool tail_at_memory(const struct latency_point *p, int n)
+{
+    if (n < 2 * PPO)
+        return false;
+    for (int i = n - 2 * PPO; i < n; i++)
+        if (p[i].ns < LATENCY_DRAM_NS)
+            return false;
+    return true;
+}
+
+static int geometry_sweep(struct latency_point *p, int max, char *why, size_t whylen)
+{
+    const struct topo *t = topo_get();
+    struct cal_opts o = {.target_seconds = 0.001, .src = source_find("perf")};
+    if (!o.src) {
+        snprintf(why, whylen, "the perf source is not registered");
+        return -1;
+    }
+    o.cpu = cal_quietest_cpu();
+    uint64_t cap = t && t->memory_total / 4 < (1ull << 30) && t->memory_total ? t->memory_total / 4 : 1ull << 30;
+    int n = 0, swept = 0, i = 0;
+    double ratio[CURVE_MAX_POINTS];
+    if (max > CURVE_MAX_POINTS)
+        max = CURVE_MAX_POINTS;
+    memset(p, 0, sizeof(*p) * (size_t)max);
+    for (;;) {
+        /* Grow until the tail answers at memory latency (the better of two runs per new point). */
+        for (; n < max && !tail_at_memory(p, n); i++) {
+            uint64_t b = (uint64_t)(4096.0 * pow(2.0, (double)i / PPO)) / 64 * 64;
+            if (b > cap)
+                break;
+            if (n && b == p[n - 1].bytes)
+                continue;
+            if (sweep_point(&o, b, 2, &p[n], &ratio[n], why, whylen))
+                return -1;
+            n++;
+        }
+        /* The other sweeps over the new points; their minima may pull the tail below memory.
+         * A point twice as slow as a cache can be is memory already: its large ring is the
+         * costly part of a sweep (a full lap to warm up), so it is not swept again. */
+        for (int sweep = 1; sweep < SWEEPS; sweep++)
+            for (int k = swept; k < n; k++)
+                if (p[k].ns < 2 * LATENCY_DRAM_NS && sweep_point(&o, p[k].bytes, 1, &p[k], &ratio[k], why, whylen))
+                    return -1;
+        swept = n;
+        uint64_t next = (uint64_t)(4096.0 * pow(2.0, (double)i / PPO)) / 64 * 64;
+        if (tail_at_memory(p, n) || n >= max || next > cap)
+            break;
+    }
+    /* Cycles at one clock for the whole curve: a point's own clock estimate is noisier than its
+     * time, and noise that lowers a point would survive the minima. */
+    double ghz = stats_median(ratio, (size_t)n);
+    for (int k = 0; k < n; k++)
+        p[k].cycles = p[k].ns * ghz;
+    return n;
+}
+
+__attribute__((constructor)) static void register_geometry_sweep(void)
+{
+    geometry_register_measurer(geometry_sweep);
 }

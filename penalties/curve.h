@@ -4,6 +4,7 @@
 #define PMUCAL_CURVE_H
 #include "fit.h"
 #include "json.h"
+#include "latency_levels.h"
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -13,7 +14,9 @@ struct curve {
     int n;
     uint64_t bytes[CURVE_MAX_POINTS];
     double cyc[CURVE_MAX_POINTS], lo[CURVE_MAX_POINTS], hi[CURVE_MAX_POINTS], ns[CURVE_MAX_POINTS];
-    uint64_t detected[4];   /* [1..3]: first size past each level */
+    struct latency_levels levels;   /* read off the points by curve_detect_levels */
+    bool detected;
+    char why[200];                  /* why no levels were read, when not detected */
 };
 
 /* Measures one case text; NULL when the run was interrupted. The caller keeps the result. */
@@ -22,7 +25,9 @@ typedef const struct case_result *(*curve_measure_fn)(void *ctx, const char *tex
 /* Points at ppo per octave from 4K to 4x the last cache level, each measured through fn.
  * 0, or -1 when interrupted or fewer than 4 points were measured (with a message). */
 int curve_measure(struct curve *cv, int ppo, curve_measure_fn fn, void *ctx);
-/* Fills cv->detected from the points. */
+/* Reads the levels off the points (each point's fastest repetition): plateaus, capacities,
+ * memory. Then latency_level_of_cycles(&cv->levels, x) says which level a latency sits on,
+ * latency_level_plateau(&cv->levels, l) gives level l's plateau (its latency, spread, sizes). */
 void curve_detect_levels(struct curve *cv);
 /* curve.csv, curve.gp and (with gnuplot) curve.svg in dir; the "curve" object into doc; the
  * detected boundaries as TAP comments on stdout. */

@@ -56,7 +56,7 @@ const char report_js[] =
     "'use strict';\n"
     /* Sort a table's body rows by one column: data-v (a number or text) or the cell's text. */
     "function key(td){if(!td)return '';var v=td.getAttribute('data-v');if(v===null)v=td.textContent;"
-    "var n=parseFloat(v);return (v!==''&&isFinite(n)&&String(n)===v.trim())?n:v.toLowerCase();}\n"
+    "return /^\\s*[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?%?\\s*$/.test(v)?parseFloat(v):v.toLowerCase();}\n"
     "function sortBy(th){var table=th.closest('table'),body=table.tBodies[0],idx=th.cellIndex;"
     "var dir=th.classList.contains('asc')?-1:1;"
     "table.querySelectorAll('th').forEach(function(h){h.classList.remove('asc','desc');});"
@@ -84,12 +84,15 @@ const char report_js[] =
     "var t=document.getElementById(c.getAttribute('data-for'));"
     "if(!t)return;c.addEventListener('input',function(){apply(t);});"
     "c.addEventListener('change',function(){apply(t);});apply(t);});\n"
-    /* A link can carry the first matrix's filter: page.html#q=TEXT&status=nok (to send a colleague). */
+    /* A link can carry the first matrix's filter and order: page.html#q=TEXT&status=nok&sort=1&desc=1
+     * (sort: a header's position), to send a colleague. */
     "(function(){var h=location.hash.replace(/^#/,'');if(!h)return;"
     "var p=new URLSearchParams(h),t=document.querySelector('table.matrix');if(!t)return;"
     "document.querySelectorAll('[data-for=\"'+t.id+'\"]').forEach(function(c){"
     "if(c.classList.contains('search')&&p.has('q'))c.value=p.get('q');"
-    "if(c.classList.contains('status')&&p.has('status'))c.value=p.get('status');});apply(t);})();\n"
+    "if(c.classList.contains('status')&&p.has('status'))c.value=p.get('status');});apply(t);"
+    "var th=p.has('sort')?t.tHead.rows[0].cells[parseInt(p.get('sort'),10)]:null;"
+    "if(th){sortBy(th);if(p.get('desc')==='1')sortBy(th);}})();\n"
     /* A matrix cell's whole verdict in the detail box under the matrix. */
     "document.querySelectorAll('table.matrix').forEach(function(m){"
     "var d=document.getElementById(m.id+'-detail');"

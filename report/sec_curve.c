@@ -43,8 +43,10 @@ static void marker_line(FILE *f, const struct axis *x, const struct marker *mk, 
                 H - B, colour, mk->measured ? "" : " stroke-dasharray=\"5 4\"");
     /* Labels alternate height so a measured boundary next to hwloc's size stays readable. */
     double ly = mk->measured ? T + 14 + 13 * (nth % 3) : H - B - 8 - 13 * (nth % 3);
-    html_printf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\" style=\"fill:%s\">%s ", px + 4, ly, colour, colour,
-                mk->measured ? "measured" : "hwloc");
+    /* Near the right edge the label goes to the left of its line, so it is never cut. */
+    bool left = px > W - R - 130;
+    html_printf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" fill=\"%s\" style=\"fill:%s\">%s ",
+                left ? px - 4 : px + 4, ly, left ? "end" : "start", colour, colour, mk->measured ? "measured" : "hwloc");
     html_text(f, mk->level);
     fputc(' ', f);
     svg_tick_label(f, mk->bytes, true);

@@ -105,6 +105,60 @@ static void caches(FILE *f, const struct jvalue *topo, const struct jvalue *leve
     fputs("</tbody></table>\n", f);
 }
 
+static void size_cell(FILE *f, double bytes)
+{
+    if (isnan(bytes) || bytes <= 0)
+        fputs("<td class=\"count\">&mdash;</td>", f);
+    else
+        html_printf(f, "<td class=\"num\" data-v=\"%.0f\">%.0f KiB</td>", bytes, bytes / 1024);
+}
+
+/* The manifest's geometry record (hwloc, CPUID and the measured curve, per level, with the size
+ * used and where it came from): the levels where they disagree are marked. */
+static void geometry(FILE *f, const struct jvalue *g)
+{
+    const struct jvalue *lv = jget(g, "levels");
+    fputs("<h3>Cache geometry: hwloc, CPUID and the measured curve (manifest)</h3>\n<table><thead><tr><th>level</th>"
+          "<th>used</th><th>from</th><th>hwloc</th><th>ways</th><th>CPUID</th><th>measured boundary</th>"
+          "<th>measured cycles</th><th>findings</th></tr></thead><tbody>\n", f);
+    for (int i = 0; lv && lv->type == J_ARRAY && i < lv->n; i++) {
+        const struct jvalue *l = &lv->items[i], *fi = jget(l, "findings");
+        double hw = jget_num(l, "hwloc_bytes", NAN), me = jget_num(l, "measured_bytes", NAN), ratio = me / hw;
+        const struct jvalue *plausible = jget(l, "hwloc_plausible");
+        bool differs = (plausible && plausible->type == J_BOOL && !plausible->b) || (me > 0 && hw > 0 && (ratio < 0.5 || ratio > 2))
+                       || (fi && fi->type == J_ARRAY && fi->n);
+        fprintf(f, "<tr%s><td>", differs ? " class=\"regress\"" : "");
+        html_text(f, jget_str(l, "level", "?"));
+        fputs("</td>", f);
+        size_cell(f, jget_num(l, "bytes", NAN));
+        fputs("<td>", f);
+        html_text(f, jget_str(l, "source", ""));
+        fputs("</td>", f);
+        size_cell(f, hw);
+        html_printf(f, "<td class=\"num\">%.0f%s</td>", jget_num(l, "hwloc_ways", NAN),
+                    plausible && plausible->type == J_BOOL && !plausible->b ? " (implausible)" : "");
+        size_cell(f, jget_num(l, "cpuid_bytes", NAN));
+        size_cell(f, me);
+        fputs("<td class=\"num\">", f);
+        html_num(f, jget_num(l, "measured_cycles", NAN));
+        fputs("</td><td>", f);
+        for (int k = 0; fi && fi->type == J_ARRAY && k < fi->n; k++) {
+            fputs(k ? "<br>" : "", f);
+            html_text(f, jget_str(&fi->items[k], "reason", ""));
+            fputs(": ", f);
+            html_text(f, jget_str(&fi->items[k], "detail", ""));
+        }
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</tbody></table>\n", f);
+    const char *note = jget_str(g, "curve", NULL);
+    if (note) {
+        fputs("<p class=\"count\">", f);
+        html_text(f, note);
+        fputs("</p>\n", f);
+    }
+}
+
 /* A member that is an object: validate's manifest holds "pmu" twice (the --pmu option, then the
  * host's PMU facts), and the facts are the object. */
 static const struct jvalue *object_member(const struct jvalue *m, const char *key)
@@ -163,9 +217,12 @@ void sec_host(FILE *f, const struct run *r, int idx)
         kv_row(f, "topology", s);
     }
     fputs("</tbody></table></div></div>\n", f);
-    const struct jvalue *curve = jget(r->penalties, "curve");
-    caches(f, topo, jget(curve, "levels"));
-    if (!curve)
+    const struct jvalue *curve = jget(r->penalties, "curve"), *geo = object_member(topo, "geometry");
+    if (geo && jget(geo, "levels"))
+        geometry(f, geo);
+    else
+        caches(f, topo, jget(curve, "levels"));
+    if (!curve && !(geo && jget(geo, "levels")))
         fputs("<p class=\"count\">Measured boundaries come from a calibrate run's latency curve; this run has none.</p>\n",
               f);
     fputs("<details><summary>The whole manifest</summary>\n", f);

@@ -78,9 +78,17 @@ $PMUCAL emit --format json "$dir" | jq -S . > "$TMP/rt.json" && jq -S . "$dir/pe
 ok $? "emit --format json reproduces penalties.json"
 
 # The latency curve.
+# It spans 4 KiB to 4x the last level used (hwloc's, or the measured one where hwloc's is
+# implausible), 2 points per octave; L1 and L2 are read off it within 2x of the sizes used.
 pts=$(($(wc -l < "$dir/curve.csv") - 1))
-jq -e '.curve.points >= 30 and (.curve.levels | length) >= 2 and all(.curve.levels[]; .hwloc_bytes > 0)' "$dir/penalties.json" > /dev/null && [ "$pts" -ge 30 ]
-ok $? "curve.csv has $pts points (4 KiB to 4x LLC at 2 per octave); levels compared with hwloc: $(jq -c '[.curve.levels[] | [.level, .detected_bytes, .hwloc_bytes]]' "$dir/penalties.json")"
+llc=$(jq '[.curve.levels[].used_bytes] | max' "$dir/penalties.json")
+want=$(awk -v l="$llc" 'BEGIN { printf "%d", 2 * log(4 * l / 4096) / log(2) - 1 }')
+jq -e '.curve.points >= 4 and all(.curve.levels[]; .used_bytes > 0 and .used_from)' "$dir/penalties.json" > /dev/null &&
+    [ "$pts" -ge "$want" ] && [ "$(tail -n 1 "$dir/curve.csv" | cut -d, -f1)" -le $((4 * llc)) ]
+ok $? "curve.csv has $pts points (at least $want: 4 KiB to 4x the used LLC $llc at 2 per octave)"
+jq -e '[.curve.levels[0,1] | .detected_bytes >= .used_bytes / 2 and .detected_bytes <= .used_bytes * 2] == [true, true]' \
+    "$dir/penalties.json" > /dev/null
+ok $? "L1 and L2 read off the curve within 2x of the sizes used: $(jq -c '[.curve.levels[] | [.level, .detected_bytes, .used_bytes, .used_from]]' "$dir/penalties.json")"
 if command -v gnuplot > /dev/null; then
     grep -q '<svg' "$dir/curve.svg" 2>/dev/null; ok $? "curve.svg drawn by gnuplot"
 else

@@ -70,6 +70,9 @@ grep -q '<span class="badge ok">clean</span>' "$v"; ok $? "the classifier's read
 c="$out/calibrate.html"
 grep -q 'measured L2 5.66M' "$c"; ok $? "the curve marks the measured L2 boundary"
 grep -q 'hwloc L3 508M' "$c"; ok $? "the curve marks hwloc's L3 size"
+grep -q '<tr class="regress"><td>L3</td><td class="num" data-v="4194304">4096 KiB</td><td>measured</td>' "$c"
+ok $? "the manifest's geometry: L3 taken from the curve, the row marked where hwloc disagrees"
+grep -q 'implausible &lt;ways&gt;: hwloc' "$c"; ok $? "a geometry finding is shown, escaped"
 grep -q 'AMD Zen 5 optimization guide' "$c"; ok $? "a penalty's reference figure is shown"
 grep -q -- '-100.96: not drawn on a log scale' "$c"; ok $? "a negative penalty is said, not drawn"
 grep -q 'kernel &lt;i&gt;x&lt;/i&gt; not built' "$c"; ok $? "a skipped penalty's reason, escaped"
@@ -155,27 +158,32 @@ chrome() { # chrome URL ARGS...: the DOM after scripts ran, on stdout
 if [ -z "$browser" ]; then
     skip "headless Chromium renders the pages" "chromium is not installed (apt-get install chromium)"
 else
-    for kind in validate calibrate c2c; do
-        chrome "file://$out/$kind.html" --dump-dom > "$out/$kind.dom"
-        ok $? "chromium renders the $kind page ($(tail -n 1 "$TMP/chrome.err"))"
+    # One page holds the three runs (sections -0 validate, -1 calibrate, -2 c2c): one start of the
+    # browser checks them all.
+    chrome "file://$out/all.html" --dump-dom > "$out/all.dom"
+    ok $? "chromium renders the page of the validate, calibrate and c2c runs ($(tail -n 1 "$TMP/chrome.err"))"
+    for i in 0 1 2; do
         n=0
         for s in host matrix summary curve penalties c2c; do
-            grep -q "id=\"$s-0\"" "$out/$kind.dom" && n=$((n + 1))
+            grep -q "id=\"$s-$i\"" "$out/all.dom" && n=$((n + 1))
         done
-        is "$n" 6 "the rendered $kind page has all six sections"
+        is "$n" 6 "the rendered run $i has all six sections"
     done
-    d="$out/validate.dom"
+    d="$out/all.dom"
     is "$(grep -o '<td class="cell [a-z]*"' "$d" | grep -vc none)" 19 "rendered matrix: 19 verdict cells"
     grep -q 'id="mx-0-count">5 of 5 rows' "$d"; ok $? "the page's script ran (row count filled in)"
     is "$(grep -c '<img' "$d")" 0 "no <img> element in the rendered DOM"
-    grep -q 'id="curve-svg-0".*<polyline' "$out/calibrate.dom" || grep -q '<polyline' "$out/calibrate.dom"
-    ok $? "rendered latency curve (SVG polyline)"
-    is "$(grep -o 'class="bar"' "$out/calibrate.dom" | wc -l)" 8 "rendered penalty bars: one per penalty with a figure"
-    is "$(grep -o 'class="c2c-cell"' "$out/c2c.dom" | wc -l)" 12 "rendered heatmap cells"
-    # The filter, as a link carries it: only the sim::Dr row stays visible.
-    chrome "file://$v#q=sim::Dr" --dump-dom > "$out/filtered.dom"
-    grep -q 'id="mx-0-count">1 of 5 rows' "$out/filtered.dom"; ok $? "searching the matrix for sim::Dr leaves 1 of 5 rows"
-    is "$(grep -o '<tr [^>]*style="display: none;"' "$out/filtered.dom" | wc -l)" 4 "the 4 other rows are hidden"
+    is "$(grep -o '<script' "$d" | wc -l)" 1 "one <script> element in the rendered DOM"
+    grep -q '<svg class="plot" id="curve-svg-1"' "$d" && grep -q '<polyline' "$d"; ok $? "rendered latency curve (SVG polyline)"
+    is "$(grep -o 'class="bar"' "$d" | wc -l)" 8 "rendered penalty bars: one per penalty with a figure"
+    is "$(grep -o 'class="c2c-cell"' "$d" | wc -l)" 12 "rendered heatmap cells"
+    # The filter and the order, as a link carries them: 'sim::D' leaves sim::Dr and sim::D1mr, and
+    # sorting by the not-ok column, descending, puts sim::Dr (2) before sim::D1mr (1) and the rest.
+    chrome "file://$v#q=sim::D&sort=1&desc=1" --dump-dom > "$out/filtered.dom"
+    grep -q 'id="mx-0-count">2 of 5 rows' "$out/filtered.dom"; ok $? "searching the matrix for sim::D leaves 2 of 5 rows"
+    is "$(grep -o '<tr [^>]*style="display: none;"' "$out/filtered.dom" | wc -l)" 3 "the 3 other rows are hidden"
+    order=$(grep -o '<tr data-kinds="[^"]*" data-text="[^ "]*' "$out/filtered.dom" | sed 's/.*data-text="//' | head -n 3 | tr '\n' ' ')
+    is "$order" "sim::Dr sim::D1mr sim::Ir " "rows sorted by not-ok count, descending"
     chrome "file://$out/all.html" --screenshot="$out/report.png" --window-size=1400,2000 > /dev/null
     [ -s "$out/report.png" ] && [ "$(head -c 8 "$out/report.png" | od -An -c | tr -d ' ')" = '211PNG\r\n032\n' ]
     ok $? "a PNG screenshot of the page ($(wc -c < "$out/report.png") bytes)"

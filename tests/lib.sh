@@ -8,6 +8,9 @@ T_FAIL=0
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 export PMUCAL_RESULTS="$TMP/results"
+# Measured cache levels never come from this user's cache: make test shares one fresh folder
+# across the files, a file run alone gets its own.
+export PMUCAL_CACHE_DIR="${PMUCAL_CACHE_DIR:-$TMP/cache}"
 
 ok() { # ok CONDITION-EXIT-STATUS DESCRIPTION
     T_N=$((T_N + 1))

@@ -154,7 +154,7 @@ static bool row_matches(const char *re_text, const char *sig)
     return ok;
 }
 
-static char *table_name_of(const char *path)
+char *catalog_table_name(const char *path)
 {
     char *copy = xstrdup(path);
     size_t len = strlen(copy);
@@ -175,7 +175,7 @@ static char *table_name_of(const char *path)
 
 /* The model's programmable core counters: AMD's CPUID 0x80000022 EBX[3:0] (PerfMonV2), else
  * 6 when 0x80000001 ECX bit 23 (PerfCtrExtCore) says so, else the table's model (every Zen core
- * has six); Intel's tables list the counters each event may use. */
+ * has six); Intel's CPUID 0xA EAX[15:8] (per logical CPU), else the tables' Counter lists. */
 static void count_counters(struct catalog *c, bool cpuid_is_this_cpu)
 {
     unsigned r[4];
@@ -194,6 +194,11 @@ static void count_counters(struct catalog *c, bool cpuid_is_this_cpu)
     if (amd) {
         c->counters = 6;
         c->counters_how = xasprintf("%s: six core counters on every Zen core (CPUID gives no count here)", c->name);
+        return;
+    }
+    if (cpuid_is_this_cpu && cpuid_leaf(0xa, 0, r) && (r[0] & 0xff) && ((r[0] >> 8) & 0xff)) {
+        c->counters = (int)((r[0] >> 8) & 0xff);
+        c->counters_how = xstrdup("CPUID 0xA EAX[15:8] (architectural PMU: counters per logical CPU)");
         return;
     }
     int top = 0;
@@ -241,7 +246,7 @@ static int load_by_mapfile(struct catalog *c, const char *sub, const char *sig, 
         if (!first_row) {
             first_row = xstrdup(cols[0]);
             c->path = xstrdup(path);
-            c->name = table_name_of(path);
+            c->name = catalog_table_name(path);
             c->how = xasprintf("CPUID %s matches row '%s' of %s", sig, cols[0], map);
         }
         rc = vendor_load(&c->vt, path) ? -1 : 1;
@@ -275,19 +280,25 @@ int catalog_for_signature(struct catalog *c, const char *sig, char *why, size_t 
     return rc;
 }
 
+char *catalog_table_path(const char *name)
+{
+    struct stat st;
+    for (int i = 0; i < 2 && !strchr(name, '/'); i++) {
+        char *p = xasprintf("%s/%s/%s", catalog_root(), i ? "intel" : "amd", name);
+        if (!stat(p, &st) && S_ISDIR(st.st_mode))
+            return p;
+        free(p);
+    }
+    return NULL;
+}
+
 int catalog_load(struct catalog *c, const char *arg)
 {
     memset(c, 0, sizeof(*c));
     struct stat st;
     char *path = NULL;
     if (stat(arg, &st) && !strchr(arg, '/')) {   /* a table name under the root */
-        for (int i = 0; i < 2 && !path; i++) {
-            char *p = xasprintf("%s/%s/%s", catalog_root(), i ? "intel" : "amd", arg);
-            if (!stat(p, &st))
-                path = p;
-            else
-                free(p);
-        }
+        path = catalog_table_path(arg);
         if (!path) {
             pm_error("'%s' is neither a path nor a table under %s/amd or %s/intel (amdzen4, amdzen5, SKL, ...); "
                      "give a JSON file or folder, or set PMUCAL_EVENTDATA", arg, catalog_root(), catalog_root());
@@ -299,7 +310,7 @@ int catalog_load(struct catalog *c, const char *arg)
         catalog_free(c);
         return -1;
     }
-    c->name = table_name_of(c->path);
+    c->name = catalog_table_name(c->path);
     c->how = xasprintf("named: %s", c->path);
     count_counters(c, false);
     return 0;
@@ -311,7 +322,7 @@ void catalog_adopt(struct catalog *c, struct vendor_table *vt, const char *path)
     c->vt = *vt;
     c->borrowed = true;
     c->path = xstrdup(path);
-    c->name = table_name_of(path);
+    c->name = catalog_table_name(path);
     c->how = xasprintf("--vendor-json %s", path);
     count_counters(c, false);
 }

@@ -32,9 +32,13 @@ int catalog_for_signature(struct catalog *c, const char *sig, char *why, size_t 
 /* A table by path (a JSON file or folder) or by name under catalog_root() ("amdzen4", "SKL").
  * -1 with one message naming the input. */
 int catalog_load(struct catalog *c, const char *path_or_name);
+/* The folder of a table name under catalog_root() ("amdzen5" -> ROOT/amd/amdzen5), NULL when none. */
+char *catalog_table_path(const char *name);
 /* Describe a table loaded elsewhere (--vendor-json) without copying it. */
 void catalog_adopt(struct catalog *c, struct vendor_table *vt, const char *path);
 void catalog_free(struct catalog *c);
+/* The table a path names: its folder ("amdzen5"), Intel's model folder for SKL/events. Caller frees. */
+char *catalog_table_name(const char *path);
 
 /* The catalogue names resolve against: the one given to catalog_set_active (borrowed), else the
  * host's by CPUID, loaded once. NULL when there is none, with the reason in why (may be NULL). */

@@ -69,21 +69,22 @@ static struct cevent *find_event(struct data *d, const char *name)
 
 static int load(struct data *d, const char *path)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        pm_error("cannot read %s: %s; give a run folder written by 'pmucal validate'", path, strerror(errno));
+    char err[512];
+    size_t size;
+    char *text = read_file_bounded(path, INPUT_FILE_MAX, &size, err, sizeof(err));
+    if (!text) {
+        pm_error("cannot read %s; give a run folder written by 'pmucal validate'", err);
         return -1;
     }
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
     int lineno = 0, rc = 0;
-    while ((len = getline(&line, &cap, f)) > 0) {
+    for (char *line = text, *next; line < text + size; line = next) {
+        char *nl = memchr(line, '\n', (size_t)(text + size - line));
+        next = nl ? nl + 1 : text + size;
+        size_t len = (size_t)(next - line);
         lineno++;
         if (len == 1 && line[0] == '\n')
             continue;
-        char err[256];
-        struct jvalue *rec = jread_parse(line, (size_t)len, err, sizeof(err));
+        struct jvalue *rec = jread_parse(line, len, err, sizeof(err));
         if (!rec) {
             pm_error("%s:%d: %s (each line must be one JSON object)", path, lineno, err);
             rc = -1;
@@ -110,8 +111,7 @@ static int load(struct data *d, const char *path)
         }
         jread_free(rec);
     }
-    free(line);
-    fclose(f);
+    free(text);
     if (!rc && !d->nc) {
         pm_error("%s holds no measurements", path);
         rc = -1;

@@ -1,6 +1,7 @@
 /* pmucal classify RUN: what each event of a run counts, fitted against the cases' quantities. */
 #include "classify.h"
 #include "cli.h"
+#include "results.h"
 #include "jread.h"
 #include "util.h"
 #include <stdio.h>
@@ -10,13 +11,15 @@
 
 static int classify_main(int argc, char **argv);
 
-enum { K_EXPECT = CLI_LONG, K_NO_RULES, K_UNRULED, K_FLOOR };
+enum { K_EXPECT = CLI_LONG, K_NO_RULES, K_UNRULED, K_FLOOR, K_ALLOW_INCOMPLETE };
 
 static const struct cli_option classify_options[] = {
     {"expect", K_EXPECT, "FILE", "more rules (EVENT EXPRESSION TOLERANCE a line)"},
     {"no-rules", K_NO_RULES, NULL, "fit only; ignore every rule (built-in and the run's)"},
     {"unruled", K_UNRULED, NULL, "only events without a rule or with an info rule"},
     {"floor", K_FLOOR, "X", "per-iteration counts up to X are zero (default 0.01)"},
+    {"allow-incomplete", K_ALLOW_INCOMPLETE, NULL, "classify a run whose manifest says interrupted, failed or\n"
+                                                   "running (refused otherwise)"},
     CLI_END,
 };
 
@@ -41,7 +44,7 @@ PMUCAL_COMMAND(classify_command)
 
 struct classify_args {
     const char *expect;
-    bool no_rules, unruled;
+    bool no_rules, unruled, allow_incomplete;
     double floor_;
 };
 
@@ -58,6 +61,9 @@ static int classify_option(void *ctx, int key, const char *v)
         break;
     case K_UNRULED:
         a->unruled = true;
+        break;
+    case K_ALLOW_INCOMPLETE:
+        a->allow_incomplete = true;
         break;
     case K_FLOOR:
         a->floor_ = strtod(v, &end);
@@ -85,13 +91,31 @@ static int classify_main(int argc, char **argv)
     cli_args_free(&pos);
     if (!run)
         return cli_usage_error(&classify_command, "name a run folder (results/<date>-<host>-<label>)");
+    char *mpath = xasprintf("%s/manifest.json", run), err[512], why[256];
+    struct jvalue *m = access(mpath, F_OK) ? NULL : jread_file(mpath, err, sizeof(err));
+    if (!access(mpath, F_OK) && (!m || m->type != J_OBJECT)) {
+        pm_error("%s%s: a damaged run folder; classify a folder 'pmucal validate' wrote", m ? mpath : err,
+                 m ? " is not a JSON object" : "");
+        jread_free(m);
+        free(mpath);
+        return 2;
+    }
+    /* A partial run's fits would speak for cases it never measured. */
+    if (m && !a.allow_incomplete && !manifest_complete(m, why, sizeof(why)) &&
+        strcmp(jget_str(m, "status", "unknown"), "unknown")) {
+        pm_error("%s: %s; classify a complete run, or give --allow-incomplete to fit what it holds", mpath, why);
+        jread_free(m);
+        free(mpath);
+        return 2;
+    }
     struct ruleset rs = {0};
     if (!no_rules) {
-        if (ruleset_builtin(&rs))
+        if (ruleset_builtin(&rs)) {
+            jread_free(m);
+            free(mpath);
             return 2;
+        }
         /* The rules the run was validated with, as its manifest names them. */
-        char *mpath = xasprintf("%s/manifest.json", run), err[512];
-        struct jvalue *m = access(mpath, R_OK) ? NULL : jread_file(mpath, err, sizeof(err));
         const char *files[2] = {jstr(jget(m, "expectations")), jstr(jget(m, "expect"))};
         for (int k = 0; k < 2; k++)
             if (files[k] && !access(files[k], R_OK) && ruleset_load(&rs, files[k])) {
@@ -100,13 +124,15 @@ static int classify_main(int argc, char **argv)
                 ruleset_free(&rs);
                 return 2;
             }
-        jread_free(m);
-        free(mpath);
         if (expect && ruleset_load(&rs, expect)) {
+            jread_free(m);
+            free(mpath);
             ruleset_free(&rs);
             return 2;
         }
     }
+    jread_free(m);
+    free(mpath);
     struct classify_opts o = {.rules = no_rules ? NULL : &rs, .unruled_only = unruled, .floor = floor_,
                               .table = stdout};
     int rc = classify_run(run, &o);

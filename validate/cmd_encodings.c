@@ -1,6 +1,8 @@
 /* pmucal encodings: libpfm4's encoding of every event and unit mask of a PMU beside the vendor's
  * table (Intel perfmon JSON, Linux perf pmu-events JSON for AMD), as TAP. */
+#include "catalog.h"
 #include "cli.h"
+#include "modeldiff.h"
 #include "pfm.h"
 #include "tap.h"
 #include "util.h"
@@ -34,10 +36,15 @@ static const struct command encodings_command = {
              "  not ok  same event, different encoding: both are printed\n"
              "  # vendor only / # libpfm4 only   present on one side only (TAP comments)\n"
              "Deprecated vendor events are counted but not compared. The PMU need not be this host's.\n"
+             "When the table is another model's than the PMU's (amd64_fam19h_zen4 against amdzen5), the run\n"
+             "says it is a cross-model comparison and appends the model diff of the PMU's own table\n"
+             "(under $PMUCAL_EVENTDATA) against the given one (see pmucal modeldiff): same-name events\n"
+             "re-encoded and encodings re-meant are 'not ok'; the exit status is then 1.\n"
              "Exit status 0 when nothing differs, 1 when something does, 2 on bad input.\n",
     .options = encodings_options,
     .examples = "  pmucal encodings --pmu skl --vendor-json perfmon/SKL/events\n"
-                "  pmucal encodings --pmu amd64_fam19h_zen4 --vendor-json linux/tools/perf/pmu-events/arch/x86/amdzen4\n",
+                "  pmucal encodings --pmu amd64_fam19h_zen4 --vendor-json linux/tools/perf/pmu-events/arch/x86/amdzen4\n"
+                "  pmucal encodings --pmu amd64_fam19h_zen4 --vendor-json amdzen5   # cross-model: exit 1\n",
 };
 PMUCAL_COMMAND(encodings_command)
 
@@ -197,6 +204,14 @@ static int encodings_main(int argc, char **argv)
     int identical = 0, renamed = 0, combined = 0, different = 0, vendor_only = 0, deprecated = 0;
     tap_comment(&tap, "pmucal encodings: libpfm4 %s (%d encodable strings, %d need more than one unit mask or a "
                 "modifier) vs %s (%d events in %d files)", pmu, l.n, l.failed, vpath, vt.n, vt.files);
+    /* libpfm4's model and the table's: an identical encoding of another model proves nothing. */
+    const char *own = catalog_table_of_pfm(pmu);
+    char *given = catalog_table_name(vpath);
+    bool cross = own && strcasecmp(own, given);
+    if (cross)
+        tap_comment(&tap, "cross-model comparison: libpfm4 %s is %s, the table is %s; an identical encoding may count "
+                    "something else on %s: the model diff %s -> %s follows the comparison", pmu, own, given, given,
+                    own, given);
     char a[160], b[160], desc[1024];
     for (int i = 0; i < vt.n; i++) {
         const struct vendor_event *v = &vt.ev[i];
@@ -268,6 +283,22 @@ static int encodings_main(int argc, char **argv)
             if (!quiet)
                 tap_comment(&tap, "libpfm4 only: %s (%s)", l.it[k].fq, vendor_enc_text(&l.it[k].x, false, a, sizeof(a)));
         }
+    struct model_diff_counts mc = {0};
+    if (cross) {
+        struct model_side a, b;
+        if (!model_side_load(&a, own)) {
+            if (!model_side_load(&b, vpath)) {
+                model_diff(&a, &b, &tap, quiet, NULL, &mc);
+                model_side_free(&b);
+            }
+            model_side_free(&a);
+        } else {
+            tap_comment(&tap, "no %s table to diff against (set PMUCAL_EVENTDATA): pmucal modeldiff %s %s lists "
+                        "what changed", own, own, vpath);
+        }
+        tap_comment(&tap, "cross-model %s -> %s: %d same-name events re-encoded, %d encodings re-meant under a new "
+                    "name; libpfm4 %s's verdicts do not carry over", own, given, mc.changed, mc.remeant, pmu);
+    }
     tap_plan(&tap);
     tap_comment(&tap, "totals %s: identical %d (%d by name, %d by encoding under another name, %d as a unit-mask "
                 "combination), different %d, vendor only %d, libpfm4 only %d, vendor deprecated (not compared) %d",
@@ -281,5 +312,6 @@ static int encodings_main(int argc, char **argv)
     }
     free(l.it);
     vendor_free(&vt);
-    return different ? 1 : 0;
+    free(given);
+    return different || cross ? 1 : 0;
 }

@@ -1,6 +1,8 @@
 /* pmucal expect check: the shipped (or named) expectation files, offline: every event encodes for
  * its PMU (libpfm4, forced with LIBPFM_FORCE_PMU) or its counter source, every quantity exists. */
+#include "catalog.h"
 #include "cli.h"
+#include "perfsyntax.h"
 #include "expect.h"
 #include "pfm.h"
 #include "tap.h"
@@ -20,7 +22,9 @@ static const struct command expect_command = {
     .summary = "check expectation files offline: events encode, quantities exist (TAP)",
     .synopsis = "check [FILE ...]",
     .usage = "Without FILE, every validate/expect/*.txt (or $PMUCAL_EXPECT_DIR/*.txt). A file is named\n"
-             "after its libpfm4 PMU (skl.txt, amd64_fam19h_zen4.txt) or its counter source (sim.txt).\n"
+             "after its libpfm4 PMU (skl.txt, amd64_fam19h_zen4.txt), its counter source (sim.txt) or,\n"
+             "for a model libpfm4 does not know, its vendor table under $PMUCAL_EVENTDATA (amdzen5.txt:\n"
+             "the table's event names, perf's generic names and perf syntax such as cpu/event=0x45,umask=0x0f/).\n"
              "For each rule: the event encodes for that PMU (LIBPFM_FORCE_PMU, so any PMU checks on any\n"
              "host) or resolves with that source, its expression names known quantities ('pmucal\n"
              "quantities'), and no event has two rules in one file. One TAP line per rule; a comment per\n"
@@ -33,6 +37,29 @@ PMUCAL_COMMAND(expect_command)
 static int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A table under the eventdata root by this name (amdzen5): its rules use the table's names. */
+static bool table_exists(const char *stem)
+{
+    char *p = catalog_table_path(stem);
+    bool found = p != NULL;
+    free(p);
+    return found;
+}
+
+/* A rule's event against a vendor table: perf's generic names, perf's syntax, the table's names. */
+static int table_resolve(const char *name, struct event_spec *spec, const char *table, char *err, size_t n)
+{
+    if (perf_generic_event(name, spec))
+        return 0;
+    int rc = perf_syntax_parse(name, spec, err, n);
+    if (!rc)
+        rc = catalog_resolve(name, spec, err, n);
+    if (!rc)
+        snprintf(err, n, "no event '%s' in the %s table ('pmucal events --vendor-json %s' lists them)", name, table,
+                 table);
+    return rc > 0 ? 0 : -1;
 }
 
 static int check_file(struct tap *t, const char *path)
@@ -55,17 +82,20 @@ static int check_file(struct tap *t, const char *path)
     }
     struct pfm_core core;
     const struct source *src = NULL;
-    bool pmu = pfm_pmu_by_name(stem, &core);
+    struct catalog table = {0};
+    bool pmu = pfm_pmu_by_name(stem, &core), have_table = false;
     if (pmu) {
         if (!pfm_force(stem))
             pmu = false;
-    } else {
-        src = source_find(stem);
+    } else if (!(src = source_find(stem)) && table_exists(stem)) {
+        have_table = !catalog_load(&table, stem);
+        if (have_table)
+            catalog_set_active(&table);
     }
-    if (!pmu && !src) {
+    if (!pmu && !src && !have_table) {
         char desc[1024];
-        snprintf(desc, sizeof(desc), "%s: no libpfm4 PMU and no counter source is named '%s'; name the file "
-                 "after one (pmucal events --pmu NAME)", path, stem);
+        snprintf(desc, sizeof(desc), "%s: no libpfm4 PMU, counter source or vendor table (under %s) is named '%s'; "
+                 "name the file after one (pmucal events --pmu NAME)", path, catalog_root(), stem);
         tap_point(t, TAP_NOT_OK, desc, NULL);
         ruleset_free(&rs);
         free(stem);
@@ -80,6 +110,9 @@ static int check_file(struct tap *t, const char *path)
         if (pmu) {
             spec.name = xstrdup(r->event);
             rc = perf_generic_event(r->event, &spec) ? 0 : pfm_encode(r->event, &spec, err, sizeof(err));
+        } else if (have_table) {
+            spec.name = xstrdup(r->event);
+            rc = table_resolve(r->event, &spec, table.name, err, sizeof(err));
         } else {
             rc = src->resolve(r->event, &spec, err, sizeof(err));
         }
@@ -106,8 +139,11 @@ static int check_file(struct tap *t, const char *path)
         }
         event_spec_clear(&spec);
     }
-    tap_comment(t, "%s: %d rules, %d events with expectations for %s%s", path, rs.n, distinct, stem,
+    tap_comment(t, "%s: %d rules, %d events with expectations for %s%s%s%s%s", path, rs.n, distinct, stem,
+                have_table ? " (vendor table " : "", have_table ? table.path : "", have_table ? ")" : "",
                 bad ? ", with errors" : "");
+    catalog_set_active(NULL);
+    catalog_free(&table);
     ruleset_free(&rs);
     free(stem);
     return bad ? 1 : 0;

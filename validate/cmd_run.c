@@ -150,7 +150,7 @@ static int run_main(int argc, char **argv)
     case_free(c);
     if (rc == MEASURE_INTERRUPTED) {
         pm_note("interrupted");
-        return 130;
+        return 128 + measure_interrupted;   /* 130 for SIGINT, 143 for SIGTERM, as the shell reports a signal */
     }
     return rc == MEASURE_OK ? 0 : 1;
 }

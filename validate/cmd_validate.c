@@ -182,7 +182,7 @@ static int validate_main(int argc, char **argv)
                 a.o.source, dir.path);
     int rc = MEASURE_OK, cases_done = 0;
     double wall0 = clock_now_seconds();
-    for (int i = 0; i < list.n && rc != MEASURE_INTERRUPTED && !measure_stop_requested(); i++) {
+    for (int i = 0; i < list.n && rc != MEASURE_INTERRUPTED && !measure_stop_requested() && !e.write_failed; i++) {
         pm_note("[%d/%d] %s", i + 1, list.n, list.c[i]->label);
         /* Each case gets its own copy: what failed to open in one case is tried again in the next. */
         struct event_spec *ev = xcalloc((size_t)nevents, sizeof(*ev));
@@ -230,13 +230,19 @@ static int validate_main(int argc, char **argv)
         status = 128 + measure_interrupted;
     } else {
         tap_plan(&tap);
-        char why[128];
-        snprintf(why, sizeof(why), "%d of %d cases could not be measured", e.failures, list.n);
-        if (run_dir_manifest(&dir, e.failures ? RUN_FAILED : RUN_COMPLETE, e.failures ? why : NULL))
+        char why[160];
+        bool lost = e.write_failed || tap.write_failed;
+        if (lost)
+            snprintf(why, sizeof(why), "results could not be written (disk full?) after %d of %d cases", cases_done,
+                     list.n);
+        else
+            snprintf(why, sizeof(why), "%d of %d cases could not be measured", e.failures, list.n);
+        if (run_dir_manifest(&dir, e.failures || lost ? RUN_FAILED : RUN_COMPLETE, e.failures || lost ? why : NULL))
             e.failures++;
-        status = tap.not_ok || e.failures ? 1 : 0;
+        status = tap.not_ok || e.failures || lost ? 1 : 0;
     }
-    run_dir_close(&dir);
+    if (run_dir_close(&dir))
+        status = status ? status : 1;
 out:
     for (int i = 0; i < list.n; i++)
         case_free(list.c[i]);

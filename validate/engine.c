@@ -5,10 +5,13 @@
 #include "vendor.h"
 #include "topo.h"
 #include "util.h"
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char engine_default_events[] =
     "instructions,branches,branch-misses,cycles,page-faults,cpu-migrations,context-switches";
@@ -273,8 +276,21 @@ static void record(struct engine *e, const struct case_ *c, int g, const struct 
         struct json j;
         json_init(&j);
         measurement_json(&j, e, c, g, m, q, part[0] ? part : NULL, learned, vs);
-        if (json_write_line(&j, e->dir->measurements))
-            pm_error("cannot append to %s/measurements.ndjson", e->dir->path);
+        FILE *f = e->dir->measurements;
+        long before = ftell(f);
+        if (json_write_line(&j, f)) {
+            /* A cut-off line would be read as a record: the file goes back to its last whole one. */
+            pm_error("cannot append to %s/measurements.ndjson: %s; the run stops, the records before stay",
+                     e->dir->path, strerror(errno));
+            __fpurge(f);   /* the unwritten rest must not reach the file later */
+            clearerr(f);
+            if (before >= 0 && ftruncate(fileno(f), before) == 0)
+                fseek(f, before, SEEK_SET);
+            e->write_failed = true;
+            json_free(&j);
+            free(vs);
+            return;
+        }
         json_free(&j);
     }
     e->measurements++;

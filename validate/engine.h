@@ -42,6 +42,7 @@ struct engine {
     void *arg;
     int measurements;             /* records written */
     int failures;                 /* cases whose setup or measurement failed */
+    bool write_failed;            /* a record could not be appended: the run stops there */
 };
 
 /* An event list into resolved specs; -1 with one message, naming FILE:LINE, for the first unknown event. */

@@ -56,10 +56,11 @@ static int add_rule(struct ruleset *rs, const char *line, const char *where)
         r.tol = TOL_INFO;
     else if (isdigit((unsigned char)tol[0]) && (r.percent = strtod(tol, &end), *end == '%') && r.percent > 0 &&
              r.percent < 1000 && (end[1] == '\0' || (!strncmp(end + 1, "+-", 2) && isdigit((unsigned char)end[3]) &&
-                                                     (r.absolute = strtod(end + 3, &end), *end == '\0'))))
+                                                     (r.absolute = strtod(end + 3, &end), *end == '\0' &&
+                                                                                          isfinite(r.absolute)))))
         r.tol = TOL_PERCENT;   /* "5%", or "5%+-0.01": relative plus an absolute floor per iteration */
     else if (!strncmp(tol, "+-", 2) && (r.absolute = strtod(tol + 2, &end), *end == '\0' && end > tol + 2) &&
-             r.absolute >= 0)
+             r.absolute >= 0 && isfinite(r.absolute))   /* +-inf would accept any count */
         r.tol = TOL_ABSOLUTE;
     else {
         pm_error("%s: tolerance '%s' is not one of exact, N%% (e.g. 5%%), +-X (e.g. +-0.01 per iteration), "
@@ -165,21 +166,21 @@ const char *expect_dir(void)
         return env;
     char exe[4000];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (len > 0) {
-        exe[len] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            char *joined = xasprintf("%s/../validate/expect", exe);
-            char *real = realpath(joined, NULL);
-            free(joined);
-            if (real && strlen(real) < sizeof(dir)) {
-                snprintf(dir, sizeof(dir), "%s", real);
-                free(real);
-                return dir;
-            }
+    /* Beside the binary: bin/pmucal in the tree, or PREFIX/bin/pmucal after 'make install'. */
+    static const char *const beside[] = {"../validate/expect", "../share/pmucal/expect"};
+    char *slash = len > 0 ? (exe[len] = '\0', strrchr(exe, '/')) : NULL;
+    if (slash)
+        *slash = '\0';
+    for (size_t i = 0; slash && i < ARRAY_SIZE(beside); i++) {
+        char *joined = xasprintf("%s/%s", exe, beside[i]);
+        char *real = realpath(joined, NULL);
+        free(joined);
+        if (real && strlen(real) < sizeof(dir)) {
+            snprintf(dir, sizeof(dir), "%s", real);
             free(real);
+            return dir;
         }
+        free(real);
     }
     return "validate/expect";
 }

@@ -1,5 +1,7 @@
 #include "host.h"
+#include "catalog.h"
 #include "clock.h"
+#include "geometry.h"
 #include "cpu.h"
 #include "mem.h"
 #include "pfm.h"
@@ -75,6 +77,8 @@ struct host_facts {
     const struct cpu_facts *cpu;
     struct pfm_core core;
     bool have_core, hw, huge;
+    const struct catalog *table;   /* the events' vendor table where libpfm4 knows no core PMU */
+    char table_why[512];
     char why[256], how[32], perf[128], libpfm[32], libpfm_api[16], hwloc[16], host[64], cpu_id[48], ucode[64];
     const struct topo *topo;
     const struct clock_info *clock;
@@ -86,8 +90,10 @@ static void gather(struct host_facts *h)
     memset(h, 0, sizeof(*h));
     h->cpu = cpu_get();
     h->have_core = pfm_core_pmu(&h->core);
+    if (!h->have_core)
+        h->table = catalog_active(h->table_why, sizeof(h->table_why));
     h->hw = perf_hw_usable(h->why, sizeof(h->why));
-    h->topo = topo_get();
+    h->topo = topo_resolved();
     h->huge = host_huge_pages(h->how, sizeof(h->how));
     h->clock = clock_get();
     uname(&h->uts);
@@ -130,8 +136,12 @@ void host_facts_print(FILE *f)
     if (h.have_core)
         fprintf(f, "pmu        %s (%s): %d counters, %d fixed, %d events in libpfm4\n", h.core.name, h.core.desc,
                 h.core.counters, h.core.fixed_counters, h.core.events);
+    else if (h.table)
+        fprintf(f, "pmu        libpfm4 knows no core PMU for this CPU; events from the vendor table %s (%s, %d events; "
+                "%s): %d counters (%s)\n", h.table->name, h.table->path, h.table->vt.n, h.table->how, h.table->counters,
+                h.table->counters_how);
     else
-        fprintf(f, "pmu        libpfm4 knows no core PMU for this CPU\n");
+        fprintf(f, "pmu        libpfm4 knows no core PMU for this CPU, and no vendor table: %s\n", h.table_why);
     fprintf(f, "hardware   %s\n", h.hw ? "usable: hardware events open" : h.why);
     if (h.topo) {
         fprintf(f, "topology   %d package(s), %d NUMA node(s), %d cores, %d PUs\n", h.topo->packages, h.topo->numa_nodes,
@@ -144,6 +154,7 @@ void host_facts_print(FILE *f)
         if (h.topo->l1i.size)
             fprintf(f, "L1i        %s, %d-way\n", fmt_size(h.topo->l1i.size), h.topo->l1i.ways);
         fprintf(f, "DRAM       size=DRAM means %s\n", fmt_size(level_size("DRAM")));
+        geometry_print(f);
     }
     fprintf(f, "huge pages %s\n", h.huge ? h.how : "none (page=2m is an error; page=auto uses 4k)");
     fprintf(f, "clocks     TSC %.4f GHz, core %.4f GHz (%.4f core cycles per tick, spread %.2f%%), cycles from %s\n",
@@ -192,6 +203,20 @@ void host_facts_json(struct json *j)
     } else {
         json_string(j, "libpfm4_pmu", NULL);
     }
+    /* Where the events' names and encodings come from: libpfm4, else the vendor table. */
+    json_string(j, "event_source", h.have_core ? "libpfm4" : h.table ? "vendor table" : NULL);
+    if (h.table) {
+        json_object_begin(j, "vendor_table");
+        json_string(j, "name", h.table->name);
+        json_string(j, "path", h.table->path);
+        json_string(j, "chosen_by", h.table->how);
+        json_int(j, "events", h.table->vt.n);
+        json_int(j, "counters", h.table->counters);
+        json_string(j, "counters_from", h.table->counters_how);
+        json_object_end(j);
+    } else if (!h.have_core) {
+        json_string(j, "vendor_table_missing", h.table_why);
+    }
     json_bool(j, "hardware_usable", h.hw);
     json_string(j, "hardware_reason", h.why);
     json_object_end(j);
@@ -226,6 +251,7 @@ void host_facts_json(struct json *j)
         }
         json_array_end(j);
     }
+    geometry_json(j);
     json_bool(j, "huge_pages_2m", h.huge);
     json_string(j, "huge_pages_how", h.how);
     json_object_end(j);

@@ -71,11 +71,11 @@ int measure_cli_option(const struct command *c, struct measure_cli *o, int key, 
             o->group_size = (int)x;
         break;
     case MK_ITERS:
-        if (!(rc = cli_number(c, "--iters", v, 1, UINT64_MAX / 4, &x)))
+        if (!(rc = cli_number(c, "--iters", v, 1, MEASURE_MAX_ITERS, &x)))
             o->m.iters = x;
         break;
     case MK_TARGET_MS:
-        if (!(rc = cli_number(c, "--target-ms", v, 1, 60000, &x)))
+        if (!(rc = cli_number(c, "--target-ms", v, 1, (unsigned long long)(MEASURE_MAX_RUN_SECONDS * 1000), &x)))
             o->m.target_seconds = (double)x / 1000;
         break;
     case MK_SOURCE:

@@ -153,6 +153,8 @@ int perf_split_list(const char *s, char ***items, int **group, int *count, char 
     bool slash = false;
     const char *start = s;
     for (const char *p = s;; p++) {
+        if (!*p && slash)
+            break;   /* an unclosed '/': said below; the end is not a separator inside one */
         if (*p == '/')
             slash = !slash;
         else if (*p == '{' && !slash) {
@@ -213,11 +215,15 @@ int perf_syntax_like(const char *arg)
 {
     if (strchr(arg, '{'))
         return 1;
-    const char *slash = strchr(arg, '/');
-    if (!slash || slash == arg)
-        return 0;
-    for (const char *p = arg; p < slash; p++)
-        if (!isalnum((unsigned char)*p) && *p != '_')
-            return 0;
-    return strchr(slash + 1, '/') != NULL && strchr(slash + 1, '=') != NULL;
+    /* An item of the list that starts "pmu/" and has its closing '/' with terms: "a,cpu/event=1/". */
+    for (const char *p = arg; *p; p++) {
+        if (p != arg && p[-1] != ',')
+            continue;
+        const char *q = p;
+        while (isalnum((unsigned char)*q) || *q == '_')
+            q++;
+        if (q > p && *q == '/' && strchr(q + 1, '/') && strchr(q + 1, '='))
+            return 1;
+    }
+    return 0;
 }

@@ -1,4 +1,5 @@
 #include "runfile.h"
+#include "results.h"
 #include "util.h"
 #include <errno.h>
 #include <stdio.h>
@@ -11,25 +12,25 @@ int runfile_load(struct runfile *r, const char *path)
     r->path = xstrdup(path);
     char *m = xasprintf("%s/manifest.json", path), *nd = xasprintf("%s/measurements.ndjson", path);
     int rc = -1;
-    FILE *f = NULL;
-    char *line = NULL;
-    size_t cap = 0;
+    char *text = NULL, err[512];
     r->manifest = jread_load(m);
     if (!r->manifest)
         goto out;
     r->status = jget_str(r->manifest, "status", "unknown");
-    if (!(f = fopen(nd, "r"))) {
-        pm_error("cannot read %s: %s; give a run folder written by 'pmucal validate'", nd, strerror(errno));
+    size_t size;
+    if (!(text = read_file_bounded(nd, INPUT_FILE_MAX, &size, err, sizeof(err)))) {
+        pm_error("cannot read %s; give a run folder written by 'pmucal validate'", err);
         goto out;
     }
-    ssize_t len;
     int lineno = 0;
-    while ((len = getline(&line, &cap, f)) > 0) {
+    for (char *line = text, *next; line < text + size; line = next) {
+        char *nl = memchr(line, '\n', (size_t)(text + size - line));
+        next = nl ? nl + 1 : text + size;
+        size_t len = (size_t)(next - line);
         lineno++;
         if (len == 1 && line[0] == '\n')
             continue;
-        char err[256];
-        struct jvalue *rec = jread_parse(line, (size_t)len, err, sizeof(err));
+        struct jvalue *rec = jread_parse(line, len, err, sizeof(err));
         if (!rec || !jstr(jget(rec, "case")) || !jget(rec, "events") || jget(rec, "events")->type != J_ARRAY) {
             pm_error("%s:%d: %s", nd, lineno, rec ? "a measurement needs \"case\" and an \"events\" array" : err);
             jread_free(rec);
@@ -40,9 +41,7 @@ int runfile_load(struct runfile *r, const char *path)
     }
     rc = 0;
 out:
-    if (f)
-        fclose(f);
-    free(line);
+    free(text);
     free(m);
     free(nd);
     return rc;
@@ -60,16 +59,7 @@ void runfile_free(struct runfile *r)
 
 bool runfile_complete(const struct runfile *r, char *why, size_t n)
 {
-    if (!strcmp(r->status, "complete"))
-        return true;
-    const char *reason = jget_str(r->manifest, "status_reason", NULL);
-    if (!strcmp(r->status, "running"))
-        snprintf(why, n, "its manifest still says running: the run is going on, or its process died");
-    else if (!strcmp(r->status, "unknown"))
-        snprintf(why, n, "its manifest has no status (written before pmucal recorded one)");
-    else
-        snprintf(why, n, "it is %s%s%s", r->status, reason ? ": " : "", reason ? reason : "");
-    return false;
+    return manifest_complete(r->manifest, why, n);
 }
 
 const char *runfile_fact(const struct runfile *r, const char *dotted, char *buf, size_t n)

@@ -34,6 +34,11 @@ static int perf_resolve(const char *name, struct event_spec *spec, char *err, si
     if (perf_generic_event(name, spec))
         return 0;
     int rc = perf_syntax_parse(name, spec, err, errlen);
+    const char *known = rc > 0 ? catalog_event_name(spec) : NULL;
+    if (known) {   /* r00c0 is ex_ret_instr: the table's name finds its expectation */
+        free(spec->canonical);
+        spec->canonical = xstrdup(known);
+    }
     if (rc)
         return rc > 0 ? 0 : -1;
     char pfm_err[512], why[512] = "";

@@ -1,0 +1,55 @@
+/* Cache levels read off a load-latency curve: plateaus (a level's latency, flat over its sizes),
+ * the knees between them, and each level's capacity. Pure functions of the points, so the
+ * detection is tested on synthetic curves and re-run on a recorded one. */
+#ifndef PMUCAL_LATENCY_LEVELS_H
+#define PMUCAL_LATENCY_LEVELS_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One point: a working set walked with random dependent loads, its best (minimum) latency. */
+struct latency_point {
+    uint64_t bytes;
+    double cycles, ns;   /* per load */
+};
+
+#define LATENCY_MAX_PLATEAUS 6
+/* A plateau at or above this is memory, never a cache: x86 L3s answer in 10-37 ns (the largest
+ * server meshes), local DRAM in 60-130 ns; a VM's L3 shared with its neighbours falls between
+ * (part hits, part memory) and counts as memory. */
+#define LATENCY_DRAM_NS 40.0
+
+struct latency_plateau {
+    uint64_t first, last;     /* sizes of its first and last points */
+    double cycles, ns;        /* its latency: the mode (cycles), the median of its points (ns) */
+    double lo, hi;            /* the smallest and largest latency of its points (cycles) */
+    uint64_t boundary;        /* capacity, rounded to a cache-like size (2^k, 1.25*2^k, 1.5*2^k); 0 for memory */
+    uint64_t crossing;        /* the size where the curve has come 40% of the way to the next plateau */
+};
+
+struct latency_levels {
+    int nplateaus;
+    int ncaches;              /* cache levels found: plateau[0..ncaches-1] are L1, L2 (, L3) */
+    bool memory;              /* plateau[ncaches] is memory: the first at LATENCY_DRAM_NS or more (later
+                               * ones, slower still from TLB misses, are merged into it) */
+    struct latency_plateau plateau[LATENCY_MAX_PLATEAUS];
+};
+
+/* Reads the levels off n points sorted by size. Each point's latency is a minimum over
+ * repetitions; interference only ever adds latency and the true curve never falls with size,
+ * so a point is first lowered to the smallest latency at any larger size. 0, or -1 with why
+ * (fewer than 4 points, no two plateaus). */
+int latency_levels_detect(const struct latency_point *p, int n, struct latency_levels *out, char *why, size_t whylen);
+/* The level (1 = L1 ...; 4 = memory) whose plateau a latency in cycles is nearest to, on a log
+ * scale; 0 when nothing was detected. */
+int latency_level_of_cycles(const struct latency_levels *lv, double cycles);
+/* The level a working set of this size lives in: the first whose capacity holds it; 4 beyond
+ * the last cache when memory was reached, else 0 (not measured that far). */
+int latency_level_of_size(const struct latency_levels *lv, uint64_t bytes);
+/* The plateau of level l (1.., 4 = memory), or NULL. */
+const struct latency_plateau *latency_level_plateau(const struct latency_levels *lv, int l);
+/* The nearest cache-like size on a log scale: 2^k, 1.25*2^k or 1.5*2^k, the shapes real caches
+ * have (32K, 48K, 1M, 1.25M, 1.5M, 32M, 96M). */
+uint64_t latency_cache_like(double bytes);
+
+#endif

@@ -1,0 +1,71 @@
+#!/bin/sh
+# Bounds: files that are not files, endless inputs, counts and times past any use, infinite
+# tolerances, and writes that fail (a full disk, /dev/full) get one clear message and a non-zero
+# exit; a SIGTERM stops a run within a second; nothing cut short is counted as finished.
+. "$(dirname "$0")/lib.sh"
+
+expect() { # expect STATUS PATTERN -- command...: exit STATUS, stderr has PATTERN, within 20 s
+    want=$1 pattern=$2
+    shift 3
+    timeout 20 "$@" > "$TMP/out" 2> "$TMP/err"
+    got=$?
+    [ "$got" = "$want" ] && grep -q -- "$pattern" "$TMP/err"
+    ok $? "'$*' exits $want naming '$pattern' (got $got: $(head -c 160 "$TMP/err"))"
+}
+mkfifo "$TMP/fifo"
+expect 2 "/dev/zero is a device, not a file" -- $PMUCAL run walker size=4k -e /dev/zero
+expect 2 "fifo is a FIFO, not a file" -- $PMUCAL run walker size=4k -e "$TMP/fifo"
+expect 2 "is a folder, not a file" -- $PMUCAL run walker size=4k -e page-faults --expect "$TMP"
+expect 2 "fifo is a FIFO, not a file" -- $PMUCAL run walker size=4k -e page-faults --expect "$TMP/fifo"
+expect 2 "/dev/zero is a device, not a file" -- $PMUCAL run walker size=4k -e page-faults --vendor-json /dev/zero
+head -c $((300 * 1024 * 1024)) /dev/zero 2> /dev/null | tr '\0' 'x' > "$TMP/big" 2> /dev/null &&
+    expect 2 "more than the 256 MiB" -- $PMUCAL run walker size=4k -e "$TMP/big"
+rm -f "$TMP/big"
+expect 2 "give a whole number from 1 to 1000000000" -- $PMUCAL run walker --iters 4611686018427387903
+expect 1 "a run lasts at most 0.5 s" -- $PMUCAL run walker size=64M -e page-faults --iters 1000000000
+expect 2 "give a whole number from 1 to 500" -- $PMUCAL run walker --target-ms 60000
+printf 'page-faults  pf.minor  +-inf\n' > "$TMP/inf.rules"
+expect 2 "tolerance '+-inf' is not one of" -- $PMUCAL run walker size=4k -e page-faults --expect "$TMP/inf.rules"
+printf 'page-faults  pf.minor  5%%+-1e999\n' > "$TMP/inf2.rules"
+expect 2 "tolerance '5%+-1e999' is not one of" -- $PMUCAL run walker size=4k -e page-faults --expect "$TMP/inf2.rules"
+mkdir -p "$TMP/damaged"
+printf '{"status": ' > "$TMP/damaged/manifest.json"
+expect 2 "a damaged run folder" -- $PMUCAL classify "$TMP/damaged"
+
+# Output that cannot be written is a failure, not a success.
+for c in "kernels" "info --json" "emit --format c fuzz/corpus/json/penalties-ok.json" "quantities --json"; do
+    $PMUCAL $c > /dev/full 2> "$TMP/err"
+    rc=$?
+    [ $rc != 0 ] && grep -q "cannot write to standard output" "$TMP/err"
+    ok $? "$c > /dev/full: exit $rc, $(head -c 100 "$TMP/err")"
+done
+
+# A full disk (a file size limit, SIGXFSZ ignored so the write fails): the run stops non-zero and
+# measurements.ndjson holds only whole records, as many as the summary counts.
+cases=""
+for s in 4k 8k 12k 16k 20k 24k 28k 32k 36k 40k 44k 48k; do cases="$cases --case 'walker size=$s'"; done
+(trap '' XFSZ; ulimit -f 16; eval "$PMUCAL validate $cases -e page-faults --label full") > "$TMP/full.tap" 2> "$TMP/full.err"
+rc=$?
+dir=$(ls -d "$PMUCAL_RESULTS"/*-full 2> /dev/null | head -n 1)
+lines=$(wc -l < "$dir/measurements.ndjson" 2> /dev/null || echo 0)
+counted=$(sed -n 's/^# summary: .*; \([0-9]*\) measurements in .*/\1/p' "$TMP/full.tap")
+[ $rc != 0 ] && [ "$lines" -ge 1 ] && [ "$lines" -lt 12 ] && jq -e . "$dir/measurements.ndjson" > /dev/null 2>&1 &&
+    [ "$(tail -c 1 "$dir/measurements.ndjson" | od -An -c | tr -d ' ')" = '\n' ] && [ "$counted" = "$lines" ]
+ok $? "disk full: exit $rc, $lines whole records kept and counted ($counted), message: $(grep -m1 'cannot append' "$TMP/full.err" | head -c 120)"
+
+# SIGTERM mid-repetition: runs last at most 0.5 s, so the stop comes within a second (best of 3).
+best=99
+for attempt in 1 2 3; do
+    $PMUCAL run walker size=4M -e page-faults -r 101 --target-ms 500 > /dev/null 2> "$TMP/term.err" &
+    pid=$!
+    sleep 3
+    t0=$(date +%s.%N)
+    kill -TERM $pid
+    wait $pid
+    rc=$?
+    took=$(echo "$(date +%s.%N) - $t0" | bc)
+    best=$(echo "if ($took < $best) $took else $best" | bc)
+    [ $rc != 0 ] || break
+done
+is_close "$best" 0.5 0.5 "SIGTERM during 0.5 s runs: stopped within a second (exit $rc)"
+done_testing

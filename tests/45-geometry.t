@@ -1,0 +1,84 @@
+#!/bin/sh
+# Cache geometry: hwloc's levels checked for plausibility (the Zen 5 VM fixture's 508M 0-way L3),
+# replaced by the measured curve (a recorded one here, so any host gives the same answer), shown
+# side by side by info and recorded in a run's manifest; the per-host cache of the measurement.
+. "$(dirname "$0")/lib.sh"
+
+fx=../shared/hosts/zen5-vm
+curve=tests/hosts/zen5-vm/curve.csv
+export PMUCAL_CACHE_DIR="$TMP/cache"
+zen5() { HWLOC_XMLFILE=$fx/hwloc.xml HWLOC_THISSYSTEM=1 HWLOC_CPUID_PATH=$fx/cpuid "$@"; }
+l3() { jq -c '.topology.geometry.levels[2] | [.bytes, .source, .hwloc_plausible, [.findings[].reason]]' "$1"; }
+
+# The fixture alone: implausible, and not measured (its caches are not this machine's).
+zen5 $PMUCAL info --json > "$TMP/a.json" 2> "$TMP/a.err"
+ok $? "info --json on the Zen 5 VM fixture"
+is "$(l3 "$TMP/a.json")" '[532676608,"hwloc",false,["zero-ways","beyond-silicon","cpuid-incomplete"]]' \
+    "the 508M 0-way L3 is implausible for three named reasons, kept from hwloc without a curve"
+jq -e '.topology.geometry.curve | test("not measured: the topology comes from HWLOC_XMLFILE")' "$TMP/a.json" > /dev/null
+ok $? "the manifest says why it was not measured: $(jq -r .topology.geometry.curve "$TMP/a.json")"
+jq -e '[.topology.geometry.levels[0,1] | .hwloc_plausible and .source == "hwloc" and (.findings | length) == 0] == [true, true]' \
+    "$TMP/a.json" > /dev/null
+ok $? "its L1d 48K and L2 1M pass the checks and come from hwloc"
+[ ! -e "$TMP/cache" ]; ok $? "a fixture never measures nor writes the cache"
+
+# With the curve recorded on that VM: L3 from the measured boundary, everywhere.
+zen5 env PMUCAL_CURVE_FILE=$curve $PMUCAL info --json > "$TMP/b.json"
+is "$(l3 "$TMP/b.json")" '[12582912,"measured",false,["zero-ways","beyond-silicon","cpuid-incomplete"]]' \
+    "the recorded curve puts the L3 boundary at 12M, used in place of hwloc's 508M"
+jq -e '.topology.geometry.levels | [.[].measured_bytes] == [49152, 1048576, 12582912]' "$TMP/b.json" > /dev/null
+ok $? "measured beside hwloc: L1d 48K, L2 1M, L3 12M (got $(jq -c '[.topology.geometry.levels[].measured_bytes]' "$TMP/b.json"))"
+jq -e '.topology.geometry.memory_ns > 60 and .topology.geometry.levels[2].measured_cycles < 100' "$TMP/b.json" > /dev/null
+ok $? "memory answers beyond 60 ns, the L3 plateau under 100 cycles"
+zen5 env PMUCAL_CURVE_FILE=$curve $PMUCAL info > "$TMP/b.txt"
+grep -q '^L3 .*12M.*size=L3 means 2M' "$TMP/b.txt" && grep -q 'L3 .*508M 0-way .*508M .*12M (.*cycles) .*12M from measured' "$TMP/b.txt" &&
+    grep -q '^findings   L3 zero-ways' "$TMP/b.txt" && grep -q '^DRAM .*size=DRAM means 256M' "$TMP/b.txt"
+ok $? "info shows hwloc, CPUID, measured and used side by side, the findings, and size=L3 2M, size=DRAM 256M"
+
+# A run's manifest records the same.
+zen5 env PMUCAL_CURVE_FILE=$curve $PMUCAL validate --case 'walker size=L3' -e page-faults -r 1 --label geo \
+    > "$TMP/v.out" 2>&1
+man=$(ls "$PMUCAL_RESULTS"/*-geo/manifest.json 2>/dev/null | head -n 1)
+is "$(jq -c '.topology.geometry.levels[2] | [.bytes, .source]' "$man" 2>/dev/null)" '[12582912,"measured"]' \
+    "validate's manifest says the L3 it used came from the measured curve"
+is "$(jq -r 'select(.case == "walker size=L3") | .detail' "$PMUCAL_RESULTS"/*-geo/measurements.ndjson 2>/dev/null | head -n 1)" \
+    "page=2m-thp elements=32768 lines=32768 pages=1" "walker size=L3 walked 2M (the measured L3's middle), not hwloc's 508M's" 
+
+# The way out, and bad input.
+zen5 env PMUCAL_GEOMETRY=hwloc PMUCAL_CURVE_FILE=$curve $PMUCAL info --json > "$TMP/c.json"
+is "$(jq -c '.topology.geometry.levels[2] | [.bytes, .source]' "$TMP/c.json")" '[532676608,"hwloc"]' \
+    "PMUCAL_GEOMETRY=hwloc takes hwloc's levels as they are"
+PMUCAL_GEOMETRY=sometimes $PMUCAL info > /dev/null 2> "$TMP/d.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'PMUCAL_GEOMETRY=sometimes: give auto' "$TMP/d.err"; ok $? "a bad PMUCAL_GEOMETRY is one clear error, exit 2 (exit $rc)"
+zen5 env PMUCAL_CURVE_FILE="$TMP/none.csv" $PMUCAL info > /dev/null 2> "$TMP/e.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "PMUCAL_CURVE_FILE=$TMP/none.csv" "$TMP/e.err"; ok $? "a missing curve file is named (exit $rc)"
+zen5 $PMUCAL info --measure > /dev/null 2> "$TMP/f.err"
+rc=$?
+[ $rc -ne 0 ] && grep -q 'not this machine' "$TMP/f.err"; ok $? "info --measure refuses a fixture topology (exit $rc)"
+
+# A sane host (the fixture with a 32M 16-way L3): nothing implausible, nothing measured.
+sed 's/cache_size="532676608" depth="3" cache_linesize="64" cache_associativity="0"/cache_size="33554432" depth="3" cache_linesize="64" cache_associativity="16"/' \
+    $fx/hwloc.xml > "$TMP/sane.xml"
+HWLOC_XMLFILE="$TMP/sane.xml" HWLOC_THISSYSTEM=1 $PMUCAL info --json > "$TMP/s.json" 2> "$TMP/s.err"
+jq -e '[.topology.geometry.levels[] | .hwloc_plausible and .source == "hwloc"] == [true, true, true] and .topology.geometry.levels[2].bytes == 33554432' \
+    "$TMP/s.json" > /dev/null && ! grep -q measuring "$TMP/s.err"
+ok $? "a sane 32M L3 passes the checks and is used as hwloc says, without measuring"
+
+# This machine: measured once into the cache, read from it afterwards.
+start=$(date +%s)
+$PMUCAL info --measure > "$TMP/m1.txt" 2> "$TMP/m1.err"
+rc=$?
+secs=$(( $(date +%s) - start ))
+f=$(ls "$TMP"/cache/geometry-*.json 2>/dev/null | head -n 1)
+[ $rc -eq 0 ] && [ -n "$f" ] && jq -e '(.points | length) >= 12 and (.key | test("kernel"))' "$f" > /dev/null
+ok $? "info --measure measured this host in ${secs}s (exit $rc) and cached $(jq '.points | length' "$f" 2>/dev/null) points in $f"
+[ "$secs" -le 60 ]; ok $? "the curve takes seconds, not minutes (${secs}s; it stops two octaves into memory)"
+$PMUCAL info > "$TMP/m2.txt" 2> "$TMP/m2.err"
+! grep -q measuring "$TMP/m2.err" && grep -q "^curve .*cached in $TMP/cache" "$TMP/m2.txt"
+ok $? "the next run reads the cache, measuring nothing: $(grep '^curve' "$TMP/m2.txt")"
+jq '.key = "another host"' "$f" > "$TMP/k.json" && mv "$TMP/k.json" "$f"
+$PMUCAL info > "$TMP/m3.txt" 2> /dev/null
+! grep -q "^curve      measured on" "$TMP/m3.txt"; ok $? "a cache file of another host (key) is not used: $(grep '^curve' "$TMP/m3.txt")"
+done_testing

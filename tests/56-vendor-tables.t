@@ -1,0 +1,202 @@
+#!/bin/sh
+# A CPU that libpfm4 does not know: the vendor table chosen by CPUID (perf's mapfile), its events
+# by name and in perf's syntax, groups that perf stat -e takes, model diffs, Zen 5 expectations.
+# The host is forced to be the Zen 5 VM on any machine: libpfm4's own core PMU hidden
+# (LIBPFM_DISABLED_PMUS), the CPUID signature from the fixture's leaves or PMUCAL_CPUID.
+. "$(dirname "$0")/lib.sh"
+
+eventdata=${PMUCAL_EVENTDATA:-../shared/eventdata}
+cpuid=../shared/hosts/zen5-vm/cpuid
+if [ ! -f "$eventdata/amd/mapfile.csv" ] || [ ! -d "$cpuid" ]; then
+    skip "vendor tables" "no reference tables at $eventdata or no Zen 5 fixture at $cpuid"
+    done_testing
+    exit 0
+fi
+export PMUCAL_EVENTDATA="$eventdata"
+unset PMUCAL_CPUID LIBPFM_FORCE_PMU
+# Hide every core PMU libpfm4 detects here (a hybrid Intel part has two).
+for try in 1 2 3 4; do
+    host_pmu=$($PMUCAL info --json 2> /dev/null | jq -r '.pmu.libpfm4_pmu // empty')
+    [ -z "$host_pmu" ] && break
+    export LIBPFM_DISABLED_PMUS="${LIBPFM_DISABLED_PMUS:+$LIBPFM_DISABLED_PMUS,}$host_pmu"
+done
+export HWLOC_CPUID_PATH="$cpuid"
+
+# The table for a CPUID signature, as perf's mapfile rows choose it: SIGNATURE TABLE-OR-ERROR.
+while IFS='|' read -r line sig want; do
+    out=$(PMUCAL_CPUID=$sig $PMUCAL events 2>&1 | head -n 1)
+    echo "$out" | grep -q -- "$want"
+    ok $? "tests/56-vendor-tables.t:$line: CPUID $sig -> $want (got: $(echo "$out" | cut -c1-150))"
+done << 'EOF'
+31|AuthenticAMD-26-2|amd/amdzen5 (CPUID AuthenticAMD-26-2 matches row 'AuthenticAMD-26-(
+32|AuthenticAMD-26-44-0|amd/amdzen5 (CPUID AuthenticAMD-26-44-0
+33|AuthenticAMD-26-50|names .*amdzen6, which is not there
+34|AuthenticAMD-25-11|amd/amdzen4 (CPUID
+35|AuthenticAMD-25-1|amd/amdzen3 (CPUID
+36|AuthenticAMD-23-31|amd/amdzen2 (CPUID
+37|GenuineIntel-6-4E|intel/SKL/events/skylake_core.json (CPUID GenuineIntel-6-4E matches
+38|HygonGenuine-24-0|no row of .*mapfile.csv matches CPUID HygonGenuine-24-0
+39|zen5|PMUCAL_CPUID=zen5 is not VENDOR-FAMILY-MODEL
+EOF
+
+# Without an override the signature comes from the fixture's replayed CPUID leaves (HWLOC_CPUID_PATH).
+$PMUCAL events > "$TMP/events.txt" 2> "$TMP/events.err"
+head -n 1 "$TMP/events.txt" | grep -q "amd/amdzen5 (CPUID AuthenticAMD-26-2-1 matches row" &&
+    head -n 1 "$TMP/events.txt" | grep -q "; 6 programmable counters"
+ok $? "events: the Zen 5 table by the fixture's CPUID (AuthenticAMD-26-2-1), six counters: $(head -n 1 "$TMP/events.txt" | cut -c1-200)"
+is "$(grep -vc '^#' "$TMP/events.txt")" "368" "events lists the 368 core events of amdzen5"
+grep -q '^ls_dispatch.ld_dispatch  *# amdzen5/load-store.json$' "$TMP/events.txt"
+ok $? "each event with its source file"
+
+# Encodings: NAME -> perf syntax (events --describe), AMD's bits 11:8 in config 35:32, Intel's fields.
+while IFS='|' read -r line table name want; do
+    got=$($PMUCAL events --vendor-json "$table" --describe | awk -F'\t' -v n="$name" '$1 == n { print $2 }')
+    is "$got" "$want" "tests/56-vendor-tables.t:$line: $table $name"
+done << 'EOF'
+56|amdzen5|ls_dispatch.ld_dispatch|r129:u
+57|amdzen5|ic_tag_hit_miss.instruction_cache_miss|r10000188e:u
+58|amdzen5|fp_ret_sse_avx_ops.all|rf03:u
+59|amdzen4|fp_ret_sse_avx_ops.all|r1f03:u
+60|SKL|CYCLE_ACTIVITY.STALLS_TOTAL|r40004a3:u
+61|SKL|INST_RETIRED.ANY|r100:u
+62|SKL|OFFCORE_RESPONSE.DEMAND_DATA_RD.L3_HIT.ANY_SNOOP|cpu/config=0x1b7,config1=0x3fc01c0001/u
+63|SKL|RS_EVENTS.EMPTY_END|r184015e:u
+EOF
+
+# perf's syntax in -e: each spelling resolves to this group line (groups prints perf stat syntax).
+while IFS='|' read -r line ev want; do
+    got=$($PMUCAL groups -e "$ev" 2>&1)
+    is "$got" "$want" "tests/56-vendor-tables.t:$line: -e '$ev'"
+done << 'EOF'
+71|ex_ret_instr|{rc0:u}
+72|ex_ret_instr:k|{rc0:k}
+73|r00c0:uk|{rc0:uk}
+74|cpu/event=0x1c0,umask=0x2,cmask=3,inv,edge/k|{r1038402c0:k}
+75|cpu/event=0x29,umask=0x1/|{r129:u}
+76|{ex_ret_brn,ex_ret_brn_misp},page-faults|{rc2:u,rc3:u,page-faults:u}
+EOF
+
+# Malformed perf syntax and unknown names: exit 2, one message naming the input and the fix.
+while IFS='|' read -r line ev want; do
+    $PMUCAL groups -e "$ev" > "$TMP/o" 2>&1
+    rc=$?
+    [ $rc -eq 2 ] && [ "$(wc -l < "$TMP/o")" -eq 1 ] && grep -q -- "$want" "$TMP/o"
+    ok $? "tests/56-vendor-tables.t:$line: -e '$ev' exits 2 (got $rc): $(cat "$TMP/o")"
+done << 'EOF'
+86|cpu/event=0x1000/|term event=0x1000: give a number from 0 to 0xfff
+87|cpu/umask=1,foo=2/|unknown term 'foo'
+88|uncore/event=1/|PMU 'uncore' in 'uncore/event=1/'
+89|r00c0:p|modifier 'p'
+90|{ex_ret_brn,{ex_ret_cond}}|a group inside a group
+91|{ex_ret_brn,ex_ret_cond|an unclosed '{'
+92|ex_ret_no_such_event|unknown event 'ex_ret_no_such_event': not in the amdzen5 table
+EOF
+
+# A vendor field out of range is an error naming the file, the event and the field, never a cast.
+mkdir -p "$TMP/bad"
+while IFS='|' read -r line json want; do
+    printf '%s\n' "$json" > "$TMP/bad/t.json"
+    $PMUCAL events --vendor-json "$TMP/bad/t.json" > "$TMP/o" 2>&1
+    rc=$?
+    [ $rc -eq 2 ] && grep -q -- "$want" "$TMP/o"
+    ok $? "tests/56-vendor-tables.t:$line: $json exits 2 (got $rc): $(cat "$TMP/o")"
+done << 'EOF'
+104|[{"EventName": "x", "EventCode": "-1"}]|t.json: event x: EventCode "-1" is not a whole number in 0..0xfff
+105|[{"EventName": "x", "EventCode": "0x1000"}]|EventCode "0x1000" is not a whole number in 0..0xfff
+106|[{"EventName": "x", "EventCode": -3}]|EventCode "-3" is not a whole number
+107|[{"EventName": "x", "EventCode": "0x29", "UMask": "0x100"}]|UMask "0x100" is not a whole number in 0..0xff
+108|{"Events": [{"EventName": "X", "EventCode": "0x1c0", "Counter": "0"}]}|EventCode "0x1c0" is not a whole number in 0..0xff
+109|[{"EventName": "x", "EventCode": "0x29", "Invert": "2"}]|Invert "2" is not a whole number in 0..0x1
+EOF
+
+# Counters from the model: --group-size auto takes six at a time without libpfm4.
+is "$($PMUCAL groups --names -e all --group-size auto | head -n 1 | tr ',' '\n' | wc -l)" "6" "groups -e all --group-size auto: six counters of Zen 5"
+
+# groups' lines paste into perf stat -e as they are (an event may be unsupported; a parse error is a failure).
+if command -v perf > /dev/null 2>&1; then
+    $PMUCAL groups -e 'ex_ret_instr,r00c0:k,cpu/event=0x29,umask=0x1/,{ex_ret_brn,ex_ret_brn_misp},page-faults,context-switches,instructions' > "$TMP/g.txt"
+    bad=0
+    while read -r g; do
+        perf stat -e "$g" true > /dev/null 2> "$TMP/perf.err"
+        if grep -q 'event syntax error\|parser error\|Cannot find PMU\|Unknown event' "$TMP/perf.err"; then
+            bad=1
+            sed 's/^/# /' "$TMP/perf.err"
+        fi
+    done < "$TMP/g.txt"
+    [ "$bad" -eq 0 ] && [ "$(wc -l < "$TMP/g.txt")" -ge 2 ]
+    ok $? "perf stat -e takes every groups line as it is: $(tr '\n' ' ' < "$TMP/g.txt")"
+else
+    skip "perf stat -e takes groups' lines" "perf is not installed"
+fi
+
+# The model diff Zen 4 -> Zen 5: the changes a bring-up must see (golden lines).
+$PMUCAL modeldiff amdzen4 amdzen5 > "$TMP/diff.tap"
+is "$?" "1" "modeldiff amdzen4 amdzen5 exits 1 (something changed)"
+while IFS='|' read -r line want; do
+    grep -q -- "$want" "$TMP/diff.tap"
+    ok $? "tests/56-vendor-tables.t:$line: modeldiff shows: $want"
+done << 'EOF'
+139|^not ok [0-9]* - changed: ls_mab_alloc.load_store_allocations: event 0x41 umask 0x3f .* -> event 0x41 umask 0x07
+140|^not ok [0-9]* - changed: ls_mab_alloc.hardware_prefetcher_allocations: event 0x41 umask 0x40 .* -> event 0x41 umask 0x08
+141|^not ok [0-9]* - changed: ls_mab_alloc.all_allocations: event 0x41 umask 0x7f .* -> event 0x41 umask 0x0f
+142|^not ok [0-9]* - changed: l2_request_g1.all: event 0x60 umask 0xff .* -> event 0x60 umask 0xf7
+143|^not ok [0-9]* - changed: fp_ret_sse_avx_ops.all: event 0x03 umask 0x1f .* -> event 0x03 umask 0x0f
+144|^not ok [0-9]* - re-meant: de_dis_dispatch_token_stalls2.int_sch0_token_stall -> de_dispatch_stall_cycle_dynamic_tokens_part2.al_tokens (event 0xaf umask 0x01
+145|^not ok [0-9]* - re-meant: de_dis_dispatch_token_stalls2.int_sch1_token_stall -> de_dispatch_stall_cycle_dynamic_tokens_part2.ag_tokens (event 0xaf umask 0x02
+146|^not ok [0-9]* - re-meant: de_dis_dispatch_token_stalls2.int_sch2_token_stall -> de_dispatch_stall_cycle_dynamic_tokens_part2.ex_flush_recovery (event 0xaf umask 0x04
+147|^# new: bp_redirects.all (event 0x9f umask 0x00
+148|^# new: l2_fill_rsp_src.all (event 0x165 umask 0xde
+149|^# new: ex_ret_mmx_fp_instr.sse (event 0xcb umask 0x04
+150|^ok [0-9]* - renamed: de_dis_dispatch_token_stalls1.fp_sch_rsrc_stall -> de_dispatch_stall_cycle_dynamic_tokens_part1.fp_sch_rsrc_stall
+151|^# totals .*: same 271, changed 7, re-meant 15, renamed 6, new 63, removed 37$
+EOF
+$PMUCAL modeldiff amdzen4 amdzen5 --table > "$TMP/diff.txt"
+grep -q '^changed  *ls_mab_alloc.all_allocations  *event 0x41 umask 0x7f .* ls_mab_alloc.all_allocations  *event 0x41 umask 0x0f' "$TMP/diff.txt" &&
+    [ "$(grep -c '^re-meant ' "$TMP/diff.txt")" -eq 15 ]
+ok $? "modeldiff --table: one row per difference (15 re-meant rows)"
+
+# encodings of a Zen 4 libpfm4 PMU against the Zen 5 table is no all-clear: cross-model, exit 1.
+$PMUCAL encodings --pmu amd64_fam19h_zen4 --vendor-json "$eventdata/amd/amdzen5" --quiet > "$TMP/enc.tap"
+rc=$?
+[ $rc -eq 1 ] && grep -q '^# cross-model comparison: libpfm4 amd64_fam19h_zen4 is amdzen4, the table is amdzen5' "$TMP/enc.tap" &&
+    grep -q '^# cross-model amdzen4 -> amdzen5: 7 same-name events re-encoded, 15 encodings re-meant' "$TMP/enc.tap" &&
+    grep -q '^not ok [0-9]* - changed: fp_ret_sse_avx_ops.all' "$TMP/enc.tap"
+ok $? "encodings zen4 vs amdzen5 says cross-model, lists 7 re-encodings and 15 re-meant encodings, exits 1 (got $rc)"
+
+# Zen 5 expectations by the table's names, checked offline; a name not in the table is not ok.
+$PMUCAL expect check validate/expect/amdzen5.txt > "$TMP/exp.tap"
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c '^ok' "$TMP/exp.tap")" -ge 20 ] && grep -q 'fp_ret_sse_avx_ops.all = flops.dp + flops.sp 1% (config 0xf03)' "$TMP/exp.tap"
+ok $? "expect check amdzen5.txt: $(grep -c '^ok' "$TMP/exp.tap") rules resolve in the amdzen5 table (exit $rc)"
+mkdir -p "$TMP/exp"
+printf 'ex_ret_instr inst exact\nRETIRED_INSTRUCTIONS inst exact\n' > "$TMP/exp/amdzen5.txt"
+$PMUCAL expect check "$TMP/exp/amdzen5.txt" > "$TMP/o" 2>&1
+[ $? -eq 1 ] && grep -q "^not ok 2 - .*amdzen5.txt:2: RETIRED_INSTRUCTIONS does not encode for amdzen5: no event 'RETIRED_INSTRUCTIONS' in the amdzen5 table" "$TMP/o"
+ok $? "a Zen 4 libpfm4 name in amdzen5.txt is not ok with file:line"
+
+# validate on the unknown model: the rules load by the table, events by name and perf syntax;
+# never 'unknown event'. Without a hardware PMU every one is a SKIP saying so.
+events=$(grep -v '^#' validate/expect/amdzen5.txt | awk 'NF { print $1 }' | paste -sd, -)
+$PMUCAL validate --case 'walker size=L1' -r 3 -e "$events,r00c0" --label zen5 > "$TMP/v.tap" 2> "$TMP/v.err"
+rc=$?
+n=$(grep -v '^#' validate/expect/amdzen5.txt | awk 'NF' | wc -l)
+is "$(jq -r '.expectations | split("/") | last' "$PMUCAL_RESULTS"/*-zen5/manifest.json)" "amdzen5.txt" "validate loads amdzen5.txt for the host's table"
+is "$(jq -r '[.pmu.event_source, .pmu.vendor_table.name, .pmu.vendor_table.counters] | join(" ")' "$PMUCAL_RESULTS"/*-zen5/manifest.json)" \
+   "vendor table amdzen5 6" "the run records where its events came from"
+! grep -qi 'unknown event' "$TMP/v.tap" "$TMP/v.err" && [ $rc -ne 2 ]
+ok $? "validate takes all $n Zen 5 rule events and r00c0 (exit $rc)"
+if [ "$($PMUCAL info --json | jq -r .pmu.hardware_usable)" = "false" ]; then
+    is "$(grep -c '# SKIP no hardware PMU' "$TMP/v.tap")" "$((n + 1))" "each of them is a SKIP: no hardware PMU"
+else
+    skip "SKIP without a hardware PMU" "this host has one: the verdicts are real"
+fi
+# r00c0 is ex_ret_instr in the table (catalog_event_name): it takes that rule.
+$PMUCAL run walker size=L1 -e r00c0 --json 2> /dev/null | jq -r '.events[0].canonical' > "$TMP/canon"
+is "$(cat "$TMP/canon")" "ex_ret_instr" "a raw encoding takes the table's name (perf's own name for it)"
+
+# --pmu naming another model than the host's: said once.
+$PMUCAL validate --case 'walker size=L1' -r 3 -e page-faults --pmu amd64_fam19h_zen4 --label other > /dev/null 2> "$TMP/o"
+is "$(grep -c "is not this host's model" "$TMP/o")" "1" "--pmu amd64_fam19h_zen4 on the Zen 5 host: one note"
+grep -q "the verdicts speak for amd64_fam19h_zen4's encodings" "$TMP/o"
+ok $? "the note says whose encodings the verdicts speak for: $(head -n 1 "$TMP/o")"
+done_testing
