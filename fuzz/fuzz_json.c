@@ -1,7 +1,7 @@
 /* The JSON reader (lib/jread.c), and what is read written again by emit in every format but
  * perf-metrics (which asks libpfm4 about each event): a document jread accepts must never make
  * the writer abort. */
-#include "../penalties/emit.h"
+#include "../penalties/tables.h"
 #include "fuzz.h"
 #include "jread.h"
 

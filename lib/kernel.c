@@ -269,6 +269,11 @@ int case_cpu(const struct case_ *c, const char *name)
     return (int)case_uint(c, name);
 }
 
+bool kernel_has_param(const struct kernel *k, const char *name)
+{
+    return param_index(k, name, strlen(name)) >= 0;
+}
+
 int case_run_cpu(const struct case_ *c)
 {
     if (param_index(c->kernel, "run_cpu", 7) >= 0)

@@ -70,8 +70,9 @@ struct kernel {
     enum quantity_id per;        /* "cycles per <per_name>" in reports (e.g. Q_LD_ALL) */
     const char *per_name;
     /* Optional: more lines after 'pmucal run' prints a case's table (timing on the real CPU only),
-     * e.g. a penalty derived from its cycles per iteration. The case is still set up. */
-    void (*report)(struct case_ *c, const struct stats *cycles, const struct quantities *q);
+     * e.g. a penalty derived from its cycles per iteration. The case is still set up. core_ghz:
+     * the clock measured around that measurement (ns of a figure derived from these cycles). */
+    void (*report)(struct case_ *c, const struct stats *cycles, double core_ghz, const struct quantities *q);
     /* Kernels that generate code: the emitter holding it (bytes and listing), for 'pmucal gen'. */
     const struct emit *(*code)(const struct case_ *c);
 };
@@ -120,6 +121,7 @@ int code_level_of_size(uint64_t bytes);
  * with c->skip filled (the setup then returns KERNEL_SKIP). */
 bool case_isa_usable(struct case_ *c, unsigned isa);
 
+bool kernel_has_param(const struct kernel *k, const char *name);
 /* The CPU the measuring thread runs on: the case's run_cpu parameter where the kernel has one,
  * else the first allowed CPU. */
 int case_run_cpu(const struct case_ *c);

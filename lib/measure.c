@@ -138,6 +138,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
         goto out;
     }
     m->ratio_before = clock_ratio_now();
+clock_again:
     for (int rep = 0; rep < m->reps; rep++) {
         for (int attempt = 0;; attempt++) {
             if (measure_interrupted) {
@@ -172,6 +173,13 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
             ticks_0_min = k0;
     }
     m->ratio_after = clock_ratio_now();
+    m->clock_moved = fabs(m->ratio_after / m->ratio_before - 1) > MEASURE_CLOCK_DRIFT;
+    if (m->clock_moved && m->clock_redone < 2) {
+        m->clock_redone++;
+        m->ratio_before = m->ratio_after;
+        ticks_0_min = UINT64_MAX;
+        goto clock_again;
+    }
     m->core_per_tsc = (m->ratio_before + m->ratio_after) / 2;
     /* The zero-iteration run's time is fixed cost plus one-sided noise: its minimum is the cost. */
     for (int rep = 0; rep < m->reps; rep++)

@@ -17,6 +17,10 @@ struct measure_opts {
 #define MEASURE_OPTS_DEFAULT {.repetitions = 5, .target_seconds = 0.02, .iters = 0, .max_redo = 3}
 
 #define MEASURE_MAX_REPS 101
+/* Core-clock ratios taken before and after the repetitions that differ by more than this mean the
+ * clock moved while they ran (boost, host load): averaged, they would mis-scale every cycle. The
+ * repetitions are measured again, twice at most, then the measurement says so. */
+#define MEASURE_CLOCK_DRIFT 0.05
 /* The longest one measured run may last (real-time sources): a stop is acted on between runs. */
 #define MEASURE_MAX_RUN_SECONDS 0.5
 /* --iters at most this: beyond it no kernel's run stays under MEASURE_MAX_RUN_SECONDS. */
@@ -34,6 +38,8 @@ struct measurement {
     struct stats cycle_stat;
     double core_per_tsc;                   /* ratio used: mean of the ratios before and after */
     double ratio_before, ratio_after;
+    int clock_redone;    /* times the repetitions were measured again because the clock moved */
+    bool clock_moved;    /* the ratios before and after still differ by more than MEASURE_CLOCK_DRIFT */
     double noise[NOISE_COUNT][MEASURE_MAX_REPS];   /* in run(N) + run(0), whole runs */
     double fixed[FIXED_COUNT][MEASURE_MAX_REPS];   /* per iteration; NaN without fixed counters */
     struct stats fixed_stat[FIXED_COUNT];

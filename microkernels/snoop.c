@@ -16,7 +16,7 @@
 #include "rng.h"
 #include "topo.h"
 #include "util.h"
-#include "../penalties/snoop.h"
+#include "snoop_transfer.h"
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
@@ -391,13 +391,13 @@ static void snoop_teardown(struct case_ *c)
 
 /* After the table of 'pmucal run': the transfer's cost per line over the same walk on local
  * copies, measured now as its own case. */
-static void snoop_report(struct case_ *c, const struct stats *cycles, const struct quantities *q)
+static void snoop_report(struct case_ *c, const struct stats *cycles, double core_ghz, const struct quantities *q)
 {
     const struct snoop *s = c->priv;
     if (s->mode != MODE_HITM && s->mode != MODE_SHARED)
         return;
     struct snoop_penalty p;
-    if (snoop_penalty_from_case(c, cycles, q, &p))
+    if (snoop_penalty_from_case(c, cycles, core_ghz, q, &p))
         return;
     snoop_penalty_print(&p, stdout);
 }

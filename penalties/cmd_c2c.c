@@ -4,7 +4,7 @@
 #include "cli.h"
 #include "clock.h"
 #include "results.h"
-#include "snoop.h"
+#include "../microkernels/snoop_transfer.h"
 #include "subprocess.h"
 #include "topo.h"
 #include "util.h"
@@ -56,6 +56,7 @@ struct cell {
     int from, to;
     bool measured;
     struct stats cycles;
+    double ghz;               /* core clock measured around this pair's measurement: its ns */
 };
 
 static void begin_manifest(struct run_dir *dir, int argc, char **argv)
@@ -65,7 +66,7 @@ static void begin_manifest(struct run_dir *dir, int argc, char **argv)
     run_dir_manifest(dir, RUN_RUNNING, NULL);
 }
 
-static int write_csv(const char *path, const struct cell *cells, int n, double core_hz)
+static int write_csv(const char *path, const struct cell *cells, int n)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
@@ -77,7 +78,7 @@ static int write_csv(const char *path, const struct cell *cells, int n, double c
         const struct cell *c = &cells[i];
         fprintf(f, "%d,%d,%s,%.2f,%.2f,%.2f,%.2f,%zu\n", c->from, c->to,
                 topo_relation_name(topo_relation(c->from, c->to)), c->cycles.median, c->cycles.min, c->cycles.mad,
-                c->cycles.median / core_hz * 1e9, c->cycles.n);
+                c->cycles.median / c->ghz, c->cycles.n);
     }
     if (fclose(f)) {
         pm_error("cannot write %s: %s", path, strerror(errno));
@@ -253,13 +254,13 @@ static int c2c_main(int argc, char **argv)
                                    cpus[a], cpus[b]);
             struct quantities q;
             pm_note("c2c: CPU %d -> CPU %d (%s)", c->from, c->to, topo_relation_name(topo_relation(c->from, c->to)));
-            if (snoop_measure_cycles(text, &o, &c->cycles, &q))
+            if (snoop_measure_cycles(text, &o, &c->cycles, &c->ghz, &q))
                 rc = 1;
             free(text);
             ncell += !rc;
         }
-    printf("one-way line transfer latency, mode %s, segment %s, %d repetitions; core clock %.3f GHz\n", mode, size,
-           o.repetitions, ci->core_hz / 1e9);
+    printf("one-way line transfer latency, mode %s, segment %s, %d repetitions; core clock %.3f GHz at the start, "
+           "ns at the clock measured around each pair\n", mode, size, o.repetitions, ci->core_hz / 1e9);
     printf("median core cycles (ns); rows: from CPU (writer), columns: to CPU (reader)\n%8s", "from\\to");
     for (int b = 0; b < ncpu; b++)
         printf(" %16d", cpus[b]);
@@ -275,7 +276,7 @@ static int c2c_main(int argc, char **argv)
                 printf(" %16s", "-");
             else {
                 char buf[40];
-                snprintf(buf, sizeof(buf), "%.1f (%.1f)", c->cycles.median, c->cycles.median / ci->core_hz * 1e9);
+                snprintf(buf, sizeof(buf), "%.1f (%.1f)", c->cycles.median, c->cycles.median / c->ghz);
                 printf(" %16s", buf);
             }
         }
@@ -285,9 +286,9 @@ static int c2c_main(int argc, char **argv)
     for (int k = 0; k < ncell; k++)
         printf("  %d -> %d  %-14s median %.1f cycles, min %.1f, MAD %.1f, %.1f ns\n", cells[k].from, cells[k].to,
                topo_relation_name(topo_relation(cells[k].from, cells[k].to)), cells[k].cycles.median,
-               cells[k].cycles.min, cells[k].cycles.mad, cells[k].cycles.median / ci->core_hz * 1e9);
+               cells[k].cycles.min, cells[k].cycles.mad, cells[k].cycles.median / cells[k].ghz);
     char *csv = xasprintf("%s/c2c.csv", dir.path);
-    if (write_csv(csv, cells, ncell, ci->core_hz))
+    if (write_csv(csv, cells, ncell))
         rc = 1;
     printf("wrote %s\n", csv);
     free(csv);

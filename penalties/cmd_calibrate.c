@@ -5,8 +5,9 @@
 #include "cli.h"
 #include "clock.h"
 #include "curve.h"
-#include "emit.h"
-#include "fit.h"
+#include "tables.h"
+#include "calibrate.h"
+#include "models.h"
 #include "recipes.h"
 #include "results.h"
 #include "stats.h"
@@ -48,25 +49,30 @@ static const struct command calibrate_command = {
     .summary = "measure cycle penalties (latencies, TLB, branches, stores, divides, assists) and write tables",
     .synopsis = "[options]",
     .usage = "Runs every penalty recipe (an issue case against its control case, or a case whose whole cost\n"
-             "per occurrence is the figure), one progress line each on stderr; then the load-latency curve\n"
-             "and the closure check. A penalty is (cycles per iteration of the issue case - of the control)\n"
-             "/ (occurrences in the issue case - in the control). Occurrences come from the kernels' models;\n"
-             "on a host whose PMU counts, the recipe's event for that PMU is counted on both cases and its\n"
-             "counts are used when they agree with the model within 10% (penalties.json says which). Each\n"
-             "case is measured R times; each repetition is converted to core cycles with the clock measured\n"
-             "right around it. The figure is the difference of medians; its 95% interval comes from a\n"
-             "bootstrap over the repetitions; an interval wider than +-10% (and +-0.25 cycles) marks the\n"
-             "penalty unstable (so does a repetition another task interrupted in every attempt): it\n"
-             "stays in penalties.json and the CSV but is not a constant in the C header nor a perf\n"
-             "metric. Memory-domain penalties (DRAM) are kept in ns and in cycles at the measured clock\n"
-             "('pmucal emit --core-ghz F' rescales them). A recipe whose kernel is not built here is\n"
-             "reported as skipped, with the reason.\n\n"
+             "per occurrence is the figure), one progress line each on stderr; then the load-latency curve,\n"
+             "the checks and the closure. A penalty is (cycles per iteration of the issue case - of the\n"
+             "control) / (occurrences in the issue case - in the control). Every case is an engine case,\n"
+             "as in validate: R repetitions, a repetition another task interrupted measured again, the\n"
+             "repetitions measured again (twice at most) when the core clock moved by more than 5% while\n"
+             "they ran, one measurements.ndjson record each. Occurrences come from the kernels' models;\n"
+             "on a host whose PMU counts, the recipe's event is counted beside each case and used when it\n"
+             "agrees with the model within 10% (penalties.json says which). The figure is the difference\n"
+             "of medians with a 95% bootstrap interval; alias_4k and page_walk are the median of 5\n"
+             "independent runs. Statuses: ok; unstable (interval wider than +-10% and 0.25 cycles, a\n"
+             "run-to-run spread over 2%, a CPU shared in every attempt, or a clock that kept moving);\n"
+             "not_ok (negative, within noise of zero, levels not ordered l1 < l2 < l3 < dram with each\n"
+             "step above noise, a level case off its level's plateau of the curve); skip; error. Only ok\n"
+             "penalties become constants in the C header and perf metrics. Each penalty is printed beside\n"
+             "the published figure for the CPU model (penalties/reference.c) and its deviation; more than\n"
+             "25% is a NOTE. Memory-domain penalties (DRAM) are kept in ns and in cycles at the measured\n"
+             "clock ('pmucal emit --core-ghz F' rescales them).\n\n"
              "Writes results/<date>-<host>-calibrate/: manifest.json, measurements.ndjson (one record per\n"
              "case), penalties.json (the source of truth), tables/penalties.h, tables/metrics.json (perf\n"
-             "pmu-events metrics for the host PMU), tables/penalties.csv, curve.csv, curve.svg (gnuplot),\n"
-             "validate.tap (the closure verdict).\n"
-             "Exit status: 0, or 1 when the closure check fails or a case fails to measure; 2 on bad input;\n"
-             "130 when interrupted.\n",
+             "pmu-events metrics under perf's event names for the CPU model; a model without them is a\n"
+             "note), tables/penalties.csv, curve.csv, curve.svg (gnuplot), validate.tap (one line per\n"
+             "penalty: ok, not ok, TODO when unstable, SKIP; and the closure).\n"
+             "Exit status: 0, or 1 when a penalty is not ok, the closure fails, a case fails to measure or\n"
+             "an output cannot be written; 2 on bad input; 130 when interrupted.\n",
     .options = calibrate_options,
     .examples = "  pmucal calibrate\n"
                 "  pmucal calibrate --recipe l2_hit --recipe dram --no-curve\n"
@@ -74,163 +80,6 @@ static const struct command calibrate_command = {
                 "  pmucal emit --format c --core-ghz 2.0 results/2025-01-01-host-calibrate\n",
 };
 PMUCAL_COMMAND(calibrate_command)
-
-struct cal {
-    struct cal_opts o;
-    const char *host_pmu;         /* libpfm4's core PMU: which recipe event counts occurrences */
-    bool hw;                      /* hardware events open here */
-    char hw_why[256];
-    struct run_dir dir;
-    struct case_result **cases;   /* each allocated once: penalties keep pointers to them */
-    int ncases;
-    bool interrupted;
-};
-
-/* Each case text is measured once, however many recipes name it. */
-static struct case_result *measured(struct cal *k, const char *text)
-{
-    for (int i = 0; i < k->ncases; i++)
-        if (!strcmp(k->cases[i]->text, text))
-            return k->cases[i];
-    k->cases = xrealloc(k->cases, sizeof(*k->cases) * (size_t)(k->ncases + 1));
-    struct case_result *r = k->cases[k->ncases++] = xmalloc(sizeof(*r));
-    int rc = cal_measure(text, &k->o, NULL, r);
-    if (rc == CAL_INTERRUPTED)
-        k->interrupted = true;
-    struct json j;
-    json_init(&j);
-    json_object_begin(&j, NULL);
-    json_string(&j, "case", text);
-    json_string(&j, "label", r->label);
-    json_string(&j, "detail", r->detail);
-    json_string(&j, "status", rc == CAL_OK ? "ok" : rc == CAL_SKIP ? "skip" : "error");
-    json_string(&j, "reason", r->reason[0] ? r->reason : NULL);
-    json_uint(&j, "iters", r->iters);
-    json_int(&j, "disturbed_repetitions", r->disturbed);
-    json_array_begin(&j, "cycles_per_iter");
-    for (int i = 0; i < r->reps; i++)
-        json_number(&j, NULL, r->cycles[i]);
-    json_array_end(&j);
-    json_array_begin(&j, "ns_per_iter");
-    for (int i = 0; i < r->reps; i++)
-        json_number(&j, NULL, r->ns[i]);
-    json_array_end(&j);
-    json_array_begin(&j, "core_ghz");
-    for (int i = 0; i < r->reps; i++)
-        json_number(&j, NULL, r->ghz[i]);
-    json_array_end(&j);
-    json_object_begin(&j, "model");
-    for (int i = 0; i < Q_COUNT; i++)
-        if (quantity_stated(&r->q, (enum quantity_id)i))
-            json_number(&j, quantity_name((enum quantity_id)i), r->q.v[i]);
-    json_object_end(&j);
-    json_object_end(&j);
-    json_write_line(&j, k->dir.measurements);
-    json_free(&j);
-    return r;
-}
-
-struct penalty {
-    const struct recipe *rc;
-    const char *status;          /* ok, unstable, skip, error */
-    char reason[400];
-    struct fit f;                /* in the domain's unit: cycles (core) or ns (memory) */
-    double cycles, cycles_lo, cycles_hi, ns, ns_lo, ns_hi;
-    double occ_issue, occ_control;
-    struct occurrences occ;       /* model or validated event, and why */
-    const struct case_result *issue, *control;
-};
-
-/* The run's core clock: the median of every repetition's local clock. */
-static double run_ghz(const struct cal *k)
-{
-    int n = 0;
-    for (int i = 0; i < k->ncases; i++)
-        n += k->cases[i]->reps;
-    if (!n)
-        return clock_get()->core_hz / 1e9;
-    double *g = xmalloc(sizeof(double) * (size_t)n);
-    n = 0;
-    for (int i = 0; i < k->ncases; i++)
-        for (int r = 0; r < k->cases[i]->reps; r++)
-            g[n++] = k->cases[i]->ghz[r];
-    double m = stats_median(g, (size_t)n);
-    free(g);
-    return m;
-}
-
-/* One repetition of a case with the recipe's PMU event beside it: the occurrences it counts. */
-static void count_event(const struct cal *k, const char *text, const char *event, struct event_count *out)
-{
-    struct cal_opts once = k->o;
-    once.repetitions = 1;
-    struct case_result r;
-    cal_measure(text, &once, event, &r);
-    *out = r.event;
-    if (r.status != CAL_OK && !out->why[0])
-        snprintf(out->why, sizeof(out->why), "%.200s", r.reason);
-    case_result_free(&r);
-}
-
-static void fit_recipe(struct cal *k, const struct recipe *rc, struct penalty *p, unsigned seed)
-{
-    memset(p, 0, sizeof(*p));
-    p->rc = rc;
-    p->status = "error";
-    p->cycles = p->cycles_lo = p->cycles_hi = p->ns = p->ns_lo = p->ns_hi = NAN;
-    p->issue = measured(k, rc->issue);
-    p->control = rc->control && !k->interrupted ? measured(k, rc->control) : NULL;
-    const struct case_result *bad = p->issue->status != CAL_OK ? p->issue
-                                  : p->control && p->control->status != CAL_OK ? p->control : NULL;
-    if (bad) {
-        p->status = bad->status == CAL_SKIP ? "skip" : "error";
-        snprintf(p->reason, sizeof(p->reason), "%s", bad->reason);
-        return;
-    }
-    int q = quantity_lookup(rc->occurrence);
-    if (q < 0) {
-        p->status = "skip";
-        snprintf(p->reason, sizeof(p->reason), "quantity %s is not in this build's vocabulary", rc->occurrence);
-        return;
-    }
-    /* On a PMU host the recipe's event counts the occurrences, once it agrees with the model. */
-    const char *ev = k->host_pmu ? recipe_event(rc, k->host_pmu) : NULL;
-    struct event_count ei = {.asked = ev != NULL}, ec = {.asked = ev && p->control};
-    if (ev && k->hw) {
-        count_event(k, rc->issue, ev, &ei);
-        if (p->control)
-            count_event(k, rc->control, ev, &ec);
-    } else if (ev) {
-        snprintf(ei.why, sizeof(ei.why), "%s", k->hw_why);
-    }
-    choose_occurrences(p->issue->q.v[q], p->control ? p->control->q.v[q] : 0, &ei, p->control ? &ec : NULL, ev,
-                       &p->occ);
-    p->occ_issue = p->occ.issue;
-    p->occ_control = p->occ.control;
-    double delta = p->occ_issue - p->occ_control;
-    if (isnan(delta) || delta <= 0) {
-        snprintf(p->reason, sizeof(p->reason), "the models give %s %g (issue) and %g (control): no occurrences to divide by",
-                 rc->occurrence, p->occ_issue, p->occ_control);
-        return;
-    }
-    bool mem = rc->domain == DOMAIN_MEMORY;
-    const double *x = mem ? p->issue->ns : p->issue->cycles;
-    const double *y = p->control ? (mem ? p->control->ns : p->control->cycles) : NULL;
-    p->f = fit_penalty(x, p->issue->reps, y, p->control ? p->control->reps : 0, delta, seed);
-    double ghz = run_ghz(k), scale = mem ? ghz : 1 / ghz;
-    double v[3] = {p->f.value, p->f.lo, p->f.hi}, w[3] = {v[0] * scale, v[1] * scale, v[2] * scale};
-    const double *cyc = mem ? w : v, *ns = mem ? v : w;
-    p->cycles = cyc[0], p->cycles_lo = cyc[1], p->cycles_hi = cyc[2];
-    p->ns = ns[0], p->ns_lo = ns[1], p->ns_hi = ns[2];
-    double half = (p->f.hi - p->f.lo) / 2, floor_ = mem ? 0.1 : 0.25;
-    p->status = half > 0.10 * fabs(p->f.value) && half > floor_ ? "unstable" : "ok";
-    int dist = p->issue->disturbed + (p->control ? p->control->disturbed : 0);
-    if (dist) {
-        p->status = "unstable";
-        snprintf(p->reason, sizeof(p->reason), "%d repetition(s) shared the CPU with another task in every attempt "
-                 "(context switches); measure on a quiet machine or another --cpu", dist);
-    }
-}
 
 static void penalty_json(struct json *j, const struct penalty *p, const char *host_pmu)
 {
@@ -274,21 +123,40 @@ static void penalty_json(struct json *j, const struct penalty *p, const char *ho
         json_number(j, "ns_per_iter", sn.median);
         json_object_end(j);
     }
+    /* The occurrence event: libpfm4 names by libpfm4 PMU, perf's names by CPU model. */
     json_object_begin(j, "events");
-    for (int i = 0; i < RECIPE_MAX_PMUS && rc->events[i].pmu; i++)
-        json_string(j, rc->events[i].pmu, rc->events[i].event);
+    for (int i = 0; i < RECIPE_MAX_MODELS && rc->events[i].model; i++) {
+        const struct cpu_model *m = cpu_model_named(rc->events[i].model);
+        if (m && m->pfm_pmu && rc->events[i].pfm)
+            json_string(j, m->pfm_pmu, rc->events[i].pfm);
+    }
     json_object_end(j);
+    json_object_begin(j, "perf_events");
+    for (int i = 0; i < RECIPE_MAX_MODELS && rc->events[i].model; i++)
+        json_string(j, rc->events[i].model, rc->events[i].perf);
+    json_object_end(j);
+    json_string(j, "operands", rc->operands);
+    json_int(j, "runs", p->runs);
+    if (p->runs > 1) {
+        json_array_begin(j, "run_values");
+        for (int r = 0; r < p->runs; r++)
+            json_number(j, NULL, p->run_values[r]);
+        json_array_end(j);
+        json_number(j, "run_spread", p->run_spread);
+    }
+    json_string(j, "plateau", p->plateau[0] ? p->plateau : NULL);
+    if (p->ref) {
+        json_object_begin(j, "reference");
+        json_number(j, "lo", p->ref->lo);
+        json_number(j, "hi", p->ref->hi);
+        json_string(j, "note", p->ref->note);
+        json_string(j, "source", p->ref->source);
+        json_number(j, "deviation", p->deviation);
+        json_bool(j, "large_deviation", reference_deviation_large(p->deviation));
+        json_object_end(j);
+    }
     json_string(j, "group", rc->group);
     json_object_end(j);
-}
-
-/* ---- the latency curve ---- */
-
-static const struct case_result *curve_case(void *ctx, const char *text)
-{
-    struct cal *k = ctx;
-    const struct case_result *r = measured(k, text);
-    return k->interrupted ? NULL : r;
 }
 
 static int run_curve(struct cal *k, int ppo, struct curve *cv, struct json *doc)
@@ -298,59 +166,6 @@ static int run_curve(struct cal *k, int ppo, struct curve *cv, struct json *doc)
     curve_detect_levels(cv);
     curve_write(cv, ppo, k->dir.path, doc);
     return 0;
-}
-
-/* ---- closure ---- */
-
-static const struct penalty *find_penalty(const struct penalty *ps, int n, const char *name)
-{
-    for (int i = 0; i < n; i++)
-        if (!strcmp(ps[i].rc->name, name))
-            return &ps[i];
-    return NULL;
-}
-
-static int closure(struct cal *k, const struct penalty *ps, int n, struct json *doc, struct tap *tap)
-{
-    static const char *const lat[] = {"l1_hit", "l2_hit", "l3_hit"};
-    static const enum quantity_id qs[] = {Q_LD_L1, Q_LD_L2, Q_LD_L3};
-    const char *text = "mixwalk";
-    for (int i = 0; i < 3; i++) {
-        const struct penalty *p = find_penalty(ps, n, lat[i]);
-        if (!p || strcmp(p->status, "ok")) {
-            char why[128];
-            snprintf(why, sizeof(why), "needs a stable %s penalty from this run", lat[i]);
-            tap_point(tap, TAP_SKIP, "closure: mixwalk predicted from calibrated latencies", why);
-            return 0;
-        }
-    }
-    struct case_result *r = measured(k, text);
-    if (r->status != CAL_OK) {
-        tap_point(tap, r->status == CAL_SKIP ? TAP_SKIP : TAP_NOT_OK, "closure: mixwalk", r->reason);
-        return r->status == CAL_SKIP ? 0 : -1;
-    }
-    double predicted = 0;
-    for (int i = 0; i < 3; i++)
-        predicted += r->q.v[qs[i]] * find_penalty(ps, n, lat[i])->cycles;
-    double got = stats_median(r->cycles, (size_t)r->reps), err = (got - predicted) / predicted;
-    bool ok = fabs(err) <= 0.05;
-    char desc[512];
-    snprintf(desc, sizeof(desc), "closure: mixwalk (%.3g L1 + %.3g L2 + %.3g L3 loads per iteration) predicted %.1f "
-             "cycles per iteration from the calibrated latencies, measured %.1f (%+.1f%%, tolerance 5%%)",
-             r->q.v[Q_LD_L1], r->q.v[Q_LD_L2], r->q.v[Q_LD_L3], predicted, got, 100 * err);
-    tap_point(tap, ok ? TAP_OK : TAP_NOT_OK, desc, NULL);
-    json_object_begin(doc, "closure");
-    json_string(doc, "case", r->label);
-    json_string(doc, "detail", r->detail);
-    json_number(doc, "ld_l1", r->q.v[Q_LD_L1]);
-    json_number(doc, "ld_l2", r->q.v[Q_LD_L2]);
-    json_number(doc, "ld_l3", r->q.v[Q_LD_L3]);
-    json_number(doc, "predicted_cycles", predicted);
-    json_number(doc, "measured_cycles", got);
-    json_number(doc, "error", err);
-    json_bool(doc, "ok", ok);
-    json_object_end(doc);
-    return ok ? 0 : -1;
 }
 
 static bool wanted(const struct recipe *rc, char **only, int nonly)
@@ -444,10 +259,11 @@ static int list_recipes(bool as_json)
 {
     if (!as_json) {
         for (int r = 0; r < nrecipes; r++)
-            printf("%-20s %-6s %s\n    issue   %s\n    control %s\n    per     %s\n", recipes[r].name,
+            printf("%-20s %-6s %s\n    issue   %s\n    control %s\n    per     %s\n%s%s%s", recipes[r].name,
                    domain_name(recipes[r].domain), recipes[r].brief, recipes[r].issue,
                    recipes[r].control ? recipes[r].control : "(none: the whole cost per occurrence)",
-                   recipes[r].occurrence);
+                   recipes[r].occurrence, recipes[r].operands ? "    operands " : "",
+                   recipes[r].operands ? recipes[r].operands : "", recipes[r].operands ? "\n" : "");
         return fflush(stdout) ? 1 : 0;
     }
     struct json j;
@@ -461,12 +277,69 @@ static int list_recipes(bool as_json)
         json_string(&j, "issue", recipes[r].issue);
         json_string(&j, "control", recipes[r].control);
         json_string(&j, "occurrence", recipes[r].occurrence);
+        json_string(&j, "operands", recipes[r].operands);
         json_object_end(&j);
     }
     json_array_end(&j);
     int rc = json_write_line(&j, stdout);
     json_free(&j);
     return rc ? 1 : 0;
+}
+
+/* One TAP line a penalty: ok, not ok (failed a check, or an error), SKIP, TODO for unstable. */
+static void penalty_verdict(struct tap *tap, const struct penalty *p)
+{
+    char desc[640];
+    const char *unit = p->rc->domain == DOMAIN_MEMORY ? "ns" : "cycles";
+    snprintf(desc, sizeof(desc), "penalty %s: %.2f %s", p->rc->name, p->f.value, unit);
+    if (!strcmp(p->status, "ok"))
+        tap_point(tap, TAP_OK, desc, NULL);
+    else if (!strcmp(p->status, "unstable"))
+        tap_point(tap, TAP_TODO, desc, p->reason);
+    else if (!strcmp(p->status, "skip"))
+        tap_point(tap, TAP_SKIP, p->rc->name, p->reason);
+    else {
+        snprintf(desc, sizeof(desc), "penalty %s: %s", p->rc->name, p->reason);
+        tap_point(tap, TAP_NOT_OK, desc, NULL);
+    }
+}
+
+/* The table on stdout as TAP comments: each figure beside its reference and the deviation; the
+ * reasons and the large deviations as notes below it. */
+static void print_table(const struct cal *k, const struct penalty *ps, int np, double secs)
+{
+    printf("# %-20s %-6s %-8s %9s %21s %9s  %-13s %s\n", "penalty", "domain", "status", "cycles", "95% interval",
+           "ns", "reference", "deviation");
+    for (int i = 0; i < np; i++) {
+        const struct penalty *p = &ps[i];
+        char ref[32] = "-", dev[24] = "";
+        if (p->ref) {
+            if (p->ref->lo == p->ref->hi)
+                snprintf(ref, sizeof(ref), "%g", p->ref->lo);
+            else
+                snprintf(ref, sizeof(ref), "%g-%g", p->ref->lo, p->ref->hi);
+            if (!isnan(p->deviation))
+                snprintf(dev, sizeof(dev), "%+.0f%%%s", 100 * p->deviation,
+                         reference_deviation_large(p->deviation) ? " NOTE" : "");
+        }
+        if (isnan(p->cycles))
+            printf("# %-20s %-6s %-8s %9s %21s %9s  %-13s\n", p->rc->name, domain_name(p->rc->domain), p->status, "-",
+                   "", "", ref);
+        else
+            printf("# %-20s %-6s %-8s %9.2f   [%8.2f, %8.2f] %9.2f  %-13s %s\n", p->rc->name,
+                   domain_name(p->rc->domain), p->status, p->cycles, p->cycles_lo, p->cycles_hi, p->ns, ref, dev);
+    }
+    for (int i = 0; i < np; i++) {
+        const struct penalty *p = &ps[i];
+        if (p->reason[0])
+            printf("#   %s (%s): %s\n", p->rc->name, p->status, p->reason);
+        if (p->ref && reference_deviation_large(p->deviation))
+            printf("#   NOTE %s: %.2f cycles is %+.0f%% off the published %s for %s (%s%s%s)\n", p->rc->name, p->cycles,
+                   100 * p->deviation, p->ref->lo == p->ref->hi ? "figure" : "range", p->ref->model, p->ref->source,
+                   p->ref->note ? "; " : "", p->ref->note ? p->ref->note : "");
+    }
+    printf("# references: %s; core clock %.3f GHz (median of the clocks measured around each case); %.1f s; "
+           "results in %s\n", k->model ? k->model : "none for this CPU model", run_ghz(k), secs, k->dir.path);
 }
 
 static int calibrate_main(int argc, char **argv)
@@ -505,6 +378,8 @@ static int calibrate_main(int argc, char **argv)
     const char *host_pmu = pfm_core_pmu(&core) ? core.name : NULL;
     k.host_pmu = host_pmu;
     k.hw = perf_hw_usable(k.hw_why, sizeof(k.hw_why));
+    const struct cpu_model *model = cpu_model_of_pmu(host_pmu) ? cpu_model_of_pmu(host_pmu) : cpu_model_host();
+    k.model = model ? model->name : NULL;
 
     struct json doc;
     json_init(&doc);
@@ -514,6 +389,7 @@ static int calibrate_main(int argc, char **argv)
     json_string(&doc, "date", iso_now(date));
     json_int(&doc, "repetitions", k.o.repetitions);
     json_int(&doc, "cpu", k.o.cpu);
+    json_string(&doc, "cpu_model", k.model);   /* whose perf event names and references apply */
     json_string(&doc, "method", "penalty = (median issue - median control) / (occurrences issue - control), per "
                 "repetition cycles at the clock measured around it; 95% percentile bootstrap interval, 2000 "
                 "resamples; unstable when the half-width exceeds 10% and 0.25 cycles (0.1 ns for memory)");
@@ -535,31 +411,42 @@ static int calibrate_main(int argc, char **argv)
         const char *unit = recipes[i].domain == DOMAIN_MEMORY ? "ns" : "cycles";
         if (!strcmp(p->status, "ok") || !strcmp(p->status, "unstable"))
             pm_note("[%d/%d] %-20s %9.2f %s [%.2f, %.2f]%s%s  (%.1f s)", i + 1, nrecipes, recipes[i].name, p->f.value,
-                    unit, p->f.lo, p->f.hi, !strcmp(p->status, "unstable") ? " UNSTABLE" : "",
-                    p->reason[0] ? " (CPU shared)" : "", clock_now_seconds() - ts);
+                    unit, p->f.lo, p->f.hi, !strcmp(p->status, "unstable") ? " UNSTABLE: " : "", p->reason,
+                    clock_now_seconds() - ts);
         else
-            pm_note("[%d/%d] %-20s %s: %s", i + 1, nrecipes, recipes[i].name, !strcmp(p->status, "skip") ? "SKIP" : "ERROR",
-                    p->reason);
+            pm_note("[%d/%d] %-20s %s: %s", i + 1, nrecipes, recipes[i].name, !strcmp(p->status, "skip") ? "SKIP"
+                    : !strcmp(p->status, "not_ok") ? "NOT OK" : "ERROR", p->reason);
         if (!strcmp(p->status, "error"))
             status = 1, errors++;
     }
+    /* The curve first: the level cases are checked against its plateaus. */
+    struct curve *cv = xcalloc(1, sizeof(*cv));
+    bool have_curve = false;
+    if (curve && !k.interrupted) {
+        if (run_curve(&k, ppo, cv, &doc)) {
+            if (!k.interrupted)
+                status = 1;
+        } else {
+            have_curve = true;
+        }
+    }
+    check_penalties(ps, np, have_curve ? cv : NULL, k.model);
+    for (int i = 0; i < np; i++)
+        penalty_verdict(&tap, &ps[i]);
+    if (recipes_on && !k.interrupted && closure(&k, ps, np, &doc, &tap))
+        status = 1;
+    free(cv);
     json_object_begin(&doc, "clock");
     const struct clock_info *ci = clock_get();
     json_number(&doc, "core_ghz", run_ghz(&k));
     json_number(&doc, "tsc_ghz", ci->tsc_hz / 1e9);
     json_number(&doc, "startup_core_ghz", ci->core_hz / 1e9);
-    json_string(&doc, "how", "median over all repetitions of the clock measured around each (dependent adds / TSC)");
+    json_string(&doc, "how", "median over all measurements of the clock measured around each (dependent adds / TSC)");
     json_object_end(&doc);
     json_array_begin(&doc, "penalties");
     for (int i = 0; i < np; i++)
         penalty_json(&doc, &ps[i], host_pmu);
     json_array_end(&doc);
-    if (recipes_on && !k.interrupted && closure(&k, ps, np, &doc, &tap))
-        status = 1;
-    struct curve *cv = xmalloc(sizeof(*cv));
-    if (curve && !k.interrupted && run_curve(&k, ppo, cv, &doc) && !k.interrupted)
-        status = 1;
-    free(cv);
     double secs = clock_now_seconds() - t0;
     json_number(&doc, "wall_seconds", secs);
     json_object_end(&doc);
@@ -568,7 +455,10 @@ static int calibrate_main(int argc, char **argv)
                  measure_stop_signal() ? measure_stop_signal() : "a signal", k.dir.path);
     else
         tap_plan(&tap);
-    run_dir_write(&k.dir, "penalties.json", &doc);
+    if (tap.not_ok)
+        status = 1;
+    if (run_dir_write(&k.dir, "penalties.json", &doc))
+        status = 1;
     json_free(&doc);
 
     /* The tables come from penalties.json as written: one path from the file to every table. */
@@ -577,25 +467,10 @@ static int calibrate_main(int argc, char **argv)
     struct emit_opts eo = {.prefix = prefix};
     if (!back || emit_tables(back, k.dir.path, &eo))
         status = 1;
-    /* The table on stdout as comments, so stdout stays TAP. */
-    printf("# %-20s %-7s %-8s %10s %21s %10s\n", "penalty", "domain", "status", "cycles", "95% interval", "ns");
-    for (int i = 0; i < np; i++) {
-        const struct penalty *p = &ps[i];
-        if (!strcmp(p->status, "ok") || !strcmp(p->status, "unstable"))
-            printf("# %-20s %-7s %-8s %10.2f   [%8.2f, %8.2f] %10.2f\n", p->rc->name, domain_name(p->rc->domain),
-                   p->status, p->cycles, p->cycles_lo, p->cycles_hi, p->ns);
-        else
-            printf("# %-20s %-7s %-8s %s\n", p->rc->name, domain_name(p->rc->domain), p->status, p->reason);
-    }
-    printf("# core clock %.3f GHz (median of the clocks around each repetition); %.1f s; results in %s\n",
-           run_ghz(&k), secs, k.dir.path);
+    print_table(&k, ps, np, secs);
     jread_free(back);
     free(pj);
-    for (int i = 0; i < k.ncases; i++) {
-        case_result_free(k.cases[i]);
-        free(k.cases[i]);
-    }
-    free(k.cases);
+    cal_free(&k);
     free(ps);
     if (k.interrupted)
         run_dir_manifest(&k.dir, RUN_INTERRUPTED, measure_stop_signal());

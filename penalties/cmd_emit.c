@@ -1,6 +1,7 @@
 /* pmucal emit: a calibration's penalties.json as JSON, a C header, perf metrics or CSV. */
 #include "cli.h"
-#include "emit.h"
+#include "models.h"
+#include "tables.h"
 #include "results.h"
 #include "util.h"
 #include <dirent.h>
@@ -12,12 +13,15 @@
 
 static int emit_main(int argc, char **argv);
 
-enum { K_CORE_GHZ = CLI_LONG, K_PREFIX, K_ALLOW_INCOMPLETE };
+enum { K_CORE_GHZ = CLI_LONG, K_PREFIX, K_ALLOW_INCOMPLETE, K_MODEL };
 
 static const struct cli_option emit_options[] = {
     {"format", 'f', "F", "json, c, perf-metrics or csv (required)"},
-    {"core-ghz", K_CORE_GHZ, "F", "recompute memory-domain penalties (DRAM) in cycles at F GHz from their ns;\n"
-                                  "core-domain penalties are constant in cycles and stay"},
+    {"core-ghz", K_CORE_GHZ, "F", "the tables at another core clock: memory-domain penalties (DRAM) in\n"
+                                  "cycles at F GHz from their ns; core-domain penalties keep their cycles\n"
+                                  "and their ns become cycles / F"},
+    {"model", K_MODEL, "NAME", "perf metrics for this CPU model: zen4, zen5 or skylake (default: libpfm4's\n"
+                               "PMU, else the host's CPUID)"},
     {"prefix", K_PREFIX, "NAME", "C macro prefix (default PMUCAL)"},
     {"output", 'o', "FILE", "write there instead of stdout"},
     {"allow-incomplete", K_ALLOW_INCOMPLETE, NULL, "emit from a run that was interrupted or is still running (its\n"
@@ -36,65 +40,18 @@ static const struct command emit_command = {
              "to stdout. A run whose manifest says interrupted or running is refused unless\n"
              "--allow-incomplete; one without penalties (calibrate --curve) always is.\n"
              "  json          penalties.json again (with --core-ghz: memory-domain cycles rescaled)\n"
-             "  c             #define PREFIX_NAME_CYCLES constants, provenance in a comment; unstable and\n"
-             "                skipped penalties are comments only\n"
+             "  c             #define PREFIX_NAME_CYCLES constants, provenance in a comment; unstable,\n"
+             "                not ok and skipped penalties are comments only\n"
              "  perf-metrics  perf pmu-events metric JSON (MetricName, MetricExpr, BriefDescription,\n"
-             "                MetricGroup, ScaleUnit) for the host's libpfm4 PMU; every event is checked to\n"
-             "                encode for that PMU (LIBPFM_FORCE_PMU=NAME emits for another)\n"
-             "  csv           one row per penalty\n",
+             "                MetricGroup, ScaleUnit) under perf's own event names for the CPU model (the\n"
+             "                EventName of its pmu-events table), so it drops into perf's pmu-events tree;\n"
+             "                only penalties whose status is ok\n"
+             "  csv           one row per penalty; the figures of one that is not ok stay empty\n",
     .options = emit_options,
     .examples = "  pmucal emit --format c > penalties.h\n"
                 "  pmucal emit --format perf-metrics --core-ghz 2.4 results/2025-01-01-host-calibrate\n",
 };
 PMUCAL_COMMAND(emit_command)
-
-/* The run folder of a penalties.json: did it end (complete, or failed with its checks recorded),
- * and did it measure penalties (a --curve run measures none)? */
-static bool finished_with_penalties(const char *penalties, char *why, size_t n)
-{
-    char *dir = xstrdup(penalties), *slash = strrchr(dir, '/');
-    if (slash)
-        *slash = '\0';
-    char *m = xasprintf("%s/manifest.json", slash ? dir : "."), err[512];
-    struct jvalue *man = jread_file(m, err, sizeof(err)), *doc = jread_file(penalties, err, sizeof(err));
-    const struct jvalue *ps = jget(doc, "penalties");
-    bool ok = man && (manifest_complete(man, why, n) || !strcmp(jget_str(man, "status", ""), RUN_FAILED)) &&
-              ps && ps->type == J_ARRAY && ps->n > 0;
-    jread_free(man);
-    jread_free(doc);
-    free(m);
-    free(dir);
-    return ok;
-}
-
-/* The newest folder whose name holds "-calibrate", whose run finished, with penalties. */
-static char *newest_run(void)
-{
-    const char *base = getenv("PMUCAL_RESULTS") ? getenv("PMUCAL_RESULTS") : "results";
-    DIR *d = opendir(base);
-    char *best = NULL;
-    time_t best_t = 0;
-    struct dirent *e;
-    while (d && (e = readdir(d))) {
-        if (!strstr(e->d_name, "-calibrate"))
-            continue;
-        char *p = xasprintf("%s/%s/penalties.json", base, e->d_name), why[256];
-        struct stat st;
-        if (!stat(p, &st) && (!best || st.st_mtime >= best_t) && finished_with_penalties(p, why, sizeof(why))) {
-            free(best);
-            best = p;
-            best_t = st.st_mtime;
-        } else {
-            free(p);
-        }
-    }
-    if (d)
-        closedir(d);
-    if (!best)
-        pm_error("no finished calibration with penalties under %s/ (a *-calibrate* folder whose manifest says "
-                 "complete or failed, not a --curve-only run); run 'pmucal calibrate' or name the run folder", base);
-    return best;
-}
 
 struct emit_args {
     int format;
@@ -125,6 +82,11 @@ static int emit_option(void *ctx, int key, const char *v)
         break;
     case K_ALLOW_INCOMPLETE:
         a->allow_incomplete = true;
+        break;
+    case K_MODEL:
+        if (!cpu_model_named(v))
+            return cli_usage_error(&emit_command, "--model %s: give one of %s", v, cpu_model_names());
+        a->o.model = v;
         break;
     }
     return 0;
@@ -180,7 +142,7 @@ static int emit_main(int argc, char **argv)
     char *path;
     struct stat st;
     if (!run)
-        path = newest_run();
+        path = penalties_newest_run();
     else if (!stat(run, &st) && S_ISDIR(st.st_mode))
         path = xasprintf("%s/penalties.json", run);
     else

@@ -159,7 +159,8 @@ static int sweep_point(const struct cal_opts *o, uint64_t b, int reps, struct la
     struct cal_opts once = *o;
     once.repetitions = reps;
     struct case_result r;
-    int rc = cal_measure(text, &once, NULL, &r);
+    memset(&r, 0, sizeof(r));
+    int rc = cal_measure_case(&once, NULL, text, NULL, &r);
     double per = r.q.v[Q_LD_ALL];
     if (rc != CAL_OK || !(per > 0)) {
         snprintf(why, whylen, "%s: %s", text, rc == CAL_OK ? "no loads in the model" : r.reason);

@@ -1,4 +1,4 @@
-/* Measuring a case for calibration, and fitting a penalty with its spread. */
+/* A calibration case's result, where its occurrences come from, and fitting a penalty with its spread. */
 #ifndef PMUCAL_FIT_H
 #define PMUCAL_FIT_H
 #include "kernel.h"
@@ -18,9 +18,6 @@ struct cal_opts {
 /* The allowed CPU that was idle the most over the last ~100 ms (/proc/stat), for a shared host. */
 int cal_quietest_cpu(void);
 
-/* One case measured R times. Each repetition is one measured run between two short chains of
- * dependent adds, so its ticks become core cycles at the clock the core really ran at then
- * (on a shared or virtual machine the clock seen by a thread drifts from second to second). */
 /* A PMU event counted beside a case: the occurrences it saw, or why it was not counted. */
 struct event_count {
     bool asked, counted;
@@ -35,17 +32,23 @@ struct case_result {
     char label[256], detail[256];
     int reps;
     uint64_t iters;
-    double cycles[MEASURE_MAX_REPS];  /* core cycles per iteration, at the local clock */
+    double cycles[MEASURE_MAX_REPS];  /* core cycles per iteration, at the clock measured around them */
     double ns[MEASURE_MAX_REPS];      /* nanoseconds per iteration (TSC) */
     double ghz[MEASURE_MAX_REPS];     /* local core clock of each repetition */
-    int disturbed;            /* repetitions that saw context switches in every attempt */
+    int disturbed;            /* repetitions saw context switches in every attempt */
+    bool clock_moved;         /* the core clock moved during the repetitions, even when measured again */
+    double ratio_before, ratio_after;   /* core cycles per TSC tick around the repetitions */
     struct quantities q;
-    struct event_count event;  /* the recipe's occurrence event, where cal_measure was given one */
+    struct event_count event;  /* the recipe's occurrence event, where one was counted beside the case */
 };
 
-/* "KERNEL p=v ...": a kernel that is not registered gives CAL_SKIP "kernel X not built".
- * event (or NULL): a PMU event counted in the same group, the occurrences on a PMU host. */
-int cal_measure(const char *text, const struct cal_opts *o, const char *event, struct case_result *r);
+struct run_dir;
+/* One case ("KERNEL p=v ...") measured as an engine case (calibrate_run.c): R repetitions with the
+ * engine's noise handling, a record in dir's measurements.ndjson (dir NULL: none), the event (or
+ * NULL) counted beside it. r->status: CAL_OK, CAL_SKIP ("kernel X not built", a case the kernel
+ * cannot run here), CAL_ERROR, CAL_INTERRUPTED; r->reason says why. Free with case_result_free. */
+int cal_measure_case(const struct cal_opts *o, struct run_dir *dir, const char *text, const char *event,
+                     struct case_result *r);
 
 /* Where a penalty's occurrences come from: the PMU event counted in this run when it agrees
  * with the model within 10% of the model's difference (the event is then validated and its

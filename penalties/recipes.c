@@ -1,109 +1,167 @@
 /* The recipes table. Kernels that another branch provides (branch, ifetch) are named here too:
  * until they are registered, their rows are reported as "kernel X not built" and skipped. */
 #include "recipes.h"
+#include "models.h"
 #include <string.h>
 
-#define ZEN4 "amd64_fam19h_zen4"
-#define SKL "skl"
+#define ZEN4 "zen4"
+#define ZEN5 "zen5"
+#define SKL "skylake"
 
 const struct recipe recipes[] = {
     /* Load-to-use latency per data source: the walker's dependent loads, TLB misses kept out. */
     {"l1_hit", "load-to-use latency of a load hitting L1D", "walker size=L1", NULL, "ld.l1", DOMAIN_CORE, NULL,
-     {{ZEN4, "LS_DISPATCH.LD_DISPATCH"}, {SKL, "MEM_LOAD_RETIRED.L1_HIT"}}},
+     {{ZEN4, "LS_DISPATCH.LD_DISPATCH", "ls_dispatch.ld_dispatch"},
+      {ZEN5, NULL, "ls_dispatch.ld_dispatch"},
+      {SKL, "MEM_LOAD_RETIRED.L1_HIT", "MEM_LOAD_RETIRED.L1_HIT"}}, NULL},
     {"l2_hit", "load-to-use latency of a load served by L2", "walker size=L2", NULL, "ld.l2", DOMAIN_CORE,
-     "load_latency", {{ZEN4, "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.LCL_L2"}, {SKL, "MEM_LOAD_RETIRED.L2_HIT"}}},
+     "load_latency", {{ZEN4, "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.LCL_L2", "ls_dmnd_fills_from_sys.local_l2"},
+      {ZEN5, NULL, "ls_dmnd_fills_from_sys.local_l2"},
+      {SKL, "MEM_LOAD_RETIRED.L2_HIT", "MEM_LOAD_RETIRED.L2_HIT"}}, NULL},
     {"l3_hit", "load-to-use latency of a load served by L3", "walker size=L3", NULL, "ld.l3", DOMAIN_CORE,
-     "load_latency", {{ZEN4, "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.LOCAL_CCX"}, {SKL, "MEM_LOAD_RETIRED.L3_HIT"}}},
+     "load_latency", {{ZEN4, "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.LOCAL_CCX", "ls_dmnd_fills_from_sys.local_ccx"},
+      {ZEN5, NULL, "ls_dmnd_fills_from_sys.local_ccx"},
+      {SKL, "MEM_LOAD_RETIRED.L3_HIT", "MEM_LOAD_RETIRED.L3_HIT"}}, NULL},
     {"dram", "load-to-use latency of a load served by local DRAM", "walker size=DRAM", NULL, "ld.dram",
      DOMAIN_MEMORY, "load_latency",
-     {{ZEN4, "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.DRAM_IO_NEAR"}, {SKL, "MEM_LOAD_RETIRED.L3_MISS"}}},
+     {{ZEN4, "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.DRAM_IO_NEAR", "ls_dmnd_fills_from_sys.dram_io_near"},
+      {ZEN5, NULL, "ls_dmnd_fills_from_sys.dram_io_near"},
+      {SKL, "MEM_LOAD_RETIRED.L3_MISS", "MEM_LOAD_RETIRED.L3_MISS"}}, NULL},
     /* DTLB: one element per 4 KiB page, random; 2048 pages miss the first level and hit the
      * second, 32768 pages miss both. Controls have the same lines without the TLB misses. */
     {"stlb_hit", "first-level DTLB miss that hits the second-level TLB (4 KiB pages)",
      "walker size=8M page=4k page_stride=4096 order=random", "walker size=128K page=4k order=random", "dtlb.miss",
-     DOMAIN_CORE, "tlb", {{ZEN4, "L1_DTLB_MISS.TLB_RELOAD_4K_L2_HIT"}, {SKL, "DTLB_LOAD_MISSES.STLB_HIT"}}},
+     DOMAIN_CORE, "tlb", {{ZEN4, "L1_DTLB_MISS.TLB_RELOAD_4K_L2_HIT", "ls_l1_d_tlb_miss.tlb_reload_4k_l2_hit"},
+      {ZEN5, NULL, "ls_l1_d_tlb_miss.tlb_reload_4k_l2_hit"},
+      {SKL, "DTLB_LOAD_MISSES.STLB_HIT", "DTLB_LOAD_MISSES.STLB_HIT"}}, NULL},
     {"page_walk", "DTLB miss in both levels: a page walk (4 KiB pages, page tables in cache)",
      "walker size=128M page=4k page_stride=4096 order=random",
      "walker size=128M page=2m page_stride=4096 order=random", "stlb.miss", DOMAIN_CORE, "tlb",
-     {{ZEN4, "L1_DTLB_MISS.TLB_RELOAD_4K_L2_MISS"}, {SKL, "DTLB_LOAD_MISSES.WALK_COMPLETED"}}},
+     {{ZEN4, "L1_DTLB_MISS.TLB_RELOAD_4K_L2_MISS", "ls_l1_d_tlb_miss.tlb_reload_4k_l2_miss"},
+      {ZEN5, NULL, "ls_l1_d_tlb_miss.tlb_reload_4k_l2_miss"},
+      {SKL, "DTLB_LOAD_MISSES.WALK_COMPLETED", "DTLB_LOAD_MISSES.WALK_COMPLETED"}}, NULL},
     /* Branches and instruction fetch: kernels from the code generators. */
     {"mispredict", "a mispredicted conditional branch", "branch pattern=random", "branch pattern=taken",
      "br.mispred", DOMAIN_CORE, "branch",
-     {{ZEN4, "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED"}, {SKL, "BR_MISP_RETIRED.ALL_BRANCHES"}}},
+     {{ZEN4, "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED", "ex_ret_brn_misp"},
+      {ZEN5, NULL, "ex_ret_brn_misp"},
+      {SKL, "BR_MISP_RETIRED.ALL_BRANCHES", "BR_MISP_RETIRED.ALL_BRANCHES"}}, NULL},
     /* 8192 jumps in random order overflow every BTB level of current cores, so each one is
      * re-steered; a jump the BTB knows costs about a cycle (64 jumps: 1.08 here), which this
      * whole-cost figure includes, as a control with as many jumps all known is not to be had. */
     {"btb_resteer", "a direct jump missing the BTB, re-steered at decode (whole cost of the jump)",
      "branch kind=uncond branches=8192 density=4", NULL, "br.uncond", DOMAIN_CORE, "branch",
-     {{ZEN4, "DECODER_OVERRIDE_BRANCH_PRED"}, {SKL, "BACLEARS.ANY"}}},
+     {{ZEN4, "DECODER_OVERRIDE_BRANCH_PRED", "bp_de_redirect"},
+      {ZEN5, NULL, "bp_de_redirect"},
+      {SKL, "BACLEARS.ANY", "BACLEARS.ANY"}}, NULL},
     {"ifetch_l2", "an instruction-cache line fetched from L2", "ifetch size=L2", "ifetch size=L1",
-     "ifetch.lines.l2", DOMAIN_CORE, "ifetch", {{ZEN4, "INSTRUCTION_CACHE_REFILLS_FROM_L2"}}},
+     "ifetch.lines.l2", DOMAIN_CORE, "ifetch", {{ZEN4, "INSTRUCTION_CACHE_REFILLS_FROM_L2", "ic_cache_fill_l2"},
+      {ZEN5, NULL, "ic_cache_fill_l2"}}, NULL},
     {"ifetch_l3", "an instruction-cache line fetched from L3", "ifetch size=L3", "ifetch size=L1",
-     "ifetch.lines.l3", DOMAIN_CORE, "ifetch", {{ZEN4, "INSTRUCTION_CACHE_REFILLS_FROM_SYSTEM"}}},
+     "ifetch.lines.l3", DOMAIN_CORE, "ifetch", {{ZEN4, "INSTRUCTION_CACHE_REFILLS_FROM_SYSTEM", "ic_cache_fill_sys"},
+      {ZEN5, NULL, "ic_cache_fill_sys"}}, NULL},
     {"ifetch_dram", "an instruction-cache line fetched from DRAM", "ifetch size=DRAM", "ifetch size=L1",
-     "ifetch.lines.dram", DOMAIN_MEMORY, NULL, {{NULL, NULL}}},
+     "ifetch.lines.dram", DOMAIN_MEMORY, NULL, {{NULL, NULL, NULL}}, NULL},
     /* Memory ordering and alignment. */
     {"store_forward_block", "a load overlapping an earlier, smaller store: forwarding fails, the load waits",
      "stlf variant=block", "stlf variant=forward", "st.fwd.block", DOMAIN_CORE, "memory_order",
-     {{ZEN4, "BAD_STATUS_2.STLI_OTHER"}, {SKL, "LD_BLOCKS.STORE_FORWARD"}}},
+     {{ZEN4, "BAD_STATUS_2.STLI_OTHER", "ls_bad_status2.stli_other"},
+      {ZEN5, NULL, "ls_bad_status2.stli_other"},
+      {SKL, "LD_BLOCKS.STORE_FORWARD", "LD_BLOCKS.STORE_FORWARD"}}, NULL},
     {"store_forward", "latency of a store and a load taking its data (forwarded or renamed)",
-     "stlf variant=forward", NULL, "st.fwd", DOMAIN_CORE, NULL, {{ZEN4, "STORE_TO_LOAD_FORWARD"}}},
+     "stlf variant=forward", NULL, "st.fwd", DOMAIN_CORE, NULL, {{ZEN4, "STORE_TO_LOAD_FORWARD", "ls_stlf"},
+      {ZEN5, NULL, "ls_stlf"}}, NULL},
     {"line_split", "extra latency of a load crossing a 64-byte line", "linesplit offset=60", "linesplit offset=0",
-     "ld.split", DOMAIN_CORE, "memory_order", {{ZEN4, "MISALIGNED_LOADS.MA64"}, {SKL, "MEM_INST_RETIRED.SPLIT_LOADS"}}},
+     "ld.split", DOMAIN_CORE, "memory_order", {{ZEN4, "MISALIGNED_LOADS.MA64", "ls_misal_loads.ma64"},
+      {ZEN5, NULL, "ls_misal_loads.ma64"},
+      {SKL, "MEM_INST_RETIRED.SPLIT_LOADS", "MEM_INST_RETIRED.SPLIT_LOADS"}}, NULL},
     {"page_split", "extra latency of a load crossing a 4 KiB page (and a line)", "linesplit offset=4092",
-     "linesplit offset=0", "ld.split", DOMAIN_CORE, NULL, {{ZEN4, "MISALIGNED_LOADS.MA4K"}}},
+     "linesplit offset=0", "ld.split", DOMAIN_CORE, NULL, {{ZEN4, "MISALIGNED_LOADS.MA4K", "ls_misal_loads.ma4k"},
+      {ZEN5, NULL, "ls_misal_loads.ma4k"}}, NULL},
     {"alias_4k", "extra latency of a load after a store 4096 bytes away (4K aliasing)", "alias4k store=alias",
      "alias4k store=apart", "ld.alias4k", DOMAIN_CORE, "memory_order",
-     {{SKL, "LD_BLOCKS_PARTIAL.ADDRESS_ALIAS"}}},
+     {{SKL, "LD_BLOCKS_PARTIAL.ADDRESS_ALIAS", "LD_BLOCKS_PARTIAL.ADDRESS_ALIAS"}}, NULL},
     /* Divide and square root: latency (dependent) and reciprocal throughput (independent). */
     {"div64_latency", "DIV r64 latency (2^63-1 / 1)", "divsqrt op=div width=64", NULL, "arith.div", DOMAIN_CORE,
-     NULL, {{ZEN4, "DIV_OP_COUNT"}}},
+     NULL, {{ZEN4, "DIV_OP_COUNT", "ex_div_count"},
+      {ZEN5, NULL, "ex_div_count"}},
+     "RDX:RAX = 2^63-1 divided by 1 (DIV r64, full-width dividend)"},
     {"div32_latency", "DIV r32 latency (2^31-1 / 1)", "divsqrt op=div width=32", NULL, "arith.div", DOMAIN_CORE,
-     NULL, {{ZEN4, "DIV_OP_COUNT"}}},
+     NULL, {{ZEN4, "DIV_OP_COUNT", "ex_div_count"},
+      {ZEN5, NULL, "ex_div_count"}},
+     "EDX:EAX = 2^31-1 divided by 1 (DIV r32)"},
     {"div64_throughput", "DIV r64 reciprocal throughput", "divsqrt op=div width=64 chain=throughput", NULL,
-     "arith.div", DOMAIN_CORE, NULL, {{ZEN4, "DIV_OP_COUNT"}}},
+     "arith.div", DOMAIN_CORE, NULL, {{ZEN4, "DIV_OP_COUNT", "ex_div_count"},
+      {ZEN5, NULL, "ex_div_count"}},
+     "RDX:RAX = 2^63-1 divided by 1, a fresh RAX and zeroed RDX each (DIV r64)"},
     {"div32_throughput", "DIV r32 reciprocal throughput", "divsqrt op=div width=32 chain=throughput", NULL,
-     "arith.div", DOMAIN_CORE, NULL, {{ZEN4, "DIV_OP_COUNT"}}},
+     "arith.div", DOMAIN_CORE, NULL, {{ZEN4, "DIV_OP_COUNT", "ex_div_count"},
+      {ZEN5, NULL, "ex_div_count"}},
+     "EDX:EAX = 2^31-1 divided by 1, a fresh EAX and zeroed EDX each (DIV r32)"},
     {"fdiv64_latency", "DIVSD latency", "divsqrt op=fdiv width=64", NULL, "fp.div", DOMAIN_CORE, NULL,
-     {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_DIV"}}},
+     {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_DIV", "fp_ops_retired_by_type.scalar_div"},
+      {ZEN5, NULL, "fp_ops_retired_by_type.scalar_div"}},
+     "1.5 / 1.0 in double (DIVSD)"},
     {"fdiv32_latency", "DIVSS latency", "divsqrt op=fdiv width=32", NULL, "fp.div", DOMAIN_CORE, NULL,
-     {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_DIV"}}},
+     {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_DIV", "fp_ops_retired_by_type.scalar_div"},
+      {ZEN5, NULL, "fp_ops_retired_by_type.scalar_div"}},
+     "1.5 / 1.0 in single (DIVSS)"},
     {"fdiv64_throughput", "DIVSD reciprocal throughput", "divsqrt op=fdiv width=64 chain=throughput", NULL, "fp.div",
-     DOMAIN_CORE, NULL, {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_DIV"}}},
+     DOMAIN_CORE, NULL, {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_DIV", "fp_ops_retired_by_type.scalar_div"},
+      {ZEN5, NULL, "fp_ops_retired_by_type.scalar_div"}},
+     "1.5 / 1.0 in double, 8 registers in turn (DIVSD)"},
     {"fdiv32_throughput", "DIVSS reciprocal throughput", "divsqrt op=fdiv width=32 chain=throughput", NULL, "fp.div",
-     DOMAIN_CORE, NULL, {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_DIV"}}},
+     DOMAIN_CORE, NULL, {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_DIV", "fp_ops_retired_by_type.scalar_div"},
+      {ZEN5, NULL, "fp_ops_retired_by_type.scalar_div"}},
+     "1.5 / 1.0 in single, 8 registers in turn (DIVSS)"},
     {"sqrt64_latency", "SQRTSD latency", "divsqrt op=sqrt width=64", NULL, "fp.sqrt", DOMAIN_CORE, NULL,
-     {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_SQRT"}}},
+     {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_SQRT", "fp_ops_retired_by_type.scalar_sqrt"},
+      {ZEN5, NULL, "fp_ops_retired_by_type.scalar_sqrt"}},
+     "sqrt(1.0) in double (SQRTSD)"},
     {"sqrt32_latency", "SQRTSS latency", "divsqrt op=sqrt width=32", NULL, "fp.sqrt", DOMAIN_CORE, NULL,
-     {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_SQRT"}}},
+     {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_SQRT", "fp_ops_retired_by_type.scalar_sqrt"},
+      {ZEN5, NULL, "fp_ops_retired_by_type.scalar_sqrt"}},
+     "sqrt(1.0) in single (SQRTSS)"},
     {"sqrt64_throughput", "SQRTSD reciprocal throughput", "divsqrt op=sqrt width=64 chain=throughput", NULL,
-     "fp.sqrt", DOMAIN_CORE, NULL, {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_SQRT"}}},
+     "fp.sqrt", DOMAIN_CORE, NULL, {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_SQRT", "fp_ops_retired_by_type.scalar_sqrt"},
+      {ZEN5, NULL, "fp_ops_retired_by_type.scalar_sqrt"}},
+     "sqrt(1.0) in double, 8 registers in turn (SQRTSD)"},
     {"sqrt32_throughput", "SQRTSS reciprocal throughput", "divsqrt op=sqrt width=32 chain=throughput", NULL,
-     "fp.sqrt", DOMAIN_CORE, NULL, {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_SQRT"}}},
+     "fp.sqrt", DOMAIN_CORE, NULL, {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_SQRT", "fp_ops_retired_by_type.scalar_sqrt"},
+      {ZEN5, NULL, "fp_ops_retired_by_type.scalar_sqrt"}},
+     "sqrt(1.0) in single, 8 registers in turn (SQRTSS)"},
     /* FP assists: denormal operand and result with DAZ/FTZ off, against normal operands. */
     {"fp_assist_mul", "extra cost of a MULSD on a denormal operand and result (DAZ/FTZ off)",
      "fpassist op=mul operand=denormal", "fpassist op=mul operand=normal", "fp.assist", DOMAIN_CORE, NULL,
-     {{SKL, "FP_ASSIST.ANY"}}},
+     {{SKL, "FP_ASSIST.ANY", "FP_ASSIST.ANY"}},
+     "x * 1.0 with x = 2^-1050 (denormal) against x = 1.5, MXCSR DAZ and FTZ off"},
     {"fp_assist_add", "extra cost of an ADDSD on a denormal operand and result (DAZ/FTZ off)",
      "fpassist op=add operand=denormal", "fpassist op=add operand=normal", "fp.assist", DOMAIN_CORE, NULL,
-     {{SKL, "FP_ASSIST.ANY"}}},
+     {{SKL, "FP_ASSIST.ANY", "FP_ASSIST.ANY"}},
+     "x + 0.0 with x = 2^-1050 (denormal) against x = 1.5, MXCSR DAZ and FTZ off"},
 };
 const int nrecipes = (int)(sizeof(recipes) / sizeof(recipes[0]));
 
-const char *pmu_cycles_event(const char *pmu)
+const struct model_event *recipe_model_event(const struct recipe *r, const char *model)
 {
-    if (!strcmp(pmu, ZEN4))
-        return "CYCLES_NOT_IN_HALT";
-    if (!strcmp(pmu, SKL))
-        return "CPU_CLK_UNHALTED";
+    for (int i = 0; model && i < RECIPE_MAX_MODELS && r->events[i].model; i++)
+        if (!strcmp(r->events[i].model, model))
+            return &r->events[i];
     return NULL;
 }
 
-const char *recipe_event(const struct recipe *r, const char *pmu)
+const char *recipe_event(const struct recipe *r, const char *pfm_pmu)
 {
-    for (int i = 0; i < RECIPE_MAX_PMUS && r->events[i].pmu; i++)
-        if (!strcmp(r->events[i].pmu, pmu))
-            return r->events[i].event;
+    const struct cpu_model *m = cpu_model_of_pmu(pfm_pmu);
+    const struct model_event *e = m ? recipe_model_event(r, m->name) : NULL;
+    return e ? e->pfm : NULL;
+}
+
+const struct recipe *recipe_named(const char *name)
+{
+    for (int i = 0; i < nrecipes; i++)
+        if (!strcmp(recipes[i].name, name))
+            return &recipes[i];
     return NULL;
 }
 

@@ -7,11 +7,13 @@
 
 enum domain { DOMAIN_CORE, DOMAIN_MEMORY };
 
-#define RECIPE_MAX_PMUS 3
+#define RECIPE_MAX_MODELS 4
 
-struct pmu_event {
-    const char *pmu;      /* libpfm4 PMU name, e.g. amd64_fam19h_zen4 */
-    const char *event;    /* libpfm4 name with '.' before unit masks (also a perf metric identifier) */
+/* The event counting a recipe's occurrences on one CPU model (models.h). */
+struct model_event {
+    const char *model;    /* cpu_model name: zen4, zen5, skylake */
+    const char *pfm;      /* libpfm4 name with '.' before unit masks, NULL when libpfm4 lacks the model */
+    const char *perf;     /* perf's own name (EventName of the model's pmu-events table): metrics use it */
 };
 
 struct recipe {
@@ -22,16 +24,18 @@ struct recipe {
     const char *occurrence;   /* quantity the models state, e.g. "ld.l2" (pmucal quantities) */
     enum domain domain;       /* core: constant in core cycles; memory: constant in time */
     const char *group;        /* metric group the perf-metrics emitter sums it into, or NULL */
-    struct pmu_event events[RECIPE_MAX_PMUS];   /* per PMU: the event counting the occurrences */
+    struct model_event events[RECIPE_MAX_MODELS];
+    const char *operands;     /* data-dependent instructions: the operands the cases use, else NULL */
 };
 
 extern const struct recipe recipes[];
 extern const int nrecipes;
 
-/* Per PMU: the event counting unhalted core cycles (the denominator of fraction metrics). */
-const char *pmu_cycles_event(const char *pmu);
-/* The recipe's event for this PMU, or NULL. */
-const char *recipe_event(const struct recipe *r, const char *pmu);
+/* The recipe's libpfm4 event for this libpfm4 PMU, or NULL. */
+const char *recipe_event(const struct recipe *r, const char *pfm_pmu);
+/* The recipe's event for a model (cpu_model name), or NULL. */
+const struct model_event *recipe_model_event(const struct recipe *r, const char *model);
+const struct recipe *recipe_named(const char *name);
 const char *domain_name(enum domain d);
 
 #endif

@@ -19,6 +19,24 @@ jq -e '.clock.core_ghz > 0.5 and .host.cpu.vendor and .pmucal and .date and .rep
 ok $? "penalties.json carries provenance: CPU, clock, date, version, repetitions, method"
 jq -e 'all(.penalties[]; (.status == "ok" or .status == "unstable") as $m | if $m then (.cycles_lo <= .cycles and .cycles <= .cycles_hi and .ns > 0 or .cycles <= 0) else (.reason | length > 0) end)' "$dir/penalties.json" > /dev/null
 ok $? "every measured penalty has its interval around it; every other one says why"
+jq -e 'all(.penalties[] | select(.status == "ok"); .cycles > 0 and .cycles_lo > 0 and .ns > 0)' "$dir/penalties.json" > /dev/null
+ok $? "every ok penalty is positive and clear of zero: $(jq -r '[.penalties[] | select(.status == "ok") | "\(.name) \(.cycles * 100 | round / 100)"] | join(", ")' "$dir/penalties.json")"
+jq -e '[.penalties[] | select(.status == "not_ok")] | all(.reason | length > 0)' "$dir/penalties.json" > /dev/null &&
+    ! grep -E "^#define PMUCAL_($(jq -r '[.penalties[] | select(.status != "ok") | .name | ascii_upcase] | join("|")' "$dir/penalties.json"))_CYCLES" "$dir/tables/penalties.h"
+ok $? "penalties not ok, unstable or skipped are no constant in the header; not ok ones say why ($(jq '[.penalties[] | select(.status == "not_ok")] | length' "$dir/penalties.json") not ok)"
+n_tap=$(grep -c -- '- penalty \|# SKIP' "$dir/validate.tap")
+[ "$n_tap" -ge "$nrec" ]; ok $? "validate.tap has a verdict per penalty ($n_tap lines for $nrec recipes)"
+[ "$(grep -c '^not ok' "$dir/validate.tap")" -eq 0 ] || [ $rc -eq 1 ]; ok $? "a not ok verdict makes the exit status 1 (exit $rc)"
+jq -e -s 'length > 0 and all(.[]; .cycles.ratio_before > 0 and (.events | length) >= 1 and .source == "perf")' "$dir/measurements.ndjson" > /dev/null
+ok $? "every case is an engine record in measurements.ndjson ($(wc -l < "$dir/measurements.ndjson") records, with the clock around each)"
+model=$(jq -r '.cpu_model // empty' "$dir/penalties.json")
+if [ -n "$model" ]; then
+    jq -e '[.penalties[] | select(.reference)] | length >= 1 and all(.reference.source | length > 10)' "$dir/penalties.json" > /dev/null &&
+        grep -q '^# references: '"$model" "$TMP/c.out"
+    ok $? "$model: penalties carry their published reference and its source ($(jq '[.penalties[] | select(.reference)] | length' "$dir/penalties.json")), printed beside them"
+else
+    skip "references beside the figures" "no reference table for this CPU model"
+fi
 jq -e 'all(.penalties[] | select(.domain == "memory" and .status != "skip" and .status != "error"); (.cycles / .ns - .cycles / .ns) == 0 and .ns > 0)' "$dir/penalties.json" > /dev/null
 ok $? "memory-domain penalties are stored in ns and in cycles"
 for k in branch ifetch; do
@@ -45,24 +63,29 @@ unstable=$(jq '[.penalties[] | select(.status == "unstable")] | length' "$dir/pe
 [ "$(grep -c 'unstable, not published' "$dir/tables/penalties.h")" -eq "$unstable" ]
 ok $? "the $unstable unstable penalties are comments in the header, not constants"
 
-# perf metric JSON: parses, has the fields, names only events that encode for the PMU.
-check_metrics() { # FILE PMU
-    jq -e 'type == "array" and length > 0 and all(.[]; .MetricName and .MetricExpr and .BriefDescription and .MetricGroup and .ScaleUnit)' "$1" > /dev/null || return 1
-    $PMUCAL events --pmu "$2" > "$TMP/ev.$2" || return 1
-    for e in $(jq -r '.[].MetricExpr' "$1" | grep -o '[A-Z][A-Z0-9_]*\(\.[A-Z0-9_]*\)*' | sort -u); do
-        grep -Fxq "$2::$(echo "$e" | tr . :)" "$TMP/ev.$2" || { echo "# $e does not encode for $2"; return 1; }
+# perf metric JSON: parses, has the fields, names only perf's events of the model (its own table).
+eventdata=${PMUCAL_EVENTDATA:-../shared/eventdata}
+check_metrics() { # FILE TABLE-DIR
+    jq -e 'type == "array" and all(.[]; .MetricName and .MetricExpr and .BriefDescription and .MetricGroup and .ScaleUnit)' "$1" > /dev/null || return 1
+    [ -d "$2" ] || return 0
+    jq -r '.. | objects | .EventName? // empty' "$2"/*.json "$2"/events/*.json 2> /dev/null | sort -u > "$TMP/names"
+    for e in $(jq -r '.[].MetricExpr' "$1" | grep -o '[A-Za-z_][A-Za-z0-9_.]*' | sort -u); do
+        grep -Fxq "$e" "$TMP/names" || { echo "# $e is not an EventName of $2"; return 1; }
     done
 }
-pmu=$($PMUCAL info --json | jq -r '.pmu.libpfm4_pmu // empty')
-if [ -n "$pmu" ]; then
-    check_metrics "$dir/tables/metrics.json" "$pmu"
-    ok $? "tables/metrics.json parses and names only events of $pmu: $(jq -r '[.[].MetricName] | join(" ")' "$dir/tables/metrics.json" | cut -c1-160)"
+if [ -f "$dir/tables/metrics.json" ]; then
+    case $(jq -r '.cpu_model // empty' "$dir/penalties.json") in
+        zen4) table=amd/amdzen4 ;; zen5) table=amd/amdzen5 ;; skylake) table=intel/SKL ;; *) table=none ;;
+    esac
+    check_metrics "$dir/tables/metrics.json" "$eventdata/$table"
+    ok $? "tables/metrics.json parses and names perf's events: $(jq -r '[.[].MetricName] | join(" ")' "$dir/tables/metrics.json" | cut -c1-160)"
 else
-    skip "metrics.json events encode for the host PMU" "libpfm4 knows no core PMU here"
+    grep -q 'tables/metrics.json not written: no perf event names are known for this CPU model' "$TMP/c.err"
+    ok $? "no metrics.json for a CPU model without perf event names here, and a note says so"
 fi
 LIBPFM_FORCE_PMU=skl $PMUCAL emit --format perf-metrics "$dir" > "$TMP/skl.json" 2> "$TMP/skl.err"
-LIBPFM_FORCE_PMU=skl check_metrics "$TMP/skl.json" skl
-ok $? "LIBPFM_FORCE_PMU=skl: metrics for skl name only skl events ($(jq length "$TMP/skl.json") metrics)"
+check_metrics "$TMP/skl.json" "$eventdata/intel/SKL"
+ok $? "LIBPFM_FORCE_PMU=skl: metrics for Skylake name only EventNames of its table ($(jq length "$TMP/skl.json") metrics)"
 
 # CSV: one row per penalty.
 rows=$(($(wc -l < "$dir/tables/penalties.csv") - 1))

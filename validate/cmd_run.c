@@ -62,7 +62,7 @@ static void print_table(struct engine *e, const struct case_ *c, const struct me
     static bool reported;
     if (c->kernel->report && !reported) {
         reported = true;
-        c->kernel->report((struct case_ *)c, &m->cycle_stat, q);
+        c->kernel->report((struct case_ *)c, &m->cycle_stat, m->core_per_tsc * clock_get()->tsc_hz / 1e9, q);
     }
 }
 

@@ -1,5 +1,5 @@
 #include "engine.h"
-#include "emit.h"
+#include "x86_emit.h"
 #include "clock.h"
 #include "schedule.h"
 #include "vendor.h"
@@ -126,6 +126,8 @@ void measurement_json(struct json *j, const struct engine *e, const struct case_
     json_number(j, "core_per_tsc", m->core_per_tsc);
     json_number(j, "ratio_before", m->ratio_before);
     json_number(j, "ratio_after", m->ratio_after);
+    json_int(j, "clock_redone", m->clock_redone);
+    json_bool(j, "clock_moved", m->clock_moved);
     json_array_begin(j, "per_iter");
     for (int r = 0; r < m->reps; r++)
         json_number(j, NULL, m->cycles[r]);
@@ -416,7 +418,8 @@ void engine_free(struct engine *e)
 
 int engine_case(struct engine *e, struct case_ *c, struct event_spec *events, int n)
 {
-    if (topo_bind_thread(case_run_cpu(c)))
+    bool own_cpu = e->pinned && !kernel_has_param(c->kernel, "run_cpu");
+    if (topo_bind_thread(own_cpu ? e->cpu : case_run_cpu(c)))
         return MEASURE_FAILED;
     c->isa_limits = e->src->isa_limits;
     c->isa_limits_by = e->src->name;

@@ -38,6 +38,8 @@ struct engine {
     struct ruleset rules;
     struct run_dir *dir;          /* NULL: nothing written */
     struct tap *tap;              /* NULL: no verdict lines */
+    bool pinned;                  /* cases without a run_cpu parameter run on cpu (calibrate's quietest) */
+    int cpu;
     measurement_hook on_measurement;
     void *arg;
     int measurements;             /* records written */

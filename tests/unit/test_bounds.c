@@ -1,7 +1,7 @@
 /* Parsers hold their limits (issue 16, found by fuzzing): deep nesting and endless terms in an
  * expression are errors, not a stack overflow; a JSON document the reader accepts can be written
  * again at any depth it allows. */
-#include "../../penalties/emit.h"
+#include "../../penalties/tables.h"
 #include "expr.h"
 #include "jread.h"
 #include "json.h"

@@ -6,8 +6,8 @@
  * branch targets as offsets, so a user can read what runs without a disassembler and a test can
  * compare the two. emit_map() copies the finished code into memory mapped read+write, then
  * switches it to read+execute: the code is never writable and executable at the same time. */
-#ifndef PMUCAL_EMIT_H
-#define PMUCAL_EMIT_H
+#ifndef PMUCAL_X86_EMIT_H
+#define PMUCAL_X86_EMIT_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

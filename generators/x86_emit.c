@@ -1,4 +1,4 @@
-#include "emit.h"
+#include "x86_emit.h"
 #include "mem.h"
 #include "util.h"
 #include <errno.h>

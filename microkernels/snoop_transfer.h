@@ -1,8 +1,9 @@
-/* Snoop penalties: the cycles a load pays per line that comes from another core's cache, modified
+/* Line transfers between cores, measured with the snoop kernel (whose writer/reader handshake
+ * lives in snoop.c): the cycles a load pays per line that comes from another core's cache, modified
  * (HITM) or clean (snoop hit), over the same dependent walk on the reader's own copies. Used by
- * 'pmucal run snoop', 'pmucal c2c' and, later, the penalty calibrator. */
-#ifndef PMUCAL_SNOOP_PENALTY_H
-#define PMUCAL_SNOOP_PENALTY_H
+ * 'pmucal run snoop' and 'pmucal c2c'. */
+#ifndef PMUCAL_SNOOP_TRANSFER_H
+#define PMUCAL_SNOOP_TRANSFER_H
 #include "kernel.h"
 #include "measure.h"
 #include "stats.h"
@@ -17,22 +18,23 @@ struct snoop_penalty {
     double lines;               /* transferred lines per iteration (the model's lines.xfer) */
     double cycles;              /* penalty per transferred line: (transfer - local) / lines, medians */
     double spread;              /* (MAD transfer + MAD local) / lines: an upper bound of the penalty's MAD */
-    double ns;                  /* cycles at the measured core clock */
+    double transfer_ghz, local_ghz;   /* core clock measured around each of the two measurements */
+    double ns;                  /* transfer ns - local ns per line, each at its own clock */
 };
 
 /* Delta cycles / delta occurrences between two cases that differ only in where the lines come from. */
-void snoop_penalty_compute(const char *name, const struct stats *transfer, const struct stats *local,
-                           double lines, struct snoop_penalty *p);
+void snoop_penalty_compute(const char *name, const struct stats *transfer, double transfer_ghz,
+                           const struct stats *local, double local_ghz, double lines, struct snoop_penalty *p);
 
 /* Measures one snoop case, given as "p=v p=v" text, with the measurement core (perf source, no
  * programmable events: cycles from the TSC): core cycles per iteration and the model.
  * 0 ok, 1 the case SKIPs (reason printed), -1 failed (message printed). */
 int snoop_measure_cycles(const char *case_text, const struct measure_opts *o, struct stats *cycles,
-                         struct quantities *q);
+                         double *core_ghz, struct quantities *q);
 
 /* A case already measured (transfer): measures its local reference and computes the penalty. */
-int snoop_penalty_from_case(const struct case_ *c, const struct stats *cycles, const struct quantities *q,
-                            struct snoop_penalty *p);
+int snoop_penalty_from_case(const struct case_ *c, const struct stats *cycles, double core_ghz,
+                            const struct quantities *q, struct snoop_penalty *p);
 
 /* Both cases from scratch: mode hitm or shared, a segment size (L1 ...), the two CPUs. */
 int snoop_penalty_measure(const char *mode, const char *size, int writer_cpu, int reader_cpu,

@@ -1,4 +1,4 @@
-#include "snoop.h"
+#include "snoop_transfer.h"
 #include "clock.h"
 #include "source.h"
 #include "topo.h"
@@ -7,24 +7,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-void snoop_penalty_compute(const char *name, const struct stats *transfer, const struct stats *local,
-                           double lines, struct snoop_penalty *p)
+void snoop_penalty_compute(const char *name, const struct stats *transfer, double transfer_ghz,
+                           const struct stats *local, double local_ghz, double lines, struct snoop_penalty *p)
 {
     snprintf(p->name, sizeof(p->name), "%s", name);
     p->transfer = *transfer;
     p->local = *local;
     p->lines = lines;
+    p->transfer_ghz = transfer_ghz;
+    p->local_ghz = local_ghz;
     if (!(lines > 0)) {
         p->cycles = p->spread = p->ns = NAN;
         return;
     }
     p->cycles = (transfer->median - local->median) / lines;
     p->spread = (transfer->mad + local->mad) / lines;
-    p->ns = p->cycles / clock_get()->core_hz * 1e9;
+    p->ns = (transfer->median / transfer_ghz - local->median / local_ghz) / lines;
 }
 
 int snoop_measure_cycles(const char *case_text, const struct measure_opts *o, struct stats *cycles,
-                         struct quantities *q)
+                         double *core_ghz, struct quantities *q)
 {
     const struct kernel *k = kernel_find("snoop");
     const struct source *src = source_find("perf");
@@ -46,6 +48,7 @@ int snoop_measure_cycles(const char *case_text, const struct measure_opts *o, st
         struct measurement *m = xmalloc(sizeof(*m));
         if (measure_group(src, c, NULL, 0, o, m) == MEASURE_OK) {
             *cycles = m->cycle_stat;
+            *core_ghz = m->core_per_tsc * clock_get()->tsc_hz / 1e9;
             case_model(c, q);
             rc = 0;
         }
@@ -56,8 +59,8 @@ int snoop_measure_cycles(const char *case_text, const struct measure_opts *o, st
     return rc;
 }
 
-int snoop_penalty_from_case(const struct case_ *c, const struct stats *cycles, const struct quantities *q,
-                            struct snoop_penalty *p)
+int snoop_penalty_from_case(const struct case_ *c, const struct stats *cycles, double core_ghz,
+                            const struct quantities *q, struct snoop_penalty *p)
 {
     char *text = xasprintf("mode=local size=%s init_cpu=%s writer_cpu=%s run_cpu=%s numa=%s seed=%s",
                            case_str(c, "size"), case_str(c, "init_cpu"), case_str(c, "writer_cpu"),
@@ -66,12 +69,13 @@ int snoop_penalty_from_case(const struct case_ *c, const struct stats *cycles, c
     o.repetitions = cycles->n ? (int)cycles->n : o.repetitions;
     struct stats local;
     struct quantities ql;
-    int rc = snoop_measure_cycles(text, &o, &local, &ql);
+    double local_ghz;
+    int rc = snoop_measure_cycles(text, &o, &local, &local_ghz, &ql);
     free(text);
     if (rc)
         return rc;
     bool hitm = case_is(c, "mode", "hitm");
-    snoop_penalty_compute(hitm ? "snoop.hitm" : "snoop.hit", cycles, &local, q->v[Q_LINES_XFER], p);
+    snoop_penalty_compute(hitm ? "snoop.hitm" : "snoop.hit", cycles, core_ghz, &local, local_ghz, q->v[Q_LINES_XFER], p);
     p->writer_cpu = case_cpu(c, "writer_cpu");
     p->reader_cpu = case_cpu(c, "run_cpu");
     snprintf(p->relation, sizeof(p->relation), "%s", topo_relation_name(topo_relation(p->writer_cpu, p->reader_cpu)));
@@ -85,11 +89,12 @@ int snoop_penalty_measure(const char *mode, const char *size, int writer_cpu, in
                            writer_cpu, reader_cpu);
     struct stats cycles;
     struct quantities q;
-    int rc = snoop_measure_cycles(text, o, &cycles, &q);
+    double ghz;
+    int rc = snoop_measure_cycles(text, o, &cycles, &ghz, &q);
     if (rc == 0) {
         const struct kernel *k = kernel_find("snoop");
         struct case_ *c = case_from_text(k, text);
-        rc = snoop_penalty_from_case(c, &cycles, &q, p);
+        rc = snoop_penalty_from_case(c, &cycles, ghz, &q, p);
         case_free(c);
     }
     free(text);

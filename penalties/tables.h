@@ -1,6 +1,7 @@
-/* Emitters: penalties.json (the source of truth, read back) into the tables tools consume. */
-#ifndef PMUCAL_EMIT_H
-#define PMUCAL_EMIT_H
+/* Penalty tables: penalties.json (the source of truth, read back) into the tables tools consume:
+ * JSON, a C header, perf metric JSON (perf's event names for the model), CSV. */
+#ifndef PMUCAL_PENALTY_TABLES_H
+#define PMUCAL_PENALTY_TABLES_H
 #include "jread.h"
 #include <stdio.h>
 
@@ -9,7 +10,7 @@ enum emit_format { EMIT_JSON, EMIT_C, EMIT_PERF_METRICS, EMIT_CSV };
 struct emit_opts {
     double core_ghz;          /* > 0: memory-domain cycles recomputed as ns x this clock */
     const char *prefix;       /* C macro prefix, default PMUCAL */
-    const char *pmu;          /* perf metrics for this libpfm4 PMU; NULL: the host's (or forced) one */
+    const char *model;        /* perf metrics for this model (models.h); NULL: the libpfm4 PMU's, else the host's */
 };
 
 /* -1 with a message when penalties.json lacks what the format needs. */
@@ -18,5 +19,10 @@ int emit(const struct jvalue *doc, enum emit_format f, const struct emit_opts *o
 int emit_format_parse(const char *s);
 /* Writes tables/penalties.h, tables/metrics.json, tables/penalties.csv under dir. */
 int emit_tables(const struct jvalue *doc, const char *dir, const struct emit_opts *o);
+
+/* The newest results folder's penalties.json whose folder name holds "-calibrate" (under
+ * $PMUCAL_RESULTS or results/), whose run finished and measured penalties; NULL with a message
+ * when there is none. */
+char *penalties_newest_run(void);
 
 #endif

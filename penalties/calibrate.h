@@ -1,0 +1,61 @@
+/* Running the penalty recipes (calibrate_run.c) and checking what they gave (checks.c); the
+ * command in cmd_calibrate.c reports them. Every case is measured through validate's engine. */
+#ifndef PMUCAL_CALIBRATE_H
+#define PMUCAL_CALIBRATE_H
+#include "curve.h"
+#include "fit.h"
+#include "recipes.h"
+#include "reference.h"
+#include "results.h"
+#include "tap.h"
+
+struct cal {
+    struct cal_opts o;
+    const char *host_pmu;         /* libpfm4's core PMU: which recipe event counts occurrences */
+    const char *model;            /* cpu_model name: perf event names and references */
+    bool hw;                      /* hardware events open here */
+    char hw_why[256];
+    struct run_dir dir;
+    struct case_result **cases;   /* each allocated once: penalties keep pointers to them */
+    int ncases;
+    bool interrupted;
+};
+
+struct penalty {
+    const struct recipe *rc;
+    const char *status;          /* ok, unstable, not_ok (failed a check), skip, error */
+    char reason[512];
+    struct fit f;                /* in the domain's unit: cycles (core) or ns (memory) */
+    double cycles, cycles_lo, cycles_hi, ns, ns_lo, ns_hi;
+    double occ_issue, occ_control;
+    struct occurrences occ;       /* model or validated event, and why */
+    const struct case_result *issue, *control;
+    int runs;                     /* independent runs the figure is the median of (1: one) */
+    double run_values[8];         /* each run's figure, in the domain's unit */
+    double run_spread;            /* (max - min) / |median| over the runs */
+    const struct reference *ref;  /* the published figure for the host's model, or NULL */
+    double deviation;             /* from the reference, relative (0 inside its range) */
+    char plateau[256];            /* level recipes: where the case sits on the curve, or why unchecked */
+};
+
+/* The case text measured once per run (with the recipe's event beside it on a PMU host); each is
+ * an engine case: its record goes to measurements.ndjson. */
+struct case_result *cal_case(struct cal *k, const char *text, const char *event);
+/* Measure a recipe's cases and fit its penalty; the status is ok, unstable, skip or error. */
+void fit_recipe(struct cal *k, const struct recipe *rc, struct penalty *p, unsigned seed);
+/* The run's core clock: the median of every measurement's clock. */
+double run_ghz(const struct cal *k);
+const struct penalty *find_penalty(const struct penalty *ps, int n, const char *name);
+/* mixwalk predicted from the ok l1/l2/l3 latencies: a TAP point; -1 when not ok. */
+int closure(struct cal *k, const struct penalty *ps, int n, struct json *doc, struct tap *tap);
+/* Measures one curve point (curve_measure_fn). */
+const struct case_result *curve_case(void *ctx, const char *text);
+void cal_free(struct cal *k);
+
+/* The checks a figure must pass to be a constant: physically possible (positive, not within
+ * noise of zero), levels ordered l1 < l2 < l3 < dram with each step above noise, level cases on
+ * their level's plateau of the curve (cv NULL: not checked), reference beside it. A failure makes
+ * the penalty not_ok with the reason. Returns the number made not_ok. */
+int check_penalties(struct penalty *ps, int n, const struct curve *cv, const char *model);
+
+#endif

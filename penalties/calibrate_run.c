@@ -1,0 +1,337 @@
+/* Running the recipes: each case through validate's engine (repetitions, redo on noise and on a
+ * moving clock, ndjson records), the penalty fitted from the repetitions, the closure check. */
+#include "calibrate.h"
+#include "../validate/engine.h"
+#include "clock.h"
+#include "stats.h"
+#include "util.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Recipes whose figure must hold run to run: measured as independent runs (fresh cases), the
+ * median is the figure and a relative spread over 2% marks it unstable. Both moved by tens of
+ * percent between calibrations (alias_4k 16.2 then 26.0 cycles). */
+static const struct {
+    const char *name;
+    int runs;
+    double max_spread;
+} run_to_run[] = {{"alias_4k", 5, 0.02}, {"page_walk", 5, 0.02}};
+
+/* The engine hands over each group's measurement; a calibration case has one group. */
+static void take_measurement(struct engine *e, const struct case_ *c, const struct measurement *m,
+                             const struct quantities *q)
+{
+    struct case_result *r = e->arg;
+    double ghz = m->core_per_tsc * clock_get()->tsc_hz / 1e9;
+    r->reps = m->reps;
+    for (int i = 0; i < m->reps; i++) {
+        r->cycles[i] = m->cycles[i];
+        r->ns[i] = m->cycles[i] / ghz;
+        r->ghz[i] = ghz;
+    }
+    r->iters = m->iters;
+    r->disturbed = m->noisy;
+    r->clock_moved = m->clock_moved;
+    r->ratio_before = m->ratio_before;
+    r->ratio_after = m->ratio_after;
+    r->q = *q;
+    snprintf(r->label, sizeof(r->label), "%s", c->label);
+    snprintf(r->detail, sizeof(r->detail), "%s", c->detail);
+    if (m->nevents > 1) {
+        const struct event_spec *ev = m->events[1];
+        r->event.counted = !ev->unsupported;
+        r->event.per_iter = ev->unsupported ? NAN : m->stat[1].median;
+        snprintf(r->event.why, sizeof(r->event.why), "%s", ev->unsupported ? ev->unsupported : "");
+    }
+}
+
+int cal_measure_case(const struct cal_opts *o, struct run_dir *dir, const char *text, const char *event,
+                     struct case_result *r)
+{
+    if (!r->text) {
+        memset(r, 0, sizeof(*r));
+        r->text = xstrdup(text);
+        quantities_unstated(&r->q);
+    }
+    size_t len = strcspn(text, " ");
+    char name[64];
+    snprintf(name, sizeof(name), "%.*s", (int)(len < 63 ? len : 63), text);
+    const struct kernel *kern = kernel_find(name);
+    if (!kern) {
+        snprintf(r->reason, sizeof(r->reason), "kernel %s not built", name);
+        return r->status = CAL_SKIP;
+    }
+    struct case_ *c = case_from_text(kern, text[len] ? text + len + 1 : "");
+    if (!c) {
+        snprintf(r->reason, sizeof(r->reason), "case '%s' does not fit kernel %s's parameters ('pmucal kernels %s')",
+                 text, name, name);
+        return r->status = CAL_SKIP;
+    }
+    /* The case runs (and first touches its data) on the chosen CPU unless its text names one. */
+    char cpu[16];
+    snprintf(cpu, sizeof(cpu), "%d", o->cpu);
+    for (int i = 0; kern->params[i].name; i++)
+        if ((!strcmp(kern->params[i].name, "run_cpu") || !strcmp(kern->params[i].name, "init_cpu")) &&
+            !strstr(text, kern->params[i].name)) {
+            free(c->value[i]);
+            c->value[i] = xstrdup(cpu);
+        }
+    /* page-faults opens everywhere and carries the noise detectors; the recipe's event beside it. */
+    struct event_spec ev[2];
+    memset(ev, 0, sizeof(ev));
+    char err[256];
+    if (o->src->resolve("page-faults", &ev[0], err, sizeof(err)))
+        pm_fatal("page-faults does not resolve: %s", err);
+    int n = 1;
+    if (event) {
+        if (o->src->resolve(event, &ev[1], err, sizeof(err)))
+            ev[1].unsupported = xstrdup(err);
+        n = 2;
+    }
+    r->event.asked = event != NULL;
+    struct engine e;
+    memset(&e, 0, sizeof(e));
+    e.src = o->src;
+    e.mopts = (struct measure_opts){.repetitions = o->repetitions, .target_seconds = o->target_seconds,
+                                    .iters = 0, .max_redo = 10};
+    e.group_size = GROUP_MAX_EVENTS;
+    e.dir = dir;
+    e.pinned = true;
+    e.cpu = o->cpu;
+    e.on_measurement = take_measurement;
+    e.arg = r;
+    int rc = engine_case(&e, c, ev, n);
+    if (rc == MEASURE_INTERRUPTED) {
+        r->status = CAL_INTERRUPTED;
+        snprintf(r->reason, sizeof(r->reason), "interrupted");
+    } else if (rc != MEASURE_OK) {
+        r->status = CAL_ERROR;
+        snprintf(r->reason, sizeof(r->reason), "measurement failed (see the message above)");
+    } else if (!r->reps) {
+        r->status = CAL_SKIP;
+        snprintf(r->reason, sizeof(r->reason), "%s", c->skip[0] ? c->skip : "not measured");
+    }
+    if (event && !r->event.counted && !r->event.why[0])
+        snprintf(r->event.why, sizeof(r->event.why), "%.200s", r->reason[0] ? r->reason : "not measured");
+    engine_free(&e);
+    event_spec_clear(&ev[0]);
+    event_spec_clear(&ev[1]);
+    case_free(c);
+    return r->status;
+}
+
+/* Each (case, event, run) is measured once, however many recipes name it. */
+static struct case_result *cal_case_run(struct cal *k, const char *text, const char *event, int run)
+{
+    char *key = xasprintf("%s|%s|%d", text, event ? event : "", run);
+    for (int i = 0; i < k->ncases; i++)
+        if (!strcmp(k->cases[i]->text, key)) {
+            free(key);
+            return k->cases[i];
+        }
+    k->cases = xrealloc(k->cases, sizeof(*k->cases) * (size_t)(k->ncases + 1));
+    struct case_result *r = k->cases[k->ncases++] = xcalloc(1, sizeof(*r));
+    r->text = key;
+    quantities_unstated(&r->q);
+    cal_measure_case(&k->o, &k->dir, text, event, r);
+    if (r->status == CAL_INTERRUPTED)
+        k->interrupted = true;
+    return r;
+}
+
+struct case_result *cal_case(struct cal *k, const char *text, const char *event)
+{
+    return cal_case_run(k, text, event, 0);
+}
+
+double run_ghz(const struct cal *k)
+{
+    int n = 0;
+    for (int i = 0; i < k->ncases; i++)
+        n += k->cases[i]->reps;
+    if (!n)
+        return clock_get()->core_hz / 1e9;
+    double *g = xmalloc(sizeof(double) * (size_t)n);
+    n = 0;
+    for (int i = 0; i < k->ncases; i++)
+        for (int r = 0; r < k->cases[i]->reps; r++)
+            g[n++] = k->cases[i]->ghz[r];
+    double m = stats_median(g, (size_t)n);
+    free(g);
+    return m;
+}
+
+/* One run of the recipe: its cases (fresh for run > 0), the occurrences, the fit. 0, or -1 with
+ * the status and reason set. */
+static int fit_run(struct cal *k, const struct recipe *rc, struct penalty *p, int run, unsigned seed, struct fit *f)
+{
+    const char *ev = k->hw && k->host_pmu ? recipe_event(rc, k->host_pmu) : NULL;
+    const struct case_result *is = cal_case_run(k, rc->issue, ev, run);
+    const struct case_result *co = rc->control && !k->interrupted ? cal_case_run(k, rc->control, ev, run) : NULL;
+    if (run == 0)
+        p->issue = is, p->control = co;
+    const struct case_result *bad = is->status != CAL_OK ? is : co && co->status != CAL_OK ? co : NULL;
+    if (bad) {
+        p->status = bad->status == CAL_SKIP ? "skip" : "error";
+        snprintf(p->reason, sizeof(p->reason), "%s", bad->reason);
+        return -1;
+    }
+    int q = quantity_lookup(rc->occurrence);
+    if (q < 0) {
+        p->status = "skip";
+        snprintf(p->reason, sizeof(p->reason), "quantity %s is not in this build's vocabulary", rc->occurrence);
+        return -1;
+    }
+    /* On a PMU host the recipe's event counts the occurrences, once it agrees with the model. */
+    const char *pev = k->host_pmu ? recipe_event(rc, k->host_pmu) : NULL;
+    struct event_count ei = is->event, ec = co ? co->event : (struct event_count){0};
+    ei.asked = pev != NULL;
+    ec.asked = pev && co;
+    if (pev && !k->hw)
+        snprintf(ei.why, sizeof(ei.why), "%s", k->hw_why);
+    if (run == 0) {
+        choose_occurrences(is->q.v[q], co ? co->q.v[q] : 0, &ei, co ? &ec : NULL, pev, &p->occ);
+        p->occ_issue = p->occ.issue;
+        p->occ_control = p->occ.control;
+    }
+    double delta = p->occ_issue - p->occ_control;
+    if (isnan(delta) || delta <= 0) {
+        p->status = "not_ok";
+        snprintf(p->reason, sizeof(p->reason), "no occurrences to divide by: %s is %g in the issue case and %g in the "
+                 "control", rc->occurrence, p->occ_issue, p->occ_control);
+        return -1;
+    }
+    bool mem = rc->domain == DOMAIN_MEMORY;
+    *f = fit_penalty(mem ? is->ns : is->cycles, is->reps, co ? (mem ? co->ns : co->cycles) : NULL, co ? co->reps : 0,
+                     delta, seed);
+    return 0;
+}
+
+void fit_recipe(struct cal *k, const struct recipe *rc, struct penalty *p, unsigned seed)
+{
+    memset(p, 0, sizeof(*p));
+    p->rc = rc;
+    p->status = "error";
+    p->cycles = p->cycles_lo = p->cycles_hi = p->ns = p->ns_lo = p->ns_hi = NAN;
+    p->runs = 1;
+    double max_spread = INFINITY;
+    for (size_t i = 0; i < sizeof(run_to_run) / sizeof(run_to_run[0]); i++)
+        if (!strcmp(run_to_run[i].name, rc->name))
+            p->runs = run_to_run[i].runs, max_spread = run_to_run[i].max_spread;
+    for (int r = 0; r < p->runs; r++) {
+        struct fit f;
+        if (k->interrupted || fit_run(k, rc, p, r, seed + 7919u * (unsigned)r, &f))
+            return;
+        if (r == 0)
+            p->f = f;
+        p->run_values[r] = f.value;
+    }
+    if (p->runs > 1) {
+        struct stats s = stats_of(p->run_values, (size_t)p->runs);
+        p->f.value = s.median;
+        p->f.lo = s.min;
+        p->f.hi = s.max;
+        p->run_spread = (s.max - s.min) / fabs(s.median);
+    }
+    bool mem = rc->domain == DOMAIN_MEMORY;
+    double ghz = run_ghz(k), scale = mem ? ghz : 1 / ghz;
+    double v[3] = {p->f.value, p->f.lo, p->f.hi}, w[3] = {v[0] * scale, v[1] * scale, v[2] * scale};
+    const double *cyc = mem ? w : v, *ns = mem ? v : w;
+    p->cycles = cyc[0], p->cycles_lo = cyc[1], p->cycles_hi = cyc[2];
+    p->ns = ns[0], p->ns_lo = ns[1], p->ns_hi = ns[2];
+    double half = (p->f.hi - p->f.lo) / 2, floor_ = mem ? 0.1 : 0.25;
+    p->status = "ok";
+    if (p->runs > 1 && !(p->run_spread <= max_spread)) {
+        p->status = "unstable";
+        snprintf(p->reason, sizeof(p->reason), "run-to-run spread %.1f%% over %d runs (%.2f .. %.2f), more than "
+                 "%.0f%%", 100 * p->run_spread, p->runs, p->f.lo, p->f.hi, 100 * max_spread);
+    } else if (p->runs == 1 && half > 0.10 * fabs(p->f.value) && half > floor_) {
+        p->status = "unstable";
+        snprintf(p->reason, sizeof(p->reason), "95%% interval [%.2f, %.2f] wider than +-10%%", p->f.lo, p->f.hi);
+    }
+    const struct case_result *cs[2] = {p->issue, p->control};
+    for (int i = 0; i < 2; i++) {
+        if (!cs[i])
+            continue;
+        if (cs[i]->disturbed) {
+            p->status = "unstable";
+            snprintf(p->reason, sizeof(p->reason), "%s: repetitions shared the CPU with another task in every "
+                     "attempt (context switches); measure on a quiet machine or another --cpu", cs[i]->label);
+        } else if (cs[i]->clock_moved) {
+            p->status = "unstable";
+            snprintf(p->reason, sizeof(p->reason), "%s: the core clock moved during the measurement (core/TSC "
+                     "ratio %.3f before, %.3f after, measured again twice): cycles would be mis-scaled",
+                     cs[i]->label, cs[i]->ratio_before, cs[i]->ratio_after);
+        }
+    }
+}
+
+const struct penalty *find_penalty(const struct penalty *ps, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(ps[i].rc->name, name))
+            return &ps[i];
+    return NULL;
+}
+
+int closure(struct cal *k, const struct penalty *ps, int n, struct json *doc, struct tap *tap)
+{
+    static const char *const lat[] = {"l1_hit", "l2_hit", "l3_hit"};
+    static const enum quantity_id qs[] = {Q_LD_L1, Q_LD_L2, Q_LD_L3};
+    for (int i = 0; i < 3; i++) {
+        const struct penalty *p = find_penalty(ps, n, lat[i]);
+        if (!p || strcmp(p->status, "ok")) {
+            char why[128];
+            snprintf(why, sizeof(why), "needs an ok %s penalty from this run", lat[i]);
+            tap_point(tap, TAP_SKIP, "closure: mixwalk predicted from calibrated latencies", why);
+            return 0;
+        }
+    }
+    struct case_result *r = cal_case(k, "mixwalk", NULL);
+    if (r->status != CAL_OK) {
+        tap_point(tap, r->status == CAL_SKIP ? TAP_SKIP : TAP_NOT_OK, "closure: mixwalk", r->reason);
+        return r->status == CAL_SKIP ? 0 : -1;
+    }
+    double predicted = 0;
+    for (int i = 0; i < 3; i++)
+        predicted += r->q.v[qs[i]] * find_penalty(ps, n, lat[i])->cycles;
+    double got = stats_median(r->cycles, (size_t)r->reps), err = (got - predicted) / predicted;
+    bool ok = fabs(err) <= 0.05;
+    char desc[512];
+    snprintf(desc, sizeof(desc), "closure: mixwalk (%.3g L1 + %.3g L2 + %.3g L3 loads per iteration) predicted %.1f "
+             "cycles per iteration from the calibrated latencies, measured %.1f (%+.1f%%, tolerance 5%%)",
+             r->q.v[Q_LD_L1], r->q.v[Q_LD_L2], r->q.v[Q_LD_L3], predicted, got, 100 * err);
+    tap_point(tap, ok ? TAP_OK : TAP_NOT_OK, desc, NULL);
+    json_object_begin(doc, "closure");
+    json_string(doc, "case", r->label);
+    json_string(doc, "detail", r->detail);
+    json_number(doc, "ld_l1", r->q.v[Q_LD_L1]);
+    json_number(doc, "ld_l2", r->q.v[Q_LD_L2]);
+    json_number(doc, "ld_l3", r->q.v[Q_LD_L3]);
+    json_number(doc, "predicted_cycles", predicted);
+    json_number(doc, "measured_cycles", got);
+    json_number(doc, "error", err);
+    json_bool(doc, "ok", ok);
+    json_object_end(doc);
+    return ok ? 0 : -1;
+}
+
+const struct case_result *curve_case(void *ctx, const char *text)
+{
+    struct cal *k = ctx;
+    const struct case_result *r = cal_case(k, text, NULL);
+    return k->interrupted ? NULL : r;
+}
+
+void cal_free(struct cal *k)
+{
+    for (int i = 0; i < k->ncases; i++) {
+        case_result_free(k->cases[i]);
+        free(k->cases[i]);
+    }
+    free(k->cases);
+    k->cases = NULL;
+    k->ncases = 0;
+}

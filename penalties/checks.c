@@ -1,0 +1,134 @@
+/* A penalty is only as good as its case. A figure becomes a constant only when it is physically
+ * possible (positive, clear of zero: the issue happened and costs something), when the load
+ * latencies keep their order l1 < l2 < l3 < dram with each step above noise, and when each level
+ * case sits on its level's plateau of the latency curve. The published reference for the model is
+ * put beside it; a deviation is a note, not a failure (the references come from other machines). */
+#include "calibrate.h"
+#include "kernel.h"
+#include "util.h"
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool measured(const struct penalty *p)
+{
+    return p && (!strcmp(p->status, "ok") || !strcmp(p->status, "unstable") || !strcmp(p->status, "not_ok")) &&
+           !isnan(p->cycles);
+}
+
+static void fail(struct penalty *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(struct penalty *p, const char *fmt, ...)
+{
+    char why[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof(why), fmt, ap);
+    va_end(ap);
+    if (!strcmp(p->status, "not_ok")) {   /* a second reason is appended */
+        size_t len = strlen(p->reason);
+        snprintf(p->reason + len, sizeof(p->reason) - len, "; %s", why);
+    } else {
+        snprintf(p->reason, sizeof(p->reason), "%s", why);
+    }
+    p->status = "not_ok";
+}
+
+/* Negative, or within noise of zero, is no penalty: the issue did not happen, or the cases do
+ * not differ in it. */
+static void physical(struct penalty *p)
+{
+    bool mem = p->rc->domain == DOMAIN_MEMORY;
+    const char *unit = mem ? "ns" : "cycles";
+    double floor_ = mem ? 0.1 : 0.25;
+    if (p->f.value < 0 && p->f.hi < 0)
+        fail(p, "physically impossible: %.2f %s is negative (interval [%.2f, %.2f]): the issue case ran faster "
+             "than its control", p->f.value, unit, p->f.lo, p->f.hi);
+    else if (p->f.lo <= 0 || fabs(p->f.value) < floor_)
+        fail(p, "within noise of zero: %.2f %s (interval [%.2f, %.2f]) while the model states %g %s per iteration: "
+             "the issue did not happen here or its cost cannot be told from noise", p->f.value, unit, p->f.lo,
+             p->f.hi, p->occ_issue - p->occ_control, p->rc->occurrence);
+}
+
+static const char *const levels[] = {"l1_hit", "l2_hit", "l3_hit", "dram"};
+static const char *const level_names[] = {"L1", "L2", "L3", "DRAM"};
+
+/* Each step of l1 < l2 < l3 < dram: the higher level's interval above the lower one's, and at
+ * least 20% more. A broken step fails the higher level, or l3 when the higher one is DRAM (an L3
+ * case that measures DRAM is the case that is wrong). */
+static void level_order(struct penalty *ps, int n)
+{
+    struct penalty *lv[4];
+    for (int i = 0; i < 4; i++)
+        lv[i] = (struct penalty *)find_penalty(ps, n, levels[i]);
+    for (int i = 0; i < 3; i++) {
+        int j = i + 1;
+        while (j < 4 && !measured(lv[j]))
+            j++;
+        if (!measured(lv[i]) || j == 4)
+            continue;
+        struct penalty *a = lv[i], *b = lv[j];
+        if (b->cycles_lo > a->cycles_hi && b->cycles >= 1.2 * a->cycles)
+            continue;
+        struct penalty *wrong = j == 3 ? a : b;
+        fail(wrong, "level order broken: %s %.1f cycles [%.1f, %.1f] is not well below %s %.1f [%.1f, %.1f] "
+             "(overlapping intervals or less than 20%% apart)", a->rc->name, a->cycles, a->cycles_lo, a->cycles_hi,
+             b->rc->name, b->cycles, b->cycles_lo, b->cycles_hi);
+    }
+}
+
+/* The level's plateau on the curve (curve_detect_levels): the case's working set must lie in
+ * that level by the curve's capacities, and its latency must sit on that level's plateau. */
+static void plateau(struct penalty *p, int level, const struct curve *cv)
+{
+    static const char *const lname[] = {"", "L1", "L2", "L3", "DRAM"};
+    int l = level + 1;   /* latency_levels numbering: 1 = L1 .. 4 = memory */
+    if (!cv) {
+        snprintf(p->plateau, sizeof(p->plateau), "not checked: no latency curve in this run");
+        return;
+    }
+    if (!cv->detected) {
+        snprintf(p->plateau, sizeof(p->plateau), "not checked: no levels read off the curve (%s)", cv->why);
+        return;
+    }
+    uint64_t size = level_size(level_names[level]);
+    const struct latency_plateau *pl = latency_level_plateau(&cv->levels, l);
+    if (!pl) {
+        fail(p, "the latency curve shows no %s plateau, so nothing says the case measured %s", lname[l], lname[l]);
+        snprintf(p->plateau, sizeof(p->plateau), "no %s plateau on the curve", lname[l]);
+        return;
+    }
+    int by_size = latency_level_of_size(&cv->levels, size), by_latency = latency_level_of_cycles(&cv->levels, p->cycles);
+    snprintf(p->plateau, sizeof(p->plateau), "%s plateau %.1f cycles (%s .. %s); the case: %s, %.1f cycles, on %s by "
+             "size and %s by latency", lname[l], pl->cycles, fmt_size(pl->first), fmt_size(pl->last), fmt_size(size),
+             p->cycles, by_size ? lname[by_size] : "none", by_latency ? lname[by_latency] : "none");
+    if (by_size && by_size != l)
+        fail(p, "the case's %s working set lies in %s by the latency curve's capacities, not in %s: it measured "
+             "another level", fmt_size(size), lname[by_size], lname[l]);
+    else if (by_latency != l)
+        fail(p, "the case's %.1f cycles sit on the %s plateau of the latency curve (%.1f), not on %s's (%.1f)",
+             p->cycles, by_latency ? lname[by_latency] : "no", by_latency ? latency_level_plateau(&cv->levels,
+             by_latency)->cycles : NAN, lname[l], pl->cycles);
+}
+
+int check_penalties(struct penalty *ps, int n, const struct curve *cv, const char *model)
+{
+    for (int i = 0; i < n; i++)
+        if (measured(&ps[i]))
+            physical(&ps[i]);
+    level_order(ps, n);
+    for (int l = 0; l < 4; l++) {
+        struct penalty *p = (struct penalty *)find_penalty(ps, n, levels[l]);
+        if (measured(p))
+            plateau(p, l, cv);
+    }
+    int bad = 0;
+    for (int i = 0; i < n; i++) {
+        struct penalty *p = &ps[i];
+        bad += !strcmp(p->status, "not_ok");
+        p->ref = reference_find(model, p->rc->name);
+        p->deviation = p->ref && measured(p) ? reference_deviation(p->ref, p->cycles) : NAN;
+    }
+    return bad;
+}

@@ -1,0 +1,73 @@
+/* The reference figures. Values are facts copied from the publications named in each row (the AMD
+ * rows as collected in pmucal issue 13); a row that derives its figure says how in its note.
+ * Instruction latencies depend on the operands: each recipe states its own (pmucal calibrate
+ * --list), and a note here says which operands the published figure was taken with. */
+#include "reference.h"
+#include <math.h>
+#include <string.h>
+
+#define ZEN4_SOG "AMD Software Optimization Guide for the AMD Zen4 Microarchitecture (pub. 57647), as collected in issue 13"
+#define ZEN5_SOG "AMD Software Optimization Guide for the AMD Zen5 Microarchitecture (pub. 58455 rev. 1.00, 2024), " \
+                 "as collected in issue 13"
+#define ZEN4_LAT "published Zen 4 instruction latency/throughput measurements, as collected in issue 13"
+#define ZEN5_LAT "published Zen 5 instruction latency/throughput measurements (latency/reciprocal throughput " \
+                 "pairs), as collected in issue 13"
+#define SKL_ORM "Intel 64 and IA-32 Architectures Optimization Reference Manual (248966), Skylake client " \
+                "microarchitecture: cache parameters table (fastest latency)"
+
+const struct reference references[] = {
+    {"zen4", "l1_hit", 4, 4, NULL, ZEN4_SOG},
+    {"zen4", "l2_hit", 14, 14, NULL, ZEN4_SOG},
+    {"zen4", "l3_hit", 50, 54, "about 50-54", ZEN4_SOG},
+    {"zen4", "mispredict", 11, 18, NULL, ZEN4_SOG},
+    {"zen4", "div64_latency", 20.2, 20.2, "full-width 64-bit operands", ZEN4_LAT},
+    {"zen4", "fdiv64_latency", 13.2, 13.2, NULL, ZEN4_LAT},
+    {"zen4", "fdiv64_throughput", 4.75, 4.75, NULL, ZEN4_LAT},
+
+    {"zen5", "l1_hit", 4, 4, NULL, ZEN5_SOG},
+    {"zen5", "l2_hit", 14, 14, NULL, ZEN5_SOG},
+    {"zen5", "mispredict", 12, 18, "15 typical", ZEN5_SOG},
+    {"zen5", "stlb_hit", 11, 11, "an L1 DTLB miss that hits the L2 DTLB adds 11", ZEN5_SOG},
+    {"zen5", "store_forward", 8, 8, NULL, ZEN5_SOG},
+    {"zen5", "store_forward_block", 6, 7, "a failed forward takes 14-15 in all, a forward 8: 6-7 more", ZEN5_SOG},
+    {"zen5", "div32_latency", 12.9, 12.9, NULL, ZEN5_LAT},
+    {"zen5", "div32_throughput", 6.0, 6.0, NULL, ZEN5_LAT},
+    {"zen5", "div64_latency", 17.9, 18.9, NULL, ZEN5_LAT},
+    {"zen5", "div64_throughput", 7, 13, NULL, ZEN5_LAT},
+    {"zen5", "fdiv32_latency", 9.95, 9.95, NULL, ZEN5_LAT},
+    {"zen5", "fdiv32_throughput", 2.49, 2.49, NULL, ZEN5_LAT},
+    {"zen5", "fdiv64_latency", 12.93, 12.93, NULL, ZEN5_LAT},
+    {"zen5", "fdiv64_throughput", 3.98, 3.98, NULL, ZEN5_LAT},
+    {"zen5", "sqrt32_latency", 13.93, 13.93, NULL, ZEN5_LAT},
+    {"zen5", "sqrt32_throughput", 4.47, 4.47, NULL, ZEN5_LAT},
+    {"zen5", "sqrt64_latency", 19.89, 19.89, NULL, ZEN5_LAT},
+    {"zen5", "sqrt64_throughput", 7.46, 7.46, NULL, ZEN5_LAT},
+
+    {"skylake", "l1_hit", 4, 5, "4, 5 with a complex address", SKL_ORM},
+    {"skylake", "l2_hit", 12, 12, NULL, SKL_ORM},
+    {"skylake", "l3_hit", 44, 44, NULL, SKL_ORM},
+    {"skylake", "page_split", 5, 5, "a load across a 4 KiB page: 5 cycles, down from about 100", SKL_ORM},
+};
+const int nreferences = (int)(sizeof(references) / sizeof(references[0]));
+
+const struct reference *reference_find(const char *model, const char *penalty)
+{
+    for (int i = 0; model && i < nreferences; i++)
+        if (!strcmp(references[i].model, model) && !strcmp(references[i].penalty, penalty))
+            return &references[i];
+    return NULL;
+}
+
+double reference_deviation(const struct reference *r, double value)
+{
+    if (value > r->hi)
+        return (value - r->hi) / r->hi;
+    if (value < r->lo)
+        return (value - r->lo) / r->lo;
+    return isnan(value) ? NAN : 0;
+}
+
+bool reference_deviation_large(double deviation)
+{
+    return fabs(deviation) > 0.25;
+}

@@ -1,0 +1,77 @@
+/* The checks a figure passes before it is a constant (penalties/checks.c), on hand-made figures:
+ * negative and within-noise-of-zero values are not ok, the load latencies keep l1 < l2 < l3 <
+ * dram with each step above noise, and the reference for the model is put beside each. */
+#include "../../penalties/calibrate.h"
+#include "tap.h"
+#include <string.h>
+
+struct fig {
+    const char *name;
+    double value, lo, hi;
+};
+
+static int run(const struct fig *f, int n, struct penalty *ps)
+{
+    memset(ps, 0, sizeof(*ps) * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        ps[i].rc = recipe_named(f[i].name);
+        ps[i].status = "ok";
+        ps[i].f = (struct fit){.value = f[i].value, .lo = f[i].lo, .hi = f[i].hi};
+        ps[i].cycles = f[i].value, ps[i].cycles_lo = f[i].lo, ps[i].cycles_hi = f[i].hi;
+        ps[i].occ_issue = 16;
+    }
+    return check_penalties(ps, n, NULL, "zen5");
+}
+
+int main(void)
+{
+    static const struct {
+        int line;
+        struct fig f[4];
+        int n;
+        const char *want[4];   /* status per figure, and a word of the reason for not_ok */
+        const char *why;
+    } rows[] = {
+        {__LINE__, {{"page_walk", -751.94, -800, -700}}, 1, {"not_ok"}, "negative"},
+        {__LINE__, {{"fp_assist_add", 0.02, -0.3, 0.4}}, 1, {"not_ok"}, "within noise of zero"},
+        {__LINE__, {{"fp_assist_mul", 0.1, 0.05, 0.15}}, 1, {"not_ok"}, "within noise of zero"},
+        {__LINE__, {{"fp_assist_mul", 120, 115, 125}}, 1, {"ok"}, NULL},
+        {__LINE__, {{"l1_hit", 4.1, 4.0, 4.2}, {"l2_hit", 14.8, 14.5, 15.0}, {"l3_hit", 60, 55, 66}, {"dram", 400, 380, 420}},
+         4, {"ok", "ok", "ok", "ok"}, NULL},
+        /* issue 14's host: the L3 case measured DRAM. */
+        {__LINE__, {{"l1_hit", 4.2, 4.1, 4.3}, {"l2_hit", 14.78, 14.5, 15}, {"l3_hit", 462.7, 450, 470}, {"dram", 474.0, 460, 490}},
+         4, {"ok", "ok", "not_ok", "ok"}, "level order broken: l3_hit"},
+        /* An L2 case that stayed in L1. */
+        {__LINE__, {{"l1_hit", 4.2, 4.1, 4.3}, {"l2_hit", 4.6, 4.3, 5.0}, {"dram", 400, 390, 410}}, 3,
+         {"ok", "not_ok", "ok"}, "not well below l2_hit"},
+    };
+    for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+        struct penalty ps[4];
+        int bad = run(rows[r].f, rows[r].n, ps), want_bad = 0;
+        bool match = true;
+        char got[256] = "";
+        for (int i = 0; i < rows[r].n; i++) {
+            want_bad += !strcmp(rows[r].want[i], "not_ok");
+            match &= !strcmp(ps[i].status, rows[r].want[i]);
+            if (!strcmp(ps[i].status, "not_ok"))
+                match &= rows[r].why && strstr(ps[i].reason, rows[r].why) != NULL;
+            snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s %s", i ? ", " : "", ps[i].rc->name,
+                     ps[i].status);
+        }
+        CHECK(match && bad == want_bad, rows[r].line, "%s (%d not ok)%s%s", got, bad, bad ? ": " : "",
+              bad ? ps[rows[r].n - 1].reason : "");
+    }
+    /* References beside the figures: Zen 5's L2 is 14 cycles, its DIV r32 12.9. */
+    struct penalty ps[2];
+    struct fig f[2] = {{"l2_hit", 14.78, 14.5, 15}, {"div32_latency", 17.0, 16.9, 17.1}};
+    run(f, 2, ps);
+    CHECK(ps[0].ref && ps[0].ref->lo == 14 && fabs(ps[0].deviation - (14.78 / 14 - 1)) < 1e-12 &&
+              !reference_deviation_large(ps[0].deviation), __LINE__, "l2_hit 14.78 beside zen5's 14: %+.1f%%",
+          100 * ps[0].deviation);
+    CHECK(ps[1].ref && reference_deviation_large(ps[1].deviation), __LINE__,
+          "div32_latency 17.0 beside zen5's 12.9: %+.1f%%, a large deviation", 100 * ps[1].deviation);
+    run(f, 1, ps);
+    check_penalties(ps, 1, NULL, NULL);
+    CHECK(!ps[0].ref && isnan(ps[0].deviation), __LINE__, "no model: no reference");
+    return done_testing();
+}

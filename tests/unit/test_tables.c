@@ -1,0 +1,112 @@
+/* The facts the penalty tables are made of: every perf event name a recipe gives for a CPU model is
+ * an EventName of that model's own table in ../shared/eventdata (so the perf metric JSON loads in
+ * perf as it is), and where libpfm4 knows the model its event encodes to that very entry; the
+ * reference figures name known recipes and models, and their deviation is plain arithmetic. */
+#include "../../penalties/models.h"
+#include "../../penalties/recipes.h"
+#include "../../penalties/reference.h"
+#include "pfm.h"
+#include "tap.h"
+#include "vendor.h"
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const struct vendor_event *by_name(const struct vendor_table *t, const char *name)
+{
+    for (int i = 0; i < t->n; i++)
+        if (!strcmp(t->ev[i].name, name))
+            return &t->ev[i];
+    return NULL;
+}
+
+int main(void)
+{
+    const char *root = getenv("PMUCAL_EVENTDATA") ? getenv("PMUCAL_EVENTDATA") : "../shared/eventdata";
+    for (int m = 0; m < ncpu_models; m++) {
+        const struct cpu_model *cm = &cpu_models[m];
+        char path[512];
+        snprintf(path, sizeof(path), "%s/%s", root, cm->eventdata);
+        struct stat st;
+        if (stat(path, &st)) {
+            printf("ok %d - # SKIP %s: no event table at %s\n", ++t_n, cm->name, path);
+            continue;
+        }
+        struct vendor_table t = {0};
+        if (vendor_load(&t, path)) {
+            CHECK(0, __LINE__, "%s: %s loads", cm->name, path);
+            continue;
+        }
+        CHECK(by_name(&t, cm->cycles_perf), __LINE__, "%s: cycles event %s is in %s", cm->name, cm->cycles_perf, path);
+        bool forced = cm->pfm_pmu && pfm_force(cm->pfm_pmu);
+        int named = 0;
+        for (int r = 0; r < nrecipes; r++) {
+            const struct model_event *e = recipe_model_event(&recipes[r], cm->name);
+            if (!e)
+                continue;
+            named++;
+            const struct vendor_event *v = by_name(&t, e->perf);
+            CHECK(v, __LINE__, "%s %s: perf name %s is an EventName of %s", cm->name, recipes[r].name, e->perf, path);
+            if (!e->pfm || !forced)
+                continue;
+            /* The libpfm4 name counts the same thing: its encoding is that table entry's. */
+            struct event_spec s = {0};
+            char err[256];
+            int rc = pfm_encode(e->pfm, &s, err, sizeof(err));
+            const struct vendor_event *match = rc ? NULL : vendor_match(&t, &s);
+            CHECK(match && v && !strcmp(match->name, v->name), __LINE__, "%s %s: libpfm4 %s encodes as %s (%s)",
+                  cm->name, recipes[r].name, e->pfm, match ? match->name : "no entry", rc ? err : "encoded");
+            event_spec_clear(&s);
+        }
+        CHECK(named > 0, __LINE__, "%s: %d recipes name an event", cm->name, named);
+        vendor_free(&t);
+    }
+
+    /* Every reference names a known model and recipe, with lo <= hi, and says where it is from. */
+    for (int i = 0; i < nreferences; i++) {
+        const struct reference *r = &references[i];
+        CHECK(cpu_model_named(r->model) && recipe_named(r->penalty) && r->lo > 0 && r->lo <= r->hi && r->source &&
+                  strlen(r->source) > 10,
+              __LINE__, "reference %s %s [%g, %g]: known model and recipe, a range, a source", r->model, r->penalty,
+              r->lo, r->hi);
+    }
+    static const struct {
+        int line;
+        double lo, hi, value, want;
+        bool large;
+    } dev[] = {
+        {__LINE__, 14, 14, 14, 0, false},
+        {__LINE__, 17.9, 18.9, 18.0, 0, false},
+        {__LINE__, 12, 18, 24, 24.0 / 18 - 1, true},
+        {__LINE__, 12, 18, 9, 9.0 / 12 - 1, false},
+        {__LINE__, 20.2, 20.2, 17.2, 17.2 / 20.2 - 1, false},
+        {__LINE__, 50, 54, 462.7, 462.7 / 54 - 1, true},
+        {__LINE__, 4, 4, 2.9, 2.9 / 4 - 1, true},
+    };
+    for (size_t i = 0; i < sizeof(dev) / sizeof(dev[0]); i++) {
+        struct reference r = {.lo = dev[i].lo, .hi = dev[i].hi};
+        double d = reference_deviation(&r, dev[i].value);
+        CHECK(fabs(d - dev[i].want) < 1e-12 && reference_deviation_large(d) == dev[i].large, dev[i].line,
+              "%g against [%g, %g]: deviation %+.4f, %s", dev[i].value, dev[i].lo, dev[i].hi, d,
+              dev[i].large ? "large" : "not large");
+    }
+    /* CPUID identities: this project's hosts and the ranges around them. */
+    static const struct {
+        int line;
+        const char *vendor;
+        int family, model;
+        const char *want;
+    } ids[] = {
+        {__LINE__, "AuthenticAMD", 26, 2, "zen5"},        /* the Zen 5 VM of issue 14 */
+        {__LINE__, "AuthenticAMD", 25, 0x61, "zen4"},
+        {__LINE__, "AuthenticAMD", 25, 0x21, NULL},       /* Zen 3 */
+        {__LINE__, "GenuineIntel", 6, 0x5e, "skylake"},
+        {__LINE__, "GenuineIntel", 6, 0x55, NULL},        /* Skylake-SP: another cache hierarchy */
+    };
+    for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+        const struct cpu_model *m = cpu_model_of(ids[i].vendor, ids[i].family, ids[i].model);
+        CHECK(ids[i].want ? m && !strcmp(m->name, ids[i].want) : !m, ids[i].line, "%s family %d model 0x%x: %s",
+              ids[i].vendor, ids[i].family, ids[i].model, m ? m->name : "no model");
+    }
+    return done_testing();
+}
