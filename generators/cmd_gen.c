@@ -122,7 +122,7 @@ static int gen_main(int argc, char **argv)
         return 2;
     gen_listing = asm_path != NULL;
     double t0 = now();
-    int rc = k->setup(c);
+    int rc = case_setup(c);
     double secs = now() - t0;
     if (rc == KERNEL_SKIP) {
         pm_error("gen: %s: %s", c->label, c->skip);

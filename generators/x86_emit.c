@@ -62,7 +62,7 @@ static char *vformat(const char *fmt, va_list ap)
 {
     char *text;
     if (vasprintf(&text, fmt, ap) < 0)
-        pm_fatal("out of memory");
+        pm_die("out of memory");
     return text;
 }
 

@@ -1,11 +1,32 @@
 /* Time in core cycles without a PMU: serialized TSC reads, converted with a measured ratio. */
 #ifndef PMUCAL_CLOCK_H
 #define PMUCAL_CLOCK_H
+#include <stdbool.h>
 #include <stdint.h>
 
+/* Does CPUID advertise RDTSCP? Read once before main (clock.c). Where it does not (some VMs,
+ * valgrind on such a host), executing it may raise SIGILL, so the stop mark falls back. */
+extern bool clock_has_rdtscp;
+
 /* Start and stop marks that keep the measured region between them: lfence orders the start
- * read before the region; rdtscp waits for the region to finish, lfence keeps later work after. */
+ * read before the region; rdtscp waits for the region to finish, lfence keeps later work after.
+ * Without RDTSCP, lfence before rdtsc waits for the region to finish instead (on AMD only once
+ * the OS made lfence dispatch-serializing, which Linux does on every AMD CPU it supports). */
 static inline uint64_t tsc_start(void)
+{
+    uint32_t lo, hi;
+    __asm__ __volatile__("lfence\n\trdtsc\n\tlfence" : "=a"(lo), "=d"(hi) :: "memory");
+    return ((uint64_t)hi << 32) | lo;
+}
+
+static inline uint64_t tsc_stop_rdtscp(void)
+{
+    uint32_t lo, hi, aux;
+    __asm__ __volatile__("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi), "=c"(aux) :: "memory");
+    return ((uint64_t)hi << 32) | lo;
+}
+
+static inline uint64_t tsc_stop_fenced(void)
 {
     uint32_t lo, hi;
     __asm__ __volatile__("lfence\n\trdtsc\n\tlfence" : "=a"(lo), "=d"(hi) :: "memory");
@@ -14,9 +35,7 @@ static inline uint64_t tsc_start(void)
 
 static inline uint64_t tsc_stop(void)
 {
-    uint32_t lo, hi, aux;
-    __asm__ __volatile__("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi), "=c"(aux) :: "memory");
-    return ((uint64_t)hi << 32) | lo;
+    return clock_has_rdtscp ? tsc_stop_rdtscp() : tsc_stop_fenced();
 }
 
 struct clock_info {
@@ -32,5 +51,7 @@ const struct clock_info *clock_get(void);
  * other cores, so measurements take it beside themselves rather than trusting the process start. */
 double clock_ratio_now(void);
 double clock_now_seconds(void);
+/* The instructions that end a timed region here: "rdtscp;lfence" or "lfence;rdtsc;lfence". */
+const char *clock_stop_mark(void);
 
 #endif

@@ -8,6 +8,7 @@ struct cpu_facts {
     char brand[49];
     int family, model, stepping;
     bool sse2, avx, avx2, avx512f, fma;
+    bool rdtscp;           /* CPUID 0x80000001 EDX[27]; a VM may leave it out */
     /* Data TLB entries for 4 KiB pages, first level and the last (shared) level; 0 = unknown. */
     int dtlb1_4k, stlb_4k;
     int dtlb1_2m, stlb_2m;

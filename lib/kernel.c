@@ -53,6 +53,9 @@ uint64_t level_size(const char *level)
     if (!strcasecmp(level, "DRAM")) {
         int last = topo_last_level(t);
         uint64_t s = last ? 16 * t->data[last].size : 0;
+        /* A simulated cache has no prefetcher to outrun: 16 x its last level is beyond it. */
+        if (t->simulated && s)
+            return s;
         return s < (256u << 20) ? (256u << 20) : s;
     }
     if ((level[0] == 'L' || level[0] == 'l') && level[1] >= '1' && level[1] <= '3' && !level[2]) {
@@ -145,12 +148,21 @@ static bool choice_ok(const char *choices, const char *v)
     return false;
 }
 
+/* A level name the machine lacks (no L3 here): a valid value, but a case that cannot run. */
+static void note_missing_level(struct case_ *c, const struct param *p, const char *v)
+{
+    const struct topo *t = topo_get();
+    snprintf(c->skip, sizeof(c->skip), "%s=%s: %s has no %s cache%s", p->name, v,
+             t && t->simulated ? "the simulated machine" : "this machine", v,
+             t && t->simulated ? " (the manifest's sim.geometry_notes say why)" : " (hwloc)");
+}
+
 static bool value_ok(const struct kernel *k, const struct param *p, const char *v)
 {
     uint64_t x;
     switch (p->type) {
     case PARAM_SIZE:
-        if (level_size(v) || parse_size(v, &x))
+        if (level_size(v) || parse_size(v, &x) || (is_level_name(v) && topo_get()))
             return true;
         pm_error("%s: %s=%s is not a size; give bytes (4096, 64k, 2M) or a cache level (L1, L2, L3, DRAM)",
                  k->name, p->name, v);
@@ -280,6 +292,37 @@ int case_run_cpu(const struct case_ *c)
         return case_cpu(c, "run_cpu");
     int cpus[1];
     return topo_cpus(cpus, 1) ? cpus[0] : 0;
+}
+
+/* Does a size name a level this machine lacks, or a default CPU one it does not have? Asked at
+ * setup, not when the case is made: resolving a level may measure the latency curve. */
+static bool host_lacks(struct case_ *c)
+{
+    const struct kernel *k = c->kernel;
+    for (int i = 0; k->params[i].name; i++) {
+        const char *v = c->value[i];
+        uint64_t cpu;
+        if (k->params[i].type == PARAM_SIZE && is_level_name(v) && !level_size(v)) {
+            note_missing_level(c, &k->params[i], v);
+            return true;
+        }
+        /* A default CPU (writer_cpu=1) on a machine without it; a CPU the user names was checked. */
+        if (k->params[i].type == PARAM_CPU && !strcmp(v, k->params[i].def) && parse_u64(v, &cpu) &&
+            !topo_cpu_valid((int)cpu)) {
+            int cpus[2], n = topo_cpus(cpus, 2);
+            snprintf(c->skip, sizeof(c->skip), "%s=%s by default, but this machine has %s%s", k->params[i].name, v,
+                     n < 2 ? "only one CPU" : "no CPU ", n < 2 ? "" : v);
+            return true;
+        }
+    }
+    return false;
+}
+
+int case_setup(struct case_ *c)
+{
+    if (host_lacks(c))
+        return KERNEL_SKIP;
+    return c->kernel->setup(c);
 }
 
 bool case_isa_usable(struct case_ *c, unsigned isa)

@@ -47,6 +47,8 @@ struct case_ {
     uint64_t warm_iters;              /* setup's advice: iterations that warm every line once */
     uint64_t max_iters;               /* setup's limit (0 = none), e.g. fresh pages to touch */
     uint64_t iters_multiple;          /* setup's need (0 or 1 = none): iterations a multiple of this */
+    uint64_t iters_lap;               /* setup's need (0 = none): runs longer than this many iterations
+                                       * take whole multiples of it (a table read cyclically) */
     char skip[256];                   /* setup returned KERNEL_SKIP: the reason */
     uint64_t iters;                   /* chosen by the measurement core on the first group */
     char detail[256];                 /* what setup really got, e.g. "page=2m-thp slots=8192" */
@@ -116,6 +118,9 @@ uint64_t code_level_size(const char *level);
 int code_level_of_size(uint64_t bytes);
 
 
+
+/* The kernel's setup, or KERNEL_SKIP for a case needing a level or CPU the machine lacks. */
+int case_setup(struct case_ *c);
 
 /* Can the case use these ISA_* extensions, on this CPU and under its counter source? false
  * with c->skip filled (the setup then returns KERNEL_SKIP). */

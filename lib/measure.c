@@ -118,6 +118,10 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
                     c->label, (unsigned long long)c->iters, (unsigned long long)asked,
                     (unsigned long long)c->iters_multiple);
     }
+    /* A run that wraps around a cyclically read table part-way would start inside lines the last
+     * run left cached; whole laps keep every run the same cycle the model counts. */
+    if (c->iters_lap && c->iters > c->iters_lap)
+        c->iters -= c->iters % c->iters_lap;
     m->iters = c->iters;
     if (o->iters && src->real_time && run_too_long(c, c->iters))
         return MEASURE_FAILED;

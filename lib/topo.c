@@ -5,7 +5,11 @@
 #include <hwloc.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#define ENV_TOPO "PMUCAL_TOPO"         /* the struct topo a parent resolved, as hex bytes */
+#define ENV_TOPO_XML "PMUCAL_TOPO_XML" /* hwloc's export of the parent's machine */
 
 static hwloc_topology_t hw;
 static struct topo topo;
@@ -20,14 +24,86 @@ static void fill_cache(struct cache_level *c, hwloc_obj_t o)
     c->sharing_pus = hwloc_bitmap_weight(o->cpuset);
 }
 
+/* The struct as two hex digits a byte: the parent and the child are the same binary. */
+static char *encode(const struct topo *t)
+{
+    const unsigned char *b = (const unsigned char *)t;
+    char *hex = xmalloc(2 * sizeof(*t) + 1);
+    for (size_t i = 0; i < sizeof(*t); i++)
+        snprintf(hex + 2 * i, 3, "%02x", b[i]);
+    return hex;
+}
+
+static int decode(const char *hex, struct topo *t)
+{
+    unsigned char *b = (unsigned char *)t;
+    if (strlen(hex) != 2 * sizeof(*t))
+        return -1;
+    for (size_t i = 0; i < sizeof(*t); i++) {
+        unsigned v;
+        if (sscanf(hex + 2 * i, "%2x", &v) != 1)
+            return -1;
+        b[i] = (unsigned char)v;
+    }
+    return 0;
+}
+
+int topo_handover(const struct topo *t, const char *dir)
+{
+    if (!topo_get())
+        return -1;
+    char *xml = xasprintf("%s/topology.xml", dir);
+    if (hwloc_topology_export_xml(hw, xml, 0)) {
+        pm_error("cannot write the topology for the child process to %s: %s", xml, strerror(errno));
+        free(xml);
+        return -1;
+    }
+    char *hex = encode(t);
+    setenv(ENV_TOPO_XML, xml, 1);
+    setenv(ENV_TOPO, hex, 1);
+    free(hex);
+    free(xml);
+    return 0;
+}
+
+/* hwloc's view: the parent's export when one was handed over (binding still binds: it is this
+ * machine), else discovered. */
+static int load_hwloc(void)
+{
+    const char *xml = getenv(ENV_TOPO_XML);
+    if (hwloc_topology_init(&hw))
+        return -1;
+    if (xml && *xml) {
+        if (hwloc_topology_set_xml(hw, xml) || hwloc_topology_set_flags(hw, HWLOC_TOPOLOGY_FLAG_IS_THISSYSTEM)) {
+            pm_error("cannot read the topology the parent process handed over (%s=%s): %s", ENV_TOPO_XML, xml,
+                     strerror(errno));
+            return -1;
+        }
+    }
+    if (hwloc_topology_load(hw)) {
+        pm_error("hwloc could not read this machine's topology%s", xml && *xml ? " from the handed-over XML" :
+                 "; is /sys mounted?");
+        return -1;
+    }
+    return 0;
+}
+
 const struct topo *topo_get(void)
 {
     static const hwloc_obj_type_t data_types[] = {HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE};
     if (loaded)
         return &topo;
-    if (hwloc_topology_init(&hw) || hwloc_topology_load(hw)) {
-        pm_error("hwloc could not read this machine's topology; is /sys mounted?");
+    if (load_hwloc())
         return NULL;
+    const char *handed = getenv(ENV_TOPO);
+    if (handed && *handed) {
+        if (decode(handed, &topo)) {
+            pm_error("%s does not hold a topology of this pmucal build (%zu hex digits, want %zu); it is set by "
+                     "pmucal for its own child processes only", ENV_TOPO, strlen(handed), 2 * sizeof(topo));
+            return NULL;
+        }
+        loaded = true;
+        return &topo;
     }
     for (int l = 1; l <= TOPO_MAX_LEVEL; l++) {
         hwloc_obj_t o = hwloc_get_obj_by_type(hw, data_types[l - 1], 0);

@@ -18,19 +18,29 @@ struct cache_level {
  * curve or CPUID; lib/geometry.h says why. */
 enum topo_source { TOPO_FROM_HWLOC, TOPO_FROM_MEASURED, TOPO_FROM_CPUID };
 
+/* Plain data only, no pointers: topo_handover passes it to a child process byte for byte. */
 struct topo {
     struct cache_level data[TOPO_MAX_LEVEL + 1];   /* [1]=L1D, [2]=L2, [3]=L3 (unified ones too): the levels used */
     enum topo_source source[TOPO_MAX_LEVEL + 1];
     struct cache_level l1i;
     int packages, numa_nodes, cores, pus;
     uint64_t memory_total;   /* bytes hwloc sees in NUMA nodes */
+    /* The caches are a simulator's (the sim child): sizes follow them exactly, with none of the
+     * margins real hardware needs (prefetchers, TLB reach). */
+    bool simulated;
 };
 
 /* Loads the topology once; later calls return the same. NULL (with a message) if hwloc fails.
  * Levels hwloc got implausible are replaced by what is known without measuring (the cached
- * curve); topo_resolved() (lib/geometry.h) measures when nothing is known yet. */
+ * curve); topo_resolved() (lib/geometry.h) measures when nothing is known yet. In a process
+ * started after topo_handover, the handed-over topology instead: nothing is discovered (under
+ * valgrind hwloc would see another machine, or none). */
 const struct topo *topo_get(void);
 const char *topo_source_name(enum topo_source s);   /* "hwloc", "measured", "cpuid" */
+/* Hand this resolved topology (topo_get()'s, or an adjusted copy) to child processes started
+ * from now on: hwloc's view of the machine goes to DIR/topology.xml (binding, CPUs, NUMA nodes)
+ * and *t into the environment. 0, or -1 with a message. */
+int topo_handover(const struct topo *t, const char *dir);
 /* The largest data cache level present (3 on most machines). */
 int topo_last_level(const struct topo *t);
 /* Bind the calling thread to the PU with this OS index (what taskset and lscpu call CPU n).

@@ -49,11 +49,21 @@ void pm_fatal(const char *fmt, ...)
     abort();
 }
 
+void pm_die(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsay("error: ", fmt, ap);
+    va_end(ap);
+    fflush(NULL);
+    exit(1);
+}
+
 void *xmalloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
     if (!p)
-        pm_fatal("out of memory allocating %zu bytes", n);
+        pm_die("out of memory allocating %zu bytes", n);
     return p;
 }
 
@@ -61,7 +71,7 @@ void *xcalloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size ? size : 1);
     if (!p)
-        pm_fatal("out of memory allocating %zu x %zu bytes", n, size);
+        pm_die("out of memory allocating %zu x %zu bytes", n, size);
     return p;
 }
 
@@ -69,7 +79,7 @@ void *xrealloc(void *p, size_t n)
 {
     p = realloc(p, n ? n : 1);
     if (!p)
-        pm_fatal("out of memory reallocating %zu bytes", n);
+        pm_die("out of memory reallocating %zu bytes", n);
     return p;
 }
 
@@ -77,7 +87,7 @@ char *xstrdup(const char *s)
 {
     char *d = strdup(s);
     if (!d)
-        pm_fatal("out of memory");
+        pm_die("out of memory");
     return d;
 }
 
@@ -87,7 +97,7 @@ char *xasprintf(const char *fmt, ...)
     char *s;
     va_start(ap, fmt);
     if (vasprintf(&s, fmt, ap) < 0)
-        pm_fatal("out of memory");
+        pm_die("out of memory");
     va_end(ap);
     return s;
 }

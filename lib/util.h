@@ -17,6 +17,9 @@ void pm_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pm_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* For states that are bugs, not bad input. */
 _Noreturn void pm_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A host fact the process cannot go on with (memory exhausted, a CPU that never answers): one
+ * error line and exit 1, no core dump. pm_fatal is for pmucal's own bugs. */
+_Noreturn void pm_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);

@@ -9,6 +9,7 @@
  * the instruction after it, so taken or not the same instructions follow: inst is exact for
  * every pattern. */
 #include "topo.h"
+#include "lru.h"
 #include "gen.h"
 #include "rng.h"
 #include "util.h"
@@ -246,6 +247,8 @@ static int branch_setup(struct case_ *c)
     emit_comment(e, "entry: the function starts here, jumping to the test");
     emit_bind(e, entry);
     emit_jmp(e, test, REL32);
+    if (b->table)
+        c->iters_lap = b->slots;
     if (gen_map(&b->g, entry, false, "branch")) {
         free(target_labels);
         return KERNEL_ERROR;
@@ -273,21 +276,28 @@ static void branch_run(struct case_ *c, uint64_t iters)
     b->g.entry(iters, b->table);
 }
 
-/* The table is read one entry an iteration, in order, so a lap of it misses every line once in
- * each cache it does not fit (LRU). */
+/* The table is read one entry an iteration, in order: a lap of it visits each line once, and a
+ * line misses a warm LRU cache when its set holds more of the table's lines than ways (lru.h). */
 static void table_misses(const struct branch *b, struct quantities *q)
 {
     q->v[Q_D1_MISS_WARM] = q->v[Q_LL_MISS_WARM] = 0;
     if (!b->table)
         return;
     uint64_t entry = b->kind == COND ? 8 * (1ull << log2u(b->words)) : 8, bytes = entry * b->slots;
+    uintptr_t from = (uintptr_t)b->table & ~(uintptr_t)63;
+    uint64_t lines = ((uintptr_t)b->table + bytes - from + 63) / 64;
     const struct topo *t = topo_get();
     int last = topo_last_level(t);
-    double lines = (double)entry / 64;
-    if (bytes > t->data[1].size)
-        q->v[Q_D1_MISS_WARM] = lines;
-    if (last && bytes > t->data[last].size)
-        q->v[Q_LL_MISS_WARM] = lines;
+    double *out[] = {&q->v[Q_D1_MISS_WARM], &q->v[Q_LL_MISS_WARM]};
+    const struct cache_level *levels[] = {&t->data[1], last ? &t->data[last] : NULL};
+    for (int i = 0; i < 2; i++) {
+        if (!levels[i] || !levels[i]->size)
+            continue;
+        struct lru_count lc;
+        lru_count_init(&lc, levels[i]);
+        lru_count_add_lines(&lc, from, lines);
+        *out[i] = (double)lru_count_misses(&lc) / (double)b->slots;   /* a lap is 'slots' iterations */
+    }
 }
 
 static void branch_model(const struct case_ *c, struct quantities *q)

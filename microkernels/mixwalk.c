@@ -9,6 +9,7 @@
  * blocks in order, as walker's order=block does, keeping first-level TLB misses out. */
 #include "kernel.h"
 #include "loopmodel.h"
+#include "lru.h"
 #include "mem.h"
 #include "rng.h"
 #include "util.h"
@@ -29,6 +30,7 @@ struct mixwalk {
     struct buffer buf;
     void **cursor;
     uint64_t n2, n3, hops, nodes;
+    uint64_t d1_lap_misses, ll_lap_misses;   /* a warm LRU L1D's / last level's, per lap (lru.h) */
 };
 
 static void shuffle(uint64_t *a, uint64_t n, struct rng *r)
@@ -93,6 +95,12 @@ static int mixwalk_setup(struct case_ *c)
         pm_fatal("mixwalk: built %llu nodes, want %llu", (unsigned long long)k, (unsigned long long)w->nodes);
     for (uint64_t i = 0; i < w->nodes; i++)
         *(char **)node[i] = node[(i + 1) % w->nodes];
+    /* The L2 region's reuse distances vary with its shuffles: a cache simulator's misses come
+     * from simulating the lap, not from the sizes' intent. */
+    const struct topo *t = topo_get();
+    int last = topo_last_level(t);
+    w->d1_lap_misses = lru_lap_misses((void *const *)node, w->nodes, &t->data[1]);
+    w->ll_lap_misses = last ? lru_lap_misses((void *const *)node, w->nodes, &t->data[last]) : 0;
     w->cursor = (void **)node[0];
     free(node);
     free(l2);
@@ -123,8 +131,8 @@ static void mixwalk_model(const struct case_ *c, struct quantities *q)
     q->v[Q_LD_L3] = per * (double)w->n3;
     q->v[Q_LINES_L2] = q->v[Q_LD_L2];
     q->v[Q_LINES_L3] = q->v[Q_LD_L3];
-    q->v[Q_D1_MISS_WARM] = q->v[Q_LD_L2] + q->v[Q_LD_L3];
-    q->v[Q_LL_MISS_WARM] = 0;
+    q->v[Q_D1_MISS_WARM] = per * (double)w->d1_lap_misses;
+    q->v[Q_LL_MISS_WARM] = per * (double)w->ll_lap_misses;
     q->v[Q_DTLB_MISS] = q->v[Q_STLB_MISS] = NAN;   /* depends on the page size obtained */
 }
 

@@ -159,7 +159,7 @@ static void handshake(struct snoop *s)
         if (!deadline)
             deadline = now + SNOOP_TIMEOUT_S;
         else if (now > deadline)
-            pm_fatal("snoop: the writer thread on CPU %d did not answer within %.0f s; is that CPU offline "
+            pm_die("snoop: the writer thread on CPU %d did not answer within %.0f s; is that CPU offline "
                      "or saturated? choose another with writer_cpu=", s->writer_cpu, SNOOP_TIMEOUT_S);
     }
 }
@@ -225,7 +225,7 @@ static int snoop_setup(struct case_ *c)
     size_t bytes = (sizeof(struct snoop) + 63) / 64 * 64;
     struct snoop *s = aligned_alloc(64, bytes);
     if (!s)
-        pm_fatal("out of memory");
+        pm_die("out of memory");
     memset(s, 0, bytes);
     c->priv = s;
     for (int m = 0; m < (int)ARRAY_SIZE(mode_names); m++)

@@ -40,7 +40,7 @@ int snoop_measure_cycles(const char *case_text, const struct measure_opts *o, st
         case_free(c);
         return -1;
     }
-    int s = k->setup(c);
+    int s = case_setup(c);
     if (s == KERNEL_SKIP) {
         pm_note("%s: SKIP %s", c->label, c->skip);
         rc = 1;

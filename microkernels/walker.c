@@ -2,6 +2,7 @@
  * latency is exposed; the list's order and spacing choose where the data comes from. */
 #include "cpu.h"
 #include "kernel.h"
+#include "lru.h"
 #include "loopmodel.h"
 #include "mem.h"
 #include "rng.h"
@@ -17,6 +18,7 @@ struct walker {
     struct buffer buf;
     void **cursor;            /* where the walk stands; runs continue around the ring */
     uint64_t slots, spacing, lines, pages;
+    uint64_t d1_lap_misses, ll_lap_misses;   /* elements missing a warm LRU L1D / last level each lap */
     unsigned loads;
     bool touch;
 };
@@ -98,6 +100,28 @@ static void *build_list(void *arg)
     return NULL;
 }
 
+/* Elements on lines of their own are each visited once a lap, in whatever order: a set that
+ * holds more of them than it has ways misses on all of them (lru.h). */
+static void count_lap_misses(struct walker *w, uint64_t stride, uint64_t page_stride)
+{
+    const struct topo *t = topo_get();
+    int last = topo_last_level(t);
+    uint64_t *out[] = {&w->d1_lap_misses, &w->ll_lap_misses};
+    const struct cache_level *levels[] = {&t->data[1], last ? &t->data[last] : NULL};
+    for (int i = 0; i < 2; i++) {
+        struct lru_count lc;
+        if (!levels[i] || !levels[i]->size)
+            continue;
+        lru_count_init(&lc, levels[i]);
+        if (!page_stride && stride == 64)
+            lru_count_add_lines(&lc, (uintptr_t)w->buf.base, w->slots);
+        else
+            for (uint64_t k = 0; k < w->slots; k++)
+                lru_count_add(&lc, (uintptr_t)w->buf.base + slot_offset(k, stride, page_stride));
+        *out[i] = lru_count_misses(&lc);
+    }
+}
+
 static int walker_setup(struct case_ *c)
 {
     struct walker *w = xcalloc(1, sizeof(*w));
@@ -140,6 +164,8 @@ static int walker_setup(struct case_ *c)
     if (a.rc != KERNEL_OK)
         return a.rc;
     w->pages = (w->slots * w->spacing + page_bytes(w->buf.kind) - 1) / page_bytes(w->buf.kind);
+    if (w->spacing >= 64)
+        count_lap_misses(w, stride, pstride);
     c->warm_iters = w->slots / w->loads + 1;
     snprintf(c->detail, sizeof(c->detail), "page=%s elements=%llu lines=%llu pages=%llu", page_kind_name(w->buf.kind),
              (unsigned long long)w->slots, (unsigned long long)w->lines, (unsigned long long)w->pages);
@@ -244,9 +270,14 @@ static void walker_model(const struct case_ *c, struct quantities *q)
     /* Cache simulators (callgrind) see every line of the ring once per lap. */
     const struct topo *t = topo_get();
     int last = topo_last_level(t);
-    double lines_per_load = w->spacing >= 64 ? 1 : (double)w->spacing / 64;
-    q->v[Q_D1_MISS_WARM] = w->lines * 64 > t->data[1].size ? (random_order ? L : L * lines_per_load) : 0;
-    q->v[Q_LL_MISS_WARM] = last && w->lines * 64 > t->data[last].size ? (random_order ? L : L * lines_per_load) : 0;
+    if (w->spacing >= 64) {
+        q->v[Q_D1_MISS_WARM] = L * (double)w->d1_lap_misses / (double)w->slots;
+        q->v[Q_LL_MISS_WARM] = L * (double)w->ll_lap_misses / (double)w->slots;
+    } else {
+        double lines_per_load = (double)w->spacing / 64;
+        q->v[Q_D1_MISS_WARM] = w->lines * 64 > t->data[1].size ? (random_order ? L : L * lines_per_load) : 0;
+        q->v[Q_LL_MISS_WARM] = last && w->lines * 64 > t->data[last].size ? (random_order ? L : L * lines_per_load) : 0;
+    }
     const struct cpu_facts *cpu = cpu_get();
     bool small = w->buf.kind == PAGE_4K;
     uint64_t span = case_is(c, "order", "random") ? w->pages

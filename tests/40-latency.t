@@ -1,6 +1,7 @@
 #!/bin/sh
 # Load-to-use latency from the walker against the vendor's documented figures for this CPU.
 . "$(dirname "$0")/lib.sh"
+on_this_machine   # timing: about this machine, never a fixture
 
 # family model(hex range) L1 L2 (core cycles, integer loads, simple addressing) — vendor guides.
 vendor_latency() {

@@ -91,6 +91,6 @@ if sim_usable; then
         is "$got" "1.000 x $q" "sim run, sim expectations withheld: $ev counts $q"
     done
 else
-    for ev in sim::Ir sim::Dr sim::Dw sim::Bc; do skip "classifier names $ev on a sim run" "$SIM_WHY"; done
+    for ev in sim::Ir sim::Dr sim::Dw sim::Bc; do sim_skip_or_fail "classifier names $ev on a sim run"; done
 fi
 done_testing

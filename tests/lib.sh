@@ -12,6 +12,25 @@ export PMUCAL_RESULTS="$TMP/results"
 # across the files, a file run alone gets its own.
 export PMUCAL_CACHE_DIR="${PMUCAL_CACHE_DIR:-$TMP/cache}"
 
+# The host a test sees. Tests take their topology from a fixture of tests/hosts/ where it matters,
+# never from the machine they run on: PMUCAL_TEST_HOST=NAME runs a whole test file as if on that
+# host (its hwloc.xml; the machine's own allowed CPUs), PMUCAL_TEST_HIDE_PMU=1 hides the host's
+# libpfm4 PMU so the unknown-model paths run on any machine. tests/70-hosts.t runs chosen checks
+# under every fixture. A test about the real machine (timing) calls on_this_machine first.
+use_host() { # use_host NAME: load tests/hosts/NAME/hwloc.xml as this process tree's topology
+    [ -f "tests/hosts/$1/hwloc.xml" ] || { echo "Bail out! no fixture tests/hosts/$1/hwloc.xml"; exit 1; }
+    export HWLOC_XMLFILE="$PWD/tests/hosts/$1/hwloc.xml" HWLOC_THISSYSTEM=1 HWLOC_THISSYSTEM_ALLOWED_RESOURCES=1
+}
+on_this_machine() { unset HWLOC_XMLFILE HWLOC_THISSYSTEM HWLOC_THISSYSTEM_ALLOWED_RESOURCES HWLOC_CPUID_PATH HWLOC_COMPONENTS; }
+# hide_host_pmu: libpfm4 no longer finds this host's core PMU (a no-op where it knows none).
+hide_host_pmu() {
+    host_pmu=$(env -u LIBPFM_FORCE_PMU -u LIBPFM_DISABLED_PMUS "$PMUCAL" info --json 2>/dev/null | jq -r '.pmu.libpfm4_pmu // empty')
+    [ -n "$host_pmu" ] && export LIBPFM_DISABLED_PMUS="$host_pmu"
+    return 0
+}
+[ -n "${PMUCAL_TEST_HOST:-}" ] && use_host "$PMUCAL_TEST_HOST"
+[ -n "${PMUCAL_TEST_HIDE_PMU:-}" ] && hide_host_pmu
+
 ok() { # ok CONDITION-EXIT-STATUS DESCRIPTION
     T_N=$((T_N + 1))
     if [ "$1" -eq 0 ]; then echo "ok $T_N - $2"; else echo "not ok $T_N - $2"; T_FAIL=$((T_FAIL + 1)); fi
@@ -19,11 +38,14 @@ ok() { # ok CONDITION-EXIT-STATUS DESCRIPTION
 skip() { T_N=$((T_N + 1)); echo "ok $T_N - $1 # SKIP $2"; }
 # is_close ACTUAL EXPECTED TOLERANCE DESCRIPTION: |actual - expected| <= tolerance
 is_close() {
-    awk -v a="$1" -v e="$2" -v t="$3" 'BEGIN { d = a - e; if (d < 0) d = -d; exit !(a != "" && d <= t) }'
+    # Both sides must be numbers: an empty or "null" result never passes.
+    awk -v a="$1" -v e="$2" -v t="$3" 'BEGIN { num = "^[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?$"
+        d = a - e; if (d < 0) d = -d; exit !(a ~ num && e ~ num && d <= t) }'
     ok $? "$4 (got $1, want $2 +- $3)"
 }
 is() { [ "$1" = "$2" ]; ok $? "$3 (got '$1', want '$2')"; }
-# Can this build count with the sim source? When not, SIM_WHY says why (for a SKIP).
+# Can this build count with the sim source? Proven by counting: one tiny case under callgrind
+# must give its exact instruction count. When not, SIM_WHY says why (for a SKIP).
 sim_usable() {
     if nm "$PMUCAL" 2> /dev/null | grep -q __asan_init; then
         SIM_WHY="an AddressSanitizer build (make SAN=1) cannot run under valgrind; plain 'make test' checks this"
@@ -33,6 +55,22 @@ sim_usable() {
         SIM_WHY="valgrind is not installed (apt-get install valgrind)"
         return 1
     fi
+    [ -n "${SIM_PROVEN:-}" ] && return 0
+    $PMUCAL run walker size=4k loads=1 --source sim -e sim::Ir -r 1 --iters 100 --json > "$TMP/sim-usable.json" 2> "$TMP/sim-usable.err"
+    got=$(jq -r '.events[0].stats.median // empty' "$TMP/sim-usable.json" 2> /dev/null)
+    want=$(jq -r '.model.inst // empty' "$TMP/sim-usable.json" 2> /dev/null)
+    if [ -z "$got" ] || [ "$got" != "$want" ]; then
+        # valgrind is there, so sim must work: the caller fails rather than skips.
+        SIM_WHY="valgrind is installed but --source sim counted '$got' instructions, the model says '$want': $(head -c 400 "$TMP/sim-usable.err")"
+        SIM_BROKEN=1
+        return 1
+    fi
+    SIM_PROVEN=1
     return 0
+}
+# sim_skip_or_fail DESCRIPTION: after sim_usable failed, a SKIP where sim cannot exist here,
+# a failure where it should work and does not.
+sim_skip_or_fail() {
+    if [ -n "${SIM_BROKEN:-}" ]; then ok 1 "$1: $SIM_WHY"; else skip "$1" "$SIM_WHY"; fi
 }
 done_testing() { echo "1..$T_N"; [ "$T_FAIL" -eq 0 ]; }

@@ -8,9 +8,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Events whose rule says 'not ok': 'run' exits 1 when any did, as validate does. */
+static int run_not_ok;
+
+static void count_not_ok(struct engine *e, const struct measurement *m, const struct quantities *q)
+{
+    for (int k = 0; k < m->nevents; k++) {
+        const struct event_spec *ev = m->events[k];
+        const struct rule *r = ev->unsupported ? NULL : ruleset_find(&e->rules, ev);
+        if (r && check_event(r, ev, &m->stat[k], q, e->src->exact_floor, e->src->slack_per_run / (double)m->iters)
+                         .kind == V_NOT_OK)
+            run_not_ok++;
+    }
+}
+
 static void print_table(struct engine *e, const struct case_ *c, const struct measurement *m,
                         const struct quantities *q)
 {
+    count_not_ok(e, m, q);
     const struct clock_info *ci = clock_get();
     printf("%s  [%s]\n", c->label, c->detail);
     if (e->src->real_time)
@@ -68,6 +83,7 @@ static void print_table(struct engine *e, const struct case_ *c, const struct me
 
 static void print_json(struct engine *e, const struct case_ *c, const struct measurement *m, const struct quantities *q)
 {
+    count_not_ok(e, m, q);
     struct json j;
     json_init(&j);
     measurement_json(&j, e, c, 0, m, q, NULL, NULL, NULL);
@@ -152,5 +168,7 @@ static int run_main(int argc, char **argv)
         pm_note("interrupted");
         return 128 + measure_interrupted;   /* 130 for SIGINT, 143 for SIGTERM, as the shell reports a signal */
     }
-    return rc == MEASURE_OK ? 0 : 1;
+    if (rc == MEASURE_OK && run_not_ok)
+        pm_note("%d event%s NOT OK against %s rule", run_not_ok, run_not_ok > 1 ? "s" : "", run_not_ok > 1 ? "their" : "its");
+    return rc == MEASURE_OK && !run_not_ok ? 0 : 1;
 }

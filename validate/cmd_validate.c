@@ -108,8 +108,11 @@ static int collect_cases(struct case_list *l, char **kernels, int nk, char **cas
             wanted |= !strcmp(kernels[i], (*k)->name);
         for (int r = 0; wanted && (*k)->matrix && (*k)->matrix[r]; r++) {
             struct case_ *c = case_from_text(*k, (*k)->matrix[r]);
-            if (!c)
-                pm_fatal("default matrix row '%s' of %s is invalid", (*k)->matrix[r], (*k)->name);
+            if (!c) {
+                pm_error("the default case '%s %s' cannot be built on this machine (the message above says why)",
+                         (*k)->name, (*k)->matrix[r]);
+                return -1;
+            }
             add_case(l, c);
         }
     }

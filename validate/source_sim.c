@@ -12,8 +12,8 @@
  * on from open() to close() only, so a case's setup (a 512 MiB list) runs uninstrumented. */
 #include "json.h"
 #include "kernel.h"
+#include "sim.h"
 #include "source.h"
-#include "subprocess.h"
 #include "topo.h"
 #include "util.h"
 #include <dirent.h>
@@ -35,11 +35,6 @@ static const char *const sim_names[] = {"Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw"
                                         "DLmr", "DLmw", "Bc", "Bcm", "Bi", "Bim"};
 #define SIM_NEVENTS ((int)ARRAY_SIZE(sim_names))
 
-#define ENV_DIR "PMUCAL_SIM_DIR"          /* where callgrind writes its dumps; set by the parent */
-#define ENV_CACHES "PMUCAL_SIM_CACHES"    /* "I1=size,ways,line D1=... LL=..." as given to valgrind */
-#define ENV_HW "PMUCAL_SIM_HW_LL"         /* the hardware LL geometry when it had to be adjusted */
-#define ENV_VERSION "PMUCAL_SIM_VALGRIND" /* valgrind --version */
-#define ENV_I1 "PMUCAL_SIM_I1_NOTE"       /* why the I1 geometry is not hwloc's */
 
 struct group {
     int n;
@@ -54,7 +49,7 @@ static long dump_count;   /* callgrind numbers its dumps 1, 2, ... per process: 
 
 static bool under_sim(void)
 {
-    return RUNNING_ON_VALGRIND && getenv(ENV_DIR);
+    return RUNNING_ON_VALGRIND && getenv(SIM_ENV_DIR);
 }
 
 static int sim_resolve(const char *name, struct event_spec *spec, char *err, size_t errlen)
@@ -86,7 +81,7 @@ static struct group *sim_open(struct event_spec **events, int n)
                  "starts itself");
         return NULL;
     }
-    snprintf(dump_dir, sizeof(dump_dir), "%s", getenv(ENV_DIR));
+    snprintf(dump_dir, sizeof(dump_dir), "%s", getenv(SIM_ENV_DIR));
     struct group *g = xcalloc(1, sizeof(*g));
     g->n = n;
     for (int e = 0; e < n; e++)
@@ -172,7 +167,7 @@ static char seen_geometry[3][64];
 static int check_geometry(const char *path)
 {
     geometry_checked = true;
-    const char *asked = getenv(ENV_CACHES);
+    const char *asked = getenv(SIM_ENV_CACHES);
     static const char *const which[] = {"I1", "D1", "LL"};
     int n = 0;
     char **parts = split_list(asked ? asked : "", ' ', &n);
@@ -287,257 +282,13 @@ static void sim_close(struct group *g)
     free(g);
 }
 
-/* ---- the parent: start this same command under callgrind ---- */
-
-static char *find_in_path(const char *prog)
-{
-    const char *path = getenv("PATH");
-    if (!path || !*path)
-        path = "/usr/bin:/bin";
-    int n;
-    char **dirs = split_list(path, ':', &n);
-    char *found = NULL;
-    for (int i = 0; i < n && !found; i++) {
-        char *p = xasprintf("%s/%s", dirs[i], prog);
-        struct stat st;
-        if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0)
-            found = p;
-        else
-            free(p);
-    }
-    free_list(dirs);
-    return found;
-}
-
-/* "--D1=size,ways,line" for valgrind, which wants a power-of-two number of sets. When hwloc's
- * geometry has another count (e.g. 30 MiB 20-way), the size and line are kept and the sets
- * become the largest power of two that divides the line count, the ways growing to match: the
- * same capacity, a different associativity, recorded in the manifest. */
-static bool cache_arg(const struct cache_level *c, char *out, size_t n, bool *adjusted)
-{
-    *adjusted = false;
-    if (!c->level || !c->size || c->ways <= 0 || c->linesize < 16)
-        return false;
-    uint64_t lines = c->size / (uint64_t)c->linesize, sets = lines / (uint64_t)c->ways;
-    uint64_t ways = (uint64_t)c->ways;
-    if (!sets || (sets & (sets - 1)) || sets * ways != lines) {
-        uint64_t p = 1;
-        while (lines % (p * 2) == 0 && p * 2 <= (sets ? sets : 1))
-            p *= 2;
-        sets = p;
-        ways = lines / sets;
-        *adjusted = true;
-    }
-    snprintf(out, n, "%llu,%llu,%d", (unsigned long long)(sets * ways * (uint64_t)c->linesize),
-             (unsigned long long)ways, c->linesize);
-    return true;
-}
-
-static pid_t sim_child;
-
-static void forward_signal(int sig, siginfo_t *si, void *uc)
-{
-    (void)uc;
-    /* A Ctrl-C reaches the child by itself (same process group); a kill aimed at this process
-     * alone is passed on, so 'kill -INT <pmucal>' still stops the run and keeps its results. */
-    if (si && si->si_code == SI_USER && sim_child > 0)
-        kill(sim_child, sig);
-}
-
-static void remove_tree(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *de;
-    while ((de = readdir(d)))
-        if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
-            char *p = xasprintf("%s/%s", dir, de->d_name);
-            unlink(p);
-            free(p);
-        }
-    closedir(d);
-    rmdir(dir);
-}
-
-/* valgrind's log without the cache auto-detection notes that the --I1/--D1/--LL options override. */
-static void pass_on_log(const char *dir)
-{
-    char *p = xasprintf("%s/valgrind.log", dir);
-    FILE *f = fopen(p, "r");
-    free(p);
-    if (!f)
-        return;
-    char line[1024];
-    while (fgets(line, sizeof(line), f))
-        if (!strstr(line, "cache found, using its data for the LL simulation") &&
-            !strstr(line, "warning: specified LL cache:") && !strstr(line, "warning: simulated LL cache:"))
-            fputs(line, stderr);
-    fclose(f);
-}
-
-#if defined(__SANITIZE_ADDRESS__)
-static const bool asan_build = true;
-#else
-static const bool asan_build = false;
-#endif
-
-static int sim_prepare(int argc, char **argv, int *status)
-{
-    if (asan_build) {
-        pm_error("--source sim cannot run in an AddressSanitizer build (make SAN=1): ASan and valgrind both need to "
-                 "own the process's memory; build with plain 'make' for the sim source");
-        return -1;
-    }
-    if (RUNNING_ON_VALGRIND) {
-        if (!getenv(ENV_DIR)) {
-            pm_error("--source sim: this pmucal already runs under valgrind but was not started by pmucal; run "
-                     "'pmucal %s --source sim' directly, it starts valgrind's callgrind itself", argv[0]);
-            return -1;
-        }
-        return SOURCE_CONTINUE;
-    }
-    char *valgrind = find_in_path("valgrind");
-    if (!valgrind) {
-        pm_error("--source sim needs valgrind (its callgrind tool), which is not installed or not in PATH; install "
-                 "the Debian package valgrind: sudo apt-get install valgrind");
-        return -1;
-    }
-    char exe[4096];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (len <= 0) {
-        pm_error("--source sim: cannot find this program's own path (/proc/self/exe: %s)", strerror(errno));
-        free(valgrind);
-        return -1;
-    }
-    exe[len] = '\0';
-
-    /* valgrind --version, for the manifest (and a check that valgrind runs at all). */
-    char version[64] = "";
-    char *vargv[] = {valgrind, "--version", NULL};
-    struct spawn_opts vo = {.capture = version, .capture_size = sizeof(version), .timeout_ms = 10000};
-    if (spawn_run(vargv, &vo) != 0)
-        version[0] = '\0';
-    version[strcspn(version, "\n")] = '\0';
-    if (!version[0]) {
-        pm_error("--source sim: %s --version failed; is the Debian package valgrind installed completely?", valgrind);
-        free(valgrind);
-        return -1;
-    }
-
-    const struct topo *t = topo_get();
-    const char *tmp = getenv("TMPDIR");
-    char *dir = xasprintf("%s/pmucal-sim.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir)) {
-        pm_error("--source sim: cannot create a folder for callgrind's output under %s: %s", tmp && *tmp ? tmp : "/tmp",
-                 strerror(errno));
-        free(dir);
-        free(valgrind);
-        return -1;
-    }
-
-    char *args[64 + 256], *owned[8];
-    int na = 0, nowned = 0;
-    args[na++] = valgrind;
-    args[na++] = "-q";   /* valgrind's own chatter stays off stdout (and mostly off stderr) */
-    args[na++] = "--tool=callgrind";
-    args[na++] = "--cache-sim=yes";
-    args[na++] = "--branch-sim=yes";
-    args[na++] = "--instr-atstart=no";
-    args[na++] = "--collect-atstart=no";
-    args[na++] = owned[nowned++] = xasprintf("--callgrind-out-file=%s/cg.%%p", dir);
-    /* valgrind announces its cache auto-detection even when --I1/--D1/--LL replace it; its log
-     * goes to a file and is passed on to stderr without those lines. */
-    args[na++] = owned[nowned++] = xasprintf("--log-file=%s/valgrind.log", dir);
-    char caches[256] = "", hw_ll[64] = "";
-    static const char *const which[] = {"I1", "D1", "LL"};
-    /* Virtual machines often hide the L1I from hwloc; valgrind would then ask cpuid and warn on
-     * stderr. x86 cores have had an L1I like their L1D for years: that geometry stands in, and the
-     * manifest says so. */
-    const struct cache_level *levels[] = {t ? (t->l1i.level ? &t->l1i : &t->data[1]) : NULL,
-                                          t ? &t->data[1] : NULL, t ? &t->data[topo_last_level(t)] : NULL};
-    if (t && !t->l1i.level)
-        setenv(ENV_I1, "hwloc reports no L1I; simulated with the L1D geometry", 1);
-    for (int i = 0; i < 3; i++) {
-        char geo[64];
-        bool adjusted;
-        if (!levels[i] || (i == 2 && topo_last_level(t) < 2) || !cache_arg(levels[i], geo, sizeof(geo), &adjusted)) {
-            pm_warn("--source sim: hwloc gives no %s geometry; valgrind picks its own", which[i]);
-            continue;
-        }
-        if (adjusted) {
-            snprintf(hw_ll, sizeof(hw_ll), "%s=%llu,%d,%d", which[i], (unsigned long long)levels[i]->size,
-                     levels[i]->ways, levels[i]->linesize);
-            pm_note("--source sim: %s %s has a set count that is not a power of two; simulating %s (same size)",
-                    which[i], hw_ll, geo);
-        }
-        args[na++] = owned[nowned++] = xasprintf("--%s=%s", which[i], geo);
-        snprintf(caches + strlen(caches), sizeof(caches) - strlen(caches), "%s%s=%s", caches[0] ? " " : "", which[i],
-                 geo);
-    }
-    args[na++] = exe;
-    for (int i = 0; i < argc && na < (int)ARRAY_SIZE(args) - 1; i++)
-        args[na++] = argv[i];
-    args[na] = NULL;
-
-    setenv(ENV_DIR, dir, 1);
-    setenv(ENV_CACHES, caches, 1);
-    setenv(ENV_VERSION, version, 1);
-    if (hw_ll[0])
-        setenv(ENV_HW, hw_ll, 1);
-    /* hwloc's x86 (cpuid) backend refuses to run under valgrind and says so on stderr; the
-     * Linux backend reads the same caches from sysfs. */
-    setenv("HWLOC_COMPONENTS", "-x86", 0);
-
-    fflush(NULL);
-    struct sigaction fwd = {.sa_sigaction = forward_signal, .sa_flags = SA_SIGINFO | SA_RESTART}, old_int, old_term;
-    sigemptyset(&fwd.sa_mask);
-    sigaction(SIGINT, &fwd, &old_int);
-    sigaction(SIGTERM, &fwd, &old_term);
-    sim_child = fork();
-    if (sim_child == 0) {
-        sigaction(SIGINT, &old_int, NULL);
-        sigaction(SIGTERM, &old_term, NULL);
-        execv(valgrind, args);
-        pm_error("--source sim: cannot run %s: %s", valgrind, strerror(errno));
-        _exit(127);
-    }
-    int rc = -1;
-    if (sim_child < 0) {
-        pm_error("--source sim: cannot start valgrind: %s", strerror(errno));
-    } else {
-        int ws;
-        while (waitpid(sim_child, &ws, 0) < 0 && errno == EINTR)
-            ;
-        rc = SOURCE_DONE;
-        if (WIFEXITED(ws)) {
-            *status = WEXITSTATUS(ws);
-        } else {
-            int sig = WIFSIGNALED(ws) ? WTERMSIG(ws) : 0;
-            pm_error("--source sim: the run under valgrind ended with signal %d (%s)%s", sig, strsignal(sig),
-                     sig == SIGILL ? ": an instruction valgrind cannot execute (AVX-512?)" : "");
-            *status = 128 + sig;
-        }
-    }
-    sim_child = 0;
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    pass_on_log(dir);
-    remove_tree(dir);
-    for (int i = 0; i < nowned; i++)
-        free(owned[i]);
-    free(dir);
-    free(valgrind);
-    return rc;
-}
-
 /* The simulated machine, for manifest.json: valgrind's version and the caches it simulated. */
 static void sim_manifest(struct json *j)
 {
     json_object_begin(j, "sim");
-    json_string(j, "simulator", getenv(ENV_VERSION));
+    json_string(j, "simulator", getenv(SIM_ENV_VERSION));
     json_string(j, "tool", "callgrind --cache-sim=yes --branch-sim=yes --instr-atstart=no --collect-atstart=no");
-    const char *caches = getenv(ENV_CACHES);
+    const char *caches = getenv(SIM_ENV_CACHES);
     int n = 0;
     char **parts = split_list(caches ? caches : "", ' ', &n);
     for (int i = 0; i < n; i++) {
@@ -554,8 +305,13 @@ static void sim_manifest(struct json *j)
         json_object_end(j);
     }
     free_list(parts);
-    json_string(j, "hardware_geometry_adjusted", getenv(ENV_HW));
-    json_string(j, "I1_note", getenv(ENV_I1));
+    /* Where the simulated caches are not the host's, and why. */
+    json_array_begin(j, "geometry_notes");
+    parts = split_list(getenv(SIM_ENV_NOTES) ? getenv(SIM_ENV_NOTES) : "", ';', &n);
+    for (int i = 0; i < n; i++)
+        json_string(j, NULL, parts[i][0] == ' ' ? parts[i] + 1 : parts[i]);
+    free_list(parts);
+    json_array_end(j);
     json_string(j, "branch_predictor", "conditional: 16384 2-bit counters indexed by 7 bits of global history and "
                                        "7 address bits; indirect: 512-entry last-target table by address");
     json_object_end(j);
@@ -571,7 +327,7 @@ static const struct source sim_source = {
     .stop = sim_stop,
     .read = sim_read,
     .close = sim_close,
-    .prepare_process = sim_prepare,
+    .prepare_process = sim_prepare,   /* sim_parent.c */
     .default_events = "sim::Ir,sim::Dr,sim::Dw,sim::I1mr,sim::D1mr,sim::D1mw,sim::ILmr,sim::DLmr,sim::DLmw,"
                       "sim::Bc,sim::Bcm,sim::Bi,sim::Bim",
     .default_iters = 10000,

@@ -1,0 +1,81 @@
+#!/bin/sh
+# The hosts pmucal must work on, whatever this machine is: each fixture of tests/hosts/ (hwloc's
+# view of a real or typical machine) loaded as the topology, with chosen checks run under it:
+# info, cases sized by level natively and under --source sim (the simulated machine handed to
+# the valgrind child), and a level the host lacks as a SKIP; then this host with its PMU hidden
+# from libpfm4 (an unknown model). Any test file runs under a fixture with PMUCAL_TEST_HOST=NAME.
+. "$(dirname "$0")/lib.sh"
+export PMUCAL_TEST_HOST= PMUCAL_TEST_HIDE_PMU=
+
+# fixture | simulated D1 size,ways | simulated LL size,ways | L3 (sim) | why (source line in each verdict)
+while IFS='|' read -r host d1 ll l3 why; do
+    host=$(echo $host) d1=$(echo $d1) ll=$(echo $ll) l3=$(echo $l3)
+    [ -z "$host" ] && continue
+    line=$(grep -n "^$host *|" "$0" | cut -d: -f1)
+    on_this_machine
+    use_host "$host"
+    xml_l1=$(grep -o 'type="L1Cache"[^>]*cache_size="[0-9]*"' "$HWLOC_XMLFILE" | head -n 1 | sed 's/.*cache_size="//; s/"//')
+    $PMUCAL info --json > "$TMP/$host.info" 2> "$TMP/$host.info.err"
+    rc=$?
+    got=$(jq '.topology.caches[] | select(.name == "L1d") | .size' "$TMP/$host.info" 2> /dev/null)
+    [ $rc -eq 0 ] && [ -n "$got" ] && [ "$got" = "$xml_l1" ]
+    ok $? "$host (line $line): info exits $rc and shows the fixture's L1d ($got, want $xml_l1)"
+
+    # Natively: level sizes resolve and a case runs.
+    $PMUCAL run walker size=L2 -e page-faults -r 1 > "$TMP/$host.run" 2> "$TMP/$host.run.err"
+    rc=$?
+    [ $rc -eq 0 ] && grep -q '^walker size=L2' "$TMP/$host.run"
+    ok $? "$host (line $line): run walker size=L2 natively (exit $rc) $(head -c 200 "$TMP/$host.run.err" | tr '\n' ' ')"
+
+    if ! sim_usable; then
+        sim_skip_or_fail "$host: cases under --source sim"
+        continue
+    fi
+    $PMUCAL validate --source sim --label "sim-$host" -r 2 --case 'walker size=L2' --case 'walker size=L3' > "$TMP/$host.tap" 2> "$TMP/$host.err"
+    rc=$?
+    dir=$(ls -d "$PMUCAL_RESULTS"/*-"sim-$host" 2> /dev/null | head -n 1)
+    good=$(grep -c '^ok ' "$TMP/$host.tap") bad=$(grep -c '^not ok' "$TMP/$host.tap")
+    [ $rc -eq 0 ] && [ "$bad" -eq 0 ] && [ "$good" -ge 13 ]
+    ok $? "$host (line $line): two cases under sim exit $rc, $good ok, $bad not ok $(grep '^not ok' "$TMP/$host.tap" | head -n 2 | tr '\n' ' ')"
+    is "$(jq -r '"\(.sim.D1.size),\(.sim.D1.ways) \(.sim.LL.size),\(.sim.LL.ways)"' "$dir/manifest.json" 2> /dev/null)" "$d1 $ll" \
+        "$host (line $line): the simulated D1 and LL: $why"
+    if [ "$l3" = skip ]; then
+        grep -q '^ok [0-9]* - walker size=L3 :: sim::Ir # SKIP size=L3: the simulated machine has no L3 cache' "$TMP/$host.tap"
+        ok $? "$host (line $line): size=L3 is a SKIP saying why, not an abort"
+    else
+        grep -q '^ok [0-9]* - walker size=L3 :: sim::DLmr = ll.miss.warm' "$TMP/$host.tap"
+        ok $? "$host (line $line): size=L3 is measured and its LL misses checked"
+    fi
+done <<'HOSTS'
+zen5-vm  | 49152,12 | 1048576,8   | skip | hwloc's 508M 0-way L3 cannot be simulated: the L2 is the last level
+zen4     | 32768,8  | 33554432,16 | run  | hwloc's L1d and L3 as they are
+intel-2s | 49152,12 | 62914560,15 | run  | 60M 12-way has 81920 sets: simulated 15-way, 65536 sets, same size
+no-l3    | 32768,8  | 6291456,24  | skip | no L3: the L2 is the last level
+HOSTS
+
+# The Zen 5 VM through hwloc's CPUID replay instead of its XML: the same 508M L3, and the sim
+# child still gets the parent's machine (under valgrind hwloc's x86 backend is off).
+on_this_machine
+export HWLOC_COMPONENTS=x86 HWLOC_CPUID_PATH="$PWD/tests/hosts/zen5-vm/cpuid"
+l3=$($PMUCAL info --json 2> /dev/null | jq '.topology.caches[] | select(.name == "L3") | .size')
+is "$l3" 532676608 "zen5-vm CPUID replay: hwloc reads the 508M L3 from leaf 0x80000006"
+if sim_usable; then
+    $PMUCAL validate --source sim --case 'walker size=L2' -r 2 > "$TMP/replay.tap" 2> "$TMP/replay.err"
+    rc=$?
+    [ $rc -eq 0 ] && grep -q '^ok .*sim::DLmr' "$TMP/replay.tap" && ! grep -q '^not ok' "$TMP/replay.tap"
+    ok $? "zen5-vm CPUID replay: walker size=L2 under sim (exit $rc) $(grep -v '^pmucal: \[' "$TMP/replay.err" | head -c 300 | tr '\n' ' ')"
+else
+    sim_skip_or_fail "zen5-vm CPUID replay under sim"
+fi
+on_this_machine
+
+# This host with its PMU hidden: the unknown-model paths, on every machine.
+hide_host_pmu
+is "$($PMUCAL info --json | jq -r '.pmu.libpfm4_pmu')" "null" "with LIBPFM_DISABLED_PMUS=${LIBPFM_DISABLED_PMUS:-(none known)} libpfm4 knows no core PMU"
+$PMUCAL info > "$TMP/hidden.info" 2>&1
+grep -q 'libpfm4 knows no core PMU' "$TMP/hidden.info"; ok $? "info says so: $(grep '^pmu' "$TMP/hidden.info")"
+$PMUCAL validate --case 'walker size=L1' -e page-faults -r 2 > "$TMP/hidden.tap" 2> "$TMP/hidden.err"
+rc=$?
+[ $rc -eq 0 ] && grep -q '^ok [0-9]* - walker :: page-faults = pf.minor' "$TMP/hidden.tap"
+ok $? "validate with software events runs and judges (exit $rc)"
+done_testing
