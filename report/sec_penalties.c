@@ -9,28 +9,31 @@ static const char *status_class(const char *s)
     return !strcmp(s, "ok") ? "ok" : !strcmp(s, "unstable") ? "todo" : !strcmp(s, "skip") ? "skip" : "nok";
 }
 
-/* A reference figure as the run stored it: a number, a string, or an object of facts. */
+/* A reference figure as calibrate records it ({lo, hi, note, source, deviation, large_deviation}):
+ * the range, the measured value's deviation from it (marked when large) and the publication. */
 static void reference(FILE *f, const struct jvalue *ref)
 {
-    if (!ref || ref->type == J_NULL)
+    if (!ref || ref->type != J_OBJECT)
         return;
-    if (ref->type == J_NUMBER)
-        html_printf(f, "%.4g", ref->num);
-    else if (ref->type == J_STRING)
-        html_text(f, ref->str);
-    else if (ref->type == J_OBJECT)
-        for (int i = 0; i < ref->n; i++) {
-            const struct jvalue *v = &ref->items[i];
-            if (v->type != J_NUMBER && v->type != J_STRING)
-                continue;
-            fputs(i ? "<br><span class=\"count\">" : "<span class=\"count\">", f);
-            html_text(f, ref->keys[i]);
-            fputs(":</span> ", f);
-            if (v->type == J_NUMBER)
-                html_printf(f, "%.4g", v->num);
-            else
-                html_text(f, v->str);
-        }
+    double lo = jget_num(ref, "lo", NAN), hi = jget_num(ref, "hi", NAN), dev = jget_num(ref, "deviation", NAN);
+    const struct jvalue *large = jget(ref, "large_deviation");
+    bool big = large && large->type == J_BOOL && large->b;
+    if (isnan(lo))
+        return;
+    html_printf(f, "%.4g", lo);
+    if (!isnan(hi) && hi != lo)
+        html_printf(f, "&ndash;%.4g", hi);
+    if (!isnan(dev))
+        html_printf(f, " <span class=\"%s\">%s%+.0f%%%s</span>", big ? "badge nok" : "count", dev ? "" : "inside, ",
+                    100 * dev, big ? " far off" : "");
+    const char *note = jget_str(ref, "note", NULL), *src = jget_str(ref, "source", NULL);
+    if (note || src) {
+        fputs("<br><span class=\"count\">", f);
+        html_text(f, note);
+        fputs(note && src ? "; " : "", f);
+        html_text(f, src);
+        fputs("</span>", f);
+    }
 }
 
 static void table(FILE *f, const struct jvalue *ps, int idx)
@@ -97,8 +100,9 @@ static void chart(FILE *f, const struct jvalue *ps, int idx)
         if (isnan(c))
             continue;
         rows++;
+        double rhi = jget_num(jget(p, "reference"), "hi", NAN);
         if (c > 0)
-            x.lo = fmin(x.lo, log10(c)), x.hi = fmax(x.hi, log10(isnan(hi) || hi < c ? c : hi));
+            x.lo = fmin(x.lo, log10(c)), x.hi = fmax(x.hi, log10(fmax(isnan(hi) || hi < c ? c : hi, rhi > 0 ? rhi : 0)));
     }
     if (!rows) {
         section_absent(f, "No bar chart: no penalty has a figure.");
@@ -108,7 +112,7 @@ static void chart(FILE *f, const struct jvalue *ps, int idx)
         x.lo = 0, x.hi = 1;
     x.lo = floor(x.lo), x.hi = ceil(x.hi + 1e-9);
     int h = 30 + rows * ROW + 30;
-    html_printf(f, "<h3>Cycles per occurrence (log scale; bar colour is the status)</h3>\n<svg class=\"plot\" "
+    html_printf(f, "<h3>Cycles per occurrence (log scale; bar colour is the status, a dark mark the published reference)</h3>\n<svg class=\"plot\" "
                    "id=\"bars-svg-%d\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
                    "aria-label=\"penalty bar chart\">\n<g class=\"grid\">", idx, W, h, W, h);
     for (int e = (int)x.lo; e <= (int)x.hi; e++) {
@@ -137,8 +141,17 @@ static void chart(FILE *f, const struct jvalue *ps, int idx)
             if (lo > 0 && hi > 0)
                 html_printf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>",
                             axis_px(&x, lo), y + ROW / 2, axis_px(&x, hi), y + ROW / 2);
-            html_printf(f, "<text x=\"%.1f\" y=\"%.1f\">%.2f</text>", fmax(x1, hi > 0 ? axis_px(&x, hi) : x1) + 5,
-                        y + 13, c);
+            const struct jvalue *ref = jget(p, "reference");
+            double rlo = jget_num(ref, "lo", NAN), rhi = jget_num(ref, "hi", NAN), right = fmax(x1, hi > 0 ? axis_px(&x, hi) : x1);
+            if (rlo > 0 && rhi >= rlo) {
+                /* The published range as a dark band across the bar's row. */
+                double a = axis_px(&x, rlo), b = axis_px(&x, rhi);
+                html_printf(f, "<rect class=\"ref\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"#222\">"
+                               "<title>reference %.4g-%.4g cycles</title></rect>", a - 1.5, y + 1, fmax(b - a, 0) + 3, ROW - 2,
+                            rlo, rhi);
+                right = fmax(right, b + 2);
+            }
+            html_printf(f, "<text x=\"%.1f\" y=\"%.1f\">%.2f</text>", right + 5, y + 13, c);
         } else
             html_printf(f, "<text x=\"%.1f\" y=\"%.1f\" style=\"fill:#b71c1c\">%.2f: not drawn on a log scale"
                            "</text>", axis_px(&x, pow(10, x.lo)) + 4, y + 13, c);

@@ -73,7 +73,11 @@ grep -q 'hwloc L3 508M' "$c"; ok $? "the curve marks hwloc's L3 size"
 grep -q '<tr class="regress"><td>L3</td><td class="num" data-v="4194304">4096 KiB</td><td>measured</td>' "$c"
 ok $? "the manifest's geometry: L3 taken from the curve, the row marked where hwloc disagrees"
 grep -q 'implausible &lt;ways&gt;: hwloc' "$c"; ok $? "a geometry finding is shown, escaped"
-grep -q 'AMD Zen 5 optimization guide' "$c"; ok $? "a penalty's reference figure is shown"
+grep -q '17.9&ndash;18.9 <span class="count">-6%</span><br><span class="count">full-width operands; uops table' "$c"
+ok $? "a penalty's reference range, deviation, note and source"
+grep -q '14 <span class="badge nok">+228% far off</span><br><span class="count">AMD &lt;Zen 5&gt; guide' "$c"
+ok $? "a large deviation from the reference is marked (the source escaped)"
+is "$(grep -o '<rect class="ref"' "$c" | wc -l)" 3 "the bar chart marks the 3 references"
 grep -q -- '-100.96: not drawn on a log scale' "$c"; ok $? "a negative penalty is said, not drawn"
 grep -q 'kernel &lt;i&gt;x&lt;/i&gt; not built' "$c"; ok $? "a skipped penalty's reason, escaped"
 is "$(grep -c '<g class="c2c-cell">' "$out/c2c.html")" 12 "the heatmap has a cell for each of the 12 pairs"
@@ -147,7 +151,8 @@ ok $? "one page of three runs"
 is "$(wellformed "$out/all.html")" "" "the page of three runs is well-formed"
 
 # A real browser: Debian's chromium, headless, with a fresh profile and no network.
-browser=$(command -v chromium || command -v chromium-browser)
+# PMUCAL_CHROMIUM names another browser binary; set empty, it shows the run without one.
+browser=${PMUCAL_CHROMIUM-$(command -v chromium || command -v chromium-browser)}
 chrome() { # chrome URL ARGS...: the DOM after scripts ran, on stdout
     prof=$(mktemp -d "$TMP/profile.XXXXXX")
     url=$1; shift
