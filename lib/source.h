@@ -67,6 +67,9 @@ struct source {
     bool real_time;
     /* Its events are libpfm4 names of a PMU: the PMU's counters and shipped rules apply. */
     bool libpfm_events;
+    /* It opens events with perf_event_open itself, so one probe (perf_hw_usable) tells for every
+     * hardware event at once whether any can be counted here. */
+    bool hw_probe;
     /* Optional defaults and limits; zero/NULL means "none, use the core's". */
     const char *default_events;   /* the -e list when none is given */
     uint64_t default_iters;       /* iterations per run when --iters is not given (no calibration) */

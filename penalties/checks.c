@@ -36,7 +36,7 @@ static void fail(struct penalty *p, const char *fmt, ...)
 }
 
 /* Negative, or within noise of zero, is no penalty: the issue did not happen, or the cases do
- * not differ in it. */
+ * not differ in it. A positive figure already unstable for its spread stays unstable. */
 static void physical(struct penalty *p)
 {
     bool mem = p->rc->domain == DOMAIN_MEMORY;
@@ -45,7 +45,7 @@ static void physical(struct penalty *p)
     if (p->f.value < 0 && p->f.hi < 0)
         fail(p, "physically impossible: %.2f %s is negative (interval [%.2f, %.2f]): the issue case ran faster "
              "than its control", p->f.value, unit, p->f.lo, p->f.hi);
-    else if (p->f.lo <= 0 || fabs(p->f.value) < floor_)
+    else if (p->f.value < floor_ || (p->f.lo <= 0 && strcmp(p->status, "unstable")))
         fail(p, "within noise of zero: %.2f %s (interval [%.2f, %.2f]) while the model states %g %s per iteration: "
              "the issue did not happen here or its cost cannot be told from noise", p->f.value, unit, p->f.lo,
              p->f.hi, p->occ_issue - p->occ_control, p->rc->occurrence);
@@ -62,11 +62,15 @@ static void level_order(struct penalty *ps, int n)
     struct penalty *lv[4];
     for (int i = 0; i < 4; i++)
         lv[i] = (struct penalty *)find_penalty(ps, n, levels[i]);
+    /* Levels already failed (off their plateau) are left out: the order is checked among the rest. */
+    for (int i = 0; i < 4; i++)
+        if (lv[i] && (!measured(lv[i]) || !strcmp(lv[i]->status, "not_ok")))
+            lv[i] = NULL;
     for (int i = 0; i < 3; i++) {
         int j = i + 1;
-        while (j < 4 && !measured(lv[j]))
+        while (j < 4 && !lv[j])
             j++;
-        if (!measured(lv[i]) || j == 4)
+        if (!lv[i] || j == 4)
             continue;
         struct penalty *a = lv[i], *b = lv[j];
         if (b->cycles_lo > a->cycles_hi && b->cycles >= 1.2 * a->cycles)
@@ -94,6 +98,11 @@ static void plateau(struct penalty *p, int level, const struct curve *cv)
     }
     uint64_t size = level_size(level_names[level]);
     const struct latency_plateau *pl = latency_level_plateau(&cv->levels, l);
+    if (!pl && l == 4 && !cv->levels.memory) {
+        snprintf(p->plateau, sizeof(p->plateau), "not checked: the curve stops at %s, before memory's plateau",
+                 fmt_size(cv->bytes[cv->n - 1]));
+        return;
+    }
     if (!pl) {
         fail(p, "the latency curve shows no %s plateau, so nothing says the case measured %s", lname[l], lname[l]);
         snprintf(p->plateau, sizeof(p->plateau), "no %s plateau on the curve", lname[l]);
@@ -117,12 +126,12 @@ int check_penalties(struct penalty *ps, int n, const struct curve *cv, const cha
     for (int i = 0; i < n; i++)
         if (measured(&ps[i]))
             physical(&ps[i]);
-    level_order(ps, n);
     for (int l = 0; l < 4; l++) {
         struct penalty *p = (struct penalty *)find_penalty(ps, n, levels[l]);
         if (measured(p))
             plateau(p, l, cv);
     }
+    level_order(ps, n);
     int bad = 0;
     for (int i = 0; i < n; i++) {
         struct penalty *p = &ps[i];

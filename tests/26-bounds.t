@@ -68,4 +68,18 @@ for attempt in 1 2 3; do
     [ $rc != 0 ] || break
 done
 is_close "$best" 0.5 0.5 "SIGTERM during 0.5 s runs: stopped within a second (exit $rc)"
+# Where hardware events cannot be counted at all, -e all says so once and moves on in seconds.
+if [ "$($PMUCAL info --json | jq -r .pmu.hardware_usable)" = true ]; then
+    skip "-e all as one SKIP block" "this host counts hardware events: each is measured, not skipped"
+else
+    start=$(date +%s)
+    LIBPFM_FORCE_PMU=amd64_fam19h_zen4 $PMUCAL validate -e all --pmu amd64_fam19h_zen4 --label all > "$TMP/all.tap" 2> /dev/null
+    rc=$?
+    secs=$(($(date +%s) - start))
+    n=$(grep -c '^ok\|^not ok' "$TMP/all.tap")
+    line=$(grep -m1 '# SKIP' "$TMP/all.tap")
+    [ $rc = 0 ] && [ "$n" = 1 ] && echo "$line" | grep -q '^ok 1 - [0-9][0-9]* hardware events x [0-9]* cases # SKIP no hardware PMU' &&
+        [ $secs -le 30 ]
+    ok $? "-e all without a hardware PMU: one SKIP line with the count and the reason, ${secs}s, exit $rc: $line"
+fi
 done_testing

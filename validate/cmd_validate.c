@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static int validate_main(int argc, char **argv);
 
@@ -69,6 +70,26 @@ static void begin_manifest(struct run_dir *dir, const struct measure_cli *o, con
         src->manifest(j);
     host_facts_json(j);
     run_dir_manifest(dir, RUN_RUNNING, NULL);
+}
+
+/* One line per case; on a terminal it is rewritten in place with the time left, estimated from
+ * the cases done so far (logs and CI keep the plain lines). */
+static void progress(int i, int n, const char *label, double elapsed)
+{
+    static int tty = -1;
+    if (tty < 0)
+        tty = isatty(STDERR_FILENO);
+    if (!tty) {
+        pm_note("[%d/%d] %s", i + 1, n, label);
+        return;
+    }
+    char eta[32] = "";
+    if (i > 0) {
+        int left = (int)(elapsed / i * (n - i) + 0.5);
+        snprintf(eta, sizeof(eta), ", about %dm%02ds left", left / 60, left % 60);
+    }
+    fprintf(stderr, "\rpmucal: [%d/%d] %.60s%s\033[K%s", i + 1, n, label, eta, i + 1 == n ? "\n" : "");
+    fflush(stderr);
 }
 
 struct case_list {
@@ -181,12 +202,24 @@ static int validate_main(int argc, char **argv)
     e.dir = &dir;
     e.tap = &tap;
     measure_install_sigint();
-    tap_comment(&tap, "pmucal validate: %d cases x %d events, source %s, results in %s", list.n, nevents,
+    char no_hw[512];
+    int asked = nevents, dropped = measure_cli_drop_uncountable(&e, events, &nevents, no_hw, sizeof(no_hw));
+    tap_comment(&tap, "pmucal validate: %d cases x %d events, source %s, results in %s", list.n, asked,
                 a.o.source, dir.path);
+    if (dropped) {
+        /* Said once, not once per event and case: nothing here can count them. */
+        char desc[160];
+        snprintf(desc, sizeof(desc), "%d hardware events x %d cases", dropped, list.n);
+        tap_point(&tap, TAP_SKIP, desc, no_hw);
+        json_int(&dir.manifest, "hardware_events_skipped", dropped);
+    }
     int rc = MEASURE_OK, cases_done = 0;
     double wall0 = clock_now_seconds();
-    for (int i = 0; i < list.n && rc != MEASURE_INTERRUPTED && !measure_stop_requested() && !e.write_failed; i++) {
-        pm_note("[%d/%d] %s", i + 1, list.n, list.c[i]->label);
+    if (!nevents)   /* nothing left to count: no case needs setting up */
+        cases_done = list.n;
+    for (int i = 0; nevents && i < list.n && rc != MEASURE_INTERRUPTED && !measure_stop_requested() && !e.write_failed;
+         i++) {
+        progress(i, list.n, list.c[i]->label, clock_now_seconds() - wall0);
         /* Each case gets its own copy: what failed to open in one case is tried again in the next. */
         struct event_spec *ev = xcalloc((size_t)nevents, sizeof(*ev));
         for (int k = 0; k < nevents; k++) {

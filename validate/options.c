@@ -2,6 +2,7 @@
 #include "util.h"
 #include "catalog.h"
 #include "pfm.h"
+#include <linux/perf_event.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,4 +205,21 @@ void measure_cli_tables_free(struct measure_cli *o)
     catalog_set_active(NULL);
     catalog_free(&o->cat);
     vendor_free(&o->vt);
+}
+
+int measure_cli_drop_uncountable(const struct engine *e, struct event_spec *events, int *n, char *why, size_t wn)
+{
+    if (!e->src->hw_probe || perf_hw_usable(why, wn))
+        return 0;
+    int kept = 0, dropped = 0;
+    for (int k = 0; k < *n; k++) {
+        if (events[k].type == PERF_TYPE_SOFTWARE) {
+            events[kept++] = events[k];
+            continue;
+        }
+        event_spec_clear(&events[k]);
+        dropped++;
+    }
+    *n = kept;
+    return dropped;
 }

@@ -85,6 +85,11 @@ enum measure_cli_key {
 #define MO_LABEL(what) {"label", MK_LABEL, "NAME", "results folder label (default: " what ")"}
 #define MO_OUT {"out", MK_OUT, "DIR", "parent folder of the results folder (default: $PMUCAL_RESULTS, or results)"}
 
+/* One probe for the whole list: where the perf source cannot count hardware events at all (no
+ * PMU, a VM without passthrough), the hardware events are taken out of *events (freed) and
+ * their count returned, with why; software events stay. 0 when nothing was taken out. */
+int measure_cli_drop_uncountable(const struct engine *e, struct event_spec *events, int *n, char *why, size_t wn);
+
 void measure_cli_init(struct measure_cli *o);
 /* Takes a shared option (key from enum measure_cli_key): 0, or 2 after a message; -1 when the
  * key is not a shared option's. */

@@ -237,6 +237,7 @@ static const struct source perf_source = {
     .exact_floor = 0.01,
     .real_time = true,
     .libpfm_events = true,
+    .hw_probe = true,
     .resolve = perf_resolve,
     .open = perf_open,
     .start = perf_start,
