@@ -398,7 +398,7 @@ static int calibrate_main(int argc, char **argv)
     json_object_end(&doc);
 
     struct penalty *ps = xcalloc((size_t)nrecipes, sizeof(*ps));
-    int np = 0, status = 0;
+    int np = 0, status = 0, errors = 0;   /* errors: recipes that could not be measured (the run failed) */
     struct tap tap = {.out = stdout, .copy = k.dir.tap};
     tap_comment(&tap, "pmucal calibrate: %d repetitions x %.0f ms runs on CPU %d, results in %s", k.o.repetitions,
                 k.o.target_seconds * 1e3, k.o.cpu, k.dir.path);
@@ -417,7 +417,7 @@ static int calibrate_main(int argc, char **argv)
             pm_note("[%d/%d] %-20s %s: %s", i + 1, nrecipes, recipes[i].name, !strcmp(p->status, "skip") ? "SKIP"
                     : !strcmp(p->status, "not_ok") ? "NOT OK" : "ERROR", p->reason);
         if (!strcmp(p->status, "error"))
-            status = 1;
+            status = 1, errors++;
     }
     /* The curve first: the level cases are checked against its plateaus. */
     struct curve *cv = xcalloc(1, sizeof(*cv));
@@ -450,7 +450,11 @@ static int calibrate_main(int argc, char **argv)
     double secs = clock_now_seconds() - t0;
     json_number(&doc, "wall_seconds", secs);
     json_object_end(&doc);
-    tap_plan(&tap);
+    if (k.interrupted)
+        tap_bail(&tap, "stopped by %s; what was measured is in %s",
+                 measure_stop_signal() ? measure_stop_signal() : "a signal", k.dir.path);
+    else
+        tap_plan(&tap);
     if (tap.not_ok)
         status = 1;
     if (run_dir_write(&k.dir, "penalties.json", &doc))
@@ -470,7 +474,7 @@ static int calibrate_main(int argc, char **argv)
     free(ps);
     if (k.interrupted)
         run_dir_manifest(&k.dir, RUN_INTERRUPTED, measure_stop_signal());
-    else if (run_dir_manifest(&k.dir, status ? RUN_FAILED : RUN_COMPLETE, NULL))
+    else if (run_dir_manifest(&k.dir, errors ? RUN_FAILED : RUN_COMPLETE, errors ? "a recipe could not be measured" : NULL))
         status = 1;
     run_dir_close(&k.dir);
     if (k.interrupted) {

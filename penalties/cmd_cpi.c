@@ -103,14 +103,14 @@ static void print_text(const struct cpi_stack *s, const struct counts *c, const 
     printf("cycle stack of %s, penalties from %s\n", c->origin, pj);
     printf("  %-22s %-40s %14s %10s %14s %7s\n", "component", "count", "occurrences", "penalty", "cycles", "share");
     if (s->base_cpi > 0)
-        printf("  %-22s %-40s %14.0f %10.3f %14.0f %6.1f%%\n", "base", s->instructions_counter, s->instructions,
+        printf("  %-22s %-40s %14.6g %10.3f %14.1f %6.1f%%\n", "base", s->instructions_counter, s->instructions,
                s->base_cpi, s->base, 100 * s->base / s->cycles);
     for (int i = 0; i < s->n; i++)
-        printf("  %-22s %-40s %14.0f %10.2f %14.0f %6.1f%%\n", s->c[i].name, s->c[i].counter, s->c[i].count,
+        printf("  %-22s %-40s %14.6g %10.2f %14.1f %6.1f%%\n", s->c[i].name, s->c[i].counter, s->c[i].count,
                s->c[i].penalty, s->c[i].cycles, 100 * s->c[i].share);
-    printf("  %-22s %-40s %14s %10s %14.0f %6.1f%%\n", "unexplained", "", "", "", s->remainder,
+    printf("  %-22s %-40s %14s %10s %14.1f %6.1f%%\n", "unexplained", "", "", "", s->remainder,
            100 * s->remainder_share);
-    printf("  %-22s %-40s %14s %10s %14.0f\n", "measured", s->cycles_counter, "", "", s->cycles);
+    printf("  %-22s %-40s %14s %10s %14.1f\n", "measured", s->cycles_counter, "", "", s->cycles);
     for (int i = 0; i < s->skipped && i < CPI_MAX_COMPONENTS; i++)
         printf("  left out: %s\n", s->skipped_why[i]);
     printf("closure: %s\n", s->verdict);

@@ -251,15 +251,15 @@ static void judged(FILE *f, const struct compare_view *v)
                    "<thead><tr><th data-sort>change</th><th data-sort>case</th><th data-sort>event</th><th data-sort>"
                    "BASE median &plusmn; MAD</th><th data-sort>NEW median &plusmn; MAD</th><th data-sort>&Delta;</th>"
                    "<th data-sort>p</th><th>why</th></tr></thead><tbody>\n");
-    static const char *const flag_name[] = {"count", "verdict", "encoding", "support", "improved", "info"};
     for (int i = 0; i < c->n; i++) {
         const struct cmp_point *p = pt[i];
         const char *kind = point_kind(p);
         html_printf(f, "<tr data-kinds=\"%s\"%s><td data-v=\"%d\">%s", kind, p->regression ? " class=\"regress\"" : "",
                     point_order(p), kind);
-        for (int k = 0; k < 6; k++)
+        for (int k = 0; k < CMP_NFLAGS; k++)
             if (p->flags & (1u << k))
-                html_printf(f, " <span class=\"badge %s\">%s</span>", p->regression ? "nok" : "info", flag_name[k]);
+                html_printf(f, " <span class=\"badge %s\">%s</span>", p->regression ? "nok" : "info",
+                            compare_flag_name[k]);
         fputs("</td><td>", f);
         html_text(f, p->label);
         fputs("</td><td>", f);

@@ -23,9 +23,10 @@ static void reference(FILE *f, const struct jvalue *ref)
     html_printf(f, "%.4g", lo);
     if (!isnan(hi) && hi != lo)
         html_printf(f, "&ndash;%.4g", hi);
-    if (!isnan(dev))
-        html_printf(f, " <span class=\"%s\">%s%+.0f%%%s</span>", big ? "badge nok" : "count", dev ? "" : "inside, ",
-                    100 * dev, big ? " far off" : "");
+    if (dev == 0)
+        fputs(" <span class=\"count\">inside the range</span>", f);
+    else if (!isnan(dev))
+        html_printf(f, " <span class=\"%s\">%+.0f%%%s</span>", big ? "badge nok" : "count", 100 * dev, big ? " far off" : "");
     const char *note = jget_str(ref, "note", NULL), *src = jget_str(ref, "source", NULL);
     if (note || src) {
         fputs("<br><span class=\"count\">", f);
@@ -41,7 +42,7 @@ static void table(FILE *f, const struct jvalue *ps, int idx)
     html_printf(f, "<div class=\"controls\"><input type=\"search\" class=\"search\" data-for=\"pn-%d\" "
                    "placeholder=\"search penalties\" aria-label=\"search\"><select class=\"status\" data-for=\"pn-%d\" "
                    "aria-label=\"status\"><option value=\"\">all</option><option value=\"ok\">ok</option><option "
-                   "value=\"todo\">unstable</option><option value=\"skip\">skipped</option><option value=\"nok\">error"
+                   "value=\"todo\">unstable</option><option value=\"skip\">skipped</option><option value=\"nok\">not ok, error"
                    "</option></select><span class=\"count\" id=\"pn-%d-count\"></span></div>\n"
                    "<table id=\"pn-%d\"><thead><tr><th data-sort>penalty</th><th data-sort>status</th>"
                    "<th data-sort>cycles</th><th>95%% interval</th><th data-sort>ns</th><th data-sort>domain</th>"

@@ -133,7 +133,8 @@ int tap_parse(struct run *r, const char *text, const char *path)
             point(r, false, no, l + used, lineno);
         else if (!strncmp(l, "# info ", 7))
             info(r, l + 7, lineno);
-        else if (l[0] == '#' || l[0] == '\0' || (sscanf(l, "1..%d%n", &no, &used) == 1 && !l[used]))
+        else if (l[0] == '#' || l[0] == '\0' || (sscanf(l, "1..%d%n", &no, &used) == 1 && !l[used]) ||
+                 !strncmp(l, "Bail out!", 9))   /* a run stopped by a signal; its manifest says interrupted */
             ;
         else
             good = !nl;   /* a cut last line: the run was interrupted there */

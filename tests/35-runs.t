@@ -45,6 +45,10 @@ jq -e --argjson kept "$kept" '.status == "interrupted" and (.status_reason | tes
     and .cases_done < .cases and .ended' "$d/manifest.json" > /dev/null
 ok $? "the manifest says interrupted and keeps count of the $kept finished measurements: $(jq -c '{status, status_reason, measurements}' "$d/manifest.json")"
 
+$PMUCAL report "$d" > /dev/null 2> "$TMP/rep.err"
+rc=$?
+[ $rc -eq 0 ] && [ -s "$d/report.html" ]; ok $? "the stopped run renders as a report (exit $rc) $(head -c 200 "$TMP/rep.err")"
+
 # Each perturbation is flagged where it changes a count; every other (case, event) stays ok.
 # Rows: perturbation | the 'not ok' lines expected, as "case :: event" (sorted, ';'-separated)
 check_perturbation() {

@@ -46,6 +46,14 @@ $PMUCAL compare --threshold 0.5 "$A" "$C" > /dev/null
 rc=$?
 [ $rc -eq 1 ]; ok $? "and caught with --threshold 0.5 (exit $rc)"
 
+# A fixed excess per measurement that the per-iteration counts hide: the intercept moved.
+jq -c '(.events[] | select(.name == "minor-faults") | .raw) |= map([.[0] + 500, .[1] + 500])' \
+    "$A/measurements.ndjson" > "$C/measurements.ndjson"
+$PMUCAL compare --json "$A" "$C" > "$TMP/icpt.json"
+rc=$?
+is "$(jq -r '[.points[] | select(.regression) | "\(.event):\(.flags | join(","))"] | unique | join(" ")' "$TMP/icpt.json")" \
+    "minor-faults:intercept" "500 more counts per measurement are flagged as an intercept change (exit $rc)"
+
 # An event under an "info" rule (time, cycles) may move: the change is said, never a regression.
 jq -c '(.events[] | select(.name == "page-faults" and .stats.median > 0)) |= (.per_iter |= map(. * 1.5) | .verdict.tolerance = "info")' \
     "$A/measurements.ndjson" > "$C/measurements.ndjson"

@@ -1,4 +1,5 @@
 #include "compare.h"
+#include "expect.h"
 #include "source.h"
 #include "stats.h"
 #include "util.h"
@@ -8,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const compare_flag_name[CMP_NFLAGS] = {"count", "verdict", "encoding", "support", "improved", "info",
+                                                   "intercept"};
+
 const char *const compare_facts[] = {
     "hostname", "cpu.id", "cpu.brand", "cpu.microcode", "pmu.libpfm4_pmu", "pmu.hardware_usable",
     "software.kernel", "software.perf", "software.libpfm4", "software.libpfm4_api", "software.hwloc",
@@ -15,8 +19,9 @@ const char *const compare_facts[] = {
     "expectations", "expect", "vendor_json", NULL,
 };
 
-/* The source's per-iteration slack, as the run recorded it (older runs: as this build knows it). */
-static double run_floor(const struct runfile *r, double iters)
+/* The source's per-iteration slack, as the run recorded it (older runs: as this build knows it);
+ * its per-run slack into *per_run. */
+static double run_floor(const struct runfile *r, double iters, double *per_run)
 {
     const struct jvalue *m = r->manifest;
     double exact = jget_num(m, "source_exact_floor", NAN), slack = jget_num(m, "source_slack_per_run", NAN);
@@ -28,6 +33,7 @@ static double run_floor(const struct runfile *r, double iters)
         exact = s ? s->exact_floor : 0;
         slack = s ? s->slack_per_run : 0;
     }
+    *per_run = slack;
     return exact + (iters > 0 ? slack / iters : 0);
 }
 
@@ -63,11 +69,15 @@ static void collect(const struct runfile *run, int side, struct cmp_result *r)
             s->ev = ev;
             s->unsupported = jstr(jget(ev, "unsupported"));
             s->verdict = jstr(jget(jget(ev, "verdict"), "kind"));
-            s->floor = run_floor(run, iters);
-            const struct jvalue *x = jget(ev, "per_iter");
+            s->floor = run_floor(run, iters, &s->slack);
+            const struct jvalue *x = jget(ev, "per_iter"), *raw = jget(ev, "raw");
             for (int j = 0; x && x->type == J_ARRAY && j < x->n && s->n < MEASURE_MAX_REPS; j++)
-                if (x->items[j].type == J_NUMBER)
+                if (x->items[j].type == J_NUMBER) {
+                    const struct jvalue *pair = raw && raw->type == J_ARRAY && j < raw->n ? &raw->items[j] : NULL;
+                    s->c0[s->n] = pair && pair->type == J_ARRAY && pair->n == 2 ? jnum(&pair->items[1], NAN) : NAN;
                     s->x[s->n++] = x->items[j].num;
+                }
+            s->c0_median = stats_median(s->c0, (size_t)s->n);
             struct stats st = stats_of(s->x, (size_t)s->n);
             s->median = st.median;
             s->mad = st.mad;
@@ -150,8 +160,44 @@ static void judge(struct cmp_point *p, const struct cmp_opts *o)
                 "and the repetitions' noise)", info ? "info rule, not a regression: " : "", 100 * p->relative,
                 a->median, b->median, p->p, p->threshold, 100 * o->threshold);
         }
+        /* What each measurement counts beyond its iterations (the harness, or a tool around it): a
+         * change past a run's own fixed cost is what the per-iteration counts cannot show. */
+        double d0 = b->c0_median - a->c0_median;
+        double tol0 = fmax(FIXED_COST_EVENTS + fmax(a->slack, b->slack),
+                           o->threshold * fmax(fabs(a->c0_median), fabs(b->c0_median)));
+        double p0 = stats_mann_whitney_p(a->c0, (size_t)a->n, b->c0, (size_t)b->n);
+        bool moved0 = a->n >= 5 && b->n >= 5 ? p0 < o->alpha : true;
+        if (fabs(d0) > tol0 && moved0) {
+            p->flags |= info ? CMP_INFO : CMP_INTERCEPT;
+            say(p, "%sthe zero-iteration run counts %.0f -> %.0f per measurement (beyond %.0f)",
+                info ? "info rule, not a regression: " : "", a->c0_median, b->c0_median, tol0);
+        }
     }
-    p->regression = (p->flags & (CMP_COUNT | CMP_VERDICT | CMP_ENCODING | CMP_SUPPORT)) != 0;
+    p->regression = (p->flags & (CMP_COUNT | CMP_VERDICT | CMP_ENCODING | CMP_SUPPORT | CMP_INTERCEPT)) != 0;
+}
+
+static void summarize(struct cmp_result *r)
+{
+    for (int i = 0; i < r->n; i++) {
+        const struct cmp_point *p = &r->pt[i];
+        struct cmp_event *e = NULL;
+        for (int k = 0; k < r->nev && !e; k++)
+            if (!strcmp(r->ev[k].event, p->event))
+                e = &r->ev[k];
+        if (!e) {
+            r->ev = xrealloc(r->ev, sizeof(*r->ev) * (size_t)(r->nev + 1));
+            e = &r->ev[r->nev++];
+            memset(e, 0, sizeof(*e));
+            e->event = p->event;
+        }
+        if (!p->side[0].ev || !p->side[1].ev)
+            continue;
+        e->cases++;
+        e->improvements += !p->regression && (p->flags & CMP_IMPROVED);
+        if (p->regression && ++e->regressions)
+            snprintf(e->where + strlen(e->where), sizeof(e->where) - strlen(e->where), "%s%s",
+                     e->where[0] ? "; " : "", p->label);
+    }
 }
 
 void compare_runs(const struct runfile *base, const struct runfile *new_, const struct cmp_opts *o,
@@ -168,10 +214,12 @@ void compare_runs(const struct runfile *base, const struct runfile *new_, const 
         out->only[0] += p->side[0].ev && !p->side[1].ev;
         out->only[1] += !p->side[0].ev && p->side[1].ev;
     }
+    summarize(out);
 }
 
 void compare_free(struct cmp_result *r)
 {
     free(r->pt);
+    free(r->ev);
     memset(r, 0, sizeof(*r));
 }

@@ -12,6 +12,7 @@ enum {
     CMP_SUPPORT = 1u << 3,      /* counted -> unsupported */
     CMP_IMPROVED = 1u << 4,     /* not ok -> ok, unsupported -> counted: said, not a regression */
     CMP_INFO = 1u << 5,         /* the count of an event under an "info" rule (time, cycles) moved: said only */
+    CMP_INTERCEPT = 1u << 6,    /* the zero-iteration run counts another fixed amount per measurement */
 };
 
 struct cmp_side {
@@ -19,6 +20,7 @@ struct cmp_side {
     double x[MEASURE_MAX_REPS]; /* per-iteration counts of the repetitions */
     int n;
     double median, mad, floor;  /* floor: the source's per-iteration slack at this run's iterations */
+    double c0[MEASURE_MAX_REPS], c0_median, slack;   /* the zero-iteration run's counts; per-run slack */
     const char *verdict, *unsupported;
 };
 
@@ -36,14 +38,26 @@ struct cmp_opts {
     double alpha;               /* significance of the Mann-Whitney test (0.01) */
 };
 
+/* One event over all cases measured in both runs, for the per-event summary. */
+struct cmp_event {
+    const char *event;
+    int cases, regressions, improvements;
+    char where[1024];           /* "case; case" where it regressed */
+};
+
 struct cmp_result {
     struct cmp_point *pt;
     int n, regressions, improvements, only[2];
+    struct cmp_event *ev;
+    int nev;
 };
 
 void compare_runs(const struct runfile *base, const struct runfile *new_, const struct cmp_opts *o,
                   struct cmp_result *out);
 void compare_free(struct cmp_result *r);
+/* Each CMP_* flag's name by bit, as --json and the HTML report spell it. */
+#define CMP_NFLAGS 7
+extern const char *const compare_flag_name[CMP_NFLAGS];
 /* The manifest facts compared in the header: host, CPU, versions, source and settings. */
 extern const char *const compare_facts[];
 

@@ -1,0 +1,57 @@
+/* The checks the per-iteration fit hides (check_raw): a fixed excess per measurement, a sporadic
+ * zero read, an exact rule off in one repetition; and no verdict where the counts are right. */
+#include "expect.h"
+#include "tap.h"
+#include <string.h>
+
+#define N 1000   /* iterations per run */
+
+static const struct {
+    int line;
+    const char *rule;
+    double c0[3], cn[3];       /* count(0) and count(N) of 3 repetitions */
+    enum verdict_kind want;
+    const char *says;          /* in the reason when not ok */
+} rows[] = {
+    {__LINE__, "E inst exact", {30, 30, 30}, {18030, 18030, 18030}, V_OK, NULL},
+    /* A fixed 1000 on every read: per iteration exact, the intercept is not. */
+    {__LINE__, "E inst exact", {1030, 1030, 1030}, {19030, 19030, 19030}, V_NOT_OK, "1030 counts per measurement"},
+    /* The run's own cost: slack 0 + 64 + 2 x 18 + floor 0.01 x 1000 = 110 is allowed. */
+    {__LINE__, "E inst exact", {110, 110, 110}, {18110, 18110, 18110}, V_OK, NULL},
+    {__LINE__, "E inst exact", {111, 111, 111}, {18111, 18111, 18111}, V_NOT_OK, "more than its own cost"},
+    /* A zero read among good ones: the median hides it. */
+    {__LINE__, "E ld.l2 5%", {0, 0, 0}, {2000, 0, 2000}, V_NOT_OK, "repetition 2 of 3 read 0"},
+    /* Zero where the model wants zero is right. */
+    {__LINE__, "E ld.dram 5%", {0, 0, 0}, {0, 0, 0}, V_OK, NULL},
+    /* An exact rule holds in every repetition. */
+    {__LINE__, "E inst exact", {30, 30, 30}, {18030, 18530, 18030}, V_NOT_OK, "repetition 2 of 3 measured 18.5000"},
+    /* A bound is about the least count: not checked here. */
+    {__LINE__, "E br.mispred bound", {5000, 5000, 5000}, {5000, 5000, 5000}, V_OK, NULL},
+};
+
+int main(void)
+{
+    struct quantities q;
+    quantities_unstated(&q);
+    q.v[Q_INST] = 18, q.v[Q_LD_L2] = 2, q.v[Q_LD_DRAM] = 0, q.v[Q_BR_MISPRED] = 1;
+    for (unsigned i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        struct ruleset rs = {0};
+        int parsed = ruleset_parse(&rs, rows[i].rule, "test");
+        CHECK(parsed == 0, rows[i].line, "rule '%s' parses", rows[i].rule);
+        double raw[3][2], per[3];
+        for (int r = 0; r < 3; r++) {
+            raw[r][0] = rows[i].cn[r];
+            raw[r][1] = rows[i].c0[r];
+            per[r] = (rows[i].cn[r] - rows[i].c0[r]) / N;
+        }
+        struct stats st = stats_of(per, 3);
+        struct event_spec ev = {.name = "E"};
+        struct verdict v = check_event(&rs.rules[0], &ev, &st, &q, 0.01, 0);
+        check_raw(&v, &rs.rules[0], (const double(*)[2])raw, per, 3, N, 0.01, 0);
+        bool says = !rows[i].says || strstr(v.reason, rows[i].says);
+        CHECK(v.kind == rows[i].want && says, rows[i].line, "'%s': verdict %d want %d (%s)", rows[i].rule, (int)v.kind,
+              (int)rows[i].want, v.reason);
+        ruleset_free(&rs);
+    }
+    return done_testing();
+}
