@@ -152,7 +152,9 @@ static int run_main(int argc, char **argv)
     int status = 0, prep = measure_cli_prepare(&o, &e, argc, argv, &status);
     if (prep != SOURCE_CONTINUE) {   /* the command ran in another process (sim: under valgrind) */
         engine_free_events(events, nevents);
-        ruleset_free(&e.rules);
+        engine_free(&e);
+        measure_cli_tables_free(&o);
+        free(o.auto_expect);
         case_free(c);
         return prep < 0 ? 2 : status;
     }
