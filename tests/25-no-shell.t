@@ -31,7 +31,7 @@ else
 fi
 
 # sim: valgrind is found in PATH; a folder of PATH with a hostile name holds a stand-in.
-if nm "$PMUCAL" 2> /dev/null | grep -q __asan_init; then
+if sanitized_build; then
     skip "sim with a hostile valgrind path" "an AddressSanitizer build refuses --source sim before it starts valgrind"
 else
     fake="$TMP/bin $evil"

@@ -59,8 +59,12 @@ end=$(date +%s%N)
 ms=$(( (end - start) / 1000000 ))
 gen_ms=$(sed -n 's/.*generated and mapped in \([0-9.]*\) ms.*/\1/p' "$TMP/err")
 ok $rc "pmucal gen ifetch size=64M runs ($(cat "$TMP/err"))"
-awk -v g="$gen_ms" -v w="$ms" 'BEGIN { exit !(g != "" && g < 1000 && w < 1000) }'
-ok $? "64 MiB ifetch code generated and mapped in ${gen_ms} ms (whole command ${ms} ms), want < 1000"
+if sanitized_build; then
+    skip "64 MiB generated in under a second" "an AddressSanitizer build is 2-3x slower by design ($gen_ms ms here); plain 'make test' checks the time"
+else
+    awk -v g="$gen_ms" -v w="$ms" 'BEGIN { exit !(g != "" && g < 1000 && w < 1000) }'
+    ok $? "64 MiB ifetch code generated and mapped in ${gen_ms} ms (whole command ${ms} ms), want < 1000"
+fi
 
 # Errors name the input and the fix.
 out=$($PMUCAL gen walker 2>&1); rc=$?

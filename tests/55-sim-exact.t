@@ -19,7 +19,7 @@ if ! command -v valgrind >/dev/null 2>&1; then
     done_testing
     exit
 fi
-if nm "$PMUCAL" 2>/dev/null | grep -q __asan_init; then
+if sanitized_build; then
     skip "callgrind exactness" "$PMUCAL is an AddressSanitizer build (make SAN=1), which valgrind cannot run; plain 'make test' checks it"
     done_testing
     exit

@@ -44,10 +44,12 @@ is_close() {
     ok $? "$4 (got $1, want $2 +- $3)"
 }
 is() { [ "$1" = "$2" ]; ok $? "$3 (got '$1', want '$2')"; }
+# Is $PMUCAL an AddressSanitizer build (make SAN=1)? It runs 2-3x slower and not under valgrind.
+sanitized_build() { nm "$PMUCAL" 2> /dev/null | grep -q __asan_init; }
 # Can this build count with the sim source? Proven by counting: one tiny case under callgrind
 # must give its exact instruction count. When not, SIM_WHY says why (for a SKIP).
 sim_usable() {
-    if nm "$PMUCAL" 2> /dev/null | grep -q __asan_init; then
+    if sanitized_build; then
         SIM_WHY="an AddressSanitizer build (make SAN=1) cannot run under valgrind; plain 'make test' checks this"
         return 1
     fi
