@@ -5,7 +5,11 @@ dir=${PMUCAL_OBJDIR:-build/opt}/tests
 [ -d "$dir" ] || { echo "Bail out! no unit test binaries in $dir; run make first"; exit 1; }
 for t in "$dir"/*; do
     [ -x "$t" ] || continue
-    out=$("$t" 2>&1); rc=$?
+    # test_topo_clock compares hwloc with this machine's sysfs and times its clock: the real host.
+    case $(basename "$t") in
+    test_topo_clock) out=$(on_this_machine; "$t" 2>&1); rc=$? ;;
+    *) out=$("$t" 2>&1); rc=$? ;;
+    esac
     echo "$out" | sed 's/^/    /'
     bad=$(echo "$out" | grep -c '^not ok')
     total=$(echo "$out" | grep -c '^ok\|^not ok')

@@ -67,6 +67,7 @@ jq -e '[.topology.geometry.levels[] | .hwloc_plausible and .source == "hwloc"] =
 ok $? "a sane 32M L3 passes the checks and is used as hwloc says, without measuring"
 
 # This machine: measured once into the cache, read from it afterwards.
+on_this_machine
 start=$(date +%s)
 $PMUCAL info --measure > "$TMP/m1.txt" 2> "$TMP/m1.err"
 rc=$?
