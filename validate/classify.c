@@ -1,6 +1,7 @@
 #include "classify.h"
 #include "jread.h"
 #include "json.h"
+#include "runfile.h"
 #include "util.h"
 #include <errno.h>
 #include <math.h>
@@ -69,36 +70,11 @@ static struct cevent *find_event(struct data *d, const char *name)
 
 static int load(struct data *d, const char *path)
 {
-    char err[512];
-    size_t size;
-    char *text = read_file_bounded(path, INPUT_FILE_MAX, &size, err, sizeof(err));
-    if (!text) {
-        pm_error("cannot read %s; give a run folder written by 'pmucal validate'", err);
-        return -1;
-    }
-    int lineno = 0, rc = 0;
-    for (char *line = text, *next; line < text + size; line = next) {
-        char *nl = memchr(line, '\n', (size_t)(text + size - line));
-        next = nl ? nl + 1 : text + size;
-        size_t len = (size_t)(next - line);
-        lineno++;
-        if (len == 1 && line[0] == '\n')
-            continue;
-        struct jvalue *rec = jread_parse(line, len, err, sizeof(err));
-        if (!rec) {
-            pm_error("%s:%d: %s (each line must be one JSON object)", path, lineno, err);
-            rc = -1;
-            break;
-        }
-        const char *label = jstr(jget(rec, "case"));
-        const struct jvalue *events = jget(rec, "events");
-        if (!label || !events || events->type != J_ARRAY) {
-            pm_error("%s:%d: a measurement needs \"case\" and an \"events\" array", path, lineno);
-            jread_free(rec);
-            rc = -1;
-            break;
-        }
-        int ci = find_case(d, label, jget(rec, "model"));
+    struct jvalue **recs;
+    int nrec, rc = measurements_read(path, &recs, &nrec);
+    for (int r = 0; !rc && r < nrec; r++) {
+        const struct jvalue *events = jget(recs[r], "events");
+        int ci = find_case(d, jstr(jget(recs[r], "case")), jget(recs[r], "model"));
         for (int k = 0; k < events->n; k++) {
             const struct jvalue *ev = &events->items[k];
             const char *name = jstr(jget(ev, "name"));
@@ -109,9 +85,8 @@ static int load(struct data *d, const char *path)
             if (isnan(e->y[ci]))
                 e->y[ci] = y;
         }
-        jread_free(rec);
     }
-    free(text);
+    measurements_free(recs, nrec);
     if (!rc && !d->nc) {
         pm_error("%s holds no measurements", path);
         rc = -1;

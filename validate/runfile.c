@@ -6,23 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-int runfile_load(struct runfile *r, const char *path)
+int measurements_read(const char *nd, struct jvalue ***recs, int *nrec)
 {
-    memset(r, 0, sizeof(*r));
-    r->path = xstrdup(path);
-    char *m = xasprintf("%s/manifest.json", path), *nd = xasprintf("%s/measurements.ndjson", path);
-    int rc = -1;
-    char *text = NULL, err[512];
-    r->manifest = jread_load(m);
-    if (!r->manifest)
-        goto out;
-    r->status = jget_str(r->manifest, "status", "unknown");
+    char err[512];
     size_t size;
-    if (!(text = read_file_bounded(nd, INPUT_FILE_MAX, &size, err, sizeof(err)))) {
+    char *text = read_file_bounded(nd, INPUT_FILE_MAX, &size, err, sizeof(err));
+    *recs = NULL;
+    *nrec = 0;
+    if (!text) {
         pm_error("cannot read %s; give a run folder written by 'pmucal validate'", err);
-        goto out;
+        return -1;
     }
-    int lineno = 0;
+    int lineno = 0, rc = 0;
     for (char *line = text, *next; line < text + size; line = next) {
         char *nl = memchr(line, '\n', (size_t)(text + size - line));
         next = nl ? nl + 1 : text + size;
@@ -32,16 +27,39 @@ int runfile_load(struct runfile *r, const char *path)
             continue;
         struct jvalue *rec = jread_parse(line, len, err, sizeof(err));
         if (!rec || !jstr(jget(rec, "case")) || !jget(rec, "events") || jget(rec, "events")->type != J_ARRAY) {
-            pm_error("%s:%d: %s", nd, lineno, rec ? "a measurement needs \"case\" and an \"events\" array" : err);
+            if (rec)
+                pm_error("%s:%d: a measurement needs \"case\" and an \"events\" array", nd, lineno);
+            else
+                pm_error("%s:%d: %s (each line must be one JSON object)", nd, lineno, err);
             jread_free(rec);
-            goto out;
+            rc = -1;
+            break;
         }
-        r->rec = xrealloc(r->rec, sizeof(*r->rec) * (size_t)(r->nrec + 1));
-        r->rec[r->nrec++] = rec;
+        *recs = xrealloc(*recs, sizeof(**recs) * (size_t)(*nrec + 1));
+        (*recs)[(*nrec)++] = rec;
     }
-    rc = 0;
-out:
     free(text);
+    return rc;
+}
+
+void measurements_free(struct jvalue **recs, int nrec)
+{
+    for (int i = 0; i < nrec; i++)
+        jread_free(recs[i]);
+    free(recs);
+}
+
+int runfile_load(struct runfile *r, const char *path)
+{
+    memset(r, 0, sizeof(*r));
+    r->path = xstrdup(path);
+    char *m = xasprintf("%s/manifest.json", path), *nd = xasprintf("%s/measurements.ndjson", path);
+    int rc = -1;
+    r->manifest = jread_load(m);
+    if (r->manifest) {
+        r->status = jget_str(r->manifest, "status", "unknown");
+        rc = measurements_read(nd, &r->rec, &r->nrec);
+    }
     free(m);
     free(nd);
     return rc;
@@ -49,9 +67,7 @@ out:
 
 void runfile_free(struct runfile *r)
 {
-    for (int i = 0; i < r->nrec; i++)
-        jread_free(r->rec[i]);
-    free(r->rec);
+    measurements_free(r->rec, r->nrec);
     jread_free(r->manifest);
     free(r->path);
     memset(r, 0, sizeof(*r));

@@ -13,6 +13,10 @@ struct runfile {
     int nrec;
 };
 
+/* The records of a measurements.ndjson, each checked to have "case" and an "events" array;
+ * -1 after one message naming the file and line (records read so far are kept in *recs). */
+int measurements_read(const char *ndjson, struct jvalue ***recs, int *nrec);
+void measurements_free(struct jvalue **recs, int nrec);
 /* -1 after one message naming the file (and line) that is missing or malformed. */
 int runfile_load(struct runfile *r, const char *path);
 void runfile_free(struct runfile *r);
