@@ -69,15 +69,21 @@ void tap_point(struct tap *t, enum tap_kind kind, const char *desc, const char *
     }
 }
 
-void tap_comment(struct tap *t, const char *fmt, ...)
+/* A comment or bail reason formatted onto one TAP line, whatever paths or messages it holds. */
+static void say_line(struct tap *t, const char *prefix, const char *fmt, va_list ap)
 {
     char line[2048];
+    vsnprintf(line, sizeof(line), fmt, ap);
+    one_line(line);
+    say(t, "%s%s\n", prefix, line);
+}
+
+void tap_comment(struct tap *t, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof(line), fmt, ap);
+    say_line(t, "# ", fmt, ap);
     va_end(ap);
-    one_line(line);
-    say(t, "# %s\n", line);
 }
 
 void tap_plan(struct tap *t)
@@ -87,10 +93,8 @@ void tap_plan(struct tap *t)
 
 void tap_bail(struct tap *t, const char *fmt, ...)
 {
-    char line[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof(line), fmt, ap);
+    say_line(t, "Bail out! ", fmt, ap);
     va_end(ap);
-    say(t, "Bail out! %s\n", line);
 }
