@@ -14,7 +14,7 @@ int measurements_read(const char *nd, struct jvalue ***recs, int *nrec)
     *recs = NULL;
     *nrec = 0;
     if (!text) {
-        pm_error("cannot read %s; give a run folder written by 'pmucal validate'", err);
+        pm_error("cannot read %s; give a run folder written by 'pmucal validate' or 'pmucal calibrate'", err);
         return -1;
     }
     int lineno = 0, rc = 0;
