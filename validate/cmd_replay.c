@@ -127,7 +127,14 @@ static int load_rules(struct engine *e, const struct runfile *run, const struct 
     if (ruleset_builtin(&e->rules))
         return -1;
     const struct jvalue *m = run->manifest;
-    const char *pmu = a->pmu ? a->pmu : jget_str(m, "pmu", jget_str(jget(m, "pmu"), "libpfm4_pmu", NULL));
+    /* --pmu as the run was given it, else the host's; runs before 0.1.0's "pmu_option" stored
+     * the option as a second "pmu" (a string), which jget finds first. */
+    const struct jvalue *host_pmu = NULL;
+    for (int i = 0; m && m->type == J_OBJECT && i < m->n; i++)
+        if (!strcmp(m->keys[i], "pmu") && m->items[i].type == J_OBJECT)
+            host_pmu = &m->items[i];
+    const char *pmu = a->pmu ? a->pmu
+                             : jget_str(m, "pmu_option", jget_str(m, "pmu", jget_str(host_pmu, "libpfm4_pmu", NULL)));
     const char *stem = src->libpfm_events || a->pmu ? pmu : src->expect_file;
     char *loaded = NULL;
     if (!a->no_auto && stem && ruleset_load_named(&e->rules, stem, !src->libpfm_events && !a->pmu, &loaded) < 0)

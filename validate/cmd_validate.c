@@ -62,7 +62,7 @@ static void begin_manifest(struct run_dir *dir, const struct measure_cli *o, con
     json_int(j, "group_size", o->group_size);
     json_int(j, "repetitions", o->m.repetitions);
     json_string(j, "events", measure_cli_events(o, src));
-    json_string(j, "pmu", o->pmu);
+    json_string(j, "pmu_option", o->pmu);   /* --pmu; "pmu" is the host's PMU facts */
     json_string(j, "expectations", o->auto_expect);
     json_string(j, "expect", o->expect);
     json_string(j, "vendor_json", o->vendor_json);
