@@ -413,6 +413,7 @@ static int calibrate_main(int argc, char **argv)
         double ts = clock_now_seconds();
         struct penalty *p = &ps[np++];
         fit_recipe(&k, &recipes[i], p, 1000u + (unsigned)i);
+        closure_after_recipe(&k, &recipes[i]);
         const char *unit = recipes[i].domain == DOMAIN_MEMORY ? "ns" : "cycles";
         if (!strcmp(p->status, "ok") || !strcmp(p->status, "unstable"))
             pm_note("[%d/%d] %-20s %9.2f %s [%.2f, %.2f]%s%s  (%.1f s)", done, nwanted, recipes[i].name, p->f.value,
