@@ -2,6 +2,7 @@
  * the closure check; penalties.json, the tables, curve.csv and curve.svg in a results folder. */
 #include "../validate/host.h"
 #include "../validate/pfm.h"
+#include "../validate/resume.h"
 #include "cli.h"
 #include "clock.h"
 #include "curve.h"
@@ -24,7 +25,7 @@
 static int calibrate_main(int argc, char **argv);
 
 enum { K_LIST = CLI_LONG, K_JSON, K_TARGET_MS, K_QUICK, K_CURVE, K_NO_CURVE, K_RECIPE, K_PPO, K_CPU, K_PREFIX,
-       K_LABEL, K_OUT };
+       K_LABEL, K_OUT, K_RESUME };
 
 static const struct cli_option calibrate_options[] = {
     {"list", K_LIST, NULL, "print the recipes (issue case, control case, occurrence) and exit"},
@@ -40,6 +41,10 @@ static const struct cli_option calibrate_options[] = {
     {"prefix", K_PREFIX, "NAME", "macro prefix of the C header (default PMUCAL)"},
     {"label", K_LABEL, "NAME", "results folder label (default calibrate)"},
     {"out", K_OUT, "DIR", "parent folder of the results folder (default results, or $PMUCAL_RESULTS)"},
+    {"resume", K_RESUME, "RUN",
+     "complete the interrupted (or crashed) calibration RUN with its own options\n"
+     "(from its manifest; no other option is taken with it): cases it measured\n"
+     "are taken from its records, the rest measured; same host, CPU and build"},
     CLI_END,
 };
 
@@ -73,11 +78,17 @@ static const struct command calibrate_command = {
              "penalty: ok, not ok, TODO when unstable, SKIP; and the closure).\n"
              "Exit status: 0, or 1 when a penalty is not ok, the closure fails, a case fails to measure or\n"
              "an output cannot be written; 2 on bad input; 130 (SIGINT) or 143 (SIGTERM) when interrupted:\n"
-             "the TAP ends with 'Bail out!', penalties.json keeps what was measured and no tables are written.\n",
+             "the TAP ends with 'Bail out!', penalties.json keeps what was measured and no tables are written.\n"
+             "--resume RUN completes such a run in its folder: each case whose record (keyed by case text,\n"
+             "event and run) is in measurements.ndjson is rebuilt from it, not measured; a line cut by kill\n"
+             "-9 is dropped; the penalties are fitted again (same seeds) and every output is written as by\n"
+             "a whole run; the manifest lists each resumption under \"resumed\". Refused (exit 2) as\n"
+             "validate --resume refuses: a complete run, a live one, another command, host, CPU or build.\n",
     .options = calibrate_options,
     .examples = "  pmucal calibrate\n"
                 "  pmucal calibrate --recipe l2_hit --recipe dram --no-curve\n"
                 "  pmucal calibrate --list --json | jq -r '.[].name'\n"
+                "  pmucal calibrate --resume results/2025-01-01-host-calibrate\n"
                 "  pmucal emit --format c --core-ghz 2.0 results/2025-01-01-host-calibrate\n",
 };
 PMUCAL_COMMAND(calibrate_command)
@@ -179,12 +190,16 @@ static bool wanted(const struct recipe *rc, char **only, int nonly)
     return false;
 }
 
+#define CALIBRATE_DEFAULTS {.o = {.repetitions = 7, .target_seconds = 0.005}, .ppo = 4, .cpu_arg = -1, \
+                            .curve = true, .recipes_on = true, .label = "calibrate", .prefix = "PMUCAL"}
+
 struct calibrate_args {
     struct cal_opts o;
     int ppo, nonly, cpu_arg;
     bool curve, recipes_on, list, json;
-    const char *label, *out, *prefix;
+    const char *label, *out, *prefix, *resume;
     char *only[64];
+    int given;   /* options other than --resume */
 };
 
 static int calibrate_option(void *ctx, int key, const char *v)
@@ -192,7 +207,11 @@ static int calibrate_option(void *ctx, int key, const char *v)
     struct calibrate_args *a = ctx;
     unsigned long long x;
     int rc = 0;
+    a->given += key != K_RESUME;
     switch (key) {
+    case K_RESUME:
+        a->resume = v;
+        break;
     case 'r':
         if (!(rc = cli_number(&calibrate_command, "-r", v, 3, MEASURE_MAX_REPS, &x)))
             a->o.repetitions = (int)x;
@@ -343,12 +362,42 @@ static void print_table(const struct cal *k, const struct penalty *ps, int np, d
            "results in %s\n", k->model ? k->model : "none for this CPU model", run_ghz(k), secs, k->dir.path);
 }
 
+/* --resume RUN: the run checked, its records kept, its own options parsed again; its CPU kept
+ * when the command did not name one. 0, or the exit status after a message. */
+static int resume_args(struct calibrate_args *a, struct resume *rs)
+{
+    if (a->given)
+        return cli_usage_error(&calibrate_command, "--resume takes no other option: the run's own options come "
+                               "from its manifest");
+    if (cal_resume_open(rs, a->resume))
+        return 2;
+    struct calibrate_args fresh = CALIBRATE_DEFAULTS;
+    *a = fresh;
+    if (cli_parse(&calibrate_command, rs->argc, rs->argv, calibrate_option, a, NULL) || a->list) {
+        pm_error("--resume %s: its command (manifest.json \"command\") is not one this build takes", rs->run);
+        return 2;
+    }
+    double cpu = jget_num(rs->manifest, "measure_cpu", -1);
+    if (a->cpu_arg < 0 && cpu >= 0)
+        a->cpu_arg = (int)cpu;
+    a->resume = rs->run;
+    return 0;
+}
+
 static int calibrate_main(int argc, char **argv)
 {
-    struct calibrate_args a = {.o = {.repetitions = 7, .target_seconds = 0.005}, .ppo = 4, .cpu_arg = -1,
-                               .curve = true, .recipes_on = true, .label = "calibrate", .prefix = "PMUCAL"};
+    struct calibrate_args a = CALIBRATE_DEFAULTS;
+    struct resume rs = {0};
     if (cli_parse(&calibrate_command, argc, argv, calibrate_option, &a, NULL))
         return 2;
+    if (a.resume) {
+        int rc = resume_args(&a, &rs);
+        if (rc) {
+            resume_free(&rs);
+            return rc;
+        }
+        argc = rs.argc, argv = rs.argv;   /* the command the manifest keeps */
+    }
     if (a.json && !a.list)
         return cli_usage_error(&calibrate_command, "--json goes with --list (a calibration writes penalties.json)");
     if (a.list)
@@ -360,19 +409,31 @@ static int calibrate_main(int argc, char **argv)
     bool curve = a.curve, recipes_on = a.recipes_on;
     const char *label = a.label, *out = a.out, *prefix = a.prefix;
     char **only = a.only;
-    if (!recipes_on && !curve)
+    if (!recipes_on && !curve) {
+        resume_free(&rs);
         return cli_usage_error(&calibrate_command, "--curve and --no-curve together leave nothing to do");
+    }
     k.o.src = source_find("perf");
     if (!k.o.src)
         pm_fatal("the perf source is not registered");
     double t0 = clock_now_seconds();
     k.o.cpu = cpu_arg >= 0 ? cpu_arg : cal_quietest_cpu();
-    if (run_dir_create(&k.dir, out, label))
+    if (a.resume ? run_dir_open(&k.dir, rs.run) : run_dir_create(&k.dir, out, label)) {
+        resume_free(&rs);
         return 2;
+    }
+    if (a.resume) {
+        const char *started = jget_str(rs.manifest, "started", NULL);
+        k.dir.started = started ? xstrdup(started) : NULL;
+        k.resume = &rs;
+    }
     run_dir_manifest_begin(&k.dir, argc, argv);
     json_int(&k.dir.manifest, "repetitions", k.o.repetitions);
     json_number(&k.dir.manifest, "target_seconds", k.o.target_seconds);
+    json_int(&k.dir.manifest, "measure_cpu", k.o.cpu);   /* a resumption measures on it too; "cpu" is the host's CPU facts */
     host_facts_json(&k.dir.manifest);
+    if (a.resume)
+        resume_manifest(&rs, &k.dir.manifest);
     run_dir_manifest(&k.dir, RUN_RUNNING, NULL);
     measure_install_sigint();
     struct pfm_core core;
@@ -403,6 +464,9 @@ static int calibrate_main(int argc, char **argv)
     struct tap tap = {.out = stdout, .copy = k.dir.tap};
     tap_comment(&tap, "pmucal calibrate: %d repetitions x %.0f ms runs on CPU %d, results in %s", k.o.repetitions,
                 k.o.target_seconds * 1e3, k.o.cpu, k.dir.path);
+    if (a.resume)
+        tap_comment(&tap, "resuming: %d cases measured before are taken from their records, not measured again; %d "
+                    "records dropped (cut short, or without a case key)", rs.records_kept, rs.records_dropped);
     int nwanted = 0, done = 0;
     for (int i = 0; recipes_on && i < nrecipes; i++)
         nwanted += wanted(&recipes[i], only, nonly);
@@ -484,10 +548,10 @@ static int calibrate_main(int argc, char **argv)
         run_dir_manifest(&k.dir, RUN_INTERRUPTED, measure_stop_signal());
     else if (run_dir_manifest(&k.dir, errors ? RUN_FAILED : RUN_COMPLETE, errors ? "a recipe could not be measured" : NULL))
         status = 1;
+    if (k.interrupted)
+        pm_note("interrupted: what was measured is in %s/penalties.json; no tables were written; 'pmucal calibrate "
+                "--resume %s' completes it", k.dir.path, k.dir.path);
     run_dir_close(&k.dir);
-    if (k.interrupted) {
-        pm_note("interrupted: what was measured is in %s/penalties.json; no tables were written", k.dir.path);
-        return 128 + measure_interrupted;
-    }
-    return status;
+    resume_free(&rs);
+    return k.interrupted ? 128 + measure_interrupted : status;
 }
