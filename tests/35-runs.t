@@ -47,7 +47,12 @@ ok $? "the manifest says interrupted and keeps count of the $kept finished measu
 
 $PMUCAL report "$d" > /dev/null 2> "$TMP/rep.err"
 rc=$?
-[ $rc -eq 0 ] && [ -s "$d/report.html" ]; ok $? "the stopped run renders as a report (exit $rc) $(head -c 200 "$TMP/rep.err")"
+[ $rc -eq 2 ] && [ ! -e "$d/report.html" ] && grep -q "$d: it is interrupted: stopped by SIGTERM.*--allow-incomplete" "$TMP/rep.err"
+ok $? "report refuses the stopped run, naming it and why (exit $rc: $(head -c 200 "$TMP/rep.err"))"
+$PMUCAL report --allow-incomplete "$d" > /dev/null 2> "$TMP/rep.err"
+rc=$?
+[ $rc -eq 0 ] && grep -q '<td>interrupted</td>' "$d/report.html"
+ok $? "report --allow-incomplete renders it with its status (exit $rc) $(head -c 200 "$TMP/rep.err")"
 
 # calibrate stopped the same way: exit 128+signal, Bail out!, no tables from half a calibration.
 $PMUCAL calibrate --recipe l1_hit --recipe l2_hit --recipe mispredict --no-curve -r 31 --label cterm \
