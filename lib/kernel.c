@@ -44,6 +44,18 @@ static bool is_level_name(const char *s)
     return !strcasecmp(s, "DRAM") || ((s[0] == 'L' || s[0] == 'l') && s[1] >= '1' && s[1] <= '3' && !s[2]);
 }
 
+/* A size well inside a level: the middle between it and the level below on a log scale, as far
+ * from spilling out as from fitting below; a power of two when one lies strictly above the level
+ * below. A level less than twice the one below (a VM's share of a busy L3) has no such power of
+ * two: then the arithmetic middle, in whole lines. */
+static uint64_t level_middle(uint64_t below, uint64_t size)
+{
+    uint64_t mid = (uint64_t)sqrt((double)size * (double)below), p2 = 1;
+    while (p2 * 2 <= mid)
+        p2 *= 2;
+    return p2 > below ? p2 : (below + size) / 2 / 64 * 64;
+}
+
 uint64_t level_size(const char *level)
 {
     /* Only a level's name needs the levels: a byte count never costs a curve measurement. */
@@ -65,13 +77,7 @@ uint64_t level_size(const char *level)
             return 0;
         if (!below)
             return size / 2;
-        /* The middle of the level on a log scale: as far from spilling out as from fitting below. */
-        uint64_t mid = (uint64_t)sqrt((double)size * (double)below), p2 = 1;
-        while (p2 * 2 <= mid)
-            p2 *= 2;
-        /* A level less than twice the one below (a VM's share of a busy L3): the power of two
-         * would fit below; take the middle, in whole lines. */
-        return p2 > below ? p2 : (below + size) / 2 / 64 * 64;
+        return level_middle(below, size);
     }
     return 0;
 }
@@ -85,14 +91,6 @@ int level_of_size(uint64_t bytes)
     return 4;
 }
 
-static uint64_t pow2_below_mean(uint64_t a, uint64_t b)
-{
-    uint64_t mid = (uint64_t)sqrt((double)a * (double)b), p2 = 1;
-    while (p2 * 2 <= mid)
-        p2 *= 2;
-    return p2;
-}
-
 uint64_t code_level_size(const char *level)
 {
     const struct topo *t = is_level_name(level) ? topo_resolved() : NULL;
@@ -102,9 +100,9 @@ uint64_t code_level_size(const char *level)
     if (!strcasecmp(level, "L1"))
         return l1i / 2;
     if (!strcasecmp(level, "L2") && t->data[2].size)
-        return pow2_below_mean(l1i, t->data[2].size);
+        return level_middle(l1i, t->data[2].size);
     if (!strcasecmp(level, "L3") && t->data[3].size)
-        return pow2_below_mean(t->data[2].size, t->data[3].size);
+        return level_middle(t->data[2].size, t->data[3].size);
     if (!strcasecmp(level, "DRAM")) {
         int last = topo_last_level(t);
         uint64_t s = last ? 2 * t->data[last].size : 0;

@@ -157,7 +157,9 @@ clock_again:
             for (int k = 0; k < NOISE_COUNT; k++)
                 if (k != NOISE_PAGE_FAULT && !isnan(rn.noise[k]))
                     disturbed += rn.noise[k] + r0.noise[k];
-            if (disturbed == 0 || attempt >= o->max_redo) {
+            /* A simulated count is never disturbed, and a repeat would only add history to a
+             * simulated predictor: two runs of one case must give the same raw counts. */
+            if (disturbed == 0 || attempt >= o->max_redo || !src->real_time) {
                 m->noisy |= disturbed != 0;
                 break;
             }
@@ -178,7 +180,7 @@ clock_again:
     }
     m->ratio_after = clock_ratio_now();
     m->clock_moved = fabs(m->ratio_after / m->ratio_before - 1) > MEASURE_CLOCK_DRIFT;
-    if (m->clock_moved && m->clock_redone < 2) {
+    if (m->clock_moved && m->clock_redone < 2 && src->real_time) {
         m->clock_redone++;
         m->ratio_before = m->ratio_after;
         ticks_0_min = UINT64_MAX;

@@ -2,6 +2,8 @@
 #include "util.h"
 #include "version.h"
 #include <errno.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -25,11 +27,11 @@ static int mkdir_p(const char *path)
     return rc;
 }
 
-static int open_files(struct run_dir *r)
+static int open_files(struct run_dir *r, const char *tap_mode)
 {
     char *m = xasprintf("%s/measurements.ndjson", r->path), *t = xasprintf("%s/validate.tap", r->path);
     r->measurements = fopen(m, "a");
-    r->tap = fopen(t, "a");
+    r->tap = fopen(t, tap_mode);
     int rc = r->measurements && r->tap ? 0 : -1;
     if (rc)
         pm_error("cannot write in %s: %s", r->path, strerror(errno));
@@ -76,7 +78,7 @@ int run_dir_create(struct run_dir *r, const char *base, const char *label)
         r->path = n == 1 ? xasprintf("%s/%s-%s-%s", base, date, host, label)
                          : xasprintf("%s/%s-%s-%s-%d", base, date, host, label, n);
         if (mkdir_p(r->path) == 0)
-            return open_files(r);
+            return open_files(r, "a");
         if (errno != EEXIST)
             break;
     }
@@ -94,7 +96,7 @@ int run_dir_open(struct run_dir *r, const char *path)
         return -1;
     }
     r->path = xstrdup(path);
-    return open_files(r);
+    return open_files(r, "w");
 }
 
 int run_dir_write(const struct run_dir *r, const char *name, const struct json *j)
@@ -122,7 +124,7 @@ void run_dir_manifest_begin(struct run_dir *r, int argc, char **argv)
     json_init(&r->manifest);
     r->has_manifest = true;
     json_object_begin(&r->manifest, NULL);
-    manifest_head(&r->manifest, argc, argv);
+    manifest_head(&r->manifest, argc, argv, r->started);
 }
 
 int run_dir_manifest(struct run_dir *r, const char *status, const char *why)
@@ -157,6 +159,7 @@ int run_dir_close(struct run_dir *r)
     if (r->has_manifest)
         json_free(&r->manifest);
     free(r->path);
+    free(r->started);
     memset(r, 0, sizeof(*r));
     return rc;
 }
@@ -168,18 +171,63 @@ char *iso_now(char buf[32])
     return buf;
 }
 
-void manifest_head(struct json *j, int argc, char **argv)
+/* The kernel's id of this boot: a pid recorded before a reboot names another process after it. */
+static void boot_id(char *buf, size_t n)
 {
-    char date[32];
+    buf[0] = '\0';
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    if (f) {
+        if (!fgets(buf, (int)n, f))
+            buf[0] = '\0';
+        fclose(f);
+    }
+    buf[strcspn(buf, "\n")] = '\0';
+}
+
+void manifest_head(struct json *j, int argc, char **argv, const char *started)
+{
+    char date[32], boot[64], cwd[4096];
     json_string(j, "pmucal", PMUCAL_VERSION);
     json_string(j, "pmucal_commit", pmucal_commit());
-    json_string(j, "date", iso_now(date));
-    json_string(j, "started", date);
+    json_string(j, "date", started ? started : iso_now(date));
+    json_string(j, "started", started ? started : date);
     json_array_begin(j, "command");
     json_string(j, NULL, "pmucal");
     for (int i = 0; i < argc; i++)
         json_string(j, NULL, argv[i]);
     json_array_end(j);
+    json_string(j, "cwd", getcwd(cwd, sizeof(cwd)) ? cwd : NULL);
+    json_int(j, "pid", getpid());
+    boot_id(boot, sizeof(boot));
+    json_string(j, "boot_id", boot[0] ? boot : NULL);
+}
+
+bool manifest_process_alive(const struct jvalue *manifest)
+{
+    double pid = jget_num(manifest, "pid", 0);
+    if (pid < 1 || pid > INT32_MAX)
+        return false;   /* no process recorded (an older pmucal): nothing to be alive */
+    char boot[64];
+    boot_id(boot, sizeof(boot));
+    const char *then = jget_str(manifest, "boot_id", NULL);
+    if (boot[0] && then && strcmp(boot, then))
+        return false;   /* recorded before a reboot */
+    if (kill((pid_t)pid, 0) && errno == ESRCH)
+        return false;
+    /* The pid is taken: by pmucal (or valgrind running it), or by a process that reused the
+     * number, whose command line does not name pmucal. */
+    char *p = xasprintf("/proc/%d/cmdline", (int)pid), line[4096];
+    FILE *f = fopen(p, "r");
+    free(p);
+    if (!f)
+        return true;
+    size_t len = fread(line, 1, sizeof(line) - 1, f);
+    fclose(f);
+    for (size_t i = 0; i < len; i++)
+        if (!line[i])
+            line[i] = ' ';
+    line[len] = '\0';
+    return strstr(line, "pmucal") != NULL;
 }
 
 bool manifest_complete(const struct jvalue *manifest, char *why, size_t n)

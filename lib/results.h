@@ -12,6 +12,7 @@ struct run_dir {
     FILE *measurements, *tap;
     struct json manifest;     /* manifest.json's members so far, the object still open */
     bool has_manifest;
+    char *started;            /* a resumed run's first start (manifest "started"); NULL: now */
 };
 
 /* A run's status in its manifest: "running" from the start; at the end "complete" (every case
@@ -25,7 +26,8 @@ struct run_dir {
 /* base: parent folder (PMUCAL_RESULTS or "results" when NULL). A new folder each time:
  * "-2", "-3" ... are added when the name is taken. -1 with a message on failure. */
 int run_dir_create(struct run_dir *r, const char *base, const char *label);
-/* Reopen an existing run to add to it (resume). */
+/* Reopen an existing run to complete it (resume): measurements.ndjson is appended to, validate.tap
+ * is written afresh (the resumed run reports every verdict again). */
 int run_dir_open(struct run_dir *r, const char *path);
 /* Write a file in the run (penalties.json ...) from a finished JSON value, atomically (a temporary
  * file renamed over it: a reader sees the old or the new file, never half of one). */
@@ -42,8 +44,13 @@ bool manifest_complete(const struct jvalue *manifest, char *why, size_t n);
 /* Closes the files; -1 (with a message) when anything written to them was lost. */
 int run_dir_close(struct run_dir *r);
 /* The members every manifest starts with, into an open JSON object: pmucal version and commit, date
- * and time (also "started"), and the command as typed (argv[0] is the subcommand). */
-void manifest_head(struct json *j, int argc, char **argv);
+ * and time (also "started"; started overrides both when not NULL, for a resumed run), the command
+ * as typed (argv[0] is the subcommand), the folder it ran in ("cwd"), and the process ("pid",
+ * "boot_id"), so a later --resume can tell a run still going on from one whose process died. */
+void manifest_head(struct json *j, int argc, char **argv, const char *started);
+/* Is the process a manifest names (pid, boot_id) still alive on this host? True also when it
+ * cannot be told (no /proc): a live run must never be resumed under its own feet. */
+bool manifest_process_alive(const struct jvalue *manifest);
 /* Local date and time in ISO 8601 ("2026-11-21T10:34:16+0000") into buf; returns buf. */
 char *iso_now(char buf[32]);
 

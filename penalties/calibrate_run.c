@@ -282,9 +282,21 @@ const struct penalty *find_penalty(const struct penalty *ps, int n, const char *
     return NULL;
 }
 
+static const char *const closure_latencies[] = {"l1_hit", "l2_hit", "l3_hit"};
+#define CLOSURE_CASE "mixwalk"
+
+void closure_after_recipe(struct cal *k, const struct recipe *rc)
+{
+    /* Measured right after the last latency it is predicted from: this VM's share of the L3 moves
+     * with its neighbours, and minutes later (after the DRAM, TLB and curve cases) the L3's
+     * latency was not the one calibrated (-5.7% in one full run, +0.2..+1.2% measured next to it). */
+    if (!strcmp(rc->name, closure_latencies[2]) && !k->interrupted)
+        cal_case(k, CLOSURE_CASE, NULL);
+}
+
 int closure(struct cal *k, const struct penalty *ps, int n, struct json *doc, struct tap *tap)
 {
-    static const char *const lat[] = {"l1_hit", "l2_hit", "l3_hit"};
+    const char *const *lat = closure_latencies;
     static const enum quantity_id qs[] = {Q_LD_L1, Q_LD_L2, Q_LD_L3};
     for (int i = 0; i < 3; i++) {
         const struct penalty *p = find_penalty(ps, n, lat[i]);
@@ -295,7 +307,7 @@ int closure(struct cal *k, const struct penalty *ps, int n, struct json *doc, st
             return 0;
         }
     }
-    struct case_result *r = cal_case(k, "mixwalk", NULL);
+    struct case_result *r = cal_case(k, CLOSURE_CASE, NULL);
     if (r->status != CAL_OK) {
         tap_point(tap, r->status == CAL_SKIP ? TAP_SKIP : TAP_NOT_OK, "closure: mixwalk", r->reason);
         return r->status == CAL_SKIP ? 0 : -1;

@@ -89,8 +89,9 @@ static const struct command calibrate_command = {
              "refused. Its folder (label calibrate-sim) holds manifest.json (source sim), measurements.ndjson\n"
              "and validate.tap: no penalties.json, tables or curve, and 'pmucal emit' never takes it.\n\n"
              "Exit status: 0, or 1 when a penalty is not ok, the closure fails, a case fails to measure or\n"
-             "an output cannot be written (with --source sim: any not ok); 2 on bad input; 130 when\n"
-             "interrupted.\n",
+             "an output cannot be written (with --source sim: any not ok); 2 on bad input; 130 (SIGINT)\n"
+             "or 143 (SIGTERM) when interrupted: the TAP ends with 'Bail out!', penalties.json keeps what\n"
+             "was measured and no tables are written.\n",
     .options = calibrate_options,
     .examples = "  pmucal calibrate\n"
                 "  pmucal calibrate --recipe l2_hit --recipe dram --no-curve\n"
@@ -488,19 +489,24 @@ static int calibrate_main(int argc, char **argv)
     struct tap tap = {.out = stdout, .copy = k.dir.tap};
     tap_comment(&tap, "pmucal calibrate: %d repetitions x %.0f ms runs on CPU %d, results in %s", k.o.repetitions,
                 k.o.target_seconds * 1e3, k.o.cpu, k.dir.path);
+    int nwanted = 0, done = 0;
+    for (int i = 0; recipes_on && i < nrecipes; i++)
+        nwanted += recipe_wanted(&recipes[i], only, nonly);
     for (int i = 0; recipes_on && i < nrecipes && !k.interrupted; i++) {
         if (!recipe_wanted(&recipes[i], only, nonly))
             continue;
+        done++;
         double ts = clock_now_seconds();
         struct penalty *p = &ps[np++];
         fit_recipe(&k, &recipes[i], p, 1000u + (unsigned)i);
+        closure_after_recipe(&k, &recipes[i]);
         const char *unit = recipes[i].domain == DOMAIN_MEMORY ? "ns" : "cycles";
         if (!strcmp(p->status, "ok") || !strcmp(p->status, "unstable"))
-            pm_note("[%d/%d] %-20s %9.2f %s [%.2f, %.2f]%s%s  (%.1f s)", i + 1, nrecipes, recipes[i].name, p->f.value,
+            pm_note("[%d/%d] %-20s %9.2f %s [%.2f, %.2f]%s%s  (%.1f s)", done, nwanted, recipes[i].name, p->f.value,
                     unit, p->f.lo, p->f.hi, !strcmp(p->status, "unstable") ? " UNSTABLE: " : "", p->reason,
                     clock_now_seconds() - ts);
         else
-            pm_note("[%d/%d] %-20s %s: %s", i + 1, nrecipes, recipes[i].name, !strcmp(p->status, "skip") ? "SKIP"
+            pm_note("[%d/%d] %-20s %s: %s", done, nwanted, recipes[i].name, !strcmp(p->status, "skip") ? "SKIP"
                     : !strcmp(p->status, "not_ok") ? "NOT OK" : "ERROR", p->reason);
         if (!strcmp(p->status, "error"))
             status = 1, errors++;
@@ -536,6 +542,7 @@ static int calibrate_main(int argc, char **argv)
     double secs = clock_now_seconds() - t0;
     json_number(&doc, "wall_seconds", secs);
     json_object_end(&doc);
+    print_table(&k, ps, np, secs);   /* TAP comments: before the plan or the bail, which end the TAP */
     if (k.interrupted)
         tap_bail(&tap, "stopped by %s; what was measured is in %s",
                  measure_stop_signal() ? measure_stop_signal() : "a signal", k.dir.path);
@@ -547,13 +554,14 @@ static int calibrate_main(int argc, char **argv)
         status = 1;
     json_free(&doc);
 
-    /* The tables come from penalties.json as written: one path from the file to every table. */
+    /* The tables come from penalties.json as written: one path from the file to every table. An
+     * interrupted run's figures stay in penalties.json only: tables are what other tools load as
+     * they are, and a table missing half its constants would look whole to them. */
     char *pj = xasprintf("%s/penalties.json", k.dir.path);
-    struct jvalue *back = jread_load(pj);
+    struct jvalue *back = k.interrupted ? NULL : jread_load(pj);
     struct emit_opts eo = {.prefix = prefix};
-    if (!back || emit_tables(back, k.dir.path, &eo))
+    if (!k.interrupted && (!back || emit_tables(back, k.dir.path, &eo)))
         status = 1;
-    print_table(&k, ps, np, secs);
     jread_free(back);
     free(pj);
     cal_free(&k);
@@ -564,8 +572,8 @@ static int calibrate_main(int argc, char **argv)
         status = 1;
     run_dir_close(&k.dir);
     if (k.interrupted) {
-        pm_note("interrupted: what was measured is in the results folder");
-        return 130;
+        pm_note("interrupted: what was measured is in %s/penalties.json; no tables were written", k.dir.path);
+        return 128 + measure_interrupted;
     }
     return status;
 }

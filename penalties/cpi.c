@@ -1,9 +1,9 @@
 #include "cpi.h"
+#include "../validate/runfile.h"
 #include "models.h"
 #include "stats.h"
 #include "util.h"
 #include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,16 +60,16 @@ int counts_from_perf_csv(struct counts *c, const char *path)
 {
     memset(c, 0, sizeof(*c));
     c->origin = xstrdup(path);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        pm_error("%s: %s; give the output of 'perf stat -x, -o FILE ...'", path, strerror(errno));
+    char *text = read_text_file(path, "perf stat CSV (the output of 'perf stat -x, -o FILE ...')");
+    if (!text)
         return -1;
-    }
-    char line[4096];
-    int lineno = 0, rows = 0;
-    while (fgets(line, sizeof(line), f)) {
+    int lineno = 0, rows = 0, rc = 0;
+    for (char *line = text, *next; !rc && line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
         lineno++;
-        line[strcspn(line, "\r\n")] = '\0';
+        line[strcspn(line, "\r")] = '\0';
         if (!line[0] || line[0] == '#')
             continue;
         /* value,unit,event,run-time,percentage[,metric value,metric unit] */
@@ -80,8 +80,8 @@ int counts_from_perf_csv(struct counts *c, const char *path)
         (void)save;
         if (nf < 3 || !field[2][0]) {
             pm_error("%s:%d: not a 'perf stat -x,' line (value,unit,event,...): %.80s", path, lineno, line);
-            fclose(f);
-            return -1;
+            rc = -1;
+            break;
         }
         char *end;
         double v = strtod(field[0], &end);
@@ -93,14 +93,16 @@ int counts_from_perf_csv(struct counts *c, const char *path)
         } else if (end == field[0] || *end) {
             pm_error("%s:%d: the count '%s' of %s is not a number; per-CPU or per-core output (-A, --per-core) "
                      "is not read: aggregate it", path, lineno, field[0], name);
-            fclose(f);
-            return -1;
+            rc = -1;
+            break;
         } else {
             counts_add(c, name, v, NULL);
         }
         rows++;
     }
-    fclose(f);
+    free(text);
+    if (rc)
+        return -1;
     if (!rows) {
         pm_error("%s: no counts in it; give the output of 'perf stat -x, -o FILE -e EVENTS -- COMMAND'", path);
         return -1;
@@ -146,33 +148,16 @@ int counts_from_run(struct counts *c, const char *run, const char *case_label)
     memset(c, 0, sizeof(*c));
     c->origin = xasprintf("%s case '%s'", run, case_label);
     char *path = xasprintf("%s/measurements.ndjson", run);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        pm_error("%s: %s; give a results folder of 'pmucal validate' or 'pmucal calibrate'", path, strerror(errno));
-        free(path);
-        return -1;
-    }
-    char *line = NULL;
-    size_t cap = 0;
-    int records = 0, lineno = 0, rc = 0;
-    while (getline(&line, &cap, f) > 0) {
-        lineno++;
-        char err[256];
-        struct jvalue *r = jread_parse(line, strlen(line), err, sizeof(err));
-        if (!r) {
-            pm_error("%s:%d: %s", path, lineno, err);
-            rc = -1;
-            break;
-        }
-        const char *label = jget_str(r, "case", ""), *alt = jget_str(r, "label", "");
+    struct jvalue **recs = NULL;
+    int nrec = 0, records = 0, rc = measurements_read(path, &recs, &nrec);
+    for (int i = 0; !rc && i < nrec; i++) {
+        const char *label = jget_str(recs[i], "case", ""), *alt = jget_str(recs[i], "label", "");
         if (!strcmp(label, case_label) || !strcmp(alt, case_label)) {
-            counts_from_record(c, r);
+            counts_from_record(c, recs[i]);
             records++;
         }
-        jread_free(r);
     }
-    free(line);
-    fclose(f);
+    measurements_free(recs, nrec);
     if (!rc && !records) {
         pm_error("%s: no measurement of case '%s'; the 'case' fields of its lines name the cases", path, case_label);
         rc = -1;

@@ -10,13 +10,16 @@
 
 static int report_main(int argc, char **argv);
 
-enum { K_OUT = 'o', K_COMPARE = CLI_LONG };
+enum { K_OUT = 'o', K_COMPARE = CLI_LONG, K_ALLOW_INCOMPLETE };
 
 static const struct cli_option report_options[] = {
     {"out", K_OUT, "FILE",
      "the page (default RUN/report.html for one run, NEW/compare.html with\n"
      "--compare; several runs need --out)"},
     {"compare", K_COMPARE, NULL, "two runs, BASE then NEW: the page starts with their comparison"},
+    {"allow-incomplete", K_ALLOW_INCOMPLETE, NULL,
+     "render a run whose manifest does not say complete (interrupted, failed,\n"
+     "running, no status); its status shows on the page"},
     CLI_END,
 };
 
@@ -42,8 +45,10 @@ static const struct command report_command = {
              "as 'pmucal compare' judges it (noise test, verdict, encoding, support), regressions on top;\n"
              "runs without measurements get a side-by-side of their validate.tap verdicts; penalty deltas.\n"
              "Both runs follow in full. Prints the path of the page written.\n"
-             "Exit status: 0; 2 on bad input (a folder that is not a run, or a corrupt file in it: the\n"
-             "message names it) or when the page cannot be written.\n",
+             "A run whose manifest does not say complete is refused unless --allow-incomplete: its page\n"
+             "would look like a whole run.\n"
+             "Exit status: 0; 2 on bad input (a folder that is not a run, an incomplete run, or a corrupt\n"
+             "file in it: the message names it) or when the page cannot be written.\n",
     .options = report_options,
     .examples = "  pmucal report results/2026-11-23-vm-validate\n"
                 "  pmucal report results/*-validate results/*-calibrate --out run.html\n"
@@ -124,16 +129,23 @@ static int write_page(const char *out, const struct run *runs, int n, bool compa
     return 0;
 }
 
-int report_write(const char *out, const char *const *paths, int n, bool compare, const struct cmp_opts *o)
+int report_write(const char *out, const char *const *paths, int n, bool compare, const struct cmp_opts *o,
+                 bool allow_incomplete)
 {
     /* compare's own defaults: a 2% threshold, alpha 0.01. */
     const struct cmp_opts defaults = {.threshold = 0.02, .alpha = 0.01};
     struct run *runs = xcalloc((size_t)n, sizeof(*runs));
     struct compare_view v = {0};
     int rc = 0;
-    for (int i = 0; i < n && !rc; i++)
+    for (int i = 0; i < n && !rc; i++) {
+        char why[512];
         if (run_load(&runs[i], paths[i]))
             rc = 2;
+        else if (!allow_incomplete && !manifest_complete(runs[i].manifest, why, sizeof(why))) {
+            pm_error("%s: %s; give --allow-incomplete to render what it holds", runs[i].path, why);
+            rc = 2;
+        }
+    }
     if (!rc && compare && compare_prepare(&v, &runs[0], &runs[1], o ? o : &defaults))
         rc = 2;
     if (!rc)
@@ -147,7 +159,7 @@ int report_write(const char *out, const char *const *paths, int n, bool compare,
 
 struct report_args {
     const char *out;
-    bool compare;
+    bool compare, allow_incomplete;
 };
 
 static int report_option(void *ctx, int key, const char *v)
@@ -157,6 +169,8 @@ static int report_option(void *ctx, int key, const char *v)
         a->out = v;
     else if (key == K_COMPARE)
         a->compare = true;
+    else if (key == K_ALLOW_INCOMPLETE)
+        a->allow_incomplete = true;
     return 0;
 }
 
@@ -179,7 +193,7 @@ static int report_main(int argc, char **argv)
         for (size_t l = strlen(dir); l > 1 && dir[l - 1] == '/'; l--)
             dir[l - 1] = '\0';
         char *path = a.out ? xstrdup(a.out) : xasprintf("%s/%s", dir, a.compare ? "compare.html" : "report.html");
-        rc = report_write(path, (const char *const *)pos.v, n, a.compare, NULL);
+        rc = report_write(path, (const char *const *)pos.v, n, a.compare, NULL, a.allow_incomplete);
         if (!rc)
             printf("%s\n", path);
         free(path);

@@ -116,8 +116,10 @@ int compare_prepare(struct compare_view *v, const struct run *a, const struct ru
 void compare_view_free(struct compare_view *v);
 void sec_compare(FILE *f, const struct run *base, const struct run *next, const struct compare_view *v);
 /* The whole page of runs (compare: two, BASE then NEW, judged with o; NULL: compare's defaults)
- * into out; 0, or 2 after a message. */
-int report_write(const char *out, const char *const *paths, int n, bool compare, const struct cmp_opts *o);
+ * into out; 0, or 2 after a message. A run whose manifest is not complete is refused (one message
+ * naming it and why) unless allow_incomplete. */
+int report_write(const char *out, const char *const *paths, int n, bool compare, const struct cmp_opts *o,
+                 bool allow_incomplete);
 
 /* ---- SVG helpers ---- */
 struct axis {

@@ -159,8 +159,8 @@ static void geometry(FILE *f, const struct jvalue *g)
     }
 }
 
-/* A member that is an object: validate's manifest holds "pmu" twice (the --pmu option, then the
- * host's PMU facts), and the facts are the object. */
+/* A member that is an object: manifests of validate before "pmu_option" held "pmu" twice (the --pmu
+ * option, then the host's PMU facts), and the facts are the object. */
 static const struct jvalue *object_member(const struct jvalue *m, const char *key)
 {
     for (int i = 0; m && m->type == J_OBJECT && i < m->n; i++)

@@ -18,6 +18,10 @@ expect 2 "fifo is a FIFO, not a file" -- $PMUCAL run walker size=4k -e "$TMP/fif
 expect 2 "is a folder, not a file" -- $PMUCAL run walker size=4k -e page-faults --expect "$TMP"
 expect 2 "fifo is a FIFO, not a file" -- $PMUCAL run walker size=4k -e page-faults --expect "$TMP/fifo"
 expect 2 "/dev/zero is a device, not a file" -- $PMUCAL run walker size=4k -e page-faults --vendor-json /dev/zero
+expect 2 "fifo is a FIFO, not a file" -- $PMUCAL cpi --penalties fuzz/corpus/json/penalties-ok.json "$TMP/fifo"
+expect 2 "/dev/zero is a device, not a file" -- $PMUCAL cpi --penalties fuzz/corpus/json/penalties-ok.json /dev/zero
+mkdir -p "$TMP/cpuid" && mkfifo "$TMP/cpuid/pu0"
+expect 2 "pu0 is a FIFO, not a file" -- env HWLOC_CPUID_PATH="$TMP/cpuid" PMUCAL_GEOMETRY=hwloc $PMUCAL events
 head -c $((300 * 1024 * 1024)) /dev/zero 2> /dev/null | tr '\0' 'x' > "$TMP/big" 2> /dev/null &&
     expect 2 "more than the 256 MiB" -- $PMUCAL run walker size=4k -e "$TMP/big"
 rm -f "$TMP/big"

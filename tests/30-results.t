@@ -11,6 +11,17 @@ dir=$(ls -d "$PMUCAL_RESULTS"/*-t1 | head -n 1)
 ok $? "results folder $dir has manifest.json, measurements.ndjson, validate.tap"
 jq -e '.cpu.vendor and .pmu and .topology.caches and .clocks.core_cycles_per_tsc > 0 and .software.kernel and (.command | length > 1)' "$dir/manifest.json" > /dev/null
 ok $? "manifest.json parses and records cpu, pmu, topology, clocks, versions, command"
+# jq keeps the last of two equal keys, so count them in the text: compare and replay read "pmu" as
+# the host's PMU facts, and a second "pmu" (the --pmu option) hid them.
+dups=$(python3 -c 'import json, sys
+def pairs(p):
+    ks = [k for k, _ in p]
+    for k in set(ks):
+        if ks.count(k) > 1: print(k)
+    return dict(p)
+json.load(open(sys.argv[1]), object_pairs_hook=pairs)' "$dir/manifest.json" | tr '\n' ' ')
+[ -z "$dups" ] && jq -e '(.pmu | type) == "object" and has("pmu_option")' "$dir/manifest.json" > /dev/null
+ok $? "no object of the manifest has a key twice ($dups); --pmu is pmu_option"
 lines=$(wc -l < "$dir/measurements.ndjson")
 parsed=$(jq -c . "$dir/measurements.ndjson" | wc -l)
 cases=$($PMUCAL kernels walker | grep -c '^    walker ')

@@ -47,7 +47,31 @@ ok $? "the manifest says interrupted and keeps count of the $kept finished measu
 
 $PMUCAL report "$d" > /dev/null 2> "$TMP/rep.err"
 rc=$?
-[ $rc -eq 0 ] && [ -s "$d/report.html" ]; ok $? "the stopped run renders as a report (exit $rc) $(head -c 200 "$TMP/rep.err")"
+[ $rc -eq 2 ] && [ ! -e "$d/report.html" ] && grep -q "$d: it is interrupted: stopped by SIGTERM.*--allow-incomplete" "$TMP/rep.err"
+ok $? "report refuses the stopped run, naming it and why (exit $rc: $(head -c 200 "$TMP/rep.err"))"
+$PMUCAL report --allow-incomplete "$d" > /dev/null 2> "$TMP/rep.err"
+rc=$?
+[ $rc -eq 0 ] && grep -q '<td>interrupted</td>' "$d/report.html"
+ok $? "report --allow-incomplete renders it with its status (exit $rc) $(head -c 200 "$TMP/rep.err")"
+
+# calibrate stopped the same way: exit 128+signal, Bail out!, no tables from half a calibration.
+$PMUCAL calibrate --recipe l1_hit --recipe l2_hit --recipe mispredict --no-curve -r 31 --label cterm \
+    > "$TMP/cterm.tap" 2> "$TMP/cterm.err" &
+pid=$!
+for i in $(seq 1 400); do
+    cd_=$(ls -d "$PMUCAL_RESULTS"/*-cterm 2> /dev/null | head -n 1)
+    [ -n "$cd_" ] && [ "$(wc -l < "$cd_/measurements.ndjson" 2> /dev/null || echo 0)" -ge 1 ] && break
+    sleep 0.05
+done
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc -eq 143 ]; ok $? "SIGTERM stops calibrate with exit 143 (got $rc)"
+tail -n 1 "$TMP/cterm.tap" | grep -q '^Bail out! stopped by SIGTERM'; ok $? "calibrate's TAP ends with: $(tail -n 1 "$TMP/cterm.tap")"
+[ ! -e "$cd_/tables" ] && jq -e '.status == "interrupted"' "$cd_/manifest.json" > /dev/null &&
+    grep -q "no tables were written" "$TMP/cterm.err"
+ok $? "the interrupted calibration wrote no tables and its manifest says interrupted: $(ls "$cd_" | tr '\n' ' ')"
+
 
 # Each perturbation is flagged where it changes a count; every other (case, event) stays ok.
 # Rows: perturbation | the 'not ok' lines expected, as "case :: event" (sorted, ';'-separated)

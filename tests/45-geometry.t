@@ -44,6 +44,16 @@ is "$(jq -c '.topology.geometry.levels[2] | [.bytes, .source]' "$man" 2>/dev/nul
 is "$(jq -r 'select(.case == "walker size=L3") | .detail' "$PMUCAL_RESULTS"/*-geo/measurements.ndjson 2>/dev/null | head -n 1)" \
     "page=2m-thp elements=32768 lines=32768 pages=1" "walker size=L3 walked 2M (the measured L3's middle), not hwloc's 508M's" 
 
+# An L3 less than twice the L2 (this VM's share of a busy L3 has been 2M and 3M beside a 1M L2):
+# code and data cases named for the L3 must still land in it, not on the L2's edge.
+awk -F, 'BEGIN { OFS = "," } $1 > 2500000 && $1 < 12000000 { $2 = 420 + $1 / 1e6; $3 = $2 / 3.72 } { print }' \
+    $curve > "$TMP/small-l3.csv"
+zen5 env PMUCAL_CURVE_FILE="$TMP/small-l3.csv" $PMUCAL info > "$TMP/s.txt"
+grep -q '^L3 *2M,.*size=L3 means 1536K' "$TMP/s.txt"; ok $? "a 2M L3 over a 1M L2: $(grep '^L3 ' "$TMP/s.txt")"
+zen5 env PMUCAL_CURVE_FILE="$TMP/small-l3.csv" $PMUCAL run ifetch size=L3 -e page-faults -r 1 --iters 2 > "$TMP/s.out" 2>&1
+grep -q '^ifetch size=L3 *\[code=1.5M .* level=L3\]' "$TMP/s.out"
+ok $? "ifetch size=L3 runs 1.5M of code, in the L3 (it took the L2's 1M before): $(head -n 1 "$TMP/s.out")"
+
 # The way out, and bad input.
 zen5 env PMUCAL_GEOMETRY=hwloc PMUCAL_CURVE_FILE=$curve $PMUCAL info --json > "$TMP/c.json"
 is "$(jq -c '.topology.geometry.levels[2] | [.bytes, .source]' "$TMP/c.json")" '[532676608,"hwloc"]' \

@@ -125,6 +125,10 @@ else
     skip "curve.svg" "gnuplot not installed"
 fi
 
+order=$(jq -s -c '[.[].case] | [index("mixwalk"), rindex("walker size=L3")]' "$dir/measurements.ndjson")
+jq -n -e --argjson o "$order" '$o[0] != null and $o[0] == $o[1] + 1' > /dev/null
+ok $? "the closure's mixwalk is measured right after the L3 case it is predicted from (records $order)"
+
 # Closure: predicted from the calibrated latencies within 5%. On a shared machine a burst of
 # other work can spoil one attempt; a second, with more repetitions, says whether it is real.
 closure() { grep -- '- closure:' "$1" | head -n 1; }

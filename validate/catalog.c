@@ -1,9 +1,8 @@
 #include "catalog.h"
+#include "cpuid_leaf.h"
 #include "pfm.h"
 #include "perfsyntax.h"
 #include "util.h"
-#include <cpuid.h>
-#include <errno.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,34 +36,6 @@ const char *catalog_pfm_of_table(const char *table)
     return NULL;
 }
 
-/* One CPUID leaf from the replayed leaves of $HWLOC_CPUID_PATH/pu0 (lines "mask eax ebx ecx edx =>
- * eax ebx ecx edx", inputs: leaf in eax, subleaf in ecx), else from the instruction. */
-static bool cpuid_leaf(unsigned leaf, unsigned sub, unsigned r[4])
-{
-    const char *dir = getenv("HWLOC_CPUID_PATH");
-    if (dir && *dir) {
-        char *path = xasprintf("%s/pu0", dir);
-        FILE *f = fopen(path, "r");
-        free(path);
-        bool found = false;
-        char line[256];
-        while (f && !found && fgets(line, sizeof(line), f)) {
-            unsigned mask, in[4];
-            if (sscanf(line, "%x %x %x %x %x => %x %x %x %x", &mask, &in[0], &in[1], &in[2], &in[3], &r[0], &r[1],
-                       &r[2], &r[3]) == 9 && in[0] == leaf && (!(mask & 4) || in[2] == sub))
-                found = true;
-        }
-        if (f)
-            fclose(f);
-        return found;
-    }
-    unsigned max = __get_cpuid_max(leaf & 0x80000000u, NULL);
-    if (max < leaf)
-        return false;
-    __cpuid_count(leaf, sub, r[0], r[1], r[2], r[3]);
-    return true;
-}
-
 bool cpu_signature(char *sig, size_t n, char *how, size_t hn)
 {
     const char *env = getenv("PMUCAL_CPUID");
@@ -85,7 +56,13 @@ bool cpu_signature(char *sig, size_t n, char *how, size_t hn)
         return true;
     }
     unsigned r[4], a[4];
-    if (!cpuid_leaf(0, 0, r) || !cpuid_leaf(1, 0, a)) {
+    char why[600];
+    if (!cpuid_origin(why, sizeof(why))) {
+        if (how)
+            snprintf(how, hn, "%s", why);
+        return false;
+    }
+    if (!cpuid_query(0, 0, r) || !cpuid_query(1, 0, a)) {
         if (how)
             snprintf(how, hn, "no CPUID leaves 0 and 1 in %s/pu0", getenv("HWLOC_CPUID_PATH"));
         return false;
@@ -180,13 +157,13 @@ static void count_counters(struct catalog *c, bool cpuid_is_this_cpu)
 {
     unsigned r[4];
     bool amd = !strncmp(c->name, "amd", 3);
-    if (amd && cpuid_is_this_cpu && cpuid_leaf(0x80000000u, 0, r) && r[0] >= 0x80000022u &&
-        cpuid_leaf(0x80000022u, 0, r) && (r[0] & 1) && (r[1] & 0xf)) {
+    if (amd && cpuid_is_this_cpu && cpuid_query(0x80000000u, 0, r) && r[0] >= 0x80000022u &&
+        cpuid_query(0x80000022u, 0, r) && (r[0] & 1) && (r[1] & 0xf)) {
         c->counters = (int)(r[1] & 0xf);
         c->counters_how = xstrdup("CPUID 0x80000022 EBX[3:0] (PerfMonV2)");
         return;
     }
-    if (amd && cpuid_is_this_cpu && cpuid_leaf(0x80000001u, 0, r) && (r[2] >> 23 & 1)) {
+    if (amd && cpuid_is_this_cpu && cpuid_query(0x80000001u, 0, r) && (r[2] >> 23 & 1)) {
         c->counters = 6;
         c->counters_how = xstrdup("CPUID 0x80000001 ECX bit 23 (PerfCtrExtCore)");
         return;
@@ -196,7 +173,7 @@ static void count_counters(struct catalog *c, bool cpuid_is_this_cpu)
         c->counters_how = xasprintf("%s: six core counters on every Zen core (CPUID gives no count here)", c->name);
         return;
     }
-    if (cpuid_is_this_cpu && cpuid_leaf(0xa, 0, r) && (r[0] & 0xff) && ((r[0] >> 8) & 0xff)) {
+    if (cpuid_is_this_cpu && cpuid_query(0xa, 0, r) && (r[0] & 0xff) && ((r[0] >> 8) & 0xff)) {
         c->counters = (int)((r[0] >> 8) & 0xff);
         c->counters_how = xstrdup("CPUID 0xA EAX[15:8] (architectural PMU: counters per logical CPU)");
         return;
@@ -217,15 +194,20 @@ static void count_counters(struct catalog *c, bool cpuid_is_this_cpu)
 static int load_by_mapfile(struct catalog *c, const char *sub, const char *sig, char *why, size_t n)
 {
     char *dir = xasprintf("%s/%s", catalog_root(), sub), *map = xasprintf("%s/mapfile.csv", dir);
-    FILE *f = fopen(map, "r");
+    char err[512];
+    size_t len;
+    char *text = read_file_bounded(map, INPUT_FILE_MAX, &len, err, sizeof(err));
     int rc = 0;
-    if (!f) {
-        snprintf(why, n, "no mapfile %s (%s); set PMUCAL_EVENTDATA or give --vendor-json PATH", map, strerror(errno));
+    if (!text) {
+        snprintf(why, n, "no mapfile: %s; set PMUCAL_EVENTDATA or give --vendor-json PATH", err);
         goto out;
     }
-    char line[1024], *first_row = NULL;
-    while (rc >= 0 && fgets(line, sizeof(line), f)) {
-        line[strcspn(line, "\r\n")] = '\0';
+    char *first_row = NULL, *next = NULL;
+    for (char *line = text; rc >= 0 && line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        line[strcspn(line, "\r")] = '\0';
         char *cols[4] = {0}, *save = NULL;
         int k = 0;
         for (char *t = strtok_r(line, ",", &save); t && k < 4; t = strtok_r(NULL, ",", &save))
@@ -255,7 +237,7 @@ static int load_by_mapfile(struct catalog *c, const char *sub, const char *sig, 
     if (!first_row && !why[0])
         snprintf(why, n, "no row of %s matches CPUID %s", map, sig);
     free(first_row);
-    fclose(f);
+    free(text);
 out:
     free(dir);
     free(map);

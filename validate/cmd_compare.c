@@ -288,7 +288,7 @@ static int compare_main(int argc, char **argv)
         print_tap(r, &c, incomplete_why);
     status = c.regressions ? 1 : 0;
     compare_free(&c);
-    if (a.html && report_write(a.html, (const char *const *)pos.v, 2, true, &a.o))
+    if (a.html && report_write(a.html, (const char *const *)pos.v, 2, true, &a.o, a.allow_incomplete))
         status = 2;
 out:
     for (int s = 0; s < loaded; s++)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int replay_main(int argc, char **argv);
 
@@ -61,64 +62,6 @@ static int replay_option(void *ctx, int key, const char *v)
     return 0;
 }
 
-static void read_numbers(const struct jvalue *arr, double *out, int max, int *n)
-{
-    *n = 0;
-    for (int i = 0; arr && arr->type == J_ARRAY && i < arr->n && *n < max; i++)
-        out[(*n)++] = arr->items[i].type == J_NUMBER ? arr->items[i].num : NAN;
-}
-
-/* One stored record back into a measurement, its events and its case's model. -1 when malformed. */
-static int rebuild(const struct jvalue *rec, struct measurement *m, struct event_spec *ev, struct quantities *q)
-{
-    const struct jvalue *evs = jget(rec, "events");
-    memset(m, 0, sizeof(*m));
-    m->iters = (uint64_t)jget_num(rec, "iters", 0);
-    m->reps = (int)jget_num(rec, "repetitions", 0);
-    m->time_enabled = (uint64_t)jget_num(rec, "time_enabled", 0);
-    m->time_running = (uint64_t)jget_num(rec, "time_running", 0);
-    const struct jvalue *mux = jget(rec, "multiplexed");
-    m->multiplexed = mux && mux->type == J_BOOL && mux->b;
-    if (!m->iters || m->reps < 1 || m->reps > MEASURE_MAX_REPS || evs->n > GROUP_MAX_EVENTS)
-        return -1;
-    m->nevents = evs->n;
-    for (int k = 0; k < evs->n; k++) {
-        const struct jvalue *e = &evs->items[k], *a = jget(e, "attr");
-        struct event_spec *s = &ev[k];
-        memset(s, 0, sizeof(*s));
-        s->name = xstrdup(jget_str(e, "name", "?"));
-        s->canonical = jstr(jget(e, "canonical")) ? xstrdup(jstr(jget(e, "canonical"))) : NULL;
-        s->unsupported = jstr(jget(e, "unsupported")) ? xstrdup(jstr(jget(e, "unsupported"))) : NULL;
-        s->type = (uint32_t)jget_num(a, "type", 0);
-        s->config = (uint64_t)jget_num(a, "config", 0);
-        s->config1 = (uint64_t)jget_num(a, "config1", 0);
-        s->config2 = (uint64_t)jget_num(a, "config2", 0);
-        s->count_kernel = jget(a, "exclude_kernel") && !jget(a, "exclude_kernel")->b;
-        s->exclude_user = jget(a, "exclude_user") && jget(a, "exclude_user")->b;
-        m->events = NULL;
-        int n;
-        read_numbers(jget(e, "per_iter"), m->per_iter[k], MEASURE_MAX_REPS, &n);
-        if (!s->unsupported && n != m->reps)
-            return -1;
-        const struct jvalue *raw = jget(e, "raw");
-        for (int r = 0; raw && raw->type == J_ARRAY && r < raw->n && r < m->reps; r++) {
-            double pair[2];
-            read_numbers(&raw->items[r], pair, 2, &n);
-            m->raw[k][r][0] = n == 2 ? pair[0] : NAN;
-            m->raw[k][r][1] = n == 2 ? pair[1] : NAN;
-        }
-        m->stat[k] = stats_of(m->per_iter[k], (size_t)(s->unsupported ? 0 : m->reps));
-    }
-    quantities_unstated(q);
-    const struct jvalue *model = jget(rec, "model");
-    for (int i = 0; model && model->type == J_OBJECT && i < model->n; i++) {
-        int id = quantity_lookup(model->keys[i]);
-        if (id >= 0 && model->items[i].type == J_NUMBER)
-            q->v[id] = model->items[i].num;
-    }
-    return 0;
-}
-
 /* Rules as validate would load them for this run today. */
 static int load_rules(struct engine *e, const struct runfile *run, const struct replay_args *a,
                       const struct source *src)
@@ -126,7 +69,14 @@ static int load_rules(struct engine *e, const struct runfile *run, const struct 
     if (ruleset_builtin(&e->rules))
         return -1;
     const struct jvalue *m = run->manifest;
-    const char *pmu = a->pmu ? a->pmu : jget_str(m, "pmu", jget_str(jget(m, "pmu"), "libpfm4_pmu", NULL));
+    /* --pmu as the run was given it, else the host's; runs before 0.1.0's "pmu_option" stored
+     * the option as a second "pmu" (a string), which jget finds first. */
+    const struct jvalue *host_pmu = NULL;
+    for (int i = 0; m && m->type == J_OBJECT && i < m->n; i++)
+        if (!strcmp(m->keys[i], "pmu") && m->items[i].type == J_OBJECT)
+            host_pmu = &m->items[i];
+    const char *pmu = a->pmu ? a->pmu
+                             : jget_str(m, "pmu_option", jget_str(m, "pmu", jget_str(host_pmu, "libpfm4_pmu", NULL)));
     const char *stem = src->libpfm_events || a->pmu ? pmu : src->expect_file;
     char *loaded = NULL;
     if (!a->no_auto && stem && ruleset_load_named(&e->rules, stem, !src->libpfm_events && !a->pmu, &loaded) < 0)
@@ -134,9 +84,8 @@ static int load_rules(struct engine *e, const struct runfile *run, const struct 
     free(loaded);
     const char *run_expect = jget_str(m, "expect", NULL);
     if (run_expect) {
-        FILE *f = fopen(run_expect, "r");
-        if (f) {
-            fclose(f);
+        /* Gone is a warning; anything else wrong with it is ruleset_load's one message. */
+        if (access(run_expect, F_OK) == 0) {
             if (ruleset_load(&e->rules, run_expect))
                 return -1;
         } else {
@@ -200,7 +149,7 @@ static int replay_main(int argc, char **argv)
         struct quantities q;
         const struct jvalue *rec = run.rec[i];
         const char *label = jstr(jget(rec, "case"));
-        if (rebuild(rec, m, ev, &q)) {
+        if (measurement_from_record(rec, m, ev, &q)) {
             pm_error("%s/measurements.ndjson: record %d (%s) is malformed (iters, repetitions, per_iter)", run.path,
                      i + 1, label);
             status = 2;

@@ -4,8 +4,10 @@
 #include "classify.h"
 #include "host.h"
 #include "options.h"
+#include "resume.h"
 #include "util.h"
 #include "version.h"
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +16,7 @@
 
 static int validate_main(int argc, char **argv);
 
-enum { K_KERNEL = CLI_LONG, K_CASE };
+enum { K_KERNEL = CLI_LONG, K_CASE, K_RESUME };
 
 static const struct cli_option validate_options[] = {
     MO_EVENTS, MO_REPS, MO_GROUP_SIZE, MO_PMU, MO_VENDOR_JSON, MO_ITERS, MO_TARGET_MS, MO_SOURCE, MO_EXPECT,
@@ -23,6 +25,10 @@ static const struct cli_option validate_options[] = {
     {"case", K_CASE, "'KERNEL p=v'", "only this case (may be repeated; replaces the default matrix)"},
     MO_LABEL("validate, or the source name"),
     MO_OUT,
+    {"resume", K_RESUME, "RUN",
+     "complete the interrupted (or crashed) run folder RUN with its own options\n"
+     "(from its manifest; no other option is taken with it): its finished cases\n"
+     "are kept and judged again, the rest measured; same host, CPU and build"},
     CLI_END,
 };
 
@@ -42,16 +48,23 @@ static const struct command validate_command = {
              "commit), the command, start and end times and the status: running, then complete, failed\n"
              "or interrupted.\n"
              "Exit status: 0 when nothing is 'not ok', 1 otherwise, 2 on bad input, 130 (SIGINT) or 143\n"
-             "(SIGTERM) when interrupted: the TAP ends with 'Bail out!' and every finished measurement is kept.\n",
+             "(SIGTERM) when interrupted: the TAP ends with 'Bail out!' and every finished measurement is kept.\n"
+             "Each finished case is appended to cases.done. --resume RUN completes such a run in its own\n"
+             "folder: records of unfinished cases (and a line cut by kill -9) are dropped, the finished\n"
+             "cases' records are judged again without measuring, the rest is measured; validate.tap is\n"
+             "written whole again and the manifest lists each resumption under \"resumed\". A complete\n"
+             "run, one still running, or one made by another command, host, CPU or pmucal build is\n"
+             "refused (exit 2).\n",
     .options = validate_options,
     .examples = "  pmucal validate --kernel walker -e instructions,page-faults\n"
-                "  pmucal validate --source sim --case 'walker size=L1'\n",
+                "  pmucal validate --source sim --case 'walker size=L1'\n"
+                "  pmucal validate --resume results/2026-11-23-vm-validate\n",
 };
 PMUCAL_COMMAND(validate_command)
 
 /* The manifest as the run starts ("running"); the end rewrites it with the status. */
 static void begin_manifest(struct run_dir *dir, const struct measure_cli *o, const struct source *src, int argc,
-                           char **argv)
+                           char **argv, const struct resume *rs)
 {
     struct json *j = &dir->manifest;
     run_dir_manifest_begin(dir, argc, argv);
@@ -62,19 +75,21 @@ static void begin_manifest(struct run_dir *dir, const struct measure_cli *o, con
     json_int(j, "group_size", o->group_size);
     json_int(j, "repetitions", o->m.repetitions);
     json_string(j, "events", measure_cli_events(o, src));
-    json_string(j, "pmu", o->pmu);
+    json_string(j, "pmu_option", o->pmu);   /* --pmu; "pmu" is the host's PMU facts */
     json_string(j, "expectations", o->auto_expect);
     json_string(j, "expect", o->expect);
     json_string(j, "vendor_json", o->vendor_json);
     if (src->manifest)
         src->manifest(j);
     host_facts_json(j);
+    if (rs)
+        resume_manifest(rs, j);
     run_dir_manifest(dir, RUN_RUNNING, NULL);
 }
 
 /* One line per case; on a terminal it is rewritten in place with the time left, estimated from
  * the cases done so far (logs and CI keep the plain lines). */
-static void progress(int i, int n, const char *label, double elapsed)
+static void progress(int i, int n, const char *label, double elapsed, int measured)
 {
     static int tty = -1;
     if (tty < 0)
@@ -84,8 +99,8 @@ static void progress(int i, int n, const char *label, double elapsed)
         return;
     }
     char eta[32] = "";
-    if (i > 0) {
-        int left = (int)(elapsed / i * (n - i) + 0.5);
+    if (measured > 0) {
+        int left = (int)(elapsed / measured * (n - i) + 0.5);
         snprintf(eta, sizeof(eta), ", about %dm%02ds left", left / 60, left % 60);
     }
     fprintf(stderr, "\rpmucal: [%d/%d] %.60s%s\033[K%s", i + 1, n, label, eta, i + 1 == n ? "\n" : "");
@@ -149,11 +164,18 @@ struct validate_args {
     struct measure_cli o;
     char *kernels[64], *cases[256];
     int nk, nc;
+    const char *resume;   /* --resume RUN */
+    int given;            /* options other than --resume */
 };
 
 static int validate_option(void *ctx, int key, const char *v)
 {
     struct validate_args *a = ctx;
+    if (key == K_RESUME) {
+        a->resume = v;
+        return 0;
+    }
+    a->given++;
     int rc = measure_cli_option(&validate_command, &a->o, key, v);
     if (rc >= 0)
         return rc;
@@ -166,12 +188,61 @@ static int validate_option(void *ctx, int key, const char *v)
     return 0;
 }
 
+/* --resume RUN: the run's folder checked and its own options parsed again, in the folder it ran
+ * in (its relative paths, e.g. -e FILE, mean what they meant). */
+static int resume_args(struct validate_args *a, struct resume *rs)
+{
+    if (a->given)
+        return cli_usage_error(&validate_command, "--resume takes no other option: the run's own options come from "
+                               "its manifest");
+    if (resume_open(rs, a->resume, "validate"))
+        return 2;
+    const char *cwd = jget_str(rs->manifest, "cwd", NULL);
+    if (cwd && chdir(cwd)) {
+        pm_error("--resume %s: cannot enter %s, the folder the run was started in (%s); its relative paths "
+                 "mean files there", rs->run, cwd, strerror(errno));
+        return 2;
+    }
+    memset(a, 0, sizeof(*a));
+    measure_cli_init(&a->o);
+    if (cli_parse(&validate_command, rs->argc, rs->argv, validate_option, a, NULL)) {
+        pm_error("--resume %s: its command (manifest.json \"command\") is not one this build takes", rs->run);
+        return 2;
+    }
+    a->resume = rs->run;
+    return 0;
+}
+
+/* The resumed run's folder: its records of unfinished cases dropped, its TAP started afresh. */
+static int resume_dir(struct resume *rs, struct case_list *list, struct run_dir *dir)
+{
+    if (resume_same_cpu(rs) || resume_cases(rs, list->c, list->n) || run_dir_open(dir, rs->run))
+        return -1;
+    const char *started = jget_str(rs->manifest, "started", NULL);
+    dir->started = started ? xstrdup(started) : NULL;
+    return 0;
+}
+
 static int validate_main(int argc, char **argv)
 {
     struct validate_args a = {0};
+    struct resume rs = {0};
     measure_cli_init(&a.o);
     if (cli_parse(&validate_command, argc, argv, validate_option, &a, NULL))
         return 2;
+    if (a.resume) {
+        int rc = resume_args(&a, &rs);
+        if (rc) {
+            resume_free(&rs);
+            return rc;
+        }
+    }
+    /* The command the run stores: the one typed, or the resumed run's own. */
+    int run_argc = a.resume ? rs.argc : argc;
+    char **run_argv = a.resume ? rs.argv : argv;
+    char *resume_argv[] = {"validate", "--resume", rs.run, NULL};
+    if (a.resume)   /* what the sim source runs again under valgrind: the same resumption */
+        argc = 3, argv = resume_argv;
     char **kernels = a.kernels, **cases = a.cases;
     int nk = a.nk, nc = a.nc;
     struct case_list list = {0};
@@ -182,6 +253,7 @@ static int validate_main(int argc, char **argv)
         for (int i = 0; i < list.n; i++)
             case_free(list.c[i]);
         free(list.c);
+        resume_free(&rs);
         return 2;
     }
     /* Everything the user gave is checked; now the source may move the work elsewhere (sim:
@@ -192,12 +264,15 @@ static int validate_main(int argc, char **argv)
             status = 2;
         goto out;
     }
-    struct run_dir dir;
-    if (run_dir_create(&dir, a.o.out, a.o.label ? a.o.label : e.src->libpfm_events ? "validate" : e.src->name)) {
+    struct run_dir dir = {0};
+    if (a.resume ? resume_dir(&rs, &list, &dir)
+                 : run_dir_create(&dir, a.o.out, a.o.label ? a.o.label : e.src->libpfm_events ? "validate" : e.src->name)) {
+        if (dir.path)
+            run_dir_close(&dir);
         status = 2;
         goto out;
     }
-    begin_manifest(&dir, &a.o, e.src, argc, argv);
+    begin_manifest(&dir, &a.o, e.src, run_argc, run_argv, a.resume ? &rs : NULL);
     struct tap tap = {.out = stdout, .copy = dir.tap};
     e.dir = &dir;
     e.tap = &tap;
@@ -213,17 +288,35 @@ static int validate_main(int argc, char **argv)
         tap_point(&tap, TAP_SKIP, desc, no_hw);
         json_int(&dir.manifest, "hardware_events_skipped", dropped);
     }
-    int rc = MEASURE_OK, cases_done = 0;
+    if (a.resume)
+        tap_comment(&tap, "resuming: %d of %d cases finished and are kept (%d records, judged again, not measured); "
+                    "%d records of unfinished cases or cut short dropped; %d cases to measure", rs.cases_kept, list.n,
+                    rs.records_kept, rs.records_dropped, list.n - rs.cases_kept);
+    int rc = MEASURE_OK, cases_done = 0, measured = 0;
     double wall0 = clock_now_seconds();
     if (!nevents)   /* nothing left to count: no case needs setting up */
         cases_done = list.n;
     for (int i = 0; nevents && i < list.n && rc != MEASURE_INTERRUPTED && !measure_stop_requested() && !e.write_failed;
          i++) {
-        progress(i, list.n, list.c[i]->label, clock_now_seconds() - wall0);
+        if (a.resume && rs.kept[i]) {
+            int n = resume_replay(&rs, &e, list.c[i]->label);
+            if (n < 0) {
+                rc = MEASURE_FAILED;
+                e.failures++;
+                break;
+            }
+            e.measurements += n;
+            cases_done++;
+            continue;
+        }
+        progress(i, list.n, list.c[i]->label, clock_now_seconds() - wall0, measured++);
         /* Each case gets its own copy: what failed to open in one case is tried again in the next. */
         struct event_spec *ev = engine_copy_events(events, nevents);
         rc = engine_case(&e, list.c[i], ev, nevents);
         cases_done += rc != MEASURE_INTERRUPTED;
+        /* Durable once all its records are: what --resume keeps. */
+        if (rc == MEASURE_OK && !e.write_failed && cases_done_append(dir.path, i, list.c[i]->label))
+            e.write_failed = true;
         engine_free_events(ev, nevents);
     }
     if (measure_stop_requested())
@@ -281,5 +374,6 @@ out:
     engine_free(&e);
     measure_cli_tables_free(&a.o);
     free(a.o.auto_expect);
+    resume_free(&rs);
     return status;
 }

@@ -15,7 +15,7 @@ const char *const compare_flag_name[CMP_NFLAGS] = {"count", "verdict", "encoding
 const char *const compare_facts[] = {
     "hostname", "cpu.id", "cpu.brand", "cpu.microcode", "pmu.libpfm4_pmu", "pmu.hardware_usable",
     "software.kernel", "software.perf", "software.libpfm4", "software.libpfm4_api", "software.hwloc",
-    "software.pmucal", "software.pmucal_commit", "source", "repetitions", "group_size", "events",
+    "software.pmucal", "software.pmucal_commit", "source", "repetitions", "group_size", "events", "pmu_option",
     "expectations", "expect", "vendor_json", NULL,
 };
 

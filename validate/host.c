@@ -85,6 +85,13 @@ struct host_facts {
     struct utsname uts;
 };
 
+void host_cpu_id(char *buf, size_t n)
+{
+    /* perf's mapfile spelling: vendor-family-model(-stepping), e.g. GenuineIntel-6-55-4. */
+    const struct cpu_facts *cpu = cpu_get();
+    snprintf(buf, n, "%s-%d-%X-%d", cpu->vendor, cpu->family, cpu->model, cpu->stepping);
+}
+
 static void gather(struct host_facts *h)
 {
     memset(h, 0, sizeof(*h));
@@ -110,9 +117,7 @@ static void gather(struct host_facts *h)
     unsigned hv = hwloc_get_api_version();
     snprintf(h->hwloc, sizeof(h->hwloc), "%u.%u.%u", hv >> 16, (hv >> 8) & 0xff, hv & 0xff);
     gethostname(h->host, sizeof(h->host) - 1);
-    /* perf's mapfile spelling: vendor-family-model(-stepping), e.g. GenuineIntel-6-55-4. */
-    snprintf(h->cpu_id, sizeof(h->cpu_id), "%s-%d-%X-%d", h->cpu->vendor, h->cpu->family, h->cpu->model,
-             h->cpu->stepping);
+    host_cpu_id(h->cpu_id, sizeof(h->cpu_id));
     microcode(h->ucode, sizeof(h->ucode));
 }
 

@@ -4,10 +4,13 @@
 #define PMUCAL_HOST_H
 #include "json.h"
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 /* Members "cpu", "pmu", "topology", "clocks", "software" into an open JSON object. */
 void host_facts_json(struct json *j);
+/* The CPU id the manifest's cpu.id holds: vendor-family-model-stepping as perf's mapfile spells it. */
+void host_cpu_id(char *buf, size_t n);
 /* The same facts for a person. */
 void host_facts_print(FILE *f);
 /* Is transparent-huge-page or hugetlb backing of 2 MiB pages available? (tries it) */

@@ -3,6 +3,8 @@
 #include "kernel.h"
 #include "tap.h"
 #include "topo.h"
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,6 +78,17 @@ int main(void)
     const struct clock_info *ci = clock_get();
     CHECK(ci->tsc_hz > 5e8 && ci->tsc_hz < 1e10, __LINE__, "TSC at %.3f GHz", ci->tsc_hz / 1e9);
     CHECK(ci->core_per_tsc > 0.2 && ci->core_per_tsc < 5, __LINE__, "core cycles per TSC tick %.4f", ci->core_per_tsc);
-    CHECK(ci->core_per_tsc_spread < 0.05, __LINE__, "ratio spread %.4f under 5%%", ci->core_per_tsc_spread);
+    /* The spread of single trips says how busy the machine is (25% was seen with four test jobs on
+     * two CPUs), not whether the estimate is right: a preempted trip only reads slow, so the
+     * fastest of several is the clock. What must hold is that the estimate is repeatable. */
+    printf("# ratio spread of single trips %.4f (machine load, not checked)\n", ci->core_per_tsc_spread);
+    double best = 0;
+    for (int i = 0; i < 3; i++) {
+        double r = clock_ratio_now();
+        best = r > best ? r : best;
+    }
+    CHECK(best > 0 && fabs(best / ci->core_per_tsc - 1) < 0.05, __LINE__,
+          "the ratio measured again (best of 3: %.4f) agrees with the startup one (%.4f) within 5%%", best,
+          ci->core_per_tsc);
     return done_testing();
 }

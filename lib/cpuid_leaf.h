@@ -1,0 +1,16 @@
+/* CPUID, from this CPU or replayed from a hwloc-gather-cpuid dump ($HWLOC_CPUID_PATH/pu0, as
+ * hwloc itself does), so that a fixture host is judged by its own CPUID everywhere in pmucal. */
+#ifndef PMUCAL_CPUID_LEAF_H
+#define PMUCAL_CPUID_LEAF_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Where the answers come from: "this CPU", or the dump's path. NULL with why when
+ * HWLOC_CPUID_PATH is set and its pu0 cannot be read. */
+const char *cpuid_origin(char *why, size_t n);
+/* One leaf (subleaf sub; ignored for leaves the dump recorded without one). false, with r
+ * zeroed, when the leaf is beyond the CPU's maximum or absent from the dump. */
+bool cpuid_query(uint32_t leaf, uint32_t sub, uint32_t r[4]);
+
+#endif

@@ -1,0 +1,150 @@
+#!/bin/sh
+# --resume: an interrupted or killed validate run is completed in its own folder. Finished cases
+# are kept (judged again, never measured twice), records of unfinished ones and a cut last line
+# are dropped, and the verdicts are those of an uninterrupted run. Folders that cannot be resumed
+# (complete, another command, host, CPU or build, a live process) are refused; report refuses an
+# unfinished folder unless --allow-incomplete. Software events only: runs on any host.
+. "$(dirname "$0")/lib.sh"
+
+EV=page-faults,minor-faults,context-switches
+set -- --case 'walker size=16k' --case 'walker size=32k' --case 'walker size=64k' --case 'walker size=128k' \
+    --iters 100000 -r 21 -e $EV
+run_dir() { ls -d "$PMUCAL_RESULTS"/*-"$1" 2> /dev/null | head -n 1; }
+# verdicts FILE: the (verdict, case, event) lines of a TAP file, sorted, without numbers and values
+verdicts() { sed -n 's/^\(ok\|not ok\) [0-9]* - \(.*\) :: \([^ ]*\).*/\1 \2 :: \3/p' "$1" | sort; }
+# records_per_case RUN: "case count" lines of its measurements.ndjson
+records_per_case() { jq -r .case "$1/measurements.ndjson" | sort | uniq -c | awk '{c=$1; $1=""; print substr($0,2) "=" c}' | paste -s -d ';' -; }
+set_manifest() { # set_manifest RUN JQ-FILTER
+    jq "$2" "$1/manifest.json" > "$TMP/m.json" && mv "$TMP/m.json" "$1/manifest.json"
+}
+
+$PMUCAL validate "$@" --label ref > "$TMP/ref.tap" 2> /dev/null
+ref=$(run_dir ref)
+is "$(jq -r .status "$ref/manifest.json")" complete "the uninterrupted run completes"
+
+# SIGTERM after one case, then --resume.
+lbl=int
+$PMUCAL validate "$@" --label $lbl > "$TMP/int.tap" 2> "$TMP/int.err" &
+pid=$!
+for i in $(seq 1 600); do
+    d=$(run_dir $lbl)
+    [ -n "$d" ] && [ "$(cat "$d/cases.done" 2> /dev/null | wc -l)" -ge 1 ] && break
+    sleep 0.05
+done
+kill -TERM $pid
+wait $pid
+rc=$?
+kept=$(wc -l < "$d/cases.done")
+[ $rc -eq 143 ] && [ "$(jq -r .status "$d/manifest.json")" = interrupted ] && [ "$kept" -ge 1 ] && [ "$kept" -lt 4 ]
+ok $? "SIGTERM stops the run after $kept finished cases (exit $rc, $(jq -r .status "$d/manifest.json"))"
+cp "$d/measurements.ndjson" "$TMP/before.ndjson"
+started=$(jq -r .started "$d/manifest.json")
+
+$PMUCAL report "$d" > /dev/null 2> "$TMP/rep.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "$d: it is interrupted: .*give --allow-incomplete" "$TMP/rep.err" && [ ! -e "$d/report.html" ]
+ok $? "report refuses the interrupted folder, naming it and why (exit $rc: $(cat "$TMP/rep.err"))"
+$PMUCAL report --allow-incomplete "$d" > /dev/null 2> "$TMP/rep.err"
+rc=$?
+[ $rc -eq 0 ] && grep -q '<td>interrupted</td>' "$d/report.html"
+ok $? "report --allow-incomplete renders it, marked interrupted (exit $rc)"
+
+$PMUCAL validate --resume "$d" > "$TMP/res.tap" 2> "$TMP/res.err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "^# resuming: $kept of 4 cases finished and are kept" "$TMP/res.tap"
+ok $? "--resume completes the run (exit $rc): $(grep '^# resuming' "$TMP/res.tap") $(head -c 300 "$TMP/res.err")"
+jq -e --argjson k "$kept" --arg s "$started" '.status == "complete" and .cases_done == 4 and .measurements == 4
+    and (.resumed | length == 1 and .[0].cases_kept == $k and .[0].records_kept == $k) and .started == $s
+    and (.command | index("--resume") == null)' "$d/manifest.json" > /dev/null
+ok $? "the manifest says complete and records the resumption: $(jq -c '{status, started, resumed}' "$d/manifest.json")"
+is "$(verdicts "$d/validate.tap" | md5sum)" "$(verdicts "$ref/validate.tap" | md5sum)" \
+    "validate.tap holds the verdict lines of an uninterrupted run ($(verdicts "$d/validate.tap" | wc -l) (case, event) lines)"
+is "$(records_per_case "$d")" "walker size=128k=1;walker size=16k=1;walker size=32k=1;walker size=64k=1" \
+    "no case was measured twice: records per case"
+is "$(head -n "$kept" "$d/measurements.ndjson" | md5sum)" "$(head -n "$kept" "$TMP/before.ndjson" | md5sum)" \
+    "the kept records are byte for byte the ones measured before"
+is "$(grep -c '^pmucal: \[' "$TMP/res.err")" "$((4 - kept))" "only the $((4 - kept)) unfinished cases were measured"
+
+# kill -9 mid-run: the manifest still says running, its process is gone. The last finished
+# case's marker and a line cut mid-write are what a kill can leave behind; both are made so here.
+lbl=k9
+$PMUCAL validate "$@" --label $lbl > /dev/null 2>&1 &
+pid=$!
+for i in $(seq 1 600); do
+    d=$(run_dir $lbl)
+    [ -n "$d" ] && [ "$(cat "$d/cases.done" 2> /dev/null | wc -l)" -ge 2 ] && break
+    sleep 0.05
+done
+kill -KILL $pid
+wait $pid 2> /dev/null
+sed -i '$d' "$d/cases.done"
+printf '{"case":"walker size=16k","kernel":"walk' >> "$d/measurements.ndjson"
+lines=$(wc -l < "$d/measurements.ndjson")
+finished=$(wc -l < "$d/cases.done")
+is "$(jq -r .status "$d/manifest.json")" running "after kill -9 the manifest still says running"
+$PMUCAL validate --resume "$d" > "$TMP/k9.tap" 2> "$TMP/k9.err"
+rc=$?
+jq -e --argjson k "$finished" --argjson d "$((lines - finished + 1))" '.status == "complete"
+    and .resumed[0].cases_kept == $k and .resumed[0].records_dropped == $d' "$d/manifest.json" > /dev/null
+ok $? "the killed run resumes (exit $rc): an unmarked case's record and the cut line dropped: $(jq -c .resumed "$d/manifest.json") $(head -c 300 "$TMP/k9.err")"
+is "$(records_per_case "$d")" "walker size=128k=1;walker size=16k=1;walker size=32k=1;walker size=64k=1" \
+    "after the kill: one record per case, the cut line gone"
+jq -e . "$d/measurements.ndjson" > /dev/null; ok $? "every line of measurements.ndjson is whole JSON"
+
+# The sim source: the parent (outside valgrind) must not make a folder; the child under valgrind
+# resumes the same one. The stop is made by hand here (status and the last case's marker), so
+# the check is exact: sim counts are deterministic.
+if sim_usable; then
+    $PMUCAL validate --source sim --case 'walker size=4k' --case 'walker size=8k' --case 'branch' -r 2 \
+        --iters 1000 -e sim::Ir,sim::Dr,sim::Bc --label sim > "$TMP/sim.tap" 2> /dev/null
+    d=$(run_dir sim)
+    set_manifest "$d" '.status = "interrupted"'
+    sed -i '$d' "$d/cases.done"
+    $PMUCAL validate --resume "$d" > "$TMP/sim2.tap" 2> "$TMP/sim2.err"
+    rc=$?
+    [ $rc -eq 0 ] && [ "$(ls "$PMUCAL_RESULTS" | grep -c -- '-sim')" -eq 1 ] && [ "$(jq -r .status "$d/manifest.json")" = complete ] &&
+        grep -q '^# resuming: 2 of 3 cases' "$TMP/sim2.tap" && [ "$(grep -c '^pmucal: \[' "$TMP/sim2.err")" -eq 1 ]
+    ok $? "--source sim resumes in the same folder, measuring only the unfinished case (exit $rc): $(grep '^# resuming' "$TMP/sim2.tap") $(head -c 300 "$TMP/sim2.err")"
+    is "$(sed -n 's/^\(ok\|not ok\) [0-9]* - \(.*\) measured \([^ ]*\).*/\1 \2 \3/p' "$TMP/sim2.tap" | md5sum)" \
+        "$(sed -n 's/^\(ok\|not ok\) [0-9]* - \(.*\) measured \([^ ]*\).*/\1 \2 \3/p' "$TMP/sim.tap" | md5sum)" \
+        "under sim the resumed run's verdicts and counts equal the first run's, in order"
+else
+    sim_skip_or_fail "--source sim resumes in the same folder"
+fi
+
+# Refusals, each with one message naming the folder; exit 2; the folder untouched.
+refused() { # refused RUN PATTERN DESCRIPTION [OPTIONS...]
+    r=$1 pattern=$2 what=$3
+    shift 3
+    sum=$(cat "$r/measurements.ndjson" "$r/validate.tap" | md5sum)
+    $PMUCAL validate --resume "$r" "$@" > "$TMP/ref.out" 2> "$TMP/ref.err"
+    rc=$?
+    [ $rc -eq 2 ] && grep -q -- "$pattern" "$TMP/ref.err" && [ "$sum" = "$(cat "$r/measurements.ndjson" "$r/validate.tap" | md5sum)" ]
+    ok $? "$what: exit $rc, $(head -c 250 "$TMP/ref.err")"
+}
+refused "$ref" "$ref: it is complete: nothing to resume" "a complete run is refused"
+cp -r "$ref" "$TMP/other"
+set_manifest "$TMP/other" '.status = "interrupted"'
+refused "$TMP/other" "no other option" "options beside --resume are refused" -r 3
+set_manifest "$TMP/other" '.command[1] = "calibrate"'
+refused "$TMP/other" "made by 'pmucal calibrate', not 'pmucal validate'" "a run of another command is refused"
+set_manifest "$TMP/other" '.command[1] = "validate" | .pmucal_commit = "0123456789ab"'
+refused "$TMP/other" "commit 0123456789ab).*mix two builds" "a run of another pmucal commit is refused"
+set_manifest "$TMP/other" ".pmucal_commit = \"$(jq -r .pmucal_commit "$ref/manifest.json")\" | .hostname = \"elsewhere\""
+refused "$TMP/other" "measured on host 'elsewhere'" "a run of another host is refused"
+set_manifest "$TMP/other" ".hostname = \"$(jq -r .hostname "$ref/manifest.json")\" | .cpu.id = \"GenuineIntel-6-55-4\""
+refused "$TMP/other" "measured on CPU GenuineIntel-6-55-4" "a run on another CPU is refused"
+echo '{"status": ' > "$TMP/other/manifest.json"
+refused "$TMP/other" "manifest.json.*start a new run" "a corrupt manifest is refused"
+
+$PMUCAL validate --case 'walker size=16k' --iters 100000 -r 101 -e $EV --label live > /dev/null 2>&1 &
+pid=$!
+for i in $(seq 1 400); do
+    d=$(run_dir live)
+    [ -n "$d" ] && [ -s "$d/manifest.json" ] && break
+    sleep 0.05
+done
+refused "$d" "its process $pid is still running it" "a run whose process is alive is refused"
+kill -TERM $pid
+wait $pid
+done_testing

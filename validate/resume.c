@@ -1,0 +1,321 @@
+#include "resume.h"
+#include "engine.h"
+#include "host.h"
+#include "results.h"
+#include "runfile.h"
+#include "util.h"
+#include "version.h"
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The run's command from its manifest: ["pmucal", SUBCOMMAND, args...]. */
+static int take_command(struct resume *r, const char *command, char *why, size_t n)
+{
+    const struct jvalue *cmd = jget(r->manifest, "command");
+    if (!cmd || cmd->type != J_ARRAY || cmd->n < 2 || !jstr(&cmd->items[0]) || strcmp(jstr(&cmd->items[0]), "pmucal") ||
+        !jstr(&cmd->items[1])) {
+        snprintf(why, n, "its manifest has no command [\"pmucal\", \"%s\", ...] to run again", command);
+        return -1;
+    }
+    if (strcmp(jstr(&cmd->items[1]), command)) {
+        snprintf(why, n, "it was made by 'pmucal %s', not 'pmucal %s'; resume it with 'pmucal %s --resume'",
+                 jstr(&cmd->items[1]), command, jstr(&cmd->items[1]));
+        return -1;
+    }
+    r->argv = xcalloc((size_t)cmd->n, sizeof(*r->argv));
+    for (int i = 1; i < cmd->n; i++) {
+        const char *a = jstr(&cmd->items[i]);
+        if (!a || !strncmp(a, "--resume", 8)) {
+            snprintf(why, n, "its command's argument %d is %s", i, a ? "--resume (a manifest never stores it)" :
+                     "not a string");
+            return -1;
+        }
+        r->argv[r->argc++] = xstrdup(a);
+    }
+    return 0;
+}
+
+static int refuse(const struct resume *r, const char *run, const char *why)
+{
+    pm_error("--resume %s: %s", r->run ? r->run : run, why);
+    return -1;
+}
+
+int resume_open(struct resume *r, const char *run, const char *command)
+{
+    memset(r, 0, sizeof(*r));
+    char abs[PATH_MAX], err[512], why[768];
+    if (!realpath(run, abs)) {
+        snprintf(why, sizeof(why), "%s; name the run folder to complete", strerror(errno));
+        return refuse(r, run, why);
+    }
+    r->run = xstrdup(abs);
+    char *mp = xasprintf("%s/manifest.json", abs);
+    r->manifest = jread_file(mp, err, sizeof(err));
+    free(mp);
+    if (!r->manifest || r->manifest->type != J_OBJECT) {
+        snprintf(why, sizeof(why), "%s; a folder without a readable manifest cannot be resumed: start a new run",
+                 r->manifest ? "manifest.json is not a JSON object" : err);
+        return refuse(r, run, why);
+    }
+    const char *status = jget_str(r->manifest, "status", "unknown");
+    if (!strcmp(status, RUN_COMPLETE))
+        return refuse(r, run, "it is complete: nothing to resume");
+    if (strcmp(status, RUN_RUNNING) && strcmp(status, RUN_INTERRUPTED) && strcmp(status, RUN_FAILED)) {
+        snprintf(why, sizeof(why), "its manifest's status is '%s', not one a run ends with: start a new run", status);
+        return refuse(r, run, why);
+    }
+    if (take_command(r, command, why, sizeof(why)))
+        return refuse(r, run, why);
+    char host[256] = "";
+    gethostname(host, sizeof(host) - 1);
+    const char *then = jget_str(r->manifest, "hostname", "(none recorded)");
+    if (strcmp(then, host)) {
+        snprintf(why, sizeof(why), "it was measured on host '%s', this is '%s'; counts of two machines do not make "
+                 "one run: start a new run here", then, host);
+        return refuse(r, run, why);
+    }
+    const char *version = jget_str(r->manifest, "pmucal", "?"), *commit = jget_str(r->manifest, "pmucal_commit", "?");
+    if (strcmp(version, PMUCAL_VERSION) || strcmp(commit, pmucal_commit())) {
+        snprintf(why, sizeof(why), "it was made by pmucal %s (commit %s), this is pmucal %s (commit %s): its records "
+                 "would mix two builds; resume with the build that made it, or start a new run", version, commit,
+                 PMUCAL_VERSION, pmucal_commit());
+        return refuse(r, run, why);
+    }
+    if (!strcmp(status, RUN_RUNNING) && manifest_process_alive(r->manifest)) {
+        int pid = (int)jget_num(r->manifest, "pid", 0);
+        snprintf(why, sizeof(why), "its process %d is still running it; wait for it, or stop it (kill -INT %d keeps "
+                 "what finished) and resume then", pid, pid);
+        return refuse(r, run, why);
+    }
+    return 0;
+}
+
+int resume_same_cpu(const struct resume *r)
+{
+    char id[64], why[512];
+    host_cpu_id(id, sizeof(id));
+    const char *then = jget_str(jget(r->manifest, "cpu"), "id", "(none recorded)");
+    if (!strcmp(then, id))
+        return 0;
+    snprintf(why, sizeof(why), "it was measured on CPU %s, this process sees %s; counts of two CPUs do not make one "
+             "run: start a new run", then, id);
+    return refuse(r, NULL, why);
+}
+
+/* The kept lines' bytes into measurements.ndjson, through a temporary file renamed over it. */
+static int write_kept(const struct resume *r, const char *text, const size_t (*span)[2], int n)
+{
+    char *p = xasprintf("%s/measurements.ndjson", r->run), *tmp = xasprintf("%s/.measurements.ndjson.tmp", r->run);
+    FILE *f = fopen(tmp, "w");
+    int rc = f ? 0 : -1;
+    for (int i = 0; f && i < n && !rc; i++)
+        if (fwrite(text + span[i][0], 1, span[i][1], f) != span[i][1])
+            rc = -1;
+    if (f && (fflush(f) || fsync(fileno(f)) || fclose(f)))
+        rc = -1;
+    if (!rc && rename(tmp, p))
+        rc = -1;
+    if (rc) {
+        pm_error("--resume %s: cannot rewrite %s: %s; nothing was measured", r->run, p, strerror(errno));
+        unlink(tmp);
+    }
+    free(tmp);
+    free(p);
+    return rc;
+}
+
+int resume_records(struct resume *r, bool (*keep)(const struct jvalue *rec, void *ctx), void *ctx)
+{
+    char *path = xasprintf("%s/measurements.ndjson", r->run), err[512];
+    size_t size = 0;
+    char *text = access(path, F_OK) ? xstrdup("") : read_file_bounded(path, INPUT_FILE_MAX, &size, err, sizeof(err));
+    if (!text) {
+        pm_error("--resume %s: cannot read %s", r->run, err);
+        free(path);
+        return -1;
+    }
+    size_t (*span)[2] = NULL;
+    int nspan = 0, lineno = 0, rc = 0;
+    for (size_t at = 0; at < size && !rc;) {
+        char *nl = memchr(text + at, '\n', size - at);
+        lineno++;
+        if (!nl) {   /* cut short: its case cannot have finished */
+            r->records_dropped++;
+            break;
+        }
+        size_t len = (size_t)(nl - (text + at)) + 1;
+        struct jvalue *rec = len > 1 ? jread_parse(text + at, len, err, sizeof(err)) : NULL;
+        if (len > 1 && (!rec || !jstr(jget(rec, "case")))) {
+            pm_error("--resume %s: %s:%d is not a measurement record (%s) and not the last line: the folder is "
+                     "damaged; start a new run", r->run, path, lineno, rec ? "no \"case\"" : err);
+            rc = -1;
+        } else if (rec && keep(rec, ctx)) {
+            span = xrealloc(span, sizeof(*span) * (size_t)(nspan + 1));
+            span[nspan][0] = at;
+            span[nspan++][1] = len;
+            r->rec = xrealloc(r->rec, sizeof(*r->rec) * (size_t)(r->nrec + 1));
+            r->rec[r->nrec++] = rec;
+            rec = NULL;
+        } else if (rec) {
+            r->records_dropped++;
+        }
+        jread_free(rec);
+        at += len;
+    }
+    if (!rc)
+        rc = write_kept(r, text, (const size_t(*)[2])span, nspan);
+    r->records_kept = r->nrec;
+    r->replayed = xcalloc((size_t)(r->nrec ? r->nrec : 1), sizeof(*r->replayed));
+    free(span);
+    free(text);
+    free(path);
+    return rc;
+}
+
+struct case_keep {
+    struct case_ *const *cases;
+    int n;
+    const bool *done;
+};
+
+/* A label is kept when every case of the list with that label finished (labels repeat only when
+ * a --case is given twice; records carry labels, not positions). */
+static bool label_done(const struct case_keep *k, const char *label)
+{
+    bool any = false;
+    for (int i = 0; i < k->n; i++)
+        if (!strcmp(k->cases[i]->label, label)) {
+            if (!k->done[i])
+                return false;
+            any = true;
+        }
+    return any;
+}
+
+static bool keep_finished_case(const struct jvalue *rec, void *ctx)
+{
+    return label_done(ctx, jstr(jget(rec, "case")));
+}
+
+int resume_cases(struct resume *r, struct case_ *const *cases, int n)
+{
+    bool *done = xcalloc((size_t)(n ? n : 1), sizeof(*done));
+    char *path = xasprintf("%s/cases.done", r->run), line[4096];
+    FILE *f = fopen(path, "r");
+    int rc = 0;
+    while (f && !rc && fgets(line, sizeof(line), f)) {
+        char *tab = strchr(line, '\t'), *nl = strchr(line, '\n'), *end;
+        if (!nl || !tab)
+            continue;   /* cut short by a kill: that case is measured again */
+        *nl = '\0';
+        long i = strtol(line, &end, 10);
+        if (end != tab || i < 0 || i >= n || strcmp(cases[i]->label, tab + 1)) {
+            pm_error("--resume %s: cases.done names case %ld '%s', which this build's case list for the run's command "
+                     "does not have there (%d cases); start a new run", r->run, i, tab + 1, n);
+            rc = -1;
+        } else {
+            done[i] = true;
+        }
+    }
+    if (f)
+        fclose(f);
+    free(path);
+    struct case_keep k = {cases, n, done};
+    if (!rc)
+        rc = resume_records(r, keep_finished_case, &k);
+    r->kept = xcalloc((size_t)(n ? n : 1), sizeof(*r->kept));
+    for (int i = 0; !rc && i < n; i++) {
+        /* A finished case without records (a SKIP at setup) is simply set up again. */
+        for (int j = 0; j < r->nrec && !r->kept[i]; j++)
+            r->kept[i] = label_done(&k, cases[i]->label) && !strcmp(jstr(jget(r->rec[j], "case")), cases[i]->label);
+        r->cases_kept += r->kept[i];
+    }
+    free(done);
+    return rc;
+}
+
+int resume_replay(struct resume *r, struct engine *e, const char *label)
+{
+    struct measurement *m = xmalloc(sizeof(*m));
+    struct event_spec *ev = xcalloc(GROUP_MAX_EVENTS, sizeof(*ev));
+    struct event_spec *ptr[GROUP_MAX_EVENTS];
+    struct verdict vs[GROUP_MAX_EVENTS];
+    int reported = 0;
+    for (int i = 0; i < r->nrec && reported >= 0; i++) {
+        if (r->replayed[i] || strcmp(jstr(jget(r->rec[i], "case")), label))
+            continue;
+        struct quantities q;
+        if (measurement_from_record(r->rec[i], m, ev, &q)) {
+            pm_error("--resume %s: a record of '%s' is malformed (iters, repetitions, per_iter); start a new run",
+                     r->run, label);
+            reported = -1;
+        } else {
+            for (int k = 0; k < m->nevents; k++)
+                ptr[k] = &ev[k];
+            m->events = ptr;
+            engine_judge(e, m, &q, vs);
+            engine_report(e, label, m, vs);
+            r->replayed[i] = true;
+            reported++;
+        }
+        for (int k = 0; k < m->nevents; k++)
+            event_spec_clear(&ev[k]);
+    }
+    free(ev);
+    free(m);
+    return reported;
+}
+
+void resume_manifest(const struct resume *r, struct json *j)
+{
+    const struct jvalue *before = jget(r->manifest, "resumed");
+    char now[32];
+    json_array_begin(j, "resumed");
+    for (int i = 0; before && before->type == J_ARRAY && i < before->n; i++) {
+        const struct jvalue *b = &before->items[i];
+        json_object_begin(j, NULL);
+        json_string(j, "at", jget_str(b, "at", NULL));
+        json_int(j, "cases_kept", (int64_t)jget_num(b, "cases_kept", 0));
+        json_int(j, "records_kept", (int64_t)jget_num(b, "records_kept", 0));
+        json_int(j, "records_dropped", (int64_t)jget_num(b, "records_dropped", 0));
+        json_object_end(j);
+    }
+    json_object_begin(j, NULL);
+    json_string(j, "at", iso_now(now));
+    json_int(j, "cases_kept", r->cases_kept);
+    json_int(j, "records_kept", r->records_kept);
+    json_int(j, "records_dropped", r->records_dropped);
+    json_object_end(j);
+    json_array_end(j);
+}
+
+void resume_free(struct resume *r)
+{
+    measurements_free(r->rec, r->nrec);
+    for (int i = 0; i < r->argc; i++)
+        free(r->argv[i]);
+    free(r->argv);
+    free(r->kept);
+    free(r->replayed);
+    jread_free(r->manifest);
+    free(r->run);
+    memset(r, 0, sizeof(*r));
+}
+
+int cases_done_append(const char *run, int index, const char *label)
+{
+    char *p = xasprintf("%s/cases.done", run);
+    FILE *f = fopen(p, "a");
+    int rc = f && fprintf(f, "%d\t%s\n", index, label) > 0 ? 0 : -1;
+    if (f && fclose(f))
+        rc = -1;
+    if (rc)
+        pm_error("cannot append to %s: %s; a --resume would measure that case again", p, strerror(errno));
+    free(p);
+    return rc;
+}

@@ -1,0 +1,51 @@
+/* --resume RUN: an interrupted (or crashed) run folder completed by the same build on the same
+ * host. What finished is kept and judged again from its records; the rest is measured. The
+ * checks that refuse a folder live here, so every command that resumes refuses alike. */
+#ifndef PMUCAL_RESUME_H
+#define PMUCAL_RESUME_H
+#include "jread.h"
+#include "json.h"
+#include <stdbool.h>
+
+struct case_;
+struct engine;
+
+struct resume {
+    char *run;                  /* the run folder, absolute */
+    struct jvalue *manifest;
+    int argc;                   /* the run's command without "pmucal": argv[0] is the subcommand */
+    char **argv;
+    struct jvalue **rec;        /* the records kept, in file order */
+    int nrec;
+    bool *replayed;             /* per kept record: already reported */
+    bool *kept;                 /* validate: per case of the list, finished and its records kept */
+    int cases_kept, records_kept, records_dropped;
+};
+
+/* Reads RUN's manifest and refuses (one message naming RUN and why; -1) a folder that is not
+ * resumable by this process: missing or corrupt manifest, complete, made by another command than
+ * `command`, on another host, by another pmucal version or commit, or still running in a live
+ * process. The CPU is compared by resume_same_cpu, in the process that measures (under the sim
+ * source, valgrind's CPU is not the host's). */
+int resume_open(struct resume *r, const char *run, const char *command);
+int resume_same_cpu(const struct resume *r);
+/* Keeps the records of measurements.ndjson for which keep(rec, ctx) holds, drops the others and a
+ * cut last line (kill -9 mid-write), and rewrites the file atomically with the kept lines' exact
+ * bytes. A malformed line before the last is refused (-1, message). */
+int resume_records(struct resume *r, bool (*keep)(const struct jvalue *rec, void *ctx), void *ctx);
+/* validate: the cases finished by the run (RUN/cases.done) among this case list, their records
+ * kept, everything else dropped; r->kept[i] for the cases not to measure again. -1 when the
+ * list is not the one the run measured. */
+int resume_cases(struct resume *r, struct case_ *const *cases, int n);
+/* The kept records of a case judged and reported again through the engine (verdicts, summary);
+ * the number reported, or -1 after a message for a malformed record. */
+int resume_replay(struct resume *r, struct engine *e, const char *label);
+/* The manifest's "resumed" array: the earlier resumptions and this one. */
+void resume_manifest(const struct resume *r, struct json *j);
+void resume_free(struct resume *r);
+
+/* One finished case into RUN/cases.done ("INDEX<TAB>LABEL" a line, appended and flushed): what
+ * --resume keeps. -1 with a message when it cannot be written. */
+int cases_done_append(const char *run, int index, const char *label);
+
+#endif
