@@ -63,6 +63,12 @@ struct measurement;
 void case_result_fill(struct case_result *r, const struct measurement *m, const struct quantities *q,
                       double tsc_hz, const char *label, const char *detail);
 
+/* Reporting (calibrate_report.c): a penalty as a penalties.json object; its TAP line (ok, not ok,
+ * SKIP, TODO for unstable); the table on stdout as TAP comments, each figure beside its reference. */
+void penalty_json(struct json *j, const struct penalty *p, const char *host_pmu);
+void penalty_verdict(struct tap *tap, const struct penalty *p);
+void print_table(const struct cal *k, const struct penalty *ps, int np, double secs);
+
 /* calibrate --resume RUN (calibrate_resume.c): the run checked (resume_open's refusals, the CPU),
  * its records of finished cases kept, keyed "text|event|run" as cal_case measures them; a cut
  * last line and records without a key dropped. 0, or 2 after a message. */
@@ -76,5 +82,20 @@ bool cal_case_from_record(struct cal *k, struct case_result *r, const char *even
  * their level's plateau of the curve (cv NULL: not checked), reference beside it. A failure makes
  * the penalty not_ok with the reason. Returns the number made not_ok. */
 int check_penalties(struct penalty *ps, int n, const struct curve *cv, const char *model);
+
+/* 'calibrate --source sim' (calibrate_sim.c): each wanted recipe's issue and control cases under a
+ * counting source that does not time (sim re-executes the command under callgrind), judged by its
+ * rules as validate judges them, and per recipe one verdict on its occurrence quantity from
+ * penalties/occurrence_sim.c. No penalties: a simulator's cycles mean nothing. Returns the exit
+ * status: 0, 1 (a not ok, a case that failed, an output lost), 2 (bad input), 128+signal. */
+struct cal_sim_args {
+    const char *source;       /* as given to --source */
+    int repetitions;
+    uint64_t iters;           /* 0: the source's default */
+    char *const *only;        /* --recipe names */
+    int nonly;
+    const char *label, *out;
+};
+int calibrate_sim(const struct cal_sim_args *a, int argc, char **argv);
 
 #endif

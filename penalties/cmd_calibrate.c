@@ -9,6 +9,7 @@
 #include "tables.h"
 #include "calibrate.h"
 #include "models.h"
+#include "occurrence_sim.h"
 #include "recipes.h"
 #include "results.h"
 #include "stats.h"
@@ -25,12 +26,12 @@
 static int calibrate_main(int argc, char **argv);
 
 enum { K_LIST = CLI_LONG, K_JSON, K_TARGET_MS, K_QUICK, K_CURVE, K_NO_CURVE, K_RECIPE, K_PPO, K_CPU, K_PREFIX,
-       K_LABEL, K_OUT, K_RESUME };
+       K_LABEL, K_OUT, K_SOURCE, K_ITERS, K_RESUME };
 
 static const struct cli_option calibrate_options[] = {
     {"list", K_LIST, NULL, "print the recipes (issue case, control case, occurrence) and exit"},
     {"json", K_JSON, NULL, "with --list: one JSON array of recipes"},
-    {"repetitions", 'r', "N", "repetitions per case, 3..101 (default 7)"},
+    {"repetitions", 'r', "N", "repetitions per case, 3..101 (default 7; 3 with --source sim)"},
     {"target-ms", K_TARGET_MS, "MS", "length of one measured run (default 5, at most 500)"},
     {"quick", K_QUICK, NULL, "3 repetitions, 2 ms runs, 2 curve points per octave (for tests)"},
     {"curve", K_CURVE, NULL, "only the latency curve (no recipes, no closure)"},
@@ -39,8 +40,12 @@ static const struct cli_option calibrate_options[] = {
     {"points-per-octave", K_PPO, "N", "curve density (default 4)"},
     {"cpu", K_CPU, "N", "CPU to measure on (default: the one most idle over 150 ms at the start)"},
     {"prefix", K_PREFIX, "NAME", "macro prefix of the C header (default PMUCAL)"},
-    {"label", K_LABEL, "NAME", "results folder label (default calibrate)"},
+    {"label", K_LABEL, "NAME", "results folder label (default calibrate; with --source sim calibrate-sim)"},
     {"out", K_OUT, "DIR", "parent folder of the results folder (default results, or $PMUCAL_RESULTS)"},
+    {"source", K_SOURCE, "NAME", "perf (default): time the cases and fit penalties; sim: run the cases under\n"
+                                 "valgrind's callgrind and check the models' occurrence counts (no penalties)"},
+    {"iters", K_ITERS, "N", "with --source sim: iterations per measured run (default 10000, fewer for\n"
+                            "cases over 20M instructions a run)"},
     {"resume", K_RESUME, "RUN",
      "complete the interrupted (or crashed) calibration RUN with its own options\n"
      "(from its manifest; no other option is taken with it): cases it measured\n"
@@ -61,10 +66,12 @@ static const struct command calibrate_command = {
              "repetitions measured again (twice at most) when the core clock moved by more than 5% while\n"
              "they ran, one measurements.ndjson record each. Occurrences come from the kernels' models;\n"
              "on a host whose PMU counts, the recipe's event is counted beside each case and used when it\n"
-             "agrees with the model within 10% (penalties.json says which). The figure is the difference\n"
-             "of medians with a 95% bootstrap interval; alias_4k and page_walk are the median of 5\n"
-             "independent runs. Statuses: ok; unstable (interval wider than +-10% and 0.25 cycles, a\n"
-             "run-to-run spread over 2%, a CPU shared in every attempt, or a clock that kept moving);\n"
+             "agrees with the model within 10% (penalties.json says which; for a model, whether\n"
+             "'--source sim' can check it: occurrence.model_check, and a line under the table). The\n"
+             "figure is the difference of medians with a 95% bootstrap interval; alias_4k and page_walk\n"
+             "are the median of 5 independent runs. Statuses: ok; unstable (interval wider than +-10%\n"
+             "and 0.25 cycles, a run-to-run spread over 2%, a CPU shared in every attempt, or a clock that\n"
+             "kept moving);\n"
              "not_ok (negative, within noise of zero, levels not ordered l1 < l2 < l3 < dram with each\n"
              "step above noise, a level case off its level's plateau of the curve); skip; error. Only ok\n"
              "penalties become constants in the C header and perf metrics. Each penalty is printed beside\n"
@@ -75,101 +82,36 @@ static const struct command calibrate_command = {
              "case), penalties.json (the source of truth), tables/penalties.h, tables/metrics.json (perf\n"
              "pmu-events metrics under perf's event names for the CPU model; a model without them is a\n"
              "note), tables/penalties.csv, curve.csv, curve.svg (gnuplot), validate.tap (one line per\n"
-             "penalty: ok, not ok, TODO when unstable, SKIP; and the closure).\n"
+             "penalty: ok, not ok, TODO when unstable, SKIP; and the closure).\n\n"
+             "With --source sim nothing is timed: each wanted recipe's issue and control cases run under\n"
+             "valgrind's callgrind as 'validate --source sim' runs them (the same re-execution, sim events\n"
+             "and validate/expect/sim.txt rules, a TAP line per case and rule), and each recipe gets one\n"
+             "verdict on its occurrence quantity from penalties/occurrence_sim.c: ok when the simulated\n"
+             "counts equal the model's occurrences in both cases (e.g. ld.l1 = sim::Dr - sim::D1mr), not ok\n"
+             "when they do not or the issue case has none more than the control, SKIP with the reason where\n"
+             "callgrind cannot count them (no TLB, no store buffer, no count of divides ...) or a case\n"
+             "cannot run under it. -r (default 3 there), --iters and --recipe apply; the timing options are\n"
+             "refused. Its folder (label calibrate-sim) holds manifest.json (source sim), measurements.ndjson\n"
+             "and validate.tap: no penalties.json, tables or curve, and 'pmucal emit' never takes it.\n\n"
              "Exit status: 0, or 1 when a penalty is not ok, the closure fails, a case fails to measure or\n"
-             "an output cannot be written; 2 on bad input; 130 (SIGINT) or 143 (SIGTERM) when interrupted:\n"
-             "the TAP ends with 'Bail out!', penalties.json keeps what was measured and no tables are written.\n"
+             "an output cannot be written (with --source sim: any not ok); 2 on bad input; 130 (SIGINT)\n"
+             "or 143 (SIGTERM) when interrupted: the TAP ends with 'Bail out!', penalties.json keeps what\n"
+             "was measured and no tables are written.\n"
              "--resume RUN completes such a run in its folder: each case whose record (keyed by case text,\n"
              "event and run) is in measurements.ndjson is rebuilt from it, not measured; a line cut by kill\n"
              "-9 is dropped; the penalties are fitted again (same seeds) and every output is written as by\n"
              "a whole run; the manifest lists each resumption under \"resumed\". Refused (exit 2) as\n"
-             "validate --resume refuses: a complete run, a live one, another command, host, CPU or build.\n",
+             "validate --resume refuses: a complete run, a live one, another command, host, CPU or build;\n"
+             "a --source sim run is not resumed (run it again: its counts do not change).\n",
     .options = calibrate_options,
     .examples = "  pmucal calibrate\n"
                 "  pmucal calibrate --recipe l2_hit --recipe dram --no-curve\n"
                 "  pmucal calibrate --list --json | jq -r '.[].name'\n"
+                "  pmucal calibrate --source sim --recipe l1_hit --recipe mispredict\n"
                 "  pmucal calibrate --resume results/2025-01-01-host-calibrate\n"
                 "  pmucal emit --format c --core-ghz 2.0 results/2025-01-01-host-calibrate\n",
 };
 PMUCAL_COMMAND(calibrate_command)
-
-static void penalty_json(struct json *j, const struct penalty *p, const char *host_pmu)
-{
-    const struct recipe *rc = p->rc;
-    json_object_begin(j, NULL);
-    json_string(j, "name", rc->name);
-    json_string(j, "brief", rc->brief);
-    json_string(j, "status", p->status);
-    json_string(j, "reason", p->reason[0] ? p->reason : NULL);
-    json_string(j, "domain", domain_name(rc->domain));
-    json_number(j, "cycles", p->cycles);
-    json_number(j, "cycles_lo", p->cycles_lo);
-    json_number(j, "cycles_hi", p->cycles_hi);
-    json_number(j, "ns", p->ns);
-    json_number(j, "ns_lo", p->ns_lo);
-    json_number(j, "ns_hi", p->ns_hi);
-    json_number(j, "rel_mad", p->issue && p->issue->reps ? p->f.rel_mad : NAN);
-    json_int(j, "repetitions", p->issue ? p->issue->reps : 0);
-    json_object_begin(j, "occurrence");
-    json_string(j, "quantity", rc->occurrence);
-    json_string(j, "source", p->occ.from_event ? "event" : "model");
-    json_string(j, "pmu_event", host_pmu ? recipe_event(rc, host_pmu) : NULL);
-    json_string(j, "pmu_note", p->occ.reason[0] ? p->occ.reason : NULL);
-    json_number(j, "issue", p->occ_issue);
-    json_number(j, "control", p->control ? p->occ_control : 0);
-    json_object_end(j);
-    const struct case_result *cs[2] = {p->issue, p->control};
-    const char *names[2] = {"issue", "control"};
-    for (int i = 0; i < 2; i++) {
-        if (!cs[i]) {
-            if (i == 1)
-                json_string(j, "control", NULL);
-            continue;
-        }
-        json_object_begin(j, names[i]);
-        json_string(j, "case", cs[i]->text);
-        json_string(j, "detail", cs[i]->detail);
-        struct stats sc = stats_of(cs[i]->cycles, (size_t)cs[i]->reps), sn = stats_of(cs[i]->ns, (size_t)cs[i]->reps);
-        json_number(j, "cycles_per_iter", sc.median);
-        json_number(j, "cycles_mad", sc.mad);
-        json_number(j, "ns_per_iter", sn.median);
-        json_object_end(j);
-    }
-    /* The occurrence event: libpfm4 names by libpfm4 PMU, perf's names by CPU model. */
-    json_object_begin(j, "events");
-    for (int i = 0; i < RECIPE_MAX_MODELS && rc->events[i].model; i++) {
-        const struct cpu_model *m = cpu_model_named(rc->events[i].model);
-        if (m && m->pfm_pmu && rc->events[i].pfm)
-            json_string(j, m->pfm_pmu, rc->events[i].pfm);
-    }
-    json_object_end(j);
-    json_object_begin(j, "perf_events");
-    for (int i = 0; i < RECIPE_MAX_MODELS && rc->events[i].model; i++)
-        json_string(j, rc->events[i].model, rc->events[i].perf);
-    json_object_end(j);
-    json_string(j, "operands", rc->operands);
-    json_int(j, "runs", p->runs);
-    if (p->runs > 1) {
-        json_array_begin(j, "run_values");
-        for (int r = 0; r < p->runs; r++)
-            json_number(j, NULL, p->run_values[r]);
-        json_array_end(j);
-        json_number(j, "run_spread", p->run_spread);
-    }
-    json_string(j, "plateau", p->plateau[0] ? p->plateau : NULL);
-    if (p->ref) {
-        json_object_begin(j, "reference");
-        json_number(j, "lo", p->ref->lo);
-        json_number(j, "hi", p->ref->hi);
-        json_string(j, "note", p->ref->note);
-        json_string(j, "source", p->ref->source);
-        json_number(j, "deviation", p->deviation);
-        json_bool(j, "large_deviation", reference_deviation_large(p->deviation));
-        json_object_end(j);
-    }
-    json_string(j, "group", rc->group);
-    json_object_end(j);
-}
 
 static int run_curve(struct cal *k, int ppo, struct curve *cv, struct json *doc)
 {
@@ -180,26 +122,18 @@ static int run_curve(struct cal *k, int ppo, struct curve *cv, struct json *doc)
     return 0;
 }
 
-static bool wanted(const struct recipe *rc, char **only, int nonly)
-{
-    if (!nonly)
-        return true;
-    for (int i = 0; i < nonly; i++)
-        if (!strcmp(only[i], rc->name))
-            return true;
-    return false;
-}
-
 #define CALIBRATE_DEFAULTS {.o = {.repetitions = 7, .target_seconds = 0.005}, .ppo = 4, .cpu_arg = -1, \
-                            .curve = true, .recipes_on = true, .label = "calibrate", .prefix = "PMUCAL"}
+                            .curve = true, .recipes_on = true, .label = NULL, .prefix = "PMUCAL", .source = "perf"}
 
 struct calibrate_args {
     struct cal_opts o;
     int ppo, nonly, cpu_arg;
-    bool curve, recipes_on, list, json;
-    const char *label, *out, *prefix, *resume;
-    char *only[64];
+    bool curve, recipes_on, list, json, reps_given;
+    const char *label, *out, *prefix, *source, *resume;
     int given;   /* options other than --resume */
+    const char *timing_option;    /* the first option given that only timing uses (refused with sim) */
+    unsigned long long iters;
+    char *only[64];
 };
 
 static int calibrate_option(void *ctx, int key, const char *v)
@@ -207,6 +141,14 @@ static int calibrate_option(void *ctx, int key, const char *v)
     struct calibrate_args *a = ctx;
     unsigned long long x;
     int rc = 0;
+    static const struct {
+        int key;
+        const char *name;
+    } timing_only[] = {{K_TARGET_MS, "--target-ms"}, {K_QUICK, "--quick"}, {K_CURVE, "--curve"},
+                       {K_PPO, "--points-per-octave"}, {K_CPU, "--cpu"}, {K_PREFIX, "--prefix"}};
+    for (size_t i = 0; i < sizeof(timing_only) / sizeof(timing_only[0]); i++)
+        if (key == timing_only[i].key && !a->timing_option)
+            a->timing_option = timing_only[i].name;
     a->given += key != K_RESUME;
     switch (key) {
     case K_RESUME:
@@ -214,7 +156,13 @@ static int calibrate_option(void *ctx, int key, const char *v)
         break;
     case 'r':
         if (!(rc = cli_number(&calibrate_command, "-r", v, 3, MEASURE_MAX_REPS, &x)))
-            a->o.repetitions = (int)x;
+            a->o.repetitions = (int)x, a->reps_given = true;
+        break;
+    case K_SOURCE:
+        a->source = v;
+        break;
+    case K_ITERS:
+        rc = cli_number(&calibrate_command, "--iters", v, 1, MEASURE_MAX_ITERS, &a->iters);
         break;
     case K_TARGET_MS:
         if (!(rc = cli_number(&calibrate_command, "--target-ms", v, 1, (unsigned long long)(MEASURE_MAX_RUN_SECONDS * 1000), &x)))
@@ -306,62 +254,6 @@ static int list_recipes(bool as_json)
     return rc ? 1 : 0;
 }
 
-/* One TAP line a penalty: ok, not ok (failed a check, or an error), SKIP, TODO for unstable. */
-static void penalty_verdict(struct tap *tap, const struct penalty *p)
-{
-    char desc[640];
-    const char *unit = p->rc->domain == DOMAIN_MEMORY ? "ns" : "cycles";
-    snprintf(desc, sizeof(desc), "penalty %s: %.2f %s", p->rc->name, p->f.value, unit);
-    if (!strcmp(p->status, "ok"))
-        tap_point(tap, TAP_OK, desc, NULL);
-    else if (!strcmp(p->status, "unstable"))
-        tap_point(tap, TAP_TODO, desc, p->reason);
-    else if (!strcmp(p->status, "skip"))
-        tap_point(tap, TAP_SKIP, p->rc->name, p->reason);
-    else {
-        snprintf(desc, sizeof(desc), "penalty %s: %s", p->rc->name, p->reason);
-        tap_point(tap, TAP_NOT_OK, desc, NULL);
-    }
-}
-
-/* The table on stdout as TAP comments: each figure beside its reference and the deviation; the
- * reasons and the large deviations as notes below it. */
-static void print_table(const struct cal *k, const struct penalty *ps, int np, double secs)
-{
-    printf("# %-20s %-6s %-8s %9s %21s %9s  %-13s %s\n", "penalty", "domain", "status", "cycles", "95% interval",
-           "ns", "reference", "deviation");
-    for (int i = 0; i < np; i++) {
-        const struct penalty *p = &ps[i];
-        char ref[32] = "-", dev[24] = "";
-        if (p->ref) {
-            if (p->ref->lo == p->ref->hi)
-                snprintf(ref, sizeof(ref), "%g", p->ref->lo);
-            else
-                snprintf(ref, sizeof(ref), "%g-%g", p->ref->lo, p->ref->hi);
-            if (!isnan(p->deviation))
-                snprintf(dev, sizeof(dev), "%+.0f%%%s", 100 * p->deviation,
-                         reference_deviation_large(p->deviation) ? " NOTE" : "");
-        }
-        if (isnan(p->cycles))
-            printf("# %-20s %-6s %-8s %9s %21s %9s  %-13s\n", p->rc->name, domain_name(p->rc->domain), p->status, "-",
-                   "", "", ref);
-        else
-            printf("# %-20s %-6s %-8s %9.2f   [%8.2f, %8.2f] %9.2f  %-13s %s\n", p->rc->name,
-                   domain_name(p->rc->domain), p->status, p->cycles, p->cycles_lo, p->cycles_hi, p->ns, ref, dev);
-    }
-    for (int i = 0; i < np; i++) {
-        const struct penalty *p = &ps[i];
-        if (p->reason[0])
-            printf("#   %s (%s): %s\n", p->rc->name, p->status, p->reason);
-        if (p->ref && reference_deviation_large(p->deviation))
-            printf("#   NOTE %s: %.2f cycles is %+.0f%% off the published %s for %s (%s%s%s)\n", p->rc->name, p->cycles,
-                   100 * p->deviation, p->ref->lo == p->ref->hi ? "figure" : "range", p->ref->model, p->ref->source,
-                   p->ref->note ? "; " : "", p->ref->note ? p->ref->note : "");
-    }
-    printf("# references: %s; core clock %.3f GHz (median of the clocks measured around each case); %.1f s; "
-           "results in %s\n", k->model ? k->model : "none for this CPU model", run_ghz(k), secs, k->dir.path);
-}
-
 /* --resume RUN: the run checked, its records kept, its own options parsed again; its CPU kept
  * when the command did not name one. 0, or the exit status after a message. */
 static int resume_args(struct calibrate_args *a, struct resume *rs)
@@ -375,6 +267,11 @@ static int resume_args(struct calibrate_args *a, struct resume *rs)
     *a = fresh;
     if (cli_parse(&calibrate_command, rs->argc, rs->argv, calibrate_option, a, NULL) || a->list) {
         pm_error("--resume %s: its command (manifest.json \"command\") is not one this build takes", rs->run);
+        return 2;
+    }
+    if (strcmp(a->source, "perf")) {
+        pm_error("--resume %s: a calibrate --source %s run is not resumed: run it again (it counts; nothing in it "
+                 "changes run to run)", rs->run, a->source);
         return 2;
     }
     double cpu = jget_num(rs->manifest, "measure_cpu", -1);
@@ -402,20 +299,37 @@ static int calibrate_main(int argc, char **argv)
         return cli_usage_error(&calibrate_command, "--json goes with --list (a calibration writes penalties.json)");
     if (a.list)
         return list_recipes(a.json);
+    /* A source that does not run in real time counts: the cases' occurrences are checked, nothing is timed. */
+    const struct source *src = source_select(a.source);
+    if (!src)
+        return 2;
+    if (!src->real_time) {
+        if (a.timing_option)
+            return cli_usage_error(&calibrate_command, "%s times the cases: it has no meaning with --source %s, "
+                                   "which counts them (give -r, --iters, --recipe)", a.timing_option, a.source);
+        struct cal_sim_args sa = {.source = a.source, .repetitions = a.reps_given ? a.o.repetitions : 3,
+                                  .iters = a.iters, .only = a.only, .nonly = a.nonly, .label = a.label,
+                                  .out = a.out};
+        return calibrate_sim(&sa, argc, argv);
+    }
+    if (strcmp(src->name, "perf"))
+        return cli_usage_error(&calibrate_command, "--source %s: calibrate times its cases with the perf source and "
+                               "checks their occurrences with sim; give --source perf or --source sim", a.source);
+    if (a.iters)
+        return cli_usage_error(&calibrate_command, "--iters goes with --source sim: the perf source sizes its runs "
+                               "by time (--target-ms)");
     struct cal k;
     memset(&k, 0, sizeof(k));
     k.o = a.o;
     int ppo = a.ppo, nonly = a.nonly, cpu_arg = a.cpu_arg;
     bool curve = a.curve, recipes_on = a.recipes_on;
-    const char *label = a.label, *out = a.out, *prefix = a.prefix;
+    const char *label = a.label ? a.label : "calibrate", *out = a.out, *prefix = a.prefix;
     char **only = a.only;
     if (!recipes_on && !curve) {
         resume_free(&rs);
         return cli_usage_error(&calibrate_command, "--curve and --no-curve together leave nothing to do");
     }
-    k.o.src = source_find("perf");
-    if (!k.o.src)
-        pm_fatal("the perf source is not registered");
+    k.o.src = src;
     double t0 = clock_now_seconds();
     k.o.cpu = cpu_arg >= 0 ? cpu_arg : cal_quietest_cpu();
     if (a.resume ? run_dir_open(&k.dir, rs.run) : run_dir_create(&k.dir, out, label)) {
@@ -428,9 +342,10 @@ static int calibrate_main(int argc, char **argv)
         k.resume = &rs;
     }
     run_dir_manifest_begin(&k.dir, argc, argv);
+    json_string(&k.dir.manifest, "source", src->name);
     json_int(&k.dir.manifest, "repetitions", k.o.repetitions);
     json_number(&k.dir.manifest, "target_seconds", k.o.target_seconds);
-    json_int(&k.dir.manifest, "measure_cpu", k.o.cpu);   /* a resumption measures on it too; "cpu" is the host's CPU facts */
+    json_int(&k.dir.manifest, "measure_cpu", k.o.cpu);   /* a resumption measures on it too; "cpu" is the host's */
     host_facts_json(&k.dir.manifest);
     if (a.resume)
         resume_manifest(&rs, &k.dir.manifest);
@@ -469,9 +384,9 @@ static int calibrate_main(int argc, char **argv)
                     "records dropped (cut short, or without a case key)", rs.records_kept, rs.records_dropped);
     int nwanted = 0, done = 0;
     for (int i = 0; recipes_on && i < nrecipes; i++)
-        nwanted += wanted(&recipes[i], only, nonly);
+        nwanted += recipe_wanted(&recipes[i], only, nonly);
     for (int i = 0; recipes_on && i < nrecipes && !k.interrupted; i++) {
-        if (!wanted(&recipes[i], only, nonly))
+        if (!recipe_wanted(&recipes[i], only, nonly))
             continue;
         done++;
         double ts = clock_now_seconds();
