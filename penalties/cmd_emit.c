@@ -92,6 +92,34 @@ static int emit_option(void *ctx, int key, const char *v)
     return 0;
 }
 
+/* The manifest.json beside a penalties.json path, or NULL; its path into *where. */
+static struct jvalue *manifest_beside(const char *path, char **where)
+{
+    char *dir = xstrdup(path), *slash = strrchr(dir, '/'), err[512];
+    if (slash)
+        *slash = '\0';
+    *where = xasprintf("%s/manifest.json", slash ? dir : ".");
+    free(dir);
+    return access(*where, F_OK) ? NULL : jread_file(*where, err, sizeof(err));
+}
+
+/* A 'calibrate --source sim' run checks the models' occurrence counts: it has no penalties by design. */
+static bool counting_run(const char *path)
+{
+    char *m;
+    struct jvalue *man = manifest_beside(path, &m);
+    const char *src = jget_str(man, "source", NULL);
+    const struct jvalue *cmd = jget(man, "command");
+    const char *sub = cmd && cmd->type == J_ARRAY && cmd->n > 1 ? jstr(&cmd->items[1]) : NULL;
+    bool counting = src && strcmp(src, "perf") && sub && !strcmp(sub, "calibrate");
+    if (counting)
+        pm_error("%s: a 'calibrate --source %s' run: it checks the models' occurrence counts and holds no "
+                 "penalties; name a run of 'pmucal calibrate' (--source perf)", m, src);
+    jread_free(man);
+    free(m);
+    return counting;
+}
+
 /* A named run: one that did not end is refused unless allowed; one without penalties always. */
 static bool refuse(const char *path, const struct jvalue *doc, bool allow_incomplete)
 {
@@ -101,11 +129,8 @@ static bool refuse(const char *path, const struct jvalue *doc, bool allow_incomp
                  "measured recipes", path);
         return true;
     }
-    char *dir = xstrdup(path), *slash = strrchr(dir, '/');
-    if (slash)
-        *slash = '\0';
-    char *m = xasprintf("%s/manifest.json", slash ? dir : "."), err[512], why[256];
-    struct jvalue *man = access(m, F_OK) ? NULL : jread_file(m, err, sizeof(err));
+    char *m, why[256];
+    struct jvalue *man = manifest_beside(path, &m);
     const char *status = jget_str(man, "status", "unknown");
     bool stop = false;
     if (man && !manifest_complete(man, why, sizeof(why)) && strcmp(status, "unknown")) {
@@ -118,7 +143,6 @@ static bool refuse(const char *path, const struct jvalue *doc, bool allow_incomp
     }
     jread_free(man);
     free(m);
-    free(dir);
     return stop;
 }
 
@@ -147,8 +171,10 @@ static int emit_main(int argc, char **argv)
         path = xasprintf("%s/penalties.json", run);
     else
         path = xstrdup(run);
-    if (!path)
+    if (!path || counting_run(path)) {
+        free(path);
         return 2;
+    }
     struct jvalue *doc = jread_load(path);
     if (!doc || refuse(path, doc, a.allow_incomplete)) {
         jread_free(doc);

@@ -311,13 +311,7 @@ static int validate_main(int argc, char **argv)
         }
         progress(i, list.n, list.c[i]->label, clock_now_seconds() - wall0, measured++);
         /* Each case gets its own copy: what failed to open in one case is tried again in the next. */
-        struct event_spec *ev = xcalloc((size_t)nevents, sizeof(*ev));
-        for (int k = 0; k < nevents; k++) {
-            ev[k] = events[k];
-            ev[k].name = xstrdup(events[k].name);
-            ev[k].canonical = events[k].canonical ? xstrdup(events[k].canonical) : NULL;
-            ev[k].unsupported = events[k].unsupported ? xstrdup(events[k].unsupported) : NULL;
-        }
+        struct event_spec *ev = engine_copy_events(events, nevents);
         rc = engine_case(&e, list.c[i], ev, nevents);
         cases_done += rc != MEASURE_INTERRUPTED;
         /* Durable once all its records are: what --resume keeps. */
