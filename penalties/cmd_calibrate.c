@@ -332,6 +332,7 @@ static int calibrate_main(int argc, char **argv)
     k.o.src = src;
     double t0 = clock_now_seconds();
     k.o.cpu = cpu_arg >= 0 ? cpu_arg : cal_quietest_cpu();
+    measure_install_sigint();   /* before the folder exists: a stop always finds a manifest to mark */
     if (a.resume ? run_dir_open(&k.dir, rs.run) : run_dir_create(&k.dir, out, label)) {
         resume_free(&rs);
         return 2;
@@ -350,7 +351,6 @@ static int calibrate_main(int argc, char **argv)
     if (a.resume)
         resume_manifest(&rs, &k.dir.manifest);
     run_dir_manifest(&k.dir, RUN_RUNNING, NULL);
-    measure_install_sigint();
     struct pfm_core core;
     const char *host_pmu = pfm_core_pmu(&core) ? core.name : NULL;
     k.host_pmu = host_pmu;
@@ -421,6 +421,8 @@ static int calibrate_main(int argc, char **argv)
     if (recipes_on && !k.interrupted && closure(&k, ps, np, &doc, &tap))
         status = 1;
     free(cv);
+    if (measure_stop_requested())   /* a stop between cases is a stop too */
+        k.interrupted = true;
     json_object_begin(&doc, "clock");
     const struct clock_info *ci = clock_get();
     json_number(&doc, "core_ghz", run_ghz(&k));
@@ -466,7 +468,8 @@ static int calibrate_main(int argc, char **argv)
     if (k.interrupted)
         pm_note("interrupted: what was measured is in %s/penalties.json; no tables were written; 'pmucal calibrate "
                 "--resume %s' completes it", k.dir.path, k.dir.path);
-    run_dir_close(&k.dir);
+    if (run_dir_close(&k.dir))
+        status = 1;
     resume_free(&rs);
     return k.interrupted ? 128 + measure_interrupted : status;
 }
