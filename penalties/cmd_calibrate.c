@@ -452,6 +452,7 @@ static int calibrate_main(int argc, char **argv)
     k.o.src = src;
     double t0 = clock_now_seconds();
     k.o.cpu = cpu_arg >= 0 ? cpu_arg : cal_quietest_cpu();
+    measure_install_sigint();   /* before the folder exists: a stop always finds a manifest to mark */
     if (run_dir_create(&k.dir, out, label))
         return 2;
     run_dir_manifest_begin(&k.dir, argc, argv);
@@ -460,7 +461,6 @@ static int calibrate_main(int argc, char **argv)
     json_number(&k.dir.manifest, "target_seconds", k.o.target_seconds);
     host_facts_json(&k.dir.manifest);
     run_dir_manifest(&k.dir, RUN_RUNNING, NULL);
-    measure_install_sigint();
     struct pfm_core core;
     const char *host_pmu = pfm_core_pmu(&core) ? core.name : NULL;
     k.host_pmu = host_pmu;
@@ -528,6 +528,8 @@ static int calibrate_main(int argc, char **argv)
     if (recipes_on && !k.interrupted && closure(&k, ps, np, &doc, &tap))
         status = 1;
     free(cv);
+    if (measure_stop_requested())   /* a stop between cases is a stop too */
+        k.interrupted = true;
     json_object_begin(&doc, "clock");
     const struct clock_info *ci = clock_get();
     json_number(&doc, "core_ghz", run_ghz(&k));
@@ -570,10 +572,9 @@ static int calibrate_main(int argc, char **argv)
         run_dir_manifest(&k.dir, RUN_INTERRUPTED, measure_stop_signal());
     else if (run_dir_manifest(&k.dir, errors ? RUN_FAILED : RUN_COMPLETE, errors ? "a recipe could not be measured" : NULL))
         status = 1;
-    run_dir_close(&k.dir);
-    if (k.interrupted) {
+    if (k.interrupted)
         pm_note("interrupted: what was measured is in %s/penalties.json; no tables were written", k.dir.path);
-        return 128 + measure_interrupted;
-    }
-    return status;
+    if (run_dir_close(&k.dir))
+        status = 1;
+    return k.interrupted ? 128 + measure_interrupted : status;
 }
