@@ -139,13 +139,14 @@ static struct case_result *cal_case_run(struct cal *k, const char *text, const c
 {
     char *key = xasprintf("%s|%s|%d", text, event ? event : "", run);
     for (int i = 0; i < k->ncases; i++)
-        if (!strcmp(k->cases[i]->text, key)) {
+        if (!strcmp(k->cases[i]->key, key)) {
             free(key);
             return k->cases[i];
         }
     k->cases = xrealloc(k->cases, sizeof(*k->cases) * (size_t)(k->ncases + 1));
     struct case_result *r = k->cases[k->ncases++] = xcalloc(1, sizeof(*r));
-    r->text = key;
+    r->key = key;
+    r->text = xstrdup(text);   /* what penalties.json and the tables show: the case, not the key */
     quantities_unstated(&r->q);
     if (k->resume && cal_case_from_record(k, r, event))
         return r;   /* measured before the run was interrupted */
