@@ -92,36 +92,6 @@ static int emit_option(void *ctx, int key, const char *v)
     return 0;
 }
 
-/* A named run: one that did not end is refused unless allowed; one without penalties always. */
-static bool refuse(const char *path, const struct jvalue *doc, bool allow_incomplete)
-{
-    const struct jvalue *ps = jget(doc, "penalties");
-    if (ps && ps->type == J_ARRAY && ps->n == 0) {
-        pm_error("%s holds no penalties (a 'calibrate --curve' run measures only the curve); name a run that "
-                 "measured recipes", path);
-        return true;
-    }
-    char *dir = xstrdup(path), *slash = strrchr(dir, '/');
-    if (slash)
-        *slash = '\0';
-    char *m = xasprintf("%s/manifest.json", slash ? dir : "."), err[512], why[256];
-    struct jvalue *man = access(m, F_OK) ? NULL : jread_file(m, err, sizeof(err));
-    const char *status = jget_str(man, "status", "unknown");
-    bool stop = false;
-    if (man && !manifest_complete(man, why, sizeof(why)) && strcmp(status, "unknown")) {
-        if (!strcmp(status, RUN_FAILED))
-            pm_warn("%s: %s; its penalties carry their own status (only 'ok' ones become constants)", m, why);
-        else if (!allow_incomplete) {
-            pm_error("%s: %s; its penalties may be partial: give --allow-incomplete to emit them anyway", m, why);
-            stop = true;
-        }
-    }
-    jread_free(man);
-    free(m);
-    free(dir);
-    return stop;
-}
-
 static int emit_main(int argc, char **argv)
 {
     struct emit_args a = {.format = -1, .o = {.prefix = "PMUCAL"}};
@@ -139,19 +109,9 @@ static int emit_main(int argc, char **argv)
     cli_args_free(&pos);
     if (format < 0)
         return cli_usage_error(&emit_command, "give --format json, c, perf-metrics or csv");
-    char *path;
-    struct stat st;
-    if (!run)
-        path = penalties_newest_run();
-    else if (!stat(run, &st) && S_ISDIR(st.st_mode))
-        path = xasprintf("%s/penalties.json", run);
-    else
-        path = xstrdup(run);
-    if (!path)
-        return 2;
-    struct jvalue *doc = jread_load(path);
-    if (!doc || refuse(path, doc, a.allow_incomplete)) {
-        jread_free(doc);
+    char *path = NULL;
+    struct jvalue *doc = penalties_load(run, a.allow_incomplete, &path);
+    if (!doc) {
         free(path);
         return 2;
     }

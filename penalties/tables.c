@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int emit_format_parse(const char *s)
 {
@@ -432,3 +433,49 @@ char *penalties_newest_run(void)
     return best;
 }
 
+
+/* A named run: one that did not end is refused unless allowed; one without penalties always. A
+ * penalties.json on its own (no manifest beside it) is taken as it is; a damaged manifest is not. */
+static bool refuse(const char *path, const struct jvalue *doc, bool allow_incomplete)
+{
+    const struct jvalue *ps = jget(doc, "penalties");
+    if (ps && ps->type == J_ARRAY && ps->n == 0) {
+        pm_error("%s holds no penalties (a 'calibrate --curve' run measures only the curve); name a run that "
+                 "measured recipes", path);
+        return true;
+    }
+    char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    const char *folder = slash ? dir : ".";
+    char *m = xasprintf("%s/manifest.json", folder), why[256];
+    struct jvalue *man = NULL;
+    bool stop = !access(m, F_OK) && !(man = manifest_load(folder));
+    const char *status = jget_str(man, "status", "unknown");
+    if (man && !manifest_complete(man, why, sizeof(why)) && strcmp(status, "unknown")) {
+        if (!strcmp(status, RUN_FAILED))
+            pm_warn("%s: %s; its penalties carry their own status (only 'ok' ones become constants)", m, why);
+        else if (!allow_incomplete) {
+            pm_error("%s: %s; its penalties may be partial: give --allow-incomplete to use them anyway", m, why);
+            stop = true;
+        }
+    }
+    jread_free(man);
+    free(m);
+    free(dir);
+    return stop;
+}
+
+struct jvalue *penalties_load(const char *run, bool allow_incomplete, char **path_out)
+{
+    struct stat st;
+    char *path = !run ? penalties_newest_run()
+               : !stat(run, &st) && S_ISDIR(st.st_mode) ? xasprintf("%s/penalties.json", run) : xstrdup(run);
+    struct jvalue *doc = path ? jread_load(path) : NULL;
+    if (doc && refuse(path, doc, allow_incomplete)) {
+        jread_free(doc);
+        doc = NULL;
+    }
+    *path_out = path;
+    return doc;
+}
