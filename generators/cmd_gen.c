@@ -2,6 +2,7 @@
  * bytes, or run it a given number of times (so a simulator can count it). */
 #include "cli.h"
 #include "gen.h"
+#include "measure.h"
 #include "util.h"
 #include <errno.h>
 #include <stdio.h>
@@ -110,8 +111,11 @@ static int gen_main(int argc, char **argv)
             pm_error("gen: kernel %s has no generated code (its loop is compiled in); 'pmucal gen --help' lists "
                      "those that do", k->name);
         bad = 2;
-    } else if (run_text && !parse_u64(run_text, &run_iters))
-        bad = cli_usage_error(&gen_command, "--run %s is not a whole number of iterations", run_text);
+    } else if (run_text) {
+        unsigned long long n;
+        bad = cli_number(&gen_command, "--run", run_text, 1, MEASURE_MAX_ITERS, &n);
+        run_iters = n;
+    }
     if (bad) {
         cli_args_free(&pos);
         return bad;
@@ -150,9 +154,13 @@ static int gen_main(int argc, char **argv)
             status = 1;
     }
     if (run_text && !status) {
-        if (k->prepare)
-            k->prepare(c);
-        gen_measured_region(c, run_iters);
+        if (measure_run_too_long(c, run_iters, "--run"))
+            status = 2;
+        else {
+            if (k->prepare)
+                k->prepare(c);
+            gen_measured_region(c, run_iters);
+        }
     }
     k->teardown(c);
     case_free(c);

@@ -165,21 +165,25 @@ static void cache_write(void)
  * fits) instead of a measurement, for fixture hosts and tests. */
 static int curve_file(const char *path)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        pm_error("PMUCAL_CURVE_FILE=%s: %s; give a CSV of bytes,cycles,ns per load (a curve.csv of calibrate)", path,
-                 strerror(errno));
+    char err[512];
+    size_t len;
+    char *text = read_file_bounded(path, INPUT_FILE_MAX, &len, err, sizeof(err));
+    if (!text) {
+        pm_error("PMUCAL_CURVE_FILE: cannot read %s; give a CSV of bytes,cycles,ns per load (a curve.csv of "
+                 "calibrate)", err);
         exit(2);
     }
-    char line[256];
     geo.npoints = 0;
-    while (fgets(line, sizeof(line), f) && geo.npoints < GEOMETRY_MAX_POINTS) {
+    for (char *line = text, *next; line && *line && geo.npoints < GEOMETRY_MAX_POINTS; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
         unsigned long long b;
         double c, ns;
         if (sscanf(line, "%llu,%lf,%lf", &b, &c, &ns) == 3)
             geo.points[geo.npoints++] = (struct latency_point){b, c, ns};
     }
-    fclose(f);
+    free(text);
     if (geo.npoints < 4) {
         pm_error("PMUCAL_CURVE_FILE=%s: %d points of bytes,cycles,ns read; a curve needs at least 4", path, geo.npoints);
         exit(2);

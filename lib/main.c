@@ -2,6 +2,7 @@
 #include "util.h"
 #include "version.h"
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -57,5 +58,8 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* Past a file size limit (ulimit -f) a write fails with EFBIG and is reported like a full
+     * disk, with the records before it kept, instead of the signal killing pmucal mid-record. */
+    signal(SIGXFSZ, SIG_IGN);
     return stdout_status(run(argc, argv));
 }

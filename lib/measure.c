@@ -75,24 +75,33 @@ static uint64_t calibrate_iters(struct case_ *c, const struct measure_opts *o)
     }
 }
 
-/* A measured run cannot be stopped halfway, so a stop (Ctrl-C, SIGTERM) waits for it: an --iters
- * whose run would outlast MEASURE_MAX_RUN_SECONDS is refused, judged from a short pilot run. */
-static bool run_too_long(struct case_ *c, uint64_t iters)
+/* A measured run cannot be stopped halfway, so a stop (Ctrl-C, SIGTERM) waits for it: a count
+ * whose run would outlast MEASURE_MAX_RUN_SECONDS is refused, judged from a pilot: one iteration
+ * (64M of code takes 28 ms an iteration: 256 of them were 7 s of pilot), then up to 256 when one
+ * is quick enough for the estimate to need them. */
+static double pilot_seconds_per_iter(struct case_ *c, uint64_t pilot)
 {
-    uint64_t pilot = iters < 256 ? iters : 256;
     if (c->kernel->prepare)
         c->kernel->prepare(c);
     uint64_t t0 = tsc_start();
     c->kernel->run(c, pilot);
     uint64_t ticks = tsc_stop() - t0;
     measure_region_ticks += ticks;
-    double secs = (double)ticks / clock_get()->tsc_hz * (double)iters / (double)pilot;
+    return (double)ticks / clock_get()->tsc_hz / (double)pilot;
+}
+
+bool measure_run_too_long(struct case_ *c, uint64_t iters, const char *option)
+{
+    double per = pilot_seconds_per_iter(c, 1);
+    if (per * (double)iters > MEASURE_MAX_RUN_SECONDS && iters > 1 && per * 256 < MEASURE_MAX_RUN_SECONDS)
+        per = pilot_seconds_per_iter(c, iters < 256 ? iters : 256);
+    double secs = per * (double)iters;
     if (secs <= MEASURE_MAX_RUN_SECONDS)
         return false;
     uint64_t fit = (uint64_t)((double)iters * MEASURE_MAX_RUN_SECONDS / secs);
-    pm_error("%s: --iters %llu would make one measured run last about %.1f s; a run lasts at most %.1f s so that "
-             "a stop is prompt: give --iters %llu or fewer", c->label, (unsigned long long)iters, secs,
-             MEASURE_MAX_RUN_SECONDS, (unsigned long long)(fit ? fit : 1));
+    pm_error("%s: %s %llu would make one measured run last about %.1f s; a run lasts at most %.1f s so that "
+             "a stop is prompt: give %s %llu or fewer", c->label, option, (unsigned long long)iters, secs,
+             MEASURE_MAX_RUN_SECONDS, option, (unsigned long long)(fit ? fit : 1));
     return true;
 }
 
@@ -123,7 +132,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
     if (c->iters_lap && c->iters > c->iters_lap)
         c->iters -= c->iters % c->iters_lap;
     m->iters = c->iters;
-    if (o->iters && src->real_time && run_too_long(c, c->iters))
+    if (o->iters && src->real_time && measure_run_too_long(c, c->iters, "--iters"))
         return MEASURE_FAILED;
 
     struct group *g = src->open(events, n);

@@ -25,6 +25,10 @@ struct measure_opts {
 #define MEASURE_MAX_RUN_SECONDS 0.5
 /* --iters at most this: beyond it no kernel's run stays under MEASURE_MAX_RUN_SECONDS. */
 #define MEASURE_MAX_ITERS 1000000000ull
+/* Would one run of iters iterations outlast MEASURE_MAX_RUN_SECONDS (a stop waits for a run to
+ * end)? Judged from a short pilot; true after one message naming option (--iters) and the
+ * largest count that fits. */
+bool measure_run_too_long(struct case_ *c, uint64_t iters, const char *option);
 
 struct measurement {
     struct event_spec **events;

@@ -1,4 +1,5 @@
 #include "subprocess.h"
+#include "measure.h"
 #include "util.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -27,7 +28,7 @@ static int wait_child(pid_t pid, int fd, const struct spawn_opts *o)
     for (;;) {
         if (fd >= 0) {
             char buf[4096];
-            ssize_t n = read(fd, buf, sizeof(buf));   /* blocking only when no time limit applies */
+            ssize_t n = read(fd, buf, sizeof(buf));   /* non-blocking: the wait below polls */
             if (n > 0) {
                 size_t take = (size_t)n;
                 if (got + take > o->capture_size - 1)
@@ -41,13 +42,15 @@ static int wait_child(pid_t pid, int fd, const struct spawn_opts *o)
                 fd = -1;
             }
         }
-        pid_t r = waitpid(pid, &ws, o->timeout_ms > 0 || fd >= 0 ? WNOHANG : 0);
+        pid_t r = waitpid(pid, &ws, WNOHANG);
         if (r == pid)
             break;
         if (r < 0 && errno != EINTR)
             return SPAWN_NOT_STARTED;
-        if (o->timeout_ms > 0 && waited >= o->timeout_ms && !timed_out) {
-            kill(pid, SIGKILL);
+        /* Over time, or pmucal was asked to stop: the child's whole group goes (a wrapper script
+         * and what it started), so nothing of ours outlives the stop. */
+        if (((o->timeout_ms > 0 && waited >= o->timeout_ms) || measure_stop_requested()) && !timed_out) {
+            kill(-pid, SIGKILL);
             timed_out = true;
         }
         if (r == 0) {
@@ -87,9 +90,14 @@ int spawn_run(char *const argv[], const struct spawn_opts *o)
                                          o->out_path ? O_WRONLY | O_CREAT | O_TRUNC : O_WRONLY, 0644);
     posix_spawn_file_actions_addopen(&fa, 2, o->err_path ? o->err_path : "/dev/null",
                                      o->err_path ? O_WRONLY | O_CREAT | O_TRUNC : O_WRONLY, 0644);
+    posix_spawnattr_t at;
+    posix_spawnattr_init(&at);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&at, 0);   /* its own group: a time limit or a stop kills all of it */
     pid_t pid;
-    int err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+    int err = posix_spawnp(&pid, argv[0], &fa, &at, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
     if (capture)
         close(pipefd[1]);
     if (err) {
@@ -98,7 +106,7 @@ int spawn_run(char *const argv[], const struct spawn_opts *o)
         errno = err;
         return SPAWN_NOT_STARTED;
     }
-    if (capture && o->timeout_ms > 0)
+    if (capture)
         fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
     return wait_child(pid, capture ? pipefd[0] : -1, o);   /* glibc reports a failed exec in err */
 }

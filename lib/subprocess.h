@@ -11,14 +11,15 @@ struct spawn_opts {
     const char *err_path;   /* stderr to this file, relative to cwd (NULL: /dev/null) */
     char *capture;          /* when set: the first capture_size - 1 bytes of stdout, NUL-terminated */
     size_t capture_size;
-    int timeout_ms;         /* > 0: killed (SIGKILL) after this long */
+    int timeout_ms;         /* > 0: killed (SIGKILL) after this long; also when a stop is requested */
 };
 
 #define SPAWN_NOT_STARTED (-1)   /* not found in PATH, or could not start (errno says why) */
 #define SPAWN_TIMED_OUT (-2)
 
-/* Runs argv[0] with argv and waits: its exit status (0..255), 128 + N when signal N ended it,
- * SPAWN_NOT_STARTED or SPAWN_TIMED_OUT. */
+/* Runs argv[0] with argv in a process group of its own and waits: its exit status (0..255),
+ * 128 + N when signal N ended it, SPAWN_NOT_STARTED, or SPAWN_TIMED_OUT (over its time limit, or
+ * killed because pmucal was asked to stop: measure_stop_requested). */
 int spawn_run(char *const argv[], const struct spawn_opts *o);
 
 /* s as a gnuplot single-quoted string literal: no backquote or backslash processing happens

@@ -205,14 +205,14 @@ char *read_file_bounded(const char *path, size_t max, size_t *len, char *err, si
         return NULL;
     }
     if (!S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "%s is %s, not a file; name a regular file", path,
+        snprintf(err, errlen, "%s: %s, not a regular file", path,
                  S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISCHR(st.st_mode) ? "a device"
-                                                                               : "not a regular file");
+                                                                               : "a special file");
         close(fd);
         return NULL;
     }
     if ((uint64_t)st.st_size > max) {
-        snprintf(err, errlen, "%s is %llu bytes, more than the %zu MiB pmucal reads from one file", path,
+        snprintf(err, errlen, "%s: %llu bytes, more than the %zu MiB pmucal reads from one file", path,
                  (unsigned long long)st.st_size, max >> 20);
         close(fd);
         return NULL;
@@ -236,7 +236,7 @@ char *read_file_bounded(const char *path, size_t max, size_t *len, char *err, si
         n += (size_t)got;
         if (n == cap) {   /* it grew while being read */
             if (cap > max) {
-                snprintf(err, errlen, "%s grew past the %zu MiB pmucal reads from one file", path, max >> 20);
+                snprintf(err, errlen, "%s: grew past the %zu MiB pmucal reads from one file", path, max >> 20);
                 free(text);
                 close(fd);
                 return NULL;

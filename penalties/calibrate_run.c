@@ -47,6 +47,22 @@ static void take_measurement(struct engine *e, const struct case_ *c, const stru
     }
 }
 
+struct case_ *cal_case_build(const char *text, char *why, size_t n)
+{
+    size_t len = strcspn(text, " ");
+    char name[64];
+    snprintf(name, sizeof(name), "%.*s", (int)(len < 63 ? len : 63), text);
+    const struct kernel *kern = kernel_find(name);
+    if (!kern) {
+        snprintf(why, n, "kernel %s not built", name);
+        return NULL;
+    }
+    struct case_ *c = case_from_text(kern, text[len] ? text + len + 1 : "");
+    if (!c)
+        snprintf(why, n, "case '%s' does not fit kernel %s's parameters ('pmucal kernels %s')", text, name, name);
+    return c;
+}
+
 int cal_measure_case(const struct cal_opts *o, struct run_dir *dir, const char *text, const char *event,
                      struct case_result *r)
 {
@@ -55,20 +71,10 @@ int cal_measure_case(const struct cal_opts *o, struct run_dir *dir, const char *
         r->text = xstrdup(text);
         quantities_unstated(&r->q);
     }
-    size_t len = strcspn(text, " ");
-    char name[64];
-    snprintf(name, sizeof(name), "%.*s", (int)(len < 63 ? len : 63), text);
-    const struct kernel *kern = kernel_find(name);
-    if (!kern) {
-        snprintf(r->reason, sizeof(r->reason), "kernel %s not built", name);
+    struct case_ *c = cal_case_build(text, r->reason, sizeof(r->reason));
+    if (!c)
         return r->status = CAL_SKIP;
-    }
-    struct case_ *c = case_from_text(kern, text[len] ? text + len + 1 : "");
-    if (!c) {
-        snprintf(r->reason, sizeof(r->reason), "case '%s' does not fit kernel %s's parameters ('pmucal kernels %s')",
-                 text, name, name);
-        return r->status = CAL_SKIP;
-    }
+    const struct kernel *kern = c->kernel;
     /* The case runs (and first touches its data) on the chosen CPU unless its text names one. */
     char cpu[16];
     snprintf(cpu, sizeof(cpu), "%d", o->cpu);

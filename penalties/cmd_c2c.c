@@ -3,6 +3,7 @@
 #include "../validate/host.h"
 #include "cli.h"
 #include "clock.h"
+#include "measure.h"
 #include "results.h"
 #include "../microkernels/snoop_transfer.h"
 #include "subprocess.h"
@@ -45,7 +46,10 @@ static const struct command c2c_command = {
              "line moving FROM -> TO. Pairs are labelled by how they share hardware (smt-sibling,\n"
              "same-l3, other-l3, other-package). Prints the matrix (rows FROM, columns TO; median core\n"
              "cycles and ns) and writes c2c.csv (one row per pair), c2c.svg (a heatmap, when gnuplot\n"
-             "is installed) and manifest.json into results/<date>-<host>-<label>/.\n",
+             "is installed) and manifest.json into results/<date>-<host>-<label>/.\n"
+             "Exit status: 0; 1 when a pair or an output could not be measured or written; 2 on bad\n"
+             "input; 130 (SIGINT) or 143 (SIGTERM) when interrupted: the finished pairs are kept in\n"
+             "c2c.csv and the manifest says interrupted.\n",
     .options = c2c_options,
     .examples = "  pmucal c2c\n"
                 "  pmucal c2c --cpus 0,1 --mode shared -r 9\n",
@@ -236,6 +240,7 @@ static int c2c_main(int argc, char **argv)
         return 2;
     case_free(check);
 
+    measure_install_sigint();   /* before the folder exists: a stop always finds a manifest to mark */
     struct run_dir dir;
     if (run_dir_create(&dir, out, label))
         return 2;   /* before anything is measured: the folder named is the bad input */
@@ -243,8 +248,8 @@ static int c2c_main(int argc, char **argv)
     const struct clock_info *ci = clock_get();
     struct cell *cells = xcalloc((size_t)(ncpu * ncpu), sizeof(*cells));
     int ncell = 0, rc = 0;
-    for (int a = 0; a < ncpu && !rc; a++)
-        for (int b = 0; b < ncpu && !rc; b++) {
+    for (int a = 0; a < ncpu && !rc && !measure_stop_requested(); a++)
+        for (int b = 0; b < ncpu && !rc && !measure_stop_requested(); b++) {
             if (a == b)
                 continue;
             struct cell *c = &cells[ncell];
@@ -254,8 +259,12 @@ static int c2c_main(int argc, char **argv)
                                    cpus[a], cpus[b]);
             struct quantities q;
             pm_note("c2c: CPU %d -> CPU %d (%s)", c->from, c->to, topo_relation_name(topo_relation(c->from, c->to)));
-            if (snoop_measure_cycles(text, &o, &c->cycles, &c->ghz, &q))
+            if (snoop_measure_cycles(text, &o, &c->cycles, &c->ghz, &q) && !measure_stop_requested())
                 rc = 1;
+            if (measure_stop_requested()) {
+                free(text);
+                break;
+            }
             free(text);
             ncell += !rc;
         }
@@ -292,7 +301,8 @@ static int c2c_main(int argc, char **argv)
         rc = 1;
     printf("wrote %s\n", csv);
     free(csv);
-    if (!rc) {
+    bool stopped = measure_stop_requested();
+    if (!rc && !stopped) {
         if (!have_gnuplot())
             pm_warn("gnuplot is not installed (Debian package gnuplot-nox): no c2c.svg, the CSV is written");
         else {
@@ -305,9 +315,19 @@ static int c2c_main(int argc, char **argv)
         }
     }
     free(cells);
+    if (stopped || measure_stop_requested()) {
+        char why[160];
+        snprintf(why, sizeof(why), "stopped by %s after %d of %d pairs", measure_stop_signal(), ncell,
+                 ncpu * (ncpu - 1));
+        pm_note("interrupted: %s; the finished pairs are in %s/c2c.csv", why, dir.path);
+        run_dir_manifest(&dir, RUN_INTERRUPTED, why);
+        run_dir_close(&dir);
+        return 128 + measure_interrupted;
+    }
     if (run_dir_manifest(&dir, rc ? RUN_FAILED : RUN_COMPLETE, rc ? "a pair or an output could not be measured or "
                          "written" : NULL))
         rc = 1;
-    run_dir_close(&dir);
+    if (run_dir_close(&dir))
+        rc = 1;
     return rc;
 }

@@ -8,6 +8,7 @@
 #include "tables.h"
 #include "calibrate.h"
 #include "models.h"
+#include "occurrence_sim.h"
 #include "recipes.h"
 #include "results.h"
 #include "stats.h"
@@ -24,12 +25,12 @@
 static int calibrate_main(int argc, char **argv);
 
 enum { K_LIST = CLI_LONG, K_JSON, K_TARGET_MS, K_QUICK, K_CURVE, K_NO_CURVE, K_RECIPE, K_PPO, K_CPU, K_PREFIX,
-       K_LABEL, K_OUT };
+       K_LABEL, K_OUT, K_SOURCE, K_ITERS };
 
 static const struct cli_option calibrate_options[] = {
     {"list", K_LIST, NULL, "print the recipes (issue case, control case, occurrence) and exit"},
     {"json", K_JSON, NULL, "with --list: one JSON array of recipes"},
-    {"repetitions", 'r', "N", "repetitions per case, 3..101 (default 7)"},
+    {"repetitions", 'r', "N", "repetitions per case, 3..101 (default 7; 3 with --source sim)"},
     {"target-ms", K_TARGET_MS, "MS", "length of one measured run (default 5, at most 500)"},
     {"quick", K_QUICK, NULL, "3 repetitions, 2 ms runs, 2 curve points per octave (for tests)"},
     {"curve", K_CURVE, NULL, "only the latency curve (no recipes, no closure)"},
@@ -38,8 +39,12 @@ static const struct cli_option calibrate_options[] = {
     {"points-per-octave", K_PPO, "N", "curve density (default 4)"},
     {"cpu", K_CPU, "N", "CPU to measure on (default: the one most idle over 150 ms at the start)"},
     {"prefix", K_PREFIX, "NAME", "macro prefix of the C header (default PMUCAL)"},
-    {"label", K_LABEL, "NAME", "results folder label (default calibrate)"},
+    {"label", K_LABEL, "NAME", "results folder label (default calibrate; with --source sim calibrate-sim)"},
     {"out", K_OUT, "DIR", "parent folder of the results folder (default results, or $PMUCAL_RESULTS)"},
+    {"source", K_SOURCE, "NAME", "perf (default): time the cases and fit penalties; sim: run the cases under\n"
+                                 "valgrind's callgrind and check the models' occurrence counts (no penalties)"},
+    {"iters", K_ITERS, "N", "with --source sim: iterations per measured run (default 10000, fewer for\n"
+                            "cases over 20M instructions a run)"},
     CLI_END,
 };
 
@@ -56,10 +61,12 @@ static const struct command calibrate_command = {
              "repetitions measured again (twice at most) when the core clock moved by more than 5% while\n"
              "they ran, one measurements.ndjson record each. Occurrences come from the kernels' models;\n"
              "on a host whose PMU counts, the recipe's event is counted beside each case and used when it\n"
-             "agrees with the model within 10% (penalties.json says which). The figure is the difference\n"
-             "of medians with a 95% bootstrap interval; alias_4k and page_walk are the median of 5\n"
-             "independent runs. Statuses: ok; unstable (interval wider than +-10% and 0.25 cycles, a\n"
-             "run-to-run spread over 2%, a CPU shared in every attempt, or a clock that kept moving);\n"
+             "agrees with the model within 10% (penalties.json says which; for a model, whether\n"
+             "'--source sim' can check it: occurrence.model_check, and a line under the table). The\n"
+             "figure is the difference of medians with a 95% bootstrap interval; alias_4k and page_walk\n"
+             "are the median of 5 independent runs. Statuses: ok; unstable (interval wider than +-10%\n"
+             "and 0.25 cycles, a run-to-run spread over 2%, a CPU shared in every attempt, or a clock that\n"
+             "kept moving);\n"
              "not_ok (negative, within noise of zero, levels not ordered l1 < l2 < l3 < dram with each\n"
              "step above noise, a level case off its level's plateau of the curve); skip; error. Only ok\n"
              "penalties become constants in the C header and perf metrics. Each penalty is printed beside\n"
@@ -70,14 +77,26 @@ static const struct command calibrate_command = {
              "case), penalties.json (the source of truth), tables/penalties.h, tables/metrics.json (perf\n"
              "pmu-events metrics under perf's event names for the CPU model; a model without them is a\n"
              "note), tables/penalties.csv, curve.csv, curve.svg (gnuplot), validate.tap (one line per\n"
-             "penalty: ok, not ok, TODO when unstable, SKIP; and the closure).\n"
+             "penalty: ok, not ok, TODO when unstable, SKIP; and the closure).\n\n"
+             "With --source sim nothing is timed: each wanted recipe's issue and control cases run under\n"
+             "valgrind's callgrind as 'validate --source sim' runs them (the same re-execution, sim events\n"
+             "and validate/expect/sim.txt rules, a TAP line per case and rule), and each recipe gets one\n"
+             "verdict on its occurrence quantity from penalties/occurrence_sim.c: ok when the simulated\n"
+             "counts equal the model's occurrences in both cases (e.g. ld.l1 = sim::Dr - sim::D1mr), not ok\n"
+             "when they do not or the issue case has none more than the control, SKIP with the reason where\n"
+             "callgrind cannot count them (no TLB, no store buffer, no count of divides ...) or a case\n"
+             "cannot run under it. -r (default 3 there), --iters and --recipe apply; the timing options are\n"
+             "refused. Its folder (label calibrate-sim) holds manifest.json (source sim), measurements.ndjson\n"
+             "and validate.tap: no penalties.json, tables or curve, and 'pmucal emit' never takes it.\n\n"
              "Exit status: 0, or 1 when a penalty is not ok, the closure fails, a case fails to measure or\n"
-             "an output cannot be written; 2 on bad input; 130 (SIGINT) or 143 (SIGTERM) when interrupted:\n"
-             "the TAP ends with 'Bail out!', penalties.json keeps what was measured and no tables are written.\n",
+             "an output cannot be written (with --source sim: any not ok); 2 on bad input; 130 (SIGINT)\n"
+             "or 143 (SIGTERM) when interrupted: the TAP ends with 'Bail out!', penalties.json keeps what\n"
+             "was measured and no tables are written.\n",
     .options = calibrate_options,
     .examples = "  pmucal calibrate\n"
                 "  pmucal calibrate --recipe l2_hit --recipe dram --no-curve\n"
                 "  pmucal calibrate --list --json | jq -r '.[].name'\n"
+                "  pmucal calibrate --source sim --recipe l1_hit --recipe mispredict\n"
                 "  pmucal emit --format c --core-ghz 2.0 results/2025-01-01-host-calibrate\n",
 };
 PMUCAL_COMMAND(calibrate_command)
@@ -104,6 +123,10 @@ static void penalty_json(struct json *j, const struct penalty *p, const char *ho
     json_string(j, "source", p->occ.from_event ? "event" : "model");
     json_string(j, "pmu_event", host_pmu ? recipe_event(rc, host_pmu) : NULL);
     json_string(j, "pmu_note", p->occ.reason[0] ? p->occ.reason : NULL);
+    char check[512];
+    /* Occurrences a model gives: can 'calibrate --source sim' show them (penalties/occurrence_sim.c)? */
+    json_string(j, "model_check", p->occ.from_event ? NULL : occurrence_sim_statement(rc->occurrence, check,
+                                                                                       sizeof(check)));
     json_number(j, "issue", p->occ_issue);
     json_number(j, "control", p->control ? p->occ_control : 0);
     json_object_end(j);
@@ -169,21 +192,13 @@ static int run_curve(struct cal *k, int ppo, struct curve *cv, struct json *doc)
     return 0;
 }
 
-static bool wanted(const struct recipe *rc, char **only, int nonly)
-{
-    if (!nonly)
-        return true;
-    for (int i = 0; i < nonly; i++)
-        if (!strcmp(only[i], rc->name))
-            return true;
-    return false;
-}
-
 struct calibrate_args {
     struct cal_opts o;
     int ppo, nonly, cpu_arg;
-    bool curve, recipes_on, list, json;
-    const char *label, *out, *prefix;
+    bool curve, recipes_on, list, json, reps_given;
+    const char *label, *out, *prefix, *source;
+    const char *timing_option;    /* the first option given that only timing uses (refused with sim) */
+    unsigned long long iters;
     char *only[64];
 };
 
@@ -192,10 +207,24 @@ static int calibrate_option(void *ctx, int key, const char *v)
     struct calibrate_args *a = ctx;
     unsigned long long x;
     int rc = 0;
+    static const struct {
+        int key;
+        const char *name;
+    } timing_only[] = {{K_TARGET_MS, "--target-ms"}, {K_QUICK, "--quick"}, {K_CURVE, "--curve"},
+                       {K_PPO, "--points-per-octave"}, {K_CPU, "--cpu"}, {K_PREFIX, "--prefix"}};
+    for (size_t i = 0; i < sizeof(timing_only) / sizeof(timing_only[0]); i++)
+        if (key == timing_only[i].key && !a->timing_option)
+            a->timing_option = timing_only[i].name;
     switch (key) {
     case 'r':
         if (!(rc = cli_number(&calibrate_command, "-r", v, 3, MEASURE_MAX_REPS, &x)))
-            a->o.repetitions = (int)x;
+            a->o.repetitions = (int)x, a->reps_given = true;
+        break;
+    case K_SOURCE:
+        a->source = v;
+        break;
+    case K_ITERS:
+        rc = cli_number(&calibrate_command, "--iters", v, 1, MEASURE_MAX_ITERS, &a->iters);
         break;
     case K_TARGET_MS:
         if (!(rc = cli_number(&calibrate_command, "--target-ms", v, 1, (unsigned long long)(MEASURE_MAX_RUN_SECONDS * 1000), &x)))
@@ -305,6 +334,43 @@ static void penalty_verdict(struct tap *tap, const struct penalty *p)
     }
 }
 
+/* Where a measured penalty's occurrences came from: the PMU event, or the model, checkable or
+ * not under sim (penalties/occurrence_sim.c). */
+static void occurrence_kind(const struct penalty *p, char *buf, size_t n)
+{
+    char st[512];
+    if (p->occ.from_event)
+        snprintf(buf, n, "counted by the recipe's PMU event");
+    else if (occurrence_sim_checkable(p->rc->occurrence))
+        snprintf(buf, n, "model, checked under sim by 'pmucal calibrate --source sim'");
+    else
+        snprintf(buf, n, "model, %s", occurrence_sim_statement(p->rc->occurrence, st, sizeof(st)));
+}
+
+/* One line per kind of occurrence source, naming its penalties. */
+static void print_occurrence_sources(const struct penalty *ps, int np)
+{
+    bool done[np > 0 ? np : 1];
+    memset(done, 0, sizeof(done));
+    for (int i = 0; i < np; i++) {
+        if (done[i] || !strcmp(ps[i].status, "skip") || !strcmp(ps[i].status, "error"))
+            continue;
+        char kind[600], other[600], names[2048] = "";
+        occurrence_kind(&ps[i], kind, sizeof(kind));
+        for (int k = i; k < np; k++) {
+            if (done[k] || !strcmp(ps[k].status, "skip") || !strcmp(ps[k].status, "error"))
+                continue;
+            occurrence_kind(&ps[k], other, sizeof(other));
+            if (strcmp(kind, other))
+                continue;
+            done[k] = true;
+            snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", names[0] ? ", " : "",
+                     ps[k].rc->name);
+        }
+        printf("#   occurrences of %s: %s\n", names, kind);
+    }
+}
+
 /* The table on stdout as TAP comments: each figure beside its reference and the deviation; the
  * reasons and the large deviations as notes below it. */
 static void print_table(const struct cal *k, const struct penalty *ps, int np, double secs)
@@ -339,6 +405,7 @@ static void print_table(const struct cal *k, const struct penalty *ps, int np, d
                    100 * p->deviation, p->ref->lo == p->ref->hi ? "figure" : "range", p->ref->model, p->ref->source,
                    p->ref->note ? "; " : "", p->ref->note ? p->ref->note : "");
     }
+    print_occurrence_sources(ps, np);
     printf("# references: %s; core clock %.3f GHz (median of the clocks measured around each case); %.1f s; "
            "results in %s\n", k->model ? k->model : "none for this CPU model", run_ghz(k), secs, k->dir.path);
 }
@@ -346,35 +413,54 @@ static void print_table(const struct cal *k, const struct penalty *ps, int np, d
 static int calibrate_main(int argc, char **argv)
 {
     struct calibrate_args a = {.o = {.repetitions = 7, .target_seconds = 0.005}, .ppo = 4, .cpu_arg = -1,
-                               .curve = true, .recipes_on = true, .label = "calibrate", .prefix = "PMUCAL"};
+                               .curve = true, .recipes_on = true, .label = NULL, .prefix = "PMUCAL",
+                               .source = "perf"};
     if (cli_parse(&calibrate_command, argc, argv, calibrate_option, &a, NULL))
         return 2;
     if (a.json && !a.list)
         return cli_usage_error(&calibrate_command, "--json goes with --list (a calibration writes penalties.json)");
     if (a.list)
         return list_recipes(a.json);
+    /* A source that does not run in real time counts: the cases' occurrences are checked, nothing is timed. */
+    const struct source *src = source_select(a.source);
+    if (!src)
+        return 2;
+    if (!src->real_time) {
+        if (a.timing_option)
+            return cli_usage_error(&calibrate_command, "%s times the cases: it has no meaning with --source %s, "
+                                   "which counts them (give -r, --iters, --recipe)", a.timing_option, a.source);
+        struct cal_sim_args sa = {.source = a.source, .repetitions = a.reps_given ? a.o.repetitions : 3,
+                                  .iters = a.iters, .only = a.only, .nonly = a.nonly, .label = a.label,
+                                  .out = a.out};
+        return calibrate_sim(&sa, argc, argv);
+    }
+    if (strcmp(src->name, "perf"))
+        return cli_usage_error(&calibrate_command, "--source %s: calibrate times its cases with the perf source and "
+                               "checks their occurrences with sim; give --source perf or --source sim", a.source);
+    if (a.iters)
+        return cli_usage_error(&calibrate_command, "--iters goes with --source sim: the perf source sizes its runs "
+                               "by time (--target-ms)");
     struct cal k;
     memset(&k, 0, sizeof(k));
     k.o = a.o;
     int ppo = a.ppo, nonly = a.nonly, cpu_arg = a.cpu_arg;
     bool curve = a.curve, recipes_on = a.recipes_on;
-    const char *label = a.label, *out = a.out, *prefix = a.prefix;
+    const char *label = a.label ? a.label : "calibrate", *out = a.out, *prefix = a.prefix;
     char **only = a.only;
     if (!recipes_on && !curve)
         return cli_usage_error(&calibrate_command, "--curve and --no-curve together leave nothing to do");
-    k.o.src = source_find("perf");
-    if (!k.o.src)
-        pm_fatal("the perf source is not registered");
+    k.o.src = src;
     double t0 = clock_now_seconds();
     k.o.cpu = cpu_arg >= 0 ? cpu_arg : cal_quietest_cpu();
+    measure_install_sigint();   /* before the folder exists: a stop always finds a manifest to mark */
     if (run_dir_create(&k.dir, out, label))
         return 2;
     run_dir_manifest_begin(&k.dir, argc, argv);
+    json_string(&k.dir.manifest, "source", src->name);
     json_int(&k.dir.manifest, "repetitions", k.o.repetitions);
     json_number(&k.dir.manifest, "target_seconds", k.o.target_seconds);
     host_facts_json(&k.dir.manifest);
     run_dir_manifest(&k.dir, RUN_RUNNING, NULL);
-    measure_install_sigint();
     struct pfm_core core;
     const char *host_pmu = pfm_core_pmu(&core) ? core.name : NULL;
     k.host_pmu = host_pmu;
@@ -405,9 +491,9 @@ static int calibrate_main(int argc, char **argv)
                 k.o.target_seconds * 1e3, k.o.cpu, k.dir.path);
     int nwanted = 0, done = 0;
     for (int i = 0; recipes_on && i < nrecipes; i++)
-        nwanted += wanted(&recipes[i], only, nonly);
+        nwanted += recipe_wanted(&recipes[i], only, nonly);
     for (int i = 0; recipes_on && i < nrecipes && !k.interrupted; i++) {
-        if (!wanted(&recipes[i], only, nonly))
+        if (!recipe_wanted(&recipes[i], only, nonly))
             continue;
         done++;
         double ts = clock_now_seconds();
@@ -442,6 +528,8 @@ static int calibrate_main(int argc, char **argv)
     if (recipes_on && !k.interrupted && closure(&k, ps, np, &doc, &tap))
         status = 1;
     free(cv);
+    if (measure_stop_requested())   /* a stop between cases is a stop too */
+        k.interrupted = true;
     json_object_begin(&doc, "clock");
     const struct clock_info *ci = clock_get();
     json_number(&doc, "core_ghz", run_ghz(&k));
@@ -484,10 +572,9 @@ static int calibrate_main(int argc, char **argv)
         run_dir_manifest(&k.dir, RUN_INTERRUPTED, measure_stop_signal());
     else if (run_dir_manifest(&k.dir, errors ? RUN_FAILED : RUN_COMPLETE, errors ? "a recipe could not be measured" : NULL))
         status = 1;
-    run_dir_close(&k.dir);
-    if (k.interrupted) {
+    if (k.interrupted)
         pm_note("interrupted: what was measured is in %s/penalties.json; no tables were written", k.dir.path);
-        return 128 + measure_interrupted;
-    }
-    return status;
+    if (run_dir_close(&k.dir))
+        status = 1;
+    return k.interrupted ? 128 + measure_interrupted : status;
 }

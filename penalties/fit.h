@@ -47,6 +47,9 @@ struct run_dir;
  * engine's noise handling, a record in dir's measurements.ndjson (dir NULL: none), the event (or
  * NULL) counted beside it. r->status: CAL_OK, CAL_SKIP ("kernel X not built", a case the kernel
  * cannot run here), CAL_ERROR, CAL_INTERRUPTED; r->reason says why. Free with case_result_free. */
+/* The case of a recipe's text "KERNEL p=v ...", or NULL with why: "kernel X not built", or a
+ * text that does not fit the kernel's parameters. */
+struct case_ *cal_case_build(const char *text, char *why, size_t n);
 int cal_measure_case(const struct cal_opts *o, struct run_dir *dir, const char *text, const char *event,
                      struct case_result *r);
 

@@ -157,6 +157,16 @@ const char *recipe_event(const struct recipe *r, const char *pfm_pmu)
     return e ? e->pfm : NULL;
 }
 
+bool recipe_wanted(const struct recipe *r, char *const *only, int nonly)
+{
+    if (!nonly)
+        return true;
+    for (int i = 0; i < nonly; i++)
+        if (!strcmp(only[i], r->name))
+            return true;
+    return false;
+}
+
 const struct recipe *recipe_named(const char *name)
 {
     for (int i = 0; i < nrecipes; i++)

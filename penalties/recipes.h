@@ -4,6 +4,7 @@
  * (a latency or a reciprocal throughput). */
 #ifndef PMUCAL_RECIPES_H
 #define PMUCAL_RECIPES_H
+#include <stdbool.h>
 
 enum domain { DOMAIN_CORE, DOMAIN_MEMORY };
 
@@ -36,6 +37,8 @@ const char *recipe_event(const struct recipe *r, const char *pfm_pmu);
 /* The recipe's event for a model (cpu_model name), or NULL. */
 const struct model_event *recipe_model_event(const struct recipe *r, const char *model);
 const struct recipe *recipe_named(const char *name);
+/* Is it one of the nonly names given with --recipe (every recipe when nonly is 0)? */
+bool recipe_wanted(const struct recipe *r, char *const *only, int nonly);
 const char *domain_name(enum domain d);
 
 #endif

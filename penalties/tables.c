@@ -434,16 +434,11 @@ char *penalties_newest_run(void)
 }
 
 
-/* A named run: one that did not end is refused unless allowed; one without penalties always. A
- * penalties.json on its own (no manifest beside it) is taken as it is; a damaged manifest is not. */
+/* A named run: a 'calibrate --source sim' run, or one without penalties, is always refused; one
+ * that did not end unless allowed. A penalties.json on its own (no manifest beside it) is taken as
+ * it is; a damaged manifest is not. */
 static bool refuse(const char *path, const struct jvalue *doc, bool allow_incomplete)
 {
-    const struct jvalue *ps = jget(doc, "penalties");
-    if (ps && ps->type == J_ARRAY && ps->n == 0) {
-        pm_error("%s holds no penalties (a 'calibrate --curve' run measures only the curve); name a run that "
-                 "measured recipes", path);
-        return true;
-    }
     char *dir = xstrdup(path), *slash = strrchr(dir, '/');
     if (slash)
         *slash = '\0';
@@ -451,8 +446,19 @@ static bool refuse(const char *path, const struct jvalue *doc, bool allow_incomp
     char *m = xasprintf("%s/manifest.json", folder), why[256];
     struct jvalue *man = NULL;
     bool stop = !access(m, F_OK) && !(man = manifest_load(folder));
-    const char *status = jget_str(man, "status", "unknown");
-    if (man && !manifest_complete(man, why, sizeof(why)) && strcmp(status, "unknown")) {
+    const char *status = jget_str(man, "status", "unknown"), *src = jget_str(man, "source", NULL);
+    const struct jvalue *cmd = jget(man, "command"), *ps = jget(doc, "penalties");
+    const char *sub = cmd && cmd->type == J_ARRAY && cmd->n > 1 ? jstr(&cmd->items[1]) : NULL;
+    if (!stop && src && strcmp(src, "perf") && sub && !strcmp(sub, "calibrate")) {
+        /* It checks the models' occurrence counts: no penalties by design. */
+        pm_error("%s: a 'calibrate --source %s' run: it checks the models' occurrence counts and holds no "
+                 "penalties; name a run of 'pmucal calibrate' (--source perf)", m, src);
+        stop = true;
+    } else if (!stop && ps && ps->type == J_ARRAY && ps->n == 0) {
+        pm_error("%s holds no penalties (a 'calibrate --curve' run measures only the curve); name a run that "
+                 "measured recipes", path);
+        stop = true;
+    } else if (!stop && man && !manifest_complete(man, why, sizeof(why)) && strcmp(status, "unknown")) {
         if (!strcmp(status, RUN_FAILED))
             pm_warn("%s: %s; its penalties carry their own status (only 'ok' ones become constants)", m, why);
         else if (!allow_incomplete) {

@@ -30,6 +30,12 @@ n_tap=$(grep -c -- '- penalty \|# SKIP' "$dir/validate.tap")
 [ "$(grep -c '^not ok' "$dir/validate.tap")" -eq 0 ] || [ $rc -eq 1 ]; ok $? "a not ok verdict makes the exit status 1 (exit $rc)"
 jq -e -s 'length > 0 and all(.[]; .cycles.ratio_before > 0 and (.events | length) >= 1 and .source == "perf")' "$dir/measurements.ndjson" > /dev/null
 ok $? "every case is an engine record in measurements.ndjson ($(wc -l < "$dir/measurements.ndjson") records, with the clock around each)"
+# Occurrences from a model say whether 'calibrate --source sim' can check that model (one table).
+jq -e '[.penalties[] | select(.occurrence.source == "model")] | length > 0 and all(.occurrence.model_check |
+        test("^(checked under sim by .pmucal calibrate --source sim. [(]|not checkable under sim: .{20})"))' "$dir/penalties.json" > /dev/null &&
+    jq -e '.penalties[] | select(.name == "stlb_hit") | .occurrence.source == "event" or (.occurrence.model_check | test("no TLB"))' "$dir/penalties.json" > /dev/null &&
+    grep -q "^#   occurrences of .*l1_hit.*: model, checked under sim by 'pmucal calibrate --source sim'\|^#   occurrences of .*l1_hit.*: counted by" "$TMP/c.out"
+ok $? "each model-given occurrence says whether sim can check it: $(jq -r '[.penalties[] | select(.name == "l1_hit" or .name == "stlb_hit") | "\(.name): \(.occurrence.model_check)"] | join("; ")' "$dir/penalties.json")"
 model=$(jq -r '.cpu_model // empty' "$dir/penalties.json")
 if [ -n "$model" ]; then
     jq -e '[.penalties[] | select(.reference)] | length >= 1 and all(.reference.source | length > 10)' "$dir/penalties.json" > /dev/null &&

@@ -74,7 +74,7 @@ out=$($PMUCAL gen branch pattern=period period=6 2>&1); rc=$?
 [ $rc -ne 0 ] && echo "$out" | grep -q "period=6 must be a power of two"
 ok $? "branch period=6 is refused with the rule ($out)"
 out=$($PMUCAL gen ifetch --run x 2>&1); rc=$?
-[ $rc -eq 2 ] && echo "$out" | grep -q -- "--run x is not a whole number"
+[ $rc -eq 2 ] && echo "$out" | grep -q -- "--run x: give a whole number from 1 to"
 ok $? "gen --run x is refused ($out)"
 out=$($PMUCAL gen ifetch --asm /nonexistent/dir/x.s 2>&1); rc=$?
 [ $rc -ne 0 ] && echo "$out" | grep -q "/nonexistent/dir/x.s"

@@ -264,6 +264,7 @@ static int validate_main(int argc, char **argv)
             status = 2;
         goto out;
     }
+    measure_install_sigint();   /* before the folder exists: a stop always finds a manifest to mark */
     struct run_dir dir = {0};
     if (a.resume ? resume_dir(&rs, &list, &dir)
                  : run_dir_create(&dir, a.o.out, a.o.label ? a.o.label : e.src->libpfm_events ? "validate" : e.src->name)) {
@@ -276,7 +277,6 @@ static int validate_main(int argc, char **argv)
     struct tap tap = {.out = stdout, .copy = dir.tap};
     e.dir = &dir;
     e.tap = &tap;
-    measure_install_sigint();
     char no_hw[512];
     int asked = nevents, dropped = measure_cli_drop_uncountable(&e, events, &nevents, no_hw, sizeof(no_hw));
     tap_comment(&tap, "pmucal validate: %d cases x %d events, source %s, results in %s", list.n, asked,
@@ -311,13 +311,7 @@ static int validate_main(int argc, char **argv)
         }
         progress(i, list.n, list.c[i]->label, clock_now_seconds() - wall0, measured++);
         /* Each case gets its own copy: what failed to open in one case is tried again in the next. */
-        struct event_spec *ev = xcalloc((size_t)nevents, sizeof(*ev));
-        for (int k = 0; k < nevents; k++) {
-            ev[k] = events[k];
-            ev[k].name = xstrdup(events[k].name);
-            ev[k].canonical = events[k].canonical ? xstrdup(events[k].canonical) : NULL;
-            ev[k].unsupported = events[k].unsupported ? xstrdup(events[k].unsupported) : NULL;
-        }
+        struct event_spec *ev = engine_copy_events(events, nevents);
         rc = engine_case(&e, list.c[i], ev, nevents);
         cases_done += rc != MEASURE_INTERRUPTED;
         /* Durable once all its records are: what --resume keeps. */
@@ -358,7 +352,6 @@ static int validate_main(int argc, char **argv)
         run_dir_manifest(&dir, RUN_INTERRUPTED, why);
         status = 128 + measure_interrupted;
     } else {
-        tap_plan(&tap);
         char why[160];
         bool lost = e.write_failed || tap.write_failed;
         if (lost)
@@ -366,6 +359,12 @@ static int validate_main(int argc, char **argv)
                      list.n);
         else
             snprintf(why, sizeof(why), "%d of %d cases could not be measured", e.failures, list.n);
+        /* A run cut short by a failed write must not end like a whole one: a harness reading the
+         * plan would take the verdicts so far for all of them. */
+        if (lost)
+            tap_bail(&tap, "%s; the records before it are kept in %s", why, dir.path);
+        else
+            tap_plan(&tap);
         if (run_dir_manifest(&dir, e.failures || lost ? RUN_FAILED : RUN_COMPLETE, e.failures || lost ? why : NULL))
             e.failures++;
         status = tap.not_ok || e.failures || lost ? 1 : 0;

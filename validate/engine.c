@@ -36,6 +36,18 @@ int engine_resolve_events(const struct source *src, const struct evlist *l, stru
     return 0;
 }
 
+struct event_spec *engine_copy_events(const struct event_spec *events, int n)
+{
+    struct event_spec *ev = xcalloc((size_t)(n ? n : 1), sizeof(*ev));
+    for (int k = 0; k < n; k++) {
+        ev[k] = events[k];
+        ev[k].name = xstrdup(events[k].name);
+        ev[k].canonical = events[k].canonical ? xstrdup(events[k].canonical) : NULL;
+        ev[k].unsupported = events[k].unsupported ? xstrdup(events[k].unsupported) : NULL;
+    }
+    return ev;
+}
+
 void engine_free_events(struct event_spec *ev, int n)
 {
     for (int i = 0; i < n; i++)

@@ -50,6 +50,9 @@ struct engine {
 /* An event list into resolved specs; -1 with one message, naming FILE:LINE, for the first unknown event. */
 int engine_resolve_events(const struct source *src, const struct evlist *l, struct event_spec **out, int *n);
 void engine_free_events(struct event_spec *ev, int n);
+/* A case's own copy of the events (free with engine_free_events): what failed to open in one
+ * case is tried again in the next. */
+struct event_spec *engine_copy_events(const struct event_spec *events, int n);
 /* The events used when none are named: perf's generic and software events. */
 extern const char engine_default_events[];
 
