@@ -434,10 +434,10 @@ char *penalties_newest_run(void)
 }
 
 
-/* A named run: a 'calibrate --source sim' run, or one without penalties, is always refused; one
- * that did not end unless allowed. A penalties.json on its own (no manifest beside it) is taken as
- * it is; a damaged manifest is not. */
-static bool refuse(const char *path, const struct jvalue *doc, bool allow_incomplete)
+/* The run of a penalties.json by its manifest: a 'calibrate --source sim' run is always refused,
+ * one that did not end unless allowed. A penalties.json on its own (no manifest beside it) is
+ * taken as it is; a damaged manifest is not. */
+static bool refuse_run(const char *path, bool allow_incomplete)
 {
     char *dir = xstrdup(path), *slash = strrchr(dir, '/');
     if (slash)
@@ -447,16 +447,12 @@ static bool refuse(const char *path, const struct jvalue *doc, bool allow_incomp
     struct jvalue *man = NULL;
     bool stop = !access(m, F_OK) && !(man = manifest_load(folder));
     const char *status = jget_str(man, "status", "unknown"), *src = jget_str(man, "source", NULL);
-    const struct jvalue *cmd = jget(man, "command"), *ps = jget(doc, "penalties");
+    const struct jvalue *cmd = jget(man, "command");
     const char *sub = cmd && cmd->type == J_ARRAY && cmd->n > 1 ? jstr(&cmd->items[1]) : NULL;
     if (!stop && src && strcmp(src, "perf") && sub && !strcmp(sub, "calibrate")) {
         /* It checks the models' occurrence counts: no penalties by design. */
         pm_error("%s: a 'calibrate --source %s' run: it checks the models' occurrence counts and holds no "
                  "penalties; name a run of 'pmucal calibrate' (--source perf)", m, src);
-        stop = true;
-    } else if (!stop && ps && ps->type == J_ARRAY && ps->n == 0) {
-        pm_error("%s holds no penalties (a 'calibrate --curve' run measures only the curve); name a run that "
-                 "measured recipes", path);
         stop = true;
     } else if (!stop && man && !manifest_complete(man, why, sizeof(why)) && strcmp(status, "unknown")) {
         if (!strcmp(status, RUN_FAILED))
@@ -477,8 +473,12 @@ struct jvalue *penalties_load(const char *run, bool allow_incomplete, char **pat
     struct stat st;
     char *path = !run ? penalties_newest_run()
                : !stat(run, &st) && S_ISDIR(st.st_mode) ? xasprintf("%s/penalties.json", run) : xstrdup(run);
-    struct jvalue *doc = path ? jread_load(path) : NULL;
-    if (doc && refuse(path, doc, allow_incomplete)) {
+    struct jvalue *doc = path && !refuse_run(path, allow_incomplete) ? jread_load(path) : NULL;
+    const struct jvalue *ps = jget(doc, "penalties");
+    if (ps && ps->type == J_ARRAY && ps->n == 0)
+        pm_error("%s holds no penalties (a 'calibrate --curve' run measures only the curve); name a run that "
+                 "measured recipes", path);
+    if (doc && ps && ps->type == J_ARRAY && ps->n == 0) {
         jread_free(doc);
         doc = NULL;
     }
