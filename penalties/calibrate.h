@@ -9,6 +9,8 @@
 #include "results.h"
 #include "tap.h"
 
+struct resume;
+
 struct cal {
     struct cal_opts o;
     const char *host_pmu;         /* libpfm4's core PMU: which recipe event counts occurrences */
@@ -19,6 +21,7 @@ struct cal {
     struct case_result **cases;   /* each allocated once: penalties keep pointers to them */
     int ncases;
     bool interrupted;
+    struct resume *resume;        /* --resume: the run's kept records; NULL */
 };
 
 struct penalty {
@@ -53,6 +56,26 @@ int closure(struct cal *k, const struct penalty *ps, int n, struct json *doc, st
 /* Measures one curve point (curve_measure_fn). */
 const struct case_result *curve_case(void *ctx, const char *text);
 void cal_free(struct cal *k);
+
+/* A measurement into a case result: cycles, ns at the clock it was measured at (core_per_tsc x
+ * tsc_hz), noise and clock flags, model, the occurrence event beside it (events[1]). */
+struct measurement;
+void case_result_fill(struct case_result *r, const struct measurement *m, const struct quantities *q,
+                      double tsc_hz, const char *label, const char *detail);
+
+/* Reporting (calibrate_report.c): a penalty as a penalties.json object; its TAP line (ok, not ok,
+ * SKIP, TODO for unstable); the table on stdout as TAP comments, each figure beside its reference. */
+void penalty_json(struct json *j, const struct penalty *p, const char *host_pmu);
+void penalty_verdict(struct tap *tap, const struct penalty *p);
+void print_table(const struct cal *k, const struct penalty *ps, int np, double secs);
+
+/* calibrate --resume RUN (calibrate_resume.c): the run checked (resume_open's refusals, the CPU),
+ * its records of finished cases kept, keyed "text|event|run" as cal_case measures them; a cut
+ * last line and records without a key dropped. 0, or 2 after a message. */
+int cal_resume_open(struct resume *rs, const char *run);
+/* The case r (r->text is its key) rebuilt from its record instead of measured; false when the
+ * run holds none. */
+bool cal_case_from_record(struct cal *k, struct case_result *r, const char *event);
 
 /* The checks a figure must pass to be a constant: physically possible (positive, not within
  * noise of zero), levels ordered l1 < l2 < l3 < dram with each step above noise, level cases on

@@ -19,12 +19,10 @@ static const struct {
     double max_spread;
 } run_to_run[] = {{"alias_4k", 5, 0.02}, {"page_walk", 5, 0.02}};
 
-/* The engine hands over each group's measurement; a calibration case has one group. */
-static void take_measurement(struct engine *e, const struct case_ *c, const struct measurement *m,
-                             const struct quantities *q)
+void case_result_fill(struct case_result *r, const struct measurement *m, const struct quantities *q,
+                      double tsc_hz, const char *label, const char *detail)
 {
-    struct case_result *r = e->arg;
-    double ghz = m->core_per_tsc * clock_get()->tsc_hz / 1e9;
+    double ghz = m->core_per_tsc * tsc_hz / 1e9;
     r->reps = m->reps;
     for (int i = 0; i < m->reps; i++) {
         r->cycles[i] = m->cycles[i];
@@ -37,14 +35,21 @@ static void take_measurement(struct engine *e, const struct case_ *c, const stru
     r->ratio_before = m->ratio_before;
     r->ratio_after = m->ratio_after;
     r->q = *q;
-    snprintf(r->label, sizeof(r->label), "%s", c->label);
-    snprintf(r->detail, sizeof(r->detail), "%s", c->detail);
+    snprintf(r->label, sizeof(r->label), "%s", label);
+    snprintf(r->detail, sizeof(r->detail), "%s", detail);
     if (m->nevents > 1) {
         const struct event_spec *ev = m->events[1];
         r->event.counted = !ev->unsupported;
         r->event.per_iter = ev->unsupported ? NAN : m->stat[1].median;
         snprintf(r->event.why, sizeof(r->event.why), "%s", ev->unsupported ? ev->unsupported : "");
     }
+}
+
+/* The engine hands over each group's measurement; a calibration case has one group. */
+static void take_measurement(struct engine *e, const struct case_ *c, const struct measurement *m,
+                             const struct quantities *q)
+{
+    case_result_fill(e->arg, m, q, clock_get()->tsc_hz, c->label, c->detail);
 }
 
 struct case_ *cal_case_build(const char *text, char *why, size_t n)
@@ -108,6 +113,7 @@ int cal_measure_case(const struct cal_opts *o, struct run_dir *dir, const char *
     e.cpu = o->cpu;
     e.on_measurement = take_measurement;
     e.arg = r;
+    e.record_key = r->text;   /* --resume finds the case's record by it */
     int rc = engine_case(&e, c, ev, n);
     if (rc == MEASURE_INTERRUPTED) {
         r->status = CAL_INTERRUPTED;
@@ -133,14 +139,17 @@ static struct case_result *cal_case_run(struct cal *k, const char *text, const c
 {
     char *key = xasprintf("%s|%s|%d", text, event ? event : "", run);
     for (int i = 0; i < k->ncases; i++)
-        if (!strcmp(k->cases[i]->text, key)) {
+        if (!strcmp(k->cases[i]->key, key)) {
             free(key);
             return k->cases[i];
         }
     k->cases = xrealloc(k->cases, sizeof(*k->cases) * (size_t)(k->ncases + 1));
     struct case_result *r = k->cases[k->ncases++] = xcalloc(1, sizeof(*r));
-    r->text = key;
+    r->key = key;
+    r->text = xstrdup(text);   /* what penalties.json and the tables show: the case, not the key */
     quantities_unstated(&r->q);
+    if (k->resume && cal_case_from_record(k, r, event))
+        return r;   /* measured before the run was interrupted */
     cal_measure_case(&k->o, &k->dir, text, event, r);
     if (r->status == CAL_INTERRUPTED)
         k->interrupted = true;

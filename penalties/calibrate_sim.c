@@ -33,6 +33,7 @@ struct sim_run {
     struct sim_case **cases;     /* each case measured once, however many recipes name it */
     int ncases;
     struct sim_case *current;
+    int recipe, recipes;         /* the [i/n] of the progress lines */
     struct tap tap;
     int checked, wrong, uncheckable;
 };
@@ -70,7 +71,7 @@ static struct sim_case *measure_case(struct sim_run *s, const struct recipe *rc,
         return sc;
     }
     snprintf(sc->label, sizeof(sc->label), "%s", c->label);
-    pm_note("%s: %s", rc->name, text);
+    pm_note("[%d/%d] %s: %s", s->recipe, s->recipes, rc->name, text);
     s->current = sc;
     struct event_spec *ev = engine_copy_events(s->events, s->nevents);
     int mrc = engine_case(&s->e, c, ev, s->nevents);
@@ -240,10 +241,13 @@ int calibrate_sim(const struct cal_sim_args *a, int argc, char **argv)
                 "repetitions), their occurrences checked against penalties/occurrence_sim.c; results in %s",
                 o.source, s.e.src->name, (unsigned long long)s.e.mopts.iters, o.m.repetitions, dir.path);
     bool stopped = false;
+    for (int i = 0; i < nrecipes; i++)
+        s.recipes += recipe_wanted(&recipes[i], a->only, a->nonly);
     for (int i = 0; i < nrecipes && !stopped; i++) {
         const struct recipe *rc = &recipes[i];
         if (!recipe_wanted(rc, a->only, a->nonly))
             continue;
+        s.recipe++;
         tap_comment(&s.tap, "recipe %s: issue %s, control %s, occurrences %s", rc->name, rc->issue,
                     rc->control ? rc->control : "none", rc->occurrence);
         const struct sim_case *is = measure_case(&s, rc, rc->issue), *co = NULL;

@@ -2,6 +2,7 @@
  * the closure check; penalties.json, the tables, curve.csv and curve.svg in a results folder. */
 #include "../validate/host.h"
 #include "../validate/pfm.h"
+#include "../validate/resume.h"
 #include "cli.h"
 #include "clock.h"
 #include "curve.h"
@@ -25,7 +26,7 @@
 static int calibrate_main(int argc, char **argv);
 
 enum { K_LIST = CLI_LONG, K_JSON, K_TARGET_MS, K_QUICK, K_CURVE, K_NO_CURVE, K_RECIPE, K_PPO, K_CPU, K_PREFIX,
-       K_LABEL, K_OUT, K_SOURCE, K_ITERS };
+       K_LABEL, K_OUT, K_SOURCE, K_ITERS, K_RESUME };
 
 static const struct cli_option calibrate_options[] = {
     {"list", K_LIST, NULL, "print the recipes (issue case, control case, occurrence) and exit"},
@@ -45,6 +46,10 @@ static const struct cli_option calibrate_options[] = {
                                  "valgrind's callgrind and check the models' occurrence counts (no penalties)"},
     {"iters", K_ITERS, "N", "with --source sim: iterations per measured run (default 10000, fewer for\n"
                             "cases over 20M instructions a run)"},
+    {"resume", K_RESUME, "RUN",
+     "complete the interrupted (or crashed) calibration RUN with its own options\n"
+     "(from its manifest; no other option is taken with it): cases it measured\n"
+     "are taken from its records, the rest measured; same host, CPU and build"},
     CLI_END,
 };
 
@@ -91,97 +96,22 @@ static const struct command calibrate_command = {
              "Exit status: 0, or 1 when a penalty is not ok, the closure fails, a case fails to measure or\n"
              "an output cannot be written (with --source sim: any not ok); 2 on bad input; 130 (SIGINT)\n"
              "or 143 (SIGTERM) when interrupted: the TAP ends with 'Bail out!', penalties.json keeps what\n"
-             "was measured and no tables are written.\n",
+             "was measured and no tables are written.\n"
+             "--resume RUN completes such a run in its folder: each case whose record (keyed by case text,\n"
+             "event and run) is in measurements.ndjson is rebuilt from it, not measured; a line cut by kill\n"
+             "-9 is dropped; the penalties are fitted again (same seeds) and every output is written as by\n"
+             "a whole run; the manifest lists each resumption under \"resumed\". Refused (exit 2) as\n"
+             "validate --resume refuses: a complete run, a live one, another command, host, CPU or build;\n"
+             "a --source sim run is not resumed (run it again: its counts do not change).\n",
     .options = calibrate_options,
     .examples = "  pmucal calibrate\n"
                 "  pmucal calibrate --recipe l2_hit --recipe dram --no-curve\n"
                 "  pmucal calibrate --list --json | jq -r '.[].name'\n"
                 "  pmucal calibrate --source sim --recipe l1_hit --recipe mispredict\n"
+                "  pmucal calibrate --resume results/2025-01-01-host-calibrate\n"
                 "  pmucal emit --format c --core-ghz 2.0 results/2025-01-01-host-calibrate\n",
 };
 PMUCAL_COMMAND(calibrate_command)
-
-static void penalty_json(struct json *j, const struct penalty *p, const char *host_pmu)
-{
-    const struct recipe *rc = p->rc;
-    json_object_begin(j, NULL);
-    json_string(j, "name", rc->name);
-    json_string(j, "brief", rc->brief);
-    json_string(j, "status", p->status);
-    json_string(j, "reason", p->reason[0] ? p->reason : NULL);
-    json_string(j, "domain", domain_name(rc->domain));
-    json_number(j, "cycles", p->cycles);
-    json_number(j, "cycles_lo", p->cycles_lo);
-    json_number(j, "cycles_hi", p->cycles_hi);
-    json_number(j, "ns", p->ns);
-    json_number(j, "ns_lo", p->ns_lo);
-    json_number(j, "ns_hi", p->ns_hi);
-    json_number(j, "rel_mad", p->issue && p->issue->reps ? p->f.rel_mad : NAN);
-    json_int(j, "repetitions", p->issue ? p->issue->reps : 0);
-    json_object_begin(j, "occurrence");
-    json_string(j, "quantity", rc->occurrence);
-    json_string(j, "source", p->occ.from_event ? "event" : "model");
-    json_string(j, "pmu_event", host_pmu ? recipe_event(rc, host_pmu) : NULL);
-    json_string(j, "pmu_note", p->occ.reason[0] ? p->occ.reason : NULL);
-    char check[512];
-    /* Occurrences a model gives: can 'calibrate --source sim' show them (penalties/occurrence_sim.c)? */
-    json_string(j, "model_check", p->occ.from_event ? NULL : occurrence_sim_statement(rc->occurrence, check,
-                                                                                       sizeof(check)));
-    json_number(j, "issue", p->occ_issue);
-    json_number(j, "control", p->control ? p->occ_control : 0);
-    json_object_end(j);
-    const struct case_result *cs[2] = {p->issue, p->control};
-    const char *names[2] = {"issue", "control"};
-    for (int i = 0; i < 2; i++) {
-        if (!cs[i]) {
-            if (i == 1)
-                json_string(j, "control", NULL);
-            continue;
-        }
-        json_object_begin(j, names[i]);
-        json_string(j, "case", cs[i]->text);
-        json_string(j, "detail", cs[i]->detail);
-        struct stats sc = stats_of(cs[i]->cycles, (size_t)cs[i]->reps), sn = stats_of(cs[i]->ns, (size_t)cs[i]->reps);
-        json_number(j, "cycles_per_iter", sc.median);
-        json_number(j, "cycles_mad", sc.mad);
-        json_number(j, "ns_per_iter", sn.median);
-        json_object_end(j);
-    }
-    /* The occurrence event: libpfm4 names by libpfm4 PMU, perf's names by CPU model. */
-    json_object_begin(j, "events");
-    for (int i = 0; i < RECIPE_MAX_MODELS && rc->events[i].model; i++) {
-        const struct cpu_model *m = cpu_model_named(rc->events[i].model);
-        if (m && m->pfm_pmu && rc->events[i].pfm)
-            json_string(j, m->pfm_pmu, rc->events[i].pfm);
-    }
-    json_object_end(j);
-    json_object_begin(j, "perf_events");
-    for (int i = 0; i < RECIPE_MAX_MODELS && rc->events[i].model; i++)
-        json_string(j, rc->events[i].model, rc->events[i].perf);
-    json_object_end(j);
-    json_string(j, "operands", rc->operands);
-    json_int(j, "runs", p->runs);
-    if (p->runs > 1) {
-        json_array_begin(j, "run_values");
-        for (int r = 0; r < p->runs; r++)
-            json_number(j, NULL, p->run_values[r]);
-        json_array_end(j);
-        json_number(j, "run_spread", p->run_spread);
-    }
-    json_string(j, "plateau", p->plateau[0] ? p->plateau : NULL);
-    if (p->ref) {
-        json_object_begin(j, "reference");
-        json_number(j, "lo", p->ref->lo);
-        json_number(j, "hi", p->ref->hi);
-        json_string(j, "note", p->ref->note);
-        json_string(j, "source", p->ref->source);
-        json_number(j, "deviation", p->deviation);
-        json_bool(j, "large_deviation", reference_deviation_large(p->deviation));
-        json_object_end(j);
-    }
-    json_string(j, "group", rc->group);
-    json_object_end(j);
-}
 
 static int run_curve(struct cal *k, int ppo, struct curve *cv, struct json *doc)
 {
@@ -192,11 +122,15 @@ static int run_curve(struct cal *k, int ppo, struct curve *cv, struct json *doc)
     return 0;
 }
 
+#define CALIBRATE_DEFAULTS {.o = {.repetitions = 7, .target_seconds = 0.005}, .ppo = 4, .cpu_arg = -1, \
+                            .curve = true, .recipes_on = true, .label = NULL, .prefix = "PMUCAL", .source = "perf"}
+
 struct calibrate_args {
     struct cal_opts o;
     int ppo, nonly, cpu_arg;
     bool curve, recipes_on, list, json, reps_given;
-    const char *label, *out, *prefix, *source;
+    const char *label, *out, *prefix, *source, *resume;
+    int given;   /* options other than --resume */
     const char *timing_option;    /* the first option given that only timing uses (refused with sim) */
     unsigned long long iters;
     char *only[64];
@@ -215,7 +149,11 @@ static int calibrate_option(void *ctx, int key, const char *v)
     for (size_t i = 0; i < sizeof(timing_only) / sizeof(timing_only[0]); i++)
         if (key == timing_only[i].key && !a->timing_option)
             a->timing_option = timing_only[i].name;
+    a->given += key != K_RESUME;
     switch (key) {
+    case K_RESUME:
+        a->resume = v;
+        break;
     case 'r':
         if (!(rc = cli_number(&calibrate_command, "-r", v, 3, MEASURE_MAX_REPS, &x)))
             a->o.repetitions = (int)x, a->reps_given = true;
@@ -316,107 +254,47 @@ static int list_recipes(bool as_json)
     return rc ? 1 : 0;
 }
 
-/* One TAP line a penalty: ok, not ok (failed a check, or an error), SKIP, TODO for unstable. */
-static void penalty_verdict(struct tap *tap, const struct penalty *p)
+/* --resume RUN: the run checked, its records kept, its own options parsed again; its CPU kept
+ * when the command did not name one. 0, or the exit status after a message. */
+static int resume_args(struct calibrate_args *a, struct resume *rs)
 {
-    char desc[640];
-    const char *unit = p->rc->domain == DOMAIN_MEMORY ? "ns" : "cycles";
-    snprintf(desc, sizeof(desc), "penalty %s: %.2f %s", p->rc->name, p->f.value, unit);
-    if (!strcmp(p->status, "ok"))
-        tap_point(tap, TAP_OK, desc, NULL);
-    else if (!strcmp(p->status, "unstable"))
-        tap_point(tap, TAP_TODO, desc, p->reason);
-    else if (!strcmp(p->status, "skip"))
-        tap_point(tap, TAP_SKIP, p->rc->name, p->reason);
-    else {
-        snprintf(desc, sizeof(desc), "penalty %s: %s", p->rc->name, p->reason);
-        tap_point(tap, TAP_NOT_OK, desc, NULL);
+    if (a->given)
+        return cli_usage_error(&calibrate_command, "--resume takes no other option: the run's own options come "
+                               "from its manifest");
+    if (cal_resume_open(rs, a->resume))
+        return 2;
+    struct calibrate_args fresh = CALIBRATE_DEFAULTS;
+    *a = fresh;
+    if (cli_parse(&calibrate_command, rs->argc, rs->argv, calibrate_option, a, NULL) || a->list) {
+        pm_error("--resume %s: its command (manifest.json \"command\") is not one this build takes", rs->run);
+        return 2;
     }
-}
-
-/* Where a measured penalty's occurrences came from: the PMU event, or the model, checkable or
- * not under sim (penalties/occurrence_sim.c). */
-static void occurrence_kind(const struct penalty *p, char *buf, size_t n)
-{
-    char st[512];
-    if (p->occ.from_event)
-        snprintf(buf, n, "counted by the recipe's PMU event");
-    else if (occurrence_sim_checkable(p->rc->occurrence))
-        snprintf(buf, n, "model, checked under sim by 'pmucal calibrate --source sim'");
-    else
-        snprintf(buf, n, "model, %s", occurrence_sim_statement(p->rc->occurrence, st, sizeof(st)));
-}
-
-/* One line per kind of occurrence source, naming its penalties. */
-static void print_occurrence_sources(const struct penalty *ps, int np)
-{
-    bool done[np > 0 ? np : 1];
-    memset(done, 0, sizeof(done));
-    for (int i = 0; i < np; i++) {
-        if (done[i] || !strcmp(ps[i].status, "skip") || !strcmp(ps[i].status, "error"))
-            continue;
-        char kind[600], other[600], names[2048] = "";
-        occurrence_kind(&ps[i], kind, sizeof(kind));
-        for (int k = i; k < np; k++) {
-            if (done[k] || !strcmp(ps[k].status, "skip") || !strcmp(ps[k].status, "error"))
-                continue;
-            occurrence_kind(&ps[k], other, sizeof(other));
-            if (strcmp(kind, other))
-                continue;
-            done[k] = true;
-            snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", names[0] ? ", " : "",
-                     ps[k].rc->name);
-        }
-        printf("#   occurrences of %s: %s\n", names, kind);
+    if (strcmp(a->source, "perf")) {
+        pm_error("--resume %s: a calibrate --source %s run is not resumed: run it again (it counts; nothing in it "
+                 "changes run to run)", rs->run, a->source);
+        return 2;
     }
-}
-
-/* The table on stdout as TAP comments: each figure beside its reference and the deviation; the
- * reasons and the large deviations as notes below it. */
-static void print_table(const struct cal *k, const struct penalty *ps, int np, double secs)
-{
-    printf("# %-20s %-6s %-8s %9s %21s %9s  %-13s %s\n", "penalty", "domain", "status", "cycles", "95% interval",
-           "ns", "reference", "deviation");
-    for (int i = 0; i < np; i++) {
-        const struct penalty *p = &ps[i];
-        char ref[32] = "-", dev[24] = "";
-        if (p->ref) {
-            if (p->ref->lo == p->ref->hi)
-                snprintf(ref, sizeof(ref), "%g", p->ref->lo);
-            else
-                snprintf(ref, sizeof(ref), "%g-%g", p->ref->lo, p->ref->hi);
-            if (!isnan(p->deviation))
-                snprintf(dev, sizeof(dev), "%+.0f%%%s", 100 * p->deviation,
-                         reference_deviation_large(p->deviation) ? " NOTE" : "");
-        }
-        if (isnan(p->cycles))
-            printf("# %-20s %-6s %-8s %9s %21s %9s  %-13s\n", p->rc->name, domain_name(p->rc->domain), p->status, "-",
-                   "", "", ref);
-        else
-            printf("# %-20s %-6s %-8s %9.2f   [%8.2f, %8.2f] %9.2f  %-13s %s\n", p->rc->name,
-                   domain_name(p->rc->domain), p->status, p->cycles, p->cycles_lo, p->cycles_hi, p->ns, ref, dev);
-    }
-    for (int i = 0; i < np; i++) {
-        const struct penalty *p = &ps[i];
-        if (p->reason[0])
-            printf("#   %s (%s): %s\n", p->rc->name, p->status, p->reason);
-        if (p->ref && reference_deviation_large(p->deviation))
-            printf("#   NOTE %s: %.2f cycles is %+.0f%% off the published %s for %s (%s%s%s)\n", p->rc->name, p->cycles,
-                   100 * p->deviation, p->ref->lo == p->ref->hi ? "figure" : "range", p->ref->model, p->ref->source,
-                   p->ref->note ? "; " : "", p->ref->note ? p->ref->note : "");
-    }
-    print_occurrence_sources(ps, np);
-    printf("# references: %s; core clock %.3f GHz (median of the clocks measured around each case); %.1f s; "
-           "results in %s\n", k->model ? k->model : "none for this CPU model", run_ghz(k), secs, k->dir.path);
+    double cpu = jget_num(rs->manifest, "measure_cpu", -1);
+    if (a->cpu_arg < 0 && cpu >= 0)
+        a->cpu_arg = (int)cpu;
+    a->resume = rs->run;
+    return 0;
 }
 
 static int calibrate_main(int argc, char **argv)
 {
-    struct calibrate_args a = {.o = {.repetitions = 7, .target_seconds = 0.005}, .ppo = 4, .cpu_arg = -1,
-                               .curve = true, .recipes_on = true, .label = NULL, .prefix = "PMUCAL",
-                               .source = "perf"};
+    struct calibrate_args a = CALIBRATE_DEFAULTS;
+    struct resume rs = {0};
     if (cli_parse(&calibrate_command, argc, argv, calibrate_option, &a, NULL))
         return 2;
+    if (a.resume) {
+        int rc = resume_args(&a, &rs);
+        if (rc) {
+            resume_free(&rs);
+            return rc;
+        }
+        argc = rs.argc, argv = rs.argv;   /* the command the manifest keeps */
+    }
     if (a.json && !a.list)
         return cli_usage_error(&calibrate_command, "--json goes with --list (a calibration writes penalties.json)");
     if (a.list)
@@ -447,19 +325,31 @@ static int calibrate_main(int argc, char **argv)
     bool curve = a.curve, recipes_on = a.recipes_on;
     const char *label = a.label ? a.label : "calibrate", *out = a.out, *prefix = a.prefix;
     char **only = a.only;
-    if (!recipes_on && !curve)
+    if (!recipes_on && !curve) {
+        resume_free(&rs);
         return cli_usage_error(&calibrate_command, "--curve and --no-curve together leave nothing to do");
+    }
     k.o.src = src;
     double t0 = clock_now_seconds();
     k.o.cpu = cpu_arg >= 0 ? cpu_arg : cal_quietest_cpu();
     measure_install_sigint();   /* before the folder exists: a stop always finds a manifest to mark */
-    if (run_dir_create(&k.dir, out, label))
+    if (a.resume ? run_dir_open(&k.dir, rs.run) : run_dir_create(&k.dir, out, label)) {
+        resume_free(&rs);
         return 2;
+    }
+    if (a.resume) {
+        const char *started = jget_str(rs.manifest, "started", NULL);
+        k.dir.started = started ? xstrdup(started) : NULL;
+        k.resume = &rs;
+    }
     run_dir_manifest_begin(&k.dir, argc, argv);
     json_string(&k.dir.manifest, "source", src->name);
     json_int(&k.dir.manifest, "repetitions", k.o.repetitions);
     json_number(&k.dir.manifest, "target_seconds", k.o.target_seconds);
+    json_int(&k.dir.manifest, "measure_cpu", k.o.cpu);   /* a resumption measures on it too; "cpu" is the host's */
     host_facts_json(&k.dir.manifest);
+    if (a.resume)
+        resume_manifest(&rs, &k.dir.manifest);
     run_dir_manifest(&k.dir, RUN_RUNNING, NULL);
     struct pfm_core core;
     const char *host_pmu = pfm_core_pmu(&core) ? core.name : NULL;
@@ -489,6 +379,9 @@ static int calibrate_main(int argc, char **argv)
     struct tap tap = {.out = stdout, .copy = k.dir.tap};
     tap_comment(&tap, "pmucal calibrate: %d repetitions x %.0f ms runs on CPU %d, results in %s", k.o.repetitions,
                 k.o.target_seconds * 1e3, k.o.cpu, k.dir.path);
+    if (a.resume)
+        tap_comment(&tap, "resuming: %d cases measured before are taken from their records, not measured again; %d "
+                    "records dropped (cut short, or without a case key)", rs.records_kept, rs.records_dropped);
     int nwanted = 0, done = 0;
     for (int i = 0; recipes_on && i < nrecipes; i++)
         nwanted += recipe_wanted(&recipes[i], only, nonly);
@@ -573,8 +466,10 @@ static int calibrate_main(int argc, char **argv)
     else if (run_dir_manifest(&k.dir, errors ? RUN_FAILED : RUN_COMPLETE, errors ? "a recipe could not be measured" : NULL))
         status = 1;
     if (k.interrupted)
-        pm_note("interrupted: what was measured is in %s/penalties.json; no tables were written", k.dir.path);
+        pm_note("interrupted: what was measured is in %s/penalties.json; no tables were written; 'pmucal calibrate "
+                "--resume %s' completes it", k.dir.path, k.dir.path);
     if (run_dir_close(&k.dir))
         status = 1;
+    resume_free(&rs);
     return k.interrupted ? 128 + measure_interrupted : status;
 }

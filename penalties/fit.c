@@ -51,6 +51,7 @@ int cal_quietest_cpu(void)
 void case_result_free(struct case_result *r)
 {
     free(r->text);
+    free(r->key);
     memset(r, 0, sizeof(*r));
 }
 

@@ -26,7 +26,8 @@ struct event_count {
 };
 
 struct case_result {
-    char *text;
+    char *text;               /* the case text "KERNEL p=v ..." as the recipe gives it */
+    char *key;                /* "text|event|run": how calibrate finds a case measured already; NULL */
     int status;               /* CAL_OK, CAL_SKIP (reason says why), CAL_ERROR */
     char reason[320];
     char label[256], detail[256];

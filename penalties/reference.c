@@ -28,8 +28,10 @@ const struct reference references[] = {
     {"zen5", "l2_hit", 14, 14, NULL, ZEN5_SOG},
     {"zen5", "mispredict", 12, 18, "15 typical", ZEN5_SOG},
     {"zen5", "stlb_hit", 11, 11, "an L1 DTLB miss that hits the L2 DTLB adds 11", ZEN5_SOG},
-    {"zen5", "store_forward", 8, 8, NULL, ZEN5_SOG},
-    {"zen5", "store_forward_block", 6, 7, "a failed forward takes 14-15 in all, a forward 8: 6-7 more", ZEN5_SOG},
+    {"zen5", "store_forward", 8, 8, "a store and the load forwarded from it, whole (an absolute latency, as the "
+     "recipe measures: no control); a renamed pair (same address and size) has no such latency", ZEN5_SOG},
+    {"zen5", "store_forward_block", 6, 7, "a failed forward takes 14-15 in all, a forward 8: 6-7 more (a delta "
+     "against a forward, as the recipe measures)", ZEN5_SOG},
     {"zen5", "div32_latency", 12.9, 12.9, NULL, ZEN5_LAT},
     {"zen5", "div32_throughput", 6.0, 6.0, NULL, ZEN5_LAT},
     {"zen5", "div64_latency", 17.9, 18.9, NULL, ZEN5_LAT},

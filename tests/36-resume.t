@@ -14,6 +14,19 @@ run_dir() { ls -d "$PMUCAL_RESULTS"/*-"$1" 2> /dev/null | head -n 1; }
 verdicts() { sed -n 's/^\(ok\|not ok\) [0-9]* - \(.*\) :: \([^ ]*\).*/\1 \2 :: \3/p' "$1" | sort; }
 # records_per_case RUN: "case count" lines of its measurements.ndjson
 records_per_case() { jq -r .case "$1/measurements.ndjson" | sort | uniq -c | awk '{c=$1; $1=""; print substr($0,2) "=" c}' | paste -s -d ';' -; }
+# start_run LABEL N OPTIONS...: validate in the background ($pid); $d is its folder once N cases
+# finished (N=0: once its manifest is written)
+start_run() {
+    lbl=$1 n=$2
+    shift 2
+    $PMUCAL validate "$@" --label "$lbl" > "$TMP/$lbl.tap" 2> "$TMP/$lbl.err" &
+    pid=$!
+    for i in $(seq 1 600); do
+        d=$(run_dir "$lbl")
+        [ -n "$d" ] && [ -s "$d/manifest.json" ] && [ "$(cat "$d/cases.done" 2> /dev/null | wc -l)" -ge "$n" ] && break
+        sleep 0.05
+    done
+}
 set_manifest() { # set_manifest RUN JQ-FILTER
     jq "$2" "$1/manifest.json" > "$TMP/m.json" && mv "$TMP/m.json" "$1/manifest.json"
 }
@@ -23,14 +36,7 @@ ref=$(run_dir ref)
 is "$(jq -r .status "$ref/manifest.json")" complete "the uninterrupted run completes"
 
 # SIGTERM after one case, then --resume.
-lbl=int
-$PMUCAL validate "$@" --label $lbl > "$TMP/int.tap" 2> "$TMP/int.err" &
-pid=$!
-for i in $(seq 1 600); do
-    d=$(run_dir $lbl)
-    [ -n "$d" ] && [ "$(cat "$d/cases.done" 2> /dev/null | wc -l)" -ge 1 ] && break
-    sleep 0.05
-done
+start_run int 1 "$@"
 kill -TERM $pid
 wait $pid
 rc=$?
@@ -67,14 +73,7 @@ is "$(grep -c '^pmucal: \[' "$TMP/res.err")" "$((4 - kept))" "only the $((4 - ke
 
 # kill -9 mid-run: the manifest still says running, its process is gone. The last finished
 # case's marker and a line cut mid-write are what a kill can leave behind; both are made so here.
-lbl=k9
-$PMUCAL validate "$@" --label $lbl > /dev/null 2>&1 &
-pid=$!
-for i in $(seq 1 600); do
-    d=$(run_dir $lbl)
-    [ -n "$d" ] && [ "$(cat "$d/cases.done" 2> /dev/null | wc -l)" -ge 2 ] && break
-    sleep 0.05
-done
+start_run k9 2 "$@"
 kill -KILL $pid
 wait $pid 2> /dev/null
 sed -i '$d' "$d/cases.done"
@@ -137,14 +136,48 @@ refused "$TMP/other" "measured on CPU GenuineIntel-6-55-4" "a run on another CPU
 echo '{"status": ' > "$TMP/other/manifest.json"
 refused "$TMP/other" "manifest.json.*start a new run" "a corrupt manifest is refused"
 
-$PMUCAL validate --case 'walker size=16k' --iters 100000 -r 101 -e $EV --label live > /dev/null 2>&1 &
-pid=$!
-for i in $(seq 1 400); do
-    d=$(run_dir live)
-    [ -n "$d" ] && [ -s "$d/manifest.json" ] && break
-    sleep 0.05
-done
+start_run live 0 --case 'walker size=16k' --iters 100000 -r 101 -e $EV
 refused "$d" "its process $pid is still running it" "a run whose process is alive is refused"
 kill -TERM $pid
 wait $pid
+
+# calibrate: each case is one record keyed "text|event|run"; a resumed calibration takes the cases
+# it finds there and fits the penalties again with the same seeds.
+$PMUCAL calibrate --recipe l1_hit --recipe mispredict --no-curve -r 11 --target-ms 10 --label cal > "$TMP/cal.tap" 2> "$TMP/cal.err" &
+pid=$!
+for i in $(seq 1 600); do
+    d=$(run_dir cal)
+    [ -n "$d" ] && [ "$(cat "$d/measurements.ndjson" 2> /dev/null | wc -l)" -ge 1 ] && break
+    sleep 0.05
+done
+kill -TERM $pid
+wait $pid
+rc=$?
+kept=$(wc -l < "$d/measurements.ndjson")
+cp "$d/measurements.ndjson" "$TMP/cal-before.ndjson"
+l1_before=$(jq '.penalties[] | select(.name == "l1_hit") | .cycles' "$d/penalties.json")
+[ $rc -eq 143 ] && [ "$(jq -r .status "$d/manifest.json")" = interrupted ] && [ "$kept" -ge 1 ] && [ ! -e "$d/tables" ]
+ok $? "calibrate stopped by SIGTERM after $kept cases (exit $rc, no tables)"
+$PMUCAL calibrate --resume "$d" > "$TMP/cal2.tap" 2> "$TMP/cal2.err"
+rc=$?
+[ $rc -le 1 ] && grep -q "^# resuming: $kept cases measured before are taken from their records" "$TMP/cal2.tap" &&
+    jq -e --argjson k "$kept" '.status == "complete" and .resumed[0].cases_kept == $k' "$d/manifest.json" > /dev/null &&
+    [ -s "$d/tables/penalties.h" ] && [ "$(jq '.penalties | length' "$d/penalties.json")" -eq 2 ]
+ok $? "calibrate --resume completes the run, tables and all (exit $rc): $(grep '^# resuming' "$TMP/cal2.tap") $(head -c 300 "$TMP/cal2.err")"
+total=$(wc -l < "$d/measurements.ndjson")
+keys=$(jq -r '.key // empty' "$d/measurements.ndjson" | sort -u | wc -l)
+[ "$total" -eq "$keys" ] && [ "$total" -gt "$kept" ]
+ok $? "no calibrate case was measured twice: $total records, $keys distinct case keys ($kept kept)"
+is "$(head -n "$kept" "$d/measurements.ndjson" | md5sum)" "$(md5sum < "$TMP/cal-before.ndjson")" "the kept records are unchanged"
+is "$(jq '.penalties[] | select(.name == "l1_hit") | .cycles' "$d/penalties.json")" "$l1_before" \
+    "l1_hit, fitted from its kept record with the same seed, is the figure of the interrupted run"
+refused() { # refused RUN PATTERN DESCRIPTION (calibrate)
+    $PMUCAL calibrate --resume "$1" > /dev/null 2> "$TMP/ref.err"
+    rc=$?
+    [ $rc -eq 2 ] && grep -q -- "$2" "$TMP/ref.err"
+    ok $? "$3: exit $rc, $(head -c 250 "$TMP/ref.err")"
+}
+refused "$d" "it is complete: nothing to resume" "calibrate refuses a complete run"
+cp -r "$(run_dir int)" "$TMP/v" && set_manifest "$TMP/v" '.status = "interrupted"'
+refused "$TMP/v" "made by 'pmucal validate', not 'pmucal calibrate'" "calibrate refuses a validate run"
 done_testing

@@ -41,6 +41,8 @@ grep -q '^ok [0-9]* - l1_hit: occurrences ld.l1 checked under sim, ld.l1 = sim::
 ok $? "l1_hit: its occurrences are shown by the simulated counts: $(grep -- '- l1_hit: occ' "$TMP/s.tap" | cut -c1-200)"
 grep -q '^ok [0-9]* - mispredict: occurrences br.mispred checked under sim, .*branch pattern=random: br.mispred 4 per iteration (sim::Bcm [34]\.[0-9]* = .*control branch pattern=taken: br.mispred 0 per iteration' "$TMP/s.tap"
 ok $? "mispredict: issue and control cases both shown: $(grep -- '- mispredict: occ' "$TMP/s.tap" | cut -c1-200)"
+[ "$(grep -c '^pmucal: \[[12]/2\] ' "$TMP/s.err")" -eq 3 ]
+ok $? "one progress line per case on stderr, [i/n] by recipe: $(grep '^pmucal: \[' "$TMP/s.err" | tr '\n' ' ')"
 n=$(grep -c ' :: sim::[A-Za-z0-9]* = ' "$TMP/s.tap")
 [ "$n" -ge 27 ] && grep -q '^ok .*walker :: sim::Dr = ld.all: measured 16.0000 expected 16.0000' "$TMP/s.tap"
 ok $? "each case's model is checked under sim as validate reports it ($n rule lines over 3 cases)"

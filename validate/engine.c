@@ -85,6 +85,8 @@ void measurement_json(struct json *j, const struct engine *e, const struct case_
 {
     json_object_begin(j, NULL);
     json_string(j, "case", c->label);
+    if (e->record_key)
+        json_string(j, "key", e->record_key);
     json_string(j, "kernel", c->kernel->name);
     json_object_begin(j, "params");
     for (int i = 0; c->kernel->params[i].name; i++)
@@ -136,6 +138,7 @@ void measurement_json(struct json *j, const struct engine *e, const struct case_
     json_object_begin(j, "cycles");
     json_string(j, "source", "tsc");
     json_number(j, "core_per_tsc", m->core_per_tsc);
+    json_number(j, "tsc_hz", clock_get()->tsc_hz);   /* with core_per_tsc: the clock, so ns come back exactly */
     json_number(j, "ratio_before", m->ratio_before);
     json_number(j, "ratio_after", m->ratio_after);
     json_int(j, "clock_redone", m->clock_redone);

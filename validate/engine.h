@@ -42,6 +42,7 @@ struct engine {
     int cpu;
     measurement_hook on_measurement;
     void *arg;
+    const char *record_key;       /* written as each record's "key" (calibrate: "text|event|run"); NULL: none */
     int measurements;             /* records written */
     int failures;                 /* cases whose setup or measurement failed */
     bool write_failed;            /* a record could not be appended: the run stops there */

@@ -1,0 +1,185 @@
+/* Reporting a calibration: each penalty as penalties.json's object, as a TAP verdict, and the
+ * table of figures beside their references (split from cmd_calibrate.c, which runs them). */
+#include "calibrate.h"
+#include "models.h"
+#include "occurrence_sim.h"
+#include "stats.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void penalty_json(struct json *j, const struct penalty *p, const char *host_pmu)
+{
+    const struct recipe *rc = p->rc;
+    json_object_begin(j, NULL);
+    json_string(j, "name", rc->name);
+    json_string(j, "brief", rc->brief);
+    json_string(j, "status", p->status);
+    json_string(j, "reason", p->reason[0] ? p->reason : NULL);
+    json_string(j, "domain", domain_name(rc->domain));
+    json_number(j, "cycles", p->cycles);
+    json_number(j, "cycles_lo", p->cycles_lo);
+    json_number(j, "cycles_hi", p->cycles_hi);
+    json_number(j, "ns", p->ns);
+    json_number(j, "ns_lo", p->ns_lo);
+    json_number(j, "ns_hi", p->ns_hi);
+    json_number(j, "rel_mad", p->issue && p->issue->reps ? p->f.rel_mad : NAN);
+    json_int(j, "repetitions", p->issue ? p->issue->reps : 0);
+    json_object_begin(j, "occurrence");
+    json_string(j, "quantity", rc->occurrence);
+    json_string(j, "source", p->occ.from_event ? "event" : "model");
+    json_string(j, "pmu_event", host_pmu ? recipe_event(rc, host_pmu) : NULL);
+    json_string(j, "pmu_note", p->occ.reason[0] ? p->occ.reason : NULL);
+    char check[512];
+    /* Occurrences a model gives: can 'calibrate --source sim' show them (penalties/occurrence_sim.c)? */
+    json_string(j, "model_check", p->occ.from_event ? NULL : occurrence_sim_statement(rc->occurrence, check,
+                                                                                       sizeof(check)));
+    json_number(j, "issue", p->occ_issue);
+    json_number(j, "control", p->control ? p->occ_control : 0);
+    json_object_end(j);
+    const struct case_result *cs[2] = {p->issue, p->control};
+    const char *names[2] = {"issue", "control"};
+    for (int i = 0; i < 2; i++) {
+        if (!cs[i]) {
+            if (i == 1)
+                json_string(j, "control", NULL);
+            continue;
+        }
+        json_object_begin(j, names[i]);
+        json_string(j, "case", cs[i]->text);
+        json_string(j, "detail", cs[i]->detail);
+        struct stats sc = stats_of(cs[i]->cycles, (size_t)cs[i]->reps), sn = stats_of(cs[i]->ns, (size_t)cs[i]->reps);
+        json_number(j, "cycles_per_iter", sc.median);
+        json_number(j, "cycles_mad", sc.mad);
+        json_number(j, "ns_per_iter", sn.median);
+        json_object_end(j);
+    }
+    /* The occurrence event: libpfm4 names by libpfm4 PMU, perf's names by CPU model. */
+    json_object_begin(j, "events");
+    for (int i = 0; i < RECIPE_MAX_MODELS && rc->events[i].model; i++) {
+        const struct cpu_model *m = cpu_model_named(rc->events[i].model);
+        if (m && m->pfm_pmu && rc->events[i].pfm)
+            json_string(j, m->pfm_pmu, rc->events[i].pfm);
+    }
+    json_object_end(j);
+    json_object_begin(j, "perf_events");
+    for (int i = 0; i < RECIPE_MAX_MODELS && rc->events[i].model; i++)
+        json_string(j, rc->events[i].model, rc->events[i].perf);
+    json_object_end(j);
+    json_string(j, "operands", rc->operands);
+    json_int(j, "runs", p->runs);
+    if (p->runs > 1) {
+        json_array_begin(j, "run_values");
+        for (int r = 0; r < p->runs; r++)
+            json_number(j, NULL, p->run_values[r]);
+        json_array_end(j);
+        json_number(j, "run_spread", p->run_spread);
+    }
+    json_string(j, "plateau", p->plateau[0] ? p->plateau : NULL);
+    if (p->ref) {
+        json_object_begin(j, "reference");
+        json_number(j, "lo", p->ref->lo);
+        json_number(j, "hi", p->ref->hi);
+        json_string(j, "note", p->ref->note);
+        json_string(j, "source", p->ref->source);
+        json_number(j, "deviation", p->deviation);
+        json_bool(j, "large_deviation", reference_deviation_large(p->deviation));
+        json_object_end(j);
+    }
+    json_string(j, "group", rc->group);
+    json_object_end(j);
+}
+
+/* One TAP line a penalty: ok, not ok (failed a check, or an error), SKIP, TODO for unstable. */
+void penalty_verdict(struct tap *tap, const struct penalty *p)
+{
+    char desc[640];
+    const char *unit = p->rc->domain == DOMAIN_MEMORY ? "ns" : "cycles";
+    snprintf(desc, sizeof(desc), "penalty %s: %.2f %s", p->rc->name, p->f.value, unit);
+    if (!strcmp(p->status, "ok"))
+        tap_point(tap, TAP_OK, desc, NULL);
+    else if (!strcmp(p->status, "unstable"))
+        tap_point(tap, TAP_TODO, desc, p->reason);
+    else if (!strcmp(p->status, "skip"))
+        tap_point(tap, TAP_SKIP, p->rc->name, p->reason);
+    else {
+        snprintf(desc, sizeof(desc), "penalty %s: %s", p->rc->name, p->reason);
+        tap_point(tap, TAP_NOT_OK, desc, NULL);
+    }
+}
+
+/* Where a measured penalty's occurrences came from: the PMU event, or the model, checkable or
+ * not under sim (penalties/occurrence_sim.c). */
+static void occurrence_kind(const struct penalty *p, char *buf, size_t n)
+{
+    char st[512];
+    if (p->occ.from_event)
+        snprintf(buf, n, "counted by the recipe's PMU event");
+    else if (occurrence_sim_checkable(p->rc->occurrence))
+        snprintf(buf, n, "model, checked under sim by 'pmucal calibrate --source sim'");
+    else
+        snprintf(buf, n, "model, %s", occurrence_sim_statement(p->rc->occurrence, st, sizeof(st)));
+}
+
+/* One line per kind of occurrence source, naming its penalties. */
+static void print_occurrence_sources(const struct penalty *ps, int np)
+{
+    bool done[np > 0 ? np : 1];
+    memset(done, 0, sizeof(done));
+    for (int i = 0; i < np; i++) {
+        if (done[i] || !strcmp(ps[i].status, "skip") || !strcmp(ps[i].status, "error"))
+            continue;
+        char kind[600], other[600], names[2048] = "";
+        occurrence_kind(&ps[i], kind, sizeof(kind));
+        for (int k = i; k < np; k++) {
+            if (done[k] || !strcmp(ps[k].status, "skip") || !strcmp(ps[k].status, "error"))
+                continue;
+            occurrence_kind(&ps[k], other, sizeof(other));
+            if (strcmp(kind, other))
+                continue;
+            done[k] = true;
+            snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", names[0] ? ", " : "",
+                     ps[k].rc->name);
+        }
+        printf("#   occurrences of %s: %s\n", names, kind);
+    }
+}
+
+/* The table on stdout as TAP comments: each figure beside its reference and the deviation; the
+ * reasons and the large deviations as notes below it. */
+void print_table(const struct cal *k, const struct penalty *ps, int np, double secs)
+{
+    printf("# %-20s %-6s %-8s %9s %21s %9s  %-13s %s\n", "penalty", "domain", "status", "cycles", "95% interval",
+           "ns", "reference", "deviation");
+    for (int i = 0; i < np; i++) {
+        const struct penalty *p = &ps[i];
+        char ref[32] = "-", dev[24] = "";
+        if (p->ref) {
+            if (p->ref->lo == p->ref->hi)
+                snprintf(ref, sizeof(ref), "%g", p->ref->lo);
+            else
+                snprintf(ref, sizeof(ref), "%g-%g", p->ref->lo, p->ref->hi);
+            if (!isnan(p->deviation))
+                snprintf(dev, sizeof(dev), "%+.0f%%%s", 100 * p->deviation,
+                         reference_deviation_large(p->deviation) ? " NOTE" : "");
+        }
+        if (isnan(p->cycles))
+            printf("# %-20s %-6s %-8s %9s %21s %9s  %-13s\n", p->rc->name, domain_name(p->rc->domain), p->status, "-",
+                   "", "", ref);
+        else
+            printf("# %-20s %-6s %-8s %9.2f   [%8.2f, %8.2f] %9.2f  %-13s %s\n", p->rc->name,
+                   domain_name(p->rc->domain), p->status, p->cycles, p->cycles_lo, p->cycles_hi, p->ns, ref, dev);
+    }
+    for (int i = 0; i < np; i++) {
+        const struct penalty *p = &ps[i];
+        if (p->reason[0])
+            printf("#   %s (%s): %s\n", p->rc->name, p->status, p->reason);
+        if (p->ref && reference_deviation_large(p->deviation))
+            printf("#   NOTE %s: %.2f cycles is %+.0f%% off the published %s for %s (%s%s%s)\n", p->rc->name, p->cycles,
+                   100 * p->deviation, p->ref->lo == p->ref->hi ? "figure" : "range", p->ref->model, p->ref->source,
+                   p->ref->note ? "; " : "", p->ref->note ? p->ref->note : "");
+    }
+    print_occurrence_sources(ps, np);
+    printf("# references: %s; core clock %.3f GHz (median of the clocks measured around each case); %.1f s; "
+           "results in %s\n", k->model ? k->model : "none for this CPU model", run_ghz(k), secs, k->dir.path);
+}

@@ -1,0 +1,68 @@
+/* calibrate --resume RUN: every case calibrate measures is one engine record keyed
+ * "text|event|run"; a resumed calibration takes the cases it finds there instead of measuring
+ * them, and fits the penalties from them with the same seeds. */
+#include "calibrate.h"
+#include "../validate/resume.h"
+#include "../validate/runfile.h"
+#include "clock.h"
+#include "util.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A case's record is whole once written (a calibration case is one group); records of another
+ * pmucal without a key cannot be matched to a case. A key seen twice keeps its first record. */
+static bool keep_keyed(const struct jvalue *rec, void *ctx)
+{
+    struct resume *rs = ctx;
+    const char *key = jstr(jget(rec, "key"));
+    if (!key)
+        return false;
+    for (int i = 0; i < rs->nrec; i++)
+        if (!strcmp(jget_str(rs->rec[i], "key", ""), key))
+            return false;
+    return true;
+}
+
+int cal_resume_open(struct resume *rs, const char *run)
+{
+    if (resume_open(rs, run, "calibrate") || resume_same_cpu(rs) || resume_records(rs, keep_keyed, rs))
+        return 2;
+    rs->cases_kept = rs->records_kept;
+    return 0;
+}
+
+bool cal_case_from_record(struct cal *k, struct case_result *r, const char *event)
+{
+    struct resume *rs = k->resume;
+    int at = -1;
+    for (int i = 0; i < rs->nrec && at < 0; i++)
+        if (!rs->replayed[i] && !strcmp(jget_str(rs->rec[i], "key", ""), r->text))
+            at = i;
+    if (at < 0)
+        return false;
+    const struct jvalue *rec = rs->rec[at];
+    struct measurement *m = xmalloc(sizeof(*m));
+    struct event_spec ev[GROUP_MAX_EVENTS], *ptr[GROUP_MAX_EVENTS];
+    memset(ev, 0, sizeof(ev));
+    struct quantities q;
+    bool ok = measurement_from_record(rec, m, ev, &q) == 0;
+    if (ok) {
+        for (int i = 0; i < m->nevents; i++)
+            ptr[i] = &ev[i];
+        m->events = ptr;
+        double tsc_hz = jget_num(jget(rec, "cycles"), "tsc_hz", clock_get()->tsc_hz);
+        case_result_fill(r, m, &q, tsc_hz, jget_str(rec, "case", ""), jget_str(rec, "detail", ""));
+        r->event.asked = event != NULL;
+        if (event && !r->event.counted && !r->event.why[0])
+            snprintf(r->event.why, sizeof(r->event.why), "not measured");
+        r->status = CAL_OK;
+        rs->replayed[at] = true;
+    } else {
+        pm_warn("--resume %s: the record of '%s' is malformed; the case is measured again", rs->run, r->text);
+    }
+    for (int i = 0; i < m->nevents && i < GROUP_MAX_EVENTS; i++)
+        event_spec_clear(&ev[i]);
+    free(m);
+    return ok;
+}
