@@ -146,7 +146,15 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
     uint64_t warm = c->warm_iters > m->iters ? c->warm_iters : m->iters;
     if (c->max_iters && warm > c->max_iters)
         warm = c->max_iters;
-    if (one_run(src, g, c, warm, &rn, &kn)) {
+    if (c->warm_in_parts && warm > m->iters) {
+        /* Uncounted, in parts of one measured run each: a stop waits for one part, not a lap. */
+        if (c->kernel->prepare)
+            c->kernel->prepare(c);
+        for (uint64_t done = 0, part; done < warm && !measure_interrupted; done += part) {
+            part = warm - done < m->iters ? warm - done : m->iters;
+            c->kernel->run(c, part);
+        }
+    } else if (one_run(src, g, c, warm, &rn, &kn)) {
         rc = MEASURE_FAILED;
         goto out;
     }

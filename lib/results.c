@@ -99,22 +99,42 @@ int run_dir_open(struct run_dir *r, const char *path)
     return open_files(r, "w");
 }
 
-int run_dir_write(const struct run_dir *r, const char *name, const struct json *j)
+int run_file_write(const char *dir, const char *name, const char *text, size_t len)
 {
-    char *p = xasprintf("%s/%s", r->path, name), *tmp = xasprintf("%s/.%s.tmp", r->path, name);
-    FILE *f = fopen(tmp, "w");
-    int rc = f ? json_write_line(j, f) : -1;
-    if (f && (fsync(fileno(f)) || fclose(f)))
+    /* mkstemp makes a new file: never one that exists, never through a link planted at a guessed
+     * temporary name; rename replaces whatever is at the target, a symlink included. */
+    char *p = xasprintf("%s/%s", dir, name), *tmp = xasprintf("%s/.%s.XXXXXX", dir, name);
+    int fd = mkstemp(tmp), rc = fd < 0 ? -1 : 0;
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+    if (fd >= 0 && !f)
+        close(fd);
+    if (!f || fchmod(fileno(f), 0644) || fwrite(text, 1, len, f) != len || fflush(f) || fsync(fileno(f)))
+        rc = -1;
+    if (f && fclose(f))
         rc = -1;
     if (!rc && rename(tmp, p))
         rc = -1;
     if (rc) {
         pm_error("cannot write %s: %s", p, strerror(errno));
-        unlink(tmp);
+        if (fd >= 0)
+            unlink(tmp);
     }
     free(tmp);
     free(p);
     return rc;
+}
+
+int run_file_write_json(const char *dir, const char *name, const struct json *j)
+{
+    char *line = xasprintf("%s\n", j->buf);
+    int rc = run_file_write(dir, name, line, j->len + 1);
+    free(line);
+    return rc;
+}
+
+int run_dir_write(const struct run_dir *r, const char *name, const struct json *j)
+{
+    return run_file_write_json(r->path, name, j);
 }
 
 void run_dir_manifest_begin(struct run_dir *r, int argc, char **argv)
@@ -228,6 +248,21 @@ bool manifest_process_alive(const struct jvalue *manifest)
             line[i] = ' ';
     line[len] = '\0';
     return strstr(line, "pmucal") != NULL;
+}
+
+struct jvalue *manifest_load(const char *run)
+{
+    char *path = xasprintf("%s/manifest.json", run), err[512];
+    struct jvalue *m = jread_file(path, err, sizeof(err));
+    if (!m || m->type != J_OBJECT)
+        pm_error("%s%s: a damaged run folder, or none pmucal wrote (a run folder holds its manifest.json); name a "
+                 "folder of 'pmucal validate' or 'pmucal calibrate'", m ? path : err, m ? " is not a JSON object" : "");
+    if (m && m->type != J_OBJECT) {
+        jread_free(m);
+        m = NULL;
+    }
+    free(path);
+    return m;
 }
 
 bool manifest_complete(const struct jvalue *manifest, char *why, size_t n)

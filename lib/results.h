@@ -32,12 +32,19 @@ int run_dir_open(struct run_dir *r, const char *path);
 /* Write a file in the run (penalties.json ...) from a finished JSON value, atomically (a temporary
  * file renamed over it: a reader sees the old or the new file, never half of one). */
 int run_dir_write(const struct run_dir *r, const char *name, const struct json *j);
+/* The same in a folder by path: text (len bytes) or a JSON value and a newline. A link at the
+ * name is replaced, never followed. -1 with one message naming the file. */
+int run_file_write(const char *dir, const char *name, const char *text, size_t len);
+int run_file_write_json(const char *dir, const char *name, const struct json *j);
 /* Start r->manifest with manifest_head's members; the caller adds its own
  * members to r->manifest, then writes it with run_dir_manifest(r, RUN_RUNNING, NULL). */
 void run_dir_manifest_begin(struct run_dir *r, int argc, char **argv);
 /* Write manifest.json (atomically): the members so far, "status", "ended" (when not running),
  * "status_reason" when why is not NULL. Called at the start and again at the end. */
 int run_dir_manifest(struct run_dir *r, const char *status, const char *why);
+/* RUN/manifest.json, which must be a JSON object; NULL after one message naming it when it is
+ * missing, malformed or not an object (a folder without one is no run to read). */
+struct jvalue *manifest_load(const char *run);
 /* Did the run whose manifest this is finish what it was asked (status complete)? When not, why
  * (into why): running (going on, or its process died), interrupted, failed, or no status at all. */
 bool manifest_complete(const struct jvalue *manifest, char *why, size_t n);

@@ -15,11 +15,13 @@
 
 static int cpi_main(int argc, char **argv);
 
-enum { K_PENALTIES = CLI_LONG, K_CASE, K_MODEL, K_BASE_CPI, K_CORE_GHZ, K_TOLERANCE, K_JSON, K_SVG };
+enum { K_PENALTIES = CLI_LONG, K_ALLOW_INCOMPLETE, K_CASE, K_MODEL, K_BASE_CPI, K_CORE_GHZ, K_TOLERANCE, K_JSON, K_SVG };
 
 static const struct cli_option cpi_options[] = {
     {"penalties", K_PENALTIES, "RUN", "a calibration's results folder or its penalties.json (default: the newest\n"
-                                      "*-calibrate* folder under results/ or $PMUCAL_RESULTS)"},
+                                      "calibration under results/ or $PMUCAL_RESULTS)"},
+    {"allow-incomplete", K_ALLOW_INCOMPLETE, NULL, "use penalties of a calibration that was interrupted or is\n"
+                                                   "still running (its manifest says so); refused otherwise"},
     {"case", K_CASE, "LABEL", "with a results folder as COUNTS: the case whose counts are used (required)"},
     {"model", K_MODEL, "NAME", "CPU model whose perf event names the counts use: zen4, zen5, skylake\n"
                                "(default: the calibration's)"},
@@ -61,7 +63,7 @@ PMUCAL_COMMAND(cpi_command)
 struct cpi_args {
     const char *penalties, *case_label, *model, *svg;
     double base_cpi, core_ghz, tolerance;
-    bool json;
+    bool json, allow_incomplete;
 };
 
 static int number(const char *opt, const char *v, double lo, double hi, double *out)
@@ -79,6 +81,7 @@ static int cpi_option(void *ctx, int key, const char *v)
     struct cpi_args *a = ctx;
     switch (key) {
     case K_PENALTIES: a->penalties = v; break;
+    case K_ALLOW_INCOMPLETE: a->allow_incomplete = true; break;
     case K_CASE: a->case_label = v; break;
     case K_MODEL:
         if (!cpu_model_named(v))
@@ -235,10 +238,8 @@ static int cpi_main(int argc, char **argv)
         free(counts_path);
         return e;
     }
-    char *pj = !a.penalties ? penalties_newest_run()
-             : !stat(a.penalties, &st) && S_ISDIR(st.st_mode) ? xasprintf("%s/penalties.json", a.penalties)
-             : xstrdup(a.penalties);
-    struct jvalue *doc = pj ? jread_load(pj) : NULL;
+    char *pj = NULL;
+    struct jvalue *doc = penalties_load(a.penalties, a.allow_incomplete, &pj);
     struct counts c = {0};
     int rc = 2;
     if (doc && !(run ? counts_from_run(&c, counts_path, a.case_label) : counts_from_perf_csv(&c, counts_path))) {

@@ -92,60 +92,6 @@ static int emit_option(void *ctx, int key, const char *v)
     return 0;
 }
 
-/* The manifest.json beside a penalties.json path, or NULL; its path into *where. */
-static struct jvalue *manifest_beside(const char *path, char **where)
-{
-    char *dir = xstrdup(path), *slash = strrchr(dir, '/'), err[512];
-    if (slash)
-        *slash = '\0';
-    *where = xasprintf("%s/manifest.json", slash ? dir : ".");
-    free(dir);
-    return access(*where, F_OK) ? NULL : jread_file(*where, err, sizeof(err));
-}
-
-/* A 'calibrate --source sim' run checks the models' occurrence counts: it has no penalties by design. */
-static bool counting_run(const char *path)
-{
-    char *m;
-    struct jvalue *man = manifest_beside(path, &m);
-    const char *src = jget_str(man, "source", NULL);
-    const struct jvalue *cmd = jget(man, "command");
-    const char *sub = cmd && cmd->type == J_ARRAY && cmd->n > 1 ? jstr(&cmd->items[1]) : NULL;
-    bool counting = src && strcmp(src, "perf") && sub && !strcmp(sub, "calibrate");
-    if (counting)
-        pm_error("%s: a 'calibrate --source %s' run: it checks the models' occurrence counts and holds no "
-                 "penalties; name a run of 'pmucal calibrate' (--source perf)", m, src);
-    jread_free(man);
-    free(m);
-    return counting;
-}
-
-/* A named run: one that did not end is refused unless allowed; one without penalties always. */
-static bool refuse(const char *path, const struct jvalue *doc, bool allow_incomplete)
-{
-    const struct jvalue *ps = jget(doc, "penalties");
-    if (ps && ps->type == J_ARRAY && ps->n == 0) {
-        pm_error("%s holds no penalties (a 'calibrate --curve' run measures only the curve); name a run that "
-                 "measured recipes", path);
-        return true;
-    }
-    char *m, why[256];
-    struct jvalue *man = manifest_beside(path, &m);
-    const char *status = jget_str(man, "status", "unknown");
-    bool stop = false;
-    if (man && !manifest_complete(man, why, sizeof(why)) && strcmp(status, "unknown")) {
-        if (!strcmp(status, RUN_FAILED))
-            pm_warn("%s: %s; its penalties carry their own status (only 'ok' ones become constants)", m, why);
-        else if (!allow_incomplete) {
-            pm_error("%s: %s; its penalties may be partial: give --allow-incomplete to emit them anyway", m, why);
-            stop = true;
-        }
-    }
-    jread_free(man);
-    free(m);
-    return stop;
-}
-
 static int emit_main(int argc, char **argv)
 {
     struct emit_args a = {.format = -1, .o = {.prefix = "PMUCAL"}};
@@ -163,21 +109,9 @@ static int emit_main(int argc, char **argv)
     cli_args_free(&pos);
     if (format < 0)
         return cli_usage_error(&emit_command, "give --format json, c, perf-metrics or csv");
-    char *path;
-    struct stat st;
-    if (!run)
-        path = penalties_newest_run();
-    else if (!stat(run, &st) && S_ISDIR(st.st_mode))
-        path = xasprintf("%s/penalties.json", run);
-    else
-        path = xstrdup(run);
-    if (!path || counting_run(path)) {
-        free(path);
-        return 2;
-    }
-    struct jvalue *doc = jread_load(path);
-    if (!doc || refuse(path, doc, a.allow_incomplete)) {
-        jread_free(doc);
+    char *path = NULL;
+    struct jvalue *doc = penalties_load(run, a.allow_incomplete, &path);
+    if (!doc) {
         free(path);
         return 2;
     }

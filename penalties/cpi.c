@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void counts_add(struct counts *c, const char *name, double v, const char *why)
+static void counts_add(struct counts *c, const char *name, double v, const char *why, int line)
 {
     for (int i = 0; i < c->n; i++)
         if (!strcmp(c->name[i], name))
@@ -17,6 +17,8 @@ static void counts_add(struct counts *c, const char *name, double v, const char 
     c->name = xrealloc(c->name, sizeof(char *) * (size_t)(c->n + 1));
     c->value = xrealloc(c->value, sizeof(double) * (size_t)(c->n + 1));
     c->why = xrealloc(c->why, sizeof(char *) * (size_t)(c->n + 1));
+    c->line = xrealloc(c->line, sizeof(int) * (size_t)(c->n + 1));
+    c->line[c->n] = line;
     c->name[c->n] = xstrdup(name);
     c->value[c->n] = v;
     c->why[c->n] = why ? xstrdup(why) : NULL;
@@ -32,6 +34,7 @@ void counts_free(struct counts *c)
     free(c->name);
     free(c->value);
     free(c->why);
+    free(c->line);
     free(c->origin);
     memset(c, 0, sizeof(*c));
 }
@@ -73,11 +76,10 @@ int counts_from_perf_csv(struct counts *c, const char *path)
         if (!line[0] || line[0] == '#')
             continue;
         /* value,unit,event,run-time,percentage[,metric value,metric unit] */
-        char *field[4] = {0}, *save = NULL, *p = line;
+        char *field[5] = {0}, *p = line;
         int nf = 0;
-        for (char *tok; nf < 4 && (tok = strsep(&p, ",")); save = tok)
+        for (char *tok; nf < 5 && (tok = strsep(&p, ","));)
             field[nf++] = tok;
-        (void)save;
         if (nf < 3 || !field[2][0]) {
             pm_error("%s:%d: not a 'perf stat -x,' line (value,unit,event,...): %.80s", path, lineno, line);
             rc = -1;
@@ -88,15 +90,26 @@ int counts_from_perf_csv(struct counts *c, const char *path)
         char name[256];
         snprintf(name, sizeof(name), "%s", field[2]);
         drop_modifiers(name);
+        char *pend;
+        double running = nf == 5 ? strtod(field[4], &pend) : 100;
         if (field[0][0] == '<') {
-            counts_add(c, name, NAN, field[0]);   /* <not counted>, <not supported> */
+            counts_add(c, name, NAN, field[0], lineno);   /* <not counted>, <not supported> */
         } else if (end == field[0] || *end) {
             pm_error("%s:%d: the count '%s' of %s is not a number; per-CPU or per-core output (-A, --per-core) "
                      "is not read: aggregate it", path, lineno, field[0], name);
             rc = -1;
             break;
+        } else if (!isfinite(v) || v < 0) {
+            pm_error("%s:%d: the count '%s' of %s is not a finite number >= 0; give the counts perf stat printed",
+                     path, lineno, field[0], name);
+            rc = -1;
+            break;
         } else {
-            counts_add(c, name, v, NULL);
+            /* perf scales a multiplexed count up from the share of time it ran: an estimate. */
+            if (nf == 5 && pend != field[4] && !*pend && running < 100)
+                pm_note("%s:%d: %s counted %.2f%% of the time (multiplexed): its count is perf's scaled estimate; "
+                        "count fewer events at once for an exact one", path, lineno, name, running);
+            counts_add(c, name, v, NULL, lineno);
         }
         rows++;
     }
@@ -131,16 +144,16 @@ static void counts_from_record(struct counts *c, const struct jvalue *r)
         const struct jvalue *e = &ev->items[i];
         const char *name = jget_str(e, "name", NULL), *unsup = jget_str(e, "unsupported", NULL);
         if (name)
-            counts_add(c, name, unsup ? NAN : jget_num(jget(e, "stats"), "median", NAN), unsup);
+            counts_add(c, name, unsup ? NAN : jget_num(jget(e, "stats"), "median", NAN), unsup, 0);
     }
     double cyc = jget_num(jget(jget(r, "cycles"), "stats"), "median", NAN);
     if (isnan(cyc))
         cyc = median_of(jget(r, "cycles_per_iter"));
     if (!isnan(cyc))
-        counts_add(c, "cycles", cyc, NULL);
+        counts_add(c, "cycles", cyc, NULL, 0);
     const struct jvalue *model = jget(r, "model");
     for (int i = 0; model && model->type == J_OBJECT && i < model->n; i++)
-        counts_add(c, model->keys[i], jnum(&model->items[i], NAN), NULL);
+        counts_add(c, model->keys[i], jnum(&model->items[i], NAN), NULL, 0);
 }
 
 int counts_from_run(struct counts *c, const char *run, const char *case_label)
@@ -205,6 +218,18 @@ int cpi_build(struct cpi_stack *s, const struct counts *c, const struct jvalue *
     if (isnan(s->cycles)) {
         pm_error("%s: no cycles count (cycles, cpu-cycles%s%s): the stack needs the cycles it explains", c->origin,
                  m ? " or " : "", m ? m->cycles_perf : "");
+        return -1;
+    }
+    if (!(s->cycles > 0) || !isfinite(s->cycles)) {
+        /* used names the count; its line says where, for a perf stat file. */
+        int line = 0;
+        for (int i = 0; i < c->n; i++)
+            if (c->name[i] == used)
+                line = c->line[i];
+        if (line)
+            pm_error("%s:%d: %s is %g: a stack needs a positive cycles count", c->origin, line, used, s->cycles);
+        else
+            pm_error("%s: %s is %g: a stack needs a positive cycles count", c->origin, used, s->cycles);
         return -1;
     }
     snprintf(s->cycles_counter, sizeof(s->cycles_counter), "%s", used);

@@ -13,11 +13,14 @@ struct counts {
     char **name;
     double *value;
     char **why;            /* per name: why it has no value (perf's "<not supported>"), else NULL */
+    int *line;             /* per name: its line in a perf stat file, 0 when from a run folder */
     char *origin;          /* "FILE" or "RUN case LABEL", for messages */
 };
 
 /* 'perf stat -x,' output (CSV: value,unit,event,...; '#' lines and blank lines skipped; :u/:k
- * modifiers dropped from names). -1 with a message naming FILE:LINE. */
+ * modifiers dropped from names). A count that is not a finite number >= 0 is bad input; one that
+ * ran less than 100% of the time (multiplexed: perf's scaled estimate) is a note. -1 with a
+ * message naming FILE:LINE. */
 int counts_from_perf_csv(struct counts *c, const char *path);
 /* One case of a results folder's measurements.ndjson, per iteration: every event's median, the
  * cycles (TSC-derived core cycles), and the model's quantities. -1 with a message. */
@@ -51,7 +54,7 @@ struct cpi_stack {
 /* The stack from counts and penalties.json: every ok penalty whose event (perf's name for the
  * model, libpfm4's for the PMU) or occurrence quantity is in the counts is a component. model may
  * be NULL (then penalties.json's cpu_model). -1 with a message when cycles (or, with a base CPI,
- * instructions) are not in the counts. */
+ * instructions) are not in the counts, or the cycles are not a positive number. */
 int cpi_build(struct cpi_stack *s, const struct counts *c, const struct jvalue *penalties, const char *model,
               double base_cpi, double core_ghz, double tolerance);
 /* base + components + remainder, the closure verdict: arithmetic only. */

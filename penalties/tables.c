@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int emit_format_parse(const char *s)
 {
@@ -432,3 +433,55 @@ char *penalties_newest_run(void)
     return best;
 }
 
+
+/* The run of a penalties.json by its manifest: a 'calibrate --source sim' run is always refused,
+ * one that did not end unless allowed. A penalties.json on its own (no manifest beside it) is
+ * taken as it is; a damaged manifest is not. */
+static bool refuse_run(const char *path, bool allow_incomplete)
+{
+    char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    const char *folder = slash ? dir : ".";
+    char *m = xasprintf("%s/manifest.json", folder), why[256];
+    struct jvalue *man = NULL;
+    bool stop = !access(m, F_OK) && !(man = manifest_load(folder));
+    const char *status = jget_str(man, "status", "unknown"), *src = jget_str(man, "source", NULL);
+    const struct jvalue *cmd = jget(man, "command");
+    const char *sub = cmd && cmd->type == J_ARRAY && cmd->n > 1 ? jstr(&cmd->items[1]) : NULL;
+    if (!stop && src && strcmp(src, "perf") && sub && !strcmp(sub, "calibrate")) {
+        /* It checks the models' occurrence counts: no penalties by design. */
+        pm_error("%s: a 'calibrate --source %s' run: it checks the models' occurrence counts and holds no "
+                 "penalties; name a run of 'pmucal calibrate' (--source perf)", m, src);
+        stop = true;
+    } else if (!stop && man && !manifest_complete(man, why, sizeof(why)) && strcmp(status, "unknown")) {
+        if (!strcmp(status, RUN_FAILED))
+            pm_warn("%s: %s; its penalties carry their own status (only 'ok' ones become constants)", m, why);
+        else if (!allow_incomplete) {
+            pm_error("%s: %s; its penalties may be partial: give --allow-incomplete to use them anyway", m, why);
+            stop = true;
+        }
+    }
+    jread_free(man);
+    free(m);
+    free(dir);
+    return stop;
+}
+
+struct jvalue *penalties_load(const char *run, bool allow_incomplete, char **path_out)
+{
+    struct stat st;
+    char *path = !run ? penalties_newest_run()
+               : !stat(run, &st) && S_ISDIR(st.st_mode) ? xasprintf("%s/penalties.json", run) : xstrdup(run);
+    struct jvalue *doc = path && !refuse_run(path, allow_incomplete) ? jread_load(path) : NULL;
+    const struct jvalue *ps = jget(doc, "penalties");
+    if (ps && ps->type == J_ARRAY && ps->n == 0)
+        pm_error("%s holds no penalties (a 'calibrate --curve' run measures only the curve); name a run that "
+                 "measured recipes", path);
+    if (doc && ps && ps->type == J_ARRAY && ps->n == 0) {
+        jread_free(doc);
+        doc = NULL;
+    }
+    *path_out = path;
+    return doc;
+}

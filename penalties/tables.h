@@ -3,6 +3,7 @@
 #ifndef PMUCAL_PENALTY_TABLES_H
 #define PMUCAL_PENALTY_TABLES_H
 #include "jread.h"
+#include <stdbool.h>
 #include <stdio.h>
 
 enum emit_format { EMIT_JSON, EMIT_C, EMIT_PERF_METRICS, EMIT_CSV };
@@ -24,5 +25,10 @@ int emit_tables(const struct jvalue *doc, const char *dir, const struct emit_opt
  * $PMUCAL_RESULTS or results/), whose run finished and measured penalties; NULL with a message
  * when there is none. */
 char *penalties_newest_run(void);
+/* A calibration's penalties.json: RUN a results folder or the file itself, NULL for
+ * penalties_newest_run(). Refused (NULL after one message) when the file has no penalties, or its
+ * run's manifest says interrupted or running and allow_incomplete is false. *path gets the file's
+ * path (free it) or NULL. */
+struct jvalue *penalties_load(const char *run, bool allow_incomplete, char **path);
 
 #endif

@@ -39,16 +39,38 @@ $PMUCAL cpi --penalties "$pj" --svg "$TMP/s.svg" "$csv" > /dev/null
 grep -c '<rect' "$TMP/s.svg" | grep -qx 10 && grep -q 'l2_hit: 280000 cycles (23.3%)' "$TMP/s.svg"
 ok $? "--svg: a measured bar, a stacked bar of 3 components and the remainder, a legend with each share"
 
+# A multiplexed count (ran < 100% of the time) is perf's scaled estimate: a note per event says so.
+sed 's/^20000,,ls_dmnd_fills_from_sys.local_l2:u,1000000,100.00/20000,,ls_dmnd_fills_from_sys.local_l2:u,500000,50.00/' "$csv" > "$TMP/mux.csv"
+$PMUCAL cpi --penalties "$pj" --base-cpi 0.25 --json "$TMP/mux.csv" > "$TMP/mux.json" 2> "$TMP/mux.err"; rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c 'multiplexed' "$TMP/mux.err")" -eq 1 ] &&
+    grep -q 'mux.csv:6: ls_dmnd_fills_from_sys.local_l2 counted 50.00% of the time (multiplexed): its count is perf.s scaled estimate' "$TMP/mux.err"
+ok $? "a multiplexed line is used with one note naming file:line and the event (exit $rc): $(cat "$TMP/mux.err")"
+# A calibration that did not finish is refused as emit refuses it, unless --allow-incomplete.
+mkdir -p "$TMP/cal"
+cp "$pj" "$TMP/cal/penalties.json"
+printf '{"status": "interrupted", "status_reason": "stopped by SIGINT"}\n' > "$TMP/cal/manifest.json"
+$PMUCAL cpi --penalties "$TMP/cal" "$csv" > "$TMP/o" 2> "$TMP/e"; rc=$?
+[ $rc -eq 2 ] && [ ! -s "$TMP/o" ] && grep -q 'it is interrupted: stopped by SIGINT; .*--allow-incomplete' "$TMP/e"
+ok $? "--penalties of an interrupted calibration is refused (exit $rc): $(cat "$TMP/e")"
+$PMUCAL cpi --allow-incomplete --penalties "$TMP/cal" --base-cpi 0.25 "$csv" > "$TMP/o" 2> "$TMP/e"; rc=$?
+[ $rc -eq 0 ] && grep -q '^closure: closed' "$TMP/o"
+ok $? "and used with --allow-incomplete (exit $rc)"
+
 # Bad input: one message naming the input and the fix; exit 2.
 printf '12,,cycles\nlots,,instructions\n' > "$TMP/bad.csv"
+printf '1e400,,cycles\n' > "$TMP/inf.csv"
+printf '# zero\n0,,cycles:u,1000,100.00,,\n5,,instructions\n' > "$TMP/zero.csv"
 for row in "bad.csv:2: the count 'lots' of instructions is not a number|$TMP/bad.csv" \
            "is a results folder: name the case with --case LABEL|$TMP/run" \
            "no measurement of case 'nope'|--case nope $TMP/run" \
            "no instructions count, which --base-cpi 0.5 multiplies|--base-cpi 0.5 --case walker-l1 $TMP/run" \
-           "--tolerance x: give a number from 0 to 100|--tolerance x $csv"; do
+           "--tolerance x: give a number from 0 to 100|--tolerance x $csv" \
+           "inf.csv:1: the count '1e400' of cycles is not a finite number|$TMP/inf.csv" \
+           "zero.csv:2: cycles is 0: a stack needs a positive cycles count|$TMP/zero.csv"; do
     want=${row%%|*}
     # shellcheck disable=SC2086
     $PMUCAL cpi --penalties "$pj" ${row#*|} > /dev/null 2> "$TMP/e"; rc=$?
-    [ $rc -eq 2 ] && grep -qF -- "$want" "$TMP/e"; ok $? "bad input exits 2 ($rc): $(head -n 1 "$TMP/e")"
+    [ $rc -eq 2 ] && grep -qF -- "$want" "$TMP/e" && [ "$(wc -l < "$TMP/e")" -eq 1 ]
+    ok $? "bad input exits 2 ($rc) with one message: $(head -n 1 "$TMP/e")"
 done
 done_testing

@@ -2,6 +2,7 @@
 #include "jread.h"
 #include "json.h"
 #include "runfile.h"
+#include "results.h"
 #include "util.h"
 #include <errno.h>
 #include <math.h>
@@ -372,15 +373,13 @@ int classify_run(const char *run, const struct classify_opts *o)
     free(path);
     if (rc)
         goto out;
-    char *tpath = xasprintf("%s/classify.txt", run), *jpath = xasprintf("%s/classify.json", run);
-    FILE *txt = fopen(tpath, "w");
-    if (!txt) {
-        pm_error("cannot write %s: %s", tpath, strerror(errno));
-        free(tpath);
-        free(jpath);
-        rc = -1;
-        goto out;
-    }
+    /* The table is built in memory and both files are written whole (run_file_write): a link in
+     * the run folder is replaced, never followed. */
+    char *ttext = NULL;
+    size_t tlen = 0;
+    FILE *txt = open_memstream(&ttext, &tlen);
+    if (!txt)
+        pm_fatal("out of memory");
     struct json j;
     json_init(&j);
     json_object_begin(&j, NULL);
@@ -409,22 +408,14 @@ int classify_run(const char *run, const struct classify_opts *o)
     json_array_end(&j);
     json_int(&j, "suspect", suspects);
     json_object_end(&j);
-    FILE *jf = fopen(jpath, "w");
-    if (!jf || json_write_line(&j, jf)) {
-        pm_error("cannot write %s: %s", jpath, strerror(errno));
-        rc = -1;
-    } else {
-        rc = suspects;
-    }
-    if (jf)
-        fclose(jf);
     fclose(txt);
+    rc = run_file_write(run, "classify.txt", ttext, tlen) || run_file_write_json(run, "classify.json", &j) ? -1
+                                                                                                          : suspects;
+    free(ttext);
     json_free(&j);
     if (o->table && rc >= 0)
-        fprintf(o->table, "# %d events over %d cases, %d not clean; table and JSON in %s and %s\n", shown, d.nc,
-                suspects, tpath, jpath);
-    free(tpath);
-    free(jpath);
+        fprintf(o->table, "# %d events over %d cases, %d not clean; table and JSON in %s/classify.txt and "
+                "classify.json\n", shown, d.nc, suspects, run);
 out:
     for (int i = 0; i < d.nc; i++)
         free(d.c[i].label);

@@ -2,6 +2,8 @@
 #include "classify.h"
 #include "cli.h"
 #include "results.h"
+#include "runfile.h"
+#include "source.h"
 #include "jread.h"
 #include "util.h"
 #include <stdio.h>
@@ -15,11 +17,12 @@ enum { K_EXPECT = CLI_LONG, K_NO_RULES, K_UNRULED, K_FLOOR, K_ALLOW_INCOMPLETE }
 
 static const struct cli_option classify_options[] = {
     {"expect", K_EXPECT, "FILE", "more rules (EVENT EXPRESSION TOLERANCE a line)"},
-    {"no-rules", K_NO_RULES, NULL, "fit only; ignore every rule (built-in and the run's)"},
+    {"no-rules", K_NO_RULES, NULL, "fit only; ignore every rule (built-in, shipped and --expect)"},
     {"unruled", K_UNRULED, NULL, "only events without a rule or with an info rule"},
     {"floor", K_FLOOR, "X", "per-iteration counts up to X are zero (default 0.01)"},
     {"allow-incomplete", K_ALLOW_INCOMPLETE, NULL, "classify a run whose manifest says interrupted, failed or\n"
-                                                   "running (refused otherwise)"},
+                                                   "running, or has no status (refused otherwise; a folder without\n"
+                                                   "a readable manifest.json always is)"},
     CLI_END,
 };
 
@@ -34,9 +37,12 @@ static const struct command classify_command = {
              "least squares, 'iter' included so a constant per-iteration offset shows). The best\n"
              "explanation is printed with its coefficients, R2 and worst residual (and its case); else\n"
              "'unexplained'. Counts in cases where every quantity is zero are listed. When the event has\n"
-             "a rule (built-in, the run's expectation file from manifest.json, --expect FILE), each case\n"
-             "is checked against it too. Status: clean (rule holds, or 1.000 x one quantity), suspect,\n"
-             "unexplained, silent (counts nothing). Writes RUN/classify.txt and RUN/classify.json.\n"
+             "a rule (built-in, validate/expect/<pmu>.txt for the run's PMU or source, --expect FILE),\n"
+             "each case is checked against it too; no file the run's manifest names is read. Status:\n"
+             "clean (rule holds, or 1.000 x one quantity), suspect, unexplained, silent (counts nothing).\n"
+             "A run whose manifest.json does not say complete is refused (--allow-incomplete), one\n"
+             "without a readable manifest always. Writes RUN/classify.txt and RUN/classify.json (each\n"
+             "replaced whole: a link there is replaced, not followed).\n"
              "Exit status 0 when every event is clean or silent, 1 otherwise, 2 on bad input.\n",
     .options = classify_options,
 };
@@ -91,48 +97,26 @@ static int classify_main(int argc, char **argv)
     cli_args_free(&pos);
     if (!run)
         return cli_usage_error(&classify_command, "name a run folder (results/<date>-<host>-<label>)");
-    char *mpath = xasprintf("%s/manifest.json", run), err[512], why[256];
-    struct jvalue *m = access(mpath, F_OK) ? NULL : jread_file(mpath, err, sizeof(err));
-    if (!access(mpath, F_OK) && (!m || m->type != J_OBJECT)) {
-        pm_error("%s%s: a damaged run folder; classify a folder 'pmucal validate' wrote", m ? mpath : err,
-                 m ? " is not a JSON object" : "");
-        jread_free(m);
-        free(mpath);
+    /* A partial run's fits would speak for cases it never measured; a folder without a manifest is
+     * no run at all. */
+    char why[256];
+    struct jvalue *m = manifest_load(run);
+    if (!m)
         return 2;
-    }
-    /* A partial run's fits would speak for cases it never measured. */
-    if (m && !a.allow_incomplete && !manifest_complete(m, why, sizeof(why)) &&
-        strcmp(jget_str(m, "status", "unknown"), "unknown")) {
-        pm_error("%s: %s; classify a complete run, or give --allow-incomplete to fit what it holds", mpath, why);
+    if (!a.allow_incomplete && !manifest_complete(m, why, sizeof(why))) {
+        pm_error("%s/manifest.json: %s; classify a complete run, or give --allow-incomplete to fit what it holds",
+                 run, why);
         jread_free(m);
-        free(mpath);
         return 2;
     }
     struct ruleset rs = {0};
-    if (!no_rules) {
-        if (ruleset_builtin(&rs)) {
-            jread_free(m);
-            free(mpath);
-            return 2;
-        }
-        /* The rules the run was validated with, as its manifest names them. */
-        const char *files[2] = {jstr(jget(m, "expectations")), jstr(jget(m, "expect"))};
-        for (int k = 0; k < 2; k++)
-            if (files[k] && !access(files[k], R_OK) && ruleset_load(&rs, files[k])) {
-                jread_free(m);
-                free(mpath);
-                ruleset_free(&rs);
-                return 2;
-            }
-        if (expect && ruleset_load(&rs, expect)) {
-            jread_free(m);
-            free(mpath);
-            ruleset_free(&rs);
-            return 2;
-        }
-    }
+    const struct source *src = no_rules ? NULL : source_select(jget_str(m, "source", "perf"));
+    int bad = !no_rules && (!src || runfile_rules(&rs, m, src, NULL, false, expect));
     jread_free(m);
-    free(mpath);
+    if (bad) {
+        ruleset_free(&rs);
+        return 2;
+    }
     struct classify_opts o = {.rules = no_rules ? NULL : &rs, .unruled_only = unruled, .floor = floor_,
                               .table = stdout};
     int rc = classify_run(run, &o);

@@ -33,8 +33,8 @@ static const struct command replay_command = {
     .usage = "RUN is a run folder of 'pmucal validate'. Its measurements (per-repetition counts, the\n"
              "cases' models, the encodings it used) are judged as validate judges them, with the rules\n"
              "of this build: the built-in ones, validate/expect/<pmu>.txt for the run's PMU (or the\n"
-             "source's file, e.g. sim.txt), the run's --expect file when it still exists, and --expect\n"
-             "FILE; errata from --vendor-json or the table the run named. The source's slack is the\n"
+             "source's file, e.g. sim.txt) and --expect FILE (the run's own --expect file is not read: a\n"
+             "run folder is data; give it again with --expect); errata from --vendor-json or the table the run named. The source's slack is the\n"
              "one the run recorded. Prints TAP like validate, then the (case, event) points whose\n"
              "verdict differs from the one stored in the run.\n"
              "Exit status: 0 when nothing is 'not ok', 1 otherwise, 2 on bad input.\n",
@@ -60,39 +60,6 @@ static int replay_option(void *ctx, int key, const char *v)
     case K_ALLOW: a->allow_incomplete = true; break;
     }
     return 0;
-}
-
-/* Rules as validate would load them for this run today. */
-static int load_rules(struct engine *e, const struct runfile *run, const struct replay_args *a,
-                      const struct source *src)
-{
-    if (ruleset_builtin(&e->rules))
-        return -1;
-    const struct jvalue *m = run->manifest;
-    /* --pmu as the run was given it, else the host's; runs before 0.1.0's "pmu_option" stored
-     * the option as a second "pmu" (a string), which jget finds first. */
-    const struct jvalue *host_pmu = NULL;
-    for (int i = 0; m && m->type == J_OBJECT && i < m->n; i++)
-        if (!strcmp(m->keys[i], "pmu") && m->items[i].type == J_OBJECT)
-            host_pmu = &m->items[i];
-    const char *pmu = a->pmu ? a->pmu
-                             : jget_str(m, "pmu_option", jget_str(m, "pmu", jget_str(host_pmu, "libpfm4_pmu", NULL)));
-    const char *stem = src->libpfm_events || a->pmu ? pmu : src->expect_file;
-    char *loaded = NULL;
-    if (!a->no_auto && stem && ruleset_load_named(&e->rules, stem, !src->libpfm_events && !a->pmu, &loaded) < 0)
-        return -1;
-    free(loaded);
-    const char *run_expect = jget_str(m, "expect", NULL);
-    if (run_expect) {
-        /* Gone is a warning; anything else wrong with it is ruleset_load's one message. */
-        if (access(run_expect, F_OK) == 0) {
-            if (ruleset_load(&e->rules, run_expect))
-                return -1;
-        } else {
-            pm_warn("the run's --expect file %s is gone; its rules are not applied", run_expect);
-        }
-    }
-    return a->expect ? ruleset_load(&e->rules, a->expect) : 0;
 }
 
 static int replay_main(int argc, char **argv)
@@ -127,7 +94,7 @@ static int replay_main(int argc, char **argv)
     src.exact_floor = jget_num(run.manifest, "source_exact_floor", src.exact_floor);
     src.slack_per_run = jget_num(run.manifest, "source_slack_per_run", src.slack_per_run);
     e.src = &src;
-    if (load_rules(&e, &run, &a, &src))
+    if (runfile_rules(&e.rules, run.manifest, &src, a.pmu, a.no_auto, a.expect))
         goto out;
     const char *vendor = a.vendor ? a.vendor : jget_str(run.manifest, "vendor_json", NULL);
     if (vendor) {

@@ -440,6 +440,10 @@ int engine_case(struct engine *e, struct case_ *c, struct event_spec *events, in
     c->isa_limits_by = e->src->name;
     c->simple_predictor = e->src->simple_predictor;
     int rc = case_setup(c);
+    if (measure_stop_requested()) {   /* stopped while setting up (seconds for large cases) */
+        c->kernel->teardown(c);
+        return MEASURE_INTERRUPTED;
+    }
     const struct emit *code = rc == KERNEL_OK && c->kernel->code ? c->kernel->code(c) : NULL;
     if (code && e->src->max_code_bytes && code->len > e->src->max_code_bytes) {
         snprintf(c->skip, sizeof(c->skip), "%s of generated code is more than the %s source runs in reasonable time "

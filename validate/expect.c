@@ -118,6 +118,15 @@ int ruleset_load(struct ruleset *rs, const char *path)
 
 int ruleset_load_named(struct ruleset *rs, const char *name, bool required, char **path_out)
 {
+    /* A PMU or source name, possibly from a stored run's manifest: one plain file name in the
+     * shipped folder, never a path out of it. */
+    size_t plain = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-");
+    if (!*name || name[0] == '.' || name[plain]) {
+        pm_error("'%.*s%s' is not a PMU or source name (letters, digits, '_', '-', '.'), so it names no shipped "
+                 "expectation file; give --pmu NAME or --no-auto-expect", (int)(plain < 64 ? plain : 64), name,
+                 name[plain] ? "..." : "");
+        return -1;
+    }
     char *path = xasprintf("%s/%s.txt", expect_dir(), name);
     if (access(path, R_OK)) {
         if (required)

@@ -1,5 +1,6 @@
 #include "runfile.h"
 #include "results.h"
+#include "expect.h"
 #include "util.h"
 #include <errno.h>
 #include <math.h>
@@ -54,14 +55,13 @@ int runfile_load(struct runfile *r, const char *path)
 {
     memset(r, 0, sizeof(*r));
     r->path = xstrdup(path);
-    char *m = xasprintf("%s/manifest.json", path), *nd = xasprintf("%s/measurements.ndjson", path);
+    char *nd = xasprintf("%s/measurements.ndjson", path);
     int rc = -1;
-    r->manifest = jread_load(m);
+    r->manifest = manifest_load(path);
     if (r->manifest) {
         r->status = jget_str(r->manifest, "status", "unknown");
         rc = measurements_read(nd, &r->rec, &r->nrec);
     }
-    free(m);
     free(nd);
     return rc;
 }
@@ -185,3 +185,30 @@ int measurement_from_record(const struct jvalue *rec, struct measurement *m, str
     return 0;
 }
 
+
+int runfile_rules(struct ruleset *rs, const struct jvalue *m, const struct source *src, const char *pmu_override,
+                  bool no_auto, const char *user_expect)
+{
+    if (ruleset_builtin(rs))
+        return -1;
+    /* --pmu as the run was given it, else the host's; runs before 0.1.0's "pmu_option" stored
+     * the option as a second "pmu" (a string), which jget finds first. */
+    const struct jvalue *host_pmu = NULL;
+    for (int i = 0; m && m->type == J_OBJECT && i < m->n; i++)
+        if (!strcmp(m->keys[i], "pmu") && m->items[i].type == J_OBJECT)
+            host_pmu = &m->items[i];
+    const char *pmu = pmu_override ? pmu_override
+                      : jget_str(m, "pmu_option", jget_str(m, "pmu", jget_str(host_pmu, "libpfm4_pmu", NULL)));
+    const char *stem = src->libpfm_events || pmu_override ? pmu : src->expect_file;
+    char *loaded = NULL;
+    if (!no_auto && stem && ruleset_load_named(rs, stem, !src->libpfm_events && !pmu_override, &loaded) < 0)
+        return -1;
+    free(loaded);
+    /* A run folder is data, not configuration: the file its manifest names is not opened (it could
+     * name any file); the user gives it again when it should apply. */
+    const char *run_expect = jget_str(m, "expect", NULL);
+    if (run_expect)
+        pm_note("the run was judged with its own --expect file too; files a run folder names are not read: give "
+                "--expect FILE to apply those rules");
+    return user_expect ? ruleset_load(rs, user_expect) : 0;
+}

@@ -2,6 +2,7 @@
  * replay (and anything else that judges runs without measuring). */
 #ifndef PMUCAL_RUNFILE_H
 #define PMUCAL_RUNFILE_H
+#include "expect.h"
 #include "jread.h"
 #include "measure.h"
 #include "quantity.h"
@@ -33,5 +34,11 @@ const char *runfile_fact(const struct runfile *r, const char *dotted, char *buf,
  * validate --resume to judge and report the records of the cases it keeps. */
 int measurement_from_record(const struct jvalue *rec, struct measurement *m, struct event_spec *ev,
                             struct quantities *q);
+/* The rules a stored run is judged with today: the built-in ones, the shipped
+ * validate/expect/<name>.txt of its PMU (pmu_override, else the run's) or of its source (none when
+ * no_auto), then user_expect. Nothing the manifest names as a file is opened; a note says when the
+ * run had its own --expect file. -1 after one message. */
+int runfile_rules(struct ruleset *rs, const struct jvalue *manifest, const struct source *src, const char *pmu_override,
+                  bool no_auto, const char *user_expect);
 
 #endif
