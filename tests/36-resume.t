@@ -90,6 +90,34 @@ is "$(records_per_case "$d")" "walker size=128k=1;walker size=16k=1;walker size=
     "after the kill: one record per case, the cut line gone"
 jq -e . "$d/measurements.ndjson" > /dev/null; ok $? "every line of measurements.ndjson is whole JSON"
 
+# A resumption stopped in its turn is resumed again; the manifest lists both.
+start_run twice 1 "$@"
+kill -TERM $pid
+wait $pid
+k1=$(wc -l < "$d/cases.done")
+if [ "$k1" -le 2 ]; then
+    $PMUCAL validate --resume "$d" > /dev/null 2>&1 &
+    pid=$!
+    for i in $(seq 1 600); do
+        [ "$(wc -l < "$d/cases.done")" -gt "$k1" ] && break
+        sleep 0.05
+    done
+    kill -TERM $pid
+    wait $pid
+    rc1=$?
+    k2=$(wc -l < "$d/cases.done")
+    $PMUCAL validate --resume "$d" > /dev/null 2> "$TMP/twice.err"
+    rc2=$?
+    [ $rc1 -eq 143 ] && [ $rc2 -eq 0 ] && jq -e --argjson a "$k1" --argjson b "$k2" '.status == "complete" and
+        (.resumed | length == 2 and .[0].cases_kept == $a and .[1].cases_kept == $b)' "$d/manifest.json" > /dev/null
+    ok $? "a stopped resumption (exit $rc1) resumes again (exit $rc2): $(jq -c .resumed "$d/manifest.json")"
+    is "$(records_per_case "$d")" "walker size=128k=1;walker size=16k=1;walker size=32k=1;walker size=64k=1" \
+        "after two resumptions: one record per case"
+else
+    skip "a stopped resumption resumes again" "the first stop came after $k1 of 4 cases (a busy machine): no case left to stop the resumption in"
+    skip "after two resumptions: one record per case" "as above"
+fi
+
 # The sim source: the parent (outside valgrind) must not make a folder; the child under valgrind
 # resumes the same one. The stop is made by hand here (status and the last case's marker), so
 # the check is exact: sim counts are deterministic.
