@@ -133,6 +133,10 @@ set_manifest "$TMP/other" ".pmucal_commit = \"$(jq -r .pmucal_commit "$ref/manif
 refused "$TMP/other" "measured on host 'elsewhere'" "a run of another host is refused"
 set_manifest "$TMP/other" ".hostname = \"$(jq -r .hostname "$ref/manifest.json")\" | .cpu.id = \"GenuineIntel-6-55-4\""
 refused "$TMP/other" "measured on CPU GenuineIntel-6-55-4" "a run on another CPU is refused"
+set_manifest "$TMP/other" ".cpu.id = \"$(jq -r .cpu.id "$ref/manifest.json")\""
+cp "$TMP/other/measurements.ndjson" "$TMP/keep.ndjson"
+{ echo '{"case": "walker size=16k"}'; cat "$TMP/keep.ndjson"; } > "$TMP/other/measurements.ndjson"
+refused "$TMP/other" "measurements.ndjson:1 is not a measurement record" "a damaged record before the last line is refused"
 echo '{"status": ' > "$TMP/other/manifest.json"
 refused "$TMP/other" "manifest.json.*start a new run" "a corrupt manifest is refused"
 

@@ -110,6 +110,8 @@ int measurement_from_record(const struct jvalue *rec, struct measurement *m, str
 {
     const struct jvalue *evs = jget(rec, "events");
     memset(m, 0, sizeof(*m));
+    if (!evs || evs->type != J_ARRAY)
+        return -1;
     m->iters = (uint64_t)jget_num(rec, "iters", 0);
     m->reps = (int)jget_num(rec, "repetitions", 0);
     m->time_enabled = (uint64_t)jget_num(rec, "time_enabled", 0);
