@@ -107,4 +107,14 @@ else
         [ $secs -le 30 ]
     ok $? "-e all without a hardware PMU: one SKIP line with the count and the reason, ${secs}s, exit $rc: $line"
 fi
+# A perf that never answers (a wrapper script whose child hangs): info waits 2 s, says so, and
+# leaves nothing running (the child runs in its own process group, killed whole).
+mkdir -p "$TMP/hang" && printf '#!/bin/sh\nsleep 47\n' > "$TMP/hang/perf" && chmod +x "$TMP/hang/perf"
+start=$(date +%s)
+PATH="$TMP/hang:$PATH" $PMUCAL info > "$TMP/hang.out" 2>&1
+secs=$(($(date +%s) - start))
+sleep 0.2
+left=$(pgrep -f "sleep 47" | wc -l)
+grep -q "'perf --version' gave no answer within 2 s" "$TMP/hang.out" && [ $secs -le 8 ] && [ "$left" -eq 0 ]
+ok $? "a hanging perf: info took ${secs}s, says it gave no answer, $left of its processes left"
 done_testing
