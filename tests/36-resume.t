@@ -175,8 +175,9 @@ kill -TERM $pid
 wait $pid
 
 # calibrate: each case is one record keyed "text|event|run"; a resumed calibration takes the cases
-# it finds there and fits the penalties again with the same seeds.
-$PMUCAL calibrate --recipe l1_hit --recipe mispredict --no-curve -r 11 --target-ms 10 --label cal > "$TMP/cal.tap" 2> "$TMP/cal.err" &
+# it finds there and fits the penalties again with the same seeds. Two walker cases of about half a
+# second or more each (mispredict's branch cases take milliseconds: a stop could come too late).
+$PMUCAL calibrate --recipe l1_hit --recipe l2_hit --no-curve -r 21 --target-ms 25 --label cal > "$TMP/cal.tap" 2> "$TMP/cal.err" &
 pid=$!
 for i in $(seq 1 600); do
     d=$(run_dir cal)
