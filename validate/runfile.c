@@ -158,6 +158,8 @@ int measurement_from_record(const struct jvalue *rec, struct measurement *m, str
     m->ratio_after = jget_num(cyc, "ratio_after", NAN);
     m->clock_redone = (int)jget_num(cyc, "clock_redone", 0);
     m->clock_moved = jget(cyc, "clock_moved") && jget(cyc, "clock_moved")->b;
+    m->sustained_ratio = jget_num(cyc, "sustained_ratio", NAN);
+    m->cpu_shared = jget(cyc, "cpu_shared") && jget(cyc, "cpu_shared")->b;
     for (int k = 0; k < NOISE_COUNT; k++) {
         read_numbers(jget(noise, noise_name[k]), m->noise[k], MEASURE_MAX_REPS, &n);
         for (int r = n; r < m->reps; r++)
