@@ -63,35 +63,28 @@ counted=$(sed -n 's/^# summary: .*; \([0-9]*\) measurements in .*/\1/p' "$TMP/fu
     jq -e '.status == "failed"' "$dir/manifest.json" > /dev/null
 ok $? "disk full: exit $rc, $lines whole records kept and counted ($counted), message: $(grep -m1 'cannot append' "$TMP/full.err" | head -c 120)"
 
-# SIGTERM mid-repetition: runs last at most 0.5 s, so the stop comes within a second (best of 3).
-best=99
-for attempt in 1 2 3; do
-    $PMUCAL run walker size=4M -e page-faults -r 101 --target-ms 500 > /dev/null 2> "$TMP/term.err" &
-    pid=$!
-    sleep 3
-    t0=$(date +%s.%N)
-    kill -TERM $pid
-    wait $pid
-    rc=$?
-    took=$(echo "$(date +%s.%N) - $t0" | bc)
-    best=$(echo "if ($took < $best) $took else $best" | bc)
-    [ $rc != 0 ] || break
-done
+# term_within COMMAND...: the best of 3 times (s) from SIGTERM to exit, the command started anew
+# each time and stopped $wait_s after it started; rc is the last exit status.
+term_within() {
+    best=99
+    for attempt in 1 2 3; do
+        "$@" > /dev/null 2> "$TMP/term.err" &
+        pid=$!
+        sleep "$wait_s"
+        t0=$(date +%s.%N)
+        kill -TERM $pid
+        wait $pid
+        rc=$?
+        took=$(echo "$(date +%s.%N) - $t0" | bc)
+        best=$(echo "if ($took < $best) $took else $best" | bc)
+    done
+}
+# SIGTERM mid-repetition: runs last at most 0.5 s, so the stop comes within a second.
+wait_s=3 term_within $PMUCAL run walker size=4M -e page-faults -r 101 --target-ms 500
 is_close "$best" 0.5 0.5 "SIGTERM during 0.5 s runs: stopped within a second (exit $rc)"
 # SIGTERM while a large case is set up (touching 256M, linking 4M elements, the warm-up lap):
-# seconds of work, looked at for a stop between parts (best of 3).
-best=99
-for attempt in 1 2 3; do
-    $PMUCAL run walker size=256M order=random -e page-faults > /dev/null 2> "$TMP/term2.err" &
-    pid=$!
-    sleep 0.$((attempt * 2))
-    t0=$(date +%s.%N)
-    kill -TERM $pid
-    wait $pid
-    rc=$?
-    took=$(echo "$(date +%s.%N) - $t0" | bc)
-    best=$(echo "if ($took < $best) $took else $best" | bc)
-done
+# seconds of work, looked at for a stop between parts.
+wait_s=0.3 term_within $PMUCAL run walker size=256M order=random -e page-faults
 is_close "$best" 0.5 0.5 "SIGTERM while a 256M case is set up or warmed: stopped within a second (exit $rc)"
 # Where hardware events cannot be counted at all, -e all says so once and moves on in seconds.
 if [ "$($PMUCAL info --json | jq -r .pmu.hardware_usable)" = true ]; then

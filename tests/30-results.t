@@ -55,16 +55,8 @@ ok $? "the walker record holds its model (inst 18, ld.all 16) and TSC cycles"
 
 # Ctrl-C: the run stops between repetitions, keeps every finished line, exits 130.
 $PMUCAL validate --kernel walker -e page-faults -r 50 --label t2 > "$TMP/i.out" 2> "$TMP/i.err" &
-pid=$!
-dir2=""
-for i in $(seq 1 300); do
-    dir2=$(ls -d "$PMUCAL_RESULTS"/*-t2 2>/dev/null | head -n 1)
-    [ -n "$dir2" ] && [ "$(wc -l < "$dir2/measurements.ndjson" 2>/dev/null || echo 0)" -ge 2 ] && break
-    sleep 0.05
-done
-kill -INT $pid
-wait $pid
-rc=$?
+stop_after_records t2 2 INT $!
+dir2=$stopped_dir rc=$stopped_rc
 kept=$(wc -l < "$dir2/measurements.ndjson")
 [ $rc -eq 130 ]; ok $? "an interrupted validate exits 130 (got $rc)"
 [ "$kept" -ge 2 ] && [ "$(jq -c . "$dir2/measurements.ndjson" | wc -l)" -eq "$kept" ]

@@ -29,15 +29,8 @@ ok $? "every record carries each event's verdict"
 # SIGTERM: the finished measurements stay, the TAP ends with Bail out!, the manifest says interrupted.
 $PMUCAL validate --case 'walker size=16k' --case 'walker size=32k' --case 'walker size=64k' --case 'walker size=128k' \
     --iters 100000 -r 101 -e page-faults --label term > "$TMP/term.tap" 2> "$TMP/term.err" &
-pid=$!
-for i in $(seq 1 400); do
-    d=$(ls -d "$PMUCAL_RESULTS"/*-term 2> /dev/null | head -n 1)
-    [ -n "$d" ] && [ "$(wc -l < "$d/measurements.ndjson" 2> /dev/null || echo 0)" -ge 1 ] && break
-    sleep 0.05
-done
-kill -TERM $pid
-wait $pid
-rc=$?
+stop_after_records term 1 TERM $!
+d=$stopped_dir rc=$stopped_rc
 [ $rc -eq 143 ]; ok $? "SIGTERM stops validate with exit 143 (got $rc)"
 tail -n 1 "$TMP/term.tap" | grep -q '^Bail out! stopped by SIGTERM'; ok $? "the TAP ends with: $(tail -n 1 "$TMP/term.tap")"
 kept=$(wc -l < "$d/measurements.ndjson")
@@ -57,15 +50,8 @@ ok $? "report --allow-incomplete renders it with its status (exit $rc) $(head -c
 # calibrate stopped the same way: exit 128+signal, Bail out!, no tables from half a calibration.
 $PMUCAL calibrate --recipe l1_hit --recipe l2_hit --recipe mispredict --no-curve -r 31 --label cterm \
     > "$TMP/cterm.tap" 2> "$TMP/cterm.err" &
-pid=$!
-for i in $(seq 1 400); do
-    cd_=$(ls -d "$PMUCAL_RESULTS"/*-cterm 2> /dev/null | head -n 1)
-    [ -n "$cd_" ] && [ "$(wc -l < "$cd_/measurements.ndjson" 2> /dev/null || echo 0)" -ge 1 ] && break
-    sleep 0.05
-done
-kill -TERM $pid
-wait $pid
-rc=$?
+stop_after_records cterm 1 TERM $!
+cd_=$stopped_dir rc=$stopped_rc
 [ $rc -eq 143 ]; ok $? "SIGTERM stops calibrate with exit 143 (got $rc)"
 tail -n 1 "$TMP/cterm.tap" | grep -q '^Bail out! stopped by SIGTERM'; ok $? "calibrate's TAP ends with: $(tail -n 1 "$TMP/cterm.tap")"
 [ ! -e "$cd_/tables" ] && jq -e '.status == "interrupted"' "$cd_/manifest.json" > /dev/null &&
