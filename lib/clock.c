@@ -77,6 +77,13 @@ double clock_ratio_now(void)
     return best;
 }
 
+double clock_ratio_over(double seconds, double ratio_now)
+{
+    double trips = seconds * clock_get()->tsc_hz * ratio_now / 1000;
+    uint64_t n = trips < 1 ? 1 : (uint64_t)trips;
+    return (double)n * 1000 / (double)add_chain_ticks(n);
+}
+
 const struct clock_info *clock_get(void)
 {
     static struct clock_info ci;

@@ -50,6 +50,9 @@ const struct clock_info *clock_get(void);
 /* A quick ratio (about 1 ms): core cycles per TSC tick now. Boost clocks move with the load on
  * other cores, so measurements take it beside themselves rather than trusting the process start. */
 double clock_ratio_now(void);
+/* The ratio over one trip of about seconds (given the ratio now, for its length): a trip of a
+ * measured run's length, to tell whether the CPU ran us all of such a run. */
+double clock_ratio_over(double seconds, double ratio_now);
 double clock_now_seconds(void);
 /* The instructions that end a timed region here: "rdtscp;lfence" or "lfence;rdtsc;lfence". */
 const char *clock_stop_mark(void);

@@ -1,4 +1,5 @@
 #include "kernel.h"
+#include "mem.h"
 #include "cpu.h"
 #include "geometry.h"
 #include "topo.h"
@@ -160,6 +161,21 @@ static bool value_ok(const struct kernel *k, const struct param *p, const char *
     uint64_t x;
     switch (p->type) {
     case PARAM_SIZE:
+        if (parse_size(v, &x) && !is_level_name(v)) {
+            /* Caught here, before a run folder exists, rather than as a failed setup mid-run. */
+            uint64_t avail = mem_available();
+            if (!x && strcmp(p->def, "0")) {
+                pm_error("%s: %s=0 measures nothing; give a size of at least one byte (default %s)", k->name,
+                         p->name, p->def);
+                return false;
+            }
+            if (avail && x > avail) {
+                pm_error("%s: %s=%s is more than this machine's available memory (%s); choose a smaller size",
+                         k->name, p->name, v, fmt_size(avail));
+                return false;
+            }
+            return true;
+        }
         if (level_size(v) || parse_size(v, &x) || (is_level_name(v) && topo_get()))
             return true;
         pm_error("%s: %s=%s is not a size; give bytes (4096, 64k, 2M) or a cache level (L1, L2, L3, DRAM)",

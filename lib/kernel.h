@@ -45,6 +45,8 @@ struct case_ {
     char *label;                      /* "walker size=L2 order=random": non-default values only */
     void *priv;                       /* the kernel's state, from setup */
     uint64_t warm_iters;              /* setup's advice: iterations that warm every line once */
+    bool warm_in_parts;               /* run() carries on where the last call stopped, so the
+                                         warm-up may be cut into parts, a stop looked for between */
     uint64_t max_iters;               /* setup's limit (0 = none), e.g. fresh pages to touch */
     uint64_t iters_multiple;          /* setup's need (0 or 1 = none): iterations a multiple of this */
     uint64_t iters_lap;               /* setup's need (0 = none): runs longer than this many iterations

@@ -34,6 +34,16 @@ static int run(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    if (!strcmp(argv[1], "help") && argc > 2) {   /* git's habit: "help CMD" is "CMD --help" */
+        const struct command *c = command_find(argv[2]);
+        if (!c) {
+            pm_error("help %s: unknown command; 'pmucal --help' lists the commands", argv[2]);
+            return 2;
+        }
+        char *help_argv[] = {argv[2], "--help", NULL};
+        cli_wants_help(c, 2, help_argv);
+        return 0;
+    }
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
         usage(stdout);
         return 0;

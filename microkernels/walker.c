@@ -2,6 +2,7 @@
  * latency is exposed; the list's order and spacing choose where the data comes from. */
 #include "cpu.h"
 #include "kernel.h"
+#include "measure.h"
 #include "lru.h"
 #include "loopmodel.h"
 #include "mem.h"
@@ -56,6 +57,12 @@ struct build_args {
     int rc;
 };
 
+/* Building a list of millions of elements takes seconds: a stop is looked for every million. */
+static bool stop_seen(uint64_t i)
+{
+    return !(i & 0xfffff) && measure_stop_requested();
+}
+
 static void *build_list(void *arg)
 {
     struct build_args *a = arg;
@@ -72,7 +79,7 @@ static void *build_list(void *arg)
     struct rng r;
     rng_seed(&r, case_uint(c, "seed"));
     if (case_is(c, "order", "random")) {
-        for (uint64_t i = w->slots - 1; i > 1; i--) {   /* Sattolo keeps element 0 first: one cycle */
+        for (uint64_t i = w->slots - 1; i > 1 && !stop_seen(i); i--) {   /* Sattolo: element 0 first, one cycle */
             uint64_t j = 1 + rng_below(&r, i);
             uint64_t t = order[i]; order[i] = order[j]; order[j] = t;
         }
@@ -89,14 +96,14 @@ static void *build_list(void *arg)
         }
     }
     char *base = w->buf.base;
-    for (uint64_t i = 0; i < w->slots; i++) {
+    for (uint64_t i = 0; i < w->slots && !stop_seen(i); i++) {
         char *from = base + slot_offset(order[i], a->stride, a->page_stride);
         char *to = base + slot_offset(order[(i + 1) % w->slots], a->stride, a->page_stride);
         *(void **)from = to;
     }
     w->cursor = (void **)(base + slot_offset(order[0], a->stride, a->page_stride));
     free(order);
-    a->rc = KERNEL_OK;
+    a->rc = measure_stop_requested() ? KERNEL_ERROR : KERNEL_OK;   /* a half-linked list is never walked */
     return NULL;
 }
 
@@ -167,6 +174,7 @@ static int walker_setup(struct case_ *c)
     if (w->spacing >= 64)
         count_lap_misses(w, stride, pstride);
     c->warm_iters = w->slots / w->loads + 1;
+    c->warm_in_parts = !w->touch;   /* the walk goes on from its cursor; a lap of DRAM is ~0.6 s */
     snprintf(c->detail, sizeof(c->detail), "page=%s elements=%llu lines=%llu pages=%llu", page_kind_name(w->buf.kind),
              (unsigned long long)w->slots, (unsigned long long)w->lines, (unsigned long long)w->pages);
     return KERNEL_OK;

@@ -32,6 +32,8 @@ void case_result_fill(struct case_result *r, const struct measurement *m, const 
     r->iters = m->iters;
     r->disturbed = m->noisy;
     r->clock_moved = m->clock_moved;
+    r->cpu_shared = m->cpu_shared;
+    r->sustained_ratio = m->sustained_ratio;
     r->ratio_before = m->ratio_before;
     r->ratio_after = m->ratio_after;
     r->q = *q;
@@ -280,6 +282,12 @@ void fit_recipe(struct cal *k, const struct recipe *rc, struct penalty *p, unsig
             p->status = "unstable";
             snprintf(p->reason, sizeof(p->reason), "%s: repetitions shared the CPU with another task in every "
                      "attempt (context switches); measure on a quiet machine or another --cpu", cs[i]->label);
+        } else if (cs[i]->cpu_shared) {
+            p->status = "unstable";
+            snprintf(p->reason, sizeof(p->reason), "%s: the CPU was not ours all through runs of this length (a "
+                     "trip as long ran the clock at %.3f core cycles per tick against %.3f in short trips, measured "
+                     "again twice): another guest or task shares it; every repetition is slowed alike",
+                     cs[i]->label, cs[i]->sustained_ratio, cs[i]->ratio_after);
         } else if (cs[i]->clock_moved) {
             p->status = "unstable";
             snprintf(p->reason, sizeof(p->reason), "%s: the core clock moved during the measurement (core/TSC "

@@ -39,6 +39,8 @@ struct case_result {
     int disturbed;            /* repetitions saw context switches in every attempt */
     bool clock_moved;         /* the core clock moved during the repetitions, even when measured again */
     double ratio_before, ratio_after;   /* core cycles per TSC tick around the repetitions */
+    bool cpu_shared;          /* over runs this long the CPU was not ours all the time (measure.h) */
+    double sustained_ratio;
     struct quantities q;
     struct event_count event;  /* the recipe's occurrence event, where one was counted beside the case */
 };

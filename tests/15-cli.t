@@ -100,4 +100,16 @@ for c in "kernels" "quantities" "calibrate --list" "info" "events --pmu skl"; do
 done
 $PMUCAL kernels --json walker | jq -e 'length == 1 and .[0].name == "walker" and (.[0].params | length) > 0' > /dev/null
 ok $? "kernels --json walker: one kernel with its parameters"
+# git's habit: "help CMD" is "CMD --help".
+[ "$($PMUCAL help calibrate)" = "$($PMUCAL calibrate --help)" ] && [ -n "$($PMUCAL help calibrate)" ]
+ok $? "pmucal help calibrate prints calibrate --help"
+$PMUCAL help nope > /dev/null 2> "$TMP/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "help nope: unknown command" "$TMP/err"; ok $? "help of an unknown command exits 2: $(cat "$TMP/err")"
+$PMUCAL run walker -e all,page-faults > /dev/null 2> "$TMP/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "'all' stands alone" "$TMP/err"; ok $? "-e all,page-faults: 'all' is named as the problem: $(cat "$TMP/err")"
+# Progress: plain lines in a log, none under CI (the TAP says it all).
+env -u CI $PMUCAL validate --case 'walker size=4k' -e page-faults --label prog > /dev/null 2> "$TMP/log"
+CI=true $PMUCAL validate --case 'walker size=4k' -e page-faults --label prog > /dev/null 2> "$TMP/ci"
+grep -q '^pmucal: \[1/1\] walker size=4k' "$TMP/log" && ! grep -q '\[1/1\]' "$TMP/ci"
+ok $? "validate's progress: a line per case in a log, none with CI=true"
 done_testing

@@ -18,7 +18,12 @@ expect 2 "unknown event 'NOT_AN_EVENT'" -- $PMUCAL run walker -e NOT_AN_EVENT
 expect 2 "size=huge is not a size" -- $PMUCAL run walker size=huge
 expect 2 "order=sideways is not one of" -- $PMUCAL run walker order=sideways
 expect 2 "run_cpu=4096 is not a CPU" -- $PMUCAL run walker run_cpu=4096
-expect 1 "more than this machine's available memory" -- $PMUCAL run walker size=64T
+expect 2 "size=64T is more than this machine's available memory" -- $PMUCAL run walker size=64T
+expect 2 "stride=0 measures nothing" -- $PMUCAL run walker stride=0
+expect 2 "size=0 measures nothing" -- $PMUCAL run walker size=0
+# Caught before a run folder exists: nothing is measured, nothing is left behind.
+expect 2 "size=1T is more than this machine's available memory" -- $PMUCAL validate --case 'walker size=1T' --out "$TMP/none"
+[ ! -e "$TMP/none" ]; ok $? "a case that cannot be built leaves no run folder"
 expect 2 "unknown command 'frobnicate'" -- $PMUCAL frobnicate
 expect 2 "unknown counter source 'oracle'" -- $PMUCAL run walker --source oracle
 expect 2 "give a whole number from 1 to 101" -- $PMUCAL run walker -r 0

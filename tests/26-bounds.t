@@ -78,6 +78,21 @@ for attempt in 1 2 3; do
     [ $rc != 0 ] || break
 done
 is_close "$best" 0.5 0.5 "SIGTERM during 0.5 s runs: stopped within a second (exit $rc)"
+# SIGTERM while a large case is set up (touching 256M, linking 4M elements, the warm-up lap):
+# seconds of work, looked at for a stop between parts (best of 3).
+best=99
+for attempt in 1 2 3; do
+    $PMUCAL run walker size=256M order=random -e page-faults > /dev/null 2> "$TMP/term2.err" &
+    pid=$!
+    sleep 0.$((attempt * 2))
+    t0=$(date +%s.%N)
+    kill -TERM $pid
+    wait $pid
+    rc=$?
+    took=$(echo "$(date +%s.%N) - $t0" | bc)
+    best=$(echo "if ($took < $best) $took else $best" | bc)
+done
+is_close "$best" 0.5 0.5 "SIGTERM while a 256M case is set up or warmed: stopped within a second (exit $rc)"
 # Where hardware events cannot be counted at all, -e all says so once and moves on in seconds.
 if [ "$($PMUCAL info --json | jq -r .pmu.hardware_usable)" = true ]; then
     skip "-e all as one SKIP block" "this host counts hardware events: each is measured, not skipped"
@@ -92,4 +107,14 @@ else
         [ $secs -le 30 ]
     ok $? "-e all without a hardware PMU: one SKIP line with the count and the reason, ${secs}s, exit $rc: $line"
 fi
+# A perf that never answers (a wrapper script whose child hangs): info waits 2 s, says so, and
+# leaves nothing running (the child runs in its own process group, killed whole).
+mkdir -p "$TMP/hang" && printf '#!/bin/sh\nsleep 47\n' > "$TMP/hang/perf" && chmod +x "$TMP/hang/perf"
+start=$(date +%s)
+PATH="$TMP/hang:$PATH" $PMUCAL info > "$TMP/hang.out" 2>&1
+secs=$(($(date +%s) - start))
+sleep 0.2
+left=$(pgrep -f "sleep 47" | wc -l)
+grep -q "'perf --version' gave no answer within 2 s" "$TMP/hang.out" && [ $secs -le 8 ] && [ "$left" -eq 0 ]
+ok $? "a hanging perf: info took ${secs}s, says it gave no answer, $left of its processes left"
 done_testing

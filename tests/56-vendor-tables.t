@@ -74,6 +74,9 @@ done << 'EOF'
 74|cpu/event=0x1c0,umask=0x2,cmask=3,inv,edge/k|{r1038402c0:k}
 75|cpu/event=0x29,umask=0x1/|{r129:u}
 76|{ex_ret_brn,ex_ret_brn_misp},page-faults|{rc2:u,rc3:u,page-faults:u}
+77|instructions:k|{instructions:k}
+78|instructions:uk|{instructions:uk}
+79|page-faults:k|{page-faults:k}
 EOF
 
 # Malformed perf syntax and unknown names: exit 2, one message naming the input and the fix.
@@ -114,7 +117,7 @@ is "$($PMUCAL groups --names -e all --group-size auto | head -n 1 | tr ',' '\n' 
 
 # groups' lines paste into perf stat -e as they are (an event may be unsupported; a parse error is a failure).
 if command -v perf > /dev/null 2>&1; then
-    $PMUCAL groups -e 'ex_ret_instr,r00c0:k,cpu/event=0x29,umask=0x1/,{ex_ret_brn,ex_ret_brn_misp},page-faults,context-switches,instructions' > "$TMP/g.txt"
+    $PMUCAL groups -e 'ex_ret_instr,r00c0:k,cpu/event=0x29,umask=0x1/,{ex_ret_brn,ex_ret_brn_misp},page-faults,context-switches,instructions,instructions:k,cycles:uk' > "$TMP/g.txt"
     bad=0
     while read -r g; do
         perf stat -e "$g" true > /dev/null 2> "$TMP/perf.err"

@@ -143,6 +143,8 @@ void measurement_json(struct json *j, const struct engine *e, const struct case_
     json_number(j, "ratio_after", m->ratio_after);
     json_int(j, "clock_redone", m->clock_redone);
     json_bool(j, "clock_moved", m->clock_moved);
+    json_number(j, "sustained_ratio", m->sustained_ratio);
+    json_bool(j, "cpu_shared", m->cpu_shared);
     json_array_begin(j, "per_iter");
     for (int r = 0; r < m->reps; r++)
         json_number(j, NULL, m->cycles[r]);
@@ -440,6 +442,10 @@ int engine_case(struct engine *e, struct case_ *c, struct event_spec *events, in
     c->isa_limits_by = e->src->name;
     c->simple_predictor = e->src->simple_predictor;
     int rc = case_setup(c);
+    if (measure_stop_requested()) {   /* stopped while setting up (seconds for large cases) */
+        c->kernel->teardown(c);
+        return MEASURE_INTERRUPTED;
+    }
     const struct emit *code = rc == KERNEL_OK && c->kernel->code ? c->kernel->code(c) : NULL;
     if (code && e->src->max_code_bytes && code->len > e->src->max_code_bytes) {
         snprintf(c->skip, sizeof(c->skip), "%s of generated code is more than the %s source runs in reasonable time "

@@ -203,6 +203,22 @@ int evlist_from_arg(struct evlist *l, const char *arg, const char *pmu)
         return evlist_load(l, arg);
     if (strchr(arg, '/') && !perf_syntax_like(arg))
         return evlist_load(l, arg);
+    char **items = NULL;
+    int *group = NULL, count = 0;
+    char err[256];
+    if (perf_split_list(arg, &items, &group, &count, err, sizeof(err)) == 0) {
+        bool has_all = false;
+        for (int i = 0; i < count; i++)
+            has_all |= !strcmp(items[i], "all");
+        for (int i = 0; i < count; i++)
+            free(items[i]);
+        free(items);
+        free(group);
+        if (has_all) {
+            pm_error("-e '%s': 'all' stands alone (every event of the PMU); give -e all, or a list of events", arg);
+            return -1;
+        }
+    }
     if (add_perf_list(l, arg, "-e"))
         return -1;
     if (!l->n) {

@@ -63,8 +63,8 @@ static int add_rule(struct ruleset *rs, const char *line, const char *where)
              r.absolute >= 0 && isfinite(r.absolute))   /* +-inf would accept any count */
         r.tol = TOL_ABSOLUTE;
     else {
-        pm_error("%s: tolerance '%s' is not one of exact, N%% (e.g. 5%%), +-X (e.g. +-0.01 per iteration), "
-                 "N%%+-X (both), bound, info", where, tol);
+        pm_error("%s: tolerance '%s' is not one of exact, N%% (0 < N < 1000, e.g. 5%%), +-X (e.g. +-0.01 per "
+                 "iteration), N%%+-X (both), bound, info", where, tol);
         free(r.erratum);
         free(copy);
         return -1;

@@ -107,8 +107,13 @@ static void gather(struct host_facts *h)
     /* perf is a separate program: asked with a deadline, without a shell. */
     char *perf_argv[] = {"perf", "--version", NULL};
     struct spawn_opts po = {.capture = h->perf, .capture_size = sizeof(h->perf), .timeout_ms = 2000};
-    if (spawn_run(perf_argv, &po) != 0 || !h->perf[0])
-        snprintf(h->perf, sizeof(h->perf), "not installed (or 'perf --version' failed)");
+    int prc = spawn_run(perf_argv, &po);
+    if (prc == SPAWN_NOT_STARTED)
+        snprintf(h->perf, sizeof(h->perf), "not installed (no perf in PATH)");
+    else if (prc == SPAWN_TIMED_OUT)
+        snprintf(h->perf, sizeof(h->perf), "unknown ('perf --version' gave no answer within 2 s)");
+    else if (prc != 0 || !h->perf[0])
+        snprintf(h->perf, sizeof(h->perf), "unknown ('perf --version' failed with status %d)", prc);
     h->perf[strcspn(h->perf, "\n")] = '\0';
     snprintf(h->libpfm, sizeof(h->libpfm), "unknown");
     dl_iterate_phdr(loaded_libpfm, h->libpfm);

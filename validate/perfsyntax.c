@@ -1,4 +1,5 @@
 #include "perfsyntax.h"
+#include "pfm.h"
 #include "util.h"
 #include <ctype.h>
 #include <errno.h>
@@ -142,8 +143,10 @@ char *perf_syntax_of(const struct event_spec *spec)
                          (unsigned long long)spec->config1, mods);
     if (spec->type == 4)
         return xasprintf("r%llx:%s", (unsigned long long)spec->config, mods);
-    /* perf's generic and software names are perf's own (canonical holds the plain name). */
-    return xasprintf("%s:%s", spec->canonical ? spec->canonical : spec->name, mods);
+    /* perf's generic and software names are perf's own, whatever spelling resolved them (libpfm4's
+     * perf::PERF_COUNT_HW_INSTRUCTIONS:k=1... is not one perf stat reads). */
+    const char *generic = perf_generic_name(spec->type, spec->config);
+    return xasprintf("%s:%s", generic ? generic : spec->canonical ? spec->canonical : spec->name, mods);
 }
 
 int perf_split_list(const char *s, char ***items, int **group, int *count, char *err, size_t n)

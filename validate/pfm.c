@@ -1,4 +1,5 @@
 #include "pfm.h"
+#include "perfsyntax.h"
 #include "util.h"
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -220,15 +221,27 @@ static const struct {
 
 bool perf_generic_event(const char *name, struct event_spec *spec)
 {
+    size_t base = strcspn(name, ":");
     for (size_t i = 0; i < ARRAY_SIZE(generic); i++)
-        if (!strcmp(generic[i].name, name)) {
-            spec->canonical = xstrdup(name);
+        if (strlen(generic[i].name) == base && !strncmp(generic[i].name, name, base)) {
+            char err[256];
+            if (name[base] && perf_modifiers(name + base, spec, err, sizeof(err)))
+                return false;   /* a modifier pmucal does not take: the next resolver says which */
+            spec->canonical = xstrdup(generic[i].name);
             spec->type = generic[i].type;
             spec->config = generic[i].config;
             spec->programmable = generic[i].type == PERF_TYPE_HARDWARE;
             return true;
         }
     return false;
+}
+
+const char *perf_generic_name(uint32_t type, uint64_t config)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(generic); i++)
+        if (generic[i].type == type && generic[i].config == config)
+            return generic[i].name;
+    return NULL;
 }
 
 static int paranoid_level(void)

@@ -33,8 +33,11 @@ struct x86_enc {
     uint64_t msr;
 };
 void x86_decode(const struct event_spec *spec, struct x86_enc *out);
-/* perf's generic and software event names (cycles, page-faults, ...): true when name is one. */
+/* perf's generic and software event names (cycles, page-faults, ...), with perf's :u/:k/:uk: true
+ * when name is one. */
 bool perf_generic_event(const char *name, struct event_spec *spec);
+/* perf's own name of a generic hardware or software event (the first of its spellings), or NULL. */
+const char *perf_generic_name(uint32_t type, uint64_t config);
 /* Can a hardware event be opened here at all? false with the reason. */
 bool perf_hw_usable(char *why, size_t n);
 /* Why perf_event_open failed with this errno, for a person. */

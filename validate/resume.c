@@ -150,9 +150,10 @@ int resume_records(struct resume *r, bool (*keep)(const struct jvalue *rec, void
         }
         size_t len = (size_t)(nl - (text + at)) + 1;
         struct jvalue *rec = len > 1 ? jread_parse(text + at, len, err, sizeof(err)) : NULL;
-        if (len > 1 && (!rec || !jstr(jget(rec, "case")))) {
+        const struct jvalue *evs = jget(rec, "events");
+        if (len > 1 && (!rec || !jstr(jget(rec, "case")) || !evs || evs->type != J_ARRAY)) {
             pm_error("--resume %s: %s:%d is not a measurement record (%s) and not the last line: the folder is "
-                     "damaged; start a new run", r->run, path, lineno, rec ? "no \"case\"" : err);
+                     "damaged; start a new run", r->run, path, lineno, rec ? "no \"case\" or \"events\" array" : err);
             rc = -1;
         } else if (rec && keep(rec, ctx)) {
             span = xrealloc(span, sizeof(*span) * (size_t)(nspan + 1));

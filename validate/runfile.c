@@ -110,6 +110,8 @@ int measurement_from_record(const struct jvalue *rec, struct measurement *m, str
 {
     const struct jvalue *evs = jget(rec, "events");
     memset(m, 0, sizeof(*m));
+    if (!evs || evs->type != J_ARRAY)
+        return -1;
     m->iters = (uint64_t)jget_num(rec, "iters", 0);
     m->reps = (int)jget_num(rec, "repetitions", 0);
     m->time_enabled = (uint64_t)jget_num(rec, "time_enabled", 0);
@@ -156,6 +158,8 @@ int measurement_from_record(const struct jvalue *rec, struct measurement *m, str
     m->ratio_after = jget_num(cyc, "ratio_after", NAN);
     m->clock_redone = (int)jget_num(cyc, "clock_redone", 0);
     m->clock_moved = jget(cyc, "clock_moved") && jget(cyc, "clock_moved")->b;
+    m->sustained_ratio = jget_num(cyc, "sustained_ratio", NAN);
+    m->cpu_shared = jget(cyc, "cpu_shared") && jget(cyc, "cpu_shared")->b;
     for (int k = 0; k < NOISE_COUNT; k++) {
         read_numbers(jget(noise, noise_name[k]), m->noise[k], MEASURE_MAX_REPS, &n);
         for (int r = n; r < m->reps; r++)
