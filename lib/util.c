@@ -296,3 +296,16 @@ int for_each_content_line(const char *text, const char *origin,
     }
     return rc;
 }
+
+char *exe_relative(const char *rel)
+{
+    char exe[4096];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    char *slash = len > 0 ? (exe[len] = '\0', strrchr(exe, '/')) : NULL;
+    if (!slash)
+        return NULL;
+    *slash = '\0';
+    char *joined = xasprintf("%s/%s", exe, rel), *real = realpath(joined, NULL);
+    free(joined);
+    return real;
+}

@@ -55,4 +55,8 @@ int for_each_content_line(const char *text, const char *origin,
 char **split_list(const char *s, char sep, int *count);
 void free_list(char **list);
 
+/* rel (a path relative to the folder of this program's binary) resolved, when it exists: a
+ * malloc'd absolute path, else NULL. How pmucal finds its data in the tree or after install. */
+char *exe_relative(const char *rel);
+
 #endif

@@ -46,6 +46,8 @@ struct penalty {
 struct case_result *cal_case(struct cal *k, const char *text, const char *event);
 /* Measure a recipe's cases and fit its penalty; the status is ok, unstable, skip or error. */
 void fit_recipe(struct cal *k, const struct recipe *rc, struct penalty *p, unsigned seed);
+/* The fitted figure (p->f, in the domain's unit) in cycles and ns at this core clock. */
+void penalty_at_clock(struct penalty *p, double ghz);
 /* The run's core clock: the median of every measurement's clock. */
 double run_ghz(const struct cal *k);
 const struct penalty *find_penalty(const struct penalty *ps, int n, const char *name);

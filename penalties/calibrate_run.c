@@ -226,6 +226,16 @@ static int fit_run(struct cal *k, const struct recipe *rc, struct penalty *p, in
     return 0;
 }
 
+void penalty_at_clock(struct penalty *p, double ghz)
+{
+    bool mem = p->rc->domain == DOMAIN_MEMORY;
+    double scale = mem ? ghz : 1 / ghz;
+    double v[3] = {p->f.value, p->f.lo, p->f.hi}, w[3] = {v[0] * scale, v[1] * scale, v[2] * scale};
+    const double *cyc = mem ? w : v, *ns = mem ? v : w;
+    p->cycles = cyc[0], p->cycles_lo = cyc[1], p->cycles_hi = cyc[2];
+    p->ns = ns[0], p->ns_lo = ns[1], p->ns_hi = ns[2];
+}
+
 void fit_recipe(struct cal *k, const struct recipe *rc, struct penalty *p, unsigned seed)
 {
     memset(p, 0, sizeof(*p));
@@ -253,11 +263,7 @@ void fit_recipe(struct cal *k, const struct recipe *rc, struct penalty *p, unsig
         p->run_spread = (s.max - s.min) / fabs(s.median);
     }
     bool mem = rc->domain == DOMAIN_MEMORY;
-    double ghz = run_ghz(k), scale = mem ? ghz : 1 / ghz;
-    double v[3] = {p->f.value, p->f.lo, p->f.hi}, w[3] = {v[0] * scale, v[1] * scale, v[2] * scale};
-    const double *cyc = mem ? w : v, *ns = mem ? v : w;
-    p->cycles = cyc[0], p->cycles_lo = cyc[1], p->cycles_hi = cyc[2];
-    p->ns = ns[0], p->ns_lo = ns[1], p->ns_hi = ns[2];
+    penalty_at_clock(p, run_ghz(k));
     double half = (p->f.hi - p->f.lo) / 2, floor_ = mem ? 0.1 : 0.25;
     p->status = "ok";
     if (p->runs > 1 && !(p->run_spread <= max_spread)) {

@@ -39,7 +39,7 @@ static const struct cli_option calibrate_options[] = {
     {"recipe", K_RECIPE, "NAME", "only this recipe (may be repeated; the closure needs l1_hit, l2_hit, l3_hit)"},
     {"points-per-octave", K_PPO, "N", "curve density (default 4)"},
     {"cpu", K_CPU, "N", "CPU to measure on (default: the one most idle over 150 ms at the start)"},
-    {"prefix", K_PREFIX, "NAME", "macro prefix of the C header (default PMUCAL)"},
+    {"prefix", K_PREFIX, "NAME", "macro prefix of the C header: upper-case letters, digits, '_' (default PMUCAL)"},
     {"label", K_LABEL, "NAME", "results folder label (default calibrate; with --source sim calibrate-sim)"},
     {"out", K_OUT, "DIR", "parent folder of the results folder (default results, or $PMUCAL_RESULTS)"},
     {"source", K_SOURCE, "NAME", "perf (default): time the cases and fit penalties; sim: run the cases under\n"
@@ -81,8 +81,9 @@ static const struct command calibrate_command = {
              "Writes results/<date>-<host>-calibrate/: manifest.json, measurements.ndjson (one record per\n"
              "case), penalties.json (the source of truth), tables/penalties.h, tables/metrics.json (perf\n"
              "pmu-events metrics under perf's event names for the CPU model; a model without them is a\n"
-             "note), tables/penalties.csv, curve.csv, curve.svg (gnuplot), validate.tap (one line per\n"
-             "penalty: ok, not ok, TODO when unstable, SKIP; and the closure).\n\n"
+             "note), tables/penalties.csv (no tables when no penalty was measured, as with --curve: a\n"
+             "note says so), curve.csv, curve.svg (gnuplot), validate.tap (one line per penalty: ok, not\n"
+             "ok, TODO when unstable, SKIP; and the closure).\n\n"
              "With --source sim nothing is timed: each wanted recipe's issue and control cases run under\n"
              "valgrind's callgrind as 'validate --source sim' runs them (the same re-execution, sim events\n"
              "and validate/expect/sim.txt rules, a TAP line per case and rule), and each recipe gets one\n"
@@ -194,6 +195,8 @@ static int calibrate_option(void *ctx, int key, const char *v)
         break;
     }
     case K_PREFIX:
+        if (emit_prefix_problem(v))
+            return cli_usage_error(&calibrate_command, "--prefix '%s': %s, e.g. PMUCAL", v, emit_prefix_problem(v));
         a->prefix = v;
         break;
     case K_LABEL:
@@ -415,6 +418,12 @@ static int calibrate_main(int argc, char **argv)
             have_curve = true;
         }
     }
+    /* Every figure at the one clock penalties.json records (each recipe was converted at the
+     * median clock so far), so its ns and cycles agree and 'emit' can check them. */
+    double ghz = run_ghz(&k);
+    for (int i = 0; i < np; i++)
+        if (!isnan(ps[i].cycles))
+            penalty_at_clock(&ps[i], ghz);
     check_penalties(ps, np, have_curve ? cv : NULL, k.model);
     for (int i = 0; i < np; i++)
         penalty_verdict(&tap, &ps[i]);
@@ -425,7 +434,7 @@ static int calibrate_main(int argc, char **argv)
         k.interrupted = true;
     json_object_begin(&doc, "clock");
     const struct clock_info *ci = clock_get();
-    json_number(&doc, "core_ghz", run_ghz(&k));
+    json_number(&doc, "core_ghz", ghz);
     json_number(&doc, "tsc_ghz", ci->tsc_hz / 1e9);
     json_number(&doc, "startup_core_ghz", ci->core_hz / 1e9);
     json_string(&doc, "how", "median over all measurements of the clock measured around each (dependent adds / TSC)");

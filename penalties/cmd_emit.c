@@ -13,16 +13,20 @@
 
 static int emit_main(int argc, char **argv);
 
-enum { K_CORE_GHZ = CLI_LONG, K_PREFIX, K_ALLOW_INCOMPLETE, K_MODEL };
+enum { K_CORE_GHZ = CLI_LONG, K_PREFIX, K_ALLOW_INCOMPLETE, K_MODEL, K_FORCE_MODEL };
 
 static const struct cli_option emit_options[] = {
     {"format", 'f', "F", "json, c, perf-metrics or csv (required)"},
     {"core-ghz", K_CORE_GHZ, "F", "the tables at another core clock: memory-domain penalties (DRAM) in\n"
                                   "cycles at F GHz from their ns; core-domain penalties keep their cycles\n"
                                   "and their ns become cycles / F"},
-    {"model", K_MODEL, "NAME", "perf metrics for this CPU model: zen4, zen5 or skylake (default: libpfm4's\n"
-                               "PMU, else the host's CPUID)"},
-    {"prefix", K_PREFIX, "NAME", "C macro prefix (default PMUCAL)"},
+    {"model", K_MODEL, "NAME", "perf metrics for this CPU model: zen4, zen5 or skylake (default: the\n"
+                               "calibration's cpu_model, else libpfm4's PMU, else the host's CPUID); one\n"
+                               "other than the calibration's is refused"},
+    {"force-model", K_FORCE_MODEL, NULL, "with --model: write this calibration's figures under another\n"
+                                         "model's event names anyway (they were not measured there)"},
+    {"prefix", K_PREFIX, "NAME", "C macro prefix: an upper-case letter, then upper-case letters, digits\n"
+                               "and '_' (default PMUCAL)"},
     {"output", 'o', "FILE", "write there instead of stdout"},
     {"allow-incomplete", K_ALLOW_INCOMPLETE, NULL, "emit from a run that was interrupted or is still running (its\n"
                                                    "manifest says so); refused otherwise"},
@@ -35,10 +39,13 @@ static const struct command emit_command = {
     .summary = "write a calibration's penalties as JSON, a C header, perf metric JSON or CSV",
     .synopsis = "--format json|c|perf-metrics|csv [options] [RUN]",
     .usage = "RUN is a results folder of 'pmucal calibrate' or its penalties.json (default: the newest\n"
-             "*-calibrate* folder under results/ or $PMUCAL_RESULTS whose run finished and measured\n"
-             "penalties: an interrupted, still running or --curve-only run is passed over). Output goes\n"
-             "to stdout. A run whose manifest says interrupted or running is refused unless\n"
-             "--allow-incomplete; one without penalties (calibrate --curve) always is.\n"
+             "folder under results/ or $PMUCAL_RESULTS whose manifest records 'pmucal calibrate', whatever\n"
+             "its label, that finished and measured penalties: an interrupted, still running, sim or\n"
+             "--curve-only run is passed over). Output goes to stdout. A run whose manifest says\n"
+             "interrupted or running is refused unless --allow-incomplete; one without penalties\n"
+             "(calibrate --curve, --source sim) always is, and so is a penalties.json with a name twice,\n"
+             "a name that is not lower-case letters, digits and '_', or an ok figure that is not finite,\n"
+             "positive, and the same value in ns and cycles at its clock.core_ghz.\n"
              "  json          penalties.json again (with --core-ghz: memory-domain cycles rescaled)\n"
              "  c             #define PREFIX_NAME_CYCLES constants, provenance in a comment; unstable,\n"
              "                not ok and skipped penalties are comments only\n"
@@ -55,7 +62,7 @@ PMUCAL_COMMAND(emit_command)
 
 struct emit_args {
     int format;
-    bool allow_incomplete;
+    bool allow_incomplete, force_model;
     const char *output;
     struct emit_opts o;
 };
@@ -75,6 +82,8 @@ static int emit_option(void *ctx, int key, const char *v)
             return cli_usage_error(&emit_command, "--core-ghz %s: give a clock in GHz, e.g. 2.4", v);
         break;
     case K_PREFIX:
+        if (emit_prefix_problem(v))
+            return cli_usage_error(&emit_command, "--prefix '%s': %s, e.g. PMUCAL", v, emit_prefix_problem(v));
         a->o.prefix = v;
         break;
     case 'o':
@@ -82,6 +91,9 @@ static int emit_option(void *ctx, int key, const char *v)
         break;
     case K_ALLOW_INCOMPLETE:
         a->allow_incomplete = true;
+        break;
+    case K_FORCE_MODEL:
+        a->force_model = true;
         break;
     case K_MODEL:
         if (!cpu_model_named(v))
@@ -111,6 +123,15 @@ static int emit_main(int argc, char **argv)
         return cli_usage_error(&emit_command, "give --format json, c, perf-metrics or csv");
     char *path = NULL;
     struct jvalue *doc = penalties_load(run, a.allow_incomplete, &path);
+    /* Another model's event names over these figures would be constants of a CPU never measured. */
+    const char *measured = jget_str(doc, "cpu_model", NULL);
+    if (doc && o.model && measured && strcmp(o.model, measured) && !a.force_model) {
+        pm_error("--model %s: %s was calibrated on %s; its penalties are not %s's: leave --model out, or give "
+                 "--force-model to write them under %s's event names anyway", o.model, path, measured, o.model,
+                 o.model);
+        jread_free(doc);
+        doc = NULL;
+    }
     if (!doc) {
         free(path);
         return 2;

@@ -125,6 +125,63 @@ static const struct jvalue *penalties_of(const struct jvalue *doc)
     return p;
 }
 
+const char *emit_prefix_problem(const char *prefix)
+{
+    if (!isupper((unsigned char)prefix[0]))
+        return "it must start with an upper-case letter";
+    if (strspn(prefix, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(prefix))
+        return "only upper-case letters, digits and '_' make a C macro prefix";
+    return strlen(prefix) > 32 ? "32 characters at most" : NULL;
+}
+
+/* One ok figure as calibrate wrote it: finite and positive, its ns and cycles one value at the
+ * run's clock (json_number round-trips, so only the division's rounding is allowed). */
+static const char *ok_figures_problem(const struct jvalue *p, double ghz, char *buf, size_t n)
+{
+    static const char *const pairs[3][2] = {{"cycles", "ns"}, {"cycles_lo", "ns_lo"}, {"cycles_hi", "ns_hi"}};
+    for (int i = 0; i < 3; i++) {
+        double cyc = jget_num(p, pairs[i][0], NAN), ns = jget_num(p, pairs[i][1], NAN);
+        if (!(cyc > 0 && ns > 0 && isfinite(cyc) && isfinite(ns))) {
+            snprintf(buf, n, "%s %g and %s %g must be finite and positive", pairs[i][0], cyc, pairs[i][1], ns);
+            return buf;
+        }
+        if (!(fabs(ns * ghz - cyc) <= 1e-9 * cyc)) {
+            snprintf(buf, n, "%s %g is not %s %g at the run's clock of %g GHz", pairs[i][0], cyc, pairs[i][1], ns, ghz);
+            return buf;
+        }
+    }
+    return NULL;
+}
+
+int penalties_check(const struct jvalue *doc, const char *path)
+{
+    const struct jvalue *ps = penalties_of(doc);
+    if (!ps)
+        return -1;
+    double ghz = jget_num(jget(doc, "clock"), "core_ghz", NAN);
+    char why[256];
+    for (int i = 0; i < ps->n; i++) {
+        const struct jvalue *p = &ps->items[i];
+        const char *name = jget_str(p, "name", ""), *problem = NULL;
+        /* Names become C macros and perf MetricNames as they are: lower case, digits and '_' only
+         * (no two spellings of one macro), each once. */
+        if (!*name || strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(name))
+            problem = "a penalty's name is lower-case letters, digits and '_'";
+        for (int k = 0; k < i && !problem; k++)
+            if (!strcmp(name, jget_str(&ps->items[k], "name", "")))
+                problem = "its name is given twice";
+        if (!problem && !strcmp(jget_str(p, "status", ""), "ok"))
+            problem = !(ghz > 0 && isfinite(ghz)) ? "an ok penalty needs the run's clock (clock.core_ghz > 0)"
+                                                   : ok_figures_problem(p, ghz, why, sizeof(why));
+        if (problem) {
+            pm_error("%s: penalty %d ('%.*s'): %s; emit tables from penalties.json as 'pmucal calibrate' wrote it",
+                     path, i + 1, (int)strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_-"), name, problem);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* Where the figures come from, as comment lines: every piece of text from penalties.json escaped. */
 static void provenance(FILE *out, const struct jvalue *doc, const struct emit_opts *o)
 {
@@ -158,8 +215,10 @@ static int emit_c(const struct jvalue *doc, const struct emit_opts *o, FILE *out
     const struct jvalue *ps = penalties_of(doc);
     if (!ps)
         return -1;
-    char pre[64], guard[96];
-    upper(pre, sizeof(pre), o->prefix ? o->prefix : "PMUCAL");
+    const char *pre = o->prefix ? o->prefix : "PMUCAL";
+    char guard[96];
+    if (emit_prefix_problem(pre))
+        pm_fatal("emit: prefix '%s' was not checked", pre);
     snprintf(guard, sizeof(guard), "%s_PENALTIES_H", pre);
     fprintf(out, "/* Cycle penalties measured by pmucal calibrate.\n");
     provenance(out, doc, o);
@@ -245,14 +304,16 @@ static void metric(struct json *j, const char *name, const char *expr, const cha
     json_object_end(j);
 }
 
-/* The model the perf metrics are for: --model, else the libpfm4 PMU (LIBPFM_FORCE_PMU too),
- * else the host's CPUID. NULL with why when none is known. */
-static const struct cpu_model *metrics_model(const struct emit_opts *o, char *why, size_t n)
+/* The model the perf metrics are for: --model, else the calibration's cpu_model, else the libpfm4
+ * PMU (LIBPFM_FORCE_PMU too), else the host's CPUID. NULL with why when none is known. */
+static const struct cpu_model *metrics_model(const struct jvalue *doc, const struct emit_opts *o, char *why, size_t n)
 {
-    if (o->model) {
-        const struct cpu_model *m = cpu_model_named(o->model);
+    const char *name = o->model ? o->model : jget_str(doc, "cpu_model", NULL);
+    if (name) {
+        const struct cpu_model *m = cpu_model_named(name);
         if (!m)
-            snprintf(why, n, "--model %s: no such model (known: %s)", o->model, cpu_model_names());
+            snprintf(why, n, "%s %s: no such model (known: %s)", o->model ? "--model" : "cpu_model", name,
+                     cpu_model_names());
         return m;
     }
     struct pfm_core core;
@@ -271,7 +332,7 @@ static int emit_metrics(const struct jvalue *doc, const struct emit_opts *o, FIL
     if (!ps)
         return -1;
     char why[256];
-    const struct cpu_model *model = metrics_model(o, why, sizeof(why));
+    const struct cpu_model *model = metrics_model(doc, o, why, sizeof(why));
     if (!model) {
         pm_error("perf metrics: %s", why);
         return -1;
@@ -357,6 +418,15 @@ int emit_tables(const struct jvalue *doc, const char *dir, const struct emit_opt
         const char *file;
         enum emit_format f;
     } t[] = {{"penalties.h", EMIT_C}, {"metrics.json", EMIT_PERF_METRICS}, {"penalties.csv", EMIT_CSV}};
+    char *pj = xasprintf("%s/penalties.json", dir);
+    int bad = penalties_check(doc, pj);
+    free(pj);
+    if (bad)
+        return -1;
+    if (!jget(doc, "penalties")->n) {
+        pm_note("no penalties measured (--curve only): no tables written");
+        return 0;
+    }
     char *tables = xasprintf("%s/tables", dir);
     mkdir(tables, 0755);
     int rc = 0;
@@ -364,7 +434,7 @@ int emit_tables(const struct jvalue *doc, const char *dir, const struct emit_opt
         char why[256];
         /* perf metrics need perf's event names for the model: without a known model that table
          * is not written, which is a note, not a failure of the run. */
-        if (t[i].f == EMIT_PERF_METRICS && !metrics_model(o, why, sizeof(why))) {
+        if (t[i].f == EMIT_PERF_METRICS && !metrics_model(doc, o, why, sizeof(why))) {
             pm_note("tables/%s not written: %s", t[i].file, why);
             continue;
         }
@@ -385,8 +455,9 @@ int emit_tables(const struct jvalue *doc, const char *dir, const struct emit_opt
     return rc;
 }
 
-/* The run folder of a penalties.json: did it end (complete, or failed with its checks recorded),
- * and did it measure penalties (a --curve run measures none)? */
+/* The run folder of a penalties.json: is it a calibration (by the command its manifest records,
+ * whatever its label), did it end (complete, or failed with its checks recorded), and did it
+ * measure penalties (a --curve run measures none)? */
 static bool finished_with_penalties(const char *penalties, char *why, size_t n)
 {
     char *dir = xstrdup(penalties), *slash = strrchr(dir, '/');
@@ -394,8 +465,11 @@ static bool finished_with_penalties(const char *penalties, char *why, size_t n)
         *slash = '\0';
     char *m = xasprintf("%s/manifest.json", slash ? dir : "."), err[512];
     struct jvalue *man = jread_file(m, err, sizeof(err)), *doc = jread_file(penalties, err, sizeof(err));
-    const struct jvalue *ps = jget(doc, "penalties");
-    bool ok = man && (manifest_complete(man, why, n) || !strcmp(jget_str(man, "status", ""), RUN_FAILED)) &&
+    const struct jvalue *ps = jget(doc, "penalties"), *cmd = jget(man, "command");
+    const char *prog = cmd && cmd->type == J_ARRAY && cmd->n > 1 ? jstr(&cmd->items[0]) : NULL;
+    const char *sub = prog ? jstr(&cmd->items[1]) : NULL;
+    bool calibration = prog && sub && !strcmp(prog, "pmucal") && !strcmp(sub, "calibrate");
+    bool ok = calibration && (manifest_complete(man, why, n) || !strcmp(jget_str(man, "status", ""), RUN_FAILED)) &&
               ps && ps->type == J_ARRAY && ps->n > 0;
     jread_free(man);
     jread_free(doc);
@@ -404,7 +478,7 @@ static bool finished_with_penalties(const char *penalties, char *why, size_t n)
     return ok;
 }
 
-/* The newest folder whose name holds "-calibrate", whose run finished, with penalties. */
+/* The newest results folder that holds a finished calibration with penalties. */
 char *penalties_newest_run(void)
 {
     const char *base = getenv("PMUCAL_RESULTS") ? getenv("PMUCAL_RESULTS") : "results";
@@ -413,7 +487,7 @@ char *penalties_newest_run(void)
     time_t best_t = 0;
     struct dirent *e;
     while (d && (e = readdir(d))) {
-        if (!strstr(e->d_name, "-calibrate"))
+        if (e->d_name[0] == '.')
             continue;
         char *p = xasprintf("%s/%s/penalties.json", base, e->d_name), why[256];
         struct stat st;
@@ -428,8 +502,9 @@ char *penalties_newest_run(void)
     if (d)
         closedir(d);
     if (!best)
-        pm_error("no finished calibration with penalties under %s/ (a *-calibrate* folder whose manifest says "
-                 "complete or failed, not a --curve-only run); run 'pmucal calibrate' or name the run folder", base);
+        pm_error("no finished calibration with penalties under %s/ (a folder whose manifest records 'pmucal "
+                 "calibrate' and says complete or failed, not a --curve-only run); run 'pmucal calibrate' or name the "
+                 "run folder", base);
     return best;
 }
 
@@ -478,7 +553,7 @@ struct jvalue *penalties_load(const char *run, bool allow_incomplete, char **pat
     if (ps && ps->type == J_ARRAY && ps->n == 0)
         pm_error("%s holds no penalties (a 'calibrate --curve' run measures only the curve); name a run that "
                  "measured recipes", path);
-    if (doc && ps && ps->type == J_ARRAY && ps->n == 0) {
+    if (doc && ((ps && ps->type == J_ARRAY && ps->n == 0) || penalties_check(doc, path))) {
         jread_free(doc);
         doc = NULL;
     }

@@ -16,14 +16,22 @@ struct emit_opts {
 
 /* -1 with a message when penalties.json lacks what the format needs. */
 int emit(const struct jvalue *doc, enum emit_format f, const struct emit_opts *o, FILE *out);
+/* Every penalty named once, in lower-case letters, digits and '_' (C macros and perf metric names
+ * come from the names), and every ok one's figures finite, positive and one value in ns and
+ * cycles at the run's clock. -1 after one message naming path and the penalty. */
+int penalties_check(const struct jvalue *doc, const char *path);
+/* NULL when prefix can start C macros (an upper-case letter, then upper-case letters, digits and
+ * '_'), else why not. */
+const char *emit_prefix_problem(const char *prefix);
 /* "json", "c", "perf-metrics", "csv"; -1 when unknown. */
 int emit_format_parse(const char *s);
-/* Writes tables/penalties.h, tables/metrics.json, tables/penalties.csv under dir. */
+/* Writes tables/penalties.h, tables/metrics.json, tables/penalties.csv under dir after
+ * penalties_check; none (a note) when there are no penalties. */
 int emit_tables(const struct jvalue *doc, const char *dir, const struct emit_opts *o);
 
-/* The newest results folder's penalties.json whose folder name holds "-calibrate" (under
- * $PMUCAL_RESULTS or results/), whose run finished and measured penalties; NULL with a message
- * when there is none. */
+/* The newest results folder's penalties.json (under $PMUCAL_RESULTS or results/) whose manifest
+ * records the command 'pmucal calibrate' (whatever the label), whose run finished and measured
+ * penalties; NULL with a message when there is none. */
 char *penalties_newest_run(void);
 /* A calibration's penalties.json: RUN a results folder or the file itself, NULL for
  * penalties_newest_run(). Refused (NULL after one message) when the file has no penalties, or its

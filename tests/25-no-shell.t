@@ -69,9 +69,10 @@ ok $? "an --expect file named with a newline and 'not ok 99': no forged TAP line
 
 # penalties.json text in a C header and a CSV.
 cat > "$TMP/penalties.json" << 'EOF2'
-{"pmucal": "0 */\n#include <evil.h>\n/*", "penalties": [
+{"pmucal": "0 */\n#include <evil.h>\n/*", "clock": {"core_ghz": 3}, "penalties": [
  {"name": "x", "status": "skip", "reason": "gone */\n#define EVIL 1\n/*", "brief": "b,\"c\"\nd"},
  {"name": "y", "status": "ok", "domain": "core", "cycles": 3, "cycles_lo": 2, "cycles_hi": 4, "ns": 1,
+  "ns_lo": 0.6666666666666666, "ns_hi": 1.3333333333333333,
   "brief": "fine */ #define EVIL 2"}]}
 EOF2
 $PMUCAL emit --format c "$TMP/penalties.json" > "$TMP/p.h" 2> "$TMP/err"

@@ -4,11 +4,12 @@
 # partial validate run the same way.
 . "$(dirname "$0")/lib.sh"
 
-pen='{"name":"l2_hit","status":"ok","domain":"core","cycles":14.2,"cycles_lo":14,"cycles_hi":14.4,"ns":4.5,"brief":"L2"}'
-mkrun() { # mkrun NAME STATUS PENALTIES-ARRAY: a calibrate folder under $PMUCAL_RESULTS, made in order
+pen='{"name":"l2_hit","status":"ok","domain":"core","cycles":14.2,"cycles_lo":14,"cycles_hi":14.4,"ns":3.55,"ns_lo":3.5,"ns_hi":3.6,"brief":"L2"}'
+mkrun() { # mkrun NAME STATUS PENALTIES-ARRAY [COMMAND]: a calibrate folder under $PMUCAL_RESULTS, made in order
     mkdir -p "$PMUCAL_RESULTS/$1"
-    printf '{"status": "%s", "status_reason": "test"}\n' "$2" > "$PMUCAL_RESULTS/$1/manifest.json"
-    printf '{"penalties": %s}\n' "$3" > "$PMUCAL_RESULTS/$1/penalties.json"
+    printf '{"command": ["pmucal", "%s"], "status": "%s", "status_reason": "test"}\n' "${4:-calibrate}" "$2" \
+        > "$PMUCAL_RESULTS/$1/manifest.json"
+    printf '{"clock": {"core_ghz": 4}, "penalties": %s}\n' "$3" > "$PMUCAL_RESULTS/$1/penalties.json"
     touch -d "@$((1700000000 + $(ls "$PMUCAL_RESULTS" | wc -l)))" "$PMUCAL_RESULTS/$1/penalties.json"
 }
 mkrun 2026-01-01-h-calibrate complete "[$pen]"
@@ -36,6 +37,21 @@ rc=$?
 ok $? "emit --allow-incomplete takes it (exit $rc)"
 rm -rf "$PMUCAL_RESULTS/2026-01-01-h-calibrate"
 emit_err 2 "no finished calibration with penalties" "with no finished run, emit says so" --
+# A calibration is known by the command its manifest records, not by its folder's name.
+mkrun 2026-01-05-h-foo complete "[$pen]"
+mkrun 2026-01-06-h-calibrate complete "[$(echo "$pen" | sed 's/l2_hit/l3_hit/')]" validate
+$PMUCAL emit --format json > "$TMP/out" 2> "$TMP/err"
+rc=$?
+[ $rc = 0 ] && jq -e '.penalties[0].name == "l2_hit"' "$TMP/out" > /dev/null
+ok $? "emit without RUN finds 'calibrate --label foo', and passes over a newer *-calibrate folder validate wrote (exit $rc)"
+rm -rf "$PMUCAL_RESULTS/2026-01-05-h-foo" "$PMUCAL_RESULTS/2026-01-06-h-calibrate"
+
+# A real curve-only calibration writes no tables (an empty header would look whole) and says so.
+$PMUCAL calibrate --curve --quick --label curve > /dev/null 2> "$TMP/err"
+rc=$?
+cdir=$(ls -d "$PMUCAL_RESULTS"/*-curve | head -n 1)
+[ $rc = 0 ] && [ -s "$cdir/curve.csv" ] && [ ! -e "$cdir/tables" ] && grep -q 'no penalties measured (--curve only): no tables written' "$TMP/err"
+ok $? "calibrate --curve writes the curve and no tables, with a note (exit $rc): $(ls "$cdir" | tr '\n' ' ')"
 
 # classify: a validate run stopped halfway.
 $PMUCAL validate --case 'walker size=4k' -e page-faults,context-switches --label v > /dev/null 2>&1

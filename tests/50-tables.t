@@ -33,7 +33,8 @@ names_of() { jq -r '.. | objects | .EventName? // empty' "$1"/*.json "$1"/events
 for m in zen4:amd/amdzen4 zen5:amd/amdzen5 skylake:intel/SKL; do
     model=${m%%:*} table=$eventdata/${m#*:}
     if [ ! -d "$table" ]; then skip "perf metrics for $model" "no event table at $table"; continue; fi
-    $PMUCAL emit -f perf-metrics --model "$model" "$pj" > "$TMP/m.json" || { ok 1 "emit perf metrics for $model"; continue; }
+    force=; [ "$model" = zen5 ] || force=--force-model
+    $PMUCAL emit -f perf-metrics --model "$model" $force "$pj" > "$TMP/m.json" || { ok 1 "emit perf metrics for $model"; continue; }
     names_of "$table" > "$TMP/names"
     missing=$(jq -r '.[].MetricExpr' "$TMP/m.json" | grep -o '[A-Za-z_][A-Za-z0-9_.]*' | sort -u | grep -vxF -f "$TMP/names")
     used=$(jq -r '.[].MetricExpr' "$TMP/m.json" | grep -o '[A-Za-z_][A-Za-z0-9_.]*' | sort -u | tr '\n' ' ')
@@ -42,4 +43,41 @@ for m in zen4:amd/amdzen4 zen5:amd/amdzen5 skylake:intel/SKL; do
 done
 $PMUCAL emit -f perf-metrics --model nope "$pj" > /dev/null 2> "$TMP/e"; rc=$?
 [ $rc -eq 2 ] && grep -q 'model nope: give one of zen4, zen5, skylake' "$TMP/e"; ok $? "emit --model nope exits 2: $(cat "$TMP/e")"
+# Another model's event names over a Zen 5 calibration: refused unless --force-model.
+$PMUCAL emit -f perf-metrics --model skylake "$pj" > "$TMP/m.json" 2> "$TMP/e"; rc=$?
+[ $rc -eq 2 ] && [ ! -s "$TMP/m.json" ] && grep -q 'calibrated on zen5.*--force-model' "$TMP/e"
+ok $? "emit --model skylake on a zen5 calibration exits 2: $(cat "$TMP/e")"
+$PMUCAL emit -f perf-metrics "$pj" > "$TMP/m.json" 2> /dev/null
+jq -e '[.[].MetricExpr] | any(test("ls_dispatch.ld_dispatch"))' "$TMP/m.json" > /dev/null
+ok $? "without --model the calibration's own model (zen5) names the events, on any host"
+
+# A prefix that makes no C macro is refused (exit 2, naming it); a good one compiles.
+for row in "1ABC|emit -f c $pj" "|emit -f c $pj" "bad prefix|emit -f c $pj" "_X|emit -f c $pj" "lower|emit -f c $pj" \
+           "bad prefix|calibrate --list"; do
+    prefix=${row%%|*}
+    # shellcheck disable=SC2086
+    $PMUCAL ${row#*|} --prefix "$prefix" > "$TMP/o" 2> "$TMP/e"; rc=$?
+    [ $rc -eq 2 ] && [ ! -s "$TMP/o" ] && grep -qF -- "--prefix '$prefix'" "$TMP/e"
+    ok $? "${row#*|} --prefix '$prefix' exits 2 naming it ($rc): $(head -c 160 "$TMP/e")"
+done
+$PMUCAL emit -f c --prefix MY_LIB2 "$pj" > "$TMP/my.h"
+printf '#include "%s"\nint main(void) { return MY_LIB2_L1_HIT_CYCLES == 4.0 ? 0 : 1; }\n' "$TMP/my.h" > "$TMP/my.c"
+cc -std=c11 -Wall -Wextra -Werror -o "$TMP/my" "$TMP/my.c" && "$TMP/my"
+ok $? "emit -f c --prefix MY_LIB2 compiles and defines MY_LIB2_L1_HIT_CYCLES 4.00"
+
+# An edited penalties.json: names that would collide or break out, figures no calibration gives.
+for row in '.penalties[2].name = "l1-hit"|lower-case letters, digits' \
+           '.penalties[1].name = "l1_hit"|given twice' \
+           '.penalties[1].name = "x\u000aMetricName"|lower-case letters, digits' \
+           '.penalties[0].cycles = -1e300|must be finite and positive' \
+           '.penalties[2].ns_hi = "NUM:1e400"|must be finite and positive' \
+           '.penalties[1].ns = 4.0|is not ns 4 at the run.s clock of 4 GHz' \
+           'del(.clock)|needs the run.s clock'; do
+    jq "${row%%|*}" "$pj" | sed 's/"NUM:\([^"]*\)"/\1/' > "$TMP/edited.json"   # JSON numbers jq cannot hold
+    for f in c perf-metrics; do
+        $PMUCAL emit -f "$f" --model zen5 "$TMP/edited.json" > "$TMP/o" 2> "$TMP/e"; rc=$?
+        [ $rc -eq 2 ] && [ ! -s "$TMP/o" ] && grep -q -- "${row#*|}" "$TMP/e" && [ "$(wc -l < "$TMP/e")" -eq 1 ]
+        ok $? "emit -f $f refuses penalties.json with ${row%%|*} (exit $rc): $(head -c 200 "$TMP/e")"
+    done
+done
 done_testing

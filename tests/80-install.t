@@ -21,6 +21,20 @@ files=$(sed -n 's/^# \([0-9]*\) files.*/\1/p' "$TMP/check.out")
 [ $rc = 0 ] && [ "${files:-0}" -ge 1 ] && [ "$files" = "$(ls validate/expect/*.txt | wc -l)" ]
 ok $? "installed pmucal finds its $files expectation files beside itself (exit $rc)"
 
+# The event tables: the installed binary, away from the tree, reads them in PREFIX/share/pmucal.
+data="$stage/usr/share/pmucal"
+(cd "$TMP" && env -u PMUCAL_EVENTDATA PMUCAL_CPUID=AuthenticAMD-26-2 "$bin" events > "$TMP/events.out" 2>&1)
+rc=$?
+[ $rc = 0 ] && [ -s "$data/eventdata/amd/mapfile.csv" ] && [ -s "$data/eventdata/intel/mapfile.csv" ] &&
+    grep -q "^# source: $data/eventdata/amd/amdzen5 " "$TMP/events.out" && grep -q '^ls_dispatch.ld_dispatch ' "$TMP/events.out"
+ok $? "installed pmucal lists a Zen 5's events from $data/eventdata (exit $rc): $(head -c 100 "$TMP/events.out")"
+[ -z "$(find "$data/eventdata" -path '*/metrics/*' -o -name '*uncore*' | head -1)" ] && grep -q '^eventdata/amd/amdzen5/' "$data/installed-files"
+ok $? "only core tables the mapfiles name are installed (no uncore, no metrics), each listed in installed-files"
+make -s install $san DESTDIR="$TMP/stage2" PREFIX=/usr EVENTDATA="$TMP/none" > "$TMP/make2.out" 2>&1
+rc=$?
+[ $rc = 0 ] && [ ! -e "$TMP/stage2/usr/share/pmucal/eventdata" ] && grep -q "no event tables at $TMP/none" "$TMP/make2.out"
+ok $? "make install without event tables says so (exit $rc): $(grep 'no event tables' "$TMP/make2.out" | head -c 120)"
+
 # pmucal(1): one section per command, each with every option its --help lists, and no other.
 bad=""
 for c in $("$bin" --help | awk '/^Commands:/ { on = 1; next } on && !NF { exit } on { print $1 }'); do
@@ -46,8 +60,12 @@ is "$(complete_words run walker siz)" "size=" "completion: a kernel's parameter"
 is "$(complete_words validate --group)" "--group-size" "completion: a command's option"
 is "$(complete_words validate -e page-f)" "page-faults" "completion: an event name"
 
+echo mine > "$data/my-notes.txt"
+echo '[]' > "$data/eventdata/amd/amdzen5/mine.json"
 make -s uninstall DESTDIR="$stage" PREFIX=/usr > /dev/null 2>&1
-left=$(find "$stage" -type f | head -3)
-[ -z "$left" ]
-ok $? "make uninstall removes every file it installed${left:+ (left: $left)}"
+left=$(cd "$stage" && find . -type f | sort | tr '\n' ' ')
+is "$left" "./usr/share/pmucal/eventdata/amd/amdzen5/mine.json ./usr/share/pmucal/my-notes.txt " \
+    "make uninstall removes every file it installed and nothing a user put beside them"
+[ ! -e "$data/expect" ] && [ ! -e "$data/eventdata/intel" ] && [ -d "$data/eventdata/amd/amdzen5" ]
+ok $? "and the folders it leaves empty, not those still holding a user's file"
 done_testing

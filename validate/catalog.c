@@ -89,21 +89,25 @@ const char *catalog_root(void)
     const char *env = getenv("PMUCAL_EVENTDATA");
     if (env && *env)
         return env;
-    char exe[3900];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (len > 0) {
-        exe[len] = '\0';
-        /* bin/pmucal or build/<kind>/pmucal: shared/ is beside the source tree (as in CI). */
-        for (int up = 0; up < 4; up++) {
-            char *slash = strrchr(exe, '/');
-            if (!slash)
-                break;
-            *slash = '\0';
-            struct stat st;
-            snprintf(root, sizeof(root), "%s/shared/eventdata", exe);
-            if (!stat(root, &st) && S_ISDIR(st.st_mode))
-                return root;
+    /* In the source tree (bin/pmucal or build/<kind>/pmucal: the tree has validate/expect), the
+     * tables are ../shared beside the tree, as in CI; after 'make install', PREFIX/share/pmucal. */
+    static const struct {
+        const char *tree, *data;
+    } places[] = {{"../validate/expect", "../../shared/eventdata"},
+                  {"../../validate/expect", "../../../shared/eventdata"},
+                  {NULL, "../share/pmucal/eventdata"}};
+    for (size_t i = 0; i < ARRAY_SIZE(places); i++) {
+        char *tree = places[i].tree ? exe_relative(places[i].tree) : NULL, *real = NULL;
+        struct stat st;
+        if ((tree || !places[i].tree) && (real = exe_relative(places[i].data)) && !stat(real, &st) &&
+            S_ISDIR(st.st_mode) && strlen(real) < sizeof(root)) {
+            snprintf(root, sizeof(root), "%s", real);
+            free(real);
+            free(tree);
+            return root;
         }
+        free(real);
+        free(tree);
     }
     return "../shared/eventdata";
 }

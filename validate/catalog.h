@@ -24,7 +24,9 @@ struct catalog {
  * how (may be NULL) says which. false with a message in how when $PMUCAL_CPUID is malformed. */
 bool cpu_signature(char *sig, size_t n, char *how, size_t hn);
 /* The folder holding amd/ and intel/ (each with mapfile.csv): $PMUCAL_EVENTDATA, else
- * ../shared/eventdata beside the source tree the binary was built in. */
+ * ../shared/eventdata beside the source tree the binary was built in (when it runs from there),
+ * else PREFIX/share/pmucal/eventdata beside an installed PREFIX/bin/pmucal, else
+ * ../shared/eventdata from the current folder. */
 const char *catalog_root(void);
 /* The host's table by CPUID signature: 1 loaded, 0 none (why says so: no mapfile row, no folder),
  * -1 the table is malformed (message printed). */

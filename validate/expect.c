@@ -173,17 +173,10 @@ const char *expect_dir(void)
     const char *env = getenv("PMUCAL_EXPECT_DIR");
     if (env && *env)
         return env;
-    char exe[4000];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
     /* Beside the binary: bin/pmucal in the tree, or PREFIX/bin/pmucal after 'make install'. */
     static const char *const beside[] = {"../validate/expect", "../share/pmucal/expect"};
-    char *slash = len > 0 ? (exe[len] = '\0', strrchr(exe, '/')) : NULL;
-    if (slash)
-        *slash = '\0';
-    for (size_t i = 0; slash && i < ARRAY_SIZE(beside); i++) {
-        char *joined = xasprintf("%s/%s", exe, beside[i]);
-        char *real = realpath(joined, NULL);
-        free(joined);
+    for (size_t i = 0; i < ARRAY_SIZE(beside); i++) {
+        char *real = exe_relative(beside[i]);
         if (real && strlen(real) < sizeof(dir)) {
             snprintf(dir, sizeof(dir), "%s", real);
             free(real);
