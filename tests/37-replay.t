@@ -38,10 +38,13 @@ rc=$?
 ok $? "a new rule turns both page-faults points not ok, said as changed since the run (exit $rc)"
 # The run's own --expect file, as its manifest names it, is not read (a run folder is data): the
 # same rule given by the user above fails, named by the manifest it changes nothing.
-jq --arg f "$TMP/rule.txt" '.expect = $f | .expectations = $f' "$A/manifest.json" > "$TMP/m.json" && cp "$TMP/m.json" "$A/manifest.json"
+printf 'SECRET_TOKEN\n' > "$TMP/secret.json"
+jq --arg f "$TMP/rule.txt" --arg v "$TMP/secret.json" '.expect = $f | .expectations = $f | .vendor_json = $v' "$A/manifest.json" > "$TMP/m.json" &&
+    cp "$TMP/m.json" "$A/manifest.json"
 $PMUCAL replay "$A" > "$TMP/rx.tap" 2> "$TMP/rx.err"
 rc=$?
-[ $rc -eq 0 ] && grep -q "^# summary: 8 ok, 0 not ok" "$TMP/rx.tap" && grep -q 'give --expect FILE' "$TMP/rx.err"
+[ $rc -eq 0 ] && grep -q "^# summary: 8 ok, 0 not ok" "$TMP/rx.tap" && grep -q 'give --expect FILE' "$TMP/rx.err" &&
+    grep -q 'give --vendor-json PATH' "$TMP/rx.err" && ! grep -q SECRET "$TMP/rx.err" "$TMP/rx.tap"
 ok $? "files the manifest names are not loaded; a note says to give --expect FILE (exit $rc): $(cat "$TMP/rx.err")"
 jq '.status = "running"' "$A/manifest.json" > "$TMP/m.json" && cp "$TMP/m.json" "$A/manifest.json"
 $PMUCAL replay "$A" > /dev/null 2> "$TMP/inc.err"

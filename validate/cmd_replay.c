@@ -19,7 +19,7 @@ enum { K_EXPECT = CLI_LONG, K_NO_AUTO, K_VENDOR, K_PMU, K_ALLOW };
 static const struct cli_option replay_options[] = {
     {"expect", K_EXPECT, "FILE", "more rules (EVENT EXPRESSION TOLERANCE a line), after the shipped ones"},
     {"no-auto-expect", K_NO_AUTO, NULL, "do not load validate/expect/<pmu>.txt (or <source>.txt)"},
-    {"vendor-json", K_VENDOR, "PATH", "vendor event table for errata (default: the one the run named)"},
+    {"vendor-json", K_VENDOR, "PATH", "vendor event table for errata (the one the run named is not read)"},
     {"pmu", K_PMU, "NAME", "whose expectation file applies (default: the run's PMU)"},
     {"allow-incomplete", K_ALLOW, NULL, "judge a run that did not complete (interrupted, failed, running)"},
     CLI_END,
@@ -33,8 +33,9 @@ static const struct command replay_command = {
     .usage = "RUN is a run folder of 'pmucal validate'. Its measurements (per-repetition counts, the\n"
              "cases' models, the encodings it used) are judged as validate judges them, with the rules\n"
              "of this build: the built-in ones, validate/expect/<pmu>.txt for the run's PMU (or the\n"
-             "source's file, e.g. sim.txt) and --expect FILE (the run's own --expect file is not read: a\n"
-             "run folder is data; give it again with --expect); errata from --vendor-json or the table the run named. The source's slack is the\n"
+             "source's file, e.g. sim.txt) and --expect FILE; errata from --vendor-json PATH. A run\n"
+             "folder is data: the --expect file and vendor table its manifest names are not read (a note\n"
+             "says to give them again). The source's slack is the\n"
              "one the run recorded. Prints TAP like validate, then the (case, event) points whose\n"
              "verdict differs from the one stored in the run.\n"
              "Exit status: 0 when nothing is 'not ok', 1 otherwise, 2 on bad input.\n",
@@ -96,7 +97,12 @@ static int replay_main(int argc, char **argv)
     e.src = &src;
     if (runfile_rules(&e.rules, run.manifest, &src, a.pmu, a.no_auto, a.expect))
         goto out;
-    const char *vendor = a.vendor ? a.vendor : jget_str(run.manifest, "vendor_json", NULL);
+    /* A run folder is data: the vendor table its manifest names is not opened (it could name any
+     * file); the user names it again. */
+    const char *vendor = a.vendor;
+    if (!vendor && jget_str(run.manifest, "vendor_json", NULL))
+        pm_note("the run was judged with a --vendor-json table too; files a run folder names are not read: give "
+                "--vendor-json PATH to apply its errata");
     if (vendor) {
         if (vendor_load(&vt, vendor))
             goto out;
