@@ -21,7 +21,7 @@ struct measure_opts {
  * clock moved while they ran (boost, host load): averaged, they would mis-scale every cycle. The
  * repetitions are measured again, twice at most, then the measurement says so. */
 #define MEASURE_CLOCK_DRIFT 0.05
-#define MEASURE_SHARE_LOSS 0.05
+#define MEASURE_SHARE_DRIFT 0.05
 /* The longest one measured run may last (real-time sources): a stop is acted on between runs. */
 #define MEASURE_MAX_RUN_SECONDS 0.5
 /* --iters at most this: beyond it no kernel's run stays under MEASURE_MAX_RUN_SECONDS. */
@@ -45,11 +45,10 @@ struct measurement {
     double ratio_before, ratio_after;
     int clock_redone;    /* times the repetitions were measured again: the clock moved or the CPU was shared */
     bool clock_moved;    /* the ratios before and after still differ by more than MEASURE_CLOCK_DRIFT */
-    /* The clock measured over one trip as long as a measured run, against the short trips: under
-     * 1 - MEASURE_SHARE_LOSS of them, the CPU was not ours for that part of such a run (a host
-     * running another guest on it, which this guest's scheduler never sees: no context switch,
-     * and here no steal time either). Every repetition's time is then inflated alike. */
-    double sustained_ratio;
+    /* The CPU's share of windows as long as a run, before and after the repetitions (measure.c
+     * cpu_share); cycles are scaled by their mean. cpu_shared: the share moved by more than
+     * MEASURE_SHARE_DRIFT even when measured again twice (busy neighbours come and go). */
+    double share_before, share_after, cpu_share;
     bool cpu_shared;
     double noise[NOISE_COUNT][MEASURE_MAX_REPS];   /* in run(N) + run(0), whole runs */
     double fixed[FIXED_COUNT][MEASURE_MAX_REPS];   /* per iteration; NaN without fixed counters */

@@ -33,7 +33,8 @@ void case_result_fill(struct case_result *r, const struct measurement *m, const 
     r->disturbed = m->noisy;
     r->clock_moved = m->clock_moved;
     r->cpu_shared = m->cpu_shared;
-    r->sustained_ratio = m->sustained_ratio;
+    r->share_before = m->share_before;
+    r->share_after = m->share_after;
     r->ratio_before = m->ratio_before;
     r->ratio_after = m->ratio_after;
     r->q = *q;
@@ -284,10 +285,10 @@ void fit_recipe(struct cal *k, const struct recipe *rc, struct penalty *p, unsig
                      "attempt (context switches); measure on a quiet machine or another --cpu", cs[i]->label);
         } else if (cs[i]->cpu_shared) {
             p->status = "unstable";
-            snprintf(p->reason, sizeof(p->reason), "%s: the CPU was not ours all through runs of this length (a "
-                     "trip as long ran the clock at %.3f core cycles per tick against %.3f in short trips, measured "
-                     "again twice): another guest or task shares it; every repetition is slowed alike",
-                     cs[i]->label, cs[i]->sustained_ratio, cs[i]->ratio_after);
+            snprintf(p->reason, sizeof(p->reason), "%s: the CPU's share of a run's length moved during the "
+                     "measurement (%.3f before, %.3f after, measured again twice): another guest or task came or "
+                     "went, so the cycles cannot be told from the time", cs[i]->label, cs[i]->share_before,
+                     cs[i]->share_after);
         } else if (cs[i]->clock_moved) {
             p->status = "unstable";
             snprintf(p->reason, sizeof(p->reason), "%s: the core clock moved during the measurement (core/TSC "

@@ -39,8 +39,8 @@ struct case_result {
     int disturbed;            /* repetitions saw context switches in every attempt */
     bool clock_moved;         /* the core clock moved during the repetitions, even when measured again */
     double ratio_before, ratio_after;   /* core cycles per TSC tick around the repetitions */
-    bool cpu_shared;          /* over runs this long the CPU was not ours all the time (measure.h) */
-    double sustained_ratio;
+    bool cpu_shared;          /* the CPU's share of a run's length moved (measure.h) */
+    double share_before, share_after;
     struct quantities q;
     struct event_count event;  /* the recipe's occurrence event, where one was counted beside the case */
 };

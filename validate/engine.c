@@ -143,7 +143,9 @@ void measurement_json(struct json *j, const struct engine *e, const struct case_
     json_number(j, "ratio_after", m->ratio_after);
     json_int(j, "clock_redone", m->clock_redone);
     json_bool(j, "clock_moved", m->clock_moved);
-    json_number(j, "sustained_ratio", m->sustained_ratio);
+    json_number(j, "cpu_share", m->cpu_share);
+    json_number(j, "cpu_share_before", m->share_before);
+    json_number(j, "cpu_share_after", m->share_after);
     json_bool(j, "cpu_shared", m->cpu_shared);
     json_array_begin(j, "per_iter");
     for (int r = 0; r < m->reps; r++)

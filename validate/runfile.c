@@ -158,7 +158,9 @@ int measurement_from_record(const struct jvalue *rec, struct measurement *m, str
     m->ratio_after = jget_num(cyc, "ratio_after", NAN);
     m->clock_redone = (int)jget_num(cyc, "clock_redone", 0);
     m->clock_moved = jget(cyc, "clock_moved") && jget(cyc, "clock_moved")->b;
-    m->sustained_ratio = jget_num(cyc, "sustained_ratio", NAN);
+    m->cpu_share = jget_num(cyc, "cpu_share", 1);
+    m->share_before = jget_num(cyc, "cpu_share_before", NAN);
+    m->share_after = jget_num(cyc, "cpu_share_after", NAN);
     m->cpu_shared = jget(cyc, "cpu_shared") && jget(cyc, "cpu_shared")->b;
     for (int k = 0; k < NOISE_COUNT; k++) {
         read_numbers(jget(noise, noise_name[k]), m->noise[k], MEASURE_MAX_REPS, &n);
