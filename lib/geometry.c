@@ -169,8 +169,8 @@ static int curve_file(const char *path)
     size_t len;
     char *text = read_file_bounded(path, INPUT_FILE_MAX, &len, err, sizeof(err));
     if (!text) {
-        pm_error("PMUCAL_CURVE_FILE: cannot read %s; give a CSV of bytes,cycles,ns per load (a curve.csv of "
-                 "calibrate)", err);
+        pm_error("PMUCAL_CURVE_FILE=%s: cannot read %s; give a CSV of bytes,cycles,ns per load (a curve.csv of "
+                 "calibrate)", path, err);
         exit(2);
     }
     geo.npoints = 0;

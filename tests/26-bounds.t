@@ -30,7 +30,7 @@ expect 1 "a run lasts at most 0.5 s" -- $PMUCAL run walker size=64M -e page-faul
 expect 2 "give a whole number from 1 to 500" -- $PMUCAL run walker --target-ms 60000
 expect 2 "give a whole number from 1 to 1000000000" -- $PMUCAL gen ifetch size=4k --run 18446744073709551615
 expect 2 "give --run [0-9]* or fewer" -- $PMUCAL gen ifetch size=16M --run 1000000000
-expect 2 "PMUCAL_CURVE_FILE: cannot read /dev/zero: a device" -- env PMUCAL_CURVE_FILE=/dev/zero $PMUCAL info
+expect 2 "PMUCAL_CURVE_FILE=/dev/zero: cannot read /dev/zero: a device" -- env PMUCAL_CURVE_FILE=/dev/zero $PMUCAL info
 printf 'page-faults  pf.minor  +-inf\n' > "$TMP/inf.rules"
 expect 2 "tolerance '+-inf' is not one of" -- $PMUCAL run walker size=4k -e page-faults --expect "$TMP/inf.rules"
 printf 'page-faults  pf.minor  5%%+-1e999\n' > "$TMP/inf2.rules"
