@@ -92,19 +92,18 @@ static double pilot_seconds_per_iter(struct case_ *c, uint64_t pilot)
 }
 
 /* The CPU's share of a window as long as a measured run: the clock over such a trip (median of
- * three) against the short trips' ratio. On this project's VMs it is about 0.94 when quiet (the
+ * trips) against the short trips' ratio. On this project's VMs it is about 0.94 when quiet (the
  * host takes its part of every few milliseconds) and lower when the host is busy; the short trips
  * slip between those interruptions. A run loses the same share, so cycles are ticks x ratio x
  * share: l1_hit read 4.26 cycles scaled by the short ratio alone, and every level and divider
  * figure came out 5-6% above its published value. */
-static double cpu_share(double secs, double ratio)
+static double cpu_share(double secs, double ratio, int trips)
 {
-    double r[3];
-    for (int t = 0; t < 3; t++)
+    double r[9];
+    trips = trips < 1 ? 1 : trips > 9 ? 9 : trips;
+    for (int t = 0; t < trips; t++)
         r[t] = clock_ratio_over(secs, ratio);
-    double mid = r[0] > r[1] ? (r[1] > r[2] ? r[1] : r[0] > r[2] ? r[2] : r[0])
-                             : (r[0] > r[2] ? r[0] : r[1] > r[2] ? r[2] : r[1]);
-    double share = mid / ratio;
+    double share = stats_median(r, (size_t)trips) / ratio;
     return share > 1 ? 1 : share;
 }
 
@@ -181,7 +180,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
     double share_secs = o->target_seconds > 0 ? o->target_seconds : 0.005;
     share_secs = share_secs < 0.001 ? 0.001 : share_secs > 0.05 ? 0.05 : share_secs;
     if (src->real_time)
-        m->share_before = cpu_share(share_secs, m->ratio_before);
+        m->share_before = cpu_share(share_secs, m->ratio_before, o->share_trips);
 clock_again:
     for (int rep = 0; rep < m->reps; rep++) {
         for (int attempt = 0;; attempt++) {
@@ -221,7 +220,7 @@ clock_again:
     m->ratio_after = clock_ratio_now();
     m->clock_moved = fabs(m->ratio_after / m->ratio_before - 1) > MEASURE_CLOCK_DRIFT;
     if (src->real_time) {
-        m->share_after = cpu_share(share_secs, m->ratio_after);
+        m->share_after = cpu_share(share_secs, m->ratio_after, o->share_trips);
         m->cpu_shared = fabs(m->share_after / m->share_before - 1) > MEASURE_SHARE_DRIFT;
     }
     if ((m->clock_moved || m->cpu_shared) && m->clock_redone < 2 && src->real_time) {

@@ -13,6 +13,8 @@ struct measure_opts {
     double target_seconds;    /* wall time of one measured run when iterations are automatic */
     uint64_t iters;           /* fixed iterations per run; 0 = calibrate to target_seconds */
     int max_redo;             /* redo a repetition that saw a context switch or migration */
+    int share_trips;          /* trips (odd; 0 means 1) whose median gives the CPU's share before and
+                                 after: calibrate takes 3, where cycles are the result */
 };
 #define MEASURE_OPTS_DEFAULT {.repetitions = 5, .target_seconds = 0.02, .iters = 0, .max_redo = 3}
 

@@ -109,7 +109,7 @@ int cal_measure_case(const struct cal_opts *o, struct run_dir *dir, const char *
     memset(&e, 0, sizeof(e));
     e.src = o->src;
     e.mopts = (struct measure_opts){.repetitions = o->repetitions, .target_seconds = o->target_seconds,
-                                    .iters = 0, .max_redo = 10};
+                                    .iters = 0, .max_redo = 10, .share_trips = 3};
     e.group_size = GROUP_MAX_EVENTS;
     e.dir = dir;
     e.pinned = true;

@@ -220,6 +220,7 @@ static int c2c_option(void *ctx, int key, const char *v)
 static int c2c_main(int argc, char **argv)
 {
     struct c2c_args a = {.mode = "hitm", .size = "L2", .label = "c2c", .o = MEASURE_OPTS_DEFAULT};
+    a.o.share_trips = 3;   /* its result is cycles: the share is taken as calibrate takes it */
     if (cli_parse(&c2c_command, argc, argv, c2c_option, &a, NULL))
         return 2;
     const char *cpu_list = a.cpu_list, *mode = a.mode, *size = a.size, *label = a.label, *out = a.out;
