@@ -55,9 +55,14 @@ rc=$?
 [ $rc -eq 0 ] && grep -q '<td>interrupted</td>' "$d/report.html"
 ok $? "report --allow-incomplete renders it, marked interrupted (exit $rc)"
 
+# A link planted at the temporary name the rewrite once used must not be written through.
+echo untouched > "$TMP/victim" && ln -s "$TMP/victim" "$d/.measurements.ndjson.tmp"
 # CI unset: a progress line per case measured is printed, and counted below.
 env -u CI $PMUCAL validate --resume "$d" > "$TMP/res.tap" 2> "$TMP/res.err"
 rc=$?
+[ "$(cat "$TMP/victim")" = untouched ] && [ ! -L "$d/measurements.ndjson" ]
+ok $? "the rewrite of measurements.ndjson wrote through no planted link ($(head -c 40 "$TMP/victim"))"
+rm -f "$d/.measurements.ndjson.tmp"
 [ $rc -eq 0 ] && grep -q "^# resuming: $kept of 4 cases finished and are kept" "$TMP/res.tap"
 ok $? "--resume completes the run (exit $rc): $(grep '^# resuming' "$TMP/res.tap") $(head -c 300 "$TMP/res.err")"
 jq -e --argjson k "$kept" --arg s "$started" '.status == "complete" and .cases_done == 4 and .measurements == 4

@@ -107,25 +107,20 @@ int resume_same_cpu(const struct resume *r)
     return refuse(r, NULL, why);
 }
 
-/* The kept lines' bytes into measurements.ndjson, through a temporary file renamed over it. */
+/* The kept lines' bytes into measurements.ndjson, through run_file_write: a fresh temporary file
+ * renamed over it, so a link planted in the folder is replaced, never written through. */
 static int write_kept(const struct resume *r, const char *text, const size_t (*span)[2], int n)
 {
-    char *p = xasprintf("%s/measurements.ndjson", r->run), *tmp = xasprintf("%s/.measurements.ndjson.tmp", r->run);
-    FILE *f = fopen(tmp, "w");
-    int rc = f ? 0 : -1;
-    for (int i = 0; f && i < n && !rc; i++)
-        if (fwrite(text + span[i][0], 1, span[i][1], f) != span[i][1])
-            rc = -1;
-    if (f && (fflush(f) || fsync(fileno(f)) || fclose(f)))
-        rc = -1;
-    if (!rc && rename(tmp, p))
-        rc = -1;
-    if (rc) {
-        pm_error("--resume %s: cannot rewrite %s: %s; nothing was measured", r->run, p, strerror(errno));
-        unlink(tmp);
+    size_t len = 0;
+    for (int i = 0; i < n; i++)
+        len += span[i][1];
+    char *buf = xmalloc(len + 1), *w = buf;
+    for (int i = 0; i < n; i++) {
+        memcpy(w, text + span[i][0], span[i][1]);
+        w += span[i][1];
     }
-    free(tmp);
-    free(p);
+    int rc = run_file_write(r->run, "measurements.ndjson", buf, len);
+    free(buf);
     return rc;
 }
 
