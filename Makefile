@@ -1,9 +1,12 @@
 # pmucal — one binary, bin/pmucal; every .c under the subsystem folders is part of it.
 CC      ?= cc
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -Ilib -Igenerators -MMD -MP
+CFLAGS  += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -I. -MMD -MP
 LDLIBS  += -lpfm -lhwloc -lm -pthread
-SUBSYS  := lib microkernels validate generators penalties report
+# The folders, lowest floor first: each includes only headers of its own floor or those below
+# ("base/json.h", from the tree's root).
+ARCH    ?= x86_64
+SUBSYS  := base arch/$(ARCH) core host events sources validate runs generators microkernels penalties report cmd
 # Quiet by default (one short line per step); V=1 prints the full commands.
 ifeq ($(V),1)
 Q       :=
@@ -26,7 +29,7 @@ CFLAGS  += -I$(OBJDIR)/gen
 SRCS    := $(foreach d,$(SUBSYS),$(wildcard $(d)/*.c))
 OBJS    := $(SRCS:%.c=$(OBJDIR)/%.o)
 UNIT    := $(patsubst tests/unit/%.c,$(OBJDIR)/tests/%,$(wildcard tests/unit/*.c))
-LIBOBJS := $(filter-out $(OBJDIR)/lib/main.o,$(OBJS))
+LIBOBJS := $(filter-out $(OBJDIR)/cmd/main.o,$(OBJS))
 
 .PHONY: all deps run test bench clean fuzz fuzz-run install uninstall FORCE
 all: $(BIN) $(UNIT)
@@ -38,7 +41,7 @@ $(OBJDIR)/gen/commit.h: FORCE
 	@c=$$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown); \
 	if [ "$$c" != unknown ] && ! git diff --quiet HEAD -- 2>/dev/null; then c="$$c-dirty"; fi; \
 	echo "#define PMUCAL_COMMIT \"$$c\"" > $@.tmp; cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
-$(OBJDIR)/lib/version.o: $(OBJDIR)/gen/commit.h
+$(OBJDIR)/base/version.o: $(OBJDIR)/gen/commit.h
 
 $(BIN): $(OBJS)
 	@mkdir -p $(dir $@)
@@ -51,7 +54,7 @@ $(OBJDIR)/%.o: %.c
 # Unit tests link the whole core except main(); constructors register kernels and commands as in the binary.
 $(OBJDIR)/tests/%: tests/unit/%.c $(LIBOBJS)
 	@mkdir -p $(dir $@)
-	$(call say,LINK,$@)$(CC) $(CFLAGS) -Ivalidate $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+	$(call say,LINK,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 deps:
 	@scripts/install-deps.sh
@@ -99,14 +102,14 @@ uninstall:
 FUZZ_CC     ?= clang
 FUZZ_DIR    := build/fuzz
 # No -Werror here: the gcc build holds the warnings line; clang's extra ones must not stop a fuzz run.
-FUZZ_CFLAGS := -O1 -g -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -pthread -Ilib -Igenerators -MMD -MP \
+FUZZ_CFLAGS := -O1 -g -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -pthread -I. -MMD -MP \
                -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -I$(OBJDIR)/gen
-FUZZ_OBJS   := $(patsubst %.c,$(FUZZ_DIR)/%.o,$(filter-out lib/main.c,$(SRCS)))
+FUZZ_OBJS   := $(patsubst %.c,$(FUZZ_DIR)/%.o,$(filter-out cmd/main.c,$(SRCS)))
 FUZZERS     := $(patsubst fuzz/%.c,$(FUZZ_DIR)/%,$(wildcard fuzz/fuzz_*.c))
 FUZZ_SECONDS ?= 60
 fuzz: $(FUZZERS)
 .SECONDARY: $(FUZZ_OBJS)
-$(FUZZ_DIR)/lib/version.o: $(OBJDIR)/gen/commit.h
+$(FUZZ_DIR)/base/version.o: $(OBJDIR)/gen/commit.h
 
 $(FUZZ_DIR)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -2,7 +2,7 @@
  * pmucal's own messages kept off the terminal (sanitizer reports still reach fd 2). */
 #ifndef PMUCAL_FUZZ_H
 #define PMUCAL_FUZZ_H
-#include "util.h"
+#include "base/util.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

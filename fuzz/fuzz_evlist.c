@@ -1,5 +1,5 @@
-/* Event list files: one event a line, perf syntax, {a,b} groups (validate/evlist.c). */
-#include "../validate/evlist.h"
+/* Event list files: one event a line, perf syntax, {a,b} groups (events/evlist.c). */
+#include "events/evlist.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

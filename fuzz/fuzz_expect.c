@@ -1,6 +1,6 @@
 /* Expectation files: EVENT EXPRESSION TOLERANCE [erratum=NAME] a line (validate/expect.c). */
-#include "../validate/expect.h"
 #include "fuzz.h"
+#include "validate/expect.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

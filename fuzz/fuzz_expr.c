@@ -1,5 +1,5 @@
-/* The quantity-expression language of expectation rules (lib/expr.c). */
-#include "expr.h"
+/* The quantity-expression language of expectation rules (core/expr.c). */
+#include "core/expr.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,9 +1,9 @@
-/* The JSON reader (lib/jread.c), and what is read written again by emit in every format but
+/* The JSON reader (base/jread.c), and what is read written again by emit in every format but
  * perf-metrics (which asks libpfm4 about each event): a document jread accepts must never make
  * the writer abort. */
-#include "../penalties/tables.h"
+#include "base/jread.h"
 #include "fuzz.h"
-#include "jread.h"
+#include "penalties/tables.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,7 +1,7 @@
-/* Kernel parameters, "p=v p=v" as on the command line and in --case (lib/kernel.c): the first
+/* Kernel parameters, "p=v p=v" as on the command line and in --case (core/kernel.c): the first
  * byte picks the kernel, the rest is the text. Nothing is set up or run. */
+#include "core/kernel.h"
 #include "fuzz.h"
-#include "kernel.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,6 +1,7 @@
 /* Run folders as 'pmucal classify RUN' reads them: manifest.json (the bytes before the first NUL)
  * and measurements.ndjson (the rest), through the command itself. */
-#include "cli.h"
+#include "cmd/cli.h"
+#include "cmd/commands.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,6 +1,6 @@
-/* Vendor event tables: Intel perfmon JSON and Linux perf pmu-events JSON (validate/vendor.c),
+/* Vendor event tables: Intel perfmon JSON and Linux perf pmu-events JSON (events/vendor.c),
  * read from a file as --vendor-json does. */
-#include "../validate/vendor.h"
+#include "events/vendor.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,5 +1,5 @@
-#include "gen.h"
-#include "util.h"
+#include "generators/gen.h"
+#include "base/util.h"
 #include <string.h>
 
 bool gen_listing;

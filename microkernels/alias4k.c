@@ -3,9 +3,9 @@
  * below the load (same low 12 bits: a core that compares only those bits first sees a possible
  * dependence and delays the load); store=apart puts it 4096 - 256 bytes below (different low
  * bits), the control with the same instructions. */
-#include "kernel.h"
-#include "loopmodel.h"
-#include "util.h"
+#include "base/util.h"
+#include "core/kernel.h"
+#include "microkernels/loopmodel.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -9,8 +9,8 @@
  *
  * The counter runs n-1 .. 0, so n iterations have floor(n/2) odd and ceil(n/2) even ones: the
  * halves are exact for even n (and within 1/(2n) per iteration otherwise). */
-#include "gen.h"
-#include "util.h"
+#include "base/util.h"
+#include "generators/gen.h"
 #include <stdio.h>
 #include <stdlib.h>
 

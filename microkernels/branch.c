@@ -8,11 +8,12 @@
  * cycles(random) - cycles(taken) over the mispredicts is the cost of one. Each branch jumps to
  * the instruction after it, so taken or not the same instructions follow: inst is exact for
  * every pattern. */
-#include "topo.h"
-#include "lru.h"
-#include "gen.h"
-#include "rng.h"
-#include "util.h"
+#include "base/rng.h"
+#include "base/util.h"
+#include "core/lru.h"
+#include "generators/gen.h"
+#include "host/geometry.h"
+#include "host/topo.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* callchain: a chain of D nested calls and their returns per iteration, direct or indirect, so
  * the return stack overflows past its depth and the outer returns are mispredicted. */
-#include "gen.h"
-#include "util.h"
+#include "base/util.h"
+#include "generators/gen.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

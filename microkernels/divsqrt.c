@@ -3,9 +3,9 @@
  * (cycles per op = reciprocal throughput). Operands are fixed so the result never changes and
  * data-dependent timing is pinned down: integer div divides 2^63-1 (width=64) or 2^31-1
  * (width=32) by 1; fdiv divides 1.5 by 1.0; sqrt takes the root of 1.0. */
-#include "kernel.h"
-#include "loopmodel.h"
-#include "util.h"
+#include "base/util.h"
+#include "core/kernel.h"
+#include "microkernels/loopmodel.h"
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -3,9 +3,9 @@
  * inside the measured region (in the zero-iteration run too, so it cancels): mxcsr=strict clears
  * DAZ and FTZ (the Linux default), so denormals take the slow path; mxcsr=daz_ftz sets both, so
  * the denormal reads as zero and no assist happens. */
-#include "kernel.h"
-#include "loopmodel.h"
-#include "util.h"
+#include "base/util.h"
+#include "core/kernel.h"
+#include "microkernels/loopmodel.h"
 #include <stdio.h>
 #include <stdlib.h>
 

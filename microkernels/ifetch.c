@@ -1,9 +1,9 @@
 /* ifetch: straight-line code of a chosen size, 10-byte movabs after movabs (Gooda's linear_gen
  * idea), looping back at the end, so every iteration fetches every line of the code once and
  * nothing else is in the way: cycles per 64-byte line of code, by the level the code lives in. */
-#include "gen.h"
-#include "topo.h"
-#include "util.h"
+#include "base/util.h"
+#include "generators/gen.h"
+#include "host/topo.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,9 +2,9 @@
  * offset in a 4 KiB-aligned page. offset 0 is aligned; an offset whose 8 bytes cross a 64-byte
  * line (57..63 within a line) makes every load a line split; an offset crossing the 4 KiB page
  * end (4089..4095) makes it a page split too. The chain exposes the extra latency of the split. */
-#include "kernel.h"
-#include "loopmodel.h"
-#include "util.h"
+#include "base/util.h"
+#include "core/kernel.h"
+#include "microkernels/loopmodel.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

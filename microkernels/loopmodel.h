@@ -3,7 +3,7 @@
  * body instructions + 2 per iteration, one conditional branch, taken; no faults, no switches. */
 #ifndef PMUCAL_LOOPMODEL_H
 #define PMUCAL_LOOPMODEL_H
-#include "quantity.h"
+#include "core/quantity.h"
 
 static inline void loop_model(struct quantities *q, double body_inst, double loads, double stores,
                               double bytes_read, double bytes_written)

@@ -7,12 +7,13 @@
  * inside L2 and outside L1, and the L3 region's (2 MiB + the L2 region) is outside L2, so under
  * LRU each step's source is known. L3 lines are visited in random order within 64 KiB blocks,
  * blocks in order, as walker's order=block does, keeping first-level TLB misses out. */
-#include "kernel.h"
-#include "loopmodel.h"
-#include "lru.h"
-#include "mem.h"
-#include "rng.h"
-#include "util.h"
+#include "base/rng.h"
+#include "base/util.h"
+#include "core/kernel.h"
+#include "core/lru.h"
+#include "core/mem.h"
+#include "host/geometry.h"
+#include "microkernels/loopmodel.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

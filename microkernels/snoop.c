@@ -10,13 +10,14 @@
  * test: sub $1,n; jnc body", so run(n) - run(0) is exactly 3n instructions and n loads, with any
  * counter source, however long the handshake spun. A run reads at most one segment (max_iters):
  * every load of a run finds its line where the writer left it. */
-#include "kernel.h"
-#include "clock.h"
-#include "mem.h"
-#include "rng.h"
-#include "topo.h"
-#include "util.h"
-#include "snoop_transfer.h"
+#include "base/rng.h"
+#include "base/util.h"
+#include "core/kernel.h"
+#include "core/mem.h"
+#include "host/clock.h"
+#include "host/geometry.h"
+#include "host/topo.h"
+#include "microkernels/snoop_transfer.h"
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>

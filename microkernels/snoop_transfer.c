@@ -1,8 +1,8 @@
-#include "snoop_transfer.h"
-#include "clock.h"
-#include "source.h"
-#include "topo.h"
-#include "util.h"
+#include "microkernels/snoop_transfer.h"
+#include "base/util.h"
+#include "core/source.h"
+#include "host/clock.h"
+#include "host/topo.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -4,9 +4,9 @@
  * 'pmucal run snoop' and 'pmucal c2c'. */
 #ifndef PMUCAL_SNOOP_TRANSFER_H
 #define PMUCAL_SNOOP_TRANSFER_H
-#include "kernel.h"
-#include "measure.h"
-#include "stats.h"
+#include "base/stats.h"
+#include "core/kernel.h"
+#include "core/measure.h"
 #include <stdio.h>
 
 struct snoop_penalty {

@@ -8,9 +8,9 @@
  * overlapping them (the load is larger than the store, so it cannot take the data from the
  * store buffer and waits for the store to commit); variant=none drops the store: the same
  * loads as a plain L1 chain. */
-#include "kernel.h"
-#include "loopmodel.h"
-#include "util.h"
+#include "base/util.h"
+#include "core/kernel.h"
+#include "microkernels/loopmodel.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

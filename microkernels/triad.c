@@ -1,11 +1,12 @@
 /* triad: a[i] = b[i] + s*c[i] over three arrays, scalar or packed (SSE, AVX2, AVX-512), with
  * ordinary (read-for-ownership) or non-temporal stores. The FP work and the memory traffic per
  * pass are known exactly, so FP-by-width events and bandwidth have exact expected values. */
-#include "cpu.h"
-#include "kernel.h"
-#include "mem.h"
-#include "topo.h"
-#include "util.h"
+#include "base/util.h"
+#include "core/kernel.h"
+#include "core/mem.h"
+#include "host/cpu.h"
+#include "host/geometry.h"
+#include "host/topo.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

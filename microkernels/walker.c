@@ -1,14 +1,16 @@
 /* walker: a linked-list walk over cache lines, one dependent load after another, so each load's
  * latency is exposed; the list's order and spacing choose where the data comes from. */
-#include "cpu.h"
-#include "kernel.h"
-#include "measure.h"
-#include "lru.h"
-#include "loopmodel.h"
-#include "mem.h"
-#include "rng.h"
-#include "topo.h"
-#include "util.h"
+#include "base/rng.h"
+#include "base/stop.h"
+#include "base/util.h"
+#include "core/kernel.h"
+#include "core/lru.h"
+#include "core/measure.h"
+#include "core/mem.h"
+#include "host/cpu.h"
+#include "host/geometry.h"
+#include "host/topo.h"
+#include "microkernels/loopmodel.h"
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -60,7 +62,7 @@ struct build_args {
 /* Building a list of millions of elements takes seconds: a stop is looked for every million. */
 static bool stop_seen(uint64_t i)
 {
-    return !(i & 0xfffff) && measure_stop_requested();
+    return !(i & 0xfffff) && stop_requested();
 }
 
 static void *build_list(void *arg)
@@ -103,7 +105,7 @@ static void *build_list(void *arg)
     }
     w->cursor = (void **)(base + slot_offset(order[0], a->stride, a->page_stride));
     free(order);
-    a->rc = measure_stop_requested() ? KERNEL_ERROR : KERNEL_OK;   /* a half-linked list is never walked */
+    a->rc = stop_requested() ? KERNEL_ERROR : KERNEL_OK;   /* a half-linked list is never walked */
     return NULL;
 }
 

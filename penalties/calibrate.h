@@ -2,12 +2,12 @@
  * command in cmd_calibrate.c reports them. Every case is measured through validate's engine. */
 #ifndef PMUCAL_CALIBRATE_H
 #define PMUCAL_CALIBRATE_H
-#include "curve.h"
-#include "fit.h"
-#include "recipes.h"
-#include "reference.h"
-#include "results.h"
-#include "tap.h"
+#include "base/tap.h"
+#include "penalties/curve.h"
+#include "penalties/fit.h"
+#include "penalties/recipes.h"
+#include "penalties/reference.h"
+#include "runs/rundir.h"
 
 struct resume;
 
@@ -59,7 +59,7 @@ int closure(struct cal *k, const struct penalty *ps, int n, struct json *doc, st
 const struct case_result *curve_case(void *ctx, const char *text);
 void cal_free(struct cal *k);
 
-/* A measurement into a case result: cycles, ns at the clock it was measured at (core_per_tsc x
+/* A measurement into a case result (case_result.c): cycles, ns at the clock it was measured at (core_per_tsc x
  * tsc_hz), noise and clock flags, model, the occurrence event beside it (events[1]). */
 struct measurement;
 void case_result_fill(struct case_result *r, const struct measurement *m, const struct quantities *q,
@@ -84,20 +84,5 @@ bool cal_case_from_record(struct cal *k, struct case_result *r, const char *even
  * their level's plateau of the curve (cv NULL: not checked), reference beside it. A failure makes
  * the penalty not_ok with the reason. Returns the number made not_ok. */
 int check_penalties(struct penalty *ps, int n, const struct curve *cv, const char *model);
-
-/* 'calibrate --source sim' (calibrate_sim.c): each wanted recipe's issue and control cases under a
- * counting source that does not time (sim re-executes the command under callgrind), judged by its
- * rules as validate judges them, and per recipe one verdict on its occurrence quantity from
- * penalties/occurrence_sim.c. No penalties: a simulator's cycles mean nothing. Returns the exit
- * status: 0, 1 (a not ok, a case that failed, an output lost), 2 (bad input), 128+signal. */
-struct cal_sim_args {
-    const char *source;       /* as given to --source */
-    int repetitions;
-    uint64_t iters;           /* 0: the source's default */
-    char *const *only;        /* --recipe names */
-    int nonly;
-    const char *label, *out;
-};
-int calibrate_sim(const struct cal_sim_args *a, int argc, char **argv);
 
 #endif

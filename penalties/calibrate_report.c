@@ -1,9 +1,9 @@
 /* Reporting a calibration: each penalty as penalties.json's object, as a TAP verdict, and the
  * table of figures beside their references (split from cmd_calibrate.c, which runs them). */
-#include "calibrate.h"
-#include "models.h"
-#include "occurrence_sim.h"
-#include "stats.h"
+#include "base/stats.h"
+#include "penalties/calibrate.h"
+#include "penalties/models.h"
+#include "penalties/occurrence_sim.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

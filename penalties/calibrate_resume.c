@@ -1,11 +1,11 @@
 /* calibrate --resume RUN: every case calibrate measures is one engine record keyed
  * "text|event|run"; a resumed calibration takes the cases it finds there instead of measuring
  * them, and fits the penalties from them with the same seeds. */
-#include "calibrate.h"
-#include "../validate/resume.h"
-#include "../validate/runfile.h"
-#include "clock.h"
-#include "util.h"
+#include "base/util.h"
+#include "host/clock.h"
+#include "penalties/calibrate.h"
+#include "runs/runfile.h"
+#include "validate/resume.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,10 +1,10 @@
 /* Running the recipes: each case through validate's engine (repetitions, redo on noise and on a
  * moving clock, ndjson records), the penalty fitted from the repetitions, the closure check. */
-#include "calibrate.h"
-#include "../validate/engine.h"
-#include "clock.h"
-#include "stats.h"
-#include "util.h"
+#include "base/stats.h"
+#include "base/util.h"
+#include "host/clock.h"
+#include "penalties/calibrate.h"
+#include "validate/engine.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,35 +18,6 @@ static const struct {
     int runs;
     double max_spread;
 } run_to_run[] = {{"alias_4k", 5, 0.02}, {"page_walk", 5, 0.02}};
-
-void case_result_fill(struct case_result *r, const struct measurement *m, const struct quantities *q,
-                      double tsc_hz, const char *label, const char *detail)
-{
-    double ghz = m->core_per_tsc * tsc_hz / 1e9;
-    r->reps = m->reps;
-    for (int i = 0; i < m->reps; i++) {
-        r->cycles[i] = m->cycles[i];
-        r->ns[i] = m->cycles[i] / ghz;
-        r->ghz[i] = ghz;
-    }
-    r->iters = m->iters;
-    r->disturbed = m->noisy;
-    r->clock_moved = m->clock_moved;
-    r->cpu_shared = m->cpu_shared;
-    r->share_before = m->share_before;
-    r->share_after = m->share_after;
-    r->ratio_before = m->ratio_before;
-    r->ratio_after = m->ratio_after;
-    r->q = *q;
-    snprintf(r->label, sizeof(r->label), "%s", label);
-    snprintf(r->detail, sizeof(r->detail), "%s", detail);
-    if (m->nevents > 1) {
-        const struct event_spec *ev = m->events[1];
-        r->event.counted = !ev->unsupported;
-        r->event.per_iter = ev->unsupported ? NAN : m->stat[1].median;
-        snprintf(r->event.why, sizeof(r->event.why), "%s", ev->unsupported ? ev->unsupported : "");
-    }
-}
 
 /* The engine hands over each group's measurement; a calibration case has one group. */
 static void take_measurement(struct engine *e, const struct case_ *c, const struct measurement *m,

@@ -3,9 +3,9 @@
  * latencies keep their order l1 < l2 < l3 < dram with each step above noise, and when each level
  * case sits on its level's plateau of the latency curve. The published reference for the model is
  * put beside it; a deviation is a note, not a failure (the references come from other machines). */
-#include "calibrate.h"
-#include "kernel.h"
-#include "util.h"
+#include "base/util.h"
+#include "core/kernel.h"
+#include "penalties/calibrate.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
-#include "cpi.h"
-#include "../validate/runfile.h"
-#include "models.h"
-#include "stats.h"
-#include "util.h"
+#include "penalties/cpi.h"
+#include "base/stats.h"
+#include "base/util.h"
+#include "penalties/models.h"
+#include "runs/runfile.h"
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>

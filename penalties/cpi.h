@@ -4,7 +4,7 @@
  * from a results folder; the penalties from a calibration's penalties.json. */
 #ifndef PMUCAL_CPI_H
 #define PMUCAL_CPI_H
-#include "jread.h"
+#include "base/jread.h"
 #include <stdbool.h>
 
 /* Named counts: events as perf or libpfm4 spell them, quantities as the models state them. */

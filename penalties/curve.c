@@ -1,13 +1,13 @@
 /* The load-latency curve: walker order=random from 4K to past the last level, one point per
  * size, and the level boundaries read off it; curve.csv and curve.svg for the results folder. */
-#include "curve.h"
-#include "geometry.h"
-#include "kernel.h"
-#include "quantity.h"
-#include "stats.h"
-#include "subprocess.h"
-#include "topo.h"
-#include "util.h"
+#include "penalties/curve.h"
+#include "base/stats.h"
+#include "base/subprocess.h"
+#include "base/util.h"
+#include "core/kernel.h"
+#include "core/quantity.h"
+#include "host/geometry.h"
+#include "host/topo.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -143,7 +143,7 @@ void curve_write(const struct curve *cv, int ppo, const char *dir, struct json *
     free(gp);
 }
 
-/* ---- the geometry sweep: the curve lib/geometry.c measures once per host ---- */
+/* ---- the geometry sweep: the curve host/geometry.c measures once per host ---- */
 
 /* Five sweeps, each point's minimum kept (another task only ever adds latency: on a shared
  * machine a time slice of someone else empties the L2); 4 points per octave from 4K until the

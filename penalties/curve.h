@@ -2,9 +2,9 @@
  * cache-level boundaries read off it. */
 #ifndef PMUCAL_CURVE_H
 #define PMUCAL_CURVE_H
-#include "fit.h"
-#include "json.h"
-#include "latency_levels.h"
+#include "base/json.h"
+#include "host/latency_levels.h"
+#include "penalties/fit.h"
 #include <stdbool.h>
 #include <stdint.h>
 

@@ -1,9 +1,9 @@
-#include "fit.h"
-#include "clock.h"
-#include "rng.h"
-#include "stats.h"
-#include "topo.h"
-#include "util.h"
+#include "penalties/fit.h"
+#include "base/rng.h"
+#include "base/stats.h"
+#include "base/util.h"
+#include "host/clock.h"
+#include "host/topo.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

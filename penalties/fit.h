@@ -1,9 +1,9 @@
 /* A calibration case's result, where its occurrences come from, and fitting a penalty with its spread. */
 #ifndef PMUCAL_FIT_H
 #define PMUCAL_FIT_H
-#include "kernel.h"
-#include "measure.h"
-#include "source.h"
+#include "core/kernel.h"
+#include "core/measure.h"
+#include "core/source.h"
 #include <stdbool.h>
 
 enum { CAL_OK = 0, CAL_SKIP = 1, CAL_ERROR = -1, CAL_INTERRUPTED = -2 };

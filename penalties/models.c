@@ -1,5 +1,5 @@
-#include "models.h"
-#include "cpu.h"
+#include "penalties/models.h"
+#include "host/cpu.h"
 #include <stdio.h>
 #include <string.h>
 

@@ -3,9 +3,9 @@
  * validate/expect/sim.txt; in short: I1, D1 and one last level LL (no L2 when an L3 is simulated),
  * LRU, no prefetcher, no TLB, no store buffer, a textbook branch predictor, FP in software.
  * Tolerances are sim.txt's for the same events (the harness's few lines and loop exits per run). */
-#include "occurrence_sim.h"
-#include "../validate/engine.h"
-#include "util.h"
+#include "penalties/occurrence_sim.h"
+#include "base/util.h"
+#include "validate/engine.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

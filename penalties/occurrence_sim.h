@@ -5,10 +5,10 @@
  * the timing calibration says, from the same row, whether its model is checkable. */
 #ifndef PMUCAL_OCCURRENCE_SIM_H
 #define PMUCAL_OCCURRENCE_SIM_H
-#include "../validate/expect.h"
-#include "measure.h"
-#include "quantity.h"
-#include "source.h"
+#include "core/measure.h"
+#include "core/quantity.h"
+#include "core/source.h"
+#include "validate/expect.h"
 #include <stdbool.h>
 #include <stddef.h>
 

@@ -1,7 +1,7 @@
 /* The recipes table. Kernels that another branch provides (branch, ifetch) are named here too:
  * until they are registered, their rows are reported as "kernel X not built" and skipped. */
-#include "recipes.h"
-#include "models.h"
+#include "penalties/recipes.h"
+#include "penalties/models.h"
 #include <string.h>
 
 #define ZEN4 "zen4"

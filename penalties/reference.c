@@ -2,7 +2,7 @@
  * rows as collected in pmucal issue 13); a row that derives its figure says how in its note.
  * Instruction latencies depend on the operands: each recipe states its own (pmucal calibrate
  * --list), and a note here says which operands the published figure was taken with. */
-#include "reference.h"
+#include "penalties/reference.h"
 #include <math.h>
 #include <string.h>
 

@@ -1,9 +1,9 @@
-#include "tables.h"
-#include "json.h"
-#include "results.h"
-#include "models.h"
-#include "../validate/pfm.h"
-#include "util.h"
+#include "penalties/tables.h"
+#include "base/json.h"
+#include "base/util.h"
+#include "events/pfm.h"
+#include "penalties/models.h"
+#include "runs/rundir.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>

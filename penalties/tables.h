@@ -2,7 +2,7 @@
  * JSON, a C header, perf metric JSON (perf's event names for the model), CSV. */
 #ifndef PMUCAL_PENALTY_TABLES_H
 #define PMUCAL_PENALTY_TABLES_H
-#include "jread.h"
+#include "base/jread.h"
 #include <stdbool.h>
 #include <stdio.h>
 

@@ -1,7 +1,7 @@
-/* curve.csv and c2c.csv of a run (penalties/cmd_calibrate.c and cmd_c2c.c write them): the
+/* curve.csv and c2c.csv of a run (cmd/calibrate.c and cmd_c2c.c write them): the
  * header is checked, each row must hold its numbers, or the file is refused with path:line. */
-#include "report.h"
-#include "util.h"
+#include "base/util.h"
+#include "report/report.h"
 #include <stdlib.h>
 #include <string.h>
 

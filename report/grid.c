@@ -1,6 +1,6 @@
 /* A run's matrix verdicts arranged as events x cases (rows and columns in first-seen order). */
-#include "report.h"
-#include "util.h"
+#include "base/util.h"
+#include "report/report.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* HTML output: escaping (a run folder is untrusted), numbers, the page frame and sections. */
-#include "report.h"
+#include "report/report.h"
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>

@@ -3,8 +3,8 @@
  * the page through html_text()/html_attr(), never raw. */
 #ifndef PMUCAL_REPORT_H
 #define PMUCAL_REPORT_H
-#include "../validate/compare.h"
-#include "jread.h"
+#include "base/jread.h"
+#include "validate/compare.h"
 #include <stdbool.h>
 #include <stdio.h>
 

@@ -1,7 +1,7 @@
 /* Reading a run folder for the report: every file is optional except manifest.json, and every
  * file that is there must parse; a corrupt one is refused with its name and the fix. */
-#include "report.h"
-#include "util.h"
+#include "base/util.h"
+#include "report/report.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* The core-to-core heatmap (c2c.csv): rows the writer CPU, columns the reader, colour the median
  * transfer latency in ns; and the pairs as a sortable table with their relation. */
-#include "report.h"
-#include "util.h"
+#include "base/util.h"
+#include "report/report.h"
 #include <math.h>
 #include <stdlib.h>
 

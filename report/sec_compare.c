@@ -2,9 +2,9 @@
  * measurements, every (case, event) as compare judges it (noise test over the repetitions,
  * verdict, encoding and support changes), regressions on top; for runs without (synthetic or
  * c2c folders), their validate.tap verdicts side by side; penalty deltas. */
-#include "../validate/compare.h"
-#include "report.h"
-#include "util.h"
+#include "base/util.h"
+#include "report/report.h"
+#include "validate/compare.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* The load-latency curve (curve.csv) drawn as SVG: log2 working set against log2 cycles per
  * load, the min..max band, the measured level boundaries (penalties.json) and hwloc's sizes. */
-#include "report.h"
+#include "report/report.h"
 #include <math.h>
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* Host and versions: what the run was made on, the cache geometry hwloc gave beside the one the
  * latency curve measured, and the whole manifest for anything else. */
-#include "report.h"
+#include "report/report.h"
 #include <math.h>
 #include <string.h>
 

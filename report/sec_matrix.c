@@ -1,7 +1,7 @@
 /* The verdict matrix: events (rows) by cases (columns), each cell coloured by its verdict and
  * showing measured against expected; the row header names the rule (expression, tolerance,
  * file:line). Rows sort by any column, filter by status and by a search box. */
-#include "report.h"
+#include "report/report.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

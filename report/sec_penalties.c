@@ -1,6 +1,6 @@
 /* The penalties of a calibrate run (penalties.json): a table with intervals, status and the
  * published reference figures where the run records them, and a bar chart of the cycles. */
-#include "report.h"
+#include "report/report.h"
 #include <math.h>
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* The per-event summary (passes everywhere, fails where, skipped why) beside the classifier's
  * reading of the event from classify.json (what it counts, how well it fits). */
-#include "report.h"
+#include "report/report.h"
 #include <math.h>
 #include <string.h>
 

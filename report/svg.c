@@ -1,5 +1,5 @@
 /* Small SVG plotting helpers for the sections that draw: scales and tick labels. */
-#include "report.h"
+#include "report/report.h"
 #include <math.h>
 
 double axis_px(const struct axis *a, double v)

@@ -1,11 +1,11 @@
-/* validate.tap back into verdicts: the lines validate/engine.c and lib/tap.c write.
+/* validate.tap back into verdicts: the lines validate/engine.c and base/tap.c write.
  *   ok N - CASE :: EVENT = EXPR: measured X expected Y (TOLERANCE, WHERE)
  *   not ok N - CASE :: EVENT # TODO erratum E: EVENT = EXPR: measured X expected Y (TOLERANCE, WHERE)
  *   ok N - CASE :: EVENT # SKIP REASON
  *   # info CASE :: EVENT measured X per iteration (info rule (WHERE))
  * Lines without " :: " (calibrate's closure) are verdicts outside the matrix. */
-#include "report.h"
-#include "util.h"
+#include "base/util.h"
+#include "report/report.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -10,7 +10,7 @@ set -eu
 what=$1 datadir=$2
 list="$datadir/installed-files"
 
-# Paths under EVENTDATA the catalogue reads (validate/catalog.c load_by_mapfile): each vendor's
+# Paths under EVENTDATA the catalogue reads (events/catalog.c load_by_mapfile): each vendor's
 # mapfile.csv, and what its core rows name (perf's format: a folder of JSON; Intel's: a file).
 eventdata_files() {
     for vendor in amd intel; do

@@ -2,7 +2,7 @@
 # No shell between pmucal and the programs it runs, and no way out of the results folder: quotes,
 # $(), backquotes, spaces and newlines in --out, --label and PATH stay characters; a newline in a
 # path never forges a TAP line; text from penalties.json cannot break out of a C comment or a
-# CSV field. (lib/subprocess.c and the curve's gnuplot run: tests/unit/test_subprocess.c.)
+# CSV field. (base/subprocess.c and the curve's gnuplot run: tests/unit/test_subprocess.c.)
 . "$(dirname "$0")/lib.sh"
 
 work="$TMP/work"

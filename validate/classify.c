@@ -1,9 +1,9 @@
-#include "classify.h"
-#include "jread.h"
-#include "json.h"
-#include "runfile.h"
-#include "results.h"
-#include "util.h"
+#include "validate/classify.h"
+#include "base/jread.h"
+#include "base/json.h"
+#include "base/util.h"
+#include "runs/rundir.h"
+#include "runs/runfile.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * pairs (non-negative least squares), and compared with the event's rule when it has one. */
 #ifndef PMUCAL_CLASSIFY_H
 #define PMUCAL_CLASSIFY_H
-#include "expect.h"
+#include "validate/expect.h"
 #include <stdbool.h>
 #include <stdio.h>
 

@@ -1,8 +1,8 @@
-#include "compare.h"
-#include "expect.h"
-#include "source.h"
-#include "stats.h"
-#include "util.h"
+#include "validate/compare.h"
+#include "base/stats.h"
+#include "base/util.h"
+#include "core/source.h"
+#include "validate/expect.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>

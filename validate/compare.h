@@ -2,8 +2,8 @@
  * beyond the runs' own noise, where a verdict worsened, where an encoding or support changed. */
 #ifndef PMUCAL_COMPARE_H
 #define PMUCAL_COMPARE_H
-#include "measure.h"
-#include "runfile.h"
+#include "core/measure.h"
+#include "runs/runfile.h"
 
 enum {
     CMP_COUNT = 1u << 0,        /* per-iteration count moved beyond the noise and the floors */

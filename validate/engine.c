@@ -1,10 +1,11 @@
-#include "engine.h"
-#include "x86_emit.h"
-#include "clock.h"
-#include "schedule.h"
-#include "vendor.h"
-#include "topo.h"
-#include "util.h"
+#include "arch/x86_64/x86_emit.h"
+#include "base/stop.h"
+#include "base/util.h"
+#include "events/vendor.h"
+#include "host/clock.h"
+#include "host/topo.h"
+#include "validate/engine.h"
+#include "validate/schedule.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -444,7 +445,7 @@ int engine_case(struct engine *e, struct case_ *c, struct event_spec *events, in
     c->isa_limits_by = e->src->name;
     c->simple_predictor = e->src->simple_predictor;
     int rc = case_setup(c);
-    if (measure_stop_requested()) {   /* stopped while setting up (seconds for large cases) */
+    if (stop_requested()) {   /* stopped while setting up (seconds for large cases) */
         c->kernel->teardown(c);
         return MEASURE_INTERRUPTED;
     }

@@ -1,14 +1,14 @@
 /* The validation engine: a case's events in groups, each measured, recorded and checked. */
 #ifndef PMUCAL_ENGINE_H
 #define PMUCAL_ENGINE_H
-#include "evlist.h"
-#include "expect.h"
-#include "kernel.h"
-#include "measure.h"
-#include "results.h"
-#include "schedule.h"
-#include "source.h"
-#include "tap.h"
+#include "base/tap.h"
+#include "core/kernel.h"
+#include "core/measure.h"
+#include "core/source.h"
+#include "events/evlist.h"
+#include "runs/rundir.h"
+#include "validate/expect.h"
+#include "validate/schedule.h"
 
 struct engine;
 struct vendor_table;

@@ -1,5 +1,6 @@
-#include "expect.h"
-#include "util.h"
+#include "validate/expect.h"
+#include "base/jread.h"
+#include "base/util.h"
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -308,4 +309,31 @@ void check_raw(struct verdict *v, const struct rule *r, const double (*raw)[2], 
     v->kind = V_NOT_OK;
     size_t len = strlen(v->reason);
     snprintf(v->reason + len, sizeof(v->reason) - len, "; but %s", what);
+}
+
+int ruleset_for_run(struct ruleset *rs, const struct jvalue *m, const struct source *src, const char *pmu_override,
+                     bool no_auto, const char *user_expect)
+{
+    if (ruleset_builtin(rs))
+        return -1;
+    /* --pmu as the run was given it, else the host's; runs before 0.1.0's "pmu_option" stored
+     * the option as a second "pmu" (a string), which jget finds first. */
+    const struct jvalue *host_pmu = NULL;
+    for (int i = 0; m && m->type == J_OBJECT && i < m->n; i++)
+        if (!strcmp(m->keys[i], "pmu") && m->items[i].type == J_OBJECT)
+            host_pmu = &m->items[i];
+    const char *pmu = pmu_override ? pmu_override
+                      : jget_str(m, "pmu_option", jget_str(m, "pmu", jget_str(host_pmu, "libpfm4_pmu", NULL)));
+    const char *stem = src->libpfm_events || pmu_override ? pmu : src->expect_file;
+    char *loaded = NULL;
+    if (!no_auto && stem && ruleset_load_named(rs, stem, !src->libpfm_events && !pmu_override, &loaded) < 0)
+        return -1;
+    free(loaded);
+    /* A run folder is data, not configuration: the file its manifest names is not opened (it could
+     * name any file); the user gives it again when it should apply. */
+    const char *run_expect = jget_str(m, "expect", NULL);
+    if (run_expect)
+        pm_note("the run was judged with its own --expect file too; files a run folder names are not read: give "
+                "--expect FILE to apply those rules");
+    return user_expect ? ruleset_load(rs, user_expect) : 0;
 }

@@ -2,10 +2,11 @@
  * checker that turns a measurement and a case's model into a verdict. */
 #ifndef PMUCAL_EXPECT_H
 #define PMUCAL_EXPECT_H
-#include "expr.h"
-#include "measure.h"
-#include "source.h"
-#include "stats.h"
+#include "base/jread.h"
+#include "base/stats.h"
+#include "core/expr.h"
+#include "core/measure.h"
+#include "core/source.h"
 
 enum tolerance { TOL_EXACT, TOL_PERCENT, TOL_ABSOLUTE, TOL_BOUND, TOL_INFO };
 
@@ -69,5 +70,12 @@ struct verdict check_event(const struct rule *r, const struct event_spec *ev, co
  * other verdict is left as it is. */
 void check_raw(struct verdict *v, const struct rule *r, const double (*raw)[2], const double *per_iter, int reps,
                uint64_t iters, double exact_floor, double slack_per_run);
+
+/* The rules a stored run is judged with today: the built-in ones, the shipped
+ * validate/expect/<name>.txt of its PMU (pmu_override, else the run's) or of its source (none when
+ * no_auto), then user_expect. Nothing the manifest names as a file is opened; a note says when the
+ * run had its own --expect file. -1 after one message. */
+int ruleset_for_run(struct ruleset *rs, const struct jvalue *manifest, const struct source *src, const char *pmu_override,
+                     bool no_auto, const char *user_expect);
 
 #endif

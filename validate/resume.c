@@ -1,10 +1,10 @@
-#include "resume.h"
-#include "engine.h"
-#include "host.h"
-#include "results.h"
-#include "runfile.h"
-#include "util.h"
-#include "version.h"
+#include "validate/resume.h"
+#include "base/util.h"
+#include "base/version.h"
+#include "runs/hostfacts.h"
+#include "runs/rundir.h"
+#include "runs/runfile.h"
+#include "validate/engine.h"
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>

@@ -3,8 +3,8 @@
  * checks that refuse a folder live here, so every command that resumes refuses alike. */
 #ifndef PMUCAL_RESUME_H
 #define PMUCAL_RESUME_H
-#include "jread.h"
-#include "json.h"
+#include "base/jread.h"
+#include "base/json.h"
 #include <stdbool.h>
 
 struct case_;

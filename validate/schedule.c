@@ -1,7 +1,7 @@
-#include "schedule.h"
-#include "pfm.h"
-#include "util.h"
-#include "vendor.h"
+#include "validate/schedule.h"
+#include "base/util.h"
+#include "events/pfm.h"
+#include "events/vendor.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * from groups that would not open or never ran. */
 #ifndef PMUCAL_SCHEDULE_H
 #define PMUCAL_SCHEDULE_H
-#include "source.h"
+#include "core/source.h"
 #include <stdint.h>
 
 struct vendor_table;

@@ -1,10 +1,10 @@
 /* Parsers hold their limits (issue 16, found by fuzzing): deep nesting and endless terms in an
  * expression are errors, not a stack overflow; a JSON document the reader accepts can be written
  * again at any depth it allows. */
-#include "../../penalties/tables.h"
-#include "expr.h"
-#include "jread.h"
-#include "json.h"
+#include "base/jread.h"
+#include "base/json.h"
+#include "core/expr.h"
+#include "penalties/tables.h"
 #include "tap.h"
 #include <stdlib.h>
 #include <string.h>

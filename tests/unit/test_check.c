@@ -1,6 +1,6 @@
 /* The checker: verdicts for each tolerance class, and zero-quantity cases as negative tests. */
-#include "expect.h"
 #include "tap.h"
+#include "validate/expect.h"
 #include <string.h>
 
 static const struct {

@@ -1,7 +1,7 @@
 /* The checks the per-iteration fit hides (check_raw): a fixed excess per measurement, a sporadic
  * zero read, an exact rule off in one repetition; and no verdict where the counts are right. */
-#include "expect.h"
 #include "tap.h"
+#include "validate/expect.h"
 #include <string.h>
 
 #define N 1000   /* iterations per run */

@@ -1,7 +1,7 @@
 /* The checks a figure passes before it is a constant (penalties/checks.c), on hand-made figures:
  * negative and within-noise-of-zero values are not ok, the load latencies keep l1 < l2 < l3 <
  * dram with each step above noise, and the reference for the model is put beside each. */
-#include "../../penalties/calibrate.h"
+#include "penalties/calibrate.h"
 #include "tap.h"
 #include <string.h>
 

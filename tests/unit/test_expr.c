@@ -1,4 +1,4 @@
-#include "expr.h"
+#include "core/expr.h"
 #include "tap.h"
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* Plausibility checks of hwloc's cache levels, one row a host: each names the findings it must
  * give (and no others); CPUID from a hwloc-gather-cpuid dump of the Zen 5 VM fixture. */
-#include "cpuid_cache.h"
-#include "geometry.h"
+#include "host/cpuid_cache.h"
+#include "host/geometry.h"
 #include "tap.h"
 #include <stdlib.h>
 #include <string.h>

@@ -1,9 +1,9 @@
 /* A source's ISA limits turn a kernel variant into a SKIP with the reason, and the absolute
  * tolerance (+-X per iteration) accepts and rejects where it should. */
-#include "cpu.h"
-#include "../../validate/expect.h"
-#include "kernel.h"
+#include "core/kernel.h"
+#include "host/cpu.h"
 #include "tap.h"
+#include "validate/expect.h"
 #include <string.h>
 
 int main(void)

@@ -1,4 +1,4 @@
-#include "jread.h"
+#include "base/jread.h"
 #include "tap.h"
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* Level detection on synthetic latency curves (one row a machine shape) and on a curve recorded
  * on the Zen 5 VM of issue 14; each row names the capacities detection must find. */
-#include "latency_levels.h"
-#include "rng.h"
+#include "base/rng.h"
+#include "host/latency_levels.h"
 #include "tap.h"
 #include <math.h>
 #include <stdint.h>

@@ -2,9 +2,9 @@
  * a checkable row's rules parse and name sim events; and its judgement, on hand-made simulated
  * counts, holds a right model and fails a wrong one (a model that puts half the loads in L1,
  * the loads in the wrong level, too many mispredicts), and never passes a row it could not judge. */
-#include "../../penalties/occurrence_sim.h"
-#include "../../penalties/recipes.h"
-#include "stats.h"
+#include "base/stats.h"
+#include "penalties/occurrence_sim.h"
+#include "penalties/recipes.h"
 #include "tap.h"
 #include <stdlib.h>
 #include <string.h>

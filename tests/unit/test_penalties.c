@@ -1,5 +1,5 @@
 /* The penalty fit with its interval (the JSON reader has its own test, test_jread). */
-#include "../../penalties/fit.h"
+#include "penalties/fit.h"
 #include "tap.h"
 #include <stdio.h>
 #include <string.h>

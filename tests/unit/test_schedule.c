@@ -1,8 +1,8 @@
 /* The scheduler: groups of N under counter restrictions, shared MSRs, fixed-only events and
  * learned conflicts; and schedule_info's restrictions for real libpfm4 encodings. */
-#include "pfm.h"
-#include "schedule.h"
+#include "events/pfm.h"
 #include "tap.h"
+#include "validate/schedule.h"
 #include <stdlib.h>
 #include <string.h>
 

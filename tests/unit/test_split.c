@@ -1,10 +1,10 @@
 /* Split-and-retry: a source on which groups of more than two programmable events never run.
  * The engine must learn that, split such groups, measure every event, record why, and place
  * later cases' events so they do not repeat the failure. */
-#include "engine.h"
-#include "kernel.h"
+#include "base/util.h"
+#include "core/kernel.h"
 #include "tap.h"
-#include "util.h"
+#include "validate/engine.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,7 +1,7 @@
-/* Programs started without a shell (lib/subprocess.c) and strings quoted for gnuplot: a quote,
+/* Programs started without a shell (base/subprocess.c) and strings quoted for gnuplot: a quote,
  * $(...), backquotes or a newline in a path stay characters; nothing they spell runs. */
-#include "../../penalties/curve.h"
-#include "subprocess.h"
+#include "base/subprocess.h"
+#include "penalties/curve.h"
 #include "tap.h"
 #include <dirent.h>
 #include <stdlib.h>

@@ -2,12 +2,12 @@
  * an EventName of that model's own table in ../shared/eventdata (so the perf metric JSON loads in
  * perf as it is), and where libpfm4 knows the model its event encodes to that very entry; the
  * reference figures name known recipes and models, and their deviation is plain arithmetic. */
-#include "../../penalties/models.h"
-#include "../../penalties/recipes.h"
-#include "../../penalties/reference.h"
-#include "pfm.h"
+#include "events/pfm.h"
+#include "events/vendor.h"
+#include "penalties/models.h"
+#include "penalties/recipes.h"
+#include "penalties/reference.h"
 #include "tap.h"
-#include "vendor.h"
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>

@@ -1,6 +1,6 @@
 /* The TAP writer keeps every point, comment and bail reason on one line of its own: a newline from a
  * path or a message must never start a line that a harness would read as a verdict. */
-#include "../../lib/tap.h"
+#include "base/tap.h"
 #include "tap.h"
 #include <stdbool.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* validate.tap back into verdicts (report/tapread.c): each line form validate/engine.c and
- * lib/tap.c write, and what the report's matrix cell takes from it. Also HTML escaping.
+ * base/tap.c write, and what the report's matrix cell takes from it. Also HTML escaping.
  * Descriptions never echo a TAP line: its "# TODO" would make this point a TODO. */
-#include "../../report/report.h"
+#include "report/report.h"
 #include "tap.h"
 #include <stdlib.h>
 #include <string.h>

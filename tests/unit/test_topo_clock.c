@@ -1,8 +1,9 @@
 /* Topology against the kernel's own sysfs view; the clock ratio against sane bounds. */
-#include "clock.h"
-#include "kernel.h"
+#include "core/kernel.h"
+#include "host/clock.h"
+#include "host/geometry.h"
+#include "host/topo.h"
 #include "tap.h"
-#include "topo.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

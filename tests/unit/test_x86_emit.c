@@ -1,6 +1,6 @@
 /* The emitter's bytes, decoded by objdump (binutils), are exactly the intended instructions, and
  * the emitter's own listing says the same; code is never writable and executable at once. */
-#include "x86_emit.h"
+#include "arch/x86_64/x86_emit.h"
 #include "tap.h"
 #include <ctype.h>
 #include <stdbool.h>

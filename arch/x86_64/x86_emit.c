@@ -1,0 +1,529 @@
+#include "arch/x86_64/x86_emit.h"
+#include "base/util.h"
+#include "core/mem.h"
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+static const char *const reg64[16] = {"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
+                                      "r8",  "r9",  "r10", "r11", "r12", "r13", "r14", "r15"};
+static const char *const ccname[16] = {"o", "no", "b", "ae", "e", "ne", "be", "a",
+                                       "s", "ns", "p", "np", "l", "ge", "le", "g"};
+
+void emit_init(struct emit *e, size_t cap_hint, bool listing)
+{
+    memset(e, 0, sizeof(*e));
+    e->cap = cap_hint < 4096 ? 4096 : cap_hint + 64;
+    e->buf = xmalloc(e->cap);
+    e->listing = listing;
+}
+
+void emit_free(struct emit *e)
+{
+    for (size_t i = 0; i < e->nlines; i++)
+        free(e->lines[i].text);
+    free(e->lines);
+    free(e->buf);
+    free(e->labels);
+    free(e->fix);
+    memset(e, 0, sizeof(*e));
+}
+
+static void grow(struct emit *e, size_t n)
+{
+    if (e->finished)
+        pm_fatal("emit: instruction after emit_finish");
+    if (e->len + n > e->cap) {
+        while (e->len + n > e->cap)
+            e->cap *= 2;
+        e->buf = xrealloc(e->buf, e->cap);
+    }
+}
+
+static void put(struct emit *e, const uint8_t *b, size_t n)
+{
+    grow(e, n);
+    memcpy(e->buf + e->len, b, n);
+    e->len += n;
+}
+
+static void put8(struct emit *e, uint8_t b) { put(e, &b, 1); }
+
+static void put32(struct emit *e, uint32_t v)
+{
+    uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+    put(e, b, 4);
+}
+
+/* A listing line's text, formatted into its own allocation (the line owns it). */
+static char *vformat(const char *fmt, va_list ap)
+{
+    char *text;
+    if (vasprintf(&text, fmt, ap) < 0)
+        pm_die("out of memory");
+    return text;
+}
+
+static void add_line(struct emit *e, size_t off, int len, int label, char *text)
+{
+    if (e->nlines == e->linecap) {
+        e->linecap = e->linecap ? e->linecap * 2 : 256;
+        e->lines = xrealloc(e->lines, e->linecap * sizeof(*e->lines));
+    }
+    e->lines[e->nlines++] = (struct emit_line){off, len, label, text};
+}
+
+/* One instruction ends here: count it and, when listing, record "mnemonic operands". */
+static void insn(struct emit *e, size_t start, int label, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void insn(struct emit *e, size_t start, int label, const char *fmt, ...)
+{
+    e->ninsn++;
+    if (!e->listing)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    add_line(e, start, (int)(e->len - start), label, vformat(fmt, ap));
+    va_end(ap);
+}
+
+void emit_comment(struct emit *e, const char *fmt, ...)
+{
+    if (!e->listing)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    add_line(e, e->len, 0, -1, vformat(fmt, ap));
+    va_end(ap);
+}
+
+int emit_label(struct emit *e)
+{
+    if (e->nlabels == e->labcap) {
+        e->labcap = e->labcap ? e->labcap * 2 : 64;
+        e->labels = xrealloc(e->labels, (size_t)e->labcap * sizeof(*e->labels));
+    }
+    e->labels[e->nlabels] = -1;
+    return e->nlabels++;
+}
+
+void emit_bind(struct emit *e, int label)
+{
+    if (label < 0 || label >= e->nlabels || e->labels[label] >= 0)
+        pm_fatal("emit: label %d bound twice or unknown", label);
+    e->labels[label] = (int64_t)e->len;
+}
+
+size_t emit_label_offset(const struct emit *e, int label)
+{
+    if (label < 0 || label >= e->nlabels || e->labels[label] < 0)
+        pm_fatal("emit: label %d is not bound", label);
+    return (size_t)e->labels[label];
+}
+
+/* REX prefix when needed: w = 64-bit operand, r = modrm.reg, x = sib.index, b = modrm.rm/base. */
+static void rex(struct emit *e, bool w, int r, int x, int b, bool force)
+{
+    uint8_t v = (uint8_t)(0x40 | (w ? 8 : 0) | ((r & 8) ? 4 : 0) | ((x & 8) ? 2 : 0) | ((b & 8) ? 1 : 0));
+    if (v != 0x40 || force)
+        put8(e, v);
+}
+
+/* modrm (+sib, +disp) for a register operand r and the memory operand disp(%base). */
+static void modrm_mem(struct emit *e, int r, enum reg base, int32_t disp)
+{
+    int mod = disp == 0 && (base & 7) != RBP ? 0 : disp >= -128 && disp <= 127 ? 1 : 2;
+    put8(e, (uint8_t)(mod << 6 | (r & 7) << 3 | (base & 7)));
+    if ((base & 7) == RSP)
+        put8(e, 0x24);   /* sib: no index, base */
+    if (mod == 1)
+        put8(e, (uint8_t)disp);
+    else if (mod == 2)
+        put32(e, (uint32_t)disp);
+}
+
+static void modrm_reg(struct emit *e, int r, int rm)
+{
+    put8(e, (uint8_t)(0xc0 | (r & 7) << 3 | (rm & 7)));
+}
+
+/* "0x8(%rax)", "(%rax)", "-0x8(%rax)", "0x0(%rbp)": as objdump writes memory operands. */
+static const char *mem_text(char *buf, size_t n, enum reg base, int32_t disp)
+{
+    bool has_disp = disp != 0 || (base & 7) == RBP;
+    if (!has_disp)
+        snprintf(buf, n, "(%%%s)", reg64[base]);
+    else if (disp < 0)
+        snprintf(buf, n, "-0x%x(%%%s)", (unsigned)-(int64_t)disp, reg64[base]);
+    else
+        snprintf(buf, n, "0x%x(%%%s)", (unsigned)disp, reg64[base]);
+    return buf;
+}
+
+/* objdump shows an immediate sign-extended to the operand size. */
+static unsigned long long imm64_text(int32_t imm)
+{
+    return (unsigned long long)(int64_t)imm;
+}
+
+void emit_movabs(struct emit *e, enum reg dst, uint64_t imm)
+{
+    size_t s = e->len;
+    rex(e, true, 0, 0, dst, false);
+    put8(e, (uint8_t)(0xb8 + (dst & 7)));
+    put32(e, (uint32_t)imm);
+    put32(e, (uint32_t)(imm >> 32));
+    insn(e, s, -1, "movabs $0x%llx,%%%s", (unsigned long long)imm, reg64[dst]);
+}
+
+/* The recommended multi-byte nops (nopl/nopw with a 0x0(%rax,%rax,1) operand), longer ones
+ * with extra operand-size prefixes. */
+static const uint8_t nop_forms[9][9] = {
+    {0x90},
+    {0x66, 0x90},
+    {0x0f, 0x1f, 0x00},
+    {0x0f, 0x1f, 0x40, 0x00},
+    {0x0f, 0x1f, 0x44, 0x00, 0x00},
+    {0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00},
+    {0x0f, 0x1f, 0x80, 0x00, 0x00, 0x00, 0x00},
+    {0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00},
+    {0x66, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00},
+};
+static const char *const nop_text[10] = {
+    NULL, "nop", "xchg %ax,%ax", "nopl (%rax)", "nopl 0x0(%rax)", "nopl 0x0(%rax,%rax,1)",
+    "nopw 0x0(%rax,%rax,1)", "nopl 0x0(%rax)", "nopl 0x0(%rax,%rax,1)", "nopw 0x0(%rax,%rax,1)",
+};
+
+void emit_nop(struct emit *e, int len)
+{
+    if (len < 1 || len > 15)
+        pm_fatal("emit_nop: length %d is not 1..15", len);
+    size_t s = e->len;
+    int extra = len > 9 ? len - 9 : 0;
+    for (int i = 0; i < extra; i++)
+        put8(e, 0x66);
+    int base = len - extra;
+    put(e, nop_forms[base - 1], (size_t)base);
+    if (!extra) {
+        insn(e, s, -1, "%s", nop_text[len]);
+        return;
+    }
+    char pre[64] = "";
+    for (int i = 0; i < extra; i++)
+        strcat(pre, "data16 ");
+    insn(e, s, -1, "%s%s", pre, nop_text[9]);
+}
+
+int emit_fill(struct emit *e, size_t bytes)
+{
+    int n = 0;
+    while (bytes) {
+        int l = bytes > NOP_FILL_MAX ? NOP_FILL_MAX : (int)bytes;
+        emit_nop(e, l);
+        bytes -= (size_t)l;
+        n++;
+    }
+    return n;
+}
+
+int emit_align(struct emit *e, size_t align)
+{
+    size_t pad = (align - e->len % align) % align;
+    return emit_fill(e, pad);
+}
+
+static void fixup(struct emit *e, int label, int width)
+{
+    if (label < 0 || label >= e->nlabels)
+        pm_fatal("emit: branch to unknown label %d", label);
+    if (e->nfix == e->fixcap) {
+        e->fixcap = e->fixcap ? e->fixcap * 2 : 256;
+        e->fix = xrealloc(e->fix, e->fixcap * sizeof(*e->fix));
+    }
+    e->fix[e->nfix++] = (struct emit_fixup){e->len, label, width};
+    if (width == REL8)
+        put8(e, 0);
+    else
+        put32(e, 0);
+}
+
+void emit_jmp(struct emit *e, int label, int width)
+{
+    size_t s = e->len;
+    put8(e, width == REL8 ? 0xeb : 0xe9);
+    fixup(e, label, width);
+    insn(e, s, label, "jmp");
+}
+
+void emit_jcc(struct emit *e, enum cc cc, int label, int width)
+{
+    size_t s = e->len;
+    if (width == REL8) {
+        put8(e, (uint8_t)(0x70 + cc));
+    } else {
+        put8(e, 0x0f);
+        put8(e, (uint8_t)(0x80 + cc));
+    }
+    fixup(e, label, width);
+    insn(e, s, label, "j%s", ccname[cc]);
+}
+
+void emit_call(struct emit *e, int label)
+{
+    size_t s = e->len;
+    put8(e, 0xe8);
+    fixup(e, label, REL32);
+    insn(e, s, label, "call");
+}
+
+void emit_ret(struct emit *e)
+{
+    size_t s = e->len;
+    put8(e, 0xc3);
+    insn(e, s, -1, "ret");
+}
+
+static void ff_reg(struct emit *e, int op, enum reg r, const char *name)
+{
+    size_t s = e->len;
+    rex(e, false, 0, 0, r, false);
+    put8(e, 0xff);
+    modrm_reg(e, op, r);
+    insn(e, s, -1, "%s *%%%s", name, reg64[r]);
+}
+
+static void ff_mem(struct emit *e, int op, enum reg base, int32_t disp, const char *name)
+{
+    size_t s = e->len;
+    char m[48];
+    rex(e, false, 0, 0, base, false);
+    put8(e, 0xff);
+    modrm_mem(e, op, base, disp);
+    insn(e, s, -1, "%s *%s", name, mem_text(m, sizeof(m), base, disp));
+}
+
+void emit_call_reg(struct emit *e, enum reg r) { ff_reg(e, 2, r, "call"); }
+void emit_jmp_reg(struct emit *e, enum reg r) { ff_reg(e, 4, r, "jmp"); }
+void emit_call_mem(struct emit *e, enum reg base, int32_t disp) { ff_mem(e, 2, base, disp, "call"); }
+void emit_jmp_mem(struct emit *e, enum reg base, int32_t disp) { ff_mem(e, 4, base, disp, "jmp"); }
+
+/* Group-1 arithmetic with an immediate: 83 /op ib or 81 /op id, 64-bit. */
+static void alu_imm(struct emit *e, int op, enum reg r, int32_t imm, const char *name)
+{
+    size_t s = e->len;
+    rex(e, true, 0, 0, r, false);
+    if (imm >= -128 && imm <= 127) {
+        put8(e, 0x83);
+        modrm_reg(e, op, r);
+        put8(e, (uint8_t)imm);
+    } else {
+        put8(e, 0x81);
+        modrm_reg(e, op, r);
+        put32(e, (uint32_t)imm);
+    }
+    insn(e, s, -1, "%s $0x%llx,%%%s", name, imm64_text(imm), reg64[r]);
+}
+
+void emit_add_imm(struct emit *e, enum reg r, int32_t imm) { alu_imm(e, 0, r, imm, "add"); }
+void emit_and_imm(struct emit *e, enum reg r, int32_t imm) { alu_imm(e, 4, r, imm, "and"); }
+void emit_sub_imm(struct emit *e, enum reg r, int32_t imm) { alu_imm(e, 5, r, imm, "sub"); }
+void emit_cmp_imm(struct emit *e, enum reg r, int32_t imm) { alu_imm(e, 7, r, imm, "cmp"); }
+
+/* reg, reg forms with the "op r/m, reg" opcodes (01 add, 29 sub, 39 cmp, 89 mov). */
+static void alu_reg(struct emit *e, uint8_t opcode, enum reg dst, enum reg src, const char *name)
+{
+    size_t s = e->len;
+    rex(e, true, src, 0, dst, false);
+    put8(e, opcode);
+    modrm_reg(e, src, dst);
+    insn(e, s, -1, "%s %%%s,%%%s", name, reg64[src], reg64[dst]);
+}
+
+void emit_add_reg(struct emit *e, enum reg dst, enum reg src) { alu_reg(e, 0x01, dst, src, "add"); }
+void emit_sub_reg(struct emit *e, enum reg dst, enum reg src) { alu_reg(e, 0x29, dst, src, "sub"); }
+void emit_cmp_reg(struct emit *e, enum reg a, enum reg b) { alu_reg(e, 0x39, a, b, "cmp"); }
+void emit_mov_reg(struct emit *e, enum reg dst, enum reg src) { alu_reg(e, 0x89, dst, src, "mov"); }
+
+void emit_dec(struct emit *e, enum reg r)
+{
+    size_t s = e->len;
+    rex(e, true, 0, 0, r, false);
+    put8(e, 0xff);
+    modrm_reg(e, 1, r);
+    insn(e, s, -1, "dec %%%s", reg64[r]);
+}
+
+void emit_shl_imm(struct emit *e, enum reg r, int n)
+{
+    size_t s = e->len;
+    rex(e, true, 0, 0, r, false);
+    put8(e, 0xc1);
+    modrm_reg(e, 4, r);
+    put8(e, (uint8_t)n);
+    insn(e, s, -1, "shl $0x%x,%%%s", (unsigned)n, reg64[r]);
+}
+
+void emit_bt_imm(struct emit *e, enum reg r, int bit)
+{
+    size_t s = e->len;
+    rex(e, true, 0, 0, r, false);
+    put8(e, 0x0f);
+    put8(e, 0xba);
+    modrm_reg(e, 4, r);
+    put8(e, (uint8_t)bit);
+    insn(e, s, -1, "bt $0x%x,%%%s", (unsigned)bit, reg64[r]);
+}
+
+void emit_load(struct emit *e, enum reg dst, enum reg base, int32_t disp)
+{
+    size_t s = e->len;
+    char m[48];
+    rex(e, true, dst, 0, base, false);
+    put8(e, 0x8b);
+    modrm_mem(e, dst, base, disp);
+    insn(e, s, -1, "mov %s,%%%s", mem_text(m, sizeof(m), base, disp), reg64[dst]);
+}
+
+void emit_store(struct emit *e, enum reg src, enum reg base, int32_t disp)
+{
+    size_t s = e->len;
+    char m[48];
+    rex(e, true, src, 0, base, false);
+    put8(e, 0x89);
+    modrm_mem(e, src, base, disp);
+    insn(e, s, -1, "mov %%%s,%s", reg64[src], mem_text(m, sizeof(m), base, disp));
+}
+
+void emit_movq_to_xmm(struct emit *e, int xmm, enum reg src)
+{
+    size_t s = e->len;
+    put8(e, 0x66);
+    rex(e, true, xmm, 0, src, false);
+    put8(e, 0x0f);
+    put8(e, 0x6e);
+    modrm_reg(e, xmm, src);
+    insn(e, s, -1, "movq %%%s,%%xmm%d", reg64[src], xmm);
+}
+
+void emit_sqrtsd(struct emit *e, int dst, int src)
+{
+    size_t s = e->len;
+    put8(e, 0xf2);
+    rex(e, false, dst, 0, src, false);
+    put8(e, 0x0f);
+    put8(e, 0x51);
+    modrm_reg(e, dst, src);
+    insn(e, s, -1, "sqrtsd %%xmm%d,%%xmm%d", src, dst);
+}
+
+void emit_finish(struct emit *e)
+{
+    for (size_t i = 0; i < e->nfix; i++) {
+        const struct emit_fixup *f = &e->fix[i];
+        if (e->labels[f->label] < 0)
+            pm_fatal("emit: branch at offset %zu to a label never bound", f->at);
+        int64_t rel = e->labels[f->label] - (int64_t)(f->at + (size_t)f->width);
+        if (f->width == REL8) {
+            if (rel < -128 || rel > 127)
+                pm_fatal("emit: rel8 branch at offset %zu cannot reach %lld bytes", f->at, (long long)rel);
+            e->buf[f->at] = (uint8_t)rel;
+        } else {
+            if (rel < INT32_MIN || rel > INT32_MAX)
+                pm_fatal("emit: rel32 branch at offset %zu cannot reach %lld bytes", f->at, (long long)rel);
+            uint32_t v = (uint32_t)(int32_t)rel;
+            memcpy(e->buf + f->at, &v, 4);
+        }
+    }
+    e->finished = true;
+}
+
+#define HUGE_2M ((size_t)2 << 20)
+
+int emit_map(const struct emit *e, bool huge, struct code *out, const char *who)
+{
+    memset(out, 0, sizeof(*out));
+    if (!e->finished)
+        pm_fatal("emit_map before emit_finish");
+    size_t align = huge ? HUGE_2M : 4096;
+    size_t size = (e->len + align - 1) / align * align;
+    if (!size)
+        size = align;
+    /* Over-allocate to place the code on an aligned boundary, then trim. */
+    uint8_t *p = mmap(NULL, size + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        pm_error("%s: cannot map %s of code: %s; choose a smaller size", who, fmt_size(size), strerror(errno));
+        return -1;
+    }
+    uint8_t *a = (uint8_t *)(((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1));
+    if (a > p)
+        munmap(p, (size_t)(a - p));
+    if (a + size < p + size + align)
+        munmap(a + size, (size_t)(p + size + align - (a + size)));
+    if (huge)
+        madvise(a, size, MADV_HUGEPAGE);
+    memcpy(a, e->buf, e->len);
+    /* The tail of the last page: int3, so a stray jump past the end traps. */
+    memset(a + e->len, 0xcc, size - e->len);
+    if (mprotect(a, size, PROT_READ | PROT_EXEC)) {
+        pm_error("%s: cannot make the generated code executable (mprotect: %s); a policy forbidding "
+                 "executable anonymous memory (SELinux execmem, PaX) must allow it", who, strerror(errno));
+        munmap(a, size);
+        return -1;
+    }
+    out->base = a;
+    out->size = e->len;
+    out->map_size = size;
+    if (huge)
+        out->huge = thp_fraction(a, size) > 0.5;
+    return 0;
+}
+
+void code_unmap(struct code *c)
+{
+    if (c->base)
+        munmap(c->base, c->map_size);
+    memset(c, 0, sizeof(*c));
+}
+
+int emit_write_asm(const struct emit *e, FILE *f, const char *title)
+{
+    if (!e->listing)
+        pm_fatal("emit_write_asm without a listing");
+    fprintf(f, "# %s\n# %zu bytes, %zu instructions; AT&T syntax as objdump prints it, branch targets as offsets\n"
+               "#  offset  bytes                                          instruction\n",
+            title, e->len, e->ninsn);
+    for (size_t i = 0; i < e->nlines; i++) {
+        const struct emit_line *l = &e->lines[i];
+        if (!l->len) {
+            fprintf(f, "#         %s\n", l->text);
+            continue;
+        }
+        char bytes[64] = "";
+        for (int b = 0, n = 0; b < l->len; b++)
+            n += snprintf(bytes + n, sizeof(bytes) - (size_t)n, "%02x ", e->buf[l->off + (size_t)b]);
+        const char *sp = strchr(l->text, ' ');
+        int mlen = sp ? (int)(sp - l->text) : (int)strlen(l->text);
+        if (l->label >= 0)
+            fprintf(f, "%8zx:  %-46s %-6.*s 0x%llx\n", l->off, bytes, mlen, l->text,
+                    (unsigned long long)e->labels[l->label]);
+        else if (sp)
+            fprintf(f, "%8zx:  %-46s %-6.*s %s\n", l->off, bytes, mlen, l->text, sp + 1);
+        else
+            fprintf(f, "%8zx:  %-46s %s\n", l->off, bytes, l->text);
+    }
+    if (ferror(f)) {
+        pm_error("cannot write the listing: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int emit_write_bin(const struct emit *e, FILE *f)
+{
+    if (fwrite(e->buf, 1, e->len, f) != e->len) {
+        pm_error("cannot write the code bytes: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,100 @@
+#include "base/tap.h"
+#include <stdarg.h>
+#include <string.h>
+
+static void emit(struct tap *t, const char *fmt, va_list ap)
+{
+    FILE *f[2] = {t->out, t->copy};
+    for (int i = 0; i < 2; i++) {
+        if (!f[i])
+            continue;
+        va_list aq;
+        va_copy(aq, ap);
+        if (vfprintf(f[i], fmt, aq) < 0 || fflush(f[i]))
+            t->write_failed = true;
+        va_end(aq);
+    }
+}
+
+static void say(struct tap *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    emit(t, fmt, ap);
+    va_end(ap);
+}
+
+/* A description may not hold '#' (it would start a directive) nor a newline. */
+static void clean(char *d)
+{
+    for (; *d; d++)
+        if (*d == '#' || *d == '\n' || *d == '\r')
+            *d = *d == '#' ? '%' : ' ';
+}
+
+/* Text on one TAP line: a newline in it (from a path, say) would start a line of its own. */
+static void one_line(char *s)
+{
+    for (; *s; s++)
+        if (*s == '\n' || *s == '\r')
+            *s = ' ';
+}
+
+void tap_point(struct tap *t, enum tap_kind kind, const char *desc, const char *reason)
+{
+    char d[1024], why[1024];
+    snprintf(d, sizeof(d), "%s", desc);
+    clean(d);
+    snprintf(why, sizeof(why), "%s", reason ? reason : "");
+    one_line(why);
+    reason = why;
+    t->n++;
+    switch (kind) {
+    case TAP_OK:
+        t->ok++;
+        say(t, "ok %d - %s\n", t->n, d);
+        break;
+    case TAP_NOT_OK:
+        t->not_ok++;
+        say(t, "not ok %d - %s\n", t->n, d);
+        break;
+    case TAP_SKIP:
+        t->skip++;
+        say(t, "ok %d - %s # SKIP %s\n", t->n, d, reason);
+        break;
+    case TAP_TODO:
+        t->todo++;
+        say(t, "not ok %d - %s # TODO %s\n", t->n, d, reason);
+        break;
+    }
+}
+
+/* A comment or bail reason formatted onto one TAP line, whatever paths or messages it holds. */
+static void say_line(struct tap *t, const char *prefix, const char *fmt, va_list ap)
+{
+    char line[2048];
+    vsnprintf(line, sizeof(line), fmt, ap);
+    one_line(line);
+    say(t, "%s%s\n", prefix, line);
+}
+
+void tap_comment(struct tap *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say_line(t, "# ", fmt, ap);
+    va_end(ap);
+}
+
+void tap_plan(struct tap *t)
+{
+    say(t, "1..%d\n", t->n);
+}
+
+void tap_bail(struct tap *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say_line(t, "Bail out! ", fmt, ap);
+    va_end(ap);
+}

@@ -1,0 +1,65 @@
+/* Small helpers every subsystem uses: error messages, checked allocation, string parsing. */
+#ifndef PMUCAL_UTIL_H
+#define PMUCAL_UTIL_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/* A macro's value as a string literal, for messages that state a limit. */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/* One line "pmucal: <message>" on stderr. Errors name the input and the fix. */
+void pm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void pm_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Progress and notes go to stderr too, so stdout stays TAP or a table. */
+void pm_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* For states that are bugs, not bad input. */
+_Noreturn void pm_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A host fact the process cannot go on with (memory exhausted, a CPU that never answers): one
+ * error line and exit 1, no core dump. pm_fatal is for pmucal's own bugs. */
+_Noreturn void pm_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* "64", "4k", "2M", "1G" (powers of 1024). false on anything else. */
+bool parse_size(const char *s, uint64_t *out);
+/* Whole decimal number, no sign, no trailing junk. */
+bool parse_u64(const char *s, uint64_t *out);
+/* "32K", "1.5M": bytes for humans. Static buffer rotation: valid for a few calls. */
+const char *fmt_size(uint64_t bytes);
+
+/* The largest input file pmucal reads whole: vendor tables are a few MB, run folders' JSON less;
+ * a bigger one (or /dev/zero) is refused instead of read until memory runs out. */
+#define INPUT_FILE_MAX (256u << 20)
+/* A whole regular file (not a folder, FIFO or device: those are refused at once, never waited
+ * on) of at most max bytes, NUL-terminated, its length in *len. NULL with err saying why,
+ * starting with the path (callers put "cannot read <what>" before it). */
+char *read_file_bounded(const char *path, size_t max, size_t *len, char *err, size_t errlen);
+/* A whole text file, NUL-terminated; NULL with one message naming the file and what it is
+ * ("event list", "expectation file") when it cannot be read, is not a regular file, is larger
+ * than INPUT_FILE_MAX or holds a NUL byte. */
+char *read_text_file(const char *path, const char *what);
+/* Calls fn for every line of text that has content once '#' comments and surrounding white
+ * space are removed, with where = "ORIGIN:LINE". Stops at the first non-zero return of fn and
+ * returns it; 0 when every line was taken. */
+int for_each_content_line(const char *text, const char *origin,
+                          int (*fn)(char *line, const char *where, void *ctx), void *ctx);
+
+/* Split "a,b,c" into a NULL-terminated array of copies; empty items are dropped. */
+char **split_list(const char *s, char sep, int *count);
+void free_list(char **list);
+
+/* rel (a path relative to the folder of this program's binary) resolved, when it exists: a
+ * malloc'd absolute path, else NULL. How pmucal finds its data in the tree or after install. */
+char *exe_relative(const char *rel);
+
+/* Local date and time in ISO 8601 ("2026-11-21T10:34:16+0000") into buf; returns buf. */
+char *iso_now(char buf[32]);
+
+#endif

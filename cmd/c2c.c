@@ -1,0 +1,335 @@
+/* pmucal c2c: one-way core-to-core line transfer latency for every ordered pair of CPUs, from the
+ * snoop kernel (the writer modifies a segment, the reader walks it with dependent loads). */
+#include "base/stop.h"
+#include "base/subprocess.h"
+#include "base/util.h"
+#include "base/version.h"
+#include "cmd/cli.h"
+#include "cmd/commands.h"
+#include "core/measure.h"
+#include "host/clock.h"
+#include "host/topo.h"
+#include "microkernels/snoop_transfer.h"
+#include "runs/hostfacts.h"
+#include "runs/rundir.h"
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <time.h>
+
+static int c2c_main(int argc, char **argv);
+
+enum { K_CPUS = CLI_LONG, K_MODE, K_SIZE, K_LABEL, K_OUT };
+
+static const struct cli_option c2c_options[] = {
+    {"cpus", K_CPUS, "LIST", "CPUs to pair, comma-separated OS indexes (default: every allowed CPU)"},
+    {"mode", K_MODE, "hitm|shared", "modified lines (default) or clean ones"},
+    {"size", K_SIZE, "SIZE", "segment per run: bytes or L1|L2 (default L2; it must stay in the\n"
+                             "writer's private caches for every line to be a transfer)"},
+    {"repetitions", 'r', "N", "repetitions per pair, 1..101 (default 5)"},
+    {"label", K_LABEL, "NAME", "results folder label (default c2c)"},
+    {"out", K_OUT, "DIR", "parent of the results folder (default $PMUCAL_RESULTS or results)"},
+    CLI_END,
+};
+
+const struct command c2c_command = {
+    .name = "c2c",
+    .fn = c2c_main,
+    .summary = "core-to-core transfer latency of a cache line for every pair of CPUs: matrix, CSV, SVG",
+    .synopsis = "[options]",
+    .usage = "For every ordered pair of CPUs (FROM, TO), a writer thread on FROM modifies every line\n"
+             "of a segment (mode hitm) or reads it clean (mode shared); the measuring thread on TO then\n"
+             "walks the segment with dependent loads: the time per load is the one-way latency of a\n"
+             "line moving FROM -> TO. Pairs are labelled by how they share hardware (smt-sibling,\n"
+             "same-l3, other-l3, other-package). Prints the matrix (rows FROM, columns TO; median core\n"
+             "cycles and ns) and writes c2c.csv (one row per pair), c2c.svg (a heatmap, when gnuplot\n"
+             "is installed) and manifest.json into results/<date>-<host>-<label>/.\n"
+             "Exit status: 0; 1 when a pair or an output could not be measured or written; 2 on bad\n"
+             "input; 130 (SIGINT) or 143 (SIGTERM) when interrupted: the finished pairs are kept in\n"
+             "c2c.csv and the manifest says interrupted.\n",
+    .options = c2c_options,
+    .examples = "  pmucal c2c\n"
+                "  pmucal c2c --cpus 0,1 --mode shared -r 9\n",
+};
+
+struct cell {
+    int from, to;
+    bool measured;
+    struct stats cycles;
+    double ghz;               /* core clock measured around this pair's measurement: its ns */
+};
+
+static void begin_manifest(struct run_dir *dir, int argc, char **argv)
+{
+    run_dir_manifest_begin(dir, argc, argv);
+    host_facts_json(&dir->manifest);
+    run_dir_manifest(dir, RUN_RUNNING, NULL);
+}
+
+static int write_csv(const char *path, const struct cell *cells, int n)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        pm_error("cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
+    fprintf(f, "from_cpu,to_cpu,relation,cycles_median,cycles_min,cycles_mad,ns_median,repetitions\n");
+    for (int i = 0; i < n; i++) {
+        const struct cell *c = &cells[i];
+        fprintf(f, "%d,%d,%s,%.2f,%.2f,%.2f,%.2f,%zu\n", c->from, c->to,
+                topo_relation_name(topo_relation(c->from, c->to)), c->cycles.median, c->cycles.min, c->cycles.mad,
+                c->cycles.median / c->ghz, c->cycles.n);
+    }
+    if (fclose(f)) {
+        pm_error("cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static bool have_gnuplot(void)
+{
+    char *argv[] = {"gnuplot", "--version", NULL};
+    return spawn_run(argv, NULL) == 0;
+}
+
+/* A heatmap of the matrix in ns: gnuplot reads the CSV itself, one cell per pair. It runs in the
+ * results folder, so the script names no path; the title is a single-quoted gnuplot string. */
+static int write_svg(const char *dir, const int *cpus, int ncpu, const char *title)
+{
+    char *script = xasprintf("%s/c2c.gp", dir);
+    FILE *f = fopen(script, "w");
+    if (!f) {
+        pm_error("cannot write %s: %s", script, strerror(errno));
+        free(script);
+        return -1;
+    }
+    char *quoted = gnuplot_quote(title);
+    fprintf(f, "set terminal svg size %d,%d dynamic background rgb 'white'\n", 320 + 60 * ncpu, 240 + 60 * ncpu);
+    fprintf(f, "set output 'c2c.svg'\n");
+    fprintf(f, "set datafile separator ','\nset title %s noenhanced\n", quoted);
+    free(quoted);
+    fprintf(f, "set xlabel 'to CPU (reader)'\nset ylabel 'from CPU (writer)'\nset cblabel 'ns, median'\n");
+    fprintf(f, "set xtics (");
+    for (int i = 0; i < ncpu; i++)
+        fprintf(f, "%s'%d' %d", i ? ", " : "", cpus[i], i);
+    fprintf(f, ")\nset ytics (");
+    for (int i = 0; i < ncpu; i++)
+        fprintf(f, "%s'%d' %d", i ? ", " : "", cpus[i], i);
+    fprintf(f, ")\nset xrange [-0.5:%d.5]\nset yrange [%d.5:-0.5]\nset palette defined (0 'white', 1 'orange', 2 'red')\nset cbrange [0:*]\n",
+            ncpu - 1, ncpu - 1);
+    /* Map OS indexes to positions so any --cpus list plots as a dense square. */
+    fprintf(f, "pos(c) = ");
+    for (int i = 0; i < ncpu; i++)
+        fprintf(f, "c == %d ? %d : ", cpus[i], i);
+    fprintf(f, "NaN\n");
+    /* Boxes, not 'with image': the diagonal has no cell, and an image needs a full grid. */
+    fprintf(f, "set style fill solid 1.0 border rgb 'gray'\n");
+    fprintf(f, "plot 'c2c.csv' skip 1 using (pos($2)):(pos($1)):(0.5):(0.5):7 with boxxyerror fc palette notitle, \\\n"
+               "     '' skip 1 using (pos($2)):(pos($1)):(sprintf('%%.1f', $7)) with labels notitle\n");
+    bool written = !ferror(f);
+    if (fclose(f) || !written) {
+        pm_error("cannot write %s: %s", script, strerror(errno));
+        free(script);
+        return -1;
+    }
+    free(script);
+    char *argv[] = {"gnuplot", "c2c.gp", NULL};
+    struct spawn_opts so = {.cwd = dir, .err_path = "gnuplot.err", .timeout_ms = 60000};
+    int rc = spawn_run(argv, &so);
+    char *err = xasprintf("%s/gnuplot.err", dir);
+    struct stat st;
+    if (rc == 0 && !stat(err, &st) && st.st_size == 0)
+        unlink(err);
+    free(err);
+    if (rc != 0) {
+        pm_error("gnuplot failed drawing %s/c2c.svg (see %s/gnuplot.err); the CSV is written", dir, dir);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_cpus(const char *list, int *cpus, int max)
+{
+    int n;
+    char **words = split_list(list, ',', &n);
+    int rc = n;
+    for (int i = 0; i < n && rc >= 0; i++) {
+        uint64_t v;
+        if (!parse_u64(words[i], &v) || v >= 1u << 20 || !topo_cpu_valid((int)v)) {
+            int all[1024], na = topo_cpus(all, 1024);
+            pm_error("c2c: --cpus %s: '%s' is not a CPU of this machine; give OS indexes from %d..%d",
+                     list, words[i], na ? all[0] : 0, na ? all[na - 1] : 0);
+            rc = -1;
+        } else if (i >= max) {
+            pm_error("c2c: --cpus lists more than %d CPUs", max);
+            rc = -1;
+        } else {
+            cpus[i] = (int)v;
+            for (int k = 0; k < i; k++)
+                if (cpus[k] == cpus[i]) {
+                    pm_error("c2c: --cpus %s names CPU %d twice", list, cpus[i]);
+                    rc = -1;
+                }
+        }
+    }
+    free_list(words);
+    return rc;
+}
+
+struct c2c_args {
+    const char *cpu_list, *mode, *size, *label, *out;
+    struct measure_opts o;
+};
+
+static int c2c_option(void *ctx, int key, const char *v)
+{
+    struct c2c_args *a = ctx;
+    unsigned long long r;
+    int rc = 0;
+    switch (key) {
+    case K_CPUS:
+        a->cpu_list = v;
+        break;
+    case K_MODE:
+        if (strcmp(v, "hitm") && strcmp(v, "shared"))
+            return cli_usage_error(&c2c_command, "--mode %s: give hitm or shared", v);
+        a->mode = v;
+        break;
+    case K_SIZE:
+        a->size = v;
+        break;
+    case 'r':
+        if (!(rc = cli_number(&c2c_command, "-r", v, 1, MEASURE_MAX_REPS, &r)))
+            a->o.repetitions = (int)r;
+        break;
+    case K_LABEL:
+        a->label = v;
+        break;
+    case K_OUT:
+        a->out = v;
+        break;
+    }
+    return rc;
+}
+
+static int c2c_main(int argc, char **argv)
+{
+    struct c2c_args a = {.mode = "hitm", .size = "L2", .label = "c2c", .o = MEASURE_OPTS_DEFAULT};
+    a.o.share_trips = 3;   /* its result is cycles: the share is taken as calibrate takes it */
+    if (cli_parse(&c2c_command, argc, argv, c2c_option, &a, NULL))
+        return 2;
+    const char *cpu_list = a.cpu_list, *mode = a.mode, *size = a.size, *label = a.label, *out = a.out;
+    struct measure_opts o = a.o;
+    int cpus[256], ncpu = cpu_list ? parse_cpus(cpu_list, cpus, 256) : topo_cpus(cpus, 256);
+    if (ncpu < 0)
+        return 2;
+    if (ncpu < 2) {
+        pm_error("c2c: needs at least two CPUs, %s %d; a transfer goes from one core to another",
+                 cpu_list ? "--cpus names" : "this process may use", ncpu);
+        return 2;
+    }
+    /* The size is checked like any snoop parameter, once, before the long part. */
+    char *probe = xasprintf("size=%s", size);
+    struct case_ *check = case_from_text(kernel_find("snoop"), probe);
+    free(probe);
+    if (!check)
+        return 2;
+    case_free(check);
+
+    stop_install_handlers();   /* before the folder exists: a stop always finds a manifest to mark */
+    struct run_dir dir;
+    if (run_dir_create(&dir, out, label))
+        return 2;   /* before anything is measured: the folder named is the bad input */
+    begin_manifest(&dir, argc, argv);
+    const struct clock_info *ci = clock_get();
+    struct cell *cells = xcalloc((size_t)(ncpu * ncpu), sizeof(*cells));
+    int ncell = 0, rc = 0;
+    for (int a = 0; a < ncpu && !rc && !stop_requested(); a++)
+        for (int b = 0; b < ncpu && !rc && !stop_requested(); b++) {
+            if (a == b)
+                continue;
+            struct cell *c = &cells[ncell];
+            c->from = cpus[a];
+            c->to = cpus[b];
+            char *text = xasprintf("mode=%s size=%s init_cpu=%d writer_cpu=%d run_cpu=%d", mode, size, cpus[b],
+                                   cpus[a], cpus[b]);
+            struct quantities q;
+            pm_note("c2c: CPU %d -> CPU %d (%s)", c->from, c->to, topo_relation_name(topo_relation(c->from, c->to)));
+            if (snoop_measure_cycles(text, &o, &c->cycles, &c->ghz, &q) && !stop_requested())
+                rc = 1;
+            if (stop_requested()) {
+                free(text);
+                break;
+            }
+            free(text);
+            ncell += !rc;
+        }
+    printf("one-way line transfer latency, mode %s, segment %s, %d repetitions; core clock %.3f GHz at the start, "
+           "ns at the clock measured around each pair\n", mode, size, o.repetitions, ci->core_hz / 1e9);
+    printf("median core cycles (ns); rows: from CPU (writer), columns: to CPU (reader)\n%8s", "from\\to");
+    for (int b = 0; b < ncpu; b++)
+        printf(" %16d", cpus[b]);
+    printf("\n");
+    for (int a = 0; a < ncpu; a++) {
+        printf("%8d", cpus[a]);
+        for (int b = 0; b < ncpu; b++) {
+            const struct cell *c = NULL;
+            for (int k = 0; k < ncell; k++)
+                if (cells[k].from == cpus[a] && cells[k].to == cpus[b])
+                    c = &cells[k];
+            if (!c)
+                printf(" %16s", "-");
+            else {
+                char buf[40];
+                snprintf(buf, sizeof(buf), "%.1f (%.1f)", c->cycles.median, c->cycles.median / c->ghz);
+                printf(" %16s", buf);
+            }
+        }
+        printf("\n");
+    }
+    printf("pairs:\n");
+    for (int k = 0; k < ncell; k++)
+        printf("  %d -> %d  %-14s median %.1f cycles, min %.1f, MAD %.1f, %.1f ns\n", cells[k].from, cells[k].to,
+               topo_relation_name(topo_relation(cells[k].from, cells[k].to)), cells[k].cycles.median,
+               cells[k].cycles.min, cells[k].cycles.mad, cells[k].cycles.median / cells[k].ghz);
+    char *csv = xasprintf("%s/c2c.csv", dir.path);
+    if (write_csv(csv, cells, ncell))
+        rc = 1;
+    printf("wrote %s\n", csv);
+    free(csv);
+    bool stopped = stop_requested();
+    if (!rc && !stopped) {
+        if (!have_gnuplot())
+            pm_warn("gnuplot is not installed (Debian package gnuplot-nox): no c2c.svg, the CSV is written");
+        else {
+            char *title = xasprintf("one-way line transfer latency (%s), ns", mode);
+            if (write_svg(dir.path, cpus, ncpu, title))
+                rc = 1;
+            else
+                printf("wrote %s/c2c.svg\n", dir.path);
+            free(title);
+        }
+    }
+    free(cells);
+    if (stopped || stop_requested()) {
+        char why[160];
+        snprintf(why, sizeof(why), "stopped by %s after %d of %d pairs", stop_signal_name(), ncell,
+                 ncpu * (ncpu - 1));
+        pm_note("interrupted: %s; the finished pairs are in %s/c2c.csv", why, dir.path);
+        run_dir_manifest(&dir, RUN_INTERRUPTED, why);
+        run_dir_close(&dir);
+        return 128 + stop_signal_number;
+    }
+    if (run_dir_manifest(&dir, rc ? RUN_FAILED : RUN_COMPLETE, rc ? "a pair or an output could not be measured or "
+                         "written" : NULL))
+        rc = 1;
+    if (run_dir_close(&dir))
+        rc = 1;
+    return rc;
+}

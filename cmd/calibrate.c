@@ -1,0 +1,486 @@
+/* pmucal calibrate: every recipe measured, penalties fitted with their spread, the latency curve,
+ * the closure check; penalties.json, the tables, curve.csv and curve.svg in a results folder. */
+#include "base/stats.h"
+#include "base/stop.h"
+#include "base/tap.h"
+#include "base/util.h"
+#include "base/version.h"
+#include "cmd/calibrate_sim.h"
+#include "cmd/cli.h"
+#include "cmd/commands.h"
+#include "events/pfm.h"
+#include "host/clock.h"
+#include "host/topo.h"
+#include "penalties/calibrate.h"
+#include "penalties/curve.h"
+#include "penalties/models.h"
+#include "penalties/occurrence_sim.h"
+#include "penalties/recipes.h"
+#include "penalties/tables.h"
+#include "runs/hostfacts.h"
+#include "runs/rundir.h"
+#include "validate/resume.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int calibrate_main(int argc, char **argv);
+
+enum { K_LIST = CLI_LONG, K_JSON, K_TARGET_MS, K_QUICK, K_CURVE, K_NO_CURVE, K_RECIPE, K_PPO, K_CPU, K_PREFIX,
+       K_LABEL, K_OUT, K_SOURCE, K_ITERS, K_RESUME };
+
+static const struct cli_option calibrate_options[] = {
+    {"list", K_LIST, NULL, "print the recipes (issue case, control case, occurrence) and exit"},
+    {"json", K_JSON, NULL, "with --list: one JSON array of recipes"},
+    {"repetitions", 'r', "N", "repetitions per case, 3..101 (default 7; 3 with --source sim)"},
+    {"target-ms", K_TARGET_MS, "MS", "length of one measured run (default 5, at most 500)"},
+    {"quick", K_QUICK, NULL, "3 repetitions, 2 ms runs, 2 curve points per octave (for tests)"},
+    {"curve", K_CURVE, NULL, "only the latency curve (no recipes, no closure)"},
+    {"no-curve", K_NO_CURVE, NULL, "recipes and closure only"},
+    {"recipe", K_RECIPE, "NAME", "only this recipe (may be repeated; the closure needs l1_hit, l2_hit, l3_hit)"},
+    {"points-per-octave", K_PPO, "N", "curve density (default 4)"},
+    {"cpu", K_CPU, "N", "CPU to measure on (default: the one most idle over 150 ms at the start)"},
+    {"prefix", K_PREFIX, "NAME", "macro prefix of the C header: upper-case letters, digits, '_' (default PMUCAL)"},
+    {"label", K_LABEL, "NAME", "results folder label (default calibrate; with --source sim calibrate-sim)"},
+    {"out", K_OUT, "DIR", "parent folder of the results folder (default results, or $PMUCAL_RESULTS)"},
+    {"source", K_SOURCE, "NAME", "perf (default): time the cases and fit penalties; sim: run the cases under\n"
+                                 "valgrind's callgrind and check the models' occurrence counts (no penalties)"},
+    {"iters", K_ITERS, "N", "with --source sim: iterations per measured run (default 10000, fewer for\n"
+                            "cases over 20M instructions a run)"},
+    {"resume", K_RESUME, "RUN",
+     "complete the interrupted (or crashed) calibration RUN with its own options\n"
+     "(from its manifest; no other option is taken with it): cases it measured\n"
+     "are taken from its records, the rest measured; same host, CPU and build"},
+    CLI_END,
+};
+
+const struct command calibrate_command = {
+    .name = "calibrate",
+    .fn = calibrate_main,
+    .summary = "measure cycle penalties (latencies, TLB, branches, stores, divides, assists) and write tables",
+    .synopsis = "[options]",
+    .usage = "Runs every penalty recipe (an issue case against its control case, or a case whose whole cost\n"
+             "per occurrence is the figure), one progress line each on stderr; then the load-latency curve,\n"
+             "the checks and the closure. A penalty is (cycles per iteration of the issue case - of the\n"
+             "control) / (occurrences in the issue case - in the control). Every case is an engine case,\n"
+             "as in validate: R repetitions, a repetition another task interrupted measured again, the\n"
+             "repetitions measured again (twice at most) when the core clock moved by more than 5% while\n"
+             "they ran, one measurements.ndjson record each. Occurrences come from the kernels' models;\n"
+             "on a host whose PMU counts, the recipe's event is counted beside each case and used when it\n"
+             "agrees with the model within 10% (penalties.json says which; for a model, whether\n"
+             "'--source sim' can check it: occurrence.model_check, and a line under the table). The\n"
+             "figure is the difference of medians with a 95% bootstrap interval; alias_4k and page_walk\n"
+             "are the median of 5 independent runs. Statuses: ok; unstable (interval wider than +-10%\n"
+             "and 0.25 cycles, a run-to-run spread over 2%, a CPU shared in every attempt, or a clock that\n"
+             "kept moving);\n"
+             "not_ok (negative, within noise of zero, levels not ordered l1 < l2 < l3 < dram with each\n"
+             "step above noise, a level case off its level's plateau of the curve); skip; error. Only ok\n"
+             "penalties become constants in the C header and perf metrics. Each penalty is printed beside\n"
+             "the published figure for the CPU model (penalties/reference.c) and its deviation; more than\n"
+             "25% is a NOTE. Memory-domain penalties (DRAM) are kept in ns and in cycles at the measured\n"
+             "clock ('pmucal emit --core-ghz F' rescales them).\n\n"
+             "Writes results/<date>-<host>-calibrate/: manifest.json, measurements.ndjson (one record per\n"
+             "case), penalties.json (the source of truth), tables/penalties.h, tables/metrics.json (perf\n"
+             "pmu-events metrics under perf's event names for the CPU model; a model without them is a\n"
+             "note), tables/penalties.csv (no tables when no penalty was measured, as with --curve: a\n"
+             "note says so), curve.csv, curve.svg (gnuplot), validate.tap (one line per penalty: ok, not\n"
+             "ok, TODO when unstable, SKIP; and the closure).\n\n"
+             "With --source sim nothing is timed: each wanted recipe's issue and control cases run under\n"
+             "valgrind's callgrind as 'validate --source sim' runs them (the same re-execution, sim events\n"
+             "and validate/expect/sim.txt rules, a TAP line per case and rule), and each recipe gets one\n"
+             "verdict on its occurrence quantity from penalties/occurrence_sim.c: ok when the simulated\n"
+             "counts equal the model's occurrences in both cases (e.g. ld.l1 = sim::Dr - sim::D1mr), not ok\n"
+             "when they do not or the issue case has none more than the control, SKIP with the reason where\n"
+             "callgrind cannot count them (no TLB, no store buffer, no count of divides ...) or a case\n"
+             "cannot run under it. -r (default 3 there), --iters and --recipe apply; the timing options are\n"
+             "refused. Its folder (label calibrate-sim) holds manifest.json (source sim), measurements.ndjson\n"
+             "and validate.tap: no penalties.json, tables or curve, and 'pmucal emit' never takes it.\n\n"
+             "Exit status: 0, or 1 when a penalty is not ok, the closure fails, a case fails to measure or\n"
+             "an output cannot be written (with --source sim: any not ok); 2 on bad input; 130 (SIGINT)\n"
+             "or 143 (SIGTERM) when interrupted: the TAP ends with 'Bail out!', penalties.json keeps what\n"
+             "was measured and no tables are written.\n"
+             "--resume RUN completes such a run in its folder: each case whose record (keyed by case text,\n"
+             "event and run) is in measurements.ndjson is rebuilt from it, not measured; a line cut by kill\n"
+             "-9 is dropped; the penalties are fitted again (same seeds) and every output is written as by\n"
+             "a whole run; the manifest lists each resumption under \"resumed\". Refused (exit 2) as\n"
+             "validate --resume refuses: a complete run, a live one, another command, host, CPU or build;\n"
+             "a --source sim run is not resumed (run it again: its counts do not change).\n",
+    .options = calibrate_options,
+    .examples = "  pmucal calibrate\n"
+                "  pmucal calibrate --recipe l2_hit --recipe dram --no-curve\n"
+                "  pmucal calibrate --list --json | jq -r '.[].name'\n"
+                "  pmucal calibrate --source sim --recipe l1_hit --recipe mispredict\n"
+                "  pmucal calibrate --resume results/2025-01-01-host-calibrate\n"
+                "  pmucal emit --format c --core-ghz 2.0 results/2025-01-01-host-calibrate\n",
+};
+
+static int run_curve(struct cal *k, int ppo, struct curve *cv, struct json *doc)
+{
+    if (curve_measure(cv, ppo, curve_case, k))
+        return -1;
+    curve_detect_levels(cv);
+    curve_write(cv, ppo, k->dir.path, doc);
+    return 0;
+}
+
+#define CALIBRATE_DEFAULTS {.o = {.repetitions = 7, .target_seconds = 0.005}, .ppo = 4, .cpu_arg = -1, \
+                            .curve = true, .recipes_on = true, .label = NULL, .prefix = "PMUCAL", .source = "perf"}
+
+struct calibrate_args {
+    struct cal_opts o;
+    int ppo, nonly, cpu_arg;
+    bool curve, recipes_on, list, json, reps_given;
+    const char *label, *out, *prefix, *source, *resume;
+    int given;   /* options other than --resume */
+    const char *timing_option;    /* the first option given that only timing uses (refused with sim) */
+    unsigned long long iters;
+    char *only[64];
+};
+
+static int calibrate_option(void *ctx, int key, const char *v)
+{
+    struct calibrate_args *a = ctx;
+    unsigned long long x;
+    int rc = 0;
+    static const struct {
+        int key;
+        const char *name;
+    } timing_only[] = {{K_TARGET_MS, "--target-ms"}, {K_QUICK, "--quick"}, {K_CURVE, "--curve"},
+                       {K_PPO, "--points-per-octave"}, {K_CPU, "--cpu"}, {K_PREFIX, "--prefix"}};
+    for (size_t i = 0; i < sizeof(timing_only) / sizeof(timing_only[0]); i++)
+        if (key == timing_only[i].key && !a->timing_option)
+            a->timing_option = timing_only[i].name;
+    a->given += key != K_RESUME;
+    switch (key) {
+    case K_RESUME:
+        a->resume = v;
+        break;
+    case 'r':
+        if (!(rc = cli_number(&calibrate_command, "-r", v, 3, MEASURE_MAX_REPS, &x)))
+            a->o.repetitions = (int)x, a->reps_given = true;
+        break;
+    case K_SOURCE:
+        a->source = v;
+        break;
+    case K_ITERS:
+        rc = cli_number(&calibrate_command, "--iters", v, 1, MEASURE_MAX_ITERS, &a->iters);
+        break;
+    case K_TARGET_MS:
+        if (!(rc = cli_number(&calibrate_command, "--target-ms", v, 1, (unsigned long long)(MEASURE_MAX_RUN_SECONDS * 1000), &x)))
+            a->o.target_seconds = (double)x / 1000;
+        break;
+    case K_PPO:
+        if (!(rc = cli_number(&calibrate_command, "--points-per-octave", v, 1, 8, &x)))
+            a->ppo = (int)x;
+        break;
+    case K_RECIPE: {
+        int r = 0;
+        while (r < nrecipes && strcmp(recipes[r].name, v))
+            r++;
+        if (r == nrecipes) {
+            pm_error("--recipe %s: no such recipe; 'pmucal calibrate --list' names them", v);
+            return 2;
+        }
+        if (a->nonly < 64)
+            a->only[a->nonly++] = (char *)v;
+        break;
+    }
+    case K_CPU: {
+        uint64_t cpu;
+        if (!parse_u64(v, &cpu) || cpu > 1u << 20 || !topo_cpu_valid((int)cpu)) {
+            pm_error("--cpu %s is not a CPU this process may run on (lscpu lists the CPUs)", v);
+            return 2;
+        }
+        a->cpu_arg = (int)cpu;
+        break;
+    }
+    case K_PREFIX:
+        if (emit_prefix_problem(v))
+            return cli_usage_error(&calibrate_command, "--prefix '%s': %s, e.g. PMUCAL", v, emit_prefix_problem(v));
+        a->prefix = v;
+        break;
+    case K_LABEL:
+        a->label = v;
+        break;
+    case K_OUT:
+        a->out = v;
+        break;
+    case K_QUICK:
+        a->o.repetitions = 3;
+        a->o.target_seconds = 0.002;
+        a->ppo = 2;
+        break;
+    case K_CURVE:
+        a->recipes_on = false;
+        break;
+    case K_NO_CURVE:
+        a->curve = false;
+        break;
+    case K_LIST:
+        a->list = true;
+        break;
+    case K_JSON:
+        a->json = true;
+        break;
+    }
+    return rc;
+}
+
+static int list_recipes(bool as_json)
+{
+    if (!as_json) {
+        for (int r = 0; r < nrecipes; r++)
+            printf("%-20s %-6s %s\n    issue   %s\n    control %s\n    per     %s\n%s%s%s", recipes[r].name,
+                   domain_name(recipes[r].domain), recipes[r].brief, recipes[r].issue,
+                   recipes[r].control ? recipes[r].control : "(none: the whole cost per occurrence)",
+                   recipes[r].occurrence, recipes[r].operands ? "    operands " : "",
+                   recipes[r].operands ? recipes[r].operands : "", recipes[r].operands ? "\n" : "");
+        return fflush(stdout) ? 1 : 0;
+    }
+    struct json j;
+    json_init(&j);
+    json_array_begin(&j, NULL);
+    for (int r = 0; r < nrecipes; r++) {
+        json_object_begin(&j, NULL);
+        json_string(&j, "name", recipes[r].name);
+        json_string(&j, "domain", domain_name(recipes[r].domain));
+        json_string(&j, "brief", recipes[r].brief);
+        json_string(&j, "issue", recipes[r].issue);
+        json_string(&j, "control", recipes[r].control);
+        json_string(&j, "occurrence", recipes[r].occurrence);
+        json_string(&j, "operands", recipes[r].operands);
+        json_object_end(&j);
+    }
+    json_array_end(&j);
+    int rc = json_write_line(&j, stdout);
+    json_free(&j);
+    return rc ? 1 : 0;
+}
+
+/* --resume RUN: the run checked, its records kept, its own options parsed again; its CPU kept
+ * when the command did not name one. 0, or the exit status after a message. */
+static int resume_args(struct calibrate_args *a, struct resume *rs)
+{
+    if (a->given)
+        return cli_usage_error(&calibrate_command, "--resume takes no other option: the run's own options come "
+                               "from its manifest");
+    if (cal_resume_open(rs, a->resume))
+        return 2;
+    struct calibrate_args fresh = CALIBRATE_DEFAULTS;
+    *a = fresh;
+    if (cli_parse(&calibrate_command, rs->argc, rs->argv, calibrate_option, a, NULL) || a->list) {
+        pm_error("--resume %s: its command (manifest.json \"command\") is not one this build takes", rs->run);
+        return 2;
+    }
+    if (strcmp(a->source, "perf")) {
+        pm_error("--resume %s: a calibrate --source %s run is not resumed: run it again (it counts; nothing in it "
+                 "changes run to run)", rs->run, a->source);
+        return 2;
+    }
+    double cpu = jget_num(rs->manifest, "measure_cpu", -1);
+    if (a->cpu_arg < 0 && cpu >= 0)
+        a->cpu_arg = (int)cpu;
+    a->resume = rs->run;
+    return 0;
+}
+
+static int calibrate_main(int argc, char **argv)
+{
+    struct calibrate_args a = CALIBRATE_DEFAULTS;
+    struct resume rs = {0};
+    if (cli_parse(&calibrate_command, argc, argv, calibrate_option, &a, NULL))
+        return 2;
+    if (a.resume) {
+        int rc = resume_args(&a, &rs);
+        if (rc) {
+            resume_free(&rs);
+            return rc;
+        }
+        argc = rs.argc, argv = rs.argv;   /* the command the manifest keeps */
+    }
+    if (a.json && !a.list)
+        return cli_usage_error(&calibrate_command, "--json goes with --list (a calibration writes penalties.json)");
+    if (a.list)
+        return list_recipes(a.json);
+    /* A source that does not run in real time counts: the cases' occurrences are checked, nothing is timed. */
+    const struct source *src = source_select(a.source);
+    if (!src)
+        return 2;
+    if (!src->real_time) {
+        if (a.timing_option)
+            return cli_usage_error(&calibrate_command, "%s times the cases: it has no meaning with --source %s, "
+                                   "which counts them (give -r, --iters, --recipe)", a.timing_option, a.source);
+        struct cal_sim_args sa = {.source = a.source, .repetitions = a.reps_given ? a.o.repetitions : 3,
+                                  .iters = a.iters, .only = a.only, .nonly = a.nonly, .label = a.label,
+                                  .out = a.out};
+        return calibrate_sim(&sa, argc, argv);
+    }
+    if (strcmp(src->name, "perf"))
+        return cli_usage_error(&calibrate_command, "--source %s: calibrate times its cases with the perf source and "
+                               "checks their occurrences with sim; give --source perf or --source sim", a.source);
+    if (a.iters)
+        return cli_usage_error(&calibrate_command, "--iters goes with --source sim: the perf source sizes its runs "
+                               "by time (--target-ms)");
+    struct cal k;
+    memset(&k, 0, sizeof(k));
+    k.o = a.o;
+    int ppo = a.ppo, nonly = a.nonly, cpu_arg = a.cpu_arg;
+    bool curve = a.curve, recipes_on = a.recipes_on;
+    const char *label = a.label ? a.label : "calibrate", *out = a.out, *prefix = a.prefix;
+    char **only = a.only;
+    if (!recipes_on && !curve) {
+        resume_free(&rs);
+        return cli_usage_error(&calibrate_command, "--curve and --no-curve together leave nothing to do");
+    }
+    k.o.src = src;
+    double t0 = clock_now_seconds();
+    k.o.cpu = cpu_arg >= 0 ? cpu_arg : cal_quietest_cpu();
+    stop_install_handlers();   /* before the folder exists: a stop always finds a manifest to mark */
+    if (a.resume ? run_dir_open(&k.dir, rs.run) : run_dir_create(&k.dir, out, label)) {
+        resume_free(&rs);
+        return 2;
+    }
+    if (a.resume) {
+        const char *started = jget_str(rs.manifest, "started", NULL);
+        k.dir.started = started ? xstrdup(started) : NULL;
+        k.resume = &rs;
+    }
+    run_dir_manifest_begin(&k.dir, argc, argv);
+    json_string(&k.dir.manifest, "source", src->name);
+    json_int(&k.dir.manifest, "repetitions", k.o.repetitions);
+    json_number(&k.dir.manifest, "target_seconds", k.o.target_seconds);
+    json_int(&k.dir.manifest, "measure_cpu", k.o.cpu);   /* a resumption measures on it too; "cpu" is the host's */
+    host_facts_json(&k.dir.manifest);
+    if (a.resume)
+        resume_manifest(&rs, &k.dir.manifest);
+    run_dir_manifest(&k.dir, RUN_RUNNING, NULL);
+    struct pfm_core core;
+    const char *host_pmu = pfm_core_pmu(&core) ? core.name : NULL;
+    k.host_pmu = host_pmu;
+    k.hw = perf_hw_usable(k.hw_why, sizeof(k.hw_why));
+    const struct cpu_model *model = cpu_model_of_pmu(host_pmu) ? cpu_model_of_pmu(host_pmu) : cpu_model_host();
+    k.model = model ? model->name : NULL;
+
+    struct json doc;
+    json_init(&doc);
+    json_object_begin(&doc, NULL);
+    json_string(&doc, "pmucal", PMUCAL_VERSION);
+    char date[32];
+    json_string(&doc, "date", iso_now(date));
+    json_int(&doc, "repetitions", k.o.repetitions);
+    json_int(&doc, "cpu", k.o.cpu);
+    json_string(&doc, "cpu_model", k.model);   /* whose perf event names and references apply */
+    json_string(&doc, "method", "penalty = (median issue - median control) / (occurrences issue - control), per "
+                "repetition cycles at the clock measured around it; 95% percentile bootstrap interval, 2000 "
+                "resamples; unstable when the half-width exceeds 10% and 0.25 cycles (0.1 ns for memory)");
+    json_object_begin(&doc, "host");
+    host_facts_json(&doc);
+    json_object_end(&doc);
+
+    struct penalty *ps = xcalloc((size_t)nrecipes, sizeof(*ps));
+    int np = 0, status = 0, errors = 0;   /* errors: recipes that could not be measured (the run failed) */
+    struct tap tap = {.out = stdout, .copy = k.dir.tap};
+    tap_comment(&tap, "pmucal calibrate: %d repetitions x %.0f ms runs on CPU %d, results in %s", k.o.repetitions,
+                k.o.target_seconds * 1e3, k.o.cpu, k.dir.path);
+    if (a.resume)
+        tap_comment(&tap, "resuming: %d cases measured before are taken from their records, not measured again; %d "
+                    "records dropped (cut short, or without a case key)", rs.records_kept, rs.records_dropped);
+    int nwanted = 0, done = 0;
+    for (int i = 0; recipes_on && i < nrecipes; i++)
+        nwanted += recipe_wanted(&recipes[i], only, nonly);
+    for (int i = 0; recipes_on && i < nrecipes && !k.interrupted; i++) {
+        if (!recipe_wanted(&recipes[i], only, nonly))
+            continue;
+        done++;
+        double ts = clock_now_seconds();
+        struct penalty *p = &ps[np++];
+        fit_recipe(&k, &recipes[i], p, 1000u + (unsigned)i);
+        closure_after_recipe(&k, &recipes[i]);
+        const char *unit = recipes[i].domain == DOMAIN_MEMORY ? "ns" : "cycles";
+        if (!strcmp(p->status, "ok") || !strcmp(p->status, "unstable"))
+            pm_note("[%d/%d] %-20s %9.2f %s [%.2f, %.2f]%s%s  (%.1f s)", done, nwanted, recipes[i].name, p->f.value,
+                    unit, p->f.lo, p->f.hi, !strcmp(p->status, "unstable") ? " UNSTABLE: " : "", p->reason,
+                    clock_now_seconds() - ts);
+        else
+            pm_note("[%d/%d] %-20s %s: %s", done, nwanted, recipes[i].name, !strcmp(p->status, "skip") ? "SKIP"
+                    : !strcmp(p->status, "not_ok") ? "NOT OK" : "ERROR", p->reason);
+        if (!strcmp(p->status, "error"))
+            status = 1, errors++;
+    }
+    /* The curve first: the level cases are checked against its plateaus. */
+    struct curve *cv = xcalloc(1, sizeof(*cv));
+    bool have_curve = false;
+    if (curve && !k.interrupted) {
+        if (run_curve(&k, ppo, cv, &doc)) {
+            if (!k.interrupted)
+                status = 1;
+        } else {
+            have_curve = true;
+        }
+    }
+    /* Every figure at the one clock penalties.json records (each recipe was converted at the
+     * median clock so far), so its ns and cycles agree and 'emit' can check them. */
+    double ghz = run_ghz(&k);
+    for (int i = 0; i < np; i++)
+        if (!isnan(ps[i].cycles))
+            penalty_at_clock(&ps[i], ghz);
+    check_penalties(ps, np, have_curve ? cv : NULL, k.model);
+    for (int i = 0; i < np; i++)
+        penalty_verdict(&tap, &ps[i]);
+    if (recipes_on && !k.interrupted && closure(&k, ps, np, &doc, &tap))
+        status = 1;
+    free(cv);
+    if (stop_requested())   /* a stop between cases is a stop too */
+        k.interrupted = true;
+    json_object_begin(&doc, "clock");
+    const struct clock_info *ci = clock_get();
+    json_number(&doc, "core_ghz", ghz);
+    json_number(&doc, "tsc_ghz", ci->tsc_hz / 1e9);
+    json_number(&doc, "startup_core_ghz", ci->core_hz / 1e9);
+    json_string(&doc, "how", "median over all measurements of the clock measured around each (dependent adds / TSC)");
+    json_object_end(&doc);
+    json_array_begin(&doc, "penalties");
+    for (int i = 0; i < np; i++)
+        penalty_json(&doc, &ps[i], host_pmu);
+    json_array_end(&doc);
+    double secs = clock_now_seconds() - t0;
+    json_number(&doc, "wall_seconds", secs);
+    json_object_end(&doc);
+    print_table(&k, ps, np, secs);   /* TAP comments: before the plan or the bail, which end the TAP */
+    if (k.interrupted)
+        tap_bail(&tap, "stopped by %s; what was measured is in %s",
+                 stop_signal_name() ? stop_signal_name() : "a signal", k.dir.path);
+    else
+        tap_plan(&tap);
+    if (tap.not_ok)
+        status = 1;
+    if (run_dir_write(&k.dir, "penalties.json", &doc))
+        status = 1;
+    json_free(&doc);
+
+    /* The tables come from penalties.json as written: one path from the file to every table. An
+     * interrupted run's figures stay in penalties.json only: tables are what other tools load as
+     * they are, and a table missing half its constants would look whole to them. */
+    char *pj = xasprintf("%s/penalties.json", k.dir.path);
+    struct jvalue *back = k.interrupted ? NULL : jread_load(pj);
+    struct emit_opts eo = {.prefix = prefix};
+    if (!k.interrupted && (!back || emit_tables(back, k.dir.path, &eo)))
+        status = 1;
+    jread_free(back);
+    free(pj);
+    cal_free(&k);
+    free(ps);
+    if (k.interrupted)
+        run_dir_manifest(&k.dir, RUN_INTERRUPTED, stop_signal_name());
+    else if (run_dir_manifest(&k.dir, errors ? RUN_FAILED : RUN_COMPLETE, errors ? "a recipe could not be measured" : NULL))
+        status = 1;
+    if (k.interrupted)
+        pm_note("interrupted: what was measured is in %s/penalties.json; no tables were written; 'pmucal calibrate "
+                "--resume %s' completes it", k.dir.path, k.dir.path);
+    if (run_dir_close(&k.dir))
+        status = 1;
+    resume_free(&rs);
+    return k.interrupted ? 128 + stop_signal_number : status;
+}

@@ -1,0 +1,292 @@
+/* 'pmucal calibrate --source sim': a penalty divides by occurrences that, on a host whose PMU
+ * cannot count them, only the kernels' models give. Here each recipe's issue and control cases
+ * run under the sim source exactly as 'validate --source sim' runs a case (the same re-execution
+ * under callgrind, the same rules and TAP lines), and each recipe gets one verdict on its
+ * occurrence quantity from the row of penalties/occurrence_sim.c: ok when the simulated counts
+ * equal the model's occurrences in both cases (and the issue case has more of them), not ok when
+ * they do not, SKIP when callgrind cannot count that kind of occurrence. */
+#include "cmd/calibrate_sim.h"
+#include "base/stop.h"
+#include "base/util.h"
+#include "cmd/options.h"
+#include "penalties/calibrate.h"
+#include "penalties/occurrence_sim.h"
+#include "runs/hostfacts.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct sim_case {
+    char *text;                  /* the recipe's case text */
+    char label[256];
+    char why[320];               /* CAL_SKIP / CAL_ERROR: the reason */
+    int status;                  /* CAL_OK, CAL_SKIP, CAL_ERROR, CAL_INTERRUPTED */
+    bool measured;               /* a measurement arrived */
+    struct quantities q;         /* its model in the simulated machine */
+    struct occurrence_case_check *chk;   /* per row of occurrence_sim_rows */
+};
+
+struct sim_run {
+    struct engine e;
+    struct event_spec *events;
+    int nevents;
+    struct ruleset *rows;        /* each row's rules, parsed once */
+    struct sim_case **cases;     /* each case measured once, however many recipes name it */
+    int ncases;
+    struct sim_case *current;
+    int recipe, recipes;         /* the [i/n] of the progress lines */
+    struct tap tap;
+    int checked, wrong, uncheckable;
+};
+
+/* Every row is judged on every measurement: a case may serve recipes of several quantities. */
+static void take_measurement(struct engine *e, const struct case_ *c, const struct measurement *m,
+                             const struct quantities *q)
+{
+    (void)c;
+    struct sim_run *s = e->arg;
+    struct sim_case *sc = s->current;
+    sc->measured = true;
+    sc->q = *q;
+    for (int i = 0; i < noccurrence_sim_rows; i++)
+        if (s->rows[i].n)
+            occurrence_sim_judge(&s->rows[i], e->src, m, q, &sc->chk[i]);
+}
+
+static struct sim_case *measure_case(struct sim_run *s, const struct recipe *rc, const char *text)
+{
+    for (int i = 0; i < s->ncases; i++)
+        if (!strcmp(s->cases[i]->text, text)) {
+            tap_comment(&s->tap, "  %s: measured above", text);
+            return s->cases[i];
+        }
+    s->cases = xrealloc(s->cases, sizeof(*s->cases) * (size_t)(s->ncases + 1));
+    struct sim_case *sc = s->cases[s->ncases++] = xcalloc(1, sizeof(*sc));
+    sc->text = xstrdup(text);
+    sc->chk = xcalloc((size_t)noccurrence_sim_rows, sizeof(*sc->chk));
+    quantities_unstated(&sc->q);
+    struct case_ *c = cal_case_build(text, sc->why, sizeof(sc->why));
+    if (!c) {
+        sc->status = CAL_SKIP;
+        tap_comment(&s->tap, "  %s: not run: %s", text, sc->why);
+        return sc;
+    }
+    snprintf(sc->label, sizeof(sc->label), "%s", c->label);
+    pm_note("[%d/%d] %s: %s", s->recipe, s->recipes, rc->name, text);
+    s->current = sc;
+    struct event_spec *ev = engine_copy_events(s->events, s->nevents);
+    int mrc = engine_case(&s->e, c, ev, s->nevents);
+    engine_free_events(ev, s->nevents);
+    if (mrc == MEASURE_INTERRUPTED) {
+        sc->status = CAL_INTERRUPTED;
+        snprintf(sc->why, sizeof(sc->why), "interrupted");
+    } else if (mrc != MEASURE_OK) {
+        sc->status = CAL_ERROR;
+        snprintf(sc->why, sizeof(sc->why), "%s could not be measured (the message above says why)", c->label);
+    } else if (!sc->measured) {
+        sc->status = CAL_SKIP;
+        snprintf(sc->why, sizeof(sc->why), "%s: %s", c->label, c->skip[0] ? c->skip : "not measured");
+    }
+    case_free(c);
+    return sc;
+}
+
+/* "walker size=L1: ld.l1 16 per iteration (sim::Dr 16.0000 = ld.all 16.0000; ...)" */
+static void describe(char *buf, size_t n, const struct sim_case *sc, int q, const struct occurrence_case_check *k)
+{
+    size_t len = strlen(buf);
+    snprintf(buf + len, n - len, "%s: %s %.4g per iteration (%s)", sc->text, quantity_name((enum quantity_id)q),
+             sc->q.v[q], k->text);
+}
+
+/* One TAP line: was this recipe's occurrence quantity checked under sim, and did it hold? */
+static void occurrence_verdict(struct sim_run *s, const struct recipe *rc, const struct sim_case *is,
+                               const struct sim_case *co)
+{
+    char desc[3072], why[1536] = "";
+    const struct occurrence_sim *row = occurrence_sim_find(rc->occurrence);
+    int q = quantity_lookup(rc->occurrence);
+    snprintf(desc, sizeof(desc), "%s: occurrences %s under sim", rc->name, rc->occurrence);
+    if (!row || q < 0) {
+        snprintf(why, sizeof(why), "%s: %s has no row in penalties/occurrence_sim.c%s", desc, rc->occurrence,
+                 q < 0 ? " and is not a quantity of this build" : "");
+        s->wrong++;
+        tap_point(&s->tap, TAP_NOT_OK, why, NULL);
+        return;
+    }
+    char where[64];
+    snprintf(where, sizeof(where), "penalties/occurrence_sim.c:%d", row->line);
+    if (!row->rules) {
+        snprintf(why, sizeof(why), "%s (%s)", row->why_not, where);
+        s->uncheckable++;
+        tap_point(&s->tap, TAP_SKIP, desc, why);
+        return;
+    }
+    const struct sim_case *cs[2] = {is, co};
+    int r = (int)(row - occurrence_sim_rows);
+    for (int i = 0; i < 2; i++) {
+        if (!cs[i])
+            continue;
+        if (cs[i]->status == CAL_SKIP) {   /* the case cannot run in the simulator: nothing was shown */
+            snprintf(why, sizeof(why), "the %s case did not run under sim: %s", i ? "control" : "issue", cs[i]->why);
+            s->uncheckable++;
+            tap_point(&s->tap, TAP_SKIP, desc, why);
+            return;
+        }
+        const struct occurrence_case_check *k = &cs[i]->chk[r];
+        const char *fail = cs[i]->status != CAL_OK ? cs[i]->why
+                         : k->seen < k->rules ? "a sim event of the row was not measured"
+                         : k->failed ? k->text : NULL;
+        if (fail) {
+            snprintf(why, sizeof(why), "%s: occurrences %s wrong under sim in %s: %s (%s)", rc->name, rc->occurrence,
+                     cs[i]->text, fail, where);
+            s->wrong++;
+            tap_point(&s->tap, TAP_NOT_OK, why, NULL);
+            return;
+        }
+    }
+    /* Shown equal to the counts, the occurrences must still be there to divide by. */
+    double delta = is->q.v[q] - (co ? co->q.v[q] : 0);
+    if (!(delta > 0)) {
+        snprintf(why, sizeof(why), "%s: no occurrences to divide by under sim: %s is %g in %s and %g in the control "
+                 "(%s)", rc->name, rc->occurrence, is->q.v[q], is->text, co ? co->q.v[q] : 0, where);
+        s->wrong++;
+        tap_point(&s->tap, TAP_NOT_OK, why, NULL);
+        return;
+    }
+    snprintf(desc, sizeof(desc), "%s: occurrences %s checked under sim, %s: ", rc->name, rc->occurrence,
+             row->identity);
+    describe(desc, sizeof(desc), is, q, &is->chk[r]);
+    if (co) {
+        strncat(desc, "; control ", sizeof(desc) - strlen(desc) - 1);
+        describe(desc, sizeof(desc), co, q, &co->chk[r]);
+    }
+    snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc), " [%s]", where);
+    s->checked++;
+    tap_point(&s->tap, TAP_OK, desc, NULL);
+}
+
+static void begin_manifest(struct run_dir *dir, const struct measure_cli *o, const struct sim_run *s, int argc,
+                           char **argv, const struct cal_sim_args *a)
+{
+    struct json *j = &dir->manifest;
+    run_dir_manifest_begin(dir, argc, argv);
+    json_string(j, "source", o->source);
+    json_string(j, "purpose", "occurrence check: the recipes' cases under a counting source, no penalties");
+    json_number(j, "source_exact_floor", s->e.src->exact_floor);
+    json_number(j, "source_slack_per_run", s->e.src->slack_per_run);
+    json_int(j, "repetitions", o->m.repetitions);
+    json_uint(j, "iters", s->e.mopts.iters);
+    json_string(j, "events", measure_cli_events(o, s->e.src));
+    json_string(j, "expectations", o->auto_expect);
+    json_array_begin(j, "recipes");
+    for (int i = 0; i < nrecipes; i++)
+        if (recipe_wanted(&recipes[i], a->only, a->nonly))
+            json_string(j, NULL, recipes[i].name);
+    json_array_end(j);
+    if (s->e.src->manifest)
+        s->e.src->manifest(j);
+    host_facts_json(j);
+    run_dir_manifest(dir, RUN_RUNNING, NULL);
+}
+
+static void sim_run_free(struct sim_run *s)
+{
+    for (int i = 0; i < s->ncases; i++) {
+        free(s->cases[i]->text);
+        free(s->cases[i]->chk);
+        free(s->cases[i]);
+    }
+    free(s->cases);
+    for (int i = 0; s->rows && i < noccurrence_sim_rows; i++)
+        ruleset_free(&s->rows[i]);
+    free(s->rows);
+    engine_free_events(s->events, s->nevents);
+    engine_free(&s->e);
+}
+
+int calibrate_sim(const struct cal_sim_args *a, int argc, char **argv)
+{
+    struct measure_cli o;
+    measure_cli_init(&o);
+    o.source = a->source;
+    o.m.repetitions = a->repetitions;
+    o.m.iters = a->iters;
+    struct sim_run s;
+    memset(&s, 0, sizeof(s));
+    int status = 0;
+    if (measure_cli_engine(&o, &s.e, &s.events, &s.nevents))
+        return 2;
+    s.rows = xcalloc((size_t)noccurrence_sim_rows, sizeof(*s.rows));
+    for (int i = 0; i < noccurrence_sim_rows; i++)
+        if (occurrence_sim_rules(&occurrence_sim_rows[i], &s.rows[i]))
+            pm_fatal("penalties/occurrence_sim.c:%d: the row's rules do not parse (a build bug)",
+                     occurrence_sim_rows[i].line);
+    /* Checked; now the source may move the work elsewhere (sim: this command under valgrind). */
+    int prep = measure_cli_prepare(&o, &s.e, argc, argv, &status);
+    struct run_dir dir;
+    if (prep != SOURCE_CONTINUE || run_dir_create(&dir, a->out, a->label ? a->label : "calibrate-sim")) {
+        sim_run_free(&s);
+        measure_cli_tables_free(&o);
+        free(o.auto_expect);
+        return prep == SOURCE_DONE ? status : 2;
+    }
+    begin_manifest(&dir, &o, &s, argc, argv, a);
+    s.tap = (struct tap){.out = stdout, .copy = dir.tap};
+    s.e.dir = &dir;
+    s.e.tap = &s.tap;
+    s.e.on_measurement = take_measurement;
+    s.e.arg = &s;
+    stop_install_handlers();
+    tap_comment(&s.tap, "pmucal calibrate --source %s: the recipes' cases under the %s source (%llu iterations, %d "
+                "repetitions), their occurrences checked against penalties/occurrence_sim.c; results in %s",
+                o.source, s.e.src->name, (unsigned long long)s.e.mopts.iters, o.m.repetitions, dir.path);
+    bool stopped = false;
+    for (int i = 0; i < nrecipes; i++)
+        s.recipes += recipe_wanted(&recipes[i], a->only, a->nonly);
+    for (int i = 0; i < nrecipes && !stopped; i++) {
+        const struct recipe *rc = &recipes[i];
+        if (!recipe_wanted(rc, a->only, a->nonly))
+            continue;
+        s.recipe++;
+        tap_comment(&s.tap, "recipe %s: issue %s, control %s, occurrences %s", rc->name, rc->issue,
+                    rc->control ? rc->control : "none", rc->occurrence);
+        const struct sim_case *is = measure_case(&s, rc, rc->issue), *co = NULL;
+        if (rc->control && is->status != CAL_INTERRUPTED)
+            co = measure_case(&s, rc, rc->control);
+        stopped = is->status == CAL_INTERRUPTED || (co && co->status == CAL_INTERRUPTED) || stop_requested() ||
+                  s.e.write_failed;
+        if (!stopped)
+            occurrence_verdict(&s, rc, is, co);
+    }
+    tap_comment(&s.tap, "occurrences: %d checked under sim, %d wrong, %d not checkable under sim", s.checked, s.wrong,
+                s.uncheckable);
+    tap_comment(&s.tap, "summary: %d ok, %d not ok, %d skip, %d todo, %d info; %d measurements in %s", s.tap.ok,
+                s.tap.not_ok, s.tap.skip, s.tap.todo, s.tap.info, s.e.measurements, dir.path);
+    json_int(&dir.manifest, "measurements", s.e.measurements);
+    json_int(&dir.manifest, "failures", s.e.failures);
+    json_int(&dir.manifest, "occurrences_checked", s.checked);
+    json_int(&dir.manifest, "occurrences_wrong", s.wrong);
+    json_int(&dir.manifest, "occurrences_not_checkable", s.uncheckable);
+    if (stop_requested()) {
+        tap_bail(&s.tap, "stopped by %s; %d finished measurements are kept in %s", stop_signal_name(),
+                 s.e.measurements, dir.path);
+        run_dir_manifest(&dir, RUN_INTERRUPTED, stop_signal_name());
+        status = 128 + stop_signal_number;
+    } else {
+        tap_plan(&s.tap);
+        bool lost = s.e.write_failed || s.tap.write_failed;
+        const char *why = lost ? "results could not be written (disk full?)"
+                        : s.e.failures ? "a case could not be measured" : NULL;
+        if (run_dir_manifest(&dir, why ? RUN_FAILED : RUN_COMPLETE, why))
+            lost = true;
+        status = s.tap.not_ok || s.e.failures || lost ? 1 : 0;
+    }
+    if (run_dir_close(&dir) && !status)
+        status = 1;
+    sim_run_free(&s);
+    measure_cli_tables_free(&o);
+    free(o.auto_expect);
+    return status;
+}

@@ -1,0 +1,41 @@
+#include "cmd/commands.h"
+#include <stddef.h>
+#include <string.h>
+
+/* In name order: --help and the manual page list them as they stand here. */
+static const struct command *const commands[] = {
+    &bench_command,
+    &c2c_command,
+    &calibrate_command,
+    &classify_command,
+    &compare_command,
+    &cpi_command,
+    &emit_command,
+    &encodings_command,
+    &events_command,
+    &expect_command,
+    &gen_command,
+    &groups_command,
+    &info_command,
+    &kernels_command,
+    &modeldiff_command,
+    &quantities_command,
+    &replay_command,
+    &report_command,
+    &run_command,
+    &validate_command,
+    NULL,
+};
+
+const struct command *const *command_list(void)
+{
+    return commands;
+}
+
+const struct command *command_find(const char *name)
+{
+    for (const struct command *const *c = commands; *c; c++)
+        if (!strcmp((*c)->name, name))
+            return *c;
+    return NULL;
+}

@@ -1,0 +1,33 @@
+/* The command table: every subcommand of pmucal, each defined in cmd/<name>.c. This header and
+ * commands.c are the one place that lists them all; a new command is a file and a line in each. */
+#ifndef PMUCAL_COMMANDS_H
+#define PMUCAL_COMMANDS_H
+#include "cmd/cli.h"
+
+extern const struct command bench_command;
+extern const struct command c2c_command;
+extern const struct command calibrate_command;
+extern const struct command classify_command;
+extern const struct command compare_command;
+extern const struct command cpi_command;
+extern const struct command emit_command;
+extern const struct command encodings_command;
+extern const struct command events_command;
+extern const struct command expect_command;
+extern const struct command gen_command;
+extern const struct command groups_command;
+extern const struct command info_command;
+extern const struct command kernels_command;
+extern const struct command modeldiff_command;
+extern const struct command quantities_command;
+extern const struct command replay_command;
+extern const struct command report_command;
+extern const struct command run_command;
+extern const struct command validate_command;
+
+/* The commands in name order, NULL-terminated. */
+const struct command *const *command_list(void);
+/* The command called name, or NULL. */
+const struct command *command_find(const char *name);
+
+#endif

@@ -1,0 +1,298 @@
+/* pmucal compare BASE NEW: has anything changed between two runs (a kernel, perf or libpfm4
+ * upgrade, another build) beyond the runs' own noise? */
+#include "base/json.h"
+#include "base/tap.h"
+#include "base/util.h"
+#include "cmd/cli.h"
+#include "cmd/commands.h"
+#include "report/report.h"
+#include "validate/compare.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int compare_main(int argc, char **argv);
+
+enum { K_JSON = CLI_LONG, K_THRESHOLD, K_ALPHA, K_INCOMPLETE, K_HTML };
+
+static const struct cli_option compare_options[] = {
+    {"json", K_JSON, NULL, "one JSON document on stdout instead of TAP"},
+    {"threshold", K_THRESHOLD, "PCT", "relative change of a median below which a count is the same (default 2)"},
+    {"alpha", K_ALPHA, "P", "significance of the Mann-Whitney test over the repetitions (default 0.01)"},
+    {"html", K_HTML, "FILE", "also write the comparison as one offline HTML page (as 'pmucal report --compare')"},
+    {"allow-incomplete", K_INCOMPLETE, NULL,
+     "compare a run that did not complete (interrupted, failed, still\n"
+     "running); its absent cases are SKIP and the header says so"},
+    CLI_END,
+};
+
+const struct command compare_command = {
+    .name = "compare",
+    .fn = compare_main,
+    .summary = "compare two runs: count, verdict, encoding and support changes per (case, event), TAP or JSON",
+    .synopsis = "BASE NEW [options]",
+    .usage = "BASE and NEW are run folders of 'pmucal validate'. The header lists the host facts and\n"
+             "versions (kernel, perf, libpfm4, hwloc, pmucal commit, source, settings) that differ.\n"
+             "Then one TAP point per (case, event) of either run. A point is 'not ok' when NEW's\n"
+             "per-iteration median moved beyond the runs' own noise (a two-sided Mann-Whitney test\n"
+             "over the repetitions, p < --alpha; with fewer than 5 repetitions a side, ranges that do\n"
+             "not overlap) AND by more than --threshold percent of BASE and the source's per-iteration\n"
+             "floor (its exact floor and per-run slack: exact sources such as sim); when its verdict\n"
+             "worsened (ok -> todo or not ok); when the zero-iteration run counts another fixed\n"
+             "amount per measurement (beyond 64 + the source's per-run slack and --threshold); when\n"
+             "its encoding changed (same name, other perf_event_attr: a libpfm4 upgrade); when it\n"
+             "became unsupported. Improvements are said\n"
+             "on ok lines, and so is a count change of an event whose rule is 'info' (task-clock,\n"
+             "cycles: time, not a count to hold). A (case, event) in one run only is a SKIP. A\n"
+             "per-event summary follows.\n"
+             "A run whose manifest does not say complete is refused unless --allow-incomplete.\n"
+             "Exit status: 0 when nothing regressed, 1 on a regression, 2 on bad input.\n"
+             "--json: {base, new, facts: [{fact, base, new}] (those that differ), incomplete,\n"
+             "threshold_percent, alpha, points: [{case, event, result (same|changed|improved|only_base|\n"
+             "only_new), regression, flags [count|verdict|encoding|support|improved|info|intercept],\n"
+             "why, delta,\n"
+             "relative, p, threshold, base: {median, mad, n, verdict, unsupported}, new: {...}}],\n"
+             "events: [{event, cases, regressions, improvements, where}], summary: {points,\n"
+             "regressions, improvements, only_base, only_new}}.\n",
+    .options = compare_options,
+    .examples = "  pmucal compare results/2026-11-20-host-validate results/2026-11-23-host-validate\n"
+                "  pmucal compare --json BASE NEW | jq '.points[] | select(.regression)'\n",
+};
+
+struct compare_args {
+    bool json, allow_incomplete;
+    const char *html;
+    struct cmp_opts o;
+};
+
+static int number_option(const char *opt, const char *v, double lo, double hi, double *out)
+{
+    char *end;
+    *out = strtod(v, &end);
+    if (*end || end == v || !(*out >= lo && *out <= hi))
+        return cli_usage_error(&compare_command, "%s %s: give a number from %g to %g", opt, v, lo, hi);
+    return 0;
+}
+
+static int compare_option(void *ctx, int key, const char *v)
+{
+    struct compare_args *a = ctx;
+    double x;
+    switch (key) {
+    case K_JSON: a->json = true; break;
+    case K_INCOMPLETE: a->allow_incomplete = true; break;
+    case K_HTML: a->html = v; break;
+    case K_THRESHOLD:
+        if (number_option("--threshold", v, 0, 1000, &x))
+            return 2;
+        a->o.threshold = x / 100;
+        break;
+    case K_ALPHA:
+        if (number_option("--alpha", v, 1e-9, 1, &a->o.alpha))
+            return 2;
+        break;
+    }
+    return 0;
+}
+
+static const char *const side_name[2] = {"BASE", "NEW"};
+
+static const char *result_of(const struct cmp_point *p)
+{
+    return !p->side[0].ev ? "only_new" : !p->side[1].ev ? "only_base" : p->regression ? "changed"
+         : p->flags & CMP_IMPROVED ? "improved" : "same";
+}
+
+static void side_json(struct json *j, const char *key, const struct cmp_side *s)
+{
+    json_object_begin(j, key);
+    if (s->ev) {
+        json_number(j, "median", s->median);
+        json_number(j, "mad", s->mad);
+        json_int(j, "n", s->n);
+        json_string(j, "verdict", s->verdict);
+        json_string(j, "unsupported", s->unsupported);
+    }
+    json_object_end(j);
+}
+
+static void print_json(const struct runfile *r[2], const struct compare_args *a, const struct cmp_result *c,
+                       bool incomplete)
+{
+    struct json j;
+    json_init(&j);
+    json_object_begin(&j, NULL);
+    for (int s = 0; s < 2; s++) {
+        json_object_begin(&j, s ? "new" : "base");
+        json_string(&j, "path", r[s]->path);
+        json_string(&j, "status", r[s]->status);
+        json_string(&j, "source", jget_str(r[s]->manifest, "source", NULL));
+        json_string(&j, "started", jget_str(r[s]->manifest, "started", jget_str(r[s]->manifest, "date", NULL)));
+        json_string(&j, "hostname", jget_str(r[s]->manifest, "hostname", NULL));
+        json_object_end(&j);
+    }
+    json_array_begin(&j, "facts");
+    for (const char *const *f = compare_facts; *f; f++) {
+        char b0[256], b1[256];
+        const char *v0 = runfile_fact(r[0], *f, b0, sizeof(b0)), *v1 = runfile_fact(r[1], *f, b1, sizeof(b1));
+        if ((v0 || v1) && (!v0 || !v1 || strcmp(v0, v1))) {
+            json_object_begin(&j, NULL);
+            json_string(&j, "fact", *f);
+            json_string(&j, "base", v0);
+            json_string(&j, "new", v1);
+            json_object_end(&j);
+        }
+    }
+    json_array_end(&j);
+    json_bool(&j, "incomplete", incomplete);
+    json_number(&j, "threshold_percent", 100 * a->o.threshold);
+    json_number(&j, "alpha", a->o.alpha);
+    json_array_begin(&j, "points");
+    for (int i = 0; i < c->n; i++) {
+        const struct cmp_point *p = &c->pt[i];
+        json_object_begin(&j, NULL);
+        json_string(&j, "case", p->label);
+        json_string(&j, "event", p->event);
+        json_string(&j, "result", result_of(p));
+        json_bool(&j, "regression", p->regression);
+        json_array_begin(&j, "flags");
+        for (int f = 0; f < CMP_NFLAGS; f++)
+            if (p->flags & (1u << f))
+                json_string(&j, NULL, compare_flag_name[f]);
+        json_array_end(&j);
+        json_string(&j, "why", p->why[0] ? p->why : NULL);
+        json_number(&j, "delta", p->delta);
+        json_number(&j, "relative", p->relative);
+        json_number(&j, "p", p->p);
+        json_number(&j, "threshold", p->threshold);
+        side_json(&j, "base", &p->side[0]);
+        side_json(&j, "new", &p->side[1]);
+        json_object_end(&j);
+    }
+    json_array_end(&j);
+    json_array_begin(&j, "events");
+    for (int i = 0; i < c->nev; i++) {
+        const struct cmp_event *e = &c->ev[i];
+        json_object_begin(&j, NULL);
+        json_string(&j, "event", e->event);
+        json_int(&j, "cases", e->cases);
+        json_int(&j, "regressions", e->regressions);
+        json_int(&j, "improvements", e->improvements);
+        json_array_begin(&j, "where");
+        for (const struct cmp_point *p = c->pt; p < c->pt + c->n; p++)
+            if (p->regression && !strcmp(p->event, e->event))
+                json_string(&j, NULL, p->label);
+        json_array_end(&j);
+        json_object_end(&j);
+    }
+    json_array_end(&j);
+    json_object_begin(&j, "summary");
+    json_int(&j, "points", c->n);
+    json_int(&j, "regressions", c->regressions);
+    json_int(&j, "improvements", c->improvements);
+    json_int(&j, "only_base", c->only[0]);
+    json_int(&j, "only_new", c->only[1]);
+    json_object_end(&j);
+    json_object_end(&j);
+    json_write_line(&j, stdout);
+    json_free(&j);
+}
+
+static void print_tap(const struct runfile *r[2], const struct cmp_result *c, const char *incomplete_why[2])
+{
+    struct tap t = {.out = stdout};
+    for (int s = 0; s < 2; s++)
+        tap_comment(&t, "%-4s %s (%s, source %s, started %s)", side_name[s], r[s]->path, r[s]->status,
+                    jget_str(r[s]->manifest, "source", "?"),
+                    jget_str(r[s]->manifest, "started", jget_str(r[s]->manifest, "date", "?")));
+    int differ = 0;
+    for (const char *const *f = compare_facts; *f; f++) {
+        char b0[256], b1[256];
+        const char *v0 = runfile_fact(r[0], *f, b0, sizeof(b0)), *v1 = runfile_fact(r[1], *f, b1, sizeof(b1));
+        if ((v0 || v1) && (!v0 || !v1 || strcmp(v0, v1)))
+            differ++, tap_comment(&t, "changed: %s: %s -> %s", *f, v0 ? v0 : "(none)", v1 ? v1 : "(none)");
+    }
+    if (!differ)
+        tap_comment(&t, "same host, versions, source and settings");
+    for (int s = 0; s < 2; s++)
+        if (incomplete_why[s])
+            tap_comment(&t, "WARNING: %s is incomplete (%s): what it lacks is SKIP, not a change", side_name[s],
+                        incomplete_why[s]);
+    for (int i = 0; i < c->n; i++) {
+        const struct cmp_point *p = &c->pt[i];
+        char desc[1024];
+        if (!p->side[0].ev || !p->side[1].ev) {
+            snprintf(desc, sizeof(desc), "%s :: %s", p->label, p->event);
+            tap_point(&t, TAP_SKIP, desc, p->side[0].ev ? "measured in BASE only" : "measured in NEW only");
+        } else if (p->why[0]) {
+            snprintf(desc, sizeof(desc), "%s :: %s %s", p->label, p->event, p->why);
+            tap_point(&t, p->regression ? TAP_NOT_OK : TAP_OK, desc, NULL);
+        } else {
+            snprintf(desc, sizeof(desc), "%s :: %s same: %.4f -> %.4f per iteration (p=%.2g)", p->label, p->event,
+                     p->side[0].median, p->side[1].median, p->p);
+            tap_point(&t, TAP_OK, desc, NULL);
+        }
+    }
+    tap_comment(&t, "per-event summary:");
+    for (int i = 0; i < c->nev; i++) {
+        const struct cmp_event *e = &c->ev[i];
+        if (e->regressions)
+            tap_comment(&t, "  %-40s CHANGED in %d of %d cases: %s", e->event, e->regressions, e->cases, e->where);
+        else if (e->improvements)
+            tap_comment(&t, "  %-40s improved in %d of %d cases", e->event, e->improvements, e->cases);
+        else
+            tap_comment(&t, "  %-40s same in all %d cases", e->event, e->cases);
+    }
+    tap_plan(&t);
+    tap_comment(&t, "summary: %d points, %d regressions, %d improvements, %d in BASE only, %d in NEW only", c->n,
+                c->regressions, c->improvements, c->only[0], c->only[1]);
+}
+
+static int compare_main(int argc, char **argv)
+{
+    struct compare_args a = {.o = {.threshold = 0.02, .alpha = 0.01}};
+    struct cli_args pos;
+    if (cli_parse(&compare_command, argc, argv, compare_option, &a, &pos))
+        return 2;
+    if (pos.n != 2) {
+        int rc = cli_usage_error(&compare_command, "give two run folders, BASE and NEW (got %d)", pos.n);
+        cli_args_free(&pos);
+        return rc;
+    }
+    struct runfile run[2];
+    const struct runfile *r[2] = {&run[0], &run[1]};
+    int loaded = 0, status = 2;
+    for (; loaded < 2; loaded++)
+        if (runfile_load(&run[loaded], pos.v[loaded])) {
+            runfile_free(&run[loaded]);
+            goto out;
+        }
+    char why[2][256];
+    const char *incomplete_why[2] = {NULL, NULL};
+    for (int s = 0; s < 2; s++)
+        if (!runfile_complete(&run[s], why[s], sizeof(why[s]))) {
+            incomplete_why[s] = why[s];
+            if (!a.allow_incomplete) {
+                pm_error("%s %s: %s; compare refuses an incomplete run (its absent cases would look like "
+                         "changes); give --allow-incomplete to compare what it holds", side_name[s], run[s].path,
+                         why[s]);
+                goto out;
+            }
+        }
+    struct cmp_result c;
+    compare_runs(&run[0], &run[1], &a.o, &c);
+    if (a.json)
+        print_json(r, &a, &c, incomplete_why[0] || incomplete_why[1]);
+    else
+        print_tap(r, &c, incomplete_why);
+    status = c.regressions ? 1 : 0;
+    compare_free(&c);
+    if (a.html && report_write(a.html, (const char *const *)pos.v, 2, true, &a.o, a.allow_incomplete))
+        status = 2;
+out:
+    for (int s = 0; s < loaded; s++)
+        runfile_free(&run[s]);
+    cli_args_free(&pos);
+    return status;
+}

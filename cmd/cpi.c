@@ -1,0 +1,263 @@
+/* pmucal cpi: a cycle stack from counts and a calibration's penalties: base + occurrences x
+ * penalty for every ok penalty counted, the unexplained remainder, and whether the stack closes. */
+#include "base/json.h"
+#include "base/util.h"
+#include "cmd/cli.h"
+#include "cmd/commands.h"
+#include "penalties/cpi.h"
+#include "penalties/models.h"
+#include "penalties/tables.h"
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int cpi_main(int argc, char **argv);
+
+enum { K_PENALTIES = CLI_LONG, K_ALLOW_INCOMPLETE, K_CASE, K_MODEL, K_BASE_CPI, K_CORE_GHZ, K_TOLERANCE, K_JSON, K_SVG };
+
+static const struct cli_option cpi_options[] = {
+    {"penalties", K_PENALTIES, "RUN", "a calibration's results folder or its penalties.json (default: the newest\n"
+                                      "calibration under results/ or $PMUCAL_RESULTS)"},
+    {"allow-incomplete", K_ALLOW_INCOMPLETE, NULL, "use penalties of a calibration that was interrupted or is\n"
+                                                   "still running (its manifest says so); refused otherwise"},
+    {"case", K_CASE, "LABEL", "with a results folder as COUNTS: the case whose counts are used (required)"},
+    {"model", K_MODEL, "NAME", "CPU model whose perf event names the counts use: zen4, zen5, skylake\n"
+                               "(default: the calibration's)"},
+    {"base-cpi", K_BASE_CPI, "F", "base cycles per instruction, the cost of work no penalty covers (default 0:\n"
+                                  "every cycle is to be explained by penalties, as in a dependent chain);\n"
+                                  "0.25 is a 4-wide core's ideal"},
+    {"core-ghz", K_CORE_GHZ, "F", "memory-domain penalties (DRAM) in cycles at F GHz from their ns\n"
+                                  "(default: the cycles at the calibration's clock)"},
+    {"tolerance", K_TOLERANCE, "PCT", "the stack closes when the remainder is within PCT% of the cycles\n"
+                                      "(default 10)"},
+    {"json", K_JSON, NULL, "the stack as JSON on stdout"},
+    {"svg", K_SVG, "FILE", "a stacked bar of the components beside the measured cycles"},
+    CLI_END,
+};
+
+const struct command cpi_command = {
+    .name = "cpi",
+    .fn = cpi_main,
+    .summary = "cycle stack: measured cycles = base + occurrences x penalty + remainder, and whether it closes",
+    .synopsis = "[options] COUNTS",
+    .usage = "COUNTS is the output of 'perf stat -x, -o FILE -e EVENTS -- COMMAND' (value,unit,event,...\n"
+             "lines; :u/:k modifiers are dropped from names), or a results folder of 'pmucal validate' or\n"
+             "'pmucal calibrate' with --case LABEL (per-iteration medians of its events, its cycles and its\n"
+             "model's quantities). Every penalty whose status is ok becomes one component, multiplied by\n"
+             "the count of its event (perf's name for the model, or libpfm4's) or, failing that, of its\n"
+             "occurrence quantity (ld.l2, ...). cycles = base-cpi x instructions + sum of components +\n"
+             "remainder. Components are upper bounds (overlapping costs are not removed), so a negative\n"
+             "remainder means overlap. The stack closes when |remainder| <= --tolerance of the cycles.\n"
+             "Exit status: 0 closed, 1 not closed or an output could not be written, 2 on bad input.",
+    .options = cpi_options,
+    .examples = "  perf stat -x, -o counts.csv -e cycles,instructions,ls_dispatch.ld_dispatch,"
+                "ls_dmnd_fills_from_sys.local_l2 -- ./app\n"
+                "  pmucal cpi --base-cpi 0.25 counts.csv\n"
+                "  pmucal cpi --case 'mixwalk' --json results/2026-01-01-host-calibrate\n"
+                "  pmucal cpi --svg stack.svg --penalties results/2026-01-01-host-calibrate counts.csv\n",
+};
+
+struct cpi_args {
+    const char *penalties, *case_label, *model, *svg;
+    double base_cpi, core_ghz, tolerance;
+    bool json, allow_incomplete;
+};
+
+static int number(const char *opt, const char *v, double lo, double hi, double *out)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || *end || !(x >= lo && x <= hi))
+        return cli_usage_error(&cpi_command, "%s %s: give a number from %g to %g", opt, v, lo, hi);
+    *out = x;
+    return 0;
+}
+
+static int cpi_option(void *ctx, int key, const char *v)
+{
+    struct cpi_args *a = ctx;
+    switch (key) {
+    case K_PENALTIES: a->penalties = v; break;
+    case K_ALLOW_INCOMPLETE: a->allow_incomplete = true; break;
+    case K_CASE: a->case_label = v; break;
+    case K_MODEL:
+        if (!cpu_model_named(v))
+            return cli_usage_error(&cpi_command, "--model %s: give one of %s", v, cpu_model_names());
+        a->model = v;
+        break;
+    case K_BASE_CPI: return number("--base-cpi", v, 0, 100, &a->base_cpi);
+    case K_CORE_GHZ: return number("--core-ghz", v, 0.05, 20, &a->core_ghz);
+    case K_TOLERANCE:
+        if (number("--tolerance", v, 0, 100, &a->tolerance))
+            return 2;
+        a->tolerance /= 100;
+        break;
+    case K_JSON: a->json = true; break;
+    case K_SVG: a->svg = v; break;
+    }
+    return 0;
+}
+
+static void print_text(const struct cpi_stack *s, const struct counts *c, const char *pj)
+{
+    printf("cycle stack of %s, penalties from %s\n", c->origin, pj);
+    printf("  %-22s %-40s %14s %10s %14s %7s\n", "component", "count", "occurrences", "penalty", "cycles", "share");
+    if (s->base_cpi > 0)
+        printf("  %-22s %-40s %14.6g %10.3f %14.1f %6.1f%%\n", "base", s->instructions_counter, s->instructions,
+               s->base_cpi, s->base, 100 * s->base / s->cycles);
+    for (int i = 0; i < s->n; i++)
+        printf("  %-22s %-40s %14.6g %10.2f %14.1f %6.1f%%\n", s->c[i].name, s->c[i].counter, s->c[i].count,
+               s->c[i].penalty, s->c[i].cycles, 100 * s->c[i].share);
+    printf("  %-22s %-40s %14s %10s %14.1f %6.1f%%\n", "unexplained", "", "", "", s->remainder,
+           100 * s->remainder_share);
+    printf("  %-22s %-40s %14s %10s %14.1f\n", "measured", s->cycles_counter, "", "", s->cycles);
+    for (int i = 0; i < s->skipped && i < CPI_MAX_COMPONENTS; i++)
+        printf("  left out: %s\n", s->skipped_why[i]);
+    printf("closure: %s\n", s->verdict);
+}
+
+static void print_json(const struct cpi_stack *s, const struct counts *c, const char *pj)
+{
+    struct json j;
+    json_init(&j);
+    json_object_begin(&j, NULL);
+    json_string(&j, "counts", c->origin);
+    json_string(&j, "penalties", pj);
+    json_number(&j, "cycles", s->cycles);
+    json_string(&j, "cycles_counter", s->cycles_counter);
+    json_number(&j, "instructions", s->base_cpi > 0 ? s->instructions : NAN);
+    json_number(&j, "base_cpi", s->base_cpi);
+    json_number(&j, "base", s->base);
+    json_array_begin(&j, "components");
+    for (int i = 0; i < s->n; i++) {
+        json_object_begin(&j, NULL);
+        json_string(&j, "name", s->c[i].name);
+        json_string(&j, "counter", s->c[i].counter);
+        json_number(&j, "occurrences", s->c[i].count);
+        json_number(&j, "penalty", s->c[i].penalty);
+        json_number(&j, "cycles", s->c[i].cycles);
+        json_number(&j, "share", s->c[i].share);
+        json_object_end(&j);
+    }
+    json_array_end(&j);
+    json_array_begin(&j, "left_out");
+    for (int i = 0; i < s->skipped && i < CPI_MAX_COMPONENTS; i++)
+        json_string(&j, NULL, s->skipped_why[i]);
+    json_array_end(&j);
+    json_number(&j, "explained", s->explained);
+    json_number(&j, "remainder", s->remainder);
+    json_number(&j, "remainder_share", s->remainder_share);
+    json_number(&j, "tolerance", s->tolerance);
+    json_bool(&j, "closed", s->closed);
+    json_string(&j, "verdict", s->verdict);
+    json_object_end(&j);
+    json_write_line(&j, stdout);
+    json_free(&j);
+}
+
+/* Text inside SVG: the XML specials escaped. */
+static void svg_text(FILE *f, const char *s)
+{
+    for (; *s; s++)
+        fputs(*s == '<' ? "&lt;" : *s == '>' ? "&gt;" : *s == '&' ? "&amp;" : *s == '"' ? "&quot;" : (char[2]){*s, 0}, f);
+}
+
+/* Two bars on one scale: the measured cycles, and the stack (base, components, and a positive
+ * remainder hatched grey); a legend with each segment's cycles and share. */
+static int write_svg(const char *path, const struct cpi_stack *s)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        pm_error("cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
+    static const char *const colors[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
+                                         "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
+    double top = fmax(s->cycles, s->explained), h = 360, y0 = 400;
+    int rows = s->n + 3;
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"760\" height=\"%d\" font-family=\"sans-serif\" "
+               "font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", rows * 18 + 60 > 440 ? rows * 18 + 60 : 440);
+    fprintf(f, "<text x=\"20\" y=\"20\" font-size=\"14\">cycle stack: ");
+    svg_text(f, s->verdict);
+    fprintf(f, "</text>\n");
+    double bh = s->cycles / top * h;
+    fprintf(f, "<rect x=\"60\" y=\"%.1f\" width=\"90\" height=\"%.1f\" fill=\"#555\"/><text x=\"60\" y=\"%.0f\">measured</text>\n",
+            y0 - bh, bh, y0 + 16);
+    double y = y0;
+    int row = 0;
+    struct { const char *name; double cycles; const char *color; } seg[CPI_MAX_COMPONENTS + 2];
+    int nseg = 0;
+    if (s->base > 0)
+        seg[nseg++] = (typeof(seg[0])){"base", s->base, "#cccccc"};
+    for (int i = 0; i < s->n; i++)
+        seg[nseg++] = (typeof(seg[0])){s->c[i].name, s->c[i].cycles, colors[i % 10]};
+    if (s->remainder > 0)
+        seg[nseg++] = (typeof(seg[0])){"unexplained", s->remainder, "#eeeeee"};
+    for (int i = 0; i < nseg; i++) {
+        double sh = seg[i].cycles > 0 ? seg[i].cycles / top * h : 0;
+        y -= sh;
+        fprintf(f, "<rect x=\"190\" y=\"%.1f\" width=\"90\" height=\"%.1f\" fill=\"%s\" stroke=\"white\"/>\n", y, sh,
+                seg[i].color);
+        fprintf(f, "<rect x=\"320\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\" stroke=\"#999\"/><text x=\"338\" "
+                   "y=\"%d\">", 40 + 18 * row, seg[i].color, 50 + 18 * row);
+        svg_text(f, seg[i].name);
+        fprintf(f, ": %.0f cycles (%.1f%%)</text>\n", seg[i].cycles, 100 * seg[i].cycles / s->cycles);
+        row++;
+    }
+    fprintf(f, "<text x=\"190\" y=\"%.0f\">stack</text>\n<text x=\"320\" y=\"%d\">measured: %.0f cycles; unexplained "
+               "%.1f%%</text>\n</svg>\n", y0 + 16, 50 + 18 * row, s->cycles, 100 * s->remainder_share);
+    if (fclose(f)) {
+        pm_error("cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static int cpi_main(int argc, char **argv)
+{
+    struct cpi_args a = {.tolerance = 0.10};
+    struct cli_args pos;
+    if (cli_parse(&cpi_command, argc, argv, cpi_option, &a, &pos))
+        return 2;
+    if (pos.n != 1) {
+        int rc = cli_usage_error(&cpi_command, pos.n ? "one COUNTS only (got %s and %s)" : "give COUNTS: a 'perf "
+                                 "stat -x,' file or a results folder with --case", pos.n ? pos.v[0] : "",
+                                 pos.n > 1 ? pos.v[1] : "");
+        cli_args_free(&pos);
+        return rc;
+    }
+    char *counts_path = xstrdup(pos.v[0]);
+    cli_args_free(&pos);
+    struct stat st;
+    bool run = !stat(counts_path, &st) && S_ISDIR(st.st_mode);
+    if (run && !a.case_label) {
+        int e = cli_usage_error(&cpi_command, "%s is a results folder: name the case with --case LABEL", counts_path);
+        free(counts_path);
+        return e;
+    }
+    char *pj = NULL;
+    struct jvalue *doc = penalties_load(a.penalties, a.allow_incomplete, &pj);
+    struct counts c = {0};
+    int rc = 2;
+    if (doc && !(run ? counts_from_run(&c, counts_path, a.case_label) : counts_from_perf_csv(&c, counts_path))) {
+        struct cpi_stack *s = xmalloc(sizeof(*s));
+        if (!cpi_build(s, &c, doc, a.model, a.base_cpi, a.core_ghz, a.tolerance)) {
+            if (a.json)
+                print_json(s, &c, pj);
+            else
+                print_text(s, &c, pj);
+            rc = s->closed ? 0 : 1;
+            if (a.svg && write_svg(a.svg, s))
+                rc = 1;
+        }
+        free(s);
+    }
+    counts_free(&c);
+    jread_free(doc);
+    free(pj);
+    free(counts_path);
+    return rc;
+}

@@ -1,0 +1,154 @@
+/* pmucal emit: a calibration's penalties.json as JSON, a C header, perf metrics or CSV. */
+#include "base/util.h"
+#include "cmd/cli.h"
+#include "cmd/commands.h"
+#include "penalties/models.h"
+#include "penalties/tables.h"
+#include "runs/rundir.h"
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int emit_main(int argc, char **argv);
+
+enum { K_CORE_GHZ = CLI_LONG, K_PREFIX, K_ALLOW_INCOMPLETE, K_MODEL, K_FORCE_MODEL };
+
+static const struct cli_option emit_options[] = {
+    {"format", 'f', "F", "json, c, perf-metrics or csv (required)"},
+    {"core-ghz", K_CORE_GHZ, "F", "the tables at another core clock: memory-domain penalties (DRAM) in\n"
+                                  "cycles at F GHz from their ns; core-domain penalties keep their cycles\n"
+                                  "and their ns become cycles / F"},
+    {"model", K_MODEL, "NAME", "perf metrics for this CPU model: zen4, zen5 or skylake (default: the\n"
+                               "calibration's cpu_model, else libpfm4's PMU, else the host's CPUID); one\n"
+                               "other than the calibration's is refused"},
+    {"force-model", K_FORCE_MODEL, NULL, "with --model: write this calibration's figures under another\n"
+                                         "model's event names anyway (they were not measured there)"},
+    {"prefix", K_PREFIX, "NAME", "C macro prefix: an upper-case letter, then upper-case letters, digits\n"
+                               "and '_' (default PMUCAL)"},
+    {"output", 'o', "FILE", "write there instead of stdout"},
+    {"allow-incomplete", K_ALLOW_INCOMPLETE, NULL, "emit from a run that was interrupted or is still running (its\n"
+                                                   "manifest says so); refused otherwise"},
+    CLI_END,
+};
+
+const struct command emit_command = {
+    .name = "emit",
+    .fn = emit_main,
+    .summary = "write a calibration's penalties as JSON, a C header, perf metric JSON or CSV",
+    .synopsis = "--format json|c|perf-metrics|csv [options] [RUN]",
+    .usage = "RUN is a results folder of 'pmucal calibrate' or its penalties.json (default: the newest\n"
+             "folder under results/ or $PMUCAL_RESULTS whose manifest records 'pmucal calibrate', whatever\n"
+             "its label, that finished and measured penalties: an interrupted, still running, sim or\n"
+             "--curve-only run is passed over). Output goes to stdout. A run whose manifest says\n"
+             "interrupted or running is refused unless --allow-incomplete; one without penalties\n"
+             "(calibrate --curve, --source sim) always is, and so is a penalties.json with a name twice,\n"
+             "a name that is not lower-case letters, digits and '_', or an ok figure that is not finite,\n"
+             "positive, and the same value in ns and cycles at its clock.core_ghz.\n"
+             "  json          penalties.json again (with --core-ghz: memory-domain cycles rescaled)\n"
+             "  c             #define PREFIX_NAME_CYCLES constants, provenance in a comment; unstable,\n"
+             "                not ok and skipped penalties are comments only\n"
+             "  perf-metrics  perf pmu-events metric JSON (MetricName, MetricExpr, BriefDescription,\n"
+             "                MetricGroup, ScaleUnit) under perf's own event names for the CPU model (the\n"
+             "                EventName of its pmu-events table), so it drops into perf's pmu-events tree;\n"
+             "                only penalties whose status is ok\n"
+             "  csv           one row per penalty; the figures of one that is not ok stay empty\n",
+    .options = emit_options,
+    .examples = "  pmucal emit --format c > penalties.h\n"
+                "  pmucal emit --format perf-metrics --core-ghz 2.4 results/2025-01-01-host-calibrate\n",
+};
+
+struct emit_args {
+    int format;
+    bool allow_incomplete, force_model;
+    const char *output;
+    struct emit_opts o;
+};
+
+static int emit_option(void *ctx, int key, const char *v)
+{
+    struct emit_args *a = ctx;
+    char *end;
+    switch (key) {
+    case 'f':
+        if ((a->format = emit_format_parse(v)) < 0)
+            return cli_usage_error(&emit_command, "--format %s: give json, c, perf-metrics or csv", v);
+        break;
+    case K_CORE_GHZ:
+        a->o.core_ghz = strtod(v, &end);
+        if (*end || end == v || !(a->o.core_ghz > 0.05 && a->o.core_ghz < 20))
+            return cli_usage_error(&emit_command, "--core-ghz %s: give a clock in GHz, e.g. 2.4", v);
+        break;
+    case K_PREFIX:
+        if (emit_prefix_problem(v))
+            return cli_usage_error(&emit_command, "--prefix '%s': %s, e.g. PMUCAL", v, emit_prefix_problem(v));
+        a->o.prefix = v;
+        break;
+    case 'o':
+        a->output = v;
+        break;
+    case K_ALLOW_INCOMPLETE:
+        a->allow_incomplete = true;
+        break;
+    case K_FORCE_MODEL:
+        a->force_model = true;
+        break;
+    case K_MODEL:
+        if (!cpu_model_named(v))
+            return cli_usage_error(&emit_command, "--model %s: give one of %s", v, cpu_model_names());
+        a->o.model = v;
+        break;
+    }
+    return 0;
+}
+
+static int emit_main(int argc, char **argv)
+{
+    struct emit_args a = {.format = -1, .o = {.prefix = "PMUCAL"}};
+    struct cli_args pos;
+    if (cli_parse(&emit_command, argc, argv, emit_option, &a, &pos))
+        return 2;
+    if (pos.n > 1) {
+        int rc = cli_usage_error(&emit_command, "one RUN only (got %s and %s)", pos.v[0], pos.v[1]);
+        cli_args_free(&pos);
+        return rc;
+    }
+    const char *run = pos.n ? pos.v[0] : NULL, *output = a.output;
+    int format = a.format;
+    struct emit_opts o = a.o;
+    cli_args_free(&pos);
+    if (format < 0)
+        return cli_usage_error(&emit_command, "give --format json, c, perf-metrics or csv");
+    char *path = NULL;
+    struct jvalue *doc = penalties_load(run, a.allow_incomplete, &path);
+    /* Another model's event names over these figures would be constants of a CPU never measured. */
+    const char *measured = jget_str(doc, "cpu_model", NULL);
+    if (doc && o.model && measured && strcmp(o.model, measured) && !a.force_model) {
+        pm_error("--model %s: %s was calibrated on %s; its penalties are not %s's: leave --model out, or give "
+                 "--force-model to write them under %s's event names anyway", o.model, path, measured, o.model,
+                 o.model);
+        jread_free(doc);
+        doc = NULL;
+    }
+    if (!doc) {
+        free(path);
+        return 2;
+    }
+    FILE *out = output ? fopen(output, "w") : stdout;
+    if (!out) {
+        pm_error("cannot write %s", output);
+        jread_free(doc);
+        free(path);
+        return 2;
+    }
+    int rc = emit(doc, (enum emit_format)format, &o, out);
+    if (output && fclose(out))
+        rc = -1;
+    if (rc)
+        pm_error("%s: cannot emit the %s format from it", path, argv[0]);
+    jread_free(doc);
+    free(path);
+    return rc ? 1 : 0;
+}

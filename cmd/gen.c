@@ -1,0 +1,171 @@
+/* pmucal gen: build a generated kernel's code and write it out as an assembler listing or raw
+ * bytes, or run it a given number of times (so a simulator can count it). */
+#include "base/util.h"
+#include "cmd/cli.h"
+#include "cmd/commands.h"
+#include "core/measure.h"
+#include "generators/gen.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <valgrind/valgrind.h>
+
+static int gen_main(int argc, char **argv);
+
+enum { K_ASM = CLI_LONG, K_BIN, K_RUN };
+
+static const struct cli_option gen_options[] = {
+    {"asm", K_ASM, "FILE", "the code as an assembler listing: offset, bytes, instruction in the AT&T\n"
+                           "syntax objdump prints, branch targets as offsets; '-' for stdout"},
+    {"bin", K_BIN, "FILE", "the raw code bytes, for objdump -D -b binary -m i386:x86-64 FILE"},
+    {"run", K_RUN, "N", "run the measured region with N iterations in the function\n"
+                        "gen_measured_region, e.g. for valgrind --tool=callgrind\n"
+                        "--toggle-collect=gen_measured_region: counts of N minus counts of 0\n"
+                        "are N x the model"},
+    CLI_END,
+};
+
+const struct command gen_command = {
+    .name = "gen",
+    .fn = gen_main,
+    .summary = "generate a code-shaped kernel's machine code: listing, raw bytes, or run it",
+    .synopsis = "KERNEL [param=value ...] [options]",
+    .usage = "Sets the case up as 'pmucal run' would (generating its code), prints what was generated\n"
+             "and how long that took, and optionally writes or runs it.\n"
+             "Kernels with generated code: ifetch, branch, callchain, bbexec ('pmucal kernels').\n",
+    .options = gen_options,
+    .examples = "  pmucal gen ifetch size=1k --asm -\n"
+                "  pmucal gen branch pattern=random branches=8 --bin /tmp/b.bin\n"
+                "  pmucal gen ifetch size=64M --bin /dev/null\n",
+};
+
+/* Not inlined, so a simulator can collect exactly this call and what it calls. */
+__attribute__((noinline)) void gen_measured_region(struct case_ *c, uint64_t iters);
+__attribute__((noinline)) void gen_measured_region(struct case_ *c, uint64_t iters)
+{
+    c->kernel->run(c, iters);
+    __asm__ __volatile__("" ::: "memory");
+}
+
+static FILE *open_out(const char *path, const char *what)
+{
+    if (!strcmp(path, "-"))
+        return stdout;
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        pm_error("gen: cannot write the %s to %s: %s; give a writable path", what, path, strerror(errno));
+    return f;
+}
+
+static int close_out(FILE *f, const char *path)
+{
+    if (f == stdout)
+        return fflush(f) ? -1 : 0;
+    if (fclose(f)) {
+        pm_error("gen: writing %s failed: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+struct gen_args {
+    const char *asm_path, *bin_path, *run_text;
+};
+
+static int gen_option(void *ctx, int key, const char *v)
+{
+    struct gen_args *a = ctx;
+    if (key == K_ASM)
+        a->asm_path = v;
+    else if (key == K_BIN)
+        a->bin_path = v;
+    else if (key == K_RUN)
+        a->run_text = v;
+    return 0;
+}
+
+static int gen_main(int argc, char **argv)
+{
+    struct gen_args a = {0};
+    struct cli_args pos;
+    if (cli_parse(&gen_command, argc, argv, gen_option, &a, &pos))
+        return 2;
+    const char *asm_path = a.asm_path, *bin_path = a.bin_path, *run_text = a.run_text;
+    const struct kernel *k = pos.n ? kernel_find(pos.v[0]) : NULL;
+    uint64_t run_iters = 0;
+    int bad = 0;
+    if (!pos.n)
+        bad = cli_usage_error(&gen_command, "name a kernel with generated code (ifetch, branch, callchain, bbexec)");
+    else if (!k || !k->code) {
+        if (!k)
+            pm_error("unknown kernel '%s'; 'pmucal kernels' lists them", pos.v[0]);
+        else
+            pm_error("gen: kernel %s has no generated code (its loop is compiled in); 'pmucal gen --help' lists "
+                     "those that do", k->name);
+        bad = 2;
+    } else if (run_text) {
+        unsigned long long n;
+        bad = cli_number(&gen_command, "--run", run_text, 1, MEASURE_MAX_ITERS, &n);
+        run_iters = n;
+    }
+    if (bad) {
+        cli_args_free(&pos);
+        return bad;
+    }
+    struct case_ *c = case_new(k, pos.n - 1, pos.v + 1);
+    cli_args_free(&pos);
+    if (!c)
+        return 2;
+    gen_listing = asm_path != NULL;
+    double t0 = now();
+    int rc = case_setup(c);
+    double secs = now() - t0;
+    if (rc == KERNEL_SKIP) {
+        pm_error("gen: %s: %s", c->label, c->skip);
+        k->teardown(c);
+        case_free(c);
+        return 1;
+    }
+    if (rc != KERNEL_OK) {
+        k->teardown(c);
+        case_free(c);
+        return 1;
+    }
+    const struct emit *e = k->code(c);
+    pm_note("gen: %s [%s]: %zu bytes, %zu instructions, generated and mapped in %.1f ms", c->label, c->detail,
+            e->len, e->ninsn, secs * 1e3);
+    int status = 0;
+    if (asm_path) {
+        FILE *f = open_out(asm_path, "listing");
+        if (!f || emit_write_asm(e, f, c->label) || close_out(f, asm_path))
+            status = 1;
+    }
+    if (bin_path && !status) {
+        FILE *f = open_out(bin_path, "code bytes");
+        if (!f || emit_write_bin(e, f) || close_out(f, bin_path))
+            status = 1;
+    }
+    if (run_text && !status) {
+        /* The time limit is for real time; under valgrind (tests count this region with callgrind)
+         * a pilot would only run slowly and warm the simulated predictor before the region. */
+        if (!RUNNING_ON_VALGRIND && measure_run_too_long(c, run_iters, "--run"))
+            status = 2;
+        else {
+            if (k->prepare)
+                k->prepare(c);
+            gen_measured_region(c, run_iters);
+        }
+    }
+    k->teardown(c);
+    case_free(c);
+    return status;
+}

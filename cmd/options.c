@@ -1,0 +1,225 @@
+#include "cmd/options.h"
+#include "base/util.h"
+#include "events/catalog.h"
+#include "events/pfm.h"
+#include <linux/perf_event.h>
+#include <unistd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void measure_cli_init(struct measure_cli *o)
+{
+    struct measure_opts d = MEASURE_OPTS_DEFAULT;
+    memset(o, 0, sizeof(*o));
+    o->m = d;
+    o->group_size = 4;
+    o->source = "perf";
+    o->events = NULL;   /* the source's default list, else engine_default_events */
+}
+
+const char *measure_cli_events(const struct measure_cli *o, const struct source *src)
+{
+    if (o->events)
+        return o->events;
+    return src && src->default_events ? src->default_events : engine_default_events;
+}
+
+int measure_cli_prepare(const struct measure_cli *o, const struct engine *e, int argc, char **argv, int *status)
+{
+    (void)o;
+    if (!e->src->prepare_process)
+        return SOURCE_CONTINUE;
+    return e->src->prepare_process(argc, argv, status);
+}
+
+/* --pmu names a model: when it is not this host's, the verdicts speak for that model's encodings. */
+static void note_other_model(const char *pmu)
+{
+    struct pfm_core host;
+    char sig[128] = "?", why[512] = "";
+    if (!pfm_pmu_by_name(pmu, &host))
+        return;   /* no such PMU: pfm_force says so */
+    if (pfm_core_pmu(&host)) {
+        if (strcmp(host.name, pmu))
+            pm_note("--pmu %s is not this host's model (libpfm4 detects %s); the verdicts speak for %s's "
+                    "encodings", pmu, host.name, pmu);
+        return;
+    }
+    cpu_signature(sig, sizeof(sig), NULL, 0);
+    const struct catalog *c = catalog_active(why, sizeof(why));
+    const char *same = c ? catalog_pfm_of_table(c->name) : NULL;
+    if (!same || strcmp(same, pmu))
+        pm_note("--pmu %s is not this host's model (CPUID %s%s%s, which libpfm4 does not know); the verdicts "
+                "speak for %s's encodings", pmu, sig, c ? ": the vendor table " : "", c ? c->name : "", pmu);
+}
+
+int measure_cli_option(const struct command *c, struct measure_cli *o, int key, const char *v)
+{
+    unsigned long long x;
+    int rc = 0;
+    switch (key) {
+    case MK_EVENTS:
+        o->events = v;
+        break;
+    case MK_REPS:
+        if (!(rc = cli_number(c, "-r", v, 1, MEASURE_MAX_REPS, &x)))
+            o->m.repetitions = (int)x;
+        break;
+    case MK_GROUP_SIZE:
+        o->group_auto = !strcmp(v, "auto");
+        if (!o->group_auto && !(rc = cli_number(c, "--group-size", v, 1, 32, &x)))
+            o->group_size = (int)x;
+        break;
+    case MK_ITERS:
+        if (!(rc = cli_number(c, "--iters", v, 1, MEASURE_MAX_ITERS, &x)))
+            o->m.iters = x;
+        break;
+    case MK_TARGET_MS:
+        if (!(rc = cli_number(c, "--target-ms", v, 1, (unsigned long long)(MEASURE_MAX_RUN_SECONDS * 1000), &x)))
+            o->m.target_seconds = (double)x / 1000;
+        break;
+    case MK_SOURCE:
+        o->source = v;
+        break;
+    case MK_EXPECT:
+        o->expect = v;
+        break;
+    case MK_PMU:
+        o->pmu = v;
+        break;
+    case MK_VENDOR_JSON:
+        o->vendor_json = v;
+        break;
+    case MK_NO_AUTO_EXPECT:
+        o->no_auto_expect = true;
+        break;
+    case MK_LABEL:
+        o->label = v;
+        break;
+    case MK_OUT:
+        o->out = v;
+        break;
+    case MK_JSON:
+        o->json = true;
+        break;
+    default:
+        return -1;
+    }
+    return rc;
+}
+
+int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spec **events, int *nevents)
+{
+    memset(e, 0, sizeof(*e));
+    e->src = source_select(o->source);
+    if (!e->src)
+        return -1;
+    e->mopts = o->m;
+    e->user_iters = e->mopts.iters != 0;
+    if (!e->mopts.iters && e->src->default_iters)   /* e.g. sim: a fixed count, not a timed one */
+        e->mopts.iters = e->src->default_iters;
+    e->group_size = o->group_size;
+    /* A source that counts libpfm4 events has a PMU: its counters, its shipped rules. */
+    bool pmu_events = e->src->libpfm_events;
+    struct pfm_core core = {0};
+    if (pmu_events || o->pmu) {
+        if (o->pmu)
+            note_other_model(o->pmu);
+        if (o->pmu && !pfm_force(o->pmu))
+            return -1;
+        if (pfm_core_pmu(&core)) {
+            e->pmu = core.name;
+            e->ncounters = core.counters;
+        }
+    }
+    if (o->vendor_json) {
+        if (vendor_load(&o->vt, o->vendor_json)) {
+            vendor_free(&o->vt);
+            return -1;
+        }
+        e->vt = &o->vt;
+        catalog_adopt(&o->cat, &o->vt, o->vendor_json);
+        catalog_set_active(&o->cat);
+    }
+    /* libpfm4 does not know this model: the vendor table (--vendor-json, else the host's by CPUID)
+     * names the events, the expectation file and the counters. */
+    const struct catalog *cat = pmu_events && !e->pmu ? catalog_active(NULL, 0) : NULL;
+    if (cat) {
+        e->pmu = cat->name;
+        e->ncounters = cat->counters;
+        e->vt = &cat->vt;
+    }
+    if (o->group_auto) {
+        if (!e->ncounters) {
+            pm_error("--group-size auto: no libpfm4 core PMU and no vendor table to count counters of; give "
+                     "--group-size N, --pmu NAME or --vendor-json PATH");
+            measure_cli_tables_free(o);
+            return -1;
+        }
+        /* libpfm4 counts counters with SMT off (skl 8, icx 16); the vendor's counter lists say what
+         * one thread gets, so they win when given. */
+        int vendor_max = 0;
+        for (int k = 0; e->vt && k < e->vt->n; k++)
+            for (int c = 31; c >= 0; c--)
+                if (e->vt->ev[k].counters & (1u << c)) {
+                    if (c + 1 > vendor_max)
+                        vendor_max = c + 1;
+                    break;
+                }
+        e->group_size = vendor_max && vendor_max < e->ncounters ? vendor_max : e->ncounters;
+        if (e->group_size > 32)
+            e->group_size = 32;
+        o->group_size = e->group_size;
+    }
+    struct evlist l = {0};
+    if (ruleset_builtin(&e->rules))
+        goto fail;
+    /* Later rules win: built-in, the shipped file of the PMU (or the source's own, which must
+     * exist: a source without its rules checks nothing), then the user's own. */
+    const char *stem = pmu_events || o->pmu ? e->pmu : e->src->expect_file;
+    if (!o->no_auto_expect && stem && ruleset_load_named(&e->rules, stem, !pmu_events && !o->pmu, &o->auto_expect) < 0)
+        goto fail;
+    if (o->expect && ruleset_load(&e->rules, o->expect))
+        goto fail;
+    const char *list = measure_cli_events(o, e->src);
+    if (!strcmp(list, "all") && !pmu_events && !o->pmu) {
+        pm_error("--events all lists a libpfm4 PMU's events: use it with --source perf or name --pmu NAME");
+        goto fail;
+    }
+    if (evlist_from_arg(&l, list, o->pmu) || engine_resolve_events(e->src, &l, events, nevents))
+        goto fail;
+    evlist_free(&l);
+    return 0;
+fail:
+    evlist_free(&l);
+    engine_free(e);
+    measure_cli_tables_free(o);
+    free(o->auto_expect);
+    o->auto_expect = NULL;
+    return -1;
+}
+
+void measure_cli_tables_free(struct measure_cli *o)
+{
+    catalog_set_active(NULL);
+    catalog_free(&o->cat);
+    vendor_free(&o->vt);
+}
+
+int measure_cli_drop_uncountable(const struct engine *e, struct event_spec *events, int *n, char *why, size_t wn)
+{
+    if (!e->src->hw_probe || perf_hw_usable(why, wn))
+        return 0;
+    int kept = 0, dropped = 0;
+    for (int k = 0; k < *n; k++) {
+        if (events[k].type == PERF_TYPE_SOFTWARE) {
+            events[kept++] = events[k];
+            continue;
+        }
+        event_spec_clear(&events[k]);
+        dropped++;
+    }
+    *n = kept;
+    return dropped;
+}

@@ -1,0 +1,177 @@
+/* pmucal run: one case, every event, a table of per-iteration counts beside the model. */
+#include "base/stop.h"
+#include "base/util.h"
+#include "cmd/commands.h"
+#include "cmd/options.h"
+#include "events/vendor.h"
+#include "host/clock.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Events whose rule says 'not ok': 'run' exits 1 when any did, as validate does. */
+static int run_not_ok;
+
+static void count_not_ok(struct engine *e, const struct measurement *m, const struct quantities *q)
+{
+    for (int k = 0; k < m->nevents; k++) {
+        const struct event_spec *ev = m->events[k];
+        const struct rule *r = ev->unsupported ? NULL : ruleset_find(&e->rules, ev);
+        if (r && check_event(r, ev, &m->stat[k], q, e->src->exact_floor, e->src->slack_per_run / (double)m->iters)
+                         .kind == V_NOT_OK)
+            run_not_ok++;
+    }
+}
+
+static void print_table(struct engine *e, const struct case_ *c, const struct measurement *m,
+                        const struct quantities *q)
+{
+    count_not_ok(e, m, q);
+    const struct clock_info *ci = clock_get();
+    printf("%s  [%s]\n", c->label, c->detail);
+    if (e->src->real_time)
+        printf("  source %s, %d repetitions x %llu iterations, CPU %d, core clock %.3f GHz (TSC %.3f GHz x %.4f; "
+               "%.4f before, %.4f after)\n", e->src->name, m->reps, (unsigned long long)m->iters, case_run_cpu(c),
+               ci->tsc_hz * m->core_per_tsc / 1e9, ci->tsc_hz / 1e9, m->core_per_tsc, m->ratio_before, m->ratio_after);
+    else
+        printf("  source %s, %d repetitions x %llu iterations (simulated: no timing)\n", e->src->name, m->reps,
+               (unsigned long long)m->iters);
+    printf("  %-36s %14s %14s %10s %14s  %s\n", "event", "per iteration", "min", "MAD", "expected", "rule");
+    for (int k = 0; k < m->nevents; k++) {
+        const struct event_spec *ev = m->events[k];
+        if (ev->unsupported) {
+            printf("  %-36s %14s  %s\n", ev->name, "-", ev->unsupported);
+            continue;
+        }
+        const struct rule *r = ruleset_find(&e->rules, ev);
+        struct verdict v = check_event(r, ev, &m->stat[k], q, e->src->exact_floor, e->src->slack_per_run / (double)m->iters);
+        char expected[32] = "", rule[160] = "", tol[32];
+        if (r && !isnan(v.expected))
+            snprintf(expected, sizeof(expected), "%.4f", v.expected);
+        if (r)
+            snprintf(rule, sizeof(rule), "%s %s%s", r->expr_text, tolerance_text(r, tol, sizeof(tol)),
+                     v.kind == V_OK ? "  ok" : v.kind == V_NOT_OK ? "  NOT OK" : "");
+        printf("  %-36s %14.4f %14.4f %10.4f %14s  %s\n", ev->name, m->stat[k].median, m->stat[k].min,
+               m->stat[k].mad, expected, rule);
+    }
+    const struct stats *cs = &m->cycle_stat;
+    if (!e->src->real_time) {
+        fflush(stdout);
+        return;
+    }
+    printf("  %-36s %14.4f %14.4f %10.4f\n", "core cycles (TSC x ratio)", cs->median, cs->min, cs->mad);
+    enum quantity_id per = c->kernel->per;
+    if (c->kernel->per_name && quantity_stated(q, per) && q->v[per] > 0)
+        printf("  cycles per %s: %.3f (median; min %.3f, MAD %.3f), %.3f ns\n", c->kernel->per_name,
+               cs->median / q->v[per], cs->min / q->v[per], cs->mad / q->v[per], cs->median / q->v[per] / (ci->tsc_hz * m->core_per_tsc) * 1e9);
+    if (quantity_stated(q, Q_BYTES_READ) && quantity_stated(q, Q_BYTES_WRITTEN) &&
+        q->v[Q_BYTES_READ] + q->v[Q_BYTES_WRITTEN] > 0 && cs->median > 0) {
+        double bytes = q->v[Q_BYTES_READ] + q->v[Q_BYTES_WRITTEN];
+        printf("  bandwidth: %.2f bytes per cycle, %.2f GB/s (loads and stores of the kernel's instructions)\n",
+               bytes / cs->median, bytes / cs->median * ci->tsc_hz * m->core_per_tsc / 1e9);
+    }
+    if (m->redone || m->noisy || m->multiplexed)
+        printf("  note: %d repetitions redone for noise%s%s\n", m->redone, m->noisy ? "; noise remained" : "",
+               m->multiplexed ? "; the group was MULTIPLEXED" : "");
+    fflush(stdout);
+    /* 'run' measures one case: its report follows the first group only. */
+    static bool reported;
+    if (c->kernel->report && !reported) {
+        reported = true;
+        c->kernel->report((struct case_ *)c, &m->cycle_stat, m->core_per_tsc * clock_get()->tsc_hz / 1e9, q);
+    }
+}
+
+static void print_json(struct engine *e, const struct case_ *c, const struct measurement *m, const struct quantities *q)
+{
+    count_not_ok(e, m, q);
+    struct json j;
+    json_init(&j);
+    measurement_json(&j, e, c, 0, m, q, NULL, NULL, NULL);
+    json_write_line(&j, stdout);
+    json_free(&j);
+}
+
+static int run_main(int argc, char **argv);
+
+static const struct cli_option run_options[] = {
+    MO_EVENTS, MO_REPS, MO_GROUP_SIZE, MO_PMU, MO_VENDOR_JSON, MO_ITERS, MO_TARGET_MS, MO_SOURCE, MO_EXPECT,
+    MO_NO_AUTO_EXPECT,
+    {"json", MK_JSON, NULL, "one JSON measurement record per group instead of the table"},
+    CLI_END,
+};
+
+const struct command run_command = {
+    .name = "run",
+    .fn = run_main,
+    .summary = "measure one case: per-iteration counts beside the model's expected values",
+    .synopsis = "KERNEL [param=value ...] [options]",
+    .usage = "Sets the case up once, then measures every event group with R repetitions; counts are\n"
+             "per iteration after subtracting the same region run with zero iterations. Cycles come\n"
+             "from the TSC times the measured core-clock ratio when no cycle counter exists. Nothing\n"
+             "is written to a results folder ('pmucal validate --case' does that).\n",
+    .options = run_options,
+    .examples = "  pmucal run walker size=L2\n"
+                "  pmucal run walker phase=touch size=4M page=4k -e page-faults --iters 1024\n",
+};
+
+static int run_option(void *ctx, int key, const char *v)
+{
+    int rc = measure_cli_option(&run_command, ctx, key, v);
+    return rc < 0 ? cli_usage_error(&run_command, "option %d is not handled", key) : rc;
+}
+
+static int run_main(int argc, char **argv)
+{
+    struct measure_cli o;
+    measure_cli_init(&o);
+    struct cli_args pos;
+    if (cli_parse(&run_command, argc, argv, run_option, &o, &pos))
+        return 2;
+    if (pos.n < 1) {
+        cli_args_free(&pos);
+        return cli_usage_error(&run_command, "name a kernel ('pmucal kernels' lists them)");
+    }
+    const struct kernel *k = kernel_find(pos.v[0]);
+    if (!k) {
+        pm_error("unknown kernel '%s'; 'pmucal kernels' lists them", pos.v[0]);
+        cli_args_free(&pos);
+        return 2;
+    }
+    struct case_ *c = case_new(k, pos.n - 1, pos.v + 1);
+    cli_args_free(&pos);
+    if (!c)
+        return 2;
+    struct engine e;
+    struct event_spec *events;
+    int nevents;
+    if (measure_cli_engine(&o, &e, &events, &nevents)) {
+        case_free(c);
+        return 2;
+    }
+    int status = 0, prep = measure_cli_prepare(&o, &e, argc, argv, &status);
+    if (prep != SOURCE_CONTINUE) {   /* the command ran in another process (sim: under valgrind) */
+        engine_free_events(events, nevents);
+        engine_free(&e);
+        measure_cli_tables_free(&o);
+        free(o.auto_expect);
+        case_free(c);
+        return prep < 0 ? 2 : status;
+    }
+    e.on_measurement = o.json ? print_json : print_table;
+    stop_install_handlers();
+    int rc = engine_case(&e, c, events, nevents);
+    engine_free_events(events, nevents);
+    engine_free(&e);
+    measure_cli_tables_free(&o);
+    free(o.auto_expect);
+    case_free(c);
+    if (rc == MEASURE_INTERRUPTED) {
+        pm_note("interrupted");
+        return 128 + stop_signal_number;   /* 130 for SIGINT, 143 for SIGTERM, as the shell reports a signal */
+    }
+    if (rc == MEASURE_OK && run_not_ok)
+        pm_note("%d event%s NOT OK against %s rule", run_not_ok, run_not_ok > 1 ? "s" : "", run_not_ok > 1 ? "their" : "its");
+    return rc == MEASURE_OK && !run_not_ok ? 0 : 1;
+}

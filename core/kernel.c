@@ -1,0 +1,373 @@
+#include "core/kernel.h"
+#include "base/util.h"
+#include "core/mem.h"
+#include "host/cpu.h"
+#include "host/geometry.h"
+#include "host/topo.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const struct kernel *kernels[64];
+static int nkernels;
+
+void kernel_register(const struct kernel *k)
+{
+    if (nkernels == (int)ARRAY_SIZE(kernels) - 1)
+        pm_fatal("kernel table full registering %s", k->name);
+    kernels[nkernels++] = k;
+}
+
+const struct kernel *kernel_find(const char *name)
+{
+    for (int i = 0; i < nkernels; i++)
+        if (!strcmp(kernels[i]->name, name))
+            return kernels[i];
+    return NULL;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp((*(const struct kernel *const *)a)->name, (*(const struct kernel *const *)b)->name);
+}
+
+const struct kernel **kernel_list(void)
+{
+    qsort(kernels, nkernels, sizeof(kernels[0]), by_name);
+    kernels[nkernels] = NULL;
+    return kernels;
+}
+
+static bool is_level_name(const char *s)
+{
+    return !strcasecmp(s, "DRAM") || ((s[0] == 'L' || s[0] == 'l') && s[1] >= '1' && s[1] <= '3' && !s[2]);
+}
+
+/* A size well inside a level: the middle between it and the level below on a log scale, as far
+ * from spilling out as from fitting below; a power of two when one lies strictly above the level
+ * below. A level less than twice the one below (a VM's share of a busy L3) has no such power of
+ * two: then the arithmetic middle, in whole lines. */
+static uint64_t level_middle(uint64_t below, uint64_t size)
+{
+    uint64_t mid = (uint64_t)sqrt((double)size * (double)below), p2 = 1;
+    while (p2 * 2 <= mid)
+        p2 *= 2;
+    return p2 > below ? p2 : (below + size) / 2 / 64 * 64;
+}
+
+uint64_t level_size(const char *level)
+{
+    /* Only a level's name needs the levels: a byte count never costs a curve measurement. */
+    const struct topo *t = is_level_name(level) ? topo_resolved() : NULL;
+    if (!t)
+        return 0;
+    if (!strcasecmp(level, "DRAM")) {
+        int last = topo_last_level(t);
+        uint64_t s = last ? 16 * t->data[last].size : 0;
+        /* A simulated cache has no prefetcher to outrun: 16 x its last level is beyond it. */
+        if (t->simulated && s)
+            return s;
+        return s < (256u << 20) ? (256u << 20) : s;
+    }
+    if ((level[0] == 'L' || level[0] == 'l') && level[1] >= '1' && level[1] <= '3' && !level[2]) {
+        int l = level[1] - '0';
+        uint64_t size = t->data[l].size, below = l > 1 ? t->data[l - 1].size : 0;
+        if (!size)
+            return 0;
+        if (!below)
+            return size / 2;
+        return level_middle(below, size);
+    }
+    return 0;
+}
+
+int level_of_size(uint64_t bytes)
+{
+    const struct topo *t = topo_resolved();
+    for (int l = 1; t && l <= TOPO_MAX_LEVEL; l++)
+        if (t->data[l].size && bytes <= t->data[l].size)
+            return l;
+    return 4;
+}
+
+uint64_t code_level_size(const char *level)
+{
+    const struct topo *t = is_level_name(level) ? topo_resolved() : NULL;
+    if (!t)
+        return 0;
+    uint64_t l1i = t->l1i.size ? t->l1i.size : t->data[1].size;
+    if (!strcasecmp(level, "L1"))
+        return l1i / 2;
+    if (!strcasecmp(level, "L2") && t->data[2].size)
+        return level_middle(l1i, t->data[2].size);
+    if (!strcasecmp(level, "L3") && t->data[3].size)
+        return level_middle(t->data[2].size, t->data[3].size);
+    if (!strcasecmp(level, "DRAM")) {
+        int last = topo_last_level(t);
+        uint64_t s = last ? 2 * t->data[last].size : 0;
+        return s < (64u << 20) ? (64u << 20) : s;
+    }
+    return 0;
+}
+
+int code_level_of_size(uint64_t bytes)
+{
+    const struct topo *t = topo_resolved();
+    if (!t)
+        return 4;
+    uint64_t l1i = t->l1i.size ? t->l1i.size : t->data[1].size;
+    if (bytes <= l1i)
+        return 1;
+    for (int l = 2; l <= TOPO_MAX_LEVEL; l++)
+        if (t->data[l].size && bytes <= t->data[l].size)
+            return l;
+    return 4;
+}
+
+static int param_index(const struct kernel *k, const char *name, size_t len)
+{
+    for (int i = 0; k->params[i].name; i++)
+        if (strlen(k->params[i].name) == len && !strncmp(k->params[i].name, name, len))
+            return i;
+    return -1;
+}
+
+static bool choice_ok(const char *choices, const char *v)
+{
+    size_t n = strlen(v);
+    for (const char *p = choices; p && *p;) {
+        const char *e = strchr(p, '|');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && !strncmp(p, v, n))
+            return true;
+        p = e ? e + 1 : NULL;
+    }
+    return false;
+}
+
+/* A level name the machine lacks (no L3 here): a valid value, but a case that cannot run. */
+static void note_missing_level(struct case_ *c, const struct param *p, const char *v)
+{
+    const struct topo *t = topo_get();
+    snprintf(c->skip, sizeof(c->skip), "%s=%s: %s has no %s cache%s", p->name, v,
+             t && t->simulated ? "the simulated machine" : "this machine", v,
+             t && t->simulated ? " (the manifest's sim.geometry_notes say why)" : " (hwloc)");
+}
+
+static bool value_ok(const struct kernel *k, const struct param *p, const char *v)
+{
+    uint64_t x;
+    switch (p->type) {
+    case PARAM_SIZE:
+        if (parse_size(v, &x) && !is_level_name(v)) {
+            /* Caught here, before a run folder exists, rather than as a failed setup mid-run. */
+            uint64_t avail = mem_available();
+            if (!x && strcmp(p->def, "0")) {
+                pm_error("%s: %s=0 measures nothing; give a size of at least one byte (default %s)", k->name,
+                         p->name, p->def);
+                return false;
+            }
+            if (avail && x > avail) {
+                pm_error("%s: %s=%s is more than this machine's available memory (%s); choose a smaller size",
+                         k->name, p->name, v, fmt_size(avail));
+                return false;
+            }
+            return true;
+        }
+        if (level_size(v) || parse_size(v, &x) || (is_level_name(v) && topo_get()))
+            return true;
+        pm_error("%s: %s=%s is not a size; give bytes (4096, 64k, 2M) or a cache level (L1, L2, L3, DRAM)",
+                 k->name, p->name, v);
+        return false;
+    case PARAM_UINT:
+        if (parse_u64(v, &x))
+            return true;
+        pm_error("%s: %s=%s is not a whole number", k->name, p->name, v);
+        return false;
+    case PARAM_ENUM:
+        if (choice_ok(p->choices, v))
+            return true;
+        pm_error("%s: %s=%s is not one of %s", k->name, p->name, v, p->choices);
+        return false;
+    case PARAM_CPU:
+        if (parse_u64(v, &x) && x < 1u << 20 && topo_cpu_valid((int)x))
+            return true;
+        {
+            int cpus[1024], n = topo_cpus(cpus, 1024);
+            pm_error("%s: %s=%s is not a CPU this process may run on; give one from %d..%d",
+                     k->name, p->name, v, n ? cpus[0] : 0, n ? cpus[n - 1] : 0);
+        }
+        return false;
+    }
+    return false;
+}
+
+struct case_ *case_new(const struct kernel *k, int nargs, char **args)
+{
+    struct case_ *c = xcalloc(1, sizeof(*c));
+    c->kernel = k;
+    for (int a = 0; a < nargs; a++) {
+        const char *eq = strchr(args[a], '=');
+        int i = eq ? param_index(k, args[a], (size_t)(eq - args[a])) : -1;
+        if (i < 0) {
+            pm_error("%s: unknown parameter '%.*s'; 'pmucal kernels %s' lists its parameters", k->name,
+                     eq ? (int)(eq - args[a]) : (int)strlen(args[a]), args[a], k->name);
+            case_free(c);
+            return NULL;
+        }
+        if (!value_ok(k, &k->params[i], eq + 1)) {
+            case_free(c);
+            return NULL;
+        }
+        free(c->value[i]);
+        c->value[i] = xstrdup(eq + 1);
+    }
+    size_t cap = 256, len = 0;
+    c->label = xmalloc(cap);
+    len = (size_t)snprintf(c->label, cap, "%s", k->name);
+    for (int i = 0; k->params[i].name; i++) {
+        if (!c->value[i]) {
+            c->value[i] = xstrdup(k->params[i].def);
+            continue;
+        }
+        if (!strcmp(c->value[i], k->params[i].def))
+            continue;
+        size_t need = len + strlen(k->params[i].name) + strlen(c->value[i]) + 3;
+        if (need > cap)
+            c->label = xrealloc(c->label, cap = need * 2);
+        len += (size_t)snprintf(c->label + len, cap - len, " %s=%s", k->params[i].name, c->value[i]);
+    }
+    return c;
+}
+
+struct case_ *case_from_text(const struct kernel *k, const char *text)
+{
+    int n;
+    char **words = split_list(text, ' ', &n);
+    struct case_ *c = case_new(k, n, words);
+    free_list(words);
+    return c;
+}
+
+void case_free(struct case_ *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < KERNEL_MAX_PARAMS; i++)
+        free(c->value[i]);
+    free(c->label);
+    free(c);
+}
+
+const char *case_str(const struct case_ *c, const char *name)
+{
+    int i = param_index(c->kernel, name, strlen(name));
+    if (i < 0)
+        pm_fatal("kernel %s has no parameter %s", c->kernel->name, name);
+    return c->value[i];
+}
+
+bool case_is(const struct case_ *c, const char *name, const char *value)
+{
+    return !strcmp(case_str(c, name), value);
+}
+
+uint64_t case_uint(const struct case_ *c, const char *name)
+{
+    uint64_t v = 0;
+    parse_u64(case_str(c, name), &v);
+    return v;
+}
+
+uint64_t case_size(const struct case_ *c, const char *name)
+{
+    const char *s = case_str(c, name);
+    uint64_t v = level_size(s);
+    if (!v)
+        parse_size(s, &v);
+    return v;
+}
+
+int case_cpu(const struct case_ *c, const char *name)
+{
+    return (int)case_uint(c, name);
+}
+
+bool kernel_has_param(const struct kernel *k, const char *name)
+{
+    return param_index(k, name, strlen(name)) >= 0;
+}
+
+int case_run_cpu(const struct case_ *c)
+{
+    if (param_index(c->kernel, "run_cpu", 7) >= 0)
+        return case_cpu(c, "run_cpu");
+    int cpus[1];
+    return topo_cpus(cpus, 1) ? cpus[0] : 0;
+}
+
+/* Does a size name a level this machine lacks, or a default CPU one it does not have? Asked at
+ * setup, not when the case is made: resolving a level may measure the latency curve. */
+static bool host_lacks(struct case_ *c)
+{
+    const struct kernel *k = c->kernel;
+    for (int i = 0; k->params[i].name; i++) {
+        const char *v = c->value[i];
+        uint64_t cpu;
+        if (k->params[i].type == PARAM_SIZE && is_level_name(v) && !level_size(v)) {
+            note_missing_level(c, &k->params[i], v);
+            return true;
+        }
+        /* A default CPU (writer_cpu=1) on a machine without it; a CPU the user names was checked. */
+        if (k->params[i].type == PARAM_CPU && !strcmp(v, k->params[i].def) && parse_u64(v, &cpu) &&
+            !topo_cpu_valid((int)cpu)) {
+            int cpus[2], n = topo_cpus(cpus, 2);
+            snprintf(c->skip, sizeof(c->skip), "%s=%s by default, but this machine has %s%s", k->params[i].name, v,
+                     n < 2 ? "only one CPU" : "no CPU ", n < 2 ? "" : v);
+            return true;
+        }
+    }
+    return false;
+}
+
+int case_setup(struct case_ *c)
+{
+    if (host_lacks(c))
+        return KERNEL_SKIP;
+    return c->kernel->setup(c);
+}
+
+bool case_isa_usable(struct case_ *c, unsigned isa)
+{
+    static const struct {
+        unsigned bit;
+        const char *name;
+    } names[] = {{ISA_AVX2, "AVX2"}, {ISA_FMA, "FMA"}, {ISA_AVX512, "AVX-512"}};
+    const struct cpu_facts *cpu = cpu_get();
+    for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+        if (!(isa & names[i].bit))
+            continue;
+        /* The source's limit first: under valgrind cpuid hides what the simulator cannot run,
+         * and "the CPU lacks it" would then be the wrong reason. */
+        if (c->isa_limits & names[i].bit) {
+            snprintf(c->skip, sizeof(c->skip), "%s code cannot run under the %s counter source", names[i].name,
+                     c->isa_limits_by ? c->isa_limits_by : "chosen");
+            return false;
+        }
+        bool has = names[i].bit == ISA_AVX2 ? cpu->avx2 : names[i].bit == ISA_FMA ? cpu->fma : cpu->avx512f;
+        if (!has) {
+            snprintf(c->skip, sizeof(c->skip), "this CPU lacks %s", names[i].name);
+            return false;
+        }
+    }
+    return true;
+}
+
+void case_model(const struct case_ *c, struct quantities *q)
+{
+    quantities_unstated(q);
+    c->kernel->model(c, q);
+    quantities_derive(q);
+}

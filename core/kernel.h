@@ -1,0 +1,135 @@
+/* A kernel is a microbenchmark registered by its descriptor (like an fio ioengine); the core
+ * never switches on kernel names. A case is a kernel plus one set of parameter values. */
+#ifndef PMUCAL_KERNEL_H
+#define PMUCAL_KERNEL_H
+#include "base/stats.h"
+#include "core/quantity.h"
+#include <stdbool.h>
+#include <stdint.h>
+
+struct emit;
+
+enum param_type {
+    PARAM_SIZE,    /* bytes: "64", "4k", "2M", or a cache level L1|L2|L3|DRAM (well inside it) */
+    PARAM_UINT,    /* whole number */
+    PARAM_ENUM,    /* one of choices, "a|b|c" */
+    PARAM_CPU,     /* OS CPU index, checked against the topology */
+};
+
+struct param {
+    const char *name;
+    enum param_type type;
+    const char *def;       /* default value, as text */
+    const char *help;
+    const char *choices;   /* PARAM_ENUM: "a|b|c" */
+};
+
+#define KERNEL_MAX_PARAMS 16
+
+/* Instruction-set extensions a kernel (or one of its variants) may need beyond x86-64 + SSE2.
+ * A counter source that cannot execute some of them says so in its isa_limits (source.h): the
+ * sim source runs code under valgrind, which has no AVX-512 and dies with SIGILL on it. The
+ * engine copies the source's limits into the case before setup; a kernel's setup asks
+ *     if (!case_isa_usable(c, ISA_AVX512)) return KERNEL_SKIP;
+ * which fills c->skip with the reason (the CPU lacks it, or the source cannot run it), so the
+ * case becomes TAP SKIP lines instead of a crash. */
+enum isa_ext {
+    ISA_AVX2 = 1u << 0,
+    ISA_FMA = 1u << 1,
+    ISA_AVX512 = 1u << 2,   /* AVX-512F (and whatever subsets the variant names in its reason) */
+};
+
+struct case_ {
+    const struct kernel *kernel;
+    char *value[KERNEL_MAX_PARAMS];   /* text of each parameter, defaults filled in */
+    char *label;                      /* "walker size=L2 order=random": non-default values only */
+    void *priv;                       /* the kernel's state, from setup */
+    uint64_t warm_iters;              /* setup's advice: iterations that warm every line once */
+    bool warm_in_parts;               /* run() carries on where the last call stopped, so the
+                                         warm-up may be cut into parts, a stop looked for between */
+    uint64_t max_iters;               /* setup's limit (0 = none), e.g. fresh pages to touch */
+    uint64_t iters_multiple;          /* setup's need (0 or 1 = none): iterations a multiple of this */
+    uint64_t iters_lap;               /* setup's need (0 = none): runs longer than this many iterations
+                                       * take whole multiples of it (a table read cyclically) */
+    char skip[256];                   /* setup returned KERNEL_SKIP: the reason */
+    uint64_t iters;                   /* chosen by the measurement core on the first group */
+    char detail[256];                 /* what setup really got, e.g. "page=2m-thp slots=8192" */
+    unsigned isa_limits;              /* ISA_* the counter source cannot execute (set before setup) */
+    const char *isa_limits_by;        /* that source's name, for the SKIP reason */
+    bool simple_predictor;            /* the source's branch predictor is a textbook one (a simulator's):
+                                       * models state mispredicts only where such a one is exact */
+};
+
+enum { KERNEL_OK = 0, KERNEL_ERROR = -1, KERNEL_SKIP = 1 };
+
+struct kernel {
+    const char *name, *summary;
+    const struct param *params;                  /* terminated by {NULL} */
+    int  (*setup)(struct case_ *c);              /* not measured; KERNEL_OK/ERROR/SKIP */
+    void (*prepare)(struct case_ *c);            /* optional, before each run, not measured */
+    void (*run)(struct case_ *c, uint64_t iters);    /* the measured region, nothing else */
+    void (*model)(const struct case_ *c, struct quantities *q);  /* expected per iteration */
+    void (*teardown)(struct case_ *c);
+    const char *const *matrix;   /* default validation cases, "p=v p=v" each; NULL-terminated */
+    enum quantity_id per;        /* "cycles per <per_name>" in reports (e.g. Q_LD_ALL) */
+    const char *per_name;
+    /* Optional: more lines after 'pmucal run' prints a case's table (timing on the real CPU only),
+     * e.g. a penalty derived from its cycles per iteration. The case is still set up. core_ghz:
+     * the clock measured around that measurement (ns of a figure derived from these cycles). */
+    void (*report)(struct case_ *c, const struct stats *cycles, double core_ghz, const struct quantities *q);
+    /* Kernels that generate code: the emitter holding it (bytes and listing), for 'pmucal gen'. */
+    const struct emit *(*code)(const struct case_ *c);
+};
+
+void kernel_register(const struct kernel *k);
+const struct kernel *kernel_find(const char *name);
+const struct kernel **kernel_list(void);       /* NULL-terminated, name order */
+
+#define PMUCAL_KERNEL(var) \
+    static void __attribute__((constructor)) register_kernel_##var(void) { kernel_register(&var); }
+
+/* The case's model, with what follows from it (quantities_derive): every caller uses this. */
+void case_model(const struct case_ *c, struct quantities *q);
+
+/* Builds a case from "name=value" words. NULL with one clear message on an unknown parameter,
+ * a bad value or a missing choice. */
+struct case_ *case_new(const struct kernel *k, int nargs, char **args);
+/* Same, from "p=v p=v" text as in a matrix row. */
+struct case_ *case_from_text(const struct kernel *k, const char *text);
+void case_free(struct case_ *c);
+
+/* Typed accessors; the value was checked in case_new, so these cannot fail. */
+const char *case_str(const struct case_ *c, const char *name);
+uint64_t case_uint(const struct case_ *c, const char *name);
+uint64_t case_size(const struct case_ *c, const char *name);
+int case_cpu(const struct case_ *c, const char *name);
+bool case_is(const struct case_ *c, const char *name, const char *value);
+
+/* Bytes for a cache level name, well inside it: L1 half of L1; L2, L3 the power of two at or
+ * below the geometric mean of the level and the one below (128K for 32K/1M); DRAM 16 x the last
+ * level, at least 256 MiB. 0 when the name is not a level or the machine lacks it. */
+uint64_t level_size(const char *level);
+/* Which data-cache level (1..3) a working set of this many bytes fits in, or 4 for DRAM. */
+int level_of_size(uint64_t bytes);
+/* The same for code (the instruction side): L1 half of L1I; L2 the power of two at or below the
+ * geometric mean of L1I and L2; L3 likewise between L2 and L3; DRAM 2 x the last level, at least
+ * 64 MiB (a cyclic stream twice the last level misses it under LRU, and code is generated, so
+ * it is kept far smaller than the data side's DRAM size). 0 when not a level. */
+uint64_t code_level_size(const char *level);
+/* Which level (1..3, 4 = DRAM) holds code of this many bytes: L1I, then the unified levels. */
+int code_level_of_size(uint64_t bytes);
+
+
+
+/* The kernel's setup, or KERNEL_SKIP for a case needing a level or CPU the machine lacks. */
+int case_setup(struct case_ *c);
+
+/* Can the case use these ISA_* extensions, on this CPU and under its counter source? false
+ * with c->skip filled (the setup then returns KERNEL_SKIP). */
+bool case_isa_usable(struct case_ *c, unsigned isa);
+
+bool kernel_has_param(const struct kernel *k, const char *name);
+/* The CPU the measuring thread runs on: the case's run_cpu parameter where the kernel has one,
+ * else the first allowed CPU. */
+int case_run_cpu(const struct case_ *c);
+#endif

@@ -1,0 +1,74 @@
+/* The measurement core: one case x one group x R repetitions, per-iteration counts after
+ * subtracting the same region run with zero iterations. Nothing here knows which kernel or
+ * which source it drives. */
+#ifndef PMUCAL_MEASURE_H
+#define PMUCAL_MEASURE_H
+#include "base/stats.h"
+#include "core/kernel.h"
+#include "core/source.h"
+#include <signal.h>
+
+struct measure_opts {
+    int repetitions;          /* R, default 5 */
+    double target_seconds;    /* wall time of one measured run when iterations are automatic */
+    uint64_t iters;           /* fixed iterations per run; 0 = calibrate to target_seconds */
+    int max_redo;             /* redo a repetition that saw a context switch or migration */
+    int share_trips;          /* trips (odd; 0 means 1) whose median gives the CPU's share before and
+                                 after: calibrate takes 3, where cycles are the result */
+};
+#define MEASURE_OPTS_DEFAULT {.repetitions = 5, .target_seconds = 0.02, .iters = 0, .max_redo = 3}
+
+#define MEASURE_MAX_REPS 101
+/* Core-clock ratios taken before and after the repetitions that differ by more than this mean the
+ * clock moved while they ran (boost, host load): averaged, they would mis-scale every cycle. The
+ * repetitions are measured again, twice at most, then the measurement says so. */
+#define MEASURE_CLOCK_DRIFT 0.05
+#define MEASURE_SHARE_DRIFT 0.05
+/* The longest one measured run may last (real-time sources): a stop is acted on between runs. */
+#define MEASURE_MAX_RUN_SECONDS 0.5
+/* --iters at most this: beyond it no kernel's run stays under MEASURE_MAX_RUN_SECONDS. */
+#define MEASURE_MAX_ITERS 1000000000ull
+/* Would one run of iters iterations outlast MEASURE_MAX_RUN_SECONDS (a stop waits for a run to
+ * end)? Judged from a short pilot; true after one message naming option (--iters) and the
+ * largest count that fits. */
+bool measure_run_too_long(struct case_ *c, uint64_t iters, const char *option);
+
+struct measurement {
+    struct event_spec **events;
+    int nevents;
+    uint64_t iters;
+    int reps;
+    double per_iter[GROUP_MAX_EVENTS][MEASURE_MAX_REPS];   /* (count(N) - count(0)) / N */
+    double raw[GROUP_MAX_EVENTS][MEASURE_MAX_REPS][2];     /* count(N), count(0) */
+    struct stats stat[GROUP_MAX_EVENTS];
+    double cycles[MEASURE_MAX_REPS];       /* core cycles per iteration, from the TSC */
+    struct stats cycle_stat;
+    double core_per_tsc;                   /* ratio used: mean of the ratios before and after */
+    double ratio_before, ratio_after;
+    int clock_redone;    /* times the repetitions were measured again: the clock moved or the CPU was shared */
+    bool clock_moved;    /* the ratios before and after still differ by more than MEASURE_CLOCK_DRIFT */
+    /* The CPU's share of windows as long as a run, before and after the repetitions (measure.c
+     * cpu_share); cycles are scaled by their mean. cpu_shared: the share moved by more than
+     * MEASURE_SHARE_DRIFT even when measured again twice (busy neighbours come and go). */
+    double share_before, share_after, cpu_share;
+    bool cpu_shared;
+    double noise[NOISE_COUNT][MEASURE_MAX_REPS];   /* in run(N) + run(0), whole runs */
+    double fixed[FIXED_COUNT][MEASURE_MAX_REPS];   /* per iteration; NaN without fixed counters */
+    struct stats fixed_stat[FIXED_COUNT];
+    uint64_t time_enabled, time_running;  /* cumulative over the group's runs */
+    bool multiplexed;
+    int redone;          /* repetitions measured again because of noise */
+    bool noisy;          /* noise remained after max_redo */
+};
+
+/* TSC ticks spent inside measured regions (calibration, warm-up and repetitions) by this
+ * process: the denominator of how much of a run's wall time is measurement. */
+extern uint64_t measure_region_ticks;
+
+enum { MEASURE_OK = 0, MEASURE_FAILED = -1, MEASURE_INTERRUPTED = -2 };
+
+/* The case is set up and the thread pinned by the caller. */
+int measure_group(const struct source *src, struct case_ *c, struct event_spec **events, int n,
+                  const struct measure_opts *o, struct measurement *m);
+
+#endif

@@ -1,0 +1,70 @@
+#include "core/quantity.h"
+#include <math.h>
+#include <string.h>
+
+static const struct {
+    const char *name, *help;
+} vocabulary[Q_COUNT] = {
+#define QUANTITY_ROW(id, name, help) [Q_##id] = {name, help},
+    QUANTITY_LIST(QUANTITY_ROW)
+#undef QUANTITY_ROW
+};
+
+void quantities_unstated(struct quantities *q)
+{
+    for (int i = 0; i < Q_COUNT; i++)
+        q->v[i] = NAN;
+    q->v[Q_ITER] = 1;
+}
+
+bool quantity_stated(const struct quantities *q, enum quantity_id id)
+{
+    return !isnan(q->v[id]);
+}
+
+const char *quantity_name(enum quantity_id id)
+{
+    return (unsigned)id < Q_COUNT ? vocabulary[id].name : "?";
+}
+
+const char *quantity_help(enum quantity_id id)
+{
+    return (unsigned)id < Q_COUNT ? vocabulary[id].help : "?";
+}
+
+int quantity_lookup(const char *name)
+{
+    for (int i = 0; i < Q_COUNT; i++)
+        if (!strcmp(vocabulary[i].name, name))
+            return i;
+    return -1;
+}
+
+void quantities_derive(struct quantities *q)
+{
+    static const struct {
+        enum quantity_id kind, mispred;
+    } parts[] = {
+        {Q_BR_COND, Q_BR_COND_MISPRED},
+        {Q_BR_INDIRECT, Q_BR_INDIRECT_MISPRED},
+        {Q_BR_RET, Q_BR_RET_MISPRED},
+    };
+    double *v = q->v;
+    for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+        if (isnan(v[parts[i].mispred]) && (v[parts[i].kind] == 0 || v[Q_BR_MISPRED] == 0))
+            v[parts[i].mispred] = 0;
+    int unstated = -1, n_unstated = 0;
+    double stated = 0;
+    for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+        if (isnan(v[parts[i].mispred])) {
+            unstated = (int)i;
+            n_unstated++;
+        } else {
+            stated += v[parts[i].mispred];
+        }
+    }
+    if (n_unstated == 1 && !isnan(v[Q_BR_MISPRED]))
+        v[parts[unstated].mispred] = v[Q_BR_MISPRED] - stated;
+    else if (n_unstated == 0 && isnan(v[Q_BR_MISPRED]))
+        v[Q_BR_MISPRED] = stated;
+}

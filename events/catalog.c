@@ -1,0 +1,394 @@
+#include "events/catalog.h"
+#include "base/util.h"
+#include "events/perfsyntax.h"
+#include "events/pfm.h"
+#include "host/cpuid_leaf.h"
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* libpfm4 PMU names beside the tables' folder names (eventdata/README.md). */
+static const struct {
+    const char *pfm, *table;
+} model_names[] = {
+    {"skl", "SKL"}, {"skx", "SKX"}, {"icl", "ICL"}, {"icx", "ICX"}, {"spr", "SPR"}, {"hsw", "HSW"},
+    {"bdw", "BDW"}, {"snb", "SNB"}, {"ivb", "IVB"}, {"wsm_dp", "WSM-EP-DP"},
+    {"amd64_fam17h_zen2", "amdzen2"}, {"amd64_fam19h_zen3", "amdzen3"}, {"amd64_fam19h_zen4", "amdzen4"},
+};
+
+const char *catalog_table_of_pfm(const char *pfm)
+{
+    for (size_t i = 0; pfm && i < ARRAY_SIZE(model_names); i++)
+        if (!strcmp(model_names[i].pfm, pfm))
+            return model_names[i].table;
+    return NULL;
+}
+
+const char *catalog_pfm_of_table(const char *table)
+{
+    for (size_t i = 0; table && i < ARRAY_SIZE(model_names); i++)
+        if (!strcasecmp(model_names[i].table, table))
+            return model_names[i].pfm;
+    return NULL;
+}
+
+bool cpu_signature(char *sig, size_t n, char *how, size_t hn)
+{
+    const char *env = getenv("PMUCAL_CPUID");
+    if (env && *env) {
+        char vendor[16];
+        unsigned family, model, step;
+        int end = 0;
+        int k = sscanf(env, "%15[A-Za-z]-%u-%x%n-%x%n", vendor, &family, &model, &end, &step, &end);
+        if (k < 3 || env[end]) {
+            if (how)
+                snprintf(how, hn, "PMUCAL_CPUID=%s is not VENDOR-FAMILY-MODEL[-STEPPING] (family decimal, model "
+                         "and stepping hex), e.g. AuthenticAMD-26-2 or GenuineIntel-6-55-4", env);
+            return false;
+        }
+        snprintf(sig, n, "%s", env);
+        if (how)
+            snprintf(how, hn, "PMUCAL_CPUID");
+        return true;
+    }
+    unsigned r[4], a[4];
+    char why[600];
+    if (!cpuid_origin(why, sizeof(why))) {
+        if (how)
+            snprintf(how, hn, "%s", why);
+        return false;
+    }
+    if (!cpuid_query(0, 0, r) || !cpuid_query(1, 0, a)) {
+        if (how)
+            snprintf(how, hn, "no CPUID leaves 0 and 1 in %s/pu0", getenv("HWLOC_CPUID_PATH"));
+        return false;
+    }
+    char vendor[13];
+    memcpy(vendor, &r[1], 4), memcpy(vendor + 4, &r[3], 4), memcpy(vendor + 8, &r[2], 4);
+    vendor[12] = '\0';
+    /* perf's x86 rule: the extended family adds when the family is 0xf; the extended model is
+     * the high nibble from family 6 on. */
+    unsigned family = (a[0] >> 8) & 0xf, model = (a[0] >> 4) & 0xf, step = a[0] & 0xf;
+    if (family == 0xf)
+        family += (a[0] >> 20) & 0xff;
+    if (family >= 6)
+        model += ((a[0] >> 16) & 0xf) << 4;
+    snprintf(sig, n, "%s-%u-%X-%X", vendor, family, model, step);
+    if (how)
+        snprintf(how, hn, "%s", getenv("HWLOC_CPUID_PATH") ? "HWLOC_CPUID_PATH" : "cpuid");
+    return true;
+}
+
+const char *catalog_root(void)
+{
+    static char root[4096];
+    const char *env = getenv("PMUCAL_EVENTDATA");
+    if (env && *env)
+        return env;
+    /* In the source tree (bin/pmucal or build/<kind>/pmucal: the tree has validate/expect), the
+     * tables are ../shared beside the tree, as in CI; after 'make install', PREFIX/share/pmucal. */
+    static const struct {
+        const char *tree, *data;
+    } places[] = {{"../validate/expect", "../../shared/eventdata"},
+                  {"../../validate/expect", "../../../shared/eventdata"},
+                  {NULL, "../share/pmucal/eventdata"}};
+    for (size_t i = 0; i < ARRAY_SIZE(places); i++) {
+        char *tree = places[i].tree ? exe_relative(places[i].tree) : NULL, *real = NULL;
+        struct stat st;
+        if ((tree || !places[i].tree) && (real = exe_relative(places[i].data)) && !stat(real, &st) &&
+            S_ISDIR(st.st_mode) && strlen(real) < sizeof(root)) {
+            snprintf(root, sizeof(root), "%s", real);
+            free(real);
+            free(tree);
+            return root;
+        }
+        free(real);
+        free(tree);
+    }
+    return "../shared/eventdata";
+}
+
+/* perf's x86 rule for a mapfile row: a regular expression matching the whole signature; a row
+ * without a stepping is matched against the signature without its stepping. */
+static bool row_matches(const char *re_text, const char *sig)
+{
+    int row_dashes = 0, sig_dashes = 0;
+    for (const char *p = re_text; *p; p++)
+        row_dashes += *p == '-';
+    char id[128];
+    snprintf(id, sizeof(id), "%s", sig);
+    for (char *p = id; *p; p++)
+        if (*p == '-' && ++sig_dashes == 3 && row_dashes < 3)
+            *p = '\0';
+    if (row_dashes >= 3 && sig_dashes < 3)
+        return false;
+    regex_t re;
+    if (regcomp(&re, re_text, REG_EXTENDED))
+        return false;
+    regmatch_t m;
+    bool ok = !regexec(&re, id, 1, &m, 0) && m.rm_so == 0 && (size_t)m.rm_eo == strlen(id);
+    regfree(&re);
+    return ok;
+}
+
+char *catalog_table_name(const char *path)
+{
+    char *copy = xstrdup(path);
+    size_t len = strlen(copy);
+    while (len > 1 && copy[len - 1] == '/')
+        copy[--len] = '\0';
+    struct stat st;
+    if (!stat(copy, &st) && !S_ISDIR(st.st_mode) && strrchr(copy, '/'))
+        *strrchr(copy, '/') = '\0';   /* a file: its folder names the table */
+    char *base = strrchr(copy, '/') ? strrchr(copy, '/') + 1 : copy;
+    if (!strcmp(base, "events") && base > copy + 1) {   /* Intel: SKL/events */
+        base[-1] = '\0';
+        base = strrchr(copy, '/') ? strrchr(copy, '/') + 1 : copy;
+    }
+    char *name = xstrdup(base);
+    free(copy);
+    return name;
+}
+
+/* The model's programmable core counters: AMD's CPUID 0x80000022 EBX[3:0] (PerfMonV2), else
+ * 6 when 0x80000001 ECX bit 23 (PerfCtrExtCore) says so, else the table's model (every Zen core
+ * has six); Intel's CPUID 0xA EAX[15:8] (per logical CPU), else the tables' Counter lists. */
+static void count_counters(struct catalog *c, bool cpuid_is_this_cpu)
+{
+    unsigned r[4];
+    bool amd = !strncmp(c->name, "amd", 3);
+    if (amd && cpuid_is_this_cpu && cpuid_query(0x80000000u, 0, r) && r[0] >= 0x80000022u &&
+        cpuid_query(0x80000022u, 0, r) && (r[0] & 1) && (r[1] & 0xf)) {
+        c->counters = (int)(r[1] & 0xf);
+        c->counters_how = xstrdup("CPUID 0x80000022 EBX[3:0] (PerfMonV2)");
+        return;
+    }
+    if (amd && cpuid_is_this_cpu && cpuid_query(0x80000001u, 0, r) && (r[2] >> 23 & 1)) {
+        c->counters = 6;
+        c->counters_how = xstrdup("CPUID 0x80000001 ECX bit 23 (PerfCtrExtCore)");
+        return;
+    }
+    if (amd) {
+        c->counters = 6;
+        c->counters_how = xasprintf("%s: six core counters on every Zen core (CPUID gives no count here)", c->name);
+        return;
+    }
+    if (cpuid_is_this_cpu && cpuid_query(0xa, 0, r) && (r[0] & 0xff) && ((r[0] >> 8) & 0xff)) {
+        c->counters = (int)((r[0] >> 8) & 0xff);
+        c->counters_how = xstrdup("CPUID 0xA EAX[15:8] (architectural PMU: counters per logical CPU)");
+        return;
+    }
+    int top = 0;
+    for (int k = 0; k < c->vt.n; k++)
+        for (int b = 31; b >= top; b--)
+            if (c->vt.ev[k].counters & (1u << b)) {
+                top = b + 1;
+                break;
+            }
+    c->counters = top ? top : 4;
+    c->counters_how = top ? xasprintf("%s: the events' Counter lists", c->name)
+                          : xasprintf("%s: no Counter lists; 4, the architectural minimum", c->name);
+}
+
+/* Rows of ROOT/<vendor>/mapfile.csv matching sig: perf's format names a folder, Intel's a file. */
+static int load_by_mapfile(struct catalog *c, const char *sub, const char *sig, char *why, size_t n)
+{
+    char *dir = xasprintf("%s/%s", catalog_root(), sub), *map = xasprintf("%s/mapfile.csv", dir);
+    char err[512];
+    size_t len;
+    char *text = read_file_bounded(map, INPUT_FILE_MAX, &len, err, sizeof(err));
+    int rc = 0;
+    if (!text) {
+        snprintf(why, n, "no mapfile: %s; set PMUCAL_EVENTDATA or give --vendor-json PATH", err);
+        goto out;
+    }
+    char *first_row = NULL, *next = NULL;
+    for (char *line = text; rc >= 0 && line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        line[strcspn(line, "\r")] = '\0';
+        char *cols[4] = {0}, *save = NULL;
+        int k = 0;
+        for (char *t = strtok_r(line, ",", &save); t && k < 4; t = strtok_r(NULL, ",", &save))
+            cols[k++] = t;
+        if (k < 4 || !strcmp(cols[0], "Family-model") || !row_matches(cols[0], sig))
+            continue;
+        if (strcmp(cols[3], "core") && strcmp(cols[3], "offcore") && strcmp(cols[3], "fp_arith_inst"))
+            continue;   /* uncore, metrics: not core events */
+        if (first_row && strcmp(first_row, cols[0]))
+            break;      /* perf takes the first row that matches */
+        char *path = xasprintf("%s/%s", dir, cols[2][0] == '/' ? cols[2] + 1 : cols[2]);
+        struct stat st;
+        if (stat(path, &st)) {
+            snprintf(why, n, "%s row '%s' names %s, which is not there", map, cols[0], path);
+            free(path);
+            break;
+        }
+        if (!first_row) {
+            first_row = xstrdup(cols[0]);
+            c->path = xstrdup(path);
+            c->name = catalog_table_name(path);
+            c->how = xasprintf("CPUID %s matches row '%s' of %s", sig, cols[0], map);
+        }
+        rc = vendor_load(&c->vt, path) ? -1 : 1;
+        free(path);
+    }
+    if (!first_row && !why[0])
+        snprintf(why, n, "no row of %s matches CPUID %s", map, sig);
+    free(first_row);
+    free(text);
+out:
+    free(dir);
+    free(map);
+    return rc;
+}
+
+int catalog_for_signature(struct catalog *c, const char *sig, char *why, size_t n)
+{
+    memset(c, 0, sizeof(*c));
+    why[0] = '\0';
+    const char *sub = !strncmp(sig, "AuthenticAMD", 12) || !strncmp(sig, "HygonGenuine", 12) ? "amd"
+                      : !strncmp(sig, "GenuineIntel", 12) ? "intel" : NULL;
+    if (!sub) {
+        snprintf(why, n, "no vendor tables for CPUID %s (AMD and Intel only)", sig);
+        return 0;
+    }
+    int rc = load_by_mapfile(c, sub, sig, why, n);
+    if (rc > 0)
+        count_counters(c, !getenv("PMUCAL_CPUID"));
+    else
+        catalog_free(c);
+    return rc;
+}
+
+char *catalog_table_path(const char *name)
+{
+    struct stat st;
+    for (int i = 0; i < 2 && !strchr(name, '/'); i++) {
+        char *p = xasprintf("%s/%s/%s", catalog_root(), i ? "intel" : "amd", name);
+        if (!stat(p, &st) && S_ISDIR(st.st_mode))
+            return p;
+        free(p);
+    }
+    return NULL;
+}
+
+int catalog_load(struct catalog *c, const char *arg)
+{
+    memset(c, 0, sizeof(*c));
+    struct stat st;
+    char *path = NULL;
+    if (stat(arg, &st) && !strchr(arg, '/')) {   /* a table name under the root */
+        path = catalog_table_path(arg);
+        if (!path) {
+            pm_error("'%s' is neither a path nor a table under %s/amd or %s/intel (amdzen4, amdzen5, SKL, ...); "
+                     "give a JSON file or folder, or set PMUCAL_EVENTDATA", arg, catalog_root(), catalog_root());
+            return -1;
+        }
+    }
+    c->path = path ? path : xstrdup(arg);
+    if (vendor_load(&c->vt, c->path)) {
+        catalog_free(c);
+        return -1;
+    }
+    c->name = catalog_table_name(c->path);
+    c->how = xasprintf("named: %s", c->path);
+    count_counters(c, false);
+    return 0;
+}
+
+void catalog_adopt(struct catalog *c, struct vendor_table *vt, const char *path)
+{
+    memset(c, 0, sizeof(*c));
+    c->vt = *vt;
+    c->borrowed = true;
+    c->path = xstrdup(path);
+    c->name = catalog_table_name(path);
+    c->how = xasprintf("--vendor-json %s", path);
+    count_counters(c, false);
+}
+
+void catalog_free(struct catalog *c)
+{
+    if (!c->borrowed)
+        vendor_free(&c->vt);
+    free(c->name);
+    free(c->path);
+    free(c->how);
+    free(c->counters_how);
+    memset(c, 0, sizeof(*c));
+}
+
+static const struct catalog *active;
+static struct catalog host;
+static int host_state;   /* 0 untried, 1 loaded, -1 none */
+static char host_why[512];
+
+static void free_host(void)
+{
+    catalog_free(&host);
+}
+
+void catalog_set_active(const struct catalog *c)
+{
+    active = c;
+}
+
+static const struct catalog *host_catalog(void)
+{
+    if (!host_state) {
+        char sig[128], how[512];
+        host_state = -1;
+        if (!cpu_signature(sig, sizeof(sig), how, sizeof(how)))
+            snprintf(host_why, sizeof(host_why), "%s", how);
+        else if (catalog_for_signature(&host, sig, host_why, sizeof(host_why)) > 0) {
+            host_state = 1;
+            atexit(free_host);
+        }
+    }
+    return host_state > 0 ? &host : NULL;
+}
+
+const struct catalog *catalog_active(char *why, size_t n)
+{
+    if (active)
+        return active;
+    const struct catalog *c = host_catalog();
+    if (!c && why)
+        snprintf(why, n, "%s", host_why);
+    return c;
+}
+
+int catalog_resolve(const char *name, struct event_spec *spec, char *err, size_t n)
+{
+    const struct catalog *c = catalog_active(NULL, 0);
+    if (!c)
+        return 0;
+    size_t base = strcspn(name, ":");
+    char *bare = xasprintf("%.*s", (int)base, name);
+    const struct vendor_event *v = vendor_find(&c->vt, bare);
+    free(bare);
+    if (!v)
+        return 0;
+    if (perf_modifiers(name + base, spec, err, n))
+        return -1;
+    vendor_event_spec(v, spec);
+    spec->canonical = xstrdup(v->name);
+    return 1;
+}
+
+const char *catalog_event_name(const struct event_spec *spec)
+{
+    if (spec->type != 4 /* PERF_TYPE_RAW */)
+        return NULL;
+    const struct catalog *c = catalog_active(NULL, 0);
+    const struct vendor_event *v = c ? vendor_match(&c->vt, spec) : NULL;
+    if (!v && c != host_catalog() && host_catalog())
+        v = vendor_match(&host.vt, spec);
+    return v ? v->name : NULL;
+}

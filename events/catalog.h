@@ -1,0 +1,59 @@
+/* The event catalogue of a CPU model from the vendor's tables (Linux perf pmu-events JSON for AMD,
+ * Intel perfmon JSON): chosen for the host by its CPUID signature through the tables' mapfile, as
+ * perf does, or named with --vendor-json. It is what pmucal uses where libpfm4 does not know the
+ * model; libpfm4 stays the first choice where it does. */
+#ifndef PMUCAL_CATALOG_H
+#define PMUCAL_CATALOG_H
+#include "events/vendor.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+struct catalog {
+    struct vendor_table vt;
+    bool borrowed;          /* vt belongs to the caller (--vendor-json loaded elsewhere) */
+    char *name;             /* the table: "amdzen5", "SKL" */
+    char *path;             /* the folder or file it was read from */
+    char *how;              /* why this table: the CPUID row of the mapfile, or --vendor-json */
+    int counters;           /* programmable core counters of the model */
+    char *counters_how;     /* where that number came from */
+};
+
+/* The CPU's signature as perf's mapfiles spell it: vendor-family-model-stepping, family decimal,
+ * model and stepping hex ("AuthenticAMD-26-2-1"). From $PMUCAL_CPUID (tests: "AuthenticAMD-26-2"),
+ * else the leaves in $HWLOC_CPUID_PATH/pu0 (hwloc-gather-cpuid), else the cpuid instruction.
+ * how (may be NULL) says which. false with a message in how when $PMUCAL_CPUID is malformed. */
+bool cpu_signature(char *sig, size_t n, char *how, size_t hn);
+/* The folder holding amd/ and intel/ (each with mapfile.csv): $PMUCAL_EVENTDATA, else
+ * ../shared/eventdata beside the source tree the binary was built in (when it runs from there),
+ * else PREFIX/share/pmucal/eventdata beside an installed PREFIX/bin/pmucal, else
+ * ../shared/eventdata from the current folder. */
+const char *catalog_root(void);
+/* The host's table by CPUID signature: 1 loaded, 0 none (why says so: no mapfile row, no folder),
+ * -1 the table is malformed (message printed). */
+int catalog_for_signature(struct catalog *c, const char *sig, char *why, size_t n);
+/* A table by path (a JSON file or folder) or by name under catalog_root() ("amdzen4", "SKL").
+ * -1 with one message naming the input. */
+int catalog_load(struct catalog *c, const char *path_or_name);
+/* The folder of a table name under catalog_root() ("amdzen5" -> ROOT/amd/amdzen5), NULL when none. */
+char *catalog_table_path(const char *name);
+/* Describe a table loaded elsewhere (--vendor-json) without copying it. */
+void catalog_adopt(struct catalog *c, struct vendor_table *vt, const char *path);
+void catalog_free(struct catalog *c);
+/* The table a path names: its folder ("amdzen5"), Intel's model folder for SKL/events. Caller frees. */
+char *catalog_table_name(const char *path);
+
+/* The catalogue names resolve against: the one given to catalog_set_active (borrowed), else the
+ * host's by CPUID, loaded once. NULL when there is none, with the reason in why (may be NULL). */
+const struct catalog *catalog_active(char *why, size_t n);
+void catalog_set_active(const struct catalog *c);
+/* A catalogue name with perf's :u/:k modifiers ("ls_dispatch.ld_dispatch:k") into spec: 1 resolved,
+ * 0 no such name, -1 a bad modifier (err). */
+int catalog_resolve(const char *name, struct event_spec *spec, char *err, size_t n);
+/* perf's own name (the table's EventName) of an encoding in the active catalogue, else in the
+ * host's table by CPUID: what perf metric JSON must say. NULL when no entry has this encoding. */
+const char *catalog_event_name(const struct event_spec *spec);
+/* libpfm4's PMU name of a table and back ("amd64_fam19h_zen4" <-> "amdzen4"); NULL when none. */
+const char *catalog_table_of_pfm(const char *pfm);
+const char *catalog_pfm_of_table(const char *table);
+
+#endif

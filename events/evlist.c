@@ -1,0 +1,229 @@
+#include "events/evlist.h"
+#include "base/util.h"
+#include "events/catalog.h"
+#include "events/perfsyntax.h"
+#include "events/pfm.h"
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void evlist_add_grouped(struct evlist *l, const char *name, const char *where, int group)
+{
+    l->name = xrealloc(l->name, sizeof(*l->name) * (size_t)(l->n + 1));
+    l->where = xrealloc(l->where, sizeof(*l->where) * (size_t)(l->n + 1));
+    l->group = xrealloc(l->group, sizeof(*l->group) * (size_t)(l->n + 1));
+    l->name[l->n] = xstrdup(name);
+    l->group[l->n] = group;
+    l->where[l->n++] = xstrdup(where);
+}
+
+void evlist_add(struct evlist *l, const char *name, const char *where)
+{
+    evlist_add_grouped(l, name, where, 0);
+}
+
+void evlist_free(struct evlist *l)
+{
+    for (int i = 0; i < l->n; i++) {
+        free(l->name[i]);
+        free(l->where[i]);
+    }
+    free(l->name);
+    free(l->where);
+    free(l->group);
+    memset(l, 0, sizeof(*l));
+}
+
+static bool whole(const char *s, unsigned long long *v)
+{
+    char *end;
+    if (!*s || *s == '-' || *s == '+')
+        return false;
+    errno = 0;
+    *v = strtoull(s, &end, 0);
+    return !*end && !errno;
+}
+
+/* The shape of one event string; libpfm4 (or the source) judges names later. NULL when fine. */
+static const char *check_syntax(const char *ev, char *why, size_t n)
+{
+    const char *p = ev, *colons = strstr(ev, "::");
+    if (colons && memchr(ev, ':', (size_t)(colons - ev)))
+        colons = NULL;   /* "EVENT:u::k": an empty field, not a PMU prefix */
+    if (colons) {
+        if (colons == ev) {
+            snprintf(why, n, "'%s': the PMU name before '::' is empty", ev);
+            return why;
+        }
+        p = colons + 2;
+    }
+    if (!*p || *p == ':') {
+        snprintf(why, n, "'%s': the event name is empty", ev);
+        return why;
+    }
+    char *copy = xstrdup(p);
+    const char *bad = NULL;
+    int field = 0;
+    for (char *save, *tok = strtok_r(copy, ":", &save); tok && !bad; tok = strtok_r(NULL, ":", &save), field++) {
+        char *eq = strchr(tok, '=');
+        if (!eq || !field)
+            continue;
+        unsigned long long v;
+        *eq = '\0';
+        const char *key = tok, *val = eq + 1;
+        if (!*key)
+            snprintf(why, n, "'%s': a modifier '=%s' has no name (e.g. :c=1)", ev, val), bad = why;
+        else if (!whole(val, &v))
+            snprintf(why, n, "'%s': modifier %s needs a whole number, e.g. :%s=1", ev, key, key), bad = why;
+        else if (!strcmp(key, "c") && v > 255)
+            snprintf(why, n, "'%s': counter mask c=%llu is out of range 0..255", ev, v), bad = why;
+        else if ((!strcmp(key, "i") || !strcmp(key, "e") || !strcmp(key, "u") || !strcmp(key, "k")) && v > 1)
+            snprintf(why, n, "'%s': modifier %s is a flag: 0 or 1", ev, key), bad = why;
+    }
+    free(copy);
+    if (!bad && (strstr(p, "::") || p[strlen(p) - 1] == ':'))
+        snprintf(why, n, "'%s': an empty unit mask or modifier between ':'", ev), bad = why;
+    return bad;
+}
+
+/* perf's syntax: a list with {a,b,c} groups and cpu/.../ events, its commas not separating lines. */
+static int add_perf_list(struct evlist *l, const char *s, const char *where)
+{
+    char why[512], **items;
+    int *group, count;
+    if (perf_split_list(s, &items, &group, &count, why, sizeof(why))) {
+        pm_error("%s: %s", where, why);
+        return -1;
+    }
+    int rc = 0, base = l->groups;
+    for (int i = 0; i < count; i++) {
+        if (!rc && check_syntax(items[i], why, sizeof(why))) {
+            pm_error("%s: %s", where, why);
+            rc = -1;
+        }
+        if (!rc)
+            evlist_add_grouped(l, items[i], where, group[i] ? base + group[i] : 0);
+        if (group[i] && base + group[i] > l->groups)
+            l->groups = base + group[i];
+    }
+    free_list(items);
+    free(group);
+    return rc;
+}
+
+static int add_event_line(char *s, const char *where, void *l)
+{
+    char why[512];
+    if (strchr(s, '{') || perf_syntax_like(s))
+        return add_perf_list(l, s, where);
+    char *space = s + strcspn(s, " \t\r,");
+    if (*space) {
+        char *next = space + strspn(space, " \t\r,");
+        pm_error("%s: one event a line, but '%s' has more ('%s'); put each event on its own line", where, s, next);
+        return -1;
+    }
+    if (check_syntax(s, why, sizeof(why))) {
+        pm_error("%s: %s", where, why);
+        return -1;
+    }
+    evlist_add(l, s, where);
+    return 0;
+}
+
+int evlist_parse(struct evlist *l, const char *text, const char *origin)
+{
+    if (for_each_content_line(text, origin, add_event_line, l))
+        return -1;
+    if (!l->n) {
+        pm_error("%s names no event; write one event a line ('pmucal events' prints every one)", origin);
+        return -1;
+    }
+    return 0;
+}
+
+int evlist_load(struct evlist *l, const char *path)
+{
+    char *text = read_text_file(path, "event list");
+    if (!text)
+        return -1;
+    int rc = evlist_parse(l, text, path);
+    free(text);
+    return rc;
+}
+
+struct all_arg {
+    struct evlist *l;
+    char where[128];
+};
+
+static int add_all(const char *fq, const char *event, const char *umask, const char *desc, void *arg)
+{
+    (void)event, (void)umask, (void)desc;
+    struct all_arg *a = arg;
+    evlist_add(a->l, fq, a->where);
+    return 0;
+}
+
+int evlist_all(struct evlist *l, const char *pmu)
+{
+    struct pfm_core core;
+    char why[512] = "";
+    const struct catalog *c;
+    if (!pmu && !pfm_core_pmu(&core) && (c = catalog_active(why, sizeof(why)))) {
+        char *where = xasprintf("all events of %s", c->name);
+        for (int i = 0; i < c->vt.n; i++)
+            if (!c->vt.ev[i].deprecated)
+                evlist_add(l, c->vt.ev[i].name, where);
+        free(where);
+        return 0;
+    }
+    if (pmu ? !pfm_pmu_by_name(pmu, &core) : !pfm_core_pmu(&core)) {
+        if (pmu)
+            pm_error("--pmu %s: libpfm4 has no such PMU; examples: skl, icx, spr, amd64_fam19h_zen4", pmu);
+        else
+            pm_error("--events all: libpfm4 detected no core PMU for this CPU and there is no vendor table (%s); "
+                     "name one with --pmu NAME or --vendor-json PATH", why);
+        return -1;
+    }
+    struct all_arg a = {.l = l};
+    snprintf(a.where, sizeof(a.where), "all events of %s", core.name);
+    pfm_each_event(&core, add_all, &a);
+    return 0;
+}
+
+int evlist_from_arg(struct evlist *l, const char *arg, const char *pmu)
+{
+    if (!strcmp(arg, "all"))
+        return evlist_all(l, pmu);
+    struct stat st;
+    if (!stat(arg, &st) && S_ISREG(st.st_mode))
+        return evlist_load(l, arg);
+    if (strchr(arg, '/') && !perf_syntax_like(arg))
+        return evlist_load(l, arg);
+    char **items = NULL;
+    int *group = NULL, count = 0;
+    char err[256];
+    if (perf_split_list(arg, &items, &group, &count, err, sizeof(err)) == 0) {
+        bool has_all = false;
+        for (int i = 0; i < count; i++)
+            has_all |= !strcmp(items[i], "all");
+        for (int i = 0; i < count; i++)
+            free(items[i]);
+        free(items);
+        free(group);
+        if (has_all) {
+            pm_error("-e '%s': 'all' stands alone (every event of the PMU); give -e all, or a list of events", arg);
+            return -1;
+        }
+    }
+    if (add_perf_list(l, arg, "-e"))
+        return -1;
+    if (!l->n) {
+        pm_error("the event list '%s' names no event; give -e EVENT[,EVENT...], a file or 'all'", arg);
+        return -1;
+    }
+    return 0;
+}

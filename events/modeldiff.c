@@ -1,0 +1,190 @@
+#include "events/modeldiff.h"
+#include "base/util.h"
+#include "events/catalog.h"
+#include "events/vendor.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static void add_event(struct model_side *s, const char *name, const char *desc, const struct x86_enc *x, bool offcore)
+{
+    s->ev = xrealloc(s->ev, sizeof(*s->ev) * (size_t)(s->n + 1));
+    struct model_event *e = &s->ev[s->n++];
+    memset(e, 0, sizeof(*e));
+    const char *colons = strstr(name, "::");
+    e->name = xstrdup(colons ? colons + 2 : name);
+    e->key = xstrdup(e->name);
+    for (char *p = e->key; *p; p++)
+        *p = *p == ':' ? '.' : (char)tolower((unsigned char)*p);
+    e->desc = xstrdup(desc ? desc : "");
+    e->x = *x;
+    e->offcore = offcore;
+}
+
+static int add_pfm(const char *fq, const char *event, const char *umask, const char *desc, void *arg)
+{
+    (void)event, (void)umask;
+    struct event_spec spec = {0};
+    char err[512];
+    if (pfm_encode(fq, &spec, err, sizeof(err)))
+        return 0;   /* needs a modifier or another unit mask to encode */
+    struct x86_enc x;
+    x86_decode(&spec, &x);
+    add_event(arg, fq, desc, &x, spec.config1 != 0);
+    event_spec_clear(&spec);
+    return 0;
+}
+
+int model_side_load(struct model_side *s, const char *what)
+{
+    memset(s, 0, sizeof(*s));
+    struct pfm_core core;
+    if (pfm_pmu_by_name(what, &core)) {
+        if (!pfm_force(what))
+            return -1;
+        pfm_core_pmu(&core);
+        pfm_each_event(&core, add_pfm, s);
+        s->label = xasprintf("%s (libpfm4)", what);
+        const char *t = catalog_table_of_pfm(what);
+        s->table = t ? xstrdup(t) : NULL;
+        return 0;
+    }
+    struct catalog c;
+    if (catalog_load(&c, what))
+        return -1;
+    for (int i = 0; i < c.vt.n; i++) {
+        const struct vendor_event *v = &c.vt.ev[i];
+        if (v->deprecated)
+            continue;
+        struct event_spec spec = {0};
+        struct x86_enc x;
+        vendor_event_spec(v, &spec);
+        x86_decode(&spec, &x);
+        add_event(s, v->name, v->desc, &x, v->offcore);
+    }
+    s->label = xasprintf("%s (%s)", c.name, c.path);
+    s->table = xstrdup(c.name);
+    catalog_free(&c);
+    return 0;
+}
+
+void model_side_free(struct model_side *s)
+{
+    for (int i = 0; i < s->n; i++) {
+        free(s->ev[i].name);
+        free(s->ev[i].key);
+        free(s->ev[i].desc);
+    }
+    free(s->ev);
+    free(s->label);
+    free(s->table);
+    memset(s, 0, sizeof(*s));
+}
+
+static bool same_enc(const struct model_event *a, const struct model_event *b)
+{
+    return a->x.event == b->x.event && a->x.umask == b->x.umask && a->x.cmask == b->x.cmask && a->x.inv == b->x.inv &&
+           a->x.edge == b->x.edge && (!(a->offcore || b->offcore) || a->x.msr == b->x.msr);
+}
+
+/* An older name that the newer side still has is matched by name, never taken as renamed. */
+static bool side_has_key(const struct model_side *s, const char *key)
+{
+    for (int i = 0; i < s->n; i++)
+        if (!strcmp(s->ev[i].key, key))
+            return true;
+    return false;
+}
+
+static const char *suffix(const char *key)
+{
+    const char *dot = strrchr(key, '.');
+    return dot ? dot + 1 : key;
+}
+
+/* The same encoding under another name means the same thing when only the event's prefix was
+ * renamed (the unit mask's name stayed) or the description is word for word the same; otherwise
+ * the code was given to something else (Zen 5's 0xaf unit masks 1/2/4, packed-int 'pack' -> 'vnni'). */
+static bool same_meaning(const struct model_event *a, const struct model_event *b)
+{
+    return !strcmp(suffix(a->key), suffix(b->key)) || (a->desc[0] && !strcasecmp(a->desc, b->desc));
+}
+
+static const char *enc_text(const struct model_event *e, char *buf, size_t n)
+{
+    return vendor_enc_text(&e->x, e->offcore, buf, n);
+}
+
+static void finding(struct tap *t, FILE *table, bool quiet, enum tap_kind kind, const char *what,
+                    const struct model_event *a, const struct model_event *b)
+{
+    char ea[160] = "", eb[160] = "", desc[2048];
+    if (a)
+        enc_text(a, ea, sizeof(ea));
+    if (b)
+        enc_text(b, eb, sizeof(eb));
+    if (table) {
+        if (strcmp(what, "same"))   /* the table lists what differs */
+            fprintf(table, "%-10s %-55s %-44s %-55s %-44s %s\n", what, a ? a->name : "-", a ? ea : "-", b ? b->name : "-",
+                b ? eb : "-", b ? b->desc : a->desc);
+        return;
+    }
+    if (!a || !b) {
+        if (!quiet)
+            tap_comment(t, "%s: %s (%s): %s", what, a ? a->name : b->name, a ? ea : eb, a ? a->desc : b->desc);
+        return;
+    }
+    if (kind == TAP_OK && quiet)
+        return;
+    if (!strcmp(what, "same"))
+        snprintf(desc, sizeof(desc), "same: %s: %s", b->name, eb);
+    else if (!strcmp(what, "changed"))
+        snprintf(desc, sizeof(desc), "changed: %s: %s -> %s", b->name, ea, eb);
+    else
+        snprintf(desc, sizeof(desc), "%s: %s -> %s (%s): was \"%s\", now \"%s\"", what, a->name, b->name, eb, a->desc,
+                 b->desc);
+    tap_point(t, kind, desc, NULL);
+}
+
+void model_diff(struct model_side *a, struct model_side *b, struct tap *t, bool quiet, FILE *table,
+                struct model_diff_counts *c)
+{
+    memset(c, 0, sizeof(*c));
+    for (int i = 0; i < a->n; i++)
+        a->ev[i].used = false;
+    if (table)
+        fprintf(table, "%-10s %-55s %-44s %-55s %-44s %s\n", "kind", a->label, "encoding", b->label, "encoding",
+                "description (newer)");
+    for (int j = 0; j < b->n; j++) {
+        struct model_event *nb = &b->ev[j], *byname = NULL, *byenc = NULL;
+        for (int i = 0; i < a->n && !byname; i++)
+            if (!strcmp(a->ev[i].key, nb->key))
+                byname = &a->ev[i];
+        if (byname) {
+            byname->used = true;
+            bool same = same_enc(byname, nb);
+            same ? c->same++ : c->changed++;
+            finding(t, table, quiet, same ? TAP_OK : TAP_NOT_OK, same ? "same" : "changed", byname, nb);
+            continue;
+        }
+        for (int i = 0; i < a->n && !byenc; i++)
+            if (same_enc(&a->ev[i], nb) && !side_has_key(b, a->ev[i].key))
+                byenc = &a->ev[i];
+        if (byenc) {
+            byenc->used = true;
+            bool meaning = same_meaning(byenc, nb);
+            meaning ? c->renamed++ : c->remeant++;
+            finding(t, table, quiet, meaning ? TAP_OK : TAP_NOT_OK, meaning ? "renamed" : "re-meant", byenc, nb);
+            continue;
+        }
+        c->added++;
+        finding(t, table, quiet, TAP_OK, "new", NULL, nb);
+    }
+    for (int i = 0; i < a->n; i++)
+        if (!a->ev[i].used) {
+            c->removed++;
+            finding(t, table, quiet, TAP_OK, "removed", &a->ev[i], NULL);
+        }
+}

@@ -1,0 +1,257 @@
+#include "events/pfm.h"
+#include "base/util.h"
+#include "events/perfsyntax.h"
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <perfmon/pfmlib_perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static int state; /* 0 untried, 1 ok, -1 failed */
+
+bool pfm_ready(void)
+{
+    if (!state) {
+        int rc = pfm_initialize();
+        state = rc == PFM_SUCCESS ? 1 : -1;
+        if (state < 0)
+            pm_error("libpfm4 failed to initialize: %s", pfm_strerror(rc));
+    }
+    return state > 0;
+}
+
+static void fill_core(pfm_pmu_t p, const pfm_pmu_info_t *info, struct pfm_core *out)
+{
+    out->name = info->name;
+    out->desc = info->desc;
+    out->pmu = (int)p;
+    out->counters = info->num_cntrs;
+    out->fixed_counters = info->num_fixed_cntrs;
+    out->events = info->nevents;
+}
+
+/* libpfm4 keeps a PMU it once activated marked present after pfm_terminate(), so when a PMU was
+ * forced the forced one is the answer, not the first present one. */
+static const char *forced(void)
+{
+    const char *f = getenv("LIBPFM_FORCE_PMU");
+    return f && *f && !strchr(f, ',') ? f : NULL;
+}
+
+bool pfm_core_pmu(struct pfm_core *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (!pfm_ready())
+        return false;
+    if (forced() && pfm_pmu_by_name(forced(), out))
+        return true;
+    pfm_pmu_info_t info;
+    pfm_pmu_t p;
+    pfm_for_all_pmus(p) {
+        memset(&info, 0, sizeof(info));
+        info.size = sizeof(info);
+        if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS && info.is_present && info.type == PFM_PMU_TYPE_CORE) {
+            fill_core(p, &info, out);
+            return true;
+        }
+    }
+    return false;
+}
+
+bool pfm_pmu_by_name(const char *name, struct pfm_core *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (!pfm_ready())
+        return false;
+    pfm_pmu_info_t info;
+    pfm_pmu_t p;
+    pfm_for_all_pmus(p) {
+        memset(&info, 0, sizeof(info));
+        info.size = sizeof(info);
+        if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS && !strcmp(info.name, name)) {
+            fill_core(p, &info, out);
+            return true;
+        }
+    }
+    return false;
+}
+
+int pfm_encode(const char *name, struct event_spec *spec, char *err, size_t errlen)
+{
+    if (!pfm_ready()) {
+        snprintf(err, errlen, "libpfm4 is not available");
+        return -1;
+    }
+    struct perf_event_attr attr;
+    char *fstr = NULL;
+    pfm_perf_encode_arg_t arg;
+    memset(&attr, 0, sizeof(attr));
+    memset(&arg, 0, sizeof(arg));
+    arg.attr = &attr;
+    arg.fstr = &fstr;
+    arg.size = sizeof(arg);
+    /* With a forced PMU, a bare name means an event of that PMU (see forced()). */
+    char *qualified = forced() && !strstr(name, "::") ? xasprintf("%s::%s", forced(), name) : NULL;
+    int rc = pfm_get_os_event_encoding(qualified ? qualified : name, PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+    free(qualified);
+    if (rc != PFM_SUCCESS) {
+        struct pfm_core core;
+        bool have = pfm_core_pmu(&core);
+        snprintf(err, errlen, "unknown event '%s' for PMU %s (libpfm4: %s); 'pmucal events' lists the events",
+                 name, have ? core.name : "(none detected)", pfm_strerror(rc));
+        return -1;
+    }
+    spec->canonical = xstrdup(fstr ? fstr : name);
+    free(fstr);
+    spec->type = attr.type;
+    spec->config = attr.config;
+    spec->config1 = attr.config1;
+    spec->config2 = attr.config2;
+    spec->programmable = true;
+    spec->count_kernel = !attr.exclude_kernel;
+    spec->exclude_user = attr.exclude_user;
+    return 0;
+}
+
+bool pfm_force(const char *pmu)
+{
+    struct pfm_core core;
+    if (!pfm_pmu_by_name(pmu, &core)) {
+        pm_error("libpfm4 has no PMU named '%s'; examples: skl, icx, spr, amd64_fam19h_zen4", pmu);
+        return false;
+    }
+    const char *now = getenv("LIBPFM_FORCE_PMU");
+    if (now && !strcmp(now, pmu) && state > 0)
+        return true;
+    setenv("LIBPFM_FORCE_PMU", pmu, 1);
+    pfm_terminate();
+    state = 0;
+    if (!pfm_ready())
+        return false;
+    if (!pfm_core_pmu(&core) || strcmp(core.name, pmu)) {
+        pm_error("LIBPFM_FORCE_PMU=%s did not make libpfm4 use that PMU", pmu);
+        return false;
+    }
+    return true;
+}
+
+int pfm_each_event(const struct pfm_core *core, pfm_event_fn fn, void *arg)
+{
+    pfm_event_info_t ev;
+    pfm_event_attr_info_t at;
+    pfm_pmu_info_t pinfo;
+    memset(&pinfo, 0, sizeof(pinfo));
+    pinfo.size = sizeof(pinfo);
+    if (pfm_get_pmu_info((pfm_pmu_t)core->pmu, &pinfo) != PFM_SUCCESS)
+        return -1;
+    int count = 0;
+    for (int i = pinfo.first_event; i != -1; i = pfm_get_event_next(i)) {
+        memset(&ev, 0, sizeof(ev));
+        ev.size = sizeof(ev);
+        if (pfm_get_event_info(i, PFM_OS_NONE, &ev) != PFM_SUCCESS)
+            continue;
+        int umasks = 0;
+        for (int a = 0; a < ev.nattrs; a++) {
+            memset(&at, 0, sizeof(at));
+            at.size = sizeof(at);
+            if (pfm_get_event_attr_info(i, a, PFM_OS_NONE, &at) != PFM_SUCCESS || at.type != PFM_ATTR_UMASK)
+                continue;
+            umasks++;
+            char *fq = xasprintf("%s::%s:%s", core->name, ev.name, at.name);
+            int rc = fn(fq, ev.name, at.name, at.desc ? at.desc : "", arg);
+            free(fq);
+            count++;
+            if (rc)
+                return rc;
+        }
+        if (!umasks) {
+            char *fq = xasprintf("%s::%s", core->name, ev.name);
+            int rc = fn(fq, ev.name, NULL, ev.desc ? ev.desc : "", arg);
+            free(fq);
+            count++;
+            if (rc)
+                return rc;
+        }
+    }
+    return count;
+}
+
+void x86_decode(const struct event_spec *spec, struct x86_enc *out)
+{
+    uint64_t c = spec->config;
+    memset(out, 0, sizeof(*out));
+    out->event = (unsigned)((c & 0xff) | ((c >> 32) & 0xf) << 8);
+    out->umask = (unsigned)((c >> 8) & 0xff);
+    out->edge = (c >> 18) & 1;
+    out->any = (c >> 21) & 1;
+    out->inv = (c >> 23) & 1;
+    out->cmask = (unsigned)((c >> 24) & 0xff);
+    out->msr = spec->config1;
+}
+
+static int paranoid_level(void)
+{
+    int level = -9;
+    FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+    if (f) {
+        if (fscanf(f, "%d", &level) != 1)
+            level = -9;
+        fclose(f);
+    }
+    return level;
+}
+
+const char *perf_open_reason(int err, bool hardware, char *buf, size_t n)
+{
+    switch (err) {
+    case EACCES:
+    case EPERM:
+        snprintf(buf, n, "permission denied (kernel.perf_event_paranoid=%d); run as root or "
+                 "'sudo sysctl kernel.perf_event_paranoid=1'", paranoid_level());
+        break;
+    case ENOENT:
+    case EOPNOTSUPP:
+    case ENODEV:
+        if (hardware)
+            snprintf(buf, n, "no hardware PMU: the kernel cannot count hardware events here "
+                     "(perf_event_open: %s); run on bare metal or a VM with PMU passthrough", strerror(err));
+        else
+            snprintf(buf, n, "the kernel does not support this event (perf_event_open: %s)", strerror(err));
+        break;
+    case EINVAL:
+        snprintf(buf, n, "the kernel rejected the encoding (EINVAL): a modifier or unit mask this CPU "
+                 "or kernel does not accept");
+        break;
+    case ENOSPC:
+    case EBUSY:
+        snprintf(buf, n, "no free counter (%s): another tool (NMI watchdog, perf) holds counters; "
+                 "'sudo sysctl kernel.nmi_watchdog=0' frees one", strerror(err));
+        break;
+    default:
+        snprintf(buf, n, "perf_event_open failed: %s", strerror(err));
+    }
+    return buf;
+}
+
+bool perf_hw_usable(char *why, size_t n)
+{
+    struct perf_event_attr a;
+    memset(&a, 0, sizeof(a));
+    a.size = sizeof(a);
+    a.type = PERF_TYPE_HARDWARE;
+    a.config = PERF_COUNT_HW_INSTRUCTIONS;
+    a.exclude_kernel = 1;
+    a.exclude_hv = 1;
+    a.disabled = 1;
+    int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+    if (fd < 0) {
+        perf_open_reason(errno, true, why, n);
+        return false;
+    }
+    close(fd);
+    snprintf(why, n, "hardware events open");
+    return true;
+}

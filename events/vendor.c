@@ -1,0 +1,295 @@
+#include "events/vendor.h"
+#include "base/jread.h"
+#include "base/util.h"
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+/* "0xD1" (hex) or "12" (decimal, never octal), nothing else around it. */
+static bool parse_code(const char *s, uint64_t *out)
+{
+    while (*s == ' ')
+        s++;
+    bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    const char *digits = hex ? s + 2 : s;
+    if (!isxdigit((unsigned char)*digits))
+        return false;
+    char *end;
+    errno = 0;
+    *out = strtoull(digits, &end, hex ? 16 : 10);
+    while (*end == ' ')
+        end++;
+    return !errno && !*end;
+}
+
+/* Fields are strings in both formats: "0xD1", "0x1a6,0x1a7", "0", "null"; numbers are accepted too.
+ * A value that is not a whole number in 0..max (negative, fractional, trailing text, too big) is an
+ * error naming the file, the event and the field: a table entry is never cast into range. */
+static int field_num(const struct jvalue *o, const char *key, uint64_t max, uint64_t *out, bool *present,
+                     const char *file, const char *name)
+{
+    const struct jvalue *v = jget(o, key);
+    *out = 0;
+    if (present)
+        *present = false;
+    if (!v || v->type == J_NULL)
+        return 0;
+    char text[64];
+    const char *s = jstr(v);
+    if (v->type == J_NUMBER) {
+        snprintf(text, sizeof(text), "%.17g", v->num);
+        s = text;
+    } else if (!s) {
+        pm_error("%s: event %s: %s is neither a string nor a number; fix the table entry", file, name, key);
+        return -1;
+    }
+    if (!*s || !strcasecmp(s, "null"))
+        return 0;
+    char first[64];
+    snprintf(first, sizeof(first), "%.*s", (int)strcspn(s, ","), s);   /* "0xB7,0xBB": the first code */
+    if (!parse_code(first, out) || *out > max) {
+        pm_error("%s: event %s: %s \"%s\" is not a whole number in 0..0x%llx; fix the table entry", file, name, key,
+                 s, (unsigned long long)max);
+        return -1;
+    }
+    if (present)
+        *present = true;
+    return 0;
+}
+
+static uint32_t counter_mask(const char *s, int *fixed)
+{
+    *fixed = -1;
+    if (!s || !*s || !strcasecmp(s, "null"))
+        return 0;
+    if (!strncasecmp(s, "Fixed counter", 13)) {
+        *fixed = atoi(s + 13);
+        return 0;
+    }
+    uint32_t m = 0;
+    for (const char *p = s; *p;) {
+        char *end;
+        long c = strtol(p, &end, 10);
+        if (end == p)
+            break;
+        if (c >= 0 && c < 32)
+            m |= 1u << c;
+        p = end;
+        while (*p == ',' || *p == ' ')
+            p++;
+    }
+    return m;
+}
+
+/* The widest event select of each format: AMD's 12 bits (config 7:0 and 35:32), Intel's 8. */
+static uint64_t max_event_code(enum vendor_format fmt)
+{
+    return fmt == VENDOR_INTEL_PERFMON ? 0xff : 0xfff;
+}
+
+static int add(struct vendor_table *t, const struct jvalue *o, const char *file, enum vendor_format fmt)
+{
+    const char *name = jstr(jget(o, "EventName"));
+    if (!name || jget(o, "MetricName") || jget(o, "Unit"))   /* metrics and uncore units are not core events */
+        return 0;
+    bool has_code;
+    uint64_t code, code2, umask, cmask, inv, edge, any, offcore, taken_alone, deprecated;
+    struct vendor_event e = {0};
+    if (field_num(o, "EventCode", max_event_code(fmt), &code, &has_code, file, name))
+        return -1;
+    if (!has_code)
+        return 0;   /* perf's ArchStdEvent aliases carry no code of their own */
+    const char *codes = jstr(jget(o, "EventCode"));
+    code2 = code;
+    if (codes && strchr(codes, ',') &&
+        (!parse_code(strchr(codes, ',') + 1, &code2) || code2 > max_event_code(fmt))) {
+        pm_error("%s: event %s: EventCode \"%s\": the second code is not a whole number in 0..0x%llx; fix the "
+                 "table entry", file, name, codes, (unsigned long long)max_event_code(fmt));
+        return -1;
+    }
+    if (field_num(o, "UMask", 0xff, &umask, NULL, file, name) ||
+        field_num(o, "CounterMask", 0xff, &cmask, NULL, file, name) ||
+        field_num(o, "Invert", 1, &inv, NULL, file, name) || field_num(o, "EdgeDetect", 1, &edge, NULL, file, name) ||
+        field_num(o, "AnyThread", 1, &any, NULL, file, name) ||
+        field_num(o, "MSRIndex", UINT64_MAX, &e.msr_index, NULL, file, name) ||
+        field_num(o, "MSRValue", UINT64_MAX, &e.msr_value, NULL, file, name) ||
+        field_num(o, "Offcore", 1, &offcore, NULL, file, name) ||
+        field_num(o, "TakenAlone", 1, &taken_alone, NULL, file, name) ||
+        field_num(o, "Deprecated", 1, &deprecated, NULL, file, name))
+        return -1;
+    e.name = xstrdup(name);
+    e.file = xstrdup(file);
+    e.format = fmt;
+    e.event = (unsigned)code, e.event2 = (unsigned)code2;
+    e.umask = (unsigned)umask, e.cmask = (unsigned)cmask;
+    e.inv = inv, e.edge = edge, e.any = any;
+    e.offcore = offcore || e.msr_index == 0x1a6;
+    e.counters = counter_mask(jstr(jget(o, "Counter")), &e.fixed);
+    e.taken_alone = taken_alone;
+    const char *errata = jstr(jget(o, "Errata"));
+    if (errata && *errata && strcasecmp(errata, "null") && strcasecmp(errata, "none"))
+        e.errata = xstrdup(errata);
+    e.deprecated = deprecated;
+    const char *desc = jstr(jget(o, "BriefDescription"));
+    if (!desc)
+        desc = jstr(jget(o, "PublicDescription"));
+    e.desc = xstrdup(desc ? desc : "");
+    if (t->n == t->cap)
+        t->ev = xrealloc(t->ev, sizeof(*t->ev) * (size_t)(t->cap = t->cap ? t->cap * 2 : 256));
+    t->ev[t->n++] = e;
+    return 0;
+}
+
+static int load_file(struct vendor_table *t, const char *path)
+{
+    char err[512];
+    struct jvalue *doc = jread_file(path, err, sizeof(err));
+    if (!doc) {
+        pm_error("--vendor-json: %s; give Intel perfmon or Linux perf pmu-events JSON", err);
+        return -1;
+    }
+    const struct jvalue *list = doc;
+    enum vendor_format fmt = VENDOR_LINUX_PMU_EVENTS;
+    if (doc->type == J_OBJECT && jget(doc, "Events")) {
+        list = jget(doc, "Events");
+        fmt = VENDOR_INTEL_PERFMON;
+    }
+    if (list->type != J_ARRAY) {
+        pm_error("--vendor-json %s: neither an array of events (Linux perf pmu-events) nor an object "
+                 "with \"Events\" (Intel perfmon)", path);
+        jread_free(doc);
+        return -1;
+    }
+    /* Intel's older perfmon files are bare arrays too; their entries name a Counter field. */
+    if (fmt == VENDOR_LINUX_PMU_EVENTS && list->n && jget(&list->items[0], "Counter"))
+        fmt = VENDOR_INTEL_PERFMON;
+    int rc = 0;
+    for (int i = 0; i < list->n && !rc; i++)
+        if (list->items[i].type == J_OBJECT)
+            rc = add(t, &list->items[i], path, fmt);
+    t->files++;
+    jread_free(doc);
+    return rc;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int load_dir(struct vendor_table *t, const char *path, int depth)
+{
+    DIR *d = opendir(path);
+    if (!d) {
+        pm_error("--vendor-json %s: %s", path, strerror(errno));
+        return -1;
+    }
+    char **names = NULL;
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)))
+        if (de->d_name[0] != '.') {
+            names = xrealloc(names, sizeof(*names) * (size_t)(n + 1));
+            names[n++] = xstrdup(de->d_name);
+        }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof(*names), cmp_str);   /* a stable order: results do not depend on readdir */
+    int rc = 0;
+    for (int i = 0; i < n; i++) {
+        char *p = xasprintf("%s/%s", path, names[i]);
+        struct stat st;
+        size_t len = strlen(names[i]);
+        if (!rc && !stat(p, &st)) {
+            if (S_ISDIR(st.st_mode) && depth == 0 && !strcmp(names[i], "events"))
+                rc = load_dir(t, p, depth + 1);
+            else if (S_ISREG(st.st_mode) && len > 5 && !strcmp(names[i] + len - 5, ".json"))
+                rc = load_file(t, p);
+        }
+        free(p);
+        free(names[i]);
+    }
+    free(names);
+    return rc;
+}
+
+int vendor_load(struct vendor_table *t, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st)) {
+        pm_error("--vendor-json %s: %s; point it at a JSON table or a folder of them", path, strerror(errno));
+        return -1;
+    }
+    int rc = S_ISDIR(st.st_mode) ? load_dir(t, path, 0) : load_file(t, path);
+    if (!rc && !t->n) {
+        pm_error("--vendor-json %s: no core events found in %d JSON file(s)", path, t->files);
+        return -1;
+    }
+    return rc;
+}
+
+void vendor_free(struct vendor_table *t)
+{
+    for (int i = 0; i < t->n; i++) {
+        free(t->ev[i].name);
+        free(t->ev[i].file);
+        free(t->ev[i].errata);
+        free(t->ev[i].desc);
+    }
+    free(t->ev);
+    memset(t, 0, sizeof(*t));
+}
+
+const struct vendor_event *vendor_match(const struct vendor_table *t, const struct event_spec *spec)
+{
+    struct x86_enc x;
+    x86_decode(spec, &x);
+    const struct vendor_event *best = NULL;
+    for (int i = 0; i < t->n; i++) {
+        const struct vendor_event *v = &t->ev[i];
+        if ((v->event != x.event && v->event2 != x.event) || v->umask != x.umask || v->cmask != x.cmask ||
+            v->inv != x.inv || v->edge != x.edge)
+            continue;
+        if (v->offcore && v->msr_value != x.msr)
+            continue;
+        /* Prefer a live entry, then one whose extra-MSR value is this encoding's (front-end events). */
+        if (!best || (best->deprecated && !v->deprecated) ||
+            (best->deprecated == v->deprecated && best->msr_value != x.msr && v->msr_value == x.msr))
+            best = v;
+    }
+    return best;
+}
+
+const char *vendor_enc_text(const struct x86_enc *e, bool offcore, char *buf, size_t n)
+{
+    int k = snprintf(buf, n, "event 0x%02x umask 0x%02x cmask %u inv %d edge %d", e->event, e->umask, e->cmask,
+                     e->inv, e->edge);
+    if (e->any && k > 0 && (size_t)k < n)
+        k += snprintf(buf + k, n - (size_t)k, " any 1");
+    if (offcore && k > 0 && (size_t)k < n)
+        snprintf(buf + k, n - (size_t)k, " msr 0x%llx", (unsigned long long)e->msr);
+    return buf;
+}
+
+void vendor_event_spec(const struct vendor_event *v, struct event_spec *spec)
+{
+    spec->type = 4;   /* PERF_TYPE_RAW: the PERFEVTSEL bits as the kernel writes them */
+    spec->config = (v->event & 0xffull) | (uint64_t)((v->event >> 8) & 0xf) << 32 | (uint64_t)v->umask << 8 |
+                   (uint64_t)v->edge << 18 | (uint64_t)v->any << 21 | (uint64_t)v->inv << 23 |
+                   (uint64_t)v->cmask << 24;
+    /* perf takes the offcore-response, load-latency and front-end MSR values in config1. */
+    spec->config1 = v->offcore || v->msr_index == 0x3f6 || v->msr_index == 0x3f7 ? v->msr_value : 0;
+    spec->programmable = !(v->fixed >= 0 && v->event == 0);
+}
+
+const struct vendor_event *vendor_find(const struct vendor_table *t, const char *name)
+{
+    for (int i = 0; t && i < t->n; i++)
+        if (!strcasecmp(t->ev[i].name, name))
+            return &t->ev[i];
+    return NULL;
+}

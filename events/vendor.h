@@ -1,0 +1,51 @@
+/* Vendor event tables: Intel perfmon JSON and Linux perf pmu-events JSON (used for AMD).
+ * Read for the encoding cross-check, for counter restrictions and for errata. */
+#ifndef PMUCAL_VENDOR_H
+#define PMUCAL_VENDOR_H
+#include "events/pfm.h"
+#include <stdbool.h>
+#include <stdint.h>
+
+enum vendor_format { VENDOR_INTEL_PERFMON, VENDOR_LINUX_PMU_EVENTS };
+
+struct vendor_event {
+    char *name;               /* as the table spells it: MEM_LOAD_RETIRED.L2_HIT, ls_dispatch.ld_dispatch */
+    char *file;               /* the table it came from */
+    enum vendor_format format;
+    unsigned event, event2;   /* event2: a second code (offcore 0xB7, 0xBB), else equal to event */
+    unsigned umask, cmask;
+    bool inv, edge, any;
+    bool offcore;             /* uses an offcore-response MSR (0x1a6/0x1a7) */
+    uint64_t msr_index, msr_value;
+    uint32_t counters;        /* programmable counters allowed (bit n = counter n); 0: any */
+    int fixed;                /* fixed counter number when it counts only there, else -1 */
+    bool taken_alone;         /* must be the only event of its kind in a group */
+    char *errata;             /* NULL when none */
+    bool deprecated;
+    char *desc;               /* BriefDescription (or PublicDescription); "" when none */
+};
+
+struct vendor_table {
+    struct vendor_event *ev;
+    int n, cap;
+    int files;
+};
+
+/* Load a JSON file or every *.json in a folder (and its events/ subfolder). -1 with a message
+ * naming the path and the fix. Entries that are not core events (metrics, uncore units, Intel's
+ * FP bit tables) are left out. */
+int vendor_load(struct vendor_table *t, const char *path);
+void vendor_free(struct vendor_table *t);
+/* The vendor entry whose encoding equals this libpfm4/perf raw encoding (event, umask, cmask,
+ * inv, edge; and the MSR value for offcore events), NULL when none. */
+const struct vendor_event *vendor_match(const struct vendor_table *t, const struct event_spec *spec);
+/* The perf_event_attr of a table entry: type PERF_TYPE_RAW; config from the event select (AMD's
+ * bits 11:8 go to config 35:32), umask 15:8, edge 18, any 21, inv 23, cmask 31:24; config1 the
+ * offcore-response / load-latency / front-end MSR value. spec->name and canonical are untouched. */
+void vendor_event_spec(const struct vendor_event *v, struct event_spec *spec);
+/* The entry named name (any case), NULL when none. */
+const struct vendor_event *vendor_find(const struct vendor_table *t, const char *name);
+/* "EVENT 0xd1 UMASK 0x02 CMASK 0 INV 0 EDGE 0 ..." for messages. */
+const char *vendor_enc_text(const struct x86_enc *e, bool offcore, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,399 @@
+/* The effective cache geometry: hwloc's levels unless implausible, then the measured curve's
+ * (cached per host: CPUID identity, hwloc's view, kernel), else CPUID's. */
+#include "host/geometry.h"
+#include "base/jread.h"
+#include "base/util.h"
+#include "host/cpu.h"
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include <valgrind/valgrind.h>
+
+static struct geometry geo;
+static struct topo *topo_ref;
+static geometry_measurer measurer;
+static bool resolving, tried;
+
+void geometry_register_measurer(geometry_measurer fn)
+{
+    measurer = fn;
+}
+
+const struct geometry *geometry_get(void)
+{
+    return &geo;
+}
+
+/* PMUCAL_GEOMETRY: auto (default), hwloc (take hwloc's levels as they are), measure (ignore the cache). */
+static const char *mode(void)
+{
+    const char *m = getenv("PMUCAL_GEOMETRY");
+    if (!m || !*m)
+        return "auto";
+    if (strcmp(m, "auto") && strcmp(m, "hwloc") && strcmp(m, "measure"))
+    {
+        pm_error("PMUCAL_GEOMETRY=%s: give auto (hwloc's levels unless implausible, then the measured curve), "
+                 "hwloc (hwloc's as they are) or measure (measure again, ignoring the cache)", m);
+        exit(2);
+    }
+    return m;
+}
+
+/* A topology that hwloc did not read from this machine (an XML or CPUID fixture): its caches are
+ * not this machine's, so this machine's curve says nothing about them. */
+static const char *fixture(void)
+{
+    const char *x = getenv("HWLOC_XMLFILE");
+    if (x && *x)
+        return "HWLOC_XMLFILE";
+    x = getenv("HWLOC_CPUID_PATH");
+    return x && *x ? "HWLOC_CPUID_PATH" : NULL;
+}
+
+static void cache_key(char *out, size_t n)
+{
+    const struct cpu_facts *c = cpu_get();
+    struct utsname u;
+    uname(&u);
+    int len = snprintf(out, n, "geometry-1 %s %d/%d/%d %s | kernel %s | pus %d cores %d |", c->vendor, c->family,
+                       c->model, c->stepping, c->brand, u.release, topo_ref->pus, topo_ref->cores);
+    for (int l = 1; l <= TOPO_MAX_LEVEL && len > 0 && (size_t)len < n; l++)
+        len += snprintf(out + len, n - (size_t)len, " L%d %llu/%d/%d", l, (unsigned long long)geo.hwloc[l].size,
+                        geo.hwloc[l].ways, geo.hwloc[l].sharing_pus);
+}
+
+static int cache_dir(char *out, size_t n)
+{
+    const char *d = getenv("PMUCAL_CACHE_DIR"), *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+    if (d && *d)
+        return snprintf(out, n, "%s", d) > 0 ? 0 : -1;
+    if (x && *x)
+        return snprintf(out, n, "%s/pmucal", x) > 0 ? 0 : -1;
+    if (h && *h)
+        return snprintf(out, n, "%s/.cache/pmucal", h) > 0 ? 0 : -1;
+    return -1;
+}
+
+static void cache_path(void)
+{
+    char dir[3800], key[1024];
+    geo.cache_file[0] = 0;
+    if (cache_dir(dir, sizeof(dir)))
+        return;
+    cache_key(key, sizeof(key));
+    uint64_t h = 1469598103934665603ull;   /* FNV-1a */
+    for (const char *p = key; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    snprintf(geo.cache_file, sizeof(geo.cache_file), "%s/geometry-%016llx.json", dir, (unsigned long long)h);
+}
+
+static int points_from_json(const struct jvalue *arr)
+{
+    geo.npoints = 0;
+    for (int i = 0; arr && arr->type == J_ARRAY && i < arr->n && i < GEOMETRY_MAX_POINTS; i++) {
+        const struct jvalue *p = &arr->items[i];
+        if (p->type != J_ARRAY || p->n != 3)
+            return -1;
+        geo.points[geo.npoints++] = (struct latency_point){(uint64_t)p->items[0].num, p->items[1].num, p->items[2].num};
+    }
+    return geo.npoints >= 4 ? 0 : -1;
+}
+
+static int cache_read(void)
+{
+    char key[1024], err[512];
+    cache_key(key, sizeof(key));
+    struct jvalue *v = jread_file(geo.cache_file, err, sizeof(err));
+    if (!v)
+        return -1;
+    int rc = -1;
+    if (!strcmp(jget_str(v, "key", ""), key) && !points_from_json(jget(v, "points"))) {
+        snprintf(geo.note, sizeof(geo.note), "measured on %s in %.1f s, cached in %s", jget_str(v, "date", "?"),
+                 jget_num(v, "seconds", NAN), geo.cache_file);
+        rc = 0;
+    }
+    jread_free(v);
+    return rc;
+}
+
+static void cache_write(void)
+{
+    char key[1024], date[32], dir[4096];
+    if (!geo.cache_file[0] || cache_dir(dir, sizeof(dir)))
+        return;
+    char *slash = dir;
+    while ((slash = strchr(slash + 1, '/'))) {   /* mkdir -p */
+        *slash = 0;
+        mkdir(dir, 0755);
+        *slash = '/';
+    }
+    mkdir(dir, 0755);
+    cache_key(key, sizeof(key));
+    struct json j;
+    json_init(&j);
+    json_object_begin(&j, NULL);
+    json_string(&j, "key", key);
+    json_string(&j, "date", iso_now(date));
+    json_number(&j, "seconds", geo.seconds);
+    json_array_begin(&j, "points");
+    for (int i = 0; i < geo.npoints; i++) {
+        json_array_begin(&j, NULL);
+        json_uint(&j, NULL, geo.points[i].bytes);
+        json_number(&j, NULL, geo.points[i].cycles);
+        json_number(&j, NULL, geo.points[i].ns);
+        json_array_end(&j);
+    }
+    json_array_end(&j);
+    json_object_end(&j);
+    char *tmp = xasprintf("%s.%d", geo.cache_file, (int)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f || json_write_line(&j, f) || fclose(f) || rename(tmp, geo.cache_file))
+        pm_warn("cannot store the measured cache levels in %s (%s): they will be measured again next time; "
+                "PMUCAL_CACHE_DIR names another folder", geo.cache_file, strerror(errno));
+    free(tmp);
+    json_free(&j);
+}
+
+/* PMUCAL_CURVE_FILE: a recorded curve (CSV: bytes, cycles, ns per load; calibrate's curve.csv
+ * fits) instead of a measurement, for fixture hosts and tests. */
+static int curve_file(const char *path)
+{
+    char err[512];
+    size_t len;
+    char *text = read_file_bounded(path, INPUT_FILE_MAX, &len, err, sizeof(err));
+    if (!text) {
+        pm_error("PMUCAL_CURVE_FILE=%s: cannot read %s; give a CSV of bytes,cycles,ns per load (a curve.csv of "
+                 "calibrate)", path, err);
+        exit(2);
+    }
+    geo.npoints = 0;
+    for (char *line = text, *next; line && *line && geo.npoints < GEOMETRY_MAX_POINTS; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        unsigned long long b;
+        double c, ns;
+        if (sscanf(line, "%llu,%lf,%lf", &b, &c, &ns) == 3)
+            geo.points[geo.npoints++] = (struct latency_point){b, c, ns};
+    }
+    free(text);
+    if (geo.npoints < 4) {
+        pm_error("PMUCAL_CURVE_FILE=%s: %d points of bytes,cycles,ns read; a curve needs at least 4", path, geo.npoints);
+        exit(2);
+    }
+    snprintf(geo.note, sizeof(geo.note), "read from PMUCAL_CURVE_FILE=%s", path);
+    return 0;
+}
+
+static bool any_implausible(void)
+{
+    for (int l = 1; l <= TOPO_MAX_LEVEL; l++)
+        if (geo.implausible[l])
+            return true;
+    return false;
+}
+
+/* The curve's levels replace the implausible ones, once they pass the same checks. */
+static void apply_curve(void)
+{
+    char why[200];
+    size_t used = strlen(geo.note);
+    if (latency_levels_detect(geo.points, geo.npoints, &geo.levels, why, sizeof(why))) {
+        snprintf(geo.note + used, sizeof(geo.note) - used, "; no levels read off it: %s", why);
+        return;
+    }
+    struct cache_level m[TOPO_MAX_LEVEL + 1];
+    memset(m, 0, sizeof(m));
+    for (int l = 1; l <= TOPO_MAX_LEVEL && l <= geo.levels.ncaches; l++) {
+        m[l] = geo.hwloc[l];
+        m[l].level = l;
+        m[l].size = geo.levels.plateau[l - 1].boundary;
+        m[l].ways = -1;   /* not measured; keeps zero-ways out of the check */
+        if (!m[l].sharing_pus)
+            m[l].sharing_pus = 1;
+        if (!m[l].linesize)
+            m[l].linesize = 64;
+    }
+    struct geometry_finding f[GEOMETRY_MAX_FINDINGS];
+    int nf = geometry_check(m, topo_ref->cores, topo_ref->pus, NULL, f, GEOMETRY_MAX_FINDINGS);
+    if (nf) {
+        snprintf(geo.note + used, sizeof(geo.note) - used, "; its levels are not used: L%d %s: %s", f[0].level,
+                 f[0].reason, f[0].detail);
+        return;
+    }
+    geo.measured = true;
+    for (int l = 1; l <= TOPO_MAX_LEVEL; l++) {
+        if (!geo.implausible[l])
+            continue;
+        if (l <= geo.levels.ncaches && m[l].size) {
+            topo_ref->data[l] = m[l];
+            topo_ref->data[l].ways = 0;
+        } else if (l > geo.levels.ncaches && geo.levels.memory) {
+            memset(&topo_ref->data[l], 0, sizeof(topo_ref->data[l]));   /* the curve goes to memory after fewer levels */
+        } else {
+            continue;
+        }
+        topo_ref->source[l] = TOPO_FROM_MEASURED;
+    }
+}
+
+/* Without a curve, CPUID's deterministic leaf where it gives another size that passes the checks. */
+static void apply_cpuid(void)
+{
+    if (!geo.cpuid_read || geo.cpuid.deterministic_empty)
+        return;
+    for (int l = 1; l <= TOPO_MAX_LEVEL; l++) {
+        if (!geo.implausible[l] || !geo.cpuid.leaf[l] || geo.cpuid.leaf[l] == geo.hwloc[l].size)
+            continue;
+        struct cache_level m[TOPO_MAX_LEVEL + 1];
+        memcpy(m, topo_ref->data, sizeof(m));
+        m[l].size = geo.cpuid.leaf[l];
+        m[l].ways = geo.cpuid.leaf_ways[l] ? geo.cpuid.leaf_ways[l] : -1;
+        struct geometry_finding f[GEOMETRY_MAX_FINDINGS];
+        int nf = geometry_check(m, topo_ref->cores, topo_ref->pus, NULL, f, GEOMETRY_MAX_FINDINGS), at_l = 0;
+        for (int i = 0; i < nf; i++)
+            at_l += f[i].level == l;
+        if (!at_l) {
+            topo_ref->data[l] = m[l];
+            topo_ref->source[l] = TOPO_FROM_CPUID;
+        }
+    }
+}
+
+static void geometry_load(struct topo *t)
+{
+    topo_ref = t;
+    memcpy(geo.hwloc, t->data, sizeof(geo.hwloc));
+    for (int l = 0; l <= TOPO_MAX_LEVEL; l++)
+        t->source[l] = TOPO_FROM_HWLOC;
+    const char *fx = fixture();
+    if (fx && !strcmp(fx, "HWLOC_XMLFILE") && !getenv("HWLOC_CPUID_PATH"))
+        snprintf(geo.cpuid_note, sizeof(geo.cpuid_note), "not compared: the topology comes from HWLOC_XMLFILE and "
+                 "no CPUID dump (HWLOC_CPUID_PATH) comes with it");
+    else
+        geo.cpuid_read = !cpuid_caches_read(&geo.cpuid, geo.cpuid_note, (int)sizeof(geo.cpuid_note));
+    geo.nfindings = geometry_check(geo.hwloc, t->cores, t->pus, geo.cpuid_read ? &geo.cpuid : NULL, geo.findings,
+                                   GEOMETRY_MAX_FINDINGS);
+    for (int i = 0; i < geo.nfindings; i++)
+        geo.implausible[geo.findings[i].level] = true;
+    const char *m = mode(), *file = getenv("PMUCAL_CURVE_FILE");
+    if (!strcmp(m, "hwloc")) {
+        snprintf(geo.note, sizeof(geo.note), "not measured: PMUCAL_GEOMETRY=hwloc takes hwloc's levels as they are");
+        tried = true;
+        return;
+    }
+    apply_cpuid();
+    if (file && *file && any_implausible()) {
+        curve_file(file);
+        apply_curve();
+        tried = true;
+        return;
+    }
+    /* A cached curve is shown beside hwloc's levels even where they are plausible. */
+    if (!fx)
+        cache_path();
+    if (strcmp(m, "measure") && geo.cache_file[0] && !cache_read()) {
+        apply_curve();
+        tried = true;
+    }
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int measure(void)
+{
+    char why[300];
+    if (!measurer) {
+        snprintf(geo.note, sizeof(geo.note), "not measured: this program has no curve measurement");
+        return -1;
+    }
+    char reason[300] = "asked for (pmucal info --measure)";
+    for (int i = 0; i < geo.nfindings; i++)
+        if (geo.implausible[geo.findings[i].level]) {
+            snprintf(reason, sizeof(reason), "hwloc's L%d is implausible (%s: %s)", geo.findings[i].level,
+                     geo.findings[i].reason, geo.findings[i].detail);
+            break;
+        }
+    pm_note("measuring this host's cache levels on the load-latency curve (once per host): %s", reason);
+    cpu_set_t saved;
+    bool restore = !sched_getaffinity(0, sizeof(saved), &saved);
+    double t0 = now();
+    resolving = true;
+    int n = measurer(geo.points, GEOMETRY_MAX_POINTS, why, sizeof(why));
+    resolving = false;
+    if (restore)
+        sched_setaffinity(0, sizeof(saved), &saved);
+    geo.seconds = now() - t0;
+    if (n < 4) {
+        geo.npoints = 0;
+        snprintf(geo.note, sizeof(geo.note), "measuring failed: %s", n < 0 ? why : "fewer than 4 points");
+        return -1;
+    }
+    geo.npoints = n;
+    snprintf(geo.note, sizeof(geo.note), "measured now in %.1f s%s%s", geo.seconds,
+             geo.cache_file[0] ? ", cached in " : " (no cache folder: set PMUCAL_CACHE_DIR)", geo.cache_file);
+    cache_write();
+    apply_curve();
+    return 0;
+}
+
+const struct topo *topo_get(void)
+{
+    static bool applied;
+    bool resolved;
+    struct topo *t = topo_hwloc(&resolved);
+    if (t && !resolved && !applied) {
+        applied = true;
+        geometry_load(t);
+    }
+    return t;
+}
+
+const struct topo *topo_resolved(void)
+{
+    const struct topo *t = topo_get();
+    if (!t || tried || resolving)
+        return t;
+    tried = true;
+    if (!any_implausible())
+        return t;
+    const char *fx = fixture();
+    if (fx)
+        snprintf(geo.note, sizeof(geo.note), "not measured: the topology comes from %s, not from this machine%s", fx,
+                 getenv("PMUCAL_CURVE_FILE") ? "" : " (PMUCAL_CURVE_FILE gives a recorded curve)");
+    else if (RUNNING_ON_VALGRIND)
+        snprintf(geo.note, sizeof(geo.note), "not measured: running under valgrind");
+    else
+        measure();
+    return t;
+}
+
+int geometry_measure_now(void)
+{
+    if (!topo_get())
+        return -1;
+    const char *fx = fixture();
+    if (fx) {
+        pm_error("cannot measure the cache levels of a topology read from %s: it is not this machine; unset %s", fx, fx);
+        return -1;
+    }
+    tried = true;
+    if (!geo.cache_file[0])
+        cache_path();
+    if (measure()) {
+        pm_error("%s", geo.note);
+        return -1;
+    }
+    return 0;
+}

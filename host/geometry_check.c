@@ -1,0 +1,77 @@
+/* Plausibility of hwloc's cache levels: what silicon has, and what CPUID says. */
+#include "base/util.h"
+#include "host/geometry.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Per core sharing a level, more than silicon offers: the largest L1d is 48K (Golden Cove,
+ * Zen 5), the largest L2 instance 4M (an E-core module's), the largest L3 one core can see 96M
+ * (a 3D V-Cache CCD given to a one-CPU guest). The bounds leave room above those. */
+static const uint64_t max_per_core[TOPO_MAX_LEVEL + 1] = {0, 128u << 10, 8u << 20, 128u << 20};
+static const char *const largest[TOPO_MAX_LEVEL + 1] = {"", "48K of L1d", "4M of L2", "96M of L3"};
+/* AMD's L3 is one per CCX/CCD; the largest is 96M (3D V-Cache). */
+static const uint64_t amd_max_l3 = 128u << 20;
+
+static void add(struct geometry_finding *out, int max, int *n, int level, const char *reason, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+static void add(struct geometry_finding *out, int max, int *n, int level, const char *reason, const char *fmt, ...)
+{
+    if (*n >= max)
+        return;
+    struct geometry_finding *f = &out[(*n)++];
+    f->level = level;
+    f->reason = reason;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->detail, sizeof(f->detail), fmt, ap);
+    va_end(ap);
+}
+
+static char *sz(uint64_t b, char buf[32])
+{
+    snprintf(buf, 32, "%s", fmt_size(b));
+    return buf;
+}
+
+int geometry_check(const struct cache_level *lv, int cores, int pus, const struct cpuid_caches *c,
+                   struct geometry_finding *out, int max)
+{
+    int n = 0;
+    char a[32], b[32];
+    int smt = cores > 0 && pus >= cores ? pus / cores : 1;
+    bool amd = c && (!strcmp(c->vendor, "AuthenticAMD") || !strcmp(c->vendor, "HygonGenuine"));
+    for (int l = 1; l <= TOPO_MAX_LEVEL; l++) {
+        const struct cache_level *x = &lv[l];
+        if (!x->size) {
+            if (l < TOPO_MAX_LEVEL)
+                add(out, max, &n, l, "missing", "no L%d: every x86-64 core has an L1d and an L2%s", l,
+                    l == 2 && lv[3].size ? " (hwloc has an L3 above the gap)" : "");
+            continue;
+        }
+        if (!x->ways)
+            add(out, max, &n, l, "zero-ways", "associativity 0 (unknown): a description, not a measured cache");
+        int sharing_cores = x->sharing_pus > smt ? x->sharing_pus / smt : 1;
+        if (x->size / (uint64_t)sharing_cores > max_per_core[l])
+            add(out, max, &n, l, "beyond-silicon", "%s shared by %d core%s: no x86 core sees more than %s",
+                sz(x->size, a), sharing_cores, sharing_cores == 1 ? "" : "s", largest[l]);
+        else if (l == 3 && amd && x->size > amd_max_l3)
+            add(out, max, &n, l, "beyond-silicon", "%s in one L3: no AMD CCX has more than 96M", sz(x->size, a));
+        if (l > 1 && lv[l - 1].size && x->size <= lv[l - 1].size)
+            add(out, max, &n, l, "not-larger", "%s is not larger than the L%d's %s", sz(x->size, a), l - 1,
+                sz(lv[l - 1].size, b));
+        if (!c)
+            continue;
+        /* The deterministic leaf where it describes caches; AMD's summary leaf only without it. */
+        uint64_t said = !c->deterministic_empty && c->leaf[l] ? c->leaf[l] : amd && l == 2 ? c->amd_l2
+                      : amd && l == 3 ? c->amd_l3 : 0;
+        const char *leaf = !c->deterministic_empty && c->leaf[l] ? (c->deterministic_leaf == 4 ? "leaf 4" : "leaf 0x8000001D")
+                         : "leaf 0x80000006";
+        if (said && said != x->size)
+            add(out, max, &n, l, "cpuid-disagrees", "CPUID %s says %s, hwloc %s", leaf, sz(said, a), sz(x->size, b));
+        if (l == 3 && amd && c->deterministic_empty && c->amd_l3_points_to_1d)
+            add(out, max, &n, l, "cpuid-incomplete", "CPUID leaf 0x80000006 points to leaf 0x8000001D for the L3, "
+                "which is empty: a hypervisor's synthetic description");
+    }
+    return n;
+}

@@ -1,7 +1,0 @@
-#include "version.h"
-#include "commit.h"
-
-const char *pmucal_commit(void)
-{
-    return PMUCAL_COMMIT;
-}

@@ -1,0 +1,35 @@
+/* A measurement into a calibration's case result, the one conversion both a measured case
+ * (calibrate_run.c) and a case read back from its record (calibrate_resume.c) go through. */
+#include "core/measure.h"
+#include "penalties/calibrate.h"
+#include <math.h>
+#include <stdio.h>
+
+void case_result_fill(struct case_result *r, const struct measurement *m, const struct quantities *q,
+                      double tsc_hz, const char *label, const char *detail)
+{
+    double ghz = m->core_per_tsc * tsc_hz / 1e9;
+    r->reps = m->reps;
+    for (int i = 0; i < m->reps; i++) {
+        r->cycles[i] = m->cycles[i];
+        r->ns[i] = m->cycles[i] / ghz;
+        r->ghz[i] = ghz;
+    }
+    r->iters = m->iters;
+    r->disturbed = m->noisy;
+    r->clock_moved = m->clock_moved;
+    r->cpu_shared = m->cpu_shared;
+    r->share_before = m->share_before;
+    r->share_after = m->share_after;
+    r->ratio_before = m->ratio_before;
+    r->ratio_after = m->ratio_after;
+    r->q = *q;
+    snprintf(r->label, sizeof(r->label), "%s", label);
+    snprintf(r->detail, sizeof(r->detail), "%s", detail);
+    if (m->nevents > 1) {
+        const struct event_spec *ev = m->events[1];
+        r->event.counted = !ev->unsupported;
+        r->event.per_iter = ev->unsupported ? NAN : m->stat[1].median;
+        snprintf(r->event.why, sizeof(r->event.why), "%s", ev->unsupported ? ev->unsupported : "");
+    }
+}

@@ -1,0 +1,289 @@
+#include "runs/hostfacts.h"
+#include "base/subprocess.h"
+#include "base/util.h"
+#include "base/version.h"
+#include "core/kernel.h"
+#include "core/mem.h"
+#include "events/catalog.h"
+#include "events/pfm.h"
+#include "host/clock.h"
+#include "host/cpu.h"
+#include "host/geometry.h"
+#include "host/topo.h"
+#include <hwloc.h>
+#include <link.h>
+#include <perfmon/pfmlib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+bool host_huge_pages(char *how, int n)
+{
+    struct buffer b;
+    /* buffer_alloc with "auto" falls back quietly; the kind it got is the answer. */
+    if (buffer_alloc(&b, 2u << 20, "auto", "huge-page probe"))
+        return false;
+    bool huge = b.kind != PAGE_4K;
+    snprintf(how, (size_t)n, "%s", huge ? page_kind_name(b.kind) : "none");
+    buffer_free(&b);
+    return huge;
+}
+
+/* "4.13.0" from the file name of the libpfm.so this process loaded: pfm_get_version() is only the
+ * API level (4.0), while the release says which event tables it carries. */
+static int loaded_libpfm(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    const char *base = strrchr(info->dlpi_name, '/');
+    base = base ? base + 1 : info->dlpi_name;
+    if (strncmp(base, "libpfm.so", 9))
+        return 0;
+    char *real = realpath(info->dlpi_name, NULL);
+    const char *file = real ? strrchr(real, '/') : NULL;
+    file = file ? file + 1 : base;
+    if (!strncmp(file, "libpfm.so.", 10))
+        snprintf(data, 32, "%s", file + 10);
+    free(real);
+    return 1;
+}
+
+/* Microcode revision: sysfs, else /proc/cpuinfo; virtual machines often report neither. */
+static void microcode(char *out, size_t n)
+{
+    snprintf(out, n, "not reported");
+    FILE *f = fopen("/sys/devices/system/cpu/cpu0/microcode/version", "r");
+    char line[256];
+    if (f) {
+        if (fgets(line, sizeof(line), f))
+            snprintf(out, n, "%.*s", (int)strcspn(line, "\n"), line);
+        fclose(f);
+        return;
+    }
+    if (!(f = fopen("/proc/cpuinfo", "r")))
+        return;
+    while (fgets(line, sizeof(line), f))
+        if (!strncmp(line, "microcode", 9) && strchr(line, ':')) {
+            char *v = strchr(line, ':') + 1;
+            v += strspn(v, " \t");
+            snprintf(out, n, "%.*s", (int)strcspn(v, "\n"), v);
+            break;
+        }
+    fclose(f);
+}
+
+struct host_facts {
+    const struct cpu_facts *cpu;
+    struct pfm_core core;
+    bool have_core, hw, huge;
+    const struct catalog *table;   /* the events' vendor table where libpfm4 knows no core PMU */
+    char table_why[512];
+    char why[256], how[32], perf[128], libpfm[32], libpfm_api[16], hwloc[16], host[64], cpu_id[48], ucode[64];
+    const struct topo *topo;
+    const struct clock_info *clock;
+    struct utsname uts;
+};
+
+void host_cpu_id(char *buf, size_t n)
+{
+    /* perf's mapfile spelling: vendor-family-model(-stepping), e.g. GenuineIntel-6-55-4. */
+    const struct cpu_facts *cpu = cpu_get();
+    snprintf(buf, n, "%s-%d-%X-%d", cpu->vendor, cpu->family, cpu->model, cpu->stepping);
+}
+
+static void gather(struct host_facts *h)
+{
+    memset(h, 0, sizeof(*h));
+    h->cpu = cpu_get();
+    h->have_core = pfm_core_pmu(&h->core);
+    if (!h->have_core)
+        h->table = catalog_active(h->table_why, sizeof(h->table_why));
+    h->hw = perf_hw_usable(h->why, sizeof(h->why));
+    h->topo = topo_resolved();
+    h->huge = host_huge_pages(h->how, sizeof(h->how));
+    h->clock = clock_get();
+    uname(&h->uts);
+    /* perf is a separate program: asked with a deadline, without a shell. */
+    char *perf_argv[] = {"perf", "--version", NULL};
+    struct spawn_opts po = {.capture = h->perf, .capture_size = sizeof(h->perf), .timeout_ms = 2000};
+    int prc = spawn_run(perf_argv, &po);
+    if (prc == SPAWN_NOT_STARTED)
+        snprintf(h->perf, sizeof(h->perf), "not installed (no perf in PATH)");
+    else if (prc == SPAWN_TIMED_OUT)
+        snprintf(h->perf, sizeof(h->perf), "unknown ('perf --version' gave no answer within 2 s)");
+    else if (prc != 0 || !h->perf[0])
+        snprintf(h->perf, sizeof(h->perf), "unknown ('perf --version' failed with status %d)", prc);
+    h->perf[strcspn(h->perf, "\n")] = '\0';
+    snprintf(h->libpfm, sizeof(h->libpfm), "unknown");
+    dl_iterate_phdr(loaded_libpfm, h->libpfm);
+    int api = pfm_get_version();
+    snprintf(h->libpfm_api, sizeof(h->libpfm_api), "%d.%d", PFM_MAJ_VERSION(api), PFM_MIN_VERSION(api));
+    unsigned hv = hwloc_get_api_version();
+    snprintf(h->hwloc, sizeof(h->hwloc), "%u.%u.%u", hv >> 16, (hv >> 8) & 0xff, hv & 0xff);
+    gethostname(h->host, sizeof(h->host) - 1);
+    host_cpu_id(h->cpu_id, sizeof(h->cpu_id));
+    microcode(h->ucode, sizeof(h->ucode));
+}
+
+static const char *const level_names[] = {"", "L1", "L2", "L3"};
+
+static const char *cache_name(int l)
+{
+    return l == 1 ? "L1d" : l == 2 ? "L2" : "L3";
+}
+
+void host_facts_print(FILE *f)
+{
+    struct host_facts h;
+    gather(&h);
+    fprintf(f, "cpu        %s (%s family %d model %d stepping %d)\n", h.cpu->brand, h.cpu->vendor, h.cpu->family,
+            h.cpu->model, h.cpu->stepping);
+    fprintf(f, "features   avx2 %s, avx512f %s, fma %s\n", h.cpu->avx2 ? "yes" : "no", h.cpu->avx512f ? "yes" : "no",
+            h.cpu->fma ? "yes" : "no");
+    fprintf(f, "dtlb       4k: %d first level, %d second; 2m: %d first, %d second\n", h.cpu->dtlb1_4k, h.cpu->stlb_4k,
+            h.cpu->dtlb1_2m, h.cpu->stlb_2m);
+    if (h.have_core)
+        fprintf(f, "pmu        %s (%s): %d counters, %d fixed, %d events in libpfm4\n", h.core.name, h.core.desc,
+                h.core.counters, h.core.fixed_counters, h.core.events);
+    else if (h.table)
+        fprintf(f, "pmu        libpfm4 knows no core PMU for this CPU; events from the vendor table %s (%s, %d events; "
+                "%s): %d counters (%s)\n", h.table->name, h.table->path, h.table->vt.n, h.table->how, h.table->counters,
+                h.table->counters_how);
+    else
+        fprintf(f, "pmu        libpfm4 knows no core PMU for this CPU, and no vendor table: %s\n", h.table_why);
+    fprintf(f, "hardware   %s\n", h.hw ? "usable: hardware events open" : h.why);
+    if (h.topo) {
+        fprintf(f, "topology   %d package(s), %d NUMA node(s), %d cores, %d PUs\n", h.topo->packages, h.topo->numa_nodes,
+                h.topo->cores, h.topo->pus);
+        for (int l = 1; l <= TOPO_MAX_LEVEL; l++)
+            if (h.topo->data[l].size)
+                fprintf(f, "%-10s %s, %d-way, %d-byte lines, shared by %d PU(s); size=%s means %s\n", cache_name(l),
+                        fmt_size(h.topo->data[l].size), h.topo->data[l].ways, h.topo->data[l].linesize,
+                        h.topo->data[l].sharing_pus, level_names[l], fmt_size(level_size(level_names[l])));
+        if (h.topo->l1i.size)
+            fprintf(f, "L1i        %s, %d-way\n", fmt_size(h.topo->l1i.size), h.topo->l1i.ways);
+        fprintf(f, "DRAM       size=DRAM means %s\n", fmt_size(level_size("DRAM")));
+        geometry_print(f);
+    }
+    fprintf(f, "huge pages %s\n", h.huge ? h.how : "none (page=2m is an error; page=auto uses 4k)");
+    fprintf(f, "clocks     TSC %.4f GHz, core %.4f GHz (%.4f core cycles per tick, spread %.2f%%), cycles from %s; "
+            "regions end with %s%s\n", h.clock->tsc_hz / 1e9, h.clock->core_hz / 1e9, h.clock->core_per_tsc,
+            100 * h.clock->core_per_tsc_spread, h.hw ? "the PMU" : "the TSC", clock_stop_mark(),
+            clock_has_rdtscp ? "" : " (CPUID has no RDTSCP)");
+    fprintf(f, "host       %s, cpu id %s, microcode %s\n", h.host, h.cpu_id, h.ucode);
+    fprintf(f, "software   kernel %s, %s, libpfm4 %s (API %s), hwloc %s, pmucal %s (%s)\n", h.uts.release, h.perf,
+            h.libpfm, h.libpfm_api, h.hwloc, PMUCAL_VERSION, pmucal_commit());
+}
+
+void host_facts_json(struct json *j)
+{
+    struct host_facts h;
+    gather(&h);
+    const struct cpu_facts *cpu = h.cpu;
+    json_string(j, "hostname", h.host);
+    json_object_begin(j, "cpu");
+    json_string(j, "id", h.cpu_id);
+    json_string(j, "microcode", h.ucode);
+    json_string(j, "vendor", cpu->vendor);
+    json_string(j, "brand", cpu->brand);
+    json_int(j, "family", cpu->family);
+    json_int(j, "model", cpu->model);
+    json_int(j, "stepping", cpu->stepping);
+    json_object_begin(j, "features");
+    json_bool(j, "avx2", cpu->avx2);
+    json_bool(j, "avx512f", cpu->avx512f);
+    json_bool(j, "fma", cpu->fma);
+    json_object_end(j);
+    json_object_begin(j, "dtlb_entries");
+    json_int(j, "l1_4k", cpu->dtlb1_4k);
+    json_int(j, "l2_4k", cpu->stlb_4k);
+    json_int(j, "l1_2m", cpu->dtlb1_2m);
+    json_int(j, "l2_2m", cpu->stlb_2m);
+    json_object_end(j);
+    json_object_end(j);
+
+    const struct pfm_core core = h.core;
+    json_object_begin(j, "pmu");
+    if (h.have_core) {
+        json_string(j, "libpfm4_pmu", core.name);
+        json_string(j, "description", core.desc);
+        json_int(j, "counters", core.counters);
+        json_int(j, "fixed_counters", core.fixed_counters);
+        json_int(j, "events", core.events);
+    } else {
+        json_string(j, "libpfm4_pmu", NULL);
+    }
+    /* Where the events' names and encodings come from: libpfm4, else the vendor table. */
+    json_string(j, "event_source", h.have_core ? "libpfm4" : h.table ? "vendor table" : NULL);
+    if (h.table) {
+        json_object_begin(j, "vendor_table");
+        json_string(j, "name", h.table->name);
+        json_string(j, "path", h.table->path);
+        json_string(j, "chosen_by", h.table->how);
+        json_int(j, "events", h.table->vt.n);
+        json_int(j, "counters", h.table->counters);
+        json_string(j, "counters_from", h.table->counters_how);
+        json_object_end(j);
+    } else if (!h.have_core) {
+        json_string(j, "vendor_table_missing", h.table_why);
+    }
+    json_bool(j, "hardware_usable", h.hw);
+    json_string(j, "hardware_reason", h.why);
+    json_object_end(j);
+
+    const struct topo *t = h.topo;
+    json_object_begin(j, "topology");
+    if (t) {
+        json_int(j, "packages", t->packages);
+        json_int(j, "numa_nodes", t->numa_nodes);
+        json_int(j, "cores", t->cores);
+        json_int(j, "pus", t->pus);
+        json_array_begin(j, "caches");
+        for (int l = 1; l <= TOPO_MAX_LEVEL; l++) {
+            if (!t->data[l].size)
+                continue;
+            json_object_begin(j, NULL);
+            json_string(j, "name", cache_name(l));
+            json_uint(j, "size", t->data[l].size);
+            json_int(j, "linesize", t->data[l].linesize);
+            json_int(j, "ways", t->data[l].ways);
+            json_int(j, "shared_by_pus", t->data[l].sharing_pus);
+            json_object_end(j);
+        }
+        if (t->l1i.size) {
+            json_object_begin(j, NULL);
+            json_string(j, "name", "L1i");
+            json_uint(j, "size", t->l1i.size);
+            json_int(j, "linesize", t->l1i.linesize);
+            json_int(j, "ways", t->l1i.ways);
+            json_int(j, "shared_by_pus", t->l1i.sharing_pus);
+            json_object_end(j);
+        }
+        json_array_end(j);
+    }
+    geometry_json(j);
+    json_bool(j, "huge_pages_2m", h.huge);
+    json_string(j, "huge_pages_how", h.how);
+    json_object_end(j);
+
+    const struct clock_info *ci = h.clock;
+    json_object_begin(j, "clocks");
+    json_number(j, "tsc_hz", ci->tsc_hz);
+    json_number(j, "core_cycles_per_tsc", ci->core_per_tsc);
+    json_number(j, "core_hz", ci->core_hz);
+    json_number(j, "ratio_rel_mad", ci->core_per_tsc_spread);
+    json_string(j, "cycles_source", h.hw ? "pmu" : "tsc");
+    json_string(j, "tsc_stop_mark", clock_stop_mark());
+    json_object_end(j);
+
+    json_object_begin(j, "software");
+    json_string(j, "kernel", h.uts.release);
+    json_string(j, "perf", h.perf);
+    json_string(j, "libpfm4", h.libpfm);
+    json_string(j, "libpfm4_api", h.libpfm_api);
+    json_string(j, "hwloc", h.hwloc);
+    json_string(j, "pmucal", PMUCAL_VERSION);
+    json_string(j, "pmucal_commit", pmucal_commit());
+    json_object_end(j);
+}

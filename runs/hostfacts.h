@@ -1,0 +1,19 @@
+/* What this host is: CPU, PMU, topology, clocks, software versions. One place, used by
+ * 'pmucal info' and by every run's manifest. */
+#ifndef PMUCAL_HOST_H
+#define PMUCAL_HOST_H
+#include "base/json.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Members "cpu", "pmu", "topology", "clocks", "software" into an open JSON object. */
+void host_facts_json(struct json *j);
+/* The CPU id the manifest's cpu.id holds: vendor-family-model-stepping as perf's mapfile spells it. */
+void host_cpu_id(char *buf, size_t n);
+/* The same facts for a person. */
+void host_facts_print(FILE *f);
+/* Is transparent-huge-page or hugetlb backing of 2 MiB pages available? (tries it) */
+bool host_huge_pages(char *how, int n);
+
+#endif

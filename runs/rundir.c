@@ -1,0 +1,274 @@
+#include "runs/rundir.h"
+#include "base/util.h"
+#include "base/version.h"
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static int mkdir_p(const char *path)
+{
+    char *p = xstrdup(path);
+    for (char *s = p + 1; *s; s++)
+        if (*s == '/') {
+            *s = '\0';
+            if (mkdir(p, 0755) && errno != EEXIST) {
+                free(p);
+                return -1;
+            }
+            *s = '/';
+        }
+    int rc = mkdir(p, 0755);
+    free(p);
+    return rc;
+}
+
+static int open_files(struct run_dir *r, const char *tap_mode)
+{
+    char *m = xasprintf("%s/measurements.ndjson", r->path), *t = xasprintf("%s/validate.tap", r->path);
+    r->measurements = fopen(m, "a");
+    r->tap = fopen(t, tap_mode);
+    int rc = r->measurements && r->tap ? 0 : -1;
+    if (rc)
+        pm_error("cannot write in %s: %s", r->path, strerror(errno));
+    free(m);
+    free(t);
+    return rc;
+}
+
+static bool has_control_char(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            return true;
+    return false;
+}
+
+int run_dir_create(struct run_dir *r, const char *base, const char *label)
+{
+    memset(r, 0, sizeof(*r));
+    const char *from = base ? "--out" : "$PMUCAL_RESULTS";
+    if (!base)
+        base = getenv("PMUCAL_RESULTS") ? getenv("PMUCAL_RESULTS") : "results";
+    if (!*base) {
+        pm_error("%s is empty; name the folder for results (unset PMUCAL_RESULTS for ./results)", from);
+        return -1;
+    }
+    if (has_control_char(base)) {
+        pm_error("%s holds a control character (a newline?); name a folder without one", from);
+        return -1;
+    }
+    /* The label is one path component inside base: no '/', nothing '..' could climb with. */
+    if (!*label || strchr(label, '/') || has_control_char(label)) {
+        pm_error("--label '%s': a label is one folder name: not empty, no '/', no control characters",
+                 has_control_char(label) ? "(with a control character)" : label);
+        return -1;
+    }
+    char host[64] = "host", date[16];
+    gethostname(host, sizeof(host) - 1);
+    host[strcspn(host, ".")] = '\0';
+    time_t now = time(NULL);
+    strftime(date, sizeof(date), "%Y-%m-%d", localtime(&now));
+    for (int n = 1; n < 1000; n++) {
+        free(r->path);
+        r->path = n == 1 ? xasprintf("%s/%s-%s-%s", base, date, host, label)
+                         : xasprintf("%s/%s-%s-%s-%d", base, date, host, label, n);
+        if (mkdir_p(r->path) == 0)
+            return open_files(r, "a");
+        if (errno != EEXIST)
+            break;
+    }
+    pm_error("cannot create the results folder %s: %s; set PMUCAL_RESULTS or --out to a writable folder",
+             r->path, strerror(errno));
+    return -1;
+}
+
+int run_dir_open(struct run_dir *r, const char *path)
+{
+    memset(r, 0, sizeof(*r));
+    struct stat st;
+    if (stat(path, &st) || !S_ISDIR(st.st_mode)) {
+        pm_error("%s is not a results folder of an earlier run", path);
+        return -1;
+    }
+    r->path = xstrdup(path);
+    return open_files(r, "w");
+}
+
+int run_file_write(const char *dir, const char *name, const char *text, size_t len)
+{
+    /* mkstemp makes a new file: never one that exists, never through a link planted at a guessed
+     * temporary name; rename replaces whatever is at the target, a symlink included. */
+    char *p = xasprintf("%s/%s", dir, name), *tmp = xasprintf("%s/.%s.XXXXXX", dir, name);
+    int fd = mkstemp(tmp), rc = fd < 0 ? -1 : 0;
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+    if (fd >= 0 && !f)
+        close(fd);
+    if (!f || fchmod(fileno(f), 0644) || fwrite(text, 1, len, f) != len || fflush(f) || fsync(fileno(f)))
+        rc = -1;
+    if (f && fclose(f))
+        rc = -1;
+    if (!rc && rename(tmp, p))
+        rc = -1;
+    if (rc) {
+        pm_error("cannot write %s: %s", p, strerror(errno));
+        if (fd >= 0)
+            unlink(tmp);
+    }
+    free(tmp);
+    free(p);
+    return rc;
+}
+
+int run_file_write_json(const char *dir, const char *name, const struct json *j)
+{
+    char *line = xasprintf("%s\n", j->buf);
+    int rc = run_file_write(dir, name, line, j->len + 1);
+    free(line);
+    return rc;
+}
+
+int run_dir_write(const struct run_dir *r, const char *name, const struct json *j)
+{
+    return run_file_write_json(r->path, name, j);
+}
+
+void run_dir_manifest_begin(struct run_dir *r, int argc, char **argv)
+{
+    if (r->has_manifest)
+        json_free(&r->manifest);
+    json_init(&r->manifest);
+    r->has_manifest = true;
+    json_object_begin(&r->manifest, NULL);
+    manifest_head(&r->manifest, argc, argv, r->started);
+}
+
+int run_dir_manifest(struct run_dir *r, const char *status, const char *why)
+{
+    if (!r->has_manifest)
+        pm_fatal("run_dir_manifest before run_dir_manifest_begin");
+    /* A copy gets the closing members, so the next call starts from the same members again. */
+    struct json j = r->manifest;
+    j.buf = xmalloc(j.cap);
+    memcpy(j.buf, r->manifest.buf, j.len + 1);
+    char now[32];
+    json_string(&j, "status", status);
+    if (strcmp(status, RUN_RUNNING))
+        json_string(&j, "ended", iso_now(now));
+    if (why)
+        json_string(&j, "status_reason", why);
+    json_object_end(&j);
+    int rc = run_dir_write(r, "manifest.json", &j);
+    json_free(&j);
+    return rc;
+}
+
+int run_dir_close(struct run_dir *r)
+{
+    int rc = 0;
+    if (r->measurements && (ferror(r->measurements) | fclose(r->measurements)))
+        rc = -1;
+    if (r->tap && (ferror(r->tap) | fclose(r->tap)))
+        rc = -1;
+    if (rc)
+        pm_error("writing the files of %s failed (disk full?); what it holds may be cut short", r->path);
+    if (r->has_manifest)
+        json_free(&r->manifest);
+    free(r->path);
+    free(r->started);
+    memset(r, 0, sizeof(*r));
+    return rc;
+}
+
+/* The kernel's id of this boot: a pid recorded before a reboot names another process after it. */
+static void boot_id(char *buf, size_t n)
+{
+    buf[0] = '\0';
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    if (f) {
+        if (!fgets(buf, (int)n, f))
+            buf[0] = '\0';
+        fclose(f);
+    }
+    buf[strcspn(buf, "\n")] = '\0';
+}
+
+void manifest_head(struct json *j, int argc, char **argv, const char *started)
+{
+    char date[32], boot[64], cwd[4096];
+    json_string(j, "pmucal", PMUCAL_VERSION);
+    json_string(j, "pmucal_commit", pmucal_commit());
+    json_string(j, "date", started ? started : iso_now(date));
+    json_string(j, "started", started ? started : date);
+    json_array_begin(j, "command");
+    json_string(j, NULL, "pmucal");
+    for (int i = 0; i < argc; i++)
+        json_string(j, NULL, argv[i]);
+    json_array_end(j);
+    json_string(j, "cwd", getcwd(cwd, sizeof(cwd)) ? cwd : NULL);
+    json_int(j, "pid", getpid());
+    boot_id(boot, sizeof(boot));
+    json_string(j, "boot_id", boot[0] ? boot : NULL);
+}
+
+bool manifest_process_alive(const struct jvalue *manifest)
+{
+    double pid = jget_num(manifest, "pid", 0);
+    if (pid < 1 || pid > INT32_MAX)
+        return false;   /* no process recorded (an older pmucal): nothing to be alive */
+    char boot[64];
+    boot_id(boot, sizeof(boot));
+    const char *then = jget_str(manifest, "boot_id", NULL);
+    if (boot[0] && then && strcmp(boot, then))
+        return false;   /* recorded before a reboot */
+    if (kill((pid_t)pid, 0) && errno == ESRCH)
+        return false;
+    /* The pid is taken: by pmucal (or valgrind running it), or by a process that reused the
+     * number, whose command line does not name pmucal. */
+    char *p = xasprintf("/proc/%d/cmdline", (int)pid), line[4096];
+    FILE *f = fopen(p, "r");
+    free(p);
+    if (!f)
+        return true;
+    size_t len = fread(line, 1, sizeof(line) - 1, f);
+    fclose(f);
+    for (size_t i = 0; i < len; i++)
+        if (!line[i])
+            line[i] = ' ';
+    line[len] = '\0';
+    return strstr(line, "pmucal") != NULL;
+}
+
+struct jvalue *manifest_load(const char *run)
+{
+    char *path = xasprintf("%s/manifest.json", run), err[512];
+    struct jvalue *m = jread_file(path, err, sizeof(err));
+    if (!m || m->type != J_OBJECT)
+        pm_error("%s%s: a damaged run folder, or none pmucal wrote (a run folder holds its manifest.json); name a "
+                 "folder of 'pmucal validate' or 'pmucal calibrate'", m ? path : err, m ? " is not a JSON object" : "");
+    if (m && m->type != J_OBJECT) {
+        jread_free(m);
+        m = NULL;
+    }
+    free(path);
+    return m;
+}
+
+bool manifest_complete(const struct jvalue *manifest, char *why, size_t n)
+{
+    const char *status = jget_str(manifest, "status", "unknown");
+    if (!strcmp(status, RUN_COMPLETE))
+        return true;
+    const char *reason = jget_str(manifest, "status_reason", NULL);
+    if (!strcmp(status, RUN_RUNNING))
+        snprintf(why, n, "its manifest still says running: the run is going on, or its process died");
+    else if (!strcmp(status, "unknown"))
+        snprintf(why, n, "its manifest has no status (written before pmucal recorded one)");
+    else
+        snprintf(why, n, "it is %s%s%s", status, reason ? ": " : "", reason ? reason : "");
+    return false;
+}

@@ -1,0 +1,248 @@
+/* Counter source "perf": perf_event_open groups on the calling thread, encoded by libpfm4. */
+#include "base/util.h"
+#include "core/source.h"
+#include "events/catalog.h"
+#include "events/perfsyntax.h"
+#include "events/pfm.h"
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+struct group {
+    int fixed_leader;       /* the fixed counters' own group, -1 when the PMU has none */
+    int fixed_fd[FIXED_COUNT];
+    uint64_t fixed_id[FIXED_COUNT];
+    int leader;
+    int nfd;
+    int fd[GROUP_MAX_EVENTS + NOISE_COUNT];
+    uint64_t id[GROUP_MAX_EVENTS + NOISE_COUNT];
+    int slot[GROUP_MAX_EVENTS + NOISE_COUNT];   /* event index, or -1 - noise index */
+    int nevents;
+};
+
+/* perf's generic names, perf's raw syntax (rNNNN, cpu/event=..,umask=../), libpfm4's names where it
+ * knows the model, then the vendor table's names (catalog.h). */
+static int perf_resolve(const char *name, struct event_spec *spec, char *err, size_t errlen)
+{
+    spec->name = xstrdup(name);
+    if (perf_generic_event(name, spec))
+        return 0;
+    int rc = perf_syntax_parse(name, spec, err, errlen);
+    const char *known = rc > 0 ? catalog_event_name(spec) : NULL;
+    if (known) {   /* r00c0 is ex_ret_instr: the table's name finds its expectation */
+        free(spec->canonical);
+        spec->canonical = xstrdup(known);
+    }
+    if (rc)
+        return rc > 0 ? 0 : -1;
+    char pfm_err[512], why[512] = "";
+    struct pfm_core core;
+    if (pfm_encode(name, spec, pfm_err, sizeof(pfm_err)) == 0)
+        return 0;
+    rc = catalog_resolve(name, spec, err, errlen);
+    if (rc)
+        return rc > 0 ? 0 : -1;
+    const struct catalog *c = catalog_active(why, sizeof(why));
+    if (pfm_core_pmu(&core) || !c)
+        snprintf(err, errlen, "%s%s%s", pfm_err, c ? "" : "; no vendor table either: ", c ? "" : why);
+    else
+        snprintf(err, errlen, "unknown event '%s': not in the %s table (%s) and libpfm4 knows no core PMU here; "
+                 "'pmucal events' lists the table's names, or use perf's rNNNN / cpu/event=0x..,umask=0x../",
+                 name, c->name, c->path);
+    return -1;
+}
+
+static int open_one(struct group *g, uint32_t type, uint64_t config, uint64_t c1, uint64_t c2, int slot,
+                    const struct event_spec *spec)
+{
+    struct perf_event_attr a;
+    memset(&a, 0, sizeof(a));
+    a.size = sizeof(a);
+    a.type = type;
+    a.config = config;
+    a.config1 = c1;
+    a.config2 = c2;
+    a.exclude_kernel = !(spec && spec->count_kernel);
+    a.exclude_user = spec && spec->exclude_user;
+    a.exclude_hv = 1;
+    a.disabled = g->leader < 0;   /* members follow the leader */
+    a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
+                    PERF_FORMAT_TOTAL_TIME_RUNNING;
+    int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, g->leader, 0);
+    if (fd < 0)
+        return -errno;
+    uint64_t id = 0;
+    if (ioctl(fd, PERF_EVENT_IOC_ID, &id)) {
+        int e = errno;
+        close(fd);
+        return -e;
+    }
+    if (g->leader < 0)
+        g->leader = fd;
+    g->fd[g->nfd] = fd;
+    g->id[g->nfd] = id;
+    g->slot[g->nfd++] = slot;
+    return 0;
+}
+
+static const uint64_t noise_config[NOISE_COUNT] = {
+    [NOISE_CTX_SWITCH] = PERF_COUNT_SW_CONTEXT_SWITCHES,
+    [NOISE_MIGRATION] = PERF_COUNT_SW_CPU_MIGRATIONS,
+    [NOISE_PAGE_FAULT] = PERF_COUNT_SW_PAGE_FAULTS,
+};
+
+static void perf_close(struct group *g)
+{
+    for (int i = 0; i < g->nfd; i++)
+        close(g->fd[i]);
+    for (int k = 0; k < FIXED_COUNT; k++)
+        if (g->fixed_fd[k] >= 0)
+            close(g->fixed_fd[k]);
+    free(g);
+}
+
+static const uint64_t fixed_config[FIXED_COUNT] = {
+    [FIXED_CYCLES] = PERF_COUNT_HW_CPU_CYCLES,
+    [FIXED_INSTRUCTIONS] = PERF_COUNT_HW_INSTRUCTIONS,
+    [FIXED_REF_CYCLES] = PERF_COUNT_HW_REF_CPU_CYCLES,
+};
+
+/* Only on PMUs with fixed counters (Intel): elsewhere these would take programmable counters
+ * from the group under test. A fixed counter that will not open is simply absent (NaN). */
+static void open_fixed(struct group *g)
+{
+    struct pfm_core core;
+    g->fixed_leader = -1;
+    for (int k = 0; k < FIXED_COUNT; k++)
+        g->fixed_fd[k] = -1;
+    if (!pfm_core_pmu(&core) || core.fixed_counters <= 0)
+        return;
+    for (int k = 0; k < FIXED_COUNT; k++) {
+        struct perf_event_attr a;
+        memset(&a, 0, sizeof(a));
+        a.size = sizeof(a);
+        a.type = PERF_TYPE_HARDWARE;
+        a.config = fixed_config[k];
+        a.exclude_kernel = 1;
+        a.exclude_hv = 1;
+        a.disabled = g->fixed_leader < 0;
+        a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+        int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, g->fixed_leader, 0);
+        if (fd < 0)
+            continue;
+        if (ioctl(fd, PERF_EVENT_IOC_ID, &g->fixed_id[k])) {
+            close(fd);
+            continue;
+        }
+        g->fixed_fd[k] = fd;
+        if (g->fixed_leader < 0)
+            g->fixed_leader = fd;
+    }
+}
+
+static struct group *perf_open(struct event_spec **events, int n)
+{
+    struct group *g = xcalloc(1, sizeof(*g));
+    g->leader = -1;
+    g->nevents = n;
+    open_fixed(g);
+    /* Software noise detectors first: they always open, so they lead and hardware members join. */
+    for (int k = 0; k < NOISE_COUNT; k++) {
+        int rc = open_one(g, PERF_TYPE_SOFTWARE, noise_config[k], 0, 0, -1 - k, NULL);
+        if (rc) {
+            char why[256];
+            pm_error("cannot open the software event %s: %s", noise_name[k],
+                     perf_open_reason(-rc, false, why, sizeof(why)));
+            perf_close(g);
+            return NULL;
+        }
+    }
+    for (int e = 0; e < n; e++) {
+        struct event_spec *s = events[e];
+        if (s->unsupported)
+            continue;
+        int rc = open_one(g, s->type, s->config, s->config1, s->config2, e, s);
+        if (rc) {
+            char why[256];
+            s->unsupported = xstrdup(perf_open_reason(-rc, s->type != PERF_TYPE_SOFTWARE, why, sizeof(why)));
+        }
+    }
+    return g;
+}
+
+/* The fixed group is enabled first and disabled last, so it spans the group under test;
+ * the zero-iteration run subtracts the ioctls it sees in between. */
+static void perf_start(struct group *g)
+{
+    if (g->fixed_leader >= 0) {
+        ioctl(g->fixed_leader, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
+        ioctl(g->fixed_leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+    }
+    ioctl(g->leader, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
+    ioctl(g->leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+}
+
+static void perf_stop(struct group *g)
+{
+    ioctl(g->leader, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+    if (g->fixed_leader >= 0)
+        ioctl(g->fixed_leader, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+}
+
+static void read_fixed(struct group *g, struct group_reading *r)
+{
+    uint64_t buf[1 + 2 * FIXED_COUNT];
+    if (g->fixed_leader < 0 || read(g->fixed_leader, buf, sizeof(buf)) < (ssize_t)sizeof(uint64_t))
+        return;
+    for (uint64_t i = 0; i < buf[0] && i < FIXED_COUNT; i++)
+        for (int k = 0; k < FIXED_COUNT; k++)
+            if (g->fixed_fd[k] >= 0 && g->fixed_id[k] == buf[2 + 2 * i])
+                r->fixed[k] = (double)buf[1 + 2 * i];
+}
+
+static int perf_read(struct group *g, struct group_reading *r)
+{
+    uint64_t buf[3 + 2 * (GROUP_MAX_EVENTS + NOISE_COUNT)];
+    ssize_t got = read(g->leader, buf, sizeof(buf));
+    if (got < (ssize_t)(3 * sizeof(uint64_t))) {
+        pm_error("reading the counter group failed: %s", got < 0 ? strerror(errno) : "short read");
+        return -1;
+    }
+    read_fixed(g, r);
+    uint64_t nr = buf[0];
+    r->time_enabled = buf[1];
+    r->time_running = buf[2];
+    for (uint64_t i = 0; i < nr; i++) {
+        uint64_t value = buf[3 + 2 * i], id = buf[4 + 2 * i];
+        for (int f = 0; f < g->nfd; f++)
+            if (g->id[f] == id) {
+                if (g->slot[f] >= 0)
+                    r->value[g->slot[f]] = (double)value;
+                else
+                    r->noise[-1 - g->slot[f]] = (double)value;
+            }
+    }
+    return 0;
+}
+
+static const struct source perf_source = {
+    .name = "perf",
+    .summary = "perf_event_open on this host (libpfm4 encodings, perf generic and software events)",
+    .exact_floor = 0.01,
+    .real_time = true,
+    .libpfm_events = true,
+    .hw_probe = true,
+    .resolve = perf_resolve,
+    .open = perf_open,
+    .start = perf_start,
+    .stop = perf_stop,
+    .read = perf_read,
+    .close = perf_close,
+};
+PMUCAL_SOURCE(perf_source)
