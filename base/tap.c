@@ -2,7 +2,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-static void emit(struct tap *t, const char *fmt, va_list ap)
+static void tap_vprint(struct tap *t, const char *fmt, va_list ap)
 {
     FILE *f[2] = {t->out, t->copy};
     for (int i = 0; i < 2; i++) {
@@ -20,7 +20,7 @@ static void say(struct tap *t, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    emit(t, fmt, ap);
+    tap_vprint(t, fmt, ap);
     va_end(ap);
 }
 

@@ -197,8 +197,8 @@ static int calibrate_option(void *ctx, int key, const char *v)
         break;
     }
     case K_PREFIX:
-        if (emit_prefix_problem(v))
-            return cli_usage_error(&calibrate_command, "--prefix '%s': %s, e.g. PMUCAL", v, emit_prefix_problem(v));
+        if (table_prefix_problem(v))
+            return cli_usage_error(&calibrate_command, "--prefix '%s': %s, e.g. PMUCAL", v, table_prefix_problem(v));
         a->prefix = v;
         break;
     case K_LABEL:
@@ -465,8 +465,8 @@ static int calibrate_main(int argc, char **argv)
      * they are, and a table missing half its constants would look whole to them. */
     char *pj = xasprintf("%s/penalties.json", k.dir.path);
     struct jvalue *back = k.interrupted ? NULL : jread_load(pj);
-    struct emit_opts eo = {.prefix = prefix};
-    if (!k.interrupted && (!back || emit_tables(back, k.dir.path, &eo)))
+    struct table_opts eo = {.prefix = prefix};
+    if (!k.interrupted && (!back || tables_write_dir(back, k.dir.path, &eo)))
         status = 1;
     jread_free(back);
     free(pj);

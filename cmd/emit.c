@@ -64,7 +64,7 @@ struct emit_args {
     int format;
     bool allow_incomplete, force_model;
     const char *output;
-    struct emit_opts o;
+    struct table_opts o;
 };
 
 static int emit_option(void *ctx, int key, const char *v)
@@ -73,7 +73,7 @@ static int emit_option(void *ctx, int key, const char *v)
     char *end;
     switch (key) {
     case 'f':
-        if ((a->format = emit_format_parse(v)) < 0)
+        if ((a->format = table_format_parse(v)) < 0)
             return cli_usage_error(&emit_command, "--format %s: give json, c, perf-metrics or csv", v);
         break;
     case K_CORE_GHZ:
@@ -82,8 +82,8 @@ static int emit_option(void *ctx, int key, const char *v)
             return cli_usage_error(&emit_command, "--core-ghz %s: give a clock in GHz, e.g. 2.4", v);
         break;
     case K_PREFIX:
-        if (emit_prefix_problem(v))
-            return cli_usage_error(&emit_command, "--prefix '%s': %s, e.g. PMUCAL", v, emit_prefix_problem(v));
+        if (table_prefix_problem(v))
+            return cli_usage_error(&emit_command, "--prefix '%s': %s, e.g. PMUCAL", v, table_prefix_problem(v));
         a->o.prefix = v;
         break;
     case 'o':
@@ -117,7 +117,7 @@ static int emit_main(int argc, char **argv)
     }
     const char *run = pos.n ? pos.v[0] : NULL, *output = a.output;
     int format = a.format;
-    struct emit_opts o = a.o;
+    struct table_opts o = a.o;
     cli_args_free(&pos);
     if (format < 0)
         return cli_usage_error(&emit_command, "give --format json, c, perf-metrics or csv");
@@ -143,7 +143,7 @@ static int emit_main(int argc, char **argv)
         free(path);
         return 2;
     }
-    int rc = emit(doc, (enum emit_format)format, &o, out);
+    int rc = tables_write(doc, (enum table_format)format, &o, out);
     if (output && fclose(out))
         rc = -1;
     if (rc)

@@ -12,10 +12,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!v)
         return 0;
     FILE *null = fopen("/dev/null", "w");
-    const enum emit_format formats[] = {EMIT_JSON, EMIT_C, EMIT_CSV};
+    const enum table_format formats[] = {TABLE_JSON, TABLE_C, TABLE_CSV};
     for (size_t i = 0; null && i < sizeof(formats) / sizeof(formats[0]); i++) {
-        struct emit_opts o = {.prefix = "FUZZ", .core_ghz = i == 0 ? 2.0 : 0};
-        (void)emit(v, formats[i], &o, null);
+        struct table_opts o = {.prefix = "FUZZ", .core_ghz = i == 0 ? 2.0 : 0};
+        (void)tables_write(v, formats[i], &o, null);
     }
     if (null)
         fclose(null);

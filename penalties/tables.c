@@ -13,10 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int emit_format_parse(const char *s)
+int table_format_parse(const char *s)
 {
-    return !strcmp(s, "json") ? EMIT_JSON : !strcmp(s, "c") ? EMIT_C : !strcmp(s, "perf-metrics") ? EMIT_PERF_METRICS
-         : !strcmp(s, "csv") ? EMIT_CSV : -1;
+    return !strcmp(s, "json") ? TABLE_JSON : !strcmp(s, "c") ? TABLE_C : !strcmp(s, "perf-metrics") ? TABLE_PERF_METRICS
+         : !strcmp(s, "csv") ? TABLE_CSV : -1;
 }
 
 static bool is_memory(const struct jvalue *p)
@@ -25,7 +25,7 @@ static bool is_memory(const struct jvalue *p)
 }
 
 /* Cycles of a penalty as emitted: memory-domain ones follow the requested clock. */
-static double cycles_of(const struct jvalue *p, const struct emit_opts *o, const char *which)
+static double cycles_of(const struct jvalue *p, const struct table_opts *o, const char *which)
 {
     if (o->core_ghz > 0 && is_memory(p)) {
         const char *nskey = !strcmp(which, "cycles") ? "ns" : !strcmp(which, "cycles_lo") ? "ns_lo" : "ns_hi";
@@ -34,14 +34,14 @@ static double cycles_of(const struct jvalue *p, const struct emit_opts *o, const
     return jget_num(p, which, NAN);
 }
 
-static double clock_ghz(const struct jvalue *doc, const struct emit_opts *o)
+static double clock_ghz(const struct jvalue *doc, const struct table_opts *o)
 {
     return o->core_ghz > 0 ? o->core_ghz : jget_num(jget(doc, "clock"), "core_ghz", NAN);
 }
 
 /* ns of a penalty as emitted: core-domain ones are constant in cycles, so at another clock their
  * ns follow it (cycles / GHz); memory-domain ones are constant in time. */
-static double ns_of(const struct jvalue *p, const struct emit_opts *o, const char *which)
+static double ns_of(const struct jvalue *p, const struct table_opts *o, const char *which)
 {
     if (o->core_ghz > 0 && !is_memory(p)) {
         const char *cykey = !strcmp(which, "ns") ? "cycles" : !strcmp(which, "ns_lo") ? "cycles_lo" : "cycles_hi";
@@ -73,7 +73,7 @@ static void csv_text(FILE *out, const char *s)
 }
 
 /* Re-serialize the tree; memory-domain cycles rescaled when asked. */
-static void write_value(struct json *j, const char *key, const struct jvalue *v, const struct emit_opts *o, int depth,
+static void write_value(struct json *j, const char *key, const struct jvalue *v, const struct table_opts *o, int depth,
                         bool in_penalty)
 {
     switch (v->type) {
@@ -125,7 +125,7 @@ static const struct jvalue *penalties_of(const struct jvalue *doc)
     return p;
 }
 
-const char *emit_prefix_problem(const char *prefix)
+const char *table_prefix_problem(const char *prefix)
 {
     if (!isupper((unsigned char)prefix[0]))
         return "it must start with an upper-case letter";
@@ -183,7 +183,7 @@ int penalties_check(const struct jvalue *doc, const char *path)
 }
 
 /* Where the figures come from, as comment lines: every piece of text from penalties.json escaped. */
-static void provenance(FILE *out, const struct jvalue *doc, const struct emit_opts *o)
+static void provenance(FILE *out, const struct jvalue *doc, const struct table_opts *o)
 {
     const struct jvalue *cpu = jget(jget(doc, "host"), "cpu"), *clk = jget(doc, "clock");
     char *text = NULL;
@@ -210,14 +210,14 @@ static void provenance(FILE *out, const struct jvalue *doc, const struct emit_op
     free(text);
 }
 
-static int emit_c(const struct jvalue *doc, const struct emit_opts *o, FILE *out)
+static int emit_c(const struct jvalue *doc, const struct table_opts *o, FILE *out)
 {
     const struct jvalue *ps = penalties_of(doc);
     if (!ps)
         return -1;
     const char *pre = o->prefix ? o->prefix : "PMUCAL";
     char guard[96];
-    if (emit_prefix_problem(pre))
+    if (table_prefix_problem(pre))
         pm_fatal("emit: prefix '%s' was not checked", pre);
     snprintf(guard, sizeof(guard), "%s_PENALTIES_H", pre);
     fprintf(out, "/* Cycle penalties measured by pmucal calibrate.\n");
@@ -249,7 +249,7 @@ static int emit_c(const struct jvalue *doc, const struct emit_opts *o, FILE *out
     return 0;
 }
 
-static int emit_csv(const struct jvalue *doc, const struct emit_opts *o, FILE *out)
+static int emit_csv(const struct jvalue *doc, const struct table_opts *o, FILE *out)
 {
     const struct jvalue *ps = penalties_of(doc);
     if (!ps)
@@ -306,7 +306,7 @@ static void metric(struct json *j, const char *name, const char *expr, const cha
 
 /* The model the perf metrics are for: --model, else the calibration's cpu_model, else the libpfm4
  * PMU (LIBPFM_FORCE_PMU too), else the host's CPUID. NULL with why when none is known. */
-static const struct cpu_model *metrics_model(const struct jvalue *doc, const struct emit_opts *o, char *why, size_t n)
+static const struct cpu_model *metrics_model(const struct jvalue *doc, const struct table_opts *o, char *why, size_t n)
 {
     const char *name = o->model ? o->model : jget_str(doc, "cpu_model", NULL);
     if (name) {
@@ -326,7 +326,7 @@ static const struct cpu_model *metrics_model(const struct jvalue *doc, const str
     return m;
 }
 
-static int emit_metrics(const struct jvalue *doc, const struct emit_opts *o, FILE *out)
+static int emit_metrics(const struct jvalue *doc, const struct table_opts *o, FILE *out)
 {
     const struct jvalue *ps = penalties_of(doc);
     if (!ps)
@@ -392,10 +392,10 @@ static int emit_metrics(const struct jvalue *doc, const struct emit_opts *o, FIL
     return rc;
 }
 
-int emit(const struct jvalue *doc, enum emit_format f, const struct emit_opts *o, FILE *out)
+int tables_write(const struct jvalue *doc, enum table_format f, const struct table_opts *o, FILE *out)
 {
     switch (f) {
-    case EMIT_JSON: {
+    case TABLE_JSON: {
         if (!penalties_of(doc))
             return -1;
         struct json j;
@@ -405,19 +405,19 @@ int emit(const struct jvalue *doc, enum emit_format f, const struct emit_opts *o
         json_free(&j);
         return rc;
     }
-    case EMIT_C: return emit_c(doc, o, out);
-    case EMIT_PERF_METRICS: return emit_metrics(doc, o, out);
-    case EMIT_CSV: return emit_csv(doc, o, out);
+    case TABLE_C: return emit_c(doc, o, out);
+    case TABLE_PERF_METRICS: return emit_metrics(doc, o, out);
+    case TABLE_CSV: return emit_csv(doc, o, out);
     }
     return -1;
 }
 
-int emit_tables(const struct jvalue *doc, const char *dir, const struct emit_opts *o)
+int tables_write_dir(const struct jvalue *doc, const char *dir, const struct table_opts *o)
 {
     static const struct {
         const char *file;
-        enum emit_format f;
-    } t[] = {{"penalties.h", EMIT_C}, {"metrics.json", EMIT_PERF_METRICS}, {"penalties.csv", EMIT_CSV}};
+        enum table_format f;
+    } t[] = {{"penalties.h", TABLE_C}, {"metrics.json", TABLE_PERF_METRICS}, {"penalties.csv", TABLE_CSV}};
     char *pj = xasprintf("%s/penalties.json", dir);
     int bad = penalties_check(doc, pj);
     free(pj);
@@ -434,7 +434,7 @@ int emit_tables(const struct jvalue *doc, const char *dir, const struct emit_opt
         char why[256];
         /* perf metrics need perf's event names for the model: without a known model that table
          * is not written, which is a note, not a failure of the run. */
-        if (t[i].f == EMIT_PERF_METRICS && !metrics_model(doc, o, why, sizeof(why))) {
+        if (t[i].f == TABLE_PERF_METRICS && !metrics_model(doc, o, why, sizeof(why))) {
             pm_note("tables/%s not written: %s", t[i].file, why);
             continue;
         }
@@ -444,7 +444,7 @@ int emit_tables(const struct jvalue *doc, const char *dir, const struct emit_opt
             pm_error("cannot write %s: %s", path, strerror(errno));
             rc = -1;
         } else {
-            if (emit(doc, t[i].f, o, f))
+            if (tables_write(doc, t[i].f, o, f))
                 rc = -1;
             if (fclose(f))
                 rc = -1;

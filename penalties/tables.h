@@ -6,28 +6,28 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-enum emit_format { EMIT_JSON, EMIT_C, EMIT_PERF_METRICS, EMIT_CSV };
+enum table_format { TABLE_JSON, TABLE_C, TABLE_PERF_METRICS, TABLE_CSV };
 
-struct emit_opts {
+struct table_opts {
     double core_ghz;          /* > 0: memory-domain cycles recomputed as ns x this clock */
     const char *prefix;       /* C macro prefix, default PMUCAL */
     const char *model;        /* perf metrics for this model (models.h); NULL: the libpfm4 PMU's, else the host's */
 };
 
 /* -1 with a message when penalties.json lacks what the format needs. */
-int emit(const struct jvalue *doc, enum emit_format f, const struct emit_opts *o, FILE *out);
+int tables_write(const struct jvalue *doc, enum table_format f, const struct table_opts *o, FILE *out);
 /* Every penalty named once, in lower-case letters, digits and '_' (C macros and perf metric names
  * come from the names), and every ok one's figures finite, positive and one value in ns and
  * cycles at the run's clock. -1 after one message naming path and the penalty. */
 int penalties_check(const struct jvalue *doc, const char *path);
 /* NULL when prefix can start C macros (an upper-case letter, then upper-case letters, digits and
  * '_'), else why not. */
-const char *emit_prefix_problem(const char *prefix);
+const char *table_prefix_problem(const char *prefix);
 /* "json", "c", "perf-metrics", "csv"; -1 when unknown. */
-int emit_format_parse(const char *s);
+int table_format_parse(const char *s);
 /* Writes tables/penalties.h, tables/metrics.json, tables/penalties.csv under dir after
  * penalties_check; none (a note) when there are no penalties. */
-int emit_tables(const struct jvalue *doc, const char *dir, const struct emit_opts *o);
+int tables_write_dir(const struct jvalue *doc, const char *dir, const struct table_opts *o);
 
 /* The newest results folder's penalties.json (under $PMUCAL_RESULTS or results/) whose manifest
  * records the command 'pmucal calibrate' (whatever the label), whose run finished and measured

@@ -54,8 +54,8 @@ int main(void)
         char err[256] = "";
         struct jvalue *v = jread_parse(doc, strlen(doc), err, sizeof(err));
         FILE *null = fopen("/dev/null", "w");
-        struct emit_opts o = {.prefix = "T"};
-        int rc = v ? emit(v, EMIT_JSON, &o, null) : -1;
+        struct table_opts o = {.prefix = "T"};
+        int rc = v ? tables_write(v, TABLE_JSON, &o, null) : -1;
         fclose(null);
         CHECK(v ? rc == 0 : strstr(err, "nested too deep") != NULL, __LINE__,
               "depth %d: %s", d + 2, v ? "read and written again" : "refused with 'nested too deep'");
