@@ -1,6 +1,6 @@
 #include "host/clock.h"
+#include "arch/isa.h"
 #include "base/stats.h"
-#include "host/cpu.h"
 #include <time.h>
 #include <valgrind/valgrind.h>
 

@@ -1,10 +1,10 @@
 /* triad: a[i] = b[i] + s*c[i] over three arrays, scalar or packed (SSE, AVX2, AVX-512), with
  * ordinary (read-for-ownership) or non-temporal stores. The FP work and the memory traffic per
  * pass are known exactly, so FP-by-width events and bandwidth have exact expected values. */
+#include "arch/isa.h"
 #include "base/util.h"
 #include "core/kernel.h"
 #include "core/mem.h"
-#include "host/cpu.h"
 #include "host/geometry.h"
 #include "host/topo.h"
 #include <math.h>

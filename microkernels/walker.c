@@ -1,5 +1,6 @@
 /* walker: a linked-list walk over cache lines, one dependent load after another, so each load's
  * latency is exposed; the list's order and spacing choose where the data comes from. */
+#include "arch/isa.h"
 #include "base/rng.h"
 #include "base/stop.h"
 #include "base/util.h"
@@ -7,7 +8,6 @@
 #include "core/lru.h"
 #include "core/measure.h"
 #include "core/mem.h"
-#include "host/cpu.h"
 #include "host/geometry.h"
 #include "host/topo.h"
 #include "microkernels/loopmodel.h"

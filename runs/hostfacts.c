@@ -1,4 +1,5 @@
 #include "runs/hostfacts.h"
+#include "arch/isa.h"
 #include "base/subprocess.h"
 #include "base/util.h"
 #include "base/version.h"
@@ -7,7 +8,6 @@
 #include "events/catalog.h"
 #include "events/pfm.h"
 #include "host/clock.h"
-#include "host/cpu.h"
 #include "host/geometry.h"
 #include "host/topo.h"
 #include <hwloc.h>

@@ -1,0 +1,30 @@
+/* The ISA seam: what names an instruction, a register or CPUID lives in one folder per
+ * architecture, arch/<ARCH>/, behind this header. The rest of pmucal (the core, the host layer,
+ * the generators, the kernels) includes this header only, never a file of arch/<ARCH>/.
+ *
+ * The implementation is picked here, once, by the compiler's target; the Makefile's ARCH
+ * (default x86_64) compiles that folder. Each arch/<ARCH>/isa_impl.h provides:
+ *
+ * CPU identification
+ *     struct cpu_facts: vendor, brand, family, model, stepping, first-level and shared data TLB
+ *       entries (4K and 2M pages), and the ISA's own feature flags
+ *     const struct cpu_facts *cpu_get(void)
+ *     enum isa_ext ISA_*: extensions a kernel variant may need and a counter source may lack;
+ *       isa_exts[isa_nexts] {bit, name}, bool isa_ext_present(unsigned bit)
+ *     bool isa_cpu_signature(sig, n, how, hn)  the signature perf's mapfile rows match
+ *     int isa_pmu_counters(bool amd, const char **how)  core counters the CPU states, 0 = none
+ *
+ * The data caches as the CPU describes them
+ *     struct cpu_caches: per level, the size said and by what, the full description (size, ways)
+ *       where there is one, and why it cannot be whole; int cpu_caches_read(c, why, whylen)
+ */
+#ifndef PMUCAL_ISA_H
+#define PMUCAL_ISA_H
+
+#if defined(__x86_64__)
+#include "arch/x86_64/isa_impl.h"
+#else
+#error "pmucal has no ISA implementation for this target: arch/ holds x86_64 only"
+#endif
+
+#endif
