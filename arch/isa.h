@@ -5,6 +5,18 @@
  * The implementation is picked here, once, by the compiler's target; the Makefile's ARCH
  * (default x86_64) compiles that folder. Each arch/<ARCH>/isa_impl.h provides:
  *
+ * The cycle counter: a reference counter (the TSC on x86) read in marks that keep a measured
+ * region between them; host/clock.c converts its ticks to core cycles
+ *     uint64_t isa_ticks_start(void), isa_ticks_stop(void)  static inline: nothing else runs
+ *                                                           between the marks and the region
+ *     uint64_t isa_ticks_stop_fenced(void)                  the stop mark every CPU has
+ *     uint64_t isa_ticks_stop_serialized(void)              the serializing read, only where
+ *     bool isa_stop_serialized                                this says it exists (set before main)
+ *     const char *isa_stop_mark(void)                       the stop mark's instructions (manifest)
+ *     const char *isa_stop_note(void)                       why the serializing read is not used, or ""
+ *     ISA_CHAIN_OPS, void isa_op_chain(uint64_t trips)      trips x ISA_CHAIN_OPS dependent
+ *                                                           one-cycle operations (the clock ratio)
+ *
  * CPU identification
  *     struct cpu_facts: vendor, brand, family, model, stepping, first-level and shared data TLB
  *       entries (4K and 2M pages), and the ISA's own feature flags

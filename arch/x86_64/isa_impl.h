@@ -4,5 +4,6 @@
 #define PMUCAL_X86_ISA_IMPL_H
 #include "arch/x86_64/caches.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/ticks.h"
 
 #endif
