@@ -29,6 +29,11 @@
  * The data caches as the CPU describes them
  *     struct cpu_caches: per level, the size said and by what, the full description (size, ways)
  *       where there is one, and why it cannot be whole; int cpu_caches_read(c, why, whylen)
+ *
+ * The code emitter, for the code-shaped kernels of generators/ and microkernels/
+ *     struct emit, struct code, emit_init/label/bind/finish, one emit_* per instruction kind,
+ *     emit_map (write, then execute: never both), code_unmap, emit_write_asm (objdump's syntax),
+ *     emit_write_bin
  */
 #ifndef PMUCAL_ISA_H
 #define PMUCAL_ISA_H

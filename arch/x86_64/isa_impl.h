@@ -5,5 +5,6 @@
 #include "arch/x86_64/caches.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/ticks.h"
+#include "arch/x86_64/x86_emit.h"
 
 #endif
