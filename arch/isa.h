@@ -30,6 +30,15 @@
  *     struct cpu_caches: per level, the size said and by what, the full description (size, ways)
  *       where there is one, and why it cannot be whole; int cpu_caches_read(c, why, whylen)
  *
+ * The inline-asm regions of the hand-written kernels, macros expanded in their run functions
+ * (the measured code stays the kernel's own), each with the instructions it retires
+ *     ISA_LOOP_TEST_INST; ISA_EXACT_LOOP(REPS, BODY, inputs...): REPS bodies a trip, run(n) - run(0)
+ *       exactly n bodies and n loop tests (p and n in scope); bodies ISA_CHASE_STEP (p = *p),
+ *       ISA_STORE_THEN_CHASE(DISP), ISA_STLF_BLOCKED/FORWARD/PARTIAL; ISA_CHASE_LOOP(REPS)
+ *     ISA_TOUCH_LOOP(q, n): one store per 4 KiB page
+ *     ISA_TRIAD_PASSES(width, nt, n, i, a, b, c, end, s) and its ISA_TRIAD_*_INST
+ *     isa_cpu_relax(), isa_flush_line(p), isa_flush_done()
+ *
  * The code emitter, for the code-shaped kernels of generators/ and microkernels/
  *     struct emit, struct code, emit_init/label/bind/finish, one emit_* per instruction kind,
  *     emit_map (write, then execute: never both), code_unmap, emit_write_asm (objdump's syntax),

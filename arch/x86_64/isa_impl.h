@@ -4,6 +4,7 @@
 #define PMUCAL_X86_ISA_IMPL_H
 #include "arch/x86_64/caches.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/regions.h"
 #include "arch/x86_64/ticks.h"
 #include "arch/x86_64/x86_emit.h"
 
