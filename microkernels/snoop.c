@@ -6,9 +6,9 @@
  *
  * The handshake (token passing with C11 acquire/release atomics) lives in prepare(), which the
  * measurement core calls before every measured run and never counts. The measured region is
- * only the reader's walk, exact inline asm with no waiting in it: "jmp test; body: one load;
- * test: sub $1,n; jnc body", so run(n) - run(0) is exactly 3n instructions and n loads, with any
- * counter source, however long the handshake spun. A run reads at most one segment (max_iters):
+ * only the reader's walk, exact inline asm with no waiting in it: the chase loop with one load
+ * a trip (ISA_CHASE_LOOP, arch/isa.h), so run(n) - run(0) is exactly n loads and n loop tests,
+ * with any counter source, however long the handshake spun. A run reads at most one segment (max_iters):
  * every load of a run finds its line where the writer left it. */
 #include "arch/isa.h"
 #include "base/rng.h"
@@ -99,7 +99,7 @@ static void futex_wake(_Atomic uint32_t *word)
     syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
-/* On hardware the idle writer spins (pause, a yield now and then) and never sleeps: a core that
+/* On hardware the idle writer spins (a spin-wait hint, a yield now and then) and never sleeps: a core that
  * sleeps may flush its caches, and the lines must stay in them while the reader walks. Under
  * valgrind, which runs one thread at a time, it sleeps on a futex instead, so it executes nothing
  * while the reader's region is measured, whether the simulator counts per thread or in total. */

@@ -93,7 +93,7 @@ static void triad_model(const struct case_ *c, struct quantities *q)
     q->v[Q_LD_ALL] = 2 * vectors;
     q->v[Q_ST_ALL] = vectors;
     q->v[Q_BR_ALL] = q->v[Q_BR_COND] = vectors + 1;
-    q->v[Q_BR_COND_TAKEN] = vectors;    /* every jb but the last, and the passes' jnc */
+    q->v[Q_BR_COND_TAKEN] = vectors;    /* every inner-loop branch but the last, and the passes' test */
     q->v[Q_BR_COND_NTAKEN] = 1;
     q->v[Q_BR_UNCOND] = q->v[Q_BR_INDIRECT] = q->v[Q_BR_CALL] = q->v[Q_BR_RET] = 0;
     q->v[Q_BR_MISPRED] = 1;             /* at most the inner loop's exit, once a pass */
