@@ -4,9 +4,11 @@ CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -I. -MMD -MP
 LDLIBS  += -lpfm -lhwloc -lm -pthread
 # The folders, lowest floor first: each includes only headers of its own floor or those below
-# ("base/json.h", from the tree's root).
+# ("base/json.h", from the tree's root). arch/$(ARCH) is the ISA behind arch/isa.h (its compiler
+# must target that ISA), arch/$(ARCH)/kernels the kernels that exist on that ISA only.
 ARCH    ?= x86_64
-SUBSYS  := base arch/$(ARCH) core host events sources validate runs generators microkernels penalties report cmd
+SUBSYS  := base arch/$(ARCH) core host events sources validate runs generators microkernels arch/$(ARCH)/kernels \
+           penalties report cmd
 # Quiet by default (one short line per step); V=1 prints the full commands.
 ifeq ($(V),1)
 Q       :=

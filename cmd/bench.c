@@ -1,5 +1,6 @@
 /* pmucal bench: what one group measurement costs outside the measured region: opening the
  * group, the enable/disable/read round trip around each run, and closing it. */
+#include "arch/isa.h"
 #include "base/stats.h"
 #include "base/util.h"
 #include "cmd/commands.h"
@@ -68,9 +69,9 @@ static int bench_main(int argc, char **argv)
     struct group_reading r;
     int status = 0;
     for (uint64_t i = 0; i < rounds; i++) {
-        uint64_t t0 = tsc_start();
+        uint64_t t0 = isa_ticks_start();
         struct group *g = e.src->open(ptr, n);
-        uint64_t t1 = tsc_stop();
+        uint64_t t1 = isa_ticks_stop();
         if (!g) {
             status = 1;
             break;
@@ -78,9 +79,9 @@ static int bench_main(int argc, char **argv)
         e.src->start(g);
         e.src->stop(g);
         e.src->read(g, &r);
-        uint64_t t2 = tsc_stop();
+        uint64_t t2 = isa_ticks_stop();
         e.src->close(g);
-        uint64_t t3 = tsc_stop();
+        uint64_t t3 = isa_ticks_stop();
         open_us[i] = (double)(t1 - t0) * us;
         trip_us[i] = (double)(t2 - t1) * us;
         close_us[i] = (double)(t3 - t2) * us;

@@ -1,7 +1,7 @@
 #include "core/kernel.h"
+#include "arch/isa.h"
 #include "base/util.h"
 #include "core/mem.h"
-#include "host/cpu.h"
 #include "host/geometry.h"
 #include "host/topo.h"
 #include <math.h>
@@ -341,24 +341,18 @@ int case_setup(struct case_ *c)
 
 bool case_isa_usable(struct case_ *c, unsigned isa)
 {
-    static const struct {
-        unsigned bit;
-        const char *name;
-    } names[] = {{ISA_AVX2, "AVX2"}, {ISA_FMA, "FMA"}, {ISA_AVX512, "AVX-512"}};
-    const struct cpu_facts *cpu = cpu_get();
-    for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
-        if (!(isa & names[i].bit))
+    for (size_t i = 0; i < isa_nexts; i++) {
+        if (!(isa & isa_exts[i].bit))
             continue;
         /* The source's limit first: under valgrind cpuid hides what the simulator cannot run,
          * and "the CPU lacks it" would then be the wrong reason. */
-        if (c->isa_limits & names[i].bit) {
-            snprintf(c->skip, sizeof(c->skip), "%s code cannot run under the %s counter source", names[i].name,
+        if (c->isa_limits & isa_exts[i].bit) {
+            snprintf(c->skip, sizeof(c->skip), "%s code cannot run under the %s counter source", isa_exts[i].name,
                      c->isa_limits_by ? c->isa_limits_by : "chosen");
             return false;
         }
-        bool has = names[i].bit == ISA_AVX2 ? cpu->avx2 : names[i].bit == ISA_FMA ? cpu->fma : cpu->avx512f;
-        if (!has) {
-            snprintf(c->skip, sizeof(c->skip), "this CPU lacks %s", names[i].name);
+        if (!isa_ext_present(isa_exts[i].bit)) {
+            snprintf(c->skip, sizeof(c->skip), "this CPU lacks %s", isa_exts[i].name);
             return false;
         }
     }

@@ -26,18 +26,12 @@ struct param {
 
 #define KERNEL_MAX_PARAMS 16
 
-/* Instruction-set extensions a kernel (or one of its variants) may need beyond x86-64 + SSE2.
- * A counter source that cannot execute some of them says so in its isa_limits (source.h): the
- * sim source runs code under valgrind, which has no AVX-512 and dies with SIGILL on it. The
+/* Instruction-set extensions a kernel (or one of its variants) may need (ISA_*, arch/isa.h).
+ * A counter source that cannot execute some of them says so in its isa_limits (source.h). The
  * engine copies the source's limits into the case before setup; a kernel's setup asks
  *     if (!case_isa_usable(c, ISA_AVX512)) return KERNEL_SKIP;
  * which fills c->skip with the reason (the CPU lacks it, or the source cannot run it), so the
  * case becomes TAP SKIP lines instead of a crash. */
-enum isa_ext {
-    ISA_AVX2 = 1u << 0,
-    ISA_FMA = 1u << 1,
-    ISA_AVX512 = 1u << 2,   /* AVX-512F (and whatever subsets the variant names in its reason) */
-};
 
 struct case_ {
     const struct kernel *kernel;

@@ -1,6 +1,7 @@
+#include "core/measure.h"
+#include "arch/isa.h"
 #include "base/stop.h"
 #include "base/util.h"
-#include "core/measure.h"
 #include "host/clock.h"
 #include <math.h>
 #include <stdlib.h>
@@ -16,9 +17,9 @@ static int one_run(const struct source *src, struct group *g, struct case_ *c, u
     if (c->kernel->prepare)
         c->kernel->prepare(c);
     src->start(g);
-    uint64_t t0 = tsc_start();
+    uint64_t t0 = isa_ticks_start();
     c->kernel->run(c, iters);
-    uint64_t t1 = tsc_stop();
+    uint64_t t1 = isa_ticks_stop();
     src->stop(g);
     *ticks = t1 - t0;
     measure_region_ticks += t1 - t0;
@@ -41,9 +42,9 @@ static uint64_t calibrate_iters(struct case_ *c, const struct measure_opts *o)
     for (;;) {
         if (c->kernel->prepare)
             c->kernel->prepare(c);
-        uint64_t t0 = tsc_start();
+        uint64_t t0 = isa_ticks_start();
         c->kernel->run(c, it);
-        uint64_t ticks = tsc_stop() - t0;
+        uint64_t ticks = isa_ticks_stop() - t0;
         measure_region_ticks += ticks;
         double secs = (double)ticks / ci->tsc_hz;
         if (it >= cap)
@@ -64,9 +65,9 @@ static double pilot_seconds_per_iter(struct case_ *c, uint64_t pilot)
 {
     if (c->kernel->prepare)
         c->kernel->prepare(c);
-    uint64_t t0 = tsc_start();
+    uint64_t t0 = isa_ticks_start();
     c->kernel->run(c, pilot);
-    uint64_t ticks = tsc_stop() - t0;
+    uint64_t ticks = isa_ticks_stop() - t0;
     measure_region_ticks += ticks;
     return (double)ticks / clock_get()->tsc_hz / (double)pilot;
 }

@@ -75,7 +75,7 @@ struct source {
     uint64_t default_iters;       /* iterations per run when --iters is not given (no calibration) */
     uint64_t max_inst_per_run;    /* fewer default iterations where the model's inst would pass this */
     const char *expect_file;      /* expectation file loaded automatically, "sim" -> validate/expect/sim.txt */
-    unsigned isa_limits;          /* ISA_* (kernel.h) extensions this source cannot execute */
+    unsigned isa_limits;          /* ISA_* (arch/isa.h) extensions this source cannot execute */
     uint64_t max_code_bytes;      /* generated code larger than this is a SKIP (0: no limit) */
     bool simple_predictor;        /* a textbook branch predictor (2-bit counters, short history) */
     /* Optional: what the source adds to manifest.json, e.g. the simulated cache geometry. */

@@ -1,8 +1,8 @@
 #include "events/catalog.h"
+#include "arch/isa.h"
 #include "base/util.h"
 #include "events/perfsyntax.h"
 #include "events/pfm.h"
-#include "host/cpuid_leaf.h"
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,32 +55,7 @@ bool cpu_signature(char *sig, size_t n, char *how, size_t hn)
             snprintf(how, hn, "PMUCAL_CPUID");
         return true;
     }
-    unsigned r[4], a[4];
-    char why[600];
-    if (!cpuid_origin(why, sizeof(why))) {
-        if (how)
-            snprintf(how, hn, "%s", why);
-        return false;
-    }
-    if (!cpuid_query(0, 0, r) || !cpuid_query(1, 0, a)) {
-        if (how)
-            snprintf(how, hn, "no CPUID leaves 0 and 1 in %s/pu0", getenv("HWLOC_CPUID_PATH"));
-        return false;
-    }
-    char vendor[13];
-    memcpy(vendor, &r[1], 4), memcpy(vendor + 4, &r[3], 4), memcpy(vendor + 8, &r[2], 4);
-    vendor[12] = '\0';
-    /* perf's x86 rule: the extended family adds when the family is 0xf; the extended model is
-     * the high nibble from family 6 on. */
-    unsigned family = (a[0] >> 8) & 0xf, model = (a[0] >> 4) & 0xf, step = a[0] & 0xf;
-    if (family == 0xf)
-        family += (a[0] >> 20) & 0xff;
-    if (family >= 6)
-        model += ((a[0] >> 16) & 0xf) << 4;
-    snprintf(sig, n, "%s-%u-%X-%X", vendor, family, model, step);
-    if (how)
-        snprintf(how, hn, "%s", getenv("HWLOC_CPUID_PATH") ? "HWLOC_CPUID_PATH" : "cpuid");
-    return true;
+    return isa_cpu_signature(sig, n, how, hn);
 }
 
 const char *catalog_root(void)
@@ -154,32 +129,22 @@ char *catalog_table_name(const char *path)
     return name;
 }
 
-/* The model's programmable core counters: AMD's CPUID 0x80000022 EBX[3:0] (PerfMonV2), else
- * 6 when 0x80000001 ECX bit 23 (PerfCtrExtCore) says so, else the table's model (every Zen core
- * has six); Intel's CPUID 0xA EAX[15:8] (per logical CPU), else the tables' Counter lists. */
+/* The model's programmable core counters: what CPUID states (AMD's PerfMonV2 or PerfCtrExtCore,
+ * Intel's architectural PMU leaf: arch/isa.h), else on AMD the table's model (every Zen core has
+ * six), else the tables' Counter lists. */
 static void count_counters(struct catalog *c, bool cpuid_is_this_cpu)
 {
-    unsigned r[4];
     bool amd = !strncmp(c->name, "amd", 3);
-    if (amd && cpuid_is_this_cpu && cpuid_query(0x80000000u, 0, r) && r[0] >= 0x80000022u &&
-        cpuid_query(0x80000022u, 0, r) && (r[0] & 1) && (r[1] & 0xf)) {
-        c->counters = (int)(r[1] & 0xf);
-        c->counters_how = xstrdup("CPUID 0x80000022 EBX[3:0] (PerfMonV2)");
-        return;
-    }
-    if (amd && cpuid_is_this_cpu && cpuid_query(0x80000001u, 0, r) && (r[2] >> 23 & 1)) {
-        c->counters = 6;
-        c->counters_how = xstrdup("CPUID 0x80000001 ECX bit 23 (PerfCtrExtCore)");
+    const char *how;
+    int n = cpuid_is_this_cpu ? isa_pmu_counters(amd, &how) : 0;
+    if (n) {
+        c->counters = n;
+        c->counters_how = xstrdup(how);
         return;
     }
     if (amd) {
         c->counters = 6;
         c->counters_how = xasprintf("%s: six core counters on every Zen core (CPUID gives no count here)", c->name);
-        return;
-    }
-    if (cpuid_is_this_cpu && cpuid_query(0xa, 0, r) && (r[0] & 0xff) && ((r[0] >> 8) & 0xff)) {
-        c->counters = (int)((r[0] >> 8) & 0xff);
-        c->counters_how = xstrdup("CPUID 0xA EAX[15:8] (architectural PMU: counters per logical CPU)");
         return;
     }
     int top = 0;

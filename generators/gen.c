@@ -1,5 +1,6 @@
 #include "generators/gen.h"
 #include "base/util.h"
+#include "core/mem.h"
 #include <string.h>
 
 bool gen_listing;
@@ -15,6 +16,8 @@ int gen_map(struct gen *g, int entry_label, bool huge, const char *who)
     emit_finish(&g->e);
     if (emit_map(&g->e, huge, &g->code, who))
         return -1;
+    if (huge)
+        g->code.huge = thp_fraction(g->code.base, g->code.map_size) > 0.5;
     g->entry = (void (*)(uint64_t, void *))(uintptr_t)(g->code.base + emit_label_offset(&g->e, entry_label));
     return 0;
 }

@@ -8,7 +8,7 @@
  * The code uses only registers the SysV ABI lets a callee clobber. */
 #ifndef PMUCAL_GEN_H
 #define PMUCAL_GEN_H
-#include "arch/x86_64/x86_emit.h"
+#include "arch/isa.h"
 #include "core/kernel.h"
 
 /* Set by 'pmucal gen --asm' before a kernel's setup: keep the listing (costly on huge code). */

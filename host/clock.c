@@ -1,23 +1,7 @@
 #include "host/clock.h"
+#include "arch/isa.h"
 #include "base/stats.h"
-#include "host/cpu.h"
 #include <time.h>
-#include <valgrind/valgrind.h>
-
-bool clock_has_rdtscp;
-
-/* Under valgrind CPUID is valgrind's: it advertises RDTSCP whatever the host has, and valgrind
- * then raises SIGILL where the host lacks it (this VM). Timing means nothing under the simulator,
- * so there the fenced RDTSC always does. */
-__attribute__((constructor)) static void check_rdtscp(void)
-{
-    clock_has_rdtscp = cpu_get()->rdtscp && !RUNNING_ON_VALGRIND;
-}
-
-const char *clock_stop_mark(void)
-{
-    return clock_has_rdtscp ? "rdtscp;lfence" : "lfence;rdtsc;lfence";
-}
 
 double clock_now_seconds(void)
 {
@@ -26,33 +10,22 @@ double clock_now_seconds(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* 1000 dependent adds per loop trip: each needs the previous result, so one a cycle on any
- * out-of-order core; the loop counter runs on another chain and hides under them. */
+/* ISA_CHAIN_OPS dependent one-cycle operations per loop trip. */
 static uint64_t add_chain_ticks(uint64_t trips)
 {
-    uint64_t acc = 0;
-    uint64_t t0 = tsc_start();
-    __asm__ __volatile__(
-        "1:\n\t"
-        ".rept 1000\n\t"
-        "add $1, %[acc]\n\t"
-        ".endr\n\t"
-        "dec %[n]\n\t"
-        "jnz 1b"
-        : [acc] "+r"(acc), [n] "+r"(trips)
-        :
-        : "cc");
-    return tsc_stop() - t0;
+    uint64_t t0 = isa_ticks_start();
+    isa_op_chain(trips);
+    return isa_ticks_stop() - t0;
 }
 
 static double measure_tsc_hz(void)
 {
     double t0 = clock_now_seconds();
-    uint64_t c0 = tsc_start();
+    uint64_t c0 = isa_ticks_start();
     double t;
     while ((t = clock_now_seconds()) - t0 < 0.05)
         ;
-    uint64_t c1 = tsc_stop();
+    uint64_t c1 = isa_ticks_stop();
     return (double)(c1 - c0) / (t - t0);
 }
 
@@ -63,7 +36,7 @@ static double measure_tsc_hz(void)
 enum { SHORT_TRIPS = 400 };
 static double short_trip_ratio(void)
 {
-    return (double)SHORT_TRIPS * 1000 / (double)add_chain_ticks(SHORT_TRIPS);
+    return (double)SHORT_TRIPS * ISA_CHAIN_OPS / (double)add_chain_ticks(SHORT_TRIPS);
 }
 
 double clock_ratio_now(void)
@@ -79,9 +52,9 @@ double clock_ratio_now(void)
 
 double clock_ratio_over(double seconds, double ratio_now)
 {
-    double trips = seconds * clock_get()->tsc_hz * ratio_now / 1000;
+    double trips = seconds * clock_get()->tsc_hz * ratio_now / ISA_CHAIN_OPS;
     uint64_t n = trips < 1 ? 1 : (uint64_t)trips;
-    return (double)n * 1000 / (double)add_chain_ticks(n);
+    return (double)n * ISA_CHAIN_OPS / (double)add_chain_ticks(n);
 }
 
 const struct clock_info *clock_get(void)

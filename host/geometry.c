@@ -1,9 +1,9 @@
 /* The effective cache geometry: hwloc's levels unless implausible, then the measured curve's
  * (cached per host: CPUID identity, hwloc's view, kernel), else CPUID's. */
 #include "host/geometry.h"
+#include "arch/isa.h"
 #include "base/jread.h"
 #include "base/util.h"
-#include "host/cpu.h"
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
@@ -243,18 +243,19 @@ static void apply_curve(void)
     }
 }
 
-/* Without a curve, CPUID's deterministic leaf where it gives another size that passes the checks. */
+/* Without a curve, the CPU's own description of a level (CPUID's deterministic leaf) where it
+ * gives another size that passes the checks. */
 static void apply_cpuid(void)
 {
-    if (!geo.cpuid_read || geo.cpuid.deterministic_empty)
+    if (!geo.cpuid_read)
         return;
     for (int l = 1; l <= TOPO_MAX_LEVEL; l++) {
-        if (!geo.implausible[l] || !geo.cpuid.leaf[l] || geo.cpuid.leaf[l] == geo.hwloc[l].size)
+        if (!geo.implausible[l] || !geo.cpuid.described[l] || geo.cpuid.described[l] == geo.hwloc[l].size)
             continue;
         struct cache_level m[TOPO_MAX_LEVEL + 1];
         memcpy(m, topo_ref->data, sizeof(m));
-        m[l].size = geo.cpuid.leaf[l];
-        m[l].ways = geo.cpuid.leaf_ways[l] ? geo.cpuid.leaf_ways[l] : -1;
+        m[l].size = geo.cpuid.described[l];
+        m[l].ways = geo.cpuid.described_ways[l] ? geo.cpuid.described_ways[l] : -1;
         struct geometry_finding f[GEOMETRY_MAX_FINDINGS];
         int nf = geometry_check(m, topo_ref->cores, topo_ref->pus, NULL, f, GEOMETRY_MAX_FINDINGS), at_l = 0;
         for (int i = 0; i < nf; i++)
@@ -277,7 +278,7 @@ static void geometry_load(struct topo *t)
         snprintf(geo.cpuid_note, sizeof(geo.cpuid_note), "not compared: the topology comes from HWLOC_XMLFILE and "
                  "no CPUID dump (HWLOC_CPUID_PATH) comes with it");
     else
-        geo.cpuid_read = !cpuid_caches_read(&geo.cpuid, geo.cpuid_note, (int)sizeof(geo.cpuid_note));
+        geo.cpuid_read = !cpu_caches_read(&geo.cpuid, geo.cpuid_note, (int)sizeof(geo.cpuid_note));
     geo.nfindings = geometry_check(geo.hwloc, t->cores, t->pus, geo.cpuid_read ? &geo.cpuid : NULL, geo.findings,
                                    GEOMETRY_MAX_FINDINGS);
     for (int i = 0; i < geo.nfindings; i++)

@@ -4,8 +4,8 @@
  * module keeps hwloc's view, the findings and the measured curve beside it. */
 #ifndef PMUCAL_GEOMETRY_H
 #define PMUCAL_GEOMETRY_H
+#include "arch/isa.h"
 #include "base/json.h"
-#include "host/cpuid_cache.h"
 #include "host/latency_levels.h"
 #include "host/topo.h"
 #include <stdio.h>
@@ -22,8 +22,8 @@ struct geometry_finding {
 };
 
 /* Checks levels [1..3] (size 0 = absent) of a machine with this many cores and PUs against what
- * silicon has and, when c is not NULL, against CPUID. Returns the number of findings. */
-int geometry_check(const struct cache_level *levels, int cores, int pus, const struct cpuid_caches *c,
+ * silicon has and, when c is not NULL, against what the CPU says (CPUID). Returns the number of findings. */
+int geometry_check(const struct cache_level *levels, int cores, int pus, const struct cpu_caches *c,
                    struct geometry_finding *out, int max);
 
 /* Measures the curve on this machine: points sorted by size, latency minima; returns the count,
@@ -37,7 +37,7 @@ struct geometry {
     int nfindings;
     bool implausible[TOPO_MAX_LEVEL + 1];
     bool cpuid_read;
-    struct cpuid_caches cpuid;
+    struct cpu_caches cpuid;
     char cpuid_note[300];          /* why CPUID was not compared, or "" */
     bool measured;                 /* a curve was read: levels holds what it says */
     struct latency_point points[GEOMETRY_MAX_POINTS];

@@ -34,7 +34,7 @@ static char *sz(uint64_t b, char buf[32])
     return buf;
 }
 
-int geometry_check(const struct cache_level *lv, int cores, int pus, const struct cpuid_caches *c,
+int geometry_check(const struct cache_level *lv, int cores, int pus, const struct cpu_caches *c,
                    struct geometry_finding *out, int max)
 {
     int n = 0;
@@ -62,16 +62,11 @@ int geometry_check(const struct cache_level *lv, int cores, int pus, const struc
                 sz(lv[l - 1].size, b));
         if (!c)
             continue;
-        /* The deterministic leaf where it describes caches; AMD's summary leaf only without it. */
-        uint64_t said = !c->deterministic_empty && c->leaf[l] ? c->leaf[l] : amd && l == 2 ? c->amd_l2
-                      : amd && l == 3 ? c->amd_l3 : 0;
-        const char *leaf = !c->deterministic_empty && c->leaf[l] ? (c->deterministic_leaf == 4 ? "leaf 4" : "leaf 0x8000001D")
-                         : "leaf 0x80000006";
-        if (said && said != x->size)
-            add(out, max, &n, l, "cpuid-disagrees", "CPUID %s says %s, hwloc %s", leaf, sz(said, a), sz(x->size, b));
-        if (l == 3 && amd && c->deterministic_empty && c->amd_l3_points_to_1d)
-            add(out, max, &n, l, "cpuid-incomplete", "CPUID leaf 0x80000006 points to leaf 0x8000001D for the L3, "
-                "which is empty: a hypervisor's synthetic description");
+        if (c->said[l] && c->said[l] != x->size)
+            add(out, max, &n, l, "cpuid-disagrees", "%s says %s, hwloc %s", c->said_by[l], sz(c->said[l], a),
+                sz(x->size, b));
+        if (c->incomplete[l])
+            add(out, max, &n, l, "cpuid-incomplete", "%s", c->incomplete[l]);
     }
     return n;
 }

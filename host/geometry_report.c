@@ -9,11 +9,7 @@ static const char *const names[] = {"", "L1d", "L2", "L3"};
 
 static uint64_t cpuid_size(const struct geometry *g, int l)
 {
-    if (!g->cpuid_read)
-        return 0;
-    if (!g->cpuid.deterministic_empty && g->cpuid.leaf[l])
-        return g->cpuid.leaf[l];
-    return l == 2 ? g->cpuid.amd_l2 : l == 3 ? g->cpuid.amd_l3 : 0;
+    return g->cpuid_read ? g->cpuid.said[l] : 0;
 }
 
 static const struct latency_plateau *measured(const struct geometry *g, int l)

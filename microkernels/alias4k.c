@@ -3,6 +3,7 @@
  * below the load (same low 12 bits: a core that compares only those bits first sees a possible
  * dependence and delays the load); store=apart puts it 4096 - 256 bytes below (different low
  * bits), the control with the same instructions. */
+#include "arch/isa.h"
 #include "base/util.h"
 #include "core/kernel.h"
 #include "microkernels/loopmodel.h"
@@ -39,7 +40,7 @@ static int alias4k_setup(struct case_ *c)
     return KERNEL_OK;
 }
 
-#define ALIAS_LOOP(DISP) EXACT_LOOP(ISSUE_OPS_S, "mov %[v], " DISP "(%[p])\n\tmov (%[p]), %[p]\n\t", [v] "r"(v))
+#define ALIAS_LOOP(DISP) ISA_EXACT_LOOP(ISSUE_OPS_S, ISA_STORE_THEN_CHASE(DISP), [v] "r"(v))
 
 static void alias4k_run(struct case_ *c, uint64_t iters)
 {
@@ -56,7 +57,7 @@ static void alias4k_model(const struct case_ *c, struct quantities *q)
 {
     const struct alias4k *s = c->priv;
     double L = ISSUE_OPS;
-    loop_model(q, 2 * L, L, L, 8 * L, 8 * L);
+    loop_model(q, ISA_STORE_THEN_CHASE_INST * L, L, L, 8 * L, 8 * L);
     q->v[Q_LD_ALIAS4K] = s->alias ? L : 0;
 }
 

@@ -2,6 +2,7 @@
  * offset in a 4 KiB-aligned page. offset 0 is aligned; an offset whose 8 bytes cross a 64-byte
  * line (57..63 within a line) makes every load a line split; an offset crossing the 4 KiB page
  * end (4089..4095) makes it a page split too. The chain exposes the extra latency of the split. */
+#include "arch/isa.h"
 #include "base/util.h"
 #include "core/kernel.h"
 #include "microkernels/loopmodel.h"
@@ -50,14 +51,14 @@ static void linesplit_run(struct case_ *c, uint64_t iters)
     struct linesplit *s = c->priv;
     void *p = s->word;
     uint64_t n = iters;
-    CHASE_LOOP(ISSUE_OPS_S);
+    ISA_CHASE_LOOP(ISSUE_OPS_S);
 }
 
 static void linesplit_model(const struct case_ *c, struct quantities *q)
 {
     const struct linesplit *s = c->priv;
     double L = ISSUE_OPS;
-    loop_model(q, L, L, 0, 8 * L, 0);
+    loop_model(q, ISA_CHASE_STEP_INST * L, L, 0, 8 * L, 0);
     q->v[Q_LD_SPLIT] = s->split ? L : 0;
 }
 

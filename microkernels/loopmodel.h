@@ -1,14 +1,15 @@
-/* What every exact-loop kernel of this folder shares in its model: the loop is
- * "jmp test; body; test: sub $1,n; jnc body", so run(n) - run(0) is n bodies plus n tests:
- * body instructions + 2 per iteration, one conditional branch, taken; no faults, no switches. */
+/* What every exact-loop kernel shares in its model: the loop (ISA_EXACT_LOOP, arch/isa.h) makes
+ * run(n) - run(0) n bodies plus n tests: body instructions + the test's per iteration, one
+ * conditional branch, taken; no faults, no switches. */
 #ifndef PMUCAL_LOOPMODEL_H
 #define PMUCAL_LOOPMODEL_H
+#include "arch/isa.h"
 #include "core/quantity.h"
 
 static inline void loop_model(struct quantities *q, double body_inst, double loads, double stores,
                               double bytes_read, double bytes_written)
 {
-    q->v[Q_INST] = body_inst + 2;
+    q->v[Q_INST] = body_inst + ISA_LOOP_TEST_INST;
     q->v[Q_LD_ALL] = loads;
     q->v[Q_ST_ALL] = stores;
     q->v[Q_BYTES_READ] = bytes_read;
@@ -27,26 +28,6 @@ static inline void loop_model(struct quantities *q, double body_inst, double loa
     q->v[Q_ARITH_DIV] = q->v[Q_FP_DIV] = q->v[Q_FP_SQRT] = q->v[Q_FP_ASSIST] = 0;
     q->v[Q_FP_SCALAR_DP] = q->v[Q_FP_128_DP] = q->v[Q_FP_256_DP] = q->v[Q_FP_512_DP] = q->v[Q_FLOPS_DP] = 0;
 }
-
-/* The exact loop itself, for kernels with a pointer p and an iteration count n in scope: REPS
- * (a string literal) copies of BODY a trip, "jmp test; body; test: sub $1,n; jnc body", so
- * run(n) - run(0) is n bodies and n taken branches exactly. More input operands may follow. */
-#define EXACT_LOOP(REPS, BODY, ...)                                  \
-    __asm__ __volatile__("jmp 2f\n\t"                               \
-                         ".p2align 6\n"                             \
-                         "1:\n\t"                                   \
-                         ".rept " REPS "\n\t"                       \
-                         BODY                                       \
-                         ".endr\n"                                  \
-                         "2:\n\t"                                   \
-                         "sub $1, %[n]\n\t"                         \
-                         "jnc 1b"                                   \
-                         : [p] "+r"(p), [n] "+r"(n)                 \
-                         : __VA_ARGS__                              \
-                         : "cc", "memory")
-
-/* The pointer chase of every latency kernel: dependent loads "mov (p),p". */
-#define CHASE_LOOP(REPS) EXACT_LOOP(REPS, "mov (%[p]), %[p]\n\t")
 
 /* OPS copies of an instruction group per iteration in every issue kernel. */
 #define ISSUE_OPS 16

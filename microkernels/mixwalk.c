@@ -7,6 +7,7 @@
  * inside L2 and outside L1, and the L3 region's (2 MiB + the L2 region) is outside L2, so under
  * LRU each step's source is known. L3 lines are visited in random order within 64 KiB blocks,
  * blocks in order, as walker's order=block does, keeping first-level TLB misses out. */
+#include "arch/isa.h"
 #include "base/rng.h"
 #include "base/util.h"
 #include "core/kernel.h"
@@ -118,7 +119,7 @@ static void mixwalk_run(struct case_ *c, uint64_t iters)
     struct mixwalk *w = c->priv;
     void **p = w->cursor;
     uint64_t n = iters;
-    CHASE_LOOP(ISSUE_OPS_S);
+    ISA_CHASE_LOOP(ISSUE_OPS_S);
     w->cursor = p;
 }
 
@@ -126,7 +127,7 @@ static void mixwalk_model(const struct case_ *c, struct quantities *q)
 {
     const struct mixwalk *w = c->priv;
     double L = ISSUE_OPS, per = L / (double)w->nodes;
-    loop_model(q, L, L, 0, 8 * L, 0);
+    loop_model(q, ISA_CHASE_STEP_INST * L, L, 0, 8 * L, 0);
     q->v[Q_LD_L1] = per * (double)(w->n3 * w->hops);
     q->v[Q_LD_L2] = per * (double)(8 * w->n2);
     q->v[Q_LD_L3] = per * (double)w->n3;

@@ -6,10 +6,11 @@
  *
  * The handshake (token passing with C11 acquire/release atomics) lives in prepare(), which the
  * measurement core calls before every measured run and never counts. The measured region is
- * only the reader's walk, exact inline asm with no waiting in it: "jmp test; body: one load;
- * test: sub $1,n; jnc body", so run(n) - run(0) is exactly 3n instructions and n loads, with any
- * counter source, however long the handshake spun. A run reads at most one segment (max_iters):
+ * only the reader's walk, exact inline asm with no waiting in it: the chase loop with one load
+ * a trip (ISA_CHASE_LOOP, arch/isa.h), so run(n) - run(0) is exactly n loads and n loop tests,
+ * with any counter source, however long the handshake spun. A run reads at most one segment (max_iters):
  * every load of a run finds its line where the writer left it. */
+#include "arch/isa.h"
 #include "base/rng.h"
 #include "base/util.h"
 #include "core/kernel.h"
@@ -76,11 +77,6 @@ static const struct param snoop_params[] = {
     {NULL, 0, NULL, NULL, NULL},
 };
 
-static void cpu_relax(void)
-{
-    __asm__ __volatile__("pause" ::: "memory");
-}
-
 /* The writer's job on every line: a store to word 1 (the ring pointer in word 0 stays), or a load. */
 static void writer_job(struct snoop *s, uint32_t seq)
 {
@@ -103,7 +99,7 @@ static void futex_wake(_Atomic uint32_t *word)
     syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
-/* On hardware the idle writer spins (pause, a yield now and then) and never sleeps: a core that
+/* On hardware the idle writer spins (a spin-wait hint, a yield now and then) and never sleeps: a core that
  * sleeps may flush its caches, and the lines must stay in them while the reader walks. Under
  * valgrind, which runs one thread at a time, it sleeps on a futex instead, so it executes nothing
  * while the reader's region is measured, whether the simulator counts per thread or in total. */
@@ -124,7 +120,7 @@ static void *writer_main(void *arg)
                 futex_wait(&s->request, last);
                 continue;
             }
-            cpu_relax();
+            isa_cpu_relax();
             if (++spins % 256 == 0)
                 sched_yield();
             continue;
@@ -138,8 +134,8 @@ static void *writer_main(void *arg)
 static void flush_lines(struct snoop *s)
 {
     for (uint64_t i = 0; i < s->lines; i++)
-        __asm__ __volatile__("clflush (%0)" ::"r"(s->buf.base + i * 64) : "memory");
-    __asm__ __volatile__("mfence" ::: "memory");
+        isa_flush_line(s->buf.base + i * 64);
+    isa_flush_done();
 }
 
 /* Hands the token to the writer and waits for it back. Bounded: a writer that does not answer
@@ -152,7 +148,7 @@ static void handshake(struct snoop *s)
         futex_wake(&s->request);
     double deadline = 0;
     for (unsigned spins = 1; atomic_load_explicit(&s->done, memory_order_acquire) != seq; spins++) {
-        cpu_relax();
+        isa_cpu_relax();
         if (spins % 256)
             continue;
         sched_yield();
@@ -310,16 +306,7 @@ static void snoop_run(struct case_ *c, uint64_t iters)
     struct snoop *s = c->priv;
     void **p = s->head;
     uint64_t n = iters;
-    __asm__ __volatile__("jmp 2f\n\t"
-                         ".p2align 6\n"
-                         "1:\n\t"
-                         "mov (%[p]), %[p]\n"
-                         "2:\n\t"
-                         "sub $1, %[n]\n\t"
-                         "jnc 1b"
-                         : [p] "+r"(p), [n] "+r"(n)
-                         :
-                         : "cc", "memory");
+    ISA_CHASE_LOOP("1");
 }
 
 /* Fractions of the segment's lines found in the writer's private caches, in the L3 and in DRAM
@@ -336,7 +323,7 @@ static void placement(uint64_t bytes, double *priv, double *l3, double *dram)
 static void snoop_model(const struct case_ *c, struct quantities *q)
 {
     const struct snoop *s = c->priv;
-    q->v[Q_INST] = 3;
+    q->v[Q_INST] = ISA_CHASE_STEP_INST + ISA_LOOP_TEST_INST;
     q->v[Q_LD_ALL] = 1;
     q->v[Q_ST_ALL] = 0;
     q->v[Q_BYTES_READ] = 8;

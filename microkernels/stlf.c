@@ -8,6 +8,7 @@
  * overlapping them (the load is larger than the store, so it cannot take the data from the
  * store buffer and waits for the store to commit); variant=none drops the store: the same
  * loads as a plain L1 chain. */
+#include "arch/isa.h"
 #include "base/util.h"
 #include "core/kernel.h"
 #include "microkernels/loopmodel.h"
@@ -46,7 +47,7 @@ static int stlf_setup(struct case_ *c)
     return KERNEL_OK;
 }
 
-#define STLF_LOOP(BODY, ...) EXACT_LOOP(ISSUE_OPS_S, BODY, __VA_ARGS__)
+#define STLF_LOOP(BODY, ...) ISA_EXACT_LOOP(ISSUE_OPS_S, BODY, __VA_ARGS__)
 
 static void stlf_run(struct case_ *c, uint64_t iters)
 {
@@ -54,15 +55,15 @@ static void stlf_run(struct case_ *c, uint64_t iters)
     void *p = s->word;
     uint64_t n = iters;
     switch (s->variant) {
-    case 0: STLF_LOOP("movl %k[p], (%[p])\n\tmov (%[p]), %[p]\n\t"); break;
-    case 1: STLF_LOOP("mov %[p], (%[p])\n\tmov (%[p]), %[p]\n\t"); break;
+    case 0: STLF_LOOP(ISA_STLF_BLOCKED); break;
+    case 1: STLF_LOOP(ISA_STLF_FORWARD); break;
     /* The chain is the data alone here (the load's 4 bytes are no address): the word stays put.
      * p starts as another value than the word's address, or the compiler may give both one register. */
     case 3:
         p = NULL;
-        STLF_LOOP("mov %[p], (%[w])\n\tmovl 4(%[w]), %k[p]\n\t", [w] "r"(s->word));
+        STLF_LOOP(ISA_STLF_PARTIAL, [w] "r"(s->word));
         break;
-    default: STLF_LOOP("mov (%[p]), %[p]\n\t"); break;
+    default: STLF_LOOP(ISA_CHASE_STEP); break;
     }
 }
 
@@ -71,10 +72,10 @@ static void stlf_model(const struct case_ *c, struct quantities *q)
     const struct stlf *s = c->priv;
     double L = ISSUE_OPS;
     if (s->variant == 2) {
-        loop_model(q, L, L, 0, 8 * L, 0);
+        loop_model(q, ISA_CHASE_STEP_INST * L, L, 0, 8 * L, 0);
         return;
     }
-    loop_model(q, 2 * L, L, L, s->variant == 3 ? 4 * L : 8 * L, s->variant == 0 ? 4 * L : 8 * L);
+    loop_model(q, ISA_STLF_INST * L, L, L, s->variant == 3 ? 4 * L : 8 * L, s->variant == 0 ? 4 * L : 8 * L);
     q->v[Q_LD_L1] = NAN;   /* forwarded or waiting for the store: PMUs differ on calling that an L1 hit */
     q->v[Q_ST_FWD] = s->variant == 1 || s->variant == 3 ? L : 0;
     q->v[Q_ST_FWD_BLOCK] = s->variant == 0 ? L : 0;

@@ -1,10 +1,10 @@
 /* triad: a[i] = b[i] + s*c[i] over three arrays, scalar or packed (SSE, AVX2, AVX-512), with
  * ordinary (read-for-ownership) or non-temporal stores. The FP work and the memory traffic per
  * pass are known exactly, so FP-by-width events and bandwidth have exact expected values. */
+#include "arch/isa.h"
 #include "base/util.h"
 #include "core/kernel.h"
 #include "core/mem.h"
-#include "host/cpu.h"
 #include "host/geometry.h"
 #include "host/topo.h"
 #include <math.h>
@@ -77,82 +77,23 @@ static int triad_setup(struct case_ *c)
     return KERNEL_OK;
 }
 
-/* Passes loop "jmp test; pass: xor i; inner; [sfence]; test: sub $1,n; jnc pass". The inner loop
- * is load c, multiply by s, add b from memory, store a, add, cmp, jb: 7 instructions a vector. */
-#define TRIAD_LOOP(SETUP, LOAD, MUL, ADD, STORE, STEP, FENCE, DONE, ...)      \
-    __asm__ __volatile__(SETUP                                               \
-                         "jmp 3f\n\t"                                        \
-                         ".p2align 5\n"                                      \
-                         "2:\n\t"                                            \
-                         "xor %[i], %[i]\n"                                  \
-                         "1:\n\t"                                            \
-                         LOAD "\n\t"                                         \
-                         MUL "\n\t"                                          \
-                         ADD "\n\t"                                          \
-                         STORE "\n\t"                                        \
-                         "add $" #STEP ", %[i]\n\t"                          \
-                         "cmp %[end], %[i]\n\t"                              \
-                         "jb 1b\n\t"                                         \
-                         FENCE                                               \
-                         "3:\n\t"                                            \
-                         "sub $1, %[n]\n\t"                                  \
-                         "jnc 2b\n\t"                                        \
-                         DONE                                                \
-                         : [n] "+r"(n), [i] "=&r"(i)                         \
-                         : [a] "r"(t->a), [b] "r"(t->b), [c] "r"(t->c), [end] "r"(end), [s] "m"(s) \
-                         : "cc", "memory", "xmm0", "xmm15")
-
 static void triad_run(struct case_ *c, uint64_t iters)
 {
     struct triad *t = c->priv;
     uint64_t n = iters, i, end = t->n * 8;
     const double s = 3.0;
-    switch (t->width * 2 + t->nt) {
-    case 2:
-        TRIAD_LOOP("movsd %[s], %%xmm15\n\t", "movsd (%[c],%[i]), %%xmm0", "mulsd %%xmm15, %%xmm0",
-                   "addsd (%[b],%[i]), %%xmm0", "movsd %%xmm0, (%[a],%[i])", 8, "", "");
-        break;
-    case 4:
-    case 5:
-        if (t->nt)
-            TRIAD_LOOP("movddup %[s], %%xmm15\n\t", "movupd (%[c],%[i]), %%xmm0", "mulpd %%xmm15, %%xmm0",
-                       "addpd (%[b],%[i]), %%xmm0", "movntpd %%xmm0, (%[a],%[i])", 16, "sfence\n\t", "");
-        else
-            TRIAD_LOOP("movddup %[s], %%xmm15\n\t", "movupd (%[c],%[i]), %%xmm0", "mulpd %%xmm15, %%xmm0",
-                       "addpd (%[b],%[i]), %%xmm0", "movupd %%xmm0, (%[a],%[i])", 16, "", "");
-        break;
-    case 8:
-    case 9:
-        if (t->nt)
-            TRIAD_LOOP("vbroadcastsd %[s], %%ymm15\n\t", "vmovupd (%[c],%[i]), %%ymm0", "vmulpd %%ymm15, %%ymm0, %%ymm0",
-                       "vaddpd (%[b],%[i]), %%ymm0, %%ymm0", "vmovntpd %%ymm0, (%[a],%[i])", 32, "sfence\n\t",
-                       "vzeroupper\n\t");
-        else
-            TRIAD_LOOP("vbroadcastsd %[s], %%ymm15\n\t", "vmovupd (%[c],%[i]), %%ymm0", "vmulpd %%ymm15, %%ymm0, %%ymm0",
-                       "vaddpd (%[b],%[i]), %%ymm0, %%ymm0", "vmovupd %%ymm0, (%[a],%[i])", 32, "", "vzeroupper\n\t");
-        break;
-    case 16:
-    case 17:
-        if (t->nt)
-            TRIAD_LOOP("vbroadcastsd %[s], %%zmm15\n\t", "vmovupd (%[c],%[i]), %%zmm0", "vmulpd %%zmm15, %%zmm0, %%zmm0",
-                       "vaddpd (%[b],%[i]), %%zmm0, %%zmm0", "vmovntpd %%zmm0, (%[a],%[i])", 64, "sfence\n\t",
-                       "vzeroupper\n\t");
-        else
-            TRIAD_LOOP("vbroadcastsd %[s], %%zmm15\n\t", "vmovupd (%[c],%[i]), %%zmm0", "vmulpd %%zmm15, %%zmm0, %%zmm0",
-                       "vaddpd (%[b],%[i]), %%zmm0, %%zmm0", "vmovupd %%zmm0, (%[a],%[i])", 64, "", "vzeroupper\n\t");
-        break;
-    }
+    ISA_TRIAD_PASSES(t->width, t->nt, n, i, t->a, t->b, t->c, end, s);
 }
 
 static void triad_model(const struct case_ *c, struct quantities *q)
 {
     const struct triad *t = c->priv;
     double n = (double)t->n, vectors = n / t->width;
-    q->v[Q_INST] = 1 + 7 * vectors + 2 + (t->nt ? 1 : 0);
+    q->v[Q_INST] = ISA_TRIAD_PASS_INST + ISA_TRIAD_VECTOR_INST * vectors + (t->nt ? ISA_TRIAD_NT_INST : 0);
     q->v[Q_LD_ALL] = 2 * vectors;
     q->v[Q_ST_ALL] = vectors;
     q->v[Q_BR_ALL] = q->v[Q_BR_COND] = vectors + 1;
-    q->v[Q_BR_COND_TAKEN] = vectors;    /* every jb but the last, and the passes' jnc */
+    q->v[Q_BR_COND_TAKEN] = vectors;    /* every inner-loop branch but the last, and the passes' test */
     q->v[Q_BR_COND_NTAKEN] = 1;
     q->v[Q_BR_UNCOND] = q->v[Q_BR_INDIRECT] = q->v[Q_BR_CALL] = q->v[Q_BR_RET] = 0;
     q->v[Q_BR_MISPRED] = 1;             /* at most the inner loop's exit, once a pass */

@@ -1,5 +1,6 @@
 /* walker: a linked-list walk over cache lines, one dependent load after another, so each load's
  * latency is exposed; the list's order and spacing choose where the data comes from. */
+#include "arch/isa.h"
 #include "base/rng.h"
 #include "base/stop.h"
 #include "base/util.h"
@@ -7,7 +8,6 @@
 #include "core/lru.h"
 #include "core/measure.h"
 #include "core/mem.h"
-#include "host/cpu.h"
 #include "host/geometry.h"
 #include "host/topo.h"
 #include "microkernels/loopmodel.h"
@@ -189,7 +189,7 @@ static void walker_prepare(struct case_ *c)
         buffer_refresh(&w->buf);
 }
 
-#define WALK(N) CHASE_LOOP(#N)
+#define WALK(N) ISA_CHASE_LOOP(#N)
 
 static void walker_run(struct case_ *c, uint64_t iters)
 {
@@ -197,16 +197,7 @@ static void walker_run(struct case_ *c, uint64_t iters)
     uint64_t n = iters;
     if (w->touch) {
         char *q = w->buf.base;
-        __asm__ __volatile__("jmp 2f\n\t"
-                             "1:\n\t"
-                             "movq $1, (%[q])\n\t"
-                             "add $4096, %[q]\n"
-                             "2:\n\t"
-                             "sub $1, %[n]\n\t"
-                             "jnc 1b"
-                             : [q] "+r"(q), [n] "+r"(n)
-                             :
-                             : "cc", "memory");
+        ISA_TOUCH_LOOP(q, n);
         return;
     }
     void **p = w->cursor;
@@ -249,7 +240,7 @@ static void walker_model(const struct case_ *c, struct quantities *q)
     q->v[Q_CTX_SWITCH] = q->v[Q_CPU_MIGRATION] = 0;
     q->v[Q_FP_SCALAR_DP] = q->v[Q_FP_128_DP] = q->v[Q_FP_256_DP] = q->v[Q_FP_512_DP] = q->v[Q_FLOPS_DP] = 0;
     if (w->touch) {
-        q->v[Q_INST] = 4;
+        q->v[Q_INST] = ISA_TOUCH_STEP_INST + ISA_LOOP_TEST_INST;
         q->v[Q_LD_ALL] = 0;
         q->v[Q_ST_ALL] = 1;
         q->v[Q_BYTES_WRITTEN] = 8;
@@ -258,7 +249,7 @@ static void walker_model(const struct case_ *c, struct quantities *q)
         return;
     }
     double L = w->loads;
-    q->v[Q_INST] = L + 2;
+    q->v[Q_INST] = ISA_CHASE_STEP_INST * L + ISA_LOOP_TEST_INST;
     q->v[Q_LD_ALL] = L;
     q->v[Q_ST_ALL] = 0;
     q->v[Q_BYTES_READ] = 8 * L;

@@ -1,5 +1,5 @@
 #include "penalties/models.h"
-#include "host/cpu.h"
+#include "arch/isa.h"
 #include <stdio.h>
 #include <string.h>
 

@@ -1,4 +1,5 @@
 #include "runs/hostfacts.h"
+#include "arch/isa.h"
 #include "base/subprocess.h"
 #include "base/util.h"
 #include "base/version.h"
@@ -7,7 +8,6 @@
 #include "events/catalog.h"
 #include "events/pfm.h"
 #include "host/clock.h"
-#include "host/cpu.h"
 #include "host/geometry.h"
 #include "host/topo.h"
 #include <hwloc.h>
@@ -169,8 +169,7 @@ void host_facts_print(FILE *f)
     fprintf(f, "huge pages %s\n", h.huge ? h.how : "none (page=2m is an error; page=auto uses 4k)");
     fprintf(f, "clocks     TSC %.4f GHz, core %.4f GHz (%.4f core cycles per tick, spread %.2f%%), cycles from %s; "
             "regions end with %s%s\n", h.clock->tsc_hz / 1e9, h.clock->core_hz / 1e9, h.clock->core_per_tsc,
-            100 * h.clock->core_per_tsc_spread, h.hw ? "the PMU" : "the TSC", clock_stop_mark(),
-            clock_has_rdtscp ? "" : " (CPUID has no RDTSCP)");
+            100 * h.clock->core_per_tsc_spread, h.hw ? "the PMU" : "the TSC", isa_stop_mark(), isa_stop_note());
     fprintf(f, "host       %s, cpu id %s, microcode %s\n", h.host, h.cpu_id, h.ucode);
     fprintf(f, "software   kernel %s, %s, libpfm4 %s (API %s), hwloc %s, pmucal %s (%s)\n", h.uts.release, h.perf,
             h.libpfm, h.libpfm_api, h.hwloc, PMUCAL_VERSION, pmucal_commit());
@@ -274,7 +273,7 @@ void host_facts_json(struct json *j)
     json_number(j, "core_hz", ci->core_hz);
     json_number(j, "ratio_rel_mad", ci->core_per_tsc_spread);
     json_string(j, "cycles_source", h.hw ? "pmu" : "tsc");
-    json_string(j, "tsc_stop_mark", clock_stop_mark());
+    json_string(j, "tsc_stop_mark", isa_stop_mark());
     json_object_end(j);
 
     json_object_begin(j, "software");

@@ -10,6 +10,7 @@
  * --collect-atstart=no) only decides whether costs are attributed; the cache and branch
  * simulators keep running, so the warm-up warms them exactly as on hardware. Instrumentation is
  * on from open() to close() only, so a case's setup (a 512 MiB list) runs uninstrumented. */
+#include "arch/isa.h"
 #include "base/json.h"
 #include "base/util.h"
 #include "core/kernel.h"

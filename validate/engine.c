@@ -1,10 +1,10 @@
-#include "arch/x86_64/x86_emit.h"
+#include "validate/engine.h"
+#include "arch/isa.h"
 #include "base/stop.h"
 #include "base/util.h"
 #include "events/vendor.h"
 #include "host/clock.h"
 #include "host/topo.h"
-#include "validate/engine.h"
 #include "validate/schedule.h"
 #include <errno.h>
 #include <math.h>

@@ -1,6 +1,5 @@
 #include "arch/x86_64/x86_emit.h"
 #include "base/util.h"
-#include "core/mem.h"
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -474,8 +473,6 @@ int emit_map(const struct emit *e, bool huge, struct code *out, const char *who)
     out->base = a;
     out->size = e->len;
     out->map_size = size;
-    if (huge)
-        out->huge = thp_fraction(a, size) > 0.5;
     return 0;
 }
 

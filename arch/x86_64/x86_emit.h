@@ -54,7 +54,7 @@ struct code {
     uint8_t *base;        /* read + execute */
     size_t size;          /* bytes of code */
     size_t map_size;      /* bytes mapped */
-    bool huge;            /* backed by 2 MiB pages (THP), checked after mapping */
+    bool huge;            /* backed by 2 MiB pages (THP): gen_map checks after mapping */
 };
 
 /* cap_hint: expected bytes (the buffer grows past it as needed); listing: keep the listing. */
@@ -100,7 +100,7 @@ void emit_sqrtsd(struct emit *e, int dst, int src);                      /* sqrt
  * rel8 out of range (generator bugs, not user input). */
 void emit_finish(struct emit *e);
 /* Copies finished code into a fresh mapping: read+write while copying, then read+execute.
- * huge: ask for 2 MiB pages (THP), reported in out->huge. -1 with a message. */
+ * huge: ask for 2 MiB pages (THP; whether they came is for the caller to see). -1 with a message. */
 int emit_map(const struct emit *e, bool huge, struct code *out, const char *who);
 void code_unmap(struct code *c);
 

@@ -1,6 +1,6 @@
 /* Plausibility checks of hwloc's cache levels, one row a host: each names the findings it must
  * give (and no others); CPUID from a hwloc-gather-cpuid dump of the Zen 5 VM fixture. */
-#include "host/cpuid_cache.h"
+#include "arch/isa.h"
 #include "host/geometry.h"
 #include "tap.h"
 #include <stdlib.h>
@@ -43,22 +43,24 @@ static const struct row rows[] = {
 
 int main(void)
 {
-    struct cpuid_caches zen5, intel;
+    struct cpu_caches zen5, intel;
     char why[300];
     setenv("HWLOC_CPUID_PATH", "../shared/hosts/zen5-vm/cpuid", 1);
-    int rc = cpuid_caches_read(&zen5, why, (int)sizeof(why));
+    int rc = cpu_caches_read(&zen5, why, (int)sizeof(why));
     unsetenv("HWLOC_CPUID_PATH");
-    CHECK(rc == 0 && !strcmp(zen5.vendor, "AuthenticAMD") && zen5.deterministic_empty && zen5.amd_l2 == 1 * M &&
-              zen5.amd_l3 == 508 * M && zen5.amd_l3_points_to_1d,
+    CHECK(rc == 0 && !strcmp(zen5.vendor, "AuthenticAMD") && !zen5.described[1] && !zen5.described[2] &&
+              !zen5.described[3] && zen5.said[2] == 1 * M && zen5.said[3] == 508 * M &&
+              !strcmp(zen5.said_by[3], "CPUID leaf 0x80000006") && zen5.incomplete[3] && !zen5.incomplete[2],
           __LINE__, "the Zen 5 VM's CPUID dump: AMD, 0x8000001D empty, 0x80000006 says L2 %llu and L3 %llu (%s)",
-          (unsigned long long)zen5.amd_l2, (unsigned long long)zen5.amd_l3, rc ? why : "read");
+          (unsigned long long)zen5.said[2], (unsigned long long)zen5.said[3], rc ? why : "read");
     memset(&intel, 0, sizeof(intel));
     strcpy(intel.vendor, "GenuineIntel");
-    intel.deterministic_leaf = 4;
-    intel.leaf[1] = 48 * K, intel.leaf[2] = 1280 * K, intel.leaf[3] = 30 * M;
+    intel.said[1] = intel.described[1] = 48 * K, intel.said[2] = intel.described[2] = 1280 * K;
+    intel.said[3] = intel.described[3] = 30 * M;
+    intel.said_by[1] = intel.said_by[2] = intel.said_by[3] = "CPUID leaf 4";
     setenv("HWLOC_CPUID_PATH", "/nonexistent", 1);
-    struct cpuid_caches none;
-    CHECK(cpuid_caches_read(&none, why, (int)sizeof(why)) == -1 && strstr(why, "/nonexistent"), __LINE__,
+    struct cpu_caches none;
+    CHECK(cpu_caches_read(&none, why, (int)sizeof(why)) == -1 && strstr(why, "/nonexistent"), __LINE__,
           "a missing CPUID dump is an error naming it: %s", why);
     unsetenv("HWLOC_CPUID_PATH");
 

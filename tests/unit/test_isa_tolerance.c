@@ -1,7 +1,7 @@
 /* A source's ISA limits turn a kernel variant into a SKIP with the reason, and the absolute
  * tolerance (+-X per iteration) accepts and rejects where it should. */
+#include "arch/isa.h"
 #include "core/kernel.h"
-#include "host/cpu.h"
 #include "tap.h"
 #include "validate/expect.h"
 #include <string.h>

@@ -1,4 +1,5 @@
 /* Topology against the kernel's own sysfs view; the clock ratio against sane bounds. */
+#include "arch/isa.h"
 #include "core/kernel.h"
 #include "host/clock.h"
 #include "host/geometry.h"
@@ -65,16 +66,17 @@ int main(void)
     CHECK(topo_bind_thread(0) == 0 && topo_current_cpu() == 0, __LINE__, "binding to CPU 0 holds");
     CHECK(topo_bind_thread(100000) != 0, __LINE__, "binding to a CPU that does not exist fails");
 
-    /* Both stop marks: the fenced RDTSC on every CPU, RDTSCP only where CPUID advertises it. */
-    uint64_t t0 = tsc_start(), t1 = tsc_stop_fenced(), t2 = tsc_stop();
-    CHECK(t0 < t1 && t1 <= t2, __LINE__, "lfence;rdtsc;lfence ends after the start mark (%llu, %llu, %llu)",
+    /* Both stop marks: the fenced one on every CPU, the serializing read only where the CPU
+     * advertises it. */
+    uint64_t t0 = isa_ticks_start(), t1 = isa_ticks_stop_fenced(), t2 = isa_ticks_stop();
+    CHECK(t0 < t1 && t1 <= t2, __LINE__, "the fenced stop mark ends after the start mark (%llu, %llu, %llu)",
           (unsigned long long)t0, (unsigned long long)t1, (unsigned long long)t2);
-    if (clock_has_rdtscp) {
-        uint64_t t3 = tsc_stop_rdtscp();
-        CHECK(t3 >= t2, __LINE__, "rdtscp ends after the start mark (CPUID advertises it)");
+    if (isa_stop_serialized) {
+        uint64_t t3 = isa_ticks_stop_serialized();
+        CHECK(t3 >= t2, __LINE__, "the serializing stop mark ends after the start mark (the CPU advertises it)");
     }
-    CHECK(!strcmp(clock_stop_mark(), clock_has_rdtscp ? "rdtscp;lfence" : "lfence;rdtsc;lfence"), __LINE__,
-          "the stop mark follows CPUID: %s", clock_stop_mark());
+    CHECK(*isa_stop_mark() && !*isa_stop_note() == isa_stop_serialized, __LINE__,
+          "the stop mark follows the CPU: %s%s", isa_stop_mark(), isa_stop_note());
 
     const struct clock_info *ci = clock_get();
     CHECK(ci->tsc_hz > 5e8 && ci->tsc_hz < 1e10, __LINE__, "TSC at %.3f GHz", ci->tsc_hz / 1e9);

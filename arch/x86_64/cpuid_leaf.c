@@ -1,4 +1,4 @@
-#include "host/cpuid_leaf.h"
+#include "arch/x86_64/cpuid_leaf.h"
 #include "base/util.h"
 #include <cpuid.h>
 #include <stdio.h>

@@ -1,5 +1,8 @@
-#include "host/cpu.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/cpuid_leaf.h"
 #include <cpuid.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void amd_tlbs(struct cpu_facts *c)
@@ -90,4 +93,64 @@ const struct cpu_facts *cpu_get(void)
     else
         intel_tlbs(&c);
     return &c;
+}
+
+const struct isa_ext_info isa_exts[] = {{ISA_AVX2, "AVX2"}, {ISA_FMA, "FMA"}, {ISA_AVX512, "AVX-512"}};
+const size_t isa_nexts = sizeof(isa_exts) / sizeof(isa_exts[0]);
+
+bool isa_ext_present(unsigned bit)
+{
+    const struct cpu_facts *cpu = cpu_get();
+    return bit == ISA_AVX2 ? cpu->avx2 : bit == ISA_FMA ? cpu->fma : cpu->avx512f;
+}
+
+bool isa_cpu_signature(char *sig, size_t n, char *how, size_t hn)
+{
+    unsigned r[4], a[4];
+    char why[600];
+    if (!cpuid_origin(why, sizeof(why))) {
+        if (how)
+            snprintf(how, hn, "%s", why);
+        return false;
+    }
+    if (!cpuid_query(0, 0, r) || !cpuid_query(1, 0, a)) {
+        if (how)
+            snprintf(how, hn, "no CPUID leaves 0 and 1 in %s/pu0", getenv("HWLOC_CPUID_PATH"));
+        return false;
+    }
+    char vendor[13];
+    memcpy(vendor, &r[1], 4), memcpy(vendor + 4, &r[3], 4), memcpy(vendor + 8, &r[2], 4);
+    vendor[12] = '\0';
+    /* perf's x86 rule: the extended family adds when the family is 0xf; the extended model is
+     * the high nibble from family 6 on. */
+    unsigned family = (a[0] >> 8) & 0xf, model = (a[0] >> 4) & 0xf, step = a[0] & 0xf;
+    if (family == 0xf)
+        family += (a[0] >> 20) & 0xff;
+    if (family >= 6)
+        model += ((a[0] >> 16) & 0xf) << 4;
+    snprintf(sig, n, "%s-%u-%X-%X", vendor, family, model, step);
+    if (how)
+        snprintf(how, hn, "%s", getenv("HWLOC_CPUID_PATH") ? "HWLOC_CPUID_PATH" : "cpuid");
+    return true;
+}
+
+/* AMD's CPUID 0x80000022 EBX[3:0] (PerfMonV2), else 6 when 0x80000001 ECX bit 23
+ * (PerfCtrExtCore) says so; Intel's CPUID 0xA EAX[15:8] (per logical CPU). */
+int isa_pmu_counters(bool amd, const char **how)
+{
+    unsigned r[4];
+    if (amd && cpuid_query(0x80000000u, 0, r) && r[0] >= 0x80000022u && cpuid_query(0x80000022u, 0, r) &&
+        (r[0] & 1) && (r[1] & 0xf)) {
+        *how = "CPUID 0x80000022 EBX[3:0] (PerfMonV2)";
+        return (int)(r[1] & 0xf);
+    }
+    if (amd && cpuid_query(0x80000001u, 0, r) && (r[2] >> 23 & 1)) {
+        *how = "CPUID 0x80000001 ECX bit 23 (PerfCtrExtCore)";
+        return 6;
+    }
+    if (!amd && cpuid_query(0xa, 0, r) && (r[0] & 0xff) && ((r[0] >> 8) & 0xff)) {
+        *how = "CPUID 0xA EAX[15:8] (architectural PMU: counters per logical CPU)";
+        return (int)((r[0] >> 8) & 0xff);
+    }
+    return 0;
 }

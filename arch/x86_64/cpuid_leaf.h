@@ -1,7 +1,8 @@
 /* CPUID, from this CPU or replayed from a hwloc-gather-cpuid dump ($HWLOC_CPUID_PATH/pu0, as
- * hwloc itself does), so that a fixture host is judged by its own CPUID everywhere in pmucal. */
-#ifndef PMUCAL_CPUID_LEAF_H
-#define PMUCAL_CPUID_LEAF_H
+ * hwloc itself does), so that a fixture host is judged by its own CPUID everywhere in pmucal.
+ * Inside arch/x86_64 only: the rest of pmucal asks arch/isa.h. */
+#ifndef PMUCAL_X86_CPUID_LEAF_H
+#define PMUCAL_X86_CPUID_LEAF_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -2,7 +2,8 @@
  * never changes: a normal 1.5, or a denormal 2^-1050 (operand and result denormal). MXCSR is set
  * inside the measured region (in the zero-iteration run too, so it cancels): mxcsr=strict clears
  * DAZ and FTZ (the Linux default), so denormals take the slow path; mxcsr=daz_ftz sets both, so
- * the denormal reads as zero and no assist happens. */
+ * the denormal reads as zero and no assist happens. x86-64's only: DAZ and FTZ are MXCSR's (SSE);
+ * AArch64 flushes with FPCR.FZ and has no DAZ of its own, a kernel of its own. */
 #include "base/util.h"
 #include "core/kernel.h"
 #include "microkernels/loopmodel.h"

@@ -2,7 +2,8 @@
  * before (cycles per op = latency); chain=throughput gives each operation its own inputs
  * (cycles per op = reciprocal throughput). Operands are fixed so the result never changes and
  * data-dependent timing is pinned down: integer div divides 2^63-1 (width=64) or 2^31-1
- * (width=32) by 1; fdiv divides 1.5 by 1.0; sqrt takes the root of 1.0. */
+ * (width=32) by 1; fdiv divides 1.5 by 1.0; sqrt takes the root of 1.0.
+ * x86-64's only: its parameters are x86's (DIV's RDX:RAX dividend, DIVSS/DIVSD, SQRTSS/SQRTSD). */
 #include "base/util.h"
 #include "core/kernel.h"
 #include "microkernels/loopmodel.h"

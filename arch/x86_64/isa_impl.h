@@ -1,0 +1,11 @@
+/* x86-64's side of the ISA seam (arch/isa.h lists what it provides). Included through
+ * arch/isa.h only. */
+#ifndef PMUCAL_X86_ISA_IMPL_H
+#define PMUCAL_X86_ISA_IMPL_H
+#include "arch/x86_64/caches.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/regions.h"
+#include "arch/x86_64/ticks.h"
+#include "arch/x86_64/x86_emit.h"
+
+#endif

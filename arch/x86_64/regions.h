@@ -1,0 +1,153 @@
+/* The inline-asm regions of the hand-written kernels (microkernels/), x86-64's text. Each macro
+ * is one asm statement, expanded in the kernel's run function, so the measured code is the
+ * kernel's own (no call) and the compiler allocates its registers there. Beside each region,
+ * the instructions it retires, for the kernels' models.
+ *
+ * The exact loop, ISA_EXACT_LOOP, runs "jmp test; body; test: sub $1,n; jnc body", so
+ * run(n) - run(0) is n bodies and n taken branches exactly. */
+#ifndef PMUCAL_X86_REGIONS_H
+#define PMUCAL_X86_REGIONS_H
+
+/* Instructions the exact loop's test adds to every iteration: sub and jnc. */
+#define ISA_LOOP_TEST_INST 2
+
+/* REPS (a string literal) copies of BODY a trip, for kernels with a pointer p and an iteration
+ * count n in scope (in BODY: %[p], %[n]). More input operands may follow. */
+#define ISA_EXACT_LOOP(REPS, BODY, ...)                              \
+    __asm__ __volatile__("jmp 2f\n\t"                               \
+                         ".p2align 6\n"                             \
+                         "1:\n\t"                                   \
+                         ".rept " REPS "\n\t"                       \
+                         BODY                                       \
+                         ".endr\n"                                  \
+                         "2:\n\t"                                   \
+                         "sub $1, %[n]\n\t"                         \
+                         "jnc 1b"                                   \
+                         : [p] "+r"(p), [n] "+r"(n)                 \
+                         : __VA_ARGS__                              \
+                         : "cc", "memory")
+
+/* Exact-loop bodies. The pointer chase of every latency kernel: one dependent load, p = *p. */
+#define ISA_CHASE_STEP "mov (%[p]), %[p]\n\t"
+#define ISA_CHASE_STEP_INST 1
+#define ISA_CHASE_LOOP(REPS) ISA_EXACT_LOOP(REPS, ISA_CHASE_STEP)
+
+/* A store of %[v] DISP bytes from p (DISP a string literal, e.g. "-4096"), then the chase step. */
+#define ISA_STORE_THEN_CHASE(DISP) "mov %[v], " DISP "(%[p])\n\t" ISA_CHASE_STEP
+#define ISA_STORE_THEN_CHASE_INST 2
+
+/* Store-to-load forwarding through the word p points to, which holds its own address:
+ * BLOCKED stores p's low 4 bytes and loads 8 (wider than the store: not forwarded); FORWARD
+ * stores 8 and loads the same 8; PARTIAL stores p's 8 bytes to the word %[w] and loads its
+ * bytes 4-7 into p (forwarded from inside the store; the chain is the data alone). */
+#define ISA_STLF_BLOCKED "movl %k[p], (%[p])\n\t" ISA_CHASE_STEP
+#define ISA_STLF_FORWARD "mov %[p], (%[p])\n\t" ISA_CHASE_STEP
+#define ISA_STLF_PARTIAL "mov %[p], (%[w])\n\tmovl 4(%[w]), %k[p]\n\t"
+#define ISA_STLF_INST 2
+
+/* First touch of fresh pages: n iterations of an 8-byte store at Q, Q advancing 4096 bytes, in
+ * a loop of its own (not aligned like the exact loop): "jmp test; store; add; test: sub; jnc". */
+#define ISA_TOUCH_LOOP(Q, N)                                         \
+    __asm__ __volatile__("jmp 2f\n\t"                               \
+                         "1:\n\t"                                   \
+                         "movq $1, (%[q])\n\t"                      \
+                         "add $4096, %[q]\n"                        \
+                         "2:\n\t"                                   \
+                         "sub $1, %[n]\n\t"                         \
+                         "jnc 1b"                                   \
+                         : [q] "+r"(Q), [n] "+r"(N)                 \
+                         :                                          \
+                         : "cc", "memory")
+#define ISA_TOUCH_STEP_INST 2
+
+/* triad: N passes of a[i] = b[i] + s*c[i] over END bytes of each array, s a double in memory,
+ * I a scratch index. A pass is "xor i; inner; [sfence]; test: sub $1,n; jnc pass", the inner
+ * loop load c, multiply by s, add b from memory, store a, add, cmp, jb. */
+#define ISA_TRIAD_PASS_INST 3     /* xor, and the pass's sub and jnc */
+#define ISA_TRIAD_VECTOR_INST 7
+#define ISA_TRIAD_NT_INST 1       /* the sfence after a pass of non-temporal stores */
+
+#define ISA_TRIAD_LOOP(N, I, A, B, C, END, S, SETUP, LOAD, MUL, ADD, STORE, STEP, FENCE, DONE) \
+    __asm__ __volatile__(SETUP                                               \
+                         "jmp 3f\n\t"                                        \
+                         ".p2align 5\n"                                      \
+                         "2:\n\t"                                            \
+                         "xor %[i], %[i]\n"                                  \
+                         "1:\n\t"                                            \
+                         LOAD "\n\t"                                         \
+                         MUL "\n\t"                                          \
+                         ADD "\n\t"                                          \
+                         STORE "\n\t"                                        \
+                         "add $" #STEP ", %[i]\n\t"                          \
+                         "cmp %[end], %[i]\n\t"                              \
+                         "jb 1b\n\t"                                         \
+                         FENCE                                               \
+                         "3:\n\t"                                            \
+                         "sub $1, %[n]\n\t"                                  \
+                         "jnc 2b\n\t"                                        \
+                         DONE                                                \
+                         : [n] "+r"(N), [i] "=&r"(I)                         \
+                         : [a] "r"(A), [b] "r"(B), [c] "r"(C), [end] "r"(END), [s] "m"(S) \
+                         : "cc", "memory", "xmm0", "xmm15")
+
+/* The passes for WIDTH doubles an instruction (1 scalar, 2 SSE, 4 AVX2, 8 AVX-512), NT: with
+ * non-temporal stores (packed widths only). */
+#define ISA_TRIAD_PASSES(WIDTH, NT, N, I, A, B, C, END, S)                                                          \
+    switch ((WIDTH) * 2 + (NT)) {                                                                                 \
+    case 2:                                                                                                       \
+        ISA_TRIAD_LOOP(N, I, A, B, C, END, S, "movsd %[s], %%xmm15\n\t", "movsd (%[c],%[i]), %%xmm0",             \
+                       "mulsd %%xmm15, %%xmm0", "addsd (%[b],%[i]), %%xmm0", "movsd %%xmm0, (%[a],%[i])", 8, "",  \
+                       "");                                                                                       \
+        break;                                                                                                    \
+    case 4:                                                                                                       \
+    case 5:                                                                                                       \
+        if (NT)                                                                                                   \
+            ISA_TRIAD_LOOP(N, I, A, B, C, END, S, "movddup %[s], %%xmm15\n\t", "movupd (%[c],%[i]), %%xmm0",      \
+                           "mulpd %%xmm15, %%xmm0", "addpd (%[b],%[i]), %%xmm0", "movntpd %%xmm0, (%[a],%[i])",   \
+                           16, "sfence\n\t", "");                                                                 \
+        else                                                                                                      \
+            ISA_TRIAD_LOOP(N, I, A, B, C, END, S, "movddup %[s], %%xmm15\n\t", "movupd (%[c],%[i]), %%xmm0",      \
+                           "mulpd %%xmm15, %%xmm0", "addpd (%[b],%[i]), %%xmm0", "movupd %%xmm0, (%[a],%[i])",    \
+                           16, "", "");                                                                           \
+        break;                                                                                                    \
+    case 8:                                                                                                       \
+    case 9:                                                                                                       \
+        if (NT)                                                                                                   \
+            ISA_TRIAD_LOOP(N, I, A, B, C, END, S, "vbroadcastsd %[s], %%ymm15\n\t", "vmovupd (%[c],%[i]), %%ymm0", \
+                           "vmulpd %%ymm15, %%ymm0, %%ymm0", "vaddpd (%[b],%[i]), %%ymm0, %%ymm0",                \
+                           "vmovntpd %%ymm0, (%[a],%[i])", 32, "sfence\n\t", "vzeroupper\n\t");                   \
+        else                                                                                                      \
+            ISA_TRIAD_LOOP(N, I, A, B, C, END, S, "vbroadcastsd %[s], %%ymm15\n\t", "vmovupd (%[c],%[i]), %%ymm0", \
+                           "vmulpd %%ymm15, %%ymm0, %%ymm0", "vaddpd (%[b],%[i]), %%ymm0, %%ymm0",                \
+                           "vmovupd %%ymm0, (%[a],%[i])", 32, "", "vzeroupper\n\t");                              \
+        break;                                                                                                    \
+    case 16:                                                                                                      \
+    case 17:                                                                                                      \
+        if (NT)                                                                                                   \
+            ISA_TRIAD_LOOP(N, I, A, B, C, END, S, "vbroadcastsd %[s], %%zmm15\n\t", "vmovupd (%[c],%[i]), %%zmm0", \
+                           "vmulpd %%zmm15, %%zmm0, %%zmm0", "vaddpd (%[b],%[i]), %%zmm0, %%zmm0",                \
+                           "vmovntpd %%zmm0, (%[a],%[i])", 64, "sfence\n\t", "vzeroupper\n\t");                   \
+        else                                                                                                      \
+            ISA_TRIAD_LOOP(N, I, A, B, C, END, S, "vbroadcastsd %[s], %%zmm15\n\t", "vmovupd (%[c],%[i]), %%zmm0", \
+                           "vmulpd %%zmm15, %%zmm0, %%zmm0", "vaddpd (%[b],%[i]), %%zmm0, %%zmm0",                \
+                           "vmovupd %%zmm0, (%[a],%[i])", 64, "", "vzeroupper\n\t");                              \
+        break;                                                                                                    \
+    }
+
+/* snoop's writer: a spin-wait hint, and the lines it hands over flushed from every cache. */
+static inline void isa_cpu_relax(void)
+{
+    __asm__ __volatile__("pause" ::: "memory");
+}
+
+static inline void isa_flush_line(const void *p)
+{
+    __asm__ __volatile__("clflush (%0)" ::"r"(p) : "memory");
+}
+
+static inline void isa_flush_done(void)
+{
+    __asm__ __volatile__("mfence" ::: "memory");
+}
+
+#endif
