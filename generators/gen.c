@@ -29,12 +29,6 @@ void gen_free(struct gen *g)
     g->entry = NULL;
 }
 
-void gen_loop_test(struct emit *e, int body)
-{
-    emit_sub_imm(e, RDI, 1);
-    emit_jcc(e, CC_AE, body, REL32);
-}
-
 void gen_model_base(struct quantities *q)
 {
     static const enum quantity_id zero[] = {

@@ -1,11 +1,10 @@
-/* What every generated kernel shares: the emitter, the mapped code, the entry point, and the
- * calling convention of the generated function:
+/* What every generated kernel shares: the emitter, the mapped code, the entry point
  *
- *     void fn(uint64_t iters  in %rdi,  void *data  in %rsi)
+ *     void fn(uint64_t iters, void *data)
  *
- * whose loop is "jmp test; body: ...; test: sub $1,%rdi; jae body; ret", so that for n
- * iterations it runs n bodies and n+1 tests and run(n) - run(0) is exactly n bodies plus n tests.
- * The code uses only registers the SysV ABI lets a callee clobber. */
+ * in the calling convention and with the loop test of arch/isa.h's emitter (emit_loop_test), so
+ * that for n iterations it runs n bodies and n+1 tests and run(n) - run(0) is exactly n bodies
+ * plus n tests. */
 #ifndef PMUCAL_GEN_H
 #define PMUCAL_GEN_H
 #include "arch/isa.h"
@@ -24,9 +23,6 @@ void gen_init(struct gen *g, size_t cap_hint);
 /* Resolve branches, map the code read+exec, point entry at the label. -1 with a message. */
 int gen_map(struct gen *g, int entry_label, bool huge, const char *who);
 void gen_free(struct gen *g);
-
-/* The loop test every generated kernel ends its body with: sub $1,%rdi; jae body (rel32). */
-void gen_loop_test(struct emit *e, int body);
 
 /* Model helper: the quantities no generated kernel touches set to 0 (ctx switches, migrations,
  * FP widths, TLB misses of data, page faults), every branch kind 0 for the kernel to add to. */

@@ -416,6 +416,12 @@ void emit_sqrtsd(struct emit *e, int dst, int src)
     insn(e, s, -1, "sqrtsd %%xmm%d,%%xmm%d", src, dst);
 }
 
+void emit_loop_test(struct emit *e, int body)
+{
+    emit_sub_imm(e, RDI, 1);
+    emit_jcc(e, CC_AE, body, REL32);
+}
+
 void emit_finish(struct emit *e)
 {
     for (size_t i = 0; i < e->nfix; i++) {

@@ -96,6 +96,10 @@ void emit_store(struct emit *e, enum reg src, enum reg base, int32_t disp);  /* 
 void emit_movq_to_xmm(struct emit *e, int xmm, enum reg src);           /* movq %src,%xmmN */
 void emit_sqrtsd(struct emit *e, int dst, int src);                      /* sqrtsd %xmmS,%xmmD */
 
+/* The loop test every generated function ends its body with, in its calling convention
+ * "void fn(uint64_t iters in %rdi, void *data in %rsi)" (SysV; only registers a callee may
+ * clobber): sub $1,%rdi; jae body (rel32). The loop is "jmp test; body: ...; test; ret". */
+void emit_loop_test(struct emit *e, int body);
 /* Resolves every branch; after this no more instructions. pm_fatal on an unbound label or a
  * rel8 out of range (generator bugs, not user input). */
 void emit_finish(struct emit *e);

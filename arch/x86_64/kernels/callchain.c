@@ -48,7 +48,7 @@ static int callchain_setup(struct case_ *c)
         emit_call(e, fn[1]);
     }
     emit_bind(e, test);
-    gen_loop_test(e, body);
+    emit_loop_test(e, body);
     emit_ret(e);
     for (uint64_t d = 1; d <= k->depth; d++) {
         emit_align(e, 16);

@@ -116,7 +116,7 @@ static void gen_cond(struct branch *b, int body, int test)
         emit_bind(e, next);
     }
     emit_bind(e, test);
-    gen_loop_test(e, body);
+    emit_loop_test(e, body);
     b->body_insn = e->ninsn - n0;
     emit_ret(e);
 }
@@ -153,7 +153,7 @@ static void gen_uncond(struct branch *b, int body, int test, const struct case_ 
         emit_fill(e, spacing - 5);
     }
     emit_bind(e, test);
-    gen_loop_test(e, body);
+    emit_loop_test(e, body);
     emit_ret(e);
     b->body_insn = n + 2;
     free(order);
@@ -173,12 +173,12 @@ static void gen_indirect(struct branch *b, int body, int test, int *target_label
         emit_align(e, 64);
         emit_comment(e, "target %llu: the loop test", (unsigned long long)t);
         emit_bind(e, target_labels[t]);
-        gen_loop_test(e, body);
+        emit_loop_test(e, body);
         emit_ret(e);
     }
     emit_align(e, 64);
     emit_bind(e, test);
-    gen_loop_test(e, body);
+    emit_loop_test(e, body);
     emit_ret(e);
     b->body_insn = 5 + 2;
 }

@@ -59,7 +59,7 @@ static int bbexec_setup(struct case_ *c)
     }
     emit_comment(e, "join: the loop test");
     emit_bind(e, join);
-    gen_loop_test(e, head);
+    emit_loop_test(e, head);
     emit_ret(e);
     emit_comment(e, "entry: %%xmm1 = 2.0, then the test");
     emit_bind(e, entry);

@@ -57,7 +57,7 @@ static int ifetch_setup(struct case_ *c)
         emit_movabs(e, targets[i % ARRAY_SIZE(targets)], i);
     emit_bind(e, test);
     emit_comment(e, "loop test: run(n) executes n bodies and n+1 tests");
-    gen_loop_test(e, body);
+    emit_loop_test(e, body);
     emit_ret(e);
     emit_comment(e, "entry: the function starts here, jumping to the test");
     emit_bind(e, entry);
