@@ -26,12 +26,4 @@ void runfile_free(struct runfile *r);
 bool runfile_complete(const struct runfile *r, char *why, size_t n);
 /* A manifest member by dotted path ("software.kernel"), as text (numbers printed %g); NULL if absent. */
 const char *runfile_fact(const struct runfile *r, const char *dotted, char *buf, size_t n);
-/* One stored record (a measurements.ndjson line) back into a measurement: its events (into ev,
- * GROUP_MAX_EVENTS of them; m->events is left for the caller to point at them), per-repetition
- * counts and their statistics, cycles, clock and noise facts, and the case's model into q.
- * -1 when malformed (no iters or repetitions, per_iter of another length). Used by replay, and by
- * validate --resume to judge and report the records of the cases it keeps. */
-int measurement_from_record(const struct jvalue *rec, struct measurement *m, struct event_spec *ev,
-                            struct quantities *q);
-
 #endif
