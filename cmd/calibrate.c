@@ -18,8 +18,8 @@
 #include "penalties/recipes.h"
 #include "penalties/tables.h"
 #include "runs/hostfacts.h"
+#include "runs/resume.h"
 #include "runs/rundir.h"
-#include "validate/resume.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

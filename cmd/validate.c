@@ -8,7 +8,7 @@
 #include "host/clock.h"
 #include "runs/hostfacts.h"
 #include "validate/classify.h"
-#include "validate/resume.h"
+#include "validate/replay.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

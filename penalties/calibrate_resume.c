@@ -5,7 +5,7 @@
 #include "host/clock.h"
 #include "penalties/calibrate.h"
 #include "runs/record.h"
-#include "validate/resume.h"
+#include "runs/resume.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

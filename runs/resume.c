@@ -1,12 +1,10 @@
-#include "validate/resume.h"
+#include "runs/resume.h"
 #include "base/util.h"
 #include "base/version.h"
 #include "runs/hostfacts.h"
 #include "runs/record.h"
 #include "runs/rundir.h"
 #include "runs/runfile.h"
-#include "validate/engine.h"
-#include "validate/replay.h"
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -230,25 +228,6 @@ int resume_cases(struct resume *r, struct case_ *const *cases, int n)
     }
     free(done);
     return rc;
-}
-
-int resume_replay(struct resume *r, struct engine *e, const char *label)
-{
-    struct verdict vs[GROUP_MAX_EVENTS];
-    int reported = 0;
-    for (int i = 0; i < r->nrec && reported >= 0; i++) {
-        if (r->replayed[i] || strcmp(jstr(jget(r->rec[i], "case")), label))
-            continue;
-        if (replay_record(e, r->rec[i], label, vs) < 0) {
-            pm_error("--resume %s: a record of '%s' is malformed (iters, repetitions, per_iter); start a new run",
-                     r->run, label);
-            reported = -1;
-        } else {
-            r->replayed[i] = true;
-            reported++;
-        }
-    }
-    return reported;
 }
 
 void resume_manifest(const struct resume *r, struct json *j)
