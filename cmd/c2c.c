@@ -12,6 +12,7 @@
 #include "microkernels/snoop_transfer.h"
 #include "runs/hostfacts.h"
 #include "runs/rundir.h"
+#include "runs/runfile.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -78,7 +79,7 @@ static int write_csv(const char *path, const struct cell *cells, int n)
         pm_error("cannot write %s: %s", path, strerror(errno));
         return -1;
     }
-    fprintf(f, "from_cpu,to_cpu,relation,cycles_median,cycles_min,cycles_mad,ns_median,repetitions\n");
+    fprintf(f, "%s\n", c2c_csv_header);
     for (int i = 0; i < n; i++) {
         const struct cell *c = &cells[i];
         fprintf(f, "%d,%d,%s,%.2f,%.2f,%.2f,%.2f,%zu\n", c->from, c->to,

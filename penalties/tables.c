@@ -4,6 +4,7 @@
 #include "events/pfm.h"
 #include "penalties/models.h"
 #include "runs/rundir.h"
+#include "runs/runfile.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -463,8 +464,8 @@ static bool finished_with_penalties(const char *penalties, char *why, size_t n)
     char *dir = xstrdup(penalties), *slash = strrchr(dir, '/');
     if (slash)
         *slash = '\0';
-    char *m = xasprintf("%s/manifest.json", slash ? dir : "."), err[512];
-    struct jvalue *man = jread_file(m, err, sizeof(err)), *doc = jread_file(penalties, err, sizeof(err));
+    char err[512];
+    struct jvalue *man = manifest_read(slash ? dir : ".", err, sizeof(err)), *doc = jread_file(penalties, err, sizeof(err));
     const struct jvalue *ps = jget(doc, "penalties"), *cmd = jget(man, "command");
     const char *prog = cmd && cmd->type == J_ARRAY && cmd->n > 1 ? jstr(&cmd->items[0]) : NULL;
     const char *sub = prog ? jstr(&cmd->items[1]) : NULL;
@@ -473,7 +474,6 @@ static bool finished_with_penalties(const char *penalties, char *why, size_t n)
               ps && ps->type == J_ARRAY && ps->n > 0;
     jread_free(man);
     jread_free(doc);
-    free(m);
     free(dir);
     return ok;
 }

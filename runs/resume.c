@@ -54,9 +54,7 @@ int resume_open(struct resume *r, const char *run, const char *command)
         return refuse(r, run, why);
     }
     r->run = xstrdup(abs);
-    char *mp = xasprintf("%s/manifest.json", abs);
-    r->manifest = jread_file(mp, err, sizeof(err));
-    free(mp);
+    r->manifest = manifest_read(abs, err, sizeof(err));
     if (!r->manifest || r->manifest->type != J_OBJECT) {
         snprintf(why, sizeof(why), "%s; a folder without a readable manifest cannot be resumed: start a new run",
                  r->manifest ? "manifest.json is not a JSON object" : err);

@@ -1,22 +1,26 @@
 #include "runs/runfile.h"
 #include "base/util.h"
+#include "runs/hostfacts.h"
 #include "runs/record.h"
 #include "runs/rundir.h"
 #include <errno.h>
-#include <math.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-int measurements_read(const char *nd, struct jvalue ***recs, int *nrec)
+int measurements_read(const char *run, struct jvalue ***recs, int *nrec)
 {
-    char err[512];
+    char err[512], *nd = xasprintf("%s/measurements.ndjson", run);
     size_t size;
     char *text = read_file_bounded(nd, INPUT_FILE_MAX, &size, err, sizeof(err));
     *recs = NULL;
     *nrec = 0;
     if (!text) {
         pm_error("cannot read %s; give a run folder written by 'pmucal validate' or 'pmucal calibrate'", err);
+        free(nd);
         return -1;
     }
     int rc = 0;
@@ -35,6 +39,7 @@ int measurements_read(const char *nd, struct jvalue ***recs, int *nrec)
         (*recs)[(*nrec)++] = l.rec;
     }
     free(text);
+    free(nd);
     return rc;
 }
 
@@ -49,23 +54,127 @@ int runfile_load(struct runfile *r, const char *path)
 {
     memset(r, 0, sizeof(*r));
     r->path = xstrdup(path);
-    char *nd = xasprintf("%s/measurements.ndjson", path);
-    int rc = -1;
     r->manifest = manifest_load(path);
-    if (r->manifest) {
-        r->status = jget_str(r->manifest, "status", "unknown");
-        rc = measurements_read(nd, &r->rec, &r->nrec);
-    }
-    free(nd);
-    return rc;
+    if (!r->manifest)
+        return -1;
+    r->status = jget_str(r->manifest, "status", "unknown");
+    return measurements_read(path, &r->rec, &r->nrec);
 }
 
 void runfile_free(struct runfile *r)
 {
     measurements_free(r->rec, r->nrec);
+    for (int i = 0; i < r->ncells; i++) {
+        struct vcell *c = &r->cells[i];
+        free(c->case_label), free(c->event), free(c->expr), free(c->tolerance), free(c->where), free(c->text);
+    }
+    free(r->cells);
+    for (int i = 0; i < r->nc2c; i++)
+        free(r->c2c[i].relation);
+    free(r->c2c);
+    free(r->curve);
+    jread_free(r->classify);
+    jread_free(r->penalties);
     jread_free(r->manifest);
     free(r->path);
     memset(r, 0, sizeof(*r));
+}
+
+/* ---- every file, as the report reads them ---- */
+
+static char *in_run(const struct runfile *r, const char *name)
+{
+    return xasprintf("%s/%s", r->path, name);
+}
+
+static bool exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* A JSON file of the run: NULL and *bad false when absent; NULL and *bad true when corrupt. */
+static struct jvalue *json_member(const struct runfile *r, const char *name, bool *bad)
+{
+    char *p = in_run(r, name);
+    struct jvalue *v = NULL;
+    *bad = false;
+    if (exists(p)) {
+        char err[512];
+        v = jread_file(p, err, sizeof(err));
+        if (!v) {
+            pm_error("%s: corrupt run folder: %s; re-run the command that made it, or remove the file", r->path, err);
+            *bad = true;
+        }
+    }
+    free(p);
+    return v;
+}
+
+/* A text file of the run parsed by fn: 0 when absent (*present false) or parsed, -1 when not. */
+static int text_member(struct runfile *r, const char *name, bool *present,
+                       int (*fn)(struct runfile *, const char *, const char *))
+{
+    char *p = in_run(r, name);
+    int rc = 0;
+    *present = exists(p);
+    if (*present) {
+        char *text = read_text_file(p, "run file");
+        rc = text ? fn(r, text, p) : -1;
+        free(text);
+    }
+    free(p);
+    return rc;
+}
+
+int runfile_load_all(struct runfile *r, const char *path)
+{
+    memset(r, 0, sizeof(*r));
+    r->path = xstrdup(path);
+    size_t n = strlen(r->path);
+    while (n > 1 && r->path[n - 1] == '/')
+        r->path[--n] = '\0';
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        pm_error("%s: cannot read run folder: %s; name a folder made by validate, calibrate or c2c "
+                 "(results/<date>-<host>-<label>)", path, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        pm_error("%s: not a run folder (a file); name the folder that holds manifest.json", path);
+        return -1;
+    }
+    char *mp = in_run(r, "manifest.json");
+    bool has_manifest = exists(mp);
+    free(mp);
+    if (!has_manifest) {
+        pm_error("%s: not a run folder: it has no manifest.json; name a folder made by validate, calibrate "
+                 "or c2c (results/<date>-<host>-<label>)", path);
+        return -1;
+    }
+    bool bad;
+    r->manifest = json_member(r, "manifest.json", &bad);
+    if (bad)
+        return -1;
+    if (r->manifest->type != J_OBJECT) {
+        pm_error("%s: corrupt run folder: manifest.json is not a JSON object; re-run the command that made it",
+                 path);
+        return -1;
+    }
+    r->status = jget_str(r->manifest, "status", "unknown");
+    r->classify = json_member(r, "classify.json", &bad);
+    if (bad)
+        return -1;
+    r->penalties = json_member(r, "penalties.json", &bad);
+    if (bad)
+        return -1;
+    char *mp2 = in_run(r, "measurements.ndjson");
+    r->has_measurements = stat(mp2, &st) == 0 && st.st_size > 0;
+    free(mp2);
+    if (text_member(r, "validate.tap", &r->has_tap, tap_parse) || text_member(r, "curve.csv", &r->has_curve, curve_csv_parse)
+        || text_member(r, "c2c.csv", &r->has_c2c, c2c_csv_parse))
+        return -1;
+    return 0;
 }
 
 bool runfile_complete(const struct runfile *r, char *why, size_t n)
@@ -91,4 +200,72 @@ const char *runfile_fact(const struct runfile *r, const char *dotted, char *buf,
     else
         return NULL;
     return buf;
+}
+
+/* ---- the manifest ---- */
+
+bool manifest_process_alive(const struct jvalue *manifest)
+{
+    double pid = jget_num(manifest, "pid", 0);
+    if (pid < 1 || pid > INT32_MAX)
+        return false;   /* no process recorded (an older pmucal): nothing to be alive */
+    char boot[64];
+    host_boot_id(boot, sizeof(boot));
+    const char *then = jget_str(manifest, "boot_id", NULL);
+    if (boot[0] && then && strcmp(boot, then))
+        return false;   /* recorded before a reboot */
+    if (kill((pid_t)pid, 0) && errno == ESRCH)
+        return false;
+    /* The pid is taken: by pmucal (or valgrind running it), or by a process that reused the
+     * number, whose command line does not name pmucal. */
+    char *p = xasprintf("/proc/%d/cmdline", (int)pid), line[4096];
+    FILE *f = fopen(p, "r");
+    free(p);
+    if (!f)
+        return true;
+    size_t len = fread(line, 1, sizeof(line) - 1, f);
+    fclose(f);
+    for (size_t i = 0; i < len; i++)
+        if (!line[i])
+            line[i] = ' ';
+    line[len] = '\0';
+    return strstr(line, "pmucal") != NULL;
+}
+
+struct jvalue *manifest_read(const char *run, char *err, size_t n)
+{
+    char *path = xasprintf("%s/manifest.json", run);
+    struct jvalue *m = jread_file(path, err, n);
+    free(path);
+    return m;
+}
+
+struct jvalue *manifest_load(const char *run)
+{
+    char *path = xasprintf("%s/manifest.json", run), err[512];
+    struct jvalue *m = manifest_read(run, err, sizeof(err));
+    if (!m || m->type != J_OBJECT)
+        pm_error("%s%s: a damaged run folder, or none pmucal wrote (a run folder holds its manifest.json); name a "
+                 "folder of 'pmucal validate' or 'pmucal calibrate'", m ? path : err, m ? " is not a JSON object" : "");
+    if (m && m->type != J_OBJECT) {
+        jread_free(m);
+        m = NULL;
+    }
+    free(path);
+    return m;
+}
+
+bool manifest_complete(const struct jvalue *manifest, char *why, size_t n)
+{
+    const char *status = jget_str(manifest, "status", "unknown");
+    if (!strcmp(status, RUN_COMPLETE))
+        return true;
+    const char *reason = jget_str(manifest, "status_reason", NULL);
+    if (!strcmp(status, RUN_RUNNING))
+        snprintf(why, n, "its manifest still says running: the run is going on, or its process died");
+    else if (!strcmp(status, "unknown"))
+        snprintf(why, n, "its manifest has no status (written before pmucal recorded one)");
+    else
+        snprintf(why, n, "it is %s%s%s", status, reason ? ": " : "", reason ? reason : "");
+    return false;
 }
