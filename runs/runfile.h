@@ -92,6 +92,16 @@ bool manifest_process_alive(const struct jvalue *manifest);
 int measurements_read(const char *run, struct jvalue ***recs, int *nrec);
 void measurements_free(struct jvalue **recs, int nrec);
 
+/* A calibration's penalties.json (penread.c). The newest results folder's (under $PMUCAL_RESULTS
+ * or results/) whose manifest records the command 'pmucal calibrate' (whatever the label), whose
+ * run finished and measured penalties; NULL with a message when there is none. */
+char *penalties_newest_run(void);
+/* RUN a results folder or the file itself, NULL for penalties_newest_run(); *path gets the file's
+ * path (free it) or NULL. Refused (NULL after one message) when it is not JSON, or its run's
+ * manifest is damaged, says a 'calibrate --source sim' run (no penalties by design), or says
+ * interrupted or running and allow_incomplete is false (failed: a warning). */
+struct jvalue *penalties_json_read(const char *run, bool allow_incomplete, char **path);
+
 /* The text of validate.tap, curve.csv or c2c.csv (as read from path) into r; -1 with a message
  * naming path:line on a line that is not TAP, or a header or row that is not the file's. */
 int tap_parse(struct runfile *r, const char *text, const char *path);
