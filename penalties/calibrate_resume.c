@@ -24,9 +24,9 @@ static bool keep_keyed(const struct jvalue *rec, void *ctx)
     return true;
 }
 
-int cal_resume_open(struct resume *rs, const char *run)
+int cal_resume_records(struct resume *rs)
 {
-    if (resume_open(rs, run, "calibrate") || resume_same_cpu(rs) || resume_records(rs, keep_keyed, rs))
+    if (resume_same_cpu(rs) || resume_records(rs, keep_keyed, rs))
         return 2;
     rs->cases_kept = rs->records_kept;
     return 0;
