@@ -286,7 +286,7 @@ static int resume_args(struct calibrate_args *a, struct session *s)
 /* What calibrate does instead of timing the recipes, or why it cannot: --list, --source sim (its
  * own run: calibrate_sim.c), options that do not go together. The exit status, or -1 to go on
  * timing with *src. */
-static int other_than_timing(const struct calibrate_args *a, const struct session *s, const struct source **src)
+static int other_than_timing(const struct calibrate_args *a, struct session *s, const struct source **src)
 {
     if (a->json && !a->list)
         return cli_usage_error(&calibrate_command, "--json goes with --list (a calibration writes penalties.json)");
@@ -302,7 +302,7 @@ static int other_than_timing(const struct calibrate_args *a, const struct sessio
         struct cal_sim_args sa = {.source = a->source, .repetitions = a->reps_given ? a->o.repetitions : 3,
                                   .iters = a->iters, .only = a->only, .nonly = a->nonly, .label = a->label,
                                   .out = a->out};
-        return calibrate_sim(&sa, s->argc, s->argv);
+        return calibrate_sim(&sa, s);
     }
     if (strcmp((*src)->name, "perf"))
         return cli_usage_error(&calibrate_command, "--source %s: calibrate times its cases with the perf source and "

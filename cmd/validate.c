@@ -5,8 +5,8 @@
 #include "base/version.h"
 #include "cmd/commands.h"
 #include "cmd/options.h"
-#include "host/clock.h"
 #include "cmd/session.h"
+#include "host/clock.h"
 #include "validate/classify.h"
 #include "validate/replay.h"
 #include <errno.h>
