@@ -6,12 +6,13 @@
 #include "base/version.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "cmd/session.h"
 #include "core/measure.h"
 #include "host/clock.h"
 #include "host/topo.h"
 #include "microkernels/snoop_transfer.h"
-#include "runs/hostfacts.h"
 #include "runs/rundir.h"
+#include "runs/runfile.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -64,13 +65,6 @@ struct cell {
     double ghz;               /* core clock measured around this pair's measurement: its ns */
 };
 
-static void begin_manifest(struct run_dir *dir, int argc, char **argv)
-{
-    run_dir_manifest_begin(dir, argc, argv);
-    host_facts_json(&dir->manifest);
-    run_dir_manifest(dir, RUN_RUNNING, NULL);
-}
-
 static int write_csv(const char *path, const struct cell *cells, int n)
 {
     FILE *f = fopen(path, "w");
@@ -78,7 +72,7 @@ static int write_csv(const char *path, const struct cell *cells, int n)
         pm_error("cannot write %s: %s", path, strerror(errno));
         return -1;
     }
-    fprintf(f, "from_cpu,to_cpu,relation,cycles_median,cycles_min,cycles_mad,ns_median,repetitions\n");
+    fprintf(f, "%s\n", c2c_csv_header);
     for (int i = 0; i < n; i++) {
         const struct cell *c = &cells[i];
         fprintf(f, "%d,%d,%s,%.2f,%.2f,%.2f,%.2f,%zu\n", c->from, c->to,
@@ -218,70 +212,47 @@ static int c2c_option(void *ctx, int key, const char *v)
     return rc;
 }
 
-static int c2c_main(int argc, char **argv)
+/* Every ordered pair of the CPUs measured into cells, in order, until a pair fails or a stop;
+ * 1 when a pair could not be measured, else 0. *ncell: the pairs measured. */
+static int measure_pairs(const struct c2c_args *a, const int *cpus, int ncpu, struct cell *cells, int *ncell)
 {
-    struct c2c_args a = {.mode = "hitm", .size = "L2", .label = "c2c", .o = MEASURE_OPTS_DEFAULT};
-    a.o.share_trips = 3;   /* its result is cycles: the share is taken as calibrate takes it */
-    if (cli_parse(&c2c_command, argc, argv, c2c_option, &a, NULL))
-        return 2;
-    const char *cpu_list = a.cpu_list, *mode = a.mode, *size = a.size, *label = a.label, *out = a.out;
-    struct measure_opts o = a.o;
-    int cpus[256], ncpu = cpu_list ? parse_cpus(cpu_list, cpus, 256) : topo_cpus(cpus, 256);
-    if (ncpu < 0)
-        return 2;
-    if (ncpu < 2) {
-        pm_error("c2c: needs at least two CPUs, %s %d; a transfer goes from one core to another",
-                 cpu_list ? "--cpus names" : "this process may use", ncpu);
-        return 2;
-    }
-    /* The size is checked like any snoop parameter, once, before the long part. */
-    char *probe = xasprintf("size=%s", size);
-    struct case_ *check = case_from_text(kernel_find("snoop"), probe);
-    free(probe);
-    if (!check)
-        return 2;
-    case_free(check);
-
-    stop_install_handlers();   /* before the folder exists: a stop always finds a manifest to mark */
-    struct run_dir dir;
-    if (run_dir_create(&dir, out, label))
-        return 2;   /* before anything is measured: the folder named is the bad input */
-    begin_manifest(&dir, argc, argv);
-    const struct clock_info *ci = clock_get();
-    struct cell *cells = xcalloc((size_t)(ncpu * ncpu), sizeof(*cells));
-    int ncell = 0, rc = 0;
-    for (int a = 0; a < ncpu && !rc && !stop_requested(); a++)
-        for (int b = 0; b < ncpu && !rc && !stop_requested(); b++) {
-            if (a == b)
+    int rc = 0;
+    for (int x = 0; x < ncpu && !rc && !stop_requested(); x++)
+        for (int y = 0; y < ncpu && !rc && !stop_requested(); y++) {
+            if (x == y)
                 continue;
-            struct cell *c = &cells[ncell];
-            c->from = cpus[a];
-            c->to = cpus[b];
-            char *text = xasprintf("mode=%s size=%s init_cpu=%d writer_cpu=%d run_cpu=%d", mode, size, cpus[b],
-                                   cpus[a], cpus[b]);
+            struct cell *c = &cells[*ncell];
+            c->from = cpus[x];
+            c->to = cpus[y];
+            char *text = xasprintf("mode=%s size=%s init_cpu=%d writer_cpu=%d run_cpu=%d", a->mode, a->size, cpus[y],
+                                   cpus[x], cpus[y]);
             struct quantities q;
             pm_note("c2c: CPU %d -> CPU %d (%s)", c->from, c->to, topo_relation_name(topo_relation(c->from, c->to)));
-            if (snoop_measure_cycles(text, &o, &c->cycles, &c->ghz, &q) && !stop_requested())
+            if (snoop_measure_cycles(text, &a->o, &c->cycles, &c->ghz, &q) && !stop_requested())
                 rc = 1;
-            if (stop_requested()) {
-                free(text);
-                break;
-            }
             free(text);
-            ncell += !rc;
+            if (stop_requested())
+                break;
+            *ncell += !rc;
         }
+    return rc;
+}
+
+/* The matrix (rows FROM, columns TO) and the list of pairs, on stdout. */
+static void print_matrix(const struct c2c_args *a, const int *cpus, int ncpu, const struct cell *cells, int ncell)
+{
     printf("one-way line transfer latency, mode %s, segment %s, %d repetitions; core clock %.3f GHz at the start, "
-           "ns at the clock measured around each pair\n", mode, size, o.repetitions, ci->core_hz / 1e9);
+           "ns at the clock measured around each pair\n", a->mode, a->size, a->o.repetitions, clock_get()->core_hz / 1e9);
     printf("median core cycles (ns); rows: from CPU (writer), columns: to CPU (reader)\n%8s", "from\\to");
-    for (int b = 0; b < ncpu; b++)
-        printf(" %16d", cpus[b]);
+    for (int y = 0; y < ncpu; y++)
+        printf(" %16d", cpus[y]);
     printf("\n");
-    for (int a = 0; a < ncpu; a++) {
-        printf("%8d", cpus[a]);
-        for (int b = 0; b < ncpu; b++) {
+    for (int x = 0; x < ncpu; x++) {
+        printf("%8d", cpus[x]);
+        for (int y = 0; y < ncpu; y++) {
             const struct cell *c = NULL;
             for (int k = 0; k < ncell; k++)
-                if (cells[k].from == cpus[a] && cells[k].to == cpus[b])
+                if (cells[k].from == cpus[x] && cells[k].to == cpus[y])
                     c = &cells[k];
             if (!c)
                 printf(" %16s", "-");
@@ -298,38 +269,72 @@ static int c2c_main(int argc, char **argv)
         printf("  %d -> %d  %-14s median %.1f cycles, min %.1f, MAD %.1f, %.1f ns\n", cells[k].from, cells[k].to,
                topo_relation_name(topo_relation(cells[k].from, cells[k].to)), cells[k].cycles.median,
                cells[k].cycles.min, cells[k].cycles.mad, cells[k].cycles.median / cells[k].ghz);
-    char *csv = xasprintf("%s/c2c.csv", dir.path);
+}
+
+/* c2c.csv, and c2c.svg when every pair was measured (whole) and no stop came; 1 when one could
+ * not be written, else 0. */
+static int write_outputs(const char *dir, const struct c2c_args *a, const int *cpus, int ncpu, const struct cell *cells,
+                         int ncell, bool whole)
+{
+    int rc = 0;
+    char *csv = xasprintf("%s/c2c.csv", dir);
     if (write_csv(csv, cells, ncell))
         rc = 1;
     printf("wrote %s\n", csv);
     free(csv);
-    bool stopped = stop_requested();
-    if (!rc && !stopped) {
+    if (!rc && whole && !stop_requested()) {
         if (!have_gnuplot())
             pm_warn("gnuplot is not installed (Debian package gnuplot-nox): no c2c.svg, the CSV is written");
         else {
-            char *title = xasprintf("one-way line transfer latency (%s), ns", mode);
-            if (write_svg(dir.path, cpus, ncpu, title))
+            char *title = xasprintf("one-way line transfer latency (%s), ns", a->mode);
+            if (write_svg(dir, cpus, ncpu, title))
                 rc = 1;
             else
-                printf("wrote %s/c2c.svg\n", dir.path);
+                printf("wrote %s/c2c.svg\n", dir);
             free(title);
         }
     }
+    return rc;
+}
+
+static int c2c_main(int argc, char **argv)
+{
+    struct c2c_args a = {.mode = "hitm", .size = "L2", .label = "c2c", .o = MEASURE_OPTS_DEFAULT};
+    a.o.share_trips = 3;   /* its result is cycles: the share is taken as calibrate takes it */
+    if (cli_parse(&c2c_command, argc, argv, c2c_option, &a, NULL))
+        return 2;
+    int cpus[256], ncpu = a.cpu_list ? parse_cpus(a.cpu_list, cpus, 256) : topo_cpus(cpus, 256);
+    if (ncpu < 0)
+        return 2;
+    if (ncpu < 2) {
+        pm_error("c2c: needs at least two CPUs, %s %d; a transfer goes from one core to another",
+                 a.cpu_list ? "--cpus names" : "this process may use", ncpu);
+        return 2;
+    }
+    /* The size is checked like any snoop parameter, once, before the long part. */
+    char *probe = xasprintf("size=%s", a.size);
+    struct case_ *check = case_from_text(kernel_find("snoop"), probe);
+    free(probe);
+    if (!check)
+        return 2;
+    case_free(check);
+    struct session s;
+    session_init(&s, &c2c_command, argc, argv);
+    if (session_open(&s, a.out, a.label))
+        return 2;   /* before anything is measured: the folder named is the bad input */
+    session_start(&s);
+    struct cell *cells = xcalloc((size_t)(ncpu * ncpu), sizeof(*cells));
+    int ncell = 0, rc = measure_pairs(&a, cpus, ncpu, cells, &ncell);
+    print_matrix(&a, cpus, ncpu, cells, ncell);
+    if (write_outputs(s.dir.path, &a, cpus, ncpu, cells, ncell, !rc))
+        rc = 1;
     free(cells);
-    if (stopped || stop_requested()) {
+    if (stop_requested()) {
         char why[160];
         snprintf(why, sizeof(why), "stopped by %s after %d of %d pairs", stop_signal_name(), ncell,
                  ncpu * (ncpu - 1));
-        pm_note("interrupted: %s; the finished pairs are in %s/c2c.csv", why, dir.path);
-        run_dir_manifest(&dir, RUN_INTERRUPTED, why);
-        run_dir_close(&dir);
-        return 128 + stop_signal_number;
+        pm_note("interrupted: %s; the finished pairs are in %s/c2c.csv", why, s.dir.path);
+        return session_stopped(&s, why);
     }
-    if (run_dir_manifest(&dir, rc ? RUN_FAILED : RUN_COMPLETE, rc ? "a pair or an output could not be measured or "
-                         "written" : NULL))
-        rc = 1;
-    if (run_dir_close(&dir))
-        rc = 1;
-    return rc;
+    return session_end(&s, rc, rc ? "a pair or an output could not be measured or written" : NULL);
 }

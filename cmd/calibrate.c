@@ -8,6 +8,7 @@
 #include "cmd/calibrate_sim.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "cmd/session.h"
 #include "events/pfm.h"
 #include "host/clock.h"
 #include "host/topo.h"
@@ -18,8 +19,8 @@
 #include "penalties/recipes.h"
 #include "penalties/tables.h"
 #include "runs/hostfacts.h"
+#include "runs/resume.h"
 #include "runs/rundir.h"
-#include "validate/resume.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,7 +122,7 @@ static int run_curve(struct cal *k, int ppo, struct curve *cv, struct json *doc)
     if (curve_measure(cv, ppo, curve_case, k))
         return -1;
     curve_detect_levels(cv);
-    curve_write(cv, ppo, k->dir.path, doc);
+    curve_write(cv, ppo, k->dir->path, doc);
     return 0;
 }
 
@@ -261,143 +262,104 @@ static int list_recipes(bool as_json)
 
 /* --resume RUN: the run checked, its records kept, its own options parsed again; its CPU kept
  * when the command did not name one. 0, or the exit status after a message. */
-static int resume_args(struct calibrate_args *a, struct resume *rs)
+static int resume_args(struct calibrate_args *a, struct session *s)
 {
-    if (a->given)
-        return cli_usage_error(&calibrate_command, "--resume takes no other option: the run's own options come "
-                               "from its manifest");
-    if (cal_resume_open(rs, a->resume))
-        return 2;
+    int rc = session_resume(s, a->resume, a->given);
+    if (rc || (rc = cal_resume_records(&s->rs)))
+        return rc;
     struct calibrate_args fresh = CALIBRATE_DEFAULTS;
     *a = fresh;
-    if (cli_parse(&calibrate_command, rs->argc, rs->argv, calibrate_option, a, NULL) || a->list) {
-        pm_error("--resume %s: its command (manifest.json \"command\") is not one this build takes", rs->run);
+    if (session_reparse(s, calibrate_option, a) || (a->list && session_foreign_command(s)))
         return 2;
-    }
     if (strcmp(a->source, "perf")) {
         pm_error("--resume %s: a calibrate --source %s run is not resumed: run it again (it counts; nothing in it "
-                 "changes run to run)", rs->run, a->source);
+                 "changes run to run)", s->rs.run, a->source);
         return 2;
     }
-    double cpu = jget_num(rs->manifest, "measure_cpu", -1);
+    double cpu = jget_num(s->rs.manifest, "measure_cpu", -1);
     if (a->cpu_arg < 0 && cpu >= 0)
         a->cpu_arg = (int)cpu;
-    a->resume = rs->run;
+    a->resume = s->rs.run;
     return 0;
 }
 
-static int calibrate_main(int argc, char **argv)
+/* What calibrate does instead of timing the recipes, or why it cannot: --list, --source sim (its
+ * own run: calibrate_sim.c), options that do not go together. The exit status, or -1 to go on
+ * timing with *src. */
+static int other_than_timing(const struct calibrate_args *a, struct session *s, const struct source **src)
 {
-    struct calibrate_args a = CALIBRATE_DEFAULTS;
-    struct resume rs = {0};
-    if (cli_parse(&calibrate_command, argc, argv, calibrate_option, &a, NULL))
-        return 2;
-    if (a.resume) {
-        int rc = resume_args(&a, &rs);
-        if (rc) {
-            resume_free(&rs);
-            return rc;
-        }
-        argc = rs.argc, argv = rs.argv;   /* the command the manifest keeps */
-    }
-    if (a.json && !a.list)
+    if (a->json && !a->list)
         return cli_usage_error(&calibrate_command, "--json goes with --list (a calibration writes penalties.json)");
-    if (a.list)
-        return list_recipes(a.json);
+    if (a->list)
+        return list_recipes(a->json);
     /* A source that does not run in real time counts: the cases' occurrences are checked, nothing is timed. */
-    const struct source *src = source_select(a.source);
-    if (!src)
+    if (!(*src = source_select(a->source)))
         return 2;
-    if (!src->real_time) {
-        if (a.timing_option)
+    if (!(*src)->real_time) {
+        if (a->timing_option)
             return cli_usage_error(&calibrate_command, "%s times the cases: it has no meaning with --source %s, "
-                                   "which counts them (give -r, --iters, --recipe)", a.timing_option, a.source);
-        struct cal_sim_args sa = {.source = a.source, .repetitions = a.reps_given ? a.o.repetitions : 3,
-                                  .iters = a.iters, .only = a.only, .nonly = a.nonly, .label = a.label,
-                                  .out = a.out};
-        return calibrate_sim(&sa, argc, argv);
+                                   "which counts them (give -r, --iters, --recipe)", a->timing_option, a->source);
+        struct cal_sim_args sa = {.source = a->source, .repetitions = a->reps_given ? a->o.repetitions : 3,
+                                  .iters = a->iters, .only = a->only, .nonly = a->nonly, .label = a->label,
+                                  .out = a->out};
+        return calibrate_sim(&sa, s);
     }
-    if (strcmp(src->name, "perf"))
+    if (strcmp((*src)->name, "perf"))
         return cli_usage_error(&calibrate_command, "--source %s: calibrate times its cases with the perf source and "
-                               "checks their occurrences with sim; give --source perf or --source sim", a.source);
-    if (a.iters)
+                               "checks their occurrences with sim; give --source perf or --source sim", a->source);
+    if (a->iters)
         return cli_usage_error(&calibrate_command, "--iters goes with --source sim: the perf source sizes its runs "
                                "by time (--target-ms)");
-    struct cal k;
-    memset(&k, 0, sizeof(k));
-    k.o = a.o;
-    int ppo = a.ppo, nonly = a.nonly, cpu_arg = a.cpu_arg;
-    bool curve = a.curve, recipes_on = a.recipes_on;
-    const char *label = a.label ? a.label : "calibrate", *out = a.out, *prefix = a.prefix;
-    char **only = a.only;
-    if (!recipes_on && !curve) {
-        resume_free(&rs);
+    if (!a->recipes_on && !a->curve)
         return cli_usage_error(&calibrate_command, "--curve and --no-curve together leave nothing to do");
-    }
-    k.o.src = src;
-    double t0 = clock_now_seconds();
-    k.o.cpu = cpu_arg >= 0 ? cpu_arg : cal_quietest_cpu();
-    stop_install_handlers();   /* before the folder exists: a stop always finds a manifest to mark */
-    if (a.resume ? run_dir_open(&k.dir, rs.run) : run_dir_create(&k.dir, out, label)) {
-        resume_free(&rs);
-        return 2;
-    }
-    if (a.resume) {
-        const char *started = jget_str(rs.manifest, "started", NULL);
-        k.dir.started = started ? xstrdup(started) : NULL;
-        k.resume = &rs;
-    }
-    run_dir_manifest_begin(&k.dir, argc, argv);
-    json_string(&k.dir.manifest, "source", src->name);
-    json_int(&k.dir.manifest, "repetitions", k.o.repetitions);
-    json_number(&k.dir.manifest, "target_seconds", k.o.target_seconds);
-    json_int(&k.dir.manifest, "measure_cpu", k.o.cpu);   /* a resumption measures on it too; "cpu" is the host's */
-    host_facts_json(&k.dir.manifest);
-    if (a.resume)
-        resume_manifest(&rs, &k.dir.manifest);
-    run_dir_manifest(&k.dir, RUN_RUNNING, NULL);
-    struct pfm_core core;
-    const char *host_pmu = pfm_core_pmu(&core) ? core.name : NULL;
-    k.host_pmu = host_pmu;
-    k.hw = perf_hw_usable(k.hw_why, sizeof(k.hw_why));
-    const struct cpu_model *model = cpu_model_of_pmu(host_pmu) ? cpu_model_of_pmu(host_pmu) : cpu_model_host();
-    k.model = model ? model->name : NULL;
+    return -1;
+}
 
-    struct json doc;
-    json_init(&doc);
-    json_object_begin(&doc, NULL);
-    json_string(&doc, "pmucal", PMUCAL_VERSION);
+/* The run's settings into the manifest as it starts. */
+static void begin_manifest(struct session *s, const struct cal *k)
+{
+    struct json *j = &s->dir.manifest;
+    json_string(j, "source", k->o.src->name);
+    json_int(j, "repetitions", k->o.repetitions);
+    json_number(j, "target_seconds", k->o.target_seconds);
+    json_int(j, "measure_cpu", k->o.cpu);   /* a resumption measures on it too; "cpu" is the host's */
+    session_start(s);
+}
+
+/* penalties.json's head: the run's settings, the method, the host. */
+static void begin_doc(struct json *doc, const struct cal *k)
+{
+    json_init(doc);
+    json_object_begin(doc, NULL);
+    json_string(doc, "pmucal", PMUCAL_VERSION);
     char date[32];
-    json_string(&doc, "date", iso_now(date));
-    json_int(&doc, "repetitions", k.o.repetitions);
-    json_int(&doc, "cpu", k.o.cpu);
-    json_string(&doc, "cpu_model", k.model);   /* whose perf event names and references apply */
-    json_string(&doc, "method", "penalty = (median issue - median control) / (occurrences issue - control), per "
+    json_string(doc, "date", iso_now(date));
+    json_int(doc, "repetitions", k->o.repetitions);
+    json_int(doc, "cpu", k->o.cpu);
+    json_string(doc, "cpu_model", k->model);   /* whose perf event names and references apply */
+    json_string(doc, "method", "penalty = (median issue - median control) / (occurrences issue - control), per "
                 "repetition cycles at the clock measured around it; 95% percentile bootstrap interval, 2000 "
                 "resamples; unstable when the half-width exceeds 10% and 0.25 cycles (0.1 ns for memory)");
-    json_object_begin(&doc, "host");
-    host_facts_json(&doc);
-    json_object_end(&doc);
+    json_object_begin(doc, "host");
+    host_facts_json(doc);
+    json_object_end(doc);
+}
 
-    struct penalty *ps = xcalloc((size_t)nrecipes, sizeof(*ps));
-    int np = 0, status = 0, errors = 0;   /* errors: recipes that could not be measured (the run failed) */
-    struct tap tap = {.out = stdout, .copy = k.dir.tap};
-    tap_comment(&tap, "pmucal calibrate: %d repetitions x %.0f ms runs on CPU %d, results in %s", k.o.repetitions,
-                k.o.target_seconds * 1e3, k.o.cpu, k.dir.path);
-    if (a.resume)
-        tap_comment(&tap, "resuming: %d cases measured before are taken from their records, not measured again; %d "
-                    "records dropped (cut short, or without a case key)", rs.records_kept, rs.records_dropped);
-    int nwanted = 0, done = 0;
-    for (int i = 0; recipes_on && i < nrecipes; i++)
-        nwanted += recipe_wanted(&recipes[i], only, nonly);
-    for (int i = 0; recipes_on && i < nrecipes && !k.interrupted; i++) {
-        if (!recipe_wanted(&recipes[i], only, nonly))
+/* Every wanted recipe measured and fitted into ps (*np of them), a progress line each; the
+ * number that could not be measured (the run failed). */
+static int measure_recipes(struct cal *k, const struct calibrate_args *a, struct penalty *ps, int *np)
+{
+    int nwanted = 0, done = 0, errors = 0;
+    for (int i = 0; a->recipes_on && i < nrecipes; i++)
+        nwanted += recipe_wanted(&recipes[i], a->only, a->nonly);
+    for (int i = 0; a->recipes_on && i < nrecipes && !k->interrupted; i++) {
+        if (!recipe_wanted(&recipes[i], a->only, a->nonly))
             continue;
         done++;
         double ts = clock_now_seconds();
-        struct penalty *p = &ps[np++];
-        fit_recipe(&k, &recipes[i], p, 1000u + (unsigned)i);
-        closure_after_recipe(&k, &recipes[i]);
+        struct penalty *p = &ps[(*np)++];
+        fit_recipe(k, &recipes[i], p, 1000u + (unsigned)i);
+        closure_after_recipe(k, &recipes[i]);
         const char *unit = recipes[i].domain == DOMAIN_MEMORY ? "ns" : "cycles";
         if (!strcmp(p->status, "ok") || !strcmp(p->status, "unstable"))
             pm_note("[%d/%d] %-20s %9.2f %s [%.2f, %.2f]%s%s  (%.1f s)", done, nwanted, recipes[i].name, p->f.value,
@@ -406,15 +368,41 @@ static int calibrate_main(int argc, char **argv)
         else
             pm_note("[%d/%d] %-20s %s: %s", done, nwanted, recipes[i].name, !strcmp(p->status, "skip") ? "SKIP"
                     : !strcmp(p->status, "not_ok") ? "NOT OK" : "ERROR", p->reason);
-        if (!strcmp(p->status, "error"))
-            status = 1, errors++;
+        errors += !strcmp(p->status, "error");
     }
+    return errors;
+}
+
+/* The calibration in the session's folder: the recipes, the curve, every figure at the run's
+ * clock, the checks and the closure as TAP; penalties.json and, unless stopped, the tables from
+ * it. 1 when something is not ok or could not be measured or written, else 0; recipes that could
+ * not be measured into *errors. */
+static int calibrate(struct cal *k, const struct calibrate_args *a, struct tap *tap, double t0, int *errors)
+{
+    struct pfm_core core;
+    const char *host_pmu = pfm_core_pmu(&core) ? core.name : NULL;
+    k->host_pmu = host_pmu;
+    k->hw = perf_hw_usable(k->hw_why, sizeof(k->hw_why));
+    const struct cpu_model *model = cpu_model_of_pmu(host_pmu) ? cpu_model_of_pmu(host_pmu) : cpu_model_host();
+    k->model = model ? model->name : NULL;
+    struct json doc;
+    begin_doc(&doc, k);
+    struct penalty *ps = xcalloc((size_t)nrecipes, sizeof(*ps));
+    int np = 0;
+    tap_comment(tap, "pmucal calibrate: %d repetitions x %.0f ms runs on CPU %d, results in %s", k->o.repetitions,
+                k->o.target_seconds * 1e3, k->o.cpu, k->dir->path);
+    if (k->resume)
+        tap_comment(tap, "resuming: %d cases measured before are taken from their records, not measured again; %d "
+                    "records dropped (cut short, or without a case key)", k->resume->records_kept,
+                    k->resume->records_dropped);
+    *errors = measure_recipes(k, a, ps, &np);
+    int status = *errors ? 1 : 0;
     /* The curve first: the level cases are checked against its plateaus. */
     struct curve *cv = xcalloc(1, sizeof(*cv));
     bool have_curve = false;
-    if (curve && !k.interrupted) {
-        if (run_curve(&k, ppo, cv, &doc)) {
-            if (!k.interrupted)
+    if (a->curve && !k->interrupted) {
+        if (run_curve(k, a->ppo, cv, &doc)) {
+            if (!k->interrupted)
                 status = 1;
         } else {
             have_curve = true;
@@ -422,18 +410,18 @@ static int calibrate_main(int argc, char **argv)
     }
     /* Every figure at the one clock penalties.json records (each recipe was converted at the
      * median clock so far), so its ns and cycles agree and 'emit' can check them. */
-    double ghz = run_ghz(&k);
+    double ghz = run_ghz(k);
     for (int i = 0; i < np; i++)
         if (!isnan(ps[i].cycles))
             penalty_at_clock(&ps[i], ghz);
-    check_penalties(ps, np, have_curve ? cv : NULL, k.model);
+    check_penalties(ps, np, have_curve ? cv : NULL, k->model);
     for (int i = 0; i < np; i++)
-        penalty_verdict(&tap, &ps[i]);
-    if (recipes_on && !k.interrupted && closure(&k, ps, np, &doc, &tap))
+        penalty_verdict(tap, &ps[i]);
+    if (a->recipes_on && !k->interrupted && closure(k, ps, np, &doc, tap))
         status = 1;
     free(cv);
     if (stop_requested())   /* a stop between cases is a stop too */
-        k.interrupted = true;
+        k->interrupted = true;
     json_object_begin(&doc, "clock");
     const struct clock_info *ci = clock_get();
     json_number(&doc, "core_ghz", ghz);
@@ -448,39 +436,67 @@ static int calibrate_main(int argc, char **argv)
     double secs = clock_now_seconds() - t0;
     json_number(&doc, "wall_seconds", secs);
     json_object_end(&doc);
-    print_table(&k, ps, np, secs);   /* TAP comments: before the plan or the bail, which end the TAP */
-    if (k.interrupted)
-        tap_bail(&tap, "stopped by %s; what was measured is in %s",
-                 stop_signal_name() ? stop_signal_name() : "a signal", k.dir.path);
+    print_table(k, ps, np, secs);   /* TAP comments: before the plan or the bail, which end the TAP */
+    if (k->interrupted)
+        tap_bail(tap, "stopped by %s; what was measured is in %s",
+                 stop_signal_name() ? stop_signal_name() : "a signal", k->dir->path);
     else
-        tap_plan(&tap);
-    if (tap.not_ok)
+        tap_plan(tap);
+    if (tap->not_ok)
         status = 1;
-    if (run_dir_write(&k.dir, "penalties.json", &doc))
+    if (run_dir_write(k->dir, "penalties.json", &doc))
         status = 1;
     json_free(&doc);
-
     /* The tables come from penalties.json as written: one path from the file to every table. An
      * interrupted run's figures stay in penalties.json only: tables are what other tools load as
      * they are, and a table missing half its constants would look whole to them. */
-    char *pj = xasprintf("%s/penalties.json", k.dir.path);
-    struct jvalue *back = k.interrupted ? NULL : jread_load(pj);
-    struct table_opts eo = {.prefix = prefix};
-    if (!k.interrupted && (!back || tables_write_dir(back, k.dir.path, &eo)))
+    char *pj = xasprintf("%s/penalties.json", k->dir->path);
+    struct jvalue *back = k->interrupted ? NULL : jread_load(pj);
+    struct table_opts eo = {.prefix = a->prefix};
+    if (!k->interrupted && (!back || tables_write_dir(back, k->dir->path, &eo)))
         status = 1;
     jread_free(back);
     free(pj);
-    cal_free(&k);
     free(ps);
-    if (k.interrupted)
-        run_dir_manifest(&k.dir, RUN_INTERRUPTED, stop_signal_name());
-    else if (run_dir_manifest(&k.dir, errors ? RUN_FAILED : RUN_COMPLETE, errors ? "a recipe could not be measured" : NULL))
-        status = 1;
-    if (k.interrupted)
+    return status;
+}
+
+static int calibrate_main(int argc, char **argv)
+{
+    struct calibrate_args a = CALIBRATE_DEFAULTS;
+    struct session s;
+    const struct source *src = NULL;
+    session_init(&s, &calibrate_command, argc, argv);
+    if (cli_parse(&calibrate_command, argc, argv, calibrate_option, &a, NULL))
+        return 2;
+    int status = a.resume ? resume_args(&a, &s) : 0;
+    if (status || (status = other_than_timing(&a, &s, &src)) >= 0) {
+        session_free(&s);
+        return status;
+    }
+    struct cal k;
+    memset(&k, 0, sizeof(k));
+    k.o = a.o;
+    k.o.src = src;
+    double t0 = clock_now_seconds();
+    k.o.cpu = a.cpu_arg >= 0 ? a.cpu_arg : cal_quietest_cpu();
+    if (session_open(&s, a.out, a.label ? a.label : "calibrate")) {
+        session_free(&s);
+        return 2;
+    }
+    k.dir = &s.dir;
+    k.resume = session_resuming(&s) ? &s.rs : NULL;
+    begin_manifest(&s, &k);
+    int errors;
+    status = calibrate(&k, &a, &s.tap, t0, &errors);
+    cal_free(&k);
+    if (k.interrupted) {
         pm_note("interrupted: what was measured is in %s/penalties.json; no tables were written; 'pmucal calibrate "
-                "--resume %s' completes it", k.dir.path, k.dir.path);
-    if (run_dir_close(&k.dir))
-        status = 1;
-    resume_free(&rs);
-    return k.interrupted ? 128 + stop_signal_number : status;
+                "--resume %s' completes it", s.dir.path, s.dir.path);
+        status = session_stopped(&s, stop_signal_name());
+    } else {
+        status = session_end(&s, status, errors ? "a recipe could not be measured" : NULL);
+    }
+    session_free(&s);
+    return status;
 }

@@ -9,9 +9,9 @@
 #include "base/stop.h"
 #include "base/util.h"
 #include "cmd/options.h"
+#include "cmd/session.h"
 #include "penalties/calibrate.h"
 #include "penalties/occurrence_sim.h"
-#include "runs/hostfacts.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,11 +167,10 @@ static void occurrence_verdict(struct sim_run *s, const struct recipe *rc, const
     tap_point(&s->tap, TAP_OK, desc, NULL);
 }
 
-static void begin_manifest(struct run_dir *dir, const struct measure_cli *o, const struct sim_run *s, int argc,
-                           char **argv, const struct cal_sim_args *a)
+static void begin_manifest(struct session *sess, const struct measure_cli *o, const struct sim_run *s,
+                           const struct cal_sim_args *a)
 {
-    struct json *j = &dir->manifest;
-    run_dir_manifest_begin(dir, argc, argv);
+    struct json *j = &sess->dir.manifest;
     json_string(j, "source", o->source);
     json_string(j, "purpose", "occurrence check: the recipes' cases under a counting source, no penalties");
     json_number(j, "source_exact_floor", s->e.src->exact_floor);
@@ -187,8 +186,7 @@ static void begin_manifest(struct run_dir *dir, const struct measure_cli *o, con
     json_array_end(j);
     if (s->e.src->manifest)
         s->e.src->manifest(j);
-    host_facts_json(j);
-    run_dir_manifest(dir, RUN_RUNNING, NULL);
+    session_start(sess);
 }
 
 static void sim_run_free(struct sim_run *s)
@@ -206,7 +204,7 @@ static void sim_run_free(struct sim_run *s)
     engine_free(&s->e);
 }
 
-int calibrate_sim(const struct cal_sim_args *a, int argc, char **argv)
+int calibrate_sim(const struct cal_sim_args *a, struct session *sess)
 {
     struct measure_cli o;
     measure_cli_init(&o);
@@ -224,24 +222,22 @@ int calibrate_sim(const struct cal_sim_args *a, int argc, char **argv)
             pm_fatal("penalties/occurrence_sim.c:%d: the row's rules do not parse (a build bug)",
                      occurrence_sim_rows[i].line);
     /* Checked; now the source may move the work elsewhere (sim: this command under valgrind). */
-    int prep = measure_cli_prepare(&o, &s.e, argc, argv, &status);
-    struct run_dir dir;
-    if (prep != SOURCE_CONTINUE || run_dir_create(&dir, a->out, a->label ? a->label : "calibrate-sim")) {
+    int prep = measure_cli_prepare(&o, &s.e, sess->argc, sess->argv, &status);
+    if (prep != SOURCE_CONTINUE || session_open(sess, a->out, a->label ? a->label : "calibrate-sim")) {
         sim_run_free(&s);
         measure_cli_tables_free(&o);
         free(o.auto_expect);
         return prep == SOURCE_DONE ? status : 2;
     }
-    begin_manifest(&dir, &o, &s, argc, argv, a);
-    s.tap = (struct tap){.out = stdout, .copy = dir.tap};
-    s.e.dir = &dir;
+    begin_manifest(sess, &o, &s, a);
+    s.tap = sess->tap;
+    s.e.dir = &sess->dir;
     s.e.tap = &s.tap;
     s.e.on_measurement = take_measurement;
     s.e.arg = &s;
-    stop_install_handlers();
     tap_comment(&s.tap, "pmucal calibrate --source %s: the recipes' cases under the %s source (%llu iterations, %d "
                 "repetitions), their occurrences checked against penalties/occurrence_sim.c; results in %s",
-                o.source, s.e.src->name, (unsigned long long)s.e.mopts.iters, o.m.repetitions, dir.path);
+                o.source, s.e.src->name, (unsigned long long)s.e.mopts.iters, o.m.repetitions, sess->dir.path);
     bool stopped = false;
     for (int i = 0; i < nrecipes; i++)
         s.recipes += recipe_wanted(&recipes[i], a->only, a->nonly);
@@ -263,28 +259,23 @@ int calibrate_sim(const struct cal_sim_args *a, int argc, char **argv)
     tap_comment(&s.tap, "occurrences: %d checked under sim, %d wrong, %d not checkable under sim", s.checked, s.wrong,
                 s.uncheckable);
     tap_comment(&s.tap, "summary: %d ok, %d not ok, %d skip, %d todo, %d info; %d measurements in %s", s.tap.ok,
-                s.tap.not_ok, s.tap.skip, s.tap.todo, s.tap.info, s.e.measurements, dir.path);
-    json_int(&dir.manifest, "measurements", s.e.measurements);
-    json_int(&dir.manifest, "failures", s.e.failures);
-    json_int(&dir.manifest, "occurrences_checked", s.checked);
-    json_int(&dir.manifest, "occurrences_wrong", s.wrong);
-    json_int(&dir.manifest, "occurrences_not_checkable", s.uncheckable);
+                s.tap.not_ok, s.tap.skip, s.tap.todo, s.tap.info, s.e.measurements, sess->dir.path);
+    json_int(&sess->dir.manifest, "measurements", s.e.measurements);
+    json_int(&sess->dir.manifest, "failures", s.e.failures);
+    json_int(&sess->dir.manifest, "occurrences_checked", s.checked);
+    json_int(&sess->dir.manifest, "occurrences_wrong", s.wrong);
+    json_int(&sess->dir.manifest, "occurrences_not_checkable", s.uncheckable);
     if (stop_requested()) {
         tap_bail(&s.tap, "stopped by %s; %d finished measurements are kept in %s", stop_signal_name(),
-                 s.e.measurements, dir.path);
-        run_dir_manifest(&dir, RUN_INTERRUPTED, stop_signal_name());
-        status = 128 + stop_signal_number;
+                 s.e.measurements, sess->dir.path);
+        status = session_stopped(sess, stop_signal_name());
     } else {
         tap_plan(&s.tap);
         bool lost = s.e.write_failed || s.tap.write_failed;
         const char *why = lost ? "results could not be written (disk full?)"
                         : s.e.failures ? "a case could not be measured" : NULL;
-        if (run_dir_manifest(&dir, why ? RUN_FAILED : RUN_COMPLETE, why))
-            lost = true;
-        status = s.tap.not_ok || s.e.failures || lost ? 1 : 0;
+        status = session_end(sess, s.tap.not_ok || s.e.failures || lost ? 1 : 0, why);
     }
-    if (run_dir_close(&dir) && !status)
-        status = 1;
     sim_run_free(&s);
     measure_cli_tables_free(&o);
     free(o.auto_expect);

@@ -1,5 +1,6 @@
 #ifndef PMUCAL_CALIBRATE_SIM_H
 #define PMUCAL_CALIBRATE_SIM_H
+#include "cmd/session.h"
 #include <stdint.h>
 
 /* 'calibrate --source sim' (cmd/calibrate_sim.c, a mode of the calibrate command: it drives the engine as validate does): each wanted recipe's issue and control cases under a
@@ -15,6 +16,7 @@ struct cal_sim_args {
     int nonly;
     const char *label, *out;
 };
-int calibrate_sim(const struct cal_sim_args *a, int argc, char **argv);
+/* Its run in sess (calibrate's, not resumed: a sim run never is), under the command as typed. */
+int calibrate_sim(const struct cal_sim_args *a, struct session *sess);
 
 #endif

@@ -1,6 +1,5 @@
 #include "cmd/cli.h"
 #include "base/util.h"
-#include "cmd/commands.h"
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -83,12 +82,11 @@ static void man_option(FILE *f, const struct cli_option *o)
     fputc('\n', f);
 }
 
-void cli_print_man(FILE *f, const char *version)
+void cli_print_man(FILE *f, const char *version, const struct command *const *list)
 {
     fprintf(f, ".TH PMUCAL 1 \"\" \"pmucal %s\" \"User Commands\"\n.SH NAME\npmucal \\- hardware "
                "performance\\-event validation and cycle\\-penalty calibration\n.SH SYNOPSIS\n.B pmucal\n"
                ".I COMMAND\n[options]\n.SH COMMANDS\n", version);
-    const struct command *const *list = command_list();
     for (const struct command *const *c = list; *c; c++) {
         fprintf(f, ".TP\n.B %s\n", (*c)->name);
         roff(f, (*c)->summary);

@@ -31,7 +31,7 @@ struct command {
 void cli_print_help(const struct command *c, FILE *f);
 /* Every command's help as one roff manual page, pmucal(1): a section per command, from the same
  * tables as --help (so the installed manual cannot drift from it). */
-void cli_print_man(FILE *f, const char *version);
+void cli_print_man(FILE *f, const char *version, const struct command *const *list);
 /* True (help printed) when -h/--help is among the command's options (not an option's value,
  * not after '--'). */
 bool cli_wants_help(const struct command *c, int argc, char **argv);

@@ -50,7 +50,7 @@ static int run(int argc, char **argv)
         return 0;
     }
     if (!strcmp(argv[1], "--man")) {
-        cli_print_man(stdout, PMUCAL_VERSION);
+        cli_print_man(stdout, PMUCAL_VERSION, command_list());
         return 0;
     }
     if (!strcmp(argv[1], "--version")) {

@@ -6,7 +6,7 @@
 #include "cmd/commands.h"
 #include "events/vendor.h"
 #include "runs/runfile.h"
-#include "validate/engine.h"
+#include "validate/replay.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,39 +112,25 @@ static int replay_main(int argc, char **argv)
     e.tap = &tap;
     tap_comment(&tap, "pmucal replay %s: %d measurements (source %s, %s), judged with today's rules", run.path,
                 run.nrec, source_name, run.status);
-    struct measurement *m = xmalloc(sizeof(*m));
-    struct event_spec *ev = xcalloc(GROUP_MAX_EVENTS, sizeof(*ev));
-    struct event_spec *ptr[GROUP_MAX_EVENTS];
     struct verdict vs[GROUP_MAX_EVENTS];
     int changed = 0;
     status = 0;
     for (int i = 0; i < run.nrec && !status; i++) {
-        struct quantities q;
-        const struct jvalue *rec = run.rec[i];
+        const struct jvalue *rec = run.rec[i], *evs = jget(rec, "events");
         const char *label = jstr(jget(rec, "case"));
-        if (measurement_from_record(rec, m, ev, &q)) {
+        int n = replay_record(&e, rec, label, vs);
+        if (n < 0) {
             pm_error("%s/measurements.ndjson: record %d (%s) is malformed (iters, repetitions, per_iter)", run.path,
                      i + 1, label);
             status = 2;
-        } else {
-            for (int k = 0; k < m->nevents; k++)
-                ptr[k] = &ev[k];
-            m->events = ptr;
-            engine_judge(&e, m, &q, vs);
-            engine_report(&e, label, m, vs);
-            const struct jvalue *evs = jget(rec, "events");
-            for (int k = 0; k < m->nevents; k++) {
-                const char *was = jget_str(jget(&evs->items[k], "verdict"), "kind", NULL);
-                if (was && strcmp(was, verdict_name[vs[k].kind]) && ++changed)
-                    tap_comment(&tap, "verdict changed since the run: %s :: %s %s -> %s", label, ev[k].name, was,
-                                verdict_name[vs[k].kind]);
-            }
         }
-        for (int k = 0; k < m->nevents; k++)
-            event_spec_clear(&ev[k]);
+        for (int k = 0; k < n; k++) {
+            const char *was = jget_str(jget(&evs->items[k], "verdict"), "kind", NULL);
+            if (was && strcmp(was, verdict_name[vs[k].kind]) && ++changed)
+                tap_comment(&tap, "verdict changed since the run: %s :: %s %s -> %s", label,
+                            jget_str(&evs->items[k], "name", "?"), was, verdict_name[vs[k].kind]);
+        }
     }
-    free(ev);
-    free(m);
     if (status)
         goto out;
     engine_summary(&e);

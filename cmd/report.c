@@ -56,7 +56,7 @@ const struct command report_command = {
                 "  pmucal report --compare results/old-validate results/new-validate\n",
 };
 
-static void run_sections(FILE *f, const struct run *r, int idx, const char *role)
+static void run_sections(FILE *f, const struct runfile *r, int idx, const char *role)
 {
     const char *base = strrchr(r->path, '/');
     html_printf(f, "<div class=\"run\" id=\"run-%d\"><h2 class=\"runhead\">%s", idx, role);
@@ -71,7 +71,7 @@ static void run_sections(FILE *f, const struct run *r, int idx, const char *role
     fputs("</div>\n", f);
 }
 
-static void nav(FILE *f, const struct run *runs, int n, bool compare)
+static void nav(FILE *f, const struct runfile *runs, int n, bool compare)
 {
     static const char *const ids[] = {"host", "matrix", "summary", "curve", "penalties", "c2c"};
     static const char *const names[] = {"host", "matrix", "summary", "curve", "penalties", "c2c"};
@@ -89,7 +89,7 @@ static void nav(FILE *f, const struct run *runs, int n, bool compare)
     fputs("</nav>\n", f);
 }
 
-static int write_page(const char *out, const struct run *runs, int n, bool compare, const struct compare_view *v)
+static int write_page(const char *out, const struct runfile *runs, int n, bool compare, const struct compare_view *v)
 {
     char *tmp = xasprintf("%s.tmp", out);
     FILE *f = fopen(tmp, "w");
@@ -134,12 +134,12 @@ int report_write(const char *out, const char *const *paths, int n, bool compare,
 {
     /* compare's own defaults: a 2% threshold, alpha 0.01. */
     const struct cmp_opts defaults = {.threshold = 0.02, .alpha = 0.01};
-    struct run *runs = xcalloc((size_t)n, sizeof(*runs));
+    struct runfile *runs = xcalloc((size_t)n, sizeof(*runs));
     struct compare_view v = {0};
     int rc = 0;
     for (int i = 0; i < n && !rc; i++) {
         char why[512];
-        if (run_load(&runs[i], paths[i]))
+        if (runfile_load_all(&runs[i], paths[i]))
             rc = 2;
         else if (!allow_incomplete && !manifest_complete(runs[i].manifest, why, sizeof(why))) {
             pm_error("%s: %s; give --allow-incomplete to render what it holds", runs[i].path, why);
@@ -152,7 +152,7 @@ int report_write(const char *out, const char *const *paths, int n, bool compare,
         rc = write_page(out, runs, n, compare, &v);
     compare_view_free(&v);
     for (int i = 0; i < n; i++)
-        run_free(&runs[i]);
+        runfile_free(&runs[i]);
     free(runs);
     return rc;
 }

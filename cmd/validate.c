@@ -5,10 +5,10 @@
 #include "base/version.h"
 #include "cmd/commands.h"
 #include "cmd/options.h"
+#include "cmd/session.h"
 #include "host/clock.h"
-#include "runs/hostfacts.h"
 #include "validate/classify.h"
-#include "validate/resume.h"
+#include "validate/replay.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,12 +63,11 @@ const struct command validate_command = {
                 "  pmucal validate --resume results/2026-11-23-vm-validate\n",
 };
 
-/* The manifest as the run starts ("running"); the end rewrites it with the status. */
-static void begin_manifest(struct run_dir *dir, const struct measure_cli *o, const struct source *src, int argc,
-                           char **argv, const struct resume *rs)
+/* The run's settings into the manifest as the run starts ("running"); the end rewrites it with
+ * the status. */
+static void begin_manifest(struct session *s, const struct measure_cli *o, const struct source *src)
 {
-    struct json *j = &dir->manifest;
-    run_dir_manifest_begin(dir, argc, argv);
+    struct json *j = &s->dir.manifest;
     json_string(j, "source", o->source);
     /* The source's slack as this build applied it, so a later compare or replay uses the same. */
     json_number(j, "source_exact_floor", src->exact_floor);
@@ -82,10 +81,7 @@ static void begin_manifest(struct run_dir *dir, const struct measure_cli *o, con
     json_string(j, "vendor_json", o->vendor_json);
     if (src->manifest)
         src->manifest(j);
-    host_facts_json(j);
-    if (rs)
-        resume_manifest(rs, j);
-    run_dir_manifest(dir, RUN_RUNNING, NULL);
+    session_start(s);
 }
 
 /* One line per case; on a terminal it is rewritten in place with the time left, estimated from
@@ -194,195 +190,197 @@ static int validate_option(void *ctx, int key, const char *v)
 
 /* --resume RUN: the run's folder checked and its own options parsed again, in the folder it ran
  * in (its relative paths, e.g. -e FILE, mean what they meant). */
-static int resume_args(struct validate_args *a, struct resume *rs)
+static int resume_args(struct validate_args *a, struct session *s)
 {
-    if (a->given)
-        return cli_usage_error(&validate_command, "--resume takes no other option: the run's own options come from "
-                               "its manifest");
-    if (resume_open(rs, a->resume, "validate"))
-        return 2;
-    const char *cwd = jget_str(rs->manifest, "cwd", NULL);
+    int rc = session_resume(s, a->resume, a->given);
+    if (rc)
+        return rc;
+    const char *cwd = jget_str(s->rs.manifest, "cwd", NULL);
     if (cwd && chdir(cwd)) {
         pm_error("--resume %s: cannot enter %s, the folder the run was started in (%s); its relative paths "
-                 "mean files there", rs->run, cwd, strerror(errno));
+                 "mean files there", s->rs.run, cwd, strerror(errno));
         return 2;
     }
     memset(a, 0, sizeof(*a));
     measure_cli_init(&a->o);
-    if (cli_parse(&validate_command, rs->argc, rs->argv, validate_option, a, NULL)) {
-        pm_error("--resume %s: its command (manifest.json \"command\") is not one this build takes", rs->run);
+    if (session_reparse(s, validate_option, a))
         return 2;
-    }
-    a->resume = rs->run;
+    a->resume = s->rs.run;
     return 0;
 }
 
-/* The resumed run's folder: its records of unfinished cases dropped, its TAP started afresh. */
-static int resume_dir(struct resume *rs, struct case_list *list, struct run_dir *dir)
+/* A validate run: its options, cases and engine, and the session that writes its folder. */
+struct validate_run {
+    struct validate_args a;
+    struct session s;
+    struct case_list list;
+    struct engine e;
+    struct event_spec *events;
+    int nevents;
+    int cases_done;
+};
+
+/* The folder created, or the resumed one reopened with the records of its unfinished cases
+ * dropped (the CPU checked here, in the process that measures); the manifest written. */
+static int open_run(struct validate_run *v)
 {
-    if (resume_same_cpu(rs) || resume_cases(rs, list->c, list->n) || run_dir_open(dir, rs->run))
-        return -1;
-    const char *started = jget_str(rs->manifest, "started", NULL);
-    dir->started = started ? xstrdup(started) : NULL;
+    stop_install_handlers();   /* before the resumed folder's records are rewritten, as before it is created */
+    if (session_resuming(&v->s) && (resume_same_cpu(&v->s.rs) || resume_cases(&v->s.rs, v->list.c, v->list.n)))
+        return 2;
+    const struct source *src = v->e.src;
+    if (session_open(&v->s, v->a.o.out, v->a.o.label ? v->a.o.label : src->libpfm_events ? "validate" : src->name))
+        return 2;
+    begin_manifest(&v->s, &v->a.o, src);
     return 0;
+}
+
+/* Every case measured (resuming: a kept case's records judged again instead), then the summary;
+ * MEASURE_OK, MEASURE_FAILED or MEASURE_INTERRUPTED. */
+static int measure_cases(struct validate_run *v)
+{
+    struct engine *e = &v->e;
+    struct tap *tap = &v->s.tap;
+    struct resume *rs = &v->s.rs;
+    const char *path = v->s.dir.path;
+    int n = v->list.n;
+    e->dir = &v->s.dir;
+    e->tap = tap;
+    char no_hw[512];
+    int asked = v->nevents, dropped = measure_cli_drop_uncountable(e, v->events, &v->nevents, no_hw, sizeof(no_hw));
+    tap_comment(tap, "pmucal validate: %d cases x %d events, source %s, results in %s", n, asked, v->a.o.source, path);
+    if (dropped) {
+        /* Said once, not once per event and case: nothing here can count them. */
+        char desc[160];
+        snprintf(desc, sizeof(desc), "%d hardware events x %d cases", dropped, n);
+        tap_point(tap, TAP_SKIP, desc, no_hw);
+        json_int(&v->s.dir.manifest, "hardware_events_skipped", dropped);
+    }
+    if (session_resuming(&v->s))
+        tap_comment(tap, "resuming: %d of %d cases finished and are kept (%d records, judged again, not measured); "
+                    "%d records of unfinished cases or cut short dropped; %d cases to measure", rs->cases_kept, n,
+                    rs->records_kept, rs->records_dropped, n - rs->cases_kept);
+    int rc = MEASURE_OK, measured = 0;
+    double wall0 = clock_now_seconds();
+    if (!v->nevents)   /* nothing left to count: no case needs setting up */
+        v->cases_done = n;
+    for (int i = 0; v->nevents && i < n && rc != MEASURE_INTERRUPTED && !stop_requested() && !e->write_failed; i++) {
+        struct case_ *c = v->list.c[i];
+        if (session_resuming(&v->s) && rs->kept[i]) {
+            int replayed = resume_replay(rs, e, c->label);
+            if (replayed < 0) {
+                rc = MEASURE_FAILED;
+                e->failures++;
+                break;
+            }
+            e->measurements += replayed;
+            v->cases_done++;
+            continue;
+        }
+        progress(i, n, c->label, clock_now_seconds() - wall0, measured++);
+        /* Each case gets its own copy: what failed to open in one case is tried again in the next. */
+        struct event_spec *ev = engine_copy_events(v->events, v->nevents);
+        rc = engine_case(e, c, ev, v->nevents);
+        v->cases_done += rc != MEASURE_INTERRUPTED;
+        /* Durable once all its records are: what --resume keeps. */
+        if (rc == MEASURE_OK && !e->write_failed && cases_done_append(path, i, c->label))
+            e->write_failed = true;
+        engine_free_events(ev, v->nevents);
+    }
+    if (stop_requested())
+        rc = MEASURE_INTERRUPTED;
+    engine_summary(e);
+    /* Events with no rule (or an info rule) that counted something: let the classifier say what. */
+    int unruled = 0;
+    for (int k = 0; k < e->nsum; k++)
+        unruled += e->sum[k].info > 0;
+    if (unruled && e->measurements) {
+        fflush(v->s.dir.measurements);
+        struct classify_opts co = {.rules = &e->rules, .unruled_only = true, .floor = e->src->exact_floor};
+        int sus = classify_run(path, &co);
+        if (sus >= 0)
+            tap_comment(tap, "classifier: %d events without a rule explained in %s/classify.txt (%d not clean)",
+                        unruled, path, sus);
+    }
+    double wall = clock_now_seconds() - wall0, inside = (double)measure_region_ticks / clock_get()->tsc_hz;
+    tap_comment(tap, "time: %.3f s wall for the cases, %.3f s inside measured regions (%.1f%%)", wall, inside,
+                wall > 0 ? 100 * inside / wall : 0);
+    tap_comment(tap, "summary: %d ok, %d not ok, %d skip, %d todo, %d info; %d measurements in %s", tap->ok,
+                tap->not_ok, tap->skip, tap->todo, tap->info, e->measurements, path);
+    return rc;
+}
+
+/* How the run ended, into the TAP's last line and the manifest; the exit status. */
+static int end_run(struct validate_run *v, int rc)
+{
+    const struct engine *e = &v->e;
+    struct tap *tap = &v->s.tap;
+    int n = v->list.n;
+    /* Counts of what finished let a reader judge a partial run. */
+    json_int(&v->s.dir.manifest, "cases", n);
+    json_int(&v->s.dir.manifest, "cases_done", v->cases_done);
+    json_int(&v->s.dir.manifest, "measurements", e->measurements);
+    json_int(&v->s.dir.manifest, "failures", e->failures);
+    if (rc == MEASURE_INTERRUPTED) {
+        char why[128];
+        snprintf(why, sizeof(why), "stopped by %s after %d of %d cases", stop_signal_name(), v->cases_done, n);
+        tap_bail(tap, "%s; %d finished measurements are kept in %s", why, e->measurements, v->s.dir.path);
+        pm_note("interrupted: %d finished measurements are kept in %s", e->measurements, v->s.dir.path);
+        return session_stopped(&v->s, why);
+    }
+    char why[160];
+    bool lost = e->write_failed || tap->write_failed;
+    if (lost)
+        snprintf(why, sizeof(why), "results could not be written (disk full?) after %d of %d cases", v->cases_done, n);
+    else
+        snprintf(why, sizeof(why), "%d of %d cases could not be measured", e->failures, n);
+    /* A run cut short by a failed write must not end like a whole one: a harness reading the plan
+     * would take the verdicts so far for all of them. */
+    if (lost)
+        tap_bail(tap, "%s; the records before it are kept in %s", why, v->s.dir.path);
+    else
+        tap_plan(tap);
+    return session_end(&v->s, tap->not_ok || e->failures || lost ? 1 : 0, e->failures || lost ? why : NULL);
+}
+
+/* with_engine: the engine was set up (measure_cli_engine). */
+static void validate_free(struct validate_run *v, bool with_engine)
+{
+    for (int i = 0; i < v->list.n; i++)
+        case_free(v->list.c[i]);
+    free(v->list.c);
+    if (with_engine) {
+        engine_free_events(v->events, v->nevents);
+        engine_free(&v->e);
+        measure_cli_tables_free(&v->a.o);
+        free(v->a.o.auto_expect);
+    }
+    session_free(&v->s);
 }
 
 static int validate_main(int argc, char **argv)
 {
-    struct validate_args a = {0};
-    struct resume rs = {0};
-    measure_cli_init(&a.o);
-    if (cli_parse(&validate_command, argc, argv, validate_option, &a, NULL))
+    struct validate_run v = {0};
+    session_init(&v.s, &validate_command, argc, argv);
+    measure_cli_init(&v.a.o);
+    if (cli_parse(&validate_command, argc, argv, validate_option, &v.a, NULL))
         return 2;
-    if (a.resume) {
-        int rc = resume_args(&a, &rs);
-        if (rc) {
-            resume_free(&rs);
-            return rc;
-        }
-    }
-    /* The command the run stores: the one typed, or the resumed run's own. */
-    int run_argc = a.resume ? rs.argc : argc;
-    char **run_argv = a.resume ? rs.argv : argv;
-    char *resume_argv[] = {"validate", "--resume", rs.run, NULL};
-    if (a.resume)   /* what the sim source runs again under valgrind: the same resumption */
+    int status = v.a.resume ? resume_args(&v.a, &v.s) : 0;
+    /* What the sim source runs again under valgrind: the command typed, or the same resumption. */
+    char *resume_argv[] = {"validate", "--resume", v.s.rs.run, NULL};
+    if (v.a.resume)
         argc = 3, argv = resume_argv;
-    char **kernels = a.kernels, **cases = a.cases;
-    int nk = a.nk, nc = a.nc;
-    struct case_list list = {0};
-    struct engine e;
-    struct event_spec *events;
-    int nevents, status = 0;
-    if (collect_cases(&list, kernels, nk, cases, nc) || measure_cli_engine(&a.o, &e, &events, &nevents)) {
-        for (int i = 0; i < list.n; i++)
-            case_free(list.c[i]);
-        free(list.c);
-        resume_free(&rs);
-        return 2;
+    if (status || collect_cases(&v.list, v.a.kernels, v.a.nk, v.a.cases, v.a.nc) ||
+        measure_cli_engine(&v.a.o, &v.e, &v.events, &v.nevents)) {
+        validate_free(&v, false);
+        return status ? status : 2;
     }
     /* Everything the user gave is checked; now the source may move the work elsewhere (sim:
      * this same command re-executed under valgrind, which writes the results folder). */
-    int prep = measure_cli_prepare(&a.o, &e, argc, argv, &status);
-    if (prep != SOURCE_CONTINUE) {
-        if (prep < 0)
-            status = 2;
-        goto out;
-    }
-    stop_install_handlers();   /* before the folder exists: a stop always finds a manifest to mark */
-    struct run_dir dir = {0};
-    if (a.resume ? resume_dir(&rs, &list, &dir)
-                 : run_dir_create(&dir, a.o.out, a.o.label ? a.o.label : e.src->libpfm_events ? "validate" : e.src->name)) {
-        if (dir.path)
-            run_dir_close(&dir);
+    int prep = measure_cli_prepare(&v.a.o, &v.e, argc, argv, &status);
+    if (prep < 0)
         status = 2;
-        goto out;
-    }
-    begin_manifest(&dir, &a.o, e.src, run_argc, run_argv, a.resume ? &rs : NULL);
-    struct tap tap = {.out = stdout, .copy = dir.tap};
-    e.dir = &dir;
-    e.tap = &tap;
-    char no_hw[512];
-    int asked = nevents, dropped = measure_cli_drop_uncountable(&e, events, &nevents, no_hw, sizeof(no_hw));
-    tap_comment(&tap, "pmucal validate: %d cases x %d events, source %s, results in %s", list.n, asked,
-                a.o.source, dir.path);
-    if (dropped) {
-        /* Said once, not once per event and case: nothing here can count them. */
-        char desc[160];
-        snprintf(desc, sizeof(desc), "%d hardware events x %d cases", dropped, list.n);
-        tap_point(&tap, TAP_SKIP, desc, no_hw);
-        json_int(&dir.manifest, "hardware_events_skipped", dropped);
-    }
-    if (a.resume)
-        tap_comment(&tap, "resuming: %d of %d cases finished and are kept (%d records, judged again, not measured); "
-                    "%d records of unfinished cases or cut short dropped; %d cases to measure", rs.cases_kept, list.n,
-                    rs.records_kept, rs.records_dropped, list.n - rs.cases_kept);
-    int rc = MEASURE_OK, cases_done = 0, measured = 0;
-    double wall0 = clock_now_seconds();
-    if (!nevents)   /* nothing left to count: no case needs setting up */
-        cases_done = list.n;
-    for (int i = 0; nevents && i < list.n && rc != MEASURE_INTERRUPTED && !stop_requested() && !e.write_failed;
-         i++) {
-        if (a.resume && rs.kept[i]) {
-            int n = resume_replay(&rs, &e, list.c[i]->label);
-            if (n < 0) {
-                rc = MEASURE_FAILED;
-                e.failures++;
-                break;
-            }
-            e.measurements += n;
-            cases_done++;
-            continue;
-        }
-        progress(i, list.n, list.c[i]->label, clock_now_seconds() - wall0, measured++);
-        /* Each case gets its own copy: what failed to open in one case is tried again in the next. */
-        struct event_spec *ev = engine_copy_events(events, nevents);
-        rc = engine_case(&e, list.c[i], ev, nevents);
-        cases_done += rc != MEASURE_INTERRUPTED;
-        /* Durable once all its records are: what --resume keeps. */
-        if (rc == MEASURE_OK && !e.write_failed && cases_done_append(dir.path, i, list.c[i]->label))
-            e.write_failed = true;
-        engine_free_events(ev, nevents);
-    }
-    if (stop_requested())
-        rc = MEASURE_INTERRUPTED;
-    engine_summary(&e);
-    /* Events with no rule (or an info rule) that counted something: let the classifier say what. */
-    int unruled = 0;
-    for (int k = 0; k < e.nsum; k++)
-        unruled += e.sum[k].info > 0;
-    if (unruled && e.measurements) {
-        fflush(dir.measurements);
-        struct classify_opts co = {.rules = &e.rules, .unruled_only = true, .floor = e.src->exact_floor};
-        int sus = classify_run(dir.path, &co);
-        if (sus >= 0)
-            tap_comment(&tap, "classifier: %d events without a rule explained in %s/classify.txt (%d not clean)",
-                        unruled, dir.path, sus);
-    }
-    double wall = clock_now_seconds() - wall0, inside = (double)measure_region_ticks / clock_get()->tsc_hz;
-    tap_comment(&tap, "time: %.3f s wall for the cases, %.3f s inside measured regions (%.1f%%)", wall, inside,
-                wall > 0 ? 100 * inside / wall : 0);
-    tap_comment(&tap, "summary: %d ok, %d not ok, %d skip, %d todo, %d info; %d measurements in %s", tap.ok,
-                tap.not_ok, tap.skip, tap.todo, tap.info, e.measurements, dir.path);
-    /* The manifest says how the run ended; counts of what finished let a reader judge a partial run. */
-    json_int(&dir.manifest, "cases", list.n);
-    json_int(&dir.manifest, "cases_done", cases_done);
-    json_int(&dir.manifest, "measurements", e.measurements);
-    json_int(&dir.manifest, "failures", e.failures);
-    if (rc == MEASURE_INTERRUPTED) {
-        char why[128];
-        snprintf(why, sizeof(why), "stopped by %s after %d of %d cases", stop_signal_name(), cases_done, list.n);
-        tap_bail(&tap, "%s; %d finished measurements are kept in %s", why, e.measurements, dir.path);
-        pm_note("interrupted: %d finished measurements are kept in %s", e.measurements, dir.path);
-        run_dir_manifest(&dir, RUN_INTERRUPTED, why);
-        status = 128 + stop_signal_number;
-    } else {
-        char why[160];
-        bool lost = e.write_failed || tap.write_failed;
-        if (lost)
-            snprintf(why, sizeof(why), "results could not be written (disk full?) after %d of %d cases", cases_done,
-                     list.n);
-        else
-            snprintf(why, sizeof(why), "%d of %d cases could not be measured", e.failures, list.n);
-        /* A run cut short by a failed write must not end like a whole one: a harness reading the
-         * plan would take the verdicts so far for all of them. */
-        if (lost)
-            tap_bail(&tap, "%s; the records before it are kept in %s", why, dir.path);
-        else
-            tap_plan(&tap);
-        if (run_dir_manifest(&dir, e.failures || lost ? RUN_FAILED : RUN_COMPLETE, e.failures || lost ? why : NULL))
-            e.failures++;
-        status = tap.not_ok || e.failures || lost ? 1 : 0;
-    }
-    if (run_dir_close(&dir))
-        status = status ? status : 1;
-out:
-    for (int i = 0; i < list.n; i++)
-        case_free(list.c[i]);
-    free(list.c);
-    engine_free_events(events, nevents);
-    engine_free(&e);
-    measure_cli_tables_free(&a.o);
-    free(a.o.auto_expect);
-    resume_free(&rs);
+    else if (prep == SOURCE_CONTINUE && !(status = open_run(&v)))
+        status = end_run(&v, measure_cases(&v));
+    validate_free(&v, true);
     return status;
 }

@@ -17,7 +17,7 @@ struct cal {
     const char *model;            /* cpu_model name: perf event names and references */
     bool hw;                      /* hardware events open here */
     char hw_why[256];
-    struct run_dir dir;
+    struct run_dir *dir;          /* the run's results folder */
     struct case_result **cases;   /* each allocated once: penalties keep pointers to them */
     int ncases;
     bool interrupted;
@@ -71,10 +71,10 @@ void penalty_json(struct json *j, const struct penalty *p, const char *host_pmu)
 void penalty_verdict(struct tap *tap, const struct penalty *p);
 void print_table(const struct cal *k, const struct penalty *ps, int np, double secs);
 
-/* calibrate --resume RUN (calibrate_resume.c): the run checked (resume_open's refusals, the CPU),
- * its records of finished cases kept, keyed "text|event|run" as cal_case measures them; a cut
- * last line and records without a key dropped. 0, or 2 after a message. */
-int cal_resume_open(struct resume *rs, const char *run);
+/* calibrate --resume RUN (calibrate_resume.c), the run open (resume_open): its CPU checked, its
+ * records of finished cases kept, keyed "text|event|run" as cal_case measures them; a cut last
+ * line and records without a key dropped. 0, or 2 after a message. */
+int cal_resume_records(struct resume *rs);
 /* The case r (r->text is its key) rebuilt from its record instead of measured; false when the
  * run holds none. */
 bool cal_case_from_record(struct cal *k, struct case_result *r, const char *event);

@@ -181,5 +181,5 @@ void print_table(const struct cal *k, const struct penalty *ps, int np, double s
     }
     print_occurrence_sources(ps, np);
     printf("# references: %s; core clock %.3f GHz (median of the clocks measured around each case); %.1f s; "
-           "results in %s\n", k->model ? k->model : "none for this CPU model", run_ghz(k), secs, k->dir.path);
+           "results in %s\n", k->model ? k->model : "none for this CPU model", run_ghz(k), secs, k->dir->path);
 }

@@ -4,8 +4,8 @@
 #include "base/util.h"
 #include "host/clock.h"
 #include "penalties/calibrate.h"
-#include "runs/runfile.h"
-#include "validate/resume.h"
+#include "runs/record.h"
+#include "runs/resume.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,9 +24,9 @@ static bool keep_keyed(const struct jvalue *rec, void *ctx)
     return true;
 }
 
-int cal_resume_open(struct resume *rs, const char *run)
+int cal_resume_records(struct resume *rs)
 {
-    if (resume_open(rs, run, "calibrate") || resume_same_cpu(rs) || resume_records(rs, keep_keyed, rs))
+    if (resume_same_cpu(rs) || resume_records(rs, keep_keyed, rs))
         return 2;
     rs->cases_kept = rs->records_kept;
     return 0;
@@ -42,17 +42,11 @@ bool cal_case_from_record(struct cal *k, struct case_result *r, const char *even
     if (at < 0)
         return false;
     const struct jvalue *rec = rs->rec[at];
-    struct measurement *m = xmalloc(sizeof(*m));
-    struct event_spec ev[GROUP_MAX_EVENTS], *ptr[GROUP_MAX_EVENTS];
-    memset(ev, 0, sizeof(ev));
-    struct quantities q;
-    bool ok = measurement_from_record(rec, m, ev, &q) == 0;
+    struct record_measurement *rm = xmalloc(sizeof(*rm));
+    bool ok = record_measurement(rec, rm) == 0;
     if (ok) {
-        for (int i = 0; i < m->nevents; i++)
-            ptr[i] = &ev[i];
-        m->events = ptr;
         double tsc_hz = jget_num(jget(rec, "cycles"), "tsc_hz", clock_get()->tsc_hz);
-        case_result_fill(r, m, &q, tsc_hz, jget_str(rec, "case", ""), jget_str(rec, "detail", ""));
+        case_result_fill(r, &rm->m, &rm->q, tsc_hz, jget_str(rec, "case", ""), jget_str(rec, "detail", ""));
         r->event.asked = event != NULL;
         if (event && !r->event.counted && !r->event.why[0])
             snprintf(r->event.why, sizeof(r->event.why), "not measured");
@@ -61,8 +55,7 @@ bool cal_case_from_record(struct cal *k, struct case_result *r, const char *even
     } else {
         pm_warn("--resume %s: the record of '%s' is malformed; the case is measured again", rs->run, r->text);
     }
-    for (int i = 0; i < m->nevents && i < GROUP_MAX_EVENTS; i++)
-        event_spec_clear(&ev[i]);
-    free(m);
+    record_measurement_clear(rm);
+    free(rm);
     return ok;
 }

@@ -124,7 +124,7 @@ static struct case_result *cal_case_run(struct cal *k, const char *text, const c
     quantities_unstated(&r->q);
     if (k->resume && cal_case_from_record(k, r, event))
         return r;   /* measured before the run was interrupted */
-    cal_measure_case(&k->o, &k->dir, text, event, r);
+    cal_measure_case(&k->o, k->dir, text, event, r);
     if (r->status == CAL_INTERRUPTED)
         k->interrupted = true;
     return r;

@@ -160,9 +160,8 @@ int counts_from_run(struct counts *c, const char *run, const char *case_label)
 {
     memset(c, 0, sizeof(*c));
     c->origin = xasprintf("%s case '%s'", run, case_label);
-    char *path = xasprintf("%s/measurements.ndjson", run);
     struct jvalue **recs = NULL;
-    int nrec = 0, records = 0, rc = measurements_read(path, &recs, &nrec);
+    int nrec = 0, records = 0, rc = measurements_read(run, &recs, &nrec);
     for (int i = 0; !rc && i < nrec; i++) {
         const char *label = jget_str(recs[i], "case", ""), *alt = jget_str(recs[i], "label", "");
         if (!strcmp(label, case_label) || !strcmp(alt, case_label)) {
@@ -172,10 +171,10 @@ int counts_from_run(struct counts *c, const char *run, const char *case_label)
     }
     measurements_free(recs, nrec);
     if (!rc && !records) {
-        pm_error("%s: no measurement of case '%s'; the 'case' fields of its lines name the cases", path, case_label);
+        pm_error("%s/measurements.ndjson: no measurement of case '%s'; the 'case' fields of its lines name the cases",
+                 run, case_label);
         rc = -1;
     }
-    free(path);
     return rc;
 }
 

@@ -8,6 +8,7 @@
 #include "core/quantity.h"
 #include "host/geometry.h"
 #include "host/topo.h"
+#include "runs/runfile.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -65,7 +66,7 @@ void curve_write(const struct curve *cv, int ppo, const char *dir, struct json *
     char *path = xasprintf("%s/curve.csv", dir);
     FILE *f = fopen(path, "w");
     if (f) {
-        fprintf(f, "bytes,cycles_per_load,ns_per_load,cycles_min,cycles_max\n");
+        fprintf(f, "%s\n", curve_csv_header);
         for (int i = 0; i < cv->n; i++)
             fprintf(f, "%llu,%.3f,%.3f,%.3f,%.3f\n", (unsigned long long)cv->bytes[i], cv->cyc[i], cv->ns[i], cv->lo[i],
                     cv->hi[i]);

@@ -29,14 +29,9 @@ int table_format_parse(const char *s);
  * penalties_check; none (a note) when there are no penalties. */
 int tables_write_dir(const struct jvalue *doc, const char *dir, const struct table_opts *o);
 
-/* The newest results folder's penalties.json (under $PMUCAL_RESULTS or results/) whose manifest
- * records the command 'pmucal calibrate' (whatever the label), whose run finished and measured
- * penalties; NULL with a message when there is none. */
-char *penalties_newest_run(void);
-/* A calibration's penalties.json: RUN a results folder or the file itself, NULL for
- * penalties_newest_run(). Refused (NULL after one message) when the file has no penalties, or its
- * run's manifest says interrupted or running and allow_incomplete is false. *path gets the file's
- * path (free it) or NULL. */
+/* A calibration's penalties.json (runs/runfile.h: penalties_json_read), checked: refused (NULL
+ * after one message) also when the file has no penalties or fails penalties_check. *path gets the
+ * file's path (free it) or NULL. */
 struct jvalue *penalties_load(const char *run, bool allow_incomplete, char **path);
 
 #endif

@@ -46,7 +46,7 @@ static int name_index(struct names *t, const char *s)
     return t->n++;
 }
 
-void grid_build(struct grid *g, const struct run *r)
+void grid_build(struct grid *g, const struct runfile *r)
 {
     struct names ev = {0}, cs = {0};
     int *ei = xmalloc((size_t)(r->ncells + 1) * sizeof(int)), *ci = xmalloc((size_t)(r->ncells + 1) * sizeof(int));
@@ -79,7 +79,7 @@ void grid_free(struct grid *g)
     memset(g, 0, sizeof(*g));
 }
 
-const struct vcell *grid_rule_cell(const struct grid *g, const struct run *r, int e)
+const struct vcell *grid_rule_cell(const struct grid *g, const struct runfile *r, int e)
 {
     const struct vcell *best = NULL;
     for (int c = 0; c < g->ncases; c++) {

@@ -23,7 +23,7 @@ static void colour(double t, char out[8])
     snprintf(out, 8, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
 }
 
-static void pairs_table(FILE *f, const struct run *r, int idx)
+static void pairs_table(FILE *f, const struct runfile *r, int idx)
 {
     html_printf(f, "<table id=\"c2c-%d\"><thead><tr><th data-sort>from</th><th data-sort>to</th><th data-sort>relation"
                    "</th><th data-sort>median cycles</th><th data-sort>min</th><th data-sort>MAD</th><th data-sort>ns</th>"
@@ -40,7 +40,7 @@ static void pairs_table(FILE *f, const struct run *r, int idx)
 
 enum { CELL = 64, LM = 70, TM = 46 };
 
-void sec_c2c(FILE *f, const struct run *r, int idx)
+void sec_c2c(FILE *f, const struct runfile *r, int idx)
 {
     section_begin(f, "c2c", idx, "Core-to-core transfers");
     if (!r->has_c2c || !r->nc2c) {

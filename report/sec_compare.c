@@ -11,7 +11,7 @@
 
 /* ---- host and versions ---- */
 
-static void host_diff(FILE *f, const struct run *a, const struct run *b)
+static void host_diff(FILE *f, const struct runfile *a, const struct runfile *b)
 {
     const struct runfile ra = {.manifest = a->manifest}, rb = {.manifest = b->manifest};
     fputs("<h3>Host and version facts that differ</h3>\n<table><thead><tr><th>fact</th><th>BASE</th><th>NEW</th>"
@@ -80,7 +80,7 @@ static void side(FILE *f, const struct vcell *v)
     fputs("</td>", f);
 }
 
-static void verdict_side_by_side(FILE *f, const struct run *a, const struct run *b)
+static void verdict_side_by_side(FILE *f, const struct runfile *a, const struct runfile *b)
 {
     struct grid ga, gb;
     grid_build(&ga, a);
@@ -89,7 +89,7 @@ static void verdict_side_by_side(FILE *f, const struct run *a, const struct run 
     int n = 0;
     for (int pass = 0; pass < 2; pass++) {
         const struct grid *g = pass ? &gb : &ga, *o = pass ? &ga : &gb;
-        const struct run *r = pass ? b : a, *ro = pass ? a : b;
+        const struct runfile *r = pass ? b : a, *ro = pass ? a : b;
         for (int e = 0; e < g->nevents; e++)
             for (int c = 0; c < g->ncases; c++) {
                 int i = g->at[e * g->ncases + c];
@@ -154,12 +154,12 @@ static void verdict_side_by_side(FILE *f, const struct run *a, const struct run 
 
 /* ---- as pmucal compare judges the measurements ---- */
 
-int compare_prepare(struct compare_view *v, const struct run *a, const struct run *b, const struct cmp_opts *o)
+int compare_prepare(struct compare_view *v, const struct runfile *a, const struct runfile *b, const struct cmp_opts *o)
 {
     memset(v, 0, sizeof(*v));
     if (!a->has_measurements || !b->has_measurements)
         return 0;
-    const struct run *r[2] = {a, b};
+    const struct runfile *r[2] = {a, b};
     for (int s = 0; s < 2; s++) {
         if (runfile_load(&v->rf[s], r[s]->path)) {
             runfile_free(&v->rf[s]);
@@ -285,7 +285,7 @@ static void judged(FILE *f, const struct compare_view *v)
 
 /* ---- penalties ---- */
 
-static void penalty_diff(FILE *f, const struct run *a, const struct run *b)
+static void penalty_diff(FILE *f, const struct runfile *a, const struct runfile *b)
 {
     const struct jvalue *pa = jget(a->penalties, "penalties"), *pb = jget(b->penalties, "penalties");
     if (!pa || !pb || pa->type != J_ARRAY || pb->type != J_ARRAY) {
@@ -330,7 +330,7 @@ static void penalty_diff(FILE *f, const struct run *a, const struct run *b)
     fputs("</tbody></table>\n", f);
 }
 
-void sec_compare(FILE *f, const struct run *base, const struct run *next, const struct compare_view *v)
+void sec_compare(FILE *f, const struct runfile *base, const struct runfile *next, const struct compare_view *v)
 {
     section_begin(f, "compare", 0, "Comparison: BASE against NEW");
     fputs("<p>BASE <code>", f);

@@ -12,7 +12,7 @@ struct marker {
     bool measured;
 };
 
-static int markers(const struct run *r, struct marker *m, int max)
+static int markers(const struct runfile *r, struct marker *m, int max)
 {
     int n = 0;
     const struct jvalue *levels = jget(jget(r->penalties, "curve"), "levels");
@@ -53,7 +53,7 @@ static void marker_line(FILE *f, const struct axis *x, const struct marker *mk, 
     fputs("</text>\n", f);
 }
 
-void sec_curve(FILE *f, const struct run *r, int idx)
+void sec_curve(FILE *f, const struct runfile *r, int idx)
 {
     section_begin(f, "curve", idx, "Latency curve");
     if (!r->has_curve || r->ncurve < 2) {

@@ -169,7 +169,7 @@ static const struct jvalue *object_member(const struct jvalue *m, const char *ke
     return NULL;
 }
 
-void sec_host(FILE *f, const struct run *r, int idx)
+void sec_host(FILE *f, const struct runfile *r, int idx)
 {
     const struct jvalue *m = r->manifest, *cpu = object_member(m, "cpu"), *pmu = object_member(m, "pmu");
     const struct jvalue *sw = object_member(m, "software");

@@ -88,7 +88,7 @@ static void rule_header(FILE *f, const struct vcell *rc)
     fputs("</span></small>", f);
 }
 
-static void other_verdicts(FILE *f, const struct run *r)
+static void other_verdicts(FILE *f, const struct runfile *r)
 {
     int n = 0;
     for (int i = 0; i < r->ncells; i++)
@@ -109,7 +109,7 @@ static void other_verdicts(FILE *f, const struct run *r)
     fputs("</tbody></table>\n", f);
 }
 
-void sec_matrix(FILE *f, const struct run *r, int idx)
+void sec_matrix(FILE *f, const struct runfile *r, int idx)
 {
     section_begin(f, "matrix", idx, "Verdict matrix");
     if (!r->has_tap || !r->ncells) {

@@ -161,7 +161,7 @@ static void chart(FILE *f, const struct jvalue *ps, int idx)
     fputs("</svg>\n", f);
 }
 
-void sec_penalties(FILE *f, const struct run *r, int idx)
+void sec_penalties(FILE *f, const struct runfile *r, int idx)
 {
     section_begin(f, "penalties", idx, "Penalties");
     const struct jvalue *ps = jget(r->penalties, "penalties");

@@ -14,7 +14,7 @@ static const struct jvalue *classified(const struct jvalue *cl, const char *even
 }
 
 /* The cases where an event failed, and the first reason it was skipped. */
-static void where_and_why(FILE *f, const struct grid *g, const struct run *r, int e)
+static void where_and_why(FILE *f, const struct grid *g, const struct runfile *r, int e)
 {
     int shown = 0;
     const struct vcell *skip = NULL;
@@ -68,7 +68,7 @@ static void reading(FILE *f, const struct jvalue *ce)
     fputs("</td>", f);
 }
 
-void sec_summary(FILE *f, const struct run *r, int idx)
+void sec_summary(FILE *f, const struct runfile *r, int idx)
 {
     section_begin(f, "summary", idx, "Per-event summary and the classifier's reading");
     struct grid g;

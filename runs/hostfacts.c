@@ -85,6 +85,19 @@ struct host_facts {
     struct utsname uts;
 };
 
+/* The kernel's id of this boot: a pid recorded before a reboot names another process after it. */
+void host_boot_id(char *buf, size_t n)
+{
+    buf[0] = '\0';
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    if (f) {
+        if (!fgets(buf, (int)n, f))
+            buf[0] = '\0';
+        fclose(f);
+    }
+    buf[strcspn(buf, "\n")] = '\0';
+}
+
 void host_cpu_id(char *buf, size_t n)
 {
     /* perf's mapfile spelling: vendor-family-model(-stepping), e.g. GenuineIntel-6-55-4. */

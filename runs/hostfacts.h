@@ -11,6 +11,9 @@
 void host_facts_json(struct json *j);
 /* The CPU id the manifest's cpu.id holds: vendor-family-model-stepping as perf's mapfile spells it. */
 void host_cpu_id(char *buf, size_t n);
+/* The kernel's id of this boot ("" where there is none): a pid a manifest recorded before a
+ * reboot names another process after it. */
+void host_boot_id(char *buf, size_t n);
 /* The same facts for a person. */
 void host_facts_print(FILE *f);
 /* Is transparent-huge-page or hugetlb backing of 2 MiB pages available? (tries it) */

@@ -1,8 +1,8 @@
 #include "runs/rundir.h"
 #include "base/util.h"
 #include "base/version.h"
+#include "runs/hostfacts.h"
 #include <errno.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,19 +184,6 @@ int run_dir_close(struct run_dir *r)
     return rc;
 }
 
-/* The kernel's id of this boot: a pid recorded before a reboot names another process after it. */
-static void boot_id(char *buf, size_t n)
-{
-    buf[0] = '\0';
-    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
-    if (f) {
-        if (!fgets(buf, (int)n, f))
-            buf[0] = '\0';
-        fclose(f);
-    }
-    buf[strcspn(buf, "\n")] = '\0';
-}
-
 void manifest_head(struct json *j, int argc, char **argv, const char *started)
 {
     char date[32], boot[64], cwd[4096];
@@ -211,64 +198,6 @@ void manifest_head(struct json *j, int argc, char **argv, const char *started)
     json_array_end(j);
     json_string(j, "cwd", getcwd(cwd, sizeof(cwd)) ? cwd : NULL);
     json_int(j, "pid", getpid());
-    boot_id(boot, sizeof(boot));
+    host_boot_id(boot, sizeof(boot));
     json_string(j, "boot_id", boot[0] ? boot : NULL);
-}
-
-bool manifest_process_alive(const struct jvalue *manifest)
-{
-    double pid = jget_num(manifest, "pid", 0);
-    if (pid < 1 || pid > INT32_MAX)
-        return false;   /* no process recorded (an older pmucal): nothing to be alive */
-    char boot[64];
-    boot_id(boot, sizeof(boot));
-    const char *then = jget_str(manifest, "boot_id", NULL);
-    if (boot[0] && then && strcmp(boot, then))
-        return false;   /* recorded before a reboot */
-    if (kill((pid_t)pid, 0) && errno == ESRCH)
-        return false;
-    /* The pid is taken: by pmucal (or valgrind running it), or by a process that reused the
-     * number, whose command line does not name pmucal. */
-    char *p = xasprintf("/proc/%d/cmdline", (int)pid), line[4096];
-    FILE *f = fopen(p, "r");
-    free(p);
-    if (!f)
-        return true;
-    size_t len = fread(line, 1, sizeof(line) - 1, f);
-    fclose(f);
-    for (size_t i = 0; i < len; i++)
-        if (!line[i])
-            line[i] = ' ';
-    line[len] = '\0';
-    return strstr(line, "pmucal") != NULL;
-}
-
-struct jvalue *manifest_load(const char *run)
-{
-    char *path = xasprintf("%s/manifest.json", run), err[512];
-    struct jvalue *m = jread_file(path, err, sizeof(err));
-    if (!m || m->type != J_OBJECT)
-        pm_error("%s%s: a damaged run folder, or none pmucal wrote (a run folder holds its manifest.json); name a "
-                 "folder of 'pmucal validate' or 'pmucal calibrate'", m ? path : err, m ? " is not a JSON object" : "");
-    if (m && m->type != J_OBJECT) {
-        jread_free(m);
-        m = NULL;
-    }
-    free(path);
-    return m;
-}
-
-bool manifest_complete(const struct jvalue *manifest, char *why, size_t n)
-{
-    const char *status = jget_str(manifest, "status", "unknown");
-    if (!strcmp(status, RUN_COMPLETE))
-        return true;
-    const char *reason = jget_str(manifest, "status_reason", NULL);
-    if (!strcmp(status, RUN_RUNNING))
-        snprintf(why, n, "its manifest still says running: the run is going on, or its process died");
-    else if (!strcmp(status, "unknown"))
-        snprintf(why, n, "its manifest has no status (written before pmucal recorded one)");
-    else
-        snprintf(why, n, "it is %s%s%s", status, reason ? ": " : "", reason ? reason : "");
-    return false;
 }

@@ -1,5 +1,6 @@
-/* A run's results directory: results/<date>-<host>-<label>/ with manifest.json,
- * measurements.ndjson (appended and flushed a line at a time) and validate.tap. */
+/* A run's results directory, written: results/<date>-<host>-<label>/ with manifest.json,
+ * measurements.ndjson (appended and flushed a line at a time; a record's members: runs/record.h)
+ * and validate.tap. Read back by runs/runfile.h. */
 #ifndef PMUCAL_RESULTS_H
 #define PMUCAL_RESULTS_H
 #include "base/jread.h"
@@ -42,12 +43,6 @@ void run_dir_manifest_begin(struct run_dir *r, int argc, char **argv);
 /* Write manifest.json (atomically): the members so far, "status", "ended" (when not running),
  * "status_reason" when why is not NULL. Called at the start and again at the end. */
 int run_dir_manifest(struct run_dir *r, const char *status, const char *why);
-/* RUN/manifest.json, which must be a JSON object; NULL after one message naming it when it is
- * missing, malformed or not an object (a folder without one is no run to read). */
-struct jvalue *manifest_load(const char *run);
-/* Did the run whose manifest this is finish what it was asked (status complete)? When not, why
- * (into why): running (going on, or its process died), interrupted, failed, or no status at all. */
-bool manifest_complete(const struct jvalue *manifest, char *why, size_t n);
 /* Closes the files; -1 (with a message) when anything written to them was lost. */
 int run_dir_close(struct run_dir *r);
 /* The members every manifest starts with, into an open JSON object: pmucal version and commit, date
@@ -55,8 +50,4 @@ int run_dir_close(struct run_dir *r);
  * as typed (argv[0] is the subcommand), the folder it ran in ("cwd"), and the process ("pid",
  * "boot_id"), so a later --resume can tell a run still going on from one whose process died. */
 void manifest_head(struct json *j, int argc, char **argv, const char *started);
-/* Is the process a manifest names (pid, boot_id) still alive on this host? True also when it
- * cannot be told (no /proc): a live run must never be resumed under its own feet. */
-bool manifest_process_alive(const struct jvalue *manifest);
-
 #endif

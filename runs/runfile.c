@@ -1,45 +1,45 @@
 #include "runs/runfile.h"
 #include "base/util.h"
+#include "runs/hostfacts.h"
+#include "runs/record.h"
 #include "runs/rundir.h"
 #include <errno.h>
-#include <math.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-int measurements_read(const char *nd, struct jvalue ***recs, int *nrec)
+int measurements_read(const char *run, struct jvalue ***recs, int *nrec)
 {
-    char err[512];
+    char err[512], *nd = xasprintf("%s/measurements.ndjson", run);
     size_t size;
     char *text = read_file_bounded(nd, INPUT_FILE_MAX, &size, err, sizeof(err));
     *recs = NULL;
     *nrec = 0;
     if (!text) {
         pm_error("cannot read %s; give a run folder written by 'pmucal validate' or 'pmucal calibrate'", err);
+        free(nd);
         return -1;
     }
-    int lineno = 0, rc = 0;
-    for (char *line = text, *next; line < text + size; line = next) {
-        char *nl = memchr(line, '\n', (size_t)(text + size - line));
-        next = nl ? nl + 1 : text + size;
-        size_t len = (size_t)(next - line);
-        lineno++;
-        if (len == 1 && line[0] == '\n')
+    int rc = 0;
+    for (struct record_line l = {0}; !rc && record_line_next(text, size, &l);) {
+        if (l.blank)
             continue;
-        struct jvalue *rec = jread_parse(line, len, err, sizeof(err));
-        if (!rec || !jstr(jget(rec, "case")) || !jget(rec, "events") || jget(rec, "events")->type != J_ARRAY) {
-            if (rec)
-                pm_error("%s:%d: a measurement needs \"case\" and an \"events\" array", nd, lineno);
+        if (!l.rec) {
+            if (l.parsed)
+                pm_error("%s:%d: a measurement needs \"case\" and an \"events\" array", nd, l.lineno);
             else
-                pm_error("%s:%d: %s (each line must be one JSON object)", nd, lineno, err);
-            jread_free(rec);
+                pm_error("%s:%d: %s (each line must be one JSON object)", nd, l.lineno, l.err);
             rc = -1;
             break;
         }
         *recs = xrealloc(*recs, sizeof(**recs) * (size_t)(*nrec + 1));
-        (*recs)[(*nrec)++] = rec;
+        (*recs)[(*nrec)++] = l.rec;
     }
     free(text);
+    free(nd);
     return rc;
 }
 
@@ -54,23 +54,127 @@ int runfile_load(struct runfile *r, const char *path)
 {
     memset(r, 0, sizeof(*r));
     r->path = xstrdup(path);
-    char *nd = xasprintf("%s/measurements.ndjson", path);
-    int rc = -1;
     r->manifest = manifest_load(path);
-    if (r->manifest) {
-        r->status = jget_str(r->manifest, "status", "unknown");
-        rc = measurements_read(nd, &r->rec, &r->nrec);
-    }
-    free(nd);
-    return rc;
+    if (!r->manifest)
+        return -1;
+    r->status = jget_str(r->manifest, "status", "unknown");
+    return measurements_read(path, &r->rec, &r->nrec);
 }
 
 void runfile_free(struct runfile *r)
 {
     measurements_free(r->rec, r->nrec);
+    for (int i = 0; i < r->ncells; i++) {
+        struct vcell *c = &r->cells[i];
+        free(c->case_label), free(c->event), free(c->expr), free(c->tolerance), free(c->where), free(c->text);
+    }
+    free(r->cells);
+    for (int i = 0; i < r->nc2c; i++)
+        free(r->c2c[i].relation);
+    free(r->c2c);
+    free(r->curve);
+    jread_free(r->classify);
+    jread_free(r->penalties);
     jread_free(r->manifest);
     free(r->path);
     memset(r, 0, sizeof(*r));
+}
+
+/* ---- every file, as the report reads them ---- */
+
+static char *in_run(const struct runfile *r, const char *name)
+{
+    return xasprintf("%s/%s", r->path, name);
+}
+
+static bool exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* A JSON file of the run: NULL and *bad false when absent; NULL and *bad true when corrupt. */
+static struct jvalue *json_member(const struct runfile *r, const char *name, bool *bad)
+{
+    char *p = in_run(r, name);
+    struct jvalue *v = NULL;
+    *bad = false;
+    if (exists(p)) {
+        char err[512];
+        v = jread_file(p, err, sizeof(err));
+        if (!v) {
+            pm_error("%s: corrupt run folder: %s; re-run the command that made it, or remove the file", r->path, err);
+            *bad = true;
+        }
+    }
+    free(p);
+    return v;
+}
+
+/* A text file of the run parsed by fn: 0 when absent (*present false) or parsed, -1 when not. */
+static int text_member(struct runfile *r, const char *name, bool *present,
+                       int (*fn)(struct runfile *, const char *, const char *))
+{
+    char *p = in_run(r, name);
+    int rc = 0;
+    *present = exists(p);
+    if (*present) {
+        char *text = read_text_file(p, "run file");
+        rc = text ? fn(r, text, p) : -1;
+        free(text);
+    }
+    free(p);
+    return rc;
+}
+
+int runfile_load_all(struct runfile *r, const char *path)
+{
+    memset(r, 0, sizeof(*r));
+    r->path = xstrdup(path);
+    size_t n = strlen(r->path);
+    while (n > 1 && r->path[n - 1] == '/')
+        r->path[--n] = '\0';
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        pm_error("%s: cannot read run folder: %s; name a folder made by validate, calibrate or c2c "
+                 "(results/<date>-<host>-<label>)", path, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        pm_error("%s: not a run folder (a file); name the folder that holds manifest.json", path);
+        return -1;
+    }
+    char *mp = in_run(r, "manifest.json");
+    bool has_manifest = exists(mp);
+    free(mp);
+    if (!has_manifest) {
+        pm_error("%s: not a run folder: it has no manifest.json; name a folder made by validate, calibrate "
+                 "or c2c (results/<date>-<host>-<label>)", path);
+        return -1;
+    }
+    bool bad;
+    r->manifest = json_member(r, "manifest.json", &bad);
+    if (bad)
+        return -1;
+    if (r->manifest->type != J_OBJECT) {
+        pm_error("%s: corrupt run folder: manifest.json is not a JSON object; re-run the command that made it",
+                 path);
+        return -1;
+    }
+    r->status = jget_str(r->manifest, "status", "unknown");
+    r->classify = json_member(r, "classify.json", &bad);
+    if (bad)
+        return -1;
+    r->penalties = json_member(r, "penalties.json", &bad);
+    if (bad)
+        return -1;
+    char *mp2 = in_run(r, "measurements.ndjson");
+    r->has_measurements = stat(mp2, &st) == 0 && st.st_size > 0;
+    free(mp2);
+    if (text_member(r, "validate.tap", &r->has_tap, tap_parse) || text_member(r, "curve.csv", &r->has_curve, curve_csv_parse)
+        || text_member(r, "c2c.csv", &r->has_c2c, c2c_csv_parse))
+        return -1;
+    return 0;
 }
 
 bool runfile_complete(const struct runfile *r, char *why, size_t n)
@@ -98,92 +202,70 @@ const char *runfile_fact(const struct runfile *r, const char *dotted, char *buf,
     return buf;
 }
 
-static void read_numbers(const struct jvalue *arr, double *out, int max, int *n)
+/* ---- the manifest ---- */
+
+bool manifest_process_alive(const struct jvalue *manifest)
 {
-    *n = 0;
-    for (int i = 0; arr && arr->type == J_ARRAY && i < arr->n && *n < max; i++)
-        out[(*n)++] = arr->items[i].type == J_NUMBER ? arr->items[i].num : NAN;
+    double pid = jget_num(manifest, "pid", 0);
+    if (pid < 1 || pid > INT32_MAX)
+        return false;   /* no process recorded (an older pmucal): nothing to be alive */
+    char boot[64];
+    host_boot_id(boot, sizeof(boot));
+    const char *then = jget_str(manifest, "boot_id", NULL);
+    if (boot[0] && then && strcmp(boot, then))
+        return false;   /* recorded before a reboot */
+    if (kill((pid_t)pid, 0) && errno == ESRCH)
+        return false;
+    /* The pid is taken: by pmucal (or valgrind running it), or by a process that reused the
+     * number, whose command line does not name pmucal. */
+    char *p = xasprintf("/proc/%d/cmdline", (int)pid), line[4096];
+    FILE *f = fopen(p, "r");
+    free(p);
+    if (!f)
+        return true;
+    size_t len = fread(line, 1, sizeof(line) - 1, f);
+    fclose(f);
+    for (size_t i = 0; i < len; i++)
+        if (!line[i])
+            line[i] = ' ';
+    line[len] = '\0';
+    return strstr(line, "pmucal") != NULL;
 }
 
-int measurement_from_record(const struct jvalue *rec, struct measurement *m, struct event_spec *ev, struct quantities *q)
+struct jvalue *manifest_read(const char *run, char *err, size_t n)
 {
-    const struct jvalue *evs = jget(rec, "events");
-    memset(m, 0, sizeof(*m));
-    if (!evs || evs->type != J_ARRAY)
-        return -1;
-    m->iters = (uint64_t)jget_num(rec, "iters", 0);
-    m->reps = (int)jget_num(rec, "repetitions", 0);
-    m->time_enabled = (uint64_t)jget_num(rec, "time_enabled", 0);
-    m->time_running = (uint64_t)jget_num(rec, "time_running", 0);
-    const struct jvalue *mux = jget(rec, "multiplexed");
-    m->multiplexed = mux && mux->type == J_BOOL && mux->b;
-    if (!m->iters || m->reps < 1 || m->reps > MEASURE_MAX_REPS || evs->n > GROUP_MAX_EVENTS)
-        return -1;
-    m->nevents = evs->n;
-    for (int k = 0; k < evs->n; k++) {
-        const struct jvalue *e = &evs->items[k], *a = jget(e, "attr");
-        struct event_spec *s = &ev[k];
-        memset(s, 0, sizeof(*s));
-        s->name = xstrdup(jget_str(e, "name", "?"));
-        s->canonical = jstr(jget(e, "canonical")) ? xstrdup(jstr(jget(e, "canonical"))) : NULL;
-        s->unsupported = jstr(jget(e, "unsupported")) ? xstrdup(jstr(jget(e, "unsupported"))) : NULL;
-        s->type = (uint32_t)jget_num(a, "type", 0);
-        s->config = (uint64_t)jget_num(a, "config", 0);
-        s->config1 = (uint64_t)jget_num(a, "config1", 0);
-        s->config2 = (uint64_t)jget_num(a, "config2", 0);
-        s->count_kernel = jget(a, "exclude_kernel") && !jget(a, "exclude_kernel")->b;
-        s->exclude_user = jget(a, "exclude_user") && jget(a, "exclude_user")->b;
-        m->events = NULL;
-        int n;
-        read_numbers(jget(e, "per_iter"), m->per_iter[k], MEASURE_MAX_REPS, &n);
-        if (!s->unsupported && n != m->reps)
-            return -1;
-        const struct jvalue *raw = jget(e, "raw");
-        for (int r = 0; raw && raw->type == J_ARRAY && r < raw->n && r < m->reps; r++) {
-            double pair[2];
-            read_numbers(&raw->items[r], pair, 2, &n);
-            m->raw[k][r][0] = n == 2 ? pair[0] : NAN;
-            m->raw[k][r][1] = n == 2 ? pair[1] : NAN;
-        }
-        m->stat[k] = stats_of(m->per_iter[k], (size_t)(s->unsupported ? 0 : m->reps));
+    char *path = xasprintf("%s/manifest.json", run);
+    struct jvalue *m = jread_file(path, err, n);
+    free(path);
+    return m;
+}
+
+struct jvalue *manifest_load(const char *run)
+{
+    char *path = xasprintf("%s/manifest.json", run), err[512];
+    struct jvalue *m = manifest_read(run, err, sizeof(err));
+    if (!m || m->type != J_OBJECT)
+        pm_error("%s%s: a damaged run folder, or none pmucal wrote (a run folder holds its manifest.json); name a "
+                 "folder of 'pmucal validate' or 'pmucal calibrate'", m ? path : err, m ? " is not a JSON object" : "");
+    if (m && m->type != J_OBJECT) {
+        jread_free(m);
+        m = NULL;
     }
-    /* Cycles, the clock they were scaled by, noise and fixed counters, as measurement_json wrote them. */
-    const struct jvalue *cyc = jget(rec, "cycles"), *noise = jget(rec, "noise"), *fixed = jget(rec, "fixed");
-    int n;
-    read_numbers(jget(cyc, "per_iter"), m->cycles, MEASURE_MAX_REPS, &n);
-    m->cycle_stat = stats_of(m->cycles, (size_t)(n == m->reps ? n : 0));
-    m->core_per_tsc = jget_num(cyc, "core_per_tsc", NAN);
-    m->ratio_before = jget_num(cyc, "ratio_before", NAN);
-    m->ratio_after = jget_num(cyc, "ratio_after", NAN);
-    m->clock_redone = (int)jget_num(cyc, "clock_redone", 0);
-    m->clock_moved = jget(cyc, "clock_moved") && jget(cyc, "clock_moved")->b;
-    m->cpu_share = jget_num(cyc, "cpu_share", 1);
-    m->share_before = jget_num(cyc, "cpu_share_before", NAN);
-    m->share_after = jget_num(cyc, "cpu_share_after", NAN);
-    m->cpu_shared = jget(cyc, "cpu_shared") && jget(cyc, "cpu_shared")->b;
-    for (int k = 0; k < NOISE_COUNT; k++) {
-        read_numbers(jget(noise, noise_name[k]), m->noise[k], MEASURE_MAX_REPS, &n);
-        for (int r = n; r < m->reps; r++)
-            m->noise[k][r] = NAN;
-    }
-    m->redone = (int)jget_num(noise, "redone", 0);
-    m->noisy = jget(noise, "noisy") && jget(noise, "noisy")->b;
-    for (int k = 0; k < FIXED_COUNT; k++) {
-        /* Only their statistics are stored. */
-        const struct jvalue *st = jget(fixed, fixed_name[k]);
-        for (int r = 0; r < m->reps; r++)
-            m->fixed[k][r] = NAN;
-        m->fixed_stat[k] = (struct stats){.n = st ? (size_t)m->reps : 0, .min = jget_num(st, "min", NAN),
-                                          .max = jget_num(st, "max", NAN), .median = jget_num(st, "median", NAN),
-                                          .mad = jget_num(st, "mad", NAN), .mean = jget_num(st, "mean", NAN),
-                                          .stddev = jget_num(st, "stddev", NAN)};
-    }
-    quantities_unstated(q);
-    const struct jvalue *model = jget(rec, "model");
-    for (int i = 0; model && model->type == J_OBJECT && i < model->n; i++) {
-        int id = quantity_lookup(model->keys[i]);
-        if (id >= 0 && model->items[i].type == J_NUMBER)
-            q->v[id] = model->items[i].num;
-    }
-    return 0;
+    free(path);
+    return m;
+}
+
+bool manifest_complete(const struct jvalue *manifest, char *why, size_t n)
+{
+    const char *status = jget_str(manifest, "status", "unknown");
+    if (!strcmp(status, RUN_COMPLETE))
+        return true;
+    const char *reason = jget_str(manifest, "status_reason", NULL);
+    if (!strcmp(status, RUN_RUNNING))
+        snprintf(why, n, "its manifest still says running: the run is going on, or its process died");
+    else if (!strcmp(status, "unknown"))
+        snprintf(why, n, "its manifest has no status (written before pmucal recorded one)");
+    else
+        snprintf(why, n, "it is %s%s%s", status, reason ? ": " : "", reason ? reason : "");
+    return false;
 }

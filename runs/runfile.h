@@ -1,37 +1,111 @@
-/* A stored run folder read back: its manifest and every measurement record, for compare and
- * replay (and anything else that judges runs without measuring). */
+/* A stored run folder read back, by every command that reads one (compare, replay, report,
+ * classify, cpi, emit, --resume): its manifest, its measurement records (one record's members:
+ * runs/record.h), and the files a run may hold beside them: validate.tap (tapread.c), curve.csv
+ * and c2c.csv (csvread.c), penalties.json, classify.json. The writer is runs/rundir.h. */
 #ifndef PMUCAL_RUNFILE_H
 #define PMUCAL_RUNFILE_H
 #include "base/jread.h"
-#include "core/measure.h"
-#include "core/quantity.h"
 #include <stdbool.h>
+#include <stddef.h>
+
+/* One TAP point of validate.tap. Matrix verdicts are "CASE :: EVENT ..."; others (calibrate's
+ * closure) have no event and are listed apart. */
+enum vkind { VK_OK, VK_NOT_OK, VK_SKIP, VK_TODO, VK_INFO, VK_KINDS };
+
+struct vcell {
+    enum vkind kind;
+    int tap_no;             /* TAP test number; 0 for info comments */
+    int line;               /* line in validate.tap */
+    char *case_label, *event;   /* event NULL: not a matrix verdict */
+    char *expr;             /* the rule's quantity expression; NULL when the line has none */
+    char *tolerance, *where;    /* "exact" / "5%" / "bound" ...; "validate/expect/sim.txt:12" */
+    double measured, expected;  /* NaN when not stated */
+    char *text;             /* the whole description and reason as written */
+};
+
+struct curve_point {
+    double bytes, cycles, ns, lo, hi;
+};
+
+struct c2c_pair {
+    int from, to;
+    char *relation;
+    double cycles, cycles_min, cycles_mad, ns;
+};
+
+/* The header lines (without the newline) of curve.csv and c2c.csv, for their writers
+ * (penalties/curve.c, cmd/c2c.c) and the reader alike. */
+extern const char curve_csv_header[], c2c_csv_header[];
 
 struct runfile {
     char *path;
-    struct jvalue *manifest;
-    const char *status;          /* manifest's status; "unknown" when it has none (an older pmucal) */
-    struct jvalue **rec;         /* measurements.ndjson, one parsed record a line */
+    struct jvalue *manifest;      /* required */
+    const char *status;           /* manifest's status; "unknown" when it has none (an older pmucal) */
+    /* runfile_load: */
+    struct jvalue **rec;          /* measurements.ndjson, one parsed record a line */
     int nrec;
+    /* runfile_load_all: */
+    struct jvalue *classify;      /* classify.json, NULL when absent */
+    struct jvalue *penalties;     /* penalties.json, NULL when absent */
+    bool has_measurements;        /* measurements.ndjson with content: 'pmucal compare' can judge it */
+    bool has_tap;                 /* validate.tap exists (it may be empty) */
+    struct vcell *cells;
+    int ncells;
+    bool tap_truncated;           /* the last line had no newline: an interrupted run */
+    struct curve_point *curve;    /* curve.csv */
+    int ncurve;
+    bool has_curve;
+    struct c2c_pair *c2c;         /* c2c.csv */
+    int nc2c;
+    bool has_c2c;
 };
 
-/* The records of a measurements.ndjson, each checked to have "case" and an "events" array;
- * -1 after one message naming the file and line (records read so far are kept in *recs). */
-int measurements_read(const char *ndjson, struct jvalue ***recs, int *nrec);
-void measurements_free(struct jvalue **recs, int nrec);
-/* -1 after one message naming the file (and line) that is missing or malformed. */
+/* The manifest and every record (compare, replay). -1 after one message naming the file (and
+ * line) that is missing or malformed. */
 int runfile_load(struct runfile *r, const char *path);
+/* The folder and every file it holds but the records, as the report shows them: every file is
+ * optional except manifest.json, and every file that is there must parse. -1 with one message
+ * naming the folder or file and the fix when it is not a run folder or a file in it is unreadable
+ * or corrupt. */
+int runfile_load_all(struct runfile *r, const char *path);
 void runfile_free(struct runfile *r);
 /* Did the run finish what it was asked (status complete)? When not, why (into why). */
 bool runfile_complete(const struct runfile *r, char *why, size_t n);
 /* A manifest member by dotted path ("software.kernel"), as text (numbers printed %g); NULL if absent. */
 const char *runfile_fact(const struct runfile *r, const char *dotted, char *buf, size_t n);
-/* One stored record (a measurements.ndjson line) back into a measurement: its events (into ev,
- * GROUP_MAX_EVENTS of them; m->events is left for the caller to point at them), per-repetition
- * counts and their statistics, cycles, clock and noise facts, and the case's model into q.
- * -1 when malformed (no iters or repetitions, per_iter of another length). Used by replay, and by
- * validate --resume to judge and report the records of the cases it keeps. */
-int measurement_from_record(const struct jvalue *rec, struct measurement *m, struct event_spec *ev,
-                            struct quantities *q);
+
+/* RUN/manifest.json as it is, quietly: NULL with why in err when missing or not JSON (whether it
+ * is an object is the caller's to check). */
+struct jvalue *manifest_read(const char *run, char *err, size_t n);
+/* RUN/manifest.json, which must be a JSON object; NULL after one message naming it when it is
+ * missing, malformed or not an object (a folder without one is no run to read). */
+struct jvalue *manifest_load(const char *run);
+/* Did the run whose manifest this is finish what it was asked (status complete)? When not, why
+ * (into why): running (going on, or its process died), interrupted, failed, or no status at all. */
+bool manifest_complete(const struct jvalue *manifest, char *why, size_t n);
+/* Is the process a manifest names (pid, boot_id) still alive on this host? True also when it
+ * cannot be told (no /proc): a live run must never be resumed under its own feet. */
+bool manifest_process_alive(const struct jvalue *manifest);
+
+/* RUN/measurements.ndjson's records, each checked to have "case" and an "events" array; -1 after
+ * one message naming the file and line (records read so far are kept in *recs). */
+int measurements_read(const char *run, struct jvalue ***recs, int *nrec);
+void measurements_free(struct jvalue **recs, int nrec);
+
+/* A calibration's penalties.json (penread.c). The newest results folder's (under $PMUCAL_RESULTS
+ * or results/) whose manifest records the command 'pmucal calibrate' (whatever the label), whose
+ * run finished and measured penalties; NULL with a message when there is none. */
+char *penalties_newest_run(void);
+/* RUN a results folder or the file itself, NULL for penalties_newest_run(); *path gets the file's
+ * path (free it) or NULL. Refused (NULL after one message) when it is not JSON, or its run's
+ * manifest is damaged, says a 'calibrate --source sim' run (no penalties by design), or says
+ * interrupted or running and allow_incomplete is false (failed: a warning). */
+struct jvalue *penalties_json_read(const char *run, bool allow_incomplete, char **path);
+
+/* The text of validate.tap, curve.csv or c2c.csv (as read from path) into r; -1 with a message
+ * naming path:line on a line that is not TAP, or a header or row that is not the file's. */
+int tap_parse(struct runfile *r, const char *text, const char *path);
+int curve_csv_parse(struct runfile *r, const char *text, const char *path);
+int c2c_csv_parse(struct runfile *r, const char *text, const char *path);
 
 #endif

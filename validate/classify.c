@@ -69,10 +69,10 @@ static struct cevent *find_event(struct data *d, const char *name)
     return e;
 }
 
-static int load(struct data *d, const char *path)
+static int load(struct data *d, const char *run)
 {
     struct jvalue **recs;
-    int nrec, rc = measurements_read(path, &recs, &nrec);
+    int nrec, rc = measurements_read(run, &recs, &nrec);
     for (int r = 0; !rc && r < nrec; r++) {
         const struct jvalue *events = jget(recs[r], "events");
         int ci = find_case(d, jstr(jget(recs[r], "case")), jget(recs[r], "model"));
@@ -89,7 +89,7 @@ static int load(struct data *d, const char *path)
     }
     measurements_free(recs, nrec);
     if (!rc && !d->nc) {
-        pm_error("%s holds no measurements", path);
+        pm_error("%s/measurements.ndjson holds no measurements", run);
         rc = -1;
     }
     return rc;
@@ -368,9 +368,7 @@ static void table_line(FILE *f, const struct data *d, const struct cevent *e, co
 int classify_run(const char *run, const struct classify_opts *o)
 {
     struct data d = {0};
-    char *path = xasprintf("%s/measurements.ndjson", run);
-    int rc = load(&d, path);
-    free(path);
+    int rc = load(&d, run);
     if (rc)
         goto out;
     /* The table is built in memory and both files are written whole (run_file_write): a link in

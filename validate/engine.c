@@ -5,6 +5,7 @@
 #include "events/vendor.h"
 #include "host/clock.h"
 #include "host/topo.h"
+#include "runs/record.h"
 #include "validate/schedule.h"
 #include <errno.h>
 #include <math.h>
@@ -56,129 +57,17 @@ void engine_free_events(struct event_spec *ev, int n)
     free(ev);
 }
 
-static void stats_json(struct json *j, const char *key, const struct stats *s)
-{
-    json_object_begin(j, key);
-    json_number(j, "median", s->median);
-    json_number(j, "min", s->min);
-    json_number(j, "max", s->max);
-    json_number(j, "mad", s->mad);
-    json_number(j, "mean", s->mean);
-    json_number(j, "stddev", s->stddev);
-    json_object_end(j);
-}
-
-static void verdict_json(struct json *j, const struct verdict *v)
-{
-    json_object_begin(j, "verdict");
-    json_string(j, "kind", verdict_name[v->kind]);
-    json_string(j, "tolerance", v->tolerance[0] ? v->tolerance : NULL);
-    json_number(j, "measured", v->measured);
-    json_number(j, "expected", v->expected);
-    json_number(j, "allowed", v->allowed);
-    json_string(j, "reason", v->reason);
-    json_object_end(j);
-}
-
 void measurement_json(struct json *j, const struct engine *e, const struct case_ *c, int group,
                       const struct measurement *m, const struct quantities *q, const char *part,
                       const char *learned, const struct verdict *vs)
 {
-    json_object_begin(j, NULL);
-    json_string(j, "case", c->label);
-    if (e->record_key)
-        json_string(j, "key", e->record_key);
-    json_string(j, "kernel", c->kernel->name);
-    json_object_begin(j, "params");
-    for (int i = 0; c->kernel->params[i].name; i++)
-        json_string(j, c->kernel->params[i].name, c->value[i]);
-    json_object_end(j);
-    json_string(j, "detail", c->detail);
-    json_string(j, "source", e->src->name);
-    json_int(j, "group", group);
-    json_string(j, "part", part);         /* "1/2" when a group was split and retried */
-    json_string(j, "learned", learned);   /* why it was split */
-    json_int(j, "cpu", case_run_cpu(c));
-    json_uint(j, "iters", m->iters);
-    json_int(j, "repetitions", m->reps);
-    json_array_begin(j, "events");
-    for (int k = 0; k < m->nevents; k++) {
-        const struct event_spec *ev = m->events[k];
-        json_object_begin(j, NULL);
-        json_string(j, "name", ev->name);
-        json_string(j, "canonical", ev->canonical);
-        json_object_begin(j, "attr");
-        json_uint(j, "type", ev->type);
-        json_uint(j, "config", ev->config);
-        json_uint(j, "config1", ev->config1);
-        json_uint(j, "config2", ev->config2);
-        json_bool(j, "exclude_user", ev->exclude_user);
-        json_bool(j, "exclude_kernel", !ev->count_kernel);
-        json_object_end(j);
-        json_string(j, "unsupported", ev->unsupported);
-        if (!ev->unsupported) {
-            json_array_begin(j, "per_iter");
-            for (int r = 0; r < m->reps; r++)
-                json_number(j, NULL, m->per_iter[k][r]);
-            json_array_end(j);
-            json_array_begin(j, "raw");
-            for (int r = 0; r < m->reps; r++) {
-                json_array_begin(j, NULL);
-                json_number(j, NULL, m->raw[k][r][0]);
-                json_number(j, NULL, m->raw[k][r][1]);
-                json_array_end(j);
-            }
-            json_array_end(j);
-            stats_json(j, "stats", &m->stat[k]);
-        }
-        if (vs)
-            verdict_json(j, &vs[k]);
-        json_object_end(j);
-    }
-    json_array_end(j);
-    json_object_begin(j, "cycles");
-    json_string(j, "source", "tsc");
-    json_number(j, "core_per_tsc", m->core_per_tsc);
-    json_number(j, "tsc_hz", clock_get()->tsc_hz);   /* with core_per_tsc: the clock, so ns come back exactly */
-    json_number(j, "ratio_before", m->ratio_before);
-    json_number(j, "ratio_after", m->ratio_after);
-    json_int(j, "clock_redone", m->clock_redone);
-    json_bool(j, "clock_moved", m->clock_moved);
-    json_number(j, "cpu_share", m->cpu_share);
-    json_number(j, "cpu_share_before", m->share_before);
-    json_number(j, "cpu_share_after", m->share_after);
-    json_bool(j, "cpu_shared", m->cpu_shared);
-    json_array_begin(j, "per_iter");
-    for (int r = 0; r < m->reps; r++)
-        json_number(j, NULL, m->cycles[r]);
-    json_array_end(j);
-    stats_json(j, "stats", &m->cycle_stat);
-    json_object_end(j);
-    if (!isnan(m->fixed_stat[FIXED_CYCLES].median) || !isnan(m->fixed_stat[FIXED_INSTRUCTIONS].median)) {
-        json_object_begin(j, "fixed");
-        for (int k = 0; k < FIXED_COUNT; k++)
-            stats_json(j, fixed_name[k], &m->fixed_stat[k]);
-        json_object_end(j);
-    }
-    json_object_begin(j, "noise");
-    for (int k = 0; k < NOISE_COUNT; k++) {
-        json_array_begin(j, noise_name[k]);
-        for (int r = 0; r < m->reps; r++)
-            json_number(j, NULL, m->noise[k][r]);
-        json_array_end(j);
-    }
-    json_int(j, "redone", m->redone);
-    json_bool(j, "noisy", m->noisy);
-    json_object_end(j);
-    json_uint(j, "time_enabled", m->time_enabled);
-    json_uint(j, "time_running", m->time_running);
-    json_bool(j, "multiplexed", m->multiplexed);
-    json_object_begin(j, "model");
-    for (int i = 0; i < Q_COUNT; i++)
-        if (quantity_stated(q, (enum quantity_id)i))
-            json_number(j, quantity_name((enum quantity_id)i), q->v[i]);
-    json_object_end(j);
-    json_object_end(j);
+    const struct record_head h = {.c = c, .key = e->record_key, .source = e->src->name, .group = group,
+                                  .part = part, .learned = learned};
+    struct record_verdict rv[GROUP_MAX_EVENTS];
+    for (int k = 0; vs && k < m->nevents && k < GROUP_MAX_EVENTS; k++)
+        rv[k] = (struct record_verdict){verdict_name[vs[k].kind], vs[k].tolerance[0] ? vs[k].tolerance : NULL,
+                                        vs[k].measured, vs[k].expected, vs[k].allowed, vs[k].reason};
+    record_json(j, &h, m, q, vs ? rv : NULL);
 }
 
 static struct event_summary *summary_of(struct engine *e, const char *name)

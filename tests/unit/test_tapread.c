@@ -1,7 +1,8 @@
-/* validate.tap back into verdicts (report/tapread.c): each line form validate/engine.c and
+/* validate.tap back into verdicts (runs/tapread.c): each line form validate/engine.c and
  * base/tap.c write, and what the report's matrix cell takes from it. Also HTML escaping.
  * Descriptions never echo a TAP line: its "# TODO" would make this point a TODO. */
 #include "report/report.h"
+#include "runs/runfile.h"
 #include "tap.h"
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +55,7 @@ int main(void)
 {
     fprintf(stderr, "(two error messages about t.tap are expected next)\n");
     for (unsigned i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-        struct run r = {0};
+        struct runfile r = {0};
         char *text = malloc(strlen(rows[i].tap) + 2);
         strcpy(text, rows[i].tap);
         strcat(text, "\n");
@@ -76,13 +77,13 @@ int main(void)
                   c ? c->measured : NAN, c ? c->expected : NAN);
         }
         free(text);
-        run_free(&r);
+        runfile_free(&r);
     }
     /* A cut last line (an interrupted run) is kept apart, not refused. */
-    struct run r = {0};
+    struct runfile r = {0};
     CHECK(tap_parse(&r, "ok 1 - a :: b = inst: measured 1.0000 expected 1.0000 (exact, x:1)\nok 2 - a :: c = in",
                     "t.tap") == 0 && r.tap_truncated && r.ncells == 2, __LINE__, "a cut last line marks the run interrupted");
-    run_free(&r);
+    runfile_free(&r);
 
     char *buf = NULL;
     size_t len = 0;

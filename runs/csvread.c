@@ -1,13 +1,19 @@
-/* curve.csv and c2c.csv of a run (cmd/calibrate.c and cmd_c2c.c write them): the
- * header is checked, each row must hold its numbers, or the file is refused with path:line. */
+/* curve.csv and c2c.csv of a run (penalties/curve.c and cmd/c2c.c write them, under the headers
+ * defined here): the header is checked, each row must hold its numbers, or the file is refused
+ * with path:line. */
 #include "base/util.h"
-#include "report/report.h"
+#include "runs/runfile.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef int (*row_fn)(struct run *r, char **fields, int n);
+const char curve_csv_header[] = "bytes,cycles_per_load,ns_per_load,cycles_min,cycles_max";
+const char c2c_csv_header[] =
+    "from_cpu,to_cpu,relation,cycles_median,cycles_min,cycles_mad,ns_median,repetitions";
 
-static int each_row(struct run *r, const char *text, const char *path, const char *header, int nfields, row_fn fn)
+typedef int (*row_fn)(struct runfile *r, char **fields, int n);
+
+static int each_row(struct runfile *r, const char *text, const char *path, const char *header, int nfields, row_fn fn)
 {
     int lineno = 0;
     bool seen_header = false;
@@ -54,7 +60,7 @@ static bool number(const char *s, double *out)
     return end != s && !*end;
 }
 
-static int curve_row(struct run *r, char **f, int n)
+static int curve_row(struct runfile *r, char **f, int n)
 {
     (void)n;
     struct curve_point pt;
@@ -66,12 +72,12 @@ static int curve_row(struct run *r, char **f, int n)
     return 0;
 }
 
-int curve_csv_parse(struct run *r, const char *text, const char *path)
+int curve_csv_parse(struct runfile *r, const char *text, const char *path)
 {
-    return each_row(r, text, path, "bytes,cycles_per_load,ns_per_load,cycles_min,cycles_max", 5, curve_row);
+    return each_row(r, text, path, curve_csv_header, 5, curve_row);
 }
 
-static int c2c_row(struct run *r, char **f, int n)
+static int c2c_row(struct runfile *r, char **f, int n)
 {
     (void)n;
     struct c2c_pair c;
@@ -87,8 +93,7 @@ static int c2c_row(struct run *r, char **f, int n)
     return 0;
 }
 
-int c2c_csv_parse(struct run *r, const char *text, const char *path)
+int c2c_csv_parse(struct runfile *r, const char *text, const char *path)
 {
-    return each_row(r, text, path, "from_cpu,to_cpu,relation,cycles_median,cycles_min,cycles_mad,ns_median,repetitions",
-                    8, c2c_row);
+    return each_row(r, text, path, c2c_csv_header, 8, c2c_row);
 }

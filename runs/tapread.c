@@ -5,8 +5,9 @@
  *   # info CASE :: EVENT measured X per iteration (info rule (WHERE))
  * Lines without " :: " (calibrate's closure) are verdicts outside the matrix. */
 #include "base/util.h"
-#include "report/report.h"
+#include "runs/runfile.h"
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,7 +50,7 @@ static void comparison(struct vcell *c, const char *s)
     c->where = dup_n(comma + 2, (size_t)(end - comma - 2));
 }
 
-static struct vcell *new_cell(struct run *r, enum vkind kind, int line, const char *text)
+static struct vcell *new_cell(struct runfile *r, enum vkind kind, int line, const char *text)
 {
     r->cells = xrealloc(r->cells, (size_t)(r->ncells + 1) * sizeof(*r->cells));
     struct vcell *c = &r->cells[r->ncells++];
@@ -69,7 +70,7 @@ static const char *split_case(struct vcell *c, const char *desc, const char *end
     return sep + 4;
 }
 
-static void point(struct run *r, bool ok, int no, const char *desc, int line)
+static void point(struct runfile *r, bool ok, int no, const char *desc, int line)
 {
     const char *dir = strstr(desc, " # ");
     enum vkind kind = ok ? VK_OK : VK_NOT_OK;
@@ -99,7 +100,7 @@ static void point(struct run *r, bool ok, int no, const char *desc, int line)
     }
 }
 
-static void info(struct run *r, const char *s, int line)
+static void info(struct runfile *r, const char *s, int line)
 {
     struct vcell *c = new_cell(r, VK_INFO, line, s);
     const char *rest = split_case(c, s, s + strlen(s));
@@ -115,7 +116,7 @@ static void info(struct run *r, const char *s, int line)
         c->where = dup_n(w + 12, (size_t)(end - 1 - w - 12));
 }
 
-int tap_parse(struct run *r, const char *text, const char *path)
+int tap_parse(struct runfile *r, const char *text, const char *path)
 {
     int lineno = 0;
     for (const char *p = text; *p;) {

@@ -1,6 +1,7 @@
 /* --resume RUN: an interrupted (or crashed) run folder completed by the same build on the same
- * host. What finished is kept and judged again from its records; the rest is measured. The
- * checks that refuse a folder live here, so every command that resumes refuses alike. */
+ * host. What finished is kept (validate judges its records again: validate/replay.h; calibrate
+ * rebuilds its cases from them: penalties/calibrate_resume.c); the rest is measured. The checks
+ * that refuse a folder live here, so every command that resumes refuses alike. */
 #ifndef PMUCAL_RESUME_H
 #define PMUCAL_RESUME_H
 #include "base/jread.h"
@@ -8,7 +9,6 @@
 #include <stdbool.h>
 
 struct case_;
-struct engine;
 
 struct resume {
     char *run;                  /* the run folder, absolute */
@@ -37,9 +37,6 @@ int resume_records(struct resume *r, bool (*keep)(const struct jvalue *rec, void
  * kept, everything else dropped; r->kept[i] for the cases not to measure again. -1 when the
  * list is not the one the run measured. */
 int resume_cases(struct resume *r, struct case_ *const *cases, int n);
-/* The kept records of a case judged and reported again through the engine (verdicts, summary);
- * the number reported, or -1 after a message for a malformed record. */
-int resume_replay(struct resume *r, struct engine *e, const char *label);
 /* The manifest's "resumed" array: the earlier resumptions and this one. */
 void resume_manifest(const struct resume *r, struct json *j);
 void resume_free(struct resume *r);

@@ -1,10 +1,10 @@
-#include "validate/resume.h"
+#include "runs/resume.h"
 #include "base/util.h"
 #include "base/version.h"
 #include "runs/hostfacts.h"
+#include "runs/record.h"
 #include "runs/rundir.h"
 #include "runs/runfile.h"
-#include "validate/engine.h"
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -54,9 +54,7 @@ int resume_open(struct resume *r, const char *run, const char *command)
         return refuse(r, run, why);
     }
     r->run = xstrdup(abs);
-    char *mp = xasprintf("%s/manifest.json", abs);
-    r->manifest = jread_file(mp, err, sizeof(err));
-    free(mp);
+    r->manifest = manifest_read(abs, err, sizeof(err));
     if (!r->manifest || r->manifest->type != J_OBJECT) {
         snprintf(why, sizeof(why), "%s; a folder without a readable manifest cannot be resumed: start a new run",
                  r->manifest ? "manifest.json is not a JSON object" : err);
@@ -135,33 +133,28 @@ int resume_records(struct resume *r, bool (*keep)(const struct jvalue *rec, void
         return -1;
     }
     size_t (*span)[2] = NULL;
-    int nspan = 0, lineno = 0, rc = 0;
-    for (size_t at = 0; at < size && !rc;) {
-        char *nl = memchr(text + at, '\n', size - at);
-        lineno++;
-        if (!nl) {   /* cut short: its case cannot have finished */
+    int nspan = 0, rc = 0;
+    for (struct record_line l = {0}; !rc && record_line_next(text, size, &l);) {
+        if (l.cut) {   /* cut short: its case cannot have finished */
+            jread_free(l.rec);
             r->records_dropped++;
             break;
         }
-        size_t len = (size_t)(nl - (text + at)) + 1;
-        struct jvalue *rec = len > 1 ? jread_parse(text + at, len, err, sizeof(err)) : NULL;
-        const struct jvalue *evs = jget(rec, "events");
-        if (len > 1 && (!rec || !jstr(jget(rec, "case")) || !evs || evs->type != J_ARRAY)) {
+        if (!l.blank && !l.rec) {
             pm_error("--resume %s: %s:%d is not a measurement record (%s) and not the last line: the folder is "
-                     "damaged; start a new run", r->run, path, lineno, rec ? "no \"case\" or \"events\" array" : err);
+                     "damaged; start a new run", r->run, path, l.lineno, l.parsed ? "no \"case\" or \"events\" array"
+                     : l.err);
             rc = -1;
-        } else if (rec && keep(rec, ctx)) {
+        } else if (l.rec && keep(l.rec, ctx)) {
             span = xrealloc(span, sizeof(*span) * (size_t)(nspan + 1));
-            span[nspan][0] = at;
-            span[nspan++][1] = len;
+            span[nspan][0] = l.at;
+            span[nspan++][1] = l.len;
             r->rec = xrealloc(r->rec, sizeof(*r->rec) * (size_t)(r->nrec + 1));
-            r->rec[r->nrec++] = rec;
-            rec = NULL;
-        } else if (rec) {
+            r->rec[r->nrec++] = l.rec;
+        } else if (l.rec) {
+            jread_free(l.rec);
             r->records_dropped++;
         }
-        jread_free(rec);
-        at += len;
     }
     if (!rc)
         rc = write_kept(r, text, (const size_t(*)[2])span, nspan);
@@ -233,38 +226,6 @@ int resume_cases(struct resume *r, struct case_ *const *cases, int n)
     }
     free(done);
     return rc;
-}
-
-int resume_replay(struct resume *r, struct engine *e, const char *label)
-{
-    struct measurement *m = xmalloc(sizeof(*m));
-    struct event_spec *ev = xcalloc(GROUP_MAX_EVENTS, sizeof(*ev));
-    struct event_spec *ptr[GROUP_MAX_EVENTS];
-    struct verdict vs[GROUP_MAX_EVENTS];
-    int reported = 0;
-    for (int i = 0; i < r->nrec && reported >= 0; i++) {
-        if (r->replayed[i] || strcmp(jstr(jget(r->rec[i], "case")), label))
-            continue;
-        struct quantities q;
-        if (measurement_from_record(r->rec[i], m, ev, &q)) {
-            pm_error("--resume %s: a record of '%s' is malformed (iters, repetitions, per_iter); start a new run",
-                     r->run, label);
-            reported = -1;
-        } else {
-            for (int k = 0; k < m->nevents; k++)
-                ptr[k] = &ev[k];
-            m->events = ptr;
-            engine_judge(e, m, &q, vs);
-            engine_report(e, label, m, vs);
-            r->replayed[i] = true;
-            reported++;
-        }
-        for (int k = 0; k < m->nevents; k++)
-            event_spec_clear(&ev[k]);
-    }
-    free(ev);
-    free(m);
-    return reported;
 }
 
 void resume_manifest(const struct resume *r, struct json *j)

@@ -1,0 +1,83 @@
+#include "cmd/session.h"
+#include "base/stop.h"
+#include "base/util.h"
+#include "runs/hostfacts.h"
+#include <stdio.h>
+#include <string.h>
+
+void session_init(struct session *s, const struct command *cmd, int argc, char **argv)
+{
+    memset(s, 0, sizeof(*s));
+    s->cmd = cmd;
+    s->argc = argc;
+    s->argv = argv;
+}
+
+int session_resume(struct session *s, const char *run, int given)
+{
+    if (given)
+        return cli_usage_error(s->cmd, "--resume takes no other option: the run's own options come from its "
+                               "manifest");
+    if (resume_open(&s->rs, run, s->cmd->name))
+        return 2;
+    s->argc = s->rs.argc;
+    s->argv = s->rs.argv;
+    return 0;
+}
+
+int session_foreign_command(const struct session *s)
+{
+    pm_error("--resume %s: its command (manifest.json \"command\") is not one this build takes", s->rs.run);
+    return 2;
+}
+
+int session_reparse(struct session *s, cli_handler fn, void *ctx)
+{
+    return cli_parse(s->cmd, s->rs.argc, s->rs.argv, fn, ctx, NULL) ? session_foreign_command(s) : 0;
+}
+
+int session_open(struct session *s, const char *out, const char *label)
+{
+    stop_install_handlers();
+    if (session_resuming(s) ? run_dir_open(&s->dir, s->rs.run) : run_dir_create(&s->dir, out, label)) {
+        if (s->dir.path)
+            run_dir_close(&s->dir);
+        return 2;
+    }
+    if (session_resuming(s)) {
+        const char *started = jget_str(s->rs.manifest, "started", NULL);
+        s->dir.started = started ? xstrdup(started) : NULL;
+    }
+    run_dir_manifest_begin(&s->dir, s->argc, s->argv);
+    s->tap = (struct tap){.out = stdout, .copy = s->dir.tap};
+    return 0;
+}
+
+void session_start(struct session *s)
+{
+    host_facts_json(&s->dir.manifest);
+    if (session_resuming(s))
+        resume_manifest(&s->rs, &s->dir.manifest);
+    run_dir_manifest(&s->dir, RUN_RUNNING, NULL);
+}
+
+int session_stopped(struct session *s, const char *why)
+{
+    run_dir_manifest(&s->dir, RUN_INTERRUPTED, why);
+    run_dir_close(&s->dir);
+    return 128 + stop_signal_number;
+}
+
+int session_end(struct session *s, int status, const char *failed)
+{
+    if (run_dir_manifest(&s->dir, failed ? RUN_FAILED : RUN_COMPLETE, failed))
+        status = status ? status : 1;
+    if (run_dir_close(&s->dir))
+        status = status ? status : 1;
+    return status;
+}
+
+void session_free(struct session *s)
+{
+    resume_free(&s->rs);
+}

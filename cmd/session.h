@@ -1,0 +1,57 @@
+/* A run of validate, calibrate (and its --source sim mode) or c2c in its results folder, from the
+ * folder's creation (or a --resume's reopening) to its closing: what the commands share of a
+ * run's life. Their mains read: parse the options (session_resume and session_reparse for
+ * --resume RUN), session_open, add the run's settings to the manifest and session_start, do the
+ * work, then session_end or, when stopped, session_stopped. */
+#ifndef PMUCAL_SESSION_H
+#define PMUCAL_SESSION_H
+#include "base/tap.h"
+#include "cmd/cli.h"
+#include "runs/resume.h"
+#include "runs/rundir.h"
+#include <stdbool.h>
+
+struct session {
+    const struct command *cmd;
+    int argc;                   /* the command the manifest stores: as typed, or the resumed run's */
+    char **argv;
+    struct resume rs;           /* --resume RUN: the run being completed (rs.run NULL otherwise) */
+    struct run_dir dir;         /* the results folder, once open */
+    struct tap tap;             /* the verdicts: stdout, and the folder's validate.tap */
+};
+
+/* A session of cmd as typed (argv[0] is the subcommand); nothing opened yet. */
+void session_init(struct session *s, const struct command *cmd, int argc, char **argv);
+static inline bool session_resuming(const struct session *s)
+{
+    return s->rs.run != NULL;
+}
+/* --resume RUN: refused when other options were given (given: how many), then RUN checked as
+ * runs/resume.h's resume_open refuses a folder; the session stores the run's own command from
+ * then on. 0, or the exit status (2) after a message. */
+int session_resume(struct session *s, const char *run, int given);
+/* The resumed run's own options through the command's handler (into ctx, fresh defaults): 0, or
+ * 2 after session_foreign_command's message when the build does not take them. */
+int session_reparse(struct session *s, cli_handler fn, void *ctx);
+/* The message for a resumed command this build does not take as a run; returns 2. */
+int session_foreign_command(const struct session *s);
+/* The stop handlers installed (before the folder exists: a stop always finds a manifest to
+ * mark), the folder created (under out, or $PMUCAL_RESULTS or results, named by label) or, when
+ * resuming, reopened with its first start kept; the manifest begun with the stored command and
+ * the TAP pointed at the folder. The command adds its settings to s->dir.manifest, then calls
+ * session_start. 0, or 2 after a message. */
+int session_open(struct session *s, const char *out, const char *label);
+/* The host's facts and, when resuming, the "resumed" list added; the manifest written as
+ * "running". */
+void session_start(struct session *s);
+/* The run stopped by a signal (why: what was done, or NULL): the manifest says interrupted, the
+ * files are closed; the exit status, 128 + the signal. */
+int session_stopped(struct session *s, const char *why);
+/* The run ended: the manifest says complete, or failed when failed (the reason) is not NULL, and
+ * the files are closed. status is the command's exit status so far; an output lost here (the
+ * manifest, or files that could not be written whole) makes a 0 a 1. */
+int session_end(struct session *s, int status, const char *failed);
+/* What the session still holds (the resumed run's records and command). */
+void session_free(struct session *s);
+
+#endif

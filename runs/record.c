@@ -1,0 +1,266 @@
+#include "runs/record.h"
+#include "base/util.h"
+#include "host/clock.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the writer ---- */
+
+static void stats_json(struct json *j, const char *key, const struct stats *s)
+{
+    json_object_begin(j, key);
+    json_number(j, "median", s->median);
+    json_number(j, "min", s->min);
+    json_number(j, "max", s->max);
+    json_number(j, "mad", s->mad);
+    json_number(j, "mean", s->mean);
+    json_number(j, "stddev", s->stddev);
+    json_object_end(j);
+}
+
+static void verdict_json(struct json *j, const struct record_verdict *v)
+{
+    json_object_begin(j, "verdict");
+    json_string(j, "kind", v->kind);
+    json_string(j, "tolerance", v->tolerance);
+    json_number(j, "measured", v->measured);
+    json_number(j, "expected", v->expected);
+    json_number(j, "allowed", v->allowed);
+    json_string(j, "reason", v->reason);
+    json_object_end(j);
+}
+
+void record_json(struct json *j, const struct record_head *h, const struct measurement *m,
+                 const struct quantities *q, const struct record_verdict *vs)
+{
+    const struct case_ *c = h->c;
+    json_object_begin(j, NULL);
+    json_string(j, "case", c->label);
+    if (h->key)
+        json_string(j, "key", h->key);
+    json_string(j, "kernel", c->kernel->name);
+    json_object_begin(j, "params");
+    for (int i = 0; c->kernel->params[i].name; i++)
+        json_string(j, c->kernel->params[i].name, c->value[i]);
+    json_object_end(j);
+    json_string(j, "detail", c->detail);
+    json_string(j, "source", h->source);
+    json_int(j, "group", h->group);
+    json_string(j, "part", h->part);         /* "1/2" when a group was split and retried */
+    json_string(j, "learned", h->learned);   /* why it was split */
+    json_int(j, "cpu", case_run_cpu(c));
+    json_uint(j, "iters", m->iters);
+    json_int(j, "repetitions", m->reps);
+    json_array_begin(j, "events");
+    for (int k = 0; k < m->nevents; k++) {
+        const struct event_spec *ev = m->events[k];
+        json_object_begin(j, NULL);
+        json_string(j, "name", ev->name);
+        json_string(j, "canonical", ev->canonical);
+        json_object_begin(j, "attr");
+        json_uint(j, "type", ev->type);
+        json_uint(j, "config", ev->config);
+        json_uint(j, "config1", ev->config1);
+        json_uint(j, "config2", ev->config2);
+        json_bool(j, "exclude_user", ev->exclude_user);
+        json_bool(j, "exclude_kernel", !ev->count_kernel);
+        json_object_end(j);
+        json_string(j, "unsupported", ev->unsupported);
+        if (!ev->unsupported) {
+            json_array_begin(j, "per_iter");
+            for (int r = 0; r < m->reps; r++)
+                json_number(j, NULL, m->per_iter[k][r]);
+            json_array_end(j);
+            json_array_begin(j, "raw");
+            for (int r = 0; r < m->reps; r++) {
+                json_array_begin(j, NULL);
+                json_number(j, NULL, m->raw[k][r][0]);
+                json_number(j, NULL, m->raw[k][r][1]);
+                json_array_end(j);
+            }
+            json_array_end(j);
+            stats_json(j, "stats", &m->stat[k]);
+        }
+        if (vs)
+            verdict_json(j, &vs[k]);
+        json_object_end(j);
+    }
+    json_array_end(j);
+    json_object_begin(j, "cycles");
+    json_string(j, "source", "tsc");
+    json_number(j, "core_per_tsc", m->core_per_tsc);
+    json_number(j, "tsc_hz", clock_get()->tsc_hz);   /* with core_per_tsc: the clock, so ns come back exactly */
+    json_number(j, "ratio_before", m->ratio_before);
+    json_number(j, "ratio_after", m->ratio_after);
+    json_int(j, "clock_redone", m->clock_redone);
+    json_bool(j, "clock_moved", m->clock_moved);
+    json_number(j, "cpu_share", m->cpu_share);
+    json_number(j, "cpu_share_before", m->share_before);
+    json_number(j, "cpu_share_after", m->share_after);
+    json_bool(j, "cpu_shared", m->cpu_shared);
+    json_array_begin(j, "per_iter");
+    for (int r = 0; r < m->reps; r++)
+        json_number(j, NULL, m->cycles[r]);
+    json_array_end(j);
+    stats_json(j, "stats", &m->cycle_stat);
+    json_object_end(j);
+    if (!isnan(m->fixed_stat[FIXED_CYCLES].median) || !isnan(m->fixed_stat[FIXED_INSTRUCTIONS].median)) {
+        json_object_begin(j, "fixed");
+        for (int k = 0; k < FIXED_COUNT; k++)
+            stats_json(j, fixed_name[k], &m->fixed_stat[k]);
+        json_object_end(j);
+    }
+    json_object_begin(j, "noise");
+    for (int k = 0; k < NOISE_COUNT; k++) {
+        json_array_begin(j, noise_name[k]);
+        for (int r = 0; r < m->reps; r++)
+            json_number(j, NULL, m->noise[k][r]);
+        json_array_end(j);
+    }
+    json_int(j, "redone", m->redone);
+    json_bool(j, "noisy", m->noisy);
+    json_object_end(j);
+    json_uint(j, "time_enabled", m->time_enabled);
+    json_uint(j, "time_running", m->time_running);
+    json_bool(j, "multiplexed", m->multiplexed);
+    json_object_begin(j, "model");
+    for (int i = 0; i < Q_COUNT; i++)
+        if (quantity_stated(q, (enum quantity_id)i))
+            json_number(j, quantity_name((enum quantity_id)i), q->v[i]);
+    json_object_end(j);
+    json_object_end(j);
+}
+
+/* ---- the reader ---- */
+
+static void read_numbers(const struct jvalue *arr, double *out, int max, int *n)
+{
+    *n = 0;
+    for (int i = 0; arr && arr->type == J_ARRAY && i < arr->n && *n < max; i++)
+        out[(*n)++] = arr->items[i].type == J_NUMBER ? arr->items[i].num : NAN;
+}
+
+static int measurement_from_record(const struct jvalue *rec, struct measurement *m, struct event_spec *ev,
+                                   struct quantities *q)
+{
+    const struct jvalue *evs = jget(rec, "events");
+    memset(m, 0, sizeof(*m));
+    if (!evs || evs->type != J_ARRAY)
+        return -1;
+    m->iters = (uint64_t)jget_num(rec, "iters", 0);
+    m->reps = (int)jget_num(rec, "repetitions", 0);
+    m->time_enabled = (uint64_t)jget_num(rec, "time_enabled", 0);
+    m->time_running = (uint64_t)jget_num(rec, "time_running", 0);
+    const struct jvalue *mux = jget(rec, "multiplexed");
+    m->multiplexed = mux && mux->type == J_BOOL && mux->b;
+    if (!m->iters || m->reps < 1 || m->reps > MEASURE_MAX_REPS || evs->n > GROUP_MAX_EVENTS)
+        return -1;
+    m->nevents = evs->n;
+    for (int k = 0; k < evs->n; k++) {
+        const struct jvalue *e = &evs->items[k], *a = jget(e, "attr");
+        struct event_spec *s = &ev[k];
+        memset(s, 0, sizeof(*s));
+        s->name = xstrdup(jget_str(e, "name", "?"));
+        s->canonical = jstr(jget(e, "canonical")) ? xstrdup(jstr(jget(e, "canonical"))) : NULL;
+        s->unsupported = jstr(jget(e, "unsupported")) ? xstrdup(jstr(jget(e, "unsupported"))) : NULL;
+        s->type = (uint32_t)jget_num(a, "type", 0);
+        s->config = (uint64_t)jget_num(a, "config", 0);
+        s->config1 = (uint64_t)jget_num(a, "config1", 0);
+        s->config2 = (uint64_t)jget_num(a, "config2", 0);
+        s->count_kernel = jget(a, "exclude_kernel") && !jget(a, "exclude_kernel")->b;
+        s->exclude_user = jget(a, "exclude_user") && jget(a, "exclude_user")->b;
+        m->events = NULL;
+        int n;
+        read_numbers(jget(e, "per_iter"), m->per_iter[k], MEASURE_MAX_REPS, &n);
+        if (!s->unsupported && n != m->reps)
+            return -1;
+        const struct jvalue *raw = jget(e, "raw");
+        for (int r = 0; raw && raw->type == J_ARRAY && r < raw->n && r < m->reps; r++) {
+            double pair[2];
+            read_numbers(&raw->items[r], pair, 2, &n);
+            m->raw[k][r][0] = n == 2 ? pair[0] : NAN;
+            m->raw[k][r][1] = n == 2 ? pair[1] : NAN;
+        }
+        m->stat[k] = stats_of(m->per_iter[k], (size_t)(s->unsupported ? 0 : m->reps));
+    }
+    /* Cycles, the clock they were scaled by, noise and fixed counters, as record_json wrote them. */
+    const struct jvalue *cyc = jget(rec, "cycles"), *noise = jget(rec, "noise"), *fixed = jget(rec, "fixed");
+    int n;
+    read_numbers(jget(cyc, "per_iter"), m->cycles, MEASURE_MAX_REPS, &n);
+    m->cycle_stat = stats_of(m->cycles, (size_t)(n == m->reps ? n : 0));
+    m->core_per_tsc = jget_num(cyc, "core_per_tsc", NAN);
+    m->ratio_before = jget_num(cyc, "ratio_before", NAN);
+    m->ratio_after = jget_num(cyc, "ratio_after", NAN);
+    m->clock_redone = (int)jget_num(cyc, "clock_redone", 0);
+    m->clock_moved = jget(cyc, "clock_moved") && jget(cyc, "clock_moved")->b;
+    m->cpu_share = jget_num(cyc, "cpu_share", 1);
+    m->share_before = jget_num(cyc, "cpu_share_before", NAN);
+    m->share_after = jget_num(cyc, "cpu_share_after", NAN);
+    m->cpu_shared = jget(cyc, "cpu_shared") && jget(cyc, "cpu_shared")->b;
+    for (int k = 0; k < NOISE_COUNT; k++) {
+        read_numbers(jget(noise, noise_name[k]), m->noise[k], MEASURE_MAX_REPS, &n);
+        for (int r = n; r < m->reps; r++)
+            m->noise[k][r] = NAN;
+    }
+    m->redone = (int)jget_num(noise, "redone", 0);
+    m->noisy = jget(noise, "noisy") && jget(noise, "noisy")->b;
+    for (int k = 0; k < FIXED_COUNT; k++) {
+        /* Only their statistics are stored. */
+        const struct jvalue *st = jget(fixed, fixed_name[k]);
+        for (int r = 0; r < m->reps; r++)
+            m->fixed[k][r] = NAN;
+        m->fixed_stat[k] = (struct stats){.n = st ? (size_t)m->reps : 0, .min = jget_num(st, "min", NAN),
+                                          .max = jget_num(st, "max", NAN), .median = jget_num(st, "median", NAN),
+                                          .mad = jget_num(st, "mad", NAN), .mean = jget_num(st, "mean", NAN),
+                                          .stddev = jget_num(st, "stddev", NAN)};
+    }
+    quantities_unstated(q);
+    const struct jvalue *model = jget(rec, "model");
+    for (int i = 0; model && model->type == J_OBJECT && i < model->n; i++) {
+        int id = quantity_lookup(model->keys[i]);
+        if (id >= 0 && model->items[i].type == J_NUMBER)
+            q->v[id] = model->items[i].num;
+    }
+    return 0;
+}
+
+int record_measurement(const struct jvalue *rec, struct record_measurement *r)
+{
+    memset(r->ev, 0, sizeof(r->ev));
+    int rc = measurement_from_record(rec, &r->m, r->ev, &r->q);
+    for (int k = 0; k < GROUP_MAX_EVENTS; k++)
+        r->ptr[k] = &r->ev[k];
+    r->m.events = r->ptr;
+    return rc;
+}
+
+void record_measurement_clear(struct record_measurement *r)
+{
+    for (int k = 0; k < GROUP_MAX_EVENTS; k++)
+        event_spec_clear(&r->ev[k]);
+    r->m.nevents = 0;
+}
+
+/* ---- the file, line by line ---- */
+
+bool record_line_next(const char *text, size_t size, struct record_line *l)
+{
+    size_t at = l->at + l->len;
+    if (at >= size)
+        return false;
+    const char *nl = memchr(text + at, '\n', size - at);
+    *l = (struct record_line){.at = at, .len = nl ? (size_t)(nl - (text + at)) + 1 : size - at,
+                              .lineno = l->lineno + 1, .cut = !nl};
+    l->blank = l->len == 1 && nl;
+    if (l->blank)
+        return true;
+    l->rec = jread_parse(text + at, l->len, l->err, sizeof(l->err));
+    l->parsed = l->rec != NULL;
+    const struct jvalue *evs = jget(l->rec, "events");
+    if (l->rec && (!jstr(jget(l->rec, "case")) || !evs || evs->type != J_ARRAY)) {
+        jread_free(l->rec);
+        l->rec = NULL;
+    }
+    return true;
+}

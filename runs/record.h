@@ -1,0 +1,64 @@
+/* A measurement record, the line measurements.ndjson holds for each group of a case, both ways:
+ * written as it is measured (validate, calibrate, run --json) and read back (replay, compare,
+ * classify, cpi, --resume). The writer and the reader of its members sit side by side here. */
+#ifndef PMUCAL_RECORD_H
+#define PMUCAL_RECORD_H
+#include "base/jread.h"
+#include "base/json.h"
+#include "core/kernel.h"
+#include "core/measure.h"
+#include "core/quantity.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Who made a record: its case (label, kernel, parameters, detail, CPU), the key it is found by,
+ * the source, and the group (and part of it, with why, when the group was split and retried). */
+struct record_head {
+    const struct case_ *c;
+    const char *key;            /* calibrate: "text|event|run"; NULL: none */
+    const char *source;
+    int group;
+    const char *part, *learned; /* NULL: the whole group */
+};
+
+/* An event's verdict as a record keeps it. */
+struct record_verdict {
+    const char *kind;           /* "ok", "not ok", "skip", "todo", "info" */
+    const char *tolerance;      /* the rule's tolerance; NULL without a rule */
+    double measured, expected, allowed;
+    const char *reason;
+};
+
+/* One measurement as a record (a JSON object, not yet a line); vs: each event's verdict, or NULL
+ * when it was not judged ('pmucal run'). */
+void record_json(struct json *j, const struct record_head *h, const struct measurement *m,
+                 const struct quantities *q, const struct record_verdict *vs);
+
+/* A record read back into a measurement: its events (m.events points at them), per-repetition
+ * counts and their statistics, cycles, clock and noise facts, and the case's model in q. */
+struct record_measurement {
+    struct measurement m;
+    struct event_spec ev[GROUP_MAX_EVENTS], *ptr[GROUP_MAX_EVENTS];
+    struct quantities q;
+};
+/* -1 when malformed (no iters or repetitions, per_iter of another length); either way
+ * record_measurement_clear frees what it holds. */
+int record_measurement(const struct jvalue *rec, struct record_measurement *r);
+void record_measurement_clear(struct record_measurement *r);
+
+/* measurements.ndjson line by line. The reader of the whole file (runs/runfile.h:
+ * measurements_read) and --resume's (runs/resume.c), which drops a cut last line, both walk it
+ * with this: each line parsed and checked to be a record ("case" and an "events" array). */
+struct record_line {
+    size_t at, len;             /* the line's bytes in the text, its newline included */
+    int lineno;
+    bool blank;                 /* an empty line: no record, no error */
+    bool cut;                   /* the last line, without its newline: a write cut short */
+    struct jvalue *rec;         /* the record (the caller's to free); NULL when blank or not one */
+    bool parsed;                /* not one: it is JSON without "case" or an "events" array; else err */
+    char err[512];
+};
+/* The next line after l (zeroed before the first); false at the end of the text. */
+bool record_line_next(const char *text, size_t size, struct record_line *l);
+
+#endif

@@ -1,0 +1,17 @@
+/* Stored records judged again with this build's rules, without measuring: 'pmucal replay RUN'
+ * judges a whole run, 'validate --resume' the records of the cases it keeps. */
+#ifndef PMUCAL_REPLAY_H
+#define PMUCAL_REPLAY_H
+#include "base/jread.h"
+#include "runs/resume.h"
+#include "validate/engine.h"
+
+/* One record judged and reported through the engine as if just measured (TAP lines, the
+ * per-event summary): its events' verdicts into vs (GROUP_MAX_EVENTS of them), in the order of
+ * the record's "events"; their number, or -1 when the record is malformed (nothing reported). */
+int replay_record(struct engine *e, const struct jvalue *rec, const char *label, struct verdict *vs);
+/* validate --resume: the kept records of the case label (runs/resume.h), each judged and reported
+ * once; the number reported, or -1 after a message for a malformed one. */
+int resume_replay(struct resume *r, struct engine *e, const char *label);
+
+#endif
