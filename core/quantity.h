@@ -54,7 +54,7 @@
     X(IFETCH_LINES_DRAM, "ifetch.lines.dram", "code lines brought in from DRAM") \
     X(ITLB_PAGES,      "itlb.pages",       "code pages the executed instructions span (ITLB entries needed)") \
     X(BR_RET_MISPRED,  "br.ret.mispred",   "mispredicted returns") \
-    X(SQRT_OPS,        "sqrt.ops",         "square-root instructions (sqrtsd)") \
+    X(SQRT_OPS,        "sqrt.ops",         "square-root instructions (double precision, scalar)") \
     X(FP_SCALAR_SP,    "fp.scalar_sp",     "scalar single FP arithmetic instructions") \
     X(FP_128_SP,       "fp.128_sp",        "128-bit packed single FP arithmetic instructions") \
     X(FP_256_SP,       "fp.256_sp",        "256-bit packed single FP arithmetic instructions") \

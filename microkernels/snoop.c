@@ -64,7 +64,7 @@ struct snoop {
 static const struct param snoop_params[] = {
     {"mode", PARAM_ENUM, "hitm", "hitm: the writer stores to every line (modified in its cache); shared: the "
      "writer only reads them after they were flushed (clean in its cache); flush: the lines are flushed "
-     "(clflush), nobody holds them, they come from DRAM; local: the reader's own copies (reference)",
+     "(flushed from every cache), nobody holds them, they come from DRAM; local: the reader's own copies (reference)",
      "hitm|shared|flush|local"},
     {"size", PARAM_SIZE, "L2", "segment the writer prepares and a run reads: bytes or L1|L2|L3|DRAM (well inside "
      "it); L1 and L2 stay in the writer's private caches, L3 mostly spills to the shared L3", NULL},

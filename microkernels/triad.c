@@ -23,7 +23,7 @@ struct triad {
 
 static const struct param triad_params[] = {
     {"size", PARAM_SIZE, "L1", "the three arrays together: bytes or a cache level (L1|L2|L3|DRAM)", NULL},
-    {"variant", PARAM_ENUM, "avx2", "instruction set: scalar (movsd), sse (128-bit), avx2 (256-bit), avx512 (512-bit)",
+    {"variant", PARAM_ENUM, "avx2", "instruction set: scalar (one double an instruction), sse (128-bit), avx2 (256-bit), avx512 (512-bit)",
      "scalar|sse|avx2|avx512"},
     {"store", PARAM_ENUM, "rfo", "rfo: ordinary stores (the line is read for ownership); nt: non-temporal stores",
      "rfo|nt"},

@@ -59,7 +59,7 @@ struct verdict check_event(const struct rule *r, const struct event_spec *ev, co
                            const struct quantities *q, double exact_floor, double run_slack);
 
 /* What a kernel's zero-iteration run may count beyond the source's per-run slack: its prologue and
- * loop test (EXACT_LOOP's jmp/sub/jnc, a call and return, a few loads of its state). */
+ * loop test (ISA_EXACT_LOOP's jump and loop test, a call and return, a few loads of its state). */
 #define FIXED_COST_EVENTS 64
 
 /* The checks the per-iteration fit hides, on one event's raw counts (raw[r] = {count(N), count(0)}
