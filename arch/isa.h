@@ -39,8 +39,9 @@
  *     ISA_TRIAD_PASSES(width, nt, n, i, a, b, c, end, s) and its ISA_TRIAD_*_INST
  *     isa_cpu_relax(), isa_flush_line(p), isa_flush_done()
  *
- * The code emitter, for the code-shaped kernels of generators/ and microkernels/
+ * The code emitter, for the code-shaped kernels (generators/gen.h, arch/<ARCH>/kernels/)
  *     struct emit, struct code, emit_init/label/bind/finish, one emit_* per instruction kind,
+ *     emit_loop_test (the loop test in the generated functions' calling convention),
  *     emit_map (write, then execute: never both), code_unmap, emit_write_asm (objdump's syntax),
  *     emit_write_bin
  */

@@ -334,7 +334,10 @@ static int c2c_main(int argc, char **argv)
         snprintf(why, sizeof(why), "stopped by %s after %d of %d pairs", stop_signal_name(), ncell,
                  ncpu * (ncpu - 1));
         pm_note("interrupted: %s; the finished pairs are in %s/c2c.csv", why, s.dir.path);
-        return session_stopped(&s, why);
+        rc = session_stopped(&s, why);
+    } else {
+        rc = session_end(&s, rc, rc ? "a pair or an output could not be measured or written" : NULL);
     }
-    return session_end(&s, rc, rc ? "a pair or an output could not be measured or written" : NULL);
+    session_free(&s);
+    return rc;
 }

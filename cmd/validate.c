@@ -224,7 +224,9 @@ struct validate_run {
  * dropped (the CPU checked here, in the process that measures); the manifest written. */
 static int open_run(struct validate_run *v)
 {
-    stop_install_handlers();   /* before the resumed folder's records are rewritten, as before it is created */
+    /* Now, not only in session_open: resume_cases rewrites the resumed folder's records, and a
+     * stop during that must find the handlers, as a new folder's creation does. */
+    stop_install_handlers();
     if (session_resuming(&v->s) && (resume_same_cpu(&v->s.rs) || resume_cases(&v->s.rs, v->list.c, v->list.n)))
         return 2;
     const struct source *src = v->e.src;

@@ -1,5 +1,5 @@
 /* Running the penalty recipes (calibrate_run.c) and checking what they gave (checks.c); the
- * command in cmd_calibrate.c reports them. Every case is measured through validate's engine. */
+ * command in cmd/calibrate.c reports them. Every case is measured through validate's engine. */
 #ifndef PMUCAL_CALIBRATE_H
 #define PMUCAL_CALIBRATE_H
 #include "base/tap.h"

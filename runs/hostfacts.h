@@ -1,7 +1,7 @@
 /* What this host is: CPU, PMU, topology, clocks, software versions. One place, used by
  * 'pmucal info' and by every run's manifest. */
-#ifndef PMUCAL_HOST_H
-#define PMUCAL_HOST_H
+#ifndef PMUCAL_HOSTFACTS_H
+#define PMUCAL_HOSTFACTS_H
 #include "base/json.h"
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,6 +1,8 @@
 /* A measurement record, the line measurements.ndjson holds for each group of a case, both ways:
- * written as it is measured (validate, calibrate, run --json) and read back (replay, compare,
- * classify, cpi, --resume). The writer and the reader of its members sit side by side here. */
+ * written as it is measured (validate, calibrate, run --json) and read back into a measurement
+ * (replay, validate --resume, calibrate --resume; compare, classify and cpi take the records as
+ * JSON through runfile.h's measurements_read). The writer and the reader of its members sit side
+ * by side here. */
 #ifndef PMUCAL_RECORD_H
 #define PMUCAL_RECORD_H
 #include "base/jread.h"

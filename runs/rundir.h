@@ -1,8 +1,8 @@
 /* A run's results directory, written: results/<date>-<host>-<label>/ with manifest.json,
  * measurements.ndjson (appended and flushed a line at a time; a record's members: runs/record.h)
  * and validate.tap. Read back by runs/runfile.h. */
-#ifndef PMUCAL_RESULTS_H
-#define PMUCAL_RESULTS_H
+#ifndef PMUCAL_RUNDIR_H
+#define PMUCAL_RUNDIR_H
 #include "base/jread.h"
 #include "base/json.h"
 #include <stdbool.h>

@@ -1,5 +1,5 @@
 /* The sim source's two halves: the parent (sim_parent.c) starts the same command under
- * valgrind's callgrind with the simulated machine it chose; the child (source_sim.c) measures.
+ * valgrind's callgrind with the simulated machine it chose; the child (sources/sim.c) measures.
  * What passes between them, besides the topology (topo_handover): */
 #ifndef PMUCAL_SIM_H
 #define PMUCAL_SIM_H
