@@ -36,7 +36,7 @@ struct sim_run {
     int ncases;
     struct sim_case *current;
     int recipe, recipes;         /* the [i/n] of the progress lines */
-    struct tap tap;
+    struct tap *tap;             /* the session's */
     int checked, wrong, uncheckable;
 };
 
@@ -58,7 +58,7 @@ static struct sim_case *measure_case(struct sim_run *s, const struct recipe *rc,
 {
     for (int i = 0; i < s->ncases; i++)
         if (!strcmp(s->cases[i]->text, text)) {
-            tap_comment(&s->tap, "  %s: measured above", text);
+            tap_comment(s->tap, "  %s: measured above", text);
             return s->cases[i];
         }
     s->cases = xrealloc(s->cases, sizeof(*s->cases) * (size_t)(s->ncases + 1));
@@ -69,7 +69,7 @@ static struct sim_case *measure_case(struct sim_run *s, const struct recipe *rc,
     struct case_ *c = cal_case_build(text, sc->why, sizeof(sc->why));
     if (!c) {
         sc->status = CAL_SKIP;
-        tap_comment(&s->tap, "  %s: not run: %s", text, sc->why);
+        tap_comment(s->tap, "  %s: not run: %s", text, sc->why);
         return sc;
     }
     snprintf(sc->label, sizeof(sc->label), "%s", c->label);
@@ -112,7 +112,7 @@ static void occurrence_verdict(struct sim_run *s, const struct recipe *rc, const
         snprintf(why, sizeof(why), "%s: %s has no row in penalties/occurrence_sim.c%s", desc, rc->occurrence,
                  q < 0 ? " and is not a quantity of this build" : "");
         s->wrong++;
-        tap_point(&s->tap, TAP_NOT_OK, why, NULL);
+        tap_point(s->tap, TAP_NOT_OK, why, NULL);
         return;
     }
     char where[64];
@@ -120,7 +120,7 @@ static void occurrence_verdict(struct sim_run *s, const struct recipe *rc, const
     if (!row->rules) {
         snprintf(why, sizeof(why), "%s (%s)", row->why_not, where);
         s->uncheckable++;
-        tap_point(&s->tap, TAP_SKIP, desc, why);
+        tap_point(s->tap, TAP_SKIP, desc, why);
         return;
     }
     const struct sim_case *cs[2] = {is, co};
@@ -131,7 +131,7 @@ static void occurrence_verdict(struct sim_run *s, const struct recipe *rc, const
         if (cs[i]->status == CAL_SKIP) {   /* the case cannot run in the simulator: nothing was shown */
             snprintf(why, sizeof(why), "the %s case did not run under sim: %s", i ? "control" : "issue", cs[i]->why);
             s->uncheckable++;
-            tap_point(&s->tap, TAP_SKIP, desc, why);
+            tap_point(s->tap, TAP_SKIP, desc, why);
             return;
         }
         const struct occurrence_case_check *k = &cs[i]->chk[r];
@@ -142,7 +142,7 @@ static void occurrence_verdict(struct sim_run *s, const struct recipe *rc, const
             snprintf(why, sizeof(why), "%s: occurrences %s wrong under sim in %s: %s (%s)", rc->name, rc->occurrence,
                      cs[i]->text, fail, where);
             s->wrong++;
-            tap_point(&s->tap, TAP_NOT_OK, why, NULL);
+            tap_point(s->tap, TAP_NOT_OK, why, NULL);
             return;
         }
     }
@@ -152,7 +152,7 @@ static void occurrence_verdict(struct sim_run *s, const struct recipe *rc, const
         snprintf(why, sizeof(why), "%s: no occurrences to divide by under sim: %s is %g in %s and %g in the control "
                  "(%s)", rc->name, rc->occurrence, is->q.v[q], is->text, co ? co->q.v[q] : 0, where);
         s->wrong++;
-        tap_point(&s->tap, TAP_NOT_OK, why, NULL);
+        tap_point(s->tap, TAP_NOT_OK, why, NULL);
         return;
     }
     snprintf(desc, sizeof(desc), "%s: occurrences %s checked under sim, %s: ", rc->name, rc->occurrence,
@@ -164,7 +164,7 @@ static void occurrence_verdict(struct sim_run *s, const struct recipe *rc, const
     }
     snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc), " [%s]", where);
     s->checked++;
-    tap_point(&s->tap, TAP_OK, desc, NULL);
+    tap_point(s->tap, TAP_OK, desc, NULL);
 }
 
 static void begin_manifest(struct session *sess, const struct measure_cli *o, const struct sim_run *s,
@@ -230,12 +230,12 @@ int calibrate_sim(const struct cal_sim_args *a, struct session *sess)
         return prep == SOURCE_DONE ? status : 2;
     }
     begin_manifest(sess, &o, &s, a);
-    s.tap = sess->tap;
+    s.tap = &sess->tap;
     s.e.dir = &sess->dir;
-    s.e.tap = &s.tap;
+    s.e.tap = s.tap;
     s.e.on_measurement = take_measurement;
     s.e.arg = &s;
-    tap_comment(&s.tap, "pmucal calibrate --source %s: the recipes' cases under the %s source (%llu iterations, %d "
+    tap_comment(s.tap, "pmucal calibrate --source %s: the recipes' cases under the %s source (%llu iterations, %d "
                 "repetitions), their occurrences checked against penalties/occurrence_sim.c; results in %s",
                 o.source, s.e.src->name, (unsigned long long)s.e.mopts.iters, o.m.repetitions, sess->dir.path);
     bool stopped = false;
@@ -246,7 +246,7 @@ int calibrate_sim(const struct cal_sim_args *a, struct session *sess)
         if (!recipe_wanted(rc, a->only, a->nonly))
             continue;
         s.recipe++;
-        tap_comment(&s.tap, "recipe %s: issue %s, control %s, occurrences %s", rc->name, rc->issue,
+        tap_comment(s.tap, "recipe %s: issue %s, control %s, occurrences %s", rc->name, rc->issue,
                     rc->control ? rc->control : "none", rc->occurrence);
         const struct sim_case *is = measure_case(&s, rc, rc->issue), *co = NULL;
         if (rc->control && is->status != CAL_INTERRUPTED)
@@ -256,25 +256,25 @@ int calibrate_sim(const struct cal_sim_args *a, struct session *sess)
         if (!stopped)
             occurrence_verdict(&s, rc, is, co);
     }
-    tap_comment(&s.tap, "occurrences: %d checked under sim, %d wrong, %d not checkable under sim", s.checked, s.wrong,
+    tap_comment(s.tap, "occurrences: %d checked under sim, %d wrong, %d not checkable under sim", s.checked, s.wrong,
                 s.uncheckable);
-    tap_comment(&s.tap, "summary: %d ok, %d not ok, %d skip, %d todo, %d info; %d measurements in %s", s.tap.ok,
-                s.tap.not_ok, s.tap.skip, s.tap.todo, s.tap.info, s.e.measurements, sess->dir.path);
+    tap_comment(s.tap, "summary: %d ok, %d not ok, %d skip, %d todo, %d info; %d measurements in %s", s.tap->ok,
+                s.tap->not_ok, s.tap->skip, s.tap->todo, s.tap->info, s.e.measurements, sess->dir.path);
     json_int(&sess->dir.manifest, "measurements", s.e.measurements);
     json_int(&sess->dir.manifest, "failures", s.e.failures);
     json_int(&sess->dir.manifest, "occurrences_checked", s.checked);
     json_int(&sess->dir.manifest, "occurrences_wrong", s.wrong);
     json_int(&sess->dir.manifest, "occurrences_not_checkable", s.uncheckable);
     if (stop_requested()) {
-        tap_bail(&s.tap, "stopped by %s; %d finished measurements are kept in %s", stop_signal_name(),
+        tap_bail(s.tap, "stopped by %s; %d finished measurements are kept in %s", stop_signal_name(),
                  s.e.measurements, sess->dir.path);
         status = session_stopped(sess, stop_signal_name());
     } else {
-        tap_plan(&s.tap);
-        bool lost = s.e.write_failed || s.tap.write_failed;
+        tap_plan(s.tap);
+        bool lost = s.e.write_failed || s.tap->write_failed;
         const char *why = lost ? "results could not be written (disk full?)"
                         : s.e.failures ? "a case could not be measured" : NULL;
-        status = session_end(sess, s.tap.not_ok || s.e.failures || lost ? 1 : 0, why);
+        status = session_end(sess, s.tap->not_ok || s.e.failures || lost ? 1 : 0, why);
     }
     sim_run_free(&s);
     measure_cli_tables_free(&o);
