@@ -72,7 +72,8 @@ bool perf_generic_event(const char *name, struct event_spec *spec)
     return false;
 }
 
-const char *perf_generic_name(uint32_t type, uint64_t config)
+/* perf's own name of a generic hardware or software event (the first of its spellings), or NULL. */
+static const char *perf_generic_name(uint32_t type, uint64_t config)
 {
     for (size_t i = 0; i < ARRAY_SIZE(generic); i++)
         if (generic[i].type == type && generic[i].config == config)

@@ -5,7 +5,6 @@
 #include "core/source.h"
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
 /* perf's privilege modifiers, "" or ":u" / ":k" / ":uk" (a leading ':' optional), into spec:
  * none or u: user level only (pmucal's default), k: kernel only, uk: both. -1 with err for any
@@ -14,8 +13,6 @@ int perf_modifiers(const char *mods, struct event_spec *spec, char *err, size_t 
 /* perf's generic and software event names (cycles, page-faults, ...), with perf's :u/:k/:uk: true
  * when name is one. */
 bool perf_generic_event(const char *name, struct event_spec *spec);
-/* perf's own name of a generic hardware or software event (the first of its spellings), or NULL. */
-const char *perf_generic_name(uint32_t type, uint64_t config);
 /* "rNNNN[:mods]" or "cpu/terms/[mods]" into spec (type PERF_TYPE_RAW, config, config1):
  * 1 parsed, 0 not perf syntax, -1 malformed (err names the term and the fix). */
 int perf_syntax_parse(const char *name, struct event_spec *spec, char *err, size_t n);
