@@ -279,6 +279,7 @@ const struct penalty *find_penalty(const struct penalty *ps, int n, const char *
 
 static const char *const closure_latencies[] = {"l1_hit", "l2_hit", "l3_hit"};
 #define CLOSURE_CASE "mixwalk"
+#define CLOSURE_TOLERANCE 0.05
 
 void closure_after_recipe(struct cal *k, const struct recipe *rc)
 {
@@ -307,16 +308,32 @@ int closure(struct cal *k, const struct penalty *ps, int n, struct json *doc, st
         tap_point(tap, r->status == CAL_SKIP ? TAP_SKIP : TAP_NOT_OK, "closure: mixwalk", r->reason);
         return r->status == CAL_SKIP ? 0 : -1;
     }
-    double predicted = 0;
-    for (int i = 0; i < 3; i++)
-        predicted += r->q.v[qs[i]] * find_penalty(ps, n, lat[i])->cycles;
+    /* The prediction's band comes from the latencies' intervals, the measurement's from its
+     * repetitions. Where the two bands together are wider than the tolerance, a miss says nothing
+     * about the latencies: the check is undecided on this host now (a TODO with the figures), not
+     * a failure and not a pass. */
+    double predicted = 0, pred_lo = 0, pred_hi = 0;
+    for (int i = 0; i < 3; i++) {
+        const struct penalty *p = find_penalty(ps, n, lat[i]);
+        predicted += r->q.v[qs[i]] * p->cycles;
+        pred_lo += r->q.v[qs[i]] * p->cycles_lo;
+        pred_hi += r->q.v[qs[i]] * p->cycles_hi;
+    }
     double got = stats_median(r->cycles, (size_t)r->reps), err = (got - predicted) / predicted;
-    bool ok = fabs(err) <= 0.05;
-    char desc[512];
+    double got_lo = got, got_hi = got;
+    for (int i = 0; i < r->reps; i++) {
+        got_lo = fmin(got_lo, r->cycles[i]);
+        got_hi = fmax(got_hi, r->cycles[i]);
+    }
+    double noise = ((pred_hi - pred_lo) + (got_hi - got_lo)) / 2 / predicted;
+    bool ok = fabs(err) <= CLOSURE_TOLERANCE, undecided = !ok && noise > CLOSURE_TOLERANCE;
+    char desc[512], why[160];
     snprintf(desc, sizeof(desc), "closure: mixwalk (%.3g L1 + %.3g L2 + %.3g L3 loads per iteration) predicted %.1f "
-             "cycles per iteration from the calibrated latencies, measured %.1f (%+.1f%%, tolerance 5%%)",
-             r->q.v[Q_LD_L1], r->q.v[Q_LD_L2], r->q.v[Q_LD_L3], predicted, got, 100 * err);
-    tap_point(tap, ok ? TAP_OK : TAP_NOT_OK, desc, NULL);
+             "cycles per iteration from the calibrated latencies, measured %.1f (%+.1f%%, tolerance %g%%)",
+             r->q.v[Q_LD_L1], r->q.v[Q_LD_L2], r->q.v[Q_LD_L3], predicted, got, 100 * err, 100 * CLOSURE_TOLERANCE);
+    snprintf(why, sizeof(why), "unstable: the figures' noise (+-%.1f%%) is wider than the tolerance: undecided here now",
+             100 * noise);
+    tap_point(tap, ok ? TAP_OK : undecided ? TAP_TODO : TAP_NOT_OK, desc, undecided ? why : NULL);
     json_object_begin(doc, "closure");
     json_string(doc, "case", r->label);
     json_string(doc, "detail", r->detail);
@@ -326,9 +343,12 @@ int closure(struct cal *k, const struct penalty *ps, int n, struct json *doc, st
     json_number(doc, "predicted_cycles", predicted);
     json_number(doc, "measured_cycles", got);
     json_number(doc, "error", err);
+    json_number(doc, "noise", noise);
+    json_number(doc, "tolerance", CLOSURE_TOLERANCE);
     json_bool(doc, "ok", ok);
+    json_bool(doc, "undecided", undecided);
     json_object_end(doc);
-    return ok ? 0 : -1;
+    return ok || undecided ? 0 : -1;
 }
 
 const struct case_result *curve_case(void *ctx, const char *text)

@@ -85,7 +85,10 @@ secs=$(( $(date +%s) - start ))
 f=$(ls "$TMP"/cache/geometry-*.json 2>/dev/null | head -n 1)
 [ $rc -eq 0 ] && [ -n "$f" ] && jq -e '(.points | length) >= 12 and (.key | test("kernel"))' "$f" > /dev/null
 ok $? "info --measure measured this host in ${secs}s (exit $rc) and cached $(jq '.points | length' "$f" 2>/dev/null) points in $f"
-[ "$secs" -le 60 ]; ok $? "the curve takes seconds, not minutes (${secs}s; it stops two octaves into memory)"
+# How long it takes is the machine's load (a benchmark's business); that it stops is the design:
+# the sweep ends once two octaves (8 points) answer at memory latency (40 ns), not one earlier.
+jq -e '.points | length >= 9 and (.[-8:] | all(.[2] >= 40)) and (.[:-1] | .[-8:] | all(.[2] >= 40) | not)' "$f" > /dev/null
+ok $? "the sweep (${secs}s) stops two octaves into memory: last points $(jq -c '[.points[-9:][] | .[2] | floor]' "$f") ns"
 $PMUCAL info > "$TMP/m2.txt" 2> "$TMP/m2.err"
 ! grep -q measuring "$TMP/m2.err" && grep -q "^curve .*cached in $TMP/cache" "$TMP/m2.txt"
 ok $? "the next run reads the cache, measuring nothing: $(grep '^curve' "$TMP/m2.txt")"

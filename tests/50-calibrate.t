@@ -111,16 +111,13 @@ ok $? "emit --format json reproduces penalties.json"
 
 # The latency curve.
 # It spans 4 KiB to 4x the last level used (hwloc's, or the measured one where hwloc's is
-# implausible), 2 points per octave; L1 and L2 are read off it within 2x of the sizes used.
+# implausible), 2 points per octave. Where it puts L1 and L2 is timing: tests/timing/50-closure.t.
 pts=$(($(wc -l < "$dir/curve.csv") - 1))
 llc=$(jq '[.curve.levels[].used_bytes] | max' "$dir/penalties.json")
 want=$(awk -v l="$llc" 'BEGIN { printf "%d", 2 * log(4 * l / 4096) / log(2) - 1 }')
 jq -e '.curve.points >= 4 and all(.curve.levels[]; .used_bytes > 0 and .used_from)' "$dir/penalties.json" > /dev/null &&
     [ "$pts" -ge "$want" ] && [ "$(tail -n 1 "$dir/curve.csv" | cut -d, -f1)" -le $((4 * llc)) ]
 ok $? "curve.csv has $pts points (at least $want: 4 KiB to 4x the used LLC $llc at 2 per octave)"
-jq -e '[.curve.levels[0,1] | .detected_bytes >= .used_bytes / 2 and .detected_bytes <= .used_bytes * 2] == [true, true]' \
-    "$dir/penalties.json" > /dev/null
-ok $? "L1 and L2 read off the curve within 2x of the sizes used: $(jq -c '[.curve.levels[] | [.level, .detected_bytes, .used_bytes, .used_from]]' "$dir/penalties.json")"
 if command -v gnuplot > /dev/null; then
     grep -q '<svg' "$dir/curve.svg" 2>/dev/null; ok $? "curve.svg drawn by gnuplot"
 else
@@ -131,29 +128,26 @@ order=$(jq -s -c '[.[].case] | [index("mixwalk"), rindex("walker size=L3")]' "$d
 jq -n -e --argjson o "$order" '$o[0] != null and $o[0] == $o[1] + 1' > /dev/null
 ok $? "the closure's mixwalk is measured right after the L3 case it is predicted from (records $order)"
 
-# Closure: predicted from the calibrated latencies within 5%. On a shared machine a burst of
-# other work can spoil one attempt; a second, with more repetitions, says whether it is real.
-closure() { grep -- '- closure:' "$1" | head -n 1; }
-line=$(closure "$TMP/c.out")
-for attempt in 2 3; do
-    case "$line" in ok*SKIP*|not*) ;; *) break ;; esac
-    echo "# attempt $((attempt - 1)): $line; again with 9 repetitions"
-    $PMUCAL calibrate --no-curve -r 9 --recipe l1_hit --recipe l2_hit --recipe l3_hit --label cl$attempt > "$TMP/cl.out" 2>&1
-    line=$(closure "$TMP/cl.out")
-done
-# An L3 that answers like DRAM is held by someone else (other tenants of this host): what the
-# closure mixes as L3 lines is then not what was calibrated, and nothing can be decided.
-l3=$(sed -n 's/.*l3_hit *\([0-9.]*\) cycles.*/\1/p' "$TMP/c.err" "$TMP/cl.out" 2>/dev/null | tail -n 1)
-dram=$(jq '.penalties[] | select(.name == "dram") | .cycles' "$dir/penalties.json")
-taken=$(awk -v a="$l3" -v d="$dram" 'BEGIN { print (a != "" && d + 0 > 0 && a > d / 2) ? 1 : 0 }')
-case "$line" in
-    not*) [ "$taken" = 1 ] && line="ok - closure # SKIP the L3 case measured $l3 cycles, like DRAM ($dram): this host's L3 is held by other work" ;;
-esac
-case "$line" in
-    ok*SKIP*) skip "closure check" "the machine is too busy: ${line#*# SKIP }" ;;
-    ok*) ok 0 "closure check passes: ${line#* - }" ;;
-    *) ok 1 "closure check passes: ${line#* - }" ;;
-esac
+# Closure: its verdict follows from its own figures (ok within the tolerance; a TODO only when the
+# figures' noise is wider than the tolerance; not ok otherwise), the same in the TAP line and in
+# penalties.json. Whether it closes on this host now is a timing question: tests/timing/ gates it
+# (make bench-timing), since a shared host's L3 moves between the cases it compares.
+line=$(grep -- '- closure:' "$TMP/c.out" | head -n 1)
+if jq -e '.closure' "$dir/penalties.json" > /dev/null; then
+    jq -e '.closure | (.error | fabs) as $e | .tolerance == 0.05 and .noise >= 0 and .predicted_cycles > 0 and .measured_cycles > 0 and
+        .ok == ($e <= .tolerance) and .undecided == ((.ok | not) and .noise > .tolerance) and
+        ((.measured_cycles - .predicted_cycles) / .predicted_cycles - .error | fabs) < 1e-9' "$dir/penalties.json" > /dev/null &&
+        want=$(jq -r '.closure | if .ok then "^ok " elif .undecided then "^not ok .* # TODO unstable: " else "^not ok [0-9]* - [^#]*$" end' "$dir/penalties.json") &&
+        printf '%s\n' "$line" | grep -q "$want" &&
+        shown=$(printf '%s\n' "$line" | sed -n 's/.*, measured \([0-9.]*\) (.*/\1/p') &&
+        jq -e --argjson m "${shown:-null}" '$m != null and (.closure.measured_cycles - $m | fabs) <= 0.051' "$dir/penalties.json" > /dev/null
+    ok $? "the closure's verdict follows from its figures, in the TAP line and penalties.json: ${line#* - }"
+else
+    case "$line" in
+        ok*'# SKIP '*) ok 0 "the closure was not measured and says why: ${line#*# SKIP }" ;;
+        *) ok 1 "the closure was not measured, and no SKIP says why: '$line'" ;;
+    esac
+fi
 
 # Bad input: one line naming the input and the fix.
 $PMUCAL emit "$dir" > /dev/null 2> "$TMP/e1"; rc=$?

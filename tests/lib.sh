@@ -1,7 +1,9 @@
 # Shared helpers for the shell TAP tests: a plan-at-end counter and assertions that print
 # what they compared, so a failure says what went wrong.
 set -u
+# From tests/ or tests/timing/ to the tree's root.
 cd "$(dirname "$0")/.." || exit 1
+[ -f Makefile ] || cd .. || exit 1
 PMUCAL=${PMUCAL:-bin/pmucal}
 T_N=0
 T_FAIL=0

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Load-to-use latency from the walker against the vendor's documented figures for this CPU.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 on_this_machine   # timing: about this machine, never a fixture
 
 # family model(hex range) L1 L2 (core cycles, integer loads, simple addressing) — vendor guides.
@@ -11,6 +11,7 @@ vendor_latency() {
                 echo "4 14 AMD Zen 4 (Software Optimization Guide for Family 19h model 10h+: L1D 4, L2 14)"; return
             fi
             echo "4 12 AMD Zen 3 (Software Optimization Guide for Family 19h: L1D 4, L2 12)"; return ;;
+        26) echo "4 14 AMD Zen 5 (Software Optimization Guide for Family 1Ah: L1D 4, L2 14)"; return ;;
         23) echo "4 12 AMD Zen 2 (Software Optimization Guide for Family 17h: L1D 4, L2 12)"; return ;;
     esac
     echo ""
