@@ -1,7 +1,7 @@
 #!/bin/sh
 # Generated code: objdump decodes exactly the intended instructions (golden sequences on small
 # sizes, and the emitter's listing agrees line by line); a 64 MiB ifetch kernel is generated
-# well under a second; gen's errors name the input and the fix.
+# and its time reported (how fast: scripts/bench-generators.sh); gen's errors name the input and the fix.
 . "$(dirname "$0")/lib.sh"
 
 # Mnemonic sequence of a decode, runs collapsed ("movabs*5"); operand-size prefixes dropped.
@@ -51,20 +51,18 @@ objdump -D -b binary -m i386:x86-64 --insn-width=16 "$TMP/u.bin" | awk -F'\t' '$
     head -64 | sort | uniq -d | wc -l >"$TMP/dups"
 is "$(cat "$TMP/dups")" "0" "branch kind=uncond branches=64: no two jumps share a target (one chain through all)"
 
-# 64 MiB of code, generated and mapped: well under a second.
+# 64 MiB of code, generated and mapped, and the time it took reported. How fast is a benchmark's
+# question on a shared machine (scripts/bench-generators.sh: median and spread over 5 runs).
 start=$(date +%s%N)
 $PMUCAL gen ifetch size=64M --bin /dev/null 2>"$TMP/err"
 rc=$?
 end=$(date +%s%N)
 ms=$(( (end - start) / 1000000 ))
 gen_ms=$(sed -n 's/.*generated and mapped in \([0-9.]*\) ms.*/\1/p' "$TMP/err")
+bytes=$(sed -n 's/.*\]: \([0-9]*\) bytes, .*/\1/p' "$TMP/err")
 ok $rc "pmucal gen ifetch size=64M runs ($(cat "$TMP/err"))"
-if sanitized_build; then
-    skip "64 MiB generated in under a second" "an AddressSanitizer build is 2-3x slower by design ($gen_ms ms here); plain 'make test' checks the time"
-else
-    awk -v g="$gen_ms" -v w="$ms" 'BEGIN { exit !(g != "" && g < 1000 && w < 1000) }'
-    ok $? "64 MiB ifetch code generated and mapped in ${gen_ms} ms (whole command ${ms} ms), want < 1000"
-fi
+awk -v g="$gen_ms" -v b="$bytes" 'BEGIN { exit !(g ~ /^[0-9.]+$/ && g > 0 && b >= 64 * 1048576) }'
+ok $? "64 MiB ifetch: $bytes bytes generated and mapped, the time reported (${gen_ms} ms; whole command ${ms} ms)"
 
 # Errors name the input and the fix.
 out=$($PMUCAL gen walker 2>&1); rc=$?
