@@ -67,7 +67,7 @@ run: deps
 test: deps
 	$(MAKE) all
 	rm -rf $(OBJDIR)/test-cache
-	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) PMUCAL_CACHE_DIR=$(CURDIR)/$(OBJDIR)/test-cache prove tests/
+	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) PMUCAL_CACHE_DIR=$(CURDIR)/$(OBJDIR)/test-cache prove --timer tests/
 
 bench: deps
 	$(MAKE) all
