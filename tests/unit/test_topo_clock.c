@@ -109,8 +109,11 @@ int main(void)
         double r = clock_ratio_now();
         best = r > best ? r : best;
     }
-    CHECK(best > 0 && fabs(best / ci->core_per_tsc - 1) < 0.05, __LINE__,
-          "the ratio measured again (best of 3: %.4f) agrees with the startup one (%.4f) within 5%%", best,
-          ci->core_per_tsc);
+    /* Within 5%, or within three median deviations of the startup's own trips where the machine
+     * made those wider: the tolerance comes from the noise measured, not from a quiet machine. */
+    double tol = fmax(0.05, 3 * ci->core_per_tsc_spread);
+    CHECK(best > 0 && fabs(best / ci->core_per_tsc - 1) < tol, __LINE__,
+          "the ratio measured again (best of 3: %.4f) agrees with the startup one (%.4f) within %.1f%%", best,
+          ci->core_per_tsc, 100 * tol);
     return done_testing();
 }
