@@ -12,6 +12,8 @@ for t in "$dir"/*; do
     esac
     echo "$out" | sed 's/^/    /'
     bad=$(echo "$out" | grep -c '^not ok')
+    # prove shows stderr without -v: a failing check names itself in CI's log.
+    echo "$out" | grep '^not ok' | sed "s|^|# $(basename "$t"): |" >&2
     total=$(echo "$out" | grep -c '^ok\|^not ok')
     [ "$rc" -eq 0 ] && [ "$bad" -eq 0 ] && [ "$total" -gt 0 ]
     ok $? "$(basename "$t"): $total checks, $bad failed"

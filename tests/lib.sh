@@ -35,7 +35,8 @@ hide_host_pmu() {
 
 ok() { # ok CONDITION-EXIT-STATUS DESCRIPTION
     T_N=$((T_N + 1))
-    if [ "$1" -eq 0 ]; then echo "ok $T_N - $2"; else echo "not ok $T_N - $2"; T_FAIL=$((T_FAIL + 1)); fi
+    # A failure is also told on stderr, which prove shows without -v: CI's log names it.
+    if [ "$1" -eq 0 ]; then echo "ok $T_N - $2"; else echo "not ok $T_N - $2"; echo "# failed: $T_N - $2" >&2; T_FAIL=$((T_FAIL + 1)); fi
 }
 skip() { T_N=$((T_N + 1)); echo "ok $T_N - $1 # SKIP $2"; }
 # is_close ACTUAL EXPECTED TOLERANCE DESCRIPTION: |actual - expected| <= tolerance
