@@ -7,7 +7,7 @@ LDLIBS  += -lpfm -lhwloc -lm -pthread
 # ("base/json.h", from the tree's root). arch/$(ARCH) is the ISA behind arch/isa.h (its compiler
 # must target that ISA), arch/$(ARCH)/kernels the kernels that exist on that ISA only.
 ARCH    ?= x86_64
-SUBSYS  := base arch/$(ARCH) host core events sources generators microkernels arch/$(ARCH)/kernels runs validate penalties report cmd
+SUBSYS  := base arch arch/$(ARCH) host core events sources generators microkernels arch/$(ARCH)/kernels runs validate penalties report cmd
 # Quiet by default (one short line per step); V=1 prints the full commands.
 ifeq ($(V),1)
 Q       :=
