@@ -152,8 +152,12 @@ void host_facts_print(FILE *f)
     gather(&h);
     fprintf(f, "cpu        %s (%s family %d model %d stepping %d)\n", h.cpu->brand, h.cpu->vendor, h.cpu->family,
             h.cpu->model, h.cpu->stepping);
-    fprintf(f, "features   avx2 %s, avx512f %s, fma %s\n", h.cpu->avx2 ? "yes" : "no", h.cpu->avx512f ? "yes" : "no",
-            h.cpu->fma ? "yes" : "no");
+    if (*h.cpu->ident)
+        fprintf(f, "ident      %s\n", h.cpu->ident);
+    fprintf(f, "features  ");
+    for (size_t i = 0; i < isa_nexts; i++)
+        fprintf(f, "%s %s %s", i ? "," : "", isa_exts[i].key, isa_ext_present(isa_exts[i].bit) ? "yes" : "no");
+    fprintf(f, "\n");
     fprintf(f, "dtlb       4k: %d first level, %d second; 2m: %d first, %d second\n", h.cpu->dtlb1_4k, h.cpu->stlb_4k,
             h.cpu->dtlb1_2m, h.cpu->stlb_2m);
     if (h.have_core)
@@ -202,10 +206,11 @@ void host_facts_json(struct json *j)
     json_int(j, "family", cpu->family);
     json_int(j, "model", cpu->model);
     json_int(j, "stepping", cpu->stepping);
+    if (*cpu->ident)
+        json_string(j, "ident", cpu->ident);
     json_object_begin(j, "features");
-    json_bool(j, "avx2", cpu->avx2);
-    json_bool(j, "avx512f", cpu->avx512f);
-    json_bool(j, "fma", cpu->fma);
+    for (size_t i = 0; i < isa_nexts; i++)
+        json_bool(j, isa_exts[i].key, isa_ext_present(isa_exts[i].bit));
     json_object_end(j);
     json_object_begin(j, "dtlb_entries");
     json_int(j, "l1_4k", cpu->dtlb1_4k);
