@@ -68,6 +68,10 @@ struct verdict check_event(const struct rule *r, const struct event_spec *ev, co
  * read 0 where the model wants hundreds, and, under an exact rule, any repetition off the model
  * (not only the median). An ok verdict turns not ok, its reason saying what and how much; any
  * other verdict is left as it is. */
+/* ... and an event that opened and read 0 in every run, with and without iterations, where the
+ * model wants counts (an exact, percentage or +-X rule expecting some every run) is not ok with
+ * this in its reason, ok or not before: the PMU's defect, not a count off by some. */
+#define SILENT_ZERO "counts nothing: silent zero"
 void check_raw(struct verdict *v, const struct rule *r, const double (*raw)[2], const double *per_iter, int reps,
                uint64_t iters, double exact_floor, double slack_per_run);
 
