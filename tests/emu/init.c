@@ -4,9 +4,11 @@
  * console, and powers the machine off (QEMU then exits, whatever ran).
  *
  * A line is "[VAR=VALUE...] NAME ARG..." (words split at spaces; the assignments hold for that
- * line only): "pmucal ARG..." runs /bin/pmucal, "cat FILE" prints FILE. Each prints "### emu begin N: LINE" and "### emu end N rc=RC" around its output. */
+ * line only): "pmucal ARG..." runs /bin/pmucal, "cat PATTERN" prints the files a glob(3) pattern
+ * names (a results folder's name holds the date). Each prints "### emu begin N: LINE" and "### emu end N rc=RC" around its output. */
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,19 +42,29 @@ static int run(char **assign, int nassign, char **argv)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-static int cat(const char *path)
+static int cat(const char *pattern)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        printf("### emu: %s: %s\n", path, strerror(errno));
+    glob_t g;
+    if (glob(pattern, 0, NULL, &g)) {
+        printf("### emu: no file matches %s\n", pattern);
         return 1;
     }
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-        fwrite(buf, 1, n, stdout);
-    fclose(f);
-    return 0;
+    int rc = 0;
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        FILE *f = fopen(g.gl_pathv[i], "r");
+        if (!f) {
+            printf("### emu: %s: %s\n", g.gl_pathv[i], strerror(errno));
+            rc = 1;
+            continue;
+        }
+        char buf[4096];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+            fwrite(buf, 1, n, stdout);
+        fclose(f);
+    }
+    globfree(&g);
+    return rc;
 }
 
 int main(void)
