@@ -18,6 +18,8 @@
  *     ISA_CHAIN_OPS, void isa_op_chain(uint64_t trips)      trips x ISA_CHAIN_OPS dependent
  *                                                           one-cycle operations (the clock ratio)
  *
+ * ISA_NAME: "x86-64", "AArch64", for messages
+ *
  * CPU identification
  *     struct cpu_facts: vendor, brand, family, model, stepping, first-level and shared data TLB
  *       entries (4K and 2M pages), and the ISA's own feature flags

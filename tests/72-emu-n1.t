@@ -34,7 +34,7 @@ grep -q '^### emu done' "$TMP/console"
 ok $? "the guest ran every command to the end"
 section() { awk -v n="$1" '$0 ~ "^### emu begin " n ":" { on = 1; next } $0 ~ "^### emu end " n " " { on = 0 } on' "$TMP/console"; }
 rc_of() { sed -n "s/^### emu end $1 rc=\([0-9]*\)$/\1/p" "$TMP/console"; }
-for n in 2 3 5 6; do
+for n in 2 3 5 7; do
     section $n > "$TMP/s$n"
     grep -Eq '^1\.\.[0-9]+$' "$TMP/s$n"
     ok $? "command $n printed a TAP plan (a guest that printed none failed): $(sed -n "s/^### emu begin $n: .*--label \([a-z]*\).*/\1/p" "$TMP/console")"
@@ -99,7 +99,11 @@ nz=$(grep -c '^not ok' "$a"); sz=$(grep -c '^not ok .*silent zero' "$a")
 [ "$nz" -ge 1 ] && [ "$nz" = "$sz" ]
 ok $? "-e all: every not ok ($nz) is a silent zero ($sz)"
 
-p="$TMP/s6"
+x=$(section 6)
+echo "$x" | grep -q '^ok [0-9]* - .*arm_n1.txt:[0-9]*: INST_RETIRED = inst exact' && ! echo "$x" | grep -q '^not ok'
+ok $? "expect check inside: arm_n1.txt's rules encode for arm_n1 ($(echo "$x" | grep -c '^ok .*arm_n1.txt:') ok lines, $(echo "$x" | grep -c '^not ok') not ok)"
+
+p="$TMP/s7"
 [ "$(count "$p" INST_RETIRED '^not ok')" = 1 ] && [ "$(count "$p" instructions '^not ok')" = 1 ]
 ok $? "the perturbing source (x1.01) turns the exact verdicts not ok"
 done_testing

@@ -8,4 +8,7 @@
 #include "arch/aarch64/regions.h"
 #include "arch/aarch64/ticks.h"
 
+/* The ISA's name in messages. */
+#define ISA_NAME "AArch64"
+
 #endif
