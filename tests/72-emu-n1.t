@@ -43,7 +43,11 @@ section 1 > "$TMP/info"
 grep -q '^ident *MIDR_EL1 0x414fd0c1' "$TMP/info"
 ok $? "info names the CPU by its MIDR: $(grep '^ident' "$TMP/info")"
 grep -q '^pmu *arm_n1 ' "$TMP/info"
-ok $? "libpfm4 finds arm_n1 inside: $(grep '^pmu' "$TMP/info")"
+ok $? "libpfm4 finds arm_n1 inside: $(grep '^pmu ' "$TMP/info")"
+grep -q '^pmu sysfs *armv8_pmuv3' "$TMP/info"
+ok $? "info names the kernel's core PMU: $(grep '^pmu sysfs' "$TMP/info")"
+grep -q '^machine *QEMU -M virt.*, virtual or emulated$' "$TMP/info"
+ok $? "info says the host is emulated: $(grep '^machine' "$TMP/info")"
 
 # verdicts FILE EVENT: the TAP lines of one event, "ok", "not ok" or "skip" and the reason
 verdicts() { grep -E "^(not )?ok [0-9]+ - .* :: $2( |$)" "$1"; }
