@@ -113,7 +113,8 @@ void engine_judge(const struct engine *e, const struct measurement *m, const str
         const struct rule *r = ruleset_find(&e->rules, ev);
         double run_slack = e->src->slack_per_run / (double)m->iters;
         struct verdict v = check_event(r, ev, &m->stat[k], q, e->src->exact_floor, run_slack);
-        if (!ev->unsupported)
+        if (!ev->unsupported &&
+            !(ev->programmable && check_silent_zero(&v, r, (const double(*)[2])m->raw[k], m->reps, m->iters)))
             check_raw(&v, r, (const double(*)[2])m->raw[k], m->per_iter[k], m->reps, m->iters, e->src->exact_floor,
                       e->src->slack_per_run);
         /* An erratum (from the rule, or the vendor table) turns a failure into a TODO, not a failed run. */

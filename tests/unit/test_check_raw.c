@@ -1,5 +1,5 @@
 /* The checks the per-iteration fit hides (check_raw): a fixed excess per measurement, a sporadic
- * zero read, an exact rule off in one repetition, an event that counts nothing (silent zero); and
+ * zero read, an exact rule off in one repetition; an event that counts nothing (check_silent_zero); and
  * no verdict where the counts are right. */
 #include "tap.h"
 #include "validate/expect.h"
@@ -55,7 +55,9 @@ int main(void)
         struct stats st = stats_of(per, 3);
         struct event_spec ev = {.name = "E"};
         struct verdict v = check_event(&rs.rules[0], &ev, &st, &q, 0.01, 0);
-        check_raw(&v, &rs.rules[0], (const double(*)[2])raw, per, 3, N, 0.01, 0);
+        /* as engine_judge has it for a counter event */
+        if (!check_silent_zero(&v, &rs.rules[0], (const double(*)[2])raw, 3, N))
+            check_raw(&v, &rs.rules[0], (const double(*)[2])raw, per, 3, N, 0.01, 0);
         bool says = !rows[i].says || strstr(v.reason, rows[i].says);
         CHECK(v.kind == rows[i].want && says, rows[i].line, "'%s': verdict %d want %d (%s)", rows[i].rule, (int)v.kind,
               (int)rows[i].want, v.reason);
