@@ -84,25 +84,27 @@ static void microcode(char *out, size_t n)
     fclose(f);
 }
 
-/* The kernel's name of the core PMU: the event source whose perf type is PERF_TYPE_RAW (4), the
- * first core PMU registered ("cpu" on x86, "armv8_pmuv3_0" or "armv8_pmuv3" on arm64). */
+/* The kernel's name of the core PMU: on x86 the event source whose perf type is PERF_TYPE_RAW (4),
+ * "cpu"; arm64's core PMUs take a dynamic type and list the CPUs they count in a "cpus" file
+ * ("armv8_pmuv3", "armv8_pmuv3_0"). */
 static void core_pmu_sysfs(char *out, size_t n)
 {
     snprintf(out, n, "none");
-    DIR *d = opendir("/sys/bus/event_source/devices");
-    if (!d)
-        return;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        char path[512], type[16] = "";
-        snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", de->d_name);
-        read_line(path, type, sizeof(type));
-        if (!strcmp(type, "4")) {
-            snprintf(out, n, "%.63s", de->d_name);
-            break;
+    for (int pass = 0; pass < 2 && !strcmp(out, "none"); pass++) {
+        DIR *d = opendir("/sys/bus/event_source/devices");
+        struct dirent *de;
+        while (d && (de = readdir(d))) {
+            char path[512], type[16] = "";
+            snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/%s", de->d_name, pass ? "cpus" : "type");
+            bool found = pass ? access(path, R_OK) == 0 : read_line(path, type, sizeof(type)) && !strcmp(type, "4");
+            if (found && de->d_name[0] != '.') {
+                snprintf(out, n, "%.63s", de->d_name);
+                break;
+            }
         }
+        if (d)
+            closedir(d);
     }
-    closedir(d);
 }
 
 /* Does /proc/cpuinfo's flags line hold x86's hypervisor bit (CPUID 1 ECX[31])? */

@@ -110,4 +110,21 @@ ok $? "expect check inside: arm_n1.txt's rules encode for arm_n1 ($(echo "$x" | 
 p="$TMP/s7"
 [ "$(count "$p" INST_RETIRED '^not ok')" = 1 ] && [ "$(count "$p" instructions '^not ok')" = 1 ]
 ok $? "the perturbing source (x1.01) turns the exact verdicts not ok"
+
+# The matrix run's folder, made on AArch64, read by this host's build.
+run="$TMP/arm/2026-01-01-qemu-n1-matrix"
+mkdir -p "$run"
+section 8 | sed '/^$/d' > "$run/manifest.json"
+section 9 | sed '/^$/d' > "$run/measurements.ndjson"
+section 10 | sed '/^$/d' > "$run/validate.tap"
+is "$(jq -r '[.status, .cpu.ident, .pmu.sysfs_name, .machine.virtual] | join(" ")' "$run/manifest.json" 2> /dev/null)" \
+    "complete MIDR_EL1 0x414fd0c1 (sysfs) armv8_pmuv3 true" "the AArch64 manifest: status, MIDR, the kernel's PMU, emulated"
+$PMUCAL report "$run" --out "$TMP/arm.html" > /dev/null 2> "$TMP/report.err" && grep -q 'Neoverse N1' "$TMP/arm.html" &&
+    grep -q 'counts nothing: silent zero' "$TMP/arm.html"
+ok $? "report renders the AArch64 run (its CPU and silent zeros on the page) $(head -c 300 "$TMP/report.err")"
+$PMUCAL compare "$run" "$run" > "$TMP/cmp.tap" 2>&1
+ok $? "compare takes the AArch64 run: $(tail -n 1 "$TMP/cmp.tap")"
+$PMUCAL replay "$run" --expect tests/emu/icount.txt > "$TMP/replay.tap" 2>&1
+[ $? = 1 ] && grep -q '; 0 verdicts differ from the stored ones' "$TMP/replay.tap"
+ok $? "replay judges it again with this build's rules (and the emulator's, given again), the same verdicts (exit 1: its silent zeros): $(tail -n 1 "$TMP/replay.tap")"
 done_testing
