@@ -39,8 +39,12 @@ cp -r validate/expect "$root/share/pmucal/expect"
 # The emulated host's own files: its topology (tests/hosts/qemu-n1) and rules (tests/emu/*.txt).
 mkdir -p "$root/share/pmucal/emu"
 cp tests/hosts/qemu-n1/hwloc.xml tests/emu/*.txt "$root/share/pmucal/emu/"
-# Perf's arm64 tables, where there are some: the binary finds them through PMUCAL_EVENTDATA.
-[ -d "$eventdata/arm" ] && cp -r "$eventdata/arm" "$root/share/pmucal/eventdata-arm"
+# Perf's arm64 tables, where there are some: the binary finds them through
+# PMUCAL_EVENTDATA=/share/pmucal/eventdata (tests/emu/commands says so where it uses them).
+if [ -d "$eventdata/arm" ]; then
+    mkdir -p "$root/share/pmucal/eventdata"
+    cp -r "$eventdata/arm" "$root/share/pmucal/eventdata/arm"
+fi
 # The shared libraries the binary needs, and theirs, resolved by their NEEDED entries.
 todo=$(aarch64-linux-gnu-readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
 done_libs=""

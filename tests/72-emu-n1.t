@@ -111,6 +111,15 @@ p="$TMP/s7"
 [ "$(count "$p" INST_RETIRED '^not ok')" = 1 ] && [ "$(count "$p" instructions '^not ok')" = 1 ]
 ok $? "the perturbing source (x1.01) turns the exact verdicts not ok"
 
+# perf's arm64 table by the guest's own MIDR, where libpfm4's arm_n1 is hidden.
+if [ -f "${PMUCAL_EVENTDATA:-../shared/eventdata}/arm/mapfile.csv" ]; then
+    is "$(section 11 | sed '/^$/d' | tail -n 1)" "{r8:u,r21:u,r3:u}" "inside, the N1's perf table resolves ArchStdEvent names to their codes"
+    section 12 | head -n 1 | grep -q "arm/arm/cortex-a76-n1 (CPUID 0x00000000414fd0c1 matches row '0x00000000410fd0c0'"
+    ok $? "inside, the table is chosen by the MIDR: $(section 12 | head -n 1 | cut -c1-160)"
+else
+    skip "perf's arm64 tables inside" "no tables at ${PMUCAL_EVENTDATA:-../shared/eventdata}/arm"
+fi
+
 # The matrix run's folder, made on AArch64, read by this host's build.
 run="$TMP/arm/2026-01-01-qemu-n1-matrix"
 mkdir -p "$run"
