@@ -4,9 +4,10 @@ CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -I. -MMD -MP
 LDLIBS  += -lpfm -lhwloc -lm -pthread
 # The folders, lowest floor first: each includes only headers of its own floor or those below
-# ("base/json.h", from the tree's root). arch/$(ARCH) is the ISA behind arch/isa.h (its compiler
-# must target that ISA), arch/$(ARCH)/kernels the kernels that exist on that ISA only.
-ARCH    ?= x86_64
+# ("base/json.h", from the tree's root). arch/$(ARCH) is the ISA behind arch/isa.h, the one the
+# compiler targets (x86_64 or aarch64: a native build on an Arm server takes arch/aarch64 by
+# itself), arch/$(ARCH)/kernels the kernels that exist on that ISA only.
+ARCH    ?= $(firstword $(subst -, ,$(shell $(CC) -dumpmachine)))
 SUBSYS  := base arch arch/$(ARCH) host core events sources generators microkernels arch/$(ARCH)/kernels runs validate penalties report cmd
 # Quiet by default (one short line per step); V=1 prints the full commands.
 ifeq ($(V),1)
