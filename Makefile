@@ -4,10 +4,11 @@ CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -I. -MMD -MP
 LDLIBS  += -lpfm -lhwloc -lm -pthread
 # The folders, lowest floor first: each includes only headers of its own floor or those below
-# ("base/json.h", from the tree's root). arch/$(ARCH) is the ISA behind arch/isa.h (its compiler
-# must target that ISA), arch/$(ARCH)/kernels the kernels that exist on that ISA only.
-ARCH    ?= x86_64
-SUBSYS  := base arch/$(ARCH) host core events sources generators microkernels arch/$(ARCH)/kernels runs validate penalties report cmd
+# ("base/json.h", from the tree's root). arch/$(ARCH) is the ISA behind arch/isa.h, the one the
+# compiler targets (x86_64 or aarch64: a native build on an Arm server takes arch/aarch64 by
+# itself), arch/$(ARCH)/kernels the kernels that exist on that ISA only.
+ARCH    ?= $(firstword $(subst -, ,$(shell $(CC) -dumpmachine)))
+SUBSYS  := base arch arch/$(ARCH) host core events sources generators microkernels arch/$(ARCH)/kernels runs validate penalties report cmd
 # Quiet by default (one short line per step); V=1 prints the full commands.
 ifeq ($(V),1)
 Q       :=
@@ -32,7 +33,7 @@ OBJS    := $(SRCS:%.c=$(OBJDIR)/%.o)
 UNIT    := $(patsubst tests/unit/%.c,$(OBJDIR)/tests/%,$(wildcard tests/unit/*.c))
 LIBOBJS := $(filter-out $(OBJDIR)/cmd/main.o,$(OBJS))
 
-.PHONY: all deps run test bench bench-timing clean fuzz fuzz-run install uninstall FORCE
+.PHONY: all deps run test bench bench-timing clean fuzz fuzz-run install uninstall emu FORCE
 all: $(BIN) $(UNIT)
 
 # The commit the binary is built from, for every run's manifest; rewritten only when it changes,
@@ -66,8 +67,21 @@ run: deps
 
 test: deps
 	$(MAKE) all
+	[ "$${PMUCAL_TEST_EMU:-1}" = 0 ] || $(MAKE) emu
 	rm -rf $(OBJDIR)/test-cache
-	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) PMUCAL_CACHE_DIR=$(CURDIR)/$(OBJDIR)/test-cache prove --timer tests/
+	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) PMUCAL_CACHE_DIR=$(CURDIR)/$(OBJDIR)/test-cache \
+	    PMUCAL_EMU_BIN=$(EMU_DIR)/pmucal PMUCAL_EMU_INIT=$(EMU_DIR)/emu-init prove --timer tests/
+
+# make emu: pmucal for aarch64 (cross-built, ARCH=aarch64, in its own object folder; never
+# sanitized) and the static /init of the emulated Neoverse N1 host that tests/72-emu-n1.t boots
+# (scripts/emu-run.sh). Needs gcc-aarch64-linux-gnu and libpfm4-dev:arm64, libhwloc-dev:arm64.
+EMU_CC  ?= aarch64-linux-gnu-gcc
+EMU_DIR := build/aarch64
+emu:
+	$(MAKE) SAN= ARCH=aarch64 CC=$(EMU_CC) OBJDIR=$(EMU_DIR) BIN=$(EMU_DIR)/pmucal $(EMU_DIR)/pmucal $(EMU_DIR)/emu-init
+$(EMU_DIR)/emu-init: tests/emu/init.c
+	@mkdir -p $(dir $@)
+	$(call say,LINK,$@)$(CC) -static -O2 -std=gnu11 -Wall -Wextra -Werror -o $@ $<
 
 bench: deps
 	$(MAKE) all

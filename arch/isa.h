@@ -9,6 +9,7 @@
  * region between them; host/clock.c converts its ticks to core cycles
  *     uint64_t isa_ticks_start(void), isa_ticks_stop(void)  static inline: nothing else runs
  *                                                           between the marks and the region
+ *     double isa_ticks_hz_said(void)                        the counter's stated frequency, 0 = measure
  *     uint64_t isa_ticks_stop_fenced(void)                  the stop mark every CPU has
  *     uint64_t isa_ticks_stop_serialized(void)              the serializing read, only where
  *     bool isa_stop_serialized                                this says it exists (set before main)
@@ -16,6 +17,8 @@
  *     const char *isa_stop_note(void)                       why the serializing read is not used, or ""
  *     ISA_CHAIN_OPS, void isa_op_chain(uint64_t trips)      trips x ISA_CHAIN_OPS dependent
  *                                                           one-cycle operations (the clock ratio)
+ *
+ * ISA_NAME: "x86-64", "AArch64", for messages
  *
  * CPU identification
  *     struct cpu_facts: vendor, brand, family, model, stepping, first-level and shared data TLB
@@ -36,7 +39,8 @@
  *       exactly n bodies and n loop tests (p and n in scope); bodies ISA_CHASE_STEP (p = *p),
  *       ISA_STORE_THEN_CHASE(DISP), ISA_STLF_BLOCKED/FORWARD/PARTIAL; ISA_CHASE_LOOP(REPS)
  *     ISA_TOUCH_LOOP(q, n): one store per 4 KiB page
- *     ISA_TRIAD_PASSES(width, nt, n, i, a, b, c, end, s) and its ISA_TRIAD_*_INST
+ *     ISA_TRIAD_PASSES(width, nt, n, i, a, b, c, end, s) and its ISA_TRIAD_*_INST; triad's
+ *       variants ISA_TRIAD_CHOICES/DEFAULT/HELP/MATRIX, and isa_triad_variants[] (below)
  *     isa_cpu_relax(), isa_flush_line(p), isa_flush_done()
  *
  * The code emitter, for the code-shaped kernels (generators/gen.h, arch/<ARCH>/kernels/)
@@ -48,10 +52,24 @@
 #ifndef PMUCAL_ISA_H
 #define PMUCAL_ISA_H
 
+#include <stddef.h>
+
+/* triad's variants: doubles an instruction, the ISA_* extension it needs (0 = none), and why
+ * it has no non-temporal form (NULL = it has one). In arch/<ARCH>/regions.c. */
+struct isa_triad_variant {
+    const char *name;
+    unsigned width, ext;
+    const char *no_nt;
+};
+extern const struct isa_triad_variant isa_triad_variants[];
+extern const size_t isa_ntriad_variants;
+
 #if defined(__x86_64__)
 #include "arch/x86_64/isa_impl.h"
+#elif defined(__aarch64__)
+#include "arch/aarch64/isa_impl.h"
 #else
-#error "pmucal has no ISA implementation for this target: arch/ holds x86_64 only"
+#error "pmucal has no ISA implementation for this target: arch/ holds x86_64 and aarch64"
 #endif
 
 #endif

@@ -39,6 +39,19 @@ const char *catalog_pfm_of_table(const char *table)
 bool cpu_signature(char *sig, size_t n, char *how, size_t hn)
 {
     const char *env = getenv("PMUCAL_CPUID");
+    if (env && !strncmp(env, "0x", 2)) {   /* an Arm MIDR, as perf's arm64 mapfile spells it */
+        char *end;
+        unsigned long long midr = strtoull(env, &end, 16);
+        if (*end || end == env + 2 || midr > 0xffffffffull) {
+            if (how)
+                snprintf(how, hn, "PMUCAL_CPUID=%s is not an Arm MIDR (0x414fd0c1) nor VENDOR-FAMILY-MODEL", env);
+            return false;
+        }
+        snprintf(sig, n, "0x%016llx", midr);
+        if (how)
+            snprintf(how, hn, "PMUCAL_CPUID");
+        return true;
+    }
     if (env && *env) {
         char vendor[16];
         unsigned family, model, step;
@@ -108,6 +121,18 @@ static bool row_matches(const char *re_text, const char *sig)
     bool ok = !regexec(&re, id, 1, &m, 0) && m.rm_so == 0 && (size_t)m.rm_eo == strlen(id);
     regfree(&re);
     return ok;
+}
+
+/* perf's arm64 rule: a row's MIDR equals the signature's, where the row's variant (23:20) and
+ * revision (3:0) are zero ignoring the signature's. */
+static bool midr_row_matches(const char *row, const char *sig)
+{
+    char *end;
+    unsigned long long r = strtoull(row, &end, 16), s = strtoull(sig, NULL, 16);
+    if (*end || strncmp(row, "0x", 2))
+        return false;
+    unsigned long long ignore = (r & 0xf0000full) ? 0 : 0xf0000full;
+    return (r & ~ignore) == (s & ~ignore);
 }
 
 char *catalog_table_name(const char *path)
@@ -181,7 +206,9 @@ static int load_by_mapfile(struct catalog *c, const char *sub, const char *sig, 
         int k = 0;
         for (char *t = strtok_r(line, ",", &save); t && k < 4; t = strtok_r(NULL, ",", &save))
             cols[k++] = t;
-        if (k < 4 || !strcmp(cols[0], "Family-model") || !row_matches(cols[0], sig))
+        bool arm = !strcmp(sub, "arm");
+        if (k < 4 || !strcmp(cols[0], "Family-model") ||
+            !(arm ? midr_row_matches(cols[0], sig) : row_matches(cols[0], sig)))
             continue;
         if (strcmp(cols[3], "core") && strcmp(cols[3], "offcore") && strcmp(cols[3], "fp_arith_inst"))
             continue;   /* uncore, metrics: not core events */
@@ -218,9 +245,9 @@ int catalog_for_signature(struct catalog *c, const char *sig, char *why, size_t 
     memset(c, 0, sizeof(*c));
     why[0] = '\0';
     const char *sub = !strncmp(sig, "AuthenticAMD", 12) || !strncmp(sig, "HygonGenuine", 12) ? "amd"
-                      : !strncmp(sig, "GenuineIntel", 12) ? "intel" : NULL;
+                      : !strncmp(sig, "GenuineIntel", 12) ? "intel" : !strncmp(sig, "0x", 2) ? "arm" : NULL;
     if (!sub) {
-        snprintf(why, n, "no vendor tables for CPUID %s (AMD and Intel only)", sig);
+        snprintf(why, n, "no vendor tables for CPUID %s (AMD, Intel and Arm MIDRs only)", sig);
         return 0;
     }
     int rc = load_by_mapfile(c, sub, sig, why, n);
@@ -234,8 +261,9 @@ int catalog_for_signature(struct catalog *c, const char *sig, char *why, size_t 
 char *catalog_table_path(const char *name)
 {
     struct stat st;
-    for (int i = 0; i < 2 && !strchr(name, '/'); i++) {
-        char *p = xasprintf("%s/%s/%s", catalog_root(), i ? "intel" : "amd", name);
+    static const char *const vendors[] = {"amd", "intel", "arm/arm"};   /* arm: perf's arch/arm64/<vendor>/ */
+    for (size_t i = 0; i < ARRAY_SIZE(vendors) && !strchr(name, '/'); i++) {
+        char *p = xasprintf("%s/%s/%s", catalog_root(), vendors[i], name);
         if (!stat(p, &st) && S_ISDIR(st.st_mode))
             return p;
         free(p);

@@ -204,6 +204,28 @@ static int paranoid_level(void)
     return level;
 }
 
+/* Does the kernel count the generic instructions event? 0, or the errno of its refusal. Asked
+ * once: whether a refused hardware event means no PMU at all or one this PMU lacks. */
+static int hw_instructions_errno(void)
+{
+    static int err = -1;
+    if (err >= 0)
+        return err;
+    struct perf_event_attr a;
+    memset(&a, 0, sizeof(a));
+    a.size = sizeof(a);
+    a.type = PERF_TYPE_HARDWARE;
+    a.config = PERF_COUNT_HW_INSTRUCTIONS;
+    a.exclude_kernel = 1;
+    a.exclude_hv = 1;
+    a.disabled = 1;
+    int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+    err = fd < 0 ? errno : 0;
+    if (fd >= 0)
+        close(fd);
+    return err;
+}
+
 const char *perf_open_reason(int err, bool hardware, char *buf, size_t n)
 {
     switch (err) {
@@ -215,7 +237,12 @@ const char *perf_open_reason(int err, bool hardware, char *buf, size_t n)
     case ENOENT:
     case EOPNOTSUPP:
     case ENODEV:
-        if (hardware)
+        if (hardware && !hw_instructions_errno())
+            /* A PMU that counts instructions but not this: its driver does not implement the event
+             * (arm64's armv8_pmuv3 answers ENOENT for generic events its PMCEID does not list). */
+            snprintf(buf, n, "refused by the kernel (perf_event_open: %s): this PMU's driver does not implement "
+                     "the event, though the PMU counts others", strerror(err));
+        else if (hardware)
             snprintf(buf, n, "no hardware PMU: the kernel cannot count hardware events here "
                      "(perf_event_open: %s); run on bare metal or a VM with PMU passthrough", strerror(err));
         else
@@ -238,20 +265,11 @@ const char *perf_open_reason(int err, bool hardware, char *buf, size_t n)
 
 bool perf_hw_usable(char *why, size_t n)
 {
-    struct perf_event_attr a;
-    memset(&a, 0, sizeof(a));
-    a.size = sizeof(a);
-    a.type = PERF_TYPE_HARDWARE;
-    a.config = PERF_COUNT_HW_INSTRUCTIONS;
-    a.exclude_kernel = 1;
-    a.exclude_hv = 1;
-    a.disabled = 1;
-    int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
-    if (fd < 0) {
-        perf_open_reason(errno, true, why, n);
+    int err = hw_instructions_errno();
+    if (err) {
+        perf_open_reason(err, true, why, n);
         return false;
     }
-    close(fd);
     snprintf(why, n, "hardware events open");
     return true;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* "0xD1" (hex) or "12" (decimal, never octal), nothing else around it. */
 static bool parse_code(const char *s, uint64_t *out)
@@ -89,12 +90,43 @@ static uint32_t counter_mask(const char *s, int *fixed)
 /* The widest event select of each format: AMD's 12 bits (config 7:0 and 35:32), Intel's 8. */
 static uint64_t max_event_code(enum vendor_format fmt)
 {
-    return fmt == VENDOR_INTEL_PERFMON ? 0xff : 0xfff;
+    return fmt == VENDOR_INTEL_PERFMON ? 0xff : fmt == VENDOR_ARM_PMU_EVENTS ? 0xffff : 0xfff;
+}
+
+static void append(struct vendor_table *t, const struct vendor_event *e)
+{
+    if (t->n == t->cap)
+        t->ev = xrealloc(t->ev, sizeof(*t->ev) * (size_t)(t->cap = t->cap ? t->cap * 2 : 256));
+    t->ev[t->n++] = *e;
+}
+
+/* An arm64 model's {"ArchStdEvent": NAME, "PublicDescription": ...}: the architecture's entry,
+ * under its name, with the model's description where it gives one. */
+static int add_arch_std(struct vendor_table *t, const struct jvalue *o, const char *file, const char *std)
+{
+    const struct vendor_event *s = vendor_find(t->arch_std, std);
+    if (!s) {
+        pm_error("%s: ArchStdEvent %s is in neither common-and-microarch.json nor recommended.json; fix the "
+                 "table entry", file, std);
+        return -1;
+    }
+    struct vendor_event e = *s;
+    const char *desc = jstr(jget(o, "BriefDescription"));
+    if (!desc)
+        desc = jstr(jget(o, "PublicDescription"));
+    e.name = xstrdup(s->name);
+    e.file = xstrdup(file);
+    e.desc = xstrdup(desc ? desc : s->desc);
+    e.errata = s->errata ? xstrdup(s->errata) : NULL;
+    append(t, &e);
+    return 0;
 }
 
 static int add(struct vendor_table *t, const struct jvalue *o, const char *file, enum vendor_format fmt)
 {
-    const char *name = jstr(jget(o, "EventName"));
+    const char *name = jstr(jget(o, "EventName")), *std = jstr(jget(o, "ArchStdEvent"));
+    if (!name && std && t->arch_std && !jget(o, "Unit"))
+        return add_arch_std(t, o, file, std);
     if (!name || jget(o, "MetricName") || jget(o, "Unit"))   /* metrics and uncore units are not core events */
         return 0;
     bool has_code;
@@ -139,9 +171,7 @@ static int add(struct vendor_table *t, const struct jvalue *o, const char *file,
     if (!desc)
         desc = jstr(jget(o, "PublicDescription"));
     e.desc = xstrdup(desc ? desc : "");
-    if (t->n == t->cap)
-        t->ev = xrealloc(t->ev, sizeof(*t->ev) * (size_t)(t->cap = t->cap ? t->cap * 2 : 256));
-    t->ev[t->n++] = e;
+    append(t, &e);
     return 0;
 }
 
@@ -154,7 +184,7 @@ static int load_file(struct vendor_table *t, const char *path)
         return -1;
     }
     const struct jvalue *list = doc;
-    enum vendor_format fmt = VENDOR_LINUX_PMU_EVENTS;
+    enum vendor_format fmt = t->arch_std ? VENDOR_ARM_PMU_EVENTS : VENDOR_LINUX_PMU_EVENTS;
     if (doc->type == J_OBJECT && jget(doc, "Events")) {
         list = jget(doc, "Events");
         fmt = VENDOR_INTEL_PERFMON;
@@ -217,6 +247,21 @@ static int load_dir(struct vendor_table *t, const char *path, int depth)
     return rc;
 }
 
+/* perf's arm64 layout: the architecture's files two folders above a model's. */
+static int load_arch_std(struct vendor_table *std, const char *model_dir)
+{
+    static const char *const files[] = {"common-and-microarch.json", "recommended.json"};
+    std->arch_std = std;   /* the files are Arm's format; recommended.json names common events */
+    int rc = 0;
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]) && !rc; i++) {
+        char *p = xasprintf("%s/../../%s", model_dir, files[i]);
+        rc = access(p, R_OK) ? 0 : load_file(std, p);
+        free(p);
+    }
+    std->arch_std = NULL;
+    return rc;
+}
+
 int vendor_load(struct vendor_table *t, const char *path)
 {
     struct stat st;
@@ -224,7 +269,18 @@ int vendor_load(struct vendor_table *t, const char *path)
         pm_error("--vendor-json %s: %s; point it at a JSON table or a folder of them", path, strerror(errno));
         return -1;
     }
+    struct vendor_table std = {0};
+    char *marker = xasprintf("%s/../../common-and-microarch.json", path);
+    bool arm = S_ISDIR(st.st_mode) && !access(marker, R_OK);
+    free(marker);
+    if (arm && load_arch_std(&std, path)) {
+        vendor_free(&std);
+        return -1;
+    }
+    t->arch_std = arm ? &std : NULL;
     int rc = S_ISDIR(st.st_mode) ? load_dir(t, path, 0) : load_file(t, path);
+    t->arch_std = NULL;
+    vendor_free(&std);
     if (!rc && !t->n) {
         pm_error("--vendor-json %s: no core events found in %d JSON file(s)", path, t->files);
         return -1;
@@ -251,6 +307,11 @@ const struct vendor_event *vendor_match(const struct vendor_table *t, const stru
     const struct vendor_event *best = NULL;
     for (int i = 0; i < t->n; i++) {
         const struct vendor_event *v = &t->ev[i];
+        if (v->format == VENDOR_ARM_PMU_EVENTS) {   /* the raw config is the event number */
+            if (spec->type == 4 && spec->config == v->event && !best)
+                best = v;
+            continue;
+        }
         if ((v->event != x.event && v->event2 != x.event) || v->umask != x.umask || v->cmask != x.cmask ||
             v->inv != x.inv || v->edge != x.edge)
             continue;
@@ -278,6 +339,12 @@ const char *vendor_enc_text(const struct x86_enc *e, bool offcore, char *buf, si
 void vendor_event_spec(const struct vendor_event *v, struct event_spec *spec)
 {
     spec->type = 4;   /* PERF_TYPE_RAW: the PERFEVTSEL bits as the kernel writes them */
+    if (v->format == VENDOR_ARM_PMU_EVENTS) {   /* PMEVTYPER's event number */
+        spec->config = v->event;
+        spec->config1 = 0;
+        spec->programmable = true;
+        return;
+    }
     spec->config = (v->event & 0xffull) | (uint64_t)((v->event >> 8) & 0xf) << 32 | (uint64_t)v->umask << 8 |
                    (uint64_t)v->edge << 18 | (uint64_t)v->any << 21 | (uint64_t)v->inv << 23 |
                    (uint64_t)v->cmask << 24;

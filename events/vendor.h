@@ -6,7 +6,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum vendor_format { VENDOR_INTEL_PERFMON, VENDOR_LINUX_PMU_EVENTS };
+/* VENDOR_ARM_PMU_EVENTS: perf's arm64 tables (16-bit event numbers, the raw config itself; a
+ * model's {"ArchStdEvent": NAME} entry takes its code from the architecture's files). */
+enum vendor_format { VENDOR_INTEL_PERFMON, VENDOR_LINUX_PMU_EVENTS, VENDOR_ARM_PMU_EVENTS };
 
 struct vendor_event {
     char *name;               /* as the table spells it: MEM_LOAD_RETIRED.L2_HIT, ls_dispatch.ld_dispatch */
@@ -29,17 +31,21 @@ struct vendor_table {
     struct vendor_event *ev;
     int n, cap;
     int files;
+    struct vendor_table *arch_std;   /* while an arm64 model loads: the architecture's events */
 };
 
 /* Load a JSON file or every *.json in a folder (and its events/ subfolder). -1 with a message
  * naming the path and the fix. Entries that are not core events (metrics, uncore units, Intel's
- * FP bit tables) are left out. */
+ * FP bit tables) are left out. A folder laid out as perf's arm64 tables (ARCH/<vendor>/<core>/
+ * with ARCH/common-and-microarch.json) is an Arm table: its ArchStdEvent entries are resolved
+ * through ARCH/common-and-microarch.json and ARCH/recommended.json, as perf does. */
 int vendor_load(struct vendor_table *t, const char *path);
 void vendor_free(struct vendor_table *t);
 /* The vendor entry whose encoding equals this libpfm4/perf raw encoding (event, umask, cmask,
  * inv, edge; and the MSR value for offcore events), NULL when none. */
 const struct vendor_event *vendor_match(const struct vendor_table *t, const struct event_spec *spec);
-/* The perf_event_attr of a table entry: type PERF_TYPE_RAW; config from the event select (AMD's
+/* The perf_event_attr of a table entry: type PERF_TYPE_RAW; an Arm entry's config is its event
+ * number; otherwise config from the event select (AMD's
  * bits 11:8 go to config 35:32), umask 15:8, edge 18, any 21, inv 23, cmask 31:24; config1 the
  * offcore-response / load-latency / front-end MSR value. spec->name and canonical are untouched. */
 void vendor_event_spec(const struct vendor_event *v, struct event_spec *spec);

@@ -45,7 +45,7 @@ int geometry_check(const struct cache_level *lv, int cores, int pus, const struc
         const struct cache_level *x = &lv[l];
         if (!x->size) {
             if (l < TOPO_MAX_LEVEL)
-                add(out, max, &n, l, "missing", "no L%d: every x86-64 core has an L1d and an L2%s", l,
+                add(out, max, &n, l, "missing", "no L%d: every x86-64 and AArch64 server core has an L1d and an L2%s", l,
                     l == 2 && lv[3].size ? " (hwloc has an L3 above the gap)" : "");
             continue;
         }

@@ -1,5 +1,6 @@
-/* triad: a[i] = b[i] + s*c[i] over three arrays, scalar or packed (SSE, AVX2, AVX-512), with
- * ordinary (read-for-ownership) or non-temporal stores. The FP work and the memory traffic per
+/* triad: a[i] = b[i] + s*c[i] over three arrays, scalar or packed (the ISA's variants,
+ * isa_triad_variants: SSE, AVX2, AVX-512 on x86, NEON on AArch64), with ordinary
+ * (read-for-ownership) or non-temporal stores. The FP work and the memory traffic per
  * pass are known exactly, so FP-by-width events and bandwidth have exact expected values. */
 #include "arch/isa.h"
 #include "base/util.h"
@@ -23,8 +24,7 @@ struct triad {
 
 static const struct param triad_params[] = {
     {"size", PARAM_SIZE, "L1", "the three arrays together: bytes or a cache level (L1|L2|L3|DRAM)", NULL},
-    {"variant", PARAM_ENUM, "avx2", "instruction set: scalar (one double an instruction), sse (128-bit), avx2 (256-bit), avx512 (512-bit)",
-     "scalar|sse|avx2|avx512"},
+    {"variant", PARAM_ENUM, ISA_TRIAD_DEFAULT, ISA_TRIAD_HELP, ISA_TRIAD_CHOICES},
     {"store", PARAM_ENUM, "rfo", "rfo: ordinary stores (the line is read for ownership); nt: non-temporal stores",
      "rfo|nt"},
     {"page", PARAM_ENUM, "auto", "page size: 4k, 2m, auto", "4k|2m|auto"},
@@ -36,23 +36,19 @@ static int triad_setup(struct case_ *c)
 {
     struct triad *t = xcalloc(1, sizeof(*t));
     c->priv = t;
-    const struct cpu_facts *cpu = cpu_get();
     t->variant = case_str(c, "variant");
     t->nt = case_is(c, "store", "nt");
-    t->width = !strcmp(t->variant, "scalar") ? 1 : !strcmp(t->variant, "sse") ? 2 : !strcmp(t->variant, "avx2") ? 4 : 8;
-    if (t->width == 4 && !cpu->avx2) {
-        snprintf(c->skip, sizeof(c->skip), "this CPU (or the OS) lacks AVX2");
+    const struct isa_triad_variant *v = NULL;
+    for (size_t i = 0; i < isa_ntriad_variants && !v; i++)
+        if (!strcmp(isa_triad_variants[i].name, t->variant))
+            v = &isa_triad_variants[i];
+    if (!v)   /* case_new checked the value against the same ISA's choices */
+        pm_fatal("triad: variant %s has no entry in isa_triad_variants", t->variant);
+    t->width = v->width;
+    if (v->ext && !case_isa_usable(c, v->ext))
         return KERNEL_SKIP;
-    }
-    if (t->width == 8 && !cpu->avx512f) {
-        snprintf(c->skip, sizeof(c->skip), "this CPU (or the OS) lacks AVX-512F");
-        return KERNEL_SKIP;
-    }
-    if (t->width == 8 && !case_isa_usable(c, ISA_AVX512))
-        return KERNEL_SKIP;
-    if (t->nt && t->width == 1) {
-        pm_error("triad: store=nt needs a packed variant (sse, avx2, avx512): x86 has no scalar double "
-                 "non-temporal store outside AMD's SSE4a");
+    if (t->nt && v->no_nt) {
+        pm_error("triad: store=nt needs a variant with a non-temporal store: %s", v->no_nt);
         return KERNEL_ERROR;
     }
     /* Each array a whole number of 64-byte lines and of vectors, so every pass is the same. */
@@ -130,15 +126,7 @@ static void triad_teardown(struct case_ *c)
 }
 
 static const char *const triad_matrix[] = {
-    "variant=scalar",
-    "variant=sse",
-    "variant=avx2",
-    "variant=avx512",
-    "variant=avx2 size=L2",
-    "variant=avx2 size=L3",
-    "variant=avx2 size=DRAM",
-    "variant=avx2 size=DRAM store=nt",
-    "variant=sse size=L3 store=nt",
+    ISA_TRIAD_MATRIX,
     NULL,
 };
 

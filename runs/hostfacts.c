@@ -10,6 +10,7 @@
 #include "host/clock.h"
 #include "host/geometry.h"
 #include "host/topo.h"
+#include <dirent.h>
 #include <hwloc.h>
 #include <link.h>
 #include <perfmon/pfmlib.h>
@@ -49,18 +50,28 @@ static int loaded_libpfm(struct dl_phdr_info *info, size_t size, void *data)
     return 1;
 }
 
+/* The first line of a small file (sysfs), without its newline, into out; false (out untouched)
+ * when there is none. A device-tree string ends at its NUL. */
+static bool read_line(const char *path, char *out, size_t n)
+{
+    FILE *f = fopen(path, "r");
+    char line[256];
+    bool got = f && fgets(line, sizeof(line), f);
+    if (f)
+        fclose(f);
+    if (got)
+        snprintf(out, n, "%.*s", (int)strcspn(line, "\n"), line);
+    return got;
+}
+
 /* Microcode revision: sysfs, else /proc/cpuinfo; virtual machines often report neither. */
 static void microcode(char *out, size_t n)
 {
     snprintf(out, n, "not reported");
-    FILE *f = fopen("/sys/devices/system/cpu/cpu0/microcode/version", "r");
-    char line[256];
-    if (f) {
-        if (fgets(line, sizeof(line), f))
-            snprintf(out, n, "%.*s", (int)strcspn(line, "\n"), line);
-        fclose(f);
+    if (read_line("/sys/devices/system/cpu/cpu0/microcode/version", out, n))
         return;
-    }
+    char line[256];
+    FILE *f;
     if (!(f = fopen("/proc/cpuinfo", "r")))
         return;
     while (fgets(line, sizeof(line), f))
@@ -73,7 +84,66 @@ static void microcode(char *out, size_t n)
     fclose(f);
 }
 
+/* The kernel's name of the core PMU: on x86 the event source whose perf type is PERF_TYPE_RAW (4),
+ * "cpu"; arm64's core PMUs take a dynamic type and list the CPUs they count in a "cpus" file
+ * ("armv8_pmuv3", "armv8_pmuv3_0"). */
+static void core_pmu_sysfs(char *out, size_t n)
+{
+    snprintf(out, n, "none");
+    for (int pass = 0; pass < 2 && !strcmp(out, "none"); pass++) {
+        DIR *d = opendir("/sys/bus/event_source/devices");
+        struct dirent *de;
+        while (d && (de = readdir(d))) {
+            char path[512], type[16] = "";
+            snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/%s", de->d_name, pass ? "cpus" : "type");
+            bool found = pass ? access(path, R_OK) == 0 : read_line(path, type, sizeof(type)) && !strcmp(type, "4");
+            if (found && de->d_name[0] != '.') {
+                snprintf(out, n, "%.63s", de->d_name);
+                break;
+            }
+        }
+        if (d)
+            closedir(d);
+    }
+}
+
+/* Does /proc/cpuinfo's flags line hold x86's hypervisor bit (CPUID 1 ECX[31])? */
+static bool hypervisor_flag(void)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[4096];
+    bool hv = false;
+    while (f && !hv && fgets(line, sizeof(line), f))
+        hv = !strncmp(line, "flags", 5) && strstr(line, " hypervisor");
+    if (f)
+        fclose(f);
+    return hv;
+}
+
+/* What machine this is, and whether it is a virtual or emulated one: the device tree's first
+ * compatible string (QEMU's -M virt says linux,dummy-virt), else DMI's vendor and product; x86's
+ * hypervisor flag says virtual where neither names the machine. */
+static void machine_of(char *out, size_t n, bool *virt)
+{
+    char compat[128] = "", vendor[64] = "", product[64] = "";
+    read_line("/sys/firmware/devicetree/base/compatible", compat, sizeof(compat));
+    read_line("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
+    read_line("/sys/class/dmi/id/product_name", product, sizeof(product));
+    *virt = !strcmp(compat, "linux,dummy-virt") || strstr(vendor, "QEMU") || strstr(product, "KVM") ||
+            strstr(product, "Virtual") || hypervisor_flag();
+    if (!strcmp(compat, "linux,dummy-virt"))
+        snprintf(out, n, "QEMU -M virt (device tree: linux,dummy-virt)");
+    else if (*compat)
+        snprintf(out, n, "%s (device tree)", compat);
+    else if (*vendor || *product)
+        snprintf(out, n, "%s %s (DMI)", vendor, product);
+    else
+        snprintf(out, n, "unknown");
+}
+
 struct host_facts {
+    char pmu_sysfs[64], machine[160];
+    bool virt;
     const struct cpu_facts *cpu;
     struct pfm_core core;
     bool have_core, hw, huge;
@@ -109,6 +179,8 @@ static void gather(struct host_facts *h)
 {
     memset(h, 0, sizeof(*h));
     h->cpu = cpu_get();
+    core_pmu_sysfs(h->pmu_sysfs, sizeof(h->pmu_sysfs));
+    machine_of(h->machine, sizeof(h->machine), &h->virt);
     h->have_core = pfm_core_pmu(&h->core);
     if (!h->have_core)
         h->table = catalog_active(h->table_why, sizeof(h->table_why));
@@ -152,8 +224,12 @@ void host_facts_print(FILE *f)
     gather(&h);
     fprintf(f, "cpu        %s (%s family %d model %d stepping %d)\n", h.cpu->brand, h.cpu->vendor, h.cpu->family,
             h.cpu->model, h.cpu->stepping);
-    fprintf(f, "features   avx2 %s, avx512f %s, fma %s\n", h.cpu->avx2 ? "yes" : "no", h.cpu->avx512f ? "yes" : "no",
-            h.cpu->fma ? "yes" : "no");
+    if (*h.cpu->ident)
+        fprintf(f, "ident      %s\n", h.cpu->ident);
+    fprintf(f, "features  ");
+    for (size_t i = 0; i < isa_nexts; i++)
+        fprintf(f, "%s %s %s", i ? "," : "", isa_exts[i].key, isa_ext_present(isa_exts[i].bit) ? "yes" : "no");
+    fprintf(f, "\n");
     fprintf(f, "dtlb       4k: %d first level, %d second; 2m: %d first, %d second\n", h.cpu->dtlb1_4k, h.cpu->stlb_4k,
             h.cpu->dtlb1_2m, h.cpu->stlb_2m);
     if (h.have_core)
@@ -165,6 +241,7 @@ void host_facts_print(FILE *f)
                 h.table->counters_how);
     else
         fprintf(f, "pmu        libpfm4 knows no core PMU for this CPU, and no vendor table: %s\n", h.table_why);
+    fprintf(f, "pmu sysfs  %s (the kernel's core PMU, perf type 4)\n", h.pmu_sysfs);
     fprintf(f, "hardware   %s\n", h.hw ? "usable: hardware events open" : h.why);
     if (h.topo) {
         fprintf(f, "topology   %d package(s), %d NUMA node(s), %d cores, %d PUs\n", h.topo->packages, h.topo->numa_nodes,
@@ -184,6 +261,7 @@ void host_facts_print(FILE *f)
             "regions end with %s%s\n", h.clock->tsc_hz / 1e9, h.clock->core_hz / 1e9, h.clock->core_per_tsc,
             100 * h.clock->core_per_tsc_spread, h.hw ? "the PMU" : "the TSC", isa_stop_mark(), isa_stop_note());
     fprintf(f, "host       %s, cpu id %s, microcode %s\n", h.host, h.cpu_id, h.ucode);
+    fprintf(f, "machine    %s%s\n", h.machine, h.virt ? ", virtual or emulated" : "");
     fprintf(f, "software   kernel %s, %s, libpfm4 %s (API %s), hwloc %s, pmucal %s (%s)\n", h.uts.release, h.perf,
             h.libpfm, h.libpfm_api, h.hwloc, PMUCAL_VERSION, pmucal_commit());
 }
@@ -194,6 +272,10 @@ void host_facts_json(struct json *j)
     gather(&h);
     const struct cpu_facts *cpu = h.cpu;
     json_string(j, "hostname", h.host);
+    json_object_begin(j, "machine");
+    json_string(j, "name", h.machine);
+    json_bool(j, "virtual", h.virt);
+    json_object_end(j);
     json_object_begin(j, "cpu");
     json_string(j, "id", h.cpu_id);
     json_string(j, "microcode", h.ucode);
@@ -202,10 +284,11 @@ void host_facts_json(struct json *j)
     json_int(j, "family", cpu->family);
     json_int(j, "model", cpu->model);
     json_int(j, "stepping", cpu->stepping);
+    if (*cpu->ident)
+        json_string(j, "ident", cpu->ident);
     json_object_begin(j, "features");
-    json_bool(j, "avx2", cpu->avx2);
-    json_bool(j, "avx512f", cpu->avx512f);
-    json_bool(j, "fma", cpu->fma);
+    for (size_t i = 0; i < isa_nexts; i++)
+        json_bool(j, isa_exts[i].key, isa_ext_present(isa_exts[i].bit));
     json_object_end(j);
     json_object_begin(j, "dtlb_entries");
     json_int(j, "l1_4k", cpu->dtlb1_4k);
@@ -240,6 +323,7 @@ void host_facts_json(struct json *j)
     } else if (!h.have_core) {
         json_string(j, "vendor_table_missing", h.table_why);
     }
+    json_string(j, "sysfs_name", h.pmu_sysfs);
     json_bool(j, "hardware_usable", h.hw);
     json_string(j, "hardware_reason", h.why);
     json_object_end(j);

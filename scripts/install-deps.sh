@@ -2,20 +2,50 @@
 # Install the Debian packages pmucal needs to build and test, when any is missing.
 # As root it runs apt-get; otherwise it prints the exact command and stops, so a user
 # never gets a half-built tree with a confusing compiler error instead.
+# The emulated Arm host of the test suite (tests/72-emu-n1.t) needs more: the arm64 architecture,
+# the cross compiler, the :arm64 libraries, QEMU, cpio and Debian's arm64 kernel (downloaded,
+# not installed, into build/emu/). PMUCAL_TEST_EMU=0 leaves all of that out.
 set -e
 need="gcc make pkg-config libpfm4-dev libhwloc-dev hwloc valgrind jq libtest-harness-perl binutils gnuplot-nox linux-perf chromium"
+emu=${PMUCAL_TEST_EMU:-1}
+if [ "$emu" != 0 ]; then
+    need="$need qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross libpfm4-dev:arm64 libhwloc-dev:arm64 cpio"
+fi
 missing=""
 for p in $need; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
-if [ "$(id -u)" = 0 ]; then
-    echo "pmucal: installing missing Debian packages:$missing" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends $missing >/dev/null
-else
-    echo "pmucal: missing Debian packages:$missing" >&2
-    echo "pmucal: install them with:  sudo apt-get install$missing" >&2
+if [ -n "$missing" ]; then
+    if [ "$(id -u)" = 0 ]; then
+        echo "pmucal: installing missing Debian packages:$missing" >&2
+        export DEBIAN_FRONTEND=noninteractive
+        case "$missing" in *:arm64*) dpkg --add-architecture arm64 ;; esac
+        apt-get update -qq
+        apt-get install -y -qq --no-install-recommends $missing >/dev/null
+    else
+        echo "pmucal: missing Debian packages:$missing" >&2
+        case "$missing" in *:arm64*) echo "pmucal: first: sudo dpkg --add-architecture arm64 && sudo apt-get update" >&2 ;; esac
+        echo "pmucal: install them with:  sudo apt-get install$missing" >&2
+        [ "$emu" != 0 ] && echo "pmucal: (or PMUCAL_TEST_EMU=0 to leave the emulated Arm host out)" >&2
+        exit 1
+    fi
+fi
+[ "$emu" = 0 ] && exit 0
+# The kernel: the package linux-image-arm64:arm64 depends on names the current ABI
+# (linux-image-6.1.0-NN-arm64), which moves between point releases.
+dir=build/emu
+[ -s "$dir/vmlinuz" ] && exit 0
+mkdir -p "$dir"
+pkg=$(apt-cache depends linux-image-arm64:arm64 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -n 1)
+if [ -z "$pkg" ]; then
+    echo "pmucal: cannot resolve the kernel package through linux-image-arm64:arm64 (apt-cache depends);" \
+         "run: dpkg --add-architecture arm64 && apt-get update" >&2
     exit 1
 fi
+tmp=$(mktemp -d) && chmod 755 "$tmp"   # apt-get download drops privileges to _apt
+trap 'rm -rf "$tmp"' EXIT
+echo "pmucal: downloading $pkg for the emulated Arm host" >&2
+(cd "$tmp" && apt-get download -qq "$pkg") || { echo "pmucal: apt-get download $pkg failed" >&2; exit 1; }
+dpkg-deb -x "$tmp"/*.deb "$tmp/x"
+cp "$tmp"/x/boot/vmlinuz-* "$dir/vmlinuz.tmp" && mv "$dir/vmlinuz.tmp" "$dir/vmlinuz"
+echo "${pkg%:*}" > "$dir/kernel-package"

@@ -91,6 +91,16 @@ static int open_one(struct group *g, uint32_t type, uint64_t config, uint64_t c1
     return 0;
 }
 
+/* Does the event open by itself (it was refused as a member of a group)? */
+static bool opens_alone(const struct event_spec *s)
+{
+    struct group solo = {.leader = -1};
+    if (open_one(&solo, s->type, s->config, s->config1, s->config2, 0, s))
+        return false;
+    close(solo.fd[0]);
+    return true;
+}
+
 static const uint64_t noise_config[NOISE_COUNT] = {
     [NOISE_CTX_SWITCH] = PERF_COUNT_SW_CONTEXT_SWITCHES,
     [NOISE_MIGRATION] = PERF_COUNT_SW_CPU_MIGRATIONS,
@@ -163,15 +173,27 @@ static struct group *perf_open(struct event_spec **events, int n)
             return NULL;
         }
     }
+    int joined = 0;   /* hardware members in the group so far */
     for (int e = 0; e < n; e++) {
         struct event_spec *s = events[e];
         if (s->unsupported)
             continue;
+        bool hardware = s->type != PERF_TYPE_SOFTWARE;
         int rc = open_one(g, s->type, s->config, s->config1, s->config2, e, s);
-        if (rc) {
-            char why[256];
-            s->unsupported = xstrdup(perf_open_reason(-rc, s->type != PERF_TYPE_SOFTWARE, why, sizeof(why)));
+        if (!rc) {
+            joined += hardware;
+            continue;
         }
+        char why[256];
+        if (rc == -EINVAL && hardware && joined && opens_alone(s))
+            /* arm64's PMU drivers check at open that a group fits their counters (x86 finds out
+             * when it schedules the group): an encoding that opens alone did not fit. The
+             * engine splits the group on this reason. */
+            snprintf(why, sizeof(why), "no free counter (EINVAL on joining a group of %d hardware events, though "
+                     "it opens alone): the group holds more events than the PMU has counters", joined);
+        else
+            perf_open_reason(-rc, hardware, why, sizeof(why));
+        s->unsupported = xstrdup(why);
     }
     return g;
 }

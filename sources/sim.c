@@ -337,7 +337,7 @@ static const struct source sim_source = {
     /* The harness's own lines (about 24 a run here) and a loop exit or two of the simple predictor. */
     .slack_per_run = 32,
     .expect_file = "sim",
-    .isa_limits = ISA_AVX512,
+    .isa_limits = ISA_SIM_LIMITS,
     /* valgrind translates each instruction before it runs and keeps a bounded translation cache:
      * 128 KiB of straight-line code took 12 s here, 4 MiB 450 s (retranslated every lap). */
     .max_code_bytes = 256 * 1024,

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The folders are floors (the Makefile's SUBSYS, lowest first): a file includes only headers of
 # its own floor or of floors below it, so no subsystem calls up into one that builds on it.
-# Every arch/<isa>/ sits where arch/$(ARCH) does, and arch/<isa>/kernels where its kernels do.
+# The seam (arch/isa.h, which names the ISA's own header) and every arch/<isa>/ are one floor, where
+# arch/$(ARCH) is; arch/<isa>/kernels sit where its kernels do.
 . "$(dirname "$0")/lib.sh"
 subsys=$(make -s -f Makefile -f - print-subsys ARCH=ISA <<'MK'
 print-subsys:

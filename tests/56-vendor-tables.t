@@ -37,7 +37,19 @@ done << 'EOF'
 37|GenuineIntel-6-4E|intel/SKL/events/skylake_core.json (CPUID GenuineIntel-6-4E matches
 38|HygonGenuine-24-0|no row of .*mapfile.csv matches CPUID HygonGenuine-24-0
 39|zen5|PMUCAL_CPUID=zen5 is not VENDOR-FAMILY-MODEL
+40|0x414fd0c1|arm/arm/cortex-a76-n1 (CPUID 0x00000000414fd0c1 matches row '0x00000000410fd0c0'
+41|0x410fd490|arm/arm/neoverse-n2 (CPUID 0x00000000410fd490
+42|0x411fd080|arm/arm/cortex-a57-a72 (CPUID 0x00000000411fd080 matches row '0x00000000410fd080'
+43|0x41ffffff|no row of .*arm/mapfile.csv matches CPUID 0x0000000041ffffff
+44|0xzz|PMUCAL_CPUID=0xzz is not an Arm MIDR
 EOF
+# perf's arm64 tables: a model's ArchStdEvent entries take their codes from the architecture's
+# files (INST_RETIRED 0x08, BR_RETIRED 0x21, L1D_CACHE_REFILL 0x03; the N2's STALL_SLOT 0x3f).
+is "$(PMUCAL_CPUID=0x410fd490 $PMUCAL groups -e INST_RETIRED,BR_RETIRED,L1D_CACHE_REFILL,STALL_SLOT 2>&1 | tail -n 1)" \
+    "{r8:u,r21:u,r3:u,r3f:u}" "the Neoverse N2 table by MIDR resolves ArchStdEvent entries"
+$PMUCAL modeldiff cortex-a76-n1 neoverse-n2 > "$TMP/armdiff" 2>&1
+grep -q '^# totals cortex-a76-n1 .* -> neoverse-n2 .*: same [0-9]*, changed 0, re-meant 0' "$TMP/armdiff"
+ok $? "modeldiff between two Arm cores: $(tail -n 1 "$TMP/armdiff" | cut -c1-200)"
 
 # Without an override the signature comes from the fixture's replayed CPUID leaves (HWLOC_CPUID_PATH).
 $PMUCAL events > "$TMP/events.txt" 2> "$TMP/events.err"
@@ -53,14 +65,14 @@ while IFS='|' read -r line table name want; do
     got=$($PMUCAL events --vendor-json "$table" --describe | awk -F'\t' -v n="$name" '$1 == n { print $2 }')
     is "$got" "$want" "tests/56-vendor-tables.t:$line: $table $name"
 done << 'EOF'
-56|amdzen5|ls_dispatch.ld_dispatch|r129:u
-57|amdzen5|ic_tag_hit_miss.instruction_cache_miss|r10000188e:u
-58|amdzen5|fp_ret_sse_avx_ops.all|rf03:u
-59|amdzen4|fp_ret_sse_avx_ops.all|r1f03:u
-60|SKL|CYCLE_ACTIVITY.STALLS_TOTAL|r40004a3:u
-61|SKL|INST_RETIRED.ANY|r100:u
-62|SKL|OFFCORE_RESPONSE.DEMAND_DATA_RD.L3_HIT.ANY_SNOOP|cpu/config=0x1b7,config1=0x3fc01c0001/u
-63|SKL|RS_EVENTS.EMPTY_END|r184015e:u
+68|amdzen5|ls_dispatch.ld_dispatch|r129:u
+69|amdzen5|ic_tag_hit_miss.instruction_cache_miss|r10000188e:u
+70|amdzen5|fp_ret_sse_avx_ops.all|rf03:u
+71|amdzen4|fp_ret_sse_avx_ops.all|r1f03:u
+72|SKL|CYCLE_ACTIVITY.STALLS_TOTAL|r40004a3:u
+73|SKL|INST_RETIRED.ANY|r100:u
+74|SKL|OFFCORE_RESPONSE.DEMAND_DATA_RD.L3_HIT.ANY_SNOOP|cpu/config=0x1b7,config1=0x3fc01c0001/u
+75|SKL|RS_EVENTS.EMPTY_END|r184015e:u
 EOF
 
 # perf's syntax in -e: each spelling resolves to this group line (groups prints perf stat syntax).
@@ -68,15 +80,15 @@ while IFS='|' read -r line ev want; do
     got=$($PMUCAL groups -e "$ev" 2>&1)
     is "$got" "$want" "tests/56-vendor-tables.t:$line: -e '$ev'"
 done << 'EOF'
-71|ex_ret_instr|{rc0:u}
-72|ex_ret_instr:k|{rc0:k}
-73|r00c0:uk|{rc0:uk}
-74|cpu/event=0x1c0,umask=0x2,cmask=3,inv,edge/k|{r1038402c0:k}
-75|cpu/event=0x29,umask=0x1/|{r129:u}
-76|{ex_ret_brn,ex_ret_brn_misp},page-faults|{rc2:u,rc3:u,page-faults:u}
-77|instructions:k|{instructions:k}
-78|instructions:uk|{instructions:uk}
-79|page-faults:k|{page-faults:k}
+83|ex_ret_instr|{rc0:u}
+84|ex_ret_instr:k|{rc0:k}
+85|r00c0:uk|{rc0:uk}
+86|cpu/event=0x1c0,umask=0x2,cmask=3,inv,edge/k|{r1038402c0:k}
+87|cpu/event=0x29,umask=0x1/|{r129:u}
+88|{ex_ret_brn,ex_ret_brn_misp},page-faults|{rc2:u,rc3:u,page-faults:u}
+89|instructions:k|{instructions:k}
+90|instructions:uk|{instructions:uk}
+91|page-faults:k|{page-faults:k}
 EOF
 
 # Malformed perf syntax and unknown names: exit 2, one message naming the input and the fix.
@@ -86,13 +98,13 @@ while IFS='|' read -r line ev want; do
     [ $rc -eq 2 ] && [ "$(wc -l < "$TMP/o")" -eq 1 ] && grep -q -- "$want" "$TMP/o"
     ok $? "tests/56-vendor-tables.t:$line: -e '$ev' exits 2 (got $rc): $(cat "$TMP/o")"
 done << 'EOF'
-86|cpu/event=0x1000/|term event=0x1000: give a number from 0 to 0xfff
-87|cpu/umask=1,foo=2/|unknown term 'foo'
-88|uncore/event=1/|PMU 'uncore' in 'uncore/event=1/'
-89|r00c0:p|modifier 'p'
-90|{ex_ret_brn,{ex_ret_cond}}|a group inside a group
-91|{ex_ret_brn,ex_ret_cond|an unclosed '{'
-92|ex_ret_no_such_event|unknown event 'ex_ret_no_such_event': not in the amdzen5 table
+101|cpu/event=0x1000/|term event=0x1000: give a number from 0 to 0xfff
+102|cpu/umask=1,foo=2/|unknown term 'foo'
+103|uncore/event=1/|PMU 'uncore' in 'uncore/event=1/'
+104|r00c0:p|modifier 'p'
+105|{ex_ret_brn,{ex_ret_cond}}|a group inside a group
+106|{ex_ret_brn,ex_ret_cond|an unclosed '{'
+107|ex_ret_no_such_event|unknown event 'ex_ret_no_such_event': not in the amdzen5 table
 EOF
 
 # A vendor field out of range is an error naming the file, the event and the field, never a cast.
@@ -104,12 +116,12 @@ while IFS='|' read -r line json want; do
     [ $rc -eq 2 ] && grep -q -- "$want" "$TMP/o"
     ok $? "tests/56-vendor-tables.t:$line: $json exits 2 (got $rc): $(cat "$TMP/o")"
 done << 'EOF'
-104|[{"EventName": "x", "EventCode": "-1"}]|t.json: event x: EventCode "-1" is not a whole number in 0..0xfff
-105|[{"EventName": "x", "EventCode": "0x1000"}]|EventCode "0x1000" is not a whole number in 0..0xfff
-106|[{"EventName": "x", "EventCode": -3}]|EventCode "-3" is not a whole number
-107|[{"EventName": "x", "EventCode": "0x29", "UMask": "0x100"}]|UMask "0x100" is not a whole number in 0..0xff
-108|{"Events": [{"EventName": "X", "EventCode": "0x1c0", "Counter": "0"}]}|EventCode "0x1c0" is not a whole number in 0..0xff
-109|[{"EventName": "x", "EventCode": "0x29", "Invert": "2"}]|Invert "2" is not a whole number in 0..0x1
+119|[{"EventName": "x", "EventCode": "-1"}]|t.json: event x: EventCode "-1" is not a whole number in 0..0xfff
+120|[{"EventName": "x", "EventCode": "0x1000"}]|EventCode "0x1000" is not a whole number in 0..0xfff
+121|[{"EventName": "x", "EventCode": -3}]|EventCode "-3" is not a whole number
+122|[{"EventName": "x", "EventCode": "0x29", "UMask": "0x100"}]|UMask "0x100" is not a whole number in 0..0xff
+123|{"Events": [{"EventName": "X", "EventCode": "0x1c0", "Counter": "0"}]}|EventCode "0x1c0" is not a whole number in 0..0xff
+124|[{"EventName": "x", "EventCode": "0x29", "Invert": "2"}]|Invert "2" is not a whole number in 0..0x1
 EOF
 
 # Counters from the model: --group-size auto takes six at a time without libpfm4.
@@ -139,19 +151,19 @@ while IFS='|' read -r line want; do
     grep -q -- "$want" "$TMP/diff.tap"
     ok $? "tests/56-vendor-tables.t:$line: modeldiff shows: $want"
 done << 'EOF'
-139|^not ok [0-9]* - changed: ls_mab_alloc.load_store_allocations: event 0x41 umask 0x3f .* -> event 0x41 umask 0x07
-140|^not ok [0-9]* - changed: ls_mab_alloc.hardware_prefetcher_allocations: event 0x41 umask 0x40 .* -> event 0x41 umask 0x08
-141|^not ok [0-9]* - changed: ls_mab_alloc.all_allocations: event 0x41 umask 0x7f .* -> event 0x41 umask 0x0f
-142|^not ok [0-9]* - changed: l2_request_g1.all: event 0x60 umask 0xff .* -> event 0x60 umask 0xf7
-143|^not ok [0-9]* - changed: fp_ret_sse_avx_ops.all: event 0x03 umask 0x1f .* -> event 0x03 umask 0x0f
-144|^not ok [0-9]* - re-meant: de_dis_dispatch_token_stalls2.int_sch0_token_stall -> de_dispatch_stall_cycle_dynamic_tokens_part2.al_tokens (event 0xaf umask 0x01
-145|^not ok [0-9]* - re-meant: de_dis_dispatch_token_stalls2.int_sch1_token_stall -> de_dispatch_stall_cycle_dynamic_tokens_part2.ag_tokens (event 0xaf umask 0x02
-146|^not ok [0-9]* - re-meant: de_dis_dispatch_token_stalls2.int_sch2_token_stall -> de_dispatch_stall_cycle_dynamic_tokens_part2.ex_flush_recovery (event 0xaf umask 0x04
-147|^# new: bp_redirects.all (event 0x9f umask 0x00
-148|^# new: l2_fill_rsp_src.all (event 0x165 umask 0xde
-149|^# new: ex_ret_mmx_fp_instr.sse (event 0xcb umask 0x04
-150|^ok [0-9]* - renamed: de_dis_dispatch_token_stalls1.fp_sch_rsrc_stall -> de_dispatch_stall_cycle_dynamic_tokens_part1.fp_sch_rsrc_stall
-151|^# totals .*: same 271, changed 7, re-meant 15, renamed 6, new 63, removed 37$
+154|^not ok [0-9]* - changed: ls_mab_alloc.load_store_allocations: event 0x41 umask 0x3f .* -> event 0x41 umask 0x07
+155|^not ok [0-9]* - changed: ls_mab_alloc.hardware_prefetcher_allocations: event 0x41 umask 0x40 .* -> event 0x41 umask 0x08
+156|^not ok [0-9]* - changed: ls_mab_alloc.all_allocations: event 0x41 umask 0x7f .* -> event 0x41 umask 0x0f
+157|^not ok [0-9]* - changed: l2_request_g1.all: event 0x60 umask 0xff .* -> event 0x60 umask 0xf7
+158|^not ok [0-9]* - changed: fp_ret_sse_avx_ops.all: event 0x03 umask 0x1f .* -> event 0x03 umask 0x0f
+159|^not ok [0-9]* - re-meant: de_dis_dispatch_token_stalls2.int_sch0_token_stall -> de_dispatch_stall_cycle_dynamic_tokens_part2.al_tokens (event 0xaf umask 0x01
+160|^not ok [0-9]* - re-meant: de_dis_dispatch_token_stalls2.int_sch1_token_stall -> de_dispatch_stall_cycle_dynamic_tokens_part2.ag_tokens (event 0xaf umask 0x02
+161|^not ok [0-9]* - re-meant: de_dis_dispatch_token_stalls2.int_sch2_token_stall -> de_dispatch_stall_cycle_dynamic_tokens_part2.ex_flush_recovery (event 0xaf umask 0x04
+162|^# new: bp_redirects.all (event 0x9f umask 0x00
+163|^# new: l2_fill_rsp_src.all (event 0x165 umask 0xde
+164|^# new: ex_ret_mmx_fp_instr.sse (event 0xcb umask 0x04
+165|^ok [0-9]* - renamed: de_dis_dispatch_token_stalls1.fp_sch_rsrc_stall -> de_dispatch_stall_cycle_dynamic_tokens_part1.fp_sch_rsrc_stall
+166|^# totals .*: same 271, changed 7, re-meant 15, renamed 6, new 63, removed 37$
 EOF
 $PMUCAL modeldiff amdzen4 amdzen5 --table > "$TMP/diff.txt"
 grep -q '^changed  *ls_mab_alloc.all_allocations  *event 0x41 umask 0x7f .* ls_mab_alloc.all_allocations  *event 0x41 umask 0x0f' "$TMP/diff.txt" &&

@@ -17,6 +17,7 @@ struct vendor_table;
 struct event_summary {
     char *name;
     int ok, not_ok, skip, todo, info;
+    int silent_zero;       /* of not_ok: the event opened and counted nothing (SILENT_ZERO) */
     char *fails;           /* "case; case; ..." where it failed */
     char *skip_reason;     /* the first SKIP reason */
 };

@@ -276,6 +276,21 @@ struct verdict check_event(const struct rule *r, const struct event_spec *ev, co
     return v;
 }
 
+bool check_silent_zero(struct verdict *v, const struct rule *r, const double (*raw)[2], int reps, uint64_t iters)
+{
+    if ((v->kind != V_OK && v->kind != V_NOT_OK) || !r || reps < 1 || v->expected * (double)iters < 1 ||
+        (r->tol != TOL_EXACT && r->tol != TOL_PERCENT && r->tol != TOL_ABSOLUTE))
+        return false;
+    for (int k = 0; k < reps; k++)
+        if (raw[k][0] != 0 || raw[k][1] != 0)
+            return false;
+    v->kind = V_NOT_OK;
+    size_t len = strlen(v->reason);
+    snprintf(v->reason + len, sizeof(v->reason) - len, "; " SILENT_ZERO " (it opened and read 0 in all %d runs, "
+             "where the model wants %.0f a run)", 2 * reps, v->expected * (double)iters);
+    return true;
+}
+
 void check_raw(struct verdict *v, const struct rule *r, const double (*raw)[2], const double *per_iter, int reps,
                uint64_t iters, double exact_floor, double slack_per_run)
 {

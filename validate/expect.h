@@ -71,6 +71,14 @@ struct verdict check_event(const struct rule *r, const struct event_spec *ev, co
 void check_raw(struct verdict *v, const struct rule *r, const double (*raw)[2], const double *per_iter, int reps,
                uint64_t iters, double exact_floor, double slack_per_run);
 
+/* A counter that opened and read 0 in every run, with and without iterations, where the model
+ * wants counts (an exact, percentage or +-X rule expecting some every run): the verdict, ok or not
+ * before, becomes not ok with SILENT_ZERO in its reason (true), the PMU's defect rather than a
+ * count off by some. For counter (programmable) events only: a software event's zero is a wrong
+ * rule, judged as any miss is. */
+#define SILENT_ZERO "counts nothing: silent zero"
+bool check_silent_zero(struct verdict *v, const struct rule *r, const double (*raw)[2], int reps, uint64_t iters);
+
 /* The rules a stored run is judged with today: the built-in ones, the shipped
  * validate/expect/<name>.txt of its PMU (pmu_override, else the run's) or of its source (none when
  * no_auto), then user_expect. Nothing the manifest names as a file is opened; a note says when the

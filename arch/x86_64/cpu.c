@@ -95,7 +95,7 @@ const struct cpu_facts *cpu_get(void)
     return &c;
 }
 
-const struct isa_ext_info isa_exts[] = {{ISA_AVX2, "AVX2"}, {ISA_FMA, "FMA"}, {ISA_AVX512, "AVX-512"}};
+const struct isa_ext_info isa_exts[] = {{ISA_AVX2, "AVX2", "avx2"}, {ISA_FMA, "FMA", "fma"}, {ISA_AVX512, "AVX-512", "avx512f"}};
 const size_t isa_nexts = sizeof(isa_exts) / sizeof(isa_exts[0]);
 
 bool isa_ext_present(unsigned bit)

@@ -11,6 +11,7 @@ struct cpu_facts {
     int family, model, stepping;
     bool sse2, avx, avx2, avx512f, fma;
     bool rdtscp;           /* CPUID 0x80000001 EDX[27]; a VM may leave it out */
+    char ident[40];        /* the identifying register where the ISA has one (AArch64's MIDR); "" */
     /* Data TLB entries for 4 KiB pages, first level and the last (shared) level; 0 = unknown. */
     int dtlb1_4k, stlb_4k;
     int dtlb1_2m, stlb_2m;
@@ -30,10 +31,13 @@ enum isa_ext {
 extern const struct isa_ext_info {
     unsigned bit;
     const char *name;      /* "AVX2", "FMA", "AVX-512" */
+    const char *key;       /* its key in the manifest's cpu.features */
 } isa_exts[];
 extern const size_t isa_nexts;
 /* Does this CPU (and its OS) let us run the extension? */
 bool isa_ext_present(unsigned bit);
+/* What the simulating counter source (valgrind) cannot execute. */
+#define ISA_SIM_LIMITS ISA_AVX512
 
 /* perf's signature of this CPU, VENDOR-FAMILY-MODEL-STEPPING (GenuineIntel-6-55-4), from CPUID
  * or the dump HWLOC_CPUID_PATH names; how says which ("cpuid", "HWLOC_CPUID_PATH"). false with

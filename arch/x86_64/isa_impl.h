@@ -8,4 +8,7 @@
 #include "arch/x86_64/ticks.h"
 #include "arch/x86_64/x86_emit.h"
 
+/* The ISA's name in messages. */
+#define ISA_NAME "x86-64"
+
 #endif

@@ -134,6 +134,13 @@
         break;                                                                                                    \
     }
 
+/* triad's variants on this ISA (their widths and needs in regions.c), and its default cases. */
+#define ISA_TRIAD_CHOICES "scalar|sse|avx2|avx512"
+#define ISA_TRIAD_DEFAULT "avx2"
+#define ISA_TRIAD_HELP "instruction set: scalar (one double an instruction), sse (128-bit), avx2 (256-bit), avx512 (512-bit)"
+#define ISA_TRIAD_MATRIX "variant=scalar", "variant=sse", "variant=avx2", "variant=avx512", "variant=avx2 size=L2", \
+        "variant=avx2 size=L3", "variant=avx2 size=DRAM", "variant=avx2 size=DRAM store=nt", "variant=sse size=L3 store=nt"
+
 /* snoop's writer: a spin-wait hint, and the lines it hands over flushed from every cache. */
 static inline void isa_cpu_relax(void)
 {

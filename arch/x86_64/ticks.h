@@ -39,6 +39,12 @@ static inline uint64_t isa_ticks_stop(void)
     return isa_stop_serialized ? isa_ticks_stop_serialized() : isa_ticks_stop_fenced();
 }
 
+/* The TSC's frequency as the CPU states it: 0, measured against the monotonic clock instead. */
+static inline double isa_ticks_hz_said(void)
+{
+    return 0;
+}
+
 /* The instructions that end a timed region here: "rdtscp;lfence" or "lfence;rdtsc;lfence". */
 const char *isa_stop_mark(void);
 /* " (CPUID has no RDTSCP)" where the fenced mark stands in for it, else "". */

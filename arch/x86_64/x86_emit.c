@@ -8,118 +8,19 @@
 
 static const char *const reg64[16] = {"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
                                       "r8",  "r9",  "r10", "r11", "r12", "r13", "r14", "r15"};
-static const char *const ccname[16] = {"o", "no", "b", "ae", "e", "ne", "be", "a",
-                                       "s", "ns", "p", "np", "l", "ge", "le", "g"};
-
-void emit_init(struct emit *e, size_t cap_hint, bool listing)
-{
-    memset(e, 0, sizeof(*e));
-    e->cap = cap_hint < 4096 ? 4096 : cap_hint + 64;
-    e->buf = xmalloc(e->cap);
-    e->listing = listing;
-}
-
-void emit_free(struct emit *e)
-{
-    for (size_t i = 0; i < e->nlines; i++)
-        free(e->lines[i].text);
-    free(e->lines);
-    free(e->buf);
-    free(e->labels);
-    free(e->fix);
-    memset(e, 0, sizeof(*e));
-}
-
-static void grow(struct emit *e, size_t n)
-{
-    if (e->finished)
-        pm_fatal("emit: instruction after emit_finish");
-    if (e->len + n > e->cap) {
-        while (e->len + n > e->cap)
-            e->cap *= 2;
-        e->buf = xrealloc(e->buf, e->cap);
-    }
-}
-
-static void put(struct emit *e, const uint8_t *b, size_t n)
-{
-    grow(e, n);
-    memcpy(e->buf + e->len, b, n);
-    e->len += n;
-}
-
-static void put8(struct emit *e, uint8_t b) { put(e, &b, 1); }
+static void put(struct emit *e, const uint8_t *b, size_t n) { emit_put(e, b, n); }
+static void put8(struct emit *e, uint8_t b) { emit_put(e, &b, 1); }
 
 static void put32(struct emit *e, uint32_t v)
 {
     uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-    put(e, b, 4);
+    emit_put(e, b, 4);
 }
 
-/* A listing line's text, formatted into its own allocation (the line owns it). */
-static char *vformat(const char *fmt, va_list ap)
-{
-    char *text;
-    if (vasprintf(&text, fmt, ap) < 0)
-        pm_die("out of memory");
-    return text;
-}
+#define insn emit_insn
 
-static void add_line(struct emit *e, size_t off, int len, int label, char *text)
-{
-    if (e->nlines == e->linecap) {
-        e->linecap = e->linecap ? e->linecap * 2 : 256;
-        e->lines = xrealloc(e->lines, e->linecap * sizeof(*e->lines));
-    }
-    e->lines[e->nlines++] = (struct emit_line){off, len, label, text};
-}
-
-/* One instruction ends here: count it and, when listing, record "mnemonic operands". */
-static void insn(struct emit *e, size_t start, int label, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static void insn(struct emit *e, size_t start, int label, const char *fmt, ...)
-{
-    e->ninsn++;
-    if (!e->listing)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    add_line(e, start, (int)(e->len - start), label, vformat(fmt, ap));
-    va_end(ap);
-}
-
-void emit_comment(struct emit *e, const char *fmt, ...)
-{
-    if (!e->listing)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    add_line(e, e->len, 0, -1, vformat(fmt, ap));
-    va_end(ap);
-}
-
-int emit_label(struct emit *e)
-{
-    if (e->nlabels == e->labcap) {
-        e->labcap = e->labcap ? e->labcap * 2 : 64;
-        e->labels = xrealloc(e->labels, (size_t)e->labcap * sizeof(*e->labels));
-    }
-    e->labels[e->nlabels] = -1;
-    return e->nlabels++;
-}
-
-void emit_bind(struct emit *e, int label)
-{
-    if (label < 0 || label >= e->nlabels || e->labels[label] >= 0)
-        pm_fatal("emit: label %d bound twice or unknown", label);
-    e->labels[label] = (int64_t)e->len;
-}
-
-size_t emit_label_offset(const struct emit *e, int label)
-{
-    if (label < 0 || label >= e->nlabels || e->labels[label] < 0)
-        pm_fatal("emit: label %d is not bound", label);
-    return (size_t)e->labels[label];
-}
+static const char *const ccname[16] = {"o", "no", "b", "ae", "e", "ne", "be", "a",
+                                       "s", "ns", "p", "np", "l", "ge", "le", "g"};
 
 /* REX prefix when needed: w = 64-bit operand, r = modrm.reg, x = sib.index, b = modrm.rm/base. */
 static void rex(struct emit *e, bool w, int r, int x, int b, bool force)
@@ -234,13 +135,7 @@ int emit_align(struct emit *e, size_t align)
 
 static void fixup(struct emit *e, int label, int width)
 {
-    if (label < 0 || label >= e->nlabels)
-        pm_fatal("emit: branch to unknown label %d", label);
-    if (e->nfix == e->fixcap) {
-        e->fixcap = e->fixcap ? e->fixcap * 2 : 256;
-        e->fix = xrealloc(e->fix, e->fixcap * sizeof(*e->fix));
-    }
-    e->fix[e->nfix++] = (struct emit_fixup){e->len, label, width};
+    emit_fixup_add(e, e->len, label, width);
     if (width == REL8)
         put8(e, 0);
     else
@@ -422,111 +317,20 @@ void emit_loop_test(struct emit *e, int body)
     emit_jcc(e, CC_AE, body, REL32);
 }
 
-void emit_finish(struct emit *e)
-{
-    for (size_t i = 0; i < e->nfix; i++) {
-        const struct emit_fixup *f = &e->fix[i];
-        if (e->labels[f->label] < 0)
-            pm_fatal("emit: branch at offset %zu to a label never bound", f->at);
-        int64_t rel = e->labels[f->label] - (int64_t)(f->at + (size_t)f->width);
-        if (f->width == REL8) {
-            if (rel < -128 || rel > 127)
-                pm_fatal("emit: rel8 branch at offset %zu cannot reach %lld bytes", f->at, (long long)rel);
-            e->buf[f->at] = (uint8_t)rel;
-        } else {
-            if (rel < INT32_MIN || rel > INT32_MAX)
-                pm_fatal("emit: rel32 branch at offset %zu cannot reach %lld bytes", f->at, (long long)rel);
-            uint32_t v = (uint32_t)(int32_t)rel;
-            memcpy(e->buf + f->at, &v, 4);
-        }
-    }
-    e->finished = true;
-}
+const uint8_t isa_emit_trap_byte = 0xcc;   /* int3 */
+const char isa_emit_syntax[] = "AT&T syntax as objdump prints it";
 
-#define HUGE_2M ((size_t)2 << 20)
-
-int emit_map(const struct emit *e, bool huge, struct code *out, const char *who)
+void isa_emit_resolve(struct emit *e, const struct emit_fixup *f, int64_t target)
 {
-    memset(out, 0, sizeof(*out));
-    if (!e->finished)
-        pm_fatal("emit_map before emit_finish");
-    size_t align = huge ? HUGE_2M : 4096;
-    size_t size = (e->len + align - 1) / align * align;
-    if (!size)
-        size = align;
-    /* Over-allocate to place the code on an aligned boundary, then trim. */
-    uint8_t *p = mmap(NULL, size + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) {
-        pm_error("%s: cannot map %s of code: %s; choose a smaller size", who, fmt_size(size), strerror(errno));
-        return -1;
+    int64_t rel = target - (int64_t)(f->at + (size_t)f->width);
+    if (f->width == REL8) {
+        if (rel < -128 || rel > 127)
+            pm_fatal("emit: rel8 branch at offset %zu cannot reach %lld bytes", f->at, (long long)rel);
+        e->buf[f->at] = (uint8_t)rel;
+    } else {
+        if (rel < INT32_MIN || rel > INT32_MAX)
+            pm_fatal("emit: rel32 branch at offset %zu cannot reach %lld bytes", f->at, (long long)rel);
+        uint32_t v = (uint32_t)(int32_t)rel;
+        memcpy(e->buf + f->at, &v, 4);
     }
-    uint8_t *a = (uint8_t *)(((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1));
-    if (a > p)
-        munmap(p, (size_t)(a - p));
-    if (a + size < p + size + align)
-        munmap(a + size, (size_t)(p + size + align - (a + size)));
-    if (huge)
-        madvise(a, size, MADV_HUGEPAGE);
-    memcpy(a, e->buf, e->len);
-    /* The tail of the last page: int3, so a stray jump past the end traps. */
-    memset(a + e->len, 0xcc, size - e->len);
-    if (mprotect(a, size, PROT_READ | PROT_EXEC)) {
-        pm_error("%s: cannot make the generated code executable (mprotect: %s); a policy forbidding "
-                 "executable anonymous memory (SELinux execmem, PaX) must allow it", who, strerror(errno));
-        munmap(a, size);
-        return -1;
-    }
-    out->base = a;
-    out->size = e->len;
-    out->map_size = size;
-    return 0;
-}
-
-void code_unmap(struct code *c)
-{
-    if (c->base)
-        munmap(c->base, c->map_size);
-    memset(c, 0, sizeof(*c));
-}
-
-int emit_write_asm(const struct emit *e, FILE *f, const char *title)
-{
-    if (!e->listing)
-        pm_fatal("emit_write_asm without a listing");
-    fprintf(f, "# %s\n# %zu bytes, %zu instructions; AT&T syntax as objdump prints it, branch targets as offsets\n"
-               "#  offset  bytes                                          instruction\n",
-            title, e->len, e->ninsn);
-    for (size_t i = 0; i < e->nlines; i++) {
-        const struct emit_line *l = &e->lines[i];
-        if (!l->len) {
-            fprintf(f, "#         %s\n", l->text);
-            continue;
-        }
-        char bytes[64] = "";
-        for (int b = 0, n = 0; b < l->len; b++)
-            n += snprintf(bytes + n, sizeof(bytes) - (size_t)n, "%02x ", e->buf[l->off + (size_t)b]);
-        const char *sp = strchr(l->text, ' ');
-        int mlen = sp ? (int)(sp - l->text) : (int)strlen(l->text);
-        if (l->label >= 0)
-            fprintf(f, "%8zx:  %-46s %-6.*s 0x%llx\n", l->off, bytes, mlen, l->text,
-                    (unsigned long long)e->labels[l->label]);
-        else if (sp)
-            fprintf(f, "%8zx:  %-46s %-6.*s %s\n", l->off, bytes, mlen, l->text, sp + 1);
-        else
-            fprintf(f, "%8zx:  %-46s %s\n", l->off, bytes, l->text);
-    }
-    if (ferror(f)) {
-        pm_error("cannot write the listing: %s", strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-int emit_write_bin(const struct emit *e, FILE *f)
-{
-    if (fwrite(e->buf, 1, e->len, f) != e->len) {
-        pm_error("cannot write the code bytes: %s", strerror(errno));
-        return -1;
-    }
-    return 0;
 }

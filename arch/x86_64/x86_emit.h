@@ -1,17 +1,15 @@
-/* An x86-64 machine-code emitter for the code-shaped kernels (ifetch, branch, callchain, bbexec).
- *
- * Code is written into a growing byte buffer, position-independent (every branch is relative;
- * absolute addresses live in data tables the caller fills after mapping). Beside the bytes the
- * emitter can keep a listing: one line per instruction in the AT&T syntax objdump prints, with
- * branch targets as offsets, so a user can read what runs without a disassembler and a test can
- * compare the two. emit_map() copies the finished code into memory mapped read+write, then
- * switches it to read+execute: the code is never writable and executable at the same time. */
+/* An x86-64 machine-code emitter for the code-shaped kernels (ifetch, branch, callchain, bbexec):
+ * the instructions, on the buffer, labels, listing and mapping every ISA's emitter shares
+ * (arch/emit.h). Code is position-independent (every branch is relative; absolute addresses
+ * live in data tables the caller fills after mapping); the listing is in the AT&T syntax
+ * objdump prints. */
 #ifndef PMUCAL_X86_EMIT_H
 #define PMUCAL_X86_EMIT_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "arch/emit.h"
 
 enum reg { RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8, R9, R10, R11, R12, R13, R14, R15 };
 
@@ -21,50 +19,6 @@ enum cc { CC_O, CC_NO, CC_B, CC_AE, CC_E, CC_NE, CC_BE, CC_A, CC_S, CC_NS, CC_P,
 #define CC_NC CC_AE   /* carry clear */
 
 enum { REL8 = 1, REL32 = 4 };
-
-struct emit_fixup {
-    size_t at;       /* offset of the displacement field */
-    int label;
-    int width;       /* REL8 or REL32 */
-};
-
-struct emit_line {   /* listing record of one instruction or comment */
-    size_t off;
-    int len;         /* bytes; 0 for a comment line */
-    int label;       /* branch target label, -1 when none */
-    char *text;
-};
-
-struct emit {
-    uint8_t *buf;
-    size_t len, cap;
-    size_t ninsn;                 /* instructions emitted */
-    int64_t *labels;              /* offset of each label, -1 while unbound */
-    int nlabels, labcap;
-    struct emit_fixup *fix;
-    size_t nfix, fixcap;
-    bool listing;                 /* keep emit_line records (costly on huge code) */
-    struct emit_line *lines;
-    size_t nlines, linecap;
-    bool finished;
-};
-
-/* A finished, mapped piece of code. */
-struct code {
-    uint8_t *base;        /* read + execute */
-    size_t size;          /* bytes of code */
-    size_t map_size;      /* bytes mapped */
-    bool huge;            /* backed by 2 MiB pages (THP): gen_map checks after mapping */
-};
-
-/* cap_hint: expected bytes (the buffer grows past it as needed); listing: keep the listing. */
-void emit_init(struct emit *e, size_t cap_hint, bool listing);
-void emit_free(struct emit *e);
-
-int emit_label(struct emit *e);                    /* a new, unbound label */
-void emit_bind(struct emit *e, int label);         /* the label is here */
-size_t emit_label_offset(const struct emit *e, int label);
-void emit_comment(struct emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Instructions. Each appends its bytes (and a listing line). */
 void emit_movabs(struct emit *e, enum reg dst, uint64_t imm);            /* 10 bytes */
@@ -100,16 +54,5 @@ void emit_sqrtsd(struct emit *e, int dst, int src);                      /* sqrt
  * "void fn(uint64_t iters in %rdi, void *data in %rsi)" (SysV; only registers a callee may
  * clobber): sub $1,%rdi; jae body (rel32). The loop is "jmp test; body: ...; test; ret". */
 void emit_loop_test(struct emit *e, int body);
-/* Resolves every branch; after this no more instructions. pm_fatal on an unbound label or a
- * rel8 out of range (generator bugs, not user input). */
-void emit_finish(struct emit *e);
-/* Copies finished code into a fresh mapping: read+write while copying, then read+execute.
- * huge: ask for 2 MiB pages (THP; whether they came is for the caller to see). -1 with a message. */
-int emit_map(const struct emit *e, bool huge, struct code *out, const char *who);
-void code_unmap(struct code *c);
-
-/* The listing (needs listing=true) and the raw bytes, to files. -1 with a message. */
-int emit_write_asm(const struct emit *e, FILE *f, const char *title);
-int emit_write_bin(const struct emit *e, FILE *f);
 
 #endif

@@ -1,0 +1,124 @@
+#include "arch/aarch64/a64_emit.h"
+#include "base/util.h"
+#include <string.h>
+
+static const char *const ccname[14] = {"eq", "ne", "cs", "cc", "mi", "pl", "vs", "vc",
+                                       "hi", "ls", "ge", "lt", "gt", "le"};
+
+static void word(struct emit *e, uint32_t w)
+{
+    uint8_t b[4] = {(uint8_t)w, (uint8_t)(w >> 8), (uint8_t)(w >> 16), (uint8_t)(w >> 24)};
+    emit_put(e, b, 4);
+}
+
+/* "x3", or the name register 31 has in this operand: "sp" for a base or add, "xzr" otherwise. */
+static const char *xn(char *buf, enum reg r, bool sp)
+{
+    if (r == 31)
+        return sp ? "sp" : "xzr";
+    snprintf(buf, 8, "x%d", (int)r);
+    return buf;
+}
+
+void emit_nop(struct emit *e)
+{
+    size_t s = e->len;
+    word(e, 0xd503201fu);
+    emit_insn(e, s, -1, "nop");
+}
+
+static void branch(struct emit *e, uint32_t op, int width, int label, const char *name)
+{
+    size_t s = e->len;
+    emit_fixup_add(e, s, label, width);
+    word(e, op);
+    emit_insn(e, s, label, "%s", name);
+}
+
+void emit_b(struct emit *e, int label) { branch(e, 0x14000000u, A64_IMM26, label, "b"); }
+void emit_bl(struct emit *e, int label) { branch(e, 0x94000000u, A64_IMM26, label, "bl"); }
+
+void emit_bcond(struct emit *e, enum cc cc, int label)
+{
+    char name[8];
+    snprintf(name, sizeof(name), "b.%s", ccname[cc]);
+    branch(e, 0x54000000u | (uint32_t)cc, A64_IMM19, label, name);
+}
+
+void emit_ret(struct emit *e)
+{
+    size_t s = e->len;
+    word(e, 0xd65f03c0u);
+    emit_insn(e, s, -1, "ret");
+}
+
+static void reg_branch(struct emit *e, uint32_t op, enum reg r, const char *name)
+{
+    char b[8];
+    size_t s = e->len;
+    word(e, op | (uint32_t)r << 5);
+    emit_insn(e, s, -1, "%s %s", name, xn(b, r, false));
+}
+
+void emit_br(struct emit *e, enum reg r) { reg_branch(e, 0xd61f0000u, r, "br"); }
+void emit_blr(struct emit *e, enum reg r) { reg_branch(e, 0xd63f0000u, r, "blr"); }
+
+static void imm12_op(struct emit *e, uint32_t op, enum reg d, enum reg n, unsigned imm, const char *name, bool d_sp)
+{
+    if (imm > 0xfff)
+        pm_fatal("emit: %s immediate %u does not fit 12 bits", name, imm);
+    char bd[8], bn[8];
+    size_t s = e->len;
+    word(e, op | imm << 10 | (uint32_t)n << 5 | (uint32_t)d);
+    emit_insn(e, s, -1, "%s %s, %s, #0x%x", name, xn(bd, d, d_sp), xn(bn, n, true), imm);
+}
+
+void emit_add_imm(struct emit *e, enum reg d, enum reg n, unsigned imm) { imm12_op(e, 0x91000000u, d, n, imm, "add", true); }
+void emit_subs_imm(struct emit *e, enum reg d, enum reg n, unsigned imm) { imm12_op(e, 0xf1000000u, d, n, imm, "subs", false); }
+
+void emit_ldr(struct emit *e, enum reg t, enum reg base, unsigned disp)
+{
+    if (disp % 8 || disp / 8 > 0xfff)
+        pm_fatal("emit: ldr offset %u is not a multiple of 8 below 32768", disp);
+    char bt[8], bb[8];
+    size_t s = e->len;
+    word(e, 0xf9400000u | (disp / 8) << 10 | (uint32_t)base << 5 | (uint32_t)t);
+    emit_insn(e, s, -1, "ldr %s, [%s, #%u]", xn(bt, t, false), xn(bb, base, true), disp);
+}
+
+void emit_push_lr(struct emit *e)
+{
+    size_t s = e->len;
+    word(e, 0xa9bf7bfdu);
+    emit_insn(e, s, -1, "stp x29, x30, [sp, #-16]!");
+}
+
+void emit_pop_lr(struct emit *e)
+{
+    size_t s = e->len;
+    word(e, 0xa8c17bfdu);
+    emit_insn(e, s, -1, "ldp x29, x30, [sp], #16");
+}
+
+void emit_loop_test(struct emit *e, int body)
+{
+    emit_subs_imm(e, X0, X0, 1);
+    emit_bcond(e, CC_CS, body);
+}
+
+/* Offsets count words from the branch itself. */
+void isa_emit_resolve(struct emit *e, const struct emit_fixup *f, int64_t target)
+{
+    int64_t rel = (target - (int64_t)f->at) / 4;
+    int64_t lim = (int64_t)1 << (f->width - 1);
+    if (rel < -lim || rel >= lim)
+        pm_fatal("emit: imm%d branch at offset %zu cannot reach %lld words", f->width, f->at, (long long)rel);
+    uint32_t w;
+    memcpy(&w, e->buf + f->at, 4);
+    uint32_t field = (uint32_t)rel & (((uint32_t)1 << f->width) - 1);
+    w |= f->width == A64_IMM26 ? field : field << 5;
+    memcpy(e->buf + f->at, &w, 4);
+}
+
+const uint8_t isa_emit_trap_byte = 0x00;   /* words of zero: udf #0 */
+const char isa_emit_syntax[] = "A64 as objdump prints it";

@@ -1,0 +1,49 @@
+/* What an AArch64 CPU says about itself to user space: its Main ID Register (MIDR_EL1, read
+ * from sysfs or /proc/cpuinfo, as the kernel exposes it), the extensions the kernel's hwcaps
+ * report, and the signature perf's arm64 event tables are chosen by. */
+#ifndef PMUCAL_A64_CPU_H
+#define PMUCAL_A64_CPU_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The fields the rest of pmucal reads on every ISA: vendor is the implementer's name ("ARM"),
+ * family the implementer code (0x41), model the part number (0xd0c), stepping the revision;
+ * brand the core's name where pmucal knows the part ("Neoverse N1"). */
+struct cpu_facts {
+    char vendor[13];
+    char brand[49];
+    int family, model, stepping;
+    int variant;           /* MIDR[23:20] */
+    uint64_t midr;         /* 0 = the kernel exposes none */
+    char ident[40];        /* "MIDR_EL1 0x414fd0c1 (sysfs)": the identifying register and where it was read */
+    /* Data TLB entries: user space cannot read them on AArch64; 0 = unknown. */
+    int dtlb1_4k, stlb_4k;
+    int dtlb1_2m, stlb_2m;
+};
+
+const struct cpu_facts *cpu_get(void);
+
+/* Extensions a kernel variant may need beyond ARMv8.0 with AdvSIMD (NEON, always there), and a
+ * counter source may be unable to execute (valgrind has no SVE). */
+enum isa_ext {
+    ISA_SVE = 1u << 0,
+};
+extern const struct isa_ext_info {
+    unsigned bit;
+    const char *name;      /* "SVE" */
+    const char *key;       /* its key in the manifest's cpu.features */
+} isa_exts[];
+extern const size_t isa_nexts;
+bool isa_ext_present(unsigned bit);
+/* What the simulating counter source (valgrind) cannot execute. */
+#define ISA_SIM_LIMITS ISA_SVE
+
+/* perf's arm64 signature of this CPU: the MIDR as 0x%016x ("0x00000000414fd0c1"), from
+ * PMUCAL_MIDR (a test's stand-in host), sysfs or /proc/cpuinfo; how says which. false with
+ * why in how when none is readable. */
+bool isa_cpu_signature(char *sig, size_t n, char *how, size_t hn);
+/* User space cannot read PMCR_EL0.N: 0 (the event table's or libpfm4's count stands in). */
+int isa_pmu_counters(bool amd, const char **how);
+
+#endif

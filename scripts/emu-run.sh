@@ -1,0 +1,77 @@
+#!/bin/sh
+# Boot Debian's arm64 kernel on an emulated Neoverse N1 (QEMU TCG, -icount shift=0: exact
+# instruction counts, one cycle an instruction) with an initramfs holding the aarch64 pmucal,
+# the libraries it needs, the expectation files, the event tables and /init (tests/emu/init.c),
+# which runs the lines of COMMANDS and powers off. The serial console goes to LOG.
+#
+#   scripts/emu-run.sh PMUCAL INIT COMMANDS LOG [SECONDS]
+#
+# QEMU exits 0 whatever ran inside: the caller reads the verdicts from LOG. This script exits
+# non-zero only when it cannot boot at all (a missing piece, named with its Debian package) or
+# QEMU ran past SECONDS (default 170).
+set -eu
+[ $# -ge 4 ] || { echo "usage: $0 PMUCAL INIT COMMANDS LOG [SECONDS]" >&2; exit 2; }
+bin=$1 init=$2 cmds=$3 log=$4 limit=${5:-170}
+kernel=${PMUCAL_EMU_KERNEL:-build/emu/vmlinuz}
+eventdata=${PMUCAL_EVENTDATA:-../shared/eventdata}
+libdir=/usr/lib/aarch64-linux-gnu
+need() { # FILE-OR-COMMAND PACKAGE
+    case $1 in
+    /*|*/*) [ -e "$1" ] ;;
+    *) command -v "$1" >/dev/null 2>&1 ;;
+    esac || { echo "emu-run: $1 is missing: install the Debian package $2 (make deps does)" >&2; exit 3; }
+}
+need qemu-system-aarch64 qemu-system-arm
+need cpio cpio
+need aarch64-linux-gnu-readelf binutils-aarch64-linux-gnu
+need "$kernel" "linux-image-arm64:arm64 (make deps downloads it to build/emu/vmlinuz)"
+need "$bin" "gcc-aarch64-linux-gnu (make emu builds it)"
+need "$init" "gcc-aarch64-linux-gnu (make emu builds it)"
+
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root/bin" "$root/etc" "$root/lib" "$root/proc" "$root/sys" "$root/dev" "$root/tmp" \
+         "$root/share/pmucal" "$root/results" "$root/$libdir"
+cp "$init" "$root/init"
+cp "$bin" "$root/bin/pmucal"
+cp "$cmds" "$root/etc/emu-commands"
+cp -r validate/expect "$root/share/pmucal/expect"
+# The emulated host's own files: its topology (tests/hosts/qemu-n1) and rules (tests/emu/*.txt).
+mkdir -p "$root/share/pmucal/emu"
+cp tests/hosts/qemu-n1/hwloc.xml tests/emu/*.txt "$root/share/pmucal/emu/"
+# Perf's arm64 tables, where there are some: the binary finds them through
+# PMUCAL_EVENTDATA=/share/pmucal/eventdata (tests/emu/commands says so where it uses them).
+if [ -d "$eventdata/arm" ]; then
+    mkdir -p "$root/share/pmucal/eventdata"
+    cp -r "$eventdata/arm" "$root/share/pmucal/eventdata/arm"
+fi
+# The shared libraries the binary needs, and theirs, resolved by their NEEDED entries.
+todo=$(aarch64-linux-gnu-readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+done_libs=""
+while [ -n "$todo" ]; do
+    set -- $todo
+    lib=$1
+    shift
+    todo=$*
+    case " $done_libs " in *" $lib "*) continue ;; esac
+    done_libs="$done_libs $lib"
+    src=$libdir/$lib
+    [ -e "$src" ] || src=/lib/aarch64-linux-gnu/$lib
+    need "$src" "the :arm64 library package holding $lib (libpfm4-dev:arm64, libhwloc-dev:arm64)"
+    cp -L "$src" "$root/$libdir/$lib"
+    todo="$todo $(aarch64-linux-gnu-readelf -d "$src" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')"
+done
+interp=$(aarch64-linux-gnu-readelf -l "$bin" | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')
+[ -n "$interp" ] && { mkdir -p "$root/$(dirname "$interp")"; cp -L "$libdir/$(basename "$interp")" "$root/$interp"; }
+(cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 > "$root.cpio.gz"
+trap 'rm -rf "$root" "$root.cpio.gz"' EXIT
+# -net none: without it QEMU looks for efi-virtio.rom (ipxe-qemu) and stops.
+rc=0
+timeout --foreground -k 5 "$limit" qemu-system-aarch64 -M virt -cpu neoverse-n1 -smp 1 -m 1024 -nographic \
+    -no-reboot -net none -icount shift=0 -kernel "$kernel" -initrd "$root.cpio.gz" \
+    -append "console=ttyAMA0 rdinit=/init quiet" </dev/null >"$log" 2>&1 || rc=$?
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+    echo "emu-run: QEMU ran past ${limit}s: stopped (the console so far is in $log)" >&2
+    exit 4
+fi
+[ "$rc" = 0 ] || { echo "emu-run: qemu-system-aarch64 exited $rc (see $log)" >&2; exit 5; }

@@ -1,0 +1,139 @@
+#!/bin/sh
+# A real PMU driver in every test run: the aarch64 pmucal (make emu) on an emulated Arm Neoverse
+# N1 (QEMU TCG, -icount shift=0), counted by Debian's arm64 kernel and its armv8_pmuv3 driver. One
+# boot runs tests/emu/commands (scripts/emu-run.sh); the verdicts come back through the serial
+# console. Under -icount instruction counts are exact, and this PMU has real defects (events that
+# open and count nothing), so the checks below hold pmucal's hardware path to both: exact ok
+# verdicts, silent zeros not ok exactly where the model wants counts, refused events SKIP, a group
+# larger than the counters split and measured again, the perturbing source caught.
+. "$(dirname "$0")/lib.sh"
+BIN=${PMUCAL_EMU_BIN:-build/aarch64/pmucal}
+INIT=${PMUCAL_EMU_INIT:-build/aarch64/emu-init}
+
+if [ "${PMUCAL_TEST_EMU:-1}" = 0 ]; then
+    skip "the emulated Neoverse N1" "PMUCAL_TEST_EMU=0: the emulated Arm host is left out (it needs qemu-system-arm, gcc-aarch64-linux-gnu, libpfm4-dev:arm64, libhwloc-dev:arm64, cpio and the arm64 kernel that make deps installs)"
+    done_testing
+    exit
+fi
+if sanitized_build; then
+    skip "the emulated Neoverse N1" "$PMUCAL is an AddressSanitizer build (make SAN=1); the emulated host runs the plain aarch64 build, which plain 'make test' checks"
+    done_testing
+    exit
+fi
+
+start=$(date +%s.%N)
+scripts/emu-run.sh "$BIN" "$INIT" tests/emu/commands "$TMP/console.raw" 170 2> "$TMP/emu.err"
+rc=$?
+end=$(date +%s.%N)
+secs=$(echo "$start $end" | awk '{ printf "%.1f", $2 - $1 }')
+ok $rc "the emulated N1 booted, ran tests/emu/commands and powered off in ${secs} s wall (exit $rc$( [ $rc = 0 ] || printf ': %s' "$(head -c 400 "$TMP/emu.err")"))"
+# The serial console ends lines with CR LF, and a progress line may precede a TAP line.
+tr -d '\r' < "$TMP/console.raw" | sed 's/.*\x1b\[K//' > "$TMP/console"
+is_close "$secs" 0 180 "the emulated part takes at most 3 minutes"
+grep -q '^### emu done' "$TMP/console"
+ok $? "the guest ran every command to the end"
+section() { awk -v n="$1" '$0 ~ "^### emu begin " n ":" { on = 1; next } $0 ~ "^### emu end " n " " { on = 0 } on' "$TMP/console"; }
+rc_of() { sed -n "s/^### emu end $1 rc=\([0-9]*\)$/\1/p" "$TMP/console"; }
+for n in 2 3 5 7; do
+    section $n > "$TMP/s$n"
+    grep -Eq '^1\.\.[0-9]+$' "$TMP/s$n"
+    ok $? "command $n printed a TAP plan (a guest that printed none failed): $(sed -n "s/^### emu begin $n: .*--label \([a-z]*\).*/\1/p" "$TMP/console")"
+done
+section 1 > "$TMP/info"
+grep -q '^ident *MIDR_EL1 0x414fd0c1' "$TMP/info"
+ok $? "info names the CPU by its MIDR: $(grep '^ident' "$TMP/info")"
+grep -q '^pmu *arm_n1 ' "$TMP/info"
+ok $? "libpfm4 finds arm_n1 inside: $(grep '^pmu ' "$TMP/info")"
+grep -q '^pmu sysfs *armv8_pmuv3' "$TMP/info"
+ok $? "info names the kernel's core PMU: $(grep '^pmu sysfs' "$TMP/info")"
+grep -q '^machine *QEMU -M virt.*, virtual or emulated$' "$TMP/info"
+ok $? "info says the host is emulated: $(grep '^machine' "$TMP/info")"
+
+# verdicts FILE EVENT: the TAP lines of one event, "ok", "not ok" or "skip" and the reason
+verdicts() { grep -E "^(not )?ok [0-9]+ - .* :: $2( |$)" "$1"; }
+count() { verdicts "$1" "$2" | grep -c "$3"; }
+m="$TMP/s2"
+# event | exact ok at least | what every one of its lines must say
+while IFS='|' read -r ev want says; do
+    ev=$(echo "$ev" | tr -d ' '); want=$(echo "$want" | tr -d ' '); says=$(echo "$says" | sed 's/^ *//; s/ *$//')
+    [ -z "$ev" ] && continue
+    total=$(verdicts "$m" "$ev" | grep -cv '# SKIP size=L3\|# SKIP .*: no AArch64 version\|# SKIP fpassist\|# SKIP .*writer_cpu')
+    good=$(verdicts "$m" "$ev" | grep -v '# SKIP size=L3\|# SKIP .*: no AArch64 version\|# SKIP fpassist\|# SKIP .*writer_cpu' | grep -c -- "$says")
+    [ "$total" -ge "$want" ] && [ "$good" = "$total" ]
+    ok $? "matrix: $ev: $good of $total measured cases say '$says' (want every one, at least $want)"
+done <<'ROWS'
+INST_RETIRED    | 15 | ^ok .*(exact,
+instructions    | 15 | ^ok .*(exact,
+CPU_CYCLES      | 15 | ^ok .*(exact, /share/pmucal/emu/icount.txt
+cycles          | 15 | ^ok .*(exact, /share/pmucal/emu/icount.txt
+branches        | 15 | # SKIP refused by the kernel
+branch-misses   | 15 | # SKIP refused by the kernel
+BR_RETIRED      | 15 | ^not ok .*counts nothing: silent zero
+L1D_CACHE       | 15 | ^not ok .*counts nothing: silent zero
+MEM_ACCESS      | 15 | ^not ok .*counts nothing: silent zero
+ROWS
+# Silent zeros only where the model wants counts: where it wants none, 0 is right.
+bad=$(verdicts "$m" L1D_CACHE_REFILL | grep -v '# SKIP' | grep -v '^ok .*expected 0.0000' | grep -vc '^not ok .*silent zero')
+neg=$(verdicts "$m" L1D_CACHE_REFILL | grep -c '^ok .*expected 0.0000')
+pos=$(verdicts "$m" L1D_CACHE_REFILL | grep -c '^not ok .*silent zero')
+[ "$bad" = 0 ] && [ "$neg" -ge 1 ] && [ "$pos" -ge 1 ]
+ok $? "matrix: L1D_CACHE_REFILL is ok in the $neg cases whose model wants 0 and a silent zero in the $pos that want counts ($bad other lines)"
+grep -q '^#   BR_RETIRED .*each a silent zero: the PMU.s defect' "$m"
+ok $? "the summary names BR_RETIRED's silent zeros as the PMU's defect"
+grep -q '# SKIP branch: no AArch64 version yet' "$m"
+ok $? "a kernel without an AArch64 version is a SKIP saying so"
+is "$(rc_of 2)" 1 "validate exits 1 on the silent zeros"
+
+s="$TMP/s3"
+grep -q '^# learned: {INST_RETIRED,.*} cannot be measured as one group: .* no free counter' "$s"
+ok $? "8 events without the cycle counter: the group is split and what was learned recorded: $(grep -m1 '^# learned: {' "$s" | cut -c1-160)"
+[ "$(count "$s" INST_RETIRED '^ok .*(exact,')" = 1 ] && ! grep -q '# SKIP the kernel rejected' "$s"
+ok $? "after the split INST_RETIRED is exact and no member is lost as a rejected encoding"
+section 4 | grep '"INST_RETIRED"' | head -n 1 > "$TMP/rec"
+raw=$(jq -c '{iters, part, raw: [.events[] | select(.name == "INST_RETIRED") | .raw][0]}' "$TMP/rec" 2> /dev/null)
+echo "# raw counts of walker (size=L1, 16 loads an iteration: model inst 18), [count(N), count(0)] per repetition: $raw"
+n=$(echo "$raw" | jq -r '.iters // empty' 2> /dev/null)
+c=$(echo "$raw" | jq -r '.raw[0] | .[0] - .[1]' 2> /dev/null)
+is_close "$c" "$(( ${n:-0} * 18 ))" 0 "raw INST_RETIRED: count(N) - count(0) = 18 x N exactly"
+
+a="$TMP/s5"
+grep -q 'validate: 1 cases x 114 events' "$a"
+ok $? "-e all lists the 114 events libpfm4's arm_n1 has"
+nz=$(grep -c '^not ok' "$a"); sz=$(grep -c '^not ok .*silent zero' "$a")
+[ "$nz" -ge 1 ] && [ "$nz" = "$sz" ]
+ok $? "-e all: every not ok ($nz) is a silent zero ($sz)"
+
+x=$(section 6)
+echo "$x" | grep -q '^ok [0-9]* - .*arm_n1.txt:[0-9]*: INST_RETIRED = inst exact' && ! echo "$x" | grep -q '^not ok'
+ok $? "expect check inside: arm_n1.txt's rules encode for arm_n1 ($(echo "$x" | grep -c '^ok .*arm_n1.txt:') ok lines, $(echo "$x" | grep -c '^not ok') not ok)"
+
+p="$TMP/s7"
+[ "$(count "$p" INST_RETIRED '^not ok')" = 1 ] && [ "$(count "$p" instructions '^not ok')" = 1 ]
+ok $? "the perturbing source (x1.01) turns the exact verdicts not ok"
+
+# perf's arm64 table by the guest's own MIDR, where libpfm4's arm_n1 is hidden.
+if [ -f "${PMUCAL_EVENTDATA:-../shared/eventdata}/arm/mapfile.csv" ]; then
+    is "$(section 11 | sed '/^$/d' | tail -n 1)" "{r8:u,r21:u,r3:u}" "inside, the N1's perf table resolves ArchStdEvent names to their codes"
+    section 12 | head -n 1 | grep -q "arm/arm/cortex-a76-n1 (CPUID 0x00000000414fd0c1 matches row '0x00000000410fd0c0'"
+    ok $? "inside, the table is chosen by the MIDR: $(section 12 | head -n 1 | cut -c1-160)"
+else
+    skip "perf's arm64 tables inside" "no tables at ${PMUCAL_EVENTDATA:-../shared/eventdata}/arm"
+fi
+
+# The matrix run's folder, made on AArch64, read by this host's build.
+run="$TMP/arm/2026-01-01-qemu-n1-matrix"
+mkdir -p "$run"
+section 8 | sed '/^$/d' > "$run/manifest.json"
+section 9 | sed '/^$/d' > "$run/measurements.ndjson"
+section 10 | sed '/^$/d' > "$run/validate.tap"
+is "$(jq -r '[.status, .cpu.ident, .pmu.sysfs_name, .machine.virtual] | join(" ")' "$run/manifest.json" 2> /dev/null)" \
+    "complete MIDR_EL1 0x414fd0c1 (sysfs) armv8_pmuv3 true" "the AArch64 manifest: status, MIDR, the kernel's PMU, emulated"
+$PMUCAL report "$run" --out "$TMP/arm.html" > /dev/null 2> "$TMP/report.err" && grep -q 'Neoverse N1' "$TMP/arm.html" &&
+    grep -q 'counts nothing: silent zero' "$TMP/arm.html"
+ok $? "report renders the AArch64 run (its CPU and silent zeros on the page) $(head -c 300 "$TMP/report.err")"
+$PMUCAL compare "$run" "$run" > "$TMP/cmp.tap" 2>&1
+ok $? "compare takes the AArch64 run: $(tail -n 1 "$TMP/cmp.tap")"
+$PMUCAL replay "$run" --expect tests/emu/icount.txt > "$TMP/replay.tap" 2>&1
+[ $? = 1 ] && grep -q '; 0 verdicts differ from the stored ones' "$TMP/replay.tap"
+ok $? "replay judges it again with this build's rules (and the emulator's, given again), the same verdicts (exit 1: its silent zeros): $(tail -n 1 "$TMP/replay.tap")"
+done_testing

@@ -1,0 +1,127 @@
+/* /init of the emulated Arm host's initramfs (tests/72-emu-n1.t, scripts/emu-run.sh): a static
+ * aarch64 program, since the initramfs has no shell. It mounts what pmucal reads (/proc, /sys,
+ * /dev), runs each line of /etc/emu-commands between markers the host reads back from the serial
+ * console, and powers the machine off (QEMU then exits, whatever ran).
+ *
+ * A line is "[VAR=VALUE...] NAME ARG..." (words split at spaces; the assignments hold for that
+ * line only): "pmucal ARG..." runs /bin/pmucal, "cat PATTERN" prints the files a glob(3) pattern
+ * names (a results folder's name holds the date). Each prints "### emu begin N: LINE" and "### emu end N rc=RC" around its output. */
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void mount_or_say(const char *src, const char *dir, const char *type)
+{
+    mkdir(dir, 0755);
+    if (mount(src, dir, type, 0, NULL))
+        printf("### emu: mount %s on %s: %s\n", type, dir, strerror(errno));
+}
+
+static int run(char **assign, int nassign, char **argv)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        for (int i = 0; i < nassign; i++)
+            putenv(assign[i]);
+        execv(argv[0], argv);
+        printf("### emu: exec %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    int st;
+    if (pid < 0 || waitpid(pid, &st, 0) < 0)
+        return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int cat(const char *pattern)
+{
+    glob_t g;
+    if (glob(pattern, 0, NULL, &g)) {
+        printf("### emu: no file matches %s\n", pattern);
+        return 1;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        FILE *f = fopen(g.gl_pathv[i], "r");
+        if (!f) {
+            printf("### emu: %s: %s\n", g.gl_pathv[i], strerror(errno));
+            rc = 1;
+            continue;
+        }
+        char buf[4096];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+            fwrite(buf, 1, n, stdout);
+        fclose(f);
+    }
+    globfree(&g);
+    return rc;
+}
+
+int main(void)
+{
+    mount_or_say("devtmpfs", "/dev", "devtmpfs");
+    int fd = open("/dev/console", O_RDWR);
+    if (fd >= 0) {
+        dup2(fd, 0), dup2(fd, 1), dup2(fd, 2);
+        if (fd > 2)
+            close(fd);
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    mount_or_say("proc", "/proc", "proc");
+    mount_or_say("sysfs", "/sys", "sysfs");
+    mount_or_say("tmpfs", "/tmp", "tmpfs");
+    setenv("PATH", "/bin", 1);
+    setenv("HOME", "/tmp", 1);
+    setenv("CI", "true", 1);
+    setenv("PMUCAL_EXPECT_DIR", "/share/pmucal/expect", 1);
+    setenv("PMUCAL_CACHE_DIR", "/tmp/cache", 1);
+    FILE *cmds = fopen("/etc/emu-commands", "r");
+    if (!cmds)
+        printf("### emu: /etc/emu-commands: %s\n", strerror(errno));
+    char line[4096];
+    for (int n = 1; cmds && fgets(line, sizeof(line), cmds); n++) {
+        line[strcspn(line, "\n")] = '\0';
+        if (!*line || *line == '#') {
+            n--;
+            continue;
+        }
+        printf("### emu begin %d: %s\n", n, line);
+        char copy[sizeof(line)], *words[128], **argv = words;
+        int argc = 0, nassign = 0;
+        snprintf(copy, sizeof(copy), "%s", line);
+        for (char *w = strtok(copy, " "); w && argc < 127; w = strtok(NULL, " "))
+            words[argc++] = w;
+        words[argc] = NULL;
+        while (nassign < argc - 1 && strchr(words[nassign], '='))
+            nassign++;
+        argv += nassign;
+        argc -= nassign;
+        int rc;
+        if (!strcmp(argv[0], "cat") && argc == 2)
+            rc = cat(argv[1]);
+        else if (!strcmp(argv[0], "pmucal")) {
+            argv[0] = "/bin/pmucal";
+            rc = run(words, nassign, argv);
+        } else {
+            printf("### emu: unknown command %s\n", argv[0]);
+            rc = 127;
+        }
+        fflush(stdout);
+        printf("\n### emu end %d rc=%d\n", n, rc);
+    }
+    printf("### emu done\n");
+    fflush(stdout);
+    sync();
+    reboot(RB_POWER_OFF);
+    return 0;
+}
