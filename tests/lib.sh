@@ -46,6 +46,13 @@ is_close() {
         d = a - e; if (d < 0) d = -d; exit !(a ~ num && e ~ num && d <= t) }'
     ok $? "$4 (got $1, want $2 +- $3)"
 }
+# cpu_wait_factor: how many times its CPU time a CPU-bound task takes in wall time here now (about 1
+# on an idle CPU, 2 or more beside other work): a bound on how soon pmucal answers is scaled by it,
+# so the tolerance comes from the load measured, not from a quiet machine.
+cpu_wait_factor() {
+    perl -MTime::HiRes=time -e '$t = time; $c = (times)[0]; $s = 0; $s += $_ for 1 .. 1e7;
+        $u = (times)[0] - $c; printf "%.2f\n", (time - $t) / ($u > 0.02 ? $u : 0.02)'
+}
 is() { [ "$1" = "$2" ]; ok $? "$3 (got '$1', want '$2')"; }
 # Is $PMUCAL an AddressSanitizer build (make SAN=1)? It runs 2-3x slower and not under valgrind.
 sanitized_build() { nm "$PMUCAL" 2> /dev/null | grep -q __asan_init; }
