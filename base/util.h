@@ -41,6 +41,9 @@ const char *fmt_size(uint64_t bytes);
  * on) of at most max bytes, NUL-terminated, its length in *len. NULL with err saying why,
  * starting with the path (callers put "cannot read <what>" before it). */
 char *read_file_bounded(const char *path, size_t max, size_t *len, char *err, size_t errlen);
+/* The same, refusing a symbolic link at path's last component (a run folder's files, which whoever
+ * made the folder controls); errno is ENOENT when there is no such file. */
+char *read_file_nofollow(const char *path, size_t max, size_t *len, char *err, size_t errlen);
 /* A whole text file, NUL-terminated; NULL with one message naming the file and what it is
  * ("event list", "expectation file") when it cannot be read, is not a regular file, is larger
  * than INPUT_FILE_MAX or holds a NUL byte. */

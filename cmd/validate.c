@@ -227,7 +227,7 @@ static int open_run(struct validate_run *v)
     /* Now, not only in session_open: resume_cases rewrites the resumed folder's records, and a
      * stop during that must find the handlers, as a new folder's creation does. */
     stop_install_handlers();
-    if (session_resuming(&v->s) && (resume_same_cpu(&v->s.rs) || resume_cases(&v->s.rs, v->list.c, v->list.n)))
+    if (session_resuming(&v->s) && (resume_claim(&v->s.rs) || resume_cases(&v->s.rs, v->list.c, v->list.n)))
         return 2;
     const struct source *src = v->e.src;
     if (session_open(&v->s, v->a.o.out, v->a.o.label ? v->a.o.label : src->libpfm_events ? "validate" : src->name))

@@ -15,7 +15,7 @@ int measurements_read(const char *run, struct jvalue ***recs, int *nrec)
 {
     char err[512], *nd = xasprintf("%s/measurements.ndjson", run);
     size_t size;
-    char *text = read_file_bounded(nd, INPUT_FILE_MAX, &size, err, sizeof(err));
+    char *text = run_file_read(run, "measurements.ndjson", &size, err, sizeof(err));
     *recs = NULL;
     *nrec = 0;
     if (!text) {
@@ -82,32 +82,31 @@ void runfile_free(struct runfile *r)
 
 /* ---- every file, as the report reads them ---- */
 
-static char *in_run(const struct runfile *r, const char *name)
+/* A file of the run, through the run folder's reader (no link, no special file): NULL and *present
+ * false when absent; NULL and *present true after one message when unreadable. */
+static char *member_text(const struct runfile *r, const char *name, bool *present, size_t *len)
 {
-    return xasprintf("%s/%s", r->path, name);
-}
-
-static bool exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0;
+    char err[512];
+    char *text = run_file_read(r->path, name, len, err, sizeof(err));
+    *present = text || errno != ENOENT;
+    if (!text && *present)
+        pm_error("%s: corrupt run folder: cannot read %s; re-run the command that made it, or remove the file", r->path,
+                 err);
+    return text;
 }
 
 /* A JSON file of the run: NULL and *bad false when absent; NULL and *bad true when corrupt. */
 static struct jvalue *json_member(const struct runfile *r, const char *name, bool *bad)
 {
-    char *p = in_run(r, name);
-    struct jvalue *v = NULL;
-    *bad = false;
-    if (exists(p)) {
-        char err[512];
-        v = jread_file(p, err, sizeof(err));
-        if (!v) {
-            pm_error("%s: corrupt run folder: %s; re-run the command that made it, or remove the file", r->path, err);
-            *bad = true;
-        }
-    }
-    free(p);
+    size_t len;
+    bool present;
+    char *text = member_text(r, name, &present, &len), why[256];
+    struct jvalue *v = text ? jread_parse(text, len, why, sizeof(why)) : NULL;
+    *bad = present && !v;
+    if (text && !v)
+        pm_error("%s: corrupt run folder: %s/%s: %s; re-run the command that made it, or remove the file", r->path,
+                 r->path, name, why);
+    free(text);
     return v;
 }
 
@@ -115,14 +114,14 @@ static struct jvalue *json_member(const struct runfile *r, const char *name, boo
 static int text_member(struct runfile *r, const char *name, bool *present,
                        int (*fn)(struct runfile *, const char *, const char *))
 {
-    char *p = in_run(r, name);
-    int rc = 0;
-    *present = exists(p);
-    if (*present) {
-        char *text = read_text_file(p, "run file");
-        rc = text ? fn(r, text, p) : -1;
-        free(text);
-    }
+    size_t len;
+    char *text = member_text(r, name, present, &len), *p = xasprintf("%s/%s", r->path, name);
+    int rc = *present ? -1 : 0;
+    if (text && strlen(text) != len)
+        pm_error("%s is not text (it holds a NUL byte); re-run the command that made it", p);
+    else if (text)
+        rc = fn(r, text, p);
+    free(text);
     free(p);
     return rc;
 }
@@ -144,18 +143,15 @@ int runfile_load_all(struct runfile *r, const char *path)
         pm_error("%s: not a run folder (a file); name the folder that holds manifest.json", path);
         return -1;
     }
-    char *mp = in_run(r, "manifest.json");
-    bool has_manifest = exists(mp);
-    free(mp);
-    if (!has_manifest) {
-        pm_error("%s: not a run folder: it has no manifest.json; name a folder made by validate, calibrate "
-                 "or c2c (results/<date>-<host>-<label>)", path);
-        return -1;
-    }
     bool bad;
     r->manifest = json_member(r, "manifest.json", &bad);
     if (bad)
         return -1;
+    if (!r->manifest) {
+        pm_error("%s: not a run folder: it has no manifest.json; name a folder made by validate, calibrate "
+                 "or c2c (results/<date>-<host>-<label>)", path);
+        return -1;
+    }
     if (r->manifest->type != J_OBJECT) {
         pm_error("%s: corrupt run folder: manifest.json is not a JSON object; re-run the command that made it",
                  path);
@@ -168,9 +164,9 @@ int runfile_load_all(struct runfile *r, const char *path)
     r->penalties = json_member(r, "penalties.json", &bad);
     if (bad)
         return -1;
-    char *mp2 = in_run(r, "measurements.ndjson");
-    r->has_measurements = stat(mp2, &st) == 0 && st.st_size > 0;
-    free(mp2);
+    char *mp = xasprintf("%s/measurements.ndjson", r->path);
+    r->has_measurements = lstat(mp, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+    free(mp);
     if (text_member(r, "validate.tap", &r->has_tap, tap_parse) || text_member(r, "curve.csv", &r->has_curve, curve_csv_parse)
         || text_member(r, "c2c.csv", &r->has_c2c, c2c_csv_parse))
         return -1;
@@ -234,9 +230,15 @@ bool manifest_process_alive(const struct jvalue *manifest)
 
 struct jvalue *manifest_read(const char *run, char *err, size_t n)
 {
-    char *path = xasprintf("%s/manifest.json", run);
-    struct jvalue *m = jread_file(path, err, n);
-    free(path);
+    size_t len;
+    char reason[512], why[256];
+    char *text = run_file_read(run, "manifest.json", &len, reason, sizeof(reason));
+    struct jvalue *m = text ? jread_parse(text, len, why, sizeof(why)) : NULL;
+    if (!text)
+        snprintf(err, n, "cannot read %s", reason);
+    else if (!m)
+        snprintf(err, n, "%s/manifest.json: %s", run, why);
+    free(text);
     return m;
 }
 
