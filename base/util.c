@@ -1,6 +1,7 @@
 #include "base/util.h"
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -192,6 +193,14 @@ void free_list(char **list)
     for (char **p = list; *p; p++)
         free(*p);
     free(list);
+}
+
+bool number_in(double x, double lo, double hi, const char *field, char *err, size_t errlen)
+{
+    if (isfinite(x) && x >= lo && x <= hi)
+        return true;
+    snprintf(err, errlen, "%s is %g; give a number from %.15g to %.15g", field, x, lo, hi);
+    return false;
 }
 
 static char *read_bounded(const char *path, int oflags, size_t max, size_t *len, char *err, size_t errlen)

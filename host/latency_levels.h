@@ -12,6 +12,14 @@ struct latency_point {
     uint64_t bytes;
     double cycles, ns;   /* per load */
 };
+/* A point's bounds, whatever the machine: working sets of 1 byte to 1 PiB, latencies of a
+ * thousandth of a cycle (or ns) to 1e9. */
+#define LATENCY_MAX_BYTES 0x1p50
+#define LATENCY_MIN_CYCLES 1e-3
+#define LATENCY_MAX_CYCLES 1e9
+/* A point within those bounds (and finite); false with why naming the field, for a point read
+ * from a file (PMUCAL_CURVE_FILE, the cache) as for one measured. */
+bool latency_point_ok(const struct latency_point *p, char *why, size_t whylen);
 
 #define LATENCY_MAX_PLATEAUS 6
 /* A plateau at or above this is memory, never a cache: x86 L3s answer in 10-37 ns (the largest

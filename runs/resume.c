@@ -39,6 +39,22 @@ static int take_command(struct resume *r, const char *command, char *why, size_t
     return 0;
 }
 
+/* The earlier resumptions' counts, which resume_manifest copies as integers. */
+static int resumed_check(const struct jvalue *manifest, char *why, size_t n)
+{
+    static const char *const counts[] = {"cases_kept", "records_kept", "records_dropped"};
+    const struct jvalue *before = jget(manifest, "resumed");
+    char err[256];
+    double x;
+    for (int i = 0; before && before->type == J_ARRAY && i < before->n; i++)
+        for (size_t k = 0; k < ARRAY_SIZE(counts); k++)
+            if (!jget_in(&before->items[i], counts[k], 0, INT32_MAX, true, 0, &x, err, sizeof(err))) {
+                snprintf(why, n, "manifest.json: resumed[%d]: %s; the manifest is damaged: start a new run", i, err);
+                return -1;
+            }
+    return 0;
+}
+
 static int refuse(const struct resume *r, const char *run, const char *why)
 {
     pm_error("--resume %s: %s", r->run ? r->run : run, why);
@@ -67,7 +83,7 @@ int resume_open(struct resume *r, const char *run, const char *command)
         snprintf(why, sizeof(why), "its manifest's status is '%s', not one a run ends with: start a new run", status);
         return refuse(r, run, why);
     }
-    if (take_command(r, command, why, sizeof(why)))
+    if (take_command(r, command, why, sizeof(why)) || resumed_check(r->manifest, why, sizeof(why)))
         return refuse(r, run, why);
     char host[256] = "";
     gethostname(host, sizeof(host) - 1);
@@ -156,8 +172,8 @@ int resume_records(struct resume *r, bool (*keep)(const struct jvalue *rec, void
         }
         if (!l.blank && !l.rec) {
             pm_error("--resume %s: %s:%d is not a measurement record (%s) and not the last line: the folder is "
-                     "damaged; start a new run", r->run, path, l.lineno, l.parsed ? "no \"case\" or \"events\" array"
-                     : l.err);
+                     "damaged; start a new run", r->run, path, l.lineno, l.parsed && !l.invalid ?
+                     "no \"case\" or \"events\" array" : l.err);
             rc = -1;
         } else if (l.rec && keep(l.rec, ctx)) {
             span = xrealloc(span, sizeof(*span) * (size_t)(nspan + 1));

@@ -75,6 +75,10 @@ int run_file_clear(const char *dir, const char *name);
 /* The whole of dir/name, bounded by INPUT_FILE_MAX, never through a link and never a non-regular
  * file. NULL with err naming the file; errno ENOENT when there is none. */
 char *run_file_read(const char *dir, const char *name, size_t *len, char *err, size_t errlen);
+/* The largest JSON document of a run folder read whole (manifest.json, classify.json,
+ * penalties.json: a few MiB at most); parsed, one takes some 20 times its size. */
+#define RUN_JSON_MAX (16u << 20)
+char *run_file_read_max(const char *dir, const char *name, size_t max, size_t *len, char *err, size_t errlen);
 /* The folder's lock (flock on the folder itself), held by a process that measures into it or
  * resumes it, for its life (*fd stays open). -1 after one message naming the process that holds
  * it. */

@@ -28,7 +28,9 @@ int measurements_read(const char *run, struct jvalue ***recs, int *nrec)
         if (l.blank)
             continue;
         if (!l.rec) {
-            if (l.parsed)
+            if (l.invalid)
+                pm_error("%s:%d: %s (a measurement record pmucal did not write)", nd, l.lineno, l.err);
+            else if (l.parsed)
                 pm_error("%s:%d: a measurement needs \"case\" and an \"events\" array", nd, l.lineno);
             else
                 pm_error("%s:%d: %s (each line must be one JSON object)", nd, l.lineno, l.err);
@@ -50,6 +52,14 @@ void measurements_free(struct jvalue **recs, int nrec)
     free(recs);
 }
 
+/* The command that made a run, from its manifest ("pmucal SUBCOMMAND ..."); NULL when none. */
+const char *runfile_command(const struct jvalue *manifest)
+{
+    const struct jvalue *cmd = jget(manifest, "command");
+    const char *prog = cmd && cmd->type == J_ARRAY && cmd->n > 1 ? jstr(&cmd->items[0]) : NULL;
+    return prog && !strcmp(prog, "pmucal") ? jstr(&cmd->items[1]) : NULL;
+}
+
 int runfile_load(struct runfile *r, const char *path)
 {
     memset(r, 0, sizeof(*r));
@@ -57,6 +67,15 @@ int runfile_load(struct runfile *r, const char *path)
     r->manifest = manifest_load(path);
     if (!r->manifest)
         return -1;
+    /* Records are what validate and calibrate measure: a folder of another command (c2c) has none
+     * to judge, and one without a command is no run pmucal made. */
+    const char *cmd = runfile_command(r->manifest);
+    if (!cmd || (strcmp(cmd, "validate") && strcmp(cmd, "calibrate"))) {
+        pm_error("%s: %s%s%s; give a run folder of 'pmucal validate' or 'pmucal calibrate'", path,
+                 cmd ? "made by 'pmucal " : "its manifest names no command [\"pmucal\", ...]", cmd ? cmd : "",
+                 cmd ? "', whose folder holds no measurements to read" : "");
+        return -1;
+    }
     r->status = jget_str(r->manifest, "status", "unknown");
     return measurements_read(path, &r->rec, &r->nrec);
 }
@@ -84,10 +103,10 @@ void runfile_free(struct runfile *r)
 
 /* A file of the run, through the run folder's reader (no link, no special file): NULL and *present
  * false when absent; NULL and *present true after one message when unreadable. */
-static char *member_text(const struct runfile *r, const char *name, bool *present, size_t *len)
+static char *member_text(const struct runfile *r, const char *name, size_t max, bool *present, size_t *len)
 {
     char err[512];
-    char *text = run_file_read(r->path, name, len, err, sizeof(err));
+    char *text = run_file_read_max(r->path, name, max, len, err, sizeof(err));
     *present = text || errno != ENOENT;
     if (!text && *present)
         pm_error("%s: corrupt run folder: cannot read %s; re-run the command that made it, or remove the file", r->path,
@@ -100,7 +119,7 @@ static struct jvalue *json_member(const struct runfile *r, const char *name, boo
 {
     size_t len;
     bool present;
-    char *text = member_text(r, name, &present, &len), why[256];
+    char *text = member_text(r, name, RUN_JSON_MAX, &present, &len), why[256];
     struct jvalue *v = text ? jread_parse(text, len, why, sizeof(why)) : NULL;
     *bad = present && !v;
     if (text && !v)
@@ -115,7 +134,7 @@ static int text_member(struct runfile *r, const char *name, bool *present,
                        int (*fn)(struct runfile *, const char *, const char *))
 {
     size_t len;
-    char *text = member_text(r, name, present, &len), *p = xasprintf("%s/%s", r->path, name);
+    char *text = member_text(r, name, INPUT_FILE_MAX, present, &len), *p = xasprintf("%s/%s", r->path, name);
     int rc = *present ? -1 : 0;
     if (text && strlen(text) != len)
         pm_error("%s is not text (it holds a NUL byte); re-run the command that made it", p);
@@ -161,6 +180,12 @@ int runfile_load_all(struct runfile *r, const char *path)
     r->classify = json_member(r, "classify.json", &bad);
     if (bad)
         return -1;
+    char err[256];
+    double cases;
+    if (r->classify && !jget_in(r->classify, "cases", 0, INT32_MAX, false, 0, &cases, err, sizeof(err))) {
+        pm_error("%s/classify.json: %s; re-run 'pmucal classify %s', or remove the file", r->path, err, r->path);
+        return -1;
+    }
     r->penalties = json_member(r, "penalties.json", &bad);
     if (bad)
         return -1;
@@ -232,7 +257,7 @@ struct jvalue *manifest_read(const char *run, char *err, size_t n)
 {
     size_t len;
     char reason[512], why[256];
-    char *text = run_file_read(run, "manifest.json", &len, reason, sizeof(reason));
+    char *text = run_file_read_max(run, "manifest.json", RUN_JSON_MAX, &len, reason, sizeof(reason));
     struct jvalue *m = text ? jread_parse(text, len, why, sizeof(why)) : NULL;
     if (!text)
         snprintf(err, n, "cannot read %s", reason);

@@ -156,8 +156,13 @@ int run_file_clear(const char *dir, const char *name)
 
 char *run_file_read(const char *dir, const char *name, size_t *len, char *err, size_t errlen)
 {
+    return run_file_read_max(dir, name, INPUT_FILE_MAX, len, err, errlen);
+}
+
+char *run_file_read_max(const char *dir, const char *name, size_t max, size_t *len, char *err, size_t errlen)
+{
     char *p = xasprintf("%s/%s", dir, name);
-    char *text = read_file_nofollow(p, INPUT_FILE_MAX, len, err, errlen);
+    char *text = read_file_nofollow(p, max, len, err, errlen);
     int e = errno;
     free(p);
     errno = e;
