@@ -251,6 +251,18 @@ int resume_cases(struct resume *r, struct case_ *const *cases, int n)
     struct case_keep k = {cases, n, done};
     if (!rc)
         rc = resume_records(r, keep_finished_case, &k);
+    /* cases.done afresh with the finished cases (a new file: a link or a second name planted at
+     * it is replaced, never appended to), so the appends of this run go to a file of its own. */
+    char *kept = xstrdup("");
+    for (int i = 0; !rc && i < n; i++)
+        if (done[i]) {
+            char *more = xasprintf("%s%d\t%s\n", kept, i, cases[i]->label);
+            free(kept);
+            kept = more;
+        }
+    if (!rc)
+        rc = run_file_write(r->run, "cases.done", kept, strlen(kept));
+    free(kept);
     r->kept = xcalloc((size_t)(n ? n : 1), sizeof(*r->kept));
     for (int i = 0; !rc && i < n; i++) {
         /* A finished case without records (a SKIP at setup) is simply set up again. */
