@@ -55,6 +55,11 @@ static int resumed_check(const struct jvalue *manifest, char *why, size_t n)
     return 0;
 }
 
+int resume_checks(struct resume *r, const char *command, char *why, size_t n)
+{
+    return take_command(r, command, why, n) || resumed_check(r->manifest, why, n) ? -1 : 0;
+}
+
 static int refuse(const struct resume *r, const char *run, const char *why)
 {
     pm_error("--resume %s: %s", r->run ? r->run : run, why);
@@ -83,7 +88,7 @@ int resume_open(struct resume *r, const char *run, const char *command)
         snprintf(why, sizeof(why), "its manifest's status is '%s', not one a run ends with: start a new run", status);
         return refuse(r, run, why);
     }
-    if (take_command(r, command, why, sizeof(why)) || resumed_check(r->manifest, why, sizeof(why)))
+    if (resume_checks(r, command, why, sizeof(why)))
         return refuse(r, run, why);
     char host[256] = "";
     gethostname(host, sizeof(host) - 1);

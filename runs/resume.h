@@ -29,6 +29,9 @@ struct resume {
  * `command`, on another host, by another pmucal version or commit, or still running in a live
  * process. */
 int resume_open(struct resume *r, const char *run, const char *command);
+/* What resume_open checks of the folder's own data (r->manifest): the command it records (into
+ * r->argv) and the counts of its earlier resumptions. -1 with why. */
+int resume_checks(struct resume *r, const char *command, char *why, size_t n);
 /* In the process that measures (under the sim source, valgrind's child; its CPU is not the
  * host's): the folder's lock taken for the process's life (a second resumer is refused, naming
  * the first), the manifest checked to be the one resume_open judged, and the CPU compared. */
