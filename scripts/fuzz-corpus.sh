@@ -31,7 +31,11 @@ seed() {
 }
 for run in $runs; do
     seed replay "$run" manifest.json measurements.ndjson validate.tap
-    seed compare "$run" manifest.json measurements.ndjson
+    seed compare "$run" manifest.json measurements.ndjson   # and a first byte: 0 TAP, 1 --json
+    for mode in 0 1; do
+        { printf "\\00$mode"; cat "fuzz/corpus/compare/$(basename "${run%/}")"; } > "fuzz/corpus/compare/$(basename "${run%/}")-$mode"
+    done
+    rm "fuzz/corpus/compare/$(basename "${run%/}")"
     seed rundir "$run" manifest.json measurements.ndjson
     seed report "$run" manifest.json validate.tap penalties.json curve.csv c2c.csv classify.json measurements.ndjson
     seed resume "$run" manifest.json measurements.ndjson cases.done
