@@ -108,7 +108,7 @@ static int points_from_json(const struct jvalue *arr, char *why, size_t n)
             return -1;
         }
         struct latency_point pt = {(uint64_t)p->items[0].num, p->items[1].num, p->items[2].num};
-        if (!latency_point_ok(&pt, err, sizeof(err))) {
+        if (!latency_point_ok(&pt, true, err, sizeof(err))) {
             snprintf(why, n, "points[%d]: %s", i, err);
             return -1;
         }
@@ -211,7 +211,7 @@ static int curve_file(const char *path)
         bool sized = read && number_in(b, 1, LATENCY_MAX_BYTES, "bytes", why, sizeof(why));
         if (sized)
             p = (struct latency_point){(uint64_t)b, c, ns};
-        if (!read || !sized || !latency_point_ok(&p, why, sizeof(why))) {
+        if (!read || !sized || !latency_point_ok(&p, false, why, sizeof(why))) {
             pm_error("PMUCAL_CURVE_FILE=%s:%d: %s; give a CSV of bytes,cycles,ns per load (a curve.csv of calibrate)",
                      path, lineno, read ? why : "not bytes,cycles,ns");
             free(text);

@@ -80,15 +80,16 @@ static int find_modes(const uint64_t *b, const double *c, int n, double *mode, i
     return k;
 }
 
-bool latency_point_ok(const struct latency_point *p, char *why, size_t whylen)
+bool latency_point_ok(const struct latency_point *p, bool measured, char *why, size_t whylen)
 {
     char field[64];
+    double lo = measured ? -LATENCY_MAX_CYCLES : LATENCY_MIN_CYCLES;
     snprintf(field, sizeof(field), "the point at %llu bytes: cycles", (unsigned long long)p->bytes);
     if (!number_in((double)p->bytes, 1, LATENCY_MAX_BYTES, "bytes", why, whylen) ||
-        !number_in(p->cycles, LATENCY_MIN_CYCLES, LATENCY_MAX_CYCLES, field, why, whylen))
+        !number_in(p->cycles, lo, LATENCY_MAX_CYCLES, field, why, whylen))
         return false;
     snprintf(field, sizeof(field), "the point at %llu bytes: ns", (unsigned long long)p->bytes);
-    return number_in(p->ns, LATENCY_MIN_CYCLES, LATENCY_MAX_CYCLES, field, why, whylen);
+    return number_in(p->ns, lo, LATENCY_MAX_CYCLES, field, why, whylen);
 }
 
 int latency_levels_detect(const struct latency_point *p, int n, struct latency_levels *out, char *why, size_t whylen)
@@ -101,7 +102,7 @@ int latency_levels_detect(const struct latency_point *p, int n, struct latency_l
     /* The modes are searched on a log scale in fixed steps: a point of 0 or infinite latency
      * would make that scale infinite (and the search endless). */
     for (int i = 0; i < n; i++)
-        if (!latency_point_ok(&p[i], why, whylen))
+        if (!latency_point_ok(&p[i], false, why, whylen))
             return -1;
     uint64_t *b = malloc(sizeof(*b) * (size_t)n);
     double *c = malloc(sizeof(*c) * (size_t)n), *ns = malloc(sizeof(*ns) * (size_t)n);

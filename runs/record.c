@@ -244,23 +244,20 @@ void record_measurement_clear(struct record_measurement *r)
 
 /* ---- the file, line by line ---- */
 
-/* Every number of a record that is converted to an integer or sized by, in range (the others are
- * doubles, used as such). false with err naming the member. */
+/* Every number of a record that is converted to an integer, in range when present (the others are
+ * doubles, used as such; which members a reader needs is its own check: record_measurement
+ * wants iters and repetitions, classify and cpi only the statistics). false with err naming it. */
 static bool record_check(const struct jvalue *rec, char *err, size_t n)
 {
     double x;
     const struct jvalue *evs = jget(rec, "events");
-    if (!jget_in(rec, "iters", 1, MEASURE_MAX_ITERS, false, 0, &x, err, n) ||
-        !jget_in(rec, "repetitions", 1, MEASURE_MAX_REPS, false, 0, &x, err, n) ||
+    if (!jget_in(rec, "iters", 1, MEASURE_MAX_ITERS, true, 0, &x, err, n) ||
+        !jget_in(rec, "repetitions", 1, MEASURE_MAX_REPS, true, 0, &x, err, n) ||
         !jget_in(rec, "time_enabled", 0, NUM_U64_MAX, true, 0, &x, err, n) ||
         !jget_in(rec, "time_running", 0, NUM_U64_MAX, true, 0, &x, err, n) ||
         !jget_in(jget(rec, "cycles"), "clock_redone", 0, INT32_MAX, true, 0, &x, err, n) ||
         !jget_in(jget(rec, "noise"), "redone", 0, INT32_MAX, true, 0, &x, err, n))
         return false;
-    if (evs->n > GROUP_MAX_EVENTS) {
-        snprintf(err, n, "\"events\" has %d members; a group has at most %d", evs->n, GROUP_MAX_EVENTS);
-        return false;
-    }
     static const char *const attr[] = {"type", "config", "config1", "config2"};
     for (int k = 0; k < evs->n; k++)
         for (size_t i = 0; i < ARRAY_SIZE(attr); i++)
