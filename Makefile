@@ -125,7 +125,8 @@ FUZZ_CC     ?= clang
 FUZZ_DIR    := build/fuzz
 # No -Werror here: the gcc build holds the warnings line; clang's extra ones must not stop a fuzz run.
 FUZZ_CFLAGS := -O1 -g -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -pthread -I. -MMD -MP \
-               -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -I$(OBJDIR)/gen
+               -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=undefined,float-cast-overflow \
+               -fno-omit-frame-pointer -I$(OBJDIR)/gen
 FUZZ_OBJS   := $(patsubst %.c,$(FUZZ_DIR)/%.o,$(filter-out cmd/main.c,$(SRCS)))
 FUZZERS     := $(patsubst fuzz/%.c,$(FUZZ_DIR)/%,$(wildcard fuzz/fuzz_*.c))
 FUZZ_SECONDS ?= 60

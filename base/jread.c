@@ -382,3 +382,22 @@ struct jvalue *jread_load(const char *path)
         pm_error("%s", err);
     return v;
 }
+
+bool jget_in(const struct jvalue *obj, const char *key, double lo, double hi, bool optional, double dflt, double *out,
+             char *err, size_t errlen)
+{
+    const struct jvalue *v = jget(obj, key);
+    if (!v && optional) {
+        *out = dflt;
+        return true;
+    }
+    if (!v || v->type != J_NUMBER) {
+        snprintf(err, errlen, "\"%s\" is %s; give a number from %.15g to %.15g", key, v ? "not a number" : "missing",
+                 lo, hi);
+        return false;
+    }
+    char field[96];
+    snprintf(field, sizeof(field), "\"%s\"", key);
+    *out = v->num;
+    return number_in(v->num, lo, hi, field, err, errlen);
+}

@@ -45,4 +45,9 @@ static inline double jget_num(const struct jvalue *v, const char *key, double fa
     return jnum(jget(v, key), fallback);
 }
 
+/* obj's member key as a number checked by number_in (finite, within [lo, hi]) into *out; an
+ * absent member is dflt when optional, an error when not. false with err naming the member. */
+bool jget_in(const struct jvalue *obj, const char *key, double lo, double hi, bool optional, double dflt, double *out,
+             char *err, size_t errlen);
+
 #endif

@@ -87,9 +87,9 @@ int spawn_run(char *const argv[], const struct spawn_opts *o)
         posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
     else
         posix_spawn_file_actions_addopen(&fa, 1, o->out_path ? o->out_path : "/dev/null",
-                                         o->out_path ? O_WRONLY | O_CREAT | O_TRUNC : O_WRONLY, 0644);
+                                         o->out_path ? O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW : O_WRONLY, 0644);
     posix_spawn_file_actions_addopen(&fa, 2, o->err_path ? o->err_path : "/dev/null",
-                                     o->err_path ? O_WRONLY | O_CREAT | O_TRUNC : O_WRONLY, 0644);
+                                     o->err_path ? O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW : O_WRONLY, 0644);
     posix_spawnattr_t at;
     posix_spawnattr_init(&at);
     posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);

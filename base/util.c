@@ -1,6 +1,7 @@
 #include "base/util.h"
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -194,15 +195,26 @@ void free_list(char **list)
     free(list);
 }
 
-char *read_file_bounded(const char *path, size_t max, size_t *len, char *err, size_t errlen)
+bool number_in(double x, double lo, double hi, const char *field, char *err, size_t errlen)
+{
+    if (isfinite(x) && x >= lo && x <= hi)
+        return true;
+    snprintf(err, errlen, "%s is %g; give a number from %.15g to %.15g", field, x, lo, hi);
+    return false;
+}
+
+static char *read_bounded(const char *path, int oflags, size_t max, size_t *len, char *err, size_t errlen)
 {
     /* O_NONBLOCK: opening a FIFO with no writer must not wait; the type is checked next. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | oflags);
     struct stat st;
     if (fd < 0 || fstat(fd, &st)) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        int e = errno;
+        snprintf(err, errlen, "%s: %s", path, e == ELOOP && (oflags & O_NOFOLLOW) ?
+                 "a symbolic link, where a regular file must be" : strerror(e));
         if (fd >= 0)
             close(fd);
+        errno = e;
         return NULL;
     }
     if (!S_ISREG(st.st_mode)) {
@@ -210,12 +222,14 @@ char *read_file_bounded(const char *path, size_t max, size_t *len, char *err, si
                  S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISCHR(st.st_mode) ? "a device"
                                                                                : "a special file");
         close(fd);
+        errno = EINVAL;   /* there is a file, not one to read: never ENOENT */
         return NULL;
     }
     if ((uint64_t)st.st_size > max) {
         snprintf(err, errlen, "%s: %llu bytes, more than the %zu MiB pmucal reads from one file", path,
                  (unsigned long long)st.st_size, max >> 20);
         close(fd);
+        errno = EINVAL;   /* there is a file, not one to read: never ENOENT */
         return NULL;
     }
     int flags = fcntl(fd, F_GETFL);
@@ -240,6 +254,7 @@ char *read_file_bounded(const char *path, size_t max, size_t *len, char *err, si
                 snprintf(err, errlen, "%s: grew past the %zu MiB pmucal reads from one file", path, max >> 20);
                 free(text);
                 close(fd);
+                errno = EINVAL;
                 return NULL;
             }
             cap = cap * 2 > max + 1 ? max + 1 : cap * 2;
@@ -250,6 +265,16 @@ char *read_file_bounded(const char *path, size_t max, size_t *len, char *err, si
     text[n] = '\0';
     *len = n;
     return text;
+}
+
+char *read_file_bounded(const char *path, size_t max, size_t *len, char *err, size_t errlen)
+{
+    return read_bounded(path, 0, max, len, err, errlen);
+}
+
+char *read_file_nofollow(const char *path, size_t max, size_t *len, char *err, size_t errlen)
+{
+    return read_bounded(path, O_NOFOLLOW, max, len, err, errlen);
 }
 
 char *read_text_file(const char *path, const char *what)

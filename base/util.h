@@ -34,6 +34,15 @@ bool parse_u64(const char *s, uint64_t *out);
 /* "32K", "1.5M": bytes for humans. Static buffer rotation: valid for a few calls. */
 const char *fmt_size(uint64_t bytes);
 
+/* A number read from a file, checked before it is used or converted to an integer: finite and
+ * within [lo, hi]. false with err "FIELD is X; give a number from LO to HI"; the caller puts the
+ * file and line before it. Every reader of numbers from files checks them with this (JSON members
+ * through base/jread.h's jget_in). */
+bool number_in(double x, double lo, double hi, const char *field, char *err, size_t errlen);
+/* The largest double below 2^64 and 2^63: the bounds for numbers converted to uint64_t, int64_t. */
+#define NUM_U64_MAX 18446744073709549568.0
+#define NUM_I64_MAX 9223372036854774784.0
+
 /* The largest input file pmucal reads whole: vendor tables are a few MB, run folders' JSON less;
  * a bigger one (or /dev/zero) is refused instead of read until memory runs out. */
 #define INPUT_FILE_MAX (256u << 20)
@@ -41,6 +50,9 @@ const char *fmt_size(uint64_t bytes);
  * on) of at most max bytes, NUL-terminated, its length in *len. NULL with err saying why,
  * starting with the path (callers put "cannot read <what>" before it). */
 char *read_file_bounded(const char *path, size_t max, size_t *len, char *err, size_t errlen);
+/* The same, refusing a symbolic link at path's last component (a run folder's files, which whoever
+ * made the folder controls); errno is ENOENT when there is no such file. */
+char *read_file_nofollow(const char *path, size_t max, size_t *len, char *err, size_t errlen);
 /* A whole text file, NUL-terminated; NULL with one message naming the file and what it is
  * ("event list", "expectation file") when it cannot be read, is not a regular file, is larger
  * than INPUT_FILE_MAX or holds a NUL byte. */

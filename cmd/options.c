@@ -180,14 +180,17 @@ int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spe
     const char *stem = pmu_events || o->pmu ? e->pmu : e->src->expect_file;
     if (!o->no_auto_expect && stem && ruleset_load_named(&e->rules, stem, !pmu_events && !o->pmu, &o->auto_expect) < 0)
         goto fail;
-    if (o->expect && ruleset_load(&e->rules, o->expect))
+    if (o->expect_text ? ruleset_parse(&e->rules, o->expect_text, o->expect_origin)
+                       : o->expect && ruleset_load(&e->rules, o->expect))
         goto fail;
     const char *list = measure_cli_events(o, e->src);
     if (!strcmp(list, "all") && !pmu_events && !o->pmu) {
         pm_error("--events all lists a libpfm4 PMU's events: use it with --source perf or name --pmu NAME");
         goto fail;
     }
-    if (evlist_from_arg(&l, list, o->pmu) || engine_resolve_events(e->src, &l, events, nevents))
+    if ((o->events_text ? evlist_parse(&l, o->events_text, o->events_origin)
+                        : o->resumed ? evlist_from_list(&l, list, o->pmu) : evlist_from_arg(&l, list, o->pmu)) ||
+        engine_resolve_events(e->src, &l, events, nevents))
         goto fail;
     evlist_free(&l);
     return 0;
@@ -205,6 +208,8 @@ void measure_cli_tables_free(struct measure_cli *o)
     catalog_set_active(NULL);
     catalog_free(&o->cat);
     vendor_free(&o->vt);
+    free(o->events_text), free(o->expect_text), free(o->events_origin), free(o->expect_origin);
+    o->events_text = o->expect_text = o->events_origin = o->expect_origin = NULL;
 }
 
 int measure_cli_drop_uncountable(const struct engine *e, struct event_spec *events, int *n, char *why, size_t wn)

@@ -21,6 +21,12 @@ struct measure_cli {
     bool json;
     struct measure_opts m;
     int group_size;
+    /* --resume: the texts of the -e list file and of --expect as the run kept them in its folder
+     * (validate's RUN_EVENTS_COPY, RUN_EXPECT_COPY), read instead of any path its manifest names;
+     * with resumed set, an -e without a copy is a list, never a file. */
+    bool resumed;
+    char *events_text, *expect_text;
+    char *events_origin, *expect_origin;
 };
 
 /* Keys of the shared options; each command lists the ones it takes with the MO_* entries. */

@@ -91,13 +91,10 @@ static void nav(FILE *f, const struct runfile *runs, int n, bool compare)
 
 static int write_page(const char *out, const struct runfile *runs, int n, bool compare, const struct compare_view *v)
 {
-    char *tmp = xasprintf("%s.tmp", out);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        pm_error("cannot write the report %s: %s; name a writable path with --out", tmp, strerror(errno));
-        free(tmp);
+    struct run_out o;
+    FILE *f = run_out_path(&o, out);
+    if (!f)
         return 2;
-    }
     char *title = xstrdup(compare ? "pmucal comparison" : "pmucal report");
     for (int i = 0; i < n; i++) {
         const char *b = strrchr(runs[i].path, '/');
@@ -118,15 +115,7 @@ static int write_page(const char *out, const struct runfile *runs, int n, bool c
         run_sections(f, &runs[i], i, compare ? (i ? "NEW: " : "BASE: ") : "");
     page_end(f);
     free(title);
-    bool bad = ferror(f);
-    if (fclose(f) || bad || rename(tmp, out)) {
-        pm_error("cannot write the report %s: %s; name a writable path with --out", out, strerror(errno));
-        unlink(tmp);
-        free(tmp);
-        return 2;
-    }
-    free(tmp);
-    return 0;
+    return run_out_commit(&o) ? 2 : 0;
 }
 
 int report_write(const char *out, const char *const *paths, int n, bool compare, const struct cmp_opts *o,

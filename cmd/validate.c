@@ -63,10 +63,28 @@ const struct command validate_command = {
                 "  pmucal validate --resume results/2026-11-23-vm-validate\n",
 };
 
+/* The input files a resume needs, kept in the run folder when it starts: the -e list file and
+ * --expect. A --resume reads these copies, never the paths its manifest names (a run folder is
+ * data: whoever made it could name any file of the machine). */
+#define RUN_EVENTS_COPY "events.list"
+#define RUN_EXPECT_COPY "expect.txt"
+
+static int keep_copy(const struct session *s, const char *path, const char *what, const char *name)
+{
+    char *text = read_text_file(path, what);
+    int rc = text ? run_file_write(s->dir.path, name, text, strlen(text)) : -1;
+    free(text);
+    return rc;
+}
+
 /* The run's settings into the manifest as the run starts ("running"); the end rewrites it with
  * the status. */
-static void begin_manifest(struct session *s, const struct measure_cli *o, const struct source *src)
+static int begin_manifest(struct session *s, const struct measure_cli *o, const struct source *src)
 {
+    if (!session_resuming(s) && ((o->events && evlist_arg_is_file(o->events) &&
+                                  keep_copy(s, o->events, "event list", RUN_EVENTS_COPY)) ||
+                                 (o->expect && keep_copy(s, o->expect, "expectation file", RUN_EXPECT_COPY))))
+        return -1;
     struct json *j = &s->dir.manifest;
     json_string(j, "source", o->source);
     /* The source's slack as this build applied it, so a later compare or replay uses the same. */
@@ -82,6 +100,26 @@ static void begin_manifest(struct session *s, const struct measure_cli *o, const
     if (src->manifest)
         src->manifest(j);
     session_start(s);
+    return 0;
+}
+
+/* A copy the run kept (keep_copy), read from the folder without following a link. */
+static int read_copy(const struct session *s, const char *name, const char *option, char **text, char **origin)
+{
+    char err[512];
+    size_t len;
+    *text = run_file_read(s->rs.run, name, &len, err, sizeof(err));
+    if (!*text) {
+        if (errno == ENOENT)
+            pm_error("--resume %s: its command names %s, and the folder keeps no copy of it (%s; runs before "
+                     "pmucal kept one); a resume opens no file a manifest names: start a new run", s->rs.run, option,
+                     name);
+        else
+            pm_error("--resume %s: cannot read %s", s->rs.run, err);
+        return -1;
+    }
+    *origin = xasprintf("%s/%s", s->rs.run, name);
+    return 0;
 }
 
 /* One line per case; on a terminal it is rewritten in place with the time left, estimated from
@@ -188,24 +226,38 @@ static int validate_option(void *ctx, int key, const char *v)
     return 0;
 }
 
-/* --resume RUN: the run's folder checked and its own options parsed again, in the folder it ran
- * in (its relative paths, e.g. -e FILE, mean what they meant). */
+/* --resume RUN: the run's folder checked and its own options parsed again. Its files (-e FILE,
+ * --expect FILE) come from the copies the folder keeps; --vendor-json names a table elsewhere,
+ * which a resume does not open. */
 static int resume_args(struct validate_args *a, struct session *s)
 {
     int rc = session_resume(s, a->resume, a->given);
     if (rc)
         return rc;
-    const char *cwd = jget_str(s->rs.manifest, "cwd", NULL);
-    if (cwd && chdir(cwd)) {
-        pm_error("--resume %s: cannot enter %s, the folder the run was started in (%s); its relative paths "
-                 "mean files there", s->rs.run, cwd, strerror(errno));
-        return 2;
-    }
     memset(a, 0, sizeof(*a));
     measure_cli_init(&a->o);
     if (session_reparse(s, validate_option, a))
         return 2;
     a->resume = s->rs.run;
+    struct measure_cli *o = &a->o;
+    o->resumed = true;
+    if (o->vendor_json) {
+        pm_error("--resume %s: its command names --vendor-json %s, a table outside the folder, which a resume does "
+                 "not open; start a new run", s->rs.run, o->vendor_json);
+        return 2;
+    }
+    char err[512];
+    size_t len;
+    char *kept = run_file_read(s->rs.run, RUN_EVENTS_COPY, &len, err, sizeof(err));
+    if (kept) {
+        o->events_text = kept;
+        o->events_origin = xasprintf("%s/%s", s->rs.run, RUN_EVENTS_COPY);
+    } else if (errno != ENOENT) {
+        pm_error("--resume %s: cannot read %s", s->rs.run, err);
+        return 2;
+    }
+    if (o->expect && read_copy(s, RUN_EXPECT_COPY, "--expect FILE", &o->expect_text, &o->expect_origin))
+        return 2;
     return 0;
 }
 
@@ -227,13 +279,12 @@ static int open_run(struct validate_run *v)
     /* Now, not only in session_open: resume_cases rewrites the resumed folder's records, and a
      * stop during that must find the handlers, as a new folder's creation does. */
     stop_install_handlers();
-    if (session_resuming(&v->s) && (resume_same_cpu(&v->s.rs) || resume_cases(&v->s.rs, v->list.c, v->list.n)))
+    if (session_resuming(&v->s) && (resume_claim(&v->s.rs) || resume_cases(&v->s.rs, v->list.c, v->list.n)))
         return 2;
     const struct source *src = v->e.src;
     if (session_open(&v->s, v->a.o.out, v->a.o.label ? v->a.o.label : src->libpfm_events ? "validate" : src->name))
         return 2;
-    begin_manifest(&v->s, &v->a.o, src);
-    return 0;
+    return begin_manifest(&v->s, &v->a.o, src) ? 2 : 0;
 }
 
 /* Every case measured (resuming: a kept case's records judged again instead), then the summary;

@@ -194,15 +194,21 @@ int evlist_all(struct evlist *l, const char *pmu)
     return 0;
 }
 
+bool evlist_arg_is_file(const char *arg)
+{
+    struct stat st;
+    return strcmp(arg, "all") && ((!stat(arg, &st) && S_ISREG(st.st_mode)) || (strchr(arg, '/') && !perf_syntax_like(arg)));
+}
+
 int evlist_from_arg(struct evlist *l, const char *arg, const char *pmu)
+{
+    return evlist_arg_is_file(arg) ? evlist_load(l, arg) : evlist_from_list(l, arg, pmu);
+}
+
+int evlist_from_list(struct evlist *l, const char *arg, const char *pmu)
 {
     if (!strcmp(arg, "all"))
         return evlist_all(l, pmu);
-    struct stat st;
-    if (!stat(arg, &st) && S_ISREG(st.st_mode))
-        return evlist_load(l, arg);
-    if (strchr(arg, '/') && !perf_syntax_like(arg))
-        return evlist_load(l, arg);
     char **items = NULL;
     int *group = NULL, count = 0;
     char err[256];

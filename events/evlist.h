@@ -2,6 +2,7 @@
  * libpfm4 modifiers such as :c=1:i=1:e=1:u:k), or a comma-separated list. */
 #ifndef PMUCAL_EVLIST_H
 #define PMUCAL_EVLIST_H
+#include <stdbool.h>
 
 struct evlist {
     char **name;
@@ -18,6 +19,12 @@ int evlist_all(struct evlist *l, const char *pmu);
 /* The -e/--events argument: "all", a file (an existing file, or a path with '/' that is not perf
  * syntax), or a list: comma-separated, perf's {a,b,c} groups and cpu/event=0x../ allowed. */
 int evlist_from_arg(struct evlist *l, const char *arg, const char *pmu);
+/* Does -e ARG name a list file (an existing regular file, or a path with '/' that is not perf
+ * syntax)? */
+bool evlist_arg_is_file(const char *arg);
+/* -e ARG as a list or 'all' only, never a file (a resumed run's recorded -e: its list file is
+ * read from the copy the run folder keeps). */
+int evlist_from_list(struct evlist *l, const char *arg, const char *pmu);
 void evlist_add(struct evlist *l, const char *name, const char *where);
 void evlist_add_grouped(struct evlist *l, const char *name, const char *where, int group);
 void evlist_free(struct evlist *l);

@@ -63,13 +63,21 @@ static int field_num(const struct jvalue *o, const char *key, uint64_t max, uint
     return 0;
 }
 
+/* The most fixed counters a PMU has had (Intel's architectural ones are 0..3, a few more on
+ * newer cores): "Fixed counter N" beyond it is no counter. */
+#define VENDOR_MAX_FIXED 15
+
+/* "Counter": the programmable counters' mask, or *fixed for "Fixed counter N" (-1: none; -2: N
+ * is not a whole number in 0..VENDOR_MAX_FIXED). */
 static uint32_t counter_mask(const char *s, int *fixed)
 {
     *fixed = -1;
     if (!s || !*s || !strcasecmp(s, "null"))
         return 0;
     if (!strncasecmp(s, "Fixed counter", 13)) {
-        *fixed = atoi(s + 13);
+        uint64_t n;
+        const char *d = s + 13 + strspn(s + 13, " ");
+        *fixed = parse_u64(d, &n) && n <= VENDOR_MAX_FIXED ? (int)n : -2;
         return 0;
     }
     uint32_t m = 0;
@@ -162,6 +170,13 @@ static int add(struct vendor_table *t, const struct jvalue *o, const char *file,
     e.inv = inv, e.edge = edge, e.any = any;
     e.offcore = offcore || e.msr_index == 0x1a6;
     e.counters = counter_mask(jstr(jget(o, "Counter")), &e.fixed);
+    if (e.fixed == -2) {
+        pm_error("%s: event %s: Counter \"%s\" names no fixed counter (0..%d); fix the table entry", file, name,
+                 jstr(jget(o, "Counter")), VENDOR_MAX_FIXED);
+        free(e.name);
+        free(e.file);
+        return -1;
+    }
     e.taken_alone = taken_alone;
     const char *errata = jstr(jget(o, "Errata"));
     if (errata && *errata && strcasecmp(errata, "null") && strcasecmp(errata, "none"))

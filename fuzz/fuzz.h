@@ -3,6 +3,8 @@
 #ifndef PMUCAL_FUZZ_H
 #define PMUCAL_FUZZ_H
 #include "base/util.h"
+#include "cmd/commands.h"
+#include "runs/rundir.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +28,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
     FILE *null = fopen("/dev/null", "w");
+    run_file_sync = false;   /* thousands of runs a second: no fsync, the folder is in memory */
     if (null) {
         stderr = null;   /* pm_error/pm_note print through stdio; ASan writes fd 2 directly */
         stdout = null;
@@ -33,12 +36,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
-/* A per-process scratch folder, made once. */
+/* A per-process scratch folder, made once: in /dev/shm (memory) where there is one. */
 static inline const char *fuzz_dir(void)
 {
     static char dir[64];
     if (!dir[0]) {
-        snprintf(dir, sizeof(dir), "/tmp/pmucal-fuzz.XXXXXX");
+        snprintf(dir, sizeof(dir), "%s/pmucal-fuzz.XXXXXX", access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm");
         if (!mkdtemp(dir))
             abort();
     }
@@ -53,6 +56,36 @@ static inline void fuzz_write(const char *dir, const char *name, const void *dat
     FILE *f = fopen(path, "w");
     if (!f || fwrite(data, 1, n, f) != n || fclose(f))
         abort();
+}
+
+/* A run folder from one input: its parts, split at NUL bytes, become the files names[0..n-1] of
+ * the scratch folder in order; a file with no part is removed, so runs without it are tried too.
+ * Returns the folder. The seeds (fuzz/corpus/NAME) are real run folders joined the same way. */
+static inline const char *fuzz_run_folder(const uint8_t *data, size_t size, const char *const *names, int n)
+{
+    const char *dir = fuzz_dir();
+    const uint8_t *at = data, *end = data + size;
+    for (int i = 0; i < n; i++) {
+        char path[256];
+        snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+        if (!at) {
+            unlink(path);
+            continue;
+        }
+        const uint8_t *nul = memchr(at, 0, (size_t)(end - at));
+        fuzz_write(dir, names[i], at, nul ? (size_t)(nul - at) : (size_t)(end - at));
+        at = nul ? nul + 1 : NULL;
+    }
+    return dir;
+}
+
+/* pmucal COMMAND ARGS... as typed, its exit status ignored (only crashes, leaks and hangs count). */
+static inline void fuzz_command(const char *name, int argc, char **argv)
+{
+    const struct command *c = command_find(name);
+    if (!c)
+        abort();
+    (void)c->fn(argc, argv);
 }
 
 #endif

@@ -1,18 +1,12 @@
-/* Run folders as 'pmucal classify RUN' reads them: manifest.json (the bytes before the first NUL)
- * and measurements.ndjson (the rest), through the command itself. */
-#include "cmd/cli.h"
-#include "cmd/commands.h"
+/* Run folders as 'pmucal classify RUN' reads them: manifest.json and measurements.ndjson (the
+ * input's parts at NUL bytes), through the command itself. */
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const char *dir = fuzz_dir();
-    const uint8_t *nul = memchr(data, 0, size);
-    size_t head = nul ? (size_t)(nul - data) : size;
-    fuzz_write(dir, "manifest.json", data, head);
-    fuzz_write(dir, "measurements.ndjson", nul ? nul + 1 : data + size, nul ? size - head - 1 : 0);
-    const struct command *c = command_find("classify");
+    static const char *const files[] = {"manifest.json", "measurements.ndjson"};
+    const char *dir = fuzz_run_folder(data, size, files, 2);
     char *argv[] = {"classify", (char *)dir, NULL};
-    (void)c->fn(2, argv);
+    fuzz_command("classify", 2, argv);
     return 0;
 }

@@ -93,15 +93,29 @@ static void cache_path(void)
     snprintf(geo.cache_file, sizeof(geo.cache_file), "%s/geometry-%016llx.json", dir, (unsigned long long)h);
 }
 
-static int points_from_json(const struct jvalue *arr)
+/* The cached points; -1 with why when one is not [bytes, cycles, ns] within latency_point_ok's
+ * bounds (checked before the bytes become an integer). */
+static int points_from_json(const struct jvalue *arr, char *why, size_t n)
 {
     geo.npoints = 0;
     for (int i = 0; arr && arr->type == J_ARRAY && i < arr->n && i < GEOMETRY_MAX_POINTS; i++) {
         const struct jvalue *p = &arr->items[i];
-        if (p->type != J_ARRAY || p->n != 3)
+        char err[200];
+        bool shaped = p->type == J_ARRAY && p->n == 3 && p->items[0].type == J_NUMBER && p->items[1].type == J_NUMBER &&
+                      p->items[2].type == J_NUMBER;
+        if (!shaped || !number_in(p->items[0].num, 1, LATENCY_MAX_BYTES, "bytes", err, sizeof(err))) {
+            snprintf(why, n, "points[%d]: %s", i, shaped ? err : "not [bytes, cycles, ns]");
             return -1;
-        geo.points[geo.npoints++] = (struct latency_point){(uint64_t)p->items[0].num, p->items[1].num, p->items[2].num};
+        }
+        struct latency_point pt = {(uint64_t)p->items[0].num, p->items[1].num, p->items[2].num};
+        if (!latency_point_ok(&pt, true, err, sizeof(err))) {
+            snprintf(why, n, "points[%d]: %s", i, err);
+            return -1;
+        }
+        geo.points[geo.npoints++] = pt;
     }
+    if (geo.npoints < 4)
+        snprintf(why, n, "%d points; a curve needs at least 4", geo.npoints);
     return geo.npoints >= 4 ? 0 : -1;
 }
 
@@ -113,7 +127,15 @@ static int cache_read(void)
     if (!v)
         return -1;
     int rc = -1;
-    if (!strcmp(jget_str(v, "key", ""), key) && !points_from_json(jget(v, "points"))) {
+    char why[300];
+    bool mine = !strcmp(jget_str(v, "key", ""), key);
+    if (mine && points_from_json(jget(v, "points"), why, sizeof(why))) {
+        /* A damaged cache is no reason to measure silently: someone wrote it. */
+        pm_error("%s: %s; remove the file (pmucal measures the levels again and caches them), or set "
+                 "PMUCAL_GEOMETRY=measure", geo.cache_file, why);
+        exit(2);
+    }
+    if (mine) {
         snprintf(geo.note, sizeof(geo.note), "measured on %s in %.1f s, cached in %s", jget_str(v, "date", "?"),
                  jget_num(v, "seconds", NAN), geo.cache_file);
         rc = 0;
@@ -173,14 +195,29 @@ static int curve_file(const char *path)
         exit(2);
     }
     geo.npoints = 0;
+    int lineno = 0;
     for (char *line = text, *next; line && *line && geo.npoints < GEOMETRY_MAX_POINTS; line = next) {
         next = strchr(line, '\n');
         if (next)
             *next++ = '\0';
-        unsigned long long b;
-        double c, ns;
-        if (sscanf(line, "%llu,%lf,%lf", &b, &c, &ns) == 3)
-            geo.points[geo.npoints++] = (struct latency_point){b, c, ns};
+        lineno++;
+        if (!strchr("0123456789+-.", *line))
+            continue;   /* a header, a comment */
+        /* Parsed as doubles and checked before the bytes become an integer: "-5" is no size. */
+        double b = NAN, c = NAN, ns = NAN;
+        char why[300];
+        struct latency_point p = {0, NAN, NAN};
+        bool read = sscanf(line, "%lf,%lf,%lf", &b, &c, &ns) == 3;
+        bool sized = read && number_in(b, 1, LATENCY_MAX_BYTES, "bytes", why, sizeof(why));
+        if (sized)
+            p = (struct latency_point){(uint64_t)b, c, ns};
+        if (!read || !sized || !latency_point_ok(&p, false, why, sizeof(why))) {
+            pm_error("PMUCAL_CURVE_FILE=%s:%d: %s; give a CSV of bytes,cycles,ns per load (a curve.csv of calibrate)",
+                     path, lineno, read ? why : "not bytes,cycles,ns");
+            free(text);
+            exit(2);
+        }
+        geo.points[geo.npoints++] = p;
     }
     free(text);
     if (geo.npoints < 4) {

@@ -1,4 +1,5 @@
 #include "host/latency_levels.h"
+#include "base/util.h"
 #include "base/stats.h"
 #include <math.h>
 #include <stdio.h>
@@ -79,6 +80,18 @@ static int find_modes(const uint64_t *b, const double *c, int n, double *mode, i
     return k;
 }
 
+bool latency_point_ok(const struct latency_point *p, bool measured, char *why, size_t whylen)
+{
+    char field[64];
+    double lo = measured ? -LATENCY_MAX_CYCLES : LATENCY_MIN_CYCLES;
+    snprintf(field, sizeof(field), "the point at %llu bytes: cycles", (unsigned long long)p->bytes);
+    if (!number_in((double)p->bytes, 1, LATENCY_MAX_BYTES, "bytes", why, whylen) ||
+        !number_in(p->cycles, lo, LATENCY_MAX_CYCLES, field, why, whylen))
+        return false;
+    snprintf(field, sizeof(field), "the point at %llu bytes: ns", (unsigned long long)p->bytes);
+    return number_in(p->ns, lo, LATENCY_MAX_CYCLES, field, why, whylen);
+}
+
 int latency_levels_detect(const struct latency_point *p, int n, struct latency_levels *out, char *why, size_t whylen)
 {
     memset(out, 0, sizeof(*out));
@@ -86,6 +99,11 @@ int latency_levels_detect(const struct latency_point *p, int n, struct latency_l
         snprintf(why, whylen, "%d points: a curve needs at least 4", n);
         return -1;
     }
+    /* The modes are searched on a log scale in fixed steps: a point of 0 or infinite latency
+     * would make that scale infinite (and the search endless). */
+    for (int i = 0; i < n; i++)
+        if (!latency_point_ok(&p[i], false, why, whylen))
+            return -1;
     uint64_t *b = malloc(sizeof(*b) * (size_t)n);
     double *c = malloc(sizeof(*c) * (size_t)n), *ns = malloc(sizeof(*ns) * (size_t)n);
     for (int i = 0; i < n; i++)

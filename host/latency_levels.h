@@ -12,6 +12,16 @@ struct latency_point {
     uint64_t bytes;
     double cycles, ns;   /* per load */
 };
+/* A point's bounds, whatever the machine: working sets of 1 byte to 1 PiB, latencies of a
+ * thousandth of a cycle (or ns) to 1e9. */
+#define LATENCY_MAX_BYTES 0x1p50
+#define LATENCY_MIN_CYCLES 1e-3
+#define LATENCY_MAX_CYCLES 1e9
+/* A point within those bounds (and finite); false with why naming the field. A measured point
+ * (as the cache keeps it) may be as low as -LATENCY_MAX_CYCLES: on a busy host timing noise can
+ * exceed a latency, and such a curve yields no levels rather than an error; a curve given as input
+ * (PMUCAL_CURVE_FILE) and one levels are read from need positive latencies. */
+bool latency_point_ok(const struct latency_point *p, bool measured, char *why, size_t whylen);
 
 #define LATENCY_MAX_PLATEAUS 6
 /* A plateau at or above this is memory, never a cache: x86 L3s answer in 10-37 ns (the largest

@@ -72,13 +72,35 @@ int topo_handover(const struct topo *t, const char *dir)
     return 0;
 }
 
+/* HWLOC_XMLFILE, read here (a bounded regular file, never a device or FIFO) and handed to hwloc
+ * as a buffer. A file that cannot be used ends the process: another machine's topology was
+ * asked for, and this machine's must not stand in for it. */
+#define HWLOC_XML_MAX (64u << 20)
+static void fixture_xml(void)
+{
+    const char *path = getenv("HWLOC_XMLFILE");
+    char err[512];
+    size_t len = 0;
+    char *text = path ? read_file_bounded(path, HWLOC_XML_MAX, &len, err, sizeof(err)) : NULL;
+    if (path && (!text || !len || hwloc_topology_set_xmlbuffer(hw, text, (int)len + 1))) {
+        pm_error("HWLOC_XMLFILE=%s: %s%s; give an XML topology (lstopo topo.xml), or unset HWLOC_XMLFILE for this "
+                 "machine's", path, text ? "" : "cannot read ", text ? (len ? "hwloc cannot read it as a topology" :
+                 "an empty file") : err);
+        free(text);
+        exit(2);
+    }
+    free(text);
+}
+
 /* hwloc's view: the parent's export when one was handed over (binding still binds: it is this
- * machine), else discovered. */
+ * machine), else HWLOC_XMLFILE's, else discovered. */
 static int load_hwloc(void)
 {
-    const char *xml = getenv(ENV_TOPO_XML);
+    const char *xml = getenv(ENV_TOPO_XML), *fixture = getenv("HWLOC_XMLFILE");
     if (hwloc_topology_init(&hw))
         return -1;
+    if (!(xml && *xml))
+        fixture_xml();
     if (xml && *xml) {
         if (hwloc_topology_set_xml(hw, xml) || hwloc_topology_set_flags(hw, HWLOC_TOPOLOGY_FLAG_IS_THISSYSTEM)) {
             pm_error("cannot read the topology the parent process handed over (%s=%s): %s", ENV_TOPO_XML, xml,
@@ -87,6 +109,11 @@ static int load_hwloc(void)
         }
     }
     if (hwloc_topology_load(hw)) {
+        if (fixture && !(xml && *xml)) {
+            pm_error("HWLOC_XMLFILE=%s: hwloc cannot read it as a topology; give an XML topology (lstopo topo.xml), "
+                     "or unset HWLOC_XMLFILE for this machine's", fixture);
+            exit(2);
+        }
         pm_error("hwloc could not read this machine's topology%s", xml && *xml ? " from the handed-over XML" :
                  "; is /sys mounted?");
         return -1;

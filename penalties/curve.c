@@ -8,6 +8,7 @@
 #include "core/quantity.h"
 #include "host/geometry.h"
 #include "host/topo.h"
+#include "runs/rundir.h"
 #include "runs/runfile.h"
 #include <errno.h>
 #include <math.h>
@@ -63,16 +64,15 @@ int curve_measure(struct curve *cv, int ppo, curve_measure_fn fn, void *ctx)
 void curve_write(const struct curve *cv, int ppo, const char *dir, struct json *doc)
 {
     const struct topo *t = topo_get();
-    char *path = xasprintf("%s/curve.csv", dir);
-    FILE *f = fopen(path, "w");
+    struct run_out out;
+    FILE *f = run_out_begin(&out, dir, "curve.csv");
     if (f) {
         fprintf(f, "%s\n", curve_csv_header);
         for (int i = 0; i < cv->n; i++)
             fprintf(f, "%llu,%.3f,%.3f,%.3f,%.3f\n", (unsigned long long)cv->bytes[i], cv->cyc[i], cv->ns[i], cv->lo[i],
                     cv->hi[i]);
-        fclose(f);
+        run_out_commit(&out);
     }
-    free(path);
     json_object_begin(doc, "curve");
     json_string(doc, "file", "curve.csv");
     json_int(doc, "points", cv->n);
@@ -109,8 +109,7 @@ void curve_write(const struct curve *cv, int ppo, const char *dir, struct json *
     json_number(doc, "memory_ns", mem ? mem->ns : NAN);
     json_object_end(doc);
     /* The plot: gnuplot where it is installed; the CSV is there either way. */
-    char *gp = xasprintf("%s/curve.gp", dir);
-    f = fopen(gp, "w");
+    f = run_out_begin(&out, dir, "curve.gp");
     if (f) {
         fprintf(f, "set terminal svg size 900,560 dynamic background rgb 'white'\nset output 'curve.svg'\n"
                    "set datafile separator ','\nset logscale x 2\nset logscale y 2\nset grid\n"
@@ -131,17 +130,16 @@ void curve_write(const struct curve *cv, int ppo, const char *dir, struct json *
         }
         fprintf(f, "plot 'curve.csv' every ::1 using 1:4:5 with filledcurves lc rgb '#c0d0f0' title 'min..max', \\\n"
                    "     'curve.csv' every ::1 using 1:2 with linespoints pt 7 ps 0.6 lc rgb 'blue' title 'median'\n");
-        bool written = !ferror(f);
-        /* No shell and no path in the script: gnuplot runs in the folder. */
+        /* No shell and no path in the script: gnuplot runs in the folder, and makes its two files
+         * anew there (what was at their names is removed first, a planted link included). */
         char *argv[] = {"gnuplot", "curve.gp", NULL};
         struct spawn_opts so = {.cwd = dir, .err_path = "gnuplot.err", .timeout_ms = 60000};
-        if (fclose(f) || !written)
-            pm_warn("cannot write %s: %s; curve.csv has the data", gp, strerror(errno));
+        if (run_out_commit(&out) || run_file_clear(dir, "gnuplot.err") || run_file_clear(dir, "curve.svg"))
+            pm_warn("curve.svg not drawn; curve.csv has the data");
         else if (spawn_run(argv, &so) != 0)
             pm_warn("gnuplot could not draw curve.svg (see %s/gnuplot.err); curve.csv has the data; "
                     "'apt-get install gnuplot-nox' provides it", dir);
     }
-    free(gp);
 }
 
 /* ---- the geometry sweep: the curve host/geometry.c measures once per host ---- */

@@ -3,6 +3,7 @@
 #include "base/util.h"
 #include "events/pfm.h"
 #include "penalties/models.h"
+#include "runs/rundir.h"
 #include "runs/runfile.h"
 #include <ctype.h>
 #include <errno.h>
@@ -425,8 +426,9 @@ int tables_write_dir(const struct jvalue *doc, const char *dir, const struct tab
         pm_note("no penalties measured (--curve only): no tables written");
         return 0;
     }
+    if (run_subdir(dir, "tables"))
+        return -1;
     char *tables = xasprintf("%s/tables", dir);
-    mkdir(tables, 0755);
     int rc = 0;
     for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
         char why[256];
@@ -436,18 +438,15 @@ int tables_write_dir(const struct jvalue *doc, const char *dir, const struct tab
             pm_note("tables/%s not written: %s", t[i].file, why);
             continue;
         }
-        char *path = xasprintf("%s/%s", tables, t[i].file);
-        FILE *f = fopen(path, "w");
-        if (!f) {
-            pm_error("cannot write %s: %s", path, strerror(errno));
+        struct run_out out;
+        FILE *f = run_out_begin(&out, tables, t[i].file);
+        if (!f)
             rc = -1;
-        } else {
-            if (tables_write(doc, t[i].f, o, f))
-                rc = -1;
-            if (fclose(f))
-                rc = -1;
-        }
-        free(path);
+        else if (tables_write(doc, t[i].f, o, f)) {
+            run_out_abort(&out);
+            rc = -1;
+        } else if (run_out_commit(&out))
+            rc = -1;
     }
     free(tables);
     return rc;

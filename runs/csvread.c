@@ -11,7 +11,7 @@ const char curve_csv_header[] = "bytes,cycles_per_load,ns_per_load,cycles_min,cy
 const char c2c_csv_header[] =
     "from_cpu,to_cpu,relation,cycles_median,cycles_min,cycles_mad,ns_median,repetitions";
 
-typedef int (*row_fn)(struct runfile *r, char **fields, int n);
+typedef int (*row_fn)(struct runfile *r, char **fields, char *err, size_t errlen);
 
 static int each_row(struct runfile *r, const char *text, const char *path, const char *header, int nfields, row_fn fn)
 {
@@ -39,12 +39,12 @@ static int each_row(struct runfile *r, const char *text, const char *path, const
             }
         } else {
             int n = 0;
-            char **f = split_list(l, ',', &n);
-            rc = n == nfields ? fn(r, f, n) : -1;
+            char **f = split_list(l, ',', &n), err[256];
+            snprintf(err, sizeof(err), "expected %d comma-separated values as the header names", nfields);
+            rc = n == nfields ? fn(r, f, err, sizeof(err)) : -1;
             free_list(f);
             if (rc)
-                pm_error("%s:%d: corrupt run folder: expected %d comma-separated values as the header names; "
-                         "re-run the command that made it", path, lineno, nfields);
+                pm_error("%s:%d: corrupt run folder: %s; re-run the command that made it", path, lineno, err);
         }
         free(l);
         if (rc)
@@ -53,19 +53,33 @@ static int each_row(struct runfile *r, const char *text, const char *path, const
     return 0;
 }
 
-static bool number(const char *s, double *out)
+/* Field i of a row, a number within [lo, hi] (number_in: finite); the header names the field. */
+static bool number(char **f, int i, const char *header, double lo, double hi, double *out, char *err, size_t errlen)
 {
-    char *end;
-    *out = strtod(s, &end);
-    return end != s && !*end;
+    char *end, name[64];
+    const char *h = header;
+    for (int k = 0; k < i && h; k++)
+        h = strchr(h, ',') ? strchr(h, ',') + 1 : NULL;
+    snprintf(name, sizeof(name), "%.*s", h ? (int)strcspn(h, ",") : 1, h ? h : "?");
+    *out = strtod(f[i], &end);
+    if (end == f[i] || *end) {
+        snprintf(err, errlen, "%s is '%.40s', not a number", name, f[i]);
+        return false;
+    }
+    return number_in(*out, lo, hi, name, err, errlen);
 }
 
-static int curve_row(struct runfile *r, char **f, int n)
+/* Bounds wide enough for any machine, narrow enough that every use (a log scale, an int) is defined. */
+#define MAX_BYTES 0x1p50
+#define MAX_CYCLES 1e9
+
+static int curve_row(struct runfile *r, char **f, char *err, size_t n)
 {
-    (void)n;
+    const char *h = curve_csv_header;
     struct curve_point pt;
-    if (!number(f[0], &pt.bytes) || !number(f[1], &pt.cycles) || !number(f[2], &pt.ns) || !number(f[3], &pt.lo)
-        || !number(f[4], &pt.hi) || pt.bytes <= 0)
+    if (!number(f, 0, h, 1, MAX_BYTES, &pt.bytes, err, n) || !number(f, 1, h, 1e-3, MAX_CYCLES, &pt.cycles, err, n) ||
+        !number(f, 2, h, 1e-3, MAX_CYCLES, &pt.ns, err, n) || !number(f, 3, h, 0, MAX_CYCLES, &pt.lo, err, n) ||
+        !number(f, 4, h, 0, MAX_CYCLES, &pt.hi, err, n))
         return -1;
     r->curve = xrealloc(r->curve, (size_t)(r->ncurve + 1) * sizeof(*r->curve));
     r->curve[r->ncurve++] = pt;
@@ -77,14 +91,15 @@ int curve_csv_parse(struct runfile *r, const char *text, const char *path)
     return each_row(r, text, path, curve_csv_header, 5, curve_row);
 }
 
-static int c2c_row(struct runfile *r, char **f, int n)
+static int c2c_row(struct runfile *r, char **f, char *err, size_t n)
 {
-    (void)n;
+    const char *h = c2c_csv_header;
     struct c2c_pair c;
     double from, to, reps;
-    if (!number(f[0], &from) || !number(f[1], &to) || !number(f[3], &c.cycles) || !number(f[4], &c.cycles_min)
-        || !number(f[5], &c.cycles_mad) || !number(f[6], &c.ns) || !number(f[7], &reps) || from < 0 || to < 0
-        || from > 1e6 || to > 1e6)
+    if (!number(f, 0, h, 0, 1e6, &from, err, n) || !number(f, 1, h, 0, 1e6, &to, err, n) ||
+        !number(f, 3, h, 0, MAX_CYCLES, &c.cycles, err, n) || !number(f, 4, h, 0, MAX_CYCLES, &c.cycles_min, err, n) ||
+        !number(f, 5, h, 0, MAX_CYCLES, &c.cycles_mad, err, n) || !number(f, 6, h, 0, MAX_CYCLES, &c.ns, err, n) ||
+        !number(f, 7, h, 0, 1e9, &reps, err, n))
         return -1;
     c.from = (int)from, c.to = (int)to;
     c.relation = xstrdup(f[2]);

@@ -28,10 +28,9 @@ static bool finished_with_penalties(const char *penalties, char *why, size_t n)
 {
     char err[512], *dir = folder_of(penalties);
     struct jvalue *man = manifest_read(dir, err, sizeof(err)), *doc = jread_file(penalties, err, sizeof(err));
-    const struct jvalue *ps = jget(doc, "penalties"), *cmd = jget(man, "command");
-    const char *prog = cmd && cmd->type == J_ARRAY && cmd->n > 1 ? jstr(&cmd->items[0]) : NULL;
-    const char *sub = prog ? jstr(&cmd->items[1]) : NULL;
-    bool calibration = prog && sub && !strcmp(prog, "pmucal") && !strcmp(sub, "calibrate");
+    const struct jvalue *ps = jget(doc, "penalties");
+    const char *sub = runfile_command(man);
+    bool calibration = sub && !strcmp(sub, "calibrate");
     bool ok = calibration && (manifest_complete(man, why, n) || !strcmp(jget_str(man, "status", ""), RUN_FAILED)) &&
               ps && ps->type == J_ARRAY && ps->n > 0;
     jread_free(man);

@@ -244,6 +244,28 @@ void record_measurement_clear(struct record_measurement *r)
 
 /* ---- the file, line by line ---- */
 
+/* Every number of a record that is converted to an integer, in range when present (the others are
+ * doubles, used as such; which members a reader needs is its own check: record_measurement
+ * wants iters and repetitions, classify and cpi only the statistics). false with err naming it. */
+static bool record_check(const struct jvalue *rec, char *err, size_t n)
+{
+    double x;
+    const struct jvalue *evs = jget(rec, "events");
+    if (!jget_in(rec, "iters", 1, MEASURE_MAX_ITERS, true, 0, &x, err, n) ||
+        !jget_in(rec, "repetitions", 1, MEASURE_MAX_REPS, true, 0, &x, err, n) ||
+        !jget_in(rec, "time_enabled", 0, NUM_U64_MAX, true, 0, &x, err, n) ||
+        !jget_in(rec, "time_running", 0, NUM_U64_MAX, true, 0, &x, err, n) ||
+        !jget_in(jget(rec, "cycles"), "clock_redone", 0, INT32_MAX, true, 0, &x, err, n) ||
+        !jget_in(jget(rec, "noise"), "redone", 0, INT32_MAX, true, 0, &x, err, n))
+        return false;
+    static const char *const attr[] = {"type", "config", "config1", "config2"};
+    for (int k = 0; k < evs->n; k++)
+        for (size_t i = 0; i < ARRAY_SIZE(attr); i++)
+            if (!jget_in(jget(&evs->items[k], "attr"), attr[i], 0, i ? NUM_U64_MAX : UINT32_MAX, true, 0, &x, err, n))
+                return false;
+    return true;
+}
+
 bool record_line_next(const char *text, size_t size, struct record_line *l)
 {
     size_t at = l->at + l->len;
@@ -255,12 +277,23 @@ bool record_line_next(const char *text, size_t size, struct record_line *l)
     l->blank = l->len == 1 && nl;
     if (l->blank)
         return true;
+    if (l->len > RECORD_LINE_MAX) {
+        /* Parsed, such a line would take some 20 times its size in memory. */
+        snprintf(l->err, sizeof(l->err), "a line of %zu bytes; a measurement record is at most %d MiB", l->len,
+                 RECORD_LINE_MAX >> 20);
+        l->parsed = l->invalid = true;
+        return true;
+    }
     l->rec = jread_parse(text + at, l->len, l->err, sizeof(l->err));
     l->parsed = l->rec != NULL;
     const struct jvalue *evs = jget(l->rec, "events");
     if (l->rec && (!jstr(jget(l->rec, "case")) || !evs || evs->type != J_ARRAY)) {
         jread_free(l->rec);
         l->rec = NULL;
+    } else if (l->rec && !record_check(l->rec, l->err, sizeof(l->err))) {
+        jread_free(l->rec);
+        l->rec = NULL;
+        l->invalid = true;
     }
     return true;
 }

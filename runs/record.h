@@ -50,7 +50,8 @@ void record_measurement_clear(struct record_measurement *r);
 
 /* measurements.ndjson line by line. The reader of the whole file (runs/runfile.h:
  * measurements_read) and --resume's (runs/resume.c), which drops a cut last line, both walk it
- * with this: each line parsed and checked to be a record ("case" and an "events" array). */
+ * with this: each line parsed and checked to be a record ("case" and an "events" array, every
+ * number that is converted to an integer in range: iters, repetitions, attr ...). */
 struct record_line {
     size_t at, len;             /* the line's bytes in the text, its newline included */
     int lineno;
@@ -58,8 +59,12 @@ struct record_line {
     bool cut;                   /* the last line, without its newline: a write cut short */
     struct jvalue *rec;         /* the record (the caller's to free); NULL when blank or not one */
     bool parsed;                /* not one: it is JSON without "case" or an "events" array; else err */
+    bool invalid;               /* not one: a number of it out of range or not finite (err says which) */
     char err[512];
 };
+/* The longest line taken as a record (a group of GROUP_MAX_EVENTS events, MEASURE_MAX_REPS
+ * repetitions each, is a few KiB): a longer one is refused before it is parsed. */
+#define RECORD_LINE_MAX (1 << 20)
 /* The next line after l (zeroed before the first); false at the end of the text. */
 bool record_line_next(const char *text, size_t size, struct record_line *l);
 

@@ -39,6 +39,27 @@ static int take_command(struct resume *r, const char *command, char *why, size_t
     return 0;
 }
 
+/* The earlier resumptions' counts, which resume_manifest copies as integers. */
+static int resumed_check(const struct jvalue *manifest, char *why, size_t n)
+{
+    static const char *const counts[] = {"cases_kept", "records_kept", "records_dropped"};
+    const struct jvalue *before = jget(manifest, "resumed");
+    char err[256];
+    double x;
+    for (int i = 0; before && before->type == J_ARRAY && i < before->n; i++)
+        for (size_t k = 0; k < ARRAY_SIZE(counts); k++)
+            if (!jget_in(&before->items[i], counts[k], 0, INT32_MAX, true, 0, &x, err, sizeof(err))) {
+                snprintf(why, n, "manifest.json: resumed[%d]: %s; the manifest is damaged: start a new run", i, err);
+                return -1;
+            }
+    return 0;
+}
+
+int resume_checks(struct resume *r, const char *command, char *why, size_t n)
+{
+    return take_command(r, command, why, n) || resumed_check(r->manifest, why, n) ? -1 : 0;
+}
+
 static int refuse(const struct resume *r, const char *run, const char *why)
 {
     pm_error("--resume %s: %s", r->run ? r->run : run, why);
@@ -67,7 +88,7 @@ int resume_open(struct resume *r, const char *run, const char *command)
         snprintf(why, sizeof(why), "its manifest's status is '%s', not one a run ends with: start a new run", status);
         return refuse(r, run, why);
     }
-    if (take_command(r, command, why, sizeof(why)))
+    if (resume_checks(r, command, why, sizeof(why)))
         return refuse(r, run, why);
     char host[256] = "";
     gethostname(host, sizeof(host) - 1);
@@ -93,9 +114,21 @@ int resume_open(struct resume *r, const char *run, const char *command)
     return 0;
 }
 
-int resume_same_cpu(const struct resume *r)
+int resume_claim(struct resume *r)
 {
-    char id[64], why[512];
+    char id[64], why[512], err[512];
+    if (run_dir_lock(r->run, &r->lock_fd))
+        return -1;
+    r->locked = true;
+    /* What resume_open judged may have changed before the lock was taken: another process may
+     * have resumed (or completed) the run meanwhile. */
+    struct jvalue *now = manifest_read(r->run, err, sizeof(err));
+    bool same = now && jget_num(now, "pid", -1) == jget_num(r->manifest, "pid", -1) &&
+                !strcmp(jget_str(now, "status", ""), jget_str(r->manifest, "status", ""));
+    jread_free(now);
+    if (!same)
+        return refuse(r, NULL, "another process resumed it while this one started; run --resume again to see "
+                      "where it stands");
     host_cpu_id(id, sizeof(id));
     const char *then = jget_str(jget(r->manifest, "cpu"), "id", "(none recorded)");
     if (!strcmp(then, id))
@@ -126,7 +159,9 @@ int resume_records(struct resume *r, bool (*keep)(const struct jvalue *rec, void
 {
     char *path = xasprintf("%s/measurements.ndjson", r->run), err[512];
     size_t size = 0;
-    char *text = access(path, F_OK) ? xstrdup("") : read_file_bounded(path, INPUT_FILE_MAX, &size, err, sizeof(err));
+    char *text = run_file_read(r->run, "measurements.ndjson", &size, err, sizeof(err));
+    if (!text && errno == ENOENT)
+        text = xstrdup("");
     if (!text) {
         pm_error("--resume %s: cannot read %s", r->run, err);
         free(path);
@@ -142,8 +177,8 @@ int resume_records(struct resume *r, bool (*keep)(const struct jvalue *rec, void
         }
         if (!l.blank && !l.rec) {
             pm_error("--resume %s: %s:%d is not a measurement record (%s) and not the last line: the folder is "
-                     "damaged; start a new run", r->run, path, l.lineno, l.parsed ? "no \"case\" or \"events\" array"
-                     : l.err);
+                     "damaged; start a new run", r->run, path, l.lineno, l.parsed && !l.invalid ?
+                     "no \"case\" or \"events\" array" : l.err);
             rc = -1;
         } else if (l.rec && keep(l.rec, ctx)) {
             span = xrealloc(span, sizeof(*span) * (size_t)(nspan + 1));
@@ -194,29 +229,45 @@ static bool keep_finished_case(const struct jvalue *rec, void *ctx)
 int resume_cases(struct resume *r, struct case_ *const *cases, int n)
 {
     bool *done = xcalloc((size_t)(n ? n : 1), sizeof(*done));
-    char *path = xasprintf("%s/cases.done", r->run), line[4096];
-    FILE *f = fopen(path, "r");
+    char err[512];
+    size_t size;
+    char *text = run_file_read(r->run, "cases.done", &size, err, sizeof(err));
     int rc = 0;
-    while (f && !rc && fgets(line, sizeof(line), f)) {
-        char *tab = strchr(line, '\t'), *nl = strchr(line, '\n'), *end;
-        if (!nl || !tab)
-            continue;   /* cut short by a kill: that case is measured again */
+    if (!text && errno != ENOENT) {
+        pm_error("--resume %s: cannot read %s", r->run, err);
+        rc = -1;
+    }
+    for (char *line = text, *nl; !rc && line && (nl = strchr(line, '\n')); line = nl + 1) {
         *nl = '\0';
+        char *tab = strchr(line, '\t'), *end;
+        if (!tab)
+            continue;
+        errno = 0;
         long i = strtol(line, &end, 10);
-        if (end != tab || i < 0 || i >= n || strcmp(cases[i]->label, tab + 1)) {
-            pm_error("--resume %s: cases.done names case %ld '%s', which this build's case list for the run's command "
-                     "does not have there (%d cases); start a new run", r->run, i, tab + 1, n);
+        if (end != tab || errno || i < 0 || i >= n || strcmp(cases[i]->label, tab + 1)) {
+            pm_error("--resume %s: cases.done names case %.20s '%.200s', which this build's case list for the run's "
+                     "command does not have there (%d cases); start a new run", r->run, line, tab + 1, n);
             rc = -1;
         } else {
             done[i] = true;
         }
-    }
-    if (f)
-        fclose(f);
-    free(path);
+    }   /* a last line without its newline was cut short by a kill: that case is measured again */
+    free(text);
     struct case_keep k = {cases, n, done};
     if (!rc)
         rc = resume_records(r, keep_finished_case, &k);
+    /* cases.done afresh with the finished cases (a new file: a link or a second name planted at
+     * it is replaced, never appended to), so the appends of this run go to a file of its own. */
+    char *kept = xstrdup("");
+    for (int i = 0; !rc && i < n; i++)
+        if (done[i]) {
+            char *more = xasprintf("%s%d\t%s\n", kept, i, cases[i]->label);
+            free(kept);
+            kept = more;
+        }
+    if (!rc)
+        rc = run_file_write(r->run, "cases.done", kept, strlen(kept));
+    free(kept);
     r->kept = xcalloc((size_t)(n ? n : 1), sizeof(*r->kept));
     for (int i = 0; !rc && i < n; i++) {
         /* A finished case without records (a SKIP at setup) is simply set up again. */
@@ -261,18 +312,20 @@ void resume_free(struct resume *r)
     free(r->replayed);
     jread_free(r->manifest);
     free(r->run);
+    if (r->locked)
+        close(r->lock_fd);
     memset(r, 0, sizeof(*r));
 }
 
 int cases_done_append(const char *run, int index, const char *label)
 {
-    char *p = xasprintf("%s/cases.done", run);
-    FILE *f = fopen(p, "a");
-    int rc = f && fprintf(f, "%d\t%s\n", index, label) > 0 ? 0 : -1;
-    if (f && fclose(f))
+    FILE *f = run_file_open(run, "cases.done", "a");
+    if (!f)
+        return -1;
+    int rc = fprintf(f, "%d\t%s\n", index, label) > 0 ? 0 : -1;
+    if (fclose(f))
         rc = -1;
     if (rc)
-        pm_error("cannot append to %s: %s; a --resume would measure that case again", p, strerror(errno));
-    free(p);
+        pm_error("cannot append to %s/cases.done: %s; a --resume would measure that case again", run, strerror(errno));
     return rc;
 }

@@ -20,15 +20,22 @@ struct resume {
     bool *replayed;             /* per kept record: already reported */
     bool *kept;                 /* validate: per case of the list, finished and its records kept */
     int cases_kept, records_kept, records_dropped;
+    bool locked;                /* lock_fd holds the folder's lock (resume_claim) until resume_free */
+    int lock_fd;
 };
 
 /* Reads RUN's manifest and refuses (one message naming RUN and why; -1) a folder that is not
  * resumable by this process: missing or corrupt manifest, complete, made by another command than
  * `command`, on another host, by another pmucal version or commit, or still running in a live
- * process. The CPU is compared by resume_same_cpu, in the process that measures (under the sim
- * source, valgrind's CPU is not the host's). */
+ * process. */
 int resume_open(struct resume *r, const char *run, const char *command);
-int resume_same_cpu(const struct resume *r);
+/* What resume_open checks of the folder's own data (r->manifest): the command it records (into
+ * r->argv) and the counts of its earlier resumptions. -1 with why. */
+int resume_checks(struct resume *r, const char *command, char *why, size_t n);
+/* In the process that measures (under the sim source, valgrind's child; its CPU is not the
+ * host's): the folder's lock taken for the process's life (a second resumer is refused, naming
+ * the first), the manifest checked to be the one resume_open judged, and the CPU compared. */
+int resume_claim(struct resume *r);
 /* Keeps the records of measurements.ndjson for which keep(rec, ctx) holds, drops the others and a
  * cut last line (kill -9 mid-write), and rewrites the file atomically with the kept lines' exact
  * bytes. A malformed line before the last is refused (-1, message). */

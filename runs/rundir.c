@@ -29,15 +29,9 @@ static int mkdir_p(const char *path)
 
 static int open_files(struct run_dir *r, const char *tap_mode)
 {
-    char *m = xasprintf("%s/measurements.ndjson", r->path), *t = xasprintf("%s/validate.tap", r->path);
-    r->measurements = fopen(m, "a");
-    r->tap = fopen(t, tap_mode);
-    int rc = r->measurements && r->tap ? 0 : -1;
-    if (rc)
-        pm_error("cannot write in %s: %s", r->path, strerror(errno));
-    free(m);
-    free(t);
-    return rc;
+    r->measurements = run_file_open(r->path, "measurements.ndjson", "a");
+    r->tap = r->measurements ? run_file_open(r->path, "validate.tap", tap_mode) : NULL;
+    return r->measurements && r->tap ? 0 : -1;
 }
 
 static bool has_control_char(const char *s)
@@ -77,8 +71,11 @@ int run_dir_create(struct run_dir *r, const char *base, const char *label)
         free(r->path);
         r->path = n == 1 ? xasprintf("%s/%s-%s-%s", base, date, host, label)
                          : xasprintf("%s/%s-%s-%s-%d", base, date, host, label, n);
-        if (mkdir_p(r->path) == 0)
-            return open_files(r, "a");
+        if (mkdir_p(r->path) == 0) {
+            /* Locked before anything is in it: a --resume of it waits for this process's end. */
+            r->locked = run_dir_lock(r->path, &r->lock_fd) == 0;
+            return r->locked ? open_files(r, "a") : -1;
+        }
         if (errno != EEXIST)
             break;
     }
@@ -91,7 +88,7 @@ int run_dir_open(struct run_dir *r, const char *path)
 {
     memset(r, 0, sizeof(*r));
     struct stat st;
-    if (stat(path, &st) || !S_ISDIR(st.st_mode)) {
+    if (lstat(path, &st) || !S_ISDIR(st.st_mode)) {
         pm_error("%s is not a results folder of an earlier run", path);
         return -1;
     }
@@ -101,27 +98,16 @@ int run_dir_open(struct run_dir *r, const char *path)
 
 int run_file_write(const char *dir, const char *name, const char *text, size_t len)
 {
-    /* mkstemp makes a new file: never one that exists, never through a link planted at a guessed
-     * temporary name; rename replaces whatever is at the target, a symlink included. */
-    char *p = xasprintf("%s/%s", dir, name), *tmp = xasprintf("%s/.%s.XXXXXX", dir, name);
-    int fd = mkstemp(tmp), rc = fd < 0 ? -1 : 0;
-    FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
-    if (fd >= 0 && !f)
-        close(fd);
-    if (!f || fchmod(fileno(f), 0644) || fwrite(text, 1, len, f) != len || fflush(f) || fsync(fileno(f)))
-        rc = -1;
-    if (f && fclose(f))
-        rc = -1;
-    if (!rc && rename(tmp, p))
-        rc = -1;
-    if (rc) {
-        pm_error("cannot write %s: %s", p, strerror(errno));
-        if (fd >= 0)
-            unlink(tmp);
+    struct run_out o;
+    FILE *f = run_out_begin(&o, dir, name);
+    if (!f)
+        return -1;
+    if (fwrite(text, 1, len, f) != len) {
+        pm_error("cannot write %s: %s", o.path, strerror(errno));
+        run_out_abort(&o);
+        return -1;
     }
-    free(tmp);
-    free(p);
-    return rc;
+    return run_out_commit(&o);
 }
 
 int run_file_write_json(const char *dir, const char *name, const struct json *j)
@@ -174,6 +160,8 @@ int run_dir_close(struct run_dir *r)
         rc = -1;
     if (r->tap && (ferror(r->tap) | fclose(r->tap)))
         rc = -1;
+    if (r->locked)
+        close(r->lock_fd);   /* the lock goes with it */
     if (rc)
         pm_error("writing the files of %s failed (disk full?); what it holds may be cut short", r->path);
     if (r->has_manifest)

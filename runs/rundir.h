@@ -14,6 +14,8 @@ struct run_dir {
     struct json manifest;     /* manifest.json's members so far, the object still open */
     bool has_manifest;
     char *started;            /* a resumed run's first start (manifest "started"); NULL: now */
+    bool locked;              /* lock_fd holds the folder's lock (run_dir_lock) until run_dir_close */
+    int lock_fd;
 };
 
 /* A run's status in its manifest: "running" from the start; at the end "complete" (every case
@@ -37,6 +39,51 @@ int run_dir_write(const struct run_dir *r, const char *name, const struct json *
  * name is replaced, never followed. -1 with one message naming the file. */
 int run_file_write(const char *dir, const char *name, const char *text, size_t len);
 int run_file_write_json(const char *dir, const char *name, const struct json *j);
+
+/* ---- a run folder is untrusted input ----
+ * Run folders travel (bug reports, baselines, other machines): whoever made one controls every
+ * byte and every name in it. Every file pmucal writes or reads in a run folder goes through these
+ * (runs/runfs.c): nothing is written through a link planted in the folder, nothing read through
+ * one, and no reader waits on a FIFO or reads a device. */
+
+/* An output written whole: a new temporary file (O_EXCL, never one that exists) in dir, renamed
+ * over name by run_out_commit, which replaces a link at the name and never follows it. A reader
+ * sees the old file or the new one. NULL / -1 after one message naming the file. */
+struct run_out {
+    FILE *f;
+    char *path, *tmp;
+};
+FILE *run_out_begin(struct run_out *o, const char *dir, const char *name);
+/* The same for a path (dir/name; a name alone is in the working folder): --out FILE. */
+FILE *run_out_path(struct run_out *o, const char *path);
+int run_out_commit(struct run_out *o);
+void run_out_abort(struct run_out *o);
+/* Whole files are fsynced before the rename (a crash leaves the old file or the new one); the
+ * fuzz harnesses turn it off to run in memory. */
+extern bool run_file_sync;
+/* A stream in the folder: "a" appends to name (made when absent), "w" starts a new file at
+ * name (run_out's temporary renamed into place at once). A link, a folder or any non-regular
+ * file at the name, or a regular file with a second hard link (a way out of the folder), is
+ * refused: NULL after one message naming it. */
+FILE *run_file_open(const char *dir, const char *name, const char *mode);
+/* The subfolder name of dir (tables/), made when absent; -1 with a message when a link or a
+ * file is there. */
+int run_subdir(const char *dir, const char *name);
+/* Removes name from dir (not a folder) so that a program told to write it by name (gnuplot's
+ * curve.svg, its stderr in gnuplot.err) makes a new file instead of writing through a link. */
+int run_file_clear(const char *dir, const char *name);
+/* The whole of dir/name, bounded by INPUT_FILE_MAX, never through a link and never a non-regular
+ * file. NULL with err naming the file; errno ENOENT when there is none. */
+char *run_file_read(const char *dir, const char *name, size_t *len, char *err, size_t errlen);
+/* The largest JSON document of a run folder read whole (manifest.json, classify.json,
+ * penalties.json: a few MiB at most); parsed, one takes some 20 times its size. */
+#define RUN_JSON_MAX (16u << 20)
+char *run_file_read_max(const char *dir, const char *name, size_t max, size_t *len, char *err, size_t errlen);
+/* The folder's lock (flock on the folder itself), held by a process that measures into it or
+ * resumes it, for its life (*fd stays open). -1 after one message naming the process that holds
+ * it. */
+int run_dir_lock(const char *dir, int *fd);
+
 /* Start r->manifest with manifest_head's members; the caller adds its own
  * members to r->manifest, then writes it with run_dir_manifest(r, RUN_RUNNING, NULL). */
 void run_dir_manifest_begin(struct run_dir *r, int argc, char **argv);

@@ -15,7 +15,7 @@ int measurements_read(const char *run, struct jvalue ***recs, int *nrec)
 {
     char err[512], *nd = xasprintf("%s/measurements.ndjson", run);
     size_t size;
-    char *text = read_file_bounded(nd, INPUT_FILE_MAX, &size, err, sizeof(err));
+    char *text = run_file_read(run, "measurements.ndjson", &size, err, sizeof(err));
     *recs = NULL;
     *nrec = 0;
     if (!text) {
@@ -28,7 +28,9 @@ int measurements_read(const char *run, struct jvalue ***recs, int *nrec)
         if (l.blank)
             continue;
         if (!l.rec) {
-            if (l.parsed)
+            if (l.invalid)
+                pm_error("%s:%d: %s (a measurement record pmucal did not write)", nd, l.lineno, l.err);
+            else if (l.parsed)
                 pm_error("%s:%d: a measurement needs \"case\" and an \"events\" array", nd, l.lineno);
             else
                 pm_error("%s:%d: %s (each line must be one JSON object)", nd, l.lineno, l.err);
@@ -50,6 +52,14 @@ void measurements_free(struct jvalue **recs, int nrec)
     free(recs);
 }
 
+/* The command that made a run, from its manifest ("pmucal SUBCOMMAND ..."); NULL when none. */
+const char *runfile_command(const struct jvalue *manifest)
+{
+    const struct jvalue *cmd = jget(manifest, "command");
+    const char *prog = cmd && cmd->type == J_ARRAY && cmd->n > 1 ? jstr(&cmd->items[0]) : NULL;
+    return prog && !strcmp(prog, "pmucal") ? jstr(&cmd->items[1]) : NULL;
+}
+
 int runfile_load(struct runfile *r, const char *path)
 {
     memset(r, 0, sizeof(*r));
@@ -57,6 +67,15 @@ int runfile_load(struct runfile *r, const char *path)
     r->manifest = manifest_load(path);
     if (!r->manifest)
         return -1;
+    /* Records are what validate and calibrate measure: a folder of another command (c2c) has none
+     * to judge, and one without a command is no run pmucal made. */
+    const char *cmd = runfile_command(r->manifest);
+    if (!cmd || (strcmp(cmd, "validate") && strcmp(cmd, "calibrate"))) {
+        pm_error("%s: %s%s%s; give a run folder of 'pmucal validate' or 'pmucal calibrate'", path,
+                 cmd ? "made by 'pmucal " : "its manifest names no command [\"pmucal\", ...]", cmd ? cmd : "",
+                 cmd ? "', whose folder holds no measurements to read" : "");
+        return -1;
+    }
     r->status = jget_str(r->manifest, "status", "unknown");
     return measurements_read(path, &r->rec, &r->nrec);
 }
@@ -82,32 +101,31 @@ void runfile_free(struct runfile *r)
 
 /* ---- every file, as the report reads them ---- */
 
-static char *in_run(const struct runfile *r, const char *name)
+/* A file of the run, through the run folder's reader (no link, no special file): NULL and *present
+ * false when absent; NULL and *present true after one message when unreadable. */
+static char *member_text(const struct runfile *r, const char *name, size_t max, bool *present, size_t *len)
 {
-    return xasprintf("%s/%s", r->path, name);
-}
-
-static bool exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0;
+    char err[512];
+    char *text = run_file_read_max(r->path, name, max, len, err, sizeof(err));
+    *present = text || errno != ENOENT;
+    if (!text && *present)
+        pm_error("%s: corrupt run folder: cannot read %s; re-run the command that made it, or remove the file", r->path,
+                 err);
+    return text;
 }
 
 /* A JSON file of the run: NULL and *bad false when absent; NULL and *bad true when corrupt. */
 static struct jvalue *json_member(const struct runfile *r, const char *name, bool *bad)
 {
-    char *p = in_run(r, name);
-    struct jvalue *v = NULL;
-    *bad = false;
-    if (exists(p)) {
-        char err[512];
-        v = jread_file(p, err, sizeof(err));
-        if (!v) {
-            pm_error("%s: corrupt run folder: %s; re-run the command that made it, or remove the file", r->path, err);
-            *bad = true;
-        }
-    }
-    free(p);
+    size_t len;
+    bool present;
+    char *text = member_text(r, name, RUN_JSON_MAX, &present, &len), why[256];
+    struct jvalue *v = text ? jread_parse(text, len, why, sizeof(why)) : NULL;
+    *bad = present && !v;
+    if (text && !v)
+        pm_error("%s: corrupt run folder: %s/%s: %s; re-run the command that made it, or remove the file", r->path,
+                 r->path, name, why);
+    free(text);
     return v;
 }
 
@@ -115,14 +133,14 @@ static struct jvalue *json_member(const struct runfile *r, const char *name, boo
 static int text_member(struct runfile *r, const char *name, bool *present,
                        int (*fn)(struct runfile *, const char *, const char *))
 {
-    char *p = in_run(r, name);
-    int rc = 0;
-    *present = exists(p);
-    if (*present) {
-        char *text = read_text_file(p, "run file");
-        rc = text ? fn(r, text, p) : -1;
-        free(text);
-    }
+    size_t len;
+    char *text = member_text(r, name, INPUT_FILE_MAX, present, &len), *p = xasprintf("%s/%s", r->path, name);
+    int rc = *present ? -1 : 0;
+    if (text && strlen(text) != len)
+        pm_error("%s is not text (it holds a NUL byte); re-run the command that made it", p);
+    else if (text)
+        rc = fn(r, text, p);
+    free(text);
     free(p);
     return rc;
 }
@@ -144,18 +162,15 @@ int runfile_load_all(struct runfile *r, const char *path)
         pm_error("%s: not a run folder (a file); name the folder that holds manifest.json", path);
         return -1;
     }
-    char *mp = in_run(r, "manifest.json");
-    bool has_manifest = exists(mp);
-    free(mp);
-    if (!has_manifest) {
-        pm_error("%s: not a run folder: it has no manifest.json; name a folder made by validate, calibrate "
-                 "or c2c (results/<date>-<host>-<label>)", path);
-        return -1;
-    }
     bool bad;
     r->manifest = json_member(r, "manifest.json", &bad);
     if (bad)
         return -1;
+    if (!r->manifest) {
+        pm_error("%s: not a run folder: it has no manifest.json; name a folder made by validate, calibrate "
+                 "or c2c (results/<date>-<host>-<label>)", path);
+        return -1;
+    }
     if (r->manifest->type != J_OBJECT) {
         pm_error("%s: corrupt run folder: manifest.json is not a JSON object; re-run the command that made it",
                  path);
@@ -165,12 +180,18 @@ int runfile_load_all(struct runfile *r, const char *path)
     r->classify = json_member(r, "classify.json", &bad);
     if (bad)
         return -1;
+    char err[256];
+    double cases;
+    if (r->classify && !jget_in(r->classify, "cases", 0, INT32_MAX, false, 0, &cases, err, sizeof(err))) {
+        pm_error("%s/classify.json: %s; re-run 'pmucal classify %s', or remove the file", r->path, err, r->path);
+        return -1;
+    }
     r->penalties = json_member(r, "penalties.json", &bad);
     if (bad)
         return -1;
-    char *mp2 = in_run(r, "measurements.ndjson");
-    r->has_measurements = stat(mp2, &st) == 0 && st.st_size > 0;
-    free(mp2);
+    char *mp = xasprintf("%s/measurements.ndjson", r->path);
+    r->has_measurements = lstat(mp, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+    free(mp);
     if (text_member(r, "validate.tap", &r->has_tap, tap_parse) || text_member(r, "curve.csv", &r->has_curve, curve_csv_parse)
         || text_member(r, "c2c.csv", &r->has_c2c, c2c_csv_parse))
         return -1;
@@ -234,9 +255,15 @@ bool manifest_process_alive(const struct jvalue *manifest)
 
 struct jvalue *manifest_read(const char *run, char *err, size_t n)
 {
-    char *path = xasprintf("%s/manifest.json", run);
-    struct jvalue *m = jread_file(path, err, n);
-    free(path);
+    size_t len;
+    char reason[512], why[256];
+    char *text = run_file_read_max(run, "manifest.json", RUN_JSON_MAX, &len, reason, sizeof(reason));
+    struct jvalue *m = text ? jread_parse(text, len, why, sizeof(why)) : NULL;
+    if (!text)
+        snprintf(err, n, "cannot read %s", reason);
+    else if (!m)
+        snprintf(err, n, "%s/manifest.json: %s", run, why);
+    free(text);
     return m;
 }
 

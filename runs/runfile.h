@@ -60,7 +60,9 @@ struct runfile {
     bool has_c2c;
 };
 
-/* The manifest and every record (compare, replay). -1 after one message naming the file (and
+/* The subcommand a manifest records ("validate" for ["pmucal", "validate", ...]); NULL when none. */
+const char *runfile_command(const struct jvalue *manifest);
+/* The manifest and every record (compare, replay), of a run of validate or calibrate only. -1 after one message naming the file (and
  * line) that is missing or malformed. */
 int runfile_load(struct runfile *r, const char *path);
 /* The folder and every file it holds but the records, as the report shows them: every file is

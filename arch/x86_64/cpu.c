@@ -78,12 +78,12 @@ const struct cpu_facts *cpu_get(void)
         c.avx2 = c.avx && (b & bit_AVX2);
         c.avx512f = c.avx && (b & bit_AVX512F) && (xcr0 & 0xe0) == 0xe0;
     }
-    if (__get_cpuid_max(0x80000000, NULL) >= 0x80000001) {
+    if ((unsigned)__get_cpuid_max(0x80000000, NULL) >= 0x80000001u) {
         __cpuid(0x80000001, a, b, cc, d);
         c.rdtscp = d & (1u << 27);   /* cpuid.h names no bit for it */
     }
     unsigned brand[12] = {0};
-    if (__get_cpuid_max(0x80000000, NULL) >= 0x80000004) {
+    if ((unsigned)__get_cpuid_max(0x80000000, NULL) >= 0x80000004u) {
         for (unsigned i = 0; i < 3; i++)
             __cpuid(0x80000002 + i, brand[4 * i], brand[4 * i + 1], brand[4 * i + 2], brand[4 * i + 3]);
         memcpy(c.brand, brand, 48);

@@ -77,7 +77,7 @@ bool cpuid_query(uint32_t leaf, uint32_t sub, uint32_t r[4])
     if (failed)
         return false;
     if (!d) {
-        if (__get_cpuid_max(leaf & 0x80000000u, NULL) < leaf)
+        if ((unsigned)__get_cpuid_max(leaf & 0x80000000u, NULL) < leaf)
             return false;
         __cpuid_count(leaf, sub, r[0], r[1], r[2], r[3]);
         return true;

@@ -1,0 +1,164 @@
+#!/bin/bash
+# A run folder is untrusted input (issue 24): whoever made one controls every byte and name in it.
+# One row a hostile folder or input: links at every file name pmucal writes, a manifest naming
+# outside files, non-finite and huge numbers in each field, a folder that is a file, two
+# resumers, an unusable environment input. Each row names the command, the exit status and the
+# error it must give, and checks that no file outside the folder changed (every link points into
+# $OUT, whose files and names are compared before and after). Software events only.
+. "$(dirname "$0")/lib.sh"
+
+OUT="$TMP/outside"
+mkdir -p "$OUT/dir" && echo 'secret-line-of-an-outside-file' > "$OUT/file" && echo untouched > "$OUT/dir/kept"
+mkfifo "$OUT/fifo"
+# Every name under $OUT with its type, size, link count and modification time (one process: the
+# rows are many, and a process start is slow on a busy VM).
+outside_state() { find "$OUT" -printf '%p %y %s %n %T@\n'; }
+outside_before=$(outside_state)
+
+# The folders every row starts from (a copy each): two small validate cases, and a calibration
+# with the latency curve and one recipe (tables/), both stopped, so --resume takes them.
+run_dir() { ls -d "$PMUCAL_RESULTS"/*-"$1" 2> /dev/null | head -n 1; }
+$PMUCAL validate --case 'walker size=16k' --case 'walker size=32k' --iters 10000 -r 3 -e page-faults --label v \
+    > /dev/null 2> "$TMP/v.err"
+$PMUCAL calibrate --recipe l1_hit --quick --points-per-octave 1 --label c > /dev/null 2> "$TMP/c.err"
+V=$(run_dir v) C=$(run_dir c)
+if [ ! -s "$V/cases.done" ] || [ ! -d "$C/tables" ] || [ ! -s "$C/curve.csv" ]; then
+    echo "Bail out! the base runs failed: $(tail -n 2 "$TMP/v.err" "$TMP/c.err" | tr '\n' ' ')"
+    exit 1
+fi
+set_json() { jq -c "$2" "$1" > "$TMP/j" && cat "$TMP/j" > "$1"; }   # set_json FILE JQ-FILTER
+stopped() { set_json "$1/manifest.json" '.status="interrupted"'; }
+stopped "$V" && stopped "$C"
+# record1 D JQ: the first measurement record of D edited
+record1() { head -n 1 "$1/measurements.ndjson" | jq -c "$2" > "$TMP/r" && tail -n +2 "$1/measurements.ndjson" >> "$TMP/r" &&
+    cat "$TMP/r" > "$1/measurements.ndjson"; }
+link() { rm -rf "${1:?}/$2" && ln -s "${3:-$OUT/file}" "$1/$2"; }
+
+# row LINE BASE EXIT 'ERROR-ERE' 'SETUP' CMD...: a copy of BASE (v, c, or a file: f) as $d, SETUP
+# run in it, then CMD (D stands for $d, B for an untouched copy of the validate run); the exit
+# status must match EXIT (an ERE: a calibration's is 1 when a timed penalty came out unstable),
+# stderr must match ERROR-ERE (nothing to match when empty), nothing outside may change.
+n=0
+row() {
+    line=$1 base=$2 want=$3 ere=$4 setup=$5
+    shift 5
+    n=$((n + 1))
+    d="$TMP/row$n" b="$TMP/base$n"
+    case $base in
+        v) cp -r "$V" "$d" ;;
+        c) cp -r "$C" "$d" ;;
+        f) echo 'not a folder' > "$d" ;;
+    esac
+    case " $* " in *" B "*) cp -r "$V" "$b" ;; esac
+    (cd "$TMP" && eval "$setup")
+    cmd=""
+    for a in "$@"; do
+        case $a in
+            D) a=$d ;;
+            B) a=$b ;;
+        esac
+        cmd="$cmd '$a'"
+    done
+    (eval "timeout 60 $cmd") > "$TMP/out" 2> "$TMP/err"
+    rc=$?
+    errs=$(< "$TMP/err") outs=$(< "$TMP/out")
+    err=${errs//$'\n'/ }
+    err=${err:0:300}
+    why=""
+    [[ $rc =~ ^($want)$ ]] || why="exit $rc, want $want;"
+    [ -z "$ere" ] || [[ $errs =~ $ere ]] || why="$why stderr does not match /$ere/;"
+    [[ $errs$outs == *secret-line* ]] && why="$why an outside file's text was printed;"
+    [ "$(outside_state)" = "$outside_before" ] || why="$why a file outside the folder changed;"
+    [ -z "$why" ]
+    ok $? "line $line: $* -> exit $rc${why:+ ($why)}: ${err:-(no error)}"
+    rm -rf "$d" "$b"
+}
+
+LINK='is a symbolic link|a symbolic link, where a regular file must be'
+NUM='give a number from'
+# --- links and special files at every name pmucal writes or reads ---
+row $LINENO v 0 '' 'link $d validate.tap'                      $PMUCAL validate --resume D
+row $LINENO v 2 "$LINK" 'link $d cases.done'                     $PMUCAL validate --resume D
+row $LINENO v 0 '' 'rm $d/cases.done; ln $OUT/dir/kept $d/cases.done' $PMUCAL validate --resume D
+row $LINENO v 2 'not a regular file|FIFO' 'rm $d/cases.done; mkfifo $d/cases.done' $PMUCAL validate --resume D
+row $LINENO v 2 "$LINK" 'link $d measurements.ndjson'            $PMUCAL validate --resume D
+row $LINENO v 2 "$LINK" 'link $d manifest.json'                  $PMUCAL validate --resume D
+row $LINENO v 0 '' 'link $d .measurements.ndjson.tmp'           $PMUCAL validate --resume D
+row $LINENO v 0 '' 'link $d report.html.tmp'                    $PMUCAL report --allow-incomplete D
+row $LINENO v 0 '' 'link $d report.html'                        $PMUCAL report --allow-incomplete D
+row $LINENO v 2 'cannot write' 'mkdir $d/report.html'          $PMUCAL report --allow-incomplete D
+row $LINENO v 0 '' 'link $d compare.html.tmp; link $d compare.html' $PMUCAL report --allow-incomplete --compare B D
+row $LINENO v 2 "$LINK" 'link $d manifest.json'                  $PMUCAL report D
+row $LINENO v 2 'FIFO' 'rm $d/manifest.json; mkfifo $d/manifest.json' $PMUCAL report D
+row $LINENO v 2 "$LINK" 'link $d measurements.ndjson'            $PMUCAL replay D
+row $LINENO v 2 "$LINK" 'link $d measurements.ndjson'            $PMUCAL compare B D
+row $LINENO v 2 "$LINK" 'link $d validate.tap'                   $PMUCAL report --allow-incomplete D
+row $LINENO c 1 'symbolic link.*folder of its own' 'link $d tables $OUT/dir' $PMUCAL calibrate --resume D
+row $LINENO c '0|1' '' 'link $d tables/penalties.h; link $d tables/metrics.json' $PMUCAL calibrate --resume D
+row $LINENO c '0|1' '' 'for f in curve.csv curve.gp gnuplot.err curve.svg; do link $d $f; done' $PMUCAL calibrate --resume D
+row $LINENO c '0|1' '' 'link $d penalties.json; link $d validate.tap' $PMUCAL calibrate --resume D
+row $LINENO c 2 "$LINK" 'link $d penalties.json'                 $PMUCAL report --allow-incomplete D
+row $LINENO c 2 "$LINK" 'link $d curve.csv'                      $PMUCAL report --allow-incomplete D
+# --- a manifest naming files outside the folder: none is opened ---
+row $LINENO v 2 "PMU|unknown event" 'set_json $d/manifest.json ".command=[\"pmucal\",\"validate\",\"-e\",\"$OUT/file\"]"' $PMUCAL validate --resume D
+row $LINENO v 2 "unknown event" 'set_json $d/manifest.json ".command=[\"pmucal\",\"validate\",\"-e\",\"file\"] | .cwd=\"$OUT\""' $PMUCAL validate --resume D
+row $LINENO v 2 "keeps no copy" 'set_json $d/manifest.json ".command=[\"pmucal\",\"validate\",\"--expect\",\"$OUT/file\"]"' $PMUCAL validate --resume D
+row $LINENO v 2 "vendor-json.*does not open" 'set_json $d/manifest.json ".command=[\"pmucal\",\"validate\",\"--vendor-json\",\"$OUT/file\"]"' $PMUCAL validate --resume D
+row $LINENO v 2 "$LINK" 'echo page-faults > $d/list; set_json $d/manifest.json ".command=[\"pmucal\",\"validate\",\"-e\",\"list\"]"; link $d events.list' $PMUCAL validate --resume D
+# --- numbers: non-finite, huge, negative, in each field a reader converts ---
+for f in 'iters=1e300' 'iters=-1' 'iters=0.5e-300' 'repetitions=-3' 'repetitions=1e300' 'time_enabled=-1' \
+    'time_running=1e300' 'cycles.clock_redone=1e300' 'noise.redone=-5' 'events[0].attr.config=1e300' \
+    'events[0].attr.type=-1' 'events[0].attr.config2=18446744073709551616'; do
+    key=${f%%=*} val=${f#*=}
+    row $LINENO v 2 "measurements.ndjson:1: .*${key##*.}.* $NUM" "record1 \$d '.$key=$val'" $PMUCAL replay D
+    # compare reads records through the same reader: a field of each kind is enough there.
+    case $f in iters=1e300|repetitions=-3|events*config=1e300)
+        row $LINENO v 2 "measurements.ndjson:1: .*${key##*.}.* $NUM" "record1 \$d '.$key=$val'" $PMUCAL compare B D ;;
+    esac
+done
+row $LINENO v 2 "measurements.ndjson:1 .*iters.* $NUM" "record1 \$d '.iters=1e300'" $PMUCAL validate --resume D
+row $LINENO v 2 "resumed\[0\]: .*cases_kept.* $NUM" 'set_json $d/manifest.json ".resumed=[{\"at\":\"x\",\"cases_kept\":1e300}]"' $PMUCAL validate --resume D
+row $LINENO v 2 "classify.json: .*cases.* (is not a number|$NUM)" 'echo "{\"cases\":\"x\"}" > $d/classify.json' $PMUCAL report --allow-incomplete D
+row $LINENO v 2 "classify.json: .*cases.* $NUM" 'echo "{\"cases\":1e300}" > $d/classify.json' $PMUCAL report --allow-incomplete D
+for v in nan inf -inf 1e300 -5; do
+    row $LINENO c 2 "curve.csv:2: .*cycles_per_load is .* $NUM" "sed -i '2s/^\([^,]*\),[^,]*/\1,$v/' \$d/curve.csv" $PMUCAL report --allow-incomplete D
+done
+row $LINENO c 2 "curve.csv:2: .*bytes is -5; $NUM" "sed -i '2s/^[^,]*/-5/' \$d/curve.csv" $PMUCAL report --allow-incomplete D
+row $LINENO v 2 "c2c.csv:2: .*from_cpu is nan; $NUM" 'printf "from_cpu,to_cpu,relation,cycles_median,cycles_min,cycles_mad,ns_median,repetitions\nnan,1,smt,1,1,1,1,1\n" > $d/c2c.csv' $PMUCAL report --allow-incomplete D
+row $LINENO v 2 "a line of [0-9]+ bytes; a measurement record is at most 1 MiB" "head -c 1100000 /dev/zero | tr '\\\\0' ' ' > \$d/measurements.ndjson; echo >> \$d/measurements.ndjson" $PMUCAL replay D
+# --- a run folder that is a file, or of a command the reader does not read ---
+row $LINENO f 2 'not a run folder|not a folder|Not a directory' ''  $PMUCAL report D
+row $LINENO f 2 'Not a directory|not a' ''                        $PMUCAL replay D
+row $LINENO f 2 'Not a directory|not a' ''                        $PMUCAL compare B D
+row $LINENO f 2 'Not a directory|not a' ''                        $PMUCAL validate --resume D
+row $LINENO f 2 'Not a directory|not a' ''                        $PMUCAL calibrate --resume D
+row $LINENO v 2 "made by 'pmucal c2c'" 'set_json $d/manifest.json ".command=[\"pmucal\",\"c2c\"]"' $PMUCAL replay D
+row $LINENO v 2 "names no command" 'set_json $d/manifest.json "del(.command)"' $PMUCAL compare B D
+# --- two processes: the folder's lock names its holder ---
+row $LINENO v 2 'in use by process [0-9]+ \(flock' '(flock -x $d sleep 5 &) ; sleep 0.3' $PMUCAL validate --resume D
+# --- environment inputs: an unusable file is an error, never this machine instead ---
+row $LINENO v 2 'HWLOC_XMLFILE=.*an empty file' ': > $OUT/../empty.xml' env HWLOC_XMLFILE="$TMP/empty.xml" $PMUCAL info
+row $LINENO v 2 'HWLOC_XMLFILE=.*No such file' '' env HWLOC_XMLFILE="$TMP/missing.xml" $PMUCAL info
+row $LINENO v 2 'HWLOC_XMLFILE=/dev/zero: .*a device' '' env HWLOC_XMLFILE=/dev/zero $PMUCAL info
+row $LINENO v 2 'HWLOC_XMLFILE=.*FIFO' '' env HWLOC_XMLFILE="$OUT/fifo" $PMUCAL info
+row $LINENO v 2 'PMUCAL_CURVE_FILE=.*:2: .*cycles is 0; '"$NUM" 'printf "bytes,cycles,ns\n4096,0,1\n8192,4,1\n16384,4,1\n65536,12,3\n" > $TMP/c0.csv' \
+    env PMUCAL_GEOMETRY=auto PMUCAL_CURVE_FILE="$TMP/c0.csv" HWLOC_XMLFILE="$PWD/tests/hosts/zen5-vm/hwloc.xml" $PMUCAL info
+row $LINENO v 2 'PMUCAL_CURVE_FILE=.*:2: .*cycles is inf' 'printf "bytes,cycles,ns\n4096,inf,1\n8192,4,1\n16384,4,1\n65536,12,3\n" > $TMP/ci.csv' \
+    env PMUCAL_GEOMETRY=auto PMUCAL_CURVE_FILE="$TMP/ci.csv" HWLOC_XMLFILE="$PWD/tests/hosts/zen5-vm/hwloc.xml" $PMUCAL info
+row $LINENO v 2 'PMUCAL_CURVE_FILE=.*:2: bytes is -5' 'printf "bytes,cycles,ns\n-5,4,1\n8192,4,1\n16384,4,1\n65536,12,3\n" > $TMP/cn.csv' \
+    env PMUCAL_GEOMETRY=auto PMUCAL_CURVE_FILE="$TMP/cn.csv" HWLOC_XMLFILE="$PWD/tests/hosts/zen5-vm/hwloc.xml" $PMUCAL info
+row $LINENO v 2 'Counter "Fixed counter 99999999999" names no fixed counter' \
+    'echo "[{\"EventName\":\"X\",\"EventCode\":\"0x3c\",\"Counter\":\"Fixed counter 99999999999\"}]" > $TMP/vt.json' \
+    $PMUCAL events --vendor-json "$TMP/vt.json"
+
+# Two resumers started together: one measures, the other is refused (in use, or nothing left).
+d="$TMP/two" && cp -r "$V" "$d" && rm "$d/cases.done" && : > "$d/measurements.ndjson"
+$PMUCAL validate --resume "$d" > /dev/null 2> "$TMP/e1" & p1=$!
+$PMUCAL validate --resume "$d" > /dev/null 2> "$TMP/e2" & p2=$!
+wait $p1; r1=$?
+wait $p2; r2=$?
+lines=$(wc -l < "$d/cases.done")
+[ "$(printf '%s\n' $r1 $r2 | sort | tr '\n' ' ')" = "0 2 " ] && [ "$lines" = 2 ] &&
+    cat "$TMP/e1" "$TMP/e2" | grep -Eq 'in use by process|complete: nothing to resume|resumed it while'
+ok $? "line $LINENO: two validate --resume at once: exits $r1 and $r2, cases.done $lines lines for 2 cases: $(cat "$TMP/e1" "$TMP/e2" | grep error | head -c 200)"
+done_testing
