@@ -11,6 +11,7 @@
 #include "cmd/session.h"
 #include "events/pfm.h"
 #include "host/clock.h"
+#include "host/cpuload.h"
 #include "host/topo.h"
 #include "penalties/calibrate.h"
 #include "penalties/curve.h"
@@ -322,7 +323,7 @@ static void begin_manifest(struct session *s, const struct cal *k)
     json_string(j, "source", k->o.src->name);
     json_int(j, "repetitions", k->o.repetitions);
     json_number(j, "target_seconds", k->o.target_seconds);
-    json_int(j, "measure_cpu", k->o.cpu);   /* a resumption measures on it too; "cpu" is the host's */
+    session_measure_cpu(s, k->o.cpu, k->cpu_asked, k->cpu_busy);
     session_start(s);
 }
 
@@ -479,7 +480,8 @@ static int calibrate_main(int argc, char **argv)
     k.o = a.o;
     k.o.src = src;
     double t0 = clock_now_seconds();
-    k.o.cpu = a.cpu_arg >= 0 ? a.cpu_arg : cal_quietest_cpu();
+    k.o.cpu = cpuload_choose(a.cpu_arg, &k.cpu_busy);
+    k.cpu_asked = a.cpu_arg >= 0;
     if (session_open(&s, a.out, a.label ? a.label : "calibrate")) {
         session_free(&s);
         return 2;

@@ -5,6 +5,7 @@
 #include "cmd/options.h"
 #include "events/vendor.h"
 #include "host/clock.h"
+#include "host/topo.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,7 @@ static void print_table(struct engine *e, const struct case_ *c, const struct me
     printf("%s  [%s]\n", c->label, c->detail);
     if (e->src->real_time)
         printf("  source %s, %d repetitions x %llu iterations, CPU %d, core clock %.3f GHz (TSC %.3f GHz x %.4f; "
-               "%.4f before, %.4f after)\n", e->src->name, m->reps, (unsigned long long)m->iters, case_run_cpu(c),
+               "%.4f before, %.4f after)\n", e->src->name, m->reps, (unsigned long long)m->iters, topo_current_cpu(),
                ci->tsc_hz * m->core_per_tsc / 1e9, ci->tsc_hz / 1e9, m->core_per_tsc, m->ratio_before, m->ratio_after);
     else
         printf("  source %s, %d repetitions x %llu iterations (simulated: no timing)\n", e->src->name, m->reps,
@@ -101,7 +102,7 @@ static int run_main(int argc, char **argv);
 
 static const struct cli_option run_options[] = {
     MO_EVENTS, MO_REPS, MO_GROUP_SIZE, MO_PMU, MO_VENDOR_JSON, MO_ITERS, MO_TARGET_MS, MO_SOURCE, MO_EXPECT,
-    MO_NO_AUTO_EXPECT,
+    MO_NO_AUTO_EXPECT, MO_CPU,
     {"json", MK_JSON, NULL, "one JSON measurement record per group instead of the table"},
     CLI_END,
 };

@@ -22,7 +22,7 @@ enum { K_KERNEL = CLI_LONG, K_CASE, K_RESUME };
 
 static const struct cli_option validate_options[] = {
     MO_EVENTS, MO_REPS, MO_GROUP_SIZE, MO_PMU, MO_VENDOR_JSON, MO_ITERS, MO_TARGET_MS, MO_SOURCE, MO_EXPECT,
-    MO_NO_AUTO_EXPECT,
+    MO_NO_AUTO_EXPECT, MO_CPU,
     {"kernel", K_KERNEL, "NAME", "only this kernel's cases (may be repeated)"},
     {"case", K_CASE, "'KERNEL p=v'", "only this case (may be repeated; replaces the default matrix)"},
     MO_LABEL("validate, or the source name"),
@@ -65,7 +65,7 @@ const struct command validate_command = {
 
 /* The run's settings into the manifest as the run starts ("running"); the end rewrites it with
  * the status. */
-static void begin_manifest(struct session *s, const struct measure_cli *o, const struct source *src)
+static void begin_manifest(struct session *s, const struct measure_cli *o, const struct source *src, int cpu)
 {
     struct json *j = &s->dir.manifest;
     json_string(j, "source", o->source);
@@ -81,6 +81,8 @@ static void begin_manifest(struct session *s, const struct measure_cli *o, const
     json_string(j, "vendor_json", o->vendor_json);
     if (src->manifest)
         src->manifest(j);
+    if (src->real_time)
+        session_measure_cpu(s, cpu, o->cpu >= 0, o->cpu_busy);
     session_start(s);
 }
 
@@ -232,7 +234,7 @@ static int open_run(struct validate_run *v)
     const struct source *src = v->e.src;
     if (session_open(&v->s, v->a.o.out, v->a.o.label ? v->a.o.label : src->libpfm_events ? "validate" : src->name))
         return 2;
-    begin_manifest(&v->s, &v->a.o, src);
+    begin_manifest(&v->s, &v->a.o, src, v->e.cpu);
     return 0;
 }
 

@@ -53,16 +53,6 @@ int cal_measure_case(const struct cal_opts *o, struct run_dir *dir, const char *
     struct case_ *c = cal_case_build(text, r->reason, sizeof(r->reason));
     if (!c)
         return r->status = CAL_SKIP;
-    const struct kernel *kern = c->kernel;
-    /* The case runs (and first touches its data) on the chosen CPU unless its text names one. */
-    char cpu[16];
-    snprintf(cpu, sizeof(cpu), "%d", o->cpu);
-    for (int i = 0; kern->params[i].name; i++)
-        if ((!strcmp(kern->params[i].name, "run_cpu") || !strcmp(kern->params[i].name, "init_cpu")) &&
-            !strstr(text, kern->params[i].name)) {
-            free(c->value[i]);
-            c->value[i] = xstrdup(cpu);
-        }
     /* page-faults opens everywhere and carries the noise detectors; the recipe's event beside it. */
     struct event_spec ev[2];
     memset(ev, 0, sizeof(ev));
@@ -83,7 +73,6 @@ int cal_measure_case(const struct cal_opts *o, struct run_dir *dir, const char *
                                     .iters = 0, .max_redo = 3};
     e.group_size = GROUP_MAX_EVENTS;
     e.dir = dir;
-    e.pinned = true;
     e.cpu = o->cpu;
     e.on_measurement = take_measurement;
     e.arg = r;

@@ -6,6 +6,7 @@
 #include "base/util.h"
 #include "core/kernel.h"
 #include "core/quantity.h"
+#include "host/cpuload.h"
 #include "host/geometry.h"
 #include "host/topo.h"
 #include "runs/runfile.h"
@@ -195,7 +196,7 @@ static int geometry_sweep(struct latency_point *p, int max, char *why, size_t wh
         snprintf(why, whylen, "the perf source is not registered");
         return -1;
     }
-    o.cpu = cal_quietest_cpu();
+    o.cpu = cpuload_chosen();
     uint64_t cap = t && t->memory_total / 4 < (1ull << 30) && t->memory_total ? t->memory_total / 4 : 1ull << 30;
     int n = 0, swept = 0, i = 0;
     double ratio[CURVE_MAX_POINTS];

@@ -15,8 +15,6 @@ struct cal_opts {
     int cpu;                  /* where cases run (their run_cpu and init_cpu unless they name one) */
 };
 
-/* The allowed CPU that was idle the most over the last ~100 ms (/proc/stat), for a shared host. */
-int cal_quietest_cpu(void);
 
 /* A PMU event counted beside a case: the occurrences it saw, or why it was not counted. */
 struct event_count {

@@ -1,6 +1,7 @@
 #include "runs/record.h"
 #include "base/util.h"
 #include "host/clock.h"
+#include "host/topo.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +50,7 @@ void record_json(struct json *j, const struct record_head *h, const struct measu
     json_int(j, "group", h->group);
     json_string(j, "part", h->part);         /* "1/2" when a group was split and retried */
     json_string(j, "learned", h->learned);   /* why it was split */
-    json_int(j, "cpu", case_run_cpu(c));
+    json_int(j, "cpu", topo_current_cpu());   /* the measuring thread is bound to one CPU: where it ran */
     json_uint(j, "iters", m->iters);
     json_int(j, "repetitions", m->reps);
     json_array_begin(j, "events");

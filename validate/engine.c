@@ -327,8 +327,10 @@ void engine_free(struct engine *e)
 
 int engine_case(struct engine *e, struct case_ *c, struct event_spec *events, int n)
 {
-    bool own_cpu = e->pinned && !kernel_has_param(c->kernel, "run_cpu");
-    if (topo_bind_thread(own_cpu ? e->cpu : case_run_cpu(c)))
+    /* The command's CPU (--cpu, else the least loaded of the affinity mask) for every case that
+     * does not name its own. */
+    case_adopt_cpu(c, e->cpu);
+    if (topo_bind_thread(kernel_has_param(c->kernel, "run_cpu") ? case_run_cpu(c) : e->cpu))
         return MEASURE_FAILED;
     c->isa_limits = e->src->isa_limits;
     c->isa_limits_by = e->src->name;

@@ -38,8 +38,7 @@ struct engine {
     struct ruleset rules;
     struct run_dir *dir;          /* NULL: nothing written */
     struct tap *tap;              /* NULL: no verdict lines */
-    bool pinned;                  /* cases without a run_cpu parameter run on cpu (calibrate's quietest) */
-    int cpu;
+    int cpu;                      /* where cases run unless they name a run_cpu (host/cpuload.h's choice) */
     measurement_hook on_measurement;
     void *arg;
     const char *record_key;       /* written as each record's "key" (calibrate: "text|event|run"); NULL: none */
