@@ -112,9 +112,11 @@ void engine_judge(const struct engine *e, const struct measurement *m, const str
         const struct rule *r = ruleset_find(&e->rules, ev);
         double run_slack = e->src->slack_per_run / (double)m->iters;
         struct verdict v = check_event(r, ev, &m->stat[k], q, e->src->exact_floor, run_slack);
+        struct raw_limits lim = {.exact_floor = e->src->exact_floor, .slack_per_run = e->src->slack_per_run,
+                                 .deterministic = e->src->deterministic,
+                                 .zero_most = source_zero_most(e->src, ev->canonical ? ev->canonical : ev->name)};
         if (!ev->unsupported)
-            check_raw(&v, r, (const double(*)[2])m->raw[k], m->per_iter[k], m->reps, m->iters, e->src->exact_floor,
-                      e->src->slack_per_run);
+            check_raw(&v, r, (const double(*)[2])m->raw[k], m->per_iter[k], m->reps, m->iters, &lim);
         /* An erratum (from the rule, or the vendor table) turns a failure into a TODO, not a failed run. */
         const struct vendor_event *vev = e->vt && !ev->unsupported ? vendor_match(e->vt, ev) : NULL;
         const char *erratum = r && r->erratum ? r->erratum : vev && vev->errata ? vev->errata : NULL;
