@@ -18,6 +18,8 @@
 static struct geometry geo;
 static struct topo *topo_ref;
 static geometry_measurer measurer;
+/* Measurements of a curve that fails its checks before the levels stay hwloc's or CPUID's. */
+enum { GEOMETRY_ATTEMPTS = 3 };
 static bool resolving, tried;
 
 void geometry_register_measurer(geometry_measurer fn)
@@ -93,16 +95,16 @@ static void cache_path(void)
     snprintf(geo.cache_file, sizeof(geo.cache_file), "%s/geometry-%016llx.json", dir, (unsigned long long)h);
 }
 
-static int points_from_json(const struct jvalue *arr)
+static int points_from_json(const struct jvalue *arr, struct latency_point *out)
 {
-    geo.npoints = 0;
+    int n = 0;
     for (int i = 0; arr && arr->type == J_ARRAY && i < arr->n && i < GEOMETRY_MAX_POINTS; i++) {
         const struct jvalue *p = &arr->items[i];
         if (p->type != J_ARRAY || p->n != 3)
             return -1;
-        geo.points[geo.npoints++] = (struct latency_point){(uint64_t)p->items[0].num, p->items[1].num, p->items[2].num};
+        out[n++] = (struct latency_point){(uint64_t)p->items[0].num, p->items[1].num, p->items[2].num};
     }
-    return geo.npoints >= 4 ? 0 : -1;
+    return n >= 4 ? n : -1;
 }
 
 static int cache_read(void)
@@ -112,11 +114,19 @@ static int cache_read(void)
     struct jvalue *v = jread_file(geo.cache_file, err, sizeof(err));
     if (!v)
         return -1;
-    int rc = -1;
-    if (!strcmp(jget_str(v, "key", ""), key) && !points_from_json(jget(v, "points"))) {
-        snprintf(geo.note, sizeof(geo.note), "measured on %s in %.1f s, cached in %s", jget_str(v, "date", "?"),
-                 jget_num(v, "seconds", NAN), geo.cache_file);
-        rc = 0;
+    int rc = -1, n = -1, na = -1;
+    if (!strcmp(jget_str(v, "key", ""), key) && (n = points_from_json(jget(v, "points"), geo.points)) > 0 &&
+        (na = points_from_json(jget(v, "again"), geo.again)) == n) {
+        /* Checked again as it is read: a cache written before the checks, or by hand, is not trusted. */
+        char why[300];
+        if (latency_curve_check(geo.points, n, geo.again, na, why, sizeof(why))) {
+            pm_note("the cached load-latency curve %s fails its checks (%s): measuring it again", geo.cache_file, why);
+        } else {
+            geo.npoints = n;
+            snprintf(geo.note, sizeof(geo.note), "measured on %s in %.1f s, cached in %s", jget_str(v, "date", "?"),
+                     jget_num(v, "seconds", NAN), geo.cache_file);
+            rc = 0;
+        }
     }
     jread_free(v);
     return rc;
@@ -141,15 +151,18 @@ static void cache_write(void)
     json_string(&j, "key", key);
     json_string(&j, "date", iso_now(date));
     json_number(&j, "seconds", geo.seconds);
-    json_array_begin(&j, "points");
-    for (int i = 0; i < geo.npoints; i++) {
-        json_array_begin(&j, NULL);
-        json_uint(&j, NULL, geo.points[i].bytes);
-        json_number(&j, NULL, geo.points[i].cycles);
-        json_number(&j, NULL, geo.points[i].ns);
+    const struct latency_point *const passes[2] = {geo.points, geo.again};
+    for (int k = 0; k < 2; k++) {
+        json_array_begin(&j, k ? "again" : "points");
+        for (int i = 0; i < geo.npoints; i++) {
+            json_array_begin(&j, NULL);
+            json_uint(&j, NULL, passes[k][i].bytes);
+            json_number(&j, NULL, passes[k][i].cycles);
+            json_number(&j, NULL, passes[k][i].ns);
+            json_array_end(&j);
+        }
         json_array_end(&j);
     }
-    json_array_end(&j);
     json_object_end(&j);
     char *tmp = xasprintf("%s.%d", geo.cache_file, (int)getpid());
     FILE *f = fopen(tmp, "w");
@@ -330,15 +343,33 @@ static int measure(void)
     cpu_set_t saved;
     bool restore = !sched_getaffinity(0, sizeof(saved), &saved);
     double t0 = now();
-    resolving = true;
-    int n = measurer(geo.points, GEOMETRY_MAX_POINTS, why, sizeof(why));
-    resolving = false;
+    int n = -1;
+    /* A curve that fails its checks (latency_curve_check: under load) is measured again, never
+     * cached or used. */
+    for (int attempt = 1; attempt <= GEOMETRY_ATTEMPTS; attempt++) {
+        resolving = true;
+        n = measurer(geo.points, geo.again, GEOMETRY_MAX_POINTS, why, sizeof(why));
+        resolving = false;
+        if (n < 4) {
+            if (n >= 0)
+                snprintf(why, sizeof(why), "fewer than 4 points");
+            break;
+        }
+        char bad[300];
+        if (!latency_curve_check(geo.points, n, geo.again, n, bad, sizeof(bad)))
+            break;
+        snprintf(why, sizeof(why), "the curve failed its checks %d time%s, last: %.200s", attempt, attempt > 1 ? "s" : "",
+                 bad);
+        pm_note("the load-latency curve fails its checks (%s)%s", bad, attempt < GEOMETRY_ATTEMPTS ? ": measuring it "
+                "again" : ": not cached and not used");
+        n = -1;
+    }
     if (restore)
         sched_setaffinity(0, sizeof(saved), &saved);
     geo.seconds = now() - t0;
     if (n < 4) {
         geo.npoints = 0;
-        snprintf(geo.note, sizeof(geo.note), "measuring failed: %s", n < 0 ? why : "fewer than 4 points");
+        snprintf(geo.note, sizeof(geo.note), "measuring failed: %s", why);
         return -1;
     }
     geo.npoints = n;

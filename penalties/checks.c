@@ -54,9 +54,8 @@ static void physical(struct penalty *p)
 }
 
 /* Floors no x86 core goes below, whatever a load did to the measurement: the least time a
- * dependent operation can take is one cycle, and no x86 core has served a load from L1 to a
- * dependent use in fewer than 2 (the Pentium 4's integer loads; every core since takes 3-5), so no
- * cache level can either. A figure below its floor was made up by the measurement (issue 25:
+ * dependent operation can take is one cycle, and no cache level answers faster than the lowest
+ * published L1 latency (LATENCY_L1_FLOOR_CYCLES, host/latency_levels.h). A figure below its floor was made up by the measurement (issue 25:
  * walker at 16k read 1.56 cycles per load when its cycles were scaled by a CPU share). Core-domain
  * recipes only, in cycles per occurrence; a row names a recipe, or a suffix ("_latency"). */
 static const struct {
@@ -64,9 +63,9 @@ static const struct {
     double cycles;
     const char *what;
 } floors[] = {
-    {"l1_hit", 2, "the lowest published L1 load-to-use latency of any x86 core (2 cycles, Pentium 4)"},
-    {"l2_hit", 2, "the lowest published L1 load-to-use latency of any x86 core, and L2 is further"},
-    {"l3_hit", 2, "the lowest published L1 load-to-use latency of any x86 core, and L3 is further"},
+    {"l1_hit", LATENCY_L1_FLOOR_CYCLES, "the lowest published L1 load-to-use latency of any x86 core (Pentium 4)"},
+    {"l2_hit", LATENCY_L1_FLOOR_CYCLES, "the lowest published L1 load-to-use latency of any x86 core, and L2 is further"},
+    {"l3_hit", LATENCY_L1_FLOOR_CYCLES, "the lowest published L1 load-to-use latency of any x86 core, and L3 is further"},
     {"store_forward", 1, "one cycle per dependent operation"},
     {"_latency", 1, "one cycle per dependent operation"},
 };
