@@ -2,7 +2,6 @@
 #include "base/util.h"
 #include "events/catalog.h"
 #include "events/pfm.h"
-#include "host/cpuload.h"
 #include "host/topo.h"
 #include <math.h>
 #include <linux/perf_event.h>
@@ -130,12 +129,8 @@ int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spe
     if (!e->src)
         return -1;
     e->mopts = o->m;
-    /* A real-time source measures on the least loaded CPU unless told; a simulated one anywhere. */
-    int first[1];
-    e->cpu = e->src->real_time ? cpuload_choose(o->cpu, &o->cpu_busy)
-             : o->cpu >= 0 ? o->cpu : topo_cpus(first, 1) ? first[0] : 0;
-    if (!e->src->real_time)
-        o->cpu_busy = NAN;
+    e->cpu = o->cpu;   /* -1: chosen when the first case is measured (engine_case), or by the command */
+    o->cpu_busy = NAN;
     e->user_iters = e->mopts.iters != 0;
     if (!e->mopts.iters && e->src->default_iters)   /* e.g. sim: a fixed count, not a timed one */
         e->mopts.iters = e->src->default_iters;

@@ -7,6 +7,7 @@
 #include "cmd/options.h"
 #include "cmd/session.h"
 #include "host/clock.h"
+#include "host/cpuload.h"
 #include "validate/classify.h"
 #include "validate/replay.h"
 #include <errno.h>
@@ -234,6 +235,8 @@ static int open_run(struct validate_run *v)
     const struct source *src = v->e.src;
     if (session_open(&v->s, v->a.o.out, v->a.o.label ? v->a.o.label : src->libpfm_events ? "validate" : src->name))
         return 2;
+    if (src->real_time)   /* chosen now, so the manifest says which and how loaded it was */
+        v->e.cpu = cpuload_choose(v->a.o.cpu, &v->a.o.cpu_busy);
     begin_manifest(&v->s, &v->a.o, src, v->e.cpu);
     return 0;
 }

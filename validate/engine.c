@@ -4,6 +4,7 @@
 #include "base/util.h"
 #include "events/vendor.h"
 #include "host/clock.h"
+#include "host/cpuload.h"
 #include "host/topo.h"
 #include "runs/record.h"
 #include "validate/schedule.h"
@@ -331,6 +332,10 @@ int engine_case(struct engine *e, struct case_ *c, struct event_spec *events, in
 {
     /* The command's CPU (--cpu, else the least loaded of the affinity mask) for every case that
      * does not name its own. */
+    if (e->cpu < 0) {   /* a real-time source on the least loaded CPU; a simulated one anywhere */
+        int first[1];
+        e->cpu = e->src->real_time ? cpuload_chosen() : topo_cpus(first, 1) ? first[0] : 0;
+    }
     case_adopt_cpu(c, e->cpu);
     if (topo_bind_thread(kernel_has_param(c->kernel, "run_cpu") ? case_run_cpu(c) : e->cpu))
         return MEASURE_FAILED;
