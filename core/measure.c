@@ -95,7 +95,7 @@ static uint64_t window_iters(const struct case_ *c, uint64_t iters, uint64_t tic
     uint64_t n = want < 1 ? 1 : want > (double)iters ? iters : (uint64_t)want;
     if (c->iters_multiple > 1)
         n = n < c->iters_multiple ? c->iters_multiple : n / c->iters_multiple * c->iters_multiple;
-    if (c->iters_lap && iters >= c->iters_lap)
+    if (c->iters_lap)   /* also when the counted run is shorter than a lap (a pilot slowed by load) */
         n = n < c->iters_lap ? c->iters_lap : n - n % c->iters_lap;
     return c->max_iters && n > c->max_iters ? c->max_iters : n;
 }
