@@ -160,7 +160,7 @@ void curve_write(const struct curve *cv, int ppo, const char *dir, struct json *
  * machine a time slice of someone else empties the L2); 4 points per octave from 4K until the
  * minima of two octaves in a row answer at memory latency, so the sweep ends a little past the
  * last cache whatever hwloc claims (at most 1G or a quarter of the memory). */
-enum { SWEEPS = 5, PPO = 4 };
+enum { SWEEPS = 5, PPO = 4, EXTRA_SWEEPS = 4 };
 
 static int sweep_point(const struct cal_opts *o, uint64_t b, int reps, struct latency_point *x, double *ratio,
                        char *why, size_t whylen)
@@ -242,6 +242,26 @@ static int geometry_sweep(struct latency_point *p, struct latency_point *again, 
         swept = n;
         uint64_t next = (uint64_t)(4096.0 * pow(2.0, (double)i / PPO)) / 64 * 64;
         if (tail_at_memory(p, n) || n >= max || next > cap)
+            break;
+    }
+    /* A point far above a larger working set's (latency_curve_check's monotony) was disturbed, as
+     * load only adds time: it is swept again, in the pass it broke, a few times at most, so that
+     * one busy moment does not cost a whole curve. */
+    for (int round = 0; round < EXTRA_SWEEPS; round++) {
+        bool swept_again = false;
+        for (int pass = 0; pass < 2; pass++) {
+            struct latency_point *x = pass ? again : p;
+            double later = INFINITY;
+            for (int k = n - 1; k >= 0; k--) {
+                if (x[k].ns * (1 - LATENCY_CURVE_NOISE) > later) {
+                    if (sweep_point(&o, x[k].bytes, 1, &x[k], pass ? &ratio_b[k] : &ratio[k], why, whylen))
+                        return -1;
+                    swept_again = true;
+                }
+                later = x[k].ns < later ? x[k].ns : later;
+            }
+        }
+        if (!swept_again)
             break;
     }
     /* Cycles at one clock for the whole curve: a point's own clock estimate is noisier than its

@@ -292,6 +292,19 @@ void check_raw(struct verdict *v, const struct rule *r, const double (*raw)[2], 
     for (int k = 0; k < reps && !what[0] && r->tol == TOL_EXACT; k++)
         if (fabs(per_iter[k] - v->expected) > v->allowed)
             snprintf(what, sizeof(what), "repetition %d of %d measured %.4f per iteration", k + 1, reps, per_iter[k]);
+    /* The intercept: what the zero-iteration run counted, against the run's own cost. */
+    if (!what[0]) {
+        double zero[MEASURE_MAX_REPS];
+        for (int k = 0; k < reps; k++)
+            zero[k] = raw[k][1];
+        double intercept = stats_median(zero, (size_t)reps);
+        double own = slack_per_run + FIXED_COST_EVENTS + 2 * fabs(v->expected) + exact_floor * (double)iters;
+        if (intercept > own)
+            snprintf(what, sizeof(what), "%.0f counts per measurement are not explained by iterations (the "
+                     "zero-iteration run), more than its own cost allows (%.0f)", intercept, own);
+        else if (intercept < -own)
+            snprintf(what, sizeof(what), "the zero-iteration run counts %.0f (negative)", intercept);
+    }
     /* A deterministic source repeats itself exactly: a zero-iteration run that differs between
      * repetitions counts something besides the kernel. */
     for (int k = 1; k < reps && !what[0] && lim->deterministic && r->tol == TOL_EXACT; k++)
@@ -306,19 +319,6 @@ void check_raw(struct verdict *v, const struct rule *r, const double (*raw)[2], 
             snprintf(what, sizeof(what), "the zero-iteration run counted %.0f, more than the %.0f a run of this "
                      "deterministic source costs by itself: %.0f counts per run are not the kernel's", most,
                      lim->zero_most, most - lim->zero_most);
-    }
-    /* The intercept: what the zero-iteration run counted, against the run's own cost. */
-    if (!what[0]) {
-        double zero[MEASURE_MAX_REPS];
-        for (int k = 0; k < reps; k++)
-            zero[k] = raw[k][1];
-        double intercept = stats_median(zero, (size_t)reps);
-        double own = slack_per_run + FIXED_COST_EVENTS + 2 * fabs(v->expected) + exact_floor * (double)iters;
-        if (intercept > own)
-            snprintf(what, sizeof(what), "%.0f counts per measurement are not explained by iterations (the "
-                     "zero-iteration run), more than its own cost allows (%.0f)", intercept, own);
-        else if (intercept < -own)
-            snprintf(what, sizeof(what), "the zero-iteration run counts %.0f (negative)", intercept);
     }
     if (!what[0])
         return;
