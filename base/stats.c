@@ -27,6 +27,21 @@ double stats_median(const double *x, size_t n)
     return m;
 }
 
+double stats_quantile(const double *x, size_t n, double q)
+{
+    if (!n)
+        return NAN;
+    double *s = xmalloc(n * sizeof(*s));
+    memcpy(s, x, n * sizeof(*s));
+    qsort(s, n, sizeof(*s), cmp_double);
+    /* Linear between the order statistics around rank q(n-1): q 0 is the minimum, 0.5 the median. */
+    double rank = (q < 0 ? 0 : q > 1 ? 1 : q) * (double)(n - 1), f = floor(rank);
+    size_t i = (size_t)f;
+    double v = i + 1 < n ? s[i] + (rank - f) * (s[i + 1] - s[i]) : s[i];
+    free(s);
+    return v;
+}
+
 struct stats stats_of(const double *x, size_t n)
 {
     struct stats st = {.n = n, .min = NAN, .max = NAN, .median = NAN, .mad = NAN, .mean = NAN, .stddev = NAN};

@@ -11,6 +11,8 @@ struct stats {
 /* x is not modified. n == 0 gives all-NaN statistics. */
 struct stats stats_of(const double *x, size_t n);
 double stats_median(const double *x, size_t n);
+/* The q-quantile (0..1) of n values, interpolated between neighbouring order statistics; NaN for n 0. */
+double stats_quantile(const double *x, size_t n, double q);
 /* Relative spread the protocol quotes: MAD / median (0 when the median is 0). */
 double stats_rel_mad(const struct stats *s);
 

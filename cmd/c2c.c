@@ -300,7 +300,6 @@ static int write_outputs(const char *dir, const struct c2c_args *a, const int *c
 static int c2c_main(int argc, char **argv)
 {
     struct c2c_args a = {.mode = "hitm", .size = "L2", .label = "c2c", .o = MEASURE_OPTS_DEFAULT};
-    a.o.share_trips = 3;   /* its result is cycles: the share is taken as calibrate takes it */
     if (cli_parse(&c2c_command, argc, argv, c2c_option, &a, NULL))
         return 2;
     int cpus[256], ncpu = a.cpu_list ? parse_cpus(a.cpu_list, cpus, 256) : topo_cpus(cpus, 256);

@@ -11,6 +11,7 @@
 #include "cmd/session.h"
 #include "events/pfm.h"
 #include "host/clock.h"
+#include "host/cpuload.h"
 #include "host/topo.h"
 #include "penalties/calibrate.h"
 #include "penalties/curve.h"
@@ -42,7 +43,7 @@ static const struct cli_option calibrate_options[] = {
     {"no-curve", K_NO_CURVE, NULL, "recipes and closure only"},
     {"recipe", K_RECIPE, "NAME", "only this recipe (may be repeated; the closure needs l1_hit, l2_hit, l3_hit)"},
     {"points-per-octave", K_PPO, "N", "curve density (default 4)"},
-    {"cpu", K_CPU, "N", "CPU to measure on (default: the one most idle over 150 ms at the start)"},
+    {"cpu", K_CPU, "N", "CPU to measure on, one of the affinity mask (default: its least loaded over 150 ms at the start)"},
     {"prefix", K_PREFIX, "NAME", "macro prefix of the C header: upper-case letters, digits, '_' (default PMUCAL)"},
     {"label", K_LABEL, "NAME", "results folder label (default calibrate; with --source sim calibrate-sim)"},
     {"out", K_OUT, "DIR", "parent folder of the results folder (default results, or $PMUCAL_RESULTS)"},
@@ -73,11 +74,15 @@ const struct command calibrate_command = {
              "agrees with the model within 10% (penalties.json says which; for a model, whether\n"
              "'--source sim' can check it: occurrence.model_check, and a line under the table). The\n"
              "figure is the difference of medians with a 95% bootstrap interval; alias_4k and page_walk\n"
-             "are the median of 5 independent runs. Statuses: ok; unstable (interval wider than +-10%\n"
-             "and 0.25 cycles, a run-to-run spread over 2%, a CPU shared in every attempt, or a clock that\n"
-             "kept moving);\n"
-             "not_ok (negative, within noise of zero, levels not ordered l1 < l2 < l3 < dram with each\n"
-             "step above noise, a level case off its level's plateau of the curve); skip; error. Only ok\n"
+             "are the median of 5 independent runs. Cycles come from many short timing windows at a low\n"
+             "quantile (a window another task preempted reads long). Statuses: ok; unstable (interval\n"
+             "wider than +-10% and 0.25 cycles, a run-to-run spread over 2%, timing windows whose low\n"
+             "quantile and median disagree beyond noise or whose controls were mostly hit, or a clock\n"
+             "that kept moving);\n"
+             "not_ok (negative, within noise of zero, below its physical floor, more than 25% outside\n"
+             "the model's published figure with the interval clear of it, levels not ordered l1 < l2 <\n"
+             "l3 < dram with each step above noise, a level case off its level's plateau of the\n"
+             "curve); skip; error. Only ok\n"
              "penalties become constants in the C header and perf metrics. Each penalty is printed beside\n"
              "the published figure for the CPU model (penalties/reference.c) and its deviation; more than\n"
              "25% is a NOTE. Memory-domain penalties (DRAM) are kept in ns and in cycles at the measured\n"
@@ -192,7 +197,10 @@ static int calibrate_option(void *ctx, int key, const char *v)
     case K_CPU: {
         uint64_t cpu;
         if (!parse_u64(v, &cpu) || cpu > 1u << 20 || !topo_cpu_valid((int)cpu)) {
-            pm_error("--cpu %s is not a CPU this process may run on (lscpu lists the CPUs)", v);
+            char list[256];
+            topo_cpu_list(list, sizeof(list));
+            pm_error("--cpu %s is not a CPU this process may run on: its affinity mask (taskset, cgroup cpuset) "
+                     "allows %s", v, list);
             return 2;
         }
         a->cpu_arg = (int)cpu;
@@ -323,7 +331,7 @@ static void begin_manifest(struct session *s, const struct cal *k)
     json_string(j, "source", k->o.src->name);
     json_int(j, "repetitions", k->o.repetitions);
     json_number(j, "target_seconds", k->o.target_seconds);
-    json_int(j, "measure_cpu", k->o.cpu);   /* a resumption measures on it too; "cpu" is the host's */
+    session_measure_cpu(s, k->o.cpu, k->cpu_asked, k->cpu_busy);
     session_start(s);
 }
 
@@ -480,7 +488,8 @@ static int calibrate_main(int argc, char **argv)
     k.o = a.o;
     k.o.src = src;
     double t0 = clock_now_seconds();
-    k.o.cpu = a.cpu_arg >= 0 ? a.cpu_arg : cal_quietest_cpu();
+    k.o.cpu = cpuload_choose(a.cpu_arg, &k.cpu_busy);
+    k.cpu_asked = a.cpu_arg >= 0;
     if (session_open(&s, a.out, a.label ? a.label : "calibrate")) {
         session_free(&s);
         return 2;

@@ -2,6 +2,8 @@
 #include "base/util.h"
 #include "events/catalog.h"
 #include "events/pfm.h"
+#include "host/topo.h"
+#include <math.h>
 #include <linux/perf_event.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@ void measure_cli_init(struct measure_cli *o)
     memset(o, 0, sizeof(*o));
     o->m = d;
     o->group_size = 4;
+    o->cpu = -1;
     o->source = "perf";
     o->events = NULL;   /* the source's default list, else engine_default_events */
 }
@@ -61,6 +64,16 @@ int measure_cli_option(const struct command *c, struct measure_cli *o, int key, 
     switch (key) {
     case MK_EVENTS:
         o->events = v;
+        break;
+    case MK_CPU:
+        if (!(rc = cli_number(c, "--cpu", v, 0, 1u << 20, &x)) && !topo_cpu_valid((int)x)) {
+            char list[256];
+            topo_cpu_list(list, sizeof(list));
+            rc = cli_usage_error(c, "--cpu %s is not a CPU this process may run on: its affinity mask (taskset, "
+                                 "cgroup cpuset) allows %s", v, list);
+        }
+        if (!rc)
+            o->cpu = (int)x;
         break;
     case MK_REPS:
         if (!(rc = cli_number(c, "-r", v, 1, MEASURE_MAX_REPS, &x)))
@@ -116,6 +129,8 @@ int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spe
     if (!e->src)
         return -1;
     e->mopts = o->m;
+    e->cpu = o->cpu;   /* -1: chosen when the first case is measured (engine_case), or by the command */
+    o->cpu_busy = NAN;
     e->user_iters = e->mopts.iters != 0;
     if (!e->mopts.iters && e->src->default_iters)   /* e.g. sim: a fixed count, not a timed one */
         e->mopts.iters = e->src->default_iters;

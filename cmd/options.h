@@ -27,6 +27,8 @@ struct measure_cli {
     bool resumed;
     char *events_text, *expect_text;
     char *events_origin, *expect_origin;
+    int cpu;                  /* --cpu N, -1: the least loaded of the affinity mask (measure_cli_engine) */
+    double cpu_busy;          /* that CPU's busy fraction when chosen (NaN when asked) */
 };
 
 /* Keys of the shared options; each command lists the ones it takes with the MO_* entries. */
@@ -44,6 +46,7 @@ enum measure_cli_key {
     MK_LABEL,
     MK_OUT,
     MK_JSON,
+    MK_CPU,
 };
 
 #define MO_EVENTS {"events", MK_EVENTS, "LIST|FILE|all", \
@@ -88,6 +91,10 @@ enum measure_cli_key {
 #define MO_EXPECT {"expect", MK_EXPECT, "FILE", "more expectation rules (EVENT EXPRESSION TOLERANCE a line)"}
 #define MO_NO_AUTO_EXPECT {"no-auto-expect", MK_NO_AUTO_EXPECT, NULL, \
     "do not load validate/expect/<pmu>.txt (or <source>.txt) automatically"}
+#define MO_CPU {"cpu", MK_CPU, "N", \
+    "CPU to measure on, one of this process's affinity mask (taskset, cgroup\n" \
+    "cpuset); default: the least loaded of them over 150 ms at the start.\n" \
+    "Cases naming run_cpu= keep theirs; the manifest records the choice"}
 #define MO_LABEL(what) {"label", MK_LABEL, "NAME", "results folder label (default: " what ")"}
 #define MO_OUT {"out", MK_OUT, "DIR", "parent folder of the results folder (default: $PMUCAL_RESULTS, or results)"}
 

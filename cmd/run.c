@@ -5,6 +5,7 @@
 #include "cmd/options.h"
 #include "events/vendor.h"
 #include "host/clock.h"
+#include "host/topo.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,7 @@ static void print_table(struct engine *e, const struct case_ *c, const struct me
     printf("%s  [%s]\n", c->label, c->detail);
     if (e->src->real_time)
         printf("  source %s, %d repetitions x %llu iterations, CPU %d, core clock %.3f GHz (TSC %.3f GHz x %.4f; "
-               "%.4f before, %.4f after)\n", e->src->name, m->reps, (unsigned long long)m->iters, case_run_cpu(c),
+               "%.4f before, %.4f after)\n", e->src->name, m->reps, (unsigned long long)m->iters, topo_current_cpu(),
                ci->tsc_hz * m->core_per_tsc / 1e9, ci->tsc_hz / 1e9, m->core_per_tsc, m->ratio_before, m->ratio_after);
     else
         printf("  source %s, %d repetitions x %llu iterations (simulated: no timing)\n", e->src->name, m->reps,
@@ -61,6 +62,10 @@ static void print_table(struct engine *e, const struct case_ *c, const struct me
         return;
     }
     printf("  %-36s %14.4f %14.4f %10.4f\n", "core cycles (TSC x ratio)", cs->median, cs->min, cs->mad);
+    if (m->windows)
+        printf("  windows: %d of %llu iterations, %d dropped (a long zero-iteration control); cycles per iteration "
+               "p%.0f %.4f, median %.4f, p90 %.4f\n", m->windows, (unsigned long long)m->window_iters,
+               m->windows_dropped, 100 * MEASURE_WINDOW_QUANTILE, m->window_q, m->window_median, m->window_p90);
     enum quantity_id per = c->kernel->per;
     if (c->kernel->per_name && quantity_stated(q, per) && q->v[per] > 0)
         printf("  cycles per %s: %.3f (median; min %.3f, MAD %.3f), %.3f ns\n", c->kernel->per_name,
@@ -97,7 +102,7 @@ static int run_main(int argc, char **argv);
 
 static const struct cli_option run_options[] = {
     MO_EVENTS, MO_REPS, MO_GROUP_SIZE, MO_PMU, MO_VENDOR_JSON, MO_ITERS, MO_TARGET_MS, MO_SOURCE, MO_EXPECT,
-    MO_NO_AUTO_EXPECT,
+    MO_NO_AUTO_EXPECT, MO_CPU,
     {"json", MK_JSON, NULL, "one JSON measurement record per group instead of the table"},
     CLI_END,
 };

@@ -11,6 +11,7 @@ void session_init(struct session *s, const struct command *cmd, int argc, char *
     s->cmd = cmd;
     s->argc = argc;
     s->argv = argv;
+    s->cpu = -1;
 }
 
 int session_resume(struct session *s, const char *run, int given)
@@ -61,8 +62,21 @@ void session_start(struct session *s)
     run_dir_manifest(&s->dir, RUN_RUNNING, NULL);
 }
 
+void session_measure_cpu(struct session *s, int cpu, bool asked, double busy_before)
+{
+    cpuload_json(&s->dir.manifest, cpu, asked, busy_before);
+    s->cpu = cpuload_read(cpu, &s->cpu_start) ? -1 : cpu;
+}
+
+static void cpu_load_over_run(struct session *s)
+{
+    if (s->cpu >= 0)
+        cpuload_json_during(&s->dir.manifest, s->cpu, &s->cpu_start);
+}
+
 int session_stopped(struct session *s, const char *why)
 {
+    cpu_load_over_run(s);
     run_dir_manifest(&s->dir, RUN_INTERRUPTED, why);
     run_dir_close(&s->dir);
     return 128 + stop_signal_number;
@@ -70,6 +84,7 @@ int session_stopped(struct session *s, const char *why)
 
 int session_end(struct session *s, int status, const char *failed)
 {
+    cpu_load_over_run(s);
     if (run_dir_manifest(&s->dir, failed ? RUN_FAILED : RUN_COMPLETE, failed))
         status = status ? status : 1;
     if (run_dir_close(&s->dir))

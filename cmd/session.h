@@ -8,6 +8,7 @@
 #include "base/tap.h"
 #include "cmd/cli.h"
 #include "runs/resume.h"
+#include "host/cpuload.h"
 #include "runs/rundir.h"
 #include <stdbool.h>
 
@@ -18,6 +19,8 @@ struct session {
     struct resume rs;           /* --resume RUN: the run being completed (rs.run NULL otherwise) */
     struct run_dir dir;         /* the results folder, once open */
     struct tap tap;             /* the verdicts: stdout, and the folder's validate.tap */
+    int cpu;                    /* the CPU measured on (session_measure_cpu), -1 before */
+    struct cpu_ticks cpu_start; /* its /proc/stat ticks then: the manifest's load over the run */
 };
 
 /* A session of cmd as typed (argv[0] is the subcommand); nothing opened yet. */
@@ -44,6 +47,10 @@ int session_open(struct session *s, const char *out, const char *label);
 /* The host's facts and, when resuming, the "resumed" list added; the manifest written as
  * "running". */
 void session_start(struct session *s);
+/* The CPU the run measures on (host/cpuload.h: asked with --cpu, else the least loaded of the
+ * affinity mask, busy_before its load then) into the manifest before session_start; session_end
+ * and session_stopped add its load over the run. */
+void session_measure_cpu(struct session *s, int cpu, bool asked, double busy_before);
 /* The run stopped by a signal (why: what was done, or NULL): the manifest says interrupted, the
  * files are closed; the exit status, 128 + the signal. */
 int session_stopped(struct session *s, const char *why);

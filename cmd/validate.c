@@ -7,6 +7,7 @@
 #include "cmd/options.h"
 #include "cmd/session.h"
 #include "host/clock.h"
+#include "host/cpuload.h"
 #include "validate/classify.h"
 #include "validate/replay.h"
 #include <errno.h>
@@ -22,7 +23,7 @@ enum { K_KERNEL = CLI_LONG, K_CASE, K_RESUME };
 
 static const struct cli_option validate_options[] = {
     MO_EVENTS, MO_REPS, MO_GROUP_SIZE, MO_PMU, MO_VENDOR_JSON, MO_ITERS, MO_TARGET_MS, MO_SOURCE, MO_EXPECT,
-    MO_NO_AUTO_EXPECT,
+    MO_NO_AUTO_EXPECT, MO_CPU,
     {"kernel", K_KERNEL, "NAME", "only this kernel's cases (may be repeated)"},
     {"case", K_CASE, "'KERNEL p=v'", "only this case (may be repeated; replaces the default matrix)"},
     MO_LABEL("validate, or the source name"),
@@ -79,7 +80,7 @@ static int keep_copy(const struct session *s, const char *path, const char *what
 
 /* The run's settings into the manifest as the run starts ("running"); the end rewrites it with
  * the status. */
-static int begin_manifest(struct session *s, const struct measure_cli *o, const struct source *src)
+static int begin_manifest(struct session *s, const struct measure_cli *o, const struct source *src, int cpu)
 {
     if (!session_resuming(s) && ((o->events && evlist_arg_is_file(o->events) &&
                                   keep_copy(s, o->events, "event list", RUN_EVENTS_COPY)) ||
@@ -99,6 +100,8 @@ static int begin_manifest(struct session *s, const struct measure_cli *o, const 
     json_string(j, "vendor_json", o->vendor_json);
     if (src->manifest)
         src->manifest(j);
+    if (src->real_time)
+        session_measure_cpu(s, cpu, o->cpu >= 0, o->cpu_busy);
     session_start(s);
     return 0;
 }
@@ -284,7 +287,9 @@ static int open_run(struct validate_run *v)
     const struct source *src = v->e.src;
     if (session_open(&v->s, v->a.o.out, v->a.o.label ? v->a.o.label : src->libpfm_events ? "validate" : src->name))
         return 2;
-    return begin_manifest(&v->s, &v->a.o, src) ? 2 : 0;
+    if (src->real_time)   /* chosen now, so the manifest says which and how loaded it was */
+        v->e.cpu = cpuload_choose(v->a.o.cpu, &v->a.o.cpu_busy);
+    return begin_manifest(&v->s, &v->a.o, src, v->e.cpu) ? 2 : 0;
 }
 
 /* Every case measured (resuming: a kept case's records judged again instead), then the summary;
@@ -357,8 +362,9 @@ static int measure_cases(struct validate_run *v)
     double wall = clock_now_seconds() - wall0, inside = (double)measure_region_ticks / clock_get()->tsc_hz;
     tap_comment(tap, "time: %.3f s wall for the cases, %.3f s inside measured regions (%.1f%%)", wall, inside,
                 wall > 0 ? 100 * inside / wall : 0);
-    tap_comment(tap, "summary: %d ok, %d not ok, %d skip, %d todo, %d info; %d measurements in %s", tap->ok,
-                tap->not_ok, tap->skip, tap->todo, tap->info, e->measurements, path);
+    tap_comment(tap, "summary: %d ok, %d not ok, %d skip, %d todo, %d info; %d measurements in %s; %.0f%% of the "
+                "cases' wall time inside measured regions", tap->ok, tap->not_ok, tap->skip, tap->todo, tap->info,
+                e->measurements, path, wall > 0 ? 100 * inside / wall : 0);
     return rc;
 }
 

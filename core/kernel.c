@@ -195,9 +195,10 @@ static bool value_ok(const struct kernel *k, const struct param *p, const char *
         if (parse_u64(v, &x) && x < 1u << 20 && topo_cpu_valid((int)x))
             return true;
         {
-            int cpus[1024], n = topo_cpus(cpus, 1024);
-            pm_error("%s: %s=%s is not a CPU this process may run on; give one from %d..%d",
-                     k->name, p->name, v, n ? cpus[0] : 0, n ? cpus[n - 1] : 0);
+            char list[256];
+            topo_cpu_list(list, sizeof(list));
+            pm_error("%s: %s=%s is not a CPU this process may run on (its affinity mask, taskset or a cgroup, "
+                     "allows %s); give one of those", k->name, p->name, v, list);
         }
         return false;
     }
@@ -223,6 +224,7 @@ struct case_ *case_new(const struct kernel *k, int nargs, char **args)
         }
         free(c->value[i]);
         c->value[i] = xstrdup(eq + 1);
+        c->given[i] = true;
     }
     size_t cap = 256, len = 0;
     c->label = xmalloc(cap);
@@ -300,6 +302,31 @@ bool kernel_has_param(const struct kernel *k, const char *name)
     return param_index(k, name, strlen(name)) >= 0;
 }
 
+void case_adopt_cpu(struct case_ *c, int cpu)
+{
+    const struct kernel *k = c->kernel;
+    char text[16];
+    snprintf(text, sizeof(text), "%d", cpu);
+    for (int i = 0; k->params[i].name; i++)
+        if (k->params[i].type == PARAM_CPU && !c->given[i] &&
+            (!strcmp(k->params[i].name, "run_cpu") || !strcmp(k->params[i].name, "init_cpu"))) {
+            free(c->value[i]);
+            c->value[i] = xstrdup(text);
+        }
+    /* A second thread's CPU (snoop's writer) left at its default: another CPU of the mask than the
+     * measuring one, the first; with none, it stays and host_lacks says why. */
+    int w = param_index(k, "writer_cpu", 10), cpus[1024], n = topo_cpus(cpus, 1024);
+    if (w < 0 || c->given[w] || case_cpu(c, "writer_cpu") != case_run_cpu(c))
+        return;
+    for (int i = 0; i < n; i++)
+        if (cpus[i] != case_run_cpu(c)) {
+            snprintf(text, sizeof(text), "%d", cpus[i]);
+            free(c->value[w]);
+            c->value[w] = xstrdup(text);
+            return;
+        }
+}
+
 int case_run_cpu(const struct case_ *c)
 {
     if (param_index(c->kernel, "run_cpu", 7) >= 0)
@@ -328,6 +355,12 @@ static bool host_lacks(struct case_ *c)
                      n < 2 ? "only one CPU" : "no CPU ", n < 2 ? "" : v);
             return true;
         }
+    }
+    int w = param_index(k, "writer_cpu", 10);
+    if (w >= 0 && !c->given[w] && case_cpu(c, "writer_cpu") == case_run_cpu(c)) {
+        snprintf(c->skip, sizeof(c->skip), "a writer on another CPU than the measuring CPU %d, but this process may "
+                 "use only that one (its affinity mask); give it two CPUs", case_run_cpu(c));
+        return true;
     }
     return false;
 }

@@ -36,6 +36,7 @@ struct param {
 struct case_ {
     const struct kernel *kernel;
     char *value[KERNEL_MAX_PARAMS];   /* text of each parameter, defaults filled in */
+    bool given[KERNEL_MAX_PARAMS];    /* named in the case's text, not a default */
     char *label;                      /* "walker size=L2 order=random": non-default values only */
     void *priv;                       /* the kernel's state, from setup */
     uint64_t warm_iters;              /* setup's advice: iterations that warm every line once */
@@ -114,6 +115,10 @@ uint64_t code_level_size(const char *level);
 int code_level_of_size(uint64_t bytes);
 
 
+
+/* The measuring CPU for what the case's text did not name: run_cpu and init_cpu become cpu, and a
+ * writer_cpu left at its default that is now the measuring CPU becomes another allowed one. */
+void case_adopt_cpu(struct case_ *c, int cpu);
 
 /* The kernel's setup, or KERNEL_SKIP for a case needing a level or CPU the machine lacks. */
 int case_setup(struct case_ *c);

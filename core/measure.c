@@ -72,20 +72,58 @@ static double pilot_seconds_per_iter(struct case_ *c, uint64_t pilot)
     return (double)ticks / clock_get()->tsc_hz / (double)pilot;
 }
 
-/* The CPU's share of a window as long as a measured run: the clock over such a trip (median of
- * trips) against the short trips' ratio. On this project's VMs it is about 0.94 when quiet (the
- * host takes its part of every few milliseconds) and lower when the host is busy; the short trips
- * slip between those interruptions. A run loses the same share, so cycles are ticks x ratio x
- * share: l1_hit read 4.26 cycles scaled by the short ratio alone, and every level and divider
- * figure came out 5-6% above its published value. */
-static double cpu_share(double secs, double ratio, int trips)
+/* One uncounted run's ticks (the counters stay off: a window is timing only). */
+static uint64_t timed_run(struct case_ *c, uint64_t iters)
 {
-    double r[9];
-    trips = trips < 1 ? 1 : trips > 9 ? 9 : trips;
-    for (int t = 0; t < trips; t++)
-        r[t] = clock_ratio_over(secs, ratio);
-    double share = stats_median(r, (size_t)trips) / ratio;
-    return share > 1 ? 1 : share;
+    if (c->kernel->prepare)
+        c->kernel->prepare(c);
+    uint64_t t0 = isa_ticks_start();
+    c->kernel->run(c, iters);
+    uint64_t ticks = isa_ticks_stop() - t0;
+    measure_region_ticks += ticks;
+    return ticks;
+}
+
+/* Iterations of one window: about MEASURE_WINDOW_SECONDS at the pace of a counted run of iters
+ * (ticks long), within what the case allows (whole periods, whole laps, its limit), at least 1.
+ * A table read cyclically from its start at every run (branch's pattern) gets whole laps even
+ * when one lap is longer than a window: a window of its first slots, replayed, is learned by the
+ * predictor (a random pattern read 8.6 cycles an iteration instead of 86). */
+static uint64_t window_iters(const struct case_ *c, uint64_t iters, uint64_t ticks)
+{
+    double per = ticks ? (double)ticks / (double)iters : 1, want = MEASURE_WINDOW_SECONDS * clock_get()->tsc_hz / per;
+    uint64_t n = want < 1 ? 1 : want > (double)iters ? iters : (uint64_t)want;
+    if (c->iters_multiple > 1)
+        n = n < c->iters_multiple ? c->iters_multiple : n / c->iters_multiple * c->iters_multiple;
+    if (c->iters_lap)   /* also when the counted run is shorter than a lap (a pilot slowed by load) */
+        n = n < c->iters_lap ? c->iters_lap : n - n % c->iters_lap;
+    return c->max_iters && n > c->max_iters ? c->max_iters : n;
+}
+
+/* The windows' figures (measure.h): cycles[] per repetition at the low quantile of its clean
+ * windows, the summary over all of them. zero/full: ticks of each window's runs, nper a repetition. */
+static void window_figures(struct measurement *m, const double *zero, const double *full, int nper)
+{
+    int n = m->reps * nper, clean = 0;
+    double zlim = 2 * stats_median(zero, (size_t)n) + 100, scale = m->core_per_tsc / (double)m->window_iters;
+    double *all = xmalloc(sizeof(double) * (size_t)n), *rep = xmalloc(sizeof(double) * (size_t)nper);
+    for (int r = 0; r < m->reps; r++) {
+        int k = 0;
+        for (int w = r * nper; w < (r + 1) * nper; w++)
+            if (zero[w] <= zlim)
+                rep[k++] = all[clean++] = (full[w] - zero[w]) * scale;
+        if (!k)   /* every control of the repetition was hit: its windows still bound it from above */
+            for (int w = r * nper; w < (r + 1) * nper; w++)
+                rep[k++] = (full[w] - zero[w]) * scale;
+        m->cycles[r] = stats_quantile(rep, (size_t)k, MEASURE_WINDOW_QUANTILE);
+    }
+    m->windows = n;
+    m->windows_dropped = n - clean;
+    m->window_q = stats_quantile(all, (size_t)clean, MEASURE_WINDOW_QUANTILE);
+    m->window_median = stats_quantile(all, (size_t)clean, 0.5);
+    m->window_p90 = stats_quantile(all, (size_t)clean, 0.9);
+    free(all);
+    free(rep);
 }
 
 bool measure_run_too_long(struct case_ *c, uint64_t iters, const char *option)
@@ -139,6 +177,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
     struct group_reading r0, rn;
     uint64_t k0, kn, ticks_n[MEASURE_MAX_REPS], ticks_0_min = UINT64_MAX;
     int rc = MEASURE_OK;
+    double *zero = NULL, *full = NULL;   /* each window's ticks: its zero-iteration control, its run */
 
     /* Warm-up: caches, TLBs, predictors and the clock reach their steady state. */
     uint64_t warm = c->warm_iters > m->iters ? c->warm_iters : m->iters;
@@ -157,11 +196,10 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
         goto out;
     }
     m->ratio_before = clock_ratio_now();
-    /* Windows as long as a measured run (the target, 1..50 ms) for the CPU's share. */
-    double share_secs = o->target_seconds > 0 ? o->target_seconds : 0.005;
-    share_secs = share_secs < 0.001 ? 0.001 : share_secs > 0.05 ? 0.05 : share_secs;
-    if (src->real_time)
-        m->share_before = cpu_share(share_secs, m->ratio_before, o->share_trips);
+    if (src->real_time) {
+        zero = xmalloc(sizeof(double) * (size_t)(m->reps * MEASURE_WINDOWS));
+        full = xmalloc(sizeof(double) * (size_t)(m->reps * MEASURE_WINDOWS));
+    }
 clock_again:
     for (int rep = 0; rep < m->reps; rep++) {
         for (int attempt = 0;; attempt++) {
@@ -197,27 +235,36 @@ clock_again:
         ticks_n[rep] = kn;
         if (k0 < ticks_0_min)
             ticks_0_min = k0;
+        if (!src->real_time)
+            continue;
+        if (!m->window_iters)
+            m->window_iters = window_iters(c, m->iters, kn);
+        for (int w = rep * MEASURE_WINDOWS; w < (rep + 1) * MEASURE_WINDOWS; w++) {
+            if (stop_signal_number) {
+                rc = MEASURE_INTERRUPTED;
+                goto out;
+            }
+            zero[w] = (double)timed_run(c, 0);
+            full[w] = (double)timed_run(c, m->window_iters);
+        }
     }
     m->ratio_after = clock_ratio_now();
     m->clock_moved = fabs(m->ratio_after / m->ratio_before - 1) > MEASURE_CLOCK_DRIFT;
-    if (src->real_time) {
-        m->share_after = cpu_share(share_secs, m->ratio_after, o->share_trips);
-        m->cpu_shared = fabs(m->share_after / m->share_before - 1) > MEASURE_SHARE_DRIFT;
-    }
-    if ((m->clock_moved || m->cpu_shared) && m->clock_redone < 2 && src->real_time) {
+    if (m->clock_moved && m->clock_redone < 2 && src->real_time) {
         m->clock_redone++;
         m->ratio_before = m->ratio_after;
-        m->share_before = m->share_after;
         ticks_0_min = UINT64_MAX;
         goto clock_again;
     }
     m->core_per_tsc = (m->ratio_before + m->ratio_after) / 2;
-    m->cpu_share = src->real_time ? (m->share_before + m->share_after) / 2 : 1;
-    /* The zero-iteration run's time is fixed cost plus one-sided noise: its minimum is the cost.
-     * Only the CPU's share of it was ours: the rest went to the host (or a neighbour). */
-    for (int rep = 0; rep < m->reps; rep++)
-        m->cycles[rep] = ((double)ticks_n[rep] - (double)ticks_0_min) * m->core_per_tsc * m->cpu_share /
-                         (double)m->iters;
+    /* No scaling by a share of the CPU measured elsewhere: a figure is what clean windows took. A
+     * source that is not real time (a simulator) has no windows; its cycles mean nothing, and are
+     * its counted runs' ticks less the least zero-iteration run. */
+    if (src->real_time)
+        window_figures(m, zero, full, MEASURE_WINDOWS);
+    else
+        for (int rep = 0; rep < m->reps; rep++)
+            m->cycles[rep] = ((double)ticks_n[rep] - (double)ticks_0_min) * m->core_per_tsc / (double)m->iters;
     m->time_enabled = rn.time_enabled;
     m->time_running = rn.time_running;
     m->multiplexed = rn.time_running < rn.time_enabled;
@@ -227,6 +274,8 @@ clock_again:
     for (int k = 0; k < FIXED_COUNT; k++)
         m->fixed_stat[k] = stats_of(m->fixed[k], (size_t)m->reps);
 out:
+    free(zero);
+    free(full);
     src->close(g);
     return rc;
 }

@@ -13,8 +13,6 @@ struct measure_opts {
     double target_seconds;    /* wall time of one measured run when iterations are automatic */
     uint64_t iters;           /* fixed iterations per run; 0 = calibrate to target_seconds */
     int max_redo;             /* redo a repetition that saw a context switch or migration */
-    int share_trips;          /* trips (odd; 0 means 1) whose median gives the CPU's share before and
-                                 after: calibrate takes 3, where cycles are the result */
 };
 #define MEASURE_OPTS_DEFAULT {.repetitions = 5, .target_seconds = 0.02, .iters = 0, .max_redo = 3}
 
@@ -23,7 +21,16 @@ struct measure_opts {
  * clock moved while they ran (boost, host load): averaged, they would mis-scale every cycle. The
  * repetitions are measured again, twice at most, then the measurement says so. */
 #define MEASURE_CLOCK_DRIFT 0.05
-#define MEASURE_SHARE_DRIFT 0.05
+/* Timing (real-time sources) comes from short windows, not from the counted runs: after each
+ * repetition's counted pair, MEASURE_WINDOWS windows, each a zero-iteration run and a run of about
+ * MEASURE_WINDOW_SECONDS, back to back. A window is far shorter than a scheduler slice (ms) or a
+ * hypervisor's steal period, so most windows run whole; preemption and interrupts only add time,
+ * so a disturbed window reads long and a low quantile of the windows is the clean figure. A window
+ * whose own zero-iteration control reads more than twice the controls' median (+ 100 ticks) was
+ * hit there, which would make its difference short: it is dropped. */
+#define MEASURE_WINDOWS 16
+#define MEASURE_WINDOW_SECONDS 100e-6
+#define MEASURE_WINDOW_QUANTILE 0.10
 /* The longest one measured run may last (real-time sources): a stop is acted on between runs. */
 #define MEASURE_MAX_RUN_SECONDS 0.5
 /* --iters at most this: beyond it no kernel's run stays under MEASURE_MAX_RUN_SECONDS. */
@@ -41,17 +48,21 @@ struct measurement {
     double per_iter[GROUP_MAX_EVENTS][MEASURE_MAX_REPS];   /* (count(N) - count(0)) / N */
     double raw[GROUP_MAX_EVENTS][MEASURE_MAX_REPS][2];     /* count(N), count(0) */
     struct stats stat[GROUP_MAX_EVENTS];
-    double cycles[MEASURE_MAX_REPS];       /* core cycles per iteration, from the TSC */
+    double cycles[MEASURE_MAX_REPS];       /* core cycles per iteration, from the TSC: the low quantile of
+                                              the repetition's windows (real-time sources), else of its
+                                              counted run */
     struct stats cycle_stat;
     double core_per_tsc;                   /* ratio used: mean of the ratios before and after */
     double ratio_before, ratio_after;
-    int clock_redone;    /* times the repetitions were measured again: the clock moved or the CPU was shared */
+    int clock_redone;    /* times the repetitions were measured again: the clock moved */
     bool clock_moved;    /* the ratios before and after still differ by more than MEASURE_CLOCK_DRIFT */
-    /* The CPU's share of windows as long as a run, before and after the repetitions (measure.c
-     * cpu_share); cycles are scaled by their mean. cpu_shared: the share moved by more than
-     * MEASURE_SHARE_DRIFT even when measured again twice (busy neighbours come and go). */
-    double share_before, share_after, cpu_share;
-    bool cpu_shared;
+    /* The windows: iterations of each, how many were timed over all repetitions and how many were
+     * dropped for a long zero-iteration control; over the clean ones, core cycles per iteration at
+     * the low quantile (what cycles[] holds per repetition), the median and the 90th percentile. A
+     * quantile far below the median says most windows were disturbed (measure.c). */
+    uint64_t window_iters;
+    int windows, windows_dropped;
+    double window_q, window_median, window_p90;
     double noise[NOISE_COUNT][MEASURE_MAX_REPS];   /* in run(N) + run(0), whole runs */
     double fixed[FIXED_COUNT][MEASURE_MAX_REPS];   /* per iteration; NaN without fixed counters */
     struct stats fixed_stat[FIXED_COUNT];

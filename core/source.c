@@ -1,5 +1,6 @@
 #include "core/source.h"
 #include "base/util.h"
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,4 +63,12 @@ void event_spec_clear(struct event_spec *s)
     free(s->canonical);
     free(s->unsupported);
     memset(s, 0, sizeof(*s));
+}
+
+double source_zero_most(const struct source *s, const char *event)
+{
+    for (int i = 0; s->deterministic && s->zero_most && event && s->zero_most[i].event; i++)
+        if (!strcmp(s->zero_most[i].event, event))
+            return s->zero_most[i].most;
+    return NAN;
 }

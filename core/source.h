@@ -39,12 +39,26 @@ struct group_reading {
 
 struct group;
 struct json;
+struct source;
+
+/* The most a deterministic source's zero-iteration run may count of an event; NaN when unstated. */
+double source_zero_most(const struct source *s, const char *event);
 
 struct source {
     const char *name, *summary;
     double exact_floor;      /* per-iteration slack an "exact" rule allows with this source */
     double slack_per_run;    /* events a run may add beyond the region (harness, warm-up) for every
                               * rule but "exact"; divided by the run's iterations */
+    /* A deterministic source (a simulator) counts the same run the same every time, so its
+     * zero-iteration runs are held exactly: identical in every repetition under an exact rule, and
+     * at most zero_most[] of an event (the harness's own work and a kernel's entry and exit; an
+     * event not listed keeps the general bound). A fixed excess per run cannot hide in the
+     * intercept there (validate/expect.h check_raw). */
+    bool deterministic;
+    const struct zero_most {
+        const char *event;   /* canonical name */
+        double most;
+    } *zero_most;            /* terminated by {NULL} */
     /* Parse and encode one event name. -1 with err filled when the name is unknown; an event
      * that is known but cannot be counted here returns 0 with spec->unsupported set. */
     int (*resolve)(const char *name, struct event_spec *spec, char *err, size_t errlen);

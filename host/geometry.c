@@ -18,6 +18,8 @@
 static struct geometry geo;
 static struct topo *topo_ref;
 static geometry_measurer measurer;
+/* Measurements of a curve that fails its checks before the levels stay hwloc's or CPUID's. */
+enum { GEOMETRY_ATTEMPTS = 3 };
 static bool resolving, tried;
 
 void geometry_register_measurer(geometry_measurer fn)
@@ -93,30 +95,30 @@ static void cache_path(void)
     snprintf(geo.cache_file, sizeof(geo.cache_file), "%s/geometry-%016llx.json", dir, (unsigned long long)h);
 }
 
-/* The cached points; -1 with why when one is not [bytes, cycles, ns] within latency_point_ok's
- * bounds (checked before the bytes become an integer). */
-static int points_from_json(const struct jvalue *arr, char *why, size_t n)
+/* The cached points into out: their count (at least 4), or -1 with why when one is not
+ * [bytes, cycles, ns] within latency_point_ok's bounds (checked before the bytes become an integer). */
+static int points_from_json(const struct jvalue *arr, struct latency_point *out, char *why, size_t whylen)
 {
-    geo.npoints = 0;
+    int n = 0;
     for (int i = 0; arr && arr->type == J_ARRAY && i < arr->n && i < GEOMETRY_MAX_POINTS; i++) {
         const struct jvalue *p = &arr->items[i];
         char err[200];
         bool shaped = p->type == J_ARRAY && p->n == 3 && p->items[0].type == J_NUMBER && p->items[1].type == J_NUMBER &&
                       p->items[2].type == J_NUMBER;
         if (!shaped || !number_in(p->items[0].num, 1, LATENCY_MAX_BYTES, "bytes", err, sizeof(err))) {
-            snprintf(why, n, "points[%d]: %s", i, shaped ? err : "not [bytes, cycles, ns]");
+            snprintf(why, whylen, "points[%d]: %s", i, shaped ? err : "not [bytes, cycles, ns]");
             return -1;
         }
         struct latency_point pt = {(uint64_t)p->items[0].num, p->items[1].num, p->items[2].num};
         if (!latency_point_ok(&pt, true, err, sizeof(err))) {
-            snprintf(why, n, "points[%d]: %s", i, err);
+            snprintf(why, whylen, "points[%d]: %s", i, err);
             return -1;
         }
-        geo.points[geo.npoints++] = pt;
+        out[n++] = pt;
     }
-    if (geo.npoints < 4)
-        snprintf(why, n, "%d points; a curve needs at least 4", geo.npoints);
-    return geo.npoints >= 4 ? 0 : -1;
+    if (n < 4)
+        snprintf(why, whylen, "%d points; a curve needs at least 4", n);
+    return n >= 4 ? n : -1;
 }
 
 static int cache_read(void)
@@ -126,19 +128,29 @@ static int cache_read(void)
     struct jvalue *v = jread_file(geo.cache_file, err, sizeof(err));
     if (!v)
         return -1;
-    int rc = -1;
+    int rc = -1, n = -1, na = -1;
     char why[300];
     bool mine = !strcmp(jget_str(v, "key", ""), key);
-    if (mine && points_from_json(jget(v, "points"), why, sizeof(why))) {
+    if (mine && ((n = points_from_json(jget(v, "points"), geo.points, why, sizeof(why))) < 0 ||
+                 (jget(v, "again") && (na = points_from_json(jget(v, "again"), geo.again, why, sizeof(why))) < 0))) {
         /* A damaged cache is no reason to measure silently: someone wrote it. */
         pm_error("%s: %s; remove the file (pmucal measures the levels again and caches them), or set "
                  "PMUCAL_GEOMETRY=measure", geo.cache_file, why);
         exit(2);
     }
-    if (mine) {
-        snprintf(geo.note, sizeof(geo.note), "measured on %s in %.1f s, cached in %s", jget_str(v, "date", "?"),
-                 jget_num(v, "seconds", NAN), geo.cache_file);
-        rc = 0;
+    if (mine && na != n) {
+        pm_note("the cached load-latency curve %s has no second pass to check it against: measuring it again",
+                geo.cache_file);
+    } else if (mine) {
+        /* Checked again as it is read: a cache written before the checks, or by hand, is not trusted. */
+        if (latency_curve_check(geo.points, n, geo.again, na, why, sizeof(why))) {
+            pm_note("the cached load-latency curve %s fails its checks (%s): measuring it again", geo.cache_file, why);
+        } else {
+            geo.npoints = n;
+            snprintf(geo.note, sizeof(geo.note), "measured on %s in %.1f s, cached in %s", jget_str(v, "date", "?"),
+                     jget_num(v, "seconds", NAN), geo.cache_file);
+            rc = 0;
+        }
     }
     jread_free(v);
     return rc;
@@ -163,15 +175,18 @@ static void cache_write(void)
     json_string(&j, "key", key);
     json_string(&j, "date", iso_now(date));
     json_number(&j, "seconds", geo.seconds);
-    json_array_begin(&j, "points");
-    for (int i = 0; i < geo.npoints; i++) {
-        json_array_begin(&j, NULL);
-        json_uint(&j, NULL, geo.points[i].bytes);
-        json_number(&j, NULL, geo.points[i].cycles);
-        json_number(&j, NULL, geo.points[i].ns);
+    const struct latency_point *const passes[2] = {geo.points, geo.again};
+    for (int k = 0; k < 2; k++) {
+        json_array_begin(&j, k ? "again" : "points");
+        for (int i = 0; i < geo.npoints; i++) {
+            json_array_begin(&j, NULL);
+            json_uint(&j, NULL, passes[k][i].bytes);
+            json_number(&j, NULL, passes[k][i].cycles);
+            json_number(&j, NULL, passes[k][i].ns);
+            json_array_end(&j);
+        }
         json_array_end(&j);
     }
-    json_array_end(&j);
     json_object_end(&j);
     char *tmp = xasprintf("%s.%d", geo.cache_file, (int)getpid());
     FILE *f = fopen(tmp, "w");
@@ -367,15 +382,33 @@ static int measure(void)
     cpu_set_t saved;
     bool restore = !sched_getaffinity(0, sizeof(saved), &saved);
     double t0 = now();
-    resolving = true;
-    int n = measurer(geo.points, GEOMETRY_MAX_POINTS, why, sizeof(why));
-    resolving = false;
+    int n = -1;
+    /* A curve that fails its checks (latency_curve_check: under load) is measured again, never
+     * cached or used. */
+    for (int attempt = 1; attempt <= GEOMETRY_ATTEMPTS; attempt++) {
+        resolving = true;
+        n = measurer(geo.points, geo.again, GEOMETRY_MAX_POINTS, why, sizeof(why));
+        resolving = false;
+        if (n < 4) {
+            if (n >= 0)
+                snprintf(why, sizeof(why), "fewer than 4 points");
+            break;
+        }
+        char bad[300];
+        if (!latency_curve_check(geo.points, n, geo.again, n, bad, sizeof(bad)))
+            break;
+        snprintf(why, sizeof(why), "the curve failed its checks %d time%s, last: %.200s", attempt, attempt > 1 ? "s" : "",
+                 bad);
+        pm_note("the load-latency curve fails its checks (%s)%s", bad, attempt < GEOMETRY_ATTEMPTS ? ": measuring it "
+                "again" : ": not cached and not used");
+        n = -1;
+    }
     if (restore)
         sched_setaffinity(0, sizeof(saved), &saved);
     geo.seconds = now() - t0;
     if (n < 4) {
         geo.npoints = 0;
-        snprintf(geo.note, sizeof(geo.note), "measuring failed: %s", n < 0 ? why : "fewer than 4 points");
+        snprintf(geo.note, sizeof(geo.note), "measuring failed: %s", why);
         return -1;
     }
     geo.npoints = n;

@@ -215,3 +215,52 @@ int latency_level_of_size(const struct latency_levels *lv, uint64_t bytes)
             return level_number(lv, i);
     return lv->memory ? 4 : 0;
 }
+
+int latency_curve_check(const struct latency_point *p, int n, const struct latency_point *again, int nagain,
+                        char *why, size_t whylen)
+{
+    if (n < 4) {
+        snprintf(why, whylen, "%d points: a curve needs at least 4", n);
+        return -1;
+    }
+    int top = 0;   /* the slowest point so far: a later one may not fall below it beyond noise */
+    for (int i = 0; i < n; i++) {
+        if (!(p[i].cycles >= LATENCY_L1_FLOOR_CYCLES)) {
+            snprintf(why, whylen, "%.2f cycles per load at %llu bytes is below the %.0f cycles no x86 core's L1 "
+                     "answers in: the measurement made it up", p[i].cycles, (unsigned long long)p[i].bytes,
+                     LATENCY_L1_FLOOR_CYCLES);
+            return -1;
+        }
+        if (p[i].cycles < p[top].cycles * (1 - LATENCY_CURVE_NOISE)) {
+            snprintf(why, whylen, "not monotone: %.2f cycles per load at %llu bytes, then %.2f at %llu bytes (%.0f%% "
+                     "less, beyond the %.0f%% noise): a larger working set is never faster", p[top].cycles,
+                     (unsigned long long)p[top].bytes, p[i].cycles, (unsigned long long)p[i].bytes,
+                     100 * (1 - p[i].cycles / p[top].cycles), 100 * LATENCY_CURVE_NOISE);
+            return -1;
+        }
+        if (p[i].cycles > p[top].cycles)
+            top = i;
+    }
+    if (!again)
+        return 0;
+    struct latency_levels a, b;
+    char w[200];
+    if (latency_levels_detect(p, n, &a, w, sizeof(w)) || latency_levels_detect(again, nagain, &b, w, sizeof(w))) {
+        snprintf(why, whylen, "no levels to compare between the passes: %s", w);
+        return -1;
+    }
+    if (a.ncaches != b.ncaches) {
+        snprintf(why, whylen, "the levels do not repeat: %d cache levels in one pass, %d in the other", a.ncaches,
+                 b.ncaches);
+        return -1;
+    }
+    for (int l = 0; l < a.ncaches; l++) {
+        double x = a.plateau[l].cycles, y = b.plateau[l].cycles;
+        if (fabs(x - y) > LATENCY_CURVE_REPEAT * fmin(x, y)) {
+            snprintf(why, whylen, "L%d does not repeat: its plateau is %.2f cycles in one pass and %.2f in the other "
+                     "(more than %.0f%% apart)", l + 1, x, y, 100 * LATENCY_CURVE_REPEAT);
+            return -1;
+        }
+    }
+    return 0;
+}

@@ -50,6 +50,19 @@ struct latency_levels {
  * so a point is first lowered to the smallest latency at any larger size. 0, or -1 with why
  * (fewer than 4 points, no two plateaus). */
 int latency_levels_detect(const struct latency_point *p, int n, struct latency_levels *out, char *why, size_t whylen);
+/* No x86 core has answered a load from L1 to a dependent use in fewer than 2 cycles (the Pentium
+ * 4's integer loads; every core since takes 3-5), so no point of a curve and no cache level's
+ * latency can be below it. */
+#define LATENCY_L1_FLOOR_CYCLES 2.0
+/* A curve is used (and cached) only when it is trustworthy: every point at least the L1 floor,
+ * monotone within LATENCY_CURVE_NOISE (no point that much below a smaller working set's), and,
+ * given a second pass (again), the same cache levels in both with plateaus within
+ * LATENCY_CURVE_REPEAT. A curve measured under load fails these rather than moving a level
+ * (issue 25: 0.57 cycles at 5.7 KB, and size=L3 became 2M, in DRAM). 0, or -1 with why. */
+#define LATENCY_CURVE_NOISE 0.15
+#define LATENCY_CURVE_REPEAT 0.10
+int latency_curve_check(const struct latency_point *p, int n, const struct latency_point *again, int nagain,
+                        char *why, size_t whylen);
 /* The level (1 = L1 ...; 4 = memory) whose plateau a latency in cycles is nearest to, on a log
  * scale; 0 when nothing was detected. */
 int latency_level_of_cycles(const struct latency_levels *lv, double cycles);

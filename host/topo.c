@@ -173,14 +173,28 @@ int topo_last_level(const struct topo *t)
     return 0;
 }
 
+/* The affinity mask the process was started with (taskset, a cgroup's cpuset, a batch system),
+ * taken before any thread is bound: hwloc's allowed set follows cgroups but not taskset, and
+ * binding a thread changes the mask sched_getaffinity reports later. */
+static cpu_set_t inherited;
+static bool inherited_known;
+static void __attribute__((constructor)) take_inherited_affinity(void)
+{
+    inherited_known = sched_getaffinity(0, sizeof(inherited), &inherited) == 0;
+}
+
+static bool allowed(int os_cpu)
+{
+    return hwloc_bitmap_isset(hwloc_topology_get_allowed_cpuset(hw), (unsigned)os_cpu) &&
+           (!inherited_known || os_cpu >= CPU_SETSIZE || CPU_ISSET(os_cpu, &inherited));
+}
+
 static hwloc_obj_t pu_of(int os_cpu)
 {
     if (!hwloc_ready() || os_cpu < 0)
         return NULL;
     hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(hw, (unsigned)os_cpu);
-    if (pu && !hwloc_bitmap_isset(hwloc_topology_get_allowed_cpuset(hw), (unsigned)os_cpu))
-        return NULL;
-    return pu;
+    return pu && allowed(os_cpu) ? pu : NULL;
 }
 
 bool topo_cpu_valid(int os_cpu)
@@ -195,17 +209,35 @@ int topo_cpus(int *out, int max)
         return 0;
     hwloc_const_bitmap_t allowed = hwloc_topology_get_allowed_cpuset(hw);
     for (int i = hwloc_bitmap_first(allowed); i >= 0 && n < max; i = hwloc_bitmap_next(allowed, i))
-        out[n++] = i;
+        if (!inherited_known || i >= CPU_SETSIZE || CPU_ISSET(i, &inherited))
+            out[n++] = i;
     return n;
+}
+
+void topo_cpu_list(char *out, size_t n)
+{
+    int cpus[1024], k = topo_cpus(cpus, 1024);
+    size_t len = 0;
+    out[0] = 0;
+    for (int i = 0; i < k && len + 1 < n; i++) {
+        int j = i;
+        while (j + 1 < k && cpus[j + 1] == cpus[j] + 1)
+            j++;
+        len += (size_t)snprintf(out + len, n - len, j > i ? "%s%d-%d" : "%s%d", i ? "," : "", cpus[i], cpus[j]);
+        i = j;
+        if (len >= n)
+            break;
+    }
 }
 
 int topo_bind_thread(int os_cpu)
 {
     hwloc_obj_t pu = pu_of(os_cpu);
     if (!pu) {
-        int cpus[1024], n = topo_cpus(cpus, 1024);
-        pm_error("CPU %d does not exist or is not allowed here; this process may use CPUs %d..%d",
-                 os_cpu, n ? cpus[0] : 0, n ? cpus[n - 1] : 0);
+        char list[256];
+        topo_cpu_list(list, sizeof(list));
+        pm_error("CPU %d does not exist or is not in this process's affinity mask (taskset, cgroup cpuset); it may "
+                 "use CPUs %s: name one of them", os_cpu, list);
         return -1;
     }
     if (hwloc_set_cpubind(hw, pu->cpuset, HWLOC_CPUBIND_THREAD | HWLOC_CPUBIND_STRICT)) {

@@ -46,12 +46,15 @@ int topo_last_level(const struct topo *t);
 /* Bind the calling thread to the PU with this OS index (what taskset and lscpu call CPU n).
  * Returns 0, or -1 with a message naming the CPU and the valid range. */
 int topo_bind_thread(int os_cpu);
-/* Is this OS CPU index present and allowed? */
+/* Is this OS CPU index present and allowed: in hwloc's allowed set (cgroups) and in the affinity
+ * mask the process started with (taskset)? */
 bool topo_cpu_valid(int os_cpu);
 /* OS index of the PU the thread runs on now. */
 int topo_current_cpu(void);
-/* The OS CPU indexes that are allowed, in order; returns the count. */
+/* The OS CPU indexes that are allowed (topo_cpu_valid), in order; returns the count. */
 int topo_cpus(int *out, int max);
+/* The CPUs topo_cpus gives as a list "0-3,8": what a message offers the user. */
+void topo_cpu_list(char *out, size_t n);
 
 /* How two CPUs share hardware, nearest first. */
 enum topo_relation { TOPO_SAME_CPU, TOPO_SMT_SIBLING, TOPO_SAME_L3, TOPO_OTHER_L3, TOPO_OTHER_PACKAGE };

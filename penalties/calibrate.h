@@ -22,6 +22,8 @@ struct cal {
     int ncases;
     bool interrupted;
     struct resume *resume;        /* --resume: the run's kept records; NULL */
+    bool cpu_asked;               /* o.cpu came from --cpu (or the resumed run), not the least loaded */
+    double cpu_busy;              /* the chosen CPU's busy fraction before the run (NaN when asked) */
 };
 
 struct penalty {

@@ -53,16 +53,6 @@ int cal_measure_case(const struct cal_opts *o, struct run_dir *dir, const char *
     struct case_ *c = cal_case_build(text, r->reason, sizeof(r->reason));
     if (!c)
         return r->status = CAL_SKIP;
-    const struct kernel *kern = c->kernel;
-    /* The case runs (and first touches its data) on the chosen CPU unless its text names one. */
-    char cpu[16];
-    snprintf(cpu, sizeof(cpu), "%d", o->cpu);
-    for (int i = 0; kern->params[i].name; i++)
-        if ((!strcmp(kern->params[i].name, "run_cpu") || !strcmp(kern->params[i].name, "init_cpu")) &&
-            !strstr(text, kern->params[i].name)) {
-            free(c->value[i]);
-            c->value[i] = xstrdup(cpu);
-        }
     /* page-faults opens everywhere and carries the noise detectors; the recipe's event beside it. */
     struct event_spec ev[2];
     memset(ev, 0, sizeof(ev));
@@ -80,10 +70,9 @@ int cal_measure_case(const struct cal_opts *o, struct run_dir *dir, const char *
     memset(&e, 0, sizeof(e));
     e.src = o->src;
     e.mopts = (struct measure_opts){.repetitions = o->repetitions, .target_seconds = o->target_seconds,
-                                    .iters = 0, .max_redo = 10, .share_trips = 3};
+                                    .iters = 0, .max_redo = 3};
     e.group_size = GROUP_MAX_EVENTS;
     e.dir = dir;
-    e.pinned = true;
     e.cpu = o->cpu;
     e.on_measurement = take_measurement;
     e.arg = r;
@@ -208,6 +197,28 @@ void penalty_at_clock(struct penalty *p, double ghz)
     p->ns = ns[0], p->ns_lo = ns[1], p->ns_hi = ns[2];
 }
 
+bool window_disagreement(const struct case_result *r, char *why, size_t n)
+{
+    if (!r->windows)
+        return false;
+    if (r->windows_dropped * 2 > r->windows) {
+        snprintf(why, n, "%d of its %d timing windows were hit in their zero-iteration control: the CPU was "
+                 "taken from it too often to tell a clean window", r->windows_dropped, r->windows);
+        return true;
+    }
+    /* The repetitions' own spread is the noise a gap must exceed, and never less than WINDOW_AGREE. */
+    struct stats s = stats_of(r->cycles, (size_t)r->reps);
+    double gap = r->window_median - r->window_q, noise = fmax(WINDOW_AGREE * r->window_q, 3 * s.mad);
+    if (!(gap <= noise)) {
+        snprintf(why, n, "its timing windows disagree: p%.0f %.3f and median %.3f cycles per iteration are %.1f%% "
+                 "apart, beyond the noise (%.1f%%): most windows were disturbed, so the low quantile cannot be "
+                 "told from a lucky one", 100 * MEASURE_WINDOW_QUANTILE, r->window_q, r->window_median,
+                 100 * gap / r->window_q, 100 * noise / r->window_q);
+        return true;
+    }
+    return false;
+}
+
 void fit_recipe(struct cal *k, const struct recipe *rc, struct penalty *p, unsigned seed)
 {
     memset(p, 0, sizeof(*p));
@@ -250,16 +261,14 @@ void fit_recipe(struct cal *k, const struct recipe *rc, struct penalty *p, unsig
     for (int i = 0; i < 2; i++) {
         if (!cs[i])
             continue;
-        if (cs[i]->disturbed) {
+        char why[300];
+        if (window_disagreement(cs[i], why, sizeof(why))) {
+            p->status = "unstable";
+            snprintf(p->reason, sizeof(p->reason), "%.200s: %.250s", cs[i]->label, why);
+        } else if (cs[i]->disturbed && !cs[i]->windows) {   /* cycles of the counted runs themselves */
             p->status = "unstable";
             snprintf(p->reason, sizeof(p->reason), "%s: repetitions shared the CPU with another task in every "
                      "attempt (context switches); measure on a quiet machine or another --cpu", cs[i]->label);
-        } else if (cs[i]->cpu_shared) {
-            p->status = "unstable";
-            snprintf(p->reason, sizeof(p->reason), "%s: the CPU's share of a run's length moved during the "
-                     "measurement (%.3f before, %.3f after, measured again twice): another guest or task came or "
-                     "went, so the cycles cannot be told from the time", cs[i]->label, cs[i]->share_before,
-                     cs[i]->share_after);
         } else if (cs[i]->clock_moved) {
             p->status = "unstable";
             snprintf(p->reason, sizeof(p->reason), "%s: the core clock moved during the measurement (core/TSC "

@@ -18,9 +18,10 @@ void case_result_fill(struct case_result *r, const struct measurement *m, const 
     r->iters = m->iters;
     r->disturbed = m->noisy;
     r->clock_moved = m->clock_moved;
-    r->cpu_shared = m->cpu_shared;
-    r->share_before = m->share_before;
-    r->share_after = m->share_after;
+    r->window_q = m->window_q;
+    r->window_median = m->window_median;
+    r->windows = m->windows;
+    r->windows_dropped = m->windows_dropped;
     r->ratio_before = m->ratio_before;
     r->ratio_after = m->ratio_after;
     r->q = *q;

@@ -1,8 +1,10 @@
 /* A penalty is only as good as its case. A figure becomes a constant only when it is physically
- * possible (positive, clear of zero: the issue happened and costs something), when the load
+ * possible (positive, clear of zero: the issue happened and costs something; a latency at least
+ * its floor), when it lies within reach of the published figure for the model, when the load
  * latencies keep their order l1 < l2 < l3 < dram with each step above noise, and when each level
  * case sits on its level's plateau of the latency curve. The published reference for the model is
- * put beside it; a deviation is a note, not a failure (the references come from other machines). */
+ * put beside it; a deviation within REFERENCE_REACH is a note (the references come from other
+ * machines), beyond it, with the interval clear of the range, it is not ok. */
 #include "base/util.h"
 #include "core/kernel.h"
 #include "penalties/calibrate.h"
@@ -49,6 +51,60 @@ static void physical(struct penalty *p)
         fail(p, "within noise of zero: %.2f %s (interval [%.2f, %.2f]) while the model states %g %s per iteration: "
              "the issue did not happen here or its cost cannot be told from noise", p->f.value, unit, p->f.lo,
              p->f.hi, p->occ_issue - p->occ_control, p->rc->occurrence);
+}
+
+/* Floors no x86 core goes below, whatever a load did to the measurement: the least time a
+ * dependent operation can take is one cycle, and no cache level answers faster than the lowest
+ * published L1 latency (LATENCY_L1_FLOOR_CYCLES, host/latency_levels.h). A figure below its floor was made up by the measurement (issue 25:
+ * walker at 16k read 1.56 cycles per load when its cycles were scaled by a CPU share). Core-domain
+ * recipes only, in cycles per occurrence; a row names a recipe, or a suffix ("_latency"). */
+static const struct {
+    const char *name;
+    double cycles;
+    const char *what;
+} floors[] = {
+    {"l1_hit", LATENCY_L1_FLOOR_CYCLES, "the lowest published L1 load-to-use latency of any x86 core (Pentium 4)"},
+    {"l2_hit", LATENCY_L1_FLOOR_CYCLES, "the lowest published L1 load-to-use latency of any x86 core, and L2 is further"},
+    {"l3_hit", LATENCY_L1_FLOOR_CYCLES, "the lowest published L1 load-to-use latency of any x86 core, and L3 is further"},
+    {"store_forward", 1, "one cycle per dependent operation"},
+    {"_latency", 1, "one cycle per dependent operation"},
+};
+
+static bool floor_applies(const char *pattern, const char *name)
+{
+    size_t lp = strlen(pattern), ln = strlen(name);
+    return pattern[0] == '_' ? ln > lp && !strcmp(name + ln - lp, pattern) : !strcmp(pattern, name);
+}
+
+static void physical_floor(struct penalty *p)
+{
+    for (size_t i = 0; i < sizeof(floors) / sizeof(floors[0]); i++)
+        if (p->rc->domain == DOMAIN_CORE && floor_applies(floors[i].name, p->rc->name) && p->cycles < floors[i].cycles) {
+            fail(p, "physically impossible: %.2f cycles is below %.0f, %s", p->cycles, floors[i].cycles, floors[i].what);
+            return;
+        }
+}
+
+/* Beyond REFERENCE_REACH of the model's published figure or range, with the whole interval on that
+ * side, the case did not measure what the recipe names (or the load made it up): not ok. */
+#define REFERENCE_REACH 0.25
+static void reference_range(struct penalty *p, const char *model)
+{
+    const struct reference *r = reference_find(model, p->rc->name);
+    if (!r || p->rc->domain != DOMAIN_CORE || !strcmp(p->status, "not_ok"))
+        return;
+    double dev = reference_deviation(r, p->cycles);
+    bool clear = p->cycles_lo > r->hi || p->cycles_hi < r->lo;
+    if (!(fabs(dev) > REFERENCE_REACH && clear))
+        return;
+    char range[64];
+    if (r->lo == r->hi)
+        snprintf(range, sizeof(range), "%.4g", r->lo);
+    else
+        snprintf(range, sizeof(range), "%.4g..%.4g", r->lo, r->hi);
+    fail(p, "outside the published %s for %s: %.2f cycles [%.2f, %.2f] against %s (%+.0f%%, more than %.0f%% away "
+         "with the whole interval on one side; %s)", r->lo == r->hi ? "figure" : "range", model, p->cycles,
+         p->cycles_lo, p->cycles_hi, range, 100 * dev, 100 * REFERENCE_REACH, r->source);
 }
 
 static const char *const levels[] = {"l1_hit", "l2_hit", "l3_hit", "dram"};
@@ -124,8 +180,11 @@ static void plateau(struct penalty *p, int level, const struct curve *cv)
 int check_penalties(struct penalty *ps, int n, const struct curve *cv, const char *model)
 {
     for (int i = 0; i < n; i++)
-        if (measured(&ps[i]))
+        if (measured(&ps[i])) {
             physical(&ps[i]);
+            physical_floor(&ps[i]);
+            reference_range(&ps[i], model);
+        }
     for (int l = 0; l < 4; l++) {
         struct penalty *p = (struct penalty *)find_penalty(ps, n, levels[l]);
         if (measured(p))

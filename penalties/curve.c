@@ -6,6 +6,7 @@
 #include "base/util.h"
 #include "core/kernel.h"
 #include "core/quantity.h"
+#include "host/cpuload.h"
 #include "host/geometry.h"
 #include "host/topo.h"
 #include "runs/rundir.h"
@@ -21,6 +22,15 @@ void curve_detect_levels(struct curve *cv)
     struct latency_point p[CURVE_MAX_POINTS];
     for (int i = 0; i < cv->n; i++)
         p[i] = (struct latency_point){cv->bytes[i], cv->lo[i], cv->cyc[i] > 0 ? cv->ns[i] * cv->lo[i] / cv->cyc[i] : 0};
+    /* A curve below the L1 floor or not monotone was made by the load, not the caches: its levels
+     * would judge the level cases wrongly, so none are read off it. */
+    char why[200];
+    if (latency_curve_check(p, cv->n, NULL, 0, why, sizeof(why))) {
+        memset(&cv->levels, 0, sizeof(cv->levels));
+        cv->detected = false;
+        snprintf(cv->why, sizeof(cv->why), "the curve fails its checks: %.170s", why);
+        return;
+    }
     cv->detected = !latency_levels_detect(p, cv->n, &cv->levels, cv->why, sizeof(cv->why));
 }
 
@@ -148,7 +158,7 @@ void curve_write(const struct curve *cv, int ppo, const char *dir, struct json *
  * machine a time slice of someone else empties the L2); 4 points per octave from 4K until the
  * minima of two octaves in a row answer at memory latency, so the sweep ends a little past the
  * last cache whatever hwloc claims (at most 1G or a quarter of the memory). */
-enum { SWEEPS = 5, PPO = 4 };
+enum { SWEEPS = 5, PPO = 4, EXTRA_SWEEPS = 4 };
 
 static int sweep_point(const struct cal_opts *o, uint64_t b, int reps, struct latency_point *x, double *ratio,
                        char *why, size_t whylen)
@@ -185,7 +195,7 @@ static bool tail_at_memory(const struct latency_point *p, int n)
     return true;
 }
 
-static int geometry_sweep(struct latency_point *p, int max, char *why, size_t whylen)
+static int geometry_sweep(struct latency_point *p, struct latency_point *again, int max, char *why, size_t whylen)
 {
     const struct topo *t = topo_get();
     struct cal_opts o = {.target_seconds = 0.001, .src = source_find("perf")};
@@ -193,13 +203,14 @@ static int geometry_sweep(struct latency_point *p, int max, char *why, size_t wh
         snprintf(why, whylen, "the perf source is not registered");
         return -1;
     }
-    o.cpu = cal_quietest_cpu();
+    o.cpu = cpuload_chosen();
     uint64_t cap = t && t->memory_total / 4 < (1ull << 30) && t->memory_total ? t->memory_total / 4 : 1ull << 30;
     int n = 0, swept = 0, i = 0;
-    double ratio[CURVE_MAX_POINTS];
+    double ratio[CURVE_MAX_POINTS], ratio_b[CURVE_MAX_POINTS];
     if (max > CURVE_MAX_POINTS)
         max = CURVE_MAX_POINTS;
     memset(p, 0, sizeof(*p) * (size_t)max);
+    memset(again, 0, sizeof(*again) * (size_t)max);
     for (;;) {
         /* Grow until the tail answers at memory latency (the better of two runs per new point). */
         for (; n < max && !tail_at_memory(p, n); i++) {
@@ -215,20 +226,53 @@ static int geometry_sweep(struct latency_point *p, int max, char *why, size_t wh
         /* The other sweeps over the new points; their minima may pull the tail below memory.
          * A point twice as slow as a cache can be is memory already: its large ring is the
          * costly part of a sweep (a full lap to warm up), so it is not swept again. */
+        /* Odd sweeps are the second pass (again): its levels must repeat the first's. */
         for (int sweep = 1; sweep < SWEEPS; sweep++)
-            for (int k = swept; k < n; k++)
-                if (p[k].ns < 2 * LATENCY_DRAM_NS && sweep_point(&o, p[k].bytes, 1, &p[k], &ratio[k], why, whylen))
+            for (int k = swept; k < n; k++) {
+                struct latency_point *x = sweep % 2 ? &again[k] : &p[k];
+                double *rx = sweep % 2 ? &ratio_b[k] : &ratio[k];
+                if (p[k].ns < 2 * LATENCY_DRAM_NS && sweep_point(&o, p[k].bytes, 1, x, rx, why, whylen))
                     return -1;
+            }
+        for (int k = swept; k < n; k++)
+            if (!again[k].bytes)   /* memory already: not swept again, both passes are its one point */
+                again[k] = p[k], ratio_b[k] = ratio[k];
         swept = n;
         uint64_t next = (uint64_t)(4096.0 * pow(2.0, (double)i / PPO)) / 64 * 64;
         if (tail_at_memory(p, n) || n >= max || next > cap)
             break;
     }
+    /* A point far above a larger working set's (latency_curve_check's monotony) was disturbed, as
+     * load only adds time: it is swept again, in the pass it broke, a few times at most, so that
+     * one busy moment does not cost a whole curve. */
+    for (int round = 0; round < EXTRA_SWEEPS; round++) {
+        bool swept_again = false;
+        for (int pass = 0; pass < 2; pass++) {
+            struct latency_point *x = pass ? again : p;
+            double later = INFINITY;
+            for (int k = n - 1; k >= 0; k--) {
+                if (x[k].ns * (1 - LATENCY_CURVE_NOISE) > later) {
+                    if (sweep_point(&o, x[k].bytes, 1, &x[k], pass ? &ratio_b[k] : &ratio[k], why, whylen))
+                        return -1;
+                    swept_again = true;
+                }
+                later = x[k].ns < later ? x[k].ns : later;
+            }
+        }
+        if (!swept_again)
+            break;
+    }
     /* Cycles at one clock for the whole curve: a point's own clock estimate is noisier than its
      * time, and noise that lowers a point would survive the minima. */
     double ghz = stats_median(ratio, (size_t)n);
-    for (int k = 0; k < n; k++)
+    for (int k = 0; k < n; k++) {
+        again[k].cycles = again[k].ns * ghz;
         p[k].cycles = p[k].ns * ghz;
+    }
+    /* The curve used is the minima of both passes; again keeps the second for the check. */
+    for (int k = 0; k < n; k++)
+        if (again[k].ns < p[k].ns)
+            p[k] = again[k];
     return n;
 }
 

@@ -26,7 +26,7 @@ typedef const struct case_result *(*curve_measure_fn)(void *ctx, const char *tex
  * 0, or -1 when interrupted or fewer than 4 points were measured (with a message). */
 int curve_measure(struct curve *cv, int ppo, curve_measure_fn fn, void *ctx);
 /* Reads the levels off the points (each point's fastest repetition): plateaus, capacities,
- * memory. Then latency_level_of_cycles(&cv->levels, x) says which level a latency sits on,
+ * memory; none when the points fail latency_curve_check (below the L1 floor, not monotone). Then latency_level_of_cycles(&cv->levels, x) says which level a latency sits on,
  * latency_level_plateau(&cv->levels, l) gives level l's plateau (its latency, spread, sizes). */
 void curve_detect_levels(struct curve *cv);
 /* curve.csv, curve.gp and (with gnuplot) curve.svg in dir; the "curve" object into doc; the

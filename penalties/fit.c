@@ -11,43 +11,6 @@
 #include <time.h>
 
 
-static int idle_ticks(long long *idle, int max)
-{
-    FILE *f = fopen("/proc/stat", "r");
-    char line[512];
-    int n = 0;
-    while (f && fgets(line, sizeof(line), f)) {
-        int cpu;
-        long long v[5];
-        if (sscanf(line, "cpu%d %lld %lld %lld %lld %lld", &cpu, &v[0], &v[1], &v[2], &v[3], &v[4]) == 6 &&
-            cpu >= 0 && cpu < max) {
-            idle[cpu] = v[3] + v[4];
-            n = cpu + 1 > n ? cpu + 1 : n;
-        }
-    }
-    if (f)
-        fclose(f);
-    return n;
-}
-
-int cal_quietest_cpu(void)
-{
-    enum { MAXC = 1024 };
-    static long long a[MAXC], b[MAXC];
-    int cpus[MAXC], n = topo_cpus(cpus, MAXC);
-    if (n <= 1)
-        return n ? cpus[0] : 0;
-    idle_ticks(a, MAXC);
-    struct timespec ts = {0, 150 * 1000 * 1000};
-    nanosleep(&ts, NULL);
-    idle_ticks(b, MAXC);
-    int best = cpus[0];
-    for (int i = 1; i < n; i++)
-        if (b[cpus[i]] - a[cpus[i]] > b[best] - a[best])
-            best = cpus[i];
-    return best;
-}
-
 void case_result_free(struct case_result *r)
 {
     free(r->text);

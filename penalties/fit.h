@@ -15,8 +15,6 @@ struct cal_opts {
     int cpu;                  /* where cases run (their run_cpu and init_cpu unless they name one) */
 };
 
-/* The allowed CPU that was idle the most over the last ~100 ms (/proc/stat), for a shared host. */
-int cal_quietest_cpu(void);
 
 /* A PMU event counted beside a case: the occurrences it saw, or why it was not counted. */
 struct event_count {
@@ -39,8 +37,10 @@ struct case_result {
     int disturbed;            /* repetitions saw context switches in every attempt */
     bool clock_moved;         /* the core clock moved during the repetitions, even when measured again */
     double ratio_before, ratio_after;   /* core cycles per TSC tick around the repetitions */
-    bool cpu_shared;          /* the CPU's share of a run's length moved (measure.h) */
-    double share_before, share_after;
+    /* The timing windows (measure.h): clean ones' low quantile and median of cycles per iteration,
+     * how many were timed and dropped; windows 0 where the source has none. */
+    double window_q, window_median;
+    int windows, windows_dropped;
     struct quantities q;
     struct event_count event;  /* the recipe's occurrence event, where one was counted beside the case */
 };
@@ -67,6 +67,11 @@ struct occurrences {
 void choose_occurrences(double model_issue, double model_control, const struct event_count *issue,
                         const struct event_count *control, const char *event, struct occurrences *out);
 void case_result_free(struct case_result *r);
+/* The windows' low quantile and median more than WINDOW_AGREE (or 3 MADs of the repetitions)
+ * apart, or more than half the windows dropped: a figure that cannot be told from the load it was
+ * measured under. true with why (no case name). A case without windows never disagrees. */
+#define WINDOW_AGREE 0.03
+bool window_disagreement(const struct case_result *r, char *why, size_t n);
 
 
 /* A penalty: (median(issue) - median(control)) / delta, with a percentile bootstrap interval. */

@@ -1,6 +1,7 @@
 #include "runs/record.h"
 #include "base/util.h"
 #include "host/clock.h"
+#include "host/topo.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +50,7 @@ void record_json(struct json *j, const struct record_head *h, const struct measu
     json_int(j, "group", h->group);
     json_string(j, "part", h->part);         /* "1/2" when a group was split and retried */
     json_string(j, "learned", h->learned);   /* why it was split */
-    json_int(j, "cpu", case_run_cpu(c));
+    json_int(j, "cpu", topo_current_cpu());   /* the measuring thread is bound to one CPU: where it ran */
     json_uint(j, "iters", m->iters);
     json_int(j, "repetitions", m->reps);
     json_array_begin(j, "events");
@@ -95,10 +96,17 @@ void record_json(struct json *j, const struct record_head *h, const struct measu
     json_number(j, "ratio_after", m->ratio_after);
     json_int(j, "clock_redone", m->clock_redone);
     json_bool(j, "clock_moved", m->clock_moved);
-    json_number(j, "cpu_share", m->cpu_share);
-    json_number(j, "cpu_share_before", m->share_before);
-    json_number(j, "cpu_share_after", m->share_after);
-    json_bool(j, "cpu_shared", m->cpu_shared);
+    if (m->windows) {   /* how per_iter was formed: a low quantile of short windows (measure.h) */
+        json_object_begin(j, "windows");
+        json_int(j, "count", m->windows);
+        json_int(j, "dropped", m->windows_dropped);
+        json_int(j, "iters", (int64_t)m->window_iters);
+        json_number(j, "quantile", MEASURE_WINDOW_QUANTILE);
+        json_number(j, "q", m->window_q);
+        json_number(j, "median", m->window_median);
+        json_number(j, "p90", m->window_p90);
+        json_object_end(j);
+    }
     json_array_begin(j, "per_iter");
     for (int r = 0; r < m->reps; r++)
         json_number(j, NULL, m->cycles[r]);
@@ -194,10 +202,13 @@ static int measurement_from_record(const struct jvalue *rec, struct measurement 
     m->ratio_after = jget_num(cyc, "ratio_after", NAN);
     m->clock_redone = (int)jget_num(cyc, "clock_redone", 0);
     m->clock_moved = jget(cyc, "clock_moved") && jget(cyc, "clock_moved")->b;
-    m->cpu_share = jget_num(cyc, "cpu_share", 1);
-    m->share_before = jget_num(cyc, "cpu_share_before", NAN);
-    m->share_after = jget_num(cyc, "cpu_share_after", NAN);
-    m->cpu_shared = jget(cyc, "cpu_shared") && jget(cyc, "cpu_shared")->b;
+    const struct jvalue *win = jget(cyc, "windows");
+    m->windows = (int)jget_num(win, "count", 0);
+    m->windows_dropped = (int)jget_num(win, "dropped", 0);
+    m->window_iters = (uint64_t)jget_num(win, "iters", 0);
+    m->window_q = jget_num(win, "q", NAN);
+    m->window_median = jget_num(win, "median", NAN);
+    m->window_p90 = jget_num(win, "p90", NAN);
     for (int k = 0; k < NOISE_COUNT; k++) {
         read_numbers(jget(noise, noise_name[k]), m->noise[k], MEASURE_MAX_REPS, &n);
         for (int r = n; r < m->reps; r++)

@@ -84,9 +84,10 @@ ok $? "a fixed excess is reported with its size: $(grep -o 'but .*' "$TMP/p2.tap
 $PMUCAL validate --source 'perturb:perf/bogus' --case "$TOUCH" > /dev/null 2> "$TMP/bad.err"
 rc=$?
 [ $rc -eq 2 ] && grep -q "is not a perturbation" "$TMP/bad.err"; ok $? "a bad perturbation is refused (exit $rc): $(cat "$TMP/bad.err")"
-# A CPU shared with another task all through: the clock over windows as long as a run gives the
-# CPU's share, and cycles are scaled by it, so a busy loop on the same CPU leaves the cycles per
-# iteration where they were (a run of 50 ms is shared about half and half; best of 3 attempts).
+# A CPU shared with another task all through: cycles come from short timing windows at a low
+# quantile (a window the busy loop preempted reads long and is passed over), so a busy loop on the
+# same CPU leaves the cycles per iteration where they were, measured on the CPU taskset gave
+# (issue 25: this check scaled by a CPU share before; best of 3 attempts).
 if command -v taskset > /dev/null; then
     alone=$(taskset -c 0 $PMUCAL run walker -e page-faults --target-ms 50 -r 3 --json 2> /dev/null | jq '.cycles.stats.median')
     taskset -c 0 sh -c 'while :; do :; done' &
@@ -94,13 +95,13 @@ if command -v taskset > /dev/null; then
     sleep 0.2
     for attempt in 1 2 3; do
         taskset -c 0 $PMUCAL run walker -e page-faults --target-ms 50 -r 3 --json 2> /dev/null > "$TMP/shared.json"
-        jq -e --argjson a "${alone:-0}" '.cycles | .cpu_share < 0.75 and (.stats.median / $a - 1 | fabs) < 0.1' \
+        jq -e --argjson a "${alone:-0}" '.cpu == 0 and (.cycles | .windows.count > 0 and (.stats.median / $a - 1 | fabs) < 0.1)' \
             "$TMP/shared.json" > /dev/null && break
     done
     kill $spin
-    jq -e --argjson a "${alone:-0}" '.cycles | .cpu_share < 0.75 and (.stats.median / $a - 1 | fabs) < 0.1' \
+    jq -e --argjson a "${alone:-0}" '.cpu == 0 and (.cycles | .windows.count > 0 and (.stats.median / $a - 1 | fabs) < 0.1)' \
         "$TMP/shared.json" > /dev/null
-    ok $? "a busy loop on the same CPU: share $(jq '.cycles.cpu_share * 100 | round' "$TMP/shared.json")%, $(jq '.cycles.stats.median * 10 | round / 10' "$TMP/shared.json") cycles per iteration against ${alone} alone"
+    ok $? "a busy loop on the same CPU: $(jq '.cycles.stats.median * 10 | round / 10' "$TMP/shared.json") cycles per iteration on CPU $(jq .cpu "$TMP/shared.json") against ${alone} alone ($(jq -c '.cycles.windows | {count, dropped, q, median}' "$TMP/shared.json"))"
 else
     skip "a shared CPU is compensated" "taskset is not installed"
 fi

@@ -122,4 +122,21 @@ $PMUCAL run walker size=L2 --source sim -e sim::Dr,sim::D1mr,sim::DLmr --json > 
 jq -e '.iters == 10000 and (.events[] | select(.name == "sim::D1mr") | .stats.median >= 16 and .stats.median < 16.005)' \
     "$TMP/run.json" > /dev/null
 ok $? "run walker size=L2: 10000 iterations, every load misses the simulated D1 ($(jq -c '[.events[].stats.median]' "$TMP/run.json"))"
+
+# A deterministic source's zero-iteration run is held exactly (issue 25): a defect adding 40 counts
+# to every run of an event cancels in the per-iteration figure and passed the general intercept
+# bound; it is 'not ok' on exactly the events it touches, in every case, and nowhere else.
+# Rows: perturbation | the 'not ok' lines expected as "case :: event" (sorted, ';'-separated)
+while IFS='|' read -r pert want; do
+    pert=$(echo "$pert" | sed 's/ *$//'); want=$(echo "$want" | sed 's/^ *//')
+    $PMUCAL validate --source "perturb:sim/$pert" --case 'walker size=L1' --case 'triad size=L1' \
+        -e sim::Ir,sim::Dr,sim::Dw,sim::Bc --label perturbed --out "$TMP" > "$TMP/p.tap" 2> /dev/null; rc=$?
+    got=$(sed -n 's/^not ok [0-9]* - \([a-z]*\) :: \(sim::[A-Za-z]*\) .*/\1 :: \2/p' "$TMP/p.tap" | sort | paste -sd';' -)
+    [ $rc -eq 1 ] && [ "$got" = "$want" ]
+    ok $? "perturb:sim/$pert: exit $rc, not ok on '$got' (want '$want')"
+done <<'EOF'
+offset=sim::Ir+40 | triad :: sim::Ir;walker :: sim::Ir
+offset=sim::Dr+40 | triad :: sim::Dr;walker :: sim::Dr
+offset=sim::Bc+40 | triad :: sim::Bc;walker :: sim::Bc
+EOF
 done_testing

@@ -4,6 +4,7 @@
 #include "base/util.h"
 #include "events/vendor.h"
 #include "host/clock.h"
+#include "host/cpuload.h"
 #include "host/topo.h"
 #include "runs/record.h"
 #include "validate/schedule.h"
@@ -113,10 +114,12 @@ void engine_judge(const struct engine *e, const struct measurement *m, const str
         const struct rule *r = ruleset_find(&e->rules, ev);
         double run_slack = e->src->slack_per_run / (double)m->iters;
         struct verdict v = check_event(r, ev, &m->stat[k], q, e->src->exact_floor, run_slack);
+        struct raw_limits lim = {.exact_floor = e->src->exact_floor, .slack_per_run = e->src->slack_per_run,
+                                 .deterministic = e->src->deterministic,
+                                 .zero_most = source_zero_most(e->src, ev->canonical ? ev->canonical : ev->name)};
         if (!ev->unsupported &&
             !(ev->programmable && check_silent_zero(&v, r, (const double(*)[2])m->raw[k], m->reps, m->iters)))
-            check_raw(&v, r, (const double(*)[2])m->raw[k], m->per_iter[k], m->reps, m->iters, e->src->exact_floor,
-                      e->src->slack_per_run);
+            check_raw(&v, r, (const double(*)[2])m->raw[k], m->per_iter[k], m->reps, m->iters, &lim);
         /* An erratum (from the rule, or the vendor table) turns a failure into a TODO, not a failed run. */
         const struct vendor_event *vev = e->vt && !ev->unsupported ? vendor_match(e->vt, ev) : NULL;
         const char *erratum = r && r->erratum ? r->erratum : vev && vev->errata ? vev->errata : NULL;
@@ -335,8 +338,14 @@ void engine_free(struct engine *e)
 
 int engine_case(struct engine *e, struct case_ *c, struct event_spec *events, int n)
 {
-    bool own_cpu = e->pinned && !kernel_has_param(c->kernel, "run_cpu");
-    if (topo_bind_thread(own_cpu ? e->cpu : case_run_cpu(c)))
+    /* The command's CPU (--cpu, else the least loaded of the affinity mask) for every case that
+     * does not name its own. */
+    if (e->cpu < 0) {   /* a real-time source on the least loaded CPU; a simulated one anywhere */
+        int first[1];
+        e->cpu = e->src->real_time ? cpuload_chosen() : topo_cpus(first, 1) ? first[0] : 0;
+    }
+    case_adopt_cpu(c, e->cpu);
+    if (topo_bind_thread(kernel_has_param(c->kernel, "run_cpu") ? case_run_cpu(c) : e->cpu))
         return MEASURE_FAILED;
     c->isa_limits = e->src->isa_limits;
     c->isa_limits_by = e->src->name;

@@ -39,8 +39,8 @@ struct engine {
     struct ruleset rules;
     struct run_dir *dir;          /* NULL: nothing written */
     struct tap *tap;              /* NULL: no verdict lines */
-    bool pinned;                  /* cases without a run_cpu parameter run on cpu (calibrate's quietest) */
-    int cpu;
+    int cpu;                      /* where cases run unless they name a run_cpu; -1: the least loaded CPU of
+                                     the affinity mask, chosen at the first case (host/cpuload.h) */
     measurement_hook on_measurement;
     void *arg;
     const char *record_key;       /* written as each record's "key" (calibrate: "text|event|run"); NULL: none */

@@ -292,8 +292,9 @@ bool check_silent_zero(struct verdict *v, const struct rule *r, const double (*r
 }
 
 void check_raw(struct verdict *v, const struct rule *r, const double (*raw)[2], const double *per_iter, int reps,
-               uint64_t iters, double exact_floor, double slack_per_run)
+               uint64_t iters, const struct raw_limits *lim)
 {
+    double exact_floor = lim->exact_floor, slack_per_run = lim->slack_per_run;
     if (v->kind != V_OK || !r || reps < 1 || (r->tol != TOL_EXACT && r->tol != TOL_PERCENT && r->tol != TOL_ABSOLUTE))
         return;
     char what[192] = "";
@@ -318,6 +319,21 @@ void check_raw(struct verdict *v, const struct rule *r, const double (*raw)[2], 
                      "zero-iteration run), more than its own cost allows (%.0f)", intercept, own);
         else if (intercept < -own)
             snprintf(what, sizeof(what), "the zero-iteration run counts %.0f (negative)", intercept);
+    }
+    /* A deterministic source repeats itself exactly: a zero-iteration run that differs between
+     * repetitions counts something besides the kernel. */
+    for (int k = 1; k < reps && !what[0] && lim->deterministic && r->tol == TOL_EXACT; k++)
+        if (raw[k][1] != raw[0][1])
+            snprintf(what, sizeof(what), "the zero-iteration run counted %.0f in repetition 1 and %.0f in repetition "
+                     "%d of a deterministic source", raw[0][1], raw[k][1], k + 1);
+    if (!what[0] && !isnan(lim->zero_most)) {
+        double most = 0;
+        for (int k = 0; k < reps; k++)
+            most = raw[k][1] > most ? raw[k][1] : most;
+        if (most > lim->zero_most)
+            snprintf(what, sizeof(what), "the zero-iteration run counted %.0f, more than the %.0f a run of this "
+                     "deterministic source costs by itself: %.0f counts per run are not the kernel's", most,
+                     lim->zero_most, most - lim->zero_most);
     }
     if (!what[0])
         return;

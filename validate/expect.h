@@ -66,10 +66,16 @@ struct verdict check_event(const struct rule *r, const struct event_spec *ev, co
  * of repetition r): a fixed excess per measurement (count(0) beyond the run's own cost: the
  * source's slack, FIXED_COST_EVENTS and two iterations' worth of the model), a repetition that
  * read 0 where the model wants hundreds, and, under an exact rule, any repetition off the model
- * (not only the median). An ok verdict turns not ok, its reason saying what and how much; any
- * other verdict is left as it is. */
+ * (not only the median). A deterministic source's zero-iteration runs are held exactly: under an
+ * exact rule identical in every repetition, and never above its stated zero_most. An ok verdict
+ * turns not ok, its reason saying what and how much; any other verdict is left as it is. */
+struct raw_limits {
+    double exact_floor, slack_per_run;   /* the source's (core/source.h) */
+    bool deterministic;                  /* a simulator: zero-iteration runs are held exactly */
+    double zero_most;                    /* its bound on this event's zero-iteration run, NaN: none */
+};
 void check_raw(struct verdict *v, const struct rule *r, const double (*raw)[2], const double *per_iter, int reps,
-               uint64_t iters, double exact_floor, double slack_per_run);
+               uint64_t iters, const struct raw_limits *lim);
 
 /* A counter that opened and read 0 in every run, with and without iterations, where the model
  * wants counts (an exact, percentage or +-X rule expecting some every run): the verdict, ok or not

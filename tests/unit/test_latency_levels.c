@@ -140,5 +140,42 @@ int main(void)
     for (unsigned i = 0; i < sizeof(like) / sizeof(like[0]); i++)
         CHECK(latency_cache_like(like[i].in) == like[i].out, like[i].line, "%.0f bytes round to %llu (got %llu)",
               like[i].in, (unsigned long long)like[i].out, (unsigned long long)latency_cache_like(like[i].in));
+
+    /* A curve is checked before it is cached or used (latency_curve_check): every clean shape
+     * passes with a second pass of other noise-free sweeps; a point below the L1 floor, one far
+     * below a smaller working set's, or a second pass whose levels differ fails, saying which. */
+    struct latency_point q[160];
+    for (unsigned i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        if (rows[i].noisy > 0)
+            continue;
+        int n = sweep(&rows[i], p, 160, 7 + i), m = sweep(&rows[i], q, 160, 99 + i);
+        rc = latency_curve_check(p, n, q, m, why, sizeof(why));
+        CHECK(rc == 0, rows[i].line, "%s: a clean curve passes its checks%s%s", rows[i].what, rc ? ": " : "",
+              rc ? why : "");
+    }
+    int n = sweep(&rows[0], p, 160, 7);
+    static const struct {
+        int line;
+        int at;               /* the point changed (index) */
+        double times;         /* its cycles multiplied by this (first pass), or */
+        double l3_again;      /* the second pass's L3 points multiplied by this */
+        const char *says;
+    } bad[] = {
+        {__LINE__, 2, 0.15, 1, "below the 2 cycles"},   /* issue 25: 0.57 cycles at 5.7 KB */
+        {__LINE__, 30, 3.0, 1, "not monotone"},          /* a point three times too slow, then the curve falls back */
+        {__LINE__, -1, 1, 1.4, "L3 does not repeat"},    /* an L3 40% slower in the second pass */
+    };
+    for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        memcpy(q, p, sizeof(q[0]) * (size_t)n);
+        struct latency_point r[160];
+        memcpy(r, p, sizeof(r[0]) * (size_t)n);
+        if (bad[i].at >= 0)
+            r[bad[i].at].cycles *= bad[i].times;
+        for (int k = 0; k < n; k++)
+            if (q[k].bytes > 1 * M && q[k].bytes <= 4 * M)
+                q[k].cycles *= bad[i].l3_again, q[k].ns *= bad[i].l3_again;
+        rc = latency_curve_check(r, n, q, n, why, sizeof(why));
+        CHECK(rc == -1 && strstr(why, bad[i].says), bad[i].line, "fails: %s", rc ? why : "(passed)");
+    }
     return done_testing();
 }
