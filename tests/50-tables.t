@@ -5,7 +5,7 @@
 # cannot break out of a C comment or a CSV field, and a constant that is not ok is in no table.
 . "$(dirname "$0")/lib.sh"
 pj=tests/data/penalties-zen5.json
-eventdata=${PMUCAL_EVENTDATA:-../shared/eventdata}
+eventdata=eventdata
 
 consumer() { # HEADER -> prints the three published constants
     printf '#include "%s"\n#include <stdio.h>\nint main(void) { printf("%%.2f %%.2f %%.2f\\n", PMUCAL_L1_HIT_CYCLES, PMUCAL_L2_HIT_CYCLES, PMUCAL_DRAM_CYCLES);\n#if defined(PMUCAL_PAGE_WALK_CYCLES) || defined(PMUCAL_ALIAS_4K_CYCLES)\n#error a constant that is not ok was published\n#endif\nreturn 0; }\n' "$1" > "$TMP/use.c" &&
@@ -32,7 +32,6 @@ grep -q '^"page_walk","not_ok",core,,,,,,,' "$TMP/p.csv"; ok $? "a penalty that 
 names_of() { jq -r '.. | objects | .EventName? // empty' "$1"/*.json "$1"/events/*.json 2> /dev/null | sort -u; }
 for m in zen4:amd/amdzen4 zen5:amd/amdzen5 skylake:intel/SKL; do
     model=${m%%:*} table=$eventdata/${m#*:}
-    if [ ! -d "$table" ]; then skip "perf metrics for $model" "no event table at $table"; continue; fi
     force=; [ "$model" = zen5 ] || force=--force-model
     $PMUCAL emit -f perf-metrics --model "$model" $force "$pj" > "$TMP/m.json" || { ok 1 "emit perf metrics for $model"; continue; }
     names_of "$table" > "$TMP/names"
