@@ -79,5 +79,10 @@ int main(void)
     run(f, 1, ps);
     check_penalties(ps, 1, NULL, NULL);
     CHECK(!ps[0].ref && isnan(ps[0].deviation), __LINE__, "no model: no reference");
+    /* Every reference names a publication a reader can find, not this project's issue tracker. */
+    int internal = 0;
+    for (int i = 0; i < nreferences; i++)
+        internal += !references[i].source || strstr(references[i].source, "issue") != NULL;
+    CHECK(nreferences > 20 && !internal, __LINE__, "%d references, %d citing no public source", nreferences, internal);
     return done_testing();
 }
