@@ -392,7 +392,7 @@ static int validate_main(int argc, char **argv)
     else if (prep == SOURCE_CONTINUE && !(status = open_run(&v))) {
         char *folder = xstrdup(v.s.dir.path);   /* the session closes the folder (and its path) */
         status = end_run(&v, measure_cases(&v));
-        if (v.a.ktap && ktap_export(folder, v.a.ktap) && status < 2)
+        if (v.a.ktap && run_export(folder, v.a.ktap, ktap_write) && status < 2)
             status = 2;
         free(folder);
     }

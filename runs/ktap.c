@@ -9,16 +9,17 @@
 char *ktap_name(const char *s)
 {
     char *n = xstrdup(s && *s ? s : "unnamed");
-    for (char *p = n; *p; p++)
-        if (isspace((unsigned char)*p) || *p == '#' || !isprint((unsigned char)*p))
+    for (char *p = n; *p; p++)   /* KCIDB's path components: [A-Za-z0-9_-] */
+        if (!isalnum((unsigned char)*p) && *p != '-')
             *p = '_';
     return n;
 }
 
-/* The verdict a cell reports, as a result line at indentation depth: number, name, directive. */
-static void result(FILE *out, int depth, bool ok, int no, const char *name, const char *directive, const char *why)
+/* A result line at indentation depth: number, name (made a path component unless whole), directive. */
+static void result(FILE *out, int depth, bool ok, int no, const char *name, bool whole, const char *directive,
+                   const char *why)
 {
-    char *n = ktap_name(name);
+    char *n = whole ? xstrdup(name) : ktap_name(name);
     fprintf(out, "%*s%s %d %s", 2 * depth, "", ok ? "ok" : "not ok", no, n);
     if (directive) {
         fprintf(out, " # %s", directive);
@@ -39,11 +40,11 @@ static const char *reason_of(const struct vcell *c, const char *directive)
 static void leaf(FILE *out, int depth, int no, const struct vcell *c, const char *name)
 {
     if (c->kind == VK_SKIP)
-        result(out, depth, true, no, name, "SKIP", reason_of(c, " # SKIP"));
+        result(out, depth, true, no, name, false, "SKIP", reason_of(c, " # SKIP"));
     else if (c->kind == VK_TODO)   /* KTAP knows no TODO: an expected failure, as kselftest writes it */
-        result(out, depth, true, no, name, "XFAIL", reason_of(c, " # TODO"));
+        result(out, depth, true, no, name, false, "XFAIL", reason_of(c, " # TODO"));
     else
-        result(out, depth, c->kind == VK_OK, no, name, NULL, NULL);
+        result(out, depth, c->kind == VK_OK, no, name, false, NULL, NULL);
 }
 
 /* Does cell i belong to the case of cell first (same label), and is it a verdict? */
@@ -57,7 +58,8 @@ int ktap_write(FILE *out, const struct runfile *r)
 {
     const struct jvalue *cmd = jget(r->manifest, "command");
     const char *sub = cmd && cmd->type == J_ARRAY && cmd->n > 1 ? jstr(&cmd->items[1]) : NULL;
-    char *top = xasprintf("pmucal.%s", sub ? sub : "run");
+    char *top_name = ktap_name(sub ? sub : "run"), *top = xasprintf("pmucal.%s", top_name);
+    free(top_name);
     /* The run's tests: one per case (first appearance) and one per verdict without a case. */
     bool *seen = xcalloc((size_t)r->ncells + 1, sizeof(*seen));
     int ntests = 0, bad = 0;
@@ -112,16 +114,16 @@ int ktap_write(FILE *out, const struct runfile *r)
                 leaf(out, 2, ++e, &r->cells[k], r->cells[k].event);
                 case_bad += r->cells[k].kind == VK_NOT_OK;
             }
-        result(out, 1, !case_bad, no, c->case_label, NULL, NULL);
+        result(out, 1, !case_bad, no, c->case_label, false, NULL, NULL);
         bad += case_bad > 0;
     }
-    result(out, 0, !bad, 1, top, NULL, NULL);
+    result(out, 0, !bad, 1, top, true, NULL, NULL);
     free(seen);
     free(top);
     return ferror(out) ? -1 : 0;
 }
 
-int ktap_export(const char *path, const char *file)
+int run_export(const char *path, const char *file, int (*write)(FILE *, const struct runfile *))
 {
     struct runfile r;
     memset(&r, 0, sizeof(r));
@@ -129,20 +131,20 @@ int ktap_export(const char *path, const char *file)
     if (runfile_load_all(&r, path))
         goto out;
     if (!r.has_tap) {
-        pm_error("%s holds no validate.tap: no verdicts to write as KTAP; name a run folder of validate or calibrate",
+        pm_error("%s holds no validate.tap: no verdicts to export; name a run folder of validate or calibrate",
                  r.path);
         goto out;
     }
     FILE *out = file ? fopen(file, "w") : stdout;
     if (!out) {
-        pm_error("cannot write the KTAP file %s: %s", file, strerror(errno));
+        pm_error("cannot write %s: %s", file, strerror(errno));
         goto out;
     }
-    rc = ktap_write(out, &r);
+    rc = write(out, &r);
     if (file && fclose(out))
         rc = -1;
     if (rc)
-        pm_error("cannot write the KTAP file %s", file ? file : "(stdout)");
+        pm_error("cannot write %s", file ? file : "(stdout)");
 out:
     runfile_free(&r);
     return rc;

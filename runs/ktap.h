@@ -11,9 +11,11 @@
 /* The run's validate.tap verdicts (runfile_load_all) as KTAP on out. TODO points (unstable) are
  * '# XFAIL', SKIP stays SKIP, info lines are diagnostics. -1 when out could not be written. */
 int ktap_write(FILE *out, const struct runfile *r);
-/* A name fit for a KTAP test and a dotted path: no '#', no spaces (they become '_'). Caller frees. */
+/* A name fit for a KTAP test and a component of a dotted path, as KCIDB's paths take them: letters,
+ * digits, '_' and '-'; anything else ('=', ':', '.', spaces) becomes '_'. Caller frees. */
 char *ktap_name(const char *s);
-/* The run folder at path as KTAP into file: 0, or -1 after one message. */
-int ktap_export(const char *path, const char *file);
+/* The run folder at path written by write (ktap_write, kcidb_write) into file (NULL: stdout): 0,
+ * or -1 after one message. */
+int run_export(const char *path, const char *file, int (*write)(FILE *, const struct runfile *));
 
 #endif

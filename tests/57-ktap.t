@@ -4,7 +4,7 @@
 # level and the plan follows it; results numbered from 1 at their level, as many as planned;
 # subtests indented two spaces more, before their parent's result; a parent not ok exactly when a
 # subtest is; no '#' in a name; TODO is no KTAP directive), and the paths it gives are
-# pmucal.validate.<case>.<event>, one per verdict of the run.
+# pmucal.validate.<case>.<event>, one per verdict of the run (a component: letters, digits, '_', '-').
 . "$(dirname "$0")/lib.sh"
 ref=results/reference
 for run in zen5-vm-validate-perf zen5-vm-validate-sim zen5-vm-calibrate; do
@@ -21,7 +21,7 @@ for run in zen5-vm-validate-perf zen5-vm-validate-sim; do
         awk '{ r = /^not ok/ ? "not ok" : "ok"; d = / # SKIP / ? " SKIP" : ""
                line = $0; sub(/^(not )?ok [0-9]+ - /, "", line); i = index(line, " :: ")
                c = substr(line, 1, i - 1); ev = substr(line, i + 4); sub(/ .*/, "", ev); sub(/:$/, "", ev)
-               gsub(/ /, "_", c); print r " pmucal.validate." c "." ev d }' | sort > "$TMP/want"
+               gsub(/[^A-Za-z0-9_-]/, "_", c); gsub(/[^A-Za-z0-9_-]/, "_", ev); print r " pmucal.validate." c "." ev d }' | sort > "$TMP/want"
     grep '^[a-z ]* pmucal\.validate\.[^.]*\..*' "$TMP/$run.paths" | sed 's/ XFAIL$//' | sort > "$TMP/got"
     n=$(wc -l < "$TMP/want")
     [ "$n" -gt 50 ] && diff "$TMP/want" "$TMP/got" > "$TMP/d"
@@ -37,8 +37,8 @@ $PMUCAL validate --case 'walker size=4k' -e page-faults,context-switches --ktap 
 rc=$?
 scripts/ktap-check.pl "$TMP/v.ktap" > "$TMP/v.paths" 2> "$TMP/check.err"
 crc=$?
-[ $rc -eq 0 ] && [ $crc -eq 0 ] && grep -qx 'ok pmucal.validate.walker_size=4k.page-faults' "$TMP/v.paths" &&
-    grep -qx 'ok pmucal.validate.walker_size=4k.context-switches' "$TMP/v.paths"
+[ $rc -eq 0 ] && [ $crc -eq 0 ] && grep -qx 'ok pmucal.validate.walker_size_4k.page-faults' "$TMP/v.paths" &&
+    grep -qx 'ok pmucal.validate.walker_size_4k.context-switches' "$TMP/v.paths"
 ok $? "validate --ktap FILE (exit $rc): KTAP by the rules (exit $crc) with the case's events: $(tr '\n' ' ' < "$TMP/v.paths" | head -c 200) $(head -c 200 "$TMP/check.err")"
 
 # The checker finds what breaks the rules (a check that cannot fail proves nothing).
@@ -55,5 +55,5 @@ for bad in short parent noversion number planlast todo; do
     ok $? "ktap-check.pl refuses $bad.ktap (exit $rc): $(head -c 160 "$TMP/err")"
 done
 $PMUCAL export "$ref/zen5-vm-calibrate" > /dev/null 2> "$TMP/err"; rc=$?
-[ $rc -eq 2 ] && grep -q 'give a format: --ktap' "$TMP/err"; ok $? "export without a format exits 2: $(cat "$TMP/err")"
+[ $rc -eq 2 ] && grep -q 'give one format: --ktap or --kcidb' "$TMP/err"; ok $? "export without a format exits 2: $(cat "$TMP/err")"
 done_testing
