@@ -40,7 +40,7 @@ done
 is "$(cat "$TMP/good.rc")" 0 "all verdicts ok: exit 0"
 is "$(tail -n 2 "$TMP/good.out" | tr '\n' '|')" "tables: /tmp/stand-in-c/tables|report: /tmp/stand-in-v/main-job.html|" \
     "the job ends with the paths of the tables and of the page of both runs (its own name: 'report RUN' writes RUN/report.html)"
-is "$(cat "$TMP/todo-and-skip.rc")" 0 "a 'not ok # TODO' and a '# SKIP' fail nothing (TAP): exit 0"
+is "$(cat "$TMP/todo-and-skip.rc")" 0 "a 'not ok' point marked TODO and a point marked SKIP fail nothing (TAP): exit 0"
 grep -q '^  calibrate: 3 points: 1 ok, 0 not ok, 1 todo, 1 skip$' "$TMP/todo-and-skip.out" && grep -q '^main job: exit 0 (no point failed)' "$TMP/todo-and-skip.out"
 ok $? "the parser counts them as TODO and SKIP: $(grep -E '^  calibrate:|^main job' "$TMP/todo-and-skip.out" | tr '\n' ' ')"
 is "$(cat "$TMP/bad-plan.rc")" 1 "a plan of 5 with 1 point is broken TAP: exit 1"
