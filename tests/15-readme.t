@@ -17,6 +17,9 @@ cp "$tree/tests/data/perf-stat-zen5.csv" counts.csv
 mkdir -p perfmon linux/tools/perf/pmu-events/arch && cp -R "$tree/eventdata/intel/SKL" perfmon/ &&
     cp -R "$tree/eventdata/amd" linux/tools/perf/pmu-events/arch/x86
 ncpu=$(nproc)
+# The examples run in $TMP (the files they write stay out of the tree); from the tree's root, as
+# the README means them, pmucal finds validate/expect beside bin/: say where it is from here.
+export PMUCAL_EXPECT_DIR="$tree/validate/expect"
 # The cache levels from a recorded curve: info and the L-sized cases measure none (seconds each).
 export PMUCAL_CURVE_FILE="$tree/tests/hosts/zen5-vm/curve.csv"
 
