@@ -336,7 +336,7 @@ static void begin_manifest(struct session *s, const struct cal *k)
 }
 
 /* penalties.json's head: the run's settings, the method, the host. */
-static void begin_doc(struct json *doc, const struct cal *k)
+static void begin_doc(struct json *doc, const struct cal *k, const struct calibrate_args *a)
 {
     json_init(doc);
     json_object_begin(doc, NULL);
@@ -346,6 +346,12 @@ static void begin_doc(struct json *doc, const struct cal *k)
     json_int(doc, "repetitions", k->o.repetitions);
     json_int(doc, "cpu", k->o.cpu);
     json_string(doc, "cpu_model", k->model);   /* whose perf event names and references apply */
+    if (a->nonly) {   /* a partial calibration: emit without RUN passes it over */
+        json_array_begin(doc, "recipes_only");
+        for (int i = 0; i < a->nonly; i++)
+            json_string(doc, NULL, a->only[i]);
+        json_array_end(doc);
+    }
     json_string(doc, "method", "penalty = (median issue - median control) / (occurrences issue - control), per "
                 "repetition cycles at the clock measured around it; 95% percentile bootstrap interval, 2000 "
                 "resamples; unstable when the half-width exceeds 10% and 0.25 cycles (0.1 ns for memory)");
@@ -395,7 +401,7 @@ static int calibrate(struct cal *k, const struct calibrate_args *a, struct tap *
     const struct cpu_model *model = cpu_model_of_pmu(host_pmu) ? cpu_model_of_pmu(host_pmu) : cpu_model_host();
     k->model = model ? model->name : NULL;
     struct json doc;
-    begin_doc(&doc, k);
+    begin_doc(&doc, k, a);
     struct penalty *ps = xcalloc((size_t)nrecipes, sizeof(*ps));
     int np = 0;
     tap_comment(tap, "pmucal calibrate: %d repetitions x %.0f ms runs on CPU %d, results in %s", k->o.repetitions,

@@ -14,6 +14,7 @@ static const struct command *const commands[] = {
     &encodings_command,
     &events_command,
     &expect_command,
+    &export_command,
     &gen_command,
     &groups_command,
     &info_command,

@@ -11,6 +11,7 @@ extern const struct command classify_command;
 extern const struct command compare_command;
 extern const struct command cpi_command;
 extern const struct command emit_command;
+extern const struct command export_command;
 extern const struct command encodings_command;
 extern const struct command events_command;
 extern const struct command expect_command;

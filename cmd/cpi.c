@@ -13,13 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static int cpi_main(int argc, char **argv);
 
 enum { K_PENALTIES = CLI_LONG, K_ALLOW_INCOMPLETE, K_CASE, K_MODEL, K_BASE_CPI, K_CORE_GHZ, K_TOLERANCE, K_JSON, K_SVG };
 
 static const struct cli_option cpi_options[] = {
-    {"penalties", K_PENALTIES, "RUN", "a calibration's results folder or its penalties.json (default: the newest\n"
+    {"penalties", K_PENALTIES, "RUN", "a calibration's results folder or its penalties.json (default: COUNTS\n"
+                                      "itself when it is a calibration's folder, else the newest complete\n"
                                       "calibration under results/ or $PMUCAL_RESULTS)"},
     {"allow-incomplete", K_ALLOW_INCOMPLETE, NULL, "use penalties of a calibration that was interrupted or is\n"
                                                    "still running (its manifest says so); refused otherwise"},
@@ -238,8 +240,12 @@ static int cpi_main(int argc, char **argv)
         free(counts_path);
         return e;
     }
-    char *pj = NULL;
-    struct jvalue *doc = penalties_load(a.penalties, a.allow_incomplete, &pj);
+    /* A calibration's own folder holds its penalties: its cases are explained by them, not by
+     * whichever calibration is newest. */
+    char *own = run ? xasprintf("%s/penalties.json", counts_path) : NULL, *pj = NULL;
+    const char *penalties = a.penalties ? a.penalties : own && !access(own, F_OK) ? counts_path : NULL;
+    free(own);
+    struct jvalue *doc = penalties_load(penalties, a.allow_incomplete, &pj);
     struct counts c = {0};
     int rc = 2;
     if (doc && !(run ? counts_from_run(&c, counts_path, a.case_label) : counts_from_perf_csv(&c, counts_path))) {

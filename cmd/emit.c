@@ -14,7 +14,7 @@
 
 static int emit_main(int argc, char **argv);
 
-enum { K_CORE_GHZ = CLI_LONG, K_PREFIX, K_ALLOW_INCOMPLETE, K_MODEL, K_FORCE_MODEL };
+enum { K_CORE_GHZ = CLI_LONG, K_PREFIX, K_ALLOW_INCOMPLETE, K_MODEL, K_FORCE_MODEL, K_FALLBACK };
 
 static const struct cli_option emit_options[] = {
     {"format", 'f', "F", "json, c, perf-metrics or csv (required)"},
@@ -29,6 +29,9 @@ static const struct cli_option emit_options[] = {
     {"prefix", K_PREFIX, "NAME", "C macro prefix: an upper-case letter, then upper-case letters, digits\n"
                                "and '_' (default PMUCAL)"},
     {"output", 'o', "FILE", "write there instead of stdout"},
+    {"fallback", K_FALLBACK, "RUN", "with --format c: an earlier calibration of the same CPU model whose ok\n"
+                                    "figures fill the constants RUN withholds (unstable, not ok, not\n"
+                                    "measured), each named with the run it came from"},
     {"allow-incomplete", K_ALLOW_INCOMPLETE, NULL, "emit from a run that was interrupted or is still running (its\n"
                                                    "manifest says so); refused otherwise"},
     CLI_END,
@@ -41,15 +44,16 @@ const struct command emit_command = {
     .synopsis = "--format json|c|perf-metrics|csv [options] [RUN]",
     .usage = "RUN is a results folder of 'pmucal calibrate' or its penalties.json (default: the newest\n"
              "folder under results/ or $PMUCAL_RESULTS whose manifest records 'pmucal calibrate', whatever\n"
-             "its label, that finished and measured penalties: an interrupted, still running, sim or\n"
-             "--curve-only run is passed over). Output goes to stdout. A run whose manifest says\n"
+             "its label, that finished and measured every recipe: an interrupted, still running, sim,\n"
+             "--curve-only or --recipe run is passed over). A note names the file read. Output goes to stdout. A run whose manifest says\n"
              "interrupted or running is refused unless --allow-incomplete; one without penalties\n"
              "(calibrate --curve, --source sim) always is, and so is a penalties.json with a name twice,\n"
              "a name that is not lower-case letters, digits and '_', or an ok figure that is not finite,\n"
              "positive, and the same value in ns and cycles at its clock.core_ghz.\n"
              "  json          penalties.json again (with --core-ghz: memory-domain cycles rescaled)\n"
-             "  c             #define PREFIX_NAME_CYCLES constants, provenance in a comment; unstable,\n"
-             "                not ok and skipped penalties are comments only\n"
+             "  c             #define PREFIX_HAVE_NAME 1 or 0 for every recipe, and PREFIX_NAME_CYCLES\n"
+             "                where it is 1; provenance (the file read) in a comment; unstable, not ok,\n"
+             "                skipped and unmeasured penalties are comments only (see --fallback)\n"
              "  perf-metrics  perf pmu-events metric JSON (MetricName, MetricExpr, BriefDescription,\n"
              "                MetricGroup, ScaleUnit) under perf's own event names for the CPU model (the\n"
              "                EventName of its pmu-events table), so it drops into perf's pmu-events tree;\n"
@@ -57,13 +61,14 @@ const struct command emit_command = {
              "  csv           one row per penalty; the figures of one that is not ok stay empty\n",
     .options = emit_options,
     .examples = "  pmucal emit --format c > penalties.h\n"
+                "  pmucal emit --format c --fallback results/2025-01-01-host-calibrate > penalties.h\n"
                 "  pmucal emit --format perf-metrics --core-ghz 2.4 results/2025-01-01-host-calibrate\n",
 };
 
 struct emit_args {
     int format;
     bool allow_incomplete, force_model;
-    const char *output;
+    const char *output, *fallback;
     struct table_opts o;
 };
 
@@ -95,6 +100,9 @@ static int emit_option(void *ctx, int key, const char *v)
     case K_FORCE_MODEL:
         a->force_model = true;
         break;
+    case K_FALLBACK:
+        a->fallback = v;
+        break;
     case K_MODEL:
         if (!cpu_model_named(v))
             return cli_usage_error(&emit_command, "--model %s: give one of %s", v, cpu_model_names());
@@ -121,6 +129,8 @@ static int emit_main(int argc, char **argv)
     cli_args_free(&pos);
     if (format < 0)
         return cli_usage_error(&emit_command, "give --format json, c, perf-metrics or csv");
+    if (a.fallback && format != TABLE_C)
+        return cli_usage_error(&emit_command, "--fallback fills the C header's constants: give --format c");
     char *path = NULL;
     struct jvalue *doc = penalties_load(run, a.allow_incomplete, &path);
     /* Another model's event names over these figures would be constants of a CPU never measured. */
@@ -132,14 +142,30 @@ static int emit_main(int argc, char **argv)
         jread_free(doc);
         doc = NULL;
     }
+    char *fpath = NULL, why[512];
+    struct jvalue *fallback = doc && a.fallback ? penalties_load(a.fallback, false, &fpath) : NULL;
+    if (doc && a.fallback && fallback && penalties_fallback_problem(doc, fallback, why, sizeof(why)))
+        pm_error("--fallback %s: %s; name an earlier calibration of the same CPU model", fpath, why);
+    if (doc && a.fallback && (!fallback || penalties_fallback_problem(doc, fallback, why, sizeof(why)))) {
+        jread_free(doc);
+        doc = NULL;
+    }
     if (!doc) {
+        jread_free(fallback);
+        free(fpath);
         free(path);
         return 2;
     }
+    pm_note("emit: %s%s%s", path, fpath ? ", withheld figures from " : "", fpath ? fpath : "");
+    o.source = path;
+    o.fallback = fallback;
+    o.fallback_source = fpath;
     FILE *out = output ? fopen(output, "w") : stdout;
     if (!out) {
         pm_error("cannot write %s", output);
         jread_free(doc);
+        jread_free(fallback);
+        free(fpath);
         free(path);
         return 2;
     }
@@ -149,6 +175,8 @@ static int emit_main(int argc, char **argv)
     if (rc)
         pm_error("%s: cannot emit the %s format from it", path, argv[0]);
     jread_free(doc);
+    jread_free(fallback);
+    free(fpath);
     free(path);
     return rc ? 1 : 0;
 }

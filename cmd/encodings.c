@@ -19,7 +19,7 @@ enum { K_PMU = CLI_LONG, K_VENDOR_JSON, K_QUIET };
 
 static const struct cli_option encodings_options[] = {
     {"pmu", K_PMU, "NAME", "libpfm4 PMU to compare (required; forced with LIBPFM_FORCE_PMU)"},
-    {"vendor-json", K_VENDOR_JSON, "PATH", "the vendor table: a JSON file or a folder of them (required)"},
+    {"vendor-json", K_VENDOR_JSON, "PATH", "the vendor table: a JSON file, a folder of them, or a table name (amdzen5) (required)"},
     {"quiet", K_QUIET, NULL, "print only 'not ok' lines and totals"},
     CLI_END,
 };
@@ -191,10 +191,13 @@ static int encodings_main(int argc, char **argv)
     if (!pfm_force(pmu))
         return 2;
     struct vendor_table vt = {0};
-    if (vendor_load(&vt, vpath)) {
+    char *vpath_read = catalog_path_of(args.vpath);   /* a path, or a table name as modeldiff takes */
+    if (!vpath_read || vendor_load(&vt, vpath_read)) {
+        free(vpath_read);
         vendor_free(&vt);
         return 2;
     }
+    vpath = vpath_read;
     struct pfm_core core;
     pfm_core_pmu(&core);
     struct plist l = {0};
@@ -293,8 +296,8 @@ static int encodings_main(int argc, char **argv)
             }
             model_side_free(&a);
         } else {
-            tap_comment(&tap, "no %s table to diff against (set PMUCAL_EVENTDATA): pmucal modeldiff %s %s lists "
-                        "what changed", own, own, vpath);
+            tap_comment(&tap, "no %s table to diff against (%s): pmucal modeldiff %s %s lists what changed", own,
+                        CATALOG_WHERE, own, vpath);
         }
         tap_comment(&tap, "cross-model %s -> %s: %d same-name events re-encoded, %d encodings re-meant under a new "
                     "name; libpfm4 %s's verdicts do not carry over", own, given, mc.changed, mc.remeant, pmu);
@@ -313,5 +316,6 @@ static int encodings_main(int argc, char **argv)
     free(l.it);
     vendor_free(&vt);
     free(given);
+    free(vpath_read);
     return different || cross ? 1 : 0;
 }

@@ -36,7 +36,7 @@ const struct command events_command = {
     .usage = "One event a line; the output is an event list file for 'pmucal validate'.\n"
              "libpfm4 first: one fully qualified string a line (PMU::EVENT:UMASK) for the host's core PMU\n"
              "or --pmu NAME. Where libpfm4 knows no core PMU for this CPU, the vendor table for its CPUID\n"
-             "(perf's mapfile under $PMUCAL_EVENTDATA, default ../shared/eventdata; PMUCAL_CPUID=VENDOR-\n"
+             "(perf's mapfile under $PMUCAL_EVENTDATA, default the eventdata/ pmucal ships; PMUCAL_CPUID=VENDOR-\n"
              "FAMILY-MODEL overrides the signature), or the table --vendor-json names: a '# source'\n"
              "header, then each event by the table's name with its source file as a comment.\n",
     .options = events_options,

@@ -22,7 +22,7 @@ const struct command modeldiff_command = {
     .summary = "compare two models' event tables: re-encoded, re-meant, new and removed events",
     .synopsis = "OLDER NEWER [options]",
     .usage = "Each side is a libpfm4 PMU (amd64_fam19h_zen4, skl, ...), a vendor table by name under\n"
-             "$PMUCAL_EVENTDATA (amdzen4, amdzen5, SKL, ...; default ../shared/eventdata) or a JSON file or\n"
+             "$PMUCAL_EVENTDATA (amdzen4, amdzen5, SKL, ...; default the eventdata/ pmucal ships) or a JSON file or\n"
              "folder (Linux perf pmu-events, Intel perfmon). Events are matched by name (any case, ':' as\n"
              "'.'), then by encoding (event, umask, cmask, inv, edge, MSR value):\n"
              "  not ok  changed: the same name with another encoding\n"
@@ -33,7 +33,7 @@ const struct command modeldiff_command = {
              "Exit status 0 when nothing changed or was re-meant, 1 otherwise, 2 on bad input.\n",
     .options = modeldiff_options,
     .examples = "  pmucal modeldiff amdzen4 amdzen5\n"
-                "  pmucal modeldiff amd64_fam19h_zen4 ../shared/eventdata/amd/amdzen5 --table\n",
+                "  pmucal modeldiff amd64_fam19h_zen4 eventdata/amd/amdzen5 --table\n",
 };
 
 struct modeldiff_args {

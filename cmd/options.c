@@ -149,12 +149,15 @@ int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spe
         }
     }
     if (o->vendor_json) {
-        if (vendor_load(&o->vt, o->vendor_json)) {
+        char *path = catalog_path_of(o->vendor_json);   /* a path, or a table name (amdzen5) */
+        if (!path || vendor_load(&o->vt, path)) {
+            free(path);
             vendor_free(&o->vt);
             return -1;
         }
         e->vt = &o->vt;
-        catalog_adopt(&o->cat, &o->vt, o->vendor_json);
+        catalog_adopt(&o->cat, &o->vt, path);
+        free(path);
         catalog_set_active(&o->cat);
     }
     /* libpfm4 does not know this model: the vendor table (--vendor-json, else the host's by CPUID)

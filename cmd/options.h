@@ -73,7 +73,8 @@ enum measure_cli_key {
     "vendor event table (file or folder): its event names, counter\n" \
     "restrictions and errata. Where libpfm4 does not know the host, the\n" \
     "table comes from the host's CPUID through the mapfile of\n" \
-    "$PMUCAL_EVENTDATA (default ../shared/eventdata), as perf does"}
+    "$PMUCAL_EVENTDATA (default the eventdata/ pmucal ships), as perf does;\n" \
+    "a table name (amdzen5, SKL) is looked up there"}
 #define MO_ITERS {"iters", MK_ITERS, "N", \
     "iterations per measured run (default: about --target-ms of work;\n" \
     "with --source sim a fixed 10000, deterministic); at most 1e9, and a\n" \

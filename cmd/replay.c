@@ -37,13 +37,60 @@ const struct command replay_command = {
              "source's file, e.g. sim.txt) and --expect FILE; errata from --vendor-json PATH. A run\n"
              "folder is data: the --expect file and vendor table its manifest names are not read (a note\n"
              "says to give them again). The source's slack is the\n"
-             "one the run recorded. Prints TAP like validate, then the (case, event) points whose\n"
+             "one the run recorded. Prints TAP like validate, in the order of the run's validate.tap,\n"
+             "with its SKIP lines that no record holds (cases skipped at set-up, hardware events taken out\n"
+             "before measuring) printed again in their place; then the (case, event) points whose\n"
              "verdict differs from the one stored in the run.\n"
              "Exit status: 0 when nothing is 'not ok', 1 otherwise, 2 on bad input.\n",
     .options = replay_options,
     .examples = "  pmucal replay results/2026-11-20-host-validate\n"
                 "  for r in results/*; do pmucal replay \"$r\" --expect new-rules.txt > /dev/null || echo \"$r\"; done\n",
 };
+
+/* Does record rec hold a verdict for (case, event)? */
+static bool record_holds(const struct jvalue *rec, const char *case_label, const char *event)
+{
+    const struct jvalue *evs = jget(rec, "events");
+    if (!case_label || !event || strcmp(jstr(jget(rec, "case")) ? jstr(jget(rec, "case")) : "", case_label))
+        return false;
+    for (int k = 0; evs && evs->type == J_ARRAY && k < evs->n; k++)
+        if (!strcmp(jget_str(&evs->items[k], "name", ""), event))
+            return true;
+    return false;
+}
+
+/* A stored SKIP line no record holds (a case skipped at set-up, the hardware events taken out
+ * before measuring), printed again as the run printed it. */
+static void stored_skip(struct tap *tap, const struct vcell *c)
+{
+    const char *dir = strstr(c->text, " # SKIP");
+    char *desc = xasprintf("%.*s", dir ? (int)(dir - c->text) : (int)strlen(c->text), c->text);
+    const char *reason = dir ? dir + 7 : "";
+    tap_point(tap, TAP_SKIP, desc, *reason == ' ' ? reason + 1 : reason);
+    free(desc);
+}
+
+/* Record i judged again and reported; a changed verdict counted into *changed and noted. 0, or 2
+ * after a message for a malformed record. */
+static int replay_one(struct engine *e, struct tap *tap, const struct runfile *run, int i, int *changed)
+{
+    struct verdict vs[GROUP_MAX_EVENTS];
+    const struct jvalue *rec = run->rec[i], *evs = jget(rec, "events");
+    const char *label = jstr(jget(rec, "case"));
+    int n = replay_record(e, rec, label, vs);
+    if (n < 0) {
+        pm_error("%s/measurements.ndjson: record %d (%s) is malformed (iters, repetitions, per_iter)", run->path,
+                 i + 1, label);
+        return 2;
+    }
+    for (int k = 0; k < n; k++) {
+        const char *was = jget_str(jget(&evs->items[k], "verdict"), "kind", NULL);
+        if (was && strcmp(was, verdict_name[vs[k].kind]) && ++*changed)
+            tap_comment(tap, "verdict changed since the run: %s :: %s %s -> %s", label,
+                        jget_str(&evs->items[k], "name", "?"), was, verdict_name[vs[k].kind]);
+    }
+    return 0;
+}
 
 struct replay_args {
     const char *expect, *vendor, *pmu;
@@ -112,25 +159,38 @@ static int replay_main(int argc, char **argv)
     e.tap = &tap;
     tap_comment(&tap, "pmucal replay %s: %d measurements (source %s, %s), judged with today's rules", run.path,
                 run.nrec, source_name, run.status);
-    struct verdict vs[GROUP_MAX_EVENTS];
+    /* The stored TAP gives the order: each record is judged where its first line was, and the
+     * SKIP lines no record holds are printed again in their place. */
+    char *tap_path = xasprintf("%s/validate.tap", run.path), err[512];
+    size_t tap_len;
+    char *stored = read_file_bounded(tap_path, INPUT_FILE_MAX, &tap_len, err, sizeof(err));
+    if (stored && tap_parse(&run, stored, tap_path))
+        run.ncells = 0;   /* a damaged validate.tap: the records alone, in their order */
+    free(stored);
+    free(tap_path);
+    bool *done = xcalloc((size_t)run.nrec + 1, sizeof(*done));
     int changed = 0;
     status = 0;
-    for (int i = 0; i < run.nrec && !status; i++) {
-        const struct jvalue *rec = run.rec[i], *evs = jget(rec, "events");
-        const char *label = jstr(jget(rec, "case"));
-        int n = replay_record(&e, rec, label, vs);
-        if (n < 0) {
-            pm_error("%s/measurements.ndjson: record %d (%s) is malformed (iters, repetitions, per_iter)", run.path,
-                     i + 1, label);
-            status = 2;
+    for (int c = 0; c <= run.ncells && !status; c++) {
+        const struct vcell *cell = c < run.ncells ? &run.cells[c] : NULL;
+        if (cell && cell->kind == VK_INFO)
+            continue;
+        int r = 0;
+        while (cell && r < run.nrec && !record_holds(run.rec[r], cell->case_label, cell->event))
+            r++;
+        if (cell && r == run.nrec) {   /* no record holds it */
+            if (cell->kind == VK_SKIP)
+                stored_skip(&tap, cell);
+            continue;
         }
-        for (int k = 0; k < n; k++) {
-            const char *was = jget_str(jget(&evs->items[k], "verdict"), "kind", NULL);
-            if (was && strcmp(was, verdict_name[vs[k].kind]) && ++changed)
-                tap_comment(&tap, "verdict changed since the run: %s :: %s %s -> %s", label,
-                            jget_str(&evs->items[k], "name", "?"), was, verdict_name[vs[k].kind]);
-        }
+        /* This record (at the end: every record not judged yet, in order). */
+        for (int i = cell ? r : 0; i < (cell ? r + 1 : run.nrec) && !status; i++)
+            if (!done[i]) {
+                done[i] = true;
+                status = replay_one(&e, &tap, &run, i, &changed);
+            }
     }
+    free(done);
     if (status)
         goto out;
     engine_summary(&e);

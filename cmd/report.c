@@ -62,11 +62,15 @@ static void run_sections(FILE *f, const struct runfile *r, int idx, const char *
     html_printf(f, "<div class=\"run\" id=\"run-%d\"><h2 class=\"runhead\">%s", idx, role);
     html_text(f, base ? base + 1 : r->path);
     fputs("</h2>\n", f);
+    /* A calibration's penalties are what it is read for: first, before the host. */
+    if (r->penalties)
+        sec_penalties(f, r, idx);
     sec_host(f, r, idx);
     sec_matrix(f, r, idx);
     sec_summary(f, r, idx);
     sec_curve(f, r, idx);
-    sec_penalties(f, r, idx);
+    if (!r->penalties)
+        sec_penalties(f, r, idx);
     sec_c2c(f, r, idx);
     fputs("</div>\n", f);
 }
@@ -111,6 +115,8 @@ static int write_page(const char *out, const struct runfile *runs, int n, bool c
     nav(f, runs, n, compare);
     if (compare)
         sec_compare(f, &runs[0], &runs[1], v);
+    else
+        sec_verdict(f, runs, n);
     for (int i = 0; i < n; i++)
         run_sections(f, &runs[i], i, compare ? (i ? "NEW: " : "BASE: ") : "");
     page_end(f);

@@ -6,6 +6,7 @@
 #include "cmd/commands.h"
 #include "cmd/options.h"
 #include "cmd/session.h"
+#include "runs/ktap.h"
 #include "host/clock.h"
 #include "host/cpuload.h"
 #include "validate/classify.h"
@@ -19,7 +20,7 @@
 
 static int validate_main(int argc, char **argv);
 
-enum { K_KERNEL = CLI_LONG, K_CASE, K_RESUME };
+enum { K_KERNEL = CLI_LONG, K_CASE, K_RESUME, K_KTAP };
 
 static const struct cli_option validate_options[] = {
     MO_EVENTS, MO_REPS, MO_GROUP_SIZE, MO_PMU, MO_VENDOR_JSON, MO_ITERS, MO_TARGET_MS, MO_SOURCE, MO_EXPECT,
@@ -28,6 +29,8 @@ static const struct cli_option validate_options[] = {
     {"case", K_CASE, "'KERNEL p=v'", "only this case (may be repeated; replaces the default matrix)"},
     MO_LABEL("validate, or the source name"),
     MO_OUT,
+    {"ktap", K_KTAP, "FILE", "also write the verdicts as KTAP to FILE when the run ends (as\n"
+                             "'pmucal export --ktap RUN' does)"},
     {"resume", K_RESUME, "RUN",
      "complete the interrupted (or crashed) run folder RUN with its own options\n"
      "(from its manifest; no other option is taken with it): its finished cases\n"
@@ -206,6 +209,7 @@ struct validate_args {
     char *kernels[64], *cases[256];
     int nk, nc;
     const char *resume;   /* --resume RUN */
+    const char *ktap;     /* --ktap FILE */
     int given;            /* options other than --resume */
 };
 
@@ -214,6 +218,10 @@ static int validate_option(void *ctx, int key, const char *v)
     struct validate_args *a = ctx;
     if (key == K_RESUME) {
         a->resume = v;
+        return 0;
+    }
+    if (key == K_KTAP) {   /* where the verdicts go, not how they are measured */
+        a->ktap = v;
         return 0;
     }
     a->given++;
@@ -438,8 +446,13 @@ static int validate_main(int argc, char **argv)
     int prep = measure_cli_prepare(&v.a.o, &v.e, argc, argv, &status);
     if (prep < 0)
         status = 2;
-    else if (prep == SOURCE_CONTINUE && !(status = open_run(&v)))
+    else if (prep == SOURCE_CONTINUE && !(status = open_run(&v))) {
+        char *folder = xstrdup(v.s.dir.path);   /* the session closes the folder (and its path) */
         status = end_run(&v, measure_cases(&v));
+        if (v.a.ktap && run_export(folder, v.a.ktap, ktap_write) && status < 2)
+            status = 2;
+        free(folder);
+    }
     validate_free(&v, true);
     return status;
 }

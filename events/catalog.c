@@ -77,12 +77,13 @@ const char *catalog_root(void)
     const char *env = getenv("PMUCAL_EVENTDATA");
     if (env && *env)
         return env;
-    /* In the source tree (bin/pmucal or build/<kind>/pmucal: the tree has validate/expect), the
-     * tables are ../shared beside the tree, as in CI; after 'make install', PREFIX/share/pmucal. */
+    /* The tables ship with pmucal: eventdata/ of the source tree the binary runs from (bin/pmucal
+     * or build/<kind>/pmucal: the tree has validate/expect), else PREFIX/share/pmucal/eventdata
+     * beside an installed PREFIX/bin/pmucal. */
     static const struct {
         const char *tree, *data;
-    } places[] = {{"../validate/expect", "../../shared/eventdata"},
-                  {"../../validate/expect", "../../../shared/eventdata"},
+    } places[] = {{"../validate/expect", "../eventdata"},
+                  {"../../validate/expect", "../../eventdata"},
                   {NULL, "../share/pmucal/eventdata"}};
     for (size_t i = 0; i < ARRAY_SIZE(places); i++) {
         char *tree = places[i].tree ? exe_relative(places[i].tree) : NULL, *real = NULL;
@@ -97,7 +98,45 @@ const char *catalog_root(void)
         free(real);
         free(tree);
     }
-    return "../shared/eventdata";
+    return "PREFIX/share/pmucal/eventdata";
+}
+
+/* Where each vendor's mapfile.csv sits under a root, in the layouts the tables come in: pmucal's
+ * own (eventdata/amd, /intel, /arm), a Linux checkout's tools/perf/pmu-events/arch (x86/, arm64/;
+ * perf's x86 mapfile names AMD's and Intel's folders alike), and a root that is itself one such
+ * folder: Linux's arch/x86 or arch/arm64, or an Intel perfmon checkout. */
+static const struct {
+    const char *vendor, *subs[3];
+} layouts[] = {
+    {"amd", {"amd", "x86", ""}},
+    {"intel", {"intel", "", "x86"}},
+    {"arm", {"arm", "arm64", ""}},
+};
+
+char *catalog_vendor_dir(const char *vendor, int k)
+{
+    const char *roots = catalog_root();
+    for (size_t v = 0; v < ARRAY_SIZE(layouts); v++) {
+        if (strcmp(layouts[v].vendor, vendor))
+            continue;
+        int seen = 0;
+        for (const char *r = roots; *r;) {
+            size_t rlen = strcspn(r, ":");
+            for (size_t s = 0; rlen && s < ARRAY_SIZE(layouts[v].subs); s++) {
+                const char *sub = layouts[v].subs[s];
+                char *dir = xasprintf("%.*s%s%s", (int)rlen, r, *sub ? "/" : "", sub);
+                char *map = xasprintf("%s/mapfile.csv", dir);
+                struct stat st;
+                bool have = !stat(map, &st) && S_ISREG(st.st_mode);
+                free(map);
+                if (have && seen++ == k)
+                    return dir;
+                free(dir);
+            }
+            r += rlen + (r[rlen] == ':');
+        }
+    }
+    return NULL;
 }
 
 /* perf's x86 rule for a mapfile row: a regular expression matching the whole signature; a row
@@ -184,17 +223,20 @@ static void count_counters(struct catalog *c, bool cpuid_is_this_cpu)
                           : xasprintf("%s: no Counter lists; 4, the architectural minimum", c->name);
 }
 
-/* Rows of ROOT/<vendor>/mapfile.csv matching sig: perf's format names a folder, Intel's a file. */
-static int load_by_mapfile(struct catalog *c, const char *sub, const char *sig, char *why, size_t n)
+/* Rows of DIR/mapfile.csv matching sig: perf's format names a folder, Intel's a file. 1 loaded,
+ * 0 no row matches or what it names is not there (why), -1 a malformed table. */
+static int load_by_mapfile(struct catalog *c, const char *vendor, const char *dir, const char *sig, char *why,
+                           size_t n)
 {
-    char *dir = xasprintf("%s/%s", catalog_root(), sub), *map = xasprintf("%s/mapfile.csv", dir);
+    char *map = xasprintf("%s/mapfile.csv", dir);
     char err[512];
     size_t len;
     char *text = read_file_bounded(map, INPUT_FILE_MAX, &len, err, sizeof(err));
     int rc = 0;
     if (!text) {
-        snprintf(why, n, "no mapfile: %s; set PMUCAL_EVENTDATA or give --vendor-json PATH", err);
-        goto out;
+        snprintf(why, n, "%s", err);
+        free(map);
+        return 0;
     }
     char *first_row = NULL, *next = NULL;
     for (char *line = text; rc >= 0 && line && *line; line = next) {
@@ -206,7 +248,7 @@ static int load_by_mapfile(struct catalog *c, const char *sub, const char *sig, 
         int k = 0;
         for (char *t = strtok_r(line, ",", &save); t && k < 4; t = strtok_r(NULL, ",", &save))
             cols[k++] = t;
-        bool arm = !strcmp(sub, "arm");
+        bool arm = !strcmp(vendor, "arm");
         if (k < 4 || !strcmp(cols[0], "Family-model") ||
             !(arm ? midr_row_matches(cols[0], sig) : row_matches(cols[0], sig)))
             continue;
@@ -217,7 +259,7 @@ static int load_by_mapfile(struct catalog *c, const char *sub, const char *sig, 
         char *path = xasprintf("%s/%s", dir, cols[2][0] == '/' ? cols[2] + 1 : cols[2]);
         struct stat st;
         if (stat(path, &st)) {
-            snprintf(why, n, "%s row '%s' names %s, which is not there", map, cols[0], path);
+            snprintf(why, n, "%s row '%s' names %s, which is not there (%s)", map, cols[0], path, CATALOG_WHERE);
             free(path);
             break;
         }
@@ -231,11 +273,9 @@ static int load_by_mapfile(struct catalog *c, const char *sub, const char *sig, 
         free(path);
     }
     if (!first_row && !why[0])
-        snprintf(why, n, "no row of %s matches CPUID %s", map, sig);
+        snprintf(why, n, "no row of %s matches CPUID %s (%s)", map, sig, CATALOG_WHERE);
     free(first_row);
     free(text);
-out:
-    free(dir);
     free(map);
     return rc;
 }
@@ -244,48 +284,71 @@ int catalog_for_signature(struct catalog *c, const char *sig, char *why, size_t 
 {
     memset(c, 0, sizeof(*c));
     why[0] = '\0';
-    const char *sub = !strncmp(sig, "AuthenticAMD", 12) || !strncmp(sig, "HygonGenuine", 12) ? "amd"
-                      : !strncmp(sig, "GenuineIntel", 12) ? "intel" : !strncmp(sig, "0x", 2) ? "arm" : NULL;
-    if (!sub) {
+    const char *vendor = !strncmp(sig, "AuthenticAMD", 12) || !strncmp(sig, "HygonGenuine", 12) ? "amd"
+                         : !strncmp(sig, "GenuineIntel", 12) ? "intel" : !strncmp(sig, "0x", 2) ? "arm" : NULL;
+    if (!vendor) {
         snprintf(why, n, "no vendor tables for CPUID %s (AMD, Intel and Arm MIDRs only)", sig);
         return 0;
     }
-    int rc = load_by_mapfile(c, sub, sig, why, n);
-    if (rc > 0)
+    int rc = 0;
+    char *dir;
+    for (int k = 0; rc == 0 && (dir = catalog_vendor_dir(vendor, k)); k++) {
+        char miss[1024] = "";
+        rc = load_by_mapfile(c, vendor, dir, sig, miss, sizeof(miss));
+        if (rc == 0) {
+            catalog_free(c);   /* a later folder may hold the table: keep the first folder's reason */
+            if (!why[0])
+                snprintf(why, n, "%s", miss);
+        }
+        free(dir);
+    }
+    if (rc == 0 && !why[0])
+        snprintf(why, n, "no %s event tables (no mapfile.csv in any layout) under %s: %s", vendor, catalog_root(),
+                 CATALOG_WHERE);
+    if (rc > 0) {
+        why[0] = '\0';
         count_counters(c, !getenv("PMUCAL_CPUID"));
-    else
+    } else
         catalog_free(c);
     return rc;
 }
 
 char *catalog_table_path(const char *name)
 {
-    struct stat st;
-    static const char *const vendors[] = {"amd", "intel", "arm/arm"};   /* arm: perf's arch/arm64/<vendor>/ */
-    for (size_t i = 0; i < ARRAY_SIZE(vendors) && !strchr(name, '/'); i++) {
-        char *p = xasprintf("%s/%s/%s", catalog_root(), vendors[i], name);
-        if (!stat(p, &st) && S_ISDIR(st.st_mode))
-            return p;
-        free(p);
+    if (strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+        return NULL;
+    for (size_t v = 0; v < ARRAY_SIZE(layouts); v++) {
+        char *dir;
+        for (int k = 0; (dir = catalog_vendor_dir(layouts[v].vendor, k)); k++) {
+            /* Arm's tables sit one folder down, by core vendor (perf's arch/arm64/arm/cortex-a76-n1). */
+            char *p = xasprintf("%s%s/%s", dir, strcmp(layouts[v].vendor, "arm") ? "" : "/arm", name);
+            struct stat st;
+            free(dir);
+            if (!stat(p, &st) && S_ISDIR(st.st_mode))
+                return p;
+            free(p);
+        }
     }
     return NULL;
+}
+
+char *catalog_path_of(const char *arg)
+{
+    struct stat st;
+    if (!stat(arg, &st) || strchr(arg, '/'))
+        return xstrdup(arg);   /* a path: vendor_load says what is wrong with it */
+    char *path = catalog_table_path(arg);
+    if (!path)
+        pm_error("'%s' is neither a path nor a table under %s (amdzen4, amdzen5, SKL, ...); give a JSON file or "
+                 "folder: %s", arg, catalog_root(), CATALOG_WHERE);
+    return path;
 }
 
 int catalog_load(struct catalog *c, const char *arg)
 {
     memset(c, 0, sizeof(*c));
-    struct stat st;
-    char *path = NULL;
-    if (stat(arg, &st) && !strchr(arg, '/')) {   /* a table name under the root */
-        path = catalog_table_path(arg);
-        if (!path) {
-            pm_error("'%s' is neither a path nor a table under %s/amd or %s/intel (amdzen4, amdzen5, SKL, ...); "
-                     "give a JSON file or folder, or set PMUCAL_EVENTDATA", arg, catalog_root(), catalog_root());
-            return -1;
-        }
-    }
-    c->path = path ? path : xstrdup(arg);
-    if (vendor_load(&c->vt, c->path)) {
+    c->path = catalog_path_of(arg);
+    if (!c->path || vendor_load(&c->vt, c->path)) {
         catalog_free(c);
         return -1;
     }

@@ -23,11 +23,20 @@ struct catalog {
  * else the leaves in $HWLOC_CPUID_PATH/pu0 (hwloc-gather-cpuid), else the cpuid instruction.
  * how (may be NULL) says which. false with a message in how when $PMUCAL_CPUID is malformed. */
 bool cpu_signature(char *sig, size_t n, char *how, size_t hn);
-/* The folder holding amd/ and intel/ (each with mapfile.csv): $PMUCAL_EVENTDATA, else
- * ../shared/eventdata beside the source tree the binary was built in (when it runs from there),
- * else PREFIX/share/pmucal/eventdata beside an installed PREFIX/bin/pmucal, else
- * ../shared/eventdata from the current folder. */
+/* Where a user gets event tables, for every message about a missing one. */
+#define CATALOG_WHERE                                                                                   \
+    "pmucal ships them in its eventdata/ folder (PREFIX/share/pmucal/eventdata once installed); "      \
+    "else set PMUCAL_EVENTDATA to a Linux checkout's tools/perf/pmu-events/arch, an Intel perfmon "  \
+    "checkout (github.com/intel/perfmon), or both joined by ':', or give --vendor-json PATH"
+/* Where the tables are looked up: $PMUCAL_EVENTDATA (folders joined by ':'), else eventdata/ of the
+ * source tree the binary runs from, else PREFIX/share/pmucal/eventdata beside an installed
+ * PREFIX/bin/pmucal, else the words "PREFIX/share/pmucal/eventdata" (for messages: nothing is there). */
 const char *catalog_root(void);
+/* The k-th folder (from 0) holding a vendor's mapfile.csv ("amd", "intel", "arm") under the roots,
+ * in any layout the tables come in: pmucal's eventdata/ (ROOT/amd), a Linux checkout's
+ * tools/perf/pmu-events/arch (ROOT/x86, ROOT/arm64), Linux's arch/x86 or arch/arm64 itself, an
+ * Intel perfmon checkout. NULL past the last. Caller frees. */
+char *catalog_vendor_dir(const char *vendor, int k);
 /* The host's table by CPUID signature: 1 loaded, 0 none (why says so: no mapfile row, no folder),
  * -1 the table is malformed (message printed). */
 int catalog_for_signature(struct catalog *c, const char *sig, char *why, size_t n);
@@ -36,6 +45,9 @@ int catalog_for_signature(struct catalog *c, const char *sig, char *why, size_t 
 int catalog_load(struct catalog *c, const char *path_or_name);
 /* The folder of a table name under catalog_root() ("amdzen5" -> ROOT/amd/amdzen5), NULL when none. */
 char *catalog_table_path(const char *name);
+/* What --vendor-json ARG reads: ARG when it is a path, else the table of that name under the roots;
+ * NULL with one message (naming where to get tables) when it is neither. Caller frees. */
+char *catalog_path_of(const char *arg);
 /* Describe a table loaded elsewhere (--vendor-json) without copying it. */
 void catalog_adopt(struct catalog *c, struct vendor_table *vt, const char *path);
 void catalog_free(struct catalog *c);

@@ -37,14 +37,38 @@ static void fail(struct penalty *p, const char *fmt, ...)
     p->status = "not_ok";
 }
 
+/* Issues some cores do not have, by recipe: what a cost measured as zero, clear of noise, means
+ * there. Any other recipe measured at zero has failed (an L1 hit always costs something). */
+static const struct {
+    const char *recipe, *absent;
+} absent_issues[] = {
+    {"fp_assist_add", "denormal adds take no assist on this core"},
+};
+
+static const char *absent_issue(const struct recipe *rc)
+{
+    for (size_t i = 0; i < sizeof(absent_issues) / sizeof(absent_issues[0]); i++)
+        if (!strcmp(absent_issues[i].recipe, rc->name))
+            return absent_issues[i].absent;
+    return NULL;
+}
+
 /* Negative, or within noise of zero, is no penalty: the issue did not happen, or the cases do
- * not differ in it. A positive figure already unstable for its spread stays unstable. */
+ * not differ in it. A positive figure already unstable for its spread stays unstable. Where the
+ * recipe's issue is one some cores do not have, a whole interval inside the noise floor around
+ * zero is what such a core measures: a SKIP saying so, not a failure. */
 static void physical(struct penalty *p)
 {
     bool mem = p->rc->domain == DOMAIN_MEMORY;
     const char *unit = mem ? "ns" : "cycles";
     double floor_ = mem ? 0.1 : 0.25;
-    if (p->f.value < 0 && p->f.hi < 0)
+    const char *absent = absent_issue(p->rc);
+    if (absent && fabs(p->f.lo) < floor_ && fabs(p->f.hi) < floor_ && fabs(p->f.value) < floor_) {
+        snprintf(p->reason, sizeof(p->reason), "%s: measured %.2f %s per occurrence, interval [%.2f, %.2f] inside "
+                 "+-%.2f of zero, for %g %s per iteration", absent, p->f.value, unit, p->f.lo, p->f.hi, floor_,
+                 p->occ_issue - p->occ_control, p->rc->occurrence);
+        p->status = "skip";
+    } else if (p->f.value < 0 && p->f.hi < 0)
         fail(p, "physically impossible: %.2f %s is negative (interval [%.2f, %.2f]): the issue case ran faster "
              "than its control", p->f.value, unit, p->f.lo, p->f.hi);
     else if (p->f.value < floor_ || (p->f.lo <= 0 && strcmp(p->status, "unstable")))

@@ -1,5 +1,5 @@
 /* The CPU models pmucal has penalty facts for: how CPUID names them, which libpfm4 PMU and which
- * perf pmu-events table (../shared/eventdata) describe their events, and their cycles event.
+ * perf pmu-events table (eventdata/) describe their events, and their cycles event.
  * Recipes name their occurrence events per model; reference figures are per model too. */
 #ifndef PMUCAL_MODELS_H
 #define PMUCAL_MODELS_H

@@ -1,17 +1,20 @@
-/* The reference figures. Values are facts copied from the publications named in each row (the AMD
- * rows as collected in pmucal issue 13); a row that derives its figure says how in its note.
+/* The reference figures. Values are facts taken from the publications named in each row; a row
+ * that derives its figure says how in its note. The instruction rows of Zen 4 and Zen 5 are
+ * third-party measurements whose exact publication was not recorded when they were collected:
+ * their source says so rather than name one it cannot be checked against.
  * Instruction latencies depend on the operands: each recipe states its own (pmucal calibrate
  * --list), and a note here says which operands the published figure was taken with. */
 #include "penalties/reference.h"
 #include <math.h>
 #include <string.h>
 
-#define ZEN4_SOG "AMD Software Optimization Guide for the AMD Zen4 Microarchitecture (pub. 57647), as collected in issue 13"
-#define ZEN5_SOG "AMD Software Optimization Guide for the AMD Zen5 Microarchitecture (pub. 58455 rev. 1.00, 2024), " \
-                 "as collected in issue 13"
-#define ZEN4_LAT "published Zen 4 instruction latency/throughput measurements, as collected in issue 13"
-#define ZEN5_LAT "published Zen 5 instruction latency/throughput measurements (latency/reciprocal throughput " \
-                 "pairs), as collected in issue 13"
+#define ZEN4_SOG "AMD, Software Optimization Guide for the AMD Zen4 Microarchitecture (publication 57647)"
+#define ZEN5_SOG "AMD, Software Optimization Guide for the AMD Zen5 Microarchitecture (publication 58455, rev. 1.00, " \
+                 "2024)"
+#define ZEN4_LAT "published third-party Zen 4 instruction latency/throughput measurements (publication not " \
+                 "recorded; indicative only)"
+#define ZEN5_LAT "published third-party Zen 5 instruction latency/reciprocal throughput measurements " \
+                 "(publication not recorded; indicative only)"
 #define SKL_ORM "Intel 64 and IA-32 Architectures Optimization Reference Manual (248966), Skylake client " \
                 "microarchitecture: cache parameters table (fastest latency)"
 

@@ -3,6 +3,7 @@
 #include "base/util.h"
 #include "events/pfm.h"
 #include "penalties/models.h"
+#include "penalties/recipes.h"
 #include "runs/rundir.h"
 #include "runs/runfile.h"
 #include <ctype.h>
@@ -209,6 +210,92 @@ static void provenance(FILE *out, const struct jvalue *doc, const struct table_o
     free(text);
 }
 
+/* A calibration's penalty by name, NULL when it has none. */
+static const struct jvalue *penalty_named(const struct jvalue *doc, const char *name)
+{
+    const struct jvalue *ps = jget(doc, "penalties");
+    for (int i = 0; ps && ps->type == J_ARRAY && i < ps->n; i++)
+        if (!strcmp(jget_str(&ps->items[i], "name", ""), name))
+            return &ps->items[i];
+    return NULL;
+}
+
+static bool is_ok(const struct jvalue *p)
+{
+    return p && !strcmp(jget_str(p, "status", ""), "ok");
+}
+
+const char *penalties_fallback_problem(const struct jvalue *doc, const struct jvalue *fallback, char *buf, size_t n)
+{
+    const struct jvalue *a = jget(jget(doc, "host"), "cpu"), *b = jget(jget(fallback, "host"), "cpu");
+    const char *ma = jget_str(doc, "cpu_model", "unknown"), *mb = jget_str(fallback, "cpu_model", "unknown");
+    if (strcmp(ma, mb) || strcmp(jget_str(a, "vendor", "?"), jget_str(b, "vendor", "!")) ||
+        jget_num(a, "family", -1) != jget_num(b, "family", -2) || jget_num(a, "model", -1) != jget_num(b, "model", -2)) {
+        snprintf(buf, n, "it was calibrated on %s (%s family %.0f model %.0f), this one on %s (%s family %.0f model "
+                 "%.0f): a penalty of one CPU model is not another's", mb, jget_str(b, "vendor", "?"),
+                 jget_num(b, "family", NAN), jget_num(b, "model", NAN), ma, jget_str(a, "vendor", "?"),
+                 jget_num(a, "family", NAN), jget_num(a, "model", NAN));
+        return buf;
+    }
+    return NULL;
+}
+
+/* PREFIX_HAVE_NAME 1 and PREFIX_NAME_CYCLES from p, an ok penalty; from names the run it came from
+ * when it is not the header's own, with why this one's was withheld (own: its penalty, or NULL). */
+static void c_constant(FILE *out, const char *pre, const char *name, const struct jvalue *p,
+                       const struct table_opts *o, const char *from, const struct jvalue *own)
+{
+    fprintf(out, "#define %s_HAVE_%s 1\n", pre, name);
+    fprintf(out, "#define %s_%s_CYCLES %.2f /* [%.2f, %.2f] 95%%, %s domain, %.2f ns: ", pre, name,
+            cycles_of(p, o, "cycles"), cycles_of(p, o, "cycles_lo"), cycles_of(p, o, "cycles_hi"),
+            is_memory(p) ? "memory" : "core", ns_of(p, o, "ns"));
+    c_comment_text(out, jget_str(p, "brief", ""));
+    if (from) {
+        fprintf(out, "; from the earlier calibration ");
+        c_comment_text(out, from);
+        fprintf(out, " (this one's: %s", own ? jget_str(own, "status", "?") : "not measured");
+        if (own && jget_str(own, "reason", NULL)) {
+            fprintf(out, ", ");
+            c_comment_text(out, jget_str(own, "reason", ""));
+        }
+        fprintf(out, ")");
+    }
+    fprintf(out, " */\n");
+}
+
+/* PREFIX_HAVE_NAME 0 and why in a comment: p is the calibration's penalty, NULL when it has none. */
+static void c_withheld(FILE *out, const char *pre, const char *name, const struct jvalue *p, const struct table_opts *o)
+{
+    fprintf(out, "#define %s_HAVE_%s 0 ", pre, name);
+    const char *status = p ? jget_str(p, "status", "skip") : NULL;
+    if (!p)
+        fprintf(out, "/* %s_%s_CYCLES not published: not measured in this calibration", pre, name);
+    else if (!strcmp(status, "unstable"))
+        fprintf(out, "/* %s_%s_CYCLES unstable, not published: %.2f, 95%% interval [%.2f, %.2f]", pre, name,
+                cycles_of(p, o, "cycles"), cycles_of(p, o, "cycles_lo"), cycles_of(p, o, "cycles_hi"));
+    else {
+        fprintf(out, "/* %s_%s_CYCLES not published (%s): ", pre, name, !strcmp(status, "not_ok") ? "not ok"
+                : !strcmp(status, "skip") ? "skipped" : "not measured");
+        c_comment_text(out, jget_str(p, "reason", status));
+    }
+    fprintf(out, " */\n");
+}
+
+/* One recipe's or penalty's lines: its own ok figure, else the fallback's, else HAVE 0. */
+static void c_penalty(FILE *out, const char *pre, const char *key, const struct jvalue *doc,
+                      const struct table_opts *o, const struct table_opts *fo)
+{
+    char name[128];
+    upper(name, sizeof(name), key);
+    const struct jvalue *p = penalty_named(doc, key), *q = o->fallback ? penalty_named(o->fallback, key) : NULL;
+    if (is_ok(p))
+        c_constant(out, pre, name, p, o, NULL, NULL);
+    else if (is_ok(q))
+        c_constant(out, pre, name, q, fo, o->fallback_source ? o->fallback_source : "(unnamed)", p);
+    else
+        c_withheld(out, pre, name, p, o);
+}
+
 static int emit_c(const struct jvalue *doc, const struct table_opts *o, FILE *out)
 {
     const struct jvalue *ps = penalties_of(doc);
@@ -221,29 +308,32 @@ static int emit_c(const struct jvalue *doc, const struct table_opts *o, FILE *ou
     snprintf(guard, sizeof(guard), "%s_PENALTIES_H", pre);
     fprintf(out, "/* Cycle penalties measured by pmucal calibrate.\n");
     provenance(out, doc, o);
-    fprintf(out, " * Penalties that are unstable (interval too wide), not ok (failed a check) or skipped are\n"
-                 " * comments, not constants. */\n");
-    fprintf(out, "#ifndef %s\n#define %s\n\n", guard, guard);
-    for (int i = 0; i < ps->n; i++) {
-        const struct jvalue *p = &ps->items[i];
-        char name[128];
-        upper(name, sizeof(name), jget_str(p, "name", "unnamed"));
-        const char *status = jget_str(p, "status", "skip");
-        if (!strcmp(status, "ok")) {
-            fprintf(out, "#define %s_%s_CYCLES %.2f /* [%.2f, %.2f] 95%%, %s domain, %.2f ns: ", pre, name,
-                    cycles_of(p, o, "cycles"), cycles_of(p, o, "cycles_lo"), cycles_of(p, o, "cycles_hi"),
-                    is_memory(p) ? "memory" : "core", ns_of(p, o, "ns"));
-            c_comment_text(out, jget_str(p, "brief", ""));
-        } else if (!strcmp(status, "unstable")) {
-            fprintf(out, "/* %s_%s_CYCLES unstable, not published: %.2f, 95%% interval [%.2f, %.2f]", pre, name,
-                    cycles_of(p, o, "cycles"), cycles_of(p, o, "cycles_lo"), cycles_of(p, o, "cycles_hi"));
-        } else {
-            fprintf(out, "/* %s_%s_CYCLES not published (%s): ", pre, name, !strcmp(status, "not_ok") ? "not ok"
-                    : !strcmp(status, "skip") ? "skipped" : "not measured");
-            c_comment_text(out, jget_str(p, "reason", status));
-        }
-        fprintf(out, " */\n");
+    if (o->source) {
+        fprintf(out, " * Read from ");
+        c_comment_text(out, o->source);
+        fprintf(out, ".\n");
     }
+    if (o->fallback) {
+        fprintf(out, " * Withheld figures filled from the earlier calibration ");
+        c_comment_text(out, o->fallback_source ? o->fallback_source : "(unnamed)");
+        fprintf(out, " of ");
+        c_comment_text(out, jget_str(o->fallback, "date", "?"));
+        fprintf(out, ", the same CPU model: core-domain\n * penalties in its cycles, memory-domain ones from its ns "
+                     "at this clock; each says so.\n");
+    }
+    fprintf(out, " * %s_HAVE_<NAME> is 1 or 0 for every recipe, in every calibration: test it before using\n"
+                 " * %s_<NAME>_CYCLES, which is defined only where it is 1. Penalties that are unstable (interval\n"
+                 " * too wide), not ok (failed a check), skipped or not measured are comments, not constants. */\n",
+            pre, pre);
+    fprintf(out, "#ifndef %s\n#define %s\n\n", guard, guard);
+    /* The fallback's figures at this calibration's clock: memory-domain cycles from their ns. */
+    struct table_opts fo = *o;
+    fo.core_ghz = clock_ghz(doc, o);
+    for (int i = 0; i < ps->n; i++)
+        c_penalty(out, pre, jget_str(&ps->items[i], "name", "unnamed"), doc, o, &fo);
+    for (int r = 0; r < nrecipes; r++)   /* recipes this calibration did not measure: HAVE 0 too */
+        if (!penalty_named(doc, recipes[r].name))
+            c_penalty(out, pre, recipes[r].name, doc, o, &fo);
     fprintf(out, "\n#endif /* %s */\n", guard);
     return 0;
 }
@@ -419,15 +509,22 @@ int tables_write_dir(const struct jvalue *doc, const char *dir, const struct tab
     } t[] = {{"penalties.h", TABLE_C}, {"metrics.json", TABLE_PERF_METRICS}, {"penalties.csv", TABLE_CSV}};
     char *pj = xasprintf("%s/penalties.json", dir);
     int bad = penalties_check(doc, pj);
-    free(pj);
-    if (bad)
+    struct table_opts named = *o;
+    named.source = pj;   /* the header names the file it was made from */
+    o = &named;
+    if (bad) {
+        free(pj);
         return -1;
+    }
     if (!jget(doc, "penalties")->n) {
         pm_note("no penalties measured (--curve only): no tables written");
+        free(pj);
         return 0;
     }
-    if (run_subdir(dir, "tables"))
+    if (run_subdir(dir, "tables")) {
+        free(pj);
         return -1;
+    }
     char *tables = xasprintf("%s/tables", dir);
     int rc = 0;
     for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
@@ -449,6 +546,7 @@ int tables_write_dir(const struct jvalue *doc, const char *dir, const struct tab
             rc = -1;
     }
     free(tables);
+    free(pj);
     return rc;
 }
 

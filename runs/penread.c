@@ -21,18 +21,32 @@ static char *folder_of(const char *file)
     return dir;
 }
 
+/* Did the calibration measure only some recipes (calibrate --recipe)? penalties.json says so in
+ * "recipes_only"; a run older than that field says so in its command line (--recipe, or a prefix
+ * of it down to --rec, as getopt_long takes). */
+static bool partial_calibration(const struct jvalue *doc, const struct jvalue *cmd)
+{
+    const struct jvalue *only = jget(doc, "recipes_only");
+    if (only)
+        return only->type != J_ARRAY || only->n > 0;
+    for (int i = 2; cmd && cmd->type == J_ARRAY && i < cmd->n; i++)
+        if (jstr(&cmd->items[i]) && !strncmp(jstr(&cmd->items[i]), "--rec", 5))
+            return true;
+    return false;
+}
+
 /* The run folder of a penalties.json: is it a calibration (by the command its manifest records,
- * whatever its label), did it end (complete, or failed with its checks recorded), and did it
- * measure penalties (a --curve run measures none)? */
+ * whatever its label), did it end (complete, or failed with its checks recorded), did it measure
+ * penalties (a --curve run measures none), and every recipe (not calibrate --recipe)? */
 static bool finished_with_penalties(const char *penalties, char *why, size_t n)
 {
     char err[512], *dir = folder_of(penalties);
     struct jvalue *man = manifest_read(dir, err, sizeof(err)), *doc = jread_file(penalties, err, sizeof(err));
-    const struct jvalue *ps = jget(doc, "penalties");
+    const struct jvalue *ps = jget(doc, "penalties"), *cmd = jget(man, "command");
     const char *sub = runfile_command(man);
     bool calibration = sub && !strcmp(sub, "calibrate");
     bool ok = calibration && (manifest_complete(man, why, n) || !strcmp(jget_str(man, "status", ""), RUN_FAILED)) &&
-              ps && ps->type == J_ARRAY && ps->n > 0;
+              ps && ps->type == J_ARRAY && ps->n > 0 && !partial_calibration(doc, cmd);
     jread_free(man);
     jread_free(doc);
     free(dir);
@@ -63,9 +77,9 @@ char *penalties_newest_run(void)
     if (d)
         closedir(d);
     if (!best)
-        pm_error("no finished calibration with penalties under %s/ (a folder whose manifest records 'pmucal "
-                 "calibrate' and says complete or failed, not a --curve-only run); run 'pmucal calibrate' or name the "
-                 "run folder", base);
+        pm_error("no finished calibration of every recipe under %s/ (a folder whose manifest records 'pmucal "
+                 "calibrate' and says complete or failed, not a --curve-only or --recipe run); run 'pmucal calibrate' "
+                 "or name the run folder", base);
     return best;
 }
 

@@ -96,7 +96,8 @@ void measurements_free(struct jvalue **recs, int nrec);
 
 /* A calibration's penalties.json (penread.c). The newest results folder's (under $PMUCAL_RESULTS
  * or results/) whose manifest records the command 'pmucal calibrate' (whatever the label), whose
- * run finished and measured penalties; NULL with a message when there is none. */
+ * run finished and measured every recipe (not a --curve or --recipe run); NULL with a message
+ * when there is none. */
 char *penalties_newest_run(void);
 /* RUN a results folder or the file itself, NULL for penalties_newest_run(); *path gets the file's
  * path (free it) or NULL. Refused (NULL after one message) when it is not JSON, or its run's

@@ -36,7 +36,7 @@ rc=$?
 [ $rc = 0 ] && grep -q '^#define PMUCAL_L2_HIT_CYCLES' "$TMP/out"
 ok $? "emit --allow-incomplete takes it (exit $rc)"
 rm -rf "$PMUCAL_RESULTS/2026-01-01-h-calibrate"
-emit_err 2 "no finished calibration with penalties" "with no finished run, emit says so" --
+emit_err 2 "no finished calibration of every recipe" "with no finished run, emit says so" --
 # A calibration is known by the command its manifest records, not by its folder's name.
 mkrun 2026-01-05-h-foo complete "[$pen]"
 mkrun 2026-01-06-h-calibrate complete "[$(echo "$pen" | sed 's/l2_hit/l3_hit/')]" validate
@@ -45,6 +45,30 @@ rc=$?
 [ $rc = 0 ] && jq -e '.penalties[0].name == "l2_hit"' "$TMP/out" > /dev/null
 ok $? "emit without RUN finds 'calibrate --label foo', and passes over a newer *-calibrate folder validate wrote (exit $rc)"
 rm -rf "$PMUCAL_RESULTS/2026-01-05-h-foo" "$PMUCAL_RESULTS/2026-01-06-h-calibrate"
+# A partial calibration (calibrate --recipe) is passed over without RUN, whether penalties.json says
+# so (recipes_only) or, for a run older than that field, its command line does; named, it is taken.
+l3=$(echo "$pen" | sed 's/l2_hit/l3_hit/')
+mkrun 2026-01-07-h-calibrate complete "[$pen]"
+mkrun 2026-01-08-h-calibrate complete "[$l3]"
+jq -c '.recipes_only = ["l3_hit"]' "$PMUCAL_RESULTS/2026-01-08-h-calibrate/penalties.json" > "$TMP/p" &&
+    cp "$TMP/p" "$PMUCAL_RESULTS/2026-01-08-h-calibrate/penalties.json"
+mkrun 2026-01-09-h-calibrate complete "[$l3]"
+jq -c '.command = ["pmucal", "calibrate", "--rec", "l3_hit"]' "$PMUCAL_RESULTS/2026-01-09-h-calibrate/manifest.json" > "$TMP/m" &&
+    mv "$TMP/m" "$PMUCAL_RESULTS/2026-01-09-h-calibrate/manifest.json"
+touch -d @1800000000 "$PMUCAL_RESULTS"/2026-01-08-h-calibrate/penalties.json "$PMUCAL_RESULTS"/2026-01-09-h-calibrate/penalties.json
+$PMUCAL emit --format c > "$TMP/out" 2> "$TMP/err"
+rc=$?
+[ $rc = 0 ] && grep -q '^#define PMUCAL_L2_HIT_CYCLES' "$TMP/out" && grep -q '^#define PMUCAL_HAVE_L3_HIT 0' "$TMP/out" &&
+    grep -q "emit: $PMUCAL_RESULTS/2026-01-07-h-calibrate/penalties.json" "$TMP/err" &&
+    grep -q "Read from $PMUCAL_RESULTS/2026-01-07-h-calibrate/penalties.json" "$TMP/out"
+ok $? "emit without RUN passes over two newer partial calibrations (recipes_only; --rec in the command) and names the run it read (exit $rc): $(head -c 200 "$TMP/err")"
+for partial in 2026-01-08-h-calibrate 2026-01-09-h-calibrate; do
+    $PMUCAL emit --format c "$PMUCAL_RESULTS/$partial" > "$TMP/out" 2> "$TMP/err"
+    rc=$?
+    [ $rc = 0 ] && grep -q '^#define PMUCAL_L3_HIT_CYCLES' "$TMP/out" && grep -q '^#define PMUCAL_HAVE_L2_HIT 0 .*not measured in this calibration' "$TMP/out"
+    ok $? "a partial calibration named as RUN is taken, and what it did not measure is HAVE 0 ($partial, exit $rc)"
+done
+rm -rf "$PMUCAL_RESULTS"/2026-01-0[789]-h-calibrate
 
 # A real curve-only calibration writes no tables (an empty header would look whole) and says so.
 $PMUCAL calibrate --curve --quick --label curve > /dev/null 2> "$TMP/err"

@@ -72,10 +72,10 @@ unstable=$(jq '[.penalties[] | select(.status == "unstable")] | length' "$dir/pe
 ok $? "the $unstable unstable penalties are comments in the header, not constants"
 
 # perf metric JSON: parses, has the fields, names only perf's events of the model (its own table).
-eventdata=${PMUCAL_EVENTDATA:-../shared/eventdata}
+eventdata=eventdata
 check_metrics() { # FILE TABLE-DIR
     jq -e 'type == "array" and all(.[]; .MetricName and .MetricExpr and .BriefDescription and .MetricGroup and .ScaleUnit)' "$1" > /dev/null || return 1
-    [ -d "$2" ] || return 0
+    [ -d "$2" ] || { echo "# no event table at $2"; return 1; }
     jq -r '.. | objects | .EventName? // empty' "$2"/*.json "$2"/events/*.json 2> /dev/null | sort -u > "$TMP/names"
     for e in $(jq -r '.[].MetricExpr' "$1" | grep -o '[A-Za-z_][A-Za-z0-9_.]*' | sort -u); do
         grep -Fxq "$e" "$TMP/names" || { echo "# $e is not an EventName of $2"; return 1; }

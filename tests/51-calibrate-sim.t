@@ -58,7 +58,7 @@ $PMUCAL emit -f csv > /dev/null 2> "$TMP/emit1.err"
 rc1=$?
 $PMUCAL emit -f csv "$dir" > /dev/null 2> "$TMP/emit2.err"
 rc2=$?
-[ $rc1 -eq 2 ] && grep -q 'no finished calibration with penalties' "$TMP/emit1.err" && [ $rc2 -eq 2 ] &&
+[ $rc1 -eq 2 ] && grep -q 'no finished calibration of every recipe' "$TMP/emit1.err" && [ $rc2 -eq 2 ] &&
     grep -q "a 'calibrate --source sim' run: it checks the models' occurrence counts and holds no penalties" "$TMP/emit2.err"
 ok $? "emit takes no sim run, newest or named (exit $rc1, $rc2): $(cat "$TMP/emit2.err")"
 

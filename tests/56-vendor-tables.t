@@ -5,14 +5,8 @@
 # (LIBPFM_DISABLED_PMUS), the CPUID signature from the fixture's leaves or PMUCAL_CPUID.
 . "$(dirname "$0")/lib.sh"
 
-eventdata=${PMUCAL_EVENTDATA:-../shared/eventdata}
-cpuid=../shared/hosts/zen5-vm/cpuid
-if [ ! -f "$eventdata/amd/mapfile.csv" ] || [ ! -d "$cpuid" ]; then
-    skip "vendor tables" "no reference tables at $eventdata or no Zen 5 fixture at $cpuid"
-    done_testing
-    exit 0
-fi
-export PMUCAL_EVENTDATA="$eventdata"
+eventdata=eventdata
+cpuid=tests/hosts/zen5-vm/cpuid
 unset PMUCAL_CPUID LIBPFM_FORCE_PMU
 # Hide every core PMU libpfm4 detects here (a hybrid Intel part has two).
 for try in 1 2 3 4; do

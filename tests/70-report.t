@@ -199,4 +199,16 @@ else
     ok $? "a PNG screenshot of the page ($(wc -c < "$out/report.png") bytes)"
     [ -n "${PMUCAL_REPORT_SHOTS:-}" ] && cp "$out"/*.png "$PMUCAL_REPORT_SHOTS"/ 2> /dev/null
 fi
+# The job's page (scripts/main-job.sh: the calibration, then the validate run) opens with the
+# verdict over both runs, then the calibration's penalties: the reference calibration's one real
+# failure is named there, its TODO points fail nothing.
+$PMUCAL report results/reference/zen5-vm-calibrate results/reference/zen5-vm-validate-perf --out "$TMP/job.html" > /dev/null 2> "$TMP/job.err"
+rc=$?
+first=$(grep -o '<section class="sec" id="[a-z0-9-]*"' "$TMP/job.html" | head -n 2 | sed 's/.*id="//; s/"$//' | tr '\n' ' ')
+is "$first" "verdict-0 penalties-0 " "the page of a calibration and a validate run opens with the verdict, then the penalties (exit $rc) $(head -c 200 "$TMP/job.err")"
+fails=$(grep -c '^not ok' results/reference/zen5-vm-calibrate/validate.tap | tr -d ' ')
+real=$(grep '^not ok' results/reference/zen5-vm-calibrate/validate.tap | grep -vc ' # TODO ' | tr -d ' ')
+grep -q "FAIL</span> $real point.* not ok" "$TMP/job.html" && grep -q 'not ok:</span> penalty fp_assist_add: within noise of zero' "$TMP/job.html" &&
+    grep -q "$((fails - real)) todo" "$TMP/job.html"
+ok $? "the verdict counts $real real failure(s) of $fails 'not ok' lines (the rest are TODO) and names fp_assist_add's"
 done_testing

@@ -26,8 +26,10 @@ data="$stage/usr/share/pmucal"
 (cd "$TMP" && env -u PMUCAL_EVENTDATA PMUCAL_CPUID=AuthenticAMD-26-2 "$bin" events > "$TMP/events.out" 2>&1)
 rc=$?
 [ $rc = 0 ] && [ -s "$data/eventdata/amd/mapfile.csv" ] && [ -s "$data/eventdata/intel/mapfile.csv" ] &&
+    [ -s "$data/eventdata/arm/mapfile.csv" ] && [ -s "$data/eventdata/arm/common-and-microarch.json" ] &&
+    [ -d "$data/eventdata/arm/arm/cortex-a76-n1" ] && [ -s "$data/eventdata/amd/LICENSE" ] && [ -s "$data/eventdata/intel/SOURCE" ] &&
     grep -q "^# source: $data/eventdata/amd/amdzen5 " "$TMP/events.out" && grep -q '^ls_dispatch.ld_dispatch ' "$TMP/events.out"
-ok $? "installed pmucal lists a Zen 5's events from $data/eventdata (exit $rc): $(head -c 100 "$TMP/events.out")"
+ok $? "installed pmucal lists a Zen 5's events from $data/eventdata, which holds AMD's, Intel's and Arm's tables with licence and source (exit $rc): $(head -c 100 "$TMP/events.out")"
 [ -z "$(find "$data/eventdata" -path '*/metrics/*' -o -name '*uncore*' | head -1)" ] && grep -q '^eventdata/amd/amdzen5/' "$data/installed-files"
 ok $? "only core tables the mapfiles name are installed (no uncore, no metrics), each listed in installed-files"
 make -s install $san DESTDIR="$TMP/stage2" PREFIX=/usr EVENTDATA="$TMP/none" > "$TMP/make2.out" 2>&1

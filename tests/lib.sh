@@ -13,6 +13,9 @@ export PMUCAL_RESULTS="$TMP/results"
 # Measured cache levels never come from this user's cache: make test shares one fresh folder
 # across the files, a file run alone gets its own.
 export PMUCAL_CACHE_DIR="${PMUCAL_CACHE_DIR:-$TMP/cache}"
+# The event tables are the ones pmucal ships (eventdata/), never a user's PMUCAL_EVENTDATA or a
+# folder beside the checkout: what a clone holds is what the suite checks.
+export PMUCAL_EVENTDATA="$PWD/eventdata"
 
 # The host a test sees. Tests take their topology from a fixture of tests/hosts/ where it matters,
 # never from the machine they run on: PMUCAL_TEST_HOST=NAME runs a whole test file as if on that

@@ -31,12 +31,17 @@ int main(void)
         int line;
         struct fig f[4];
         int n;
-        const char *want[4];   /* status per figure, and a word of the reason for not_ok */
+        const char *want[4];   /* status per figure, and a word of the reason for not_ok and skip */
         const char *why;
     } rows[] = {
         {__LINE__, {{"page_walk", -751.94, -800, -700}}, 1, {"not_ok"}, "negative"},
         {__LINE__, {{"fp_assist_add", 0.02, -0.3, 0.4}}, 1, {"not_ok"}, "within noise of zero"},
         {__LINE__, {{"fp_assist_mul", 0.1, 0.05, 0.15}}, 1, {"not_ok"}, "within noise of zero"},
+        /* Zen 5 (results/reference): denormal adds cost nothing, measured clear of noise: the issue
+         * does not exist on this core, a SKIP; the same figure of a recipe without that excuse fails. */
+        {__LINE__, {{"fp_assist_add", 0.00, -0.02, 0.07}}, 1, {"skip"}, "denormal adds take no assist on this core"},
+        {__LINE__, {{"fp_assist_mul", 0.00, -0.02, 0.07}}, 1, {"not_ok"}, "within noise of zero"},
+        {__LINE__, {{"l1_hit", 0.00, -0.02, 0.07}}, 1, {"not_ok"}, "within noise of zero"},
         {__LINE__, {{"fp_assist_mul", 120, 115, 125}}, 1, {"ok"}, NULL},
         /* A positive median whose runs spread across zero is unstable, not a zero. */
         {__LINE__, {{"page_walk", 481.75, -109.09, 1019.67}}, 1, {"unstable"}, NULL},
@@ -65,13 +70,12 @@ int main(void)
         for (int i = 0; i < rows[r].n; i++) {
             want_bad += !strcmp(rows[r].want[i], "not_ok");
             match &= !strcmp(ps[i].status, rows[r].want[i]);
-            if (!strcmp(ps[i].status, "not_ok"))
+            if (!strcmp(ps[i].status, "not_ok") || !strcmp(ps[i].status, "skip"))
                 match &= rows[r].why && strstr(ps[i].reason, rows[r].why) != NULL;
             snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s %s", i ? ", " : "", ps[i].rc->name,
                      ps[i].status);
         }
-        CHECK(match && bad == want_bad, rows[r].line, "%s (%d not ok)%s%s", got, bad, bad ? ": " : "",
-              bad ? ps[rows[r].n - 1].reason : "");
+        CHECK(match && bad == want_bad, rows[r].line, "%s (%d not ok): %s", got, bad, ps[rows[r].n - 1].reason);
     }
     /* References beside the figures: Zen 5's L2 is 14 cycles, its DIV r32 12.9. */
     struct penalty ps[2];
@@ -109,5 +113,10 @@ int main(void)
         CHECK(got == win[i].want, win[i].line, "windows p10 %g, median %g, %d of %d dropped: %s%s", win[i].q,
               win[i].median, win[i].dropped, win[i].windows, got ? "unstable: " : "agree", why);
     }
+    /* Every reference names a publication a reader can find, not this project's issue tracker. */
+    int internal = 0;
+    for (int i = 0; i < nreferences; i++)
+        internal += !references[i].source || strstr(references[i].source, "issue") != NULL;
+    CHECK(nreferences > 20 && !internal, __LINE__, "%d references, %d citing no public source", nreferences, internal);
     return done_testing();
 }

@@ -1,0 +1,83 @@
+#!/bin/sh
+# Every 'bin/pmucal' example of README.md runs as written: it exits 0, or 1 where the example
+# shows a difference or a verdict (modeldiff, a cross-model encodings), never 2 (bad input) or a
+# signal. A placeholder the reader fills (RUN, BASE NEW, results/<run>, my-events.txt, a perfmon
+# or Linux checkout) gets a stand-in from the repository; an example that measures for minutes, or
+# needs what this host lacks, is a SKIP saying so. A README example this test does not know fails
+# it, so a new example gets a row here.
+. "$(dirname "$0")/lib.sh"
+tree=$PWD bin=$PWD/$PMUCAL
+ref=$tree/results/reference
+cd "$TMP" || exit 1
+cp -R "$ref/zen5-vm-validate-perf" base && cp -R "$ref/zen5-vm-validate-perf" new && cp -R "$ref/zen5-vm-calibrate" cal
+printf 'INST_RETIRED.ANY_P\nBR_INST_RETIRED.ALL_BRANCHES\n' > my-events.txt   # Skylake's, as the examples read it
+# emit and cpi without RUN read the newest calibration under $PMUCAL_RESULTS.
+mkdir -p "$PMUCAL_RESULTS" && cp -R "$ref/zen5-vm-calibrate" "$PMUCAL_RESULTS/"
+cp "$tree/tests/data/perf-stat-zen5.csv" counts.csv
+mkdir -p perfmon linux/tools/perf/pmu-events/arch && cp -R "$tree/eventdata/intel/SKL" perfmon/ &&
+    cp -R "$tree/eventdata/amd" linux/tools/perf/pmu-events/arch/x86
+ncpu=$(nproc)
+# The examples run in $TMP (the files they write stay out of the tree); from the tree's root, as
+# the README means them, pmucal finds validate/expect beside bin/: say where it is from here.
+export PMUCAL_EXPECT_DIR="$tree/validate/expect"
+# The cache levels from a recorded curve: info and the L-sized cases measure none (seconds each).
+export PMUCAL_CURVE_FILE="$tree/tests/hosts/zen5-vm/curve.csv"
+
+# Rows: a pattern (grep -E) over the example, then what applies: SKIP and the reason; NEED_CPUS or
+# NEED_INTEL (a SKIP on a host without them); REFUSED and what the message must say (the example
+# shows a refusal: exit 2); RUN and the stand-ins (a sed expression) for its placeholders. Fields
+# are split at '@'; the first matching row applies.
+rows() {
+    cat << 'EOF'
+^bin/pmucal info --measure$@SKIP@measures the load-latency curve (tens of seconds on this VM); tests/40-latency.t measures it
+^bin/pmucal c2c$@SKIP@a transfer latency for every CPU pair (minutes); tests/60-snoop.t runs c2c on two CPUs
+^bin/pmucal validate$@SKIP@the whole default matrix (minutes); tests/10-perf-source.t and 'make run' run it
+^bin/pmucal validate --source (perfstat|sim)$@SKIP@the whole default matrix (minutes); tests/38-perfstat.t and tests/55-sim.t run the source on chosen cases
+^bin/pmucal validate --resume @SKIP@needs a stopped validate run; tests/36-resume.t stops and resumes one
+^bin/pmucal calibrate$@SKIP@every recipe and the curve (minutes); tests/50-calibrate.t runs it quick, 'make run' in full
+^bin/pmucal calibrate --source sim$@SKIP@every recipe under callgrind (minutes); tests/51-calibrate-sim.t runs chosen recipes
+^bin/pmucal calibrate --resume @SKIP@needs a stopped calibration; tests/36-resume.t stops and resumes one
+^bin/pmucal calibrate --(curve|recipe)@SKIP@measures for tens of seconds; tests/37-incomplete.t and tests/50-calibrate.t run them
+^bin/pmucal run walker size=DRAM@SKIP@a DRAM-sized buffer (16 x the last level) 9 times over (tens of seconds); tests/10-perf-source.t runs DRAM cases
+--source sim@SKIP@callgrind (tens of seconds); tests/55-sim.t runs the sim source
+writer_cpu=2 run_cpu=5@NEED_CPUS@6
+MEM_LOAD_RETIRED@NEED_INTEL@an Intel event, as its README line says
+--model zen4 RUN$@REFUSED@was calibrated on zen5; its penalties are not zen4's: .*--force-model
+^bin/pmucal events \[--pmu skl\]$@RUN@s/\[--pmu skl\]/--pmu skl/
+\[--table\]@RUN@s/ \[--table\]/ --table/
+results/<run>@RUN@s|results/<run>|base|
+ BASE NEW@RUN@s| BASE NEW| base new|
+RUN1 RUN2@RUN@s|RUN1 RUN2|cal base|
+ RUN$@RUN@s| RUN$| cal|
+^bin/pmucal @RUN@
+EOF
+}
+vendor=$(grep -m1 '^vendor_id' /proc/cpuinfo | awk '{ print $3 }')
+awk '/^```/ { inb = !inb; next } inb && /^bin\/pmucal / { print NR "\t" $0 }' "$tree/README.md" > examples
+[ "$(wc -l < examples)" -ge 40 ]; ok $? "README.md has its examples ($(wc -l < examples) 'bin/pmucal' lines in code blocks)"
+while IFS="$(printf '\t')" read -r line text; do
+    cmd=$(printf '%s' "$text" | sed 's/  *# .*$//')
+    row=$(rows | while IFS='@' read -r pat what arg; do
+        printf '%s\n' "$cmd" | grep -Eq -- "$pat" && { printf '%s@%s\n' "$what" "$arg"; break; }; done)
+    what=${row%%@*} arg=${row#*@}
+    case $what in
+    SKIP) skip "README.md:$line: $cmd" "$arg"; continue ;;
+    NEED_CPUS) [ "$ncpu" -lt "$arg" ] && { skip "README.md:$line: $cmd" "needs $arg CPUs (names CPU $((arg - 1))); this host has $ncpu"; continue; } ;;
+    NEED_INTEL) [ "$vendor" != GenuineIntel ] && { skip "README.md:$line: $cmd" "$arg; this host's CPU is $vendor"; continue; } ;;
+    RUN) [ -n "$arg" ] && cmd=$(printf '%s\n' "$cmd" | sed "$arg") ;;
+    REFUSED) cmd=$(printf '%s\n' "$cmd" | sed 's| RUN$| cal|') ;;
+    *) ok 1 "README.md:$line: '$cmd' matches no row of this test: add one"; continue ;;
+    esac
+    # As written, from $TMP: bin/pmucal is the tree's binary; a '> file' redirection stays one.
+    start=$(date +%s)
+    sh -c "$(printf '%s\n' "$cmd" | sed "s|^bin/pmucal|\"$bin\"|")" > out 2> err
+    rc=$?
+    if [ "$what" = REFUSED ]; then
+        [ "$rc" -eq 2 ] && grep -q -- "$arg" err
+        ok $? "README.md:$line: $cmd is refused as its README line says (exit $rc): $(head -c 200 err)"
+        continue
+    fi
+    [ "$rc" -le 1 ]
+    ok $? "README.md:$line: $cmd (exit $rc, $(($(date +%s) - start)) s)$([ "$rc" -gt 1 ] && printf ': %s' "$(head -c 250 err)")"
+done < examples
+done_testing
