@@ -86,14 +86,21 @@ int runfile_load(struct runfile *r, const char *path)
     return measurements_read(path, &r->rec, &r->nrec);
 }
 
-void runfile_free(struct runfile *r)
+void runfile_cells_free(struct runfile *r)
 {
-    measurements_free(r->rec, r->nrec);
     for (int i = 0; i < r->ncells; i++) {
         struct vcell *c = &r->cells[i];
         free(c->case_label), free(c->event), free(c->expr), free(c->tolerance), free(c->where), free(c->text);
     }
     free(r->cells);
+    r->cells = NULL;
+    r->ncells = 0;
+}
+
+void runfile_free(struct runfile *r)
+{
+    measurements_free(r->rec, r->nrec);
+    runfile_cells_free(r);
     for (int i = 0; i < r->nc2c; i++)
         free(r->c2c[i].relation);
     free(r->c2c);

@@ -112,6 +112,8 @@ struct jvalue *penalties_json_read(const char *run, bool allow_incomplete, char 
 /* The text of validate.tap, curve.csv or c2c.csv (as read from path) into r; -1 with a message
  * naming path:line on a line that is not TAP, or a header or row that is not the file's. */
 int tap_parse(struct runfile *r, const char *text, const char *path);
+/* Drops the cells tap_parse read (a damaged validate.tap: the records alone are used). */
+void runfile_cells_free(struct runfile *r);
 int curve_csv_parse(struct runfile *r, const char *text, const char *path);
 int c2c_csv_parse(struct runfile *r, const char *text, const char *path);
 
