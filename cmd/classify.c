@@ -103,13 +103,13 @@ static int classify_main(int argc, char **argv)
     struct jvalue *m = manifest_load(run);
     if (!m)
         return 2;
-    if (!runfile_has_measurements(m, run)) {
-        jread_free(m);
-        return 2;
-    }
     if (!a.allow_incomplete && !manifest_complete(m, why, sizeof(why))) {
         pm_error("%s/manifest.json: %s; classify a complete run, or give --allow-incomplete to fit what it holds",
                  run, why);
+        jread_free(m);
+        return 2;
+    }
+    if (!runfile_has_measurements(m, run)) {   /* a c2c run holds no records: refused, never fitted as empty */
         jread_free(m);
         return 2;
     }
