@@ -65,13 +65,14 @@ struct cell {
     double ghz;               /* core clock measured around this pair's measurement: its ns */
 };
 
-static int write_csv(const char *path, const struct cell *cells, int n)
+/* Through the run folder's writer (runs/rundir.h): a link planted at c2c.csv is replaced, never
+ * written through. */
+static int write_csv(const char *dir, const struct cell *cells, int n)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        pm_error("cannot write %s: %s", path, strerror(errno));
+    struct run_out out;
+    FILE *f = run_out_begin(&out, dir, "c2c.csv");
+    if (!f)
         return -1;
-    }
     fprintf(f, "%s\n", c2c_csv_header);
     for (int i = 0; i < n; i++) {
         const struct cell *c = &cells[i];
@@ -79,11 +80,7 @@ static int write_csv(const char *path, const struct cell *cells, int n)
                 topo_relation_name(topo_relation(c->from, c->to)), c->cycles.median, c->cycles.min, c->cycles.mad,
                 c->cycles.median / c->ghz, c->cycles.n);
     }
-    if (fclose(f)) {
-        pm_error("cannot write %s: %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
+    return run_out_commit(&out);
 }
 
 static bool have_gnuplot(void)
@@ -96,13 +93,10 @@ static bool have_gnuplot(void)
  * results folder, so the script names no path; the title is a single-quoted gnuplot string. */
 static int write_svg(const char *dir, const int *cpus, int ncpu, const char *title)
 {
-    char *script = xasprintf("%s/c2c.gp", dir);
-    FILE *f = fopen(script, "w");
-    if (!f) {
-        pm_error("cannot write %s: %s", script, strerror(errno));
-        free(script);
+    struct run_out out;
+    FILE *f = run_out_begin(&out, dir, "c2c.gp");
+    if (!f)
         return -1;
-    }
     char *quoted = gnuplot_quote(title);
     fprintf(f, "set terminal svg size %d,%d dynamic background rgb 'white'\n", 320 + 60 * ncpu, 240 + 60 * ncpu);
     fprintf(f, "set output 'c2c.svg'\n");
@@ -126,13 +120,10 @@ static int write_svg(const char *dir, const int *cpus, int ncpu, const char *tit
     fprintf(f, "set style fill solid 1.0 border rgb 'gray'\n");
     fprintf(f, "plot 'c2c.csv' skip 1 using (pos($2)):(pos($1)):(0.5):(0.5):7 with boxxyerror fc palette notitle, \\\n"
                "     '' skip 1 using (pos($2)):(pos($1)):(sprintf('%%.1f', $7)) with labels notitle\n");
-    bool written = !ferror(f);
-    if (fclose(f) || !written) {
-        pm_error("cannot write %s: %s", script, strerror(errno));
-        free(script);
+    /* gnuplot makes c2c.svg and gnuplot.err by name in the folder: what was there is removed
+     * first, a planted link included, so it makes new files instead of writing through one. */
+    if (run_out_commit(&out) || run_file_clear(dir, "gnuplot.err") || run_file_clear(dir, "c2c.svg"))
         return -1;
-    }
-    free(script);
     char *argv[] = {"gnuplot", "c2c.gp", NULL};
     struct spawn_opts so = {.cwd = dir, .err_path = "gnuplot.err", .timeout_ms = 60000};
     int rc = spawn_run(argv, &so);
@@ -277,11 +268,10 @@ static int write_outputs(const char *dir, const struct c2c_args *a, const int *c
                          int ncell, bool whole)
 {
     int rc = 0;
-    char *csv = xasprintf("%s/c2c.csv", dir);
-    if (write_csv(csv, cells, ncell))
+    if (write_csv(dir, cells, ncell))
         rc = 1;
-    printf("wrote %s\n", csv);
-    free(csv);
+    else
+        printf("wrote %s/c2c.csv\n", dir);
     if (!rc && whole && !stop_requested()) {
         if (!have_gnuplot())
             pm_warn("gnuplot is not installed (Debian package gnuplot-nox): no c2c.svg, the CSV is written");

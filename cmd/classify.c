@@ -109,6 +109,10 @@ static int classify_main(int argc, char **argv)
         jread_free(m);
         return 2;
     }
+    if (!runfile_has_measurements(m, run)) {   /* a c2c run holds no records: refused, never fitted as empty */
+        jread_free(m);
+        return 2;
+    }
     struct ruleset rs = {0};
     const struct source *src = no_rules ? NULL : source_select(jget_str(m, "source", "perf"));
     int bad = !no_rules && (!src || ruleset_for_run(&rs, m, src, NULL, false, expect));

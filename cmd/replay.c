@@ -163,7 +163,7 @@ static int replay_main(int argc, char **argv)
      * SKIP lines no record holds are printed again in their place. */
     char *tap_path = xasprintf("%s/validate.tap", run.path), err[512];
     size_t tap_len;
-    char *stored = read_file_bounded(tap_path, INPUT_FILE_MAX, &tap_len, err, sizeof(err));
+    char *stored = run_file_read(run.path, "validate.tap", &tap_len, err, sizeof(err));
     if (stored && tap_parse(&run, stored, tap_path))
         runfile_cells_free(&run);   /* a damaged validate.tap: the records alone, in their order */
     free(stored);

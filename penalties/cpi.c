@@ -161,7 +161,9 @@ int counts_from_run(struct counts *c, const char *run, const char *case_label)
     memset(c, 0, sizeof(*c));
     c->origin = xasprintf("%s case '%s'", run, case_label);
     struct jvalue **recs = NULL;
-    int nrec = 0, records = 0, rc = measurements_read(run, &recs, &nrec);
+    struct jvalue *m = manifest_load(run);
+    int nrec = 0, records = 0, rc = m && runfile_has_measurements(m, run) ? measurements_read(run, &recs, &nrec) : -1;
+    jread_free(m);
     for (int i = 0; !rc && i < nrec; i++) {
         const char *label = jget_str(recs[i], "case", ""), *alt = jget_str(recs[i], "label", "");
         if (!strcmp(label, case_label) || !strcmp(alt, case_label)) {

@@ -21,6 +21,24 @@ static char *folder_of(const char *file)
     return dir;
 }
 
+/* A penalties.json read through the run folder's reader (runs/rundir.h): bounded, never through a
+ * link or from a non-regular file. NULL with err naming the file. */
+static struct jvalue *penalties_file_read(const char *path, char *err, size_t n)
+{
+    char *dir = folder_of(path), reason[512], why[256];
+    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    size_t len;
+    char *text = run_file_read_max(dir, name, RUN_JSON_MAX, &len, reason, sizeof(reason));
+    struct jvalue *v = text ? jread_parse(text, len, why, sizeof(why)) : NULL;
+    if (!text)
+        snprintf(err, n, "cannot read %s", reason);
+    else if (!v)
+        snprintf(err, n, "%s: %s", path, why);
+    free(text);
+    free(dir);
+    return v;
+}
+
 /* Did the calibration measure only some recipes (calibrate --recipe)? penalties.json says so in
  * "recipes_only"; a run older than that field says so in its command line (--recipe, or a prefix
  * of it down to --rec, as getopt_long takes). */
@@ -41,7 +59,7 @@ static bool partial_calibration(const struct jvalue *doc, const struct jvalue *c
 static bool finished_with_penalties(const char *penalties, char *why, size_t n)
 {
     char err[512], *dir = folder_of(penalties);
-    struct jvalue *man = manifest_read(dir, err, sizeof(err)), *doc = jread_file(penalties, err, sizeof(err));
+    struct jvalue *man = manifest_read(dir, err, sizeof(err)), *doc = penalties_file_read(penalties, err, sizeof(err));
     const struct jvalue *ps = jget(doc, "penalties"), *cmd = jget(man, "command");
     const char *sub = runfile_command(man);
     bool calibration = sub && !strcmp(sub, "calibrate");
@@ -90,7 +108,8 @@ static bool refuse_run(const char *path, bool allow_incomplete)
 {
     char *dir = folder_of(path), *m = xasprintf("%s/manifest.json", dir), why[256];
     struct jvalue *man = NULL;
-    bool stop = !access(m, F_OK) && !(man = manifest_load(dir));
+    struct stat st;
+    bool stop = !lstat(m, &st) && !(man = manifest_load(dir));
     const char *status = jget_str(man, "status", "unknown"), *src = jget_str(man, "source", NULL);
     const struct jvalue *cmd = jget(man, "command");
     const char *sub = cmd && cmd->type == J_ARRAY && cmd->n > 1 ? jstr(&cmd->items[1]) : NULL;
@@ -119,5 +138,11 @@ struct jvalue *penalties_json_read(const char *run, bool allow_incomplete, char 
     char *path = !run ? penalties_newest_run()
                : !stat(run, &st) && S_ISDIR(st.st_mode) ? xasprintf("%s/penalties.json", run) : xstrdup(run);
     *path_out = path;
-    return path && !refuse_run(path, allow_incomplete) ? jread_load(path) : NULL;
+    if (!path || refuse_run(path, allow_incomplete))
+        return NULL;
+    char err[768];
+    struct jvalue *doc = penalties_file_read(path, err, sizeof(err));
+    if (!doc)
+        pm_error("%s", err);
+    return doc;
 }

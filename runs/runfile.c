@@ -60,6 +60,19 @@ const char *runfile_command(const struct jvalue *manifest)
     return prog && !strcmp(prog, "pmucal") ? jstr(&cmd->items[1]) : NULL;
 }
 
+bool runfile_has_measurements(const struct jvalue *manifest, const char *path)
+{
+    /* Records are what validate and calibrate measure: a folder of another command (c2c) has none
+     * to read, and one without a command is no run pmucal made. */
+    const char *cmd = runfile_command(manifest);
+    if (cmd && (!strcmp(cmd, "validate") || !strcmp(cmd, "calibrate")))
+        return true;
+    pm_error("%s: %s%s%s; give a run folder of 'pmucal validate' or 'pmucal calibrate'", path,
+             cmd ? "made by 'pmucal " : "its manifest names no command [\"pmucal\", ...]", cmd ? cmd : "",
+             cmd ? "', whose folder holds no measurements to read" : "");
+    return false;
+}
+
 int runfile_load(struct runfile *r, const char *path)
 {
     memset(r, 0, sizeof(*r));
@@ -67,15 +80,8 @@ int runfile_load(struct runfile *r, const char *path)
     r->manifest = manifest_load(path);
     if (!r->manifest)
         return -1;
-    /* Records are what validate and calibrate measure: a folder of another command (c2c) has none
-     * to judge, and one without a command is no run pmucal made. */
-    const char *cmd = runfile_command(r->manifest);
-    if (!cmd || (strcmp(cmd, "validate") && strcmp(cmd, "calibrate"))) {
-        pm_error("%s: %s%s%s; give a run folder of 'pmucal validate' or 'pmucal calibrate'", path,
-                 cmd ? "made by 'pmucal " : "its manifest names no command [\"pmucal\", ...]", cmd ? cmd : "",
-                 cmd ? "', whose folder holds no measurements to read" : "");
+    if (!runfile_has_measurements(r->manifest, path))
         return -1;
-    }
     r->status = jget_str(r->manifest, "status", "unknown");
     return measurements_read(path, &r->rec, &r->nrec);
 }

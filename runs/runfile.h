@@ -62,6 +62,10 @@ struct runfile {
 
 /* The subcommand a manifest records ("validate" for ["pmucal", "validate", ...]); NULL when none. */
 const char *runfile_command(const struct jvalue *manifest);
+/* Is the run of this manifest one with measurement records (validate, calibrate)? Otherwise one
+ * error naming the folder path and the command that made it (c2c, or none); false. Every reader
+ * of measurements.ndjson asks first: a folder of another kind is refused, never read as empty. */
+bool runfile_has_measurements(const struct jvalue *manifest, const char *path);
 /* The manifest and every record (compare, replay), of a run of validate or calibrate only. -1 after one message naming the file (and
  * line) that is missing or malformed. */
 int runfile_load(struct runfile *r, const char *path);

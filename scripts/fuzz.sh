@@ -4,7 +4,8 @@
 # line per harness: seconds, executions (and per second), and the crash file when one was found; exits 1 if any
 # harness found a crash, a leak or a hang, 2 when the harnesses are not built.
 # Usage: scripts/fuzz.sh [SECONDS] [NAME ...]      e.g. scripts/fuzz.sh 3600 expr json
-# FUZZ_WORK (default build/fuzz) holds the grown corpora, crash files and logs.
+# FUZZ_BUILD (default build/fuzz, ASan+UBSan) picks the build: build/fuzz-ubsan (make fuzz-ubsan,
+# UBSan alone) is the one for executions per second. FUZZ_WORK (default build/fuzz) holds the grown corpora, crash files and logs.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 secs=${1:-60}
@@ -12,9 +13,9 @@ secs=${1:-60}
 names=${*:-$(ls fuzz/fuzz_*.c 2> /dev/null | sed 's|fuzz/fuzz_||; s|\.c$||')}
 status=0
 for n in $names; do
-    bin=build/fuzz/fuzz_$n
+    bin=${FUZZ_BUILD:-build/fuzz}/fuzz_$n
     if [ ! -x "$bin" ]; then
-        echo "fuzz $n: $bin is not built; run 'make fuzz' (needs clang with libFuzzer)"
+        echo "fuzz $n: $bin is not built; run 'make fuzz' or 'make fuzz-ubsan' (needs clang with libFuzzer)"
         exit 2
     fi
     top=${FUZZ_WORK:-build/fuzz}

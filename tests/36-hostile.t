@@ -99,6 +99,12 @@ row $LINENO c '0|1' '' 'for f in curve.csv curve.gp gnuplot.err curve.svg; do li
 row $LINENO c '0|1' '' 'link $d penalties.json; link $d validate.tap' $PMUCAL calibrate --resume D
 row $LINENO c 2 "$LINK" 'link $d penalties.json'                 $PMUCAL report --allow-incomplete D
 row $LINENO c 2 "$LINK" 'link $d curve.csv'                      $PMUCAL report --allow-incomplete D
+row $LINENO v 2 "$LINK" 'link $d c2c.csv'                        $PMUCAL report --allow-incomplete D
+row $LINENO v 2 'FIFO' 'mkfifo $d/c2c.csv'                         $PMUCAL report --allow-incomplete D
+row $LINENO c 2 "$LINK" 'link $d penalties.json'                 $PMUCAL emit --format csv --allow-incomplete D
+row $LINENO c 2 'FIFO' 'rm $d/penalties.json; mkfifo $d/penalties.json' $PMUCAL emit --format csv --allow-incomplete D
+row $LINENO c 2 "$LINK" 'link $d penalties.json'                 $PMUCAL cpi --allow-incomplete --case l1_hit D
+row $LINENO c 2 "$LINK" 'link $d manifest.json'                  $PMUCAL emit --format csv --allow-incomplete D
 # --- a manifest naming files outside the folder: none is opened ---
 row $LINENO v 2 "PMU|unknown event" 'set_json $d/manifest.json ".command=[\"pmucal\",\"validate\",\"-e\",\"$OUT/file\"]"' $PMUCAL validate --resume D
 row $LINENO v 2 "unknown event" 'set_json $d/manifest.json ".command=[\"pmucal\",\"validate\",\"-e\",\"file\"] | .cwd=\"$OUT\""' $PMUCAL validate --resume D
@@ -134,6 +140,10 @@ row $LINENO f 2 'Not a directory|not a' ''                        $PMUCAL valida
 row $LINENO f 2 'Not a directory|not a' ''                        $PMUCAL calibrate --resume D
 row $LINENO v 2 "made by 'pmucal c2c'" 'set_json $d/manifest.json ".command=[\"pmucal\",\"c2c\"]"' $PMUCAL replay D
 row $LINENO v 2 "names no command" 'set_json $d/manifest.json "del(.command)"' $PMUCAL compare B D
+row $LINENO v 2 "made by 'pmucal c2c'" 'set_json $d/manifest.json ".command=[\"pmucal\",\"c2c\"]"' $PMUCAL classify --allow-incomplete D
+row $LINENO v 2 "names no command" 'set_json $d/manifest.json "del(.command)"' $PMUCAL classify --allow-incomplete D
+row $LINENO c 2 "made by 'pmucal c2c'" 'set_json $d/manifest.json ".command=[\"pmucal\",\"c2c\"]"' $PMUCAL cpi --allow-incomplete --case l1_hit D
+row $LINENO c 2 "made by 'pmucal info'" 'set_json $d/manifest.json ".command=[\"pmucal\",\"info\"]"' $PMUCAL cpi --allow-incomplete --case l1_hit D
 # --- two processes: the folder's lock names its holder ---
 row $LINENO v 2 'in use by process [0-9]+ \(flock' '(flock -x $d sleep 5 &) ; sleep 0.3' $PMUCAL validate --resume D
 # --- environment inputs: an unusable file is an error, never this machine instead ---

@@ -27,6 +27,8 @@ ok $? "--base-cpi 0 --tolerance 5: remainder 120000 (10%) does not close: $(jq -
 
 # A results folder: one case's per-iteration counts, the model's quantities where no event counted.
 mkdir -p "$TMP/run"
+# Its manifest says which command made it: a folder of one without records (c2c) is refused.
+printf '{"command": ["pmucal", "validate"], "status": "complete"}\n' > "$TMP/run/manifest.json"
 cat > "$TMP/run/measurements.ndjson" <<'EON'
 {"case": "walker-l1", "events": [{"name": "page-faults", "stats": {"median": 0}}], "cycles": {"stats": {"median": 9}}, "model": {"ld.l1": 2}}
 {"case": "mixwalk", "events": [{"name": "page-faults", "stats": {"median": 0}}, {"name": "ls_dispatch.ld_dispatch", "unsupported": "no hardware PMU"}], "cycles": {"stats": {"median": 70}}, "model": {"ld.l1": 10, "ld.l2": 2, "ld.l3": 0.5, "inst": 40}}

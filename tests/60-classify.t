@@ -32,7 +32,7 @@ awk 'BEGIN {
         printf "]}\n"
     }
 }' > "$run/measurements.ndjson"
-printf '{"status": "complete"}\n' > "$run/manifest.json"
+printf '{"command": ["pmucal", "validate"], "status": "complete"}\n' > "$run/manifest.json"
 cat > "$TMP/synthetic.rules" <<'RULES'
 GOOD_INST          inst      exact
 GOOD_LOADS         ld.all    exact
@@ -73,7 +73,7 @@ is "$(status FAULT_DOUBLE)/$(status FAULT_OFFSET)/$(field FAULT_WRONG_LEVEL .exp
     "--no-rules: x2 and offset are suspect, the level is named"
 # Bad input: one message naming the input.
 mkdir -p "$TMP/bad"
-printf '{"status": "complete"}\n' > "$TMP/bad/manifest.json"
+printf '{"command": ["pmucal", "validate"], "status": "complete"}\n' > "$TMP/bad/manifest.json"
 printf '{"case":"x","events":[}\n' > "$TMP/bad/measurements.ndjson"
 $PMUCAL classify "$TMP/bad" > /dev/null 2> "$TMP/bad.err"
 rc=$?
@@ -92,13 +92,13 @@ ok $? "links at classify.txt and classify.json are replaced by the files, their 
 # A run folder is data: no file its manifest names is opened, and its PMU name is a plain name.
 printf 'GOOD_INST  inst * 2  exact\nSECRET_TOKEN x y\n' > "$TMP/secret"
 cp "$run/manifest.json" "$TMP/manifest.keep"
-printf '{"status": "complete", "expectations": "%s", "expect": "%s"}\n' "$TMP/secret" "$TMP/secret" > "$run/manifest.json"
+printf '{"command": ["pmucal", "validate"], "status": "complete", "expectations": "%s", "expect": "%s"}\n' "$TMP/secret" "$TMP/secret" > "$run/manifest.json"
 $PMUCAL classify "$run" --expect "$TMP/synthetic.rules" > "$TMP/c2.out" 2> "$TMP/c2.err"
 rc=$?
 [ $rc -eq 1 ] && [ "$(status GOOD_INST)" = clean ] && ! grep -q SECRET "$TMP/c2.err" "$TMP/c2.out" &&
     grep -q "give --expect FILE" "$TMP/c2.err"
 ok $? "files the manifest names are not read (GOOD_INST stays clean, nothing of them echoed), one note says how to give them: $(cat "$TMP/c2.err")"
-printf '{"status": "complete", "pmu_option": "../../../../../../tmp/x"}\n' > "$run/manifest.json"
+printf '{"command": ["pmucal", "validate"], "status": "complete", "pmu_option": "../../../../../../tmp/x"}\n' > "$run/manifest.json"
 $PMUCAL classify "$run" > /dev/null 2> "$TMP/c3.err"
 rc=$?
 [ $rc -eq 2 ] && grep -q "is not a PMU or source name" "$TMP/c3.err"
@@ -114,7 +114,7 @@ for row in "no manifest||damaged run folder" "{}||no status" '{"status": null}||
     [ $rc -eq 2 ] && [ ! -s "$TMP/c4.out" ] && grep -q "$want" "$TMP/c4.err"
     ok $? "manifest '$man' $opt: refused, exit $rc: $(head -c 160 "$TMP/c4.err")"
 done
-printf '{}\n' > "$run/manifest.json"
+printf '{"command": ["pmucal", "validate"]}\n' > "$run/manifest.json"
 $PMUCAL classify --allow-incomplete --no-rules "$run" > /dev/null 2>&1
 is "$?" 1 "a manifest without a status is classified with --allow-incomplete"
 cp "$TMP/manifest.keep" "$run/manifest.json"
