@@ -6,10 +6,11 @@
 
 TOUCH="walker size=4M page=4k phase=touch"
 EV=page-faults,minor-faults,context-switches,cpu-migrations
-$PMUCAL validate --case "$TOUCH" --case 'walker size=16k' --iters 1024 -e $EV --label m > "$TMP/m.tap" 2> /dev/null
+$PMUCAL validate --case "$TOUCH" --case 'walker size=16k' --iters 1024 -e $EV --label m > "$TMP/m.tap" 2> "$TMP/m.err"
 rc=$?
 dir=$(ls -d "$PMUCAL_RESULTS"/*-m | head -n 1)
-[ $rc -eq 0 ] && [ -f "$dir/manifest.json" ]; ok $? "validate writes a run folder (exit $rc)"
+[ $rc -eq 0 ] && [ -f "$dir/manifest.json" ]
+ok $? "validate writes a run folder (exit $rc$([ $rc = 0 ] || printf '; %s' "$(grep -v '^ok' "$TMP/m.tap" | head -n 3 | tr '\n' ' ') $(tail -n 3 "$TMP/m.err" | tr '\n' ' ')"))"
 jq -e '.status == "complete" and (.hostname | length > 0) and (.cpu.id | test("-[0-9]+-[0-9A-F]+-[0-9]+$"))
     and (.cpu.microcode | length > 0) and (.software | .kernel and .perf and .libpfm4 and .libpfm4_api and .hwloc
     and .pmucal and .pmucal_commit) and .pmucal_commit == .software.pmucal_commit and .started and .ended
