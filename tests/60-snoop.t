@@ -62,7 +62,8 @@ seen=$(awk -v a="$hitm" -v b="$local" 'BEGIN { print (a > b + 5) ? "a cross-core
 awk -v a="$hitm" -v b="$local" 'BEGIN { exit !(a >= b - 1) }'
 ok $? "a HITM line ($hitm cycles, median) is not cheaper than a local one ($local, min): $seen"
 timeout 60 $PMUCAL run snoop mode=hitm -e page-faults -r 3 > "$TMP/pen.out" 2>&1
-grep -q "penalty snoop.hitm (CPU 1 -> CPU 0, same-l3\|penalty snoop.hitm (CPU 1 -> CPU 0," "$TMP/pen.out"
+# Which CPU reads and which writes is the least loaded one's choice (issue 25): any two of them.
+sed -n 's/.*penalty snoop.hitm (CPU \([0-9]*\) -> CPU \([0-9]*\), .*/\1 \2/p' "$TMP/pen.out" | awk '$1 != $2 { f = 1 } END { exit !f }'
 ok $? "pmucal run snoop reports the HITM penalty per line: $(grep 'penalty' "$TMP/pen.out")"
 
 # Wrong CPUs: one clear line naming the parameter, non-zero exit.
