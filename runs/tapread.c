@@ -64,7 +64,7 @@ static struct vcell *new_cell(struct runfile *r, enum vkind kind, int line, cons
 static const char *split_case(struct vcell *c, const char *desc, const char *end)
 {
     const char *sep = strstr(desc, " :: ");
-    if (!sep || sep > end)
+    if (!sep || sep + 4 > end)   /* the separator whole before the directive ("x :: # SKIP" shares a space) */
         return NULL;
     c->case_label = dup_n(desc, (size_t)(sep - desc));
     return sep + 4;

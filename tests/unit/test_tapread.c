@@ -35,6 +35,8 @@ static const struct {
      1, VK_INFO, "walker size=L2", "task-clock", NULL, "info", "built-in rules (validate/expect.c):12", 40.25, NAN},
     {__LINE__, "ok 1 - closure: mixwalk predicted from calibrated latencies # SKIP needs a stable l1_hit penalty",
      1, VK_SKIP, NULL, NULL, NULL, NULL, NULL, NAN, NAN},
+    /* A separator that runs into the directive (the space between them shared): no case, no event. */
+    {__LINE__, "ok 9 - x :: # SKIP y", 1, VK_SKIP, NULL, NULL, NULL, NULL, NULL, NAN, NAN},
     {__LINE__, "# per-event summary (5 events):", 0, 0, NULL, NULL, NULL, NULL, NULL, NAN, NAN},
     {__LINE__, "1..16", 0, 0, NULL, NULL, NULL, NULL, NULL, NAN, NAN},
     {__LINE__, "okay 1 - not TAP", -1, 0, NULL, NULL, NULL, NULL, NULL, NAN, NAN},
