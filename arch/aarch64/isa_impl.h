@@ -3,7 +3,7 @@
 #ifndef PMUCAL_A64_ISA_IMPL_H
 #define PMUCAL_A64_ISA_IMPL_H
 #include "arch/aarch64/a64_emit.h"
-#include "arch/aarch64/caches.h"
+#include "arch/caches.h"
 #include "arch/aarch64/cpu.h"
 #include "arch/aarch64/regions.h"
 #include "arch/aarch64/ticks.h"

@@ -1,4 +1,7 @@
-#include "arch/x86_64/caches.h"
+/* The caches x86 states through CPUID: the deterministic leaves (4 on Intel, 0x8000001D on AMD)
+ * and AMD's summary leaf 0x80000006; read from this CPU, or replayed from a hwloc-gather-cpuid dump
+ * (HWLOC_CPUID_PATH, as hwloc itself does) so a fixture host is judged by its own CPUID. */
+#include "arch/caches.h"
 #include "arch/x86_64/cpuid_leaf.h"
 #include <stdbool.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * arch/isa.h only. */
 #ifndef PMUCAL_X86_ISA_IMPL_H
 #define PMUCAL_X86_ISA_IMPL_H
-#include "arch/x86_64/caches.h"
+#include "arch/caches.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/regions.h"
 #include "arch/x86_64/ticks.h"

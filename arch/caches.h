@@ -1,9 +1,9 @@
 /* What the CPU says of its own data caches, for the geometry check to hold hwloc's levels
- * against. On x86, CPUID: the deterministic leaves (4 on Intel, 0x8000001D on AMD) and AMD's
- * summary leaf 0x80000006; read from this CPU, or replayed from a hwloc-gather-cpuid dump
- * (HWLOC_CPUID_PATH, as hwloc itself does) so a fixture host is judged by its own CPUID. */
-#ifndef PMUCAL_X86_CACHES_H
-#define PMUCAL_X86_CACHES_H
+ * against: one struct for every ISA, so the check is one. Each ISA's caches.c fills it from what
+ * it can read (x86: CPUID, or a hwloc-gather-cpuid dump named by HWLOC_CPUID_PATH; AArch64:
+ * nothing, user space has no capacities to read). */
+#ifndef PMUCAL_ARCH_CACHES_H
+#define PMUCAL_ARCH_CACHES_H
 #include <stdint.h>
 
 struct cpu_caches {
@@ -22,8 +22,8 @@ struct cpu_caches {
     const char *incomplete[4];
 };
 
-/* Fills c from HWLOC_CPUID_PATH/pu0 when that variable is set, else from this CPU.
- * -1 with why when the dump cannot be read. */
+/* Fills c with what this CPU (or the dump HWLOC_CPUID_PATH names, where the ISA has one) states;
+ * every size 0 where it states nothing. -1 with why when a dump cannot be read. */
 int cpu_caches_read(struct cpu_caches *c, char *why, int whylen);
 
 #endif
