@@ -3,7 +3,8 @@
  * the generators, the kernels) includes this header only, never a file of arch/<ARCH>/.
  *
  * The implementation is picked here, once, by the compiler's target; the Makefile's ARCH
- * (default x86_64) compiles that folder. Each arch/<ARCH>/isa_impl.h provides:
+ * (default x86_64) compiles that folder. The seam is (declared below where the declaration is
+ * the same on every ISA; arch/<ARCH>/isa_impl.h provides the rest):
  *
  * The cycle counter: a reference counter (the TSC on x86) read in marks that keep a measured
  * region between them; host/clock.c converts its ticks to core cycles
@@ -52,7 +53,17 @@
 #ifndef PMUCAL_ISA_H
 #define PMUCAL_ISA_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+/* What every ISA provides is declared here, once; arch/<ARCH>/ holds the types whose fields
+ * differ (struct cpu_facts, enum isa_ext), the inline marks, and the instruction text below's
+ * inline helpers are made of. */
+
+/* Whether the serializing stop mark exists here, set before main by arch/<ARCH>/ticks.c (the
+ * inline stop mark reads it). */
+extern bool isa_stop_serialized;
 
 /* triad's variants: doubles an instruction, the ISA_* extension it needs (0 = none), and why
  * it has no non-temporal form (NULL = it has one). In arch/<ARCH>/regions.c. */
@@ -71,5 +82,74 @@ extern const size_t isa_ntriad_variants;
 #else
 #error "pmucal has no ISA implementation for this target: arch/ holds x86_64 and aarch64"
 #endif
+
+/* REPS (a string literal) copies of BODY a trip, for kernels with a pointer p and an iteration
+ * count n in scope (in BODY: %[p], %[n]). More input operands may follow. The loop is "enter
+ * at the test; body; test", so run(n) - run(0) is exactly n bodies and n loop tests. */
+#define ISA_EXACT_LOOP(REPS, BODY, ...)                                \
+    __asm__ __volatile__(ISA_LOOP_ENTER "\n\t"                         \
+                         ".p2align 6\n"                               \
+                         "1:\n\t"                                     \
+                         ".rept " REPS "\n\t" BODY ".endr\n"          \
+                         "2:\n\t" ISA_LOOP_TEST                       \
+                         : [p] "+r"(p), [n] "+r"(n)                   \
+                         : __VA_ARGS__                                \
+                         : ISA_LOOP_CLOBBERS)
+
+const struct cpu_facts *cpu_get(void);
+
+/* Every extension of enum isa_ext once, in the order SKIP reasons name them. */
+struct isa_ext_info {
+    unsigned bit;
+    const char *name;      /* "AVX2", "SVE" */
+    const char *key;       /* its key in the manifest's cpu.features */
+};
+extern const struct isa_ext_info isa_exts[];
+extern const size_t isa_nexts;
+/* Does this CPU (and its OS) let us run the extension? */
+bool isa_ext_present(unsigned bit);
+
+/* perf's signature of this CPU, the key its mapfile rows match, with how it was read in how
+ * (the ISA's header says what it is made of). false with why in how when it cannot be read. */
+bool isa_cpu_signature(char *sig, size_t n, char *how, size_t hn);
+/* The programmable core counters the CPU states, with *how naming where; 0 where it states
+ * none or user space cannot read it. */
+int isa_pmu_counters(bool amd, const char **how);
+
+/* The instructions that end a timed region (for the manifest), and why the serializing read is
+ * not used here, or "". */
+const char *isa_stop_mark(void);
+const char *isa_stop_note(void);
+
+/* trips x ISA_CHAIN_OPS dependent adds: each needs the previous result, so one a cycle on any
+ * out-of-order core; the loop counter runs on another chain and hides under them. */
+#define ISA_CHAIN_OPS 1000
+static inline void isa_op_chain(uint64_t trips)
+{
+    uint64_t acc = 0;
+    __asm__ __volatile__("1:\n\t"
+                         ".rept 1000\n\t" ISA_CHAIN_ADD "\n\t"
+                         ".endr\n\t" ISA_CHAIN_NEXT_TRIP
+                         : [acc] "+r"(acc), [n] "+r"(trips)
+                         :
+                         : "cc");
+}
+
+/* snoop's writer: a spin-wait hint, a line flushed from every cache, and the wait for the
+ * flushes. */
+static inline void isa_cpu_relax(void)
+{
+    __asm__ __volatile__(ISA_RELAX_TEXT ::: "memory");
+}
+
+static inline void isa_flush_line(const void *p)
+{
+    __asm__ __volatile__(ISA_FLUSH_LINE_TEXT ::"r"(p) : "memory");
+}
+
+static inline void isa_flush_done(void)
+{
+    __asm__ __volatile__(ISA_FLUSH_DONE_TEXT ::: "memory");
+}
 
 #endif

@@ -1,7 +1,6 @@
 /* AArch64 user space reads CTR_EL0 only (line sizes, no capacities; CCSIDR_EL1 is the kernel's),
  * so here the CPU says nothing and hwloc's levels (from the kernel's sysfs cacheinfo) stand. */
-#include "arch/caches.h"
-#include "arch/aarch64/cpu.h"
+#include "arch/isa.h"
 #include <stdio.h>
 #include <string.h>
 

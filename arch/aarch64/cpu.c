@@ -1,4 +1,4 @@
-#include "arch/aarch64/cpu.h"
+#include "arch/isa.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -22,28 +22,16 @@ struct cpu_facts {
     int dtlb1_2m, stlb_2m;
 };
 
-const struct cpu_facts *cpu_get(void);
-
 /* Extensions a kernel variant may need beyond ARMv8.0 with AdvSIMD (NEON, always there), and a
  * counter source may be unable to execute (valgrind has no SVE). */
 enum isa_ext {
     ISA_SVE = 1u << 0,
 };
-extern const struct isa_ext_info {
-    unsigned bit;
-    const char *name;      /* "SVE" */
-    const char *key;       /* its key in the manifest's cpu.features */
-} isa_exts[];
-extern const size_t isa_nexts;
-bool isa_ext_present(unsigned bit);
 /* What the simulating counter source (valgrind) cannot execute. */
 #define ISA_SIM_LIMITS ISA_SVE
 
-/* perf's arm64 signature of this CPU: the MIDR as 0x%016x ("0x00000000414fd0c1"), from
- * PMUCAL_MIDR (a test's stand-in host), sysfs or /proc/cpuinfo; how says which. false with
- * why in how when none is readable. */
-bool isa_cpu_signature(char *sig, size_t n, char *how, size_t hn);
-/* User space cannot read PMCR_EL0.N: 0 (the event table's or libpfm4's count stands in). */
-int isa_pmu_counters(bool amd, const char **how);
+/* isa_cpu_signature here: the MIDR as 0x%016x ("0x00000000414fd0c1"), from PMUCAL_MIDR (a
+ * test's stand-in host), sysfs or /proc/cpuinfo. isa_pmu_counters is 0: user space cannot read
+ * PMCR_EL0.N (the event table's or libpfm4's count stands in). */
 
 #endif

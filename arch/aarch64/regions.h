@@ -12,21 +12,12 @@
 /* Instructions the exact loop's test adds to every iteration: subs and b.hs. */
 #define ISA_LOOP_TEST_INST 2
 
-/* REPS (a string literal) copies of BODY a trip, for kernels with a pointer p and an iteration
- * count n in scope (in BODY: %[p], %[n]; x17 is the bodies' scratch). More inputs may follow. */
-#define ISA_EXACT_LOOP(REPS, BODY, ...)                              \
-    __asm__ __volatile__("b 2f\n\t"                                 \
-                         ".p2align 6\n"                             \
-                         "1:\n\t"                                   \
-                         ".rept " REPS "\n\t"                       \
-                         BODY                                       \
-                         ".endr\n"                                  \
-                         "2:\n\t"                                   \
-                         "subs %[n], %[n], #1\n\t"                  \
-                         "b.hs 1b"                                  \
-                         : [p] "+r"(p), [n] "+r"(n)                 \
-                         : __VA_ARGS__                              \
-                         : "cc", "memory", "x17")
+/* The exact loop's text (arch/isa.h's ISA_EXACT_LOOP): the jump to its test at label 2, the
+ * test that counts n down and returns to label 1, and what the bodies clobber (x17 is their
+ * scratch). */
+#define ISA_LOOP_ENTER "b 2f"
+#define ISA_LOOP_TEST "subs %[n], %[n], #1\n\tb.hs 1b"
+#define ISA_LOOP_CLOBBERS "cc", "memory", "x17"
 
 /* The pointer chase of every latency kernel: one dependent load, p = *p. */
 #define ISA_CHASE_STEP "ldr %[p], [%[p]]\n\t"
@@ -108,20 +99,10 @@
 #define ISA_TRIAD_MATRIX "variant=scalar", "variant=neon", "variant=neon size=L2", "variant=neon size=L3"
 
 /* snoop's writer: a spin-wait hint, and the lines it hands over cleaned and invalidated to the
- * point of coherency (Linux lets EL0 run dc civac). */
-static inline void isa_cpu_relax(void)
-{
-    __asm__ __volatile__("yield" ::: "memory");
-}
-
-static inline void isa_flush_line(const void *p)
-{
-    __asm__ __volatile__("dc civac, %0" ::"r"(p) : "memory");
-}
-
-static inline void isa_flush_done(void)
-{
-    __asm__ __volatile__("dsb ish" ::: "memory");
-}
+ * point of coherency (Linux lets EL0 run dc civac; the line's address is %0), then a barrier
+ * that waits for them. */
+#define ISA_RELAX_TEXT "yield"
+#define ISA_FLUSH_LINE_TEXT "dc civac, %0"
+#define ISA_FLUSH_DONE_TEXT "dsb ish"
 
 #endif

@@ -1,4 +1,4 @@
-#include "arch/aarch64/ticks.h"
+#include "arch/isa.h"
 
 bool isa_stop_serialized;
 

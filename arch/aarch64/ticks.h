@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* AArch64 has no serializing read of the counter: the isb marks are the only ones. */
-extern bool isa_stop_serialized;
+/* AArch64 has no serializing read of the counter: the isb marks are the only ones
+ * (isa_stop_serialized is false). */
 
 /* isb before the read waits for the instructions before it to complete (the region, at a stop
  * mark); isb after keeps later instructions (the region, at a start mark) from starting before
@@ -44,25 +44,8 @@ static inline double isa_ticks_hz_said(void)
     return (double)f;
 }
 
-const char *isa_stop_mark(void);
-const char *isa_stop_note(void);
-
-/* trips x ISA_CHAIN_OPS dependent adds, one a cycle on any core; the loop counter runs on
- * another chain and hides under them. */
-#define ISA_CHAIN_OPS 1000
-static inline void isa_op_chain(uint64_t trips)
-{
-    uint64_t acc = 0;
-    __asm__ __volatile__(
-        "1:\n\t"
-        ".rept 1000\n\t"
-        "add %[acc], %[acc], #1\n\t"
-        ".endr\n\t"
-        "subs %[n], %[n], #1\n\t"
-        "b.ne 1b"
-        : [acc] "+r"(acc), [n] "+r"(trips)
-        :
-        : "cc");
-}
+/* isa_op_chain's text: the dependent add, and the trip's count-down to label 1. */
+#define ISA_CHAIN_ADD "add %[acc], %[acc], #1"
+#define ISA_CHAIN_NEXT_TRIP "subs %[n], %[n], #1\n\tb.ne 1b"
 
 #endif

@@ -1,4 +1,4 @@
-#include "arch/x86_64/cpu.h"
+#include "arch/isa.h"
 #include "arch/x86_64/cpuid_leaf.h"
 #include <cpuid.h>
 #include <stdio.h>

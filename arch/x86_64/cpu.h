@@ -17,8 +17,6 @@ struct cpu_facts {
     int dtlb1_2m, stlb_2m;
 };
 
-const struct cpu_facts *cpu_get(void);
-
 /* Instruction-set extensions a kernel (or one of its variants) may need beyond x86-64 + SSE2,
  * and a counter source may be unable to execute (its isa_limits, core/source.h): the sim source
  * runs code under valgrind, which has no AVX-512 and dies with SIGILL on it. */
@@ -27,24 +25,12 @@ enum isa_ext {
     ISA_FMA = 1u << 1,
     ISA_AVX512 = 1u << 2,   /* AVX-512F (and whatever subsets the variant names in its reason) */
 };
-/* Every extension once, in the order SKIP reasons name them. */
-extern const struct isa_ext_info {
-    unsigned bit;
-    const char *name;      /* "AVX2", "FMA", "AVX-512" */
-    const char *key;       /* its key in the manifest's cpu.features */
-} isa_exts[];
-extern const size_t isa_nexts;
-/* Does this CPU (and its OS) let us run the extension? */
-bool isa_ext_present(unsigned bit);
 /* What the simulating counter source (valgrind) cannot execute. */
 #define ISA_SIM_LIMITS ISA_AVX512
 
-/* perf's signature of this CPU, VENDOR-FAMILY-MODEL-STEPPING (GenuineIntel-6-55-4), from CPUID
- * or the dump HWLOC_CPUID_PATH names; how says which ("cpuid", "HWLOC_CPUID_PATH"). false with
- * why in how when the dump cannot be read or lacks leaves 0 and 1. */
-bool isa_cpu_signature(char *sig, size_t n, char *how, size_t hn);
-/* The programmable core counters CPUID states (AMD's PerfMonV2 or PerfCtrExtCore, Intel's
- * architectural PMU leaf), with *how naming the leaf; 0 where it states none. */
-int isa_pmu_counters(bool amd, const char **how);
+/* isa_cpu_signature here: VENDOR-FAMILY-MODEL-STEPPING (GenuineIntel-6-55-4), from CPUID or the
+ * dump HWLOC_CPUID_PATH names ("cpuid", "HWLOC_CPUID_PATH"); false when the dump cannot be read
+ * or lacks leaves 0 and 1. isa_pmu_counters reads AMD's PerfMonV2 or PerfCtrExtCore leaf, or
+ * Intel's architectural PMU leaf. */
 
 #endif

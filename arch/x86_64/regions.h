@@ -11,21 +11,11 @@
 /* Instructions the exact loop's test adds to every iteration: sub and jnc. */
 #define ISA_LOOP_TEST_INST 2
 
-/* REPS (a string literal) copies of BODY a trip, for kernels with a pointer p and an iteration
- * count n in scope (in BODY: %[p], %[n]). More input operands may follow. */
-#define ISA_EXACT_LOOP(REPS, BODY, ...)                              \
-    __asm__ __volatile__("jmp 2f\n\t"                               \
-                         ".p2align 6\n"                             \
-                         "1:\n\t"                                   \
-                         ".rept " REPS "\n\t"                       \
-                         BODY                                       \
-                         ".endr\n"                                  \
-                         "2:\n\t"                                   \
-                         "sub $1, %[n]\n\t"                         \
-                         "jnc 1b"                                   \
-                         : [p] "+r"(p), [n] "+r"(n)                 \
-                         : __VA_ARGS__                              \
-                         : "cc", "memory")
+/* The exact loop's text (arch/isa.h's ISA_EXACT_LOOP): the jump to its test at label 2, the
+ * test that counts n down and returns to label 1, and what the bodies clobber. */
+#define ISA_LOOP_ENTER "jmp 2f"
+#define ISA_LOOP_TEST "sub $1, %[n]\n\tjnc 1b"
+#define ISA_LOOP_CLOBBERS "cc", "memory"
 
 /* Exact-loop bodies. The pointer chase of every latency kernel: one dependent load, p = *p. */
 #define ISA_CHASE_STEP "mov (%[p]), %[p]\n\t"
@@ -141,20 +131,10 @@
 #define ISA_TRIAD_MATRIX "variant=scalar", "variant=sse", "variant=avx2", "variant=avx512", "variant=avx2 size=L2", \
         "variant=avx2 size=L3", "variant=avx2 size=DRAM", "variant=avx2 size=DRAM store=nt", "variant=sse size=L3 store=nt"
 
-/* snoop's writer: a spin-wait hint, and the lines it hands over flushed from every cache. */
-static inline void isa_cpu_relax(void)
-{
-    __asm__ __volatile__("pause" ::: "memory");
-}
-
-static inline void isa_flush_line(const void *p)
-{
-    __asm__ __volatile__("clflush (%0)" ::"r"(p) : "memory");
-}
-
-static inline void isa_flush_done(void)
-{
-    __asm__ __volatile__("mfence" ::: "memory");
-}
+/* snoop's writer: a spin-wait hint, and the lines it hands over flushed from every cache (the
+ * line's address is %0), then a fence that waits for the flushes. */
+#define ISA_RELAX_TEXT "pause"
+#define ISA_FLUSH_LINE_TEXT "clflush (%0)"
+#define ISA_FLUSH_DONE_TEXT "mfence"
 
 #endif

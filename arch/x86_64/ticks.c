@@ -1,5 +1,4 @@
-#include "arch/x86_64/ticks.h"
-#include "arch/x86_64/cpu.h"
+#include "arch/isa.h"
 #include <valgrind/valgrind.h>
 
 bool isa_stop_serialized;

@@ -5,9 +5,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Does CPUID advertise RDTSCP? Read once before main (ticks.c). Where it does not (some VMs,
- * valgrind on such a host), executing it may raise SIGILL, so the stop mark falls back. */
-extern bool isa_stop_serialized;
+/* isa_stop_serialized: does CPUID advertise RDTSCP? Read once before main (ticks.c). Where it
+ * does not (some VMs, valgrind on such a host), executing it may raise SIGILL, so the stop mark
+ * falls back. */
 
 /* Start and stop marks that keep the measured region between them: lfence orders the start
  * read before the region; rdtscp waits for the region to finish, lfence keeps later work after.
@@ -45,27 +45,11 @@ static inline double isa_ticks_hz_said(void)
     return 0;
 }
 
-/* The instructions that end a timed region here: "rdtscp;lfence" or "lfence;rdtsc;lfence". */
-const char *isa_stop_mark(void);
-/* " (CPUID has no RDTSCP)" where the fenced mark stands in for it, else "". */
-const char *isa_stop_note(void);
+/* isa_stop_mark: "rdtscp;lfence" or "lfence;rdtsc;lfence"; isa_stop_note: " (CPUID has no
+ * RDTSCP)" where the fenced mark stands in for it. */
 
-/* trips x ISA_CHAIN_OPS dependent adds: each needs the previous result, so one a cycle on any
- * out-of-order core; the loop counter runs on another chain and hides under them. */
-#define ISA_CHAIN_OPS 1000
-static inline void isa_op_chain(uint64_t trips)
-{
-    uint64_t acc = 0;
-    __asm__ __volatile__(
-        "1:\n\t"
-        ".rept 1000\n\t"
-        "add $1, %[acc]\n\t"
-        ".endr\n\t"
-        "dec %[n]\n\t"
-        "jnz 1b"
-        : [acc] "+r"(acc), [n] "+r"(trips)
-        :
-        : "cc");
-}
+/* isa_op_chain's text: the dependent add, and the trip's count-down to label 1. */
+#define ISA_CHAIN_ADD "add $1, %[acc]"
+#define ISA_CHAIN_NEXT_TRIP "dec %[n]\n\tjnz 1b"
 
 #endif
