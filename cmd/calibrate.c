@@ -5,6 +5,7 @@
 #include "base/tap.h"
 #include "base/util.h"
 #include "base/version.h"
+#include "cmd/calibrate.h"
 #include "cmd/calibrate_sim.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
@@ -12,6 +13,7 @@
 #include "events/pfm.h"
 #include "host/clock.h"
 #include "host/cpuload.h"
+#include "host/geometry.h"
 #include "host/topo.h"
 #include "penalties/calibrate.h"
 #include "penalties/curve.h"
@@ -125,10 +127,14 @@ const struct command calibrate_command = {
 
 static int run_curve(struct cal *k, int ppo, struct curve *cv, struct json *doc)
 {
-    if (curve_measure(cv, ppo, curve_case, k))
+    if (curve_measure(cv, ppo, k->curve_top, !k->replaying, curve_case, k))
         return -1;
     curve_detect_levels(cv);
-    curve_write(cv, ppo, k->dir->path, doc);
+    static const char *const level_cases[4] = {"L1", "L2", "L3", "DRAM"};
+    for (int l = 0; l < 4; l++)
+        cv->case_bytes[l] = level_size_of(k->levels ? k->levels : topo_resolved(), level_cases[l]);
+    if (!k->replaying)
+        curve_write(cv, ppo, k->dir->path, doc);
     return 0;
 }
 
@@ -355,9 +361,11 @@ static void begin_doc(struct json *doc, const struct cal *k, const struct calibr
     json_string(doc, "method", "penalty = (median issue - median control) / (occurrences issue - control), per "
                 "repetition cycles at the clock measured around it; 95% percentile bootstrap interval, 2000 "
                 "resamples; unstable when the half-width exceeds 10% and 0.25 cycles (0.1 ns for memory)");
-    json_object_begin(doc, "host");
-    host_facts_json(doc);
-    json_object_end(doc);
+    if (!k->replaying) {   /* a replay looks at nothing of this host */
+        json_object_begin(doc, "host");
+        host_facts_json(doc);
+        json_object_end(doc);
+    }
 }
 
 /* Every wanted recipe measured and fitted into ps (*np of them), a progress line each; the
@@ -376,6 +384,9 @@ static int measure_recipes(struct cal *k, const struct calibrate_args *a, struct
         fit_recipe(k, &recipes[i], p, 1000u + (unsigned)i);
         closure_after_recipe(k, &recipes[i]);
         const char *unit = recipes[i].domain == DOMAIN_MEMORY ? "ns" : "cycles";
+        errors += !strcmp(p->status, "error");
+        if (k->replaying)   /* no progress to show: nothing is measured */
+            continue;
         if (!strcmp(p->status, "ok") || !strcmp(p->status, "unstable"))
             pm_note("[%d/%d] %-20s %9.2f %s [%.2f, %.2f]%s%s  (%.1f s)", done, nwanted, recipes[i].name, p->f.value,
                     unit, p->f.lo, p->f.hi, !strcmp(p->status, "unstable") ? " UNSTABLE: " : "", p->reason,
@@ -383,7 +394,6 @@ static int measure_recipes(struct cal *k, const struct calibrate_args *a, struct
         else
             pm_note("[%d/%d] %-20s %s: %s", done, nwanted, recipes[i].name, !strcmp(p->status, "skip") ? "SKIP"
                     : !strcmp(p->status, "not_ok") ? "NOT OK" : "ERROR", p->reason);
-        errors += !strcmp(p->status, "error");
     }
     return errors;
 }
@@ -395,18 +405,21 @@ static int measure_recipes(struct cal *k, const struct calibrate_args *a, struct
 static int calibrate(struct cal *k, const struct calibrate_args *a, struct tap *tap, double t0, int *errors)
 {
     struct pfm_core core;
-    const char *host_pmu = pfm_core_pmu(&core) ? core.name : NULL;
-    k->host_pmu = host_pmu;
-    k->hw = perf_hw_usable(k->hw_why, sizeof(k->hw_why));
-    const struct cpu_model *model = cpu_model_of_pmu(host_pmu) ? cpu_model_of_pmu(host_pmu) : cpu_model_host();
-    k->model = model ? model->name : NULL;
+    if (!k->replaying) {   /* a replayed run's PMU, hardware and model are the run's own */
+        k->host_pmu = pfm_core_pmu(&core) ? core.name : NULL;
+        k->hw = perf_hw_usable(k->hw_why, sizeof(k->hw_why));
+        const struct cpu_model *model =
+            cpu_model_of_pmu(k->host_pmu) ? cpu_model_of_pmu(k->host_pmu) : cpu_model_host();
+        k->model = model ? model->name : NULL;
+    }
+    const char *host_pmu = k->host_pmu;
     struct json doc;
     begin_doc(&doc, k, a);
     struct penalty *ps = xcalloc((size_t)nrecipes, sizeof(*ps));
     int np = 0;
     tap_comment(tap, "pmucal calibrate: %d repetitions x %.0f ms runs on CPU %d, results in %s", k->o.repetitions,
-                k->o.target_seconds * 1e3, k->o.cpu, k->dir->path);
-    if (k->resume)
+                k->o.target_seconds * 1e3, k->o.cpu, cal_folder(k));
+    if (k->resume && !k->replaying)
         tap_comment(tap, "resuming: %d cases measured before are taken from their records, not measured again; %d "
                     "records dropped (cut short, or without a case key)", k->resume->records_kept,
                     k->resume->records_dropped);
@@ -438,10 +451,12 @@ static int calibrate(struct cal *k, const struct calibrate_args *a, struct tap *
     if (stop_requested())   /* a stop between cases is a stop too */
         k->interrupted = true;
     json_object_begin(&doc, "clock");
-    const struct clock_info *ci = clock_get();
     json_number(&doc, "core_ghz", ghz);
-    json_number(&doc, "tsc_ghz", ci->tsc_hz / 1e9);
-    json_number(&doc, "startup_core_ghz", ci->core_hz / 1e9);
+    if (!k->replaying) {
+        const struct clock_info *ci = clock_get();
+        json_number(&doc, "tsc_ghz", ci->tsc_hz / 1e9);
+        json_number(&doc, "startup_core_ghz", ci->core_hz / 1e9);
+    }
     json_string(&doc, "how", "median over all measurements of the clock measured around each (dependent adds / TSC)");
     json_object_end(&doc);
     json_array_begin(&doc, "penalties");
@@ -459,6 +474,11 @@ static int calibrate(struct cal *k, const struct calibrate_args *a, struct tap *
         tap_plan(tap);
     if (tap->not_ok)
         status = 1;
+    if (k->replaying) {   /* judged again: nothing is written */
+        json_free(&doc);
+        free(ps);
+        return status;
+    }
     if (run_dir_write(k->dir, "penalties.json", &doc))
         status = 1;
     json_free(&doc);
@@ -515,4 +535,71 @@ static int calibrate_main(int argc, char **argv)
     }
     session_free(&s);
     return status;
+}
+
+int calibrate_replay(const struct runfile *run, const struct jvalue *penalties, struct tap *tap)
+{
+    const struct jvalue *cmd = jget(run->manifest, "command");
+    if (!cmd || cmd->type != J_ARRAY || cmd->n < 2) {
+        pm_error("%s/manifest.json: its \"command\" is not the calibrate command line that made the run", run->path);
+        return 2;
+    }
+    /* The run's own options, read as calibrate reads them: what it measured and how it judged. */
+    int argc = cmd->n - 1;
+    char **argv = xcalloc((size_t)argc + 1, sizeof(*argv));
+    for (int i = 0; i < argc; i++)
+        argv[i] = (char *)(jstr(&cmd->items[i + 1]) ? jstr(&cmd->items[i + 1]) : "");
+    struct calibrate_args a = CALIBRATE_DEFAULTS;
+    int rc = cli_parse(&calibrate_command, argc, argv, calibrate_option, &a, NULL) ? 2 : 0;
+    if (rc)
+        pm_error("%s/manifest.json: its command line is not one calibrate takes; the run cannot be judged again",
+                 run->path);
+    else if (a.list || a.resume || strcmp(a.source, "perf"))
+        rc = -1;   /* no timed penalties in it (--source sim): its records are judged by validate's rules */
+    const struct jvalue *pen = penalties, *pmu = jget(run->manifest, "pmu");
+    if (!rc && (!pen || pen->type != J_OBJECT)) {
+        pm_error("%s: no penalties.json (or not a JSON object): the penalties' model is not known; the run cannot be "
+                 "judged again", run->path);
+        rc = 2;
+    }
+    if (rc) {
+        free(argv);
+        return rc;
+    }
+    struct resume rs = {.run = run->path, .manifest = run->manifest, .rec = run->rec, .nrec = run->nrec};
+    rs.replayed = xcalloc((size_t)run->nrec + 1, sizeof(*rs.replayed));
+    struct cal k = {.o = a.o, .resume = &rs, .replaying = true};
+    k.o.src = source_select("perf");
+    k.o.cpu = (int)jget_num(run->manifest, "measure_cpu", jget_num(pen, "cpu", 0));
+    k.host_pmu = jget_str(pmu, "libpfm4_pmu", NULL);
+    k.hw = jget(pmu, "hardware_usable") && jget(pmu, "hardware_usable")->type == J_BOOL && jget(pmu, "hardware_usable")->b;
+    snprintf(k.hw_why, sizeof(k.hw_why), "%s", jget_str(pmu, "hardware_reason", "the run's hardware events"));
+    k.model = jget_str(pen, "cpu_model", NULL);
+    /* The curve's points are the run's: its host's caches gave their sizes, not this one's. */
+    for (int i = 0; i < run->nrec; i++) {
+        unsigned long long b;
+        char tail[2];
+        if (sscanf(jget_str(run->rec[i], "key", ""), "walker size=%llu order=random%1s", &b, tail) == 1 &&
+            b > k.curve_top)
+            k.curve_top = b;
+    }
+    if (!k.curve_top)   /* no curve in the run: none is measured here */
+        a.curve = false;
+    /* The levels the run's cases were sized by: its manifest's (this host's would size them anew). */
+    struct topo levels = {0};
+    const struct jvalue *caches = jget(jget(run->manifest, "topology"), "caches");
+    for (int i = 0; caches && caches->type == J_ARRAY && i < caches->n; i++) {
+        const char *nm = jget_str(&caches->items[i], "name", "");
+        int l = !strcmp(nm, "L1d") ? 1 : !strcmp(nm, "L2") ? 2 : !strcmp(nm, "L3") ? 3 : 0;
+        double size = jget_num(&caches->items[i], "size", 0);
+        if (l && size > 0 && size < 1e12)
+            levels.data[l].level = l, levels.data[l].size = (uint64_t)size;
+    }
+    k.levels = &levels;
+    int errors;
+    rc = calibrate(&k, &a, tap, clock_now_seconds(), &errors);
+    cal_free(&k);
+    free(rs.replayed);
+    free(argv);
+    return rc;
 }

@@ -2,6 +2,7 @@
  * files and vendor tables, without measuring: an expectation change checked offline against
  * every stored host. */
 #include "base/util.h"
+#include "cmd/calibrate.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "events/vendor.h"
@@ -29,7 +30,7 @@ static const struct cli_option replay_options[] = {
 const struct command replay_command = {
     .name = "replay",
     .fn = replay_main,
-    .summary = "judge a stored run again with today's expectations and vendor tables, without measuring",
+    .summary = "judge a stored run again with today's rules, checks and references, without measuring",
     .synopsis = "RUN [options]",
     .usage = "RUN is a run folder of 'pmucal validate'. Its measurements (per-repetition counts, the\n"
              "cases' models, the encodings it used) are judged as validate judges them, with the rules\n"
@@ -40,7 +41,15 @@ const struct command replay_command = {
              "one the run recorded. Prints TAP like validate, in the order of the run's validate.tap,\n"
              "with its SKIP lines that no record holds (cases skipped at set-up, hardware events taken out\n"
              "before measuring) printed again in their place; then the (case, event) points whose\n"
-             "verdict differs from the one stored in the run.\n"
+             "verdict differs from the one stored in the run.\n\n"
+             "RUN may be a run folder of 'pmucal calibrate' too: each case is rebuilt from its record\n"
+             "(as --resume rebuilds it), the penalties are fitted again with the same seeds and checked\n"
+             "with this build's checks and published references, against the run's own options, PMU,\n"
+             "CPU model, cache levels and latency curve (its manifest's and records'); nothing of this\n"
+             "host is measured or read. The penalty and closure lines and the table print as calibrate\n"
+             "printed them; then each verdict line that differs from validate.tap's, and how many. The\n"
+             "rule options do not apply there. A 'calibrate --source sim' run is judged by its rules, as\n"
+             "a validate run.\n"
              "Exit status: 0 when nothing is 'not ok', 1 otherwise, 2 on bad input.\n",
     .options = replay_options,
     .examples = "  pmucal replay results/2026-11-20-host-validate\n"
@@ -97,6 +106,68 @@ struct replay_args {
     bool no_auto, allow_incomplete;
 };
 
+/* The verdict lines judged again against the stored ones, in order: each that differs in kind or
+ * text is noted; how many differ. */
+static int verdicts_changed(struct tap *tap, const struct runfile *stored, const struct runfile *again)
+{
+    static const char *const kind[VK_KINDS] = {"ok", "not ok", "skip", "todo", "info"};
+    int changed = 0, n = stored->ncells > again->ncells ? stored->ncells : again->ncells;
+    for (int i = 0; i < n; i++) {
+        const struct vcell *was = i < stored->ncells ? &stored->cells[i] : NULL;
+        const struct vcell *now = i < again->ncells ? &again->cells[i] : NULL;
+        if (was && now && was->kind == now->kind && !strcmp(was->text, now->text))
+            continue;
+        changed++;
+        tap_comment(tap, "verdict changed since the run: %s '%s' -> %s '%s'", was ? kind[was->kind] : "(none)",
+                    was ? was->text : "", now ? kind[now->kind] : "(none)", now ? now->text : "");
+    }
+    return changed;
+}
+
+/* A calibrate run: its penalties fitted again from its records and checked as calibrate checks
+ * them (cmd/calibrate.c), their verdicts set against validate.tap's. The exit status, or -1 for a
+ * run without timed penalties (its records are judged by the rules, as validate's are). */
+static int replay_calibration(const struct runfile *run, const struct replay_args *a)
+{
+    if (a->expect || a->vendor || a->pmu || a->no_auto) {
+        pm_error("%s: a calibration is judged by its penalty checks and published references, not by "
+                 "expectation rules or vendor tables: give no --expect, --vendor-json, --pmu or --no-auto-expect",
+                 run->path);
+        return 2;
+    }
+    struct runfile all;
+    if (runfile_load_all(&all, run->path))
+        return 2;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    struct tap tap = {.out = stdout, .copy = mem};
+    tap_comment(&tap, "pmucal replay %s: %d measurements (source perf, %s), the penalties fitted again from them "
+                "and checked with today's checks and references", run->path, run->nrec, run->status);
+    int status = mem ? calibrate_replay(run, all.penalties, &tap) : 2;
+    if (!mem)
+        pm_error("%s: no memory to hold the replayed TAP", run->path);
+    else
+        fclose(mem);
+    tap.copy = NULL;
+    if (status == 0 || status == 1) {
+        struct runfile again = {0};
+        if (tap_parse(&again, text, "the replayed TAP")) {
+            status = 2;
+        } else {
+            int changed = verdicts_changed(&tap, &all, &again);
+            tap_comment(&tap, "summary: %d ok, %d not ok, %d skip, %d todo; %d verdicts differ from the stored ones",
+                        tap.ok, tap.not_ok, tap.skip, tap.todo, changed);
+        }
+        runfile_cells_free(&again);
+    }
+    if (tap.write_failed && status != 2)
+        status = 1;
+    free(text);
+    runfile_free(&all);
+    return status;
+}
+
 static int replay_option(void *ctx, int key, const char *v)
 {
     struct replay_args *a = ctx;
@@ -133,6 +204,10 @@ static int replay_main(int argc, char **argv)
         pm_error("%s: %s; give --allow-incomplete to judge what it holds", run.path, why);
         goto out;
     }
+    if (!strcmp(runfile_command(run.manifest) ? runfile_command(run.manifest) : "", "calibrate") &&
+        (status = replay_calibration(&run, &a)) >= 0)
+        goto out;
+    status = 2;
     const char *source_name = jget_str(run.manifest, "source", "perf");
     const struct source *found = source_select(source_name);
     if (!found)

@@ -60,7 +60,11 @@ static uint64_t level_middle(uint64_t below, uint64_t size)
 uint64_t level_size(const char *level)
 {
     /* Only a level's name needs the levels: a byte count never costs a curve measurement. */
-    const struct topo *t = is_level_name(level) ? topo_resolved() : NULL;
+    return is_level_name(level) ? level_size_of(topo_resolved(), level) : 0;
+}
+
+uint64_t level_size_of(const struct topo *t, const char *level)
+{
     if (!t)
         return 0;
     if (!strcasecmp(level, "DRAM")) {

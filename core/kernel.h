@@ -104,6 +104,9 @@ bool case_is(const struct case_ *c, const char *name, const char *value);
  * below the geometric mean of the level and the one below (128K for 32K/1M); DRAM 16 x the last
  * level, at least 256 MiB. 0 when the name is not a level or the machine lacks it. */
 uint64_t level_size(const char *level);
+/* The same for the levels of t (another host's, as a run recorded them). */
+struct topo;
+uint64_t level_size_of(const struct topo *t, const char *level);
 /* Which data-cache level (1..3) a working set of this many bytes fits in, or 4 for DRAM. */
 int level_of_size(uint64_t bytes);
 /* The same for code (the instruction side): L1 half of L1I; L2 the power of two at or below the

@@ -10,6 +10,7 @@
 #include "runs/rundir.h"
 
 struct resume;
+struct topo;
 
 struct cal {
     struct cal_opts o;
@@ -22,9 +23,17 @@ struct cal {
     int ncases;
     bool interrupted;
     struct resume *resume;        /* --resume: the run's kept records; NULL */
+    bool replaying;               /* pmucal replay: every case from resume's records, none measured,
+                                     nothing written (dir is NULL) */
+    uint64_t curve_top;           /* the curve's last size: the run's when replaying; 0, the host's */
+    const struct topo *levels;    /* the cache levels the cases were sized by: the run's when
+                                     replaying; NULL, this host's */
     bool cpu_asked;               /* o.cpu came from --cpu (or the resumed run), not the least loaded */
     double cpu_busy;              /* the chosen CPU's busy fraction before the run (NaN when asked) */
 };
+
+/* The run folder's path: the one being written, or the one replayed. */
+const char *cal_folder(const struct cal *k);
 
 struct penalty {
     const struct recipe *rc;

@@ -82,6 +82,8 @@ void penalty_json(struct json *j, const struct penalty *p, const char *host_pmu)
         json_number(j, "hi", p->ref->hi);
         json_string(j, "note", p->ref->note);
         json_string(j, "source", p->ref->source);
+        json_bool(j, "whole", p->ref->whole);               /* set against the issue case alone */
+        json_bool(j, "indicative", p->ref->indicative);     /* shown, never a check */
         json_number(j, "deviation", p->deviation);
         json_bool(j, "large_deviation", reference_deviation_large(p->deviation));
         json_object_end(j);
@@ -156,9 +158,9 @@ void print_table(const struct cal *k, const struct penalty *ps, int np, double s
         char ref[32] = "-", dev[24] = "";
         if (p->ref) {
             if (p->ref->lo == p->ref->hi)
-                snprintf(ref, sizeof(ref), "%g", p->ref->lo);
+                snprintf(ref, sizeof(ref), "%g%s", p->ref->lo, p->ref->whole ? " whole" : "");
             else
-                snprintf(ref, sizeof(ref), "%g-%g", p->ref->lo, p->ref->hi);
+                snprintf(ref, sizeof(ref), "%g-%g%s", p->ref->lo, p->ref->hi, p->ref->whole ? " whole" : "");
             if (!isnan(p->deviation))
                 snprintf(dev, sizeof(dev), "%+.0f%%%s", 100 * p->deviation,
                          reference_deviation_large(p->deviation) ? " NOTE" : "");
@@ -174,12 +176,14 @@ void print_table(const struct cal *k, const struct penalty *ps, int np, double s
         const struct penalty *p = &ps[i];
         if (p->reason[0])
             printf("#   %s (%s): %s\n", p->rc->name, p->status, p->reason);
-        if (p->ref && reference_deviation_large(p->deviation))
-            printf("#   NOTE %s: %.2f cycles is %+.0f%% off the published %s for %s (%s%s%s)\n", p->rc->name, p->cycles,
-                   100 * p->deviation, p->ref->lo == p->ref->hi ? "figure" : "range", p->ref->model, p->ref->source,
-                   p->ref->note ? "; " : "", p->ref->note ? p->ref->note : "");
+        double v, lo, hi;
+        if (p->ref && reference_deviation_large(p->deviation) && reference_value(p->ref, p, &v, &lo, &hi))
+            printf("#   NOTE %s: %s%.2f cycles is %+.0f%% off the published %s for %s (%s%s%s%s)\n", p->rc->name,
+                   p->ref->whole ? "the issue case, whole: " : "", v, 100 * p->deviation,
+                   p->ref->lo == p->ref->hi ? "figure" : "range", p->ref->model, p->ref->source, p->ref->note ? "; " : "",
+                   p->ref->note ? p->ref->note : "", p->ref->indicative ? "; indicative: not a check" : "");
     }
     print_occurrence_sources(ps, np);
     printf("# references: %s; core clock %.3f GHz (median of the clocks measured around each case); %.1f s; "
-           "results in %s\n", k->model ? k->model : "none for this CPU model", run_ghz(k), secs, k->dir->path);
+           "results in %s\n", k->model ? k->model : "none for this CPU model", run_ghz(k), secs, cal_folder(k));
 }

@@ -45,7 +45,9 @@ bool cal_case_from_record(struct cal *k, struct case_result *r, const char *even
     struct record_measurement *rm = xmalloc(sizeof(*rm));
     bool ok = record_measurement(rec, rm) == 0;
     if (ok) {
-        double tsc_hz = jget_num(jget(rec, "cycles"), "tsc_hz", clock_get()->tsc_hz);
+        double tsc_hz = jget_num(jget(rec, "cycles"), "tsc_hz", NAN);
+        if (isnan(tsc_hz))   /* a record of an older pmucal: this host's counter, which resume runs on */
+            tsc_hz = clock_get()->tsc_hz;
         case_result_fill(r, &rm->m, &rm->q, tsc_hz, jget_str(rec, "case", ""), jget_str(rec, "detail", ""));
         r->event.asked = event != NULL;
         if (event && !r->event.counted && !r->event.why[0])

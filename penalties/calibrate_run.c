@@ -4,6 +4,7 @@
 #include "base/util.h"
 #include "host/clock.h"
 #include "penalties/calibrate.h"
+#include "runs/resume.h"
 #include "validate/engine.h"
 #include <math.h>
 #include <stdio.h>
@@ -113,6 +114,11 @@ static struct case_result *cal_case_run(struct cal *k, const char *text, const c
     quantities_unstated(&r->q);
     if (k->resume && cal_case_from_record(k, r, event))
         return r;   /* measured before the run was interrupted */
+    if (k->replaying) {   /* judged as the run judged a case it could not measure */
+        r->status = CAL_SKIP;
+        snprintf(r->reason, sizeof(r->reason), "the run holds no record of this case");
+        return r;
+    }
     cal_measure_case(&k->o, k->dir, text, event, r);
     if (r->status == CAL_INTERRUPTED)
         k->interrupted = true;
@@ -122,6 +128,11 @@ static struct case_result *cal_case_run(struct cal *k, const char *text, const c
 struct case_result *cal_case(struct cal *k, const char *text, const char *event)
 {
     return cal_case_run(k, text, event, 0);
+}
+
+const char *cal_folder(const struct cal *k)
+{
+    return k->dir ? k->dir->path : k->resume ? k->resume->run : "";
 }
 
 double run_ghz(const struct cal *k)

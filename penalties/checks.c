@@ -115,10 +115,12 @@ static void physical_floor(struct penalty *p)
 static void reference_range(struct penalty *p, const char *model)
 {
     const struct reference *r = reference_find(model, p->rc->name);
-    if (!r || p->rc->domain != DOMAIN_CORE || !strcmp(p->status, "not_ok"))
+    double v, lo, hi;
+    if (!r || r->indicative || p->rc->domain != DOMAIN_CORE || !strcmp(p->status, "not_ok") ||
+        !reference_value(r, p, &v, &lo, &hi))
         return;
-    double dev = reference_deviation(r, p->cycles);
-    bool clear = p->cycles_lo > r->hi || p->cycles_hi < r->lo;
+    double dev = reference_deviation(r, v);
+    bool clear = lo > r->hi || hi < r->lo;
     if (!(fabs(dev) > REFERENCE_REACH && clear))
         return;
     char range[64];
@@ -126,13 +128,12 @@ static void reference_range(struct penalty *p, const char *model)
         snprintf(range, sizeof(range), "%.4g", r->lo);
     else
         snprintf(range, sizeof(range), "%.4g..%.4g", r->lo, r->hi);
-    fail(p, "outside the published %s for %s: %.2f cycles [%.2f, %.2f] against %s (%+.0f%%, more than %.0f%% away "
-         "with the whole interval on one side; %s)", r->lo == r->hi ? "figure" : "range", model, p->cycles,
-         p->cycles_lo, p->cycles_hi, range, 100 * dev, 100 * REFERENCE_REACH, r->source);
+    fail(p, "outside the published %s for %s: %s%.2f cycles [%.2f, %.2f] against %s (%+.0f%%, more than %.0f%% away "
+         "with the whole interval on one side; %s)", r->lo == r->hi ? "figure" : "range", model,
+         r->whole ? "the issue case, whole: " : "", v, lo, hi, range, 100 * dev, 100 * REFERENCE_REACH, r->source);
 }
 
 static const char *const levels[] = {"l1_hit", "l2_hit", "l3_hit", "dram"};
-static const char *const level_names[] = {"L1", "L2", "L3", "DRAM"};
 
 /* Each step of l1 < l2 < l3 < dram: the higher level's interval above the lower one's, and at
  * least 20% more. A broken step fails the higher level, or l3 when the higher one is DRAM (an L3
@@ -176,7 +177,11 @@ static void plateau(struct penalty *p, int level, const struct curve *cv)
         snprintf(p->plateau, sizeof(p->plateau), "not checked: no levels read off the curve (%s)", cv->why);
         return;
     }
-    uint64_t size = level_size(level_names[level]);
+    uint64_t size = cv->case_bytes[level];
+    if (!size) {
+        snprintf(p->plateau, sizeof(p->plateau), "not checked: the size of the %s case is not known", lname[l]);
+        return;
+    }
     const struct latency_plateau *pl = latency_level_plateau(&cv->levels, l);
     if (!pl && l == 4 && !cv->levels.memory) {
         snprintf(p->plateau, sizeof(p->plateau), "not checked: the curve stops at %s, before memory's plateau",
@@ -220,7 +225,9 @@ int check_penalties(struct penalty *ps, int n, const struct curve *cv, const cha
         struct penalty *p = &ps[i];
         bad += !strcmp(p->status, "not_ok");
         p->ref = reference_find(model, p->rc->name);
-        p->deviation = p->ref && measured(p) ? reference_deviation(p->ref, p->cycles) : NAN;
+        double v, lo, hi;
+        p->deviation = p->ref && measured(p) && reference_value(p->ref, p, &v, &lo, &hi) ? reference_deviation(p->ref, v)
+                                                                                           : NAN;
     }
     return bad;
 }

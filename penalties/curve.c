@@ -34,10 +34,12 @@ void curve_detect_levels(struct curve *cv)
     cv->detected = !latency_levels_detect(p, cv->n, &cv->levels, cv->why, sizeof(cv->why));
 }
 
-int curve_measure(struct curve *cv, int ppo, curve_measure_fn fn, void *ctx)
+int curve_measure(struct curve *cv, int ppo, uint64_t top, bool progress, curve_measure_fn fn, void *ctx)
 {
-    const struct topo *t = topo_resolved();
-    uint64_t llc = t->data[topo_last_level(t)].size, top = 4 * llc;
+    if (!top) {
+        const struct topo *t = topo_resolved();
+        top = 4 * t->data[topo_last_level(t)].size;
+    }
     memset(cv, 0, sizeof(*cv));
     for (int i = 0; cv->n < CURVE_MAX_POINTS; i++) {
         uint64_t b = (uint64_t)(4096.0 * pow(2.0, (double)i / ppo)) / 64 * 64;
@@ -61,7 +63,8 @@ int curve_measure(struct curve *cv, int ppo, curve_measure_fn fn, void *ctx)
         cv->lo[cv->n] = s.min / per;
         cv->hi[cv->n] = s.max / per;
         cv->ns[cv->n] = stats_median(r->ns, (size_t)r->reps) / per;
-        pm_note("curve %s: %.2f cycles per load", fmt_size(b), cv->cyc[cv->n]);
+        if (progress)
+            pm_note("curve %s: %.2f cycles per load", fmt_size(b), cv->cyc[cv->n]);
         cv->n++;
     }
     if (cv->n < 4) {
@@ -185,14 +188,42 @@ static int sweep_point(const struct cal_opts *o, uint64_t b, int reps, struct la
     return 0;
 }
 
-static bool tail_at_memory(const struct latency_point *p, int n)
+/* Do the last two octaves answer at memory latency, in the curve that will be kept (each point the
+ * better of its two passes, where the second has it)? */
+static bool tail_at_memory(const struct latency_point *p, const struct latency_point *again, int n)
 {
     if (n < 2 * PPO)
         return false;
     for (int i = n - 2 * PPO; i < n; i++)
-        if (p[i].ns < LATENCY_DRAM_NS)
+        if (p[i].ns < LATENCY_DRAM_NS || (again[i].bytes && again[i].ns < LATENCY_DRAM_NS))
             return false;
     return true;
+}
+
+/* A point far above a larger working set's (latency_curve_check's monotony) was disturbed, as
+ * load only adds time: it is swept again, in the pass it broke, a few times at most, so that one
+ * busy moment does not cost a whole curve. */
+static int sweep_disturbed(const struct cal_opts *o, struct latency_point *p, struct latency_point *again,
+                           double *ratio, double *ratio_b, int n, char *why, size_t whylen)
+{
+    for (int round = 0; round < EXTRA_SWEEPS; round++) {
+        bool swept_again = false;
+        for (int pass = 0; pass < 2; pass++) {
+            struct latency_point *x = pass ? again : p;
+            double later = INFINITY;
+            for (int k = n - 1; k >= 0; k--) {
+                if (x[k].ns * (1 - LATENCY_CURVE_NOISE) > later) {
+                    if (sweep_point(o, x[k].bytes, 1, &x[k], pass ? &ratio_b[k] : &ratio[k], why, whylen))
+                        return -1;
+                    swept_again = true;
+                }
+                later = x[k].ns < later ? x[k].ns : later;
+            }
+        }
+        if (!swept_again)
+            break;
+    }
+    return 0;
 }
 
 static int geometry_sweep(struct latency_point *p, struct latency_point *again, int max, char *why, size_t whylen)
@@ -213,7 +244,7 @@ static int geometry_sweep(struct latency_point *p, struct latency_point *again, 
     memset(again, 0, sizeof(*again) * (size_t)max);
     for (;;) {
         /* Grow until the tail answers at memory latency (the better of two runs per new point). */
-        for (; n < max && !tail_at_memory(p, n); i++) {
+        for (; n < max && !tail_at_memory(p, again, n); i++) {
             uint64_t b = (uint64_t)(4096.0 * pow(2.0, (double)i / PPO)) / 64 * 64;
             if (b > cap)
                 break;
@@ -238,28 +269,12 @@ static int geometry_sweep(struct latency_point *p, struct latency_point *again, 
             if (!again[k].bytes)   /* memory already: not swept again, both passes are its one point */
                 again[k] = p[k], ratio_b[k] = ratio[k];
         swept = n;
+        /* Sweeps again may lower a tail point below memory latency: the sweep goes on then, so
+         * the curve kept ends two octaves into memory. */
+        if (sweep_disturbed(&o, p, again, ratio, ratio_b, n, why, whylen))
+            return -1;
         uint64_t next = (uint64_t)(4096.0 * pow(2.0, (double)i / PPO)) / 64 * 64;
-        if (tail_at_memory(p, n) || n >= max || next > cap)
-            break;
-    }
-    /* A point far above a larger working set's (latency_curve_check's monotony) was disturbed, as
-     * load only adds time: it is swept again, in the pass it broke, a few times at most, so that
-     * one busy moment does not cost a whole curve. */
-    for (int round = 0; round < EXTRA_SWEEPS; round++) {
-        bool swept_again = false;
-        for (int pass = 0; pass < 2; pass++) {
-            struct latency_point *x = pass ? again : p;
-            double later = INFINITY;
-            for (int k = n - 1; k >= 0; k--) {
-                if (x[k].ns * (1 - LATENCY_CURVE_NOISE) > later) {
-                    if (sweep_point(&o, x[k].bytes, 1, &x[k], pass ? &ratio_b[k] : &ratio[k], why, whylen))
-                        return -1;
-                    swept_again = true;
-                }
-                later = x[k].ns < later ? x[k].ns : later;
-            }
-        }
-        if (!swept_again)
+        if (tail_at_memory(p, again, n) || n >= max || next > cap)
             break;
     }
     /* Cycles at one clock for the whole curve: a point's own clock estimate is noisier than its

@@ -17,14 +17,18 @@ struct curve {
     struct latency_levels levels;   /* read off the points by curve_detect_levels */
     bool detected;
     char why[200];                  /* why no levels were read, when not detected */
+    /* The working set of each level recipe's case (L1, L2, L3, DRAM) on the run's host: the
+     * caller's to set after curve_measure; 0 = not known, the plateau is not checked. */
+    uint64_t case_bytes[4];
 };
 
 /* Measures one case text; NULL when the run was interrupted. The caller keeps the result. */
 typedef const struct case_result *(*curve_measure_fn)(void *ctx, const char *text);
 
-/* Points at ppo per octave from 4K to 4x the last cache level, each measured through fn.
- * 0, or -1 when interrupted or fewer than 4 points were measured (with a message). */
-int curve_measure(struct curve *cv, int ppo, curve_measure_fn fn, void *ctx);
+/* Points at ppo per octave from 4K to top bytes (0: 4x the host's last cache level), each
+ * measured through fn, a progress line each when progress. 0, or -1 when interrupted or fewer
+ * than 4 points were measured (with a message). */
+int curve_measure(struct curve *cv, int ppo, uint64_t top, bool progress, curve_measure_fn fn, void *ctx);
 /* Reads the levels off the points (each point's fastest repetition): plateaus, capacities,
  * memory; none when the points fail latency_curve_check (below the L1 floor, not monotone). Then latency_level_of_cycles(&cv->levels, x) says which level a latency sits on,
  * latency_level_plateau(&cv->levels, l) gives level l's plateau (its latency, spread, sizes). */

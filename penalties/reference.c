@@ -5,6 +5,8 @@
  * Instruction latencies depend on the operands: each recipe states its own (pmucal calibrate
  * --list), and a note here says which operands the published figure was taken with. */
 #include "penalties/reference.h"
+#include "base/stats.h"
+#include "penalties/calibrate.h"
 #include <math.h>
 #include <string.h>
 
@@ -19,39 +21,40 @@
                 "microarchitecture: cache parameters table (fastest latency)"
 
 const struct reference references[] = {
-    {"zen4", "l1_hit", 4, 4, NULL, ZEN4_SOG},
-    {"zen4", "l2_hit", 14, 14, NULL, ZEN4_SOG},
-    {"zen4", "l3_hit", 50, 54, "about 50-54", ZEN4_SOG},
-    {"zen4", "mispredict", 11, 18, NULL, ZEN4_SOG},
-    {"zen4", "div64_latency", 20.2, 20.2, "full-width 64-bit operands", ZEN4_LAT},
-    {"zen4", "fdiv64_latency", 13.2, 13.2, NULL, ZEN4_LAT},
-    {"zen4", "fdiv64_throughput", 4.75, 4.75, NULL, ZEN4_LAT},
+    {"zen4", "l1_hit", 4, 4, NULL, ZEN4_SOG, false, false},
+    {"zen4", "l2_hit", 14, 14, NULL, ZEN4_SOG, false, false},
+    {"zen4", "l3_hit", 50, 54, "about 50-54", ZEN4_SOG, false, false},
+    {"zen4", "mispredict", 11, 18, NULL, ZEN4_SOG, false, false},
+    {"zen4", "div64_latency", 20.2, 20.2, "full-width 64-bit operands", ZEN4_LAT, false, true},
+    {"zen4", "fdiv64_latency", 13.2, 13.2, NULL, ZEN4_LAT, false, true},
+    {"zen4", "fdiv64_throughput", 4.75, 4.75, NULL, ZEN4_LAT, false, true},
 
-    {"zen5", "l1_hit", 4, 4, NULL, ZEN5_SOG},
-    {"zen5", "l2_hit", 14, 14, NULL, ZEN5_SOG},
-    {"zen5", "mispredict", 12, 18, "15 typical", ZEN5_SOG},
-    {"zen5", "stlb_hit", 11, 11, "an L1 DTLB miss that hits the L2 DTLB adds 11", ZEN5_SOG},
+    {"zen5", "l1_hit", 4, 4, NULL, ZEN5_SOG, false, false},
+    {"zen5", "l2_hit", 14, 14, NULL, ZEN5_SOG, false, false},
+    {"zen5", "mispredict", 12, 18, "15 typical", ZEN5_SOG, false, false},
+    {"zen5", "stlb_hit", 11, 11, "an L1 DTLB miss that hits the L2 DTLB adds 11", ZEN5_SOG, false, false},
     {"zen5", "store_forward", 8, 8, "a store and the load forwarded from it, whole (an absolute latency, as the "
-     "recipe measures: no control); a renamed pair (same address and size) has no such latency", ZEN5_SOG},
-    {"zen5", "store_forward_block", 6, 7, "a failed forward takes 14-15 in all, a forward 8: 6-7 more (a delta "
-     "against a forward, as the recipe measures)", ZEN5_SOG},
-    {"zen5", "div32_latency", 12.9, 12.9, NULL, ZEN5_LAT},
-    {"zen5", "div32_throughput", 6.0, 6.0, NULL, ZEN5_LAT},
-    {"zen5", "div64_latency", 17.9, 18.9, NULL, ZEN5_LAT},
-    {"zen5", "div64_throughput", 7, 13, NULL, ZEN5_LAT},
-    {"zen5", "fdiv32_latency", 9.95, 9.95, NULL, ZEN5_LAT},
-    {"zen5", "fdiv32_throughput", 2.49, 2.49, NULL, ZEN5_LAT},
-    {"zen5", "fdiv64_latency", 12.93, 12.93, NULL, ZEN5_LAT},
-    {"zen5", "fdiv64_throughput", 3.98, 3.98, NULL, ZEN5_LAT},
-    {"zen5", "sqrt32_latency", 13.93, 13.93, NULL, ZEN5_LAT},
-    {"zen5", "sqrt32_throughput", 4.47, 4.47, NULL, ZEN5_LAT},
-    {"zen5", "sqrt64_latency", 19.89, 19.89, NULL, ZEN5_LAT},
-    {"zen5", "sqrt64_throughput", 7.46, 7.46, NULL, ZEN5_LAT},
+     "recipe measures: no control); a renamed pair (same address and size) has no such latency", ZEN5_SOG, false, false},
+    {"zen5", "store_forward_block", 14, 15, "a failed forward, whole: the store and the load that waits for it "
+     "(the recipe's issue case alone; its penalty is that less a forward, 8 by the same guide)", ZEN5_SOG, true,
+     false},
+    {"zen5", "div32_latency", 12.9, 12.9, NULL, ZEN5_LAT, false, true},
+    {"zen5", "div32_throughput", 6.0, 6.0, NULL, ZEN5_LAT, false, true},
+    {"zen5", "div64_latency", 17.9, 18.9, NULL, ZEN5_LAT, false, true},
+    {"zen5", "div64_throughput", 7, 13, NULL, ZEN5_LAT, false, true},
+    {"zen5", "fdiv32_latency", 9.95, 9.95, NULL, ZEN5_LAT, false, true},
+    {"zen5", "fdiv32_throughput", 2.49, 2.49, NULL, ZEN5_LAT, false, true},
+    {"zen5", "fdiv64_latency", 12.93, 12.93, NULL, ZEN5_LAT, false, true},
+    {"zen5", "fdiv64_throughput", 3.98, 3.98, NULL, ZEN5_LAT, false, true},
+    {"zen5", "sqrt32_latency", 13.93, 13.93, NULL, ZEN5_LAT, false, true},
+    {"zen5", "sqrt32_throughput", 4.47, 4.47, NULL, ZEN5_LAT, false, true},
+    {"zen5", "sqrt64_latency", 19.89, 19.89, NULL, ZEN5_LAT, false, true},
+    {"zen5", "sqrt64_throughput", 7.46, 7.46, NULL, ZEN5_LAT, false, true},
 
-    {"skylake", "l1_hit", 4, 5, "4, 5 with a complex address", SKL_ORM},
-    {"skylake", "l2_hit", 12, 12, NULL, SKL_ORM},
-    {"skylake", "l3_hit", 44, 44, NULL, SKL_ORM},
-    {"skylake", "page_split", 5, 5, "a load across a 4 KiB page: 5 cycles, down from about 100", SKL_ORM},
+    {"skylake", "l1_hit", 4, 5, "4, 5 with a complex address", SKL_ORM, false, false},
+    {"skylake", "l2_hit", 12, 12, NULL, SKL_ORM, false, false},
+    {"skylake", "l3_hit", 44, 44, NULL, SKL_ORM, false, false},
+    {"skylake", "page_split", 5, 5, "a load across a 4 KiB page: 5 cycles, down from about 100", SKL_ORM, false, false},
 };
 const int nreferences = (int)(sizeof(references) / sizeof(references[0]));
 
@@ -61,6 +64,20 @@ const struct reference *reference_find(const char *model, const char *penalty)
         if (!strcmp(references[i].model, model) && !strcmp(references[i].penalty, penalty))
             return &references[i];
     return NULL;
+}
+
+bool reference_value(const struct reference *r, const struct penalty *p, double *v, double *lo, double *hi)
+{
+    if (!r->whole) {
+        *v = p->cycles, *lo = p->cycles_lo, *hi = p->cycles_hi;
+        return !isnan(p->cycles);
+    }
+    const struct case_result *is = p->issue;
+    if (!is || !is->reps || !(p->occ_issue > 0))
+        return false;
+    struct stats s = stats_of(is->cycles, (size_t)is->reps);
+    *v = s.median / p->occ_issue, *lo = s.min / p->occ_issue, *hi = s.max / p->occ_issue;
+    return true;
 }
 
 double reference_deviation(const struct reference *r, double value)

@@ -10,7 +10,20 @@ struct reference {
     double lo, hi;             /* core cycles: the published figure, or its published range */
     const char *note;          /* operands or a derivation, NULL when the figure is direct */
     const char *source;        /* publication (title, number, table) */
+    /* The published figure is the issue case's whole latency per occurrence (a failed store
+     * forward, whole), not its delta over the control: it is set against the issue case alone, so
+     * the control's own distance from its published figure does not land on this one. */
+    bool whole;
+    /* Its publication was not recorded: shown beside the figure with its deviation, never a
+     * check that fails a constant (a figure nobody can look up decides nothing). */
+    bool indicative;
 };
+
+struct penalty;
+/* What the reference is set against: the penalty's cycles with their interval, or, for a whole
+ * reference, the issue case's cycles per occurrence with the range of its repetitions. false
+ * when there is none (not measured). */
+bool reference_value(const struct reference *r, const struct penalty *p, double *v, double *lo, double *hi);
 
 /* The reference for a penalty on a model, NULL when none is published here. */
 const struct reference *reference_find(const char *model, const char *penalty);

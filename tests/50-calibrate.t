@@ -31,6 +31,25 @@ n_tap=$(grep -c -- '- penalty \|# SKIP' "$dir/validate.tap")
 [ "$(grep '^not ok' "$dir/validate.tap" | grep -vc '# TODO')" -eq 0 ] || [ $rc -eq 1 ]; ok $? "a not ok verdict makes the exit status 1 (exit $rc)"
 jq -e -s 'length > 0 and all(.[]; .cycles.ratio_before > 0 and (.events | length) >= 1 and .source == "perf")' "$dir/measurements.ndjson" > /dev/null
 ok $? "every case is an engine record in measurements.ndjson ($(wc -l < "$dir/measurements.ndjson") records, with the clock around each)"
+# replay fits the penalties again from the records alone (same seeds) and checks them as calibrate
+# did: the same verdict lines, in order, and the same exit status, writing nothing.
+verdict_lines() { grep -E '^(not )?ok [0-9]+ - ' "$1"; }
+find "$dir" -type f -exec md5sum {} + | sort > "$TMP/before.md5"
+$PMUCAL replay "$dir" > "$TMP/replay.out" 2> "$TMP/replay.err"; rrc=$?
+verdict_lines "$dir/validate.tap" > "$TMP/stored.v"
+verdict_lines "$TMP/replay.out" > "$TMP/replayed.v"
+find "$dir" -type f -exec md5sum {} + | sort | cmp -s - "$TMP/before.md5" &&
+    [ -s "$TMP/stored.v" ] && cmp -s "$TMP/stored.v" "$TMP/replayed.v" && [ $rrc -eq $rc ] &&
+    grep -q '^# summary: .* 0 verdicts differ from the stored ones$' "$TMP/replay.out"
+ok $? "replay of the calibration just made gives its $(wc -l < "$TMP/stored.v" | tr -d ' ') verdict lines again, exit $rrc (calibrate's $rc), nothing written: $(diff "$TMP/stored.v" "$TMP/replayed.v" | head -n 4 | tr '\n#' ' %') $(tail -n 1 "$TMP/replay.out" | tr '#' '%') $(head -c 300 "$TMP/replay.err")"
+# A changed record is seen: l1_hit's repetitions doubled give another figure, and the line differs.
+cp -R "$dir" "$TMP/changed"
+jq -c 'if .key == "walker size=L1" then .cycles.per_iter |= map(. * 2) | .cycles.stats.median *= 2 else . end' \
+    "$dir/measurements.ndjson" > "$TMP/changed/measurements.ndjson"
+$PMUCAL replay "$TMP/changed" > "$TMP/replay2.out" 2> "$TMP/replay2.err"
+grep -q "^# verdict changed since the run: .* 'penalty l1_hit: " "$TMP/replay2.out" &&
+    ! grep -q '^# summary: .* 0 verdicts differ' "$TMP/replay2.out"
+ok $? "replay of the calibration with l1_hit's cycles doubled names l1_hit's verdict as changed: $(grep -m1 'l1_hit' "$TMP/replay2.out" | tr '#' '%') $(tail -n 1 "$TMP/replay2.out" | tr '#' '%') $(head -c 300 "$TMP/replay2.err")"
 # Occurrences from a model say whether 'calibrate --source sim' can check that model (one table).
 jq -e '[.penalties[] | select(.occurrence.source == "model")] | length > 0 and all(.occurrence.model_check |
         test("^(checked under sim by .pmucal calibrate --source sim. [(]|not checkable under sim: .{20})"))' "$dir/penalties.json" > /dev/null &&
