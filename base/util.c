@@ -203,10 +203,12 @@ bool number_in(double x, double lo, double hi, const char *field, char *err, siz
     return false;
 }
 
-static char *read_bounded(const char *path, int oflags, size_t max, size_t *len, char *err, size_t errlen)
+/* name opened in the folder dirfd (AT_FDCWD: path is name); path is what messages show. */
+static char *read_bounded(int dirfd, const char *name, const char *path, int oflags, size_t max, size_t *len,
+                          char *err, size_t errlen)
 {
     /* O_NONBLOCK: opening a FIFO with no writer must not wait; the type is checked next. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | oflags);
+    int fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC | oflags);
     struct stat st;
     if (fd < 0 || fstat(fd, &st)) {
         int e = errno;
@@ -269,12 +271,18 @@ static char *read_bounded(const char *path, int oflags, size_t max, size_t *len,
 
 char *read_file_bounded(const char *path, size_t max, size_t *len, char *err, size_t errlen)
 {
-    return read_bounded(path, 0, max, len, err, errlen);
+    return read_bounded(AT_FDCWD, path, path, 0, max, len, err, errlen);
 }
 
 char *read_file_nofollow(const char *path, size_t max, size_t *len, char *err, size_t errlen)
 {
-    return read_bounded(path, O_NOFOLLOW, max, len, err, errlen);
+    return read_bounded(AT_FDCWD, path, path, O_NOFOLLOW, max, len, err, errlen);
+}
+
+char *read_file_at_nofollow(int dirfd, const char *name, const char *path, size_t max, size_t *len, char *err,
+                            size_t errlen)
+{
+    return read_bounded(dirfd, name, path, O_NOFOLLOW, max, len, err, errlen);
 }
 
 char *read_text_file(const char *path, const char *what)

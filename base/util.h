@@ -53,6 +53,9 @@ char *read_file_bounded(const char *path, size_t max, size_t *len, char *err, si
 /* The same, refusing a symbolic link at path's last component (a run folder's files, which whoever
  * made the folder controls); errno is ENOENT when there is no such file. */
 char *read_file_nofollow(const char *path, size_t max, size_t *len, char *err, size_t errlen);
+/* The same for name in the folder open at dirfd; path is the name messages show. */
+char *read_file_at_nofollow(int dirfd, const char *name, const char *path, size_t max, size_t *len, char *err,
+                            size_t errlen);
 /* A whole text file, NUL-terminated; NULL with one message naming the file and what it is
  * ("event list", "expectation file") when it cannot be read, is not a regular file, is larger
  * than INPUT_FILE_MAX or holds a NUL byte. */

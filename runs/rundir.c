@@ -72,6 +72,9 @@ int run_dir_create(struct run_dir *r, const char *base, const char *label)
         r->path = n == 1 ? xasprintf("%s/%s-%s-%s", base, date, host, label)
                          : xasprintf("%s/%s-%s-%s-%d", base, date, host, label, n);
         if (mkdir_p(r->path) == 0) {
+            if (run_folder_hold(r->path))
+                return -1;
+            r->held = true;
             /* Locked before anything is in it: a --resume of it waits for this process's end. */
             r->locked = run_dir_lock(r->path, &r->lock_fd) == 0;
             return r->locked ? open_files(r, "a") : -1;
@@ -93,6 +96,9 @@ int run_dir_open(struct run_dir *r, const char *path)
         return -1;
     }
     r->path = xstrdup(path);
+    if (run_folder_hold(r->path))
+        return -1;
+    r->held = true;
     return open_files(r, "w");
 }
 
@@ -162,6 +168,8 @@ int run_dir_close(struct run_dir *r)
         rc = -1;
     if (r->locked)
         close(r->lock_fd);   /* the lock goes with it */
+    if (r->held)
+        run_folder_release(r->path);
     if (rc)
         pm_error("writing the files of %s failed (disk full?); what it holds may be cut short", r->path);
     if (r->has_manifest)

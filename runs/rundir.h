@@ -16,6 +16,7 @@ struct run_dir {
     char *started;            /* a resumed run's first start (manifest "started"); NULL: now */
     bool locked;              /* lock_fd holds the folder's lock (run_dir_lock) until run_dir_close */
     int lock_fd;
+    bool held;                /* run_folder_hold(path) until run_dir_close */
 };
 
 /* A run's status in its manifest: "running" from the start; at the end "complete" (every case
@@ -46,12 +47,21 @@ int run_file_write_json(const char *dir, const char *name, const struct json *j)
  * (runs/runfs.c): nothing is written through a link planted in the folder, nothing read through
  * one, and no reader waits on a FIFO or reads a device. */
 
+/* A folder written to is held open from its making (or reopening) to its close: every file named
+ * in it afterwards is looked up in the descriptor opened then, never by its path again, so a
+ * folder renamed or replaced by a link mid-run cannot send a file elsewhere. Holds nest (by path).
+ * -1 after a message. run_dir_create and run_dir_open hold theirs until run_dir_close. */
+int run_folder_hold(const char *dir);
+void run_folder_release(const char *dir);
+
 /* An output written whole: a new temporary file (O_EXCL, never one that exists) in dir, renamed
  * over name by run_out_commit, which replaces a link at the name and never follows it. A reader
  * sees the old file or the new one. NULL / -1 after one message naming the file. */
 struct run_out {
     FILE *f;
-    char *path, *tmp;
+    char *path, *name, *tmp;   /* dir/name as messages show it; name and tmp inside dirfd */
+    int dirfd;
+    bool own_dirfd;
 };
 FILE *run_out_begin(struct run_out *o, const char *dir, const char *name);
 /* The same for a path (dir/name; a name alone is in the working folder): --out FILE. */

@@ -1,5 +1,8 @@
 /* The run folder's files, as untrusted ground (runs/rundir.h): writes by new temporary file and
- * rename, streams that refuse links and hard links, reads that refuse links, and the lock. */
+ * rename, streams that refuse links and hard links, reads that refuse links, and the lock. A
+ * folder a writer holds (run_folder_hold) is opened once: every later name is looked up in that
+ * folder's descriptor, so a folder renamed or replaced by a link while it is written keeps
+ * receiving the files (the one opened), never the link's target. */
 #include "base/util.h"
 #include "runs/rundir.h"
 #include <errno.h>
@@ -8,29 +11,107 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 bool run_file_sync = true;
 
+/* The folders held, by the path their holder names them with. */
+#define HELD_MAX 8
+static struct held {
+    char *path;
+    int fd, refs;
+} held[HELD_MAX];
+
+int run_folder_hold(const char *dir)
+{
+    for (int i = 0; i < HELD_MAX; i++)
+        if (held[i].path && !strcmp(held[i].path, dir)) {
+            held[i].refs++;
+            return 0;
+        }
+    for (int i = 0; i < HELD_MAX; i++)
+        if (!held[i].path) {
+            int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            if (fd < 0) {
+                pm_error("cannot open the run folder %s: %s", dir, strerror(errno));
+                return -1;
+            }
+            held[i] = (struct held){.path = xstrdup(dir), .fd = fd, .refs = 1};
+            return 0;
+        }
+    pm_error("cannot hold the run folder %s: %d are held already", dir, HELD_MAX);
+    return -1;
+}
+
+void run_folder_release(const char *dir)
+{
+    for (int i = 0; dir && i < HELD_MAX; i++)
+        if (held[i].path && !strcmp(held[i].path, dir) && !--held[i].refs) {
+            close(held[i].fd);
+            free(held[i].path);
+            memset(&held[i], 0, sizeof(held[i]));
+        }
+}
+
+/* The folder dir as a descriptor: the held one; a subfolder of a held one (tables/) opened
+ * through it, never through a link; else dir opened now, as its user named it. *own: the caller
+ * closes it. -1 with errno. */
+static int folder_fd(const char *dir, bool *own)
+{
+    *own = false;
+    for (int i = 0; i < HELD_MAX; i++)
+        if (held[i].path && !strcmp(held[i].path, dir))
+            return held[i].fd;
+    *own = true;
+    const char *slash = strrchr(dir, '/');
+    for (int i = 0; slash && i < HELD_MAX; i++)
+        if (held[i].path && strlen(held[i].path) == (size_t)(slash - dir) && !strncmp(held[i].path, dir, slash - dir))
+            return openat(held[i].fd, slash + 1, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    return open(*dir ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+static void folder_done(int fd, bool own)
+{
+    if (own && fd >= 0)
+        close(fd);
+}
+
 FILE *run_out_begin(struct run_out *o, const char *dir, const char *name)
 {
-    /* mkstemp: O_CREAT|O_EXCL on a random name, so never an existing file or a planted link. */
     o->path = xasprintf("%s/%s", dir, name);
-    o->tmp = xasprintf("%s/.%s.XXXXXX", dir, name);
-    int fd = mkstemp(o->tmp);
+    o->name = xstrdup(name);
+    o->tmp = NULL;
+    bool own;
+    o->dirfd = folder_fd(dir, &o->own_dirfd);
+    own = o->own_dirfd;
+    int fd = -1;
+    /* O_CREAT|O_EXCL on a random name: never an existing file or a planted link. */
+    for (int tries = 0; o->dirfd >= 0 && fd < 0 && tries < 100; tries++) {
+        unsigned char r[6];
+        if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
+            break;
+        free(o->tmp);
+        o->tmp = xasprintf(".%s.%02x%02x%02x%02x%02x%02x", name, r[0], r[1], r[2], r[3], r[4], r[5]);
+        fd = openat(o->dirfd, o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
     o->f = fd < 0 ? NULL : fdopen(fd, "w");
-    if (o->f && !fchmod(fd, 0644))
+    if (o->f)
         return o->f;
     pm_error("cannot write %s: %s", o->path, strerror(errno));
     if (fd >= 0) {
-        o->f ? fclose(o->f) : close(fd);
-        unlink(o->tmp);
+        close(fd);
+        unlinkat(o->dirfd, o->tmp, 0);
     }
-    o->f = NULL;
+    folder_done(o->dirfd, own);
     free(o->path);
+    free(o->name);
     free(o->tmp);
+    memset(o, 0, sizeof(*o));
     return NULL;
 }
 
@@ -43,14 +124,21 @@ FILE *run_out_path(struct run_out *o, const char *path)
     return f;
 }
 
+static void run_out_free(struct run_out *o)
+{
+    folder_done(o->dirfd, o->own_dirfd);
+    free(o->path);
+    free(o->name);
+    free(o->tmp);
+    memset(o, 0, sizeof(*o));
+}
+
 void run_out_abort(struct run_out *o)
 {
     if (o->f)
         fclose(o->f);
-    unlink(o->tmp);
-    free(o->path);
-    free(o->tmp);
-    memset(o, 0, sizeof(*o));
+    unlinkat(o->dirfd, o->tmp, 0);
+    run_out_free(o);
 }
 
 int run_out_commit(struct run_out *o)
@@ -60,15 +148,13 @@ int run_out_commit(struct run_out *o)
     if (fclose(o->f) && !rc)
         rc = -1, e = errno;
     o->f = NULL;
-    if (!rc && rename(o->tmp, o->path))
+    if (!rc && renameat(o->dirfd, o->tmp, o->dirfd, o->name))
         rc = -1, e = errno;
     if (rc) {
         pm_error("cannot write %s: %s (disk full?)", o->path, strerror(e ? e : EIO));
-        unlink(o->tmp);
+        unlinkat(o->dirfd, o->tmp, 0);
     }
-    free(o->path);
-    free(o->tmp);
-    memset(o, 0, sizeof(*o));
+    run_out_free(o);
     return rc;
 }
 
@@ -92,22 +178,26 @@ FILE *run_file_open(const char *dir, const char *name, const char *mode)
         if (!run_out_begin(&o, dir, name))
             return NULL;
         FILE *f = o.f;
-        if (rename(o.tmp, o.path)) {
+        if (renameat(o.dirfd, o.tmp, o.dirfd, o.name)) {
             pm_error("cannot write %s: %s", o.path, strerror(errno));
             o.f = NULL;
             fclose(f);
-            run_out_abort(&o);
+            unlinkat(o.dirfd, o.tmp, 0);
+            run_out_free(&o);
             return NULL;
         }
-        free(o.path);
-        free(o.tmp);
+        run_out_free(&o);
         return f;
     }
     char *p = xasprintf("%s/%s", dir, name);
-    int fd = open(p, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+    bool own;
+    int dfd = folder_fd(dir, &own);
+    int fd = dfd < 0 ? -1 : openat(dfd, name, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+    int e = errno;
+    folder_done(dfd, own);
     struct stat st;
     const char *bad = NULL;
-    if (fd < 0 && errno == ELOOP)
+    if (fd < 0 && e == ELOOP)
         bad = "a symbolic link";
     else if (fd >= 0 && !fstat(fd, &st))
         bad = not_own_file(&st);
@@ -117,7 +207,7 @@ FILE *run_file_open(const char *dir, const char *name, const char *mode)
             pm_error("%s is %s, where pmucal keeps a file of its own; the run folder was tampered with: remove "
                      "it, or start a new run", p, bad);
         else
-            pm_error("cannot write %s: %s", p, strerror(errno));
+            pm_error("cannot write %s: %s", p, strerror(fd < 0 ? e : errno));
         if (fd >= 0)
             close(fd);
     } else {
@@ -130,16 +220,19 @@ FILE *run_file_open(const char *dir, const char *name, const char *mode)
 int run_subdir(const char *dir, const char *name)
 {
     char *p = xasprintf("%s/%s", dir, name);
+    bool own;
+    int dfd = folder_fd(dir, &own);
     struct stat st;
     int rc = 0;
-    if (mkdir(p, 0755) && errno != EEXIST) {
+    if (dfd < 0 || (mkdirat(dfd, name, 0755) && errno != EEXIST)) {
         pm_error("cannot make the folder %s: %s", p, strerror(errno));
         rc = -1;
-    } else if (lstat(p, &st) || !S_ISDIR(st.st_mode)) {
+    } else if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISDIR(st.st_mode)) {
         pm_error("%s is %s, where pmucal keeps a folder of its own; the run folder was tampered with: remove it",
                  p, S_ISLNK(st.st_mode) ? "a symbolic link" : "not a folder");
         rc = -1;
     }
+    folder_done(dfd, own);
     free(p);
     return rc;
 }
@@ -147,9 +240,12 @@ int run_subdir(const char *dir, const char *name)
 int run_file_clear(const char *dir, const char *name)
 {
     char *p = xasprintf("%s/%s", dir, name);
-    int rc = unlink(p) && errno != ENOENT ? -1 : 0;
+    bool own;
+    int dfd = folder_fd(dir, &own);
+    int rc = dfd < 0 || (unlinkat(dfd, name, 0) && errno != ENOENT) ? -1 : 0;
     if (rc)
         pm_error("cannot replace %s: %s; the run folder was tampered with: remove it", p, strerror(errno));
+    folder_done(dfd, own);
     free(p);
     return rc;
 }
@@ -162,8 +258,15 @@ char *run_file_read(const char *dir, const char *name, size_t *len, char *err, s
 char *run_file_read_max(const char *dir, const char *name, size_t max, size_t *len, char *err, size_t errlen)
 {
     char *p = xasprintf("%s/%s", dir, name);
-    char *text = read_file_nofollow(p, max, len, err, errlen);
+    bool own;
+    int dfd = folder_fd(dir, &own);
+    char *text = NULL;
+    if (dfd < 0)
+        snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+    else
+        text = read_file_at_nofollow(dfd, name, p, max, len, err, errlen);
     int e = errno;
+    folder_done(dfd, own);
     free(p);
     errno = e;
     return text;
@@ -193,7 +296,16 @@ static int lock_holder(const struct stat *st)
 
 int run_dir_lock(const char *dir, int *fd)
 {
-    *fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    bool own;
+    int dfd = folder_fd(dir, &own);
+    *fd = dfd < 0 ? -1 : openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0 || *fd < 0) {
+        int e = errno;
+        folder_done(dfd, own);
+        errno = e;
+    } else {
+        folder_done(dfd, own);
+    }
     if (*fd < 0) {
         pm_error("%s: %s; name a run folder", dir, errno == ENOTDIR ? "not a folder" : strerror(errno));
         return -1;

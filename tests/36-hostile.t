@@ -171,4 +171,22 @@ lines=$(wc -l < "$d/cases.done")
 [ "$(printf '%s\n' $r1 $r2 | sort | tr '\n' ' ')" = "0 2 " ] && [ "$lines" = 2 ] &&
     cat "$TMP/e1" "$TMP/e2" | grep -Eq 'in use by process|complete: nothing to resume|resumed it while'
 ok $? "line $LINENO: two validate --resume at once: exits $r1 and $r2, cases.done $lines lines for 2 cases: $(cat "$TMP/e1" "$TMP/e2" | grep error | head -c 200)"
+
+# A folder replaced by a link while it is written: the process keeps writing into the folder it
+# made (held open from its making), never into the link's target.
+rm -rf "$TMP/swap" && mkdir -p "$TMP/swap/out" "$TMP/swap/elsewhere"
+PMUCAL_RESULTS="$TMP/swap/out" $PMUCAL validate --label swap --kernel walker --kernel branch -e task-clock > /dev/null 2> "$TMP/swap.err" & p=$!
+run=""
+for _i in $(seq 1 600); do
+    run=$(ls -d "$TMP/swap/out"/*-swap 2> /dev/null | head -n 1)
+    [ -n "$run" ] && [ -s "$run/cases.done" ] && break
+    sleep 0.05
+done
+[ -n "$run" ] && mv "$run" "$run.real" && ln -s "$TMP/swap/elsewhere" "$run"
+wait $p; rc=$?
+n=$(grep -c . "$run.real/cases.done" 2> /dev/null)
+points=$(grep -Ec '^(not )?ok [0-9]+ |^# info ' "$run.real/validate.tap" 2> /dev/null)
+[ -n "$run" ] && [ -z "$(ls -A "$TMP/swap/elsewhere")" ] && jq -e '.status == "complete"' "$run.real/manifest.json" > /dev/null &&
+    [ "$n" -ge 2 ] && [ "$points" -ge "$n" ] && [ $rc -le 1 ] && tail -n 1 "$run.real/validate.tap" | grep -q '^1\.\.'
+ok $? "line $LINENO: a run folder replaced by a link mid-run: nothing written through it ($(ls -A "$TMP/swap/elsewhere" | tr '\n' ' ')), the moved folder complete with $n cases done, $points verdict and info lines in its validate.tap, exit $rc: $(head -c 200 "$TMP/swap.err")"
 done_testing
