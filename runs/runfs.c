@@ -262,7 +262,7 @@ char *run_file_read_max(const char *dir, const char *name, size_t max, size_t *l
     int dfd = folder_fd(dir, &own);
     char *text = NULL;
     if (dfd < 0)
-        snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+        snprintf(err, errlen, "%s: %s", p, strerror(errno));
     else
         text = read_file_at_nofollow(dfd, name, p, max, len, err, errlen);
     int e = errno;
