@@ -19,7 +19,7 @@ else
         n=$(basename "$h" .c | sed 's/^fuzz_//')
         line=$(FUZZ_WORK="$TMP/fuzz" scripts/fuzz.sh "$secs" "$n")
         rc=$?
-        ok $rc "$line"
+        ok $rc "$(printf '%s' "$line" | tr '\n' ';')"
     done
 fi
 done_testing
