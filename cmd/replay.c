@@ -136,8 +136,10 @@ static int replay_calibration(const struct runfile *run, const struct replay_arg
         return 2;
     }
     struct runfile all;
-    if (runfile_load_all(&all, run->path))
+    if (runfile_load_all(&all, run->path)) {
+        runfile_free(&all);   /* what it read before the file it refused */
         return 2;
+    }
     char *text = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
