@@ -5,7 +5,8 @@
 # console. Under -icount instruction counts are exact, and this PMU has real defects (events that
 # open and count nothing), so the checks below hold pmucal's hardware path to both: exact ok
 # verdicts, silent zeros not ok exactly where the model wants counts, refused events SKIP, a group
-# larger than the counters split and measured again, the perturbing source caught.
+# larger than the counters split and measured again, counters held by another user reported as
+# multiplexing (never scaled, never a silent zero), the perturbing source caught.
 . "$(dirname "$0")/lib.sh"
 BIN=${PMUCAL_EMU_BIN:-build/aarch64/pmucal}
 INIT=${PMUCAL_EMU_INIT:-build/aarch64/emu-init}
@@ -110,6 +111,23 @@ ok $? "expect check inside: arm_n1.txt's rules encode for arm_n1 ($(echo "$x" | 
 p="$TMP/s7"
 [ "$(count "$p" INST_RETIRED '^not ok')" = 1 ] && [ "$(count "$p" instructions '^not ok')" = 1 ]
 ok $? "the perturbing source (x1.01) turns the exact verdicts not ok"
+
+# Counters held by another user: multiplexing with real counters, reported, never scaled.
+for n in 13 14; do
+    section $n > "$TMP/s$n"
+    grep -Eq '^1\.\.[0-9]+$' "$TMP/s$n" && grep -q '^### emu: 6 of 6 .* events hold counters' "$TMP/s$n"
+    ok $? "command $n ran beside six events of another user holding the counters: $(grep '^### emu: ' "$TMP/s$n" | head -n 1)"
+done
+x="$TMP/s13"
+grep -q '^# learned: {INST_RETIRED,.*} cannot be measured as one group: the group was multiplexed (running [0-9]* of [0-9]* ns)' "$x"
+ok $? "a group multiplexed with the other user's events is split, and what was learned recorded: $(grep -m1 '^# learned: {' "$x" | cut -c1-160)"
+mux=$(grep -c '^not ok [0-9]* - walker :: [A-Za-z0-9_-]*: the group was multiplexed (running [0-9]* of [0-9]* ns): .*never scaled' "$x")
+[ "$mux" = 3 ] && ! grep -q 'silent zero' "$x" && grep -q '^# info walker :: CPU_CYCLES measured' "$x"
+ok $? "multiplexed to the last single event: INST_RETIRED, L1D_CACHE_RD and instructions not ok as multiplexed ($mux lines), never a silent zero, never scaled; CPU_CYCLES measured on its own counter"
+y="$TMP/s14"
+[ "$(grep -c '^not ok .*the group was \(multiplexed\|never scheduled\)' "$y")" = 2 ] && ! grep -q 'silent zero' "$y"
+ok $? "beside six pinned events: INST_RETIRED and L1D_CACHE_RD reported as not scheduled or multiplexed, not as zeros: $(grep -m1 '^not ok' "$y" | cut -c1-160)"
+is "$(rc_of 13)" 1 "validate exits 1 when its counts were multiplexed"
 
 # perf's arm64 table by the guest's own MIDR, where libpfm4's arm_n1 is hidden.
 if [ -f "${PMUCAL_EVENTDATA:-../shared/eventdata}/arm/mapfile.csv" ]; then

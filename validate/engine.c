@@ -117,7 +117,11 @@ void engine_judge(const struct engine *e, const struct measurement *m, const str
         struct raw_limits lim = {.exact_floor = e->src->exact_floor, .slack_per_run = e->src->slack_per_run,
                                  .deterministic = e->src->deterministic,
                                  .zero_most = source_zero_most(e->src, ev->canonical ? ev->canonical : ev->name)};
-        if (!ev->unsupported &&
+        /* A group that did not hold its counters all the time (never scheduled, or multiplexed
+         * with other users of the PMU) counted part of the runs or none: its zeros are not the
+         * PMU's, and its counts are never scaled up to a whole. */
+        bool never_ran = m->time_enabled > 0 && m->time_running == 0, shared = m->multiplexed;
+        if (!ev->unsupported && !shared &&
             !(ev->programmable && check_silent_zero(&v, r, (const double(*)[2])m->raw[k], m->reps, m->iters)))
             check_raw(&v, r, (const double(*)[2])m->raw[k], m->per_iter[k], m->reps, m->iters, &lim);
         /* An erratum (from the rule, or the vendor table) turns a failure into a TODO, not a failed run. */
@@ -129,10 +133,17 @@ void engine_judge(const struct engine *e, const struct measurement *m, const str
             free(why);
             v.kind = V_TODO;
         }
-        if (m->multiplexed && v.kind == V_OK)
-            v.kind = V_NOT_OK, snprintf(v.reason, sizeof(v.reason), "%s: the group was multiplexed "
-                                        "(running %llu of %llu ns); counts are not comparable", ev->name,
-                                        (unsigned long long)m->time_running, (unsigned long long)m->time_enabled);
+        if (shared && !ev->unsupported && (v.kind == V_OK || v.kind == V_NOT_OK || v.kind == V_TODO)) {
+            v.kind = V_NOT_OK;
+            if (never_ran)
+                snprintf(v.reason, sizeof(v.reason), "%s: the group was never scheduled (time_running 0 of %llu ns): "
+                         "other users held the PMU's counters; it counted nothing of the runs", ev->name,
+                         (unsigned long long)m->time_enabled);
+            else
+                snprintf(v.reason, sizeof(v.reason), "%s: the group was multiplexed (running %llu of %llu ns): other "
+                         "users shared the PMU's counters; counts are of part of the runs, not comparable and never "
+                         "scaled", ev->name, (unsigned long long)m->time_running, (unsigned long long)m->time_enabled);
+        }
         out[k] = v;
     }
 }

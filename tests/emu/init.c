@@ -5,16 +5,24 @@
  *
  * A line is "[VAR=VALUE...] NAME ARG..." (words split at spaces; the assignments hold for that
  * line only): "pmucal ARG..." runs /bin/pmucal, "cat PATTERN" prints the files a glob(3) pattern
- * names (a results folder's name holds the date). Each prints "### emu begin N: LINE" and "### emu end N rc=RC" around its output. */
+ * names (a results folder's name holds the date), "hog N LINE" runs LINE while N counting events
+ * of its own (INST_RETIRED on CPU 0, for the whole CPU) hold N of the PMU's counters, so the
+ * kernel must share them (multiplexing); "pin N LINE" the same with pinned events, which keep
+ * their counters, so a group that needs one is never scheduled. Each prints
+ * "### emu begin N: LINE" and "### emu end N rc=RC" around its output. */
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
+#include <stdbool.h>
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -40,6 +48,27 @@ static int run(char **assign, int nassign, char **argv)
     if (pid < 0 || waitpid(pid, &st, 0) < 0)
         return -1;
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* n counting events of raw 0x08 (INST_RETIRED: a programmable counter each, never the cycle
+ * counter) on CPU 0 for every task, each its own group, enabled: fds into fd. How many opened. */
+static int hog_open(int n, bool pinned, int *fd)
+{
+    int got = 0;
+    for (int i = 0; i < n; i++) {
+        struct perf_event_attr a;
+        memset(&a, 0, sizeof(a));
+        a.size = sizeof(a);
+        a.type = PERF_TYPE_RAW;
+        a.config = 0x08;
+        a.pinned = pinned;
+        fd[i] = (int)syscall(SYS_perf_event_open, &a, -1, 0, -1, 0);
+        if (fd[i] < 0)
+            printf("### emu: hog event %d: %s\n", i + 1, strerror(errno));
+        else
+            got++;
+    }
+    return got;
 }
 
 static int cat(const char *pattern)
@@ -106,7 +135,15 @@ int main(void)
             nassign++;
         argv += nassign;
         argc -= nassign;
-        int rc;
+        int rc, hog[8], nhog = 0;
+        if ((!strcmp(argv[0], "hog") || !strcmp(argv[0], "pin")) && argc > 2 && atoi(argv[1]) > 0 &&
+            atoi(argv[1]) <= 8) {
+            nhog = atoi(argv[1]);
+            printf("### emu: %d of %d %s events hold counters\n", hog_open(nhog, argv[0][0] == 'p', hog), nhog,
+                   argv[0][0] == 'p' ? "pinned" : "hog");
+            argv += 2;
+            argc -= 2;
+        }
         if (!strcmp(argv[0], "cat") && argc == 2)
             rc = cat(argv[1]);
         else if (!strcmp(argv[0], "pmucal")) {
@@ -116,6 +153,9 @@ int main(void)
             printf("### emu: unknown command %s\n", argv[0]);
             rc = 127;
         }
+        for (int i = 0; i < nhog; i++)
+            if (hog[i] >= 0)
+                close(hog[i]);
         fflush(stdout);
         printf("\n### emu end %d rc=%d\n", n, rc);
     }
