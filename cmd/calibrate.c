@@ -575,6 +575,7 @@ int calibrate_replay(const struct runfile *run, const struct jvalue *penalties, 
     k.hw = jget(pmu, "hardware_usable") && jget(pmu, "hardware_usable")->type == J_BOOL && jget(pmu, "hardware_usable")->b;
     snprintf(k.hw_why, sizeof(k.hw_why), "%s", jget_str(pmu, "hardware_reason", "the run's hardware events"));
     k.model = jget_str(pen, "cpu_model", NULL);
+    k.stored = pen;
     /* The curve's points are the run's: its host's caches gave their sizes, not this one's. */
     for (int i = 0; i < run->nrec; i++) {
         unsigned long long b;

@@ -28,6 +28,7 @@ struct cal {
     uint64_t curve_top;           /* the curve's last size: the run's when replaying; 0, the host's */
     const struct topo *levels;    /* the cache levels the cases were sized by: the run's when
                                      replaying; NULL, this host's */
+    const struct jvalue *stored;  /* replaying: the run's penalties.json, for why a case was skipped */
     bool cpu_asked;               /* o.cpu came from --cpu (or the resumed run), not the least loaded */
     double cpu_busy;              /* the chosen CPU's busy fraction before the run (NaN when asked) */
 };

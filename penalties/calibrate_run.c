@@ -98,6 +98,21 @@ int cal_measure_case(const struct cal_opts *o, struct run_dir *dir, const char *
     return r->status;
 }
 
+/* Why the replayed run skipped a case it holds no record of (set up and skipped: "size=L3: this
+ * machine has no L3"): the reason its penalties.json gives a skipped recipe with that case. */
+static const char *stored_skip_reason(const struct cal *k, const char *text)
+{
+    const struct jvalue *ps = jget(k->stored, "penalties");
+    for (int i = 0; ps && ps->type == J_ARRAY && i < ps->n; i++) {
+        const struct jvalue *p = &ps->items[i];
+        const struct recipe *rc = recipe_named(jget_str(p, "name", ""));
+        if (rc && !strcmp(jget_str(p, "status", ""), "skip") &&
+            (!strcmp(rc->issue, text) || (rc->control && !strcmp(rc->control, text))))
+            return jget_str(p, "reason", NULL);
+    }
+    return NULL;
+}
+
 /* Each (case, event, run) is measured once, however many recipes name it. */
 static struct case_result *cal_case_run(struct cal *k, const char *text, const char *event, int run)
 {
@@ -116,7 +131,8 @@ static struct case_result *cal_case_run(struct cal *k, const char *text, const c
         return r;   /* measured before the run was interrupted */
     if (k->replaying) {   /* judged as the run judged a case it could not measure */
         r->status = CAL_SKIP;
-        snprintf(r->reason, sizeof(r->reason), "the run holds no record of this case");
+        const char *why = stored_skip_reason(k, text);
+        snprintf(r->reason, sizeof(r->reason), "%s", why ? why : "the run holds no record of this case");
         return r;
     }
     cal_measure_case(&k->o, k->dir, text, event, r);

@@ -15,9 +15,15 @@ done
 how=$($PMUCAL info --json | jq -r .topology.huge_pages_how)
 if [ "$how" = "2m-thp" ]; then
     N=16384
-    $PMUCAL run walker phase=touch size=64M page=2m -e page-faults --iters $N --json > "$TMP/pf2.json"
+    $PMUCAL run walker phase=touch size=64M page=2m -e page-faults --iters $N --json > "$TMP/pf2.json" 2> "$TMP/pf2.err"
     totals=$(jq -r '.events[0].raw[] | (.[0] - .[1])' "$TMP/pf2.json" | sort -u | tr '\n' ' ')
-    is "$totals" "$((N / 512)) " "page-faults over $N 4k steps of 2M THP memory"
+    # A huge-page fault that waited for compaction on a busy machine makes the pilot's estimate
+    # long, and run refuses the --iters (a run is at most 0.5 s): no count to check then.
+    if [ ! -s "$TMP/pf2.json" ] && grep -q 'would make one measured run last about' "$TMP/pf2.err"; then
+        skip "page-faults over $N 4k steps of 2M THP memory" "$(head -n 1 "$TMP/pf2.err" | tr '#' '%')"
+    else
+        is "$totals" "$((N / 512)) " "page-faults over $N 4k steps of 2M THP memory"
+    fi
 else
     skip "page-faults with 2M pages" "no transparent huge pages here (huge pages: $how)"
 fi

@@ -53,4 +53,23 @@ rc=$?
 $PMUCAL replay "$A" --allow-incomplete > /dev/null 2>&1
 rc=$?
 [ $rc -eq 0 ]; ok $? "and judged with --allow-incomplete (exit $rc)"
+# A calibration on a host without an L3 (the fixture): its l3_hit case was skipped at set-up and
+# left no record; replay gives the same SKIP line, from the run, not from this host, and rule
+# options are refused for a calibration.
+C="$TMP/cal"
+HWLOC_XMLFILE="$PWD/tests/hosts/no-l3/hwloc.xml" HWLOC_THISSYSTEM=1 PMUCAL_RESULTS="$C" \
+    $PMUCAL calibrate --quick --recipe l1_hit --recipe l3_hit --no-curve > "$TMP/cal.out" 2> "$TMP/cal.err"
+crc=$?
+run=$(ls -d "$C"/* 2> /dev/null | head -n 1)
+$PMUCAL replay "$run" > "$TMP/cal.rep" 2> "$TMP/cal.rep.err"
+rc=$?
+grep -E '^(not )?ok [0-9]+ - ' "$run/validate.tap" > "$TMP/cal.v1"
+grep -E '^(not )?ok [0-9]+ - ' "$TMP/cal.rep" > "$TMP/cal.v2"
+grep -q '^ok 2 - l3_hit # SKIP size=L3: this machine has no L3 cache' "$TMP/cal.v1" && cmp -s "$TMP/cal.v1" "$TMP/cal.v2" &&
+    [ $rc -eq $crc ] && grep -q '0 verdicts differ from the stored ones' "$TMP/cal.rep"
+ok $? "replay of a calibration whose l3_hit was skipped at set-up gives its lines again (exit $rc, calibrate's $crc): $(diff "$TMP/cal.v1" "$TMP/cal.v2" | tr '\n#' ' %' | head -c 300) $(head -c 200 "$TMP/cal.rep.err")"
+$PMUCAL replay "$run" --expect "$TMP/rule.txt" > /dev/null 2> "$TMP/cal.opt.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'not by expectation rules' "$TMP/cal.opt.err"
+ok $? "--expect with a calibration is refused (exit $rc): $(cat "$TMP/cal.opt.err")"
 done_testing

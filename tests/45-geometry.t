@@ -83,6 +83,18 @@ $PMUCAL info --measure > "$TMP/m1.txt" 2> "$TMP/m1.err"
 rc=$?
 secs=$(( $(date +%s) - start ))
 f=$(ls "$TMP"/cache/geometry-*.json 2>/dev/null | head -n 1)
+# Under load the curve may fail its checks every time (this VM's L3 moved 52 -> 71 cycles between
+# passes): info says so, exits 1 and caches nothing. That is a state the host can be in, not a
+# defect; the sweep's own checks run only on a curve that was measured.
+if [ $rc -eq 1 ] && [ -z "$f" ] && grep -q '^curve .*measuring failed: the curve failed its checks' "$TMP/m1.txt"; then
+    why=$(grep -m1 '^curve' "$TMP/m1.txt" | sed 's/^curve *//' | tr '#' '%')
+    skip "info --measure on this host now" "$why"
+    skip "the sweep's stop rule" "no curve passed its checks here now: $why"
+    skip "the cache of the measured curve" "no curve was measured"
+    skip "a cache file of another host" "no curve was measured"
+    done_testing
+    exit
+fi
 [ $rc -eq 0 ] && [ -n "$f" ] && jq -e '(.points | length) >= 12 and (.key | test("kernel"))' "$f" > /dev/null
 ok $? "info --measure measured this host in ${secs}s (exit $rc) and cached $(jq '.points | length' "$f" 2>/dev/null) points in $f"
 # How long it takes is the machine's load (a benchmark's business); that it stops is the design:

@@ -134,9 +134,12 @@ ok $? "emit --format json reproduces penalties.json"
 pts=$(($(wc -l < "$dir/curve.csv") - 1))
 llc=$(jq '[.curve.levels[].used_bytes] | max' "$dir/penalties.json")
 want=$(awk -v l="$llc" 'BEGIN { printf "%d", 2 * log(4 * l / 4096) / log(2) - 1 }')
-jq -e '.curve.points >= 4 and all(.curve.levels[]; .used_bytes > 0 and .used_from)' "$dir/penalties.json" > /dev/null &&
+# A level the host could not measure (this VM's L3 under load: hwloc's is implausible and the curve
+# failed its checks) is used at 0 bytes, left out: an honest state, with L1 and L2 always known.
+jq -e '.curve.points >= 4 and all(.curve.levels[]; .used_from) and all(.curve.levels[:2][]; .used_bytes > 0)' \
+    "$dir/penalties.json" > /dev/null &&
     [ "$pts" -ge "$want" ] && [ "$(tail -n 1 "$dir/curve.csv" | cut -d, -f1)" -le $((4 * llc)) ]
-ok $? "curve.csv has $pts points (at least $want: 4 KiB to 4x the used LLC $llc at 2 per octave)"
+ok $? "curve.csv has $pts points (at least $want: 4 KiB to 4x the used LLC $llc at 2 per octave; levels used: $(jq -r '[.curve.levels[] | "\(.level) \(.used_bytes) from \(.used_from)"] | join(", ")' "$dir/penalties.json"))"
 if command -v gnuplot > /dev/null; then
     grep -q '<svg' "$dir/curve.svg" 2>/dev/null; ok $? "curve.svg drawn by gnuplot"
 else
