@@ -8,7 +8,20 @@
 #include <string.h>
 #include <strings.h>
 
-static void add_event(struct model_side *s, const char *name, const char *desc, const struct x86_enc *x, bool offcore)
+/* What an encoding means: x86's PERFEVTSEL fields, or an Arm event's number (the whole raw
+ * config: 0x4004 is CNT_CYCLES, not event 0x04 with unit mask 0x40). */
+static struct x86_enc decode(const struct event_spec *spec, bool arm)
+{
+    struct x86_enc x = {0};
+    if (arm)
+        x.event = (unsigned)spec->config;
+    else
+        x86_decode(spec, &x);
+    return x;
+}
+
+static void add_event(struct model_side *s, const char *name, const char *desc, const struct x86_enc *x, bool offcore,
+                      bool arm)
 {
     s->ev = xrealloc(s->ev, sizeof(*s->ev) * (size_t)(s->n + 1));
     struct model_event *e = &s->ev[s->n++];
@@ -21,6 +34,7 @@ static void add_event(struct model_side *s, const char *name, const char *desc, 
     e->desc = xstrdup(desc ? desc : "");
     e->x = *x;
     e->offcore = offcore;
+    e->arm = arm;
 }
 
 static int add_pfm(const char *fq, const char *event, const char *umask, const char *desc, void *arg)
@@ -30,9 +44,9 @@ static int add_pfm(const char *fq, const char *event, const char *umask, const c
     char err[512];
     if (pfm_encode(fq, &spec, err, sizeof(err)))
         return 0;   /* needs a modifier or another unit mask to encode */
-    struct x86_enc x;
-    x86_decode(&spec, &x);
-    add_event(arg, fq, desc, &x, spec.config1 != 0);
+    bool arm = !strncmp(fq, "arm_", 4);   /* libpfm4's Arm core PMUs: arm_n1::INST_RETIRED */
+    struct x86_enc x = decode(&spec, arm);
+    add_event(arg, fq, desc, &x, !arm && spec.config1 != 0, arm);
     event_spec_clear(&spec);
     return 0;
 }
@@ -59,10 +73,10 @@ int model_side_load(struct model_side *s, const char *what)
         if (v->deprecated)
             continue;
         struct event_spec spec = {0};
-        struct x86_enc x;
         vendor_event_spec(v, &spec);
-        x86_decode(&spec, &x);
-        add_event(s, v->name, v->desc, &x, v->offcore);
+        bool arm = v->format == VENDOR_ARM_PMU_EVENTS;
+        struct x86_enc x = decode(&spec, arm);
+        add_event(s, v->name, v->desc, &x, v->offcore, arm);
     }
     s->label = xasprintf("%s (%s)", c.name, c.path);
     s->table = xstrdup(c.name);
@@ -114,6 +128,10 @@ static bool same_meaning(const struct model_event *a, const struct model_event *
 
 static const char *enc_text(const struct model_event *e, char *buf, size_t n)
 {
+    if (e->arm) {
+        snprintf(buf, n, "event 0x%04x", e->x.event);
+        return buf;
+    }
     return vendor_enc_text(&e->x, e->offcore, buf, n);
 }
 

@@ -10,8 +10,9 @@
 struct model_event {
     char *name, *key;      /* as the side spells it; key: lower case, ':' as '.' */
     char *desc;
-    struct x86_enc x;
+    struct x86_enc x;      /* an Arm event: its PMEVTYPER event number whole in x.event, nothing else */
     bool offcore, used;
+    bool arm;
 };
 
 struct model_side {

@@ -44,6 +44,10 @@ is "$(PMUCAL_CPUID=0x410fd490 $PMUCAL groups -e INST_RETIRED,BR_RETIRED,L1D_CACH
 $PMUCAL modeldiff cortex-a76-n1 neoverse-n2 > "$TMP/armdiff" 2>&1
 grep -q '^# totals cortex-a76-n1 .* -> neoverse-n2 .*: same [0-9]*, changed 0, re-meant 0' "$TMP/armdiff"
 ok $? "modeldiff between two Arm cores: $(tail -n 1 "$TMP/armdiff" | cut -c1-200)"
+# An Arm event number is one number: the N2's CNT_CYCLES is event 0x4004, not x86's event 0x04 with
+# unit mask 0x40.
+grep -q '^# new: CNT_CYCLES (event 0x4004): ' "$TMP/armdiff" && ! grep -q 'umask' "$TMP/armdiff"
+ok $? "modeldiff prints Arm events by their number: $(grep -m1 'CNT_CYCLES' "$TMP/armdiff" | cut -c1-120)"
 
 # Without an override the signature comes from the fixture's replayed CPUID leaves (HWLOC_CPUID_PATH).
 $PMUCAL events > "$TMP/events.txt" 2> "$TMP/events.err"
