@@ -11,18 +11,28 @@
 /* Instructions the exact loop's test adds to every iteration: sub and jnc. */
 #define ISA_LOOP_TEST_INST 2
 
+/* Where a region's instructions are, for sampling (core/sites.h): a record of the section
+ * pmucal_sites, "KEY" then the addresses LIST (local labels of the same asm statement) and a 0.
+ * Data only: nothing is executed, so the region's counts do not change. */
+#define ISA_SITES(KEY, LIST)                                             \
+    ".pushsection pmucal_sites,\"aw\"\n\t.balign 8\n\t"                  \
+    ".quad 669f, " LIST ", 0\n\t.popsection\n\t"                          \
+    ".pushsection .rodata\n669: .asciz \"" KEY "\"\n\t.popsection\n\t"
+
 /* REPS (a string literal) copies of BODY a trip, for kernels with a pointer p and an iteration
  * count n in scope (in BODY: %[p], %[n]). More input operands may follow. */
 #define ISA_EXACT_LOOP(REPS, BODY, ...)                              \
     __asm__ __volatile__("jmp 2f\n\t"                               \
                          ".p2align 6\n"                             \
-                         "1:\n\t"                                   \
+                         "1:\n661:\n\t"                              \
                          ".rept " REPS "\n\t"                       \
                          BODY                                       \
                          ".endr\n"                                  \
-                         "2:\n\t"                                   \
-                         "sub $1, %[n]\n\t"                         \
-                         "jnc 1b"                                   \
+                         "2:\n662:\n\t"                              \
+                         "sub $1, %[n]\n"\
+                         "663:\n\t"                                 \
+                         "jnc 1b\n664:\n\t"                           \
+                         ISA_SITES("exact:" __FILE__ ":" REPS, "661b, 662b, 663b, 664b") \
                          : [p] "+r"(p), [n] "+r"(n)                 \
                          : __VA_ARGS__                              \
                          : "cc", "memory")
@@ -48,13 +58,16 @@
 /* First touch of fresh pages: n iterations of an 8-byte store at Q, Q advancing 4096 bytes, in
  * a loop of its own (not aligned like the exact loop): "jmp test; store; add; test: sub; jnc". */
 #define ISA_TOUCH_LOOP(Q, N)                                         \
-    __asm__ __volatile__("jmp 2f\n\t"                               \
-                         "1:\n\t"                                   \
-                         "movq $1, (%[q])\n\t"                      \
-                         "add $4096, %[q]\n"                        \
-                         "2:\n\t"                                   \
-                         "sub $1, %[n]\n\t"                         \
-                         "jnc 1b"                                   \
+    __asm__ __volatile__("jmp 2f\n\t"                                 \
+                         "1:\n661:\n\t"                              \
+                         "movq $1, (%[q])\n"                                   \
+                         "662:\n\t"                                 \
+                         "add $4096, %[q]\n"                                  \
+                         "2:\n663:\n\t"                              \
+                         "sub $1, %[n]\n"                                  \
+                         "664:\n\t"                                 \
+                         "jnc 1b\n665:\n\t"                           \
+                         ISA_SITES("touch:" __FILE__, "661b, 662b, 663b, 664b, 665b") \
                          : [q] "+r"(Q), [n] "+r"(N)                 \
                          :                                          \
                          : "cc", "memory")
