@@ -154,6 +154,7 @@ static void record(struct ctx *x, const struct event_spec *ev, int level, unsign
 {
     struct json j;
     json_init(&j);
+    json_object_begin(&j, NULL);
     json_string(&j, "kind", "sample");
     json_string(&j, "case", x->c->label);
     json_string(&j, "event", ev->name);
@@ -207,6 +208,7 @@ static void record(struct ctx *x, const struct event_spec *ev, int level, unsign
         json_string(&j, vs[i].text[0] == 'r' ? "rate" : vs[i].text[1] == 'k' ? "skid" : "shadow",
                     !vs[i].judged ? "info" : vs[i].kind == TAP_OK ? "ok" : "not ok");
     json_object_end(&j);
+    json_object_end(&j);
     if (json_write_line(&j, x->s.dir.measurements))
         x->not_ok++;
     json_free(&j);
@@ -237,6 +239,8 @@ static int sample_level(struct ctx *x, const struct event_spec *ev, int level, u
         sampler_drain(&sm, &st);
     }
     uint64_t count = sampler_count(&sm) - count0;
+    if (sm.lost_read > st.lost)   /* losses whose PERF_RECORD_LOST found no room before the drain */
+        st.lost = sm.lost_read;
     sampler_close(&sm);
     sampler_close(&counter);
     if (stop_signal_number) {

@@ -12,7 +12,7 @@
 
 #define SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD)
 
-static int open_attr(const struct event_spec *ev, uint64_t period, int precise)
+static int open_attr(const struct event_spec *ev, uint64_t period, int precise, bool lost)
 {
     struct perf_event_attr a;
     memset(&a, 0, sizeof(a));
@@ -29,6 +29,7 @@ static int open_attr(const struct event_spec *ev, uint64_t period, int precise)
     a.exclude_hv = 1;
     a.disabled = 1;
     a.wakeup_events = 1u << 30;   /* drained after each run: never woken */
+    a.read_format = lost ? PERF_FORMAT_LOST : 0;
     int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
     return fd < 0 ? -errno : fd;
 }
@@ -38,7 +39,7 @@ unsigned sampler_levels(const struct event_spec *ev, uint64_t period, int *err0)
     unsigned levels = 0;
     *err0 = 0;
     for (int p = 3; p >= 0; p--) {
-        int fd = open_attr(ev, period, p);
+        int fd = open_attr(ev, period, p, false);
         if (fd >= 0) {
             levels |= 1u << p;
             close(fd);
@@ -51,7 +52,12 @@ unsigned sampler_levels(const struct event_spec *ev, uint64_t period, int *err0)
 int sampler_open(struct sampler *s, const struct event_spec *ev, uint64_t period, int precise, unsigned data_pages)
 {
     memset(s, 0, sizeof(*s));
-    s->fd = open_attr(ev, period, precise);
+    /* A LOST record is written only once there is room again: losses at the end of the last run
+     * before a drain would go unsaid without the kernel's own count (older kernels lack it). */
+    s->fd = open_attr(ev, period, precise, true);
+    s->has_lost = s->fd >= 0;
+    if (s->fd == -EINVAL)
+        s->fd = open_attr(ev, period, precise, false);
     if (s->fd < 0)
         return s->fd;
     long page = sysconf(_SC_PAGESIZE);
@@ -79,10 +85,15 @@ void sampler_disable(struct sampler *s)
     ioctl(s->fd, PERF_EVENT_IOC_DISABLE, 0);
 }
 
-uint64_t sampler_count(const struct sampler *s)
+uint64_t sampler_count(struct sampler *s)
 {
-    uint64_t v = 0;
-    return read(s->fd, &v, sizeof(v)) == (ssize_t)sizeof(v) ? v : 0;
+    uint64_t v[2] = {0, 0};
+    size_t want = s->has_lost ? 2 * sizeof(v[0]) : sizeof(v[0]);
+    if (read(s->fd, v, want) != (ssize_t)want)
+        return 0;
+    if (s->has_lost)
+        s->lost_read = v[1];
+    return v[0];
 }
 
 void stream_push(struct sample_stream *st, const struct sample *s)

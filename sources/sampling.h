@@ -30,6 +30,8 @@ struct sampler {
     size_t ring_bytes, data_bytes;
     int precise;              /* precise_ip it opened with */
     uint64_t period;
+    bool has_lost;            /* the kernel reports lost samples with the count (PERF_FORMAT_LOST, 6.0) */
+    uint64_t lost_read;       /* its count of lost samples, as of the last sampler_count */
 };
 
 /* precise_ip 3 down to 0: the levels the kernel takes for this event (bit L set when level L
@@ -40,8 +42,8 @@ unsigned sampler_levels(const struct event_spec *ev, uint64_t period, int *err0)
 int sampler_open(struct sampler *s, const struct event_spec *ev, uint64_t period, int precise, unsigned data_pages);
 void sampler_enable(struct sampler *s);
 void sampler_disable(struct sampler *s);
-/* The event's count since it opened (counting and sampling at once). */
-uint64_t sampler_count(const struct sampler *s);
+/* The event's count since it opened (counting and sampling at once); lost_read updated. */
+uint64_t sampler_count(struct sampler *s);
 /* Every record the ring holds into st; the ring is then empty. */
 void sampler_drain(struct sampler *s, struct sample_stream *st);
 void sampler_close(struct sampler *s);

@@ -34,7 +34,7 @@ void sample_rate(struct sverdict *v, const struct sample_stream *st, uint64_t co
     else if (missing < 0 && fabs(due - samples) > allowed)
         n += snprintf(v->text + n, sizeof(v->text) - n, ": %lld too many", -missing);
     if (st->lost)
-        n += snprintf(v->text + n, sizeof(v->text) - n, "; %llu lost in %llu PERF_RECORD_LOST",
+        n += snprintf(v->text + n, sizeof(v->text) - n, "; %llu lost (%llu PERF_RECORD_LOST)",
                       (unsigned long long)st->lost, (unsigned long long)st->lost_records);
     if (st->throttle)
         n += snprintf(v->text + n, sizeof(v->text) - n, "; throttled %llu times", (unsigned long long)st->throttle);
