@@ -14,9 +14,9 @@
 /* Where a region's instructions are, for sampling (core/sites.h): a record of the section
  * pmucal_sites, "KEY" then the addresses LIST (local labels of the same asm statement) and a 0.
  * Data only: nothing is executed, so the region's counts do not change. */
-#define ISA_SITES(KEY, LIST)                                             \
-    ".pushsection pmucal_sites,\"aw\"\n\t.balign 8\n\t"                  \
-    ".quad 669f, " LIST ", 0\n\t.popsection\n\t"                          \
+#define ISA_SITES(KEY, LIST)                                         \
+    ".pushsection pmucal_sites,\"aw\"\n\t.balign 8\n\t"              \
+    ".quad 669f, " LIST ", 0\n\t.popsection\n\t"                     \
     ".pushsection .rodata\n669: .asciz \"" KEY "\"\n\t.popsection\n\t"
 
 /* REPS (a string literal) copies of BODY a trip, for kernels with a pointer p and an iteration
@@ -29,9 +29,9 @@
                          BODY                                       \
                          ".endr\n"                                  \
                          "2:\n662:\n\t"                              \
-                         "sub $1, %[n]\n"\
-                         "663:\n\t"                                 \
-                         "jnc 1b\n664:\n\t"                           \
+                         "sub $1, %[n]\n"                            \
+                         "663:\n\t"                                  \
+                         "jnc 1b\n664:\n\t"                          \
                          ISA_SITES("exact:" __FILE__ ":" REPS, "661b, 662b, 663b, 664b") \
                          : [p] "+r"(p), [n] "+r"(n)                 \
                          : __VA_ARGS__                              \
@@ -60,13 +60,13 @@
 #define ISA_TOUCH_LOOP(Q, N)                                         \
     __asm__ __volatile__("jmp 2f\n\t"                                 \
                          "1:\n661:\n\t"                              \
-                         "movq $1, (%[q])\n"                                   \
-                         "662:\n\t"                                 \
-                         "add $4096, %[q]\n"                                  \
+                         "movq $1, (%[q])\n"                         \
+                         "662:\n\t"                                  \
+                         "add $4096, %[q]\n"                         \
                          "2:\n663:\n\t"                              \
-                         "sub $1, %[n]\n"                                  \
-                         "664:\n\t"                                 \
-                         "jnc 1b\n665:\n\t"                           \
+                         "sub $1, %[n]\n"                            \
+                         "664:\n\t"                                  \
+                         "jnc 1b\n665:\n\t"                          \
                          ISA_SITES("touch:" __FILE__, "661b, 662b, 663b, 664b, 665b") \
                          : [q] "+r"(Q), [n] "+r"(N)                 \
                          :                                          \
