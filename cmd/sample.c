@@ -205,8 +205,7 @@ static void record(struct ctx *x, const struct event_spec *ev, int level, unsign
     json_number(&j, "overhead_ns_per_sample", overhead_ns);
     json_object_begin(&j, "verdicts");
     for (int i = 0; i < nv; i++)
-        json_string(&j, vs[i].text[0] == 'r' ? "rate" : vs[i].text[1] == 'k' ? "skid" : "shadow",
-                    !vs[i].judged ? "info" : vs[i].kind == TAP_OK ? "ok" : "not ok");
+        json_string(&j, vs[i].what, !vs[i].judged ? "info" : vs[i].kind == TAP_OK ? "ok" : "not ok");
     json_object_end(&j);
     json_object_end(&j);
     if (json_write_line(&j, x->s.dir.measurements))
@@ -223,9 +222,10 @@ static int sample_level(struct ctx *x, const struct event_spec *ev, int level, u
     if (rc || (rc = sampler_open(&counter, ev, 0, 0, 1))) {
         if (!rc)
             sampler_close(&sm);
-        char why[256];
-        snprintf(why, sizeof(why), "cannot open at precise=%d now: %s", level, strerror(-rc));
-        tap_point(&x->s.tap, TAP_NOT_OK, ev->name, why);
+        char desc[512];   /* it opened a moment ago, when the levels were probed */
+        snprintf(desc, sizeof(desc), "%s :: %s precise=%d cannot be opened again: %s", x->c->label, ev->name, level,
+                 strerror(-rc));
+        tap_point(&x->s.tap, TAP_NOT_OK, desc, NULL);
         x->not_ok++;
         return 0;
     }
@@ -249,7 +249,7 @@ static int sample_level(struct ctx *x, const struct event_spec *ev, int level, u
     }
     double overhead_ns = st.n ? (stats_median(ts, reps) - stats_median(tc, reps)) / ((double)st.n / reps) /
                                 clock_get()->tsc_hz * 1e9 : NAN;
-    if (x->perturb.text && x->have_map)
+    if (x->perturb.text)
         stream_perturb_apply(&x->perturb, &st, next_inst, &x->map);
     const char *expr;
     int q = rule_quantity(x, ev, &expr);
@@ -337,9 +337,9 @@ static int setup_case(struct ctx *x, struct event_spec *events, int n)
     if (rc != KERNEL_OK) {
         for (int k = 0; k < n; k++) {
             char desc[512];
-            snprintf(desc, sizeof(desc), "%s :: %s", x->c->label, events[k].name);
-            tap_point(&x->s.tap, rc == KERNEL_SKIP ? TAP_SKIP : TAP_NOT_OK, desc,
-                      rc == KERNEL_SKIP ? x->c->skip : "the case's setup failed");
+            snprintf(desc, sizeof(desc), "%s :: %s%s", x->c->label, events[k].name,
+                     rc == KERNEL_SKIP ? "" : ": the case's setup failed (the message above says why)");
+            tap_point(&x->s.tap, rc == KERNEL_SKIP ? TAP_SKIP : TAP_NOT_OK, desc, x->c->skip);
         }
         x->not_ok += rc != KERNEL_SKIP;
         return 1;

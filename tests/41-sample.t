@@ -57,6 +57,45 @@ drop=10 | rate | $((N - N / 10)) samples x 1 = $((N - N / 10)) where the event c
 move=8  | skid | $((N / 8)) samples off their causing instruction where zero skid is promised | rate shadow
 ROWS
 
+# compare of two sampling runs: BASE clean, NEW clean or perturbed.
+$PMUCAL sample $TOUCH -e page-faults --iters $PAGES -r $R --precise 0 --label base > /dev/null 2>&1
+BASE=$(ls -d "$PMUCAL_RESULTS"/*-base | head -n 1)
+# PMUCAL_SAMPLE_PERTURB of NEW | compare's exit | what its one point says
+while IFS='|' read -r env want says; do
+    env=$(echo "$env" | tr -d ' '); want=$(echo "$want" | tr -d ' '); says=$(echo "$says" | sed 's/^ *//; s/ *$//')
+    [ -z "$want" ] && continue
+    lbl=new-${env:-clean}; lbl=$(echo "$lbl" | tr '=' '-')
+    PMUCAL_SAMPLE_PERTURB=$env $PMUCAL sample $TOUCH -e page-faults --iters $PAGES -r $R --precise 0 --label "$lbl" > /dev/null 2>&1
+    $PMUCAL compare "$BASE" "$(ls -d "$PMUCAL_RESULTS"/*-"$lbl" | head -n 1)" > "$TMP/cmp.tap" 2> "$TMP/cmp.err"
+    crc=$?
+    [ $crc = "$want" ] && [ "$(grep -c '^\(not \)\{0,1\}ok' "$TMP/cmp.tap")" = 1 ] && grep -q -- "$says" "$TMP/cmp.tap"
+    ok $? "compare BASE with NEW ${env:-unaltered}: exit $crc, '$says': $(grep -m1 '^\(not \)\{0,1\}ok' "$TMP/cmp.tap") $(head -c 200 "$TMP/cmp.err")"
+done <<ROWS
+        | 0 | ^ok 1 - .* page-faults precise=0 same: rate 1.0000 -> 1.0000, skid mean 0.000 -> 0.000\$
+drop=10 | 1 | ^not ok 1 - .* changed: .*rate 1.0000 -> 0.9010 samples per due sample ($((N - N / 10)) where $N expected)
+move=1  | 1 | ^not ok 1 - .* changed: .*skid distribution changed .*; newly shadowed: inst 0 store ($N due, $N before)
+ROWS
+$PMUCAL compare "$BASE" "$RUN" > /dev/null 2> "$TMP/cmp.err"
+crc=$?
+$PMUCAL compare "$BASE" results/reference/zen5-vm-validate-perf > /dev/null 2> "$TMP/cmp2.err"
+crc2=$?
+[ $crc = 0 ] && [ $crc2 = 2 ] && grep -q "made by 'pmucal sample'" "$TMP/cmp2.err"
+ok $? "compare: a sampling run against one at every level (exit $crc: the levels BASE lacks SKIP), and against a validate run: exit $crc2, $(head -c 200 "$TMP/cmp2.err")"
+
+# The report of a sampling run: the sample map (the moved samples off the store, on the add) and
+# the skid histogram; a validate run's page has no such section.
+MOVED=$(ls -d "$PMUCAL_RESULTS"/*-new-move-1 | head -n 1)
+$PMUCAL report "$MOVED" --out "$TMP/sample.html" > /dev/null 2> "$TMP/rep.err"
+rrc=$?
+[ $rrc = 0 ] && grep -q '<h2>Samples: where they land</h2>' "$TMP/sample.html" &&
+    grep -q "<td>store</td><td class=\"num\">1.0000</td><td class=\"num\">0</td>" "$TMP/sample.html" &&
+    grep -q "<td>add</td><td class=\"num\">0.0000</td><td class=\"num\">$N</td>" "$TMP/sample.html" &&
+    grep -q "<tr><td class=\"num\">1</td><td class=\"num\">$N</td>" "$TMP/sample.html"
+ok $? "report of a sampling run: the map (store weight 1, 0 samples; add weight 0, $N) and skid 1: $N (exit $rrc) $(head -c 200 "$TMP/rep.err")"
+$PMUCAL report results/reference/zen5-vm-validate-perf --out "$TMP/validate.html" > /dev/null 2>&1
+[ -s "$TMP/validate.html" ] && ! grep -q 'Samples: where they land' "$TMP/validate.html"
+ok $? "a validate run's page has no sampling section"
+
 # A ring of one page cannot hold 1024 samples: the kernel's PERF_RECORD_LOST is counted.
 $PMUCAL sample walker phase=touch size=4M page=4k -e page-faults --iters 1024 -r 1 --precise 0 --ring-pages 1 \
     > "$TMP/lost.tap" 2> "$TMP/lost.err"

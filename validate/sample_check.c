@@ -25,6 +25,7 @@ void sample_rate(struct sverdict *v, const struct sample_stream *st, uint64_t co
     double allowed = period == 1 ? 0 : 1;
     long long missing = llround(due - samples);
     bool model_off = !isnan(model_count) && fabs((double)count - model_count) > model_slack;
+    v->what = "rate";
     v->judged = true;
     v->kind = fabs(due - samples) <= allowed && !st->lost && !st->throttle && !st->bad && !model_off ? TAP_OK : TAP_NOT_OK;
     int n = snprintf(v->text, sizeof(v->text), "rate: %zu samples x %llu = %.0f where the event counted %llu (%.1f due)",
@@ -76,6 +77,7 @@ void sample_skid(struct sverdict *v, const struct site_map *m, const struct samp
             n += snprintf(v->text + n, sizeof(v->text) - n, " %d:%llu", d, (unsigned long long)dist[d]);
     n += snprintf(v->text + n, sizeof(v->text) - n, ", mean %.3f; %llu outside the loop", *mean,
                   (unsigned long long)h->outside);
+    v->what = "skid";
     v->judged = zero_promised;
     v->kind = TAP_OK;
     if (!zero_promised)
@@ -122,13 +124,14 @@ void sample_shadow(struct sverdict *v, const struct site_map *m, const struct sa
             chi2 += ((double)got[i] - want) * ((double)got[i] - want) / want;
         if (!got[i] && want >= 5) {   /* fewer than 5 due: an empty one can be chance */
             nn++;
-            nlen += snprintf(never + nlen, sizeof(never) - (size_t)nlen, "%s#%d %s (%.0f due)", nn > 1 ? ", " : "", i,
+            nlen += snprintf(never + nlen, sizeof(never) - (size_t)nlen, "%sinst %d %s (%.0f due)", nn > 1 ? ", " : "", i,
                              m->what[i], want);
             if (nlen >= (int)sizeof(never))
                 nlen = (int)sizeof(never) - 1;
         }
     }
     *p = chi2_upper(chi2, causes - 1);
+    v->what = "shadow";
     v->judged = true;
     int n = snprintf(v->text, sizeof(v->text), "shadow: %llu samples over %d causing instruction%s", (unsigned long long)in,
                      causes, causes == 1 ? "" : "s");

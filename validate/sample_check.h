@@ -21,6 +21,7 @@ struct sample_hist {
 void sample_hist_add(struct sample_hist *h, const struct site_map *m, const struct sample_stream *st);
 
 struct sverdict {
+    const char *what;             /* "rate", "skid", "shadow" */
     enum tap_kind kind;
     bool judged;                  /* false: a figure reported, no promise to hold it to (a comment) */
     char text[512];

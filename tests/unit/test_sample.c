@@ -97,7 +97,7 @@ static const struct {
     {__LINE__, {256, 0, 0, 0}, 3, Q_PF_MINOR, true, TAP_NOT_OK, TAP_OK, "3 samples off"},
     {__LINE__, {250, 6, 0, 0}, 0, Q_PF_MINOR, false, TAP_OK, TAP_OK, "mean 0.023"},
     {__LINE__, {200, 200, 200, 199}, 0, Q_INST, false, TAP_OK, TAP_OK, "(df 3, p 0.99"},
-    {__LINE__, {400, 0, 200, 199}, 0, Q_INST, false, TAP_OK, TAP_NOT_OK, "never sampled: #1 add (200 due)"},
+    {__LINE__, {400, 0, 200, 199}, 0, Q_INST, false, TAP_OK, TAP_NOT_OK, "never sampled: inst 1 add (200 due)"},
     {__LINE__, {300, 100, 200, 199}, 0, Q_INST, false, TAP_OK, TAP_NOT_OK, "not spread as the model's weights"},
     {__LINE__, {0, 0, 0, 0}, 3, Q_PF_MINOR, true, TAP_NOT_OK, TAP_NOT_OK, "no sample"},
 };
