@@ -40,6 +40,8 @@
  *       exactly n bodies and n loop tests (p and n in scope); bodies ISA_CHASE_STEP (p = *p),
  *       ISA_STORE_THEN_CHASE(DISP), ISA_STLF_BLOCKED/FORWARD/PARTIAL; ISA_CHASE_LOOP(REPS)
  *     ISA_TOUCH_LOOP(q, n): one store per 4 KiB page
+ *     ISA_SITES(KEY, LIST): the addresses of a region's instructions (local labels) as data in the
+ *       section pmucal_sites, for sampling (core/sites.h); the exact and touch loops record theirs
  *     ISA_TRIAD_PASSES(width, nt, n, i, a, b, c, end, s) and its ISA_TRIAD_*_INST; triad's
  *       variants ISA_TRIAD_CHOICES/DEFAULT/HELP/MATRIX, and isa_triad_variants[] (below)
  *     isa_cpu_relax(), isa_flush_line(p), isa_flush_done()
@@ -83,15 +85,25 @@ extern const size_t isa_ntriad_variants;
 #error "pmucal has no ISA implementation for this target: arch/ holds x86_64 and aarch64"
 #endif
 
+/* Where a region's instructions are, for sampling (core/sites.h): a record of the section
+ * pmucal_sites, "KEY" then the addresses LIST (local labels of the same asm statement) and a 0.
+ * Data only: nothing is executed, so the region's counts do not change. */
+#define ISA_SITES(KEY, LIST)                                           \
+    ".pushsection pmucal_sites,\"aw\"\n\t.balign 8\n\t"                \
+    ".quad 669f, " LIST ", 0\n\t.popsection\n\t"                       \
+    ".pushsection .rodata\n669: .asciz \"" KEY "\"\n\t.popsection\n\t"
+
 /* REPS (a string literal) copies of BODY a trip, for kernels with a pointer p and an iteration
  * count n in scope (in BODY: %[p], %[n]). More input operands may follow. The loop is "enter
- * at the test; body; test", so run(n) - run(0) is exactly n bodies and n loop tests. */
+ * at the test; body; test", so run(n) - run(0) is exactly n bodies and n loop tests; labels
+ * 661-664 mark the body, the test's two instructions and the end for the sampling map. */
 #define ISA_EXACT_LOOP(REPS, BODY, ...)                                \
     __asm__ __volatile__(ISA_LOOP_ENTER "\n\t"                         \
                          ".p2align 6\n"                               \
-                         "1:\n\t"                                     \
+                         "1:\n661:\n\t"                               \
                          ".rept " REPS "\n\t" BODY ".endr\n"          \
-                         "2:\n\t" ISA_LOOP_TEST                       \
+                         "2:\n662:\n\t" ISA_LOOP_TEST "\n664:\n\t"     \
+                         ISA_SITES("exact:" __FILE__ ":" REPS, "661b, 662b, 663b, 664b") \
                          : [p] "+r"(p), [n] "+r"(n)                   \
                          : __VA_ARGS__                                \
                          : ISA_LOOP_CLOBBERS)

@@ -24,6 +24,7 @@ static const struct command *const commands[] = {
     &replay_command,
     &report_command,
     &run_command,
+    &sample_command,
     &validate_command,
     NULL,
 };

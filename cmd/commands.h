@@ -24,6 +24,7 @@ extern const struct command quantities_command;
 extern const struct command replay_command;
 extern const struct command report_command;
 extern const struct command run_command;
+extern const struct command sample_command;
 extern const struct command validate_command;
 
 /* The commands in name order, NULL-terminated. */

@@ -7,6 +7,7 @@
 #include "cmd/commands.h"
 #include "report/report.h"
 #include "validate/compare.h"
+#include "validate/sample_compare.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,8 @@ const struct command compare_command = {
     .fn = compare_main,
     .summary = "compare two runs: count, verdict, encoding and support changes per (case, event), TAP or JSON",
     .synopsis = "BASE NEW [options]",
-    .usage = "BASE and NEW are run folders of 'pmucal validate'. The header lists the host facts and\n"
+    .usage = "BASE and NEW are run folders of 'pmucal validate' (or both of 'pmucal sample': see\n"
+             "below). The header lists the host facts and\n"
              "versions (kernel, perf, libpfm4, hwloc, pmucal commit, source, settings) that differ.\n"
              "Then one TAP point per (case, event) of either run. A point is 'not ok' when NEW's\n"
              "per-iteration median moved beyond the runs' own noise (a two-sided Mann-Whitney test\n"
@@ -47,6 +49,11 @@ const struct command compare_command = {
              "cycles: time, not a count to hold). A (case, event) in one run only is a SKIP. A\n"
              "per-event summary follows.\n"
              "A run whose manifest does not say complete is refused unless --allow-incomplete.\n"
+             "Two runs of 'pmucal sample': one point per (case, event, precise level), not ok when the\n"
+             "samples per due sample moved beyond binomial noise (3 sigma, and one sample) and\n"
+             "--threshold, samples are newly lost or throttled, the skid distribution differs\n"
+             "(chi-square, p < --alpha), the loop's map changed, or a causing instruction BASE\n"
+             "sampled gets none (5 or more due).\n"
              "Exit status: 0 when nothing regressed, 1 on a regression, 2 on bad input.\n"
              "--json: {base, new, facts: [{fact, base, new}] (those that differ), incomplete,\n"
              "threshold_percent, alpha, points: [{case, event, result (same|changed|improved|only_base|\n"
@@ -249,6 +256,52 @@ static void print_tap(const struct runfile *r[2], const struct cmp_result *c, co
                 c->regressions, c->improvements, c->only[0], c->only[1]);
 }
 
+/* Two runs of pmucal sample have their own comparison (validate/sample_compare.h): the exit
+ * status, or -1 when they are not both sampling runs (the rest of compare then takes them, or
+ * refuses them naming what they are). */
+static int compare_sampling(char **paths, const struct compare_args *a)
+{
+    struct jvalue *m[2] = {NULL, NULL}, **recs[2] = {NULL, NULL};
+    int n[2] = {0, 0}, status = -1;
+    for (int s = 0; s < 2; s++) {
+        char err[512];
+        m[s] = manifest_read(paths[s], err, sizeof(err));
+        const char *cmd = m[s] ? runfile_command(m[s]) : NULL;
+        if (!cmd || strcmp(cmd, "sample"))
+            goto out;
+    }
+    status = 2;
+    if (a->json || a->html) {
+        pm_error("compare --json and --html do not take runs of 'pmucal sample' yet: give neither");
+        goto out;
+    }
+    for (int s = 0; s < 2; s++) {
+        char why[256];
+        if (!a->allow_incomplete && !manifest_complete(m[s], why, sizeof(why))) {
+            pm_error("%s %s: %s; compare refuses an incomplete run; give --allow-incomplete to compare what it holds",
+                     side_name[s], paths[s], why);
+            goto out;
+        }
+        if (sample_records_read(paths[s], &recs[s], &n[s]))
+            goto out;
+    }
+    struct tap t = {.out = stdout};
+    for (int s = 0; s < 2; s++)
+        tap_comment(&t, "%-4s %s (pmucal sample, started %s)", side_name[s], paths[s], jget_str(m[s], "started", "?"));
+    int regressions = sample_compare(&t, recs[0], n[0], recs[1], n[1], a->o.alpha, a->o.threshold);
+    if (regressions >= 0) {
+        tap_plan(&t);
+        tap_comment(&t, "summary: %d points, %d regressions", t.n, regressions);
+        status = regressions ? 1 : 0;
+    }
+out:
+    for (int s = 0; s < 2; s++) {
+        measurements_free(recs[s], n[s]);
+        jread_free(m[s]);
+    }
+    return status;
+}
+
 static int compare_main(int argc, char **argv)
 {
     struct compare_args a = {.o = {.threshold = 0.02, .alpha = 0.01}};
@@ -259,6 +312,11 @@ static int compare_main(int argc, char **argv)
         int rc = cli_usage_error(&compare_command, "give two run folders, BASE and NEW (got %d)", pos.n);
         cli_args_free(&pos);
         return rc;
+    }
+    int sampled = compare_sampling(pos.v, &a);
+    if (sampled >= 0) {
+        cli_args_free(&pos);
+        return sampled;
     }
     struct runfile run[2];
     const struct runfile *r[2] = {&run[0], &run[1]};

@@ -72,6 +72,7 @@ static void run_sections(FILE *f, const struct runfile *r, int idx, const char *
     if (!r->penalties)
         sec_penalties(f, r, idx);
     sec_c2c(f, r, idx);
+    sec_sample(f, r, idx);
     fputs("</div>\n", f);
 }
 

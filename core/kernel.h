@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 struct emit;
+struct site_map;
 
 enum param_type {
     PARAM_SIZE,    /* bytes: "64", "4k", "2M", or a cache level L1|L2|L3|DRAM (well inside it) */
@@ -74,6 +75,9 @@ struct kernel {
     void (*report)(struct case_ *c, const struct stats *cycles, double core_ghz, const struct quantities *q);
     /* Kernels that generate code: the emitter holding it (bytes and listing), for 'pmucal gen'. */
     const struct emit *(*code)(const struct case_ *c);
+    /* Optional: where the case's quantities happen (core/sites.h), after setup: the measured
+     * loop's instructions with their per-iteration weights. -1 when this case cannot say. */
+    int (*sites)(const struct case_ *c, struct site_map *m);
 };
 
 void kernel_register(const struct kernel *k);

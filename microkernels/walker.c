@@ -8,6 +8,7 @@
 #include "core/lru.h"
 #include "core/measure.h"
 #include "core/mem.h"
+#include "core/sites.h"
 #include "host/geometry.h"
 #include "host/topo.h"
 #include "microkernels/loopmodel.h"
@@ -288,6 +289,46 @@ static void walker_model(const struct case_ *c, struct quantities *q)
     q->v[Q_STLB_MISS] = tlb_misses(w, small ? cpu->stlb_4k : cpu->stlb_2m, span);
 }
 
+/* The loop's instructions from the labels its asm records (ISA_SITES): the touch loop names each
+ * of its four; the chase loop names the body's start and the test, and its REPS one-instruction
+ * bodies are equal in length (one instruction copied), so each lies at an equal step. */
+static int walker_sites(const struct case_ *c, struct site_map *m)
+{
+    const struct walker *w = c->priv;
+    int n;
+    m->n = 0;
+    if (w->touch) {
+        const uintptr_t *a = sites_find("touch:" __FILE__, &n);
+        if (!a || n != 5)
+            return -1;
+        const char *what[] = {"store", "add", "sub", "branch"};
+        for (int i = 0; i < 4; i++)
+            site_add(m, a[i], what[i]);
+        m->addr[4] = a[4];
+        site_all(m, Q_INST, 1);
+        m->weight[0][Q_ST_ALL] = 1;
+        m->weight[0][Q_PF_MINOR] = 4096.0 / (double)page_bytes(w->buf.kind);
+        m->weight[3][Q_BR_COND] = m->weight[3][Q_BR_COND_TAKEN] = m->weight[3][Q_BR_ALL] = 1;
+        return 0;
+    }
+    char key[96];
+    snprintf(key, sizeof(key), "exact:%s:%u", __FILE__, w->loads);
+    const uintptr_t *a = sites_find(key, &n);
+    if (!a || n != 4 || w->loads + ISA_LOOP_TEST_INST > SITE_MAX_INST || (a[1] - a[0]) % w->loads)
+        return -1;
+    uintptr_t step = (a[1] - a[0]) / w->loads;
+    for (unsigned i = 0; i < w->loads; i++) {
+        site_add(m, a[0] + i * step, "load");
+        m->weight[i][Q_LD_ALL] = 1;
+    }
+    site_add(m, a[1], "sub");
+    site_add(m, a[2], "branch");
+    m->addr[m->n] = a[3];
+    site_all(m, Q_INST, 1);
+    m->weight[m->n - 1][Q_BR_COND] = m->weight[m->n - 1][Q_BR_COND_TAKEN] = m->weight[m->n - 1][Q_BR_ALL] = 1;
+    return 0;
+}
+
 static void walker_teardown(struct case_ *c)
 {
     struct walker *w = c->priv;
@@ -318,6 +359,7 @@ static const struct kernel walker_kernel = {
     .run = walker_run,
     .model = walker_model,
     .teardown = walker_teardown,
+    .sites = walker_sites,
     .matrix = walker_matrix,
     .per = Q_LD_ALL,
     .per_name = "load",

@@ -51,6 +51,8 @@ void sec_summary(FILE *f, const struct runfile *r, int idx);
 void sec_curve(FILE *f, const struct runfile *r, int idx);
 void sec_penalties(FILE *f, const struct runfile *r, int idx);
 void sec_c2c(FILE *f, const struct runfile *r, int idx);
+/* Only for a run of pmucal sample: the sample map and skid histogram of each record. */
+void sec_sample(FILE *f, const struct runfile *r, int idx);
 /* The page's first section: PASS or FAIL over all runs, their verdicts by kind, every failing point. */
 void sec_verdict(FILE *f, const struct runfile *runs, int n);
 /* A comparison as 'pmucal compare' judges it, when both runs have measurements. */

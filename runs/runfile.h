@@ -97,6 +97,9 @@ bool manifest_process_alive(const struct jvalue *manifest);
  * one message naming the file and line (records read so far are kept in *recs). */
 int measurements_read(const char *run, struct jvalue ***recs, int *nrec);
 void measurements_free(struct jvalue **recs, int nrec);
+/* The records of a run of pmucal sample ("kind": "sample", one per event and precise level), each
+ * checked for what compare reads; -1 after a message naming file:line. Freed as the above. */
+int sample_records_read(const char *run, struct jvalue ***recs, int *nrec);
 
 /* A calibration's penalties.json (penread.c). The newest results folder's (under $PMUCAL_RESULTS
  * or results/) whose manifest records the command 'pmucal calibrate' (whatever the label), whose

@@ -29,6 +29,7 @@ export PMUCAL_CURVE_FILE="$tree/tests/hosts/zen5-vm/curve.csv"
 # are split at '@'; the first matching row applies.
 rows() {
     cat << 'EOF'
+^bin/pmucal sample @RUN@s/$//
 ^bin/pmucal info --measure$@SKIP@measures the load-latency curve (tens of seconds on this VM); tests/40-latency.t measures it
 ^bin/pmucal c2c$@SKIP@a transfer latency for every CPU pair (minutes); tests/60-snoop.t runs c2c on two CPUs
 ^bin/pmucal validate$@SKIP@the whole default matrix (minutes); tests/10-perf-source.t and 'make run' run it

@@ -138,6 +138,36 @@ else
     skip "perf's arm64 tables inside" "no tables at ${PMUCAL_EVENTDATA:-../shared/eventdata}/arm"
 fi
 
+# Sampling (section 15, its records in 16) on walker loads=1: 3 instructions an iteration.
+smp="$TMP/s15"
+section 15 > "$smp"
+section 16 | sed '/^$/d' > "$TMP/sample.ndjson"
+lev=$(sed -n 's/^# .*:: CPU_CYCLES: precise_ip levels the kernel takes: //p' "$smp" | wc -w)
+while IFS='|' read -r ev kind says; do
+    ev=$(echo "$ev" | tr -d ' '); kind=$(echo "$kind" | tr -d ' '); says=$(echo "$says" | sed 's/^ *//; s/ *$//')
+    [ -z "$ev" ] && continue
+    got=$(grep -Ec "$says" "$smp")
+    [ "$lev" -ge 1 ] && [ "$got" = "$lev" ]
+    ok $? "sampling $ev $kind at each of the $lev precise levels: $(grep -Em1 "$says" "$smp" | cut -c1-240)"
+done <<'ROWS'
+CPU_CYCLES   | rate   | ^ok .*:: CPU_CYCLES precise=[0-3] rate: 799 samples x 10007 = .* \(799\.[0-9] due\)
+CPU_CYCLES   | shadow | ^ok .*:: CPU_CYCLES precise=[0-3] shadow: 799 samples over 3 causing instructions [0-9]+ [0-9]+ [0-9]+, chi-square
+INST_RETIRED | rate   | ^not ok .*:: INST_RETIRED precise=[0-3] rate: [0-9]+ samples x 10007 = .*: [0-9]+ missing
+ROWS
+# The missing samples named in each not ok line are the record's own: count / period - samples.
+jq -r 'select(.event == "INST_RETIRED") | "\(.precise_ip) \((.count / .period | round) - .samples) \(.samples)"' \
+    "$TMP/sample.ndjson" > "$TMP/missing" 2> /dev/null
+bad=0
+while read -r lvl miss got; do
+    grep -q "^not ok .*:: INST_RETIRED precise=$lvl rate: $got samples .*: $miss missing" "$smp" && [ "$miss" -gt 100 ] || bad=$((bad + 1))
+done < "$TMP/missing"
+[ -s "$TMP/missing" ] && [ $bad = 0 ]
+ok $? "INST_RETIRED: the overflow interrupt is late or lost: $(head -n 1 "$TMP/missing" | awk '{ print $2 " missing, " $3 " sampled at precise=" $1 }') (every level's figure from its record)"
+jq -s -e 'map(select(.event == "CPU_CYCLES")) | length >= 1 and all(.[]; (.histogram | map(.samples) | min) >= 250 and .outside == 0)' \
+    "$TMP/sample.ndjson" > /dev/null 2>&1
+ok $? "CPU_CYCLES's histograms: $(jq -r -s 'map(select(.event == "CPU_CYCLES"))[0].histogram | map(.samples) | join("/")' "$TMP/sample.ndjson" 2> /dev/null) over the loop's 3 instructions, none outside"
+is "$(rc_of 15)" 1 "sample exits 1 on INST_RETIRED's missing samples"
+
 # The matrix run's folder, made on AArch64, read by this host's build.
 run="$TMP/arm/2026-01-01-qemu-n1-matrix"
 mkdir -p "$run"

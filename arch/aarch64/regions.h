@@ -13,10 +13,10 @@
 #define ISA_LOOP_TEST_INST 2
 
 /* The exact loop's text (arch/isa.h's ISA_EXACT_LOOP): the jump to its test at label 2, the
- * test that counts n down and returns to label 1, and what the bodies clobber (x17 is their
- * scratch). */
+ * test that counts n down and returns to label 1 (label 663 between its two instructions, for
+ * the sampling map), and what the bodies clobber (x17 is their scratch). */
 #define ISA_LOOP_ENTER "b 2f"
-#define ISA_LOOP_TEST "subs %[n], %[n], #1\n\tb.hs 1b"
+#define ISA_LOOP_TEST "subs %[n], %[n], #1\n663:\n\tb.hs 1b"
 #define ISA_LOOP_CLOBBERS "cc", "memory", "x17"
 
 /* The pointer chase of every latency kernel: one dependent load, p = *p. */
@@ -40,12 +40,15 @@
 /* First touch of fresh pages: n iterations of an 8-byte store at Q, Q advancing 4096 bytes. */
 #define ISA_TOUCH_LOOP(Q, N)                                         \
     __asm__ __volatile__("b 2f\n\t"                                 \
-                         "1:\n\t"                                   \
-                         "str %[n], [%[q]]\n\t"                     \
-                         "add %[q], %[q], #4096\n"                  \
-                         "2:\n\t"                                   \
-                         "subs %[n], %[n], #1\n\t"                  \
-                         "b.hs 1b"                                  \
+                         "1:\n661:\n\t"                              \
+                         "str %[n], [%[q]]\n"                        \
+                         "662:\n\t"                                  \
+                         "add %[q], %[q], #4096\n"                   \
+                         "2:\n663:\n\t"                              \
+                         "subs %[n], %[n], #1\n"                     \
+                         "664:\n\t"                                  \
+                         "b.hs 1b\n665:\n\t"                         \
+                         ISA_SITES("touch:" __FILE__, "661b, 662b, 663b, 664b, 665b") \
                          : [q] "+r"(Q), [n] "+r"(N)                 \
                          :                                          \
                          : "cc", "memory")

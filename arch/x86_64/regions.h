@@ -12,9 +12,10 @@
 #define ISA_LOOP_TEST_INST 2
 
 /* The exact loop's text (arch/isa.h's ISA_EXACT_LOOP): the jump to its test at label 2, the
- * test that counts n down and returns to label 1, and what the bodies clobber. */
+ * test that counts n down and returns to label 1 (label 663 between its two instructions, for
+ * the sampling map), and what the bodies clobber. */
 #define ISA_LOOP_ENTER "jmp 2f"
-#define ISA_LOOP_TEST "sub $1, %[n]\n\tjnc 1b"
+#define ISA_LOOP_TEST "sub $1, %[n]\n663:\n\tjnc 1b"
 #define ISA_LOOP_CLOBBERS "cc", "memory"
 
 /* Exact-loop bodies. The pointer chase of every latency kernel: one dependent load, p = *p. */
@@ -38,13 +39,16 @@
 /* First touch of fresh pages: n iterations of an 8-byte store at Q, Q advancing 4096 bytes, in
  * a loop of its own (not aligned like the exact loop): "jmp test; store; add; test: sub; jnc". */
 #define ISA_TOUCH_LOOP(Q, N)                                         \
-    __asm__ __volatile__("jmp 2f\n\t"                               \
-                         "1:\n\t"                                   \
-                         "movq $1, (%[q])\n\t"                      \
-                         "add $4096, %[q]\n"                        \
-                         "2:\n\t"                                   \
-                         "sub $1, %[n]\n\t"                         \
-                         "jnc 1b"                                   \
+    __asm__ __volatile__("jmp 2f\n\t"                                 \
+                         "1:\n661:\n\t"                              \
+                         "movq $1, (%[q])\n"                         \
+                         "662:\n\t"                                  \
+                         "add $4096, %[q]\n"                         \
+                         "2:\n663:\n\t"                              \
+                         "sub $1, %[n]\n"                            \
+                         "664:\n\t"                                  \
+                         "jnc 1b\n665:\n\t"                          \
+                         ISA_SITES("touch:" __FILE__, "661b, 662b, 663b, 664b, 665b") \
                          : [q] "+r"(Q), [n] "+r"(N)                 \
                          :                                          \
                          : "cc", "memory")
