@@ -60,6 +60,14 @@
     X(FP_256_SP,       "fp.256_sp",        "256-bit packed single FP arithmetic instructions") \
     X(FP_512_SP,       "fp.512_sp",        "512-bit packed single FP arithmetic instructions") \
     X(FLOPS_SP,        "flops.sp",         "single-precision floating-point operations") \
+    X(FMA_SCALAR_DP,   "fma.scalar_dp",    "of fp.scalar_dp, fused multiply-adds (two flops; Intel's FP_ARITH_INST_RETIRED counts them twice)") \
+    X(FMA_128_DP,      "fma.128_dp",       "of fp.128_dp, fused multiply-adds") \
+    X(FMA_256_DP,      "fma.256_dp",       "of fp.256_dp, fused multiply-adds") \
+    X(FMA_512_DP,      "fma.512_dp",       "of fp.512_dp, fused multiply-adds") \
+    X(FMA_SCALAR_SP,   "fma.scalar_sp",    "of fp.scalar_sp, fused multiply-adds") \
+    X(FMA_128_SP,      "fma.128_sp",       "of fp.128_sp, fused multiply-adds") \
+    X(FMA_256_SP,      "fma.256_sp",       "of fp.256_sp, fused multiply-adds") \
+    X(FMA_512_SP,      "fma.512_sp",       "of fp.512_sp, fused multiply-adds") \
     X(IFETCH_MISS,     "ifetch.miss",      "instruction fetches missing L1I (lines)") \
     X(ITLB_MISS,       "itlb.miss",        "instruction fetches missing the first-level instruction TLB") \
     X(ST_FWD,          "st.fwd",           "loads that take their data from an earlier store (forwarded)") \
@@ -70,6 +78,7 @@
     X(FP_DIV,          "fp.div",           "floating-point divide instructions (scalar)") \
     X(FP_SQRT,         "fp.sqrt",          "floating-point square-root instructions (scalar)") \
     X(FP_ASSIST,       "fp.assist",        "FP instructions with a denormal operand or result while DAZ and FTZ are off") \
+    X(THREADS,         "threads",          "threads that run the region at once: 1 but for a team (core/team.h), whose other members each add a hand-off to a run") \
     X(ITER,            "iter",             "1 per iteration: for rules like 'x = 3*iter'")
 
 enum quantity_id {
