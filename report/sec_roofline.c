@@ -63,6 +63,9 @@ void roofline_svg(FILE *f, const struct jvalue *roof, int idx)
                    "stored, log scale)</text>\n<text transform=\"translate(18 %d) rotate(-90)\" text-anchor=\"middle\">"
                    "GFLOP/s (log scale)</text>\n", L, T, W - L - R, H - T - B, (L + W - R) / 2, H - 12, (T + H - B) / 2);
     double xr = pow(10, x.hi), xl = pow(10, x.lo);
+    /* Labels of ceilings close in height are pushed down until none overlaps another. */
+    double used[64];
+    int nused = 0;
     for (int i = 0; comp && comp->type == J_ARRAY && i < comp->n; i++) {
         const struct jvalue *c = &comp->items[i];
         double g = jget_num(c, "gflops", 0);
@@ -72,7 +75,16 @@ void roofline_svg(FILE *f, const struct jvalue *roof, int idx)
         double py = axis_px(&y, g);
         html_printf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#b71c1c\" stroke-width=\"1.2\"%s/>\n", L,
                     py, W - R, py, threads > 1 ? " stroke-dasharray=\"6 4\"" : "");
-        html_printf(f, "<text x=\"%d\" y=\"%.1f\" fill=\"#b71c1c\">", W - R + 4, py + 4);
+        double ly = py + 4;
+        for (bool moved = true; moved;) {
+            moved = false;
+            for (int k = 0; k < nused; k++)
+                if (fabs(used[k] - ly) < 12)
+                    ly = used[k] + 12, moved = true;
+        }
+        if (nused < 64)
+            used[nused++] = ly;
+        html_printf(f, "<text x=\"%d\" y=\"%.1f\" fill=\"#b71c1c\">", W - R + 4, ly);
         html_text(f, jget_str(c, "isa", "?"));
         fputc(' ', f);
         html_text(f, jget_str(c, "prec", "?"));
