@@ -38,6 +38,9 @@
     X(LINES_DRAM,      "lines.dram",       "cache lines brought in from DRAM") \
     X(LINES_RFO,       "lines.rfo",        "lines read for ownership by ordinary stores") \
     X(LINES_NT,        "lines.nt",         "lines written by non-temporal stores") \
+    X(L2_FILL_LINES,   "l2.fill.lines",    "lines L2 takes from beyond itself (L3 or memory) of every kind: demand, prefetch, read for ownership") \
+    X(MEM_READ_LINES,  "mem.read.lines",   "lines read from memory, write-allocate reads included: bytes read / 64 x the kernel's write-allocate factor") \
+    X(MEM_WRITE_LINES, "mem.write.lines",  "lines written to memory: dirty lines evicted and non-temporal stores") \
     X(D1_MISS_COLD,    "d1.miss.cold",     "L1D misses with a cold cache (every line first touched)") \
     X(D1_MISS_WARM,    "d1.miss.warm",     "L1D misses with a warm cache, LRU") \
     X(LL_MISS_COLD,    "ll.miss.cold",     "last-level misses with a cold cache") \

@@ -178,6 +178,13 @@ static void triad_model(const struct case_ *c, struct quantities *q)
     q->v[Q_LINES_DRAM] = level == 4 ? read_lines : 0;
     q->v[Q_LINES_RFO] = !t->nt && level > 1 ? write_lines : 0;
     q->v[Q_LINES_NT] = t->nt ? write_lines : 0;
+    /* Traffic beyond L2 and to memory, in steady state: b and c are read and a is read for
+     * ownership (ordinary stores: 32 bytes moved per 24 the instructions name, a write-allocate
+     * factor of 4/3; non-temporal stores: none read, 1.0), and every line of a written back. */
+    double filled = read_lines + (t->nt ? 0 : write_lines);
+    q->v[Q_L2_FILL_LINES] = level >= 3 ? filled : 0;
+    q->v[Q_MEM_READ_LINES] = level == 4 ? filled : 0;
+    q->v[Q_MEM_WRITE_LINES] = level == 4 || t->nt ? write_lines : 0;
     /* Every amount so far is one thread's: a team does it once a thread. */
     for (int k = 0; k < Q_COUNT; k++)
         if (k != Q_ITER && quantity_stated(q, (enum quantity_id)k))

@@ -38,6 +38,22 @@ flops width=avx512                     | skip
 flops threads=2                        | exact
 triad size=8k threads=2                | exact
 EOT
+    # The models' FP work, as the FP-operation rules read it (Intel counts an FMA twice: fp + fma).
+    # case | fp quantity | FP instructions | fma | flops quantity | flops (per iteration)
+    dir=$(ls -d "$PMUCAL_RESULTS"/*-fsim | head -n 1)
+    while IFS='|' read -r case fq fn fma flq fl; do
+        case=$(echo "$case" | sed 's/ *$//')
+        [ -z "$case" ] && continue
+        got=$(jq -r --arg c "$case" --arg fq "$(echo $fq)" --arg flq "$(echo $flq)" --arg fma "$(echo $fq | sed 's/^fp/fma/')" \
+            'select(.case == $c) | [.model[$fq], .model[$fma], .model[$flq]] | map(tostring) | join(" ")' "$dir/measurements.ndjson" | head -n 1)
+        is "$got" "$(echo $fn) $(echo $fma) $(echo $fl)" "$case: $(echo $fq), its FMAs and $(echo $flq) per iteration"
+    done <<'EOT'
+flops width=scalar op=add    | fp.scalar_dp | 12 | 0  | flops.dp | 12
+flops width=sse prec=sp op=mul | fp.128_sp  | 12 | 0  | flops.sp | 48
+flops                        | fp.256_dp    | 12 | 12 | flops.dp | 96
+flops prec=sp op=addmul      | fp.256_sp    | 12 | 0  | flops.sp | 96
+flops threads=2              | fp.256_dp    | 24 | 24 | flops.dp | 192
+EOT
     # The team's counts are both threads': twice one thread's instructions per iteration.
     dir=$(ls -d "$PMUCAL_RESULTS"/*-fsim | head -n 1)
     two=$(jq -r 'select(.case == "flops threads=2") | .events[] | select(.name == "sim::Ir") | .stats.median' "$dir/measurements.ndjson")
