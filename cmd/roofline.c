@@ -111,7 +111,8 @@ static int pick(const char *opt, const char *list, const char *const *choices, i
 
 /* One case timed: its flops and bytes per iteration over the median ns per iteration. 0 ok, 1 SKIP,
  * -1 failed. */
-static int time_case(const char *kernel, const char *text, int reps, double *gflops, double *gbs, double *ghz)
+static int time_case(const char *kernel, const char *text, int reps, double *gflops, double *gbs, double *ghz,
+                     double *set_bytes)
 {
     struct measure_opts o = MEASURE_OPTS_DEFAULT;
     o.repetitions = reps;
@@ -124,6 +125,8 @@ static int time_case(const char *kernel, const char *text, int reps, double *gfl
     double flops = (quantity_stated(&q, Q_FLOPS_DP) ? q.v[Q_FLOPS_DP] : 0) +
                    (quantity_stated(&q, Q_FLOPS_SP) ? q.v[Q_FLOPS_SP] : 0);
     double bytes = q.v[Q_BYTES_READ] + q.v[Q_BYTES_WRITTEN];
+    /* One thread's working set: an iteration (one pass) moves each thread's arrays once. */
+    *set_bytes = bytes / (quantity_stated(&q, Q_THREADS) ? q.v[Q_THREADS] : 1);
     *gflops = ns > 0 ? flops / ns : NAN;
     *gbs = ns > 0 && bytes > 0 ? bytes / ns : NAN;
     return 0;
@@ -133,6 +136,7 @@ struct ceiling {
     const char *what, *prec;   /* width or level; dp/sp for compute */
     unsigned threads;
     double value, ghz;         /* GFLOP/s or GB/s; NAN when skipped */
+    double set_bytes;          /* bandwidth: each thread's working set */
     const char *op;
 };
 
@@ -151,9 +155,9 @@ static int measure_ceilings(const struct roofline_args *a, const bool *width_on,
                 snprintf(text, sizeof(text), "width=%s prec=%s op=%s threads=%u", all_widths[w], precs[p],
                          op, threads[t]);
                 struct ceiling *c = &comp[(*ncomp)++];
-                *c = (struct ceiling){all_widths[w], precs[p], threads[t], NAN, NAN, op};
-                double gbs;
-                int rc = time_case("flops", text, (int)a->reps, &c->value, &gbs, &c->ghz);
+                *c = (struct ceiling){all_widths[w], precs[p], threads[t], NAN, NAN, NAN, op};
+                double gbs, set;
+                int rc = time_case("flops", text, (int)a->reps, &c->value, &gbs, &c->ghz, &set);
                 failed |= rc < 0;
             }
     for (int l = 0; l < 4 && !stop_requested(); l++)
@@ -161,9 +165,9 @@ static int measure_ceilings(const struct roofline_args *a, const bool *width_on,
             char text[128];
             snprintf(text, sizeof(text), "size=%s variant=%s threads=%u", all_levels[l], variant, threads[t]);
             struct ceiling *c = &bw[(*nbw)++];
-            *c = (struct ceiling){all_levels[l], NULL, threads[t], NAN, NAN, variant};
+            *c = (struct ceiling){all_levels[l], NULL, threads[t], NAN, NAN, NAN, variant};
             double gflops;
-            int rc = time_case("triad", text, (int)a->reps, &gflops, &c->value, &c->ghz);
+            int rc = time_case("triad", text, (int)a->reps, &gflops, &c->value, &c->ghz, &c->set_bytes);
             failed |= rc < 0;
         }
     return failed;
@@ -264,6 +268,8 @@ static void ceilings_json(struct json *j, const char *key, const char *unit, con
         json_int(j, "threads", c[i].threads);
         json_number(j, unit, c[i].value);
         json_number(j, "core_ghz", c[i].ghz);
+        if (!c[i].prec)
+            json_number(j, "bytes_per_thread", c[i].set_bytes);
         json_object_end(j);
     }
     json_array_end(j);
