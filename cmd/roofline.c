@@ -145,10 +145,19 @@ static int measure_ceilings(const struct roofline_args *a, const bool *width_on,
                             int *nbw)
 {
     int failed = 0;
-    const char *op = isa_ext_present(ISA_FMA) ? "fma" : "addmul";
-    const char *variant = isa_ext_present(ISA_AVX512) ? "avx512" : isa_ext_present(ISA_AVX2) ? "avx2" : "sse";
+    /* What CPUID advertises, through the ISA seam: FMA by its name among the ISA's extensions, and
+     * triad's widest variant the CPU runs (the variants go from narrow to wide). */
+    bool fma = false;
+    for (size_t i = 0; i < isa_nexts; i++)
+        fma |= !strcmp(isa_exts[i].name, "FMA") && isa_ext_present(isa_exts[i].bit);
+    const char *op = fma ? "fma" : "addmul", *variant = isa_triad_variants[0].name;
+    for (size_t i = 0; i < isa_ntriad_variants; i++)
+        if (!isa_triad_variants[i].ext || isa_ext_present(isa_triad_variants[i].ext))
+            variant = isa_triad_variants[i].name;
     static const char *const precs[] = {"dp", "sp"};
-    for (int w = 0; w < 4 && !stop_requested(); w++)
+    if (!kernel_find("flops"))   /* an ISA without the flops kernel: bandwidth ceilings only */
+        pm_note("roofline: %s has no flops kernel: no compute ceilings", ISA_NAME);
+    for (int w = 0; w < 4 && kernel_find("flops") && !stop_requested(); w++)
         for (int p = 0; width_on[w] && p < 2 && !stop_requested(); p++)
             for (int t = 0; t < nthreads && !stop_requested(); t++) {
                 char text[128];
