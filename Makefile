@@ -33,7 +33,7 @@ OBJS    := $(SRCS:%.c=$(OBJDIR)/%.o)
 UNIT    := $(patsubst tests/unit/%.c,$(OBJDIR)/tests/%,$(wildcard tests/unit/*.c))
 LIBOBJS := $(filter-out $(OBJDIR)/cmd/main.o,$(OBJS))
 
-.PHONY: all deps run test bench bench-timing bench-load bench-sample clean fuzz fuzz-ubsan fuzz-run install uninstall emu FORCE
+.PHONY: all deps run test bench bench-timing bench-load bench-sample bench-roofline clean fuzz fuzz-ubsan fuzz-run install uninstall emu FORCE
 all: $(BIN) $(UNIT)
 
 # The commit the binary is built from, for every run's manifest; rewritten only when it changes,
@@ -96,6 +96,10 @@ bench-timing: deps
 
 # Not part of make test (minutes, and it loads a CPU on purpose): calibrate and the walker levels
 # quiet, beside a busy loop on the same CPU and on another; every penalty beside its quiet figure.
+# pmucal roofline's ceilings beside likwid-bench and STREAM (built from public source at run time).
+bench-roofline: all
+	scripts/bench-roofline.sh $(RUNS)
+
 bench-load: deps
 	$(MAKE) all
 	scripts/bench-load.sh

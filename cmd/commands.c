@@ -22,6 +22,7 @@ static const struct command *const commands[] = {
     &modeldiff_command,
     &quantities_command,
     &replay_command,
+    &roofline_command,
     &report_command,
     &run_command,
     &sample_command,

@@ -6,6 +6,7 @@
 
 extern const struct command bench_command;
 extern const struct command c2c_command;
+extern const struct command roofline_command;
 extern const struct command calibrate_command;
 extern const struct command classify_command;
 extern const struct command compare_command;

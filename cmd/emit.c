@@ -2,6 +2,7 @@
 #include "base/util.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "penalties/ceilings.h"
 #include "penalties/models.h"
 #include "penalties/tables.h"
 #include "runs/rundir.h"
@@ -14,7 +15,7 @@
 
 static int emit_main(int argc, char **argv);
 
-enum { K_CORE_GHZ = CLI_LONG, K_PREFIX, K_ALLOW_INCOMPLETE, K_MODEL, K_FORCE_MODEL, K_FALLBACK };
+enum { K_CORE_GHZ = CLI_LONG, K_PREFIX, K_ALLOW_INCOMPLETE, K_MODEL, K_FORCE_MODEL, K_FALLBACK, K_ROOFLINE };
 
 static const struct cli_option emit_options[] = {
     {"format", 'f', "F", "json, c, perf-metrics or csv (required)"},
@@ -32,6 +33,9 @@ static const struct cli_option emit_options[] = {
     {"fallback", K_FALLBACK, "RUN", "with --format c: an earlier calibration of the same CPU model whose ok\n"
                                     "figures fill the constants RUN withholds (unstable, not ok, not\n"
                                     "measured), each named with the run it came from"},
+    {"roofline", K_ROOFLINE, "RUN", "the ceilings of a 'pmucal roofline' folder (or its roofline.json) instead\n"
+                                    "of penalties: peak GFLOP/s per width, precision and thread count, GB/s\n"
+                                    "per level and thread count (c, csv or json)"},
     {"allow-incomplete", K_ALLOW_INCOMPLETE, NULL, "emit from a run that was interrupted or is still running (its\n"
                                                    "manifest says so); refused otherwise"},
     CLI_END,
@@ -58,17 +62,21 @@ const struct command emit_command = {
              "                MetricGroup, ScaleUnit) under perf's own event names for the CPU model (the\n"
              "                EventName of its pmu-events table), so it drops into perf's pmu-events tree;\n"
              "                only penalties whose status is ok\n"
-             "  csv           one row per penalty; the figures of one that is not ok stay empty\n",
+             "  csv           one row per penalty; the figures of one that is not ok stay empty\n"
+             "With --roofline RUN the tables are the roofline's ceilings instead: C macros\n"
+             "PREFIX_PEAK_GFLOPS_<WIDTH>_<PREC>_T<threads> and PREFIX_BW_GBS_<LEVEL>_T<threads>, CSV rows\n"
+             "kind,name,precision,threads,value,unit, or those rows as a JSON array.\n",
     .options = emit_options,
     .examples = "  pmucal emit --format c > penalties.h\n"
                 "  pmucal emit --format c --fallback results/2025-01-01-host-calibrate > penalties.h\n"
-                "  pmucal emit --format perf-metrics --core-ghz 2.4 results/2025-01-01-host-calibrate\n",
+                "  pmucal emit --format perf-metrics --core-ghz 2.4 results/2025-01-01-host-calibrate\n"
+                "  pmucal emit --format c --roofline results/2025-01-01-host-roofline > roofline.h\n",
 };
 
 struct emit_args {
     int format;
     bool allow_incomplete, force_model;
-    const char *output, *fallback;
+    const char *output, *fallback, *roofline;
     struct table_opts o;
 };
 
@@ -103,6 +111,9 @@ static int emit_option(void *ctx, int key, const char *v)
     case K_FALLBACK:
         a->fallback = v;
         break;
+    case K_ROOFLINE:
+        a->roofline = v;
+        break;
     case K_MODEL:
         if (!cpu_model_named(v))
             return cli_usage_error(&emit_command, "--model %s: give one of %s", v, cpu_model_names());
@@ -110,6 +121,31 @@ static int emit_option(void *ctx, int key, const char *v)
         break;
     }
     return 0;
+}
+
+/* --roofline RUN: the ceilings alone, in the format. */
+static int emit_ceilings(const struct emit_args *a, const char *run, int format, const char *output)
+{
+    if (run || a->fallback || a->o.core_ghz > 0 || a->o.model)
+        return cli_usage_error(&emit_command, "--roofline writes the ceilings alone: give no calibration RUN, "
+                                              "--fallback, --core-ghz or --model with it");
+    if (format == TABLE_PERF_METRICS)
+        return cli_usage_error(&emit_command, "--roofline: ceilings have no perf-metrics table; give --format c, "
+                                              "csv or json");
+    struct jvalue *roof = ceilings_load(a->roofline);
+    if (!roof)
+        return 2;
+    FILE *out = output ? fopen(output, "w") : stdout;
+    if (!out) {
+        pm_error("cannot write %s", output);
+        jread_free(roof);
+        return 2;
+    }
+    int rc = ceilings_write(roof, (enum table_format)format, a->o.prefix, a->roofline, out);
+    if (output && fclose(out))
+        rc = -1;
+    jread_free(roof);
+    return rc ? 1 : 0;
 }
 
 static int emit_main(int argc, char **argv)
@@ -131,6 +167,8 @@ static int emit_main(int argc, char **argv)
         return cli_usage_error(&emit_command, "give --format json, c, perf-metrics or csv");
     if (a.fallback && format != TABLE_C)
         return cli_usage_error(&emit_command, "--fallback fills the C header's constants: give --format c");
+    if (a.roofline)
+        return emit_ceilings(&a, run, format, output);
     char *path = NULL;
     struct jvalue *doc = penalties_load(run, a.allow_incomplete, &path);
     /* Another model's event names over these figures would be constants of a CPU never measured. */

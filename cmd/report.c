@@ -73,6 +73,8 @@ static void run_sections(FILE *f, const struct runfile *r, int idx, const char *
         sec_penalties(f, r, idx);
     sec_c2c(f, r, idx);
     sec_sample(f, r, idx);
+    if (r->roofline)   /* only 'pmucal roofline' folders have one: no line saying it is absent */
+        sec_roofline(f, r, idx);
     fputs("</div>\n", f);
 }
 

@@ -67,4 +67,17 @@ void quantities_derive(struct quantities *q)
         v[parts[unstated].mispred] = v[Q_BR_MISPRED] - stated;
     else if (n_unstated == 0 && isnan(v[Q_BR_MISPRED]))
         v[Q_BR_MISPRED] = stated;
+    /* FMAs are a part of the FP instructions of their width: none where there are none, and none
+     * at all in a model that states no FMA of any width (a kernel that fuses says so: flops). */
+    static const enum quantity_id fp[][2] = {
+        {Q_FP_SCALAR_DP, Q_FMA_SCALAR_DP}, {Q_FP_128_DP, Q_FMA_128_DP}, {Q_FP_256_DP, Q_FMA_256_DP},
+        {Q_FP_512_DP, Q_FMA_512_DP}, {Q_FP_SCALAR_SP, Q_FMA_SCALAR_SP}, {Q_FP_128_SP, Q_FMA_128_SP},
+        {Q_FP_256_SP, Q_FMA_256_SP}, {Q_FP_512_SP, Q_FMA_512_SP},
+    };
+    bool fma_stated = false;
+    for (size_t i = 0; i < sizeof(fp) / sizeof(fp[0]); i++)
+        fma_stated |= !isnan(v[fp[i][1]]);
+    for (size_t i = 0; i < sizeof(fp) / sizeof(fp[0]); i++)
+        if (isnan(v[fp[i][1]]) && (v[fp[i][0]] == 0 || !fma_stated))
+            v[fp[i][1]] = 0;
 }

@@ -38,6 +38,9 @@
     X(LINES_DRAM,      "lines.dram",       "cache lines brought in from DRAM") \
     X(LINES_RFO,       "lines.rfo",        "lines read for ownership by ordinary stores") \
     X(LINES_NT,        "lines.nt",         "lines written by non-temporal stores") \
+    X(L2_FILL_LINES,   "l2.fill.lines",    "lines L2 takes from beyond itself (L3 or memory) of every kind: demand, prefetch, read for ownership") \
+    X(MEM_READ_LINES,  "mem.read.lines",   "lines read from memory, write-allocate reads included: bytes read / 64 x the kernel's write-allocate factor") \
+    X(MEM_WRITE_LINES, "mem.write.lines",  "lines written to memory: dirty lines evicted and non-temporal stores") \
     X(D1_MISS_COLD,    "d1.miss.cold",     "L1D misses with a cold cache (every line first touched)") \
     X(D1_MISS_WARM,    "d1.miss.warm",     "L1D misses with a warm cache, LRU") \
     X(LL_MISS_COLD,    "ll.miss.cold",     "last-level misses with a cold cache") \
@@ -60,6 +63,14 @@
     X(FP_256_SP,       "fp.256_sp",        "256-bit packed single FP arithmetic instructions") \
     X(FP_512_SP,       "fp.512_sp",        "512-bit packed single FP arithmetic instructions") \
     X(FLOPS_SP,        "flops.sp",         "single-precision floating-point operations") \
+    X(FMA_SCALAR_DP,   "fma.scalar_dp",    "of fp.scalar_dp, fused multiply-adds (two flops; Intel's FP_ARITH_INST_RETIRED counts them twice)") \
+    X(FMA_128_DP,      "fma.128_dp",       "of fp.128_dp, fused multiply-adds") \
+    X(FMA_256_DP,      "fma.256_dp",       "of fp.256_dp, fused multiply-adds") \
+    X(FMA_512_DP,      "fma.512_dp",       "of fp.512_dp, fused multiply-adds") \
+    X(FMA_SCALAR_SP,   "fma.scalar_sp",    "of fp.scalar_sp, fused multiply-adds") \
+    X(FMA_128_SP,      "fma.128_sp",       "of fp.128_sp, fused multiply-adds") \
+    X(FMA_256_SP,      "fma.256_sp",       "of fp.256_sp, fused multiply-adds") \
+    X(FMA_512_SP,      "fma.512_sp",       "of fp.512_sp, fused multiply-adds") \
     X(IFETCH_MISS,     "ifetch.miss",      "instruction fetches missing L1I (lines)") \
     X(ITLB_MISS,       "itlb.miss",        "instruction fetches missing the first-level instruction TLB") \
     X(ST_FWD,          "st.fwd",           "loads that take their data from an earlier store (forwarded)") \
@@ -70,6 +81,7 @@
     X(FP_DIV,          "fp.div",           "floating-point divide instructions (scalar)") \
     X(FP_SQRT,         "fp.sqrt",          "floating-point square-root instructions (scalar)") \
     X(FP_ASSIST,       "fp.assist",        "FP instructions with a denormal operand or result while DAZ and FTZ are off") \
+    X(THREADS,         "threads",          "threads that run the region at once: 1 but for a team (core/team.h), whose other members each add a hand-off to a run") \
     X(ITER,            "iter",             "1 per iteration: for rules like 'x = 3*iter'")
 
 enum quantity_id {

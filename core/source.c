@@ -65,10 +65,10 @@ void event_spec_clear(struct event_spec *s)
     memset(s, 0, sizeof(*s));
 }
 
-double source_zero_most(const struct source *s, const char *event)
+double source_zero_most(const struct source *s, const char *event, double threads)
 {
     for (int i = 0; s->deterministic && s->zero_most && event && s->zero_most[i].event; i++)
         if (!strcmp(s->zero_most[i].event, event))
-            return s->zero_most[i].most;
+            return s->zero_most[i].most + (threads > 1 ? threads - 1 : 0) * s->zero_most[i].per_member;
     return NAN;
 }

@@ -41,8 +41,9 @@ struct group;
 struct json;
 struct source;
 
-/* The most a deterministic source's zero-iteration run may count of an event; NaN when unstated. */
-double source_zero_most(const struct source *s, const char *event);
+/* The most a deterministic source's zero-iteration run of a region run by this many threads may
+ * count of an event; NaN when unstated. */
+double source_zero_most(const struct source *s, const char *event, double threads);
 
 struct source {
     const char *name, *summary;
@@ -58,6 +59,8 @@ struct source {
     const struct zero_most {
         const char *event;   /* canonical name */
         double most;
+        double per_member;   /* what each team member beyond the first adds (core/team.h): its start,
+                              * its entry and exit, the measuring thread's wait for it */
     } *zero_most;            /* terminated by {NULL} */
     /* Parse and encode one event name. -1 with err filled when the name is unknown; an event
      * that is known but cannot be counted here returns 0 with spec->unsupported set. */

@@ -28,35 +28,7 @@ void snoop_penalty_compute(const char *name, const struct stats *transfer, doubl
 int snoop_measure_cycles(const char *case_text, const struct measure_opts *o, struct stats *cycles,
                          double *core_ghz, struct quantities *q)
 {
-    const struct kernel *k = kernel_find("snoop");
-    const struct source *src = source_find("perf");
-    if (!k || !src)
-        pm_fatal("snoop kernel or perf source not registered");
-    struct case_ *c = case_from_text(k, case_text);
-    if (!c)
-        return -1;
-    int rc = -1;
-    if (topo_bind_thread(case_run_cpu(c))) {
-        case_free(c);
-        return -1;
-    }
-    int s = case_setup(c);
-    if (s == KERNEL_SKIP) {
-        pm_note("%s: SKIP %s", c->label, c->skip);
-        rc = 1;
-    } else if (s == KERNEL_OK) {
-        struct measurement *m = xmalloc(sizeof(*m));
-        if (measure_group(src, c, NULL, 0, o, m) == MEASURE_OK) {
-            *cycles = m->cycle_stat;
-            *core_ghz = m->core_per_tsc * clock_get()->tsc_hz / 1e9;
-            case_model(c, q);
-            rc = 0;
-        }
-        free(m);
-    }
-    k->teardown(c);
-    case_free(c);
-    return rc;
+    return measure_case_cycles("snoop", case_text, o, cycles, core_ghz, q);
 }
 
 int snoop_penalty_from_case(const struct case_ *c, const struct stats *cycles, double core_ghz,

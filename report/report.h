@@ -53,6 +53,10 @@ void sec_penalties(FILE *f, const struct runfile *r, int idx);
 void sec_c2c(FILE *f, const struct runfile *r, int idx);
 /* Only for a run of pmucal sample: the sample map and skid histogram of each record. */
 void sec_sample(FILE *f, const struct runfile *r, int idx);
+/* The roofline of roofline.json (pmucal roofline): the section, and the SVG alone (roofline.svg). */
+void sec_roofline(FILE *f, const struct runfile *r, int idx);
+struct jvalue;
+void roofline_svg(FILE *f, const struct jvalue *roof, int idx);
 /* The page's first section: PASS or FAIL over all runs, their verdicts by kind, every failing point. */
 void sec_verdict(FILE *f, const struct runfile *runs, int n);
 /* A comparison as 'pmucal compare' judges it, when both runs have measurements. */

@@ -147,6 +147,7 @@ void runfile_free(struct runfile *r)
     free(r->curve);
     jread_free(r->classify);
     jread_free(r->penalties);
+    jread_free(r->roofline);
     jread_free(r->manifest);
     free(r->path);
     memset(r, 0, sizeof(*r));
@@ -240,6 +241,9 @@ int runfile_load_all(struct runfile *r, const char *path)
         return -1;
     }
     r->penalties = json_member(r, "penalties.json", &bad);
+    if (bad)
+        return -1;
+    r->roofline = json_member(r, "roofline.json", &bad);
     if (bad)
         return -1;
     char *mp = xasprintf("%s/measurements.ndjson", r->path);

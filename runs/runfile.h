@@ -47,6 +47,7 @@ struct runfile {
     /* runfile_load_all: */
     struct jvalue *classify;      /* classify.json, NULL when absent */
     struct jvalue *penalties;     /* penalties.json, NULL when absent */
+    struct jvalue *roofline;      /* roofline.json, NULL when absent */
     bool has_measurements;        /* measurements.ndjson with content: 'pmucal compare' can judge it */
     bool has_tap;                 /* validate.tap exists (it may be empty) */
     struct vcell *cells;

@@ -41,6 +41,9 @@ rows() {
 ^bin/pmucal calibrate --(curve|recipe)@SKIP@measures for tens of seconds; tests/37-incomplete.t and tests/50-calibrate.t run them
 ^bin/pmucal run walker size=DRAM@SKIP@a DRAM-sized buffer (16 x the last level) 9 times over (tens of seconds); tests/10-perf-source.t runs DRAM cases
 --source sim@SKIP@callgrind (tens of seconds); tests/55-sim.t runs the sim source
+^bin/pmucal roofline@SKIP@measures every ceiling on 1 thread and all CPUs (about 30 s); tests/61-roofline.t measures a part and places a run's cases
+--roofline results/<roofline-run>@SKIP@needs a folder of 'pmucal roofline'; tests/61-roofline.t emits from one it measured
+^bin/pmucal run triad size=DRAM threads=2@SKIP@DRAM-sized arrays on each of two threads (seconds); tests/61-roofline.t runs a team under sim
 writer_cpu=2 run_cpu=5@NEED_CPUS@6
 MEM_LOAD_RETIRED@NEED_INTEL@an Intel event, as its README line says
 --model zen4 RUN$@REFUSED@was calibrated on zen5; its penalties are not zen4's: .*--force-model

@@ -114,9 +114,11 @@ void engine_judge(const struct engine *e, const struct measurement *m, const str
         const struct rule *r = ruleset_find(&e->rules, ev);
         double run_slack = e->src->slack_per_run / (double)m->iters;
         struct verdict v = check_event(r, ev, &m->stat[k], q, e->src->exact_floor, run_slack);
+        double threads = quantity_stated(q, Q_THREADS) && q->v[Q_THREADS] > 1 ? q->v[Q_THREADS] : 1;
+        double most = source_zero_most(e->src, ev->canonical ? ev->canonical : ev->name, threads);
         struct raw_limits lim = {.exact_floor = e->src->exact_floor, .slack_per_run = e->src->slack_per_run,
-                                 .deterministic = e->src->deterministic,
-                                 .zero_most = source_zero_most(e->src, ev->canonical ? ev->canonical : ev->name)};
+                                 .deterministic = e->src->deterministic, .zero_most = most,
+                                 .team_extra = isnan(most) ? 0 : most - source_zero_most(e->src, ev->canonical ? ev->canonical : ev->name, 1)};
         /* A group that did not hold its counters all the time (never scheduled, or multiplexed
          * with other users of the PMU) counted part of the runs or none: its zeros are not the
          * PMU's, and its counts are never scaled up to a whole. */

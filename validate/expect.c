@@ -313,7 +313,8 @@ void check_raw(struct verdict *v, const struct rule *r, const double (*raw)[2], 
         for (int k = 0; k < reps; k++)
             zero[k] = raw[k][1];
         double intercept = stats_median(zero, (size_t)reps);
-        double own = slack_per_run + FIXED_COST_EVENTS + 2 * fabs(v->expected) + exact_floor * (double)iters;
+        double own = slack_per_run + FIXED_COST_EVENTS + lim->team_extra + 2 * fabs(v->expected) +
+                     exact_floor * (double)iters;
         if (intercept > own)
             snprintf(what, sizeof(what), "%.0f counts per measurement are not explained by iterations (the "
                      "zero-iteration run), more than its own cost allows (%.0f)", intercept, own);

@@ -73,6 +73,7 @@ struct raw_limits {
     double exact_floor, slack_per_run;   /* the source's (core/source.h) */
     bool deterministic;                  /* a simulator: zero-iteration runs are held exactly */
     double zero_most;                    /* its bound on this event's zero-iteration run, NaN: none */
+    double team_extra;                   /* what a team's other members add to a run (in zero_most too) */
 };
 void check_raw(struct verdict *v, const struct rule *r, const double (*raw)[2], const double *per_iter, int reps,
                uint64_t iters, const struct raw_limits *lim);

@@ -1,0 +1,129 @@
+#!/bin/sh
+# The roofline: the flops kernel's and the team triad's models exact under sim (instructions,
+# loads, stores, branches summed over threads; AVX-512 a SKIP saying why); 'pmucal roofline' on
+# this machine (one width, one level: a few seconds) writes its ceilings for 1 thread and a team,
+# places a run's cases under them, and the report and 'emit --roofline' carry them; bad input is
+# refused before anything is measured.
+. "$(dirname "$0")/lib.sh"
+on_this_machine
+
+# --- exact models under sim --------------------------------------------------------------------
+if sim_usable; then
+    set -- --case 'flops width=scalar op=add' --case 'flops width=sse prec=sp op=mul' --case 'flops' \
+        --case 'flops width=avx2 prec=sp op=addmul' --case 'flops width=avx2 chain=latency' --case 'flops width=avx512' \
+        --case 'flops width=avx2 threads=2' --case 'triad size=8k threads=2'
+    $PMUCAL validate --source sim -r 2 "$@" --label fsim > "$TMP/fsim.tap" 2> "$TMP/fsim.err"
+    rc=$?
+    ok $rc "validate --source sim: flops' cases and triad threads=2 exit 0 ($rc): $(grep '^not ok' "$TMP/fsim.tap" | head -n 2)"
+    # case label | the sim events' verdicts: an exact ok (the model's inst, ld.all, st.all, br.cond), or a SKIP
+    while IFS='|' read -r case want; do
+        case=$(echo "$case" | sed 's/ *$//')
+        [ -z "$case" ] && continue
+        for ev in sim::Ir sim::Dr sim::Dw sim::Bc; do
+            line=$(grep -F -- "- $case :: $ev " "$TMP/fsim.tap" | head -n 1)
+            case "$want" in
+            *skip*) echo "$line" | grep -q '# SKIP AVX-512 code cannot run under the sim counter source'
+                    ok $? "$case :: $ev is a skip saying why: $(echo "$line" | sed 's/.*# SKIP //')" ;;
+            *) echo "$line" | grep -q "^ok .*(exact, "
+               ok $? "$case :: $ev exact: $line" ;;
+            esac
+        done
+    done <<'EOT'
+flops width=scalar op=add              | exact
+flops width=sse prec=sp op=mul         | exact
+flops                                  | exact
+flops prec=sp op=addmul                | exact
+flops chain=latency                    | exact
+flops width=avx512                     | skip
+flops threads=2                        | exact
+triad size=8k threads=2                | exact
+EOT
+    # The models' FP work, as the FP-operation rules read it (Intel counts an FMA twice: fp + fma).
+    # case | fp quantity | FP instructions | fma | flops quantity | flops (per iteration)
+    dir=$(ls -d "$PMUCAL_RESULTS"/*-fsim | head -n 1)
+    while IFS='|' read -r case fq fn fma flq fl; do
+        case=$(echo "$case" | sed 's/ *$//')
+        [ -z "$case" ] && continue
+        got=$(jq -r --arg c "$case" --arg fq "$(echo $fq)" --arg flq "$(echo $flq)" --arg fma "$(echo $fq | sed 's/^fp/fma/')" \
+            'select(.case == $c) | [.model[$fq], .model[$fma], .model[$flq]] | map(tostring) | join(" ")' "$dir/measurements.ndjson" | head -n 1)
+        is "$got" "$(echo $fn) $(echo $fma) $(echo $fl)" "$case: $(echo $fq), its FMAs and $(echo $flq) per iteration"
+    done <<'EOT'
+flops width=scalar op=add    | fp.scalar_dp | 12 | 0  | flops.dp | 12
+flops width=sse prec=sp op=mul | fp.128_sp  | 12 | 0  | flops.sp | 48
+flops                        | fp.256_dp    | 12 | 12 | flops.dp | 96
+flops prec=sp op=addmul      | fp.256_sp    | 12 | 0  | flops.sp | 96
+flops threads=2              | fp.256_dp    | 24 | 24 | flops.dp | 192
+EOT
+    # The team's counts are both threads': twice one thread's instructions per iteration.
+    dir=$(ls -d "$PMUCAL_RESULTS"/*-fsim | head -n 1)
+    two=$(jq -r 'select(.case == "flops threads=2") | .events[] | select(.name == "sim::Ir") | .stats.median' "$dir/measurements.ndjson")
+    one=$(jq -r 'select(.case == "flops") | .events[] | select(.name == "sim::Ir") | .stats.median' "$dir/measurements.ndjson")
+    [ -n "$one" ] && [ -n "$two" ] && [ "$(echo "$two / $one" | bc)" = 2 ]
+    ok $? "flops threads=2 counts 2 x one thread's instructions under sim ($two vs $one)"
+else
+    sim_skip_or_fail "flops and team triad exact under sim"
+fi
+
+# --- bad input: refused before measuring, no folder --------------------------------------------
+# args | what the message must name
+while IFS='|' read -r args want; do
+    args=$(echo "$args" | sed 's/ *$//'); want=$(echo "$want" | sed 's/^ *//')
+    [ -z "$args" ] && continue
+    # shellcheck disable=SC2086
+    $PMUCAL roofline $args --label bad > "$TMP/bad.out" 2> "$TMP/bad.err"; rc=$?
+    [ $rc -eq 2 ] && grep -q -- "$want" "$TMP/bad.err" && [ -z "$(ls -d "$PMUCAL_RESULTS"/*-bad 2> /dev/null)" ]
+    ok $? "roofline $args: exit 2 naming '$want', no results folder (rc $rc: $(head -c 200 "$TMP/bad.err"))"
+done <<'EOT'
+--widths avx3                  | 'avx3' is not one of scalar,sse,avx2,avx512
+--levels L1,L4                 | 'L4' is not one of L1,L2,L3,DRAM
+--threads 100000               | --threads
+--run /nonexistent/run         | /nonexistent/run
+EOT
+$PMUCAL run flops threads=0 > /dev/null 2> "$TMP/t0.err"; rc=$?
+[ $rc -ne 0 ] && grep -q 'threads=0' "$TMP/t0.err"
+ok $? "flops threads=0 is refused naming it (rc $rc): $(head -c 200 "$TMP/t0.err")"
+
+# --- ceilings on this machine, a run's cases placed ----------------------------------------------
+ncpu=$(nproc)
+# A run whose cases have known places: far below the roof (adds at half the FMA peak, a scalar
+# triad far below AVX bandwidth), timed by the perf source with software events only.
+$PMUCAL validate -e page-faults -r 3 --case 'flops width=scalar op=add' --case 'triad variant=scalar size=L1' \
+    --label placed > /dev/null 2> "$TMP/placed.err"
+run=$(ls -d "$PMUCAL_RESULTS"/*-placed | head -n 1)
+$PMUCAL roofline --widths scalar --levels L1 -r 3 --run "$run" > "$TMP/roof.out" 2> "$TMP/roof.err"; rc=$?
+ok $rc "roofline --widths scalar --levels L1 --run RUN exits 0 ($rc): $(tail -n 3 "$TMP/roof.err")"
+rdir=$(ls -d "$PMUCAL_RESULTS"/*-roofline | head -n 1)
+rj="${rdir:-$TMP/none}/roofline.json"
+team=$(jq -r .threads "$rj" 2> /dev/null)
+is "$team" "$ncpu" "the team is every allowed CPU"
+jq -e --argjson n "$ncpu" '[.compute[] | select(.isa == "scalar") | [.prec, .threads, (.gflops > 0)]] | sort ==
+    ([["dp", 1, true], ["sp", 1, true]] + (if $n > 1 then [["dp", $n, true], ["sp", $n, true]] else [] end) | sort)' "$rj" > /dev/null
+ok $? "compute ceilings: scalar dp and sp, 1 thread and $ncpu, each a positive GFLOP/s: $(jq -c '[.compute[] | [.prec, .threads, .gflops]]' "$rj" 2> /dev/null)"
+jq -e --argjson n "$ncpu" '[.bandwidth[] | select(.level == "L1" and .gbs > 0) | .threads] | sort == ([1] + (if $n > 1 then [$n] else [] end))' "$rj" > /dev/null
+ok $? "bandwidth ceilings: L1, 1 thread and $ncpu: $(jq -c '[.bandwidth[] | [.level, .threads, .gbs]]' "$rj" 2> /dev/null)"
+jq -e '[.cases[] | select(.under and (.oi == null or .oi > 0) and .gflops > 0 and .roof_gflops > 0) | .case] | sort ==
+    ["flops width=scalar op=add", "triad variant=scalar"]' "$rj" > /dev/null
+ok $? "the run's two cases are placed under their roofs (flops: no bytes, intensity null): $(jq -c '.cases' "$rj" 2> /dev/null)"
+grep -q '^peak GFLOP/s' "$TMP/roof.out" && grep -q '^bandwidth GB/s' "$TMP/roof.out" && grep -q '^  scalar dp fma' "$TMP/roof.out"
+ok $? "the tables are printed: $(head -n 4 "$TMP/roof.out" | tr '\n' '|')"
+grep -q '<svg' "$rdir/roofline.svg" && grep -q 'L1 1T' "$rdir/roofline.svg" && grep -q 'scalar dp 1T' "$rdir/roofline.svg"
+ok $? "roofline.svg labels each ceiling"
+$PMUCAL report "$rdir" > /dev/null 2>&1 && grep -q 'id="roofline-svg-0"' "$rdir/report.html"
+ok $? "the report of the folder draws the roofline"
+
+# --- emit --roofline ------------------------------------------------------------------------------
+$PMUCAL emit --format c --roofline "$rdir" > "$TMP/roof.h"; rc=$?
+printf '#include "%s"\n#if !defined(PMUCAL_PEAK_GFLOPS_SCALAR_DP_T1) || !defined(PMUCAL_BW_GBS_L1_T1)\n#error missing\n#endif\nint main(void) { return PMUCAL_PEAK_GFLOPS_SCALAR_DP_T1 > 0 ? 0 : 1; }\n' "$TMP/roof.h" > "$TMP/use.c"
+[ $rc -eq 0 ] && cc -Wall -Werror -o "$TMP/use" "$TMP/use.c" && "$TMP/use"
+ok $? "emit --format c --roofline: a header that compiles, with the scalar peak and L1 bandwidth: $(grep -c '#define' "$TMP/roof.h") macros"
+$PMUCAL emit --format csv --roofline "$rdir/roofline.json" > "$TMP/roof.csv"
+head -n 1 "$TMP/roof.csv" | grep -q '^kind,name,precision,threads,value,unit$' && grep -q '^bandwidth,L1,,1,[0-9.]*,GB/s$' "$TMP/roof.csv"
+ok $? "emit --format csv --roofline: the ceilings as rows: $(sed -n 2p "$TMP/roof.csv")"
+$PMUCAL emit --format perf-metrics --roofline "$rdir" > /dev/null 2> "$TMP/pm.err"; rc=$?
+[ $rc -eq 2 ] && grep -q 'no perf-metrics table' "$TMP/pm.err"
+ok $? "emit --format perf-metrics --roofline is refused (exit $rc)"
+printf '{"compute": [{"isa": "a*/b", "prec": "dp", "threads": 1, "gflops": 3}]}\n' > "$TMP/evil.json"
+$PMUCAL emit --format c --roofline "$TMP/evil.json" > /dev/null 2> "$TMP/evil.err"; rc=$?
+[ $rc -eq 1 ] && grep -q 'malformed name' "$TMP/evil.err"
+ok $? "a ceiling whose name cannot be a macro is refused naming the file (exit $rc)"
+done_testing
