@@ -118,12 +118,14 @@ int runfile_load(struct runfile *r, const char *path)
     memset(r, 0, sizeof(*r));
     r->path = xstrdup(path);
     r->manifest = manifest_load(path);
-    if (!r->manifest)
-        return -1;
-    if (!runfile_has_measurements(r->manifest, path))
-        return -1;
-    r->status = jget_str(r->manifest, "status", "unknown");
-    return measurements_read(path, &r->rec, &r->nrec);
+    int rc = !r->manifest || !runfile_has_measurements(r->manifest, path) ? -1 : 0;
+    if (!rc) {
+        r->status = jget_str(r->manifest, "status", "unknown");
+        rc = measurements_read(path, &r->rec, &r->nrec);
+    }
+    if (rc)   /* nothing half-read is left for the caller to free */
+        runfile_free(r);
+    return rc;
 }
 
 void runfile_cells_free(struct runfile *r)
@@ -199,7 +201,7 @@ static int text_member(struct runfile *r, const char *name, bool *present,
     return rc;
 }
 
-int runfile_load_all(struct runfile *r, const char *path)
+static int load_all(struct runfile *r, const char *path)
 {
     memset(r, 0, sizeof(*r));
     r->path = xstrdup(path);
@@ -352,4 +354,12 @@ bool manifest_complete(const struct jvalue *manifest, char *why, size_t n)
     else
         snprintf(why, n, "it is %s%s%s", status, reason ? ": " : "", reason ? reason : "");
     return false;
+}
+
+int runfile_load_all(struct runfile *r, const char *path)
+{
+    int rc = load_all(r, path);
+    if (rc)   /* nothing half-read is left for the caller to free */
+        runfile_free(r);
+    return rc;
 }

@@ -68,12 +68,12 @@ const char *runfile_command(const struct jvalue *manifest);
  * of measurements.ndjson asks first: a folder of another kind is refused, never read as empty. */
 bool runfile_has_measurements(const struct jvalue *manifest, const char *path);
 /* The manifest and every record (compare, replay), of a run of validate or calibrate only. -1 after one message naming the file (and
- * line) that is missing or malformed. */
+ * line) that is missing or malformed, with r freed (runfile_free again is harmless). */
 int runfile_load(struct runfile *r, const char *path);
 /* The folder and every file it holds but the records, as the report shows them: every file is
  * optional except manifest.json, and every file that is there must parse. -1 with one message
  * naming the folder or file and the fix when it is not a run folder or a file in it is unreadable
- * or corrupt. */
+ * or corrupt, with r freed. */
 int runfile_load_all(struct runfile *r, const char *path);
 void runfile_free(struct runfile *r);
 /* Did the run finish what it was asked (status complete)? When not, why (into why). */
