@@ -123,6 +123,26 @@ static int emit_option(void *ctx, int key, const char *v)
     return 0;
 }
 
+/* --output FILE through the one writer of whole files (a new file renamed over FILE, a link there
+ * replaced, never followed), else stdout. */
+static FILE *output_begin(struct run_out *o, const char *output)
+{
+    memset(o, 0, sizeof(*o));
+    return output ? run_out_path(o, output) : stdout;
+}
+
+/* 0, or -1 after a message when the table could not be written whole (rc: the writer's own). */
+static int output_end(struct run_out *o, const char *output, int rc)
+{
+    if (!output)
+        return rc;
+    if (rc) {
+        run_out_abort(o);
+        return rc;
+    }
+    return run_out_commit(o);
+}
+
 /* --roofline RUN: the ceilings alone, in the format. */
 static int emit_ceilings(const struct emit_args *a, const char *run, int format, const char *output)
 {
@@ -135,15 +155,13 @@ static int emit_ceilings(const struct emit_args *a, const char *run, int format,
     struct jvalue *roof = ceilings_load(a->roofline);
     if (!roof)
         return 2;
-    FILE *out = output ? fopen(output, "w") : stdout;
+    struct run_out ro;
+    FILE *out = output_begin(&ro, output);
     if (!out) {
-        pm_error("cannot write %s", output);
         jread_free(roof);
         return 2;
     }
-    int rc = ceilings_write(roof, (enum table_format)format, a->o.prefix, a->roofline, out);
-    if (output && fclose(out))
-        rc = -1;
+    int rc = output_end(&ro, output, ceilings_write(roof, (enum table_format)format, a->o.prefix, a->roofline, out));
     jread_free(roof);
     return rc ? 1 : 0;
 }
@@ -198,18 +216,16 @@ static int emit_main(int argc, char **argv)
     o.source = path;
     o.fallback = fallback;
     o.fallback_source = fpath;
-    FILE *out = output ? fopen(output, "w") : stdout;
+    struct run_out ro;
+    FILE *out = output_begin(&ro, output);
     if (!out) {
-        pm_error("cannot write %s", output);
         jread_free(doc);
         jread_free(fallback);
         free(fpath);
         free(path);
         return 2;
     }
-    int rc = tables_write(doc, (enum table_format)format, &o, out);
-    if (output && fclose(out))
-        rc = -1;
+    int rc = output_end(&ro, output, tables_write(doc, (enum table_format)format, &o, out));
     if (rc)
         pm_error("%s: cannot emit the %s format from it", path, argv[0]);
     jread_free(doc);

@@ -115,4 +115,10 @@ for row in '.penalties[2].name = "l1-hit"|lower-case letters, digits' \
         ok $? "emit -f $f refuses penalties.json with ${row%%|*} (exit $rc): $(head -c 200 "$TMP/e")"
     done
 done
+# -o FILE is written whole by a new file renamed into place: a link at FILE is replaced, its target
+# untouched, and a table that cannot be made leaves FILE as it was.
+echo keep > "$TMP/target" && ln -sf "$TMP/target" "$TMP/link.h"
+$PMUCAL emit -f c -o "$TMP/link.h" results/reference/zen5-vm-calibrate > /dev/null 2> "$TMP/e"; rc=$?
+[ $rc -eq 0 ] && [ "$(cat "$TMP/target")" = keep ] && [ ! -L "$TMP/link.h" ] && grep -q '^#define PMUCAL_' "$TMP/link.h"
+ok $? "emit -o onto a link replaces the link, never writes its target (exit $rc): $(head -c 200 "$TMP/e")"
 done_testing
