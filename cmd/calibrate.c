@@ -291,7 +291,12 @@ static int resume_args(struct calibrate_args *a, struct session *s)
                  "changes run to run)", s->rs.run, a->source);
         return 2;
     }
-    double cpu = jget_num(s->rs.manifest, "measure_cpu", -1);
+    double cpu;
+    char err[256];
+    if (!jget_in(s->rs.manifest, "measure_cpu", 0, 1 << 20, true, -1, &cpu, err, sizeof(err))) {
+        pm_error("--resume %s: manifest.json: %s", s->rs.run, err);
+        return 2;
+    }
     if (a->cpu_arg < 0 && cpu >= 0)
         a->cpu_arg = (int)cpu;
     a->resume = s->rs.run;
@@ -570,7 +575,20 @@ int calibrate_replay(const struct runfile *run, const struct jvalue *penalties, 
     rs.replayed = xcalloc((size_t)run->nrec + 1, sizeof(*rs.replayed));
     struct cal k = {.o = a.o, .resume = &rs, .replaying = true};
     k.o.src = source_select("perf");
-    k.o.cpu = (int)jget_num(run->manifest, "measure_cpu", jget_num(pen, "cpu", 0));
+    /* The run's CPU, for the TAP header only; a number from a run folder is checked before use. */
+    double cpu;
+    char err[256];
+    const char *file = "manifest.json";
+    bool good = jget_in(run->manifest, "measure_cpu", 0, 1 << 20, true, -1, &cpu, err, sizeof(err));
+    if (good && cpu < 0)
+        file = "penalties.json", good = jget_in(pen, "cpu", 0, 1 << 20, true, 0, &cpu, err, sizeof(err));
+    if (!good) {
+        pm_error("%s/%s: %s", run->path, file, err);
+        free(rs.replayed);
+        free(argv);
+        return 2;
+    }
+    k.o.cpu = (int)cpu;
     k.host_pmu = jget_str(pmu, "libpfm4_pmu", NULL);
     k.hw = jget(pmu, "hardware_usable") && jget(pmu, "hardware_usable")->type == J_BOOL && jget(pmu, "hardware_usable")->b;
     snprintf(k.hw_why, sizeof(k.hw_why), "%s", jget_str(pmu, "hardware_reason", "the run's hardware events"));

@@ -72,4 +72,9 @@ $PMUCAL replay "$run" --expect "$TMP/rule.txt" > /dev/null 2> "$TMP/cal.opt.err"
 rc=$?
 [ $rc -eq 2 ] && grep -q 'not by expectation rules' "$TMP/cal.opt.err"
 ok $? "--expect with a calibration is refused (exit $rc): $(cat "$TMP/cal.opt.err")"
+# A number of the folder is checked before use: a CPU of 1e300 (an int overflow) is refused.
+cp -R "$run" "$TMP/calbad" && jq '.measure_cpu = 1e300' "$run/manifest.json" > "$TMP/calbad/manifest.json"
+$PMUCAL replay "$TMP/calbad" > /dev/null 2> "$TMP/calbad.err"; rc=$?
+[ $rc -eq 2 ] && grep -q 'manifest.json: "measure_cpu" is 1e+300; give a number from 0 to' "$TMP/calbad.err"
+ok $? "replay refuses a calibration whose measure_cpu is 1e300 (exit $rc): $(cat "$TMP/calbad.err")"
 done_testing
