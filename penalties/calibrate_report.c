@@ -182,6 +182,9 @@ void print_table(const struct cal *k, const struct penalty *ps, int np, double s
                    p->ref->whole ? "the issue case, whole: " : "", v, 100 * p->deviation,
                    p->ref->lo == p->ref->hi ? "figure" : "range", p->ref->model, p->ref->source, p->ref->note ? "; " : "",
                    p->ref->note ? p->ref->note : "", p->ref->indicative ? "; indicative: not a check" : "");
+        if (p->ref && reference_case_differs(p->ref, p))
+            printf("#   NOTE %s: the run measured '%s', not today's issue case '%s': the published whole figure "
+                   "describes that one, so it is not compared\n", p->rc->name, p->issue->text, p->rc->issue);
     }
     print_occurrence_sources(ps, np);
     printf("# references: %s; core clock %.3f GHz (median of the clocks measured around each case); %.1f s; "

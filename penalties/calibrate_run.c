@@ -113,6 +113,20 @@ static const char *stored_skip_reason(const struct cal *k, const char *text)
     return NULL;
 }
 
+/* The case a recipe measured in the run replayed: the run's own (its penalties.json), which
+ * today's recipe may since have changed; today's where the run names none. */
+static const char *recipe_case(const struct cal *k, const struct recipe *rc, bool control)
+{
+    const char *today = control ? rc->control : rc->issue;
+    const struct jvalue *ps = k->replaying && today ? jget(k->stored, "penalties") : NULL;
+    for (int i = 0; ps && ps->type == J_ARRAY && i < ps->n; i++)
+        if (!strcmp(jget_str(&ps->items[i], "name", ""), rc->name)) {
+            const char *run = jget_str(jget(&ps->items[i], control ? "control" : "issue"), "case", NULL);
+            return run && *run ? run : today;
+        }
+    return today;
+}
+
 /* Each (case, event, run) is measured once, however many recipes name it. */
 static struct case_result *cal_case_run(struct cal *k, const char *text, const char *event, int run)
 {
@@ -173,8 +187,9 @@ double run_ghz(const struct cal *k)
 static int fit_run(struct cal *k, const struct recipe *rc, struct penalty *p, int run, unsigned seed, struct fit *f)
 {
     const char *ev = k->hw && k->host_pmu ? recipe_event(rc, k->host_pmu) : NULL;
-    const struct case_result *is = cal_case_run(k, rc->issue, ev, run);
-    const struct case_result *co = rc->control && !k->interrupted ? cal_case_run(k, rc->control, ev, run) : NULL;
+    const struct case_result *is = cal_case_run(k, recipe_case(k, rc, false), ev, run);
+    const char *control = recipe_case(k, rc, true);
+    const struct case_result *co = control && !k->interrupted ? cal_case_run(k, control, ev, run) : NULL;
     if (run == 0)
         p->issue = is, p->control = co;
     const struct case_result *bad = is->status != CAL_OK ? is : co && co->status != CAL_OK ? co : NULL;

@@ -27,10 +27,12 @@ const struct recipe recipes[] = {
      {{ZEN4, "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.DRAM_IO_NEAR", "ls_dmnd_fills_from_sys.dram_io_near"},
       {ZEN5, NULL, "ls_dmnd_fills_from_sys.dram_io_near"},
       {SKL, "MEM_LOAD_RETIRED.L3_MISS", "MEM_LOAD_RETIRED.L3_MISS"}}, NULL},
-    /* DTLB: one element per 4 KiB page, random; 2048 pages miss the first level and hit the
-     * second, 32768 pages miss both. Controls have the same lines without the TLB misses. */
+    /* DTLB: one element per 4 KiB page, random. 256 pages miss the first level on every load
+     * (more than any core's first-level entries) and hit the second, their 256 lines in L1D so
+     * that no cache miss overlaps the translation; 32768 pages miss both. Controls have the same
+     * lines without the TLB misses. */
     {"stlb_hit", "first-level DTLB miss that hits the second-level TLB (4 KiB pages)",
-     "walker size=8M page=4k page_stride=4096 order=random", "walker size=128K page=4k order=random", "dtlb.miss",
+     "walker size=1M page=4k page_stride=4096 order=random", "walker size=16K page=4k order=random", "dtlb.miss",
      DOMAIN_CORE, "tlb", {{ZEN4, "L1_DTLB_MISS.TLB_RELOAD_4K_L2_HIT", "ls_l1_d_tlb_miss.tlb_reload_4k_l2_hit"},
       {ZEN5, NULL, "ls_l1_d_tlb_miss.tlb_reload_4k_l2_hit"},
       {SKL, "DTLB_LOAD_MISSES.STLB_HIT", "DTLB_LOAD_MISSES.STLB_HIT"}}, NULL},

@@ -32,7 +32,8 @@ const struct reference references[] = {
     {"zen5", "l1_hit", 4, 4, NULL, ZEN5_SOG, false, false},
     {"zen5", "l2_hit", 14, 14, NULL, ZEN5_SOG, false, false},
     {"zen5", "mispredict", 12, 18, "15 typical", ZEN5_SOG, false, false},
-    {"zen5", "stlb_hit", 11, 11, "an L1 DTLB miss that hits the L2 DTLB adds 11", ZEN5_SOG, false, false},
+    {"zen5", "stlb_hit", 11, 11, "a load that misses the L1 DTLB and hits the L2 DTLB, whole: load to use, as the "
+     "guide's 4-cycle L1 hit is (the recipe's issue case per miss, its lines in L1D)", ZEN5_SOG, true, false},
     {"zen5", "store_forward", 8, 8, "a store and the load forwarded from it, whole (an absolute latency, as the "
      "recipe measures: no control); a renamed pair (same address and size) has no such latency", ZEN5_SOG, false, false},
     {"zen5", "store_forward_block", 14, 15, "a failed forward, whole: the store and the load that waits for it "
@@ -66,6 +67,11 @@ const struct reference *reference_find(const char *model, const char *penalty)
     return NULL;
 }
 
+bool reference_case_differs(const struct reference *r, const struct penalty *p)
+{
+    return r->whole && p->issue && p->issue->text && strcmp(p->issue->text, p->rc->issue) != 0;
+}
+
 bool reference_value(const struct reference *r, const struct penalty *p, double *v, double *lo, double *hi)
 {
     if (!r->whole) {
@@ -73,7 +79,9 @@ bool reference_value(const struct reference *r, const struct penalty *p, double 
         return !isnan(p->cycles);
     }
     const struct case_result *is = p->issue;
-    if (!is || !is->reps || !(p->occ_issue > 0))
+    /* A whole figure describes the recipe's own issue case; a run made before the recipe changed
+     * measured another (reference_case_differs says so). */
+    if (!is || !is->reps || !(p->occ_issue > 0) || reference_case_differs(r, p))
         return false;
     struct stats s = stats_of(is->cycles, (size_t)is->reps);
     *v = s.median / p->occ_issue, *lo = s.min / p->occ_issue, *hi = s.max / p->occ_issue;

@@ -23,6 +23,9 @@ struct penalty;
 /* What the reference is set against: the penalty's cycles with their interval, or, for a whole
  * reference, the issue case's cycles per occurrence with the range of its repetitions. false
  * when there is none (not measured). */
+/* A whole reference beside a run whose issue case is not the recipe's today (made before the
+ * recipe changed): no figure to set against it. */
+bool reference_case_differs(const struct reference *r, const struct penalty *p);
 bool reference_value(const struct reference *r, const struct penalty *p, double *v, double *lo, double *hi);
 
 /* The reference for a penalty on a model, NULL when none is published here. */
