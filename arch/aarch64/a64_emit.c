@@ -76,6 +76,16 @@ static void imm12_op(struct emit *e, uint32_t op, enum reg d, enum reg n, unsign
 void emit_add_imm(struct emit *e, enum reg d, enum reg n, unsigned imm) { imm12_op(e, 0x91000000u, d, n, imm, "add", true); }
 void emit_subs_imm(struct emit *e, enum reg d, enum reg n, unsigned imm) { imm12_op(e, 0xf1000000u, d, n, imm, "subs", false); }
 
+void emit_movz(struct emit *e, enum reg d, unsigned imm16)
+{
+    if (imm16 > 0xffff)
+        pm_fatal("emit: movz immediate %u does not fit 16 bits", imm16);
+    char bd[8];
+    size_t s = e->len;
+    word(e, 0xd2800000u | imm16 << 5 | (uint32_t)d);
+    emit_insn(e, s, -1, "mov %s, #0x%x", xn(bd, d, false), imm16);
+}
+
 void emit_ldr(struct emit *e, enum reg t, enum reg base, unsigned disp)
 {
     if (disp % 8 || disp / 8 > 0xfff)

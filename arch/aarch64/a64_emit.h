@@ -24,6 +24,7 @@ void emit_br(struct emit *e, enum reg r);
 void emit_blr(struct emit *e, enum reg r);
 void emit_add_imm(struct emit *e, enum reg d, enum reg n, unsigned imm12);
 void emit_subs_imm(struct emit *e, enum reg d, enum reg n, unsigned imm12);
+void emit_movz(struct emit *e, enum reg d, unsigned imm16);                  /* mov xD, #imm16 (movz) */
 void emit_ldr(struct emit *e, enum reg t, enum reg base, unsigned disp);   /* ldr xT, [xB, #disp], disp % 8 == 0 */
 void emit_push_lr(struct emit *e);                                /* stp x29, x30, [sp, #-16]! */
 void emit_pop_lr(struct emit *e);                                 /* ldp x29, x30, [sp], #16 */
