@@ -185,8 +185,8 @@ int emit_write_asm(const struct emit *e, FILE *f, const char *title)
             n += snprintf(bytes + n, sizeof(bytes) - (size_t)n, "%02x ", e->buf[l->off + (size_t)b]);
         const char *sp = strchr(l->text, ' ');
         int mlen = sp ? (int)(sp - l->text) : (int)strlen(l->text);
-        if (l->label >= 0)
-            fprintf(f, "%8zx:  %-46s %-6.*s 0x%llx\n", l->off, bytes, mlen, l->text,
+        if (l->label >= 0)   /* operands before the target (A64's tbnz x0, #0, target) stay */
+            fprintf(f, "%8zx:  %-46s %-6.*s %s%s0x%llx\n", l->off, bytes, mlen, l->text, sp ? sp + 1 : "", sp ? " " : "",
                     (unsigned long long)e->labels[l->label]);
         else if (sp)
             fprintf(f, "%8zx:  %-46s %-6.*s %s\n", l->off, bytes, mlen, l->text, sp + 1);

@@ -96,6 +96,39 @@ void emit_ldr(struct emit *e, enum reg t, enum reg base, unsigned disp)
     emit_insn(e, s, -1, "ldr %s, [%s, #%u]", xn(bt, t, false), xn(bb, base, true), disp);
 }
 
+void emit_str(struct emit *e, enum reg t, enum reg base, unsigned disp)
+{
+    if (disp % 8 || disp / 8 > 0xfff)
+        pm_fatal("emit: str offset %u is not a multiple of 8 below 32768", disp);
+    char bt[8], bb[8];
+    size_t s = e->len;
+    word(e, 0xf9000000u | (disp / 8) << 10 | (uint32_t)base << 5 | (uint32_t)t);
+    emit_insn(e, s, -1, "str %s, [%s, #%u]", xn(bt, t, false), xn(bb, base, true), disp);
+}
+
+void emit_tbnz(struct emit *e, enum reg r, unsigned bit, int label)
+{
+    if (bit > 63)
+        pm_fatal("emit: tbnz bit %u is not 0..63", bit);
+    char b[8], name[32];
+    snprintf(name, sizeof(name), "tbnz %s, #%u,", xn(b, r, false), bit);
+    branch(e, 0x36000000u | 1u << 24 | (bit >> 5) << 31 | (bit & 31) << 19 | (uint32_t)r, A64_IMM14, label, name);
+}
+
+void emit_fmov_d_2(struct emit *e, unsigned d)
+{
+    size_t s = e->len;
+    word(e, 0x1e601000u | (d & 31));   /* imm8 0x00 is 2.0 in FMOV's 8-bit float */
+    emit_insn(e, s, -1, "fmov d%u, #2.000000000000000000e+00", d & 31);
+}
+
+void emit_fsqrt_d(struct emit *e, unsigned d, unsigned n)
+{
+    size_t s = e->len;
+    word(e, 0x1e61c000u | (n & 31) << 5 | (d & 31));
+    emit_insn(e, s, -1, "fsqrt d%u, d%u", d & 31, n & 31);
+}
+
 void emit_push_lr(struct emit *e)
 {
     size_t s = e->len;

@@ -13,7 +13,7 @@ enum reg { X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15,
 /* Condition codes, numbered as in b.cond. */
 enum cc { CC_EQ, CC_NE, CC_CS, CC_CC, CC_MI, CC_PL, CC_VS, CC_VC, CC_HI, CC_LS, CC_GE, CC_LT, CC_GT, CC_LE };
 
-enum { A64_IMM26 = 26, A64_IMM19 = 19 };   /* struct emit_fixup's width: the branch field */
+enum { A64_IMM26 = 26, A64_IMM19 = 19, A64_IMM14 = 14 };   /* struct emit_fixup's width: the branch field */
 
 void emit_nop(struct emit *e);
 void emit_b(struct emit *e, int label);
@@ -26,6 +26,10 @@ void emit_add_imm(struct emit *e, enum reg d, enum reg n, unsigned imm12);
 void emit_subs_imm(struct emit *e, enum reg d, enum reg n, unsigned imm12);
 void emit_movz(struct emit *e, enum reg d, unsigned imm16);                  /* mov xD, #imm16 (movz) */
 void emit_ldr(struct emit *e, enum reg t, enum reg base, unsigned disp);   /* ldr xT, [xB, #disp], disp % 8 == 0 */
+void emit_str(struct emit *e, enum reg t, enum reg base, unsigned disp);   /* str xT, [xB, #disp], disp % 8 == 0 */
+void emit_tbnz(struct emit *e, enum reg r, unsigned bit, int label);       /* branch when bit of xR is 1 */
+void emit_fmov_d_2(struct emit *e, unsigned d);                           /* fmov dD, #2.0 */
+void emit_fsqrt_d(struct emit *e, unsigned d, unsigned n);                /* fsqrt dD, dN */
 void emit_push_lr(struct emit *e);                                /* stp x29, x30, [sp, #-16]! */
 void emit_pop_lr(struct emit *e);                                 /* ldp x29, x30, [sp], #16 */
 
