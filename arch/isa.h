@@ -164,4 +164,29 @@ static inline void isa_flush_done(void)
     __asm__ __volatile__(ISA_FLUSH_DONE_TEXT ::: "memory");
 }
 
+
+/* The code-shaped kernels (generators/callchain.c, ifetch.c, bbexec.c) are one kernel on every
+ * ISA: each writes its code through one of these (arch/<ARCH>/shapes.c), which also states what
+ * one iteration of that code executes, loop test included. Calls and returns are the kernel's
+ * own to state: they are the shape, the same everywhere. */
+struct shape_counts {
+    double inst, loads, stores, bytes_read, bytes_written;
+    double cond_taken, cond_ntaken, uncond;   /* conditional and unconditional jumps, not calls */
+};
+/* callchain: the loop body calls level 1 and level d calls level d + 1, directly or through the
+ * address at data[d] (the data pointer of the generated function); the last level returns. The
+ * function binds fn[1..depth] and returns the entry label. */
+int isa_callchain_emit(struct emit *e, uint64_t depth, bool indirect, const int *fn, struct shape_counts *n);
+/* ifetch: straight-line independent instructions, size bytes or a little less, looping back;
+ * the loop starts at offset 0 and spans *bytes. *insns is how many straight-line instructions,
+ * each an isa_ifetch_insn. The entry label. Sizes above isa_ifetch_max_bytes cannot loop back. */
+int isa_ifetch_emit(struct emit *e, uint64_t size, uint64_t *bytes, uint64_t *insns, struct shape_counts *n);
+extern const char isa_ifetch_insn[];
+extern const uint64_t isa_ifetch_max_bytes;
+/* bbexec: head (test the counter's parity), the even side (sqrts square roots of 2.0, then a
+ * jump to the join), the odd side (copy words from data[0..] to data[words..]), the join (the
+ * loop test). The entry label; the counts are of the average iteration (even ones and odd ones
+ * alike over pairs). */
+int isa_bbexec_emit(struct emit *e, uint64_t words, uint64_t sqrts, struct shape_counts *n);
+
 #endif

@@ -39,3 +39,17 @@ void gen_model_base(struct quantities *q)
     for (size_t i = 0; i < ARRAY_SIZE(zero); i++)
         q->v[zero[i]] = 0;
 }
+
+void gen_model_shape(const struct shape_counts *n, struct quantities *q)
+{
+    q->v[Q_INST] = n->inst;
+    q->v[Q_LD_ALL] = n->loads;
+    q->v[Q_ST_ALL] = n->stores;
+    q->v[Q_BYTES_READ] = n->bytes_read;
+    q->v[Q_BYTES_WRITTEN] = n->bytes_written;
+    q->v[Q_BR_COND] = n->cond_taken + n->cond_ntaken;
+    q->v[Q_BR_COND_TAKEN] = n->cond_taken;
+    q->v[Q_BR_COND_NTAKEN] = n->cond_ntaken;
+    q->v[Q_BR_UNCOND] = n->uncond;
+    q->v[Q_BR_ALL] = n->cond_taken + n->cond_ntaken + n->uncond;
+}

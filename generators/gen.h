@@ -28,4 +28,8 @@ void gen_free(struct gen *g);
  * FP widths, TLB misses of data, page faults), every branch kind 0 for the kernel to add to. */
 void gen_model_base(struct quantities *q);
 
+/* Model helper: an iteration's instructions, loads, stores, bytes and jumps as the ISA's code
+ * states them (arch/isa.h's struct shape_counts); br.all is the jumps, the kernel adds its calls
+ * and returns to it. */
+void gen_model_shape(const struct shape_counts *n, struct quantities *q);
 #endif

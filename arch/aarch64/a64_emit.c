@@ -86,25 +86,19 @@ void emit_movz(struct emit *e, enum reg d, unsigned imm16)
     emit_insn(e, s, -1, "mov %s, #0x%x", xn(bd, d, false), imm16);
 }
 
-void emit_ldr(struct emit *e, enum reg t, enum reg base, unsigned disp)
+/* ldr or str of x register t at base + disp (unsigned, scaled by 8). */
+static void load_store(struct emit *e, uint32_t op, const char *name, enum reg t, enum reg base, unsigned disp)
 {
     if (disp % 8 || disp / 8 > 0xfff)
-        pm_fatal("emit: ldr offset %u is not a multiple of 8 below 32768", disp);
+        pm_fatal("emit: %s offset %u is not a multiple of 8 below 32768", name, disp);
     char bt[8], bb[8];
     size_t s = e->len;
-    word(e, 0xf9400000u | (disp / 8) << 10 | (uint32_t)base << 5 | (uint32_t)t);
-    emit_insn(e, s, -1, "ldr %s, [%s, #%u]", xn(bt, t, false), xn(bb, base, true), disp);
+    word(e, op | (disp / 8) << 10 | (uint32_t)base << 5 | (uint32_t)t);
+    emit_insn(e, s, -1, "%s %s, [%s, #%u]", name, xn(bt, t, false), xn(bb, base, true), disp);
 }
 
-void emit_str(struct emit *e, enum reg t, enum reg base, unsigned disp)
-{
-    if (disp % 8 || disp / 8 > 0xfff)
-        pm_fatal("emit: str offset %u is not a multiple of 8 below 32768", disp);
-    char bt[8], bb[8];
-    size_t s = e->len;
-    word(e, 0xf9000000u | (disp / 8) << 10 | (uint32_t)base << 5 | (uint32_t)t);
-    emit_insn(e, s, -1, "str %s, [%s, #%u]", xn(bt, t, false), xn(bb, base, true), disp);
-}
+void emit_ldr(struct emit *e, enum reg t, enum reg base, unsigned disp) { load_store(e, 0xf9400000u, "ldr", t, base, disp); }
+void emit_str(struct emit *e, enum reg t, enum reg base, unsigned disp) { load_store(e, 0xf9000000u, "str", t, base, disp); }
 
 void emit_tbnz(struct emit *e, enum reg r, unsigned bit, int label)
 {

@@ -1,6 +1,7 @@
-/* ifetch: straight-line code of a chosen size, 10-byte movabs after movabs (Gooda's linear_gen
- * idea), looping back at the end, so every iteration fetches every line of the code once and
- * nothing else is in the way: cycles per 64-byte line of code, by the level the code lives in. */
+/* ifetch: straight-line code of a chosen size, independent instruction after instruction (x86's
+ * 10-byte movabs, A64's mov: Gooda's linear_gen idea), looping back at the end, so every
+ * iteration fetches every line of the code once and nothing else is in the way: cycles per
+ * 64-byte line of code, by the level the code lives in. The ISA writes the code (arch/isa.h). */
 #include "base/util.h"
 #include "generators/gen.h"
 #include "host/topo.h"
@@ -11,7 +12,8 @@
 
 struct ifetch {
     struct gen g;
-    uint64_t movabs, bytes, lines, pages;
+    uint64_t insns, bytes, lines, pages;
+    struct shape_counts n;
     int level;
 };
 
@@ -21,9 +23,6 @@ static const struct param ifetch_params[] = {
     {"page", PARAM_ENUM, "4k", "pages backing the code: 4k, or 2m (transparent huge pages; SKIP where not obtained)", "4k|2m"},
     {NULL, 0, NULL, NULL, NULL},
 };
-
-/* Registers written in turn: all caller-saved, none the loop uses (%rdi, %rsi). */
-static const enum reg targets[] = {RAX, RCX, RDX, R8, R9, R10, R11};
 
 static uint64_t code_size(const struct case_ *c)
 {
@@ -39,29 +38,15 @@ static int ifetch_setup(struct case_ *c)
     struct ifetch *k = xcalloc(1, sizeof(*k));
     c->priv = k;
     uint64_t size = code_size(c);
-    if (size < 32 || size > (1ull << 31)) {
-        pm_error("ifetch: size=%s gives %s of code; choose between 32 bytes and 2G (or a level: L1, L2, L3, DRAM)",
-                 case_str(c, "size"), fmt_size(size));
+    if (size < 32 || size > isa_ifetch_max_bytes) {
+        pm_error("ifetch: size=%s gives %s of code; choose between 32 bytes and %s (or a level: L1, L2, L3, DRAM)",
+                 case_str(c, "size"), fmt_size(size), fmt_size(isa_ifetch_max_bytes));
         return KERNEL_ERROR;
     }
-    /* body: movabs x K; test: sub $1,%rdi (4 bytes); jae body (6 bytes). The loop starts at the
-     * first byte of the mapping, so it spans exactly ceil(bytes / 64) lines. */
-    k->movabs = (size - 10) / 10;
-    k->bytes = k->movabs * 10 + 10;
+    /* The loop starts at the first byte of the mapping, so it spans exactly ceil(bytes / 64) lines. */
     struct emit *e = &k->g.e;
-    gen_init(&k->g, k->bytes + 64);
-    int body = emit_label(e), test = emit_label(e), entry = emit_label(e);
-    emit_bind(e, body);
-    emit_comment(e, "body: %llu x movabs, 10 bytes each", (unsigned long long)k->movabs);
-    for (uint64_t i = 0; i < k->movabs; i++)
-        emit_movabs(e, targets[i % ARRAY_SIZE(targets)], i);
-    emit_bind(e, test);
-    emit_comment(e, "loop test: run(n) executes n bodies and n+1 tests");
-    emit_loop_test(e, body);
-    emit_ret(e);
-    emit_comment(e, "entry: the function starts here, jumping to the test");
-    emit_bind(e, entry);
-    emit_jmp(e, test, REL32);
+    gen_init(&k->g, size + 64);
+    int entry = isa_ifetch_emit(e, size, &k->bytes, &k->insns, &k->n);
     bool huge = case_is(c, "page", "2m");
     if (gen_map(&k->g, entry, huge, "ifetch"))
         return KERNEL_ERROR;
@@ -75,8 +60,8 @@ static int ifetch_setup(struct case_ *c)
     k->pages = (k->bytes + page - 1) / page;
     k->level = code_level_of_size(k->bytes);
     c->warm_iters = 2;
-    snprintf(c->detail, sizeof(c->detail), "code=%s movabs=%llu lines=%llu pages=%llu page=%s level=%s",
-             fmt_size(k->bytes), (unsigned long long)k->movabs, (unsigned long long)k->lines,
+    snprintf(c->detail, sizeof(c->detail), "code=%s %s=%llu lines=%llu pages=%llu page=%s level=%s",
+             fmt_size(k->bytes), isa_ifetch_insn, (unsigned long long)k->insns, (unsigned long long)k->lines,
              (unsigned long long)k->pages, huge ? "2m-thp" : "4k",
              k->level == 4 ? "DRAM" : k->level == 3 ? "L3" : k->level == 2 ? "L2" : "L1I");
     return KERNEL_OK;
@@ -92,8 +77,7 @@ static void ifetch_model(const struct case_ *c, struct quantities *q)
 {
     const struct ifetch *k = c->priv;
     gen_model_base(q);
-    q->v[Q_INST] = (double)k->movabs + 2;
-    q->v[Q_BR_ALL] = q->v[Q_BR_COND] = q->v[Q_BR_COND_TAKEN] = 1;
+    gen_model_shape(&k->n, q);
     q->v[Q_IFETCH_LINES] = (double)k->lines;
     /* Where the lines come from: the level the code fits in (fetched ahead by the instruction
      * prefetcher or on demand; either way from there). */
@@ -130,7 +114,8 @@ static const char *const ifetch_matrix[] = {
 
 static const struct kernel ifetch_kernel = {
     .name = "ifetch",
-    .summary = "straight-line 10-byte movabs code of a chosen size, looping: cycles per 64-byte line of code",
+    .summary = "straight-line code of independent instructions of a chosen size, looping: cycles per 64-byte line "
+               "of code",
     .params = ifetch_params,
     .setup = ifetch_setup,
     .run = ifetch_run,

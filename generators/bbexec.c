@@ -1,11 +1,11 @@
 /* bbexec: the odd/even loop. Each iteration tests the parity of the iteration counter; odd ones
  * copy words, even ones take square roots. Every basic block's execution count is known exactly,
- * for sampling and branch-record studies:
+ * for sampling and branch-record studies (the ISA writes the code, arch/isa.h):
  *
- *   head  (bt $0,%rdi; jb odd)              1   per iteration
- *   even  (sqrtsd x S; jmp join)            1/2
- *   odd   (mov load; mov store) x W         1/2
- *   join  (sub $1,%rdi; jae head)           1
+ *   head  (x86: bt $0,%rdi; jb odd    A64: tbnz x0, #0, odd)        1   per iteration
+ *   even  (sqrtsd / fsqrt x S; a jump to join)                      1/2
+ *   odd   (a load and a store) x W                                  1/2
+ *   join  (the loop test)                                           1
  *
  * The counter runs n-1 .. 0, so n iterations have floor(n/2) odd and ceil(n/2) even ones: the
  * halves are exact for even n (and within 1/(2n) per iteration otherwise). */
@@ -18,11 +18,12 @@ struct bbexec {
     struct gen g;
     uint64_t words, sqrts;
     uint64_t *data;
+    struct shape_counts n;
 };
 
 static const struct param bbexec_params[] = {
     {"copy", PARAM_UINT, "4", "words copied on the odd side, 1..64 (a load and a store each)", NULL},
-    {"sqrts", PARAM_UINT, "1", "sqrtsd on the even side, 1..64", NULL},
+    {"sqrts", PARAM_UINT, "1", "square roots of 2.0 (sqrtsd, fsqrt) on the even side, 1..64", NULL},
     {NULL, 0, NULL, NULL, NULL},
 };
 
@@ -41,31 +42,7 @@ static int bbexec_setup(struct case_ *c)
         k->data[w] = w + 1;
     struct emit *e = &k->g.e;
     gen_init(&k->g, 4096);
-    int head = emit_label(e), odd = emit_label(e), join = emit_label(e), entry = emit_label(e);
-    emit_comment(e, "head: odd iterations copy, even ones take square roots");
-    emit_bind(e, head);
-    emit_bt_imm(e, RDI, 0);
-    emit_jcc(e, CC_B, odd, REL32);
-    emit_comment(e, "even: %llu x sqrtsd", (unsigned long long)k->sqrts);
-    for (uint64_t s = 0; s < k->sqrts; s++)
-        emit_sqrtsd(e, 0, 1);
-    emit_jmp(e, join, REL32);
-    emit_comment(e, "odd: copy %llu words from data[0..] to data[%llu..]", (unsigned long long)k->words,
-                 (unsigned long long)k->words);
-    emit_bind(e, odd);
-    for (uint64_t w = 0; w < k->words; w++) {
-        emit_load(e, RAX, RSI, (int32_t)(8 * w));
-        emit_store(e, RAX, RSI, (int32_t)(8 * (k->words + w)));
-    }
-    emit_comment(e, "join: the loop test");
-    emit_bind(e, join);
-    emit_loop_test(e, head);
-    emit_ret(e);
-    emit_comment(e, "entry: %%xmm1 = 2.0, then the test");
-    emit_bind(e, entry);
-    emit_movabs(e, RAX, 0x4000000000000000ull);
-    emit_movq_to_xmm(e, 1, RAX);
-    emit_jmp(e, join, REL32);
+    int entry = isa_bbexec_emit(e, k->words, k->sqrts, &k->n);
     if (gen_map(&k->g, entry, false, "bbexec"))
         return KERNEL_ERROR;
     c->warm_iters = 1024;
@@ -85,19 +62,12 @@ static void bbexec_model(const struct case_ *c, struct quantities *q)
 {
     const struct bbexec *k = c->priv;
     gen_model_base(q);
-    double w = (double)k->words, s = (double)k->sqrts;
-    q->v[Q_INST] = 2 + 0.5 * (s + 1) + 0.5 * (2 * w) + 2;
-    q->v[Q_BR_COND] = 2;
-    q->v[Q_BR_COND_TAKEN] = 1.5;    /* jb on odd iterations, jae always */
-    q->v[Q_BR_COND_NTAKEN] = 0.5;
-    q->v[Q_BR_UNCOND] = 0.5;        /* even side's jmp join */
-    q->v[Q_BR_ALL] = 2.5;
+    double s = (double)k->sqrts;
+    gen_model_shape(&k->n, q);
     q->v[Q_BR_MISPRED] = 0;         /* strict alternation: predicted by any history predictor */
     q->v[Q_SQRT_OPS] = 0.5 * s;
     q->v[Q_FP_SCALAR_DP] = 0.5 * s;
     q->v[Q_FLOPS_DP] = 0.5 * s;
-    q->v[Q_LD_ALL] = q->v[Q_ST_ALL] = 0.5 * w;
-    q->v[Q_BYTES_READ] = q->v[Q_BYTES_WRITTEN] = 4 * w;
     q->v[Q_D1_MISS_WARM] = q->v[Q_LL_MISS_WARM] = 0;
 }
 

@@ -1,5 +1,6 @@
 /* callchain: a chain of D nested calls and their returns per iteration, direct or indirect, so
- * the return stack overflows past its depth and the outer returns are mispredicted. */
+ * the return stack overflows past its depth and the outer returns are mispredicted. The ISA
+ * writes the code (arch/isa.h): on A64 each level also saves and restores x30. */
 #include "base/util.h"
 #include "generators/gen.h"
 #include <math.h>
@@ -10,12 +11,14 @@ struct callchain {
     struct gen g;
     uint64_t depth, ras;
     bool indirect;
-    uint64_t *table;   /* indirect: address of function k at [k] */
+    uint64_t *table;   /* indirect: address of function k + 1 at [k] */
+    struct shape_counts n;
 };
 
 static const struct param callchain_params[] = {
     {"depth", PARAM_UINT, "8", "nested calls per iteration, 1..4096", NULL},
-    {"kind", PARAM_ENUM, "direct", "direct: call rel32; indirect: mov table(%rsi),%rax; call *%rax", "direct|indirect"},
+    {"kind", PARAM_ENUM, "direct", "direct: a call of the next level; indirect: its address loaded from a table, "
+     "called through a register ('pmucal gen callchain kind=indirect --asm' lists the code)", "direct|indirect"},
     {"ras", PARAM_UINT, "32", "return-stack entries the model assumes: returns beyond them are expected to "
      "mispredict. 32 is the depth AMD gave for Zen's return stack; check it on a CPU with a depth sweep "
      "(cycles per call jump past it)", NULL},
@@ -34,39 +37,11 @@ static int callchain_setup(struct case_ *c)
         return KERNEL_ERROR;
     }
     struct emit *e = &k->g.e;
-    gen_init(&k->g, k->depth * 16 + 256);
-    int body = emit_label(e), test = emit_label(e), entry = emit_label(e);
+    gen_init(&k->g, k->depth * 20 + 256);
     int *fn = xmalloc((k->depth + 1) * sizeof(int));
     for (uint64_t d = 1; d <= k->depth; d++)
         fn[d] = emit_label(e);
-    /* body: call f1. f_d: call f_(d+1); ret. f_D: ret. Each function on a 16-byte boundary. */
-    emit_bind(e, body);
-    if (k->indirect) {
-        emit_load(e, RAX, RSI, 0);
-        emit_call_reg(e, RAX);
-    } else {
-        emit_call(e, fn[1]);
-    }
-    emit_bind(e, test);
-    emit_loop_test(e, body);
-    emit_ret(e);
-    for (uint64_t d = 1; d <= k->depth; d++) {
-        emit_align(e, 16);
-        emit_comment(e, "f%llu", (unsigned long long)d);
-        emit_bind(e, fn[d]);
-        if (d < k->depth) {
-            if (k->indirect) {
-                emit_load(e, RAX, RSI, (int32_t)(8 * d));
-                emit_call_reg(e, RAX);
-            } else {
-                emit_call(e, fn[d + 1]);
-            }
-        }
-        emit_ret(e);
-    }
-    emit_comment(e, "entry: the function starts here, jumping to the test");
-    emit_bind(e, entry);
-    emit_jmp(e, test, REL32);
+    int entry = isa_callchain_emit(e, k->depth, k->indirect, fn, &k->n);
     if (gen_map(&k->g, entry, false, "callchain")) {
         free(fn);
         return KERNEL_ERROR;
@@ -94,19 +69,11 @@ static void callchain_model(const struct case_ *c, struct quantities *q)
     const struct callchain *k = c->priv;
     gen_model_base(q);
     double d = (double)k->depth;
-    /* Per iteration: D calls, D returns, the loop test (sub, jae); indirect adds D table loads. */
-    q->v[Q_INST] = 2 * d + 2 + (k->indirect ? d : 0);
+    gen_model_shape(&k->n, q);
     q->v[Q_BR_CALL] = d;
     q->v[Q_BR_RET] = d;
     q->v[Q_BR_INDIRECT] = k->indirect ? d : 0;
-    q->v[Q_BR_COND] = q->v[Q_BR_COND_TAKEN] = 1;
-    q->v[Q_BR_ALL] = 2 * d + 1;
-    /* Each ret reads its return address from the stack and each call writes one; an indirect
-     * call also loads its target from the table. */
-    q->v[Q_LD_ALL] = d + (k->indirect ? d : 0);
-    q->v[Q_ST_ALL] = d;
-    q->v[Q_BYTES_READ] = 8 * q->v[Q_LD_ALL];
-    q->v[Q_BYTES_WRITTEN] = 8 * d;
+    q->v[Q_BR_ALL] += 2 * d;
     /* A return stack of R entries keeps the innermost R return addresses: the outer D - R
      * returns find wrong (overwritten) entries. Expected, not exact: it is the model's R. */
     double miss = k->depth > k->ras ? (double)(k->depth - k->ras) : 0;
