@@ -12,7 +12,7 @@ if ! command -v "$cc" > /dev/null 2>&1; then
 elif ! "$cc" -fsanitize=fuzzer,address,undefined -o "$TMP/probe" "$TMP/probe.c" > "$TMP/probe.err" 2>&1; then
     skip "fuzz harnesses" "$cc cannot link libFuzzer here (apt-get install libclang-rt-14-dev): $(head -c 120 "$TMP/probe.err")"
 else
-    nice make -s fuzz FUZZ_CC="$cc" > "$TMP/build.log" 2>&1
+    nice make -s -j2 fuzz FUZZ_CC="$cc" > "$TMP/build.log" 2>&1   # two jobs: the build is most of this file's time
     rc=$?
     ok $rc "make fuzz builds the harnesses (exit $rc$( [ $rc = 0 ] || printf ': %s' "$(tail -c 200 "$TMP/build.log")"))"
     for h in fuzz/fuzz_*.c; do
