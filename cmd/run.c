@@ -78,7 +78,9 @@ static void print_table(struct engine *e, const struct case_ *c, const struct me
     }
     if (m->redone || m->noisy || m->multiplexed)
         printf("  note: %d repetitions redone for noise%s%s\n", m->redone, m->noisy ? "; noise remained" : "",
-               m->multiplexed ? "; the group was MULTIPLEXED" : "");
+               m->never_scheduled ? "; the group was NEVER SCHEDULED (it counted nothing of the runs)"
+               : m->multiplexed   ? "; the group was MULTIPLEXED"
+                                  : "");
     fflush(stdout);
     /* 'run' measures one case: its report follows the first group only. */
     static bool reported;

@@ -35,6 +35,49 @@ static int one_run(const struct source *src, struct group *g, struct case_ *c, u
     return src->read(g, r);
 }
 
+/* The counted runs' times: zero-iteration runs [0] and runs of iterations [1] apart. */
+struct run_times {
+    double enabled[2], running[2], zero_min, zero_max;
+    int n[2];
+};
+
+/* Adds a run's times to the group's; kind 0 or 1 for a counted run, -1 for the warm-up. */
+static void times_add(struct measurement *m, struct run_times *t, const struct group_reading *r, int kind)
+{
+    m->time_enabled += r->time_enabled;
+    m->time_running += r->time_running;
+    if (kind < 0)
+        return;
+    double run = (double)r->time_running;
+    if (kind == 0) {
+        t->zero_min = t->n[0] && t->zero_min < run ? t->zero_min : run;
+        t->zero_max = t->n[0] && t->zero_max > run ? t->zero_max : run;
+    }
+    t->enabled[kind] += (double)r->time_enabled;
+    t->running[kind] += run;
+    t->n[kind]++;
+}
+
+void measure_schedule_judge(struct measurement *m)
+{
+    m->multiplexed = m->time_running < m->time_enabled;
+    double one_iter = (m->enabled_iters - m->enabled_zero) / (double)(m->iters ? m->iters : 1);
+    m->never_scheduled = m->time_enabled > 0 &&
+                         (m->time_running == 0 ||
+                          (m->multiplexed && m->enabled_iters > 0 &&
+                           m->running_iters - m->running_zero <= fmax(m->running_zero_spread, one_iter)));
+}
+
+static void times_judge(struct measurement *m, const struct run_times *t)
+{
+    if (t->n[0] && t->n[1]) {
+        m->enabled_zero = t->enabled[0] / t->n[0], m->enabled_iters = t->enabled[1] / t->n[1];
+        m->running_zero = t->running[0] / t->n[0], m->running_iters = t->running[1] / t->n[1];
+        m->running_zero_spread = t->zero_max - t->zero_min;
+    }
+    measure_schedule_judge(m);
+}
+
 /* Iterations so that one run lasts about target_seconds, found by doubling from 1. Each step is
  * the quickest of three runs: a run that waited for a preempted thread (a team member whose CPU
  * another task had) reads milliseconds long and would make a few iterations look like enough. */
@@ -182,6 +225,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
     if (!g)
         return MEASURE_FAILED;
     struct group_reading r0, rn;
+    struct run_times times = {0};
     uint64_t k0, kn, ticks_n[MEASURE_MAX_REPS], ticks_0_min = UINT64_MAX;
     int rc = MEASURE_OK;
     double *zero = NULL, *full = NULL;   /* each window's ticks: its zero-iteration control, its run */
@@ -201,7 +245,8 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
     } else if (one_run(src, g, c, warm, &rn, &kn)) {
         rc = MEASURE_FAILED;
         goto out;
-    }
+    } else
+        times_add(m, &times, &rn, -1);
     m->ratio_before = clock_ratio_now();
     if (src->real_time) {
         zero = xmalloc(sizeof(double) * (size_t)(m->reps * MEASURE_WINDOWS));
@@ -218,6 +263,8 @@ clock_again:
                 rc = MEASURE_FAILED;
                 goto out;
             }
+            times_add(m, &times, &r0, 0);
+            times_add(m, &times, &rn, 1);
             double disturbed = 0;
             for (int k = 0; k < NOISE_COUNT; k++)
                 if (k != NOISE_PAGE_FAULT && !isnan(rn.noise[k]))
@@ -272,9 +319,7 @@ clock_again:
     else
         for (int rep = 0; rep < m->reps; rep++)
             m->cycles[rep] = ((double)ticks_n[rep] - (double)ticks_0_min) * m->core_per_tsc / (double)m->iters;
-    m->time_enabled = rn.time_enabled;
-    m->time_running = rn.time_running;
-    m->multiplexed = rn.time_running < rn.time_enabled;
+    times_judge(m, &times);
     for (int e = 0; e < n; e++)
         m->stat[e] = stats_of(m->per_iter[e], (size_t)m->reps);
     m->cycle_stat = stats_of(m->cycles, (size_t)m->reps);

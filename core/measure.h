@@ -68,9 +68,22 @@ struct measurement {
     struct stats fixed_stat[FIXED_COUNT];
     uint64_t time_enabled, time_running;  /* cumulative over the group's runs */
     bool multiplexed;
+    /* Mean time (ns) a counted run was enabled and held its counters, runs of iters and
+     * zero-iteration runs apart, and the spread of the latter's: a group the kernel accepted but
+     * cannot schedule holds them a fixed time a run (its attempts to schedule it), no longer with
+     * iterations than without. */
+    double enabled_iters, enabled_zero, running_iters, running_zero, running_zero_spread;
+    bool never_scheduled;   /* time_running 0, or held no longer with iterations than without */
     int redone;          /* repetitions measured again because of noise */
     bool noisy;          /* noise remained after max_redo */
 };
+
+/* multiplexed and never_scheduled from the group's times (time_enabled, time_running and the
+ * per-run means). Never scheduled: time_running 0, or a run of iterations held the counters no
+ * longer than a zero-iteration run did (within the latter's spread, or one iteration's time):
+ * that is a fixed time a run the kernel spends trying to schedule a group it accepted but cannot
+ * place (armv8_pmuv3 with a disabled leader), in the kernel, where nothing of the code counts. */
+void measure_schedule_judge(struct measurement *m);
 
 /* TSC ticks spent inside measured regions (calibration, warm-up and repetitions) by this
  * process: the denominator of how much of a run's wall time is measurement. */

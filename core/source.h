@@ -17,6 +17,7 @@ struct event_spec {
     bool exclude_user;       /* ':k' without ':u': kernel level only */
     char *unsupported;       /* why it cannot be counted on this host; NULL when it can */
     int group;               /* the {a,b,c} group of the -e list it came from (1-based), 0 none */
+    bool leads;              /* the source opened it as its group's leader (set by open, for the record) */
 };
 
 /* Noise detectors every group carries, without programmable counters. */
@@ -34,7 +35,7 @@ struct group_reading {
     double value[GROUP_MAX_EVENTS];   /* per event of the group, NaN when unsupported */
     double noise[NOISE_COUNT];        /* NaN when the source has no such detector */
     double fixed[FIXED_COUNT];        /* NaN when there is no such fixed counter */
-    uint64_t time_enabled, time_running;
+    uint64_t time_enabled, time_running;   /* of this run alone (ns) */
 };
 
 struct group;

@@ -68,6 +68,8 @@ void record_json(struct json *j, const struct record_head *h, const struct measu
         json_bool(j, "exclude_kernel", !ev->count_kernel);
         json_object_end(j);
         json_string(j, "unsupported", ev->unsupported);
+        if (ev->leads)   /* a perf {a,b,c} group's leader: the event the kernel's group hangs on */
+            json_bool(j, "leader", true);
         if (!ev->unsupported) {
             json_array_begin(j, "per_iter");
             for (int r = 0; r < m->reps; r++)
@@ -132,6 +134,16 @@ void record_json(struct json *j, const struct record_head *h, const struct measu
     json_uint(j, "time_enabled", m->time_enabled);
     json_uint(j, "time_running", m->time_running);
     json_bool(j, "multiplexed", m->multiplexed);
+    json_bool(j, "never_scheduled", m->never_scheduled);
+    if (m->multiplexed) {   /* what never_scheduled was judged on (measure.h) */
+        json_object_begin(j, "per_run_ns");
+        json_number(j, "enabled_iters", m->enabled_iters);
+        json_number(j, "enabled_zero", m->enabled_zero);
+        json_number(j, "running_iters", m->running_iters);
+        json_number(j, "running_zero", m->running_zero);
+        json_number(j, "running_zero_spread", m->running_zero_spread);
+        json_object_end(j);
+    }
     json_object_begin(j, "model");
     for (int i = 0; i < Q_COUNT; i++)
         if (quantity_stated(q, (enum quantity_id)i))
@@ -162,6 +174,9 @@ static int measurement_from_record(const struct jvalue *rec, struct measurement 
     m->time_running = (uint64_t)jget_num(rec, "time_running", 0);
     const struct jvalue *mux = jget(rec, "multiplexed");
     m->multiplexed = mux && mux->type == J_BOOL && mux->b;
+    /* Records before never_scheduled was written knew only time_running 0. */
+    const struct jvalue *never = jget(rec, "never_scheduled");
+    m->never_scheduled = never && never->type == J_BOOL ? never->b : m->time_enabled > 0 && m->time_running == 0;
     if (!m->iters || m->reps < 1 || m->reps > MEASURE_MAX_REPS || evs->n > GROUP_MAX_EVENTS)
         return -1;
     m->nevents = evs->n;

@@ -96,6 +96,8 @@ static void point(struct runfile *r, bool ok, int no, const char *desc, int line
     comparison(c, rest);
     if (!c->event) {
         const char *mux = strstr(rest, ": the group was multiplexed");
+        if (!mux)
+            mux = strstr(rest, ": the group was never scheduled");
         c->event = dup_n(rest, mux ? (size_t)(mux - rest) : strlen(rest));
     }
 }

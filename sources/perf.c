@@ -24,6 +24,7 @@ struct group {
     uint64_t id[GROUP_MAX_EVENTS + NOISE_COUNT];
     int slot[GROUP_MAX_EVENTS + NOISE_COUNT];   /* event index, or -1 - noise index */
     int nevents;
+    uint64_t enabled_before, running_before;   /* the leader's times at the last read */
 };
 
 /* perf's generic names, perf's raw syntax (rNNNN, cpu/event=..,umask=../), libpfm4's names where it
@@ -156,32 +157,49 @@ static void open_fixed(struct group *g)
     }
 }
 
-static struct group *perf_open(struct event_spec **events, int n)
+static int open_noise(struct group *g)
 {
-    struct group *g = xcalloc(1, sizeof(*g));
-    g->leader = -1;
-    g->nevents = n;
-    open_fixed(g);
-    /* Software noise detectors first: they always open, so they lead and hardware members join. */
     for (int k = 0; k < NOISE_COUNT; k++) {
         int rc = open_one(g, PERF_TYPE_SOFTWARE, noise_config[k], 0, 0, -1 - k, NULL);
         if (rc) {
             char why[256];
             pm_error("cannot open the software event %s: %s", noise_name[k],
                      perf_open_reason(-rc, false, why, sizeof(why)));
-            perf_close(g);
-            return NULL;
+            return -1;
         }
+    }
+    return 0;
+}
+
+/* Who leads a group decides what the kernel checks when a member joins. pmucal's own groups are
+ * led by the software noise detectors: they always open, and an arm64 driver then counts every
+ * hardware member against its counters, refusing one too many (EINVAL). A perf {a,b,c} group of
+ * the -e list is led by its first event that opens, as perf leads it: the leader is created
+ * disabled, and armv8_pmuv3 leaves a disabled leader out of that count, so a group one larger
+ * than the counters opens and is then never scheduled (time_running 0), which the engine reports
+ * and splits. The noise detectors join such a group after its events. */
+static struct group *perf_open(struct event_spec **events, int n)
+{
+    struct group *g = xcalloc(1, sizeof(*g));
+    g->leader = -1;
+    g->nevents = n;
+    open_fixed(g);
+    bool perf_group = n > 0 && events[0]->group;
+    if (!perf_group && open_noise(g)) {
+        perf_close(g);
+        return NULL;
     }
     int joined = 0;   /* hardware members in the group so far */
     for (int e = 0; e < n; e++) {
         struct event_spec *s = events[e];
+        s->leads = false;
         if (s->unsupported)
             continue;
         bool hardware = s->type != PERF_TYPE_SOFTWARE;
         int rc = open_one(g, s->type, s->config, s->config1, s->config2, e, s);
         if (!rc) {
             joined += hardware;
+            s->leads = g->fd[g->nfd - 1] == g->leader;
             continue;
         }
         char why[256];
@@ -194,6 +212,10 @@ static struct group *perf_open(struct event_spec **events, int n)
         else
             perf_open_reason(-rc, hardware, why, sizeof(why));
         s->unsupported = xstrdup(why);
+    }
+    if (perf_group && open_noise(g)) {
+        perf_close(g);
+        return NULL;
     }
     return g;
 }
@@ -238,8 +260,11 @@ static int perf_read(struct group *g, struct group_reading *r)
     }
     read_fixed(g, r);
     uint64_t nr = buf[0];
-    r->time_enabled = buf[1];
-    r->time_running = buf[2];
+    /* The kernel's times run from the open: this run's are the difference (core/source.h). */
+    r->time_enabled = buf[1] - g->enabled_before;
+    r->time_running = buf[2] - g->running_before;
+    g->enabled_before = buf[1];
+    g->running_before = buf[2];
     for (uint64_t i = 0; i < nr; i++) {
         uint64_t value = buf[3 + 2 * i], id = buf[4 + 2 * i];
         for (int f = 0; f < g->nfd; f++)

@@ -37,6 +37,19 @@ is "$(jq '[.noise."cpu-migrations"[]] | add' "$TMP/mig.json")" "0" "the migratio
 is "$(jq '.cpu' "$TMP/mig.json")" "${cpu:-0}" "the record names the CPU it was pinned to (--cpu ${cpu:-0})"
 is "$(jq '.multiplexed' "$TMP/mig.json")" "false" "a software group is never multiplexed"
 
+# perf's {a,b,c} group is led by its first event that opens, as perf leads it (an arm64 driver
+# then leaves a disabled leader out of its counter check: tests/72-emu-n1.t); pmucal's own groups
+# are led by the software noise detectors. The record names the leader.
+$PMUCAL run walker size=L1 -e '{page-faults,context-switches},cpu-migrations' --json > "$TMP/lead.json" 2> "$TMP/lead.err"
+is "$(jq -c '[.events[] | select(.leader) | .name]' "$TMP/lead.json")" '["page-faults"]' "a {page-faults,context-switches} group is led by its first event $(head -c 200 "$TMP/lead.err")"
+is "$(jq -r '.events[] | select(.name == "page-faults") | .per_iter | length' "$TMP/lead.json")" 5 "and the leader is counted like any member"
+$PMUCAL run walker size=L1 -e page-faults,context-switches --json > "$TMP/nolead.json"
+is "$(jq -c '[.events[] | select(.leader) | .name]' "$TMP/nolead.json")" '[]' "a list without braces: no event of it leads (the noise detectors do)"
+$PMUCAL validate --case 'walker size=L1' -e '{page-faults,context-switches}' --out "$TMP/leadrun" > "$TMP/lead.tap" 2> /dev/null
+grep -q '^ok [0-9]* - walker :: page-faults = pf.minor' "$TMP/lead.tap" && ! grep -q '^not ok\|^# split' "$TMP/lead.tap"
+ok $? "validate measures a software-led perf group as one, without a split: $(grep -m1 'page-faults' "$TMP/lead.tap")"
+is "$(jq -r -s '[.[] | .events[] | select(.leader) | .name] | join(",")' "$TMP"/leadrun/*/measurements.ndjson)" page-faults "its record names page-faults as the leader"
+
 # Hardware events: counted where a PMU exists, SKIP with the reason where not; never a fake count.
 hw=$($PMUCAL info --json | jq -r .pmu.hardware_usable)
 reason=$($PMUCAL info --json | jq -r .pmu.hardware_reason)
@@ -60,6 +73,9 @@ if [ "$hw" = "false" ]; then
     ok $? "validate prints one TAP SKIP with the count and the reason for the hardware events"
     grep -q '^ok [0-9]* - walker :: page-faults = pf.minor' "$TMP/v.tap"
     ok $? "and a real verdict for the software event"
+    # A perf group whose first event the kernel refuses is led by the next that opens.
+    $PMUCAL run walker size=L1 -e '{instructions,page-faults,r00c0}' --json > "$TMP/hwlead.json" 2> /dev/null
+    is "$(jq -c '[.events[] | select(.leader) | .name]' "$TMP/hwlead.json")" '["page-faults"]' "{instructions,page-faults,r00c0} without a PMU: page-faults leads"
 else
     is "$(jq -r '.events[] | select(.name == "instructions") | .unsupported' "$TMP/hw.json")" "null" "instructions opens on this PMU host"
     skip "SKIP reasons for hardware events" "this host has a hardware PMU"
@@ -69,5 +85,6 @@ else
     skip "software count beside" "this host has a hardware PMU"
     skip "validate SKIP line" "this host has a hardware PMU"
     skip "software verdict beside SKIP" "this host has a hardware PMU"
+    skip "the next event leads a group whose first is refused" "this host has a hardware PMU"
 fi
 done_testing

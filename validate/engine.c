@@ -106,6 +106,26 @@ static void summarize(struct engine *e, const char *event, const char *label, en
     }
 }
 
+/* Why a group's counts are not of whole runs: it never held its counters while the iterations ran
+ * (measure.h: never_scheduled) or held them part of the time (multiplexed). "" when it ran throughout. One wording for the verdicts and
+ * for the split that follows. */
+static const char *unscheduled(const struct measurement *m, char *buf, size_t n)
+{
+    if (m->never_scheduled && m->time_running == 0)
+        snprintf(buf, n, "the group was never scheduled (time_running 0 of %llu ns)",
+                 (unsigned long long)m->time_enabled);
+    else if (m->never_scheduled)
+        snprintf(buf, n, "the group was never scheduled (time_running %llu of %llu ns, none while the code ran: "
+                 "%.0f ns a run with iterations, %.0f ns without)", (unsigned long long)m->time_running,
+                 (unsigned long long)m->time_enabled, m->running_iters, m->running_zero);
+    else if (m->multiplexed)
+        snprintf(buf, n, "the group was multiplexed (running %llu of %llu ns)", (unsigned long long)m->time_running,
+                 (unsigned long long)m->time_enabled);
+    else
+        buf[0] = 0;
+    return buf;
+}
+
 void engine_judge(const struct engine *e, const struct measurement *m, const struct quantities *q,
                   struct verdict *out)
 {
@@ -122,7 +142,7 @@ void engine_judge(const struct engine *e, const struct measurement *m, const str
         /* A group that did not hold its counters all the time (never scheduled, or multiplexed
          * with other users of the PMU) counted part of the runs or none: its zeros are not the
          * PMU's, and its counts are never scaled up to a whole. */
-        bool never_ran = m->time_enabled > 0 && m->time_running == 0, shared = m->multiplexed;
+        bool never_ran = m->never_scheduled, shared = m->multiplexed;
         if (!ev->unsupported && !shared &&
             !(ev->programmable && check_silent_zero(&v, r, (const double(*)[2])m->raw[k], m->reps, m->iters)))
             check_raw(&v, r, (const double(*)[2])m->raw[k], m->per_iter[k], m->reps, m->iters, &lim);
@@ -136,15 +156,16 @@ void engine_judge(const struct engine *e, const struct measurement *m, const str
             v.kind = V_TODO;
         }
         if (shared && !ev->unsupported && (v.kind == V_OK || v.kind == V_NOT_OK || v.kind == V_TODO)) {
+            char state[256];
             v.kind = V_NOT_OK;
             if (never_ran)
-                snprintf(v.reason, sizeof(v.reason), "%s: the group was never scheduled (time_running 0 of %llu ns): "
-                         "other users held the PMU's counters; it counted nothing of the runs", ev->name,
-                         (unsigned long long)m->time_enabled);
+                snprintf(v.reason, sizeof(v.reason), "%s: %s: it counted nothing of the runs; the counters were never "
+                         "free for it (another user held them, or the group has more events than counters)", ev->name,
+                         unscheduled(m, state, sizeof(state)));
             else
-                snprintf(v.reason, sizeof(v.reason), "%s: the group was multiplexed (running %llu of %llu ns): other "
-                         "users shared the PMU's counters; counts are of part of the runs, not comparable and never "
-                         "scaled", ev->name, (unsigned long long)m->time_running, (unsigned long long)m->time_enabled);
+                snprintf(v.reason, sizeof(v.reason), "%s: %s: other users shared the PMU's counters; counts are of "
+                         "part of the runs, not comparable and never scaled", ev->name,
+                         unscheduled(m, state, sizeof(state)));
         }
         out[k] = v;
     }
@@ -230,6 +251,28 @@ static void record(struct engine *e, const struct case_ *c, int g, const struct 
         e->on_measurement(e, c, m, q);
 }
 
+/* A group that opened but did not hold its counters is measured again in parts; what it read stays
+ * in the TAP as comments, each event with the engine's verdict on it (never scheduled or
+ * multiplexed: never the PMU's zeros, never scaled) and its first repetition's raw counts. The
+ * parts' lines are the verdicts. */
+static void report_split(struct engine *e, const struct case_ *c, const struct measurement *m,
+                         const struct quantities *q, const char *part)
+{
+    if (!e->tap)
+        return;
+    struct verdict *vs = xcalloc((size_t)(m->nevents ? m->nevents : 1), sizeof(*vs));
+    char state[256];
+    engine_judge(e, m, q, vs);
+    unscheduled(m, state, sizeof(state));
+    for (int k = 0; k < m->nevents; k++)
+        if (!m->events[k]->unsupported)   /* an event without a rule: the group's state alone */
+            tap_comment(e->tap, "split %s%s%s :: %s%s%s; raw counts of repetition 1: %.0f (%llu iterations), %.0f (0); "
+                        "not judged: measured again in parts", c->label, part[0] ? " part " : "", part,
+                        vs[k].kind == V_NOT_OK ? vs[k].reason : m->events[k]->name, vs[k].kind == V_NOT_OK ? "" : ": ",
+                        vs[k].kind == V_NOT_OK ? "" : state, m->raw[k][0][0], (unsigned long long)m->iters, m->raw[k][0][1]);
+    free(vs);
+}
+
 static bool no_free_counter(const struct event_spec *ev)
 {
     return ev->unsupported && !strncmp(ev->unsupported, "no free counter", 15);
@@ -252,12 +295,8 @@ static int measure_part(struct engine *e, struct case_ *c, int g, struct event_s
     if (counting + crowded >= 2) {
         if (crowded)
             snprintf(why, sizeof(why), "%d of %d events found no free counter", crowded, n);
-        else if (m->time_enabled > 0 && m->time_running == 0)
-            snprintf(why, sizeof(why), "the group never ran (time_running 0 of %llu ns)",
-                     (unsigned long long)m->time_enabled);
-        else if (m->multiplexed)
-            snprintf(why, sizeof(why), "the group was multiplexed (running %llu of %llu ns)",
-                     (unsigned long long)m->time_running, (unsigned long long)m->time_enabled);
+        else
+            unscheduled(m, why, sizeof(why));
     }
     if (!why[0]) {
         record(e, c, g, m, q, part, learned);
@@ -265,6 +304,8 @@ static int measure_part(struct engine *e, struct case_ *c, int g, struct event_s
     }
     sched_learn(&e->learned, ev, n, why);
     pm_note("%s: group %d%s%s: %s; split and retried", c->label, g, part[0] ? " part " : "", part, why);
+    if (!crowded)
+        report_split(e, c, m, q, part);
     for (int k = 0; k < n; k++)
         if (no_free_counter(ev[k])) {
             free(ev[k]->unsupported);

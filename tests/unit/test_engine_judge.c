@@ -1,7 +1,8 @@
-/* engine_judge on a measurement whose group did not hold its counters all the time: counts of
- * part of the runs (multiplexed) or none (never scheduled) are reported so, never judged as the
+/* measure_schedule_judge and engine_judge on a measurement whose group did not hold its counters
+ * all the time: counts of part of the runs (multiplexed) or none (never scheduled) are reported so, never judged as the
  * PMU's silent zero and never scaled; the same zeros from a group that ran throughout are the
  * silent zero. The emulated N1 shows both with real counters (tests/72-emu-n1.t, hog and pin). */
+#include "core/measure.h"
 #include "core/source.h"
 #include "tap.h"
 #include "validate/engine.h"
@@ -9,20 +10,45 @@
 
 #define N 1000   /* iterations per run */
 
+/* Per run (ns): enabled and running with iterations and without, and the spread of the latter's
+ * running: a group that ran throughout has them equal; a multiplexed one held the counters longer
+ * with iterations; one never scheduled held them as long without (the kernel's attempts). */
+struct per_run {
+    double enabled_iters, enabled_zero, running_iters, running_zero, spread;
+};
+#define THROUGHOUT {2600000, 20000, 2600000, 20000, 100}
+
 static const struct {
     int line;
     double count;                /* count(N) of every repetition; count(0) is 0 */
-    uint64_t enabled, running;   /* ns */
+    uint64_t enabled, running;   /* ns, the group's whole */
+    struct per_run run;
     enum verdict_kind want;
     const char *says;
 } rows[] = {
-    {__LINE__, 0, 8000000, 8000000, V_NOT_OK, SILENT_ZERO},
-    {__LINE__, 18000, 8000000, 8000000, V_OK, NULL},
-    /* The emulated N1 beside six events of another user: 34 us of 80 ms, every read 0. */
-    {__LINE__, 0, 79996352, 34384, V_NOT_OK, "the group was multiplexed (running 34384 of 79996352 ns)"},
-    /* Right counts of a multiplexed group are not comparable either, and are not scaled. */
-    {__LINE__, 18000, 8000000, 4000000, V_NOT_OK, "not comparable and never scaled"},
-    {__LINE__, 0, 7906288, 0, V_NOT_OK, "the group was never scheduled (time_running 0 of 7906288 ns)"},
+    {__LINE__, 0, 8000000, 8000000, THROUGHOUT, V_NOT_OK, SILENT_ZERO},
+    {__LINE__, 18000, 8000000, 8000000, THROUGHOUT, V_OK, NULL},
+    /* The emulated N1 beside six CPU-wide events of another user (tests/72-emu-n1.t, hog): 38 us
+     * of 80 ms, every read 0, and a run held the counters as long with 1110290 iterations as
+     * with none (6379 and 6373 ns, as measured): the kernel's attempts to schedule the group,
+     * never the code's time. Enabled per run: 18 instructions an iteration at 1 ns each under
+     * -icount, beside about 31 us of a zero-iteration run. */
+    {__LINE__, 0, 80163344, 38256, {20016220, 31000, 6379, 6373, 32}, V_NOT_OK,
+     "the group was never scheduled (time_running 38256 of 80163344 ns, none while the code ran: 6379 ns a run with "
+     "iterations, 6373 ns without)"},
+    /* Half the time with iterations: multiplexed; right counts are not comparable, never scaled. */
+    {__LINE__, 18000, 8000000, 4000000, {2600000, 20000, 1300000, 10000, 2000}, V_NOT_OK,
+     "the group was multiplexed (running 4000000 of 8000000 ns): other users shared the PMU's counters; counts are "
+     "of part of the runs, not comparable and never scaled"},
+    {__LINE__, 0, 8000000, 4000000, {2600000, 20000, 1300000, 10000, 2000}, V_NOT_OK, "the group was multiplexed"},
+    {__LINE__, 0, 7906288, 0, {2600000, 20000, 0, 0, 0}, V_NOT_OK,
+     "the group was never scheduled (time_running 0 of 7906288 ns): it counted nothing of the runs"},
+    /* The edge: one iteration takes 1000 ns; held that much longer with iterations is no run of
+     * the code (never scheduled), a nanosecond more is part of one (multiplexed). */
+    {__LINE__, 0, 8000000, 30000, {1010000, 10000, 6000, 5000, 64}, V_NOT_OK, "the group was never scheduled"},
+    {__LINE__, 0, 8000000, 30000, {1010000, 10000, 6001, 5000, 64}, V_NOT_OK, "the group was multiplexed"},
+    /* The zero-iteration runs' own spread is the other bound. */
+    {__LINE__, 0, 8000000, 30000, {1010000, 10000, 7500, 5000, 2500}, V_NOT_OK, "the group was never scheduled"},
 };
 
 int main(void)
@@ -50,7 +76,10 @@ int main(void)
         m.stat[0] = stats_of(m.per_iter[0], 3);
         m.time_enabled = rows[i].enabled;
         m.time_running = rows[i].running;
-        m.multiplexed = rows[i].running < rows[i].enabled;
+        m.enabled_iters = rows[i].run.enabled_iters, m.enabled_zero = rows[i].run.enabled_zero;
+        m.running_iters = rows[i].run.running_iters, m.running_zero = rows[i].run.running_zero;
+        m.running_zero_spread = rows[i].run.spread;
+        measure_schedule_judge(&m);
         struct verdict v;
         engine_judge(&e, &m, &q, &v);
         bool says = !rows[i].says || strstr(v.reason, rows[i].says);

@@ -30,6 +30,13 @@ static const struct {
      1, VK_TODO, "walker", "sim::D1mr", "d1.miss.warm", "+-0.005", "validate/expect/sim.txt:12", 3.9, 4},
     {__LINE__, "not ok 6 - walker :: sim::Dr: the group was multiplexed (running 5 of 10 ns); counts are not comparable",
      1, VK_NOT_OK, "walker", "sim::Dr", NULL, NULL, NULL, NAN, NAN},
+    {__LINE__, "not ok 7 - walker :: INST_RETIRED: the group was never scheduled (time_running 0 of 7906288 ns): it "
+               "counted nothing of the runs",
+     1, VK_NOT_OK, "walker", "INST_RETIRED", NULL, NULL, NULL, NAN, NAN},
+    /* What a split group read is a comment, not a verdict. */
+    {__LINE__, "# split walker :: INST_RETIRED: the group was never scheduled (time_running 0 of 7906288 ns); raw counts "
+               "of repetition 1: 0 (1000 iterations), 0 (0); not judged: measured again in parts",
+     0, 0, NULL, NULL, NULL, NULL, NULL, NAN, NAN},
     {__LINE__, "# info walker size=L2 :: task-clock measured 40.2500 per iteration (info rule (built-in rules "
                "(validate/expect.c):12))",
      1, VK_INFO, "walker size=L2", "task-clock", NULL, "info", "built-in rules (validate/expect.c):12", 40.25, NAN},
