@@ -3,7 +3,8 @@
 # loads, stores, branches summed over threads; AVX-512 a SKIP saying why); 'pmucal roofline' on
 # this machine (one width, one level: a few seconds) writes its ceilings for 1 thread and a team,
 # places a run's cases under them, and the report and 'emit --roofline' carry them; bad input is
-# refused before anything is measured.
+# refused before anything is measured. The perf and perfstat sources count every thread of a team:
+# each member's first touches (page faults) are summed, as the model says.
 . "$(dirname "$0")/lib.sh"
 on_this_machine
 
@@ -64,6 +65,39 @@ else
     sim_skip_or_fail "flops and team triad exact under sim"
 fi
 
+# --- a team counted whole: every member's thread, summed ----------------------------------------
+# Each member of walker phase=touch threads=N first-touches fresh 4 KiB pages of its own: N page
+# faults an iteration between them, where counting the measuring thread alone finds 1.
+TOUCH='walker size=1M page=4k phase=touch'
+if [ "$(nproc)" -lt 2 ]; then
+    skip "a team's page faults summed" "a team of 2 needs 2 CPUs; this process may use $(nproc)"
+else
+    sources=perf
+    if command -v perf > /dev/null 2>&1 && perf --version > /dev/null 2>&1; then sources="perf perfstat"
+    else skip "perfstat sums a team" "perf is not installed (Debian package linux-perf)"; fi
+    for s in $sources; do
+        $PMUCAL validate --source $s -e page-faults -r 3 --case "$TOUCH" --case "$TOUCH threads=2" \
+            --label "team-$s" > "$TMP/team-$s.tap" 2> "$TMP/team-$s.err"
+        rc=$?
+        dir=$(ls -d "$PMUCAL_RESULTS"/*-"team-$s" | head -n 1)
+        # case | page faults an iteration (each member's own, summed)
+        while IFS='|' read -r case want; do
+            case=$(echo "$case" | sed 's/ *$//'); want=$(echo $want)
+            [ -z "$case" ] && continue
+            got=$(jq -r --arg c "$case" 'select(.case == $c) | .events[] | select(.name == "page-faults") |
+                "\(.stats.median) \(.verdict.kind)"' "${dir:-$TMP/none}/measurements.ndjson" 2> /dev/null)
+            is "$got" "$want ok" "--source $s, $case: page faults an iteration over every thread, and the verdict (exit $rc)"
+        done <<EOT
+$TOUCH            | 1
+$TOUCH threads=2  | 2
+EOT
+    done
+    # shellcheck disable=SC2086
+    $PMUCAL sample $TOUCH threads=2 -e page-faults --iters 16 > "$TMP/tsample.tap" 2> "$TMP/tsample.err"; rc=$?
+    [ $rc -eq 0 ] && grep -q '# SKIP sampling follows the measuring thread alone' "$TMP/tsample.tap"
+    ok $? "sample of a team is a SKIP saying why, not a rate off by the other members (exit $rc): $(grep SKIP "$TMP/tsample.tap")"
+fi
+
 # --- bad input: refused before measuring, no folder --------------------------------------------
 # args | what the message must name
 while IFS='|' read -r args want; do
@@ -82,6 +116,9 @@ EOT
 $PMUCAL run flops threads=0 > /dev/null 2> "$TMP/t0.err"; rc=$?
 [ $rc -ne 0 ] && grep -q 'threads=0' "$TMP/t0.err"
 ok $? "flops threads=0 is refused naming it (rc $rc): $(head -c 200 "$TMP/t0.err")"
+$PMUCAL run walker size=L1 threads=2 > /dev/null 2> "$TMP/wt.err"; rc=$?
+[ $rc -ne 0 ] && grep -q 'threads=2 is for phase=touch' "$TMP/wt.err"
+ok $? "a walk with threads=2 is refused naming phase=touch (rc $rc): $(head -c 200 "$TMP/wt.err")"
 
 # --- ceilings on this machine, a run's cases placed ----------------------------------------------
 ncpu=$(nproc)
