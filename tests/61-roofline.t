@@ -112,6 +112,9 @@ done <<'EOT'
 --levels L1,L4                 | 'L4' is not one of L1,L2,L3,DRAM
 --threads 100000               | --threads
 --run /nonexistent/run         | /nonexistent/run
+--ceilings tests/report/roofline | give --run RUN with it
+--ceilings /nonexistent --run tests/report/validate | --ceilings /nonexistent
+--ceilings tests/report/roofline --run tests/report/validate --levels L1 | give no --widths
 EOT
 $PMUCAL run flops threads=0 > /dev/null 2> "$TMP/t0.err"; rc=$?
 [ $rc -ne 0 ] && grep -q 'threads=0' "$TMP/t0.err"
@@ -147,6 +150,41 @@ grep -q '<svg' "$rdir/roofline.svg" && grep -q 'L1 1T' "$rdir/roofline.svg" && g
 ok $? "roofline.svg labels each ceiling"
 $PMUCAL report "$rdir" > /dev/null 2>&1 && grep -q 'id="roofline-svg-0"' "$rdir/report.html"
 ok $? "the report of the folder draws the roofline"
+
+# --- a whole default run under the ceilings (recorded here by pmucal: tests/report/roofline*) -------
+# tests/report/roofline-run is 'pmucal validate -e page-faults -r 3' of the whole default matrix on
+# this VM and tests/report/roofline the ceilings of a full 'pmucal roofline' beside it: every case
+# with FP work and a time is placed, and each sits at or under the roof that applies to it.
+fx="$(dirname "$0")/report"
+$PMUCAL roofline --ceilings "$fx/roofline" --run "$fx/roofline-run" --label fxplace > "$TMP/fx.out" 2> "$TMP/fx.err"; rc=$?
+fxj="$(ls -d "$PMUCAL_RESULTS"/*-fxplace 2> /dev/null | head -n 1)/roofline.json"
+want=$(jq -r 'select(((.model["flops.dp"] // 0) + (.model["flops.sp"] // 0)) > 0 and .cycles.stats.median > 0) | .case' \
+    "$fx/roofline-run/measurements.ndjson" | sort -u)
+got=$(jq -r '.cases[].case' "$fxj" 2> /dev/null | sort)
+[ -n "$want" ] && [ "$got" = "$want" ]
+ok $? "every case of the default run with FP work is placed ($(echo "$got" | grep -c .) of $(echo "$want" | grep -c .)): $(echo "$want" | tr '\n' ',' | head -c 300)"
+jq -e '([.cases[] | select(.under and .gflops > 0 and .roof_gflops > 0 and .gflops <= 1.10 * .roof_gflops)] | length) == (.cases | length)' "$fxj" > /dev/null && [ $rc -eq 0 ]
+ok $? "each sits under its roof, and the command says so (exit $rc): $(jq -c '[.cases[] | select(.under | not)]' "$fxj" 2> /dev/null) $(grep -c 'ABOVE' "$TMP/fx.out") above"
+# case | the ceilings that apply: its widest FP width and precision, the level its data streams from
+while IFS='|' read -r case want; do
+    case=$(echo "$case" | sed 's/ *$//'); want=$(echo $want)
+    [ -z "$case" ] && continue
+    got=$(jq -r --arg c "$case" '.cases[] | select(.case == $c) | "\(.compute_ceiling) \(.bandwidth_ceiling)"' "$fxj" 2> /dev/null)
+    is "$got" "$want" "$case is placed under the ceilings of its own width and level"
+done <<'EOT'
+flops width=avx512                 | avx512 dp L1
+flops prec=sp op=addmul            | avx2 sp L1
+triad size=DRAM                    | avx2 dp DRAM
+triad size=L3 variant=sse store=nt | sse dp L3
+divsqrt op=fdiv                    | scalar dp L1
+EOT
+# The same run with one case 100 times faster than it was: above its roof, reported so.
+mkdir -p "$TMP/fast" && cp "$fx/roofline-run/manifest.json" "$TMP/fast/"
+jq -c 'if .case == "triad" then .cycles.stats.median /= 100 else . end' "$fx/roofline-run/measurements.ndjson" > "$TMP/fast/measurements.ndjson"
+$PMUCAL roofline --ceilings "$fx/roofline/roofline.json" --run "$TMP/fast" --label fxfast > "$TMP/fast.out" 2> "$TMP/fast.err"; rc=$?
+fj="$(ls -d "$PMUCAL_RESULTS"/*-fxfast 2> /dev/null | head -n 1)/roofline.json"
+[ $rc -eq 1 ] && grep -q '^  triad .*ABOVE THE ROOF' "$TMP/fast.out" && [ "$(jq -c '[.cases[] | select(.under | not) | .case]' "$fj")" = '["triad"]' ]
+ok $? "a case above its roof is reported, not drawn quietly: exit $rc, $(grep 'ABOVE' "$TMP/fast.out" | tr -s ' ')"
 
 # --- emit --roofline ------------------------------------------------------------------------------
 $PMUCAL emit --format c --roofline "$rdir" > "$TMP/roof.h"; rc=$?
