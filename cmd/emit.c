@@ -152,7 +152,7 @@ static int emit_ceilings(const struct emit_args *a, const char *run, int format,
     if (format == TABLE_PERF_METRICS)
         return cli_usage_error(&emit_command, "--roofline: ceilings have no perf-metrics table; give --format c, "
                                               "csv or json");
-    struct jvalue *roof = ceilings_load(a->roofline);
+    struct jvalue *roof = ceilings_load(a->roofline, "--roofline");
     if (!roof)
         return 2;
     struct run_out ro;

@@ -14,6 +14,7 @@
 #include "cmd/session.h"
 #include "core/measure.h"
 #include "host/topo.h"
+#include "penalties/ceilings.h"
 #include "report/report.h"
 #include "runs/rundir.h"
 #include "runs/runfile.h"
@@ -24,13 +25,15 @@
 
 static int roofline_main(int argc, char **argv);
 
-enum { K_THREADS = CLI_LONG, K_WIDTHS, K_LEVELS, K_RUN, K_LABEL, K_OUT };
+enum { K_THREADS = CLI_LONG, K_WIDTHS, K_LEVELS, K_RUN, K_CEILINGS, K_LABEL, K_OUT };
 
 static const struct cli_option roofline_options[] = {
     {"threads", K_THREADS, "N", "threads of the team ceilings, one per CPU (default: every allowed CPU)"},
     {"widths", K_WIDTHS, "LIST", "compute widths, of scalar,sse,avx2,avx512 (default all; those CPUID lacks are SKIP)"},
     {"levels", K_LEVELS, "LIST", "bandwidth levels, of L1,L2,L3,DRAM (default all)"},
     {"run", K_RUN, "RUN", "a validate or calibrate run whose cases are placed under the ceilings"},
+    {"ceilings", K_CEILINGS, "ROOF", "the ceilings of an earlier 'pmucal roofline' folder (or its roofline.json):\n"
+     "--run's cases are placed under them, nothing is measured"},
     {"repetitions", 'r', "N", "repetitions per ceiling, 1..101 (default 5)"},
     {"label", K_LABEL, "NAME", "results folder label (default roofline)"},
     {"out", K_OUT, "DIR", "parent of the results folder (default $PMUCAL_RESULTS or results)"},
@@ -52,16 +55,19 @@ const struct command roofline_command = {
              "ceilings are medians on a noisy machine). Prints the tables and writes roofline.json,\n"
              "roofline.svg and manifest.json into results/<date>-<host>-<label>/ ('pmucal report' of\n"
              "the folder draws the roofline; 'emit --roofline' adds the ceilings to its tables).\n"
+             "With --ceilings ROOF the ceilings are those of an earlier roofline folder, and only\n"
+             "--run's cases are placed (seconds measured on another day, judged again offline).\n"
              "Exit status: 0; 1 when a case is above its roof or a ceiling could not be measured; 2 on\n"
              "bad input; 130/143 when interrupted (the manifest says so).\n",
     .options = roofline_options,
     .examples = "  pmucal roofline\n"
-                "  pmucal roofline --widths avx2 --levels L1,DRAM --run results/2026-11-25-vm-validate\n",
+                "  pmucal roofline --widths avx2 --levels L1,DRAM --run results/2026-11-25-vm-validate\n"
+                "  pmucal roofline --ceilings results/2026-11-25-vm-roofline --run results/2026-11-25-vm-validate\n",
 };
 
 struct roofline_args {
     unsigned long long threads, reps;
-    const char *widths, *levels, *run, *label, *out;
+    const char *widths, *levels, *run, *ceilings, *label, *out;
 };
 
 static int roofline_option(void *ctx, int key, const char *v)
@@ -73,6 +79,7 @@ static int roofline_option(void *ctx, int key, const char *v)
     case K_WIDTHS: a->widths = v; return 0;
     case K_LEVELS: a->levels = v; return 0;
     case K_RUN: a->run = v; return 0;
+    case K_CEILINGS: a->ceilings = v; return 0;
     case K_LABEL: a->label = v; return 0;
     case K_OUT: a->out = v; return 0;
     }
@@ -189,6 +196,42 @@ static int measure_ceilings(const struct roofline_args *a, const bool *width_on,
     return failed;
 }
 
+/* The ceilings of an earlier roofline.json, their names pointing into doc; how many roofline.json
+ * says the team had in *team. -1 after a message naming the file when they are not what pmucal
+ * writes. */
+static int ceilings_read(const struct jvalue *doc, const char *path, struct ceiling *comp, int *ncomp, int maxcomp,
+                         struct ceiling *bw, int *nbw, int maxbw, unsigned *team)
+{
+    double t = jget_num(doc, "threads", NAN);
+    if (!(t >= 1 && t <= 1024)) {
+        pm_error("roofline: --ceilings %s: no team size ('threads' 1..1024); give a folder of 'pmucal roofline'", path);
+        return -1;
+    }
+    *team = (unsigned)t;
+    for (int k = 0; k < 2; k++) {
+        const struct jvalue *arr = jget(doc, k ? "bandwidth" : "compute");
+        struct ceiling *to = k ? bw : comp;
+        int *n = k ? nbw : ncomp, max = k ? maxbw : maxcomp;
+        *n = 0;
+        for (int i = 0; arr && arr->type == J_ARRAY && i < arr->n; i++) {
+            const struct jvalue *c = &arr->items[i];
+            double threads = jget_num(c, "threads", NAN);
+            struct ceiling e = {jget_str(c, k ? "level" : "isa", NULL), k ? NULL : jget_str(c, "prec", NULL),
+                                (unsigned)(threads >= 1 && threads <= 1024 ? threads : 0),
+                                jget_num(c, k ? "gbs" : "gflops", NAN), jget_num(c, "core_ghz", NAN),
+                                jget_num(c, "bytes_per_thread", NAN), jget_str(c, k ? "variant" : "op", "")};
+            if (*n == max || !e.what || (!k && !e.prec) || !e.threads || e.value < 0) {
+                pm_error("roofline: --ceilings %s: %s ceiling %d is not one 'pmucal roofline' writes (a name, %s"
+                         "threads 1..1024, a value at least 0 or null; at most %d of them)", path,
+                         k ? "bandwidth" : "compute", i + 1, k ? "" : "a precision, ", max);
+                return -1;
+            }
+            to[(*n)++] = e;
+        }
+    }
+    return 0;
+}
+
 /* The highest ceiling of a kind for this many threads (the nearest measured team size at most as
  * large, else the smallest): NAN when none was measured. */
 static double roof_of(const struct ceiling *c, int n, unsigned threads)
@@ -206,6 +249,48 @@ static double roof_of(const struct ceiling *c, int n, unsigned threads)
         if (c[i].threads == best_t && !isnan(c[i].value) && (isnan(v) || c[i].value > v))
             v = c[i].value;
     return v;
+}
+
+/* The ceiling of a kind that applies to a case: of its width and precision (compute) or its level
+ * (bandwidth), the nearest measured team size as roof_of; the highest of the kind when that one was
+ * not measured (--widths, --levels), named so in *which. */
+static double roof_for(const struct ceiling *c, int n, unsigned threads, const char *what, const char *prec,
+                       char *which, size_t len)
+{
+    struct ceiling mine[16];
+    int k = 0;
+    for (int i = 0; what && i < n && k < 16; i++)
+        if (!strcmp(c[i].what, what) && (!prec || (c[i].prec && !strcmp(c[i].prec, prec))))
+            mine[k++] = c[i];
+    double v = roof_of(mine, k, threads);
+    if (!isnan(v)) {
+        snprintf(which, len, "%s%s%s", what, prec ? " " : "", prec ? prec : "");
+        return v;
+    }
+    snprintf(which, len, "highest");
+    return roof_of(c, n, threads);
+}
+
+/* The width and precision of a case's widest FP instructions (the model's fp.<bits>_<prec>); NULL
+ * when it states none. */
+static void case_width(const struct jvalue *model, const char **width, const char **prec)
+{
+    static const char *const bits[4] = {"scalar", "128", "256", "512"}, *const precs[2] = {"dp", "sp"};
+    *width = *prec = NULL;
+    for (int w = 3; w >= 0 && !*width; w--)
+        for (int p = 0; p < 2 && !*width; p++) {
+            char key[32];
+            snprintf(key, sizeof(key), "fp.%s_%s", bits[w], precs[p]);
+            if (jget_num(model, key, 0) > 0)
+                *width = all_widths[w], *prec = precs[p];
+        }
+}
+
+/* The level a case's data streams from: the farthest its model brings lines from, L1 when none. */
+static const char *case_level(const struct jvalue *model)
+{
+    return jget_num(model, "lines.dram", 0) > 0 ? "DRAM" : jget_num(model, "lines.l3", 0) > 0 ? "L3"
+         : jget_num(model, "lines.l2", 0) > 0 ? "L2" : "L1";
 }
 
 /* Slack above the roof a case may show: the ceilings are medians of a noisy machine. */
@@ -231,7 +316,7 @@ static int place_run(const char *path, const struct ceiling *comp, int ncomp, co
     int nseen = 0;
     json_array_begin(j, "cases");
     printf("cases of %s (operational intensity: flops per byte loaded or stored, from the model):\n", path);
-    printf("  %-44s %10s %10s %10s %7s\n", "case", "flop/byte", "GFLOP/s", "roof", "of roof");
+    printf("  %-44s %10s %10s %10s %7s  %s\n", "case", "flop/byte", "GFLOP/s", "roof", "of roof", "ceilings that apply");
     for (int i = 0; i < r.nrec; i++) {
         const struct jvalue *rec = r.rec[i], *model = jget(rec, "model"), *cy = jget(rec, "cycles");
         const char *label = jget_str(rec, "case", NULL);
@@ -247,7 +332,11 @@ static int place_run(const char *path, const struct ceiling *comp, int ncomp, co
         seen[nseen++] = xstrdup(label);
         unsigned threads = (unsigned)jget_num(model, "threads", 1);
         double gflops = flops / ns, oi = bytes > 0 ? flops / bytes : INFINITY;
-        double roof = fmin(roof_of(comp, ncomp, threads), oi * roof_of(bw, nbw, threads));
+        const char *width, *prec, *level = case_level(model);
+        case_width(model, &width, &prec);
+        char by_comp[32], by_bw[32];
+        double peak = roof_for(comp, ncomp, threads, width, prec, by_comp, sizeof(by_comp));
+        double roof = fmin(peak, oi * roof_for(bw, nbw, threads, level, NULL, by_bw, sizeof(by_bw)));
         bool over = gflops > roof * ROOF_SLACK;
         above += over;
         placed++;
@@ -257,10 +346,12 @@ static int place_run(const char *path, const struct ceiling *comp, int ncomp, co
         json_number(j, "gflops", gflops);
         json_number(j, "roof_gflops", roof);
         json_int(j, "threads", threads);
+        json_string(j, "compute_ceiling", by_comp);
+        json_string(j, "bandwidth_ceiling", by_bw);
         json_bool(j, "under", !over);
         json_object_end(j);
-        printf("  %-44s %10.3g %10.3g %10.3g %6.0f%%%s\n", label, oi, gflops, roof, 100 * gflops / roof,
-               over ? "  ABOVE THE ROOF" : "");
+        printf("  %-44s %10.3g %10.3g %10.3g %6.0f%%  %s %uT, %s %uT%s\n", label, oi, gflops, roof, 100 * gflops / roof,
+               by_comp, threads, by_bw, threads, over ? "  ABOVE THE ROOF" : "");
     }
     json_array_end(j);
     if (!placed)
@@ -331,9 +422,16 @@ static int write_svg(const char *dir, const struct json *j)
 
 static int roofline_main(int argc, char **argv)
 {
-    struct roofline_args a = {.reps = 5, .label = "roofline"};
+    struct roofline_args a = {.label = "roofline"};
     if (cli_parse(&roofline_command, argc, argv, roofline_option, &a, NULL))
         return 2;
+    if (a.ceilings && (a.widths || a.levels || a.threads || a.reps))
+        return cli_usage_error(&roofline_command, "--ceilings takes the ceilings as measured: give no --widths, "
+                                                  "--levels, --threads or --repetitions with it");
+    if (a.ceilings && !a.run)
+        return cli_usage_error(&roofline_command, "--ceilings places a run's cases: give --run RUN with it");
+    if (!a.reps)
+        a.reps = 5;
     bool width_on[4], level_on[4];
     if (pick("--widths", a.widths, all_widths, 4, width_on) || pick("--levels", a.levels, all_levels, 4, level_on))
         return 2;
@@ -345,32 +443,49 @@ static int roofline_main(int argc, char **argv)
                  ncpu, list, ncpu);
         return 2;
     }
-    unsigned team = a.threads ? (unsigned)a.threads : (unsigned)ncpu, threads[2] = {1, team};
+    unsigned team = a.threads ? (unsigned)a.threads : (unsigned)ncpu;
+    struct ceiling comp[4 * 2 * 2], bw[4 * 2];
+    int ncomp = 0, nbw = 0;
+    struct jvalue *given = NULL;   /* --ceilings: what the ceilings' names point into */
+    if (a.ceilings && (!(given = ceilings_load(a.ceilings, "--ceilings")) ||
+                       ceilings_read(given, a.ceilings, comp, &ncomp, 16, bw, &nbw, 8, &team))) {
+        jread_free(given);
+        return 2;
+    }
+    unsigned threads[2] = {1, team};
     int nthreads = team > 1 ? 2 : 1;
     if (a.run) {   /* the run is checked before anything is measured */
         struct runfile r;
-        if (runfile_load(&r, a.run))
+        if (runfile_load(&r, a.run)) {
+            jread_free(given);
             return 2;
+        }
         runfile_free(&r);
     }
     struct session s;
     session_init(&s, &roofline_command, argc, argv);
-    if (session_open(&s, a.out, a.label))
+    if (session_open(&s, a.out, a.label)) {
+        jread_free(given);
         return 2;
+    }
     json_int(&s.dir.manifest, "threads", team);
+    if (a.ceilings)
+        json_string(&s.dir.manifest, "ceilings", a.ceilings);
     session_start(&s);
-    struct ceiling comp[4 * 2 * 2], bw[4 * 2];
-    int ncomp = 0, nbw = 0;
-    int rc = measure_ceilings(&a, width_on, level_on, threads, nthreads, comp, &ncomp, bw, &nbw) ? 1 : 0;
+    int rc = given ? 0 : measure_ceilings(&a, width_on, level_on, threads, nthreads, comp, &ncomp, bw, &nbw) ? 1 : 0;
     if (stop_requested()) {
         rc = session_stopped(&s, "stopped while measuring the ceilings");
         session_free(&s);
         return rc;
     }
-    printf("roofline of this host: 1 thread and %u (CPU", team);
-    for (unsigned t = 0; t < team; t++)
-        printf("%s%d", t ? "," : " ", t == 0 ? cpus[0] : cpus[t]);
-    printf(")\n");
+    if (given) {
+        printf("roofline of %s: 1 thread and %u\n", a.ceilings, team);
+    } else {
+        printf("roofline of this host: 1 thread and %u (CPU", team);
+        for (unsigned t = 0; t < team; t++)
+            printf("%s%d", t ? "," : " ", t == 0 ? cpus[0] : cpus[t]);
+        printf(")\n");
+    }
     print_ceilings("peak GFLOP/s", comp, ncomp, threads, nthreads);
     print_ceilings("bandwidth GB/s (triad)", bw, nbw, threads, nthreads);
     struct json j;
@@ -391,6 +506,7 @@ static int roofline_main(int argc, char **argv)
     else
         printf("wrote %s/roofline.json and roofline.svg\n", s.dir.path);
     json_free(&j);
+    jread_free(given);
     rc = session_end(&s, rc, rc ? "a ceiling could not be measured, a case is above its roof, or an output was "
                                   "not written" : NULL);
     session_free(&s);

@@ -334,6 +334,16 @@ static int setup_case(struct ctx *x, struct event_spec *events, int n)
     case_adopt_cpu(x->c, x->e.cpu);
     int rc = topo_bind_thread(kernel_has_param(x->c->kernel, "run_cpu") ? case_run_cpu(x->c) : x->e.cpu) ? KERNEL_ERROR
              : case_setup(x->c);
+    if (rc == KERNEL_OK) {
+        case_model(x->c, &x->q);
+        /* A sampled event is opened on the measuring thread (sources/sampling.h), so a team's
+         * other members would go unsampled and the rate would be judged against all of them. */
+        if (quantity_stated(&x->q, Q_THREADS) && x->q.v[Q_THREADS] > 1) {
+            snprintf(x->c->skip, sizeof(x->c->skip), "sampling follows the measuring thread alone; a team of %.0f "
+                     "threads would be sampled in part (give threads=1; validate counts a whole team)", x->q.v[Q_THREADS]);
+            rc = KERNEL_SKIP;
+        }
+    }
     if (rc != KERNEL_OK) {
         for (int k = 0; k < n; k++) {
             char desc[512];
@@ -345,7 +355,6 @@ static int setup_case(struct ctx *x, struct event_spec *events, int n)
         return 1;
     }
     x->have_map = x->c->kernel->sites && !x->c->kernel->sites(x->c, &x->map);
-    case_model(x->c, &x->q);
     x->iters = x->e.mopts.iters ? x->e.mopts.iters : x->c->max_iters ? x->c->max_iters : 1000000;
     if (x->c->max_iters && x->iters > x->c->max_iters) {
         pm_error("--iters %llu: the case '%s' takes at most %llu iterations a run; give --iters %llu or less",

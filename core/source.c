@@ -8,6 +8,16 @@
 const char *const noise_name[NOISE_COUNT] = {"context-switches", "cpu-migrations", "page-faults"};
 const char *const fixed_name[FIXED_COUNT] = {"cycles", "instructions", "ref-cycles"};
 
+void group_reading_take_times(struct group_reading *r, unsigned member, uint64_t enabled, uint64_t running)
+{
+    /* running/enabled below the least so far, compared without dividing by a zero enabled */
+    bool less = (double)running * (double)r->time_enabled < (double)r->time_running * (double)enabled;
+    if (member == 0 || (enabled > 0 && less)) {
+        r->time_enabled = enabled;
+        r->time_running = running;
+    }
+}
+
 static const struct source *sources[16];
 static int nsources;
 

@@ -42,6 +42,12 @@ struct group;
 struct json;
 struct source;
 
+/* A source that sums a team's threads (core/team.h) into one reading gives it the times of its
+ * least scheduled thread: a member whose counters were multiplexed or never ran makes the whole
+ * reading so, and the engine's verdict on one thread speaks for the team. Called once a thread,
+ * member 0 first. */
+void group_reading_take_times(struct group_reading *r, unsigned member, uint64_t enabled, uint64_t running);
+
 /* The most a deterministic source's zero-iteration run of a region run by this many threads may
  * count of an event; NaN when unstated. */
 double source_zero_most(const struct source *s, const char *event, double threads);

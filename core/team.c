@@ -10,8 +10,14 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 void (*team_member_hook)(bool begin);
+
+/* The live teams, for a counter source to find the members of the one its thread leads. */
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct team *live;
 
 enum job { JOB_RUN, JOB_EACH, JOB_QUIT };
 
@@ -19,6 +25,7 @@ struct member {
     struct team *team;
     unsigned index;
     int cpu;
+    pid_t tid;            /* its thread id, for counters opened on it */
     pthread_t thread;
     _Atomic int bound;    /* 1 bound, -1 could not bind, 0 not yet */
 };
@@ -33,6 +40,7 @@ struct team {
     enum job job;
     uint64_t iters;
     void (*each)(void *ctx, unsigned member);
+    struct team *next_live;
 };
 
 static void spin_turn(unsigned *turns)
@@ -62,6 +70,7 @@ static void *member_main(void *arg)
     struct member *m = arg;
     struct team *t = m->team;
     uint64_t seen = 0;
+    m->tid = (pid_t)syscall(SYS_gettid);
     atomic_store(&m->bound, topo_bind_thread(m->cpu) ? -1 : 1);
     for (;;) {
         unsigned turns = 0;
@@ -104,6 +113,7 @@ struct team *team_new(unsigned n, const int *cpus, team_work work, void *ctx)
     t->work = work;
     t->ctx = ctx;
     t->members = xcalloc(n, sizeof(*t->members));
+    t->members[0].tid = (pid_t)syscall(SYS_gettid);
     for (unsigned i = 1; i < n; i++) {
         struct member *m = &t->members[i];
         *m = (struct member){.team = t, .index = i, .cpu = cpus[i]};
@@ -121,7 +131,26 @@ struct team *team_new(unsigned n, const int *cpus, team_work work, void *ctx)
             return NULL;
         }
     }
+    pthread_mutex_lock(&live_lock);
+    t->next_live = live;
+    live = t;
+    pthread_mutex_unlock(&live_lock);
     return t;
+}
+
+unsigned team_led_tids(pid_t *tids, unsigned max)
+{
+    pid_t me = (pid_t)syscall(SYS_gettid);
+    unsigned n = 0;
+    pthread_mutex_lock(&live_lock);
+    for (struct team *t = live; t && !n; t = t->next_live)
+        if (t->members[0].tid == me)
+            for (; n < t->n && n < max; n++)
+                tids[n] = t->members[n].tid;
+    pthread_mutex_unlock(&live_lock);
+    if (!n && max)
+        tids[n++] = me;
+    return n;
 }
 
 unsigned team_size(const struct team *t)
@@ -145,6 +174,13 @@ void team_free(struct team *t)
 {
     if (!t)
         return;
+    pthread_mutex_lock(&live_lock);
+    for (struct team **p = &live; *p; p = &(*p)->next_live)
+        if (*p == t) {
+            *p = t->next_live;
+            break;
+        }
+    pthread_mutex_unlock(&live_lock);
     if (t->n > 1)
         team_job(t, JOB_QUIT);
     for (unsigned i = 1; i < t->n; i++)
@@ -172,8 +208,8 @@ int team_for_case(struct case_ *c, unsigned threads, team_work work, void *ctx, 
                  c->kernel->name);
         return KERNEL_ERROR;
     }
-    if (threads > 1024) {
-        pm_error("%s: threads=%u is more than the 1024 CPUs a team can use", c->kernel->name, threads);
+    if (threads > TEAM_MAX) {
+        pm_error("%s: threads=%u is more than the %d CPUs a team can use", c->kernel->name, threads, TEAM_MAX);
         return KERNEL_ERROR;
     }
     int *cpus = xcalloc(threads, sizeof(*cpus));

@@ -8,6 +8,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
+
+#define TEAM_MAX 1024   /* members a team can have */
 
 struct team;
 typedef void (*team_work)(void *ctx, unsigned member, uint64_t iters);
@@ -28,6 +31,12 @@ void team_free(struct team *t);
  * threads=0 or a thread that cannot be bound. */
 struct case_;
 int team_for_case(struct case_ *c, unsigned threads, team_work work, void *ctx, struct team **team);
+
+/* The thread ids of the live team the calling thread leads (member 0 first), at most max of them;
+ * the caller's alone (1) when it leads none. For a counter source that opens its counters on each
+ * thread it counts (a case sets its team up before it is measured, and one case is set up at a time
+ * on a thread). */
+unsigned team_led_tids(pid_t *tids, unsigned max);
 
 /* Set by a counter source whose counting is per thread and switched on by the thread itself
  * (callgrind's collection): called on each member thread as its work begins and ends. */

@@ -214,9 +214,8 @@ static void triad_teardown(struct case_ *c)
 
 static const char *const triad_matrix[] = {
     ISA_TRIAD_MATRIX,
-    /* No team case (threads=N): the perf source counts the measuring thread alone, so a team's
-     * counts would be judged against the whole team's model; tests/61-roofline.t checks them
-     * under sim, which counts every member. */
+    /* No team case (threads=N) by default: a team takes every CPU it names from whatever else runs
+     * there. tests/61-roofline.t checks teams under sim and perf, which count every member. */
     NULL,
 };
 

@@ -9,6 +9,7 @@
 #include "core/measure.h"
 #include "core/mem.h"
 #include "core/sites.h"
+#include "core/team.h"
 #include "host/geometry.h"
 #include "host/topo.h"
 #include "microkernels/loopmodel.h"
@@ -25,6 +26,9 @@ struct walker {
     uint64_t d1_lap_misses, ll_lap_misses;   /* elements missing a warm LRU L1D / last level each lap */
     unsigned loads;
     bool touch;
+    unsigned threads;         /* phase=touch: a team, each member touching fresh pages of its own */
+    struct buffer *member_buf;   /* members 1..threads-1's buffers (member 0's is buf) */
+    struct team *team;
 };
 
 static const struct param walker_params[] = {
@@ -41,6 +45,8 @@ static const struct param walker_params[] = {
     {"loads", PARAM_ENUM, "16", "dependent loads per iteration", "1|2|4|8|16|32"},
     {"phase", PARAM_ENUM, "walk", "walk: the dependent loads; touch: first touch of fresh 4 KiB pages, one store each", "walk|touch"},
     {"seed", PARAM_UINT, "1", "seed of the random order", NULL},
+    {"threads", PARAM_UINT, "1", "phase=touch: threads at once, one per allowed CPU (run_cpu first), each touching "
+     "fresh pages of a buffer of its own (size each)", NULL},
     {NULL, 0, NULL, NULL, NULL},
 };
 
@@ -132,6 +138,42 @@ static void count_lap_misses(struct walker *w, uint64_t stride, uint64_t page_st
     }
 }
 
+/* One store a fresh 4 KiB page; not inlined, so that one copy of the loop (and of its sites)
+ * serves one thread and a team alike. */
+static __attribute__((noinline)) void touch_pages(char *q, uint64_t n)
+{
+    ISA_TOUCH_LOOP(q, n);
+}
+
+static struct buffer *touch_buffer(struct walker *w, unsigned member)
+{
+    return member ? &w->member_buf[member - 1] : &w->buf;
+}
+
+static void touch_member(void *ctx, unsigned member, uint64_t iters)
+{
+    touch_pages(touch_buffer(ctx, member)->base, iters);
+}
+
+/* Each member's buffer is mapped here and first touched by the member itself, in the region. */
+static int touch_setup(struct case_ *c, struct walker *w, uint64_t size)
+{
+    bool huge = !case_is(c, "page", "4k");
+    if (w->threads > 1) {
+        int rc = team_for_case(c, w->threads, touch_member, w, &w->team);
+        if (rc != KERNEL_OK)
+            return rc;
+        w->member_buf = xcalloc(w->threads - 1, sizeof(*w->member_buf));
+    }
+    for (unsigned m = 0; m < w->threads; m++)
+        if (buffer_alloc_untouched(touch_buffer(w, m), size, huge, "walker"))
+            return KERNEL_ERROR;
+    c->max_iters = w->buf.size / 4096;
+    snprintf(c->detail, sizeof(c->detail), "page=%s pages4k=%llu threads=%u", page_kind_name(w->buf.kind),
+             (unsigned long long)c->max_iters, w->threads);
+    return KERNEL_OK;
+}
+
 static int walker_setup(struct case_ *c)
 {
     struct walker *w = xcalloc(1, sizeof(*w));
@@ -139,14 +181,13 @@ static int walker_setup(struct case_ *c)
     uint64_t size = case_size(c, "size"), stride = case_size(c, "stride"), pstride = case_size(c, "page_stride");
     w->loads = (unsigned)case_uint(c, "loads");
     w->touch = case_is(c, "phase", "touch");
-    if (w->touch) {
-        bool huge = !case_is(c, "page", "4k");
-        if (buffer_alloc_untouched(&w->buf, size, huge, "walker"))
-            return KERNEL_ERROR;
-        c->max_iters = w->buf.size / 4096;
-        snprintf(c->detail, sizeof(c->detail), "page=%s pages4k=%llu", page_kind_name(w->buf.kind),
-                 (unsigned long long)c->max_iters);
-        return KERNEL_OK;
+    w->threads = (unsigned)case_uint(c, "threads");
+    if (w->touch)
+        return touch_setup(c, w, size);
+    if (w->threads != 1) {
+        pm_error("walker: threads=%s is for phase=touch; the walk runs on one thread (give threads=1)",
+                 case_str(c, "threads"));
+        return KERNEL_ERROR;
     }
     if (stride < 8 || stride % 8) {
         pm_error("walker: stride=%s must be a multiple of 8 bytes (a pointer)", case_str(c, "stride"));
@@ -186,8 +227,8 @@ static int walker_setup(struct case_ *c)
 static void walker_prepare(struct case_ *c)
 {
     struct walker *w = c->priv;
-    if (w->touch)
-        buffer_refresh(&w->buf);
+    for (unsigned m = 0; w->touch && m < w->threads; m++)
+        buffer_refresh(touch_buffer(w, m));
 }
 
 #define WALK(N) ISA_CHASE_LOOP(#N)
@@ -196,9 +237,12 @@ static void walker_run(struct case_ *c, uint64_t iters)
 {
     struct walker *w = c->priv;
     uint64_t n = iters;
+    if (w->team) {
+        team_run(w->team, n);
+        return;
+    }
     if (w->touch) {
-        char *q = w->buf.base;
-        ISA_TOUCH_LOOP(q, n);
+        touch_pages(w->buf.base, n);
         return;
     }
     void **p = w->cursor;
@@ -257,6 +301,11 @@ static void walker_model(const struct case_ *c, struct quantities *q)
         q->v[Q_BYTES_WRITTEN] = 8;
         q->v[Q_BYTES_READ] = 0;
         q->v[Q_PF_MINOR] = 4096.0 / (double)page_bytes(w->buf.kind);
+        /* Each member does one thread's work. */
+        for (int k = 0; k < Q_COUNT; k++)
+            if (k != Q_ITER && quantity_stated(q, (enum quantity_id)k))
+                q->v[k] *= w->threads;
+        q->v[Q_THREADS] = w->threads;
         return;
     }
     double L = w->loads;
@@ -307,6 +356,8 @@ static int walker_sites(const struct case_ *c, struct site_map *m)
     const struct walker *w = c->priv;
     int n;
     m->n = 0;
+    if (w->threads > 1)   /* the sites are one thread's; a team's counts are the members' sum */
+        return -1;
     if (w->touch) {
         const uintptr_t *a = sites_find("touch:" __FILE__, &n);
         if (!a || n != 5)
@@ -342,8 +393,13 @@ static int walker_sites(const struct case_ *c, struct site_map *m)
 static void walker_teardown(struct case_ *c)
 {
     struct walker *w = c->priv;
-    if (w)
+    if (w) {
+        team_free(w->team);
         buffer_free(&w->buf);
+        for (unsigned m = 1; w->member_buf && m < w->threads; m++)
+            buffer_free(&w->member_buf[m - 1]);
+        free(w->member_buf);
+    }
     free(w);
     c->priv = NULL;
 }

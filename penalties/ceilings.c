@@ -110,7 +110,7 @@ int ceilings_write(const struct jvalue *roof, enum table_format f, const char *p
     return 0;
 }
 
-struct jvalue *ceilings_load(const char *run)
+struct jvalue *ceilings_load(const char *run, const char *opt)
 {
     /* A folder's roofline.json, or a file by its folder and name: read as every run file is
      * (runs/rundir.h: no link followed, no FIFO or device). */
@@ -124,9 +124,9 @@ struct jvalue *ceilings_load(const char *run)
     struct jvalue *doc = NULL;
     char *text = run_file_read(folder, name, &len, err, sizeof(err));
     if (text && !(doc = jread_parse(text, len, err, sizeof(err))))
-        pm_error("--roofline %s/%s: %s; run 'pmucal roofline' again", folder, name, err);
+        pm_error("%s %s/%s: %s; run 'pmucal roofline' again", opt, folder, name, err);
     else if (!text)
-        pm_error("--roofline %s: %s; give a folder of 'pmucal roofline' or its roofline.json", run, err);
+        pm_error("%s %s: %s; give a folder of 'pmucal roofline' or its roofline.json", opt, run, err);
     free(text);
     free(copy);
     return doc;

@@ -11,6 +11,7 @@
  * message naming source for a format it has no table in (perf-metrics) or a ceiling whose fields
  * are not what pmucal writes. A ceiling that was skipped (null) is a comment in C, an empty value in CSV. */
 int ceilings_write(const struct jvalue *roof, enum table_format f, const char *prefix, const char *source, FILE *out);
-/* The roofline.json of a roofline folder, or the file itself: NULL after one message naming it. */
-struct jvalue *ceilings_load(const char *run);
+/* The roofline.json of a roofline folder, or the file itself: NULL after one message naming it
+ * and the option that gave it (opt, e.g. "--roofline"). */
+struct jvalue *ceilings_load(const char *run, const char *opt);
 #endif

@@ -1,6 +1,11 @@
-/* Counter source "perf": perf_event_open groups on the calling thread, encoded by libpfm4. */
+/* Counter source "perf": perf_event_open groups on the calling thread, encoded by libpfm4, and on
+ * every other member of the team it leads (core/team.h): one group a thread, the counts summed.
+ * Per thread rather than one event per CPU: it needs no privilege (a CPU-wide event does at
+ * perf_event_paranoid above 0), counts no other task sharing a team's CPU, and follows a member
+ * the scheduler moves. */
 #include "base/util.h"
 #include "core/source.h"
+#include "core/team.h"
 #include "events/catalog.h"
 #include "events/perfsyntax.h"
 #include "events/pfm.h"
@@ -14,7 +19,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-struct group {
+/* The counters on one thread. */
+struct thread_group {
+    pid_t tid;
     int fixed_leader;       /* the fixed counters' own group, -1 when the PMU has none */
     int fixed_fd[FIXED_COUNT];
     uint64_t fixed_id[FIXED_COUNT];
@@ -23,8 +30,12 @@ struct group {
     int fd[GROUP_MAX_EVENTS + NOISE_COUNT];
     uint64_t id[GROUP_MAX_EVENTS + NOISE_COUNT];
     int slot[GROUP_MAX_EVENTS + NOISE_COUNT];   /* event index, or -1 - noise index */
-    int nevents;
     uint64_t enabled_before, running_before;   /* the leader's times at the last read */
+};
+
+struct group {
+    unsigned nthreads;          /* the calling thread first, then its team's other members */
+    struct thread_group *t;
 };
 
 /* perf's generic names, perf's raw syntax (rNNNN, cpu/event=..,umask=../), libpfm4's names where it
@@ -59,7 +70,7 @@ static int perf_resolve(const char *name, struct event_spec *spec, char *err, si
     return -1;
 }
 
-static int open_one(struct group *g, uint32_t type, uint64_t config, uint64_t c1, uint64_t c2, int slot,
+static int open_one(struct thread_group *g, uint32_t type, uint64_t config, uint64_t c1, uint64_t c2, int slot,
                     const struct event_spec *spec)
 {
     struct perf_event_attr a;
@@ -75,7 +86,7 @@ static int open_one(struct group *g, uint32_t type, uint64_t config, uint64_t c1
     a.disabled = g->leader < 0;   /* members follow the leader */
     a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
                     PERF_FORMAT_TOTAL_TIME_RUNNING;
-    int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, g->leader, 0);
+    int fd = (int)syscall(SYS_perf_event_open, &a, g->tid, -1, g->leader, 0);
     if (fd < 0)
         return -errno;
     uint64_t id = 0;
@@ -95,7 +106,7 @@ static int open_one(struct group *g, uint32_t type, uint64_t config, uint64_t c1
 /* Does the event open by itself (it was refused as a member of a group)? */
 static bool opens_alone(const struct event_spec *s)
 {
-    struct group solo = {.leader = -1};
+    struct thread_group solo = {.leader = -1};
     if (open_one(&solo, s->type, s->config, s->config1, s->config2, 0, s))
         return false;
     close(solo.fd[0]);
@@ -108,13 +119,20 @@ static const uint64_t noise_config[NOISE_COUNT] = {
     [NOISE_PAGE_FAULT] = PERF_COUNT_SW_PAGE_FAULTS,
 };
 
-static void perf_close(struct group *g)
+static void close_thread(struct thread_group *g)
 {
     for (int i = 0; i < g->nfd; i++)
         close(g->fd[i]);
     for (int k = 0; k < FIXED_COUNT; k++)
         if (g->fixed_fd[k] >= 0)
             close(g->fixed_fd[k]);
+}
+
+static void perf_close(struct group *g)
+{
+    for (unsigned i = 0; i < g->nthreads; i++)
+        close_thread(&g->t[i]);
+    free(g->t);
     free(g);
 }
 
@@ -126,7 +144,7 @@ static const uint64_t fixed_config[FIXED_COUNT] = {
 
 /* Only on PMUs with fixed counters (Intel): elsewhere these would take programmable counters
  * from the group under test. A fixed counter that will not open is simply absent (NaN). */
-static void open_fixed(struct group *g)
+static void open_fixed(struct thread_group *g)
 {
     struct pfm_core core;
     g->fixed_leader = -1;
@@ -144,7 +162,7 @@ static void open_fixed(struct group *g)
         a.exclude_hv = 1;
         a.disabled = g->fixed_leader < 0;
         a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
-        int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, g->fixed_leader, 0);
+        int fd = (int)syscall(SYS_perf_event_open, &a, g->tid, -1, g->fixed_leader, 0);
         if (fd < 0)
             continue;
         if (ioctl(fd, PERF_EVENT_IOC_ID, &g->fixed_id[k])) {
@@ -157,13 +175,16 @@ static void open_fixed(struct group *g)
     }
 }
 
-static int open_noise(struct group *g)
+/* The noise detectors and events on one thread (the fixed counters apart). */
+static int open_noise(struct thread_group *g)
 {
+    /* Software noise detectors: they always open, so where they come first (perf_open) they lead
+     * and hardware members join. */
     for (int k = 0; k < NOISE_COUNT; k++) {
         int rc = open_one(g, PERF_TYPE_SOFTWARE, noise_config[k], 0, 0, -1 - k, NULL);
         if (rc) {
             char why[256];
-            pm_error("cannot open the software event %s: %s", noise_name[k],
+            pm_error("cannot open the software event %s on thread %ld: %s", noise_name[k], (long)g->tid,
                      perf_open_reason(-rc, false, why, sizeof(why)));
             return -1;
         }
@@ -171,24 +192,9 @@ static int open_noise(struct group *g)
     return 0;
 }
 
-/* Who leads a group decides what the kernel checks when a member joins. pmucal's own groups are
- * led by the software noise detectors: they always open, and an arm64 driver then counts every
- * hardware member against its counters, refusing one too many (EINVAL). A perf {a,b,c} group of
- * the -e list is led by its first event that opens, as perf leads it: the leader is created
- * disabled, and armv8_pmuv3 leaves a disabled leader out of that count, so a group one larger
- * than the counters opens and is then never scheduled (time_running 0), which the engine reports
- * and splits. The noise detectors join such a group after its events. */
-static struct group *perf_open(struct event_spec **events, int n)
+/* The measuring thread's group: an event that will not open here is marked unsupported. */
+static void open_events(struct thread_group *g, struct event_spec **events, int n)
 {
-    struct group *g = xcalloc(1, sizeof(*g));
-    g->leader = -1;
-    g->nevents = n;
-    open_fixed(g);
-    bool perf_group = n > 0 && events[0]->group;
-    if (!perf_group && open_noise(g)) {
-        perf_close(g);
-        return NULL;
-    }
     int joined = 0;   /* hardware members in the group so far */
     for (int e = 0; e < n; e++) {
         struct event_spec *s = events[e];
@@ -213,33 +219,82 @@ static struct group *perf_open(struct event_spec **events, int n)
             perf_open_reason(-rc, hardware, why, sizeof(why));
         s->unsupported = xstrdup(why);
     }
-    if (perf_group && open_noise(g)) {
-        perf_close(g);
-        return NULL;
+}
+
+/* Another team member's group: the same events, each of which opened on the measuring thread; one
+ * that will not open on a member cannot be counted for the team. */
+static int open_member_events(struct thread_group *g, struct event_spec **events, int n)
+{
+    for (int e = 0; e < n; e++) {
+        struct event_spec *s = events[e];
+        if (s->unsupported)
+            continue;
+        int rc = open_one(g, s->type, s->config, s->config1, s->config2, e, s);
+        if (rc) {
+            char why[256];
+            pm_error("%s opens on the measuring thread but not on its team's thread %ld: %s; a team's count "
+                     "would miss that thread (measure the case with threads=1)", s->name, (long)g->tid,
+                     perf_open_reason(-rc, s->type != PERF_TYPE_SOFTWARE, why, sizeof(why)));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Who leads a group decides what the kernel checks when a member joins. pmucal's own groups are
+ * led by the software noise detectors: they always open, and an arm64 driver then counts every
+ * hardware member against its counters, refusing one too many (EINVAL). A perf {a,b,c} group of
+ * the -e list is led by its first event that opens, as perf leads it: the leader is created
+ * disabled, and armv8_pmuv3 leaves a disabled leader out of that count, so a group one larger
+ * than the counters opens and is then never scheduled (time_running 0), which the engine reports
+ * and splits. The noise detectors join such a group after its events. */
+static struct group *perf_open(struct event_spec **events, int n)
+{
+    bool perf_group = n > 0 && events[0]->group;
+    pid_t tids[TEAM_MAX];
+    struct group *g = xcalloc(1, sizeof(*g));
+    unsigned members = team_led_tids(tids, TEAM_MAX);
+    g->t = xcalloc(members, sizeof(*g->t));
+    for (unsigned i = 0; i < members; i++) {
+        struct thread_group *t = &g->t[i];
+        *t = (struct thread_group){.tid = i ? tids[i] : 0, .leader = -1};   /* 0: the calling thread */
+        g->nthreads = i + 1;
+        open_fixed(t);
+        if ((!perf_group && open_noise(t)) || (i ? open_member_events(t, events, n) : (open_events(t, events, n), 0)) ||
+            (perf_group && open_noise(t))) {
+            perf_close(g);
+            return NULL;
+        }
     }
     return g;
 }
 
-/* The fixed group is enabled first and disabled last, so it spans the group under test;
- * the zero-iteration run subtracts the ioctls it sees in between. */
+/* The fixed groups are enabled first and disabled last, so they span the groups under test; the
+ * zero-iteration run subtracts the ioctls it sees in between (and a team's members' spin on the
+ * groups enabled before theirs). */
 static void perf_start(struct group *g)
 {
-    if (g->fixed_leader >= 0) {
-        ioctl(g->fixed_leader, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
-        ioctl(g->fixed_leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+    for (unsigned i = 0; i < g->nthreads; i++)
+        if (g->t[i].fixed_leader >= 0) {
+            ioctl(g->t[i].fixed_leader, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
+            ioctl(g->t[i].fixed_leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+        }
+    for (unsigned i = 0; i < g->nthreads; i++) {
+        ioctl(g->t[i].leader, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
+        ioctl(g->t[i].leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
     }
-    ioctl(g->leader, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
-    ioctl(g->leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
 }
 
 static void perf_stop(struct group *g)
 {
-    ioctl(g->leader, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
-    if (g->fixed_leader >= 0)
-        ioctl(g->fixed_leader, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+    for (unsigned i = g->nthreads; i-- > 0;)
+        ioctl(g->t[i].leader, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+    for (unsigned i = g->nthreads; i-- > 0;)
+        if (g->t[i].fixed_leader >= 0)
+            ioctl(g->t[i].fixed_leader, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
 }
 
-static void read_fixed(struct group *g, struct group_reading *r)
+static void read_fixed(struct thread_group *g, struct group_reading *r)
 {
     uint64_t buf[1 + 2 * FIXED_COUNT];
     if (g->fixed_leader < 0 || read(g->fixed_leader, buf, sizeof(buf)) < (ssize_t)sizeof(uint64_t))
@@ -247,33 +302,56 @@ static void read_fixed(struct group *g, struct group_reading *r)
     for (uint64_t i = 0; i < buf[0] && i < FIXED_COUNT; i++)
         for (int k = 0; k < FIXED_COUNT; k++)
             if (g->fixed_fd[k] >= 0 && g->fixed_id[k] == buf[2 + 2 * i])
-                r->fixed[k] = (double)buf[1 + 2 * i];
+                r->fixed[k] += (double)buf[1 + 2 * i];
 }
 
-static int perf_read(struct group *g, struct group_reading *r)
+static double *count_of(struct group_reading *r, int slot)
+{
+    return slot >= 0 ? &r->value[slot] : &r->noise[-1 - slot];
+}
+
+/* One thread's group added to the reading; its enabled and running times in *enabled, *running. */
+static int read_thread(struct thread_group *g, struct group_reading *r, uint64_t *enabled, uint64_t *running)
 {
     uint64_t buf[3 + 2 * (GROUP_MAX_EVENTS + NOISE_COUNT)];
     ssize_t got = read(g->leader, buf, sizeof(buf));
     if (got < (ssize_t)(3 * sizeof(uint64_t))) {
-        pm_error("reading the counter group failed: %s", got < 0 ? strerror(errno) : "short read");
+        pm_error("reading the counter group%s failed: %s", g->tid ? " of a team member" : "",
+                 got < 0 ? strerror(errno) : "short read");
         return -1;
     }
     read_fixed(g, r);
     uint64_t nr = buf[0];
     /* The kernel's times run from the open: this run's are the difference (core/source.h). */
-    r->time_enabled = buf[1] - g->enabled_before;
-    r->time_running = buf[2] - g->running_before;
+    *enabled = buf[1] - g->enabled_before;
+    *running = buf[2] - g->running_before;
     g->enabled_before = buf[1];
     g->running_before = buf[2];
     for (uint64_t i = 0; i < nr; i++) {
         uint64_t value = buf[3 + 2 * i], id = buf[4 + 2 * i];
         for (int f = 0; f < g->nfd; f++)
-            if (g->id[f] == id) {
-                if (g->slot[f] >= 0)
-                    r->value[g->slot[f]] = (double)value;
-                else
-                    r->noise[-1 - g->slot[f]] = (double)value;
-            }
+            if (g->id[f] == id)
+                *count_of(r, g->slot[f]) += (double)value;
+    }
+    return 0;
+}
+
+/* The team's counts are the sum over its threads, its times those of the least scheduled one. */
+static int perf_read(struct group *g, struct group_reading *r)
+{
+    /* Every thread opened the events the first did: those counts start from 0, the rest are left
+     * as the caller set them (not counted). */
+    const struct thread_group *first = &g->t[0];
+    for (int f = 0; f < first->nfd; f++)
+        *count_of(r, first->slot[f]) = 0;
+    for (int k = 0; k < FIXED_COUNT; k++)
+        if (first->fixed_fd[k] >= 0)
+            r->fixed[k] = 0;
+    for (unsigned i = 0; i < g->nthreads; i++) {
+        uint64_t enabled, running;
+        if (read_thread(&g->t[i], r, &enabled, &running))
+            return -1;
+        group_reading_take_times(r, i, enabled, running);
     }
     return 0;
 }

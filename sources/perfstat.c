@@ -11,6 +11,7 @@
 #include "base/subprocess.h"
 #include "base/util.h"
 #include "core/source.h"
+#include "core/team.h"
 #include "events/perfsyntax.h"
 #include "events/pfm.h"
 #include "host/clock.h"
@@ -200,8 +201,13 @@ static struct group *perfstat_open(struct event_spec **events, int n)
         free(g);
         return NULL;
     }
-    char tid[32], control[64];
-    snprintf(tid, sizeof(tid), "%ld", (long)syscall(SYS_gettid));
+    /* The measuring thread and its team's other members (core/team.h): perf sums the threads it
+     * is given, and its running time falls short of enabled when one of them was not counted. */
+    pid_t tids[TEAM_MAX];
+    unsigned members = team_led_tids(tids, TEAM_MAX);
+    char *tid = xmalloc(members * 12 + 1), control[64];
+    for (unsigned i = 0, at = 0; i < members; i++)
+        at += (unsigned)sprintf(tid + at, "%s%ld", i ? "," : "", (long)tids[i]);
     snprintf(control, sizeof(control), "fd:%d,%d", ctl[0], ack[1]);
     char *argv[16 + 2 * NSLOTS];
     int na = 0;
@@ -244,6 +250,7 @@ static struct group *perfstat_open(struct event_spec **events, int n)
         dprintf(2, "cannot run perf: %s\n", strerror(errno));
         _exit(127);
     }
+    free(tid);
     close(ctl[0]);
     close(ack[1]);
     close(out[1]);

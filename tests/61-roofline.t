@@ -3,7 +3,8 @@
 # loads, stores, branches summed over threads; AVX-512 a SKIP saying why); 'pmucal roofline' on
 # this machine (one width, one level: a few seconds) writes its ceilings for 1 thread and a team,
 # places a run's cases under them, and the report and 'emit --roofline' carry them; bad input is
-# refused before anything is measured.
+# refused before anything is measured. The perf and perfstat sources count every thread of a team:
+# each member's first touches (page faults) are summed, as the model says.
 . "$(dirname "$0")/lib.sh"
 on_this_machine
 
@@ -64,6 +65,39 @@ else
     sim_skip_or_fail "flops and team triad exact under sim"
 fi
 
+# --- a team counted whole: every member's thread, summed ----------------------------------------
+# Each member of walker phase=touch threads=N first-touches fresh 4 KiB pages of its own: N page
+# faults an iteration between them, where counting the measuring thread alone finds 1.
+TOUCH='walker size=1M page=4k phase=touch'
+if [ "$(nproc)" -lt 2 ]; then
+    skip "a team's page faults summed" "a team of 2 needs 2 CPUs; this process may use $(nproc)"
+else
+    sources=perf
+    if command -v perf > /dev/null 2>&1 && perf --version > /dev/null 2>&1; then sources="perf perfstat"
+    else skip "perfstat sums a team" "perf is not installed (Debian package linux-perf)"; fi
+    for s in $sources; do
+        $PMUCAL validate --source $s -e page-faults -r 3 --case "$TOUCH" --case "$TOUCH threads=2" \
+            --label "team-$s" > "$TMP/team-$s.tap" 2> "$TMP/team-$s.err"
+        rc=$?
+        dir=$(ls -d "$PMUCAL_RESULTS"/*-"team-$s" | head -n 1)
+        # case | page faults an iteration (each member's own, summed)
+        while IFS='|' read -r case want; do
+            case=$(echo "$case" | sed 's/ *$//'); want=$(echo $want)
+            [ -z "$case" ] && continue
+            got=$(jq -r --arg c "$case" 'select(.case == $c) | .events[] | select(.name == "page-faults") |
+                "\(.stats.median) \(.verdict.kind)"' "${dir:-$TMP/none}/measurements.ndjson" 2> /dev/null)
+            is "$got" "$want ok" "--source $s, $case: page faults an iteration over every thread, and the verdict (exit $rc)"
+        done <<EOT
+$TOUCH            | 1
+$TOUCH threads=2  | 2
+EOT
+    done
+    # shellcheck disable=SC2086
+    $PMUCAL sample $TOUCH threads=2 -e page-faults --iters 16 > "$TMP/tsample.tap" 2> "$TMP/tsample.err"; rc=$?
+    [ $rc -eq 0 ] && grep -q '# SKIP sampling follows the measuring thread alone' "$TMP/tsample.tap"
+    ok $? "sample of a team is a SKIP saying why, not a rate off by the other members (exit $rc): $(grep SKIP "$TMP/tsample.tap")"
+fi
+
 # --- bad input: refused before measuring, no folder --------------------------------------------
 # args | what the message must name
 while IFS='|' read -r args want; do
@@ -78,10 +112,16 @@ done <<'EOT'
 --levels L1,L4                 | 'L4' is not one of L1,L2,L3,DRAM
 --threads 100000               | --threads
 --run /nonexistent/run         | /nonexistent/run
+--ceilings tests/report/roofline | give --run RUN with it
+--ceilings /nonexistent --run tests/report/validate | --ceilings /nonexistent
+--ceilings tests/report/roofline --run tests/report/validate --levels L1 | give no --widths
 EOT
 $PMUCAL run flops threads=0 > /dev/null 2> "$TMP/t0.err"; rc=$?
 [ $rc -ne 0 ] && grep -q 'threads=0' "$TMP/t0.err"
 ok $? "flops threads=0 is refused naming it (rc $rc): $(head -c 200 "$TMP/t0.err")"
+$PMUCAL run walker size=L1 threads=2 > /dev/null 2> "$TMP/wt.err"; rc=$?
+[ $rc -ne 0 ] && grep -q 'threads=2 is for phase=touch' "$TMP/wt.err"
+ok $? "a walk with threads=2 is refused naming phase=touch (rc $rc): $(head -c 200 "$TMP/wt.err")"
 
 # --- ceilings on this machine, a run's cases placed ----------------------------------------------
 ncpu=$(nproc)
@@ -110,6 +150,41 @@ grep -q '<svg' "$rdir/roofline.svg" && grep -q 'L1 1T' "$rdir/roofline.svg" && g
 ok $? "roofline.svg labels each ceiling"
 $PMUCAL report "$rdir" > /dev/null 2>&1 && grep -q 'id="roofline-svg-0"' "$rdir/report.html"
 ok $? "the report of the folder draws the roofline"
+
+# --- a whole default run under the ceilings (recorded here by pmucal: tests/report/roofline*) -------
+# tests/report/roofline-run is 'pmucal validate -e page-faults -r 3' of the whole default matrix on
+# this VM and tests/report/roofline the ceilings of a full 'pmucal roofline' beside it: every case
+# with FP work and a time is placed, and each sits at or under the roof that applies to it.
+fx="$(dirname "$0")/report"
+$PMUCAL roofline --ceilings "$fx/roofline" --run "$fx/roofline-run" --label fxplace > "$TMP/fx.out" 2> "$TMP/fx.err"; rc=$?
+fxj="$(ls -d "$PMUCAL_RESULTS"/*-fxplace 2> /dev/null | head -n 1)/roofline.json"
+want=$(jq -r 'select(((.model["flops.dp"] // 0) + (.model["flops.sp"] // 0)) > 0 and .cycles.stats.median > 0) | .case' \
+    "$fx/roofline-run/measurements.ndjson" | sort -u)
+got=$(jq -r '.cases[].case' "$fxj" 2> /dev/null | sort)
+[ -n "$want" ] && [ "$got" = "$want" ]
+ok $? "every case of the default run with FP work is placed ($(echo "$got" | grep -c .) of $(echo "$want" | grep -c .)): $(echo "$want" | tr '\n' ',' | head -c 300)"
+jq -e '([.cases[] | select(.under and .gflops > 0 and .roof_gflops > 0 and .gflops <= 1.10 * .roof_gflops)] | length) == (.cases | length)' "$fxj" > /dev/null && [ $rc -eq 0 ]
+ok $? "each sits under its roof, and the command says so (exit $rc): $(jq -c '[.cases[] | select(.under | not)]' "$fxj" 2> /dev/null) $(grep -c 'ABOVE' "$TMP/fx.out") above"
+# case | the ceilings that apply: its widest FP width and precision, the level its data streams from
+while IFS='|' read -r case want; do
+    case=$(echo "$case" | sed 's/ *$//'); want=$(echo $want)
+    [ -z "$case" ] && continue
+    got=$(jq -r --arg c "$case" '.cases[] | select(.case == $c) | "\(.compute_ceiling) \(.bandwidth_ceiling)"' "$fxj" 2> /dev/null)
+    is "$got" "$want" "$case is placed under the ceilings of its own width and level"
+done <<'EOT'
+flops width=avx512                 | avx512 dp L1
+flops prec=sp op=addmul            | avx2 sp L1
+triad size=DRAM                    | avx2 dp DRAM
+triad size=L3 variant=sse store=nt | sse dp L3
+divsqrt op=fdiv                    | scalar dp L1
+EOT
+# The same run with one case 100 times faster than it was: above its roof, reported so.
+mkdir -p "$TMP/fast" && cp "$fx/roofline-run/manifest.json" "$TMP/fast/"
+jq -c 'if .case == "triad" then .cycles.stats.median /= 100 else . end' "$fx/roofline-run/measurements.ndjson" > "$TMP/fast/measurements.ndjson"
+$PMUCAL roofline --ceilings "$fx/roofline/roofline.json" --run "$TMP/fast" --label fxfast > "$TMP/fast.out" 2> "$TMP/fast.err"; rc=$?
+fj="$(ls -d "$PMUCAL_RESULTS"/*-fxfast 2> /dev/null | head -n 1)/roofline.json"
+[ $rc -eq 1 ] && grep -q '^  triad .*ABOVE THE ROOF' "$TMP/fast.out" && [ "$(jq -c '[.cases[] | select(.under | not) | .case]' "$fj")" = '["triad"]' ]
+ok $? "a case above its roof is reported, not drawn quietly: exit $rc, $(grep 'ABOVE' "$TMP/fast.out" | tr -s ' ')"
 
 # --- emit --roofline ------------------------------------------------------------------------------
 $PMUCAL emit --format c --roofline "$rdir" > "$TMP/roof.h"; rc=$?
