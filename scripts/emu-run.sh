@@ -13,7 +13,7 @@ set -eu
 [ $# -ge 4 ] || { echo "usage: $0 PMUCAL INIT COMMANDS LOG [SECONDS]" >&2; exit 2; }
 bin=$1 init=$2 cmds=$3 log=$4 limit=${5:-170}
 kernel=${PMUCAL_EMU_KERNEL:-build/emu/vmlinuz}
-eventdata=${PMUCAL_EVENTDATA:-../shared/eventdata}
+eventdata=${PMUCAL_EVENTDATA:-eventdata}   # the tree's own tables (eventdata/)
 libdir=/usr/lib/aarch64-linux-gnu
 need() { # FILE-OR-COMMAND PACKAGE
     case $1 in

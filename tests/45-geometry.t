@@ -4,7 +4,7 @@
 # side by side by info and recorded in a run's manifest; the per-host cache of the measurement.
 . "$(dirname "$0")/lib.sh"
 
-fx=../shared/hosts/zen5-vm
+fx=tests/hosts/zen5-vm   # the repository's copy of ../shared/hosts/zen5-vm
 curve=tests/hosts/zen5-vm/curve.csv
 export PMUCAL_CACHE_DIR="$TMP/cache"
 zen5() { HWLOC_XMLFILE=$fx/hwloc.xml HWLOC_THISSYSTEM=1 HWLOC_CPUID_PATH=$fx/cpuid "$@"; }

@@ -1,14 +1,21 @@
 #!/bin/sh
 # pmucal export --kcidb: a run as a KCIDB I/O report (schema v5.3). Its shape is checked here with
 # jq on every host; the schema itself with the kernel CI database's own validator (kcidb-io,
-# GPL-2.0) when python3 can import it (installed, or a checkout on PYTHONPATH): this repository
-# does not carry it, so without it those checks SKIP saying how to get it.
+# GPL-2.0): ../shared/tools/kcidb-io beside the tree (as CI has it), else one python3 can import
+# (installed, or a checkout on PYTHONPATH), under a python3 with jsonschema (Debian's
+# python3-jsonschema, which make deps installs). This repository does not carry kcidb-io, so
+# without one those checks SKIP saying how to get it.
 . "$(dirname "$0")/lib.sh"
 ref=results/reference
-validator() { python3 -c 'import json, sys, kcidb_io
+[ -d ../shared/tools/kcidb-io/kcidb_io ] && export PYTHONPATH="../shared/tools/kcidb-io${PYTHONPATH:+:$PYTHONPATH}"
+py=
+for p in python3 /usr/bin/python3; do
+    command -v "$p" > /dev/null 2>&1 && "$p" -c 'import kcidb_io, jsonschema' 2> /dev/null && { py=$p; break; }
+done
+validator() { "$py" -c 'import json, sys, kcidb_io
 kcidb_io.schema.LATEST.validate(json.load(open(sys.argv[1])))' "$1"; }
-have_validator=; why="the KCIDB validator kcidb-io is not importable by python3 (pip install kcidb-io, or PYTHONPATH=a checkout of github.com/kernelci/kcidb-io); with python3-jsonschema"
-python3 -c 'import kcidb_io, jsonschema' 2> /dev/null && have_validator=1
+have_validator=${py:+1}
+why="the KCIDB validator kcidb-io is not importable by python3 (../shared/tools/kcidb-io, pip install kcidb-io, or PYTHONPATH=a checkout of github.com/kernelci/kcidb-io), or jsonschema is missing (apt-get install python3-jsonschema)"
 for run in zen5-vm-validate-perf zen5-vm-validate-sim zen5-vm-calibrate; do
     $PMUCAL export --kcidb -o "$TMP/$run.json" "$ref/$run" 2> "$TMP/err"
     rc=$?

@@ -139,6 +139,23 @@ y="$TMP/s14"
 ok $? "beside six pinned events: INST_RETIRED and L1D_CACHE_RD reported as not scheduled or multiplexed, not as zeros: $(grep -m1 '^not ok' "$y" | cut -c1-160)"
 is "$(rc_of 13)" 1 "validate exits 1 when its counts were multiplexed"
 
+# Six events of pmucal's own task, rotated with its groups through the counters while the code
+# runs: multiplexed for real (running part of each run with iterations), split to single events
+# that stay multiplexed, reported so: never scaled, never a silent zero, never "never scheduled".
+s="$TMP/s19"
+section 19 > "$s"
+grep -q '^### emu: 6 of 6 shared events count on the command.s task' "$s"
+ok $? "command 19 ran with six events of its own task: $(grep -m1 '^### emu: ' "$s")"
+grep -q '^# learned: {INST_RETIRED,instructions,CPU_CYCLES} cannot be measured as one group: the group was multiplexed (running [1-9][0-9]* of [0-9]* ns)' "$s"
+ok $? "the group is caught as multiplexed while the code ran: $(grep -m1 '^# learned: {' "$s" | cut -c1-200)"
+mux=$(grep -c '^not ok [0-9]* - walker :: [A-Za-z_]*: the group was multiplexed (running [1-9][0-9]* of [0-9]* ns): .*not comparable and never scaled' "$s")
+[ "$mux" = 2 ] && ! grep -q 'silent zero\|never scheduled' "$s"
+ok $? "INST_RETIRED and instructions, alone, still multiplexed: not ok so ($mux lines), never a silent zero or never scheduled"
+part=$(sed -n 's/^# split walker :: INST_RETIRED: .*raw counts of repetition 1: \([0-9]*\) (\([0-9]*\) iterations), \([0-9]*\) (0).*/\1 \2 \3/p' "$s" | head -n 1)
+echo "$part" | awk '{ exit !($1 - $3 > 0 && $1 - $3 < 18 * $2) }'
+ok $? "the multiplexed raw count is a part of the run's, not scaled up to it: count(N) count(0) of N iterations: $part (18 x N is the whole)"
+is "$(rc_of 19)" 1 "validate exits 1 when its counts were multiplexed"
+
 # perf's {a,b,c} groups, led by their first event (created disabled): seven INST_RETIRED open, as
 # armv8_pmuv3 leaves a disabled leader out of its counter check, and are never scheduled; eight
 # are refused (EINVAL on the seventh member).
@@ -165,12 +182,12 @@ echo "# the 7-member group: $(grep -m1 '^# split walker :: INST_RETIRED' "$l")"
 echo "# its parts' raw INST_RETIRED [count(N), count(0)] of repetition 1, an event each: $(jq -r -s -c 'map(select(.group == 0) | {part, iters, raw: [.events[] | .raw[0]]})' "$TMP/lead.ndjson" 2> /dev/null)"
 
 # perf's arm64 table by the guest's own MIDR, where libpfm4's arm_n1 is hidden.
-if [ -f "${PMUCAL_EVENTDATA:-../shared/eventdata}/arm/mapfile.csv" ]; then
+if [ -f "${PMUCAL_EVENTDATA:-eventdata}/arm/mapfile.csv" ]; then
     is "$(section 11 | sed '/^$/d' | tail -n 1)" "{r8:u,r21:u,r3:u}" "inside, the N1's perf table resolves ArchStdEvent names to their codes"
     section 12 | head -n 1 | grep -q "arm/arm/cortex-a76-n1 (CPUID 0x00000000414fd0c1 matches row '0x00000000410fd0c0'"
     ok $? "inside, the table is chosen by the MIDR: $(section 12 | head -n 1 | cut -c1-160)"
 else
-    skip "perf's arm64 tables inside" "no tables at ${PMUCAL_EVENTDATA:-../shared/eventdata}/arm"
+    skip "perf's arm64 tables inside" "no tables at ${PMUCAL_EVENTDATA:-eventdata}/arm"
 fi
 
 # Sampling (section 15, its records in 16) on walker loads=1: 3 instructions an iteration.

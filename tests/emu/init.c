@@ -8,7 +8,9 @@
  * names (a results folder's name holds the date), "hog N LINE" runs LINE while N counting events
  * of its own (INST_RETIRED on CPU 0, for the whole CPU) hold N of the PMU's counters, so the
  * kernel must share them (multiplexing); "pin N LINE" the same with pinned events, which keep
- * their counters, so a group that needs one is never scheduled. Each prints
+ * their counters, so a group that needs one is never scheduled; "share N LINE" runs LINE with N
+ * such events on its own task (inherited by its threads), so they and its groups are flexible
+ * groups of one task, which the kernel rotates through the counters while the code runs. Each prints
  * "### emu begin N: LINE" and "### emu end N rc=RC" around its output. */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,16 +35,34 @@ static void mount_or_say(const char *src, const char *dir, const char *type)
         printf("### emu: mount %s on %s: %s\n", type, dir, strerror(errno));
 }
 
-static int run(char **assign, int nassign, char **argv)
+static int hog_open_task(int n, pid_t pid, int *fd);
+
+/* share > 0: that many counting events on the child's task, opened while it waits on a pipe. */
+static int run(char **assign, int nassign, char **argv, int share, int *fd)
 {
     fflush(stdout);
+    int go[2] = {-1, -1};
+    if (share && pipe(go))
+        return -1;
     pid_t pid = fork();
     if (pid == 0) {
+        char c;
+        if (share && (close(go[1]), read(go[0], &c, 1) != 1))
+            _exit(126);
         for (int i = 0; i < nassign; i++)
             putenv(assign[i]);
         execv(argv[0], argv);
         printf("### emu: exec %s: %s\n", argv[0], strerror(errno));
         _exit(127);
+    }
+    if (share) {
+        close(go[0]);
+        if (pid > 0)
+            printf("### emu: %d of %d shared events count on the command's task\n", hog_open_task(share, pid, fd), share);
+        fflush(stdout);
+        if (write(go[1], "g", 1) != 1)
+            printf("### emu: cannot start the command: %s\n", strerror(errno));
+        close(go[1]);
     }
     int st;
     if (pid < 0 || waitpid(pid, &st, 0) < 0)
@@ -65,6 +85,29 @@ static int hog_open(int n, bool pinned, int *fd)
         fd[i] = (int)syscall(SYS_perf_event_open, &a, -1, 0, -1, 0);
         if (fd[i] < 0)
             printf("### emu: hog event %d: %s\n", i + 1, strerror(errno));
+        else
+            got++;
+    }
+    return got;
+}
+
+/* n counting events of raw 0x08 on one task and the threads it creates, each its own flexible
+ * group, counting from its exec: fds into fd. How many opened. */
+static int hog_open_task(int n, pid_t pid, int *fd)
+{
+    int got = 0;
+    for (int i = 0; i < n; i++) {
+        struct perf_event_attr a;
+        memset(&a, 0, sizeof(a));
+        a.size = sizeof(a);
+        a.type = PERF_TYPE_RAW;
+        a.config = 0x08;
+        a.inherit = 1;
+        a.disabled = 1;
+        a.enable_on_exec = 1;
+        fd[i] = (int)syscall(SYS_perf_event_open, &a, pid, -1, -1, 0);
+        if (fd[i] < 0)
+            printf("### emu: shared event %d: %s\n", i + 1, strerror(errno));
         else
             got++;
     }
@@ -135,9 +178,15 @@ int main(void)
             nassign++;
         argv += nassign;
         argc -= nassign;
-        int rc, hog[8], nhog = 0;
-        if ((!strcmp(argv[0], "hog") || !strcmp(argv[0], "pin")) && argc > 2 && atoi(argv[1]) > 0 &&
-            atoi(argv[1]) <= 8) {
+        int rc, hog[8], nhog = 0, share = 0;
+        if (!strcmp(argv[0], "share") && argc > 2 && atoi(argv[1]) > 0 && atoi(argv[1]) <= 8) {
+            share = nhog = atoi(argv[1]);
+            for (int i = 0; i < nhog; i++)
+                hog[i] = -1;
+            argv += 2;
+            argc -= 2;
+        } else if ((!strcmp(argv[0], "hog") || !strcmp(argv[0], "pin")) && argc > 2 && atoi(argv[1]) > 0 &&
+                   atoi(argv[1]) <= 8) {
             nhog = atoi(argv[1]);
             printf("### emu: %d of %d %s events hold counters\n", hog_open(nhog, argv[0][0] == 'p', hog), nhog,
                    argv[0][0] == 'p' ? "pinned" : "hog");
@@ -148,7 +197,7 @@ int main(void)
             rc = cat(argv[1]);
         else if (!strcmp(argv[0], "pmucal")) {
             argv[0] = "/bin/pmucal";
-            rc = run(words, nassign, argv);
+            rc = run(words, nassign, argv, share, hog);
         } else {
             printf("### emu: unknown command %s\n", argv[0]);
             rc = 127;

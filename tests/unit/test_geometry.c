@@ -45,7 +45,7 @@ int main(void)
 {
     struct cpu_caches zen5, intel;
     char why[300];
-    setenv("HWLOC_CPUID_PATH", "../shared/hosts/zen5-vm/cpuid", 1);
+    setenv("HWLOC_CPUID_PATH", "tests/hosts/zen5-vm/cpuid", 1);   /* the repository's copy */
     int rc = cpu_caches_read(&zen5, why, (int)sizeof(why));
     unsetenv("HWLOC_CPUID_PATH");
     CHECK(rc == 0 && !strcmp(zen5.vendor, "AuthenticAMD") && !zen5.described[1] && !zen5.described[2] &&
