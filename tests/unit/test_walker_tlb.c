@@ -45,8 +45,10 @@ int main(void)
         struct case_ *c = case_from_text(k, text);
         if (!c || case_setup(c) != KERNEL_OK) {
             CHECK(0, r->line, "%s: set up", text);
-            if (c)
+            if (c) {
+                k->teardown(c);
                 case_free(c);
+            }
             continue;
         }
         struct quantities q;
@@ -59,6 +61,7 @@ int main(void)
         else
             CHECK(fabs(per_load - r->expect_per_load) < 1e-9, r->line, "%s (%d entries): %.3f dtlb.miss a load, want %g",
                   text, entries, per_load, r->expect_per_load);
+        k->teardown(c);
         case_free(c);
     }
     return done_testing();
