@@ -35,7 +35,7 @@ static void mount_or_say(const char *src, const char *dir, const char *type)
         printf("### emu: mount %s on %s: %s\n", type, dir, strerror(errno));
 }
 
-static int hog_open_task(int n, pid_t pid, int *fd);
+static int count_events(int n, pid_t pid, bool pinned, int *fd);
 
 /* share > 0: that many counting events on the child's task, opened while it waits on a pipe. */
 static int run(char **assign, int nassign, char **argv, int share, int *fd)
@@ -58,7 +58,7 @@ static int run(char **assign, int nassign, char **argv, int share, int *fd)
     if (share) {
         close(go[0]);
         if (pid > 0)
-            printf("### emu: %d of %d shared events count on the command's task\n", hog_open_task(share, pid, fd), share);
+            printf("### emu: %d of %d shared events count on the command's task\n", count_events(share, pid, false, fd), share);
         fflush(stdout);
         if (write(go[1], "g", 1) != 1)
             printf("### emu: cannot start the command: %s\n", strerror(errno));
@@ -71,8 +71,9 @@ static int run(char **assign, int nassign, char **argv, int share, int *fd)
 }
 
 /* n counting events of raw 0x08 (INST_RETIRED: a programmable counter each, never the cycle
- * counter) on CPU 0 for every task, each its own group, enabled: fds into fd. How many opened. */
-static int hog_open(int n, bool pinned, int *fd)
+ * counter), each its own group: fds into fd; how many opened. pid -1: on CPU 0 for every task,
+ * enabled (pinned or flexible); else on that task and the threads it creates, from its exec. */
+static int count_events(int n, pid_t pid, bool pinned, int *fd)
 {
     int got = 0;
     for (int i = 0; i < n; i++) {
@@ -82,32 +83,11 @@ static int hog_open(int n, bool pinned, int *fd)
         a.type = PERF_TYPE_RAW;
         a.config = 0x08;
         a.pinned = pinned;
-        fd[i] = (int)syscall(SYS_perf_event_open, &a, -1, 0, -1, 0);
+        if (pid >= 0)
+            a.inherit = a.disabled = a.enable_on_exec = 1;
+        fd[i] = (int)syscall(SYS_perf_event_open, &a, pid, pid >= 0 ? -1 : 0, -1, 0);
         if (fd[i] < 0)
-            printf("### emu: hog event %d: %s\n", i + 1, strerror(errno));
-        else
-            got++;
-    }
-    return got;
-}
-
-/* n counting events of raw 0x08 on one task and the threads it creates, each its own flexible
- * group, counting from its exec: fds into fd. How many opened. */
-static int hog_open_task(int n, pid_t pid, int *fd)
-{
-    int got = 0;
-    for (int i = 0; i < n; i++) {
-        struct perf_event_attr a;
-        memset(&a, 0, sizeof(a));
-        a.size = sizeof(a);
-        a.type = PERF_TYPE_RAW;
-        a.config = 0x08;
-        a.inherit = 1;
-        a.disabled = 1;
-        a.enable_on_exec = 1;
-        fd[i] = (int)syscall(SYS_perf_event_open, &a, pid, -1, -1, 0);
-        if (fd[i] < 0)
-            printf("### emu: shared event %d: %s\n", i + 1, strerror(errno));
+            printf("### emu: %s event %d: %s\n", pid >= 0 ? "shared" : "hog", i + 1, strerror(errno));
         else
             got++;
     }
@@ -188,7 +168,7 @@ int main(void)
         } else if ((!strcmp(argv[0], "hog") || !strcmp(argv[0], "pin")) && argc > 2 && atoi(argv[1]) > 0 &&
                    atoi(argv[1]) <= 8) {
             nhog = atoi(argv[1]);
-            printf("### emu: %d of %d %s events hold counters\n", hog_open(nhog, argv[0][0] == 'p', hog), nhog,
+            printf("### emu: %d of %d %s events hold counters\n", count_events(nhog, -1, argv[0][0] == 'p', hog), nhog,
                    argv[0][0] == 'p' ? "pinned" : "hog");
             argv += 2;
             argc -= 2;
