@@ -189,4 +189,21 @@ extern const uint64_t isa_ifetch_max_bytes;
  * alike over pairs). */
 int isa_bbexec_emit(struct emit *e, uint64_t words, uint64_t sqrts, struct shape_counts *n);
 
+/* branch: one iteration's code, from body (bound here) to the loop test at test (bound here)
+ * and the function's return; each returns the instructions an iteration executes. The slot of an
+ * iteration is data + (iteration & (slots - 1)) * entry_bytes (slots and entry_bytes powers of
+ * two). cond: that many conditional branches, one every 64 / density bytes, each on a bit of the
+ * slot (bit j % 64 of word j / 64), each to the instruction after it; uncond: n jumps spacing bytes
+ * apart, the body at block first, block i jumping to block next[i] (n: the test); indirect: a jump through the
+ * slot (entry_bytes 8) to one of the targets (labels bound here), each the loop test. Code larger
+ * than isa_branch_max_bytes cannot loop back. */
+uint64_t isa_branch_cond(struct emit *e, int body, int test, uint64_t branches, uint64_t density, uint64_t slots,
+                         uint64_t entry_bytes);
+uint64_t isa_branch_uncond(struct emit *e, int body, int test, uint64_t n, uint64_t spacing, uint64_t first,
+                           const uint64_t *next);
+uint64_t isa_branch_indirect(struct emit *e, int body, int test, uint64_t slots, uint64_t ntargets, const int *targets);
+extern const uint64_t isa_branch_max_bytes;
+/* The generated function's entry, a jump to its loop test (so run(0) runs the test alone): its label. */
+int isa_emit_entry(struct emit *e, int test);
+
 #endif

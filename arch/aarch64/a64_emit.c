@@ -86,6 +86,44 @@ void emit_movz(struct emit *e, enum reg d, unsigned imm16)
     emit_insn(e, s, -1, "mov %s, #0x%x", xn(bd, d, false), imm16);
 }
 
+int emit_fill(struct emit *e, size_t bytes)
+{
+    if (bytes % 4)
+        pm_fatal("emit: %zu bytes cannot be filled with 4-byte nops", bytes);
+    for (size_t i = 0; i < bytes / 4; i++)
+        emit_nop(e);
+    return (int)(bytes / 4);
+}
+
+int emit_align(struct emit *e, size_t align)
+{
+    return emit_fill(e, (align - e->len % align) % align);
+}
+
+void emit_and_low(struct emit *e, enum reg d, enum reg n, unsigned bits)
+{
+    if (bits < 1 || bits > 63)
+        pm_fatal("emit: and with the low %u bits cannot be encoded", bits);
+    char bd[8], bn[8];
+    size_t s = e->len;
+    /* Logical immediate, 64-bit element (N = 1), no rotation, bits ones: imms = bits - 1. */
+    word(e, 0x92400000u | (bits - 1) << 10 | (uint32_t)n << 5 | (uint32_t)d);
+    emit_insn(e, s, -1, "and %s, %s, #0x%llx", xn(bd, d, false), xn(bn, n, false), (unsigned long long)((1ull << bits) - 1));
+}
+
+void emit_add_lsl(struct emit *e, enum reg d, enum reg n, enum reg m, unsigned shift)
+{
+    if (shift > 63)
+        pm_fatal("emit: add shift %u is not 0..63", shift);
+    char bd[8], bn[8], bm[8];
+    size_t s = e->len;
+    word(e, 0x8b000000u | (uint32_t)m << 16 | shift << 10 | (uint32_t)n << 5 | (uint32_t)d);
+    if (shift)
+        emit_insn(e, s, -1, "add %s, %s, %s, lsl #%u", xn(bd, d, false), xn(bn, n, false), xn(bm, m, false), shift);
+    else
+        emit_insn(e, s, -1, "add %s, %s, %s", xn(bd, d, false), xn(bn, n, false), xn(bm, m, false));
+}
+
 /* ldr or str of x register t at base + disp (unsigned, scaled by 8). */
 static void load_store(struct emit *e, uint32_t op, const char *name, enum reg t, enum reg base, unsigned disp)
 {

@@ -30,6 +30,10 @@ void emit_str(struct emit *e, enum reg t, enum reg base, unsigned disp);   /* st
 void emit_tbnz(struct emit *e, enum reg r, unsigned bit, int label);       /* branch when bit of xR is 1 */
 void emit_fmov_d_2(struct emit *e, unsigned d);                           /* fmov dD, #2.0 */
 void emit_fsqrt_d(struct emit *e, unsigned d, unsigned n);                /* fsqrt dD, dN */
+int emit_fill(struct emit *e, size_t bytes);     /* bytes / 4 nops; returns how many */
+int emit_align(struct emit *e, size_t align);    /* nops up to the next multiple; returns how many */
+void emit_and_low(struct emit *e, enum reg d, enum reg n, unsigned bits);  /* and xD, xN, #(2^bits - 1) */
+void emit_add_lsl(struct emit *e, enum reg d, enum reg n, enum reg m, unsigned shift);   /* add xD, xN, xM, lsl #s */
 void emit_push_lr(struct emit *e);                                /* stp x29, x30, [sp, #-16]! */
 void emit_pop_lr(struct emit *e);                                 /* ldp x29, x30, [sp], #16 */
 

@@ -8,7 +8,6 @@
 static const struct {
     const char *name, *why;
 } not_ported[] = {
-    {"branch", "no AArch64 version yet: its conditional, jump-chain and indirect code is generated in x86 emitter operations"},
     {"divsqrt", "no AArch64 version yet: its dependent chains are x86's divsd/sqrtsd"},
     {"fpassist", "x86 only: it provokes x87/SSE microcode assists through MXCSR"},
 };

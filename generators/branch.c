@@ -4,10 +4,10 @@
  * indirect jumps over N targets, predictable or random.
  *
  * Conditional branches read their outcomes from a table of bits indexed by the iteration
- * (%rdi & mask), so every pattern runs the very same instructions and only the outcomes differ:
+ * (counter & mask), so every pattern runs the very same instructions and only the outcomes differ:
  * cycles(random) - cycles(taken) over the mispredicts is the cost of one. Each branch jumps to
  * the instruction after it, so taken or not the same instructions follow: inst is exact for
- * every pattern. */
+ * every pattern. The ISA writes the code (arch/isa.h: x86's bt/jb, A64's tbnz). */
 #include "base/rng.h"
 #include "base/util.h"
 #include "core/lru.h"
@@ -35,7 +35,7 @@ struct branch {
 
 static const struct param branch_params[] = {
     {"kind", PARAM_ENUM, "cond", "cond: conditional branches; uncond: a chain of direct jumps; indirect: one "
-     "jmp *(table) over 'targets' targets", "cond|uncond|indirect"},
+     "jump through a table over 'targets' targets", "cond|uncond|indirect"},
     {"pattern", PARAM_ENUM, "taken", "outcomes: taken, never, alternate, period (taken once every 'period'), random "
      "(seeded, fair); indirect: taken = one target, period = the targets in turn, random = a random target",
      "taken|never|alternate|period|random"},
@@ -82,107 +82,6 @@ static int log2u(uint64_t x)
     return l;
 }
 
-/* %rax = data + (%rdi & (slots-1)) * entry_bytes: the iteration's slot of the table. */
-static void emit_slot(struct emit *e, uint64_t slots, uint64_t entry_bytes)
-{
-    emit_mov_reg(e, RAX, RDI);
-    emit_and_imm(e, RAX, (int32_t)(slots - 1));
-    emit_shl_imm(e, RAX, log2u(entry_bytes));
-    emit_add_reg(e, RAX, RSI);
-}
-
-static void gen_cond(struct branch *b, int body, int test)
-{
-    struct emit *e = &b->g.e;
-    uint64_t spacing = 64 / b->density;
-    emit_bind(e, body);
-    size_t n0 = e->ninsn;
-    emit_comment(e, "slot of this iteration: %%rax = table + (%%rdi & %llu) * %llu",
-                 (unsigned long long)(b->slots - 1), (unsigned long long)(b->words * 8));
-    emit_slot(e, b->slots, b->words * 8);
-    emit_align(e, 64);
-    for (uint64_t j = 0; j < b->branches; j++) {
-        size_t start = e->len;
-        if (j % 64 == 0) {
-            emit_comment(e, "outcomes of branches %llu..%llu", (unsigned long long)j,
-                         (unsigned long long)(j + 63 < b->branches ? j + 63 : b->branches - 1));
-            emit_load(e, RDX, RAX, (int32_t)(j / 64 * 8));
-        }
-        size_t used = e->len - start + 7;   /* bt $j,%rdx (5) + jb rel8 (2) */
-        emit_fill(e, spacing > used ? spacing - used : 0);
-        emit_bt_imm(e, RDX, (int)(j % 64));
-        int next = emit_label(e);
-        emit_jcc(e, CC_B, next, REL8);   /* taken or not, on to the next instruction */
-        emit_bind(e, next);
-    }
-    emit_bind(e, test);
-    emit_loop_test(e, body);
-    b->body_insn = e->ninsn - n0;
-    emit_ret(e);
-}
-
-static void gen_uncond(struct branch *b, int body, int test, const struct case_ *c)
-{
-    struct emit *e = &b->g.e;
-    uint64_t n = b->branches, spacing = 64 / b->density;
-    uint64_t *order = xmalloc(n * sizeof(*order));   /* order[k]: the block visited k-th */
-    for (uint64_t i = 0; i < n; i++)
-        order[i] = i;
-    if (case_is(c, "order", "random")) {
-        struct rng r;
-        rng_seed(&r, case_uint(c, "seed"));
-        for (uint64_t i = n - 1; i > 0; i--) {
-            uint64_t j = rng_below(&r, i + 1);
-            uint64_t t = order[i]; order[i] = order[j]; order[j] = t;
-        }
-    }
-    uint64_t *next_of = xmalloc(n * sizeof(*next_of));   /* block -> next visit position */
-    for (uint64_t k = 0; k < n; k++)
-        next_of[order[k]] = k + 1;
-    int *block = xmalloc(n * sizeof(*block));
-    for (uint64_t i = 0; i < n; i++)
-        block[i] = emit_label(e);
-    emit_comment(e, "%llu jumps %llu bytes apart, visited in %s order; the filler after each is never run",
-                 (unsigned long long)n, (unsigned long long)spacing, case_str(c, "order"));
-    for (uint64_t i = 0; i < n; i++) {
-        emit_bind(e, block[i]);
-        if (order[0] == i)
-            emit_bind(e, body);
-        uint64_t k = next_of[i];
-        emit_jmp(e, k < n ? block[order[k]] : test, REL32);
-        emit_fill(e, spacing - 5);
-    }
-    emit_bind(e, test);
-    emit_loop_test(e, body);
-    emit_ret(e);
-    b->body_insn = n + 2;
-    free(order);
-    free(next_of);
-    free(block);
-}
-
-static void gen_indirect(struct branch *b, int body, int test, int *target_labels)
-{
-    struct emit *e = &b->g.e;
-    emit_bind(e, body);
-    emit_comment(e, "slot of this iteration, then jmp through it to one of %llu targets",
-                 (unsigned long long)b->targets);
-    emit_slot(e, b->slots, 8);
-    emit_jmp_mem(e, RAX, 0);
-    for (uint64_t t = 0; t < b->targets; t++) {
-        emit_align(e, 64);
-        emit_comment(e, "target %llu: the loop test", (unsigned long long)t);
-        emit_bind(e, target_labels[t]);
-        emit_loop_test(e, body);
-        emit_ret(e);
-    }
-    emit_align(e, 64);
-    emit_bind(e, test);
-    emit_loop_test(e, body);
-    emit_ret(e);
-    b->body_insn = 5 + 2;
-}
-
 static int branch_setup(struct case_ *c)
 {
     struct branch *b = xcalloc(1, sizeof(*b));
@@ -215,9 +114,16 @@ static int branch_setup(struct case_ *c)
                  case_str(c, "pattern"));
         return KERNEL_ERROR;
     }
+    uint64_t code_bytes = b->kind == INDIRECT ? b->targets * 64 + 4096 : b->branches * (64 / b->density) + 4096;
+    if (code_bytes > isa_branch_max_bytes) {
+        pm_error("branch: branches=%s density=%s make about %s of code, more than this ISA's loop branch reaches back "
+                 "(%s); lower branches or raise density", case_str(c, "branches"), case_str(c, "density"),
+                 fmt_size(code_bytes), fmt_size(isa_branch_max_bytes));
+        return KERNEL_ERROR;
+    }
     struct emit *e = &b->g.e;
     gen_init(&b->g, b->branches * 64 + 4096);
-    int body = emit_label(e), test = emit_label(e), entry = emit_label(e);
+    int body = emit_label(e), test = emit_label(e);
     int *target_labels = NULL;
     struct rng r;
     rng_seed(&r, case_uint(c, "seed"));
@@ -234,20 +140,37 @@ static int branch_setup(struct case_ *c)
                     ones++;
                 }
         b->taken_fraction = (double)ones / (double)(b->slots * b->branches);
-        gen_cond(b, body, test);
+        b->body_insn = isa_branch_cond(e, body, test, b->branches, b->density, b->slots, b->words * 8);
     } else if (b->kind == UNCOND) {
-        gen_uncond(b, body, test, c);
+        uint64_t n = b->branches, spacing = 64 / b->density;
+        uint64_t *order = xmalloc(n * sizeof(*order));   /* order[k]: the block visited k-th */
+        for (uint64_t i = 0; i < n; i++)
+            order[i] = i;
+        if (case_is(c, "order", "random")) {
+            struct rng ro;
+            rng_seed(&ro, case_uint(c, "seed"));
+            for (uint64_t i = n - 1; i > 0; i--) {
+                uint64_t j = rng_below(&ro, i + 1);
+                uint64_t t = order[i]; order[i] = order[j]; order[j] = t;
+            }
+        }
+        emit_comment(e, "%llu jumps %llu bytes apart, visited in %s order; the filler after each is never run",
+                     (unsigned long long)n, (unsigned long long)spacing, case_str(c, "order"));
+        uint64_t *next = xmalloc(n * sizeof(*next));   /* block -> the block visited after it, n: the test */
+        for (uint64_t k = 0; k < n; k++)
+            next[order[k]] = k + 1 < n ? order[k + 1] : n;
+        b->body_insn = isa_branch_uncond(e, body, test, n, spacing, order[0], next);
+        free(order);
+        free(next);
     } else {
         b->slots = TABLE_BYTES / 8;
         b->table = xcalloc(b->slots, 8);
         target_labels = xmalloc(b->targets * sizeof(int));
         for (uint64_t t = 0; t < b->targets; t++)
             target_labels[t] = emit_label(e);
-        gen_indirect(b, body, test, target_labels);
+        b->body_insn = isa_branch_indirect(e, body, test, b->slots, b->targets, target_labels);
     }
-    emit_comment(e, "entry: the function starts here, jumping to the test");
-    emit_bind(e, entry);
-    emit_jmp(e, test, REL32);
+    int entry = isa_emit_entry(e, test);
     if (b->table)
         c->iters_lap = b->slots;
     if (gen_map(&b->g, entry, false, "branch")) {
@@ -334,7 +257,7 @@ static void branch_model(const struct case_ *c, struct quantities *q)
         q->v[Q_BR_ALL] = n + 1;
         q->v[Q_BR_MISPRED] = 0;   /* a jump missing the BTB is re-steered at decode, not mispredicted at retire */
     } else {
-        q->v[Q_LD_ALL] = 1;       /* jmp *(%rax) reads its target from memory */
+        q->v[Q_LD_ALL] = 1;       /* the jump's target is read from memory (x86's jmp *(%rax), A64's ldr) */
         q->v[Q_BYTES_READ] = 8;
         q->v[Q_BR_INDIRECT] = 1;
         q->v[Q_BR_COND] = q->v[Q_BR_COND_TAKEN] = 1;
