@@ -61,11 +61,16 @@ static void times_add(struct measurement *m, struct run_times *t, const struct g
 void measure_schedule_judge(struct measurement *m)
 {
     m->multiplexed = m->time_running < m->time_enabled;
-    double one_iter = (m->enabled_iters - m->enabled_zero) / (double)(m->iters ? m->iters : 1);
+    /* Held no longer with iterations than without, within the zero-iteration runs' spread, one
+     * iteration's time, or a thousandth of the code's: the clock perf reads ticks coarsely (the
+     * emulated N1's timer every 16 ns, so two runs differ by a tick or two whatever they did),
+     * and a group that held the counters for less than that counted none of the code. */
+    double code = m->enabled_iters - m->enabled_zero;
+    double one_iter = code / (double)(m->iters ? m->iters : 1);
+    double allowance = fmax(fmax(m->running_zero_spread, one_iter), 1e-3 * code);
     m->never_scheduled = m->time_enabled > 0 &&
                          (m->time_running == 0 ||
-                          (m->multiplexed && m->enabled_iters > 0 &&
-                           m->running_iters - m->running_zero <= fmax(m->running_zero_spread, one_iter)));
+                          (m->multiplexed && m->enabled_iters > 0 && m->running_iters - m->running_zero <= allowance));
 }
 
 static void times_judge(struct measurement *m, const struct run_times *t)
