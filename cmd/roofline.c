@@ -117,7 +117,9 @@ static int pick(const char *opt, const char *list, const char *const *choices, i
 }
 
 /* One case timed: its flops and bytes per iteration over the median ns per iteration. 0 ok, 1 SKIP,
- * -1 failed. */
+ * 2 withheld (no time survived the load, TIME_WITHHELD says why), -1 failed. */
+#define TIME_WITHHELD "every timing window was disturbed, in three measurements: a member of the team waited " \
+                      "for its CPU, which other work held; withheld, not guessed"
 static int time_case(const char *kernel, const char *text, int reps, double *gflops, double *gbs, double *ghz,
                      double *set_bytes)
 {
@@ -135,6 +137,8 @@ static int time_case(const char *kernel, const char *text, int reps, double *gfl
     }
     if (rc)
         return rc;
+    if (!(cycles.median > 0))
+        return 2;
     double ns = cycles.median / *ghz;
     double flops = (quantity_stated(&q, Q_FLOPS_DP) ? q.v[Q_FLOPS_DP] : 0) +
                    (quantity_stated(&q, Q_FLOPS_SP) ? q.v[Q_FLOPS_SP] : 0);
@@ -152,6 +156,7 @@ struct ceiling {
     double value, ghz;         /* GFLOP/s or GB/s; NAN when skipped */
     double set_bytes;          /* bandwidth: each thread's working set */
     const char *op;
+    const char *withheld;      /* why there is no value though the case ran, or NULL */
 };
 
 static int measure_ceilings(const struct roofline_args *a, const bool *width_on, const bool *level_on,
@@ -178,20 +183,22 @@ static int measure_ceilings(const struct roofline_args *a, const bool *width_on,
                 snprintf(text, sizeof(text), "width=%s prec=%s op=%s threads=%u", all_widths[w], precs[p],
                          op, threads[t]);
                 struct ceiling *c = &comp[(*ncomp)++];
-                *c = (struct ceiling){all_widths[w], precs[p], threads[t], NAN, NAN, NAN, op};
+                *c = (struct ceiling){all_widths[w], precs[p], threads[t], NAN, NAN, NAN, op, NULL};
                 double gbs, set;
                 int rc = time_case("flops", text, (int)a->reps, &c->value, &gbs, &c->ghz, &set);
                 failed |= rc < 0;
+                c->withheld = rc == 2 ? TIME_WITHHELD : NULL;
             }
     for (int l = 0; l < 4 && !stop_requested(); l++)
         for (int t = 0; level_on[l] && t < nthreads && !stop_requested(); t++) {
             char text[128];
             snprintf(text, sizeof(text), "size=%s variant=%s threads=%u", all_levels[l], variant, threads[t]);
             struct ceiling *c = &bw[(*nbw)++];
-            *c = (struct ceiling){all_levels[l], NULL, threads[t], NAN, NAN, NAN, variant};
+            *c = (struct ceiling){all_levels[l], NULL, threads[t], NAN, NAN, NAN, variant, NULL};
             double gflops;
             int rc = time_case("triad", text, (int)a->reps, &gflops, &c->value, &c->ghz, &c->set_bytes);
             failed |= rc < 0;
+            c->withheld = rc == 2 ? TIME_WITHHELD : NULL;
         }
     return failed;
 }
@@ -219,7 +226,8 @@ static int ceilings_read(const struct jvalue *doc, const char *path, struct ceil
             struct ceiling e = {jget_str(c, k ? "level" : "isa", NULL), k ? NULL : jget_str(c, "prec", NULL),
                                 (unsigned)(threads >= 1 && threads <= 1024 ? threads : 0),
                                 jget_num(c, k ? "gbs" : "gflops", NAN), jget_num(c, "core_ghz", NAN),
-                                jget_num(c, "bytes_per_thread", NAN), jget_str(c, k ? "variant" : "op", "")};
+                                jget_num(c, "bytes_per_thread", NAN), jget_str(c, k ? "variant" : "op", ""),
+                                jget_str(c, "withheld", NULL)};
             if (*n == max || !e.what || (!k && !e.prec) || !e.threads || e.value < 0) {
                 pm_error("roofline: --ceilings %s: %s ceiling %d is not one 'pmucal roofline' writes (a name, %s"
                          "threads 1..1024, a value at least 0 or null; at most %d of them)", path,
@@ -377,6 +385,8 @@ static void ceilings_json(struct json *j, const char *key, const char *unit, con
         json_number(j, "core_ghz", c[i].ghz);
         if (!c[i].prec)
             json_number(j, "bytes_per_thread", c[i].set_bytes);
+        if (c[i].withheld)
+            json_string(j, "withheld", c[i].withheld);
         json_object_end(j);
     }
     json_array_end(j);
@@ -394,11 +404,15 @@ static void print_ceilings(const char *title, const struct ceiling *c, int n, co
         printf("  %-26s", name);
         for (int t = 0; t < nthreads && i + t < n; t++)
             if (isnan(c[i + t].value))
-                printf(" %16s", "SKIP");
+                printf(" %16s", c[i + t].withheld ? "withheld" : "SKIP");
             else
                 printf(" %16.2f", c[i + t].value);
         printf("\n");
     }
+    for (int i = 0; i < n; i++)
+        if (c[i].withheld)
+            pm_note("roofline: %s %s%s%u thread%s: %s", c[i].what, c[i].prec ? c[i].prec : "", c[i].prec ? " " : "",
+                    c[i].threads, c[i].threads == 1 ? "" : "s", c[i].withheld);
 }
 
 static int write_svg(const char *dir, const struct json *j)

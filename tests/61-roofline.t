@@ -136,11 +136,14 @@ rdir=$(ls -d "$PMUCAL_RESULTS"/*-roofline | head -n 1)
 rj="${rdir:-$TMP/none}/roofline.json"
 team=$(jq -r .threads "$rj" 2> /dev/null)
 is "$team" "$ncpu" "the team is every allowed CPU"
-jq -e --argjson n "$ncpu" '[.compute[] | select(.isa == "scalar") | [.prec, .threads, (.gflops > 0)]] | sort ==
+jq -e --argjson n "$ncpu" '[.compute[] | select(.isa == "scalar") | [.prec, .threads, (.gflops > 0 or (.threads > 1 and (.withheld | type) == "string"))]] | sort ==
     ([["dp", 1, true], ["sp", 1, true]] + (if $n > 1 then [["dp", $n, true], ["sp", $n, true]] else [] end) | sort)' "$rj" > /dev/null
 ok $? "compute ceilings: scalar dp and sp, 1 thread and $ncpu, each a positive GFLOP/s: $(jq -c '[.compute[] | [.prec, .threads, .gflops]]' "$rj" 2> /dev/null)"
-jq -e --argjson n "$ncpu" '[.bandwidth[] | select(.level == "L1" and .gbs > 0) | .threads] | sort == ([1] + (if $n > 1 then [$n] else [] end))' "$rj" > /dev/null
-ok $? "bandwidth ceilings: L1, 1 thread and $ncpu: $(jq -c '[.bandwidth[] | [.level, .threads, .gbs]]' "$rj" 2> /dev/null)"
+# The team's ceiling may be withheld, with its reason said, where other work held a member's CPU
+# through every timing window (a busy loop on CPU 1); one thread's never is.
+jq -e --argjson n "$ncpu" '[.bandwidth[] | select(.level == "L1" and (.gbs > 0 or (.threads > 1 and .gbs == null and (.withheld | type) == "string"))) | .threads] | sort == ([1] + (if $n > 1 then [$n] else [] end))' "$rj" > /dev/null &&
+    { ! jq -e '.bandwidth[] | select(.withheld)' "$rj" > /dev/null || grep -q 'roofline: L1 .*: every timing window was disturbed' "$TMP/roof.err"; }
+ok $? "bandwidth ceilings: L1, 1 thread and $ncpu (a team's withheld only with its reason): $(jq -c '[.bandwidth[] | [.level, .threads, .gbs, .withheld]]' "$rj" 2> /dev/null)"
 jq -e '[.cases[] | select(.under and (.oi == null or .oi > 0) and .gflops > 0 and .roof_gflops > 0) | .case] | sort ==
     ["flops width=scalar op=add", "triad variant=scalar"]' "$rj" > /dev/null
 ok $? "the run's two cases are placed under their roofs (flops: no bytes, intensity null): $(jq -c '.cases' "$rj" 2> /dev/null)"
@@ -185,6 +188,17 @@ $PMUCAL roofline --ceilings "$fx/roofline/roofline.json" --run "$TMP/fast" --lab
 fj="$(ls -d "$PMUCAL_RESULTS"/*-fxfast 2> /dev/null | head -n 1)/roofline.json"
 [ $rc -eq 1 ] && grep -q '^  triad .*ABOVE THE ROOF' "$TMP/fast.out" && [ "$(jq -c '[.cases[] | select(.under | not) | .case]' "$fj")" = '["triad"]' ]
 ok $? "a case above its roof is reported, not drawn quietly: exit $rc, $(grep 'ABOVE' "$TMP/fast.out" | tr -s ' ')"
+
+# A ceiling a busy machine withheld (no time survived its windows) stays withheld, with its reason,
+# in the table and the JSON of a roofline made from it.
+mkdir -p "$TMP/held"
+jq '(.bandwidth[] | select(.level == "DRAM" and .threads > 1)) |= (.gbs = null | .withheld = "every timing window was disturbed, in three measurements: a member of the team waited for its CPU, which other work held; withheld, not guessed")' \
+    "$fx/roofline/roofline.json" > "$TMP/held/roofline.json"
+$PMUCAL roofline --ceilings "$TMP/held/roofline.json" --run "$fx/roofline-run" --label fxheld > "$TMP/held.out" 2> "$TMP/held.err"; rc=$?
+hj="$(ls -d "$PMUCAL_RESULTS"/*-fxheld 2> /dev/null | head -n 1)/roofline.json"
+grep -q '^  DRAM .* withheld' "$TMP/held.out" && grep -q 'roofline: DRAM [0-9]* threads: every timing window was disturbed' "$TMP/held.err" &&
+    [ "$(jq -r '[.bandwidth[] | select(.withheld)] | length' "$hj" 2> /dev/null)" = 1 ]
+ok $? "a withheld ceiling is shown as withheld with its reason, never a number (exit $rc): $(grep '^  DRAM' "$TMP/held.out" | tr -s ' ') $(grep -m1 'withheld' "$TMP/held.err")"
 
 # --- emit --roofline ------------------------------------------------------------------------------
 $PMUCAL emit --format c --roofline "$rdir" > "$TMP/roof.h"; rc=$?
