@@ -156,20 +156,38 @@ static uint64_t window_iters(const struct case_ *c, uint64_t iters, uint64_t tic
 }
 
 /* The windows' figures (measure.h): cycles[] per repetition at the low quantile of its clean
- * windows, the summary over all of them. zero/full: ticks of each window's runs, nper a repetition. */
-static void window_figures(struct measurement *m, const double *zero, const double *full, int nper)
+ * windows, the summary over all of them. zero/full: ticks of each window's runs, nper a repetition;
+ * trip: the clock ratio of the trips around them, nper + 1 a repetition (trip w before window w).
+ * A window's ticks become cycles at its own clock: the host moves the core clock by 2-4% between
+ * cases, and by 13% for a while (1.445 against 1.64-1.70 core cycles per tick), so one ratio
+ * taken before and after a case mis-scaled every window between. A cut trip reads low, so a
+ * window takes the higher of its two; one whose higher trip still reads a tenth below the
+ * repetition's fastest, or whose own zero-iteration control was hit, is dropped. */
+static void window_figures(struct measurement *m, const double *zero, const double *full, const double *trip,
+                           int nper)
 {
     int n = m->reps * nper, clean = 0;
-    double zlim = 2 * stats_median(zero, (size_t)n) + 100, scale = m->core_per_tsc / (double)m->window_iters;
+    double zlim = 2 * stats_median(zero, (size_t)n) + 100;
     double *all = xmalloc(sizeof(double) * (size_t)n), *rep = xmalloc(sizeof(double) * (size_t)nper);
+    double *ratios = xmalloc(sizeof(double) * (size_t)n);
+    int nratio = 0;
     for (int r = 0; r < m->reps; r++) {
+        const double *t = trip + r * (nper + 1);
+        double fastest = 0;
+        for (int i = 0; i <= nper; i++)
+            fastest = fmax(fastest, t[i]);
         int k = 0;
-        for (int w = r * nper; w < (r + 1) * nper; w++)
-            if (zero[w] <= zlim)
-                rep[k++] = all[clean++] = (full[w] - zero[w]) * scale;
-        if (!k)   /* every control of the repetition was hit: its windows still bound it from above */
-            for (int w = r * nper; w < (r + 1) * nper; w++)
-                rep[k++] = (full[w] - zero[w]) * scale;
+        for (int i = 0; i < nper; i++) {
+            int w = r * nper + i;
+            double ratio = fmax(t[i], t[i + 1]);
+            if (zero[w] <= zlim && ratio >= 0.9 * fastest) {
+                rep[k++] = all[clean++] = (full[w] - zero[w]) * ratio / (double)m->window_iters;
+                ratios[nratio++] = ratio;
+            }
+        }
+        if (!k)   /* every window of the repetition was hit: they still bound it from above */
+            for (int i = 0; i < nper; i++)
+                rep[k++] = (full[r * nper + i] - zero[r * nper + i]) * fastest / (double)m->window_iters;
         m->cycles[r] = stats_quantile(rep, (size_t)k, MEASURE_WINDOW_QUANTILE);
     }
     m->windows = n;
@@ -177,8 +195,12 @@ static void window_figures(struct measurement *m, const double *zero, const doub
     m->window_q = stats_quantile(all, (size_t)clean, MEASURE_WINDOW_QUANTILE);
     m->window_median = stats_quantile(all, (size_t)clean, 0.5);
     m->window_p90 = stats_quantile(all, (size_t)clean, 0.9);
+    /* The clock the windows ran at, for ns and GHz: their ratios' median. */
+    if (nratio)
+        m->core_per_tsc = stats_median(ratios, (size_t)nratio);
     free(all);
     free(rep);
+    free(ratios);
 }
 
 bool measure_run_too_long(struct case_ *c, uint64_t iters, const char *option)
@@ -234,6 +256,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
     uint64_t k0, kn, ticks_n[MEASURE_MAX_REPS], ticks_0_min = UINT64_MAX;
     int rc = MEASURE_OK;
     double *zero = NULL, *full = NULL;   /* each window's ticks: its zero-iteration control, its run */
+    double *trip = NULL;                 /* the clock ratio before each window and after the last */
 
     /* Warm-up: caches, TLBs, predictors and the clock reach their steady state. */
     uint64_t warm = c->warm_iters > m->iters ? c->warm_iters : m->iters;
@@ -256,6 +279,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
     if (src->real_time) {
         zero = xmalloc(sizeof(double) * (size_t)(m->reps * MEASURE_WINDOWS));
         full = xmalloc(sizeof(double) * (size_t)(m->reps * MEASURE_WINDOWS));
+        trip = xmalloc(sizeof(double) * (size_t)(m->reps * (MEASURE_WINDOWS + 1)));
     }
 clock_again:
     for (int rep = 0; rep < m->reps; rep++) {
@@ -303,9 +327,11 @@ clock_again:
                 rc = MEASURE_INTERRUPTED;
                 goto out;
             }
+            trip[w + rep] = clock_ratio_trip();
             zero[w] = (double)timed_run(c, 0);
             full[w] = (double)timed_run(c, m->window_iters);
         }
+        trip[(rep + 1) * (MEASURE_WINDOWS + 1) - 1] = clock_ratio_trip();
     }
     m->ratio_after = clock_ratio_now();
     m->clock_moved = fabs(m->ratio_after / m->ratio_before - 1) > MEASURE_CLOCK_DRIFT;
@@ -320,7 +346,7 @@ clock_again:
      * source that is not real time (a simulator) has no windows; its cycles mean nothing, and are
      * its counted runs' ticks less the least zero-iteration run. */
     if (src->real_time)
-        window_figures(m, zero, full, MEASURE_WINDOWS);
+        window_figures(m, zero, full, trip, MEASURE_WINDOWS);
     else
         for (int rep = 0; rep < m->reps; rep++)
             m->cycles[rep] = ((double)ticks_n[rep] - (double)ticks_0_min) * m->core_per_tsc / (double)m->iters;
@@ -333,6 +359,7 @@ clock_again:
 out:
     free(zero);
     free(full);
+    free(trip);
     src->close(g);
     return rc;
 }

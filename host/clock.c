@@ -39,6 +39,12 @@ static double short_trip_ratio(void)
     return (double)SHORT_TRIPS * ISA_CHAIN_OPS / (double)add_chain_ticks(SHORT_TRIPS);
 }
 
+enum { WINDOW_TRIPS = 32 };
+double clock_ratio_trip(void)
+{
+    return (double)WINDOW_TRIPS * ISA_CHAIN_OPS / (double)add_chain_ticks(WINDOW_TRIPS);
+}
+
 double clock_ratio_now(void)
 {
     double best = 0;

@@ -18,6 +18,9 @@ double clock_ratio_now(void);
 /* The ratio over one trip of about seconds (given the ratio now, for its length): a trip of a
  * measured run's length, to tell whether the CPU ran us all of such a run. */
 double clock_ratio_over(double seconds, double ratio_now);
+/* One trip of about 10 us (32,000 dependent adds): the ratio beside a timing window. A trip
+ * another task or an interrupt cut reads low, never high. */
+double clock_ratio_trip(void);
 double clock_now_seconds(void);
 
 #endif
