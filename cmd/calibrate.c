@@ -33,14 +33,16 @@
 static int calibrate_main(int argc, char **argv);
 
 enum { K_LIST = CLI_LONG, K_JSON, K_TARGET_MS, K_QUICK, K_CURVE, K_NO_CURVE, K_RECIPE, K_PPO, K_CPU, K_PREFIX,
-       K_LABEL, K_OUT, K_SOURCE, K_ITERS, K_RESUME };
+       K_LABEL, K_OUT, K_SOURCE, K_ITERS, K_RESUME, K_RUNS };
 
 static const struct cli_option calibrate_options[] = {
     {"list", K_LIST, NULL, "print the recipes (issue case, control case, occurrence) and exit"},
     {"json", K_JSON, NULL, "with --list: one JSON array of recipes"},
     {"repetitions", 'r', "N", "repetitions per case, 3..101 (default 7; 3 with --source sim)"},
     {"target-ms", K_TARGET_MS, "MS", "length of one measured run (default 5, at most 500)"},
-    {"quick", K_QUICK, NULL, "3 repetitions, 2 ms runs, 2 curve points per octave (for tests)"},
+    {"runs", K_RUNS, "N", "independent runs of every recipe, one pass over them each, 1..9 (default 5);\n"
+                          "a figure whose runs spread over 2% is unstable"},
+    {"quick", K_QUICK, NULL, "3 repetitions, 2 ms runs, 2 runs, 2 curve points per octave (for tests)"},
     {"curve", K_CURVE, NULL, "only the latency curve (no recipes, no closure)"},
     {"no-curve", K_NO_CURVE, NULL, "recipes and closure only"},
     {"recipe", K_RECIPE, "NAME", "only this recipe (may be repeated; the closure needs l1_hit, l2_hit, l3_hit)"},
@@ -66,21 +68,23 @@ const struct command calibrate_command = {
     .summary = "measure cycle penalties (latencies, TLB, branches, stores, divides, assists) and write tables",
     .synopsis = "[options]",
     .usage = "Runs every penalty recipe (an issue case against its control case, or a case whose whole cost\n"
-             "per occurrence is the figure), one progress line each on stderr; then the load-latency curve,\n"
-             "the checks and the closure. A penalty is (cycles per iteration of the issue case - of the\n"
-             "control) / (occurrences in the issue case - in the control). Every case is an engine case,\n"
-             "as in validate: R repetitions, a repetition another task interrupted measured again, the\n"
-             "repetitions measured again (twice at most) when the core clock moved by more than 5% while\n"
-             "they ran, one measurements.ndjson record each. Occurrences come from the kernels' models;\n"
-             "on a host whose PMU counts, the recipe's event is counted beside each case and used when it\n"
-             "agrees with the model within 10% (penalties.json says which; for a model, whether\n"
-             "'--source sim' can check it: occurrence.model_check, and a line under the table). The\n"
-             "figure is the difference of medians with a 95% bootstrap interval; alias_4k and page_walk\n"
-             "are the median of 5 independent runs. Cycles come from many short timing windows at a low\n"
-             "quantile (a window another task preempted reads long). Statuses: ok; unstable (interval\n"
-             "wider than +-10% and 0.25 cycles, a run-to-run spread over 2%, timing windows whose low\n"
-             "quantile and median disagree beyond noise or whose controls were mostly hit, or a clock\n"
-             "that kept moving);\n"
+             "per occurrence is the figure) in --runs independent runs (default 5), one pass over the\n"
+             "recipes a run, so that a burst of load hits one run of a recipe, not all; a progress line a\n"
+             "recipe in the first pass, a line a pass after it, then each figure, on stderr; then the\n"
+             "load-latency curve, the checks and the closure. A penalty is (cycles per iteration of the\n"
+             "issue case - of the control) / (occurrences in the issue case - in the control). Every case\n"
+             "is an engine case, as in validate: R repetitions, a repetition another task interrupted\n"
+             "measured again, one measurements.ndjson record each. Occurrences come from the kernels'\n"
+             "models; on a host whose PMU counts, the recipe's event is counted beside each case and used\n"
+             "when it agrees with the model within 10% (penalties.json says which; for a model, whether\n"
+             "'--source sim' can check it: occurrence.model_check, and a line under the table). A run's\n"
+             "figure is the difference of medians; the penalty is the median of its runs, with their\n"
+             "range. Cycles come from many short timing windows at a low quantile (a window another task\n"
+             "preempted reads long), each converted at the core clock measured right beside it (the\n"
+             "host's boost moves it by percents between cases). Statuses: ok; unstable (runs spread over\n"
+             "2%; with --runs 1: a 95% bootstrap interval wider than +-10% and 0.25 cycles, or timing\n"
+             "windows whose low quantile and median disagree beyond noise or whose controls were mostly\n"
+             "hit);\n"
              "not_ok (negative, within noise of zero, below its physical floor, more than 25% outside\n"
              "the model's published figure with the interval clear of it, levels not ordered l1 < l2 <\n"
              "l3 < dram with each step above noise, a level case off its level's plateau of the\n"
@@ -138,13 +142,13 @@ static int run_curve(struct cal *k, int ppo, struct curve *cv, struct json *doc)
     return 0;
 }
 
-#define CALIBRATE_DEFAULTS {.o = {.repetitions = 7, .target_seconds = 0.005}, .ppo = 4, .cpu_arg = -1, \
+#define CALIBRATE_DEFAULTS {.o = {.repetitions = 7, .target_seconds = 0.005, .runs = CAL_RUNS}, .ppo = 4, .cpu_arg = -1, \
                             .curve = true, .recipes_on = true, .label = NULL, .prefix = "PMUCAL", .source = "perf"}
 
 struct calibrate_args {
     struct cal_opts o;
     int ppo, nonly, cpu_arg;
-    bool curve, recipes_on, list, json, reps_given;
+    bool curve, recipes_on, list, json, reps_given, runs_given;
     const char *label, *out, *prefix, *source, *resume;
     int given;   /* options other than --resume */
     const char *timing_option;    /* the first option given that only timing uses (refused with sim) */
@@ -160,7 +164,7 @@ static int calibrate_option(void *ctx, int key, const char *v)
     static const struct {
         int key;
         const char *name;
-    } timing_only[] = {{K_TARGET_MS, "--target-ms"}, {K_QUICK, "--quick"}, {K_CURVE, "--curve"},
+    } timing_only[] = {{K_TARGET_MS, "--target-ms"}, {K_QUICK, "--quick"}, {K_CURVE, "--curve"}, {K_RUNS, "--runs"},
                        {K_PPO, "--points-per-octave"}, {K_CPU, "--cpu"}, {K_PREFIX, "--prefix"}};
     for (size_t i = 0; i < sizeof(timing_only) / sizeof(timing_only[0]); i++)
         if (key == timing_only[i].key && !a->timing_option)
@@ -183,6 +187,10 @@ static int calibrate_option(void *ctx, int key, const char *v)
     case K_TARGET_MS:
         if (!(rc = cli_number(&calibrate_command, "--target-ms", v, 1, (unsigned long long)(MEASURE_MAX_RUN_SECONDS * 1000), &x)))
             a->o.target_seconds = (double)x / 1000;
+        break;
+    case K_RUNS:
+        if (!(rc = cli_number(&calibrate_command, "--runs", v, 1, CAL_MAX_RUNS, &x)))
+            a->o.runs = (int)x, a->runs_given = true;
         break;
     case K_PPO:
         if (!(rc = cli_number(&calibrate_command, "--points-per-octave", v, 1, 8, &x)))
@@ -227,6 +235,8 @@ static int calibrate_option(void *ctx, int key, const char *v)
         a->o.repetitions = 3;
         a->o.target_seconds = 0.002;
         a->ppo = 2;
+        if (!a->runs_given)
+            a->o.runs = 2;
         break;
     case K_CURVE:
         a->recipes_on = false;
@@ -342,6 +352,7 @@ static void begin_manifest(struct session *s, const struct cal *k)
     json_string(j, "source", k->o.src->name);
     json_int(j, "repetitions", k->o.repetitions);
     json_number(j, "target_seconds", k->o.target_seconds);
+    json_int(j, "runs", k->o.runs);
     session_measure_cpu(s, k->o.cpu, k->cpu_asked, k->cpu_busy);
     session_start(s);
 }
@@ -355,6 +366,7 @@ static void begin_doc(struct json *doc, const struct cal *k, const struct calibr
     char date[32];
     json_string(doc, "date", iso_now(date));
     json_int(doc, "repetitions", k->o.repetitions);
+    json_int(doc, "runs", k->o.runs);
     json_int(doc, "cpu", k->o.cpu);
     json_string(doc, "cpu_model", k->model);   /* whose perf event names and references apply */
     if (a->nonly) {   /* a partial calibration: emit without RUN passes it over */
@@ -363,9 +375,10 @@ static void begin_doc(struct json *doc, const struct cal *k, const struct calibr
             json_string(doc, NULL, a->only[i]);
         json_array_end(doc);
     }
-    json_string(doc, "method", "penalty = (median issue - median control) / (occurrences issue - control), per "
-                "repetition cycles at the clock measured around it; 95% percentile bootstrap interval, 2000 "
-                "resamples; unstable when the half-width exceeds 10% and 0.25 cycles (0.1 ns for memory)");
+    json_string(doc, "method", "penalty = median over independent runs (one pass over the recipes each) of (median "
+                "issue - median control) / (occurrences issue - control); cycles from short timing windows at a low "
+                "quantile, each at the core clock measured beside it; unstable when the runs spread over 2% (one "
+                "run: when its 95% bootstrap interval's half-width exceeds 10% and 0.25 cycles, 0.1 ns for memory)");
     if (!k->replaying) {   /* a replay looks at nothing of this host */
         json_object_begin(doc, "host");
         host_facts_json(doc);
@@ -373,32 +386,53 @@ static void begin_doc(struct json *doc, const struct cal *k, const struct calibr
     }
 }
 
-/* Every wanted recipe measured and fitted into ps (*np of them), a progress line each; the
- * number that could not be measured (the run failed). */
+/* Every wanted recipe measured and fitted into ps (*np of them): one pass over the recipes a run
+ * (penalties/calibrate.h), a progress line a recipe in the first and a line a pass after it, then
+ * each figure; the number that could not be measured (the run failed). */
 static int measure_recipes(struct cal *k, const struct calibrate_args *a, struct penalty *ps, int *np)
 {
-    int nwanted = 0, done = 0, errors = 0;
+    int nwanted = 0, errors = 0, runs = k->o.runs > 0 ? k->o.runs : CAL_RUNS;
     for (int i = 0; a->recipes_on && i < nrecipes; i++)
         nwanted += recipe_wanted(&recipes[i], a->only, a->nonly);
-    for (int i = 0; a->recipes_on && i < nrecipes && !k->interrupted; i++) {
-        if (!recipe_wanted(&recipes[i], a->only, a->nonly))
-            continue;
-        done++;
-        double ts = clock_now_seconds();
-        struct penalty *p = &ps[(*np)++];
-        fit_recipe(k, &recipes[i], p, 1000u + (unsigned)i);
-        closure_after_recipe(k, &recipes[i]);
-        const char *unit = recipes[i].domain == DOMAIN_MEMORY ? "ns" : "cycles";
+    for (int run = 0; run < (k->replaying ? CAL_MAX_RUNS : runs) && !k->interrupted; run++) {
+        double tp = clock_now_seconds();
+        int n = 0, measured = 0;
+        for (int i = 0; a->recipes_on && i < nrecipes && !k->interrupted; i++) {
+            if (!recipe_wanted(&recipes[i], a->only, a->nonly))
+                continue;
+            struct penalty *p = &ps[n++];
+            double ts = clock_now_seconds();
+            measured += fit_recipe_run(k, &recipes[i], p, run, 1000u + (unsigned)i);
+            if (run == 0) {
+                *np = n;
+                closure_after_recipe(k, &recipes[i]);
+            }
+            if (run || k->replaying)   /* no progress to show when nothing is measured */
+                continue;
+            const char *unit = recipes[i].domain == DOMAIN_MEMORY ? "ns" : "cycles";
+            if (p->runs)
+                pm_note("[%d/%d] %-20s %9.2f %s  (run 1 of %d, %.1f s)", n, nwanted, recipes[i].name,
+                        p->run_values[0], unit, p->runs_wanted, clock_now_seconds() - ts);
+            else
+                pm_note("[%d/%d] %-20s %s: %s", n, nwanted, recipes[i].name, !strcmp(p->status, "skip") ? "SKIP"
+                        : !strcmp(p->status, "not_ok") ? "NOT OK" : "ERROR", p->reason);
+        }
+        if (run && measured && !k->replaying)
+            pm_note("run %d of %d: %d recipes measured again (%.1f s)", run + 1, runs, measured,
+                    clock_now_seconds() - tp);
+    }
+    for (int i = 0; i < *np; i++) {
+        struct penalty *p = &ps[i];
+        fit_recipe_judge(k, p);
         errors += !strcmp(p->status, "error");
-        if (k->replaying)   /* no progress to show: nothing is measured */
+        if (k->replaying || !p->runs)
             continue;
+        const char *unit = p->rc->domain == DOMAIN_MEMORY ? "ns" : "cycles";
         if (!strcmp(p->status, "ok") || !strcmp(p->status, "unstable"))
-            pm_note("[%d/%d] %-20s %9.2f %s [%.2f, %.2f]%s%s  (%.1f s)", done, nwanted, recipes[i].name, p->f.value,
-                    unit, p->f.lo, p->f.hi, !strcmp(p->status, "unstable") ? " UNSTABLE: " : "", p->reason,
-                    clock_now_seconds() - ts);
+            pm_note("%-20s %9.2f %s [%.2f, %.2f] over %d runs%s%s", p->rc->name, p->f.value, unit, p->f.lo, p->f.hi,
+                    p->runs, !strcmp(p->status, "unstable") ? " UNSTABLE: " : "", p->reason);
         else
-            pm_note("[%d/%d] %-20s %s: %s", done, nwanted, recipes[i].name, !strcmp(p->status, "skip") ? "SKIP"
-                    : !strcmp(p->status, "not_ok") ? "NOT OK" : "ERROR", p->reason);
+            pm_note("%-20s %s: %s", p->rc->name, !strcmp(p->status, "not_ok") ? "NOT OK" : "ERROR", p->reason);
     }
     return errors;
 }

@@ -36,6 +36,15 @@ struct cal {
 /* The run folder's path: the one being written, or the one replayed. */
 const char *cal_folder(const struct cal *k);
 
+/* Every recipe is measured in CAL_RUNS independent runs (fresh cases), one pass over all recipes
+ * a run, so a burst of load on the host hits one run of a recipe rather than all of them. The
+ * figure is the runs' median, and a spread over CAL_MAX_RUN_SPREAD marks it unstable: on this
+ * VM's busy host single runs of one recipe moved by 10-25% (btb_resteer 3.02 .. 3.86 cycles)
+ * while each run's own repetitions agreed. */
+#define CAL_RUNS 5
+#define CAL_MAX_RUNS 9
+#define CAL_MAX_RUN_SPREAD 0.02
+
 struct penalty {
     const struct recipe *rc;
     const char *status;          /* ok, unstable, not_ok (failed a check), skip, error */
@@ -45,8 +54,8 @@ struct penalty {
     double occ_issue, occ_control;
     struct occurrences occ;       /* model or validated event, and why */
     const struct case_result *issue, *control;
-    int runs;                     /* independent runs the figure is the median of (1: one) */
-    double run_values[8];         /* each run's figure, in the domain's unit */
+    int runs, runs_wanted;        /* independent runs fitted, of those asked; the figure is their median */
+    double run_values[CAL_MAX_RUNS];   /* each run's figure, in the domain's unit */
     double run_spread;            /* (max - min) / |median| over the runs */
     const struct reference *ref;  /* the published figure for the host's model, or NULL */
     double deviation;             /* from the reference, relative (0 inside its range) */
@@ -56,8 +65,12 @@ struct penalty {
 /* The case text measured once per run (with the recipe's event beside it on a PMU host); each is
  * an engine case: its record goes to measurements.ndjson. */
 struct case_result *cal_case(struct cal *k, const char *text, const char *event);
-/* Measure a recipe's cases and fit its penalty; the status is ok, unstable, skip or error. */
-void fit_recipe(struct cal *k, const struct recipe *rc, struct penalty *p, unsigned seed);
+/* Run `run` (0 first: p is reset) of the recipe: its cases measured, its penalty fitted into
+ * p->run_values. False when it could not be (p's status and reason say why), when an earlier run
+ * could not, or when the recipe has had its runs. */
+bool fit_recipe_run(struct cal *k, const struct recipe *rc, struct penalty *p, int run, unsigned seed);
+/* The figure from the runs and its status: ok or unstable (skip, error, not_ok set by a run stay). */
+void fit_recipe_judge(struct cal *k, struct penalty *p);
 /* The fitted figure (p->f, in the domain's unit) in cycles and ns at this core clock. */
 void penalty_at_clock(struct penalty *p, double ghz);
 /* The run's core clock: the median of every measurement's clock. */

@@ -11,15 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Recipes whose figure must hold run to run: measured as independent runs (fresh cases), the
- * median is the figure and a relative spread over 2% marks it unstable. Both moved by tens of
- * percent between calibrations (alias_4k 16.2 then 26.0 cycles). */
-static const struct {
-    const char *name;
-    int runs;
-    double max_spread;
-} run_to_run[] = {{"alias_4k", 5, 0.02}, {"page_walk", 5, 0.02}};
-
 /* The engine hands over each group's measurement; a calibration case has one group. */
 static void take_measurement(struct engine *e, const struct case_ *c, const struct measurement *m,
                              const struct quantities *q)
@@ -261,24 +252,44 @@ bool window_disagreement(const struct case_result *r, char *why, size_t n)
     return false;
 }
 
-void fit_recipe(struct cal *k, const struct recipe *rc, struct penalty *p, unsigned seed)
+/* How many runs the recipe gets: a replayed run's own count (its penalties.json), else the
+ * option's. */
+static int runs_wanted(const struct cal *k, const struct recipe *rc)
 {
-    memset(p, 0, sizeof(*p));
-    p->rc = rc;
-    p->status = "error";
-    p->cycles = p->cycles_lo = p->cycles_hi = p->ns = p->ns_lo = p->ns_hi = NAN;
-    p->runs = 1;
-    double max_spread = INFINITY;
-    for (size_t i = 0; i < sizeof(run_to_run) / sizeof(run_to_run[0]); i++)
-        if (!strcmp(run_to_run[i].name, rc->name))
-            p->runs = run_to_run[i].runs, max_spread = run_to_run[i].max_spread;
-    for (int r = 0; r < p->runs; r++) {
-        struct fit f;
-        if (k->interrupted || fit_run(k, rc, p, r, seed + 7919u * (unsigned)r, &f))
-            return;
-        if (r == 0)
-            p->f = f;
-        p->run_values[r] = f.value;
+    const struct jvalue *ps = k->replaying ? jget(k->stored, "penalties") : NULL;
+    for (int i = 0; ps && ps->type == J_ARRAY && i < ps->n; i++)
+        if (!strcmp(jget_str(&ps->items[i], "name", ""), rc->name)) {
+            double n = jget_num(&ps->items[i], "runs", 1);
+            return n >= 1 && n <= CAL_MAX_RUNS ? (int)n : 1;
+        }
+    return k->replaying ? 1 : k->o.runs > 0 ? k->o.runs : CAL_RUNS;
+}
+
+bool fit_recipe_run(struct cal *k, const struct recipe *rc, struct penalty *p, int run, unsigned seed)
+{
+    if (run == 0) {
+        memset(p, 0, sizeof(*p));
+        p->rc = rc;
+        p->status = "error";
+        p->cycles = p->cycles_lo = p->cycles_hi = p->ns = p->ns_lo = p->ns_hi = NAN;
+        p->runs_wanted = runs_wanted(k, rc);
+    } else if (p->runs < run || run >= p->runs_wanted)
+        return false;   /* an earlier run could not be fitted, or the recipe is done */
+    struct fit f;
+    if (k->interrupted || fit_run(k, rc, p, run, seed + 7919u * (unsigned)run, &f))
+        return false;
+    if (run == 0)
+        p->f = f;
+    p->run_values[p->runs++] = f.value;
+    return true;
+}
+
+void fit_recipe_judge(struct cal *k, struct penalty *p)
+{
+    if (p->runs < p->runs_wanted) {   /* skip, error or not ok as a run set it; or stopped */
+        if (k->interrupted && !p->reason[0])
+            snprintf(p->reason, sizeof(p->reason), "interrupted after %d of %d runs", p->runs, p->runs_wanted);
+        return;
     }
     if (p->runs > 1) {
         struct stats s = stats_of(p->run_values, (size_t)p->runs);
@@ -287,14 +298,14 @@ void fit_recipe(struct cal *k, const struct recipe *rc, struct penalty *p, unsig
         p->f.hi = s.max;
         p->run_spread = (s.max - s.min) / fabs(s.median);
     }
-    bool mem = rc->domain == DOMAIN_MEMORY;
+    bool mem = p->rc->domain == DOMAIN_MEMORY;
     penalty_at_clock(p, run_ghz(k));
     double half = (p->f.hi - p->f.lo) / 2, floor_ = mem ? 0.1 : 0.25;
     p->status = "ok";
-    if (p->runs > 1 && !(p->run_spread <= max_spread)) {
+    if (p->runs > 1 && !(p->run_spread <= CAL_MAX_RUN_SPREAD)) {
         p->status = "unstable";
         snprintf(p->reason, sizeof(p->reason), "run-to-run spread %.1f%% over %d runs (%.2f .. %.2f), more than "
-                 "%.0f%%", 100 * p->run_spread, p->runs, p->f.lo, p->f.hi, 100 * max_spread);
+                 "%.0f%%", 100 * p->run_spread, p->runs, p->f.lo, p->f.hi, 100 * CAL_MAX_RUN_SPREAD);
     } else if (p->runs == 1 && half > 0.10 * fabs(p->f.value) && half > floor_) {
         p->status = "unstable";
         snprintf(p->reason, sizeof(p->reason), "95%% interval [%.2f, %.2f] wider than +-10%%", p->f.lo, p->f.hi);
@@ -304,14 +315,15 @@ void fit_recipe(struct cal *k, const struct recipe *rc, struct penalty *p, unsig
         if (!cs[i])
             continue;
         char why[300];
-        if (window_disagreement(cs[i], why, sizeof(why))) {
+        /* Independent runs that agree show the low quantile was no lucky window; one run cannot. */
+        if (p->runs == 1 && window_disagreement(cs[i], why, sizeof(why))) {
             p->status = "unstable";
             snprintf(p->reason, sizeof(p->reason), "%.200s: %.250s", cs[i]->label, why);
         } else if (cs[i]->disturbed && !cs[i]->windows) {   /* cycles of the counted runs themselves */
             p->status = "unstable";
             snprintf(p->reason, sizeof(p->reason), "%s: repetitions shared the CPU with another task in every "
                      "attempt (context switches); measure on a quiet machine or another --cpu", cs[i]->label);
-        } else if (cs[i]->clock_moved) {
+        } else if (cs[i]->clock_moved && !cs[i]->windows) {   /* windows take the clock beside each */
             p->status = "unstable";
             snprintf(p->reason, sizeof(p->reason), "%s: the core clock moved during the measurement (core/TSC "
                      "ratio %.3f before, %.3f after, measured again twice): cycles would be mis-scaled",

@@ -13,6 +13,7 @@ struct cal_opts {
     double target_seconds;    /* one measured run */
     const struct source *src;
     int cpu;                  /* where cases run (their run_cpu and init_cpu unless they name one) */
+    int runs;                 /* independent runs of every recipe, one pass over them each (0: CAL_RUNS) */
 };
 
 
