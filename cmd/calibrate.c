@@ -402,11 +402,11 @@ static int measure_recipes(struct cal *k, const struct calibrate_args *a, struct
                 continue;
             struct penalty *p = &ps[n++];
             double ts = clock_now_seconds();
-            measured += fit_recipe_run(k, &recipes[i], p, run, 1000u + (unsigned)i);
-            if (run == 0) {
-                *np = n;
-                closure_after_recipe(k, &recipes[i]);
-            }
+            bool fitted = fit_recipe_run(k, &recipes[i], p, run, 1000u + (unsigned)i);
+            measured += fitted;
+            *np = run ? *np : n;
+            if (fitted)
+                closure_after_recipe(k, &recipes[i], p);
             if (run || k->replaying)   /* no progress to show when nothing is measured */
                 continue;
             const char *unit = recipes[i].domain == DOMAIN_MEMORY ? "ns" : "cycles";
@@ -631,9 +631,10 @@ int calibrate_replay(const struct runfile *run, const struct jvalue *penalties, 
     /* The curve's points are the run's: its host's caches gave their sizes, not this one's. */
     for (int i = 0; i < run->nrec; i++) {
         unsigned long long b;
-        char tail[2];
-        if (sscanf(jget_str(run->rec[i], "key", ""), "walker size=%llu order=random%1s", &b, tail) == 1 &&
-            b > k.curve_top)
+        char tail[2], text[128];   /* keyed "text|event|run"; before runs, the text alone */
+        snprintf(text, sizeof(text), "%s", jget_str(run->rec[i], "key", ""));
+        text[strcspn(text, "|")] = '\0';
+        if (sscanf(text, "walker size=%llu order=random%1s", &b, tail) == 1 && b > k.curve_top)
             k.curve_top = b;
     }
     if (!k.curve_top)   /* no curve in the run: none is measured here */

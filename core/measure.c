@@ -155,7 +155,7 @@ static uint64_t window_iters(const struct case_ *c, uint64_t iters, uint64_t tic
     return c->max_iters && n > c->max_iters ? c->max_iters : n;
 }
 
-/* The windows' figures (measure.h): cycles[] per repetition at the low quantile of its clean
+/* The windows' figures: cycles[] per repetition at the low quantile of its clean
  * windows, the summary over all of them. zero/full: ticks of each window's runs, nper a repetition;
  * trip: the clock ratio of the trips around them, nper + 1 a repetition (trip w before window w).
  * A window's ticks become cycles at its own clock: the host moves the core clock by 2-4% between
@@ -163,8 +163,8 @@ static uint64_t window_iters(const struct case_ *c, uint64_t iters, uint64_t tic
  * taken before and after a case mis-scaled every window between. A cut trip reads low, so a
  * window takes the higher of its two; one whose higher trip still reads a tenth below the
  * repetition's fastest, or whose own zero-iteration control was hit, is dropped. */
-static void window_figures(struct measurement *m, const double *zero, const double *full, const double *trip,
-                           int nper)
+void measure_window_figures(struct measurement *m, const double *zero, const double *full, const double *trip,
+                            int nper)
 {
     int n = m->reps * nper, clean = 0;
     double zlim = 2 * stats_median(zero, (size_t)n) + 100;
@@ -346,7 +346,7 @@ clock_again:
      * source that is not real time (a simulator) has no windows; its cycles mean nothing, and are
      * its counted runs' ticks less the least zero-iteration run. */
     if (src->real_time)
-        window_figures(m, zero, full, trip, MEASURE_WINDOWS);
+        measure_window_figures(m, zero, full, trip, MEASURE_WINDOWS);
     else
         for (int rep = 0; rep < m->reps; rep++)
             m->cycles[rep] = ((double)ticks_n[rep] - (double)ticks_0_min) * m->core_per_tsc / (double)m->iters;

@@ -85,6 +85,14 @@ struct measurement {
  * place (armv8_pmuv3 with a disabled leader), in the kernel, where nothing of the code counts. */
 void measure_schedule_judge(struct measurement *m);
 
+/* The timing windows' figures (real-time sources): m->cycles[] per repetition at the low quantile
+ * of its clean windows, each at the clock of the trips around it, and the summary over all of
+ * them (window_q, median, p90, windows, windows_dropped, core_per_tsc). zero, full: each window's
+ * ticks, nper a repetition; trip: core cycles per tick of the trip before each window and after a
+ * repetition's last, nper + 1 a repetition. m->reps and m->window_iters are the caller's. */
+void measure_window_figures(struct measurement *m, const double *zero, const double *full, const double *trip,
+                            int nper);
+
 /* TSC ticks spent inside measured regions (calibration, warm-up and repetitions) by this
  * process: the denominator of how much of a run's wall time is measurement. */
 extern uint64_t measure_region_ticks;

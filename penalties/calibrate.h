@@ -76,8 +76,9 @@ void penalty_at_clock(struct penalty *p, double ghz);
 /* The run's core clock: the median of every measurement's clock. */
 double run_ghz(const struct cal *k);
 const struct penalty *find_penalty(const struct penalty *ps, int n, const char *name);
-/* After each recipe: the closure's case is measured as soon as the latencies it checks are. */
-void closure_after_recipe(struct cal *k, const struct recipe *rc);
+/* After each run of a recipe: the closure's case is measured as soon as the latencies it checks
+ * have had their last run. */
+void closure_after_recipe(struct cal *k, const struct recipe *rc, const struct penalty *p);
 /* mixwalk predicted from the ok l1/l2/l3 latencies: a TAP point; -1 when not ok. */
 int closure(struct cal *k, const struct penalty *ps, int n, struct json *doc, struct tap *tap);
 /* Measures one curve point (curve_measure_fn). */

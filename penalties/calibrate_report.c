@@ -68,13 +68,12 @@ void penalty_json(struct json *j, const struct penalty *p, const char *host_pmu)
     json_object_end(j);
     json_string(j, "operands", rc->operands);
     json_int(j, "runs", p->runs);
-    if (p->runs > 1) {
-        json_array_begin(j, "run_values");
-        for (int r = 0; r < p->runs; r++)
-            json_number(j, NULL, p->run_values[r]);
-        json_array_end(j);
+    json_array_begin(j, "run_values");
+    for (int r = 0; r < p->runs; r++)
+        json_number(j, NULL, p->run_values[r]);
+    json_array_end(j);
+    if (p->runs > 1)
         json_number(j, "run_spread", p->run_spread);
-    }
     json_string(j, "plateau", p->plateau[0] ? p->plateau : NULL);
     if (p->ref) {
         json_object_begin(j, "reference");

@@ -35,7 +35,12 @@ int cal_resume_records(struct resume *rs)
 bool cal_case_from_record(struct cal *k, struct case_result *r, const char *event)
 {
     struct resume *rs = k->resume;
+    /* Keyed "text|event|run"; a build before independent runs keyed by the text alone, one record a
+     * run in order. */
     int at = -1;
+    for (int i = 0; i < rs->nrec && at < 0 && r->key; i++)
+        if (!rs->replayed[i] && !strcmp(jget_str(rs->rec[i], "key", ""), r->key))
+            at = i;
     for (int i = 0; i < rs->nrec && at < 0; i++)
         if (!rs->replayed[i] && !strcmp(jget_str(rs->rec[i], "key", ""), r->text))
             at = i;

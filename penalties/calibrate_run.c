@@ -68,7 +68,7 @@ int cal_measure_case(const struct cal_opts *o, struct run_dir *dir, const char *
     e.cpu = o->cpu;
     e.on_measurement = take_measurement;
     e.arg = r;
-    e.record_key = r->text;   /* --resume finds the case's record by it */
+    e.record_key = r->key ? r->key : r->text;   /* --resume finds the case's record by it */
     int rc = engine_case(&e, c, ev, n);
     if (rc == MEASURE_INTERRUPTED) {
         r->status = CAL_INTERRUPTED;
@@ -286,11 +286,9 @@ bool fit_recipe_run(struct cal *k, const struct recipe *rc, struct penalty *p, i
 
 void fit_recipe_judge(struct cal *k, struct penalty *p)
 {
-    if (p->runs < p->runs_wanted) {   /* skip, error or not ok as a run set it; or stopped */
-        if (k->interrupted && !p->reason[0])
-            snprintf(p->reason, sizeof(p->reason), "interrupted after %d of %d runs", p->runs, p->runs_wanted);
+    bool stopped = p->runs && p->runs < p->runs_wanted && k->interrupted;
+    if (p->runs < p->runs_wanted && !stopped)   /* skip, error or not ok as a run set it */
         return;
-    }
     if (p->runs > 1) {
         struct stats s = stats_of(p->run_values, (size_t)p->runs);
         p->f.value = s.median;
@@ -300,6 +298,11 @@ void fit_recipe_judge(struct cal *k, struct penalty *p)
     }
     bool mem = p->rc->domain == DOMAIN_MEMORY;
     penalty_at_clock(p, run_ghz(k));
+    if (stopped) {   /* what was measured is kept, never published */
+        p->status = "error";
+        snprintf(p->reason, sizeof(p->reason), "interrupted after %d of its %d runs", p->runs, p->runs_wanted);
+        return;
+    }
     double half = (p->f.hi - p->f.lo) / 2, floor_ = mem ? 0.1 : 0.25;
     p->status = "ok";
     if (p->runs > 1 && !(p->run_spread <= CAL_MAX_RUN_SPREAD)) {
@@ -344,8 +347,10 @@ static const char *const closure_latencies[] = {"l1_hit", "l2_hit", "l3_hit"};
 #define CLOSURE_CASE "mixwalk"
 #define CLOSURE_TOLERANCE 0.05
 
-void closure_after_recipe(struct cal *k, const struct recipe *rc)
+void closure_after_recipe(struct cal *k, const struct recipe *rc, const struct penalty *p)
 {
+    if (p->runs != p->runs_wanted)   /* after its last run only */
+        return;
     /* Measured right after the last latency it is predicted from: this VM's share of the L3 moves
      * with its neighbours, and minutes later (after the DRAM, TLB and curve cases) the L3's
      * latency was not the one calibrated (-5.7% in one full run, +0.2..+1.2% measured next to it). */

@@ -194,7 +194,7 @@ wait $pid
 rc=$?
 kept=$(wc -l < "$d/measurements.ndjson")
 cp "$d/measurements.ndjson" "$TMP/cal-before.ndjson"
-l1_before=$(jq '.penalties[] | select(.name == "l1_hit") | .cycles' "$d/penalties.json")
+l1_before=$(jq '.penalties[] | select(.name == "l1_hit") | .run_values[0]' "$d/penalties.json")
 [ $rc -eq 143 ] && [ "$(jq -r .status "$d/manifest.json")" = interrupted ] && [ "$kept" -ge 1 ] && [ ! -e "$d/tables" ]
 ok $? "calibrate stopped by SIGTERM after $kept cases (exit $rc, no tables)"
 $PMUCAL calibrate --resume "$d" > "$TMP/cal2.tap" 2> "$TMP/cal2.err"
@@ -208,8 +208,8 @@ keys=$(jq -r '.key // empty' "$d/measurements.ndjson" | sort -u | wc -l)
 [ "$total" -eq "$keys" ] && [ "$total" -gt "$kept" ]
 ok $? "no calibrate case was measured twice: $total records, $keys distinct case keys ($kept kept)"
 is "$(head -n "$kept" "$d/measurements.ndjson" | md5sum)" "$(md5sum < "$TMP/cal-before.ndjson")" "the kept records are unchanged"
-is "$(jq '.penalties[] | select(.name == "l1_hit") | .cycles' "$d/penalties.json")" "$l1_before" \
-    "l1_hit, fitted from its kept record with the same seed, is the figure of the interrupted run"
+is "$(jq '.penalties[] | select(.name == "l1_hit") | .run_values[0]' "$d/penalties.json")" "$l1_before" \
+    "l1_hit's first run, fitted from its kept record, is the figure of the interrupted run's"
 refused() { # refused RUN PATTERN DESCRIPTION (calibrate)
     $PMUCAL calibrate --resume "$1" > /dev/null 2> "$TMP/ref.err"
     rc=$?
