@@ -17,6 +17,7 @@ void measure_cli_init(struct measure_cli *o)
     o->m = d;
     o->group_size = 4;
     o->cpu = -1;
+    o->second_cpu = -1;
     o->source = "perf";
     o->events = NULL;   /* the source's default list, else engine_default_events */
 }
@@ -72,9 +73,31 @@ int measure_cli_option(const struct command *c, struct measure_cli *o, int key, 
             rc = cli_usage_error(c, "--cpu %s is not a CPU this process may run on: its affinity mask (taskset, "
                                  "cgroup cpuset) allows %s", v, list);
         }
+        if (!rc && o->second_cpu >= 0)
+            rc = cli_usage_error(c, "--cpu and --cpus both name the measuring CPU: give one");
         if (!rc)
             o->cpu = (int)x;
         break;
+    case MK_CPUS: {
+        unsigned long long a, b;
+        const char *comma = strchr(v, ',');
+        char first[32];
+        snprintf(first, sizeof(first), "%.*s", comma ? (int)(comma - v) : 0, v);
+        if (!comma || cli_number(c, "--cpus", first, 0, 1u << 20, &a) || cli_number(c, "--cpus", comma + 1, 0, 1u << 20, &b))
+            return comma ? 2 : cli_usage_error(c, "--cpus %s: give two CPUs, the measuring one and the other "
+                                               "thread's, e.g. --cpus 0,1", v);
+        if (a == b || !topo_cpu_valid((int)a) || !topo_cpu_valid((int)b)) {
+            char list[256];
+            topo_cpu_list(list, sizeof(list));
+            return cli_usage_error(c, "--cpus %s: give two different CPUs of this process's affinity mask "
+                                   "(taskset, cgroup cpuset), which allows %s", v, list);
+        }
+        if (o->cpu >= 0)
+            return cli_usage_error(c, "--cpu and --cpus both name the measuring CPU: give one");
+        o->cpu = (int)a;
+        o->second_cpu = (int)b;
+        break;
+    }
     case MK_REPS:
         if (!(rc = cli_number(c, "-r", v, 1, MEASURE_MAX_REPS, &x)))
             o->m.repetitions = (int)x;
@@ -130,6 +153,8 @@ int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spe
         return -1;
     e->mopts = o->m;
     e->cpu = o->cpu;   /* -1: chosen when the first case is measured (engine_case), or by the command */
+    e->pair_given = o->second_cpu >= 0;
+    e->second_cpu = o->second_cpu;
     o->cpu_busy = NAN;
     e->user_iters = e->mopts.iters != 0;
     if (!e->mopts.iters && e->src->default_iters)   /* e.g. sim: a fixed count, not a timed one */

@@ -28,6 +28,7 @@ struct measure_cli {
     char *events_text, *expect_text;
     char *events_origin, *expect_origin;
     int cpu;                  /* --cpu N, -1: the least loaded of the affinity mask (measure_cli_engine) */
+    int second_cpu;           /* --cpus A,B: B, the CPU of a kernel's second thread (snoop's writer); -1 */
     double cpu_busy;          /* that CPU's busy fraction when chosen (NaN when asked) */
 };
 
@@ -47,6 +48,7 @@ enum measure_cli_key {
     MK_OUT,
     MK_JSON,
     MK_CPU,
+    MK_CPUS,
 };
 
 #define MO_EVENTS {"events", MK_EVENTS, "LIST|FILE|all", \
@@ -96,6 +98,10 @@ enum measure_cli_key {
     "CPU to measure on, one of this process's affinity mask (taskset, cgroup\n" \
     "cpuset); default: the least loaded of them over 150 ms at the start.\n" \
     "Cases naming run_cpu= keep theirs; the manifest records the choice"}
+#define MO_CPUS {"cpus", MK_CPUS, "A,B", \
+    "the pair for kernels with a second thread (snoop): measure on A (as\n" \
+    "--cpu A), the other thread on B; both of the affinity mask. Cases naming\n" \
+    "run_cpu= or writer_cpu= keep theirs"}
 #define MO_LABEL(what) {"label", MK_LABEL, "NAME", "results folder label (default: " what ")"}
 #define MO_OUT {"out", MK_OUT, "DIR", "parent folder of the results folder (default: $PMUCAL_RESULTS, or results)"}
 

@@ -104,7 +104,7 @@ static int run_main(int argc, char **argv);
 
 static const struct cli_option run_options[] = {
     MO_EVENTS, MO_REPS, MO_GROUP_SIZE, MO_PMU, MO_VENDOR_JSON, MO_ITERS, MO_TARGET_MS, MO_SOURCE, MO_EXPECT,
-    MO_NO_AUTO_EXPECT, MO_CPU,
+    MO_NO_AUTO_EXPECT, MO_CPU, MO_CPUS,
     {"json", MK_JSON, NULL, "one JSON measurement record per group instead of the table"},
     CLI_END,
 };

@@ -331,7 +331,7 @@ static int sample_event(struct ctx *x, const struct event_spec *ev)
 /* The case set up on the measuring CPU, its map and model. 0, 1 after a SKIP or failure line. */
 static int setup_case(struct ctx *x, struct event_spec *events, int n)
 {
-    case_adopt_cpu(x->c, x->e.cpu);
+    case_adopt_cpu(x->c, x->e.cpu, -1);
     int rc = topo_bind_thread(kernel_has_param(x->c->kernel, "run_cpu") ? case_run_cpu(x->c) : x->e.cpu) ? KERNEL_ERROR
              : case_setup(x->c);
     if (rc == KERNEL_OK) {

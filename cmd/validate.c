@@ -24,7 +24,7 @@ enum { K_KERNEL = CLI_LONG, K_CASE, K_RESUME, K_KTAP };
 
 static const struct cli_option validate_options[] = {
     MO_EVENTS, MO_REPS, MO_GROUP_SIZE, MO_PMU, MO_VENDOR_JSON, MO_ITERS, MO_TARGET_MS, MO_SOURCE, MO_EXPECT,
-    MO_NO_AUTO_EXPECT, MO_CPU,
+    MO_NO_AUTO_EXPECT, MO_CPU, MO_CPUS,
     {"kernel", K_KERNEL, "NAME", "only this kernel's cases (may be repeated)"},
     {"case", K_CASE, "'KERNEL p=v'", "only this case (may be repeated; replaces the default matrix)"},
     MO_LABEL("validate, or the source name"),

@@ -306,7 +306,7 @@ bool kernel_has_param(const struct kernel *k, const char *name)
     return param_index(k, name, strlen(name)) >= 0;
 }
 
-void case_adopt_cpu(struct case_ *c, int cpu)
+void case_adopt_cpu(struct case_ *c, int cpu, int second)
 {
     const struct kernel *k = c->kernel;
     char text[16];
@@ -320,6 +320,12 @@ void case_adopt_cpu(struct case_ *c, int cpu)
     /* A second thread's CPU (snoop's writer) left at its default: another CPU of the mask than the
      * measuring one, the first; with none, it stays and host_lacks says why. */
     int w = param_index(k, "writer_cpu", 10), cpus[1024], n = topo_cpus(cpus, 1024);
+    if (w >= 0 && !c->given[w] && second >= 0) {   /* the pair the user named */
+        snprintf(text, sizeof(text), "%d", second);
+        free(c->value[w]);
+        c->value[w] = xstrdup(text);
+        return;
+    }
     if (w < 0 || c->given[w] || case_cpu(c, "writer_cpu") != case_run_cpu(c))
         return;
     for (int i = 0; i < n; i++)

@@ -124,8 +124,9 @@ int code_level_of_size(uint64_t bytes);
 
 
 /* The measuring CPU for what the case's text did not name: run_cpu and init_cpu become cpu, and a
- * writer_cpu left at its default that is now the measuring CPU becomes another allowed one. */
-void case_adopt_cpu(struct case_ *c, int cpu);
+ * writer_cpu left at its default becomes second (--cpus A,B) or, where second is -1 and it is now
+ * the measuring CPU, another allowed one. */
+void case_adopt_cpu(struct case_ *c, int cpu, int second);
 
 /* The kernel's setup, or KERNEL_SKIP for a case needing a level or CPU the machine lacks. */
 int case_setup(struct case_ *c);

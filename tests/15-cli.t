@@ -7,11 +7,15 @@ commands=$($PMUCAL --help | awk '/^Commands:/ { on = 1; next } on && !NF { exit 
 [ -n "$commands" ]
 ok $? "pmucal --help lists commands: $(echo $commands)"
 first_cpu=$(awk '/^Cpus_allowed_list/ { split($2, a, /[-,]/); print a[1] }' /proc/self/status)
+# Two CPUs of the mask for --cpus A,B (run, validate, c2c); on a one-CPU mask the option is refused.
+cpu_pair=$(taskset -pc $$ 2> /dev/null | sed 's/.*: //' | tr ',' '\n' |
+           awk -F- '{ for (i = $1; i <= (NF == 2 ? $2 : $1); i++) print i }' | head -n 2 | paste -sd, -)
 
 # A value that the option's own check accepts, by option name, else by placeholder.
 value_for() { # value_for NAME PLACEHOLDER
     case $1 in
-    format) echo c ;; recipe) echo l1_hit ;; cpu) echo "${first_cpu:-0}" ;; mode) echo hitm ;;
+    format) echo c ;; recipe) echo l1_hit ;; cpu) echo "${first_cpu:-0}" ;; cpus) echo "${cpu_pair:-0,1}" ;;
+    mode) echo hitm ;;
     size) echo L1 ;; core-ghz) echo 2.4 ;; floor) echo 0.01 ;; events) echo instructions ;;
     model) echo zen4 ;; base-cpi | tolerance) echo 1 ;;
     threshold) echo 2 ;; alpha) echo 0.01 ;; prefix) echo MYLIB ;; precise) echo 0 ;; ring-pages) echo 4 ;;

@@ -36,7 +36,18 @@ run walker size=L1 --cpu $first | 2 | affinity mask (taskset, cgroup cpuset) all
 validate --case walker --cpu $first | 2 | affinity mask (taskset, cgroup cpuset) allows $last
 calibrate --recipe l1_hit --no-curve --cpu $first | 2 | affinity mask (taskset, cgroup cpuset) allows $last
 run walker size=L1 run_cpu=$first | 2 | affinity mask, taskset or a cgroup, allows $last
+run snoop size=L1 --cpus $last,$first | 2 | two different CPUs of this process's affinity mask
+run snoop size=L1 --cpus $last | 2 | give two CPUs, the measuring one and the other thread's
+run snoop size=L1 --cpu $last --cpus $last,$last | 2 | give two different CPUs
 EOF
+
+# --cpus A,B: a two-thread kernel (snoop) measures on A, its writer on B; the pair either way round.
+for pair in "$first,$last" "$last,$first"; do
+    $PMUCAL run snoop size=L1 -e page-faults -r 3 --cpus "$pair" --json 2> "$TMP/pair.err" > "$TMP/pair.json"
+    got=$(jq -r '"\(.cpu),\(.params.writer_cpu)"' "$TMP/pair.json" 2> /dev/null)
+    [ "$got" = "$pair" ]
+    ok $? "run snoop --cpus $pair: the reader measured on CPU ${got%,*}, the writer on CPU ${got#*,} $(head -c 200 "$TMP/pair.err")"
+done
 
 # --cpu within the mask is where the case runs; a case naming its run_cpu keeps it.
 $PMUCAL run walker size=L1 -e page-faults -r 3 --cpu "$first" --json 2> /dev/null > "$TMP/first.json"

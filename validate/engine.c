@@ -398,7 +398,7 @@ int engine_case(struct engine *e, struct case_ *c, struct event_spec *events, in
         int first[1];
         e->cpu = e->src->real_time ? cpuload_chosen() : topo_cpus(first, 1) ? first[0] : 0;
     }
-    case_adopt_cpu(c, e->cpu);
+    case_adopt_cpu(c, e->cpu, e->pair_given ? e->second_cpu : -1);
     if (topo_bind_thread(kernel_has_param(c->kernel, "run_cpu") ? case_run_cpu(c) : e->cpu))
         return MEASURE_FAILED;
     c->isa_limits = e->src->isa_limits;

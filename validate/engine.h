@@ -41,6 +41,8 @@ struct engine {
     struct tap *tap;              /* NULL: no verdict lines */
     int cpu;                      /* where cases run unless they name a run_cpu; -1: the least loaded CPU of
                                      the affinity mask, chosen at the first case (host/cpuload.h) */
+    bool pair_given;              /* --cpus A,B: a second thread (snoop's writer) on second_cpu (B); else */
+    int second_cpu;               /* on another CPU of the mask than the measuring one */
     measurement_hook on_measurement;
     void *arg;
     const char *record_key;       /* written as each record's "key" (calibrate: "text|event|run"); NULL: none */
