@@ -41,7 +41,8 @@ static const struct cli_option calibrate_options[] = {
     {"repetitions", 'r', "N", "repetitions per case, 3..101 (default 7; 3 with --source sim)"},
     {"target-ms", K_TARGET_MS, "MS", "length of one measured run (default 5, at most 500)"},
     {"runs", K_RUNS, "N", "independent runs of every recipe, one pass over them each, 1..9 (default 5);\n"
-                          "a figure whose runs spread over 2% is unstable"},
+                          "a figure with a run more than 1% from the runs' median (two of four\n"
+                          "or more) is unstable"},
     {"quick", K_QUICK, NULL, "3 repetitions, 2 ms runs, 2 runs, 2 curve points per octave (for tests)"},
     {"curve", K_CURVE, NULL, "only the latency curve (no recipes, no closure)"},
     {"no-curve", K_NO_CURVE, NULL, "recipes and closure only"},
@@ -81,8 +82,8 @@ const struct command calibrate_command = {
              "figure is the difference of medians; the penalty is the median of its runs, with their\n"
              "range. Cycles come from many short timing windows at a low quantile (a window another task\n"
              "preempted reads long), each converted at the core clock measured right beside it (the\n"
-             "host's boost moves it by percents between cases). Statuses: ok; unstable (runs spread over\n"
-             "2%; with --runs 1: a 95% bootstrap interval wider than +-10% and 0.25 cycles, or timing\n"
+             "host's boost moves it by percents between cases). Statuses: ok; unstable (a run more than 1%\n"
+             "from the runs' median, or two of four or more runs; with --runs 1: a 95% bootstrap interval wider than +-10% and 0.25 cycles, or timing\n"
              "windows whose low quantile and median disagree beyond noise or whose controls were mostly\n"
              "hit);\n"
              "not_ok (negative, within noise of zero, below its physical floor, more than 25% outside\n"
@@ -377,8 +378,8 @@ static void begin_doc(struct json *doc, const struct cal *k, const struct calibr
     }
     json_string(doc, "method", "penalty = median over independent runs (one pass over the recipes each) of (median "
                 "issue - median control) / (occurrences issue - control); cycles from short timing windows at a low "
-                "quantile, each at the core clock measured beside it; unstable when the runs spread over 2% (one "
-                "run: when its 95% bootstrap interval's half-width exceeds 10% and 0.25 cycles, 0.1 ns for memory)");
+                "quantile, each at the core clock measured beside it; unstable when a run is more than 1% from the runs' "
+                "median (two runs of four or more; one run: when its 95% bootstrap interval's half-width exceeds 10% and 0.25 cycles, 0.1 ns for memory)");
     if (!k->replaying) {   /* a replay looks at nothing of this host */
         json_object_begin(doc, "host");
         host_facts_json(doc);

@@ -257,6 +257,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
     int rc = MEASURE_OK;
     double *zero = NULL, *full = NULL;   /* each window's ticks: its zero-iteration control, its run */
     double *trip = NULL;                 /* the clock ratio before each window and after the last */
+    uint64_t tt;                         /* a trip's ticks */
 
     /* Warm-up: caches, TLBs, predictors and the clock reach their steady state. */
     uint64_t warm = c->warm_iters > m->iters ? c->warm_iters : m->iters;
@@ -327,11 +328,13 @@ clock_again:
                 rc = MEASURE_INTERRUPTED;
                 goto out;
             }
-            trip[w + rep] = clock_ratio_trip();
+            trip[w + rep] = clock_ratio_trip(&tt);
+            measure_region_ticks += tt;   /* the windows' clock is part of their measurement */
             zero[w] = (double)timed_run(c, 0);
             full[w] = (double)timed_run(c, m->window_iters);
         }
-        trip[(rep + 1) * (MEASURE_WINDOWS + 1) - 1] = clock_ratio_trip();
+        trip[(rep + 1) * (MEASURE_WINDOWS + 1) - 1] = clock_ratio_trip(&tt);
+        measure_region_ticks += tt;
     }
     m->ratio_after = clock_ratio_now();
     m->clock_moved = fabs(m->ratio_after / m->ratio_before - 1) > MEASURE_CLOCK_DRIFT;

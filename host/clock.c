@@ -40,9 +40,10 @@ static double short_trip_ratio(void)
 }
 
 enum { WINDOW_TRIPS = 32 };
-double clock_ratio_trip(void)
+double clock_ratio_trip(uint64_t *ticks)
 {
-    return (double)WINDOW_TRIPS * ISA_CHAIN_OPS / (double)add_chain_ticks(WINDOW_TRIPS);
+    *ticks = add_chain_ticks(WINDOW_TRIPS);
+    return (double)WINDOW_TRIPS * ISA_CHAIN_OPS / (double)*ticks;
 }
 
 double clock_ratio_now(void)

@@ -2,6 +2,7 @@
  * isa_ticks_start and isa_ticks_stop, arch/isa.h), converted with a measured ratio. */
 #ifndef PMUCAL_CLOCK_H
 #define PMUCAL_CLOCK_H
+#include <stdint.h>
 
 struct clock_info {
     double tsc_hz;            /* TSC ticks per second, against CLOCK_MONOTONIC */
@@ -19,8 +20,8 @@ double clock_ratio_now(void);
  * measured run's length, to tell whether the CPU ran us all of such a run. */
 double clock_ratio_over(double seconds, double ratio_now);
 /* One trip of about 10 us (32,000 dependent adds): the ratio beside a timing window. A trip
- * another task or an interrupt cut reads low, never high. */
-double clock_ratio_trip(void);
+ * another task or an interrupt cut reads low, never high. The trip's ticks into *ticks. */
+double clock_ratio_trip(uint64_t *ticks);
 double clock_now_seconds(void);
 
 #endif

@@ -38,7 +38,8 @@ const char *cal_folder(const struct cal *k);
 
 /* Every recipe is measured in CAL_RUNS independent runs (fresh cases), one pass over all recipes
  * a run, so a burst of load on the host hits one run of a recipe rather than all of them. The
- * figure is the runs' median, and a spread over CAL_MAX_RUN_SPREAD marks it unstable: on this
+ * figure is the runs' median; it is unstable unless every run (all but one of four or more) lies
+ * within CAL_MAX_RUN_SPREAD / 2 of it: on this
  * VM's busy host single runs of one recipe moved by 10-25% (btb_resteer 3.02 .. 3.86 cycles)
  * while each run's own repetitions agreed. */
 #define CAL_RUNS 5
@@ -57,6 +58,8 @@ struct penalty {
     int runs, runs_wanted;        /* independent runs fitted, of those asked; the figure is their median */
     double run_values[CAL_MAX_RUNS];   /* each run's figure, in the domain's unit */
     double run_spread;            /* (max - min) / |median| over the runs */
+    double run_min, run_max;
+    int runs_agreeing;            /* runs within CAL_MAX_RUN_SPREAD / 2 of the median */
     const struct reference *ref;  /* the published figure for the host's model, or NULL */
     double deviation;             /* from the reference, relative (0 inside its range) */
     char plateau[256];            /* level recipes: where the case sits on the curve, or why unchecked */

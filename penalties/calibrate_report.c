@@ -72,8 +72,10 @@ void penalty_json(struct json *j, const struct penalty *p, const char *host_pmu)
     for (int r = 0; r < p->runs; r++)
         json_number(j, NULL, p->run_values[r]);
     json_array_end(j);
-    if (p->runs > 1)
+    if (p->runs > 1) {
         json_number(j, "run_spread", p->run_spread);
+        json_int(j, "runs_agreeing", p->runs_agreeing);
+    }
     json_string(j, "plateau", p->plateau[0] ? p->plateau : NULL);
     if (p->ref) {
         json_object_begin(j, "reference");

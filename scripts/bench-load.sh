@@ -1,17 +1,21 @@
 #!/bin/sh
 # make bench-load: are the timed figures true on a busy machine, or withheld? Runs calibrate and the
-# walker's levels three times on one CPU: quiet, with a busy loop pinned on the same CPU, and with
-# one on another CPU of the affinity mask (the SMT sibling where there is one). Prints every
-# penalty and level beside its quiet figure, its deviation and status, and counts the figures
-# marked ok that moved by more than 2% from quiet (issue 25: there should be none) and those
-# withheld (unstable or not ok, each with its reason in penalties.json).
+# walker's levels on one CPU: QUIET_RUNS times quiet (default 5), then once with a busy loop pinned
+# on the same CPU and once with one on another CPU of the affinity mask (the SMT sibling where there
+# is one). Prints, for every penalty: the median of its ok quiet figures, how many of the quiet
+# calibrations had it ok and their coefficient of variation; beside it each busy figure, its status
+# and its deviation from the quiet median. Then counts the busy figures marked ok that moved by more
+# than 2% (issue 25: there should be none), those withheld (unstable or not ok, each with its reason
+# in penalties.json), and the quiet CVs over the bound (1% core, 3% memory).
 # "Quiet" is only as quiet as the machine: on a shared host say what else ran.
 # Usage: scripts/bench-load.sh [CPU]   (default: the last CPU of the mask)
+#   QUIET_RUNS        quiet calibrations (default 5)
 #   BENCH_LOAD_ARGS   extra calibrate options (e.g. --quick for a shorter run)
 #   PMUCAL            the binary (default bin/pmucal)
 set -eu
 cd "$(dirname "$0")/.."
 pmucal=${PMUCAL:-bin/pmucal}
+quiet_runs=${QUIET_RUNS:-5}
 cpus=$(taskset -pc $$ | sed 's/.*: //')
 list=$(echo "$cpus" | tr ',' '\n' | awk -F- '{ if (NF == 2) for (i = $1; i <= $2; i++) print i; else print $1 }')
 cpu=${1:-$(echo "$list" | tail -n 1)}
@@ -44,34 +48,44 @@ phase() {
     fi
 }
 
-phase quiet
+for i in $(seq "$quiet_runs"); do phase "quiet$i"; done
 [ -n "$other" ] || echo "# one CPU in the mask: no busy loop on another CPU" >&2
 phase same "$cpu"
 [ -n "$other" ] && phase other "$other"
+[ -f "$tmp/other.json" ] || cp "$tmp/same.json" "$tmp/other.json"
 
-# name quiet | same-CPU value status dev | other-CPU value status dev
-jq -n -r --slurpfile q "$tmp/quiet.json" --slurpfile s "$tmp/same.json" \
-    --slurpfile o "$( [ -n "$other" ] && echo "$tmp/other.json" || echo "$tmp/same.json")" '
-    def fig(p): if p.cycles == null then "-" else (p.cycles * 100 | round / 100 | tostring) end;
-    def dev(p; q): if p.cycles == null or q.cycles == null or q.cycles == 0 then "" else
-        ((p.cycles / q.cycles - 1) * 1000 | round / 10 | tostring) + "%" end;
-    ($q[0].penalties | map({key: .name, value: .}) | from_entries) as $Q |
-    ($o[0].penalties | map({key: .name, value: .}) | from_entries) as $O |
-    "penalty                quiet           | busy loop on the same CPU      | busy loop on another CPU",
-    ($s[0].penalties[] | . as $p | $Q[$p.name] as $qp | $O[$p.name] as $op |
-     [$p.name, fig($qp), ($qp.status // "-"), fig($p), $p.status, dev($p; $qp), fig($op), ($op.status // "-"), dev($op; $qp)]
-     | "\(.[0] | .[0:22] | . + " " * (22 - length)) \(.[1] | . + " " * (8 - length)) \(.[2] | . + " " * (8 - length))| \(.[3] | . + " " * (9 - length)) \(.[4] | . + " " * (9 - length)) \(.[5] | . + " " * (9 - length)) | \(.[6] | . + " " * (9 - length)) \(.[7] | . + " " * (9 - length)) \(.[8])")'
+# The quiet reference: per penalty, the ok figures of the quiet runs, their median and CV.
+jq -s '[.[].penalties[]] | group_by(.name) | map({key: .[0].name, value: {
+        domain: .[0].domain, n: length, ok: [.[] | select(.status == "ok") | .cycles]}}) | from_entries |
+       map_values(. + (if (.ok | length) > 0 then
+           (.ok | add / length) as $m | {median: (.ok | sort | .[length / 2 | floor]),
+            cv: (if (.ok | length) > 1 then ((.ok | map((. - $m) * (. - $m)) | add / (length - 1)) | sqrt) / $m
+                 else null end)} else {median: null, cv: null} end))' "$tmp"/quiet*.json > "$tmp/ref.json"
+
+jq -n -r --slurpfile r "$tmp/ref.json" --slurpfile s "$tmp/same.json" --slurpfile o "$tmp/other.json" '
+    def r2: . * 100 | round / 100 | tostring;
+    def pad(n): tostring | . + " " * ([n - length, 0] | max);
+    def fig(p): if p.cycles == null then "-" else (p.cycles | r2) end;
+    def dev(p; q): if p.cycles == null or q == null or q == 0 then "" else ((p.cycles / q - 1) * 1000 | round / 10 | tostring) + "%" end;
+    $r[0] as $R | ($o[0].penalties | map({key: .name, value: .}) | from_entries) as $O |
+    "penalty               quiet median ok/n  CV     | busy loop on the same CPU     | busy loop on another CPU",
+    ($s[0].penalties[] | . as $p | $R[$p.name] as $q | $O[$p.name] as $op |
+     "\($p.name | pad(21)) \(if $q.median == null then "-" else ($q.median | r2) end | pad(12)) \("\($q.ok | length)/\($q.n)" | pad(5)) \(if $q.cv == null then "-" else ($q.cv * 1000 | round / 10 | tostring) + "%" end | pad(6)) | \(fig($p) | pad(8)) \($p.status | pad(9)) \(dev($p; $q.median) | pad(9)) | \(fig($op) | pad(8)) \(($op.status // "-") | pad(9)) \(dev($op; $q.median))")'
 echo
-jq -s -r --slurpfile s "$tmp/same.walk" --slurpfile o "$tmp/$( [ -n "$other" ] && echo other || echo same).walk" '
+jq -s -r --slurpfile s "$tmp/same.walk" --slurpfile o "$tmp/other.walk" '
     . as $q | range(0; $q | length) as $i |
-    "\($q[$i].name): quiet \($q[$i].cycles * 100 | round / 100) cycles per load; same CPU \($s[$i].cycles * 100 | round / 100) (windows p10 \($s[$i].q // 0 | round), median \($s[$i].median // 0 | round) per 16 loads); other CPU \($o[$i].cycles * 100 | round / 100)"' "$tmp/quiet.walk"
+    "\($q[$i].name): quiet \($q[$i].cycles * 100 | round / 100) cycles per load; same CPU \($s[$i].cycles * 100 | round / 100) (windows p10 \($s[$i].q // 0 | round), median \($s[$i].median // 0 | round) per 16 loads); other CPU \($o[$i].cycles * 100 | round / 100)"' "$tmp/quiet1.walk"
 echo
 for p in same other; do
-    [ -f "$tmp/$p.json" ] || continue
-    jq -n -r --arg p "$p" --slurpfile q "$tmp/quiet.json" --slurpfile s "$tmp/$p.json" '
-        ($q[0].penalties | map({key: .name, value: .}) | from_entries) as $Q |
-        [$s[0].penalties[] | select(.status == "ok") | . as $x | $Q[$x.name] | select(.status == "ok") |
-         select(($x.cycles / .cycles - 1 | fabs) > 0.02) | $x.name] as $moved |
+    jq -n -r --arg p "$p" --slurpfile r "$tmp/ref.json" --slurpfile s "$tmp/$p.json" '
+        $r[0] as $R |
+        [$s[0].penalties[] | select(.status == "ok") | . as $x | $R[$x.name] | select(.median != null) |
+         select(($x.cycles / .median - 1 | fabs) > 0.02) | $x.name] as $moved |
         [$s[0].penalties[] | select(.status == "unstable" or .status == "not_ok") | .name] as $held |
-        "\($p): \([$s[0].penalties[] | select(.status == "ok")] | length) ok, of which \($moved | length) more than 2% from an ok quiet figure\(if ($moved | length) > 0 then " (" + ($moved | join(", ")) + ")" else "" end); \($held | length) withheld: \($held | join(", "))"'
+        "\($p): \([$s[0].penalties[] | select(.status == "ok")] | length) ok, of which \($moved | length) more than 2% from the quiet median\(if ($moved | length) > 0 then " (" + ($moved | join(", ")) + ")" else "" end); \($held | length) withheld: \($held | join(", "))"'
 done
+jq -r --argjson n "$quiet_runs" '
+    [to_entries[] | select(.value.cv != null) | select(.value.cv > (if .value.domain == "memory" then 0.03 else 0.01 end)) |
+     "\(.key) \(.value.cv * 1000 | round / 10)%"] as $over |
+    [to_entries[] | select((.value.ok | length) == $n)] as $all |
+    "quiet: \($all | length) penalties ok in all \($n) calibrations; CV over the bound (1% core, 3% memory): \(if ($over | length) > 0 then $over | join(", ") else "none" end)"' "$tmp/ref.json"
