@@ -58,7 +58,6 @@ struct penalty {
     int runs, runs_wanted;        /* independent runs fitted, of those asked; the figure is their median */
     double run_values[CAL_MAX_RUNS];   /* each run's figure, in the domain's unit */
     double run_spread;            /* (max - min) / |median| over the runs */
-    double run_min, run_max;
     int runs_agreeing;            /* runs within CAL_MAX_RUN_SPREAD / 2 of the median */
     const struct reference *ref;  /* the published figure for the host's model, or NULL */
     double deviation;             /* from the reference, relative (0 inside its range) */

@@ -290,25 +290,18 @@ void fit_recipe_judge(struct cal *k, struct penalty *p)
     if (p->runs < p->runs_wanted && !stopped)   /* skip, error or not ok as a run set it */
         return;
     if (p->runs > 1) {
-        /* The runs that agree with the median within half the allowed spread; their range is the
-         * interval. One run of four or more may stand apart (a burst of load during it: a
-         * difference reads short as well as long when its control was hit) when the rest agree. */
-        double med = stats_median(p->run_values, (size_t)p->runs), lo = INFINITY, hi = -INFINITY;
+        /* The runs that agree with the median within half the allowed spread. One run of four or
+         * more may stand apart (a burst of load during it: a difference reads short as well as
+         * long when its control was hit) when the rest agree; the interval is every run's range. */
+        struct stats all = stats_of(p->run_values, (size_t)p->runs);
         int agree = 0;
         for (int r = 0; r < p->runs; r++)
-            if (fabs(p->run_values[r] - med) <= CAL_MAX_RUN_SPREAD / 2 * fabs(med)) {
-                agree++;
-                lo = fmin(lo, p->run_values[r]);
-                hi = fmax(hi, p->run_values[r]);
-            }
+            agree += fabs(p->run_values[r] - all.median) <= CAL_MAX_RUN_SPREAD / 2 * fabs(all.median);
         p->runs_agreeing = agree;
-        p->f.value = med;
-        p->f.lo = agree ? lo : med;
-        p->f.hi = agree ? hi : med;
-        struct stats all = stats_of(p->run_values, (size_t)p->runs);
-        p->run_spread = (all.max - all.min) / fabs(med);
-        p->run_min = all.min;
-        p->run_max = all.max;
+        p->f.value = all.median;
+        p->f.lo = all.min;
+        p->f.hi = all.max;
+        p->run_spread = (all.max - all.min) / fabs(all.median);
     }
     bool mem = p->rc->domain == DOMAIN_MEMORY;
     penalty_at_clock(p, run_ghz(k));
@@ -323,7 +316,7 @@ void fit_recipe_judge(struct cal *k, struct penalty *p)
         p->status = "unstable";
         snprintf(p->reason, sizeof(p->reason), "run-to-run spread %.1f%% over %d runs (%.2f .. %.2f): %d within "
                  "+-%.0f%% of their median %.2f, %d needed", 100 * p->run_spread, p->runs,
-                 p->run_min, p->run_max,
+                 p->f.lo, p->f.hi,
                  p->runs_agreeing, 100 * CAL_MAX_RUN_SPREAD / 2, p->f.value, p->runs - (p->runs >= 4));
     } else if (p->runs == 1 && half > 0.10 * fabs(p->f.value) && half > floor_) {
         p->status = "unstable";

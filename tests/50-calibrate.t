@@ -157,9 +157,17 @@ else
     skip "curve.svg" "gnuplot not installed"
 fi
 
+# Where l3_hit had all its runs, mixwalk follows its last L3 case; where it had none (this VM's L3
+# left out under load: no L3 case), the closure is a SKIP that needs it and mixwalk is not measured.
 order=$(jq -s -c '[.[].case] | [index("mixwalk"), rindex("walker size=L3")]' "$dir/measurements.ndjson")
-jq -n -e --argjson o "$order" '$o[0] != null and $o[0] == $o[1] + 1' > /dev/null
-ok $? "the closure's mixwalk is measured right after the L3 case it is predicted from (records $order)"
+l3_runs=$(jq '.penalties[] | select(.name == "l3_hit") | .runs' "$dir/penalties.json")
+if [ "$l3_runs" = 2 ]; then
+    jq -n -e --argjson o "$order" '$o[0] != null and $o[0] == $o[1] + 1' > /dev/null
+else
+    jq -n -e --argjson o "$order" '$o[0] == null' > /dev/null &&
+        grep -q "^ok [0-9]* - closure: mixwalk predicted from calibrated latencies # SKIP needs an ok l3_hit" "$dir/validate.tap"
+fi
+ok $? "the closure's mixwalk is measured right after the last L3 case it is predicted from (l3_hit runs $l3_runs, records $order)"
 
 # Closure: its verdict follows from its own figures (ok within the tolerance; a TODO only when the
 # figures' noise is wider than the tolerance; not ok otherwise), the same in the TAP line and in
