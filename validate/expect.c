@@ -285,8 +285,10 @@ struct verdict check_event(const struct rule *r, const struct event_spec *ev, co
     int len = snprintf(v.reason, sizeof(v.reason), "%s = %s: measured %.4f expected %.4f (%s, %s)", ev->name,
                        r->expr_text, v.measured, v.expected, tolerance_text(r, tol, sizeof(tol)), r->where);
     if (r->tol == TOL_LEAST && len > 0 && (size_t)len < sizeof(v.reason))
-        snprintf(v.reason + len, sizeof(v.reason) - (size_t)len, "; at least: %.4f above the model is other work "
-                 "on the socket (a CPU-wide count, the least of the repetitions)", diff > 0 ? diff : 0);
+        snprintf(v.reason + len, sizeof(v.reason) - (size_t)len, v.kind == V_OK
+                 ? "; a CPU-wide count, judged at least: %.4f above the model is the socket's other work"
+                 : "; a CPU-wide count below the model by %.4f: the socket's other work only adds, so the kernel's "
+                   "own were not all counted", fabs(diff));
     return v;
 }
 
