@@ -87,11 +87,11 @@ int main(void)
     put("bus/event_source/devices/amd_umc_1/type", "41\n");
     put("bus/event_source/devices/amd_umc_1/cpumask", "2\n");
     put("bus/event_source/devices/amd_umc_2/type", "42\n");
-    put("bus/event_source/devices/amd_umc_2/cpumask", "2-3,1\n");   /* a range, then a list */
+    put("bus/event_source/devices/amd_umc_2/cpumask", "1\n");
     put("bus/event_source/devices/amd_umc_10/type", "50\n");
     put("bus/event_source/devices/amd_umc_10/cpumask", "0\n");
     put("bus/event_source/devices/uncore_m2m_0/type", "60\n");
-    put("bus/event_source/devices/uncore_m2m_0/cpumask", "0\n");
+    put("bus/event_source/devices/uncore_m2m_0/cpumask", "0-1\n");   /* a range, all in socket 0 */
 
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         struct uncore_instance inst[UNCORE_MAX_INSTANCES];
