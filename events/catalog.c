@@ -436,8 +436,10 @@ int catalog_resolve(const char *name, struct event_spec *spec, char *err, size_t
     if (perf_modifiers(name + base, spec, err, n))
         return -1;
     vendor_event_spec(v, spec);
-    if (v->unit)   /* an uncore unit counts at every privilege level: :u/:k do not apply */
-        spec->count_kernel = spec->exclude_user = false;
+    if (v->unit) {   /* an uncore unit counts at every privilege level: :u/:k do not apply */
+        spec->count_kernel = true;
+        spec->exclude_user = false;
+    }
     spec->canonical = xstrdup(v->name);
     return 1;
 }

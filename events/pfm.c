@@ -148,7 +148,8 @@ static int encode_uncore(const char *name, struct event_spec *spec, char *err, s
     spec->config = codes[0] & 0xffff;   /* event and umask; the enable and threshold bits are the driver's */
     spec->config1 = spec->config2 = 0;
     spec->programmable = false;
-    spec->count_kernel = spec->exclude_user = false;
+    spec->count_kernel = true;   /* an uncore unit counts every privilege level */
+    spec->exclude_user = false;
     snprintf(spec->uncore, sizeof(spec->uncore), "%s", stem);
     return 1;
 }

@@ -157,7 +157,7 @@ static const char *open_uncore(struct group *g, const struct event_spec *s, int 
             else {
                 char r[256];
                 snprintf(why, n, "%s on CPU %d: %s", inst[i].name, inst[i].cpu,
-                         perf_open_reason(e, true, r, sizeof(r)));
+                         perf_open_reason(e, false, r, sizeof(r)));
             }
             break;
         }
