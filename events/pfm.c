@@ -84,10 +84,11 @@ bool pfm_pmu_by_name(const char *name, struct pfm_core *out)
     return false;
 }
 
-/* The libpfm4 type (PFM_PMU_TYPE_*) of the PMU that name's "pmu::" prefix names, its name in pmu;
- * -1 when there is no prefix or no such PMU. */
-static int prefix_pmu_type(const char *name, char *pmu, size_t n)
+/* The libpfm4 type (PFM_PMU_TYPE_*) of the PMU that name's "pmu::" prefix names, its name in pmu
+ * and whether libpfm4 found it here in *present; -1 when there is no prefix or no such PMU. */
+static int prefix_pmu_type(const char *name, char *pmu, size_t n, bool *present)
 {
+    *present = false;
     const char *colons = strstr(name, "::");
     if (!colons || (size_t)(colons - name) >= n)
         return -1;
@@ -97,8 +98,10 @@ static int prefix_pmu_type(const char *name, char *pmu, size_t n)
     pfm_for_all_pmus(p) {
         memset(&info, 0, sizeof(info));
         info.size = sizeof(info);
-        if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS && !strcmp(info.name, pmu))
+        if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS && !strcmp(info.name, pmu)) {
+            *present = info.is_present;
             return (int)info.type;
+        }
     }
     return -1;
 }
@@ -106,13 +109,15 @@ static int prefix_pmu_type(const char *name, char *pmu, size_t n)
 /* A libpfm4 uncore event ("skx_unc_imc0::UNC_M_CAS_COUNT:RD"): the unit's raw code (event 7:0,
  * umask 15:8, as the kernel's uncore_imc takes it in config) and its sysfs stem; each instance's
  * type comes from sysfs when it opens (events/uncore.h). libpfm4 encodes an uncore PMU the OS
- * does not export only raw, and only with LIBPFM_ENCODE_INACTIVE (set by pfm_force, so the rules
- * of any model encode offline). With a forced model, the unit must be that model's, and a core
- * PMU named must be the forced one. 1 encoded, 0 not an uncore event, -1 err filled. */
+ * does not export only raw, and only with LIBPFM_ENCODE_INACTIVE (pfm_ready sets it for a forced
+ * model, so the rules of any model encode offline); on the host itself such a unit is known but
+ * not here, which spec->unsupported says. With a forced model, the unit must be that model's, and
+ * a core PMU named must be the forced one. 1 resolved, 0 not an uncore event, -1 err filled. */
 static int encode_uncore(const char *name, struct event_spec *spec, char *err, size_t errlen)
 {
     char pmu[64], stem[24];
-    int type = prefix_pmu_type(name, pmu, sizeof(pmu));
+    bool present;
+    int type = prefix_pmu_type(name, pmu, sizeof(pmu), &present);
     if (type == PFM_PMU_TYPE_CORE && forced() && strcmp(pmu, forced())) {
         /* LIBPFM_ENCODE_INACTIVE would encode it: the rules of one model never name another's */
         snprintf(err, errlen, "%s names the core PMU %s, not %s", name, pmu, forced());
@@ -136,13 +141,19 @@ static int encode_uncore(const char *name, struct event_spec *spec, char *err, s
     arg.count = 4;
     arg.fstr = &fstr;
     int rc = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3, PFM_OS_NONE, &arg);
-    if (rc != PFM_SUCCESS) {
+    if (rc != PFM_SUCCESS && type == PFM_PMU_TYPE_UNCORE && !present && !model) {
+        spec->canonical = xstrdup(name);
+        spec->unsupported = xasprintf("libpfm4 knows %s, but the kernel exports no %s PMU here (sysfs): this "
+                                      "host's uncore units cannot be counted (a VM, or the uncore driver not "
+                                      "loaded)", pmu, stem);
+    } else if (rc != PFM_SUCCESS) {
         snprintf(err, errlen, "unknown event '%s' for uncore PMU %s (libpfm4: %s); 'pmucal events --pmu %s' lists "
                  "its events", name, pmu, pfm_strerror(rc), pmu);
         free(fstr);
         return -1;
     }
-    spec->canonical = xstrdup(fstr ? fstr : name);
+    if (!spec->canonical)
+        spec->canonical = xstrdup(fstr ? fstr : name);
     free(fstr);
     spec->type = 0;
     spec->config = codes[0] & 0xffff;   /* event and umask; the enable and threshold bits are the driver's */

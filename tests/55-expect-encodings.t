@@ -59,6 +59,17 @@ $PMUCAL expect check "$TMP/exp/nosuchpmu.txt" > "$TMP/o" 2>&1
 [ $? -eq 1 ] && grep -q "no libpfm4 PMU, counter source or vendor table (under .*) is named 'nosuchpmu'" "$TMP/o"
 ok $? "a file named after no PMU or source is 'not ok'"
 
+# On a host whose kernel exports no such unit (this VM), a libpfm4 uncore event is known but not
+# countable: a SKIP saying so, beside an event that counts; never an unknown event.
+if ls /sys/bus/event_source/devices/ 2> /dev/null | grep -q '^uncore_imc'; then
+    skip "libpfm4's skx_unc_imc0 SKIPs without an uncore_imc PMU" "this host has uncore_imc PMUs"
+else
+    $PMUCAL validate --case 'triad size=8k' -e skx_unc_imc0::UNC_M_CAS_COUNT:RD,page-faults -r 2 --label skxunc > "$TMP/unc.tap" 2>&1
+    grep -q "^ok [0-9]* - triad size=8k :: skx_unc_imc0::UNC_M_CAS_COUNT:RD # SKIP libpfm4 knows skx_unc_imc0, but the kernel exports no uncore_imc PMU here" "$TMP/unc.tap" &&
+        grep -q '^ok [0-9]* - triad size=8k :: page-faults = pf.minor' "$TMP/unc.tap"
+    ok $? "skx_unc_imc0::UNC_M_CAS_COUNT:RD SKIPs here naming the missing unit: $(grep -m1 'UNC_M_CAS' "$TMP/unc.tap" | cut -c1-170)"
+fi
+
 # The host PMU's file loads by itself; --no-auto-expect withholds it.
 host=$($PMUCAL info --json | jq -r '.pmu.name // empty')
 if [ -n "$host" ] && [ -f "validate/expect/$host.txt" ]; then
