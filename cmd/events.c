@@ -71,8 +71,12 @@ static void print_catalog(const struct catalog *c, struct events_args *a)
 {
     if (!a->json)
         printf("# source: %s (%s); %d programmable counters (%s)\n", c->path, c->how, c->counters, c->counters_how);
-    for (int i = 0; i < c->vt.n; i++) {
-        const struct vendor_event *v = &c->vt.ev[i];
+    /* The core events, then the uncore units' (counted CPU-wide for the socket, events/uncore.h). */
+    for (int i = 0; i < c->vt.n + c->vt.nuncore; i++) {
+        const struct vendor_event *v = i < c->vt.n ? &c->vt.ev[i] : &c->vt.uncore[i - c->vt.n];
+        if (i == c->vt.n && c->vt.nuncore && !a->json)
+            printf("# uncore: %d events of the memory controllers, counted CPU-wide for the measuring CPU's socket "
+                   "(every instance summed)\n", c->vt.nuncore);
         const char *file = strrchr(v->file, '/') ? strrchr(v->file, '/') + 1 : v->file;
         char *perf = NULL;
         if (a->describe || a->json) {
@@ -87,6 +91,8 @@ static void print_catalog(const struct catalog *c, struct events_args *a)
             json_string(&a->j, "encoding", perf);
             json_string(&a->j, "source", source);
             json_bool(&a->j, "deprecated", v->deprecated);
+            if (v->unit)
+                json_string(&a->j, "uncore", v->unit);
             json_string(&a->j, "description", v->desc);
             json_object_end(&a->j);
             free(source);
@@ -94,7 +100,8 @@ static void print_catalog(const struct catalog *c, struct events_args *a)
             printf("%s\t%s\t%s/%s%s\t%s\n", v->name, perf, c->name, file, v->deprecated ? " (deprecated)" : "",
                    v->desc);
         } else {
-            printf("%-50s # %s/%s%s\n", v->name, c->name, file, v->deprecated ? " (deprecated)" : "");
+            printf("%-50s # %s/%s%s%s%s\n", v->name, c->name, file, v->deprecated ? " (deprecated)" : "",
+                   v->unit ? ", uncore " : "", v->unit ? v->unit : "");
         }
         free(perf);
     }

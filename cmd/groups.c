@@ -86,14 +86,24 @@ static int groups_main(int argc, char **argv)
                 printf("%s %s", j ? "," : "", ev[s.order[s.start[g] + j]].name);
             printf("\n");
         }
-        printf("%s", names ? "" : "{");
-        for (int j = 0; j < s.count[g]; j++) {
-            const struct event_spec *one = &ev[s.order[s.start[g] + j]];
-            char *perf = names ? xstrdup(one->name) : perf_syntax_of(one);
-            printf("%s%s", j ? "," : "", perf);
-            free(perf);
-        }
-        printf("%s\n", names ? "" : "}");
+        /* Uncore events count the socket, CPU-wide: perf groups none with a task's events, so
+         * they follow the group's braces, as pmucal opens them apart. */
+        int core = 0, printed = 0;
+        for (int pass = 0; pass < 2; pass++)
+            for (int j = 0; j < s.count[g]; j++) {
+                const struct event_spec *one = &ev[s.order[s.start[g] + j]];
+                if ((pass == 1) != (one->uncore[0] != 0))
+                    continue;
+                if (pass == 1 && core && !names)
+                    printf("}");
+                char *perf = names ? xstrdup(one->name) : perf_syntax_of(one);
+                printf("%s%s%s", printed ? "," : "", pass == 0 && !core && !names ? "{" : "", perf);
+                free(perf);
+                core += pass == 0;
+                core = pass == 1 ? 0 : core;
+                printed++;
+            }
+        printf("%s\n", core && !names ? "}" : "");
     }
     schedule_free(&s);
     free(info);

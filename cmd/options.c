@@ -261,7 +261,9 @@ int measure_cli_drop_uncountable(const struct engine *e, struct event_spec *even
         return 0;
     int kept = 0, dropped = 0;
     for (int k = 0; k < *n; k++) {
-        if (events[k].type == PERF_TYPE_SOFTWARE) {
+        /* Software events count anyway; an uncore unit is not the core PMU the probe asks about:
+         * each says at open whether its own unit is here (events/uncore.h). */
+        if (events[k].type == PERF_TYPE_SOFTWARE || events[k].uncore[0]) {
             events[kept++] = events[k];
             continue;
         }

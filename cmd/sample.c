@@ -304,6 +304,13 @@ static int sample_event(struct ctx *x, const struct event_spec *ev)
         tap_point(&x->s.tap, TAP_SKIP, desc, ev->unsupported);
         return 0;
     }
+    if (ev->uncore[0]) {   /* no instruction of this task causes a socket's count */
+        char why[256];
+        snprintf(why, sizeof(why), "an uncore event (%s) counts the socket, CPU-wide: its units take no samples "
+                 "and no instruction of this task owns its counts; validate counts it", ev->uncore);
+        tap_point(&x->s.tap, TAP_SKIP, desc, why);
+        return 0;
+    }
     uint64_t period = x->a.period ? x->a.period : ev->type == PERF_TYPE_SOFTWARE ? 1 : 10007;
     int err0;
     unsigned levels = sampler_levels(ev, period, &err0);

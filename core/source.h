@@ -18,6 +18,9 @@ struct event_spec {
     char *unsupported;       /* why it cannot be counted on this host; NULL when it can */
     int group;               /* the {a,b,c} group of the -e list it came from (1-based), 0 none */
     bool leads;              /* the source opened it as its group's leader (set by open, for the record) */
+    char uncore[24];         /* an uncore unit's sysfs PMU stem ("amd_umc", "uncore_imc"): counted
+                              * CPU-wide for the measuring CPU's socket, every instance summed
+                              * (events/uncore.h); "" for a core or software event */
 };
 
 /* Noise detectors every group carries, without programmable counters. */

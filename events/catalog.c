@@ -428,12 +428,18 @@ int catalog_resolve(const char *name, struct event_spec *spec, char *err, size_t
     size_t base = strcspn(name, ":");
     char *bare = xasprintf("%.*s", (int)base, name);
     const struct vendor_event *v = vendor_find(&c->vt, bare);
+    if (!v)
+        v = vendor_find_uncore(&c->vt, bare);
     free(bare);
     if (!v)
         return 0;
     if (perf_modifiers(name + base, spec, err, n))
         return -1;
     vendor_event_spec(v, spec);
+    if (v->unit) {   /* an uncore unit counts at every privilege level: :u/:k do not apply */
+        spec->count_kernel = true;
+        spec->exclude_user = false;
+    }
     spec->canonical = xstrdup(v->name);
     return 1;
 }

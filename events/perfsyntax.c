@@ -191,6 +191,8 @@ int perf_syntax_parse(const char *name, struct event_spec *spec, char *err, size
 char *perf_syntax_of(const struct event_spec *spec)
 {
     const char *mods = spec->count_kernel ? (spec->exclude_user ? "k" : "uk") : "u";
+    if (spec->uncore[0])   /* perf stat sums every instance of a PMU named so (amd_umc_0, amd_umc_1, ...) */
+        return xasprintf("%s/config=0x%llx/", spec->uncore, (unsigned long long)spec->config);
     if (spec->type == 4 && spec->config1)
         return xasprintf("cpu/config=0x%llx,config1=0x%llx/%s", (unsigned long long)spec->config,
                          (unsigned long long)spec->config1, mods);

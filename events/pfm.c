@@ -1,6 +1,7 @@
 #include "events/pfm.h"
 #include "base/util.h"
 #include "events/perfsyntax.h"
+#include "events/uncore.h"
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <perfmon/pfmlib_perf_event.h>
@@ -11,10 +12,14 @@
 #include <unistd.h>
 
 static int state; /* 0 untried, 1 ok, -1 failed */
+static const char *forced(void);
 
 bool pfm_ready(void)
 {
     if (!state) {
+        /* A forced model's uncore units are not on this host: encoded all the same (encode_uncore) */
+        if (forced())
+            setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
         int rc = pfm_initialize();
         state = rc == PFM_SUCCESS ? 1 : -1;
         if (state < 0)
@@ -79,6 +84,87 @@ bool pfm_pmu_by_name(const char *name, struct pfm_core *out)
     return false;
 }
 
+/* The libpfm4 type (PFM_PMU_TYPE_*) of the PMU that name's "pmu::" prefix names, its name in pmu
+ * and whether libpfm4 found it here in *present; -1 when there is no prefix or no such PMU. */
+static int prefix_pmu_type(const char *name, char *pmu, size_t n, bool *present)
+{
+    *present = false;
+    const char *colons = strstr(name, "::");
+    if (!colons || (size_t)(colons - name) >= n)
+        return -1;
+    snprintf(pmu, n, "%.*s", (int)(colons - name), name);
+    pfm_pmu_info_t info;
+    pfm_pmu_t p;
+    pfm_for_all_pmus(p) {
+        memset(&info, 0, sizeof(info));
+        info.size = sizeof(info);
+        if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS && !strcmp(info.name, pmu)) {
+            *present = info.is_present;
+            return (int)info.type;
+        }
+    }
+    return -1;
+}
+
+/* A libpfm4 uncore event ("skx_unc_imc0::UNC_M_CAS_COUNT:RD"): the unit's raw code (event 7:0,
+ * umask 15:8, as the kernel's uncore_imc takes it in config) and its sysfs stem; each instance's
+ * type comes from sysfs when it opens (events/uncore.h). libpfm4 encodes an uncore PMU the OS
+ * does not export only raw, and only with LIBPFM_ENCODE_INACTIVE (pfm_ready sets it for a forced
+ * model, so the rules of any model encode offline); on the host itself such a unit is known but
+ * not here, which spec->unsupported says. With a forced model, the unit must be that model's, and
+ * a core PMU named must be the forced one. 1 resolved, 0 not an uncore event, -1 err filled. */
+static int encode_uncore(const char *name, struct event_spec *spec, char *err, size_t errlen)
+{
+    char pmu[64], stem[24];
+    bool present;
+    int type = prefix_pmu_type(name, pmu, sizeof(pmu), &present);
+    if (type == PFM_PMU_TYPE_CORE && forced() && strcmp(pmu, forced())) {
+        /* LIBPFM_ENCODE_INACTIVE would encode it: the rules of one model never name another's */
+        snprintf(err, errlen, "%s names the core PMU %s, not %s", name, pmu, forced());
+        return -1;
+    }
+    /* A forced libpfm4 lists no other PMU (type -1): its uncore PMUs go by their names, MODEL_unc_UNIT */
+    if ((type != PFM_PMU_TYPE_UNCORE && type != -1) || !uncore_stem_of_pfm(pmu, stem, sizeof(stem)))
+        return 0;
+    const char *model = forced();
+    if (model && (strncmp(pmu, model, strlen(model)) || strncmp(pmu + strlen(model), "_unc_", 5))) {
+        snprintf(err, errlen, "%s is an uncore unit of another model than %s (its units are %s_unc_*)", pmu, model,
+                 model);
+        return -1;
+    }
+    uint64_t codes[4] = {0};
+    char *fstr = NULL;
+    pfm_pmu_encode_arg_t arg;
+    memset(&arg, 0, sizeof(arg));
+    arg.size = sizeof(arg);
+    arg.codes = codes;
+    arg.count = 4;
+    arg.fstr = &fstr;
+    int rc = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3, PFM_OS_NONE, &arg);
+    if (rc != PFM_SUCCESS && type == PFM_PMU_TYPE_UNCORE && !present && !model) {
+        spec->canonical = xstrdup(name);
+        spec->unsupported = xasprintf("libpfm4 knows %s, but the kernel exports no %s PMU here (sysfs): this "
+                                      "host's uncore units cannot be counted (a VM, or the uncore driver not "
+                                      "loaded)", pmu, stem);
+    } else if (rc != PFM_SUCCESS) {
+        snprintf(err, errlen, "unknown event '%s' for uncore PMU %s (libpfm4: %s); 'pmucal events --pmu %s' lists "
+                 "its events", name, pmu, pfm_strerror(rc), pmu);
+        free(fstr);
+        return -1;
+    }
+    if (!spec->canonical)
+        spec->canonical = xstrdup(fstr ? fstr : name);
+    free(fstr);
+    spec->type = 0;
+    spec->config = codes[0] & 0xffff;   /* event and umask; the enable and threshold bits are the driver's */
+    spec->config1 = spec->config2 = 0;
+    spec->programmable = false;
+    spec->count_kernel = true;   /* an uncore unit counts every privilege level */
+    spec->exclude_user = false;
+    snprintf(spec->uncore, sizeof(spec->uncore), "%s", stem);
+    return 1;
+}
+
 int pfm_encode(const char *name, struct event_spec *spec, char *err, size_t errlen)
 {
     if (!pfm_ready()) {
@@ -95,6 +181,11 @@ int pfm_encode(const char *name, struct event_spec *spec, char *err, size_t errl
     arg.size = sizeof(arg);
     /* With a forced PMU, a bare name means an event of that PMU (see forced()). */
     char *qualified = forced() && !strstr(name, "::") ? xasprintf("%s::%s", forced(), name) : NULL;
+    int unc = encode_uncore(name, spec, err, errlen);
+    if (unc) {
+        free(qualified);
+        return unc > 0 ? 0 : -1;
+    }
     int rc = pfm_get_os_event_encoding(qualified ? qualified : name, PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
     free(qualified);
     if (rc != PFM_SUCCESS) {
@@ -224,6 +315,14 @@ static int hw_instructions_errno(void)
     if (fd >= 0)
         close(fd);
     return err;
+}
+
+const char *perf_cpu_wide_denied(char *buf, size_t n)
+{
+    snprintf(buf, n, "a CPU-wide count (an uncore unit counts the socket, not this task) is not permitted: "
+             "kernel.perf_event_paranoid=%d, it needs 0 or less or CAP_PERFMON; run as root or 'sudo sysctl "
+             "kernel.perf_event_paranoid=0'", paranoid_level());
+    return buf;
 }
 
 const char *perf_open_reason(int err, bool hardware, char *buf, size_t n)

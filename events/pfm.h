@@ -35,6 +35,9 @@ struct x86_enc {
 void x86_decode(const struct event_spec *spec, struct x86_enc *out);
 /* Can a hardware event be opened here at all? false with the reason. */
 bool perf_hw_usable(char *why, size_t n);
+/* Why a CPU-wide count (pid -1: an uncore unit's) was refused with EACCES/EPERM: the sysctl, its
+ * value and what it must be. */
+const char *perf_cpu_wide_denied(char *buf, size_t n);
 /* Why perf_event_open failed with this errno, for a person. */
 const char *perf_open_reason(int err, bool hardware, char *buf, size_t n);
 

@@ -1,6 +1,7 @@
 #include "events/vendor.h"
 #include "base/jread.h"
 #include "base/util.h"
+#include "events/uncore.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -103,9 +104,40 @@ static uint64_t max_event_code(enum vendor_format fmt)
 
 static void append(struct vendor_table *t, const struct vendor_event *e)
 {
+    if (e->unit) {
+        if (t->nuncore == t->capuncore)
+            t->uncore = xrealloc(t->uncore, sizeof(*t->uncore) * (size_t)(t->capuncore = t->capuncore ? t->capuncore * 2 : 64));
+        t->uncore[t->nuncore++] = *e;
+        return;
+    }
     if (t->n == t->cap)
         t->ev = xrealloc(t->ev, sizeof(*t->ev) * (size_t)(t->cap = t->cap ? t->cap * 2 : 256));
     t->ev[t->n++] = *e;
+}
+
+/* An uncore unit's entry (perf's "Unit": "UMCPMC"): its code and unit mask (AMD's UMC calls it
+ * RdWrMask) within its unit's fields. 0 also for a unit pmucal does not count (left out). */
+static int add_uncore(struct vendor_table *t, const struct jvalue *o, const char *file, const char *name)
+{
+    const char *stem = uncore_unit_stem(jstr(jget(o, "Unit")));
+    bool has_code;
+    uint64_t code, umask, rdwr;
+    if (!stem)
+        return 0;
+    if (field_num(o, "EventCode", uncore_max_event(stem), &code, &has_code, file, name) ||
+        field_num(o, "UMask", uncore_max_umask(stem), &umask, NULL, file, name) ||
+        field_num(o, "RdWrMask", uncore_max_umask(stem), &rdwr, NULL, file, name))
+        return -1;
+    if (!has_code)
+        return 0;
+    const char *desc = jstr(jget(o, "BriefDescription"));
+    if (!desc)
+        desc = jstr(jget(o, "PublicDescription"));
+    struct vendor_event e = {.name = xstrdup(name), .file = xstrdup(file), .format = VENDOR_LINUX_PMU_EVENTS,
+                             .event = (unsigned)code, .event2 = (unsigned)code, .umask = (unsigned)(umask | rdwr),
+                             .fixed = -1, .desc = xstrdup(desc ? desc : ""), .unit = stem};
+    append(t, &e);
+    return 0;
 }
 
 /* An arm64 model's {"ArchStdEvent": NAME, "PublicDescription": ...}: the architecture's entry,
@@ -135,7 +167,9 @@ static int add(struct vendor_table *t, const struct jvalue *o, const char *file,
     const char *name = jstr(jget(o, "EventName")), *std = jstr(jget(o, "ArchStdEvent"));
     if (!name && std && t->arch_std && !jget(o, "Unit"))
         return add_arch_std(t, o, file, std);
-    if (!name || jget(o, "MetricName") || jget(o, "Unit"))   /* metrics and uncore units are not core events */
+    if (name && !jget(o, "MetricName") && jget(o, "Unit"))
+        return add_uncore(t, o, file, name);
+    if (!name || jget(o, "MetricName"))   /* metrics are not events */
         return 0;
     bool has_code;
     uint64_t code, code2, umask, cmask, inv, edge, any, offcore, taken_alone, deprecated;
@@ -303,15 +337,21 @@ int vendor_load(struct vendor_table *t, const char *path)
     return rc;
 }
 
+static void free_events(struct vendor_event *ev, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(ev[i].name);
+        free(ev[i].file);
+        free(ev[i].errata);
+        free(ev[i].desc);
+    }
+    free(ev);
+}
+
 void vendor_free(struct vendor_table *t)
 {
-    for (int i = 0; i < t->n; i++) {
-        free(t->ev[i].name);
-        free(t->ev[i].file);
-        free(t->ev[i].errata);
-        free(t->ev[i].desc);
-    }
-    free(t->ev);
+    free_events(t->ev, t->n);
+    free_events(t->uncore, t->nuncore);
     memset(t, 0, sizeof(*t));
 }
 
@@ -353,6 +393,14 @@ const char *vendor_enc_text(const struct x86_enc *e, bool offcore, char *buf, si
 
 void vendor_event_spec(const struct vendor_event *v, struct event_spec *spec)
 {
+    if (v->unit) {
+        spec->type = 0;
+        spec->config = uncore_config(v->unit, v->event, v->umask);
+        spec->config1 = 0;
+        spec->programmable = false;
+        snprintf(spec->uncore, sizeof(spec->uncore), "%s", v->unit);
+        return;
+    }
     spec->type = 4;   /* PERF_TYPE_RAW: the PERFEVTSEL bits as the kernel writes them */
     if (v->format == VENDOR_ARM_PMU_EVENTS) {   /* PMEVTYPER's event number */
         spec->config = v->event;
@@ -368,10 +416,20 @@ void vendor_event_spec(const struct vendor_event *v, struct event_spec *spec)
     spec->programmable = !(v->fixed >= 0 && v->event == 0);
 }
 
+static const struct vendor_event *find_in(const struct vendor_event *ev, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcasecmp(ev[i].name, name))
+            return &ev[i];
+    return NULL;
+}
+
 const struct vendor_event *vendor_find(const struct vendor_table *t, const char *name)
 {
-    for (int i = 0; t && i < t->n; i++)
-        if (!strcasecmp(t->ev[i].name, name))
-            return &t->ev[i];
-    return NULL;
+    return t ? find_in(t->ev, t->n, name) : NULL;
+}
+
+const struct vendor_event *vendor_find_uncore(const struct vendor_table *t, const char *name)
+{
+    return t ? find_in(t->uncore, t->nuncore, name) : NULL;
 }

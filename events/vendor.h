@@ -25,18 +25,24 @@ struct vendor_event {
     char *errata;             /* NULL when none */
     bool deprecated;
     char *desc;               /* BriefDescription (or PublicDescription); "" when none */
+    const char *unit;         /* an uncore unit's sysfs stem (events/uncore.h), NULL for a core event */
 };
 
 struct vendor_table {
     struct vendor_event *ev;
     int n, cap;
+    /* The uncore units' entries pmucal counts (events/uncore.h: memory controller, data fabric),
+     * apart from the core events: they count a socket, match no core encoding and take no core
+     * counter. */
+    struct vendor_event *uncore;
+    int nuncore, capuncore;
     int files;
     struct vendor_table *arch_std;   /* while an arm64 model loads: the architecture's events */
 };
 
 /* Load a JSON file or every *.json in a folder (and its events/ subfolder). -1 with a message
- * naming the path and the fix. Entries that are not core events (metrics, uncore units, Intel's
- * FP bit tables) are left out. A folder laid out as perf's arm64 tables (ARCH/<vendor>/<core>/
+ * naming the path and the fix. Entries that are not core events (metrics, Intel's FP bit tables,
+ * uncore units pmucal does not count) are left out; the uncore units it counts go to t->uncore. A folder laid out as perf's arm64 tables (ARCH/<vendor>/<core>/
  * with ARCH/common-and-microarch.json) is an Arm table: its ArchStdEvent entries are resolved
  * through ARCH/common-and-microarch.json and ARCH/recommended.json, as perf does. */
 int vendor_load(struct vendor_table *t, const char *path);
@@ -44,13 +50,16 @@ void vendor_free(struct vendor_table *t);
 /* The vendor entry whose encoding equals this libpfm4/perf raw encoding (event, umask, cmask,
  * inv, edge; and the MSR value for offcore events), NULL when none. */
 const struct vendor_event *vendor_match(const struct vendor_table *t, const struct event_spec *spec);
-/* The perf_event_attr of a table entry: type PERF_TYPE_RAW; an Arm entry's config is its event
+/* The perf_event_attr of a table entry: an uncore entry's config in its unit's layout
+ * (events/uncore.h), its type left 0 (each instance's comes from sysfs when it opens), spec->uncore
+ * its unit; else type PERF_TYPE_RAW; an Arm entry's config is its event
  * number; otherwise config from the event select (AMD's
  * bits 11:8 go to config 35:32), umask 15:8, edge 18, any 21, inv 23, cmask 31:24; config1 the
  * offcore-response / load-latency / front-end MSR value. spec->name and canonical are untouched. */
 void vendor_event_spec(const struct vendor_event *v, struct event_spec *spec);
-/* The entry named name (any case), NULL when none. */
+/* The entry named name (any case), NULL when none; vendor_find_uncore among the uncore entries. */
 const struct vendor_event *vendor_find(const struct vendor_table *t, const char *name);
+const struct vendor_event *vendor_find_uncore(const struct vendor_table *t, const char *name);
 /* "EVENT 0xd1 UMASK 0x02 CMASK 0 INV 0 EDGE 0 ..." for messages. */
 const char *vendor_enc_text(const struct x86_enc *e, bool offcore, char *buf, size_t n);
 

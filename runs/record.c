@@ -66,6 +66,8 @@ void record_json(struct json *j, const struct record_head *h, const struct measu
         json_uint(j, "config2", ev->config2);
         json_bool(j, "exclude_user", ev->exclude_user);
         json_bool(j, "exclude_kernel", !ev->count_kernel);
+        if (ev->uncore[0])   /* counted CPU-wide on every instance of this unit in the socket */
+            json_string(j, "uncore", ev->uncore);
         json_object_end(j);
         json_string(j, "unsupported", ev->unsupported);
         if (ev->leads)   /* a perf {a,b,c} group's leader: the event the kernel's group hangs on */
@@ -193,6 +195,9 @@ static int measurement_from_record(const struct jvalue *rec, struct measurement 
         s->config2 = (uint64_t)jget_num(a, "config2", 0);
         s->count_kernel = jget(a, "exclude_kernel") && !jget(a, "exclude_kernel")->b;
         s->exclude_user = jget(a, "exclude_user") && jget(a, "exclude_user")->b;
+        const char *unit = jstr(jget(a, "uncore"));   /* a stored run's: only a name that fits is kept */
+        if (unit && strlen(unit) < sizeof(s->uncore) && unit[strspn(unit, "abcdefghijklmnopqrstuvwxyz0123456789_")] == '\0')
+            snprintf(s->uncore, sizeof(s->uncore), "%s", unit);
         m->events = NULL;
         int n;
         read_numbers(jget(e, "per_iter"), m->per_iter[k], MEASURE_MAX_REPS, &n);

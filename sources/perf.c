@@ -2,14 +2,19 @@
  * every other member of the team it leads (core/team.h): one group a thread, the counts summed.
  * Per thread rather than one event per CPU: it needs no privilege (a CPU-wide event does at
  * perf_event_paranoid above 0), counts no other task sharing a team's CPU, and follows a member
- * the scheduler moves. */
+ * the scheduler moves. Uncore events are the exception: a memory controller counts for its
+ * socket, never for a task, so they open CPU-wide (pid -1) on a CPU of each instance of their unit
+ * in the measuring CPU's socket (events/uncore.h), outside the group, and the instances are
+ * summed; their count includes whatever else the socket did meanwhile. */
 #include "base/util.h"
 #include "core/source.h"
 #include "core/team.h"
 #include "events/catalog.h"
 #include "events/perfsyntax.h"
 #include "events/pfm.h"
+#include "events/uncore.h"
 #include <errno.h>
+#include <sched.h>
 #include <linux/perf_event.h>
 #include <math.h>
 #include <stdio.h>
@@ -33,9 +38,17 @@ struct thread_group {
     uint64_t enabled_before, running_before;   /* the leader's times at the last read */
 };
 
+/* One instance of an uncore event, counting CPU-wide on its own. */
+struct uncore_fd {
+    int fd, slot;
+    uint64_t enabled_before, running_before;
+};
+
 struct group {
     unsigned nthreads;          /* the calling thread first, then its team's other members */
     struct thread_group *t;
+    int nunc;                   /* uncore instances opened (the measuring thread's socket) */
+    struct uncore_fd unc[GROUP_MAX_EVENTS];
 };
 
 /* perf's generic names, perf's raw syntax (rNNNN, cpu/event=..,umask=../), libpfm4's names where it
@@ -113,6 +126,50 @@ static bool opens_alone(const struct event_spec *s)
     return true;
 }
 
+/* An uncore event on every instance of its unit in the socket of the CPU this thread runs on (the
+ * measuring thread is pinned): NULL, or why it cannot be counted here. */
+static const char *open_uncore(struct group *g, const struct event_spec *s, int slot, char *why, size_t n)
+{
+    struct uncore_instance inst[UNCORE_MAX_INSTANCES];
+    int cpu = sched_getcpu();
+    int count = uncore_instances(s->uncore, cpu < 0 ? 0 : cpu, inst, UNCORE_MAX_INSTANCES, why, n);
+    if (!count)
+        return why;
+    int first = g->nunc;
+    for (int i = 0; i < count; i++) {
+        if (g->nunc == GROUP_MAX_EVENTS) {
+            snprintf(why, n, "more than %d uncore instances in one group; measure fewer uncore events together",
+                     GROUP_MAX_EVENTS);
+            break;
+        }
+        struct perf_event_attr a;
+        memset(&a, 0, sizeof(a));
+        a.size = sizeof(a);
+        a.type = inst[i].type;
+        a.config = s->config;
+        a.disabled = 1;   /* no exclude bits: an uncore unit counts every privilege level, and refuses them */
+        a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+        int fd = (int)syscall(SYS_perf_event_open, &a, -1, inst[i].cpu, -1, 0);
+        if (fd < 0) {
+            int e = errno;
+            if (e == EACCES || e == EPERM)
+                perf_cpu_wide_denied(why, n);
+            else {
+                char r[256];
+                snprintf(why, n, "%s on CPU %d: %s", inst[i].name, inst[i].cpu,
+                         perf_open_reason(e, false, r, sizeof(r)));
+            }
+            break;
+        }
+        g->unc[g->nunc++] = (struct uncore_fd){.fd = fd, .slot = slot};
+    }
+    if (g->nunc - first == count)
+        return NULL;
+    while (g->nunc > first)   /* all instances or none: a part of the socket's channels is no count */
+        close(g->unc[--g->nunc].fd);
+    return why;
+}
+
 static const uint64_t noise_config[NOISE_COUNT] = {
     [NOISE_CTX_SWITCH] = PERF_COUNT_SW_CONTEXT_SWITCHES,
     [NOISE_MIGRATION] = PERF_COUNT_SW_CPU_MIGRATIONS,
@@ -132,6 +189,8 @@ static void perf_close(struct group *g)
 {
     for (unsigned i = 0; i < g->nthreads; i++)
         close_thread(&g->t[i]);
+    for (int k = 0; k < g->nunc; k++)
+        close(g->unc[k].fd);
     free(g->t);
     free(g);
 }
@@ -192,8 +251,9 @@ static int open_noise(struct thread_group *g)
     return 0;
 }
 
-/* The measuring thread's group: an event that will not open here is marked unsupported. */
-static void open_events(struct thread_group *g, struct event_spec **events, int n)
+/* The measuring thread's group (and its uncore events, beside it): an event that will not open
+ * here is marked unsupported. */
+static void open_events(struct group *team, struct thread_group *g, struct event_spec **events, int n)
 {
     int joined = 0;   /* hardware members in the group so far */
     for (int e = 0; e < n; e++) {
@@ -201,6 +261,12 @@ static void open_events(struct thread_group *g, struct event_spec **events, int 
         s->leads = false;
         if (s->unsupported)
             continue;
+        if (s->uncore[0]) {
+            char why[512];
+            if (open_uncore(team, s, e, why, sizeof(why)))
+                s->unsupported = xstrdup(why);
+            continue;
+        }
         bool hardware = s->type != PERF_TYPE_SOFTWARE;
         int rc = open_one(g, s->type, s->config, s->config1, s->config2, e, s);
         if (!rc) {
@@ -227,7 +293,7 @@ static int open_member_events(struct thread_group *g, struct event_spec **events
 {
     for (int e = 0; e < n; e++) {
         struct event_spec *s = events[e];
-        if (s->unsupported)
+        if (s->unsupported || s->uncore[0])   /* the socket's count covers every member in it */
             continue;
         int rc = open_one(g, s->type, s->config, s->config1, s->config2, e, s);
         if (rc) {
@@ -260,7 +326,7 @@ static struct group *perf_open(struct event_spec **events, int n)
         *t = (struct thread_group){.tid = i ? tids[i] : 0, .leader = -1};   /* 0: the calling thread */
         g->nthreads = i + 1;
         open_fixed(t);
-        if ((!perf_group && open_noise(t)) || (i ? open_member_events(t, events, n) : (open_events(t, events, n), 0)) ||
+        if ((!perf_group && open_noise(t)) || (i ? open_member_events(t, events, n) : (open_events(g, t, events, n), 0)) ||
             (perf_group && open_noise(t))) {
             perf_close(g);
             return NULL;
@@ -279,6 +345,10 @@ static void perf_start(struct group *g)
             ioctl(g->t[i].fixed_leader, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
             ioctl(g->t[i].fixed_leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
         }
+    for (int k = 0; k < g->nunc; k++) {   /* uncore around the task's groups, as the fixed ones */
+        ioctl(g->unc[k].fd, PERF_EVENT_IOC_RESET, 0);
+        ioctl(g->unc[k].fd, PERF_EVENT_IOC_ENABLE, 0);
+    }
     for (unsigned i = 0; i < g->nthreads; i++) {
         ioctl(g->t[i].leader, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
         ioctl(g->t[i].leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
@@ -289,6 +359,8 @@ static void perf_stop(struct group *g)
 {
     for (unsigned i = g->nthreads; i-- > 0;)
         ioctl(g->t[i].leader, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+    for (int k = g->nunc; k-- > 0;)
+        ioctl(g->unc[k].fd, PERF_EVENT_IOC_DISABLE, 0);
     for (unsigned i = g->nthreads; i-- > 0;)
         if (g->t[i].fixed_leader >= 0)
             ioctl(g->t[i].fixed_leader, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
@@ -336,6 +408,28 @@ static int read_thread(struct thread_group *g, struct group_reading *r, uint64_t
     return 0;
 }
 
+/* The uncore instances summed per event; a counter the kernel multiplexed makes the reading so,
+ * as a team member's does. */
+static int read_uncore(struct group *g, struct group_reading *r)
+{
+    for (int k = 0; k < g->nunc; k++)
+        r->value[g->unc[k].slot] = 0;
+    for (int k = 0; k < g->nunc; k++) {
+        struct uncore_fd *u = &g->unc[k];
+        uint64_t buf[3];
+        ssize_t got = read(u->fd, buf, sizeof(buf));
+        if (got != (ssize_t)sizeof(buf)) {
+            pm_error("reading an uncore counter failed: %s", got < 0 ? strerror(errno) : "short read");
+            return -1;
+        }
+        r->value[u->slot] += (double)buf[0];
+        group_reading_take_times(r, g->nthreads + (unsigned)k, buf[1] - u->enabled_before, buf[2] - u->running_before);
+        u->enabled_before = buf[1];
+        u->running_before = buf[2];
+    }
+    return 0;
+}
+
 /* The team's counts are the sum over its threads, its times those of the least scheduled one. */
 static int perf_read(struct group *g, struct group_reading *r)
 {
@@ -353,7 +447,7 @@ static int perf_read(struct group *g, struct group_reading *r)
             return -1;
         group_reading_take_times(r, i, enabled, running);
     }
-    return 0;
+    return read_uncore(g, r);
 }
 
 static const struct source perf_source = {

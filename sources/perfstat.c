@@ -186,7 +186,12 @@ static struct group *perfstat_open(struct event_spec **events, int n)
     g->perf = -1;
     g->ctl = g->ack = g->out = -1;
     for (int e = 0; e < n; e++)
-        if (!events[e]->unsupported) {
+        if (events[e]->uncore[0] && !events[e]->unsupported)
+            /* perf stat -t counts threads: an uncore unit counts a socket and takes no thread */
+            events[e]->unsupported = xasprintf("%s is an uncore event (%s: the socket, CPU-wide), which perf stat "
+                                               "-t cannot count for a thread; --source perf counts it CPU-wide",
+                                               events[e]->name, events[e]->uncore);
+        else if (!events[e]->unsupported) {
             g->slot[g->n] = e;
             g->spec[g->n++] = perf_syntax_of(events[e]);
         }

@@ -13,6 +13,20 @@ for pmu in amd64_fam19h_zen4 amd64_fam19h_zen3 skl icx spr; do
     [ "$n" -ge 15 ]
     ok $? "$pmu.txt ships $n rules"
 done
+# Memory-controller (uncore) rules: each row's golden encoding, counted CPU-wide on every instance
+# of its unit; Intel's from libpfm4's skx_unc_imc (LIBPFM_FORCE_PMU=skx), AMD's from the tables'
+# UMCPMC (Zen 4's too: libpfm4 4.13 has no Zen 4 UMC, so amd64_fam19h_zen4.txt takes amdzen4's).
+while IFS='|' read -r line file event want; do
+    grep -q "expect/$file:[0-9]*: $event = mem\.[a-z]*\.lines >=10% (config $want)" "$TMP/expect.tap"
+    ok $? "tests/55-expect-encodings.t:$line: $file $event: config $want"
+done << 'EOF'
+23|skx.txt|skx_unc_imc0::UNC_M_CAS_COUNT:RD|0x304, CPU-wide on every uncore_imc
+24|skx.txt|skx_unc_imc0::UNC_M_CAS_COUNT:WR|0xc04, CPU-wide on every uncore_imc
+25|amdzen5.txt|umc_cas_cmd.rd|0x10a, CPU-wide on every amd_umc
+26|amdzen5.txt|umc_cas_cmd.wr|0x20a, CPU-wide on every amd_umc
+27|amd64_fam19h_zen4.txt|umc_cas_cmd.rd|0x10a, CPU-wide on every amd_umc
+28|amd64_fam19h_zen4.txt|umc_cas_cmd.wr|0x20a, CPU-wide on every amd_umc
+EOF
 # It catches what it is for: an event of another PMU, an unknown quantity, a duplicate, an unknown file stem.
 mkdir -p "$TMP/exp"
 printf 'RETIRED_INSTRUCTIONS inst exact\nINST_RETIRED:ANY_P inst exact\n' > "$TMP/exp/amd64_fam19h_zen4.txt"
@@ -27,10 +41,34 @@ printf 'INST_RETIRED:ANY_P instructions exact\n' > "$TMP/exp/icx.txt"
 $PMUCAL expect check "$TMP/exp/icx.txt" > "$TMP/o" 2>&1
 [ $? -eq 1 ] && grep -q "icx.txt:1: unknown quantity 'instructions'" "$TMP/o"
 ok $? "an unknown quantity names file:line"
+# A CPU-wide count includes the socket's other work: a two-sided rule on one is not ok; an uncore
+# unit or core PMU of another model in a model's file is not ok either.
+while IFS='|' read -r line file rule want; do
+    printf '%s\n' "$rule" > "$TMP/exp/$file"
+    $PMUCAL expect check "$TMP/exp/$file" > "$TMP/o" 2>&1
+    [ $? -eq 1 ] && grep -q -- "^not ok 1 - .*$file:1: .*$want" "$TMP/o"
+    ok $? "tests/55-expect-encodings.t:$line: '$rule' in $file is not ok: $(grep -m1 '^not ok' "$TMP/o" | cut -c1-200)"
+done << 'EOF'
+52|amdzen5.txt|umc_cas_cmd.rd mem.read.lines 10%|counts CPU-wide (uncore amd_umc: the whole socket, other work included): its rule must be a lower bound, >=N%, not 10%
+53|skx.txt|skx_unc_imc0::UNC_M_CAS_COUNT:RD mem.read.lines exact|must be a lower bound, >=N%, not exact
+54|skx.txt|bdx_unc_imc0::UNC_M_CAS_COUNT:RD mem.read.lines >=10%|bdx_unc_imc0 is an uncore unit of another model than skx
+55|icx.txt|skl::INST_RETIRED:ANY_P inst exact|names the core PMU skl, not icx
+EOF
 printf 'X inst exact\n' > "$TMP/exp/nosuchpmu.txt"
 $PMUCAL expect check "$TMP/exp/nosuchpmu.txt" > "$TMP/o" 2>&1
 [ $? -eq 1 ] && grep -q "no libpfm4 PMU, counter source or vendor table (under .*) is named 'nosuchpmu'" "$TMP/o"
 ok $? "a file named after no PMU or source is 'not ok'"
+
+# On a host whose kernel exports no such unit (this VM), a libpfm4 uncore event is known but not
+# countable: a SKIP saying so, beside an event that counts; never an unknown event.
+if ls /sys/bus/event_source/devices/ 2> /dev/null | grep -q '^uncore_imc'; then
+    skip "libpfm4's skx_unc_imc0 SKIPs without an uncore_imc PMU" "this host has uncore_imc PMUs"
+else
+    $PMUCAL validate --case 'triad size=8k' -e skx_unc_imc0::UNC_M_CAS_COUNT:RD,page-faults -r 2 --label skxunc > "$TMP/unc.tap" 2>&1
+    grep -q "^ok [0-9]* - triad size=8k :: skx_unc_imc0::UNC_M_CAS_COUNT:RD # SKIP libpfm4 knows skx_unc_imc0, but the kernel exports no uncore_imc PMU here" "$TMP/unc.tap" &&
+        grep -q '^ok [0-9]* - triad size=8k :: page-faults = pf.minor' "$TMP/unc.tap"
+    ok $? "skx_unc_imc0::UNC_M_CAS_COUNT:RD SKIPs here naming the missing unit: $(grep -m1 'UNC_M_CAS' "$TMP/unc.tap" | cut -c1-170)"
+fi
 
 # The host PMU's file loads by itself; --no-auto-expect withholds it.
 host=$($PMUCAL info --json | jq -r '.pmu.name // empty')

@@ -54,7 +54,9 @@ $PMUCAL events > "$TMP/events.txt" 2> "$TMP/events.err"
 head -n 1 "$TMP/events.txt" | grep -q "amd/amdzen5 (CPUID AuthenticAMD-26-2-1 matches row" &&
     head -n 1 "$TMP/events.txt" | grep -q "; 6 programmable counters"
 ok $? "events: the Zen 5 table by the fixture's CPUID (AuthenticAMD-26-2-1), six counters: $(head -n 1 "$TMP/events.txt" | cut -c1-200)"
-is "$(grep -vc '^#' "$TMP/events.txt")" "368" "events lists the 368 core events of amdzen5"
+is "$(grep -v '^#' "$TMP/events.txt" | grep -vc ', uncore ')" "368" "events lists the 368 core events of amdzen5"
+is "$(grep -c '^umc_.*# amdzen5/memory-controller.json, uncore amd_umc$' "$TMP/events.txt")" "13" \
+    "and the 13 of its memory controllers (UMCPMC), each marked uncore"
 grep -q '^ls_dispatch.ld_dispatch  *# amdzen5/load-store.json$' "$TMP/events.txt"
 ok $? "each event with its source file"
 
@@ -71,6 +73,9 @@ done << 'EOF'
 73|SKL|INST_RETIRED.ANY|r100:u
 74|SKL|OFFCORE_RESPONSE.DEMAND_DATA_RD.L3_HIT.ANY_SNOOP|cpu/config=0x1b7,config1=0x3fc01c0001/u
 75|SKL|RS_EVENTS.EMPTY_END|r184015e:u
+76|amdzen5|umc_cas_cmd.rd|amd_umc/config=0x10a/
+77|amdzen5|umc_cas_cmd.wr|amd_umc/config=0x20a/
+78|amdzen4|umc_cas_cmd.rd|amd_umc/config=0x10a/
 EOF
 
 # perf's syntax in -e: each spelling resolves to this group line (groups prints perf stat syntax).
@@ -87,6 +92,8 @@ done << 'EOF'
 89|instructions:k|{instructions:k}
 90|instructions:uk|{instructions:uk}
 91|page-faults:k|{page-faults:k}
+95|ex_ret_instr,umc_cas_cmd.rd|{rc0:u},amd_umc/config=0x10a/
+96|umc_cas_cmd.wr:k|amd_umc/config=0x20a/
 EOF
 
 # Malformed perf syntax and unknown names: exit 2, one message naming the input and the fix.
@@ -199,9 +206,12 @@ is "$(jq -r '[.pmu.event_source, .pmu.vendor_table.name, .pmu.vendor_table.count
 ! grep -qi 'unknown event' "$TMP/v.tap" "$TMP/v.err" && [ $rc -ne 2 ]
 ok $? "validate takes all $n Zen 5 rule events and r00c0 (exit $rc)"
 if [ "$($PMUCAL info --json | jq -r .pmu.hardware_usable)" = "false" ]; then
-    # One probe decides (issue 16): the hardware events are one SKIP block with their count.
-    grep -q "^ok [0-9]* - $((n + 1)) hardware events x 1 cases # SKIP no hardware PMU" "$TMP/v.tap"
-    ok $? "all $((n + 1)) of them are one SKIP: no hardware PMU: $(grep -m1 'SKIP' "$TMP/v.tap")"
+    # One probe decides (issue 16): the core events are one SKIP block with their count; the
+    # memory controllers' (uncore, not the core PMU) each SKIP naming their own missing unit.
+    unc=$(grep -v '^#' validate/expect/amdzen5.txt | grep -c '^umc_')
+    grep -q "^ok [0-9]* - $((n + 1 - unc)) hardware events x 1 cases # SKIP no hardware PMU" "$TMP/v.tap" &&
+        [ "$(grep -c ':: umc_cas_cmd.[rw][dr] # SKIP no uncore PMU amd_umc' "$TMP/v.tap")" -eq "$unc" ] && [ "$unc" -eq 2 ]
+    ok $? "all $((n + 1 - unc)) core ones are one SKIP: no hardware PMU: $(grep -m1 'SKIP' "$TMP/v.tap"); the $unc uncore ones their own"
 else
     skip "SKIP without a hardware PMU" "this host has one: the verdicts are real"
 fi
@@ -214,4 +224,21 @@ $PMUCAL validate --case 'walker size=L1' -r 3 -e page-faults --pmu amd64_fam19h_
 is "$(grep -c "is not this host's model" "$TMP/o")" "1" "--pmu amd64_fam19h_zen4 on the Zen 5 host: one note"
 grep -q "the verdicts speak for amd64_fam19h_zen4's encodings" "$TMP/o"
 ok $? "the note says whose encodings the verdicts speak for: $(head -n 1 "$TMP/o")"
+# Uncore events count CPU-wide for the socket (events/uncore.h): where the kernel exposes no such
+# unit (this VM) each is a SKIP naming it; a unit that is there but refuses the event names its
+# instance and CPU (a fixture sysfs whose amd_umc_0 has a type no PMU has).
+if ls /sys/bus/event_source/devices/ 2> /dev/null | grep -q '^amd_umc'; then
+    skip "uncore events SKIP where there is no memory-controller PMU" "this host has amd_umc PMUs"
+else
+    $PMUCAL validate --case 'triad size=8k' -e umc_cas_cmd.rd,umc_cas_cmd.wr,page-faults -r 2 --label unc > "$TMP/unc.tap" 2>&1
+    [ "$(grep -c '^ok [0-9]* - triad size=8k :: umc_cas_cmd.[rw][dr] # SKIP no uncore PMU amd_umc on this host (/sys/bus/event_source/devices has no amd_umc' "$TMP/unc.tap")" -eq 2 ] &&
+        grep -q '^ok [0-9]* - triad size=8k :: page-faults = pf.minor' "$TMP/unc.tap"
+    ok $? "umc_cas_cmd.rd and .wr SKIP here naming the missing unit, beside a counted event: $(grep -m1 'umc_cas_cmd.rd' "$TMP/unc.tap" | cut -c1-160)"
+fi
+mkdir -p "$TMP/sysfs/bus/event_source/devices/amd_umc_0"
+echo 4294967 > "$TMP/sysfs/bus/event_source/devices/amd_umc_0/type"
+echo 0 > "$TMP/sysfs/bus/event_source/devices/amd_umc_0/cpumask"
+PMUCAL_SYSFS="$TMP/sysfs" $PMUCAL validate --case 'triad size=8k' -e umc_cas_cmd.rd -r 2 --label uncfix > "$TMP/unc.tap" 2>&1
+grep -q '^ok [0-9]* - triad size=8k :: umc_cas_cmd.rd # SKIP amd_umc_0 on CPU 0: the kernel does not support this event' "$TMP/unc.tap"
+ok $? "an instance the kernel refuses is a SKIP naming it and its CPU: $(grep -m1 'umc_cas_cmd.rd' "$TMP/unc.tap" | cut -c1-160)"
 done_testing

@@ -8,14 +8,16 @@
 #include "core/measure.h"
 #include "core/source.h"
 
-enum tolerance { TOL_EXACT, TOL_PERCENT, TOL_ABSOLUTE, TOL_BOUND, TOL_INFO };
+/* TOL_LEAST (">=10%"): at least the model less N%, any amount above it: a CPU-wide count (an
+ * uncore unit's) that includes the rest of the socket's work, which only ever adds. */
+enum tolerance { TOL_EXACT, TOL_PERCENT, TOL_ABSOLUTE, TOL_BOUND, TOL_INFO, TOL_LEAST };
 
 struct rule {
     char *event;          /* as written in the file */
     char *expr_text;
     struct expr *expr;
     enum tolerance tol;
-    double percent;       /* TOL_PERCENT */
+    double percent;       /* TOL_PERCENT, TOL_LEAST */
     double absolute;      /* "+-0.01": |difference| allowed per iteration (TOL_ABSOLUTE; TOL_PERCENT's floor) */
     char *where;          /* "validate/expect/sim.txt:12": a failure points at its row */
     char *erratum;        /* "erratum=SKL057" at the end of the row: a failure is a TODO; NULL */

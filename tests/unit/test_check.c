@@ -25,6 +25,16 @@ static const struct {
     {__LINE__, "E ld.l3 5%", 0.0, V_SKIP},                 /* the model does not state ld.l3 */
     {__LINE__, "E ld.all - ld.l1 exact", 0.0, V_OK},
     {__LINE__, "E ld.all - ld.l1 exact", 1.0, V_NOT_OK},
+    /* A CPU-wide count (uncore): at least the model less 10%, any amount of the socket's other
+     * traffic above it; the model states 4 lines. */
+    {__LINE__, "CAS mem.read.lines >=10%", 4.0, V_OK},
+    {__LINE__, "CAS mem.read.lines >=10%", 3.65, V_OK},
+    {__LINE__, "CAS mem.read.lines >=10%", 3.5, V_NOT_OK},
+    {__LINE__, "CAS mem.read.lines >=10%", 40.0, V_OK},        /* a busy socket */
+    {__LINE__, "CAS mem.read.lines >=10%", 0.0, V_NOT_OK},     /* counts nothing of the kernel's */
+    {__LINE__, "CAS mem.write.lines >=0%", 1.995, V_OK},       /* within the source's floor, 0.01 */
+    {__LINE__, "CAS mem.write.lines >=0%", 1.9, V_NOT_OK},
+    {__LINE__, "CAS ld.l3 >=10%", 5.0, V_SKIP},                /* the model does not state ld.l3 */
 };
 
 int main(void)
@@ -33,6 +43,7 @@ int main(void)
     quantities_unstated(&q);
     q.v[Q_INST] = 18, q.v[Q_LD_ALL] = 16, q.v[Q_LD_L1] = 16, q.v[Q_LD_L2] = 2, q.v[Q_LD_DRAM] = 0;
     q.v[Q_BR_MISPRED] = 1;
+    q.v[Q_MEM_READ_LINES] = 4, q.v[Q_MEM_WRITE_LINES] = 2;
     for (unsigned i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         struct ruleset rs = {0};
         int parsed = ruleset_parse(&rs, rows[i].rule, "test");   /* CHECK evaluates its condition twice */
@@ -51,6 +62,23 @@ int main(void)
               rs.rules[0].erratum && !strcmp(rs.rules[0].erratum, "SKL057") && !rs.rules[1].erratum &&
               rs.rules[0].tol == TOL_PERCENT,
           __LINE__, "erratum=SKL057 is parsed after the tolerance");
+    /* A lower bound judges the least repetition: a median above the model does not hide one below. */
+    ruleset_parse(&rs, "CAS mem.read.lines >=10%\n", "test");
+    struct stats wide = {.median = 4.2, .min = 3.0};
+    struct event_spec cas = {.name = "CAS"};
+    struct verdict v = check_event(&rs.rules[rs.n - 1], &cas, &wide, &q, 0.01, 0);
+    CHECK(v.kind == V_NOT_OK && v.measured == 3.0, __LINE__, ">=10%% judges the minimum (%s)", v.reason);
+    char tol[32];
+    CHECK(!strcmp(tolerance_text(&rs.rules[rs.n - 1], tol, sizeof(tol)), ">=10%"), __LINE__, "'>=10%%' reads back as %s", tol);
+    /* Malformed lower bounds are one error each. */
+    static const char *const bad[] = {"X inst >=", "X inst >=10", "X inst >=100%", "X inst >=-5%", "X inst >=5%x"};
+    for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        struct ruleset b = {0};
+        int rc = ruleset_parse(&b, bad[i], "test");
+        CHECK(rc < 0, __LINE__, "'%s' is refused", bad[i]);
+        ruleset_free(&b);
+    }
+    ruleset_free(&rs);
     /* Rules match with or without the PMU prefix, in any case. */
     struct event_spec ev = {.name = "skl::mem_load_retired:l2_hit"};
     ruleset_free(&rs);
