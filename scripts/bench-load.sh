@@ -89,3 +89,8 @@ jq -r --argjson n "$quiet_runs" '
      "\(.key) \(.value.cv * 1000 | round / 10)%"] as $over |
     [to_entries[] | select((.value.ok | length) == $n)] as $all |
     "quiet: \($all | length) penalties ok in all \($n) calibrations; CV over the bound (1% core, 3% memory): \(if ($over | length) > 0 then $over | join(", ") else "none" end)"' "$tmp/ref.json"
+# Why each busy figure was withheld, as penalties.json says.
+for p in same other; do
+    jq -r --arg p "$p" '.penalties[] | select(.status == "unstable" or .status == "not_ok") |
+        "\($p) \(.name) \(.status): \(.reason | .[0:160])"' "$tmp/$p.json"
+done
