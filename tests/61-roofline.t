@@ -113,7 +113,8 @@ done <<'EOT'
 --threads 100000               | --threads
 --run /nonexistent/run         | /nonexistent/run
 --ceilings tests/report/roofline | give --run RUN with it
---ceilings /nonexistent --run tests/report/validate | --ceilings /nonexistent
+--ceilings /nonexistent --run tests/report/validate | --ceilings /nonexistent: /nonexistent: No such file
+--ceilings / --run tests/report/validate | --ceilings /: /roofline.json: No such file
 --ceilings tests/report/roofline --run tests/report/validate --levels L1 | give no --widths
 EOT
 $PMUCAL run flops threads=0 > /dev/null 2> "$TMP/t0.err"; rc=$?
