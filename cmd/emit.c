@@ -152,17 +152,20 @@ static int emit_ceilings(const struct emit_args *a, const char *run, int format,
     if (format == TABLE_PERF_METRICS)
         return cli_usage_error(&emit_command, "--roofline: ceilings have no perf-metrics table; give --format c, "
                                               "csv or json");
-    struct jvalue *roof = ceilings_load(a->roofline, "--roofline");
+    char *file;
+    struct jvalue *roof = ceilings_load(a->roofline, "--roofline", &file);
     if (!roof)
         return 2;
     struct run_out ro;
     FILE *out = output_begin(&ro, output);
     if (!out) {
         jread_free(roof);
+        free(file);
         return 2;
     }
-    int rc = output_end(&ro, output, ceilings_write(roof, (enum table_format)format, a->o.prefix, a->roofline, out));
+    int rc = output_end(&ro, output, ceilings_write(roof, (enum table_format)format, a->o.prefix, file, out));
     jread_free(roof);
+    free(file);
     return rc ? 1 : 0;
 }
 

@@ -214,6 +214,25 @@ $PMUCAL emit --format perf-metrics --roofline "$rdir" > /dev/null 2> "$TMP/pm.er
 ok $? "emit --format perf-metrics --roofline is refused (exit $rc)"
 printf '{"compute": [{"isa": "a*/b", "prec": "dp", "threads": 1, "gflops": 3}]}\n' > "$TMP/evil.json"
 $PMUCAL emit --format c --roofline "$TMP/evil.json" > /dev/null 2> "$TMP/evil.err"; rc=$?
-[ $rc -eq 1 ] && grep -q 'malformed name' "$TMP/evil.err"
-ok $? "a ceiling whose name cannot be a macro is refused naming the file (exit $rc)"
+[ $rc -eq 1 ] && grep -q -- "$TMP/evil.json: compute ceiling 1: \"isa\" is \"a\*/b\": give letters and digits only" "$TMP/evil.err"
+ok $? "a ceiling whose name cannot be a macro is refused naming the file (exit $rc): $(cat "$TMP/evil.err")"
+# A number of roofline.json is checked (finite, in range) before emit or --ceilings uses it; the
+# message names the file, the ceiling and the member.
+# jq edit of the recorded ceilings | what the message must say after the file's path
+while IFS='|' read -r edit want; do
+    edit=$(echo "$edit" | sed 's/ *$//'); want=$(echo "$want" | sed 's/^ *//')
+    [ -z "$edit" ] && continue
+    mkdir -p "$TMP/badroof" && jq "$edit" "$fx/roofline/roofline.json" > "$TMP/badroof/roofline.json"
+    $PMUCAL emit -f c --roofline "$TMP/badroof" > /dev/null 2> "$TMP/be.err"; erc=$?
+    $PMUCAL roofline --ceilings "$TMP/badroof/" --run "$fx/roofline-run" --label badroof > /dev/null 2> "$TMP/br.err"; rrc=$?
+    [ $erc -eq 1 ] && [ $rrc -eq 2 ] && grep -q -F -- "$TMP/badroof/roofline.json: $want" "$TMP/be.err" &&
+        grep -q -F -- "$TMP/badroof/roofline.json: $want" "$TMP/br.err" && [ -z "$(ls -d "$PMUCAL_RESULTS"/*-badroof 2> /dev/null)" ]
+    ok $? "roofline.json with $edit: refused by emit (exit $erc) and --ceilings (exit $rrc) naming '$want': $(head -c 200 "$TMP/br.err")"
+done <<'EOT'
+.compute[0].gflops = -1                 | compute ceiling 1: "gflops" is -1
+.compute[1].threads = 2.5               | compute ceiling 2: "threads" is 2.5; give a whole number
+.compute[0].core_ghz = 1e300            | compute ceiling 1: "core_ghz" is 1e+300
+.bandwidth[0].gbs = "fast"              | bandwidth ceiling 1: "gbs" is not a number
+.bandwidth[1].bytes_per_thread = -5     | bandwidth ceiling 2: "bytes_per_thread" is -5
+EOT
 done_testing
