@@ -189,6 +189,13 @@ $PMUCAL roofline --ceilings "$fx/roofline/roofline.json" --run "$TMP/fast" --lab
 fj="$(ls -d "$PMUCAL_RESULTS"/*-fxfast 2> /dev/null | head -n 1)/roofline.json"
 [ $rc -eq 1 ] && grep -q '^  triad .*ABOVE THE ROOF' "$TMP/fast.out" && [ "$(jq -c '[.cases[] | select(.under | not) | .case]' "$fj")" = '["triad"]' ]
 ok $? "a case above its roof is reported, not drawn quietly: exit $rc, $(grep 'ABOVE' "$TMP/fast.out" | tr -s ' ')"
+# A team size no team has (1e300 threads) is refused naming the record, never converted to a CPU count.
+mkdir -p "$TMP/huge" && cp "$fx/roofline-run/manifest.json" "$TMP/huge/"
+jq -c 'if .case == "triad" then .model.threads = 1e300 else . end' "$fx/roofline-run/measurements.ndjson" > "$TMP/huge/measurements.ndjson"
+$PMUCAL roofline --ceilings "$fx/roofline" --run "$TMP/huge" --label fxhuge > /dev/null 2> "$TMP/huge.err"; rc=$?
+[ $rc -eq 2 ] && grep -q "$TMP/huge/measurements.ndjson:[0-9]*: \"threads\" is 1e+300; give a number from 1 to 1024" "$TMP/huge.err" &&
+    [ -z "$(ls -d "$PMUCAL_RESULTS"/*-fxhuge 2> /dev/null)" ]
+ok $? "a record whose model has 1e300 threads is refused naming its line (exit $rc): $(head -c 200 "$TMP/huge.err")"
 
 # A ceiling a busy machine withheld (no time survived its windows) stays withheld, with its reason,
 # in the table and the JSON of a roofline made from it.
