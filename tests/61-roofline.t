@@ -92,6 +92,17 @@ $TOUCH            | 1
 $TOUCH threads=2  | 2
 EOT
     done
+    # On 2 MiB pages a member faults once a page, 1/512 of its iterations: exact over whole pages
+    # only, so a run gets whole pages even when fewer iterations are asked (or a pilot slowed by
+    # load asks fewer). On 4 KiB pages (no THP here) every iteration faults.
+    $PMUCAL run walker size=L1 phase=touch threads=2 -e page-faults --iters 4 --json > "$TMP/huge4.json" 2> "$TMP/huge4.err"
+    kind=$(jq -r '.detail | capture("page=(?<k>[^ ]*)").k' "$TMP/huge4.json" 2> /dev/null)
+    case $kind in
+    2m*) want="512 0.00390625" ;;
+    *) want="4 2" ;;
+    esac
+    is "$(jq -r '"\(.iters) \(.events[] | select(.name == "page-faults") | .stats.median)"' "$TMP/huge4.json" 2> /dev/null)" "$want" \
+        "walker phase=touch threads=2 --iters 4 on $kind pages: iterations and page faults an iteration, exact ($(head -c 200 "$TMP/huge4.err"))"
     # shellcheck disable=SC2086
     $PMUCAL sample $TOUCH threads=2 -e page-faults --iters 16 > "$TMP/tsample.tap" 2> "$TMP/tsample.err"; rc=$?
     [ $rc -eq 0 ] && grep -q '# SKIP sampling follows the measuring thread alone' "$TMP/tsample.tap"
