@@ -178,7 +178,7 @@ want=$(jq -r 'select(((.model["flops.dp"] // 0) + (.model["flops.sp"] // 0)) > 0
 got=$(jq -r '.cases[].case' "$fxj" 2> /dev/null | sort)
 [ -n "$want" ] && [ "$got" = "$want" ]
 ok $? "every case of the default run with FP work is placed ($(echo "$got" | grep -c .) of $(echo "$want" | grep -c .)): $(echo "$want" | tr '\n' ',' | head -c 300)"
-jq -e '([.cases[] | select(.under and .gflops > 0 and .roof_gflops > 0 and .gflops <= 1.10 * .roof_gflops)] | length) == (.cases | length)' "$fxj" > /dev/null && [ $rc -eq 0 ]
+jq -e '(.cases | length) > 0 and ([.cases[] | select(.under and .gflops > 0 and .roof_gflops > 0 and .gflops <= 1.10 * .roof_gflops)] | length) == (.cases | length)' "$fxj" > /dev/null && [ $rc -eq 0 ]
 ok $? "each sits under its roof, and the command says so (exit $rc): $(jq -c '[.cases[] | select(.under | not)]' "$fxj" 2> /dev/null) $(grep -c 'ABOVE' "$TMP/fx.out") above"
 # case | the ceilings that apply: its widest FP width and precision, the level its data streams from
 while IFS='|' read -r case want; do
