@@ -101,8 +101,14 @@ EOT
     2m*) want="512 0.00390625" ;;
     *) want="4 2" ;;
     esac
-    is "$(jq -r '"\(.iters) \(.events[] | select(.name == "page-faults") | .stats.median)"' "$TMP/huge4.json" 2> /dev/null)" "$want" \
-        "walker phase=touch threads=2 --iters 4 on $kind pages: iterations and page faults an iteration, exact ($(head -c 200 "$TMP/huge4.err"))"
+    # A huge-page fault that waited for compaction on a busy machine makes the pilot's estimate
+    # long, and run refuses the 512 iterations (a run is at most 0.5 s): no count to check then.
+    if [ ! -s "$TMP/huge4.json" ] && grep -q 'would make one measured run last about' "$TMP/huge4.err"; then
+        skip "walker phase=touch threads=2 --iters 4 on huge pages" "$(grep -m1 'would make' "$TMP/huge4.err" | tr '#' '%')"
+    else
+        is "$(jq -r '"\(.iters) \(.events[] | select(.name == "page-faults") | .stats.median)"' "$TMP/huge4.json" 2> /dev/null)" "$want" \
+            "walker phase=touch threads=2 --iters 4 on $kind pages: iterations and page faults an iteration, exact ($(head -c 200 "$TMP/huge4.err"))"
+    fi
     # shellcheck disable=SC2086
     $PMUCAL sample $TOUCH threads=2 -e page-faults --iters 16 > "$TMP/tsample.tap" 2> "$TMP/tsample.err"; rc=$?
     [ $rc -eq 0 ] && grep -q '# SKIP sampling follows the measuring thread alone' "$TMP/tsample.tap"
@@ -165,6 +171,20 @@ grep -q '<svg' "$rdir/roofline.svg" && grep -q 'L1 1T' "$rdir/roofline.svg" && g
 ok $? "roofline.svg labels each ceiling"
 $PMUCAL report "$rdir" > /dev/null 2>&1 && grep -q 'id="roofline-svg-0"' "$rdir/report.html"
 ok $? "the report of the folder draws the roofline"
+# The report draws from roofline.json's numbers: a damaged one is refused naming the file, not drawn.
+# jq edit | what the message says after the file's path
+while IFS='|' read -r edit want; do
+    edit=$(echo "$edit" | sed 's/ *$//'); want=$(echo "$want" | sed 's/^ *//')
+    [ -z "$edit" ] && continue
+    rm -rf "$TMP/rrep" && cp -R "$(dirname "$0")/report/roofline" "$TMP/rrep" &&
+        jq "$edit" "$(dirname "$0")/report/roofline/roofline.json" > "$TMP/rrep/roofline.json"
+    $PMUCAL report "$TMP/rrep" --out "$TMP/rrep.html" > /dev/null 2> "$TMP/rrep.err"; rc=$?
+    [ $rc -eq 2 ] && grep -q -F -- "$TMP/rrep/roofline.json: $want" "$TMP/rrep.err" && [ ! -e "$TMP/rrep.html" ]
+    ok $? "report of a roofline.json with $edit: exit 2 naming '$want' (exit $rc): $(head -c 200 "$TMP/rrep.err")"
+done <<'EOT'
+.bandwidth[0].threads = 1e300      | bandwidth ceiling 1: "threads" is 1e+300
+.threads = -3                      | "threads" is -3
+EOT
 
 # --- a whole default run under the ceilings (recorded here by pmucal: tests/report/roofline*) -------
 # tests/report/roofline-run is 'pmucal validate -e page-faults -r 3' of the whole default matrix on
