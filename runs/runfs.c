@@ -148,6 +148,26 @@ void run_out_abort(struct run_out *o)
     run_out_free(o);
 }
 
+FILE *run_out_user(struct run_out *o, const char *path)
+{
+    memset(o, 0, sizeof(*o));
+    o->dirfd = -1;
+    if (!path || !strcmp(path, "-"))
+        return stdout;
+    return run_out_path(o, path);
+}
+
+int run_out_end(struct run_out *o, int rc)
+{
+    if (!o->path)   /* stdout: main's exit checks that it was written (cmd/main.c) */
+        return rc ? -1 : 0;
+    if (rc) {
+        run_out_abort(o);
+        return -1;
+    }
+    return run_out_commit(o);
+}
+
 int run_out_commit(struct run_out *o)
 {
     int rc = ferror(o->f) || fflush(o->f) || (run_file_sync && fsync(fileno(o->f))) ? -1 : 0;
