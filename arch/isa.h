@@ -190,6 +190,8 @@ extern const uint64_t isa_ifetch_max_bytes;
 int isa_bbexec_emit(struct emit *e, uint64_t words, uint64_t sqrts, struct shape_counts *n);
 
 /* branch: one iteration's code, from body (bound here) to the loop test at test (bound here)
+ * (written once for every ISA in arch/shapes.c, from the instructions each ISA's shapes.c gives
+ * it: arch/shape_ops.h)
  * and the function's return; each returns the instructions an iteration executes. The slot of an
  * iteration is data + (iteration & (slots - 1)) * entry_bytes (slots and entry_bytes powers of
  * two). cond: that many conditional branches, one every 64 / density bytes, each on a bit of the

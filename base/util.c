@@ -104,6 +104,14 @@ char *xasprintf(const char *fmt, ...)
     return s;
 }
 
+unsigned log2_ceil(uint64_t x)
+{
+    unsigned l = 0;
+    while (l < 64 && (1ull << l) < x)
+        l++;
+    return l;
+}
+
 bool parse_u64(const char *s, uint64_t *out)
 {
     char *end;

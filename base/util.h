@@ -31,6 +31,8 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 bool parse_size(const char *s, uint64_t *out);
 /* Whole decimal number, no sign, no trailing junk. */
 bool parse_u64(const char *s, uint64_t *out);
+/* The smallest l with 2^l >= x (0 for x <= 1): the shift of a power-of-two size. */
+unsigned log2_ceil(uint64_t x);
 /* "32K", "1.5M": bytes for humans. Static buffer rotation: valid for a few calls. */
 const char *fmt_size(uint64_t bytes);
 

@@ -7,6 +7,7 @@
 #include "penalties/cpi.h"
 #include "penalties/models.h"
 #include "penalties/tables.h"
+#include "runs/rundir.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -171,11 +172,10 @@ static void svg_text(FILE *f, const char *s)
  * remainder hatched grey); a legend with each segment's cycles and share. */
 static int write_svg(const char *path, const struct cpi_stack *s)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        pm_error("cannot write %s: %s", path, strerror(errno));
+    struct run_out o;
+    FILE *f = run_out_user(&o, path);
+    if (!f)
         return -1;
-    }
     static const char *const colors[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
                                          "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
     double top = fmax(s->cycles, s->explained), h = 360, y0 = 400;
@@ -211,11 +211,7 @@ static int write_svg(const char *path, const struct cpi_stack *s)
     }
     fprintf(f, "<text x=\"190\" y=\"%.0f\">stack</text>\n<text x=\"320\" y=\"%d\">measured: %.0f cycles; unexplained "
                "%.1f%%</text>\n</svg>\n", y0 + 16, 50 + 18 * row, s->cycles, 100 * s->remainder_share);
-    if (fclose(f)) {
-        pm_error("cannot write %s: %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
+    return run_out_end(&o, 0);
 }
 
 static int cpi_main(int argc, char **argv)

@@ -123,26 +123,6 @@ static int emit_option(void *ctx, int key, const char *v)
     return 0;
 }
 
-/* --output FILE through the one writer of whole files (a new file renamed over FILE, a link there
- * replaced, never followed), else stdout. */
-static FILE *output_begin(struct run_out *o, const char *output)
-{
-    memset(o, 0, sizeof(*o));
-    return output ? run_out_path(o, output) : stdout;
-}
-
-/* 0, or -1 after a message when the table could not be written whole (rc: the writer's own). */
-static int output_end(struct run_out *o, const char *output, int rc)
-{
-    if (!output)
-        return rc;
-    if (rc) {
-        run_out_abort(o);
-        return rc;
-    }
-    return run_out_commit(o);
-}
-
 /* --roofline RUN: the ceilings alone, in the format. */
 static int emit_ceilings(const struct emit_args *a, const char *run, int format, const char *output)
 {
@@ -152,17 +132,20 @@ static int emit_ceilings(const struct emit_args *a, const char *run, int format,
     if (format == TABLE_PERF_METRICS)
         return cli_usage_error(&emit_command, "--roofline: ceilings have no perf-metrics table; give --format c, "
                                               "csv or json");
-    struct jvalue *roof = ceilings_load(a->roofline, "--roofline");
+    char *file;
+    struct jvalue *roof = ceilings_load(a->roofline, "--roofline", &file);
     if (!roof)
         return 2;
     struct run_out ro;
-    FILE *out = output_begin(&ro, output);
+    FILE *out = run_out_user(&ro, output);
     if (!out) {
         jread_free(roof);
+        free(file);
         return 2;
     }
-    int rc = output_end(&ro, output, ceilings_write(roof, (enum table_format)format, a->o.prefix, a->roofline, out));
+    int rc = run_out_end(&ro, ceilings_write(roof, (enum table_format)format, a->o.prefix, file, out));
     jread_free(roof);
+    free(file);
     return rc ? 1 : 0;
 }
 
@@ -217,7 +200,7 @@ static int emit_main(int argc, char **argv)
     o.fallback = fallback;
     o.fallback_source = fpath;
     struct run_out ro;
-    FILE *out = output_begin(&ro, output);
+    FILE *out = run_out_user(&ro, output);
     if (!out) {
         jread_free(doc);
         jread_free(fallback);
@@ -225,7 +208,7 @@ static int emit_main(int argc, char **argv)
         free(path);
         return 2;
     }
-    int rc = output_end(&ro, output, tables_write(doc, (enum table_format)format, &o, out));
+    int rc = run_out_end(&ro, tables_write(doc, (enum table_format)format, &o, out));
     if (rc)
         pm_error("%s: cannot emit the %s format from it", path, argv[0]);
     jread_free(doc);

@@ -5,6 +5,7 @@
 #include "cmd/commands.h"
 #include "core/measure.h"
 #include "generators/gen.h"
+#include "runs/rundir.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,26 +50,6 @@ __attribute__((noinline)) void gen_measured_region(struct case_ *c, uint64_t ite
     __asm__ __volatile__("" ::: "memory");
 }
 
-static FILE *open_out(const char *path, const char *what)
-{
-    if (!strcmp(path, "-"))
-        return stdout;
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        pm_error("gen: cannot write the %s to %s: %s; give a writable path", what, path, strerror(errno));
-    return f;
-}
-
-static int close_out(FILE *f, const char *path)
-{
-    if (f == stdout)
-        return fflush(f) ? -1 : 0;
-    if (fclose(f)) {
-        pm_error("gen: writing %s failed: %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
-}
 
 static double now(void)
 {
@@ -145,13 +126,15 @@ static int gen_main(int argc, char **argv)
             e->len, e->ninsn, secs * 1e3);
     int status = 0;
     if (asm_path) {
-        FILE *f = open_out(asm_path, "listing");
-        if (!f || emit_write_asm(e, f, c->label) || close_out(f, asm_path))
+        struct run_out o;
+        FILE *f = run_out_user(&o, asm_path);
+        if (!f || run_out_end(&o, emit_write_asm(e, f, c->label)))
             status = 1;
     }
     if (bin_path && !status) {
-        FILE *f = open_out(bin_path, "code bytes");
-        if (!f || emit_write_bin(e, f) || close_out(f, bin_path))
+        struct run_out o;
+        FILE *f = run_out_user(&o, bin_path);
+        if (!f || run_out_end(&o, emit_write_bin(e, f)))
             status = 1;
     }
     if (run_text && !status) {

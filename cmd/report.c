@@ -2,6 +2,8 @@
 #include "base/util.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "core/team.h"
+#include "penalties/ceilings.h"
 #include "report/report.h"
 #include "runs/rundir.h"
 #include <errno.h>
@@ -127,6 +129,27 @@ static int write_page(const char *out, const struct runfile *runs, int n, bool c
     return run_out_commit(&o) ? 2 : 0;
 }
 
+/* A folder's roofline.json is drawn from its numbers: checked as emit and --ceilings check them
+ * (penalties/ceilings.h), and the team's size. -1 after a message naming the file. */
+static int roofline_check(const struct runfile *r)
+{
+    if (!r->roofline)
+        return 0;
+    char *file = xasprintf("%s/roofline.json", r->path), err[160];
+    struct ceiling_row *rows = NULL;
+    double team;
+    int rc = 0;
+    if (!jget_in(r->roofline, "threads", 1, TEAM_MAX, true, 1, &team, err, sizeof(err))) {
+        pm_error("%s: %s (the team's size); run 'pmucal roofline' again", file, err);
+        rc = -1;
+    } else if (ceilings_rows(r->roofline, file, &rows) < 0) {
+        rc = -1;
+    }
+    free(rows);
+    free(file);
+    return rc;
+}
+
 int report_write(const char *out, const char *const *paths, int n, bool compare, const struct cmp_opts *o,
                  bool allow_incomplete)
 {
@@ -137,7 +160,7 @@ int report_write(const char *out, const char *const *paths, int n, bool compare,
     int rc = 0;
     for (int i = 0; i < n && !rc; i++) {
         char why[512];
-        if (runfile_load_all(&runs[i], paths[i]))
+        if (runfile_load_all(&runs[i], paths[i]) || roofline_check(&runs[i]))
             rc = 2;
         else if (!allow_incomplete && !manifest_complete(runs[i].manifest, why, sizeof(why))) {
             pm_error("%s: %s; give --allow-incomplete to render what it holds", runs[i].path, why);

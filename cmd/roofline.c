@@ -13,6 +13,7 @@
 #include "cmd/commands.h"
 #include "cmd/session.h"
 #include "core/measure.h"
+#include "core/team.h"
 #include "host/topo.h"
 #include "penalties/ceilings.h"
 #include "report/report.h"
@@ -203,41 +204,36 @@ static int measure_ceilings(const struct roofline_args *a, const bool *width_on,
     return failed;
 }
 
-/* The ceilings of an earlier roofline.json, their names pointing into doc; how many roofline.json
- * says the team had in *team. -1 after a message naming the file when they are not what pmucal
- * writes. */
-static int ceilings_read(const struct jvalue *doc, const char *path, struct ceiling *comp, int *ncomp, int maxcomp,
+/* The ceilings of an earlier roofline.json (file), their names pointing into doc; how many
+ * roofline.json says the team had in *team. -1 after a message naming the file when they are not
+ * what pmucal writes (penalties/ceilings.h checks each). */
+static int ceilings_read(const struct jvalue *doc, const char *file, struct ceiling *comp, int *ncomp, int maxcomp,
                          struct ceiling *bw, int *nbw, int maxbw, unsigned *team)
 {
-    double t = jget_num(doc, "threads", NAN);
-    if (!(t >= 1 && t <= 1024)) {
-        pm_error("roofline: --ceilings %s: no team size ('threads' 1..1024); give a folder of 'pmucal roofline'", path);
+    double t;
+    char err[160];
+    if (!jget_in(doc, "threads", 1, TEAM_MAX, false, 0, &t, err, sizeof(err))) {
+        pm_error("roofline: --ceilings %s: %s (the team's size); give a roofline.json of 'pmucal roofline'", file, err);
         return -1;
     }
     *team = (unsigned)t;
-    for (int k = 0; k < 2; k++) {
-        const struct jvalue *arr = jget(doc, k ? "bandwidth" : "compute");
-        struct ceiling *to = k ? bw : comp;
-        int *n = k ? nbw : ncomp, max = k ? maxbw : maxcomp;
-        *n = 0;
-        for (int i = 0; arr && arr->type == J_ARRAY && i < arr->n; i++) {
-            const struct jvalue *c = &arr->items[i];
-            double threads = jget_num(c, "threads", NAN);
-            struct ceiling e = {jget_str(c, k ? "level" : "isa", NULL), k ? NULL : jget_str(c, "prec", NULL),
-                                (unsigned)(threads >= 1 && threads <= 1024 ? threads : 0),
-                                jget_num(c, k ? "gbs" : "gflops", NAN), jget_num(c, "core_ghz", NAN),
-                                jget_num(c, "bytes_per_thread", NAN), jget_str(c, k ? "variant" : "op", ""),
-                                jget_str(c, "withheld", NULL)};
-            if (*n == max || !e.what || (!k && !e.prec) || !e.threads || e.value < 0) {
-                pm_error("roofline: --ceilings %s: %s ceiling %d is not one 'pmucal roofline' writes (a name, %s"
-                         "threads 1..1024, a value at least 0 or null; at most %d of them)", path,
-                         k ? "bandwidth" : "compute", i + 1, k ? "" : "a precision, ", max);
-                return -1;
-            }
-            to[(*n)++] = e;
+    struct ceiling_row *rows;
+    int n = ceilings_rows(doc, file, &rows);
+    *ncomp = *nbw = 0;
+    for (int i = 0; i < n; i++) {
+        const struct ceiling_row *r = &rows[i];
+        int *k = r->compute ? ncomp : nbw;
+        if (*k == (r->compute ? maxcomp : maxbw)) {
+            pm_error("roofline: --ceilings %s: more than %d %s ceilings; 'pmucal roofline' writes no more", file,
+                     r->compute ? maxcomp : maxbw, r->compute ? "compute" : "bandwidth");
+            free(rows);
+            return -1;
         }
+        (r->compute ? comp : bw)[(*k)++] = (struct ceiling){r->name, r->compute ? r->prec : NULL, (unsigned)r->threads,
+                                                           r->value, r->ghz, r->set_bytes, r->op, r->withheld};
     }
-    return 0;
+    free(rows);
+    return n < 0 ? -1 : 0;
 }
 
 /* The highest ceiling of a kind for this many threads (the nearest measured team size at most as
@@ -461,8 +457,11 @@ static int roofline_main(int argc, char **argv)
     struct ceiling comp[4 * 2 * 2], bw[4 * 2];
     int ncomp = 0, nbw = 0;
     struct jvalue *given = NULL;   /* --ceilings: what the ceilings' names point into */
-    if (a.ceilings && (!(given = ceilings_load(a.ceilings, "--ceilings")) ||
-                       ceilings_read(given, a.ceilings, comp, &ncomp, 16, bw, &nbw, 8, &team))) {
+    char *given_file = NULL;
+    bool given_bad = a.ceilings && (!(given = ceilings_load(a.ceilings, "--ceilings", &given_file)) ||
+                                    ceilings_read(given, given_file, comp, &ncomp, 16, bw, &nbw, 8, &team));
+    free(given_file);
+    if (given_bad) {
         jread_free(given);
         return 2;
     }

@@ -74,14 +74,6 @@ static bool outcome(const struct branch *b, uint64_t slot, struct rng *r)
     return false;
 }
 
-static int log2u(uint64_t x)
-{
-    int l = 0;
-    while ((1ull << l) < x)
-        l++;
-    return l;
-}
-
 static int branch_setup(struct case_ *c)
 {
     struct branch *b = xcalloc(1, sizeof(*b));
@@ -129,9 +121,9 @@ static int branch_setup(struct case_ *c)
     rng_seed(&r, case_uint(c, "seed"));
     if (b->kind == COND) {
         b->words = (b->branches + 63) / 64;
-        b->slots = TABLE_BYTES / 8 / (uint64_t)(1ull << log2u(b->words));
-        b->table = xcalloc(b->slots * (1ull << log2u(b->words)), 8);
-        uint64_t ones = 0, stride = 1ull << log2u(b->words);
+        b->slots = TABLE_BYTES / 8 / (uint64_t)(1ull << log2_ceil(b->words));
+        b->table = xcalloc(b->slots * (1ull << log2_ceil(b->words)), 8);
+        uint64_t ones = 0, stride = 1ull << log2_ceil(b->words);
         b->words = stride;   /* entry size rounded to a power of two for the shift */
         for (uint64_t s = 0; s < b->slots; s++)
             for (uint64_t j = 0; j < b->branches; j++)
@@ -207,7 +199,7 @@ static void table_misses(const struct branch *b, struct quantities *q)
     q->v[Q_D1_MISS_WARM] = q->v[Q_LL_MISS_WARM] = 0;
     if (!b->table)
         return;
-    uint64_t entry = b->kind == COND ? 8 * (1ull << log2u(b->words)) : 8, bytes = entry * b->slots;
+    uint64_t entry = b->kind == COND ? 8 * (1ull << log2_ceil(b->words)) : 8, bytes = entry * b->slots;
     uintptr_t from = (uintptr_t)b->table & ~(uintptr_t)63;
     uint64_t lines = ((uintptr_t)b->table + bytes - from + 63) / 64;
     const struct topo *t = topo_get();

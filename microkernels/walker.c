@@ -169,6 +169,10 @@ static int touch_setup(struct case_ *c, struct walker *w, uint64_t size)
         if (buffer_alloc_untouched(touch_buffer(w, m), size, huge, "walker"))
             return KERNEL_ERROR;
     c->max_iters = w->buf.size / 4096;
+    /* One fault a huge page, at its first 4 KiB: pf.minor (4096 / page bytes an iteration) is exact
+     * over whole pages only. A few iterations a run (a pilot slowed by load) would count one whole
+     * fault each over a fraction of a page. */
+    c->iters_multiple = page_bytes(w->buf.kind) / 4096;
     snprintf(c->detail, sizeof(c->detail), "page=%s pages4k=%llu threads=%u", page_kind_name(w->buf.kind),
              (unsigned long long)c->max_iters, w->threads);
     return KERNEL_OK;

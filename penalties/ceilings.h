@@ -12,6 +12,19 @@
  * are not what pmucal writes. A ceiling that was skipped (null) is a comment in C, an empty value in CSV. */
 int ceilings_write(const struct jvalue *roof, enum table_format f, const char *prefix, const char *source, FILE *out);
 /* The roofline.json of a roofline folder, or the file itself: NULL after one message naming it
- * and the option that gave it (opt, e.g. "--roofline"). */
-struct jvalue *ceilings_load(const char *run, const char *opt);
+ * and the option that gave it (opt, e.g. "--roofline"); *file (when file is not NULL; the caller
+ * frees it) is the file's path for later messages. */
+struct jvalue *ceilings_load(const char *run, const char *opt, char **file);
+
+/* One ceiling of roofline.json as 'pmucal roofline' writes it; the strings point into the document. */
+struct ceiling_row {
+    bool compute;                  /* a peak GFLOP/s, else a bandwidth GB/s */
+    const char *name, *prec;       /* isa or level; precision, "" for bandwidth */
+    const char *op, *withheld;     /* op or variant ("" when absent); why the case ran without a value, or NULL */
+    double threads, value, ghz, set_bytes;   /* value, ghz, set_bytes NAN where null or absent */
+};
+/* Every ceiling of roof, compute first, into *rows (the caller frees it): their count, or -1 after
+ * one message naming file, the ceiling and the member that is not what pmucal writes (numbers
+ * checked by jget_in: finite, within what a machine reaches). */
+int ceilings_rows(const struct jvalue *roof, const char *file, struct ceiling_row **rows);
 #endif

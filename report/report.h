@@ -86,5 +86,15 @@ struct axis {
 double axis_px(const struct axis *a, double v);
 /* "4K", "1M" for bytes on a log2 axis; plain numbers otherwise. */
 void svg_tick_label(FILE *f, double v, bool bytes);
+/* The gridlines of a log axis (log2 or log10), one at every power of its base from lo to hi,
+ * labelled (every step-th; bytes: "4K", "1M"). An x axis's lines run down the plot from y = from to
+ * to, labelled centred at y = label_at; a y axis's run across it from x = from to to, labelled
+ * right-aligned at x = label_at. label_attr: more attributes of each label ("" for none). */
+struct svg_grid {
+    bool y_axis, bytes;
+    int from, to, label_at, step;
+    const char *label_attr;
+};
+void svg_log_grid(FILE *f, const struct axis *a, const struct svg_grid *g);
 
 #endif

@@ -78,21 +78,9 @@ void sec_curve(FILE *f, const struct runfile *r, int idx)
     y.lo = floor(y.lo), y.hi = ceil(y.hi + 0.01);
     html_printf(f, "<svg class=\"plot\" id=\"curve-svg-%d\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
                    "role=\"img\" aria-label=\"load latency curve\">\n<g class=\"grid\">\n", idx, W, H, W, H);
-    int xstep = x.hi - x.lo > 16 ? 2 : 1;
-    for (int e = (int)ceil(x.lo); e <= (int)floor(x.hi); e++) {
-        double px = axis_px(&x, exp2(e));
-        html_printf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>", px, T, px, H - B);
-        if (e % xstep == 0) {
-            html_printf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", px, H - B + 16);
-            svg_tick_label(f, exp2(e), true);
-            fputs("</text>", f);
-        }
-    }
-    for (int e = (int)y.lo; e <= (int)y.hi; e++) {
-        double py = axis_px(&y, exp2(e));
-        html_printf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/><text x=\"%d\" y=\"%.1f\" "
-                       "text-anchor=\"end\">%g</text>\n", L, py, W - R, py, L - 6, py + 4, exp2(e));
-    }
+    svg_log_grid(f, &x, &(struct svg_grid){.bytes = true, .from = T, .to = H - B, .label_at = H - B + 16,
+                                           .step = x.hi - x.lo > 16 ? 2 : 1, .label_attr = ""});
+    svg_log_grid(f, &y, &(struct svg_grid){.y_axis = true, .from = L, .to = W - R, .label_at = L - 6, .label_attr = ""});
     html_printf(f, "</g>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" class=\"axis\"/>\n"
                    "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">working set (bytes, log scale)</text>\n"
                    "<text transform=\"translate(16 %d) rotate(-90)\" text-anchor=\"middle\">core cycles per load "

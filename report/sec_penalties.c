@@ -116,11 +116,7 @@ static void chart(FILE *f, const struct jvalue *ps, int idx)
     html_printf(f, "<h3>Cycles per occurrence (log scale; bar colour is the status, a dark mark the published reference)</h3>\n<svg class=\"plot\" "
                    "id=\"bars-svg-%d\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
                    "aria-label=\"penalty bar chart\">\n<g class=\"grid\">", idx, W, h, W, h);
-    for (int e = (int)x.lo; e <= (int)x.hi; e++) {
-        double px = axis_px(&x, pow(10, e));
-        html_printf(f, "<line x1=\"%.1f\" y1=\"20\" x2=\"%.1f\" y2=\"%d\"/><text x=\"%.1f\" y=\"%d\" "
-                       "text-anchor=\"middle\">%g</text>", px, px, h - 26, px, h - 10, pow(10, e));
-    }
+    svg_log_grid(f, &x, &(struct svg_grid){.from = 20, .to = h - 26, .label_at = h - 10, .label_attr = ""});
     fputs("</g>\n", f);
     static const char *const fill[] = {"#66bb6a", "#f0a92e", "#bdbdbd", "#e57373"};
     int row = 0;

@@ -48,16 +48,9 @@ void roofline_svg(FILE *f, const struct jvalue *roof, int idx)
     html_printf(f, "<svg class=\"plot\" id=\"roofline-svg-%d\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
                    "height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"roofline\" font-family=\"sans-serif\" "
                    "font-size=\"11\">\n<g class=\"grid\" stroke=\"#ddd\">\n", idx, W, H, W, H);
-    for (int e = (int)x.lo; e <= (int)x.hi; e++) {
-        double px = axis_px(&x, pow(10, e));
-        html_printf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/><text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" "
-                       "stroke=\"none\" fill=\"#000\">%g</text>\n", px, T, px, H - B, px, H - B + 16, pow(10, e));
-    }
-    for (int e = (int)y.lo; e <= (int)y.hi; e++) {
-        double py = axis_px(&y, pow(10, e));
-        html_printf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" "
-                       "stroke=\"none\" fill=\"#000\">%g</text>\n", L, py, W - R, py, L - 6, py + 4, pow(10, e));
-    }
+    static const char black[] = " stroke=\"none\" fill=\"#000\"";
+    svg_log_grid(f, &x, &(struct svg_grid){.from = T, .to = H - B, .label_at = H - B + 16, .label_attr = black});
+    svg_log_grid(f, &y, &(struct svg_grid){.y_axis = true, .from = L, .to = W - R, .label_at = L - 6, .label_attr = black});
     html_printf(f, "</g>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#000\"/>\n"
                    "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">operational intensity (flops per byte loaded or "
                    "stored, log scale)</text>\n<text transform=\"translate(18 %d) rotate(-90)\" text-anchor=\"middle\">"

@@ -22,3 +22,23 @@ void svg_tick_label(FILE *f, double v, bool bytes)
         v /= 1024, u++;
     fprintf(f, "%.3g%s", v, unit[u]);
 }
+
+void svg_log_grid(FILE *f, const struct axis *a, const struct svg_grid *g)
+{
+    for (int e = (int)ceil(a->lo); e <= (int)floor(a->hi); e++) {
+        double v = a->log2 ? exp2(e) : pow(10, e), at = axis_px(a, v);
+        if (g->y_axis)
+            html_printf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>", g->from, at, g->to, at);
+        else
+            html_printf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>", at, g->from, at, g->to);
+        if (g->step <= 1 || e % g->step == 0) {
+            if (g->y_axis)
+                html_printf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\"%s>", g->label_at, at + 4, g->label_attr);
+            else
+                html_printf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\"%s>", at, g->label_at, g->label_attr);
+            svg_tick_label(f, v, g->bytes);
+            fputs("</text>", f);
+        }
+        fputc('\n', f);
+    }
+}

@@ -1,5 +1,6 @@
 #include "runs/ktap.h"
 #include "base/util.h"
+#include "runs/rundir.h"
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -135,16 +136,14 @@ int run_export(const char *path, const char *file, int (*write)(FILE *, const st
                  r.path);
         goto out;
     }
-    FILE *out = file ? fopen(file, "w") : stdout;
-    if (!out) {
-        pm_error("cannot write %s: %s", file, strerror(errno));
+    struct run_out o;
+    FILE *out = run_out_user(&o, file);
+    if (!out)
         goto out;
-    }
-    rc = write(out, &r);
-    if (file && fclose(out))
-        rc = -1;
-    if (rc)
-        pm_error("cannot write %s", file ? file : "(stdout)");
+    int wrc = write(out, &r);
+    if (wrc)
+        pm_error("cannot write %s", file ? file : "the standard output");
+    rc = run_out_end(&o, wrc);
 out:
     runfile_free(&r);
     return rc;

@@ -1,5 +1,6 @@
 #include "runs/record.h"
 #include "base/util.h"
+#include "core/team.h"
 #include "host/clock.h"
 #include "host/topo.h"
 #include <math.h>
@@ -287,7 +288,8 @@ static bool record_check(const struct jvalue *rec, char *err, size_t n)
         !jget_in(rec, "time_enabled", 0, NUM_U64_MAX, true, 0, &x, err, n) ||
         !jget_in(rec, "time_running", 0, NUM_U64_MAX, true, 0, &x, err, n) ||
         !jget_in(jget(rec, "cycles"), "clock_redone", 0, INT32_MAX, true, 0, &x, err, n) ||
-        !jget_in(jget(rec, "noise"), "redone", 0, INT32_MAX, true, 0, &x, err, n))
+        !jget_in(jget(rec, "noise"), "redone", 0, INT32_MAX, true, 0, &x, err, n) ||
+        !jget_in(jget(rec, "model"), "threads", 1, TEAM_MAX, true, 1, &x, err, n))
         return false;
     static const char *const attr[] = {"type", "config", "config1", "config2"};
     for (int k = 0; k < evs->n; k++)

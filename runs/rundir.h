@@ -68,6 +68,12 @@ FILE *run_out_begin(struct run_out *o, const char *dir, const char *name);
 FILE *run_out_path(struct run_out *o, const char *path);
 int run_out_commit(struct run_out *o);
 void run_out_abort(struct run_out *o);
+/* An output the user names (-o FILE, --svg FILE): path through run_out_path, stdout where path is
+ * NULL or "-" (whose writing main checks at exit). run_out_end, given the writer's rc: commits the
+ * file when rc is 0, else drops the new file and leaves FILE as it was; 0, or -1 (after a message
+ * naming FILE when it could not be written). */
+FILE *run_out_user(struct run_out *o, const char *path);
+int run_out_end(struct run_out *o, int rc);
 /* Whole files are fsynced before the rename (a crash leaves the old file or the new one); the
  * fuzz harnesses turn it off to run in memory. */
 extern bool run_file_sync;

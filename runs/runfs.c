@@ -73,6 +73,13 @@ static int folder_fd(const char *dir, bool *own)
     return open(*dir ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 }
 
+/* dir/name as its user would write it: "/" and "tables/" take no second slash. */
+static char *file_path(const char *dir, const char *name)
+{
+    size_t n = strlen(dir);
+    return xasprintf("%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
+}
+
 static void folder_done(int fd, bool own)
 {
     if (own && fd >= 0)
@@ -81,7 +88,7 @@ static void folder_done(int fd, bool own)
 
 FILE *run_out_begin(struct run_out *o, const char *dir, const char *name)
 {
-    o->path = xasprintf("%s/%s", dir, name);
+    o->path = file_path(dir, name);
     o->name = xstrdup(name);
     o->tmp = NULL;
     bool own;
@@ -141,6 +148,26 @@ void run_out_abort(struct run_out *o)
     run_out_free(o);
 }
 
+FILE *run_out_user(struct run_out *o, const char *path)
+{
+    memset(o, 0, sizeof(*o));
+    o->dirfd = -1;
+    if (!path || !strcmp(path, "-"))
+        return stdout;
+    return run_out_path(o, path);
+}
+
+int run_out_end(struct run_out *o, int rc)
+{
+    if (!o->path)   /* stdout: main's exit checks that it was written (cmd/main.c) */
+        return rc ? -1 : 0;
+    if (rc) {
+        run_out_abort(o);
+        return -1;
+    }
+    return run_out_commit(o);
+}
+
 int run_out_commit(struct run_out *o)
 {
     int rc = ferror(o->f) || fflush(o->f) || (run_file_sync && fsync(fileno(o->f))) ? -1 : 0;
@@ -189,7 +216,7 @@ FILE *run_file_open(const char *dir, const char *name, const char *mode)
         run_out_free(&o);
         return f;
     }
-    char *p = xasprintf("%s/%s", dir, name);
+    char *p = file_path(dir, name);
     bool own;
     int dfd = folder_fd(dir, &own);
     int fd = dfd < 0 ? -1 : openat(dfd, name, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
@@ -219,7 +246,7 @@ FILE *run_file_open(const char *dir, const char *name, const char *mode)
 
 int run_subdir(const char *dir, const char *name)
 {
-    char *p = xasprintf("%s/%s", dir, name);
+    char *p = file_path(dir, name);
     bool own;
     int dfd = folder_fd(dir, &own);
     struct stat st;
@@ -239,7 +266,7 @@ int run_subdir(const char *dir, const char *name)
 
 int run_file_clear(const char *dir, const char *name)
 {
-    char *p = xasprintf("%s/%s", dir, name);
+    char *p = file_path(dir, name);
     bool own;
     int dfd = folder_fd(dir, &own);
     int rc = dfd < 0 || (unlinkat(dfd, name, 0) && errno != ENOENT) ? -1 : 0;
@@ -257,7 +284,7 @@ char *run_file_read(const char *dir, const char *name, size_t *len, char *err, s
 
 char *run_file_read_max(const char *dir, const char *name, size_t max, size_t *len, char *err, size_t errlen)
 {
-    char *p = xasprintf("%s/%s", dir, name);
+    char *p = file_path(dir, name);
     bool own;
     int dfd = folder_fd(dir, &own);
     char *text = NULL;

@@ -121,4 +121,21 @@ echo keep > "$TMP/target" && ln -sf "$TMP/target" "$TMP/link.h"
 $PMUCAL emit -f c -o "$TMP/link.h" results/reference/zen5-vm-calibrate > /dev/null 2> "$TMP/e"; rc=$?
 [ $rc -eq 0 ] && [ "$(cat "$TMP/target")" = keep ] && [ ! -L "$TMP/link.h" ] && grep -q '^#define PMUCAL_' "$TMP/link.h"
 ok $? "emit -o onto a link replaces the link, never writes its target (exit $rc): $(head -c 200 "$TMP/e")"
+# Every output a user names is written so (runs/rundir.h, run_out_user): gen's listing and code,
+# cpi's bars, export's KTAP. FILE is the output's name, a link to a file that must stay as it was.
+# arguments | exit | what the new file holds
+while IFS='|' read -r args want_rc want; do
+    args=$(echo "$args" | sed 's/ *$//'); want_rc=$(echo $want_rc); want=$(echo "$want" | sed 's/^ *//')
+    [ -z "$args" ] && continue
+    echo keep > "$TMP/target" && rm -f "$TMP/out" && ln -s "$TMP/target" "$TMP/out"
+    # shellcheck disable=SC2086
+    $PMUCAL $(echo "$args" | sed "s|FILE|$TMP/out|") > /dev/null 2> "$TMP/e"; rc=$?
+    [ $rc -eq "$want_rc" ] && [ "$(cat "$TMP/target")" = keep ] && [ ! -L "$TMP/out" ] && grep -a -q -- "$want" "$TMP/out"
+    ok $? "$args onto a link: the link replaced, its target untouched (exit $rc): $(head -c 200 "$TMP/e")"
+done <<'EOT'
+gen branch --asm FILE                                               | 0 | jmp
+gen branch --bin FILE                                               | 0 | .
+export --ktap -o FILE results/reference/zen5-vm-validate-perf       | 0 | ^KTAP version 1
+cpi --case mixwalk --svg FILE results/reference/zen5-vm-calibrate   | 1 | ^<svg
+EOT
 done_testing

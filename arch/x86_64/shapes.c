@@ -1,6 +1,7 @@
 /* The code-shaped kernels' x86-64 code (arch/isa.h): what generators/callchain.c, ifetch.c and
- * bbexec.c run here, written with x86_emit, with what an iteration of it executes. */
-#include "arch/isa.h"
+ * bbexec.c run here, written with x86_emit, with what an iteration of it executes; and the
+ * instructions of the branch kernel's loops, which arch/shapes.c writes for every ISA. */
+#include "arch/shape_ops.h"
 #include "base/util.h"
 #include <stdlib.h>
 
@@ -108,99 +109,36 @@ int isa_bbexec_emit(struct emit *e, uint64_t words, uint64_t sqrts, struct shape
 
 const uint64_t isa_branch_max_bytes = 1ull << 31;   /* jae rel32 */
 
-static int log2u(uint64_t x)
+/* The branch kernel's instructions (arch/shape_ops.h): the slot in %rax, its outcomes in %rdx. */
+const size_t shape_jump_bytes = 5;        /* jmp rel32 */
+const size_t shape_bit_branch_bytes = 7;  /* bt $j,%rdx (5) + jb rel8 (2) */
+
+void shape_jump(struct emit *e, int label)
 {
-    int l = 0;
-    while ((1ull << l) < x)
-        l++;
-    return l;
+    emit_jmp(e, label, REL32);
 }
 
-/* %rax = data + (%rdi & (slots-1)) * entry_bytes: the iteration's slot of the table. */
-static void emit_slot(struct emit *e, uint64_t slots, uint64_t entry_bytes)
+void shape_slot(struct emit *e, uint64_t slots, uint64_t entry_bytes)
 {
     emit_mov_reg(e, RAX, RDI);
     emit_and_imm(e, RAX, (int32_t)(slots - 1));
-    emit_shl_imm(e, RAX, log2u(entry_bytes));
+    emit_shl_imm(e, RAX, (int)log2_ceil(entry_bytes));
     emit_add_reg(e, RAX, RSI);
 }
 
-uint64_t isa_branch_cond(struct emit *e, int body, int test, uint64_t branches, uint64_t density, uint64_t slots,
-                         uint64_t entry_bytes)
+void shape_slot_word(struct emit *e, uint64_t word)
 {
-    uint64_t spacing = 64 / density;
-    emit_bind(e, body);
-    size_t n0 = e->ninsn;
-    emit_comment(e, "slot of this iteration: %%rax = table + (%%rdi & %llu) * %llu", (unsigned long long)(slots - 1),
-                 (unsigned long long)entry_bytes);
-    emit_slot(e, slots, entry_bytes);
-    emit_align(e, 64);
-    for (uint64_t j = 0; j < branches; j++) {
-        size_t start = e->len;
-        if (j % 64 == 0) {
-            emit_comment(e, "outcomes of branches %llu..%llu", (unsigned long long)j,
-                         (unsigned long long)(j + 63 < branches ? j + 63 : branches - 1));
-            emit_load(e, RDX, RAX, (int32_t)(j / 64 * 8));
-        }
-        size_t used = e->len - start + 7;   /* bt $j,%rdx (5) + jb rel8 (2) */
-        emit_fill(e, spacing > used ? spacing - used : 0);
-        emit_bt_imm(e, RDX, (int)(j % 64));
-        int next = emit_label(e);
-        emit_jcc(e, CC_B, next, REL8);   /* taken or not, on to the next instruction */
-        emit_bind(e, next);
-    }
-    emit_bind(e, test);
-    emit_loop_test(e, body);
-    uint64_t insns = e->ninsn - n0;
-    emit_ret(e);
-    return insns;
+    emit_load(e, RDX, RAX, (int32_t)(word * 8));
 }
 
-uint64_t isa_branch_uncond(struct emit *e, int body, int test, uint64_t n, uint64_t spacing, uint64_t first,
-                           const uint64_t *next)
+void shape_bit_branch(struct emit *e, unsigned bit, int label)
 {
-    int *block = xmalloc(n * sizeof(*block));
-    for (uint64_t i = 0; i < n; i++)
-        block[i] = emit_label(e);
-    for (uint64_t i = 0; i < n; i++) {
-        emit_bind(e, block[i]);
-        if (i == first)
-            emit_bind(e, body);
-        emit_jmp(e, next[i] < n ? block[next[i]] : test, REL32);
-        emit_fill(e, spacing - 5);
-    }
-    emit_bind(e, test);
-    emit_loop_test(e, body);
-    emit_ret(e);
-    free(block);
-    return n + 2;
+    emit_bt_imm(e, RDX, (int)bit);
+    emit_jcc(e, CC_B, label, REL8);
 }
 
-uint64_t isa_branch_indirect(struct emit *e, int body, int test, uint64_t slots, uint64_t ntargets, const int *targets)
+uint64_t shape_jump_through_slot(struct emit *e)
 {
-    emit_bind(e, body);
-    emit_comment(e, "slot of this iteration, then jmp through it to one of %llu targets", (unsigned long long)ntargets);
-    emit_slot(e, slots, 8);
     emit_jmp_mem(e, RAX, 0);
-    for (uint64_t t = 0; t < ntargets; t++) {
-        emit_align(e, 64);
-        emit_comment(e, "target %llu: the loop test", (unsigned long long)t);
-        emit_bind(e, targets[t]);
-        emit_loop_test(e, body);
-        emit_ret(e);
-    }
-    emit_align(e, 64);
-    emit_bind(e, test);
-    emit_loop_test(e, body);
-    emit_ret(e);
-    return 5 + 2;
-}
-
-int isa_emit_entry(struct emit *e, int test)
-{
-    int entry = emit_label(e);
-    emit_comment(e, "entry: the function starts here, jumping to the test");
-    emit_bind(e, entry);
-    emit_jmp(e, test, REL32);
-    return entry;
+    return 5;   /* mov, and, shl, add, jmp */
 }
