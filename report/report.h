@@ -96,5 +96,8 @@ struct svg_grid {
     const char *label_attr;
 };
 void svg_log_grid(FILE *f, const struct axis *a, const struct svg_grid *g);
+/* Where a label wanted at y goes: pushed down (larger y) past every label of used[] closer than
+ * gap, until none is. */
+double svg_label_below(const double *used, int n, double y, double gap);
 
 #endif

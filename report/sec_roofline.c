@@ -68,13 +68,7 @@ void roofline_svg(FILE *f, const struct jvalue *roof, int idx)
         double py = axis_px(&y, g);
         html_printf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#b71c1c\" stroke-width=\"1.2\"%s/>\n", L,
                     py, W - R, py, threads > 1 ? " stroke-dasharray=\"6 4\"" : "");
-        double ly = py + 4;
-        for (bool moved = true; moved;) {
-            moved = false;
-            for (int k = 0; k < nused; k++)
-                if (fabs(used[k] - ly) < 12)
-                    ly = used[k] + 12, moved = true;
-        }
+        double ly = svg_label_below(used, nused, py + 4, 12);
         if (nused < 64)
             used[nused++] = ly;
         html_printf(f, "<text x=\"%d\" y=\"%.1f\" fill=\"#b71c1c\">", W - R + 4, ly);

@@ -23,6 +23,20 @@ void svg_tick_label(FILE *f, double v, bool bytes)
     fprintf(f, "%.3g%s", v, unit[u]);
 }
 
+/* A label only ever moves down, to just below one it overlaps: that ends. Moving it whenever the
+ * distance read under the gap looped for ever where (u + 12) - u rounds to 11.999999999999986 (a
+ * 2-thread roofline's labels, seen here): the label was set to the value it already had. */
+double svg_label_below(const double *used, int n, double y, double gap)
+{
+    for (bool moved = true; moved;) {
+        moved = false;
+        for (int k = 0; k < n; k++)
+            if (fabs(used[k] - y) < gap && used[k] + gap > y)
+                y = used[k] + gap, moved = true;
+    }
+    return y;
+}
+
 void svg_log_grid(FILE *f, const struct axis *a, const struct svg_grid *g)
 {
     for (int e = (int)ceil(a->lo); e <= (int)floor(a->hi); e++) {

@@ -31,8 +31,27 @@ static const struct {
     {__LINE__, {.lo = 0.2, .hi = 0.8, .log10 = true, .px0 = 0, .px1 = 10}, {.from = 0, .to = 9, .label_at = 20, .label_attr = ""}, ""},
 };
 
+/* svg_label_below: labels pushed down past the ones already placed, 12 px apart. */
+static const struct {
+    int line;
+    double used[3];
+    int n;
+    double y, want;
+} labels[] = {
+    {__LINE__, {0}, 0, 50, 50},                         /* nothing placed: where it was asked */
+    {__LINE__, {100, 130}, 2, 105, 112},                /* below the one it overlaps */
+    {__LINE__, {100, 112, 124}, 3, 100, 136},           /* a stack: below all of it */
+    {__LINE__, {100, 200}, 2, 80, 80},                  /* 20 px above: stays */
+    /* (100.3 + 12) - 100.3 is 11.999999999999986: once below 100.3 it must stay there (it looped). */
+    {__LINE__, {100.3}, 1, 100.3, 112.3},
+    {__LINE__, {100.3, 112.3}, 2, 101, 124.3},
+};
+
 int main(void)
 {
+    for (unsigned i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
+        CHECK_NEAR(svg_label_below(labels[i].used, labels[i].n, labels[i].y, 12), labels[i].want, 1e-9, labels[i].line,
+                   "label placed");
     for (unsigned i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         char *got = NULL;
         size_t len = 0;
