@@ -66,22 +66,27 @@ bool pfm_core_pmu(struct pfm_core *out)
     return false;
 }
 
+/* libpfm4's PMU of that name, present here or not, into *p and *info. */
+static bool pmu_named(const char *name, pfm_pmu_t *p, pfm_pmu_info_t *info)
+{
+    pfm_for_all_pmus(*p) {
+        memset(info, 0, sizeof(*info));
+        info->size = sizeof(*info);
+        if (pfm_get_pmu_info(*p, info) == PFM_SUCCESS && !strcmp(info->name, name))
+            return true;
+    }
+    return false;
+}
+
 bool pfm_pmu_by_name(const char *name, struct pfm_core *out)
 {
     memset(out, 0, sizeof(*out));
-    if (!pfm_ready())
-        return false;
     pfm_pmu_info_t info;
     pfm_pmu_t p;
-    pfm_for_all_pmus(p) {
-        memset(&info, 0, sizeof(info));
-        info.size = sizeof(info);
-        if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS && !strcmp(info.name, name)) {
-            fill_core(p, &info, out);
-            return true;
-        }
-    }
-    return false;
+    if (!pfm_ready() || !pmu_named(name, &p, &info))
+        return false;
+    fill_core(p, &info, out);
+    return true;
 }
 
 /* The libpfm4 type (PFM_PMU_TYPE_*) of the PMU that name's "pmu::" prefix names, its name in pmu
@@ -95,15 +100,10 @@ static int prefix_pmu_type(const char *name, char *pmu, size_t n, bool *present)
     snprintf(pmu, n, "%.*s", (int)(colons - name), name);
     pfm_pmu_info_t info;
     pfm_pmu_t p;
-    pfm_for_all_pmus(p) {
-        memset(&info, 0, sizeof(info));
-        info.size = sizeof(info);
-        if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS && !strcmp(info.name, pmu)) {
-            *present = info.is_present;
-            return (int)info.type;
-        }
-    }
-    return -1;
+    if (!pmu_named(pmu, &p, &info))
+        return -1;
+    *present = info.is_present;
+    return (int)info.type;
 }
 
 /* A libpfm4 uncore event ("skx_unc_imc0::UNC_M_CAS_COUNT:RD"): the unit's raw code (event 7:0,
