@@ -14,7 +14,7 @@ cpu_pair=$(taskset -pc $$ 2> /dev/null | sed 's/.*: //' | tr ',' '\n' |
 # A value that the option's own check accepts, by option name, else by placeholder.
 value_for() { # value_for NAME PLACEHOLDER
     case $1 in
-    format) echo c ;; recipe) echo l1_hit ;; cpu) echo "${first_cpu:-0}" ;; cpus) echo "${cpu_pair:-0,1}" ;;
+    format) echo c ;; recipe) echo l1_hit ;; cpu) echo "${first_cpu:-0}" ;; cpus) echo "$cpu_pair" ;;
     mode) echo hitm ;;
     size) echo L1 ;; core-ghz) echo 2.4 ;; floor) echo 0.01 ;; events) echo instructions ;;
     model) echo zen4 ;; base-cpi | tolerance) echo 1 ;;
@@ -36,6 +36,8 @@ for c in $commands; do
     n=0
     while read -r name arg; do
         [ "$name" = help ] && continue
+        # --cpus names two CPUs of the mask: a one-CPU mask has no pair to give (35-cpu checks the refusal).
+        [ "$name" = cpus ] && [ "${cpu_pair#*,}" = "$cpu_pair" ] && continue
         n=$((n + 1))
         if [ -n "$arg" ]; then
             set -- "--$name" "$(value_for "$name" "$arg")"
