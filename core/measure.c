@@ -282,7 +282,6 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
         full = xmalloc(sizeof(double) * (size_t)(m->reps * MEASURE_WINDOWS));
         trip = xmalloc(sizeof(double) * (size_t)(m->reps * (MEASURE_WINDOWS + 1)));
     }
-clock_again:
     for (int rep = 0; rep < m->reps; rep++) {
         for (int attempt = 0;; attempt++) {
             if (stop_signal_number) {
@@ -337,13 +336,8 @@ clock_again:
         measure_region_ticks += tt;
     }
     m->ratio_after = clock_ratio_now();
+    /* A moving clock is recorded, not measured again: each window is converted at its own. */
     m->clock_moved = fabs(m->ratio_after / m->ratio_before - 1) > MEASURE_CLOCK_DRIFT;
-    if (m->clock_moved && m->clock_redone < 2 && src->real_time) {
-        m->clock_redone++;
-        m->ratio_before = m->ratio_after;
-        ticks_0_min = UINT64_MAX;
-        goto clock_again;
-    }
     m->core_per_tsc = (m->ratio_before + m->ratio_after) / 2;
     /* No scaling by a share of the CPU measured elsewhere: a figure is what clean windows took. A
      * source that is not real time (a simulator) has no windows; its cycles mean nothing, and are

@@ -18,8 +18,9 @@ struct measure_opts {
 
 #define MEASURE_MAX_REPS 101
 /* Core-clock ratios taken before and after the repetitions that differ by more than this mean the
- * clock moved while they ran (boost, host load): averaged, they would mis-scale every cycle. The
- * repetitions are measured again, twice at most, then the measurement says so. */
+ * clock moved while they ran (boost, host load): recorded (clock_moved). Real-time sources' cycles
+ * come from windows converted at the clock beside each, so nothing is measured again for it; a
+ * source without windows has it judged by its reader (calibrate: unstable). */
 #define MEASURE_CLOCK_DRIFT 0.05
 /* Timing (real-time sources) comes from short windows, not from the counted runs: after each
  * repetition's counted pair, MEASURE_WINDOWS windows, each a zero-iteration run and a run of about
@@ -54,7 +55,8 @@ struct measurement {
     struct stats cycle_stat;
     double core_per_tsc;                   /* ratio used: mean of the ratios before and after */
     double ratio_before, ratio_after;
-    int clock_redone;    /* times the repetitions were measured again: the clock moved */
+    int clock_redone;    /* times the repetitions were measured again for a moving clock: 0 since the
+                            windows carry their own (kept for records of older builds) */
     bool clock_moved;    /* the ratios before and after still differ by more than MEASURE_CLOCK_DRIFT */
     /* The windows: iterations of each, how many were timed over all repetitions and how many were
      * dropped for a long zero-iteration control; over the clean ones, core cycles per iteration at
