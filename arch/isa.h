@@ -18,6 +18,8 @@
  *     const char *isa_stop_note(void)                       why the serializing read is not used, or ""
  *     ISA_CHAIN_OPS, void isa_op_chain(uint64_t trips)      trips x ISA_CHAIN_OPS dependent
  *                                                           one-cycle operations (the clock ratio)
+ *     void isa_mul_chain(uint64_t trips)                    as many dependent multiplies (a second
+ *                                                           reference; header text ISA_CHAIN_MUL)
  *
  * ISA_NAME: "x86-64", "AArch64", for messages
  *
@@ -141,6 +143,19 @@ static inline void isa_op_chain(uint64_t trips)
     uint64_t acc = 0;
     __asm__ __volatile__("1:\n\t"
                          ".rept 1000\n\t" ISA_CHAIN_ADD "\n\t"
+                         ".endr\n\t" ISA_CHAIN_NEXT_TRIP
+                         : [acc] "+r"(acc), [n] "+r"(trips)
+                         :
+                         : "cc");
+}
+
+/* trips x ISA_CHAIN_OPS dependent multiplies of 1 by itself: a second clock reference that needs
+ * other units than the adds (its latency in cycles is learned, host/clock.c). */
+static inline void isa_mul_chain(uint64_t trips)
+{
+    uint64_t acc = 1;
+    __asm__ __volatile__("1:\n\t"
+                         ".rept 1000\n\t" ISA_CHAIN_MUL "\n\t"
                          ".endr\n\t" ISA_CHAIN_NEXT_TRIP
                          : [acc] "+r"(acc), [n] "+r"(trips)
                          :

@@ -497,7 +497,7 @@ static int calibrate(struct cal *k, const struct calibrate_args *a, struct tap *
         json_number(&doc, "tsc_ghz", ci->tsc_hz / 1e9);
         json_number(&doc, "startup_core_ghz", ci->core_hz / 1e9);
     }
-    json_string(&doc, "how", "median over all measurements of the clock measured around each (dependent adds / TSC)");
+    json_string(&doc, "how", "median over all measurements of the clock measured around each (the higher of dependent adds and dependent multiplies, per TSC tick)");
     json_object_end(&doc);
     json_array_begin(&doc, "penalties");
     for (int i = 0; i < np; i++)

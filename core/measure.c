@@ -258,6 +258,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
     double *zero = NULL, *full = NULL;   /* each window's ticks: its zero-iteration control, its run */
     double *trip = NULL;                 /* the clock ratio before each window and after the last */
     uint64_t tt;                         /* a trip's ticks */
+    double *split = NULL;                /* each trip's difference between its two references */
 
     /* Warm-up: caches, TLBs, predictors and the clock reach their steady state. */
     uint64_t warm = c->warm_iters > m->iters ? c->warm_iters : m->iters;
@@ -281,6 +282,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
         zero = xmalloc(sizeof(double) * (size_t)(m->reps * MEASURE_WINDOWS));
         full = xmalloc(sizeof(double) * (size_t)(m->reps * MEASURE_WINDOWS));
         trip = xmalloc(sizeof(double) * (size_t)(m->reps * (MEASURE_WINDOWS + 1)));
+        split = xmalloc(sizeof(double) * (size_t)(m->reps * (MEASURE_WINDOWS + 1)));
     }
     for (int rep = 0; rep < m->reps; rep++) {
         for (int attempt = 0;; attempt++) {
@@ -327,12 +329,12 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
                 rc = MEASURE_INTERRUPTED;
                 goto out;
             }
-            trip[w + rep] = clock_ratio_trip(&tt);
+            trip[w + rep] = clock_ratio_trip(&tt, &split[w + rep]);
             measure_region_ticks += tt;   /* the windows' clock is part of their measurement */
             zero[w] = (double)timed_run(c, 0);
             full[w] = (double)timed_run(c, m->window_iters);
         }
-        trip[(rep + 1) * (MEASURE_WINDOWS + 1) - 1] = clock_ratio_trip(&tt);
+        trip[(rep + 1) * (MEASURE_WINDOWS + 1) - 1] = clock_ratio_trip(&tt, &split[(rep + 1) * (MEASURE_WINDOWS + 1) - 1]);
         measure_region_ticks += tt;
     }
     m->ratio_after = clock_ratio_now();
@@ -342,8 +344,10 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
     /* No scaling by a share of the CPU measured elsewhere: a figure is what clean windows took. A
      * source that is not real time (a simulator) has no windows; its cycles mean nothing, and are
      * its counted runs' ticks less the least zero-iteration run. */
-    if (src->real_time)
+    if (src->real_time) {
         measure_window_figures(m, zero, full, trip, MEASURE_WINDOWS);
+        m->clock_split = stats_median(split, (size_t)(m->reps * (MEASURE_WINDOWS + 1)));
+    }
     else
         for (int rep = 0; rep < m->reps; rep++)
             m->cycles[rep] = ((double)ticks_n[rep] - (double)ticks_0_min) * m->core_per_tsc / (double)m->iters;
@@ -357,6 +361,7 @@ out:
     free(zero);
     free(full);
     free(trip);
+    free(split);
     src->close(g);
     return rc;
 }

@@ -65,6 +65,8 @@ struct measurement {
     uint64_t window_iters;
     int windows, windows_dropped;
     double window_q, window_median, window_p90;
+    double clock_split;   /* the median relative difference of the two clock references over the
+                             windows' trips (host/clock.h): near 0, or what held the adders */
     double noise[NOISE_COUNT][MEASURE_MAX_REPS];   /* in run(N) + run(0), whole runs */
     double fixed[FIXED_COUNT][MEASURE_MAX_REPS];   /* per iteration; NaN without fixed counters */
     struct stats fixed_stat[FIXED_COUNT];

@@ -1,6 +1,7 @@
 #include "host/clock.h"
 #include "arch/isa.h"
 #include "base/stats.h"
+#include <math.h>
 #include <time.h>
 
 double clock_now_seconds(void)
@@ -10,11 +11,19 @@ double clock_now_seconds(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* ISA_CHAIN_OPS dependent one-cycle operations per loop trip. */
+/* ISA_CHAIN_OPS dependent one-cycle adds per loop trip. */
 static uint64_t add_chain_ticks(uint64_t trips)
 {
     uint64_t t0 = isa_ticks_start();
     isa_op_chain(trips);
+    return isa_ticks_stop() - t0;
+}
+
+/* ISA_CHAIN_OPS dependent multiplies per loop trip. */
+static uint64_t mul_chain_ticks(uint64_t trips)
+{
+    uint64_t t0 = isa_ticks_start();
+    isa_mul_chain(trips);
     return isa_ticks_stop() - t0;
 }
 
@@ -29,6 +38,43 @@ static double measure_tsc_hz(void)
     return (double)(c1 - c0) / (t - t0);
 }
 
+int clock_whole_latency(double cycles)
+{
+    double whole = round(cycles);
+    return whole >= 1 && fabs(cycles / whole - 1) <= CLOCK_LATENCY_SLACK ? (int)whole : 0;
+}
+
+double clock_reference_ratio(double add_ratio, double mul_ratio)
+{
+    return fmax(add_ratio, mul_ratio);
+}
+
+static struct clock_info ci;
+
+/* Core cycles per tick over add_trips of adds and as many cycles of multiplies, the higher of
+ * the two (a chain another thread on the core slows only reads slow); their relative
+ * difference into *split, 0 when the multiplies are not a reference here. */
+static double reference_trip(uint64_t add_trips, uint64_t *ticks, double *split)
+{
+    /* One untimed trip of each first: a kernel with much code (ifetch's) leaves the chains' 4 KB
+     * out of the L1I, and a cold trip read 2-5% slow. */
+    isa_op_chain(1);
+    if (ci.mul_latency)
+        isa_mul_chain(1);
+    uint64_t ta = add_chain_ticks(add_trips);
+    double add = (double)add_trips * ISA_CHAIN_OPS / (double)ta, mul = 0;
+    *ticks = ta;
+    *split = 0;
+    if (ci.mul_latency) {
+        uint64_t mul_trips = add_trips / (uint64_t)ci.mul_latency;
+        uint64_t tm = mul_chain_ticks(mul_trips ? mul_trips : 1);
+        mul = (double)(mul_trips ? mul_trips : 1) * ISA_CHAIN_OPS * ci.mul_latency / (double)tm;
+        *ticks += tm;
+        *split = fabs(mul / add - 1);
+    }
+    return clock_reference_ratio(add, mul);
+}
+
 /* Core cycles per TSC tick of one short trip (400k adds, about 0.1 ms at 4 GHz): short enough
  * that most trips run between two preemptions even on a busy machine. A preempted trip only
  * reads slow, so the fastest of several is the clock. Long trips (20M adds) all got preempted
@@ -36,14 +82,16 @@ static double measure_tsc_hz(void)
 enum { SHORT_TRIPS = 400 };
 static double short_trip_ratio(void)
 {
-    return (double)SHORT_TRIPS * ISA_CHAIN_OPS / (double)add_chain_ticks(SHORT_TRIPS);
+    uint64_t ticks;
+    double split;
+    return reference_trip(SHORT_TRIPS, &ticks, &split);
 }
 
-enum { WINDOW_TRIPS = 32 };
-double clock_ratio_trip(uint64_t *ticks)
+/* 24,000 cycles of each chain, about 14 us at 3.5 GHz together: well inside a scheduler slice. */
+enum { WINDOW_TRIPS = 24 };
+double clock_ratio_trip(uint64_t *ticks, double *split)
 {
-    *ticks = add_chain_ticks(WINDOW_TRIPS);
-    return (double)WINDOW_TRIPS * ISA_CHAIN_OPS / (double)*ticks;
+    return reference_trip(WINDOW_TRIPS, ticks, split);
 }
 
 double clock_ratio_now(void)
@@ -57,16 +105,21 @@ double clock_ratio_now(void)
     return best;
 }
 
-double clock_ratio_over(double seconds, double ratio_now)
+/* The multiply's latency: the median over pairs of trips of its ticks against the adds' (a pair
+ * a preemption cut reads wrong one way or the other; the median is the pairs that ran whole). */
+static int learn_mul_latency(void)
 {
-    double trips = seconds * clock_get()->tsc_hz * ratio_now / ISA_CHAIN_OPS;
-    uint64_t n = trips < 1 ? 1 : (uint64_t)trips;
-    return (double)n * ISA_CHAIN_OPS / (double)add_chain_ticks(n);
+    enum { PAIRS = 21, TRIPS = 30 };
+    double per[PAIRS];
+    for (int i = 0; i < PAIRS; i++) {
+        double add = (double)add_chain_ticks(TRIPS), mul = (double)mul_chain_ticks(TRIPS);
+        per[i] = mul / add;
+    }
+    return clock_whole_latency(stats_median(per, PAIRS));
 }
 
 const struct clock_info *clock_get(void)
 {
-    static struct clock_info ci;
     if (ci.tsc_hz)
         return &ci;
     enum { REPS = 51 };
@@ -74,6 +127,7 @@ const struct clock_info *clock_get(void)
     for (int i = 0; i < 3; i++)
         hz[i] = measure_tsc_hz();
     add_chain_ticks(20000); /* let the core reach its running clock */
+    ci.mul_latency = learn_mul_latency();
     for (int i = 0; i < REPS; i++)
         ratio[i] = short_trip_ratio();
     struct stats s = stats_of(ratio, REPS);

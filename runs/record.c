@@ -110,6 +110,7 @@ void record_json(struct json *j, const struct record_head *h, const struct measu
         json_number(j, "q", m->window_q);
         json_number(j, "median", m->window_median);
         json_number(j, "p90", m->window_p90);
+        json_number(j, "clock_split", m->clock_split);
         json_object_end(j);
     }
     json_array_begin(j, "per_iter");
@@ -230,6 +231,7 @@ static int measurement_from_record(const struct jvalue *rec, struct measurement 
     m->window_q = jget_num(win, "q", NAN);
     m->window_median = jget_num(win, "median", NAN);
     m->window_p90 = jget_num(win, "p90", NAN);
+    m->clock_split = jget_num(win, "clock_split", NAN);
     for (int k = 0; k < NOISE_COUNT; k++) {
         read_numbers(jget(noise, noise_name[k]), m->noise[k], MEASURE_MAX_REPS, &n);
         for (int r = n; r < m->reps; r++)

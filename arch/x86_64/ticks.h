@@ -50,6 +50,8 @@ static inline double isa_ticks_hz_said(void)
 
 /* isa_op_chain's text: the dependent add, and the trip's count-down to label 1. */
 #define ISA_CHAIN_ADD "add $1, %[acc]"
+/* isa_mul_chain's: a dependent multiply, on the multiplier rather than the adders. */
+#define ISA_CHAIN_MUL "imul %[acc], %[acc]"
 #define ISA_CHAIN_NEXT_TRIP "dec %[n]\n\tjnz 1b"
 
 #endif

@@ -115,5 +115,32 @@ int main(void)
     CHECK(best > 0 && fabs(best / ci->core_per_tsc - 1) < tol, __LINE__,
           "the ratio measured again (best of 3: %.4f) agrees with the startup one (%.4f) within %.1f%%", best,
           ci->core_per_tsc, 100 * tol);
+
+    /* The multiply reference: a latency is a whole number of cycles, or no reference at all. */
+    static const struct {
+        int line;
+        double cycles;
+        int whole;
+    } latencies[] = {
+        {__LINE__, 3.00, 3},  {__LINE__, 2.91, 3},  {__LINE__, 3.29, 3}, /* the add chain held 3%, or a trip cut */
+        {__LINE__, 0.98, 1},  {__LINE__, 1.12, 0},  {__LINE__, 3.50, 0}, /* no whole latency: adds alone */
+        {__LINE__, 0.40, 0},  {__LINE__, 2.00, 2},
+    };
+    for (size_t i = 0; i < sizeof(latencies) / sizeof(latencies[0]); i++)
+        CHECK(clock_whole_latency(latencies[i].cycles) == latencies[i].whole, latencies[i].line,
+              "%.2f cycles is a latency of %d (0: none)", latencies[i].cycles, latencies[i].whole);
+    /* The clock is the faster reference: a chain another thread slowed reads low. */
+    CHECK(clock_reference_ratio(1.58, 1.63) == 1.63 && clock_reference_ratio(1.72, 1.71) == 1.72 &&
+              clock_reference_ratio(1.7, 0) == 1.7,
+          __LINE__, "the clock is the higher of the references' ratios");
+    CHECK(ci->mul_latency >= 0 && ci->mul_latency <= 8, __LINE__, "the multiply's latency %d cycles (0: not a reference)",
+          ci->mul_latency);
+    uint64_t ticks;
+    double split, trip = clock_ratio_trip(&ticks, &split);
+    /* Both references ran: a trip is 24,000 cycles of each, so at least that many ticks at the
+     * fastest clock this test allows (5 core cycles a tick). */
+    CHECK(trip > 0 && ticks >= (ci->mul_latency ? 48000u : 24000u) / 5 && split >= 0 && (ci->mul_latency || split == 0),
+          __LINE__, "a trip reads %.4f over %llu ticks, references %.2f%% apart", trip, (unsigned long long)ticks,
+          100 * split);
     return done_testing();
 }

@@ -1,4 +1,4 @@
-/* measure_window_figures: every timing window is converted at the core clock of the add-chain trips
+/* measure_window_figures: every timing window is converted at the core clock of the reference trips
  * around it, so a clock that moves between windows leaves each window's cycles true; a trip cut by
  * preemption (it reads low) is outvoted by the window's other trip; a window whose trips both read
  * a tenth below the repetition's fastest, or whose zero-iteration control was hit, is dropped. */
