@@ -54,7 +54,8 @@ struct penalty {
     double cycles, cycles_lo, cycles_hi, ns, ns_lo, ns_hi;
     double occ_issue, occ_control;
     struct occurrences occ;       /* model or validated event, and why */
-    const struct case_result *issue, *control;
+    const struct case_result *issue, *control;   /* the median run's cases (the report's, a whole reference's) */
+    const struct case_result *run_issue[CAL_MAX_RUNS], *run_control[CAL_MAX_RUNS];
     int runs, runs_wanted;        /* independent runs fitted, of those asked; the figure is their median */
     double run_values[CAL_MAX_RUNS];   /* each run's figure, in the domain's unit */
     double run_spread;            /* (max - min) / |median| over the runs */

@@ -219,4 +219,21 @@ refused() { # refused RUN PATTERN DESCRIPTION (calibrate)
 refused "$d" "it is complete: nothing to resume" "calibrate refuses a complete run"
 cp -r "$(run_dir int)" "$TMP/v" && set_manifest "$TMP/v" '.status = "interrupted"'
 refused "$TMP/v" "made by 'pmucal validate', not 'pmucal calibrate'" "calibrate refuses a validate run"
+
+# The issue case a penalty shows (and checks whole against a published figure) is its median run's,
+# not its first: a first run a burst of load hit would fail a right figure. Run 0's issue record is
+# made half as long again, and the run fitted anew from its records.
+$PMUCAL calibrate --recipe store_forward_block --runs 3 --quick --no-curve --label median > /dev/null 2> "$TMP/med.err"
+m=$(run_dir median)
+set_manifest "$m" '.status = "interrupted"'
+jq -c 'if .key == "stlf variant=block||0" then .cycles.per_iter |= map(. * 1.5) else . end' "$m/measurements.ndjson" \
+    > "$TMP/med.ndjson" && cp "$TMP/med.ndjson" "$m/measurements.ndjson"
+$PMUCAL calibrate --resume "$m" > "$TMP/med.tap" 2> "$TMP/med2.err"
+shown=$(jq '.penalties[0].issue.cycles_per_iter' "$m/penalties.json")
+jq -e --argjson s "$shown" '.penalties[0] as $p | ($p.run_values | sort | .[1]) as $mid |
+        ([$p.run_values | to_entries[] | select(.value == $mid) | .key][0]) as $r |
+        $p.run_values[0] > $mid and $r != 0 and $s != null' "$m/penalties.json" > /dev/null &&
+    [ "$(jq -r --argjson s "$shown" 'select(.key | test("^stlf variant=block\\|\\|[12]$")) | .cycles.per_iter |
+          sort | .[length / 2 | floor] | . == $s' "$m/measurements.ndjson" | grep -c true)" -eq 1 ]
+ok $? "a penalty shows its median run's issue case ($shown cycles an iteration), not run 0's made long: $(jq -c '.penalties[0] | {run_values, status}' "$m/penalties.json") $(head -c 300 "$TMP/med2.err")"
 done_testing
