@@ -212,6 +212,8 @@ bool measure_run_too_long(struct case_ *c, uint64_t iters, const char *option)
     if (secs <= MEASURE_MAX_RUN_SECONDS)
         return false;
     uint64_t fit = (uint64_t)((double)iters * MEASURE_MAX_RUN_SECONDS / secs);
+    if (c->iters_multiple > 1)   /* the count it would be given: whole periods of its model */
+        fit = fit / c->iters_multiple * c->iters_multiple;
     pm_error("%s: %s %llu would make one measured run last about %.1f s; a run lasts at most %.1f s so that "
              "a stop is prompt: give %s %llu or fewer", c->label, option, (unsigned long long)iters, secs,
              MEASURE_MAX_RUN_SECONDS, option, (unsigned long long)(fit ? fit : 1));
