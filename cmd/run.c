@@ -66,6 +66,10 @@ static void print_table(struct engine *e, const struct case_ *c, const struct me
         printf("  windows: %d of %llu iterations, %d dropped (a long zero-iteration control); cycles per iteration "
                "p%.0f %.4f, median %.4f, p90 %.4f\n", m->windows, (unsigned long long)m->window_iters,
                m->windows_dropped, 100 * MEASURE_WINDOW_QUANTILE, m->window_q, m->window_median, m->window_p90);
+    if (m->windows && m->clock_split > MEASURE_CLOCK_SPLIT_MAX)
+        printf("  the clock references read %.1f%% apart (dependent adds against multiplies): another hardware "
+               "thread held this core's units, so these cycles are not the core's own; calibrate leaves such runs "
+               "out\n", 100 * m->clock_split);
     enum quantity_id per = c->kernel->per;
     if (c->kernel->per_name && quantity_stated(q, per) && q->v[per] > 0)
         printf("  cycles per %s: %.3f (median; min %.3f, MAD %.3f), %.3f ns\n", c->kernel->per_name,

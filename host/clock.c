@@ -56,11 +56,12 @@ static struct clock_info ci;
  * difference into *split, 0 when the multiplies are not a reference here. */
 static double reference_trip(uint64_t add_trips, uint64_t *ticks, double *split)
 {
-    /* One untimed trip of each first: a kernel with much code (ifetch's) leaves the chains' 4 KB
-     * out of the L1I, and a cold trip read 2-5% slow. */
-    isa_op_chain(1);
+    /* One trip of each first, through the same code as the timed ones (each inlined chain is a
+     * copy of its own): a kernel with much code (ifetch's) leaves the chains' 4 KB out of the L1I,
+     * and a cold trip read 2-5% slow. */
+    add_chain_ticks(1);
     if (ci.mul_latency)
-        isa_mul_chain(1);
+        mul_chain_ticks(1);
     uint64_t ta = add_chain_ticks(add_trips);
     double add = (double)add_trips * ISA_CHAIN_OPS / (double)ta, mul = 0;
     *ticks = ta;

@@ -45,6 +45,10 @@ const char *cal_folder(const struct cal *k);
 #define CAL_RUNS 5
 #define CAL_MAX_RUNS 9
 #define CAL_MAX_RUN_SPREAD 0.02
+/* A run is left out of its penalty when a case's clock references read further apart than
+ * MEASURE_CLOCK_SPLIT_MAX, or when its windows are longer than a scheduler slice and its runs
+ * were switched out. */
+#define CAL_SLICE_SECONDS 1e-3
 
 struct penalty {
     const struct recipe *rc;
@@ -59,7 +63,9 @@ struct penalty {
     int runs, runs_wanted;        /* independent runs fitted, of those asked; the figure is their median */
     double run_values[CAL_MAX_RUNS];   /* each run's figure, in the domain's unit */
     double run_spread;            /* (max - min) / |median| over the runs */
-    int runs_agreeing;            /* runs within CAL_MAX_RUN_SPREAD / 2 of the median */
+    int runs_agreeing;            /* clean runs within CAL_MAX_RUN_SPREAD / 2 of their median */
+    bool run_shared[CAL_MAX_RUNS];     /* the run's cases did not have the core to themselves */
+    int runs_shared;              /* such runs: kept in run_values, left out of the figure */
     const struct reference *ref;  /* the published figure for the host's model, or NULL */
     double deviation;             /* from the reference, relative (0 inside its range) */
     char plateau[256];            /* level recipes: where the case sits on the curve, or why unchecked */

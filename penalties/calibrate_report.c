@@ -72,6 +72,11 @@ void penalty_json(struct json *j, const struct penalty *p, const char *host_pmu)
     for (int r = 0; r < p->runs; r++)
         json_number(j, NULL, p->run_values[r]);
     json_array_end(j);
+    json_array_begin(j, "run_shared");   /* left out of the figure: the core was not its own */
+    for (int r = 0; r < p->runs; r++)
+        json_bool(j, NULL, p->run_shared[r]);
+    json_array_end(j);
+    json_int(j, "runs_shared", p->runs_shared);
     if (p->runs > 1) {
         json_number(j, "run_spread", p->run_spread);
         json_int(j, "runs_agreeing", p->runs_agreeing);

@@ -42,6 +42,8 @@ struct case_result {
      * how many were timed and dropped; windows 0 where the source has none. */
     double window_q, window_median;
     int windows, windows_dropped;
+    double window_seconds;    /* one window's length at its low quantile */
+    double clock_split;       /* the clock references' median difference over its trips (measure.h) */
     struct quantities q;
     struct event_count event;  /* the recipe's occurrence event, where one was counted beside the case */
 };

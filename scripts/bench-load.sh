@@ -12,6 +12,7 @@
 #   QUIET_RUNS        quiet calibrations (default 5)
 #   BENCH_LOAD_ARGS   extra calibrate options (e.g. --quick for a shorter run)
 #   PMUCAL            the binary (default bin/pmucal)
+#   BENCH_LOAD_KEEP   a folder to keep the calibrations' run folders in (default: a temporary one)
 set -eu
 cd "$(dirname "$0")/.."
 pmucal=${PMUCAL:-bin/pmucal}
@@ -23,9 +24,15 @@ other=$(echo "$list" | grep -vx "$cpu" | head -n 1)
 sib=$(cat "/sys/devices/system/cpu/cpu$cpu/topology/thread_siblings_list" 2> /dev/null | tr ',' '\n' |
       awk -F- '{ if (NF == 2) for (i = $1; i <= $2; i++) print i; else print $1 }' | grep -vx "$cpu" | head -n 1 || true)
 other=${sib:-$other}
-tmp=$(mktemp -d)
 spin=
-trap '[ -n "$spin" ] && kill "$spin" 2> /dev/null; rm -rf "$tmp"' EXIT
+if [ -n "${BENCH_LOAD_KEEP:-}" ]; then   # the run folders, kept for a look at why
+    tmp=$BENCH_LOAD_KEEP
+    mkdir -p "$tmp"
+    trap '[ -n "$spin" ] && kill "$spin" 2> /dev/null' EXIT
+else
+    tmp=$(mktemp -d)
+    trap '[ -n "$spin" ] && kill "$spin" 2> /dev/null; rm -rf "$tmp"' EXIT
+fi
 
 # phase NAME [SPIN_CPU]: calibrate and the walker levels, with a busy loop on SPIN_CPU if given.
 phase() {

@@ -236,4 +236,35 @@ jq -e --argjson s "$shown" '.penalties[0] as $p | ($p.run_values | sort | .[1]) 
     [ "$(jq -r --argjson s "$shown" 'select(.key | test("^stlf variant=block\\|\\|[12]$")) | .cycles.per_iter |
           sort | .[length / 2 | floor] | . == $s' "$m/measurements.ndjson" | grep -c true)" -eq 1 ]
 ok $? "a penalty shows its median run's issue case ($shown cycles an iteration), not run 0's made long: $(jq -c '.penalties[0] | {run_values, status}' "$m/penalties.json") $(head -c 300 "$TMP/med2.err")"
+
+# A run whose case did not have the core to itself is left out of the figure: its clock references
+# read 2.5% apart (another hardware thread), or its windows outlast a scheduler slice while its
+# counted runs were switched out. Four runs: run 0 shared and made long, three clean needed.
+shared() { # shared NAME JQ-EDIT-OF-RUN-0's-ISSUE-RECORD REASON
+    $PMUCAL calibrate --recipe l2_hit --runs 4 --quick --no-curve --label "$1" > /dev/null 2> "$TMP/sh.err"
+    s=$(run_dir "$1")
+    set_manifest "$s" '.status = "interrupted"'
+    jq -c "if .key == \"walker size=L2||0\" then .cycles.per_iter |= map(. * 1.5) | $2 else . end" \
+        "$s/measurements.ndjson" > "$TMP/sh.ndjson" && cp "$TMP/sh.ndjson" "$s/measurements.ndjson"
+    # Runs 1-3 clean, whatever the machine did while they ran.
+    jq -c 'if (.key | test("\\|\\|[123]$")) then .cycles.windows.clock_split = 0 | .noise.noisy = false else . end' \
+        "$s/measurements.ndjson" > "$TMP/sh.ndjson" && cp "$TMP/sh.ndjson" "$s/measurements.ndjson"
+    $PMUCAL calibrate --resume "$s" > /dev/null 2> "$TMP/sh2.err"
+    jq -e '.penalties[0] | .run_shared == [true, false, false, false] and .runs_shared == 1 and
+           .run_values[0] > .run_values[1] * 1.3 and .cycles < .run_values[0] * 0.8' "$s/penalties.json" > /dev/null &&
+        "$PMUCAL" calibrate --resume "$s" 2>&1 | grep -q "complete"
+    ok $? "$3: run 0 is left out of l2_hit: $(jq -c '.penalties[0] | {run_values, run_shared, cycles, status}' "$s/penalties.json") $(head -c 300 "$TMP/sh2.err")"
+}
+shared shared-core '.cycles.windows.clock_split = 0.025' "clock references 2.5% apart"
+shared shared-cpu '.cycles.windows.iters = 100000000 | .noise.noisy = true' "windows longer than a slice, switched out in every attempt"
+# Three runs with one shared leave two clean: not enough to publish.
+$PMUCAL calibrate --recipe l2_hit --runs 3 --quick --no-curve --label three > /dev/null 2> "$TMP/sh.err"
+s=$(run_dir three)
+set_manifest "$s" '.status = "interrupted"'
+jq -c 'if .key == "walker size=L2||0" then .cycles.windows.clock_split = 0.025 else . end' "$s/measurements.ndjson" \
+    > "$TMP/sh.ndjson" && cp "$TMP/sh.ndjson" "$s/measurements.ndjson"
+$PMUCAL calibrate --resume "$s" > /dev/null 2> "$TMP/sh2.err"
+jq -e '.penalties[0] | .status == "unstable" and (.reason | test("the core was not its own in [1-3] of 3 runs, 3 clean runs needed: walker size=L2.*read 2.5% apart"))' \
+    "$s/penalties.json" > /dev/null
+ok $? "a penalty with two clean runs of three is unstable, and says which case shared the core: $(jq -r '.penalties[0].reason' "$s/penalties.json" | head -c 300)"
 done_testing

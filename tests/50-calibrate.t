@@ -26,12 +26,15 @@ jq -e '[.penalties[] | select(.status == "not_ok")] | all(.reason | length > 0)'
     ! grep -E "^#define PMUCAL_($(jq -r '[.penalties[] | select(.status != "ok") | .name | ascii_upcase] | join("|")' "$dir/penalties.json"))_CYCLES" "$dir/tables/penalties.h"
 ok $? "penalties not ok, unstable or skipped are no constant in the header; not ok ones say why ($(jq '[.penalties[] | select(.status == "not_ok")] | length' "$dir/penalties.json") not ok)"
 # Independent runs (--quick: 2): a measured penalty is the median of its runs, ok only when they
-# agree within 2% (both within 1% of their median), each run's cases kept as records of their own.
+# agree within 2% (both within 1% of their median) and both had the core to themselves, each
+# run's cases kept as records of their own.
 jq -e '.runs == 2 and ([.penalties[] | select(.status == "ok" or .status == "unstable")] | length > 0) and
        all(.penalties[] | select(.status == "ok" or .status == "unstable");
-           .runs == 2 and (.run_values | length) == 2 and .run_spread >= 0) and
-       all(.penalties[] | select(.status == "ok"); .run_spread <= 0.02 and .runs_agreeing == 2) and
-       all(.penalties[] | select(.status == "unstable" and .run_spread > 0.02); .reason | test("run-to-run spread"))' \
+           .runs == 2 and (.run_values | length) == 2 and .run_spread >= 0 and (.run_shared | length) == 2 and
+           .runs_shared == ([.run_shared[] | select(.)] | length)) and
+       all(.penalties[] | select(.status == "ok"); .run_spread <= 0.02 and .runs_agreeing == 2 and .runs_shared == 0) and
+       all(.penalties[] | select(.status == "unstable" and .run_spread > 0.02);
+           .reason | test("run-to-run spread|the core was not its own"))' \
     "$dir/penalties.json" > /dev/null &&
     [ "$(jq -r .key "$dir/measurements.ndjson" | sort | uniq -d | wc -l)" -eq 0 ] &&
     grep -q '^pmucal: run 2 of 2: [0-9]* recipes measured again' "$TMP/c.err"
