@@ -47,7 +47,7 @@ phase() {
     for level in L1 L2 L3 DRAM; do
         "$pmucal" run walker "size=$level" order=random -e page-faults --cpu "$cpu" --json 2> /dev/null |
             jq -c --arg l "$level" '{name: ("walker " + $l), cycles: (.cycles.stats.median / 16), q: .cycles.windows.q,
-                                     median: .cycles.windows.median}'
+                                     median: .cycles.windows.median, split: .cycles.windows.clock_split}'
     done > "$tmp/$1.walk"
     if [ -n "$spin" ]; then
         kill "$spin"
@@ -79,9 +79,15 @@ jq -n -r --slurpfile r "$tmp/ref.json" --slurpfile s "$tmp/same.json" --slurpfil
     ($s[0].penalties[] | . as $p | $R[$p.name] as $q | $O[$p.name] as $op |
      "\($p.name | pad(21)) \(if $q.median == null then "-" else ($q.median | r2) end | pad(12)) \("\($q.ok | length)/\($q.n)" | pad(5)) \(if $q.cv == null then "-" else ($q.cv * 1000 | round / 10 | tostring) + "%" end | pad(6)) | \(fig($p) | pad(8)) \($p.status | pad(9)) \(dev($p; $q.median) | pad(9)) | \(fig($op) | pad(8)) \(($op.status // "-") | pad(9)) \(dev($op; $q.median))")'
 echo
+# The walker's levels: quiet, the median of the quiet runs whose clock references agreed (a core of
+# its own, as calibrate counts a run); a busy figure says when its references disagreed.
 jq -s -r --slurpfile s "$tmp/same.walk" --slurpfile o "$tmp/other.walk" '
-    . as $q | range(0; $q | length) as $i |
-    "\($q[$i].name): quiet \($q[$i].cycles * 100 | round / 100) cycles per load; same CPU \($s[$i].cycles * 100 | round / 100) (windows p10 \($s[$i].q // 0 | round), median \($s[$i].median // 0 | round) per 16 loads); other CPU \($o[$i].cycles * 100 | round / 100)"' "$tmp/quiet1.walk"
+    def r2: . * 100 | round / 100 | tostring;
+    def shared: (.split // 0) > 0.01;
+    def fig: (.cycles | r2) + (if shared then " (core shared: references \(.split * 1000 | round / 10)% apart)" else "" end);
+    group_by(.name) as $g | $s | to_entries[] | .key as $i | .value.name as $n |
+    ([$g[] | select(.[0].name == $n)][0]) as $runs | ([$runs[] | select(shared | not) | .cycles] | sort) as $clean |
+    "\($n): quiet \(if ($clean | length) > 0 then ($clean[($clean | length) / 2 | floor] | r2) else "-" end) cycles per load (\($clean | length) of \($runs | length) runs clean); same CPU \($s[$i] | fig) (windows p10 \($s[$i].q // 0 | round), median \($s[$i].median // 0 | round) per 16 loads); other CPU \($o[$i] | fig)"' "$tmp"/quiet*.walk
 echo
 for p in same other; do
     jq -n -r --arg p "$p" --slurpfile r "$tmp/ref.json" --slurpfile s "$tmp/$p.json" '
