@@ -283,7 +283,7 @@ void x86_decode(const struct event_spec *spec, struct x86_enc *out)
     out->msr = spec->config1;
 }
 
-static int paranoid_level(void)
+int perf_paranoid_level(void)
 {
     int level = -9;
     FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
@@ -321,7 +321,7 @@ const char *perf_cpu_wide_denied(char *buf, size_t n)
 {
     snprintf(buf, n, "a CPU-wide count (an uncore unit counts the socket, not this task) is not permitted: "
              "kernel.perf_event_paranoid=%d, it needs 0 or less or CAP_PERFMON; run as root or 'sudo sysctl "
-             "kernel.perf_event_paranoid=0'", paranoid_level());
+             "kernel.perf_event_paranoid=0'", perf_paranoid_level());
     return buf;
 }
 
@@ -331,7 +331,7 @@ const char *perf_open_reason(int err, bool hardware, char *buf, size_t n)
     case EACCES:
     case EPERM:
         snprintf(buf, n, "permission denied (kernel.perf_event_paranoid=%d); run as root or "
-                 "'sudo sysctl kernel.perf_event_paranoid=1'", paranoid_level());
+                 "'sudo sysctl kernel.perf_event_paranoid=1'", perf_paranoid_level());
         break;
     case ENOENT:
     case EOPNOTSUPP:

@@ -40,5 +40,7 @@ bool perf_hw_usable(char *why, size_t n);
 const char *perf_cpu_wide_denied(char *buf, size_t n);
 /* Why perf_event_open failed with this errno, for a person. */
 const char *perf_open_reason(int err, bool hardware, char *buf, size_t n);
+/* kernel.perf_event_paranoid, or -9 where it cannot be read. */
+int perf_paranoid_level(void);
 
 #endif

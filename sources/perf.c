@@ -36,6 +36,7 @@ struct thread_group {
     uint64_t id[GROUP_MAX_EVENTS + NOISE_COUNT];
     int slot[GROUP_MAX_EVENTS + NOISE_COUNT];   /* event index, or -1 - noise index */
     uint64_t enabled_before, running_before;   /* the leader's times at the last read */
+    bool noise_blind[NOISE_COUNT];   /* a detector the kernel would not let count its own side */
 };
 
 /* One instance of an uncore event, counting CPU-wide on its own. */
@@ -83,8 +84,9 @@ static int perf_resolve(const char *name, struct event_spec *spec, char *err, si
     return -1;
 }
 
+/* kernel: count in the kernel too, for an event without a spec (a noise detector). */
 static int open_one(struct thread_group *g, uint32_t type, uint64_t config, uint64_t c1, uint64_t c2, int slot,
-                    const struct event_spec *spec)
+                    const struct event_spec *spec, bool kernel)
 {
     struct perf_event_attr a;
     memset(&a, 0, sizeof(a));
@@ -93,7 +95,7 @@ static int open_one(struct thread_group *g, uint32_t type, uint64_t config, uint
     a.config = config;
     a.config1 = c1;
     a.config2 = c2;
-    a.exclude_kernel = !(spec && spec->count_kernel);
+    a.exclude_kernel = spec ? !spec->count_kernel : !kernel;
     a.exclude_user = spec && spec->exclude_user;
     a.exclude_hv = 1;
     a.disabled = g->leader < 0;   /* members follow the leader */
@@ -120,7 +122,7 @@ static int open_one(struct thread_group *g, uint32_t type, uint64_t config, uint
 static bool opens_alone(const struct event_spec *s)
 {
     struct thread_group solo = {.leader = -1};
-    if (open_one(&solo, s->type, s->config, s->config1, s->config2, 0, s))
+    if (open_one(&solo, s->type, s->config, s->config1, s->config2, 0, s, false))
         return false;
     close(solo.fd[0]);
     return true;
@@ -234,13 +236,32 @@ static void open_fixed(struct thread_group *g)
     }
 }
 
+/* A context switch or a migration happens in the kernel: counted user-side only, as events of
+ * user code are, they read 0 beside a busy loop on the same CPU (perf stat: 0 context-switches:u,
+ * 64 context-switches), and no repetition another task interrupted was ever measured again. Where
+ * the kernel will not count its side for this user (perf_event_paranoid 2 without CAP_PERFMON),
+ * the detector is blind and reads NaN, never 0. */
+static const bool noise_in_kernel[NOISE_COUNT] = {[NOISE_CTX_SWITCH] = true, [NOISE_MIGRATION] = true};
+
 /* The noise detectors and events on one thread (the fixed counters apart). */
 static int open_noise(struct thread_group *g)
 {
     /* Software noise detectors: they always open, so where they come first (perf_open) they lead
      * and hardware members join. */
     for (int k = 0; k < NOISE_COUNT; k++) {
-        int rc = open_one(g, PERF_TYPE_SOFTWARE, noise_config[k], 0, 0, -1 - k, NULL);
+        int rc = open_one(g, PERF_TYPE_SOFTWARE, noise_config[k], 0, 0, -1 - k, NULL, noise_in_kernel[k]);
+        if (noise_in_kernel[k] && (rc == -EACCES || rc == -EPERM)) {
+            static bool said;
+            if (!said)
+                pm_note("context switches and migrations cannot be counted here (the kernel counts them on its "
+                        "side, which kernel.perf_event_paranoid %d keeps from this user): a repetition another task "
+                        "interrupted is kept, not measured again; the timing windows still tell a preempted window "
+                        "by its length. Give CAP_PERFMON or 'sudo sysctl kernel.perf_event_paranoid=1'",
+                        perf_paranoid_level());
+            said = true;
+            g->noise_blind[k] = true;
+            rc = open_one(g, PERF_TYPE_SOFTWARE, noise_config[k], 0, 0, -1 - k, NULL, false);
+        }
         if (rc) {
             char why[256];
             pm_error("cannot open the software event %s on thread %ld: %s", noise_name[k], (long)g->tid,
@@ -268,7 +289,7 @@ static void open_events(struct group *team, struct thread_group *g, struct event
             continue;
         }
         bool hardware = s->type != PERF_TYPE_SOFTWARE;
-        int rc = open_one(g, s->type, s->config, s->config1, s->config2, e, s);
+        int rc = open_one(g, s->type, s->config, s->config1, s->config2, e, s, false);
         if (!rc) {
             joined += hardware;
             s->leads = g->fd[g->nfd - 1] == g->leader;
@@ -295,7 +316,7 @@ static int open_member_events(struct thread_group *g, struct event_spec **events
         struct event_spec *s = events[e];
         if (s->unsupported || s->uncore[0])   /* the socket's count covers every member in it */
             continue;
-        int rc = open_one(g, s->type, s->config, s->config1, s->config2, e, s);
+        int rc = open_one(g, s->type, s->config, s->config1, s->config2, e, s, false);
         if (rc) {
             char why[256];
             pm_error("%s opens on the measuring thread but not on its team's thread %ld: %s; a team's count "
@@ -447,6 +468,9 @@ static int perf_read(struct group *g, struct group_reading *r)
             return -1;
         group_reading_take_times(r, i, enabled, running);
     }
+    for (int k = 0; k < NOISE_COUNT; k++)
+        if (first->noise_blind[k])
+            r->noise[k] = NAN;
     return read_uncore(g, r);
 }
 

@@ -66,4 +66,19 @@ jq -e '.cycles.windows | .count == 48 and .dropped >= 0 and .dropped < .count an
 ok $? "cycles from short windows: $(jq -c '.cycles.windows' "$TMP/first.json")"
 jq -e '(.cycles.per_iter | min) >= (.cycles.windows.q * 0.5) and .cycles.stats.median > 0' "$TMP/first.json" > /dev/null
 ok $? "each repetition's cycles are its windows' low quantile: $(jq -c '.cycles.per_iter' "$TMP/first.json")"
+
+# Another task on the measuring CPU is seen: a busy loop pinned beside a case makes its counted runs
+# see context switches, and repetitions are measured again (the detector counts the kernel's side,
+# where a switch happens; counted user-side only it read 0). Where the kernel keeps that side from
+# this user, the detector says it is blind (null), never 0.
+taskset -c "$last" sh -c 'while :; do :; done' &
+spin=$!
+$PMUCAL run walker size=L1 -e page-faults --cpu "$last" --target-ms 20 -r 3 --json > "$TMP/spin.json" 2> "$TMP/spin.err"
+kill "$spin"
+if grep -q "context switches and migrations cannot be counted here" "$TMP/spin.err"; then
+    jq -e '.noise["context-switches"] | all(. == null)' "$TMP/spin.json" > /dev/null
+else
+    jq -e '(.noise["context-switches"] | add) > 0 and .noise.redone > 0' "$TMP/spin.json" > /dev/null
+fi
+ok $? "a busy loop on CPU $last is seen by the case measured there: $(jq -c '.noise' "$TMP/spin.json") $(head -c 300 "$TMP/spin.err")"
 done_testing
