@@ -41,8 +41,9 @@ static const struct cli_option calibrate_options[] = {
     {"repetitions", 'r', "N", "repetitions per case, 3..101 (default 7; 3 with --source sim)"},
     {"target-ms", K_TARGET_MS, "MS", "length of one measured run (default 5, at most 500)"},
     {"runs", K_RUNS, "N", "independent runs of every recipe, one pass over them each, 1..9 (default 5);\n"
-                          "a figure with a run more than 1% from the runs' median (two of four\n"
-                          "or more) is unstable"},
+                          "a figure with fewer than 3 clean runs (all of them, with fewer), or a\n"
+                          "clean run more than 1% from their median (two of four or more), is\n"
+                          "unstable"},
     {"quick", K_QUICK, NULL, "3 repetitions, 2 ms runs, 2 runs, 2 curve points per octave (for tests)"},
     {"curve", K_CURVE, NULL, "only the latency curve (no recipes, no closure)"},
     {"no-curve", K_NO_CURVE, NULL, "recipes and closure only"},
@@ -79,7 +80,7 @@ const struct command calibrate_command = {
              "models; on a host whose PMU counts, the recipe's event is counted beside each case and used\n"
              "when it agrees with the model within 10% (penalties.json says which; for a model, whether\n"
              "'--source sim' can check it: occurrence.model_check, and a line under the table). A run's\n"
-             "figure is the difference of medians; the penalty is the median of its runs, with their\n"
+             "figure is the difference of medians; the penalty is the median of its clean runs, with their\n"
              "range. Cycles come from many short timing windows at a low quantile (a window another task\n"
              "preempted reads long), each converted at the core clock measured right beside it (the\n"
              "host's boost moves it by percents between cases). A run whose case did not have the core to\n"

@@ -11,8 +11,9 @@ double clock_now_seconds(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* ISA_CHAIN_OPS dependent one-cycle adds per loop trip. */
-static uint64_t add_chain_ticks(uint64_t trips)
+/* ISA_CHAIN_OPS dependent one-cycle adds per loop trip. Never inlined: the warm-up trip must run
+ * the very code the timed one does (each inlined chain is a copy of its own). */
+__attribute__((noinline)) static uint64_t add_chain_ticks(uint64_t trips)
 {
     uint64_t t0 = isa_ticks_start();
     isa_op_chain(trips);
@@ -20,7 +21,7 @@ static uint64_t add_chain_ticks(uint64_t trips)
 }
 
 /* ISA_CHAIN_OPS dependent multiplies per loop trip. */
-static uint64_t mul_chain_ticks(uint64_t trips)
+__attribute__((noinline)) static uint64_t mul_chain_ticks(uint64_t trips)
 {
     uint64_t t0 = isa_ticks_start();
     isa_mul_chain(trips);
@@ -46,7 +47,7 @@ int clock_whole_latency(double cycles)
 
 double clock_reference_ratio(double add_ratio, double mul_ratio)
 {
-    return fmax(add_ratio, mul_ratio);
+    return mul_ratio <= add_ratio * (1 + CLOCK_REFERENCE_REACH) ? fmax(add_ratio, mul_ratio) : add_ratio;
 }
 
 static struct clock_info ci;
@@ -106,17 +107,19 @@ double clock_ratio_now(void)
     return best;
 }
 
-/* The multiply's latency: the median over pairs of trips of its ticks against the adds' (a pair
- * a preemption cut reads wrong one way or the other; the median is the pairs that ran whole). */
+/* The multiply's latency: the fastest trip of each chain over many (another thread on the core,
+ * a preemption or an interrupt only ever slow a chain, so the fastest of each is its own pace),
+ * one against the other. */
 static int learn_mul_latency(void)
 {
-    enum { PAIRS = 21, TRIPS = 30 };
-    double per[PAIRS];
-    for (int i = 0; i < PAIRS; i++) {
-        double add = (double)add_chain_ticks(TRIPS), mul = (double)mul_chain_ticks(TRIPS);
-        per[i] = mul / add;
+    enum { TRIPS = 30, TRIES = 41 };
+    uint64_t add = UINT64_MAX, mul = UINT64_MAX;
+    for (int i = 0; i < TRIES; i++) {
+        uint64_t a = add_chain_ticks(TRIPS), m = mul_chain_ticks(TRIPS);
+        add = a < add ? a : add;
+        mul = m < mul ? m : mul;
     }
-    return clock_whole_latency(stats_median(per, PAIRS));
+    return clock_whole_latency((double)mul / (double)add);
 }
 
 const struct clock_info *clock_get(void)

@@ -23,7 +23,10 @@ struct clock_info {
 #define CLOCK_LATENCY_SLACK 0.10
 /* cycles rounded to the whole latency it is, when within CLOCK_LATENCY_SLACK of it; else 0. */
 int clock_whole_latency(double cycles);
-/* The clock from the two references' ratios (0 for one not measured). */
+/* The clock from the two references' ratios (0 for one not measured): the higher, but the
+ * multiplies only within CLOCK_REFERENCE_REACH above the adds (2.2-2.9% was seen): further, their
+ * latency would be the thing that is wrong, and the adds read no faster than the core. */
+#define CLOCK_REFERENCE_REACH 0.05
 double clock_reference_ratio(double add_ratio, double mul_ratio);
 
 /* Measures once per process (about 100 ms), then returns the same figures. */

@@ -386,6 +386,8 @@ void fit_recipe_judge(struct cal *k, struct penalty *p)
             continue;
         char why[300];
         /* Independent runs that agree show the low quantile was no lucky window; one run cannot. */
+        if (strcmp(p->status, "ok"))   /* the first reason stands */
+            break;
         if (p->runs == 1 && window_disagreement(cs[i], why, sizeof(why))) {
             p->status = "unstable";
             snprintf(p->reason, sizeof(p->reason), "%.200s: %.250s", cs[i]->label, why);

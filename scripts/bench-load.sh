@@ -27,6 +27,10 @@ other=${sib:-$other}
 spin=
 if [ -n "${BENCH_LOAD_KEEP:-}" ]; then   # the run folders, kept for a look at why
     tmp=$BENCH_LOAD_KEEP
+    if [ -n "$(ls -A "$tmp" 2> /dev/null)" ]; then
+        echo "bench-load: BENCH_LOAD_KEEP=$tmp is not empty: its runs would mix with this one's; name a new folder" >&2
+        exit 2
+    fi
     mkdir -p "$tmp"
     trap '[ -n "$spin" ] && kill "$spin" 2> /dev/null' EXIT
 else

@@ -195,10 +195,15 @@ static struct group *perfstat_open(struct event_spec **events, int n)
             g->slot[g->n] = e;
             g->spec[g->n++] = perf_syntax_of(events[e]);
         }
-    static const char *const noise_spec[NOISE_COUNT] = {"context-switches:u", "cpu-migrations:u", "page-faults:u"};
+    /* A switch or a migration happens in the kernel: counted user-side only they read 0 (as the
+     * perf source's detectors did). Where the kernel keeps its side from this user, they are
+     * blind: unsupported, NaN, never 0. */
+    bool kernel_side = geteuid() == 0 || perf_paranoid_level() <= 1;
+    static const char *const noise_spec[NOISE_COUNT] = {"context-switches:uk", "cpu-migrations:uk", "page-faults:u"};
+    int first_noise = g->n;
     for (int k = 0; k < NOISE_COUNT; k++) {
         g->slot[g->n] = -1 - k;
-        g->spec[g->n++] = xstrdup(noise_spec[k]);
+        g->spec[g->n++] = xstrdup(k == NOISE_PAGE_FAULT || kernel_side ? noise_spec[k] : "page-faults:u");
     }
     int ctl[2], ack[2], out[2];
     if (pipe2(ctl, O_CLOEXEC) || pipe2(ack, O_CLOEXEC) || pipe2(out, O_CLOEXEC)) {
@@ -282,6 +287,9 @@ static struct group *perfstat_open(struct event_spec **events, int n)
         perfstat_close(g);
         return NULL;
     }
+    for (int k = 0; k < NOISE_COUNT && !kernel_side; k++)
+        if (k != NOISE_PAGE_FAULT)
+            g->unsupported[first_noise + k] = true;   /* a stand-in count, never read */
     char hw[256] = "";
     bool hw_ok = perf_hw_usable(hw, sizeof(hw));
     for (int i = 0; i < g->n; i++)

@@ -31,9 +31,12 @@ fi
 # Pinned runs never migrate; the noise detectors ride in every group.
 # The last CPU this test may use, asked for by name (without --cpu the least loaded is taken).
 cpu=$(taskset -pc $$ 2> /dev/null | sed 's/.*: //; s/.*[-,]//')
-$PMUCAL run walker size=L2 -e cpu-migrations,context-switches -r 5 --cpu "${cpu:-0}" --json > "$TMP/mig.json"
+$PMUCAL run walker size=L2 -e cpu-migrations,context-switches -r 5 --cpu "${cpu:-0}" --json > "$TMP/mig.json" 2> "$TMP/mig.err"
 is "$(jq '[.events[] | select(.name == "cpu-migrations") | .raw[][]] | add' "$TMP/mig.json")" "0" "cpu-migrations = 0 when pinned"
-is "$(jq '[.noise."cpu-migrations"[]] | add' "$TMP/mig.json")" "0" "the migration noise detector saw 0"
+# A detector the kernel keeps its side from (perf_event_paranoid 2, no CAP_PERFMON) is blind: null.
+blind=0
+grep -q "context switches and migrations cannot be counted here" "$TMP/mig.err" && blind=null
+is "$(jq '[.noise."cpu-migrations"[]] | add' "$TMP/mig.json")" "$blind" "the migration noise detector saw $blind"
 is "$(jq '.cpu' "$TMP/mig.json")" "${cpu:-0}" "the record names the CPU it was pinned to (--cpu ${cpu:-0})"
 is "$(jq '.multiplexed' "$TMP/mig.json")" "false" "a software group is never multiplexed"
 

@@ -133,6 +133,9 @@ int main(void)
     CHECK(clock_reference_ratio(1.58, 1.63) == 1.63 && clock_reference_ratio(1.72, 1.71) == 1.72 &&
               clock_reference_ratio(1.7, 0) == 1.7,
           __LINE__, "the clock is the higher of the references' ratios");
+    /* A multiply a third faster than the adds allow is a latency learned wrong, not a clock. */
+    CHECK(clock_reference_ratio(1.7, 2.27) == 1.7 && clock_reference_ratio(1.7, 1.78) == 1.78, __LINE__,
+          "the multiplies win only within %.0f%% above the adds", 100 * CLOCK_REFERENCE_REACH);
     CHECK(ci->mul_latency >= 0 && ci->mul_latency <= 8, __LINE__, "the multiply's latency %d cycles (0: not a reference)",
           ci->mul_latency);
     uint64_t ticks;
