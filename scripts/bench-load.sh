@@ -10,6 +10,8 @@
 # "Quiet" is only as quiet as the machine: on a shared host say what else ran.
 # Usage: scripts/bench-load.sh [CPU]   (default: the last CPU of the mask)
 #   QUIET_RUNS        quiet calibrations (default 5)
+#   BUSY_RUNS         busy pairs (a calibration beside a busy loop on the same CPU, one beside one on
+#                     another CPU), taken in turn (default 1): the host's own state comes and goes
 #   BENCH_LOAD_ARGS   extra calibrate options (e.g. --quick for a shorter run)
 #   PMUCAL            the binary (default bin/pmucal)
 #   BENCH_LOAD_KEEP   a folder to keep the calibrations' run folders in (default: a temporary one)
@@ -17,6 +19,7 @@ set -eu
 cd "$(dirname "$0")/.."
 pmucal=${PMUCAL:-bin/pmucal}
 quiet_runs=${QUIET_RUNS:-5}
+busy_runs=${BUSY_RUNS:-1}
 cpus=$(taskset -pc $$ | sed 's/.*: //')
 list=$(echo "$cpus" | tr ',' '\n' | awk -F- '{ if (NF == 2) for (i = $1; i <= $2; i++) print i; else print $1 }')
 cpu=${1:-$(echo "$list" | tail -n 1)}
@@ -61,9 +64,15 @@ phase() {
 
 for i in $(seq "$quiet_runs"); do phase "quiet$i"; done
 [ -n "$other" ] || echo "# one CPU in the mask: no busy loop on another CPU" >&2
-phase same "$cpu"
-[ -n "$other" ] && phase other "$other"
-[ -f "$tmp/other.json" ] || cp "$tmp/same.json" "$tmp/other.json"
+busy=
+for i in $(seq "$busy_runs"); do
+    phase "same$i" "$cpu"
+    busy="$busy same$i"
+    if [ -n "$other" ]; then
+        phase "other$i" "$other"
+        busy="$busy other$i"
+    fi
+done
 
 # The quiet reference: per penalty, the ok figures of the quiet runs, their median and CV.
 jq -s '[.[].penalties[]] | group_by(.name) | map({key: .[0].name, value: {
@@ -73,27 +82,35 @@ jq -s '[.[].penalties[]] | group_by(.name) | map({key: .[0].name, value: {
             cv: (if (.ok | length) > 1 then ((.ok | map((. - $m) * (. - $m)) | add / (length - 1)) | sqrt) / $m
                  else null end)} else {median: null, cv: null} end))' "$tmp"/quiet*.json > "$tmp/ref.json"
 
-jq -n -r --slurpfile r "$tmp/ref.json" --slurpfile s "$tmp/same.json" --slurpfile o "$tmp/other.json" '
+# One column a busy calibration: its figure, status and deviation from the quiet median.
+for b in $busy; do cat "$tmp/$b.json"; done > "$tmp/busy.all"
+# shellcheck disable=SC2086
+jq -n -r --slurpfile r "$tmp/ref.json" --argjson names "$(printf '%s\n' $busy | jq -R . | jq -s .)" \
+    --slurpfile busy "$tmp/busy.all" '
     def r2: . * 100 | round / 100 | tostring;
     def pad(n): tostring | . + " " * ([n - length, 0] | max);
-    def fig(p): if p.cycles == null then "-" else (p.cycles | r2) end;
-    def dev(p; q): if p.cycles == null or q == null or q == 0 then "" else ((p.cycles / q - 1) * 1000 | round / 10 | tostring) + "%" end;
-    $r[0] as $R | ($o[0].penalties | map({key: .name, value: .}) | from_entries) as $O |
-    "penalty               quiet median ok/n  CV     | busy loop on the same CPU     | busy loop on another CPU",
-    ($s[0].penalties[] | . as $p | $R[$p.name] as $q | $O[$p.name] as $op |
-     "\($p.name | pad(21)) \(if $q.median == null then "-" else ($q.median | r2) end | pad(12)) \("\($q.ok | length)/\($q.n)" | pad(5)) \(if $q.cv == null then "-" else ($q.cv * 1000 | round / 10 | tostring) + "%" end | pad(6)) | \(fig($p) | pad(8)) \($p.status | pad(9)) \(dev($p; $q.median) | pad(9)) | \(fig($op) | pad(8)) \(($op.status // "-") | pad(9)) \(dev($op; $q.median))")'
+    def cell(p; q): if p == null then "-" else
+        ((if p.cycles == null then "-" else (p.cycles | r2) end) + " " + p.status +
+         (if p.cycles == null or q == null or q == 0 then "" else " " + ((p.cycles / q - 1) * 1000 | round / 10 | tostring) + "%" end)) end;
+    $r[0] as $R | [$busy[] | .penalties | map({key: .name, value: .}) | from_entries] as $B |
+    "penalty               quiet median ok/n  CV     | " + ([$names[] | pad(24)] | join(" | ")),
+    ($busy[0].penalties[] | .name as $n | $R[$n] as $q |
+     "\($n | pad(21)) \(if $q.median == null then "-" else ($q.median | r2) end | pad(12)) \("\($q.ok | length)/\($q.n)" | pad(5)) \(if $q.cv == null then "-" else ($q.cv * 1000 | round / 10 | tostring) + "%" end | pad(6)) | " +
+     ([$B[] | cell(.[$n]; $q.median) | pad(24)] | join(" | ")))'
 echo
 # The walker's levels: quiet, the median of the quiet runs whose clock references agreed (a core of
 # its own, as calibrate counts a run); a busy figure says when its references disagreed.
-jq -s -r --slurpfile s "$tmp/same.walk" --slurpfile o "$tmp/other.walk" '
-    def r2: . * 100 | round / 100 | tostring;
-    def shared: (.split // 0) > 0.01;
-    def fig: (.cycles | r2) + (if shared then " (core shared: references \(.split * 1000 | round / 10)% apart)" else "" end);
-    group_by(.name) as $g | $s | to_entries[] | .key as $i | .value.name as $n |
-    ([$g[] | select(.[0].name == $n)][0]) as $runs | ([$runs[] | select(shared | not) | .cycles] | sort) as $clean |
-    "\($n): quiet \(if ($clean | length) > 0 then ($clean[($clean | length) / 2 | floor] | r2) else "-" end) cycles per load (\($clean | length) of \($runs | length) runs clean); same CPU \($s[$i] | fig) (windows p10 \($s[$i].q // 0 | round), median \($s[$i].median // 0 | round) per 16 loads); other CPU \($o[$i] | fig)"' "$tmp"/quiet*.walk
+for b in $busy; do
+    jq -s -r --arg b "$b" --slurpfile s "$tmp/$b.walk" '
+        def r2: . * 100 | round / 100 | tostring;
+        def shared: (.split // 0) > 0.01;
+        def fig: (.cycles | r2) + (if shared then " (core shared: references \(.split * 1000 | round / 10)% apart)" else "" end);
+        group_by(.name) as $g | $s | to_entries[] | .key as $i | .value.name as $n |
+        ([$g[] | select(.[0].name == $n)][0]) as $runs | ([$runs[] | select(shared | not) | .cycles] | sort) as $clean |
+        "\($n): quiet \(if ($clean | length) > 0 then ($clean[($clean | length) / 2 | floor] | r2) else "-" end) cycles per load (\($clean | length) of \($runs | length) runs clean); \($b) \($s[$i] | fig) (windows p10 \($s[$i].q // 0 | round), median \($s[$i].median // 0 | round) per 16 loads)"' "$tmp"/quiet*.walk
+done
 echo
-for p in same other; do
+for p in $busy; do
     jq -n -r --arg p "$p" --slurpfile r "$tmp/ref.json" --slurpfile s "$tmp/$p.json" '
         $r[0] as $R |
         [$s[0].penalties[] | select(.status == "ok") | . as $x | $R[$x.name] | select(.median != null) |
@@ -107,7 +124,7 @@ jq -r --argjson n "$quiet_runs" '
     [to_entries[] | select((.value.ok | length) == $n)] as $all |
     "quiet: \($all | length) penalties ok in all \($n) calibrations; CV over the bound (1% core, 3% memory): \(if ($over | length) > 0 then $over | join(", ") else "none" end)"' "$tmp/ref.json"
 # Why each busy figure was withheld, as penalties.json says.
-for p in same other; do
+for p in $busy; do
     jq -r --arg p "$p" '.penalties[] | select(.status == "unstable" or .status == "not_ok") |
         "\($p) \(.name) \(.status): \(.reason | .[0:160])"' "$tmp/$p.json"
 done
