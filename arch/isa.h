@@ -135,32 +135,23 @@ int isa_pmu_counters(bool amd, const char **how);
 const char *isa_stop_mark(void);
 const char *isa_stop_note(void);
 
-/* trips x ISA_CHAIN_OPS dependent adds: each needs the previous result, so one a cycle on any
- * out-of-order core; the loop counter runs on another chain and hides under them. */
+/* FN(trips): trips x ISA_CHAIN_OPS of TEXT, each needing the previous result, from acc = INIT; the
+ * loop counter runs on another chain and hides under them. */
 #define ISA_CHAIN_OPS 1000
-static inline void isa_op_chain(uint64_t trips)
-{
-    uint64_t acc = 0;
-    __asm__ __volatile__("1:\n\t"
-                         ".rept 1000\n\t" ISA_CHAIN_ADD "\n\t"
-                         ".endr\n\t" ISA_CHAIN_NEXT_TRIP
-                         : [acc] "+r"(acc), [n] "+r"(trips)
-                         :
-                         : "cc");
-}
-
-/* trips x ISA_CHAIN_OPS dependent multiplies of 1 by itself: a second clock reference that needs
- * other units than the adds (its latency in cycles is learned, host/clock.c). */
-static inline void isa_mul_chain(uint64_t trips)
-{
-    uint64_t acc = 1;
-    __asm__ __volatile__("1:\n\t"
-                         ".rept 1000\n\t" ISA_CHAIN_MUL "\n\t"
-                         ".endr\n\t" ISA_CHAIN_NEXT_TRIP
-                         : [acc] "+r"(acc), [n] "+r"(trips)
-                         :
-                         : "cc");
-}
+#define ISA_DEFINE_CHAIN(fn, text, init)                                                                 \
+    static inline void fn(uint64_t trips)                                                               \
+    {                                                                                                  \
+        uint64_t acc = init;                                                                           \
+        __asm__ __volatile__("1:\n\t.rept 1000\n\t" text "\n\t.endr\n\t" ISA_CHAIN_NEXT_TRIP            \
+                             : [acc] "+r"(acc), [n] "+r"(trips)                                        \
+                             :                                                                         \
+                             : "cc");                                                                  \
+    }
+/* Dependent adds: one a cycle on any out-of-order core (the clock ratio). */
+ISA_DEFINE_CHAIN(isa_op_chain, ISA_CHAIN_ADD, 0)
+/* Dependent multiplies of 1 by itself: a second clock reference that needs other units than the
+ * adds (its latency in cycles is learned, host/clock.c). */
+ISA_DEFINE_CHAIN(isa_mul_chain, ISA_CHAIN_MUL, 1)
 
 /* snoop's writer: a spin-wait hint, a line flushed from every cache, and the wait for the
  * flushes. */

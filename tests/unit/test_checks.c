@@ -36,7 +36,10 @@ int main(void)
         const char *why;
     } rows[] = {
         {__LINE__, {{"page_walk", -751.94, -800, -700}}, 1, {"not_ok"}, "negative"},
-        {__LINE__, {{"fp_assist_add", 0.02, -0.3, 0.4}}, 1, {"not_ok"}, "within noise of zero"},
+        /* Zero where the core has no such issue, but not clear of noise (one run of five read 0.32
+         * beside a busy loop): unstable, not a failure of the core. */
+        {__LINE__, {{"fp_assist_add", 0.02, -0.3, 0.4}}, 1, {"unstable"}, NULL},
+        {__LINE__, {{"fp_assist_add", -0.00, -0.00, 0.32}}, 1, {"unstable"}, NULL},
         {__LINE__, {{"fp_assist_mul", 0.1, 0.05, 0.15}}, 1, {"not_ok"}, "within noise of zero"},
         /* Zen 5 (results/reference): denormal adds cost nothing, measured clear of noise: the issue
          * does not exist on this core, a SKIP; the same figure of a recipe without that excuse fails. */
