@@ -292,6 +292,9 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
         trip = xmalloc(sizeof(double) * (size_t)(m->reps * (MEASURE_WINDOWS + 1)));
         split = xmalloc(sizeof(double) * (size_t)(m->reps * (MEASURE_WINDOWS + 1)));
     }
+    /* Two repetitions disturbed in every attempt: another task holds the CPU for good (a busy loop
+     * beside it switched every 5 ms run out 4-7 times), and more attempts only multiply the time. */
+    int max_redo = o->max_redo, held = 0;
     for (int rep = 0; rep < m->reps; rep++) {
         for (int attempt = 0;; attempt++) {
             if (stop_signal_number) {
@@ -310,8 +313,10 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
                     disturbed += rn.noise[k] + r0.noise[k];
             /* A simulated count is never disturbed, and a repeat would only add history to a
              * simulated predictor: two runs of one case must give the same raw counts. */
-            if (disturbed == 0 || attempt >= o->max_redo || !src->real_time) {
+            if (disturbed == 0 || attempt >= max_redo || !src->real_time) {
                 m->noisy |= disturbed != 0;
+                if (disturbed != 0 && src->real_time && ++held >= 2)
+                    max_redo = 0;
                 break;
             }
             m->redone++;

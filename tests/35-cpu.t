@@ -78,7 +78,10 @@ kill "$spin"
 if grep -q "context switches and migrations cannot be counted here" "$TMP/spin.err"; then
     jq -e '.noise["context-switches"] | all(. == null)' "$TMP/spin.json" > /dev/null
 else
-    jq -e '(.noise["context-switches"] | add) > 0 and .noise.redone > 0' "$TMP/spin.json" > /dev/null
+    # Measured again, but not without end: after two repetitions disturbed in every attempt (3
+    # redos each) the CPU is taken as held, and the rest are kept as they come.
+    jq -e '(.noise["context-switches"] | add) > 0 and .noise.redone > 0 and .noise.redone <= 6 and .noise.noisy' \
+        "$TMP/spin.json" > /dev/null
 fi
-ok $? "a busy loop on CPU $last is seen by the case measured there: $(jq -c '.noise' "$TMP/spin.json") $(head -c 300 "$TMP/spin.err")"
+ok $? "a busy loop on CPU $last is seen by the case measured there, and redone at most 6 times: $(jq -c '.noise' "$TMP/spin.json") $(head -c 300 "$TMP/spin.err")"
 done_testing
