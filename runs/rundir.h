@@ -62,6 +62,7 @@ struct run_out {
     char *path, *name, *tmp;   /* dir/name as messages show it; name and tmp inside dirfd */
     int dirfd;
     bool own_dirfd;
+    bool device;   /* run_out_user onto a device or FIFO (/dev/null, /dev/stdout): written in place */
 };
 FILE *run_out_begin(struct run_out *o, const char *dir, const char *name);
 /* The same for a path (dir/name; a name alone is in the working folder): --out FILE. */
@@ -69,7 +70,7 @@ FILE *run_out_path(struct run_out *o, const char *path);
 int run_out_commit(struct run_out *o);
 void run_out_abort(struct run_out *o);
 /* An output the user names (-o FILE, --svg FILE): path through run_out_path, stdout where path is
- * NULL or "-" (whose writing main checks at exit). run_out_end, given the writer's rc: commits the
+ * NULL or "-" (whose writing main checks at exit), a device or FIFO (/dev/null) written in place. run_out_end, given the writer's rc: commits the
  * file when rc is 0, else drops the new file and leaves FILE as it was; 0, or -1 (after a message
  * naming FILE when it could not be written). */
 FILE *run_out_user(struct run_out *o, const char *path);

@@ -154,6 +154,23 @@ FILE *run_out_user(struct run_out *o, const char *path)
     o->dirfd = -1;
     if (!path || !strcmp(path, "-"))
         return stdout;
+    /* A device or FIFO is written in place: a new file renamed over it replaced /dev/null itself
+     * ('gen ifetch --bin /dev/null' as root). A link is still never followed. */
+    struct stat st;
+    if (!lstat(path, &st) && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {
+        int fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+        FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+        if (!f) {
+            pm_error("cannot write %s: %s", path, strerror(errno));
+            if (fd >= 0)
+                close(fd);
+            return NULL;
+        }
+        o->f = f;
+        o->path = xstrdup(path);
+        o->device = true;
+        return f;
+    }
     return run_out_path(o, path);
 }
 
@@ -161,6 +178,16 @@ int run_out_end(struct run_out *o, int rc)
 {
     if (!o->path)   /* stdout: main's exit checks that it was written (cmd/main.c) */
         return rc ? -1 : 0;
+    if (o->device) {
+        int bad = ferror(o->f) || fflush(o->f);
+        int e = errno;
+        bad |= fclose(o->f) != 0;
+        if (bad && !rc)
+            pm_error("cannot write %s: %s", o->path, strerror(e ? e : EIO));
+        free(o->path);
+        memset(o, 0, sizeof(*o));
+        return rc || bad ? -1 : 0;
+    }
     if (rc) {
         run_out_abort(o);
         return -1;

@@ -56,6 +56,8 @@ is "$(cat "$TMP/dups")" "0" "branch kind=uncond branches=64: no two jumps share 
 start=$(date +%s%N)
 $PMUCAL gen ifetch size=64M --bin /dev/null 2>"$TMP/err"
 rc=$?
+[ -c /dev/null ]
+ok $? "/dev/null is still the device after gen --bin wrote to it"
 end=$(date +%s%N)
 ms=$(( (end - start) / 1000000 ))
 gen_ms=$(sed -n 's/.*generated and mapped in \([0-9.]*\) ms.*/\1/p' "$TMP/err")

@@ -138,4 +138,15 @@ gen branch --bin FILE                                               | 0 | .
 export --ktap -o FILE results/reference/zen5-vm-validate-perf       | 0 | ^KTAP version 1
 cpi --case mixwalk --svg FILE results/reference/zen5-vm-calibrate   | 1 | ^<svg
 EOT
+# A device or FIFO named as the output is written in place, never replaced by a file renamed over
+# it: that replaced /dev/null itself ('gen ifetch --bin /dev/null' as root). A FIFO stands in for
+# the device here; what comes through it is what --bin - writes.
+$PMUCAL gen branch --bin - > "$TMP/stdout.bin" 2> /dev/null
+rm -f "$TMP/fifo" && mkfifo "$TMP/fifo"
+timeout 20 cat "$TMP/fifo" > "$TMP/fifo.bin" &   # never waits for ever on a writer that does not come
+reader=$!
+$PMUCAL gen branch --bin "$TMP/fifo" > /dev/null 2> "$TMP/e"; rc=$?
+wait $reader
+[ $rc -eq 0 ] && [ -p "$TMP/fifo" ] && [ -s "$TMP/stdout.bin" ] && cmp -s "$TMP/stdout.bin" "$TMP/fifo.bin"
+ok $? "gen --bin onto a FIFO writes through it and leaves it a FIFO (exit $rc, $(wc -c < "$TMP/fifo.bin") bytes of $(wc -c < "$TMP/stdout.bin")): $(head -c 200 "$TMP/e")"
 done_testing
