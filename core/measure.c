@@ -347,7 +347,8 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
             zero[w] = (double)timed_run(c, 0);
             full[w] = (double)timed_run(c, m->window_iters);
         }
-        trip[(rep + 1) * (MEASURE_WINDOWS + 1) - 1] = clock_ratio_trip(&tt, &split[(rep + 1) * (MEASURE_WINDOWS + 1) - 1]);
+        int last = (rep + 1) * (MEASURE_WINDOWS + 1) - 1;   /* the trip after the repetition's last window */
+        trip[last] = clock_ratio_trip(&tt, &split[last]);
         measure_region_ticks += tt;
     }
     m->ratio_after = clock_ratio_now();
@@ -360,8 +361,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
     if (src->real_time) {
         measure_window_figures(m, zero, full, trip, MEASURE_WINDOWS);
         m->clock_split = stats_median(split, (size_t)(m->reps * (MEASURE_WINDOWS + 1)));
-    }
-    else
+    } else
         for (int rep = 0; rep < m->reps; rep++)
             m->cycles[rep] = ((double)ticks_n[rep] - (double)ticks_0_min) * m->core_per_tsc / (double)m->iters;
     times_judge(m, &times);

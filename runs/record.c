@@ -293,6 +293,14 @@ static bool record_check(const struct jvalue *rec, char *err, size_t n)
         !jget_in(jget(rec, "noise"), "redone", 0, INT32_MAX, true, 0, &x, err, n) ||
         !jget_in(jget(rec, "model"), "threads", 1, TEAM_MAX, true, 1, &x, err, n))
         return false;
+    /* The windows' counts are converted too, and their references' split decides whether calibrate
+     * keeps a run: a relative difference, never negative (a trip cut short reads a few times apart). */
+    const struct jvalue *win = jget(jget(rec, "cycles"), "windows");
+    if (!jget_in(win, "count", 0, MEASURE_MAX_REPS * MEASURE_WINDOWS, true, 0, &x, err, n) ||
+        !jget_in(win, "dropped", 0, MEASURE_MAX_REPS * MEASURE_WINDOWS, true, 0, &x, err, n) ||
+        !jget_in(win, "iters", 0, MEASURE_MAX_ITERS, true, 0, &x, err, n) ||
+        !jget_in(win, "clock_split", 0, 1e3, true, 0, &x, err, n))
+        return false;
     static const char *const attr[] = {"type", "config", "config1", "config2"};
     for (int k = 0; k < evs->n; k++)
         for (size_t i = 0; i < ARRAY_SIZE(attr); i++)
