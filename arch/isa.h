@@ -17,9 +17,11 @@
  *     const char *isa_stop_mark(void)                       the stop mark's instructions (manifest)
  *     const char *isa_stop_note(void)                       why the serializing read is not used, or ""
  *     ISA_CHAIN_OPS, void isa_op_chain(uint64_t trips)      trips x ISA_CHAIN_OPS dependent
- *                                                           one-cycle operations (the clock ratio)
+ *                                                           one-cycle register adds (the clock ratio)
  *     void isa_mul_chain(uint64_t trips)                    as many dependent multiplies (a second
  *                                                           reference; header text ISA_CHAIN_MUL)
+ *     void isa_imm_chain(uint64_t trips)                    as many dependent immediate adds (a
+ *                                                           renamer may fold them: never a reference)
  *
  * ISA_NAME: "x86-64", "AArch64", for messages
  *
@@ -144,11 +146,13 @@ const char *isa_stop_note(void);
         uint64_t acc = init;                                                                           \
         __asm__ __volatile__("1:\n\t.rept 1000\n\t" text "\n\t.endr\n\t" ISA_CHAIN_NEXT_TRIP            \
                              : [acc] "+r"(acc), [n] "+r"(trips)                                        \
-                             :                                                                         \
+                             : [one] "r"((uint64_t)1)                                                  \
                              : "cc");                                                                  \
     }
-/* Dependent adds: one a cycle on any out-of-order core (the clock ratio). */
+/* Dependent register adds: one a cycle on any out-of-order core (the clock ratio). */
 ISA_DEFINE_CHAIN(isa_op_chain, ISA_CHAIN_ADD, 0)
+/* Dependent immediate adds: timed only to say whether this core folds them at rename. */
+ISA_DEFINE_CHAIN(isa_imm_chain, ISA_CHAIN_ADD_IMM, 0)
 /* Dependent multiplies of 1 by itself: a second clock reference that needs other units than the
  * adds (its latency in cycles is learned, host/clock.c). */
 ISA_DEFINE_CHAIN(isa_mul_chain, ISA_CHAIN_MUL, 1)

@@ -455,6 +455,8 @@ static int calibrate(struct cal *k, const struct calibrate_args *a, struct tap *
         const struct cpu_model *model =
             cpu_model_of_pmu(k->host_pmu) ? cpu_model_of_pmu(k->host_pmu) : cpu_model_host();
         k->model = model ? model->name : NULL;
+        const struct clock_info *ci = clock_get();
+        snprintf(k->clock_why, sizeof(k->clock_why), "%s", ci->trusted ? "" : ci->why);
     }
     const char *host_pmu = k->host_pmu;
     struct json doc;
@@ -486,7 +488,7 @@ static int calibrate(struct cal *k, const struct calibrate_args *a, struct tap *
     for (int i = 0; i < np; i++)
         if (!isnan(ps[i].cycles))
             penalty_at_clock(&ps[i], ghz);
-    check_penalties(ps, np, have_curve ? cv : NULL, k->model);
+    check_penalties(ps, np, have_curve ? cv : NULL, k->model, k->clock_why);
     for (int i = 0; i < np; i++)
         penalty_verdict(tap, &ps[i]);
     if (a->recipes_on && !k->interrupted && closure(k, ps, np, &doc, tap))
@@ -501,7 +503,9 @@ static int calibrate(struct cal *k, const struct calibrate_args *a, struct tap *
         json_number(&doc, "tsc_ghz", ci->tsc_hz / 1e9);
         json_number(&doc, "startup_core_ghz", ci->core_hz / 1e9);
     }
-    json_string(&doc, "how", "median over all measurements of the clock measured around each (the higher of dependent adds and dependent multiplies, per TSC tick)");
+    json_bool(&doc, "trusted", !k->clock_why[0]);
+    json_string(&doc, "untrusted_why", k->clock_why);
+    json_string(&doc, "how", "median over all measurements of the clock measured around each (the higher of dependent register adds and dependent multiplies, per TSC tick)");
     json_object_end(&doc);
     json_array_begin(&doc, "penalties");
     for (int i = 0; i < np; i++)
@@ -632,6 +636,8 @@ int calibrate_replay(const struct runfile *run, const struct jvalue *penalties, 
     k.hw = jget(pmu, "hardware_usable") && jget(pmu, "hardware_usable")->type == J_BOOL && jget(pmu, "hardware_usable")->b;
     snprintf(k.hw_why, sizeof(k.hw_why), "%s", jget_str(pmu, "hardware_reason", "the run's hardware events"));
     k.model = jget_str(pen, "cpu_model", NULL);
+    /* The run's clock as it judged it (a run from before the clock was judged says nothing). */
+    snprintf(k.clock_why, sizeof(k.clock_why), "%s", jget_str(jget(pen, "clock"), "untrusted_why", ""));
     k.stored = pen;
     /* The curve's points are the run's: its host's caches gave their sizes, not this one's. */
     for (int i = 0; i < run->nrec; i++) {

@@ -2,6 +2,8 @@
 #include "arch/isa.h"
 #include "base/stats.h"
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 double clock_now_seconds(void)
@@ -11,7 +13,7 @@ double clock_now_seconds(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* ISA_CHAIN_OPS dependent one-cycle adds per loop trip. Never inlined: the warm-up trip must run
+/* ISA_CHAIN_OPS dependent one-cycle register adds per loop trip. Never inlined: the warm-up trip must run
  * the very code the timed one does (each inlined chain is a copy of its own). */
 __attribute__((noinline)) static uint64_t add_chain_ticks(uint64_t trips)
 {
@@ -25,6 +27,14 @@ __attribute__((noinline)) static uint64_t mul_chain_ticks(uint64_t trips)
 {
     uint64_t t0 = isa_ticks_start();
     isa_mul_chain(trips);
+    return isa_ticks_stop() - t0;
+}
+
+/* ISA_CHAIN_OPS dependent immediate adds per loop trip (whether the renamer folds them). */
+__attribute__((noinline)) static uint64_t imm_chain_ticks(uint64_t trips)
+{
+    uint64_t t0 = isa_ticks_start();
+    isa_imm_chain(trips);
     return isa_ticks_stop() - t0;
 }
 
@@ -48,6 +58,93 @@ int clock_whole_latency(double cycles)
 double clock_reference_ratio(double add_ratio, double mul_ratio)
 {
     return mul_ratio <= add_ratio * (1 + CLOCK_REFERENCE_REACH) ? fmax(add_ratio, mul_ratio) : add_ratio;
+}
+
+/* x86-64: IMUL r64 has taken 3 cycles on every Intel core since Nehalem and every AMD core since
+ * Zen, 4 on K8-K10; the TSC runs at about the base clock, and cores run from a fifth of it to
+ * about three times. AArch64: MUL Xd takes 2-5 cycles on Cortex and Neoverse cores, and an
+ * emulator (QEMU -icount) retires one instruction of any kind a tick; the generic timer is a
+ * fixed-rate counter (1-1000 MHz by CNTFRQ_EL0) unrelated to the core's clock. */
+static const struct clock_bounds bounds[] = {
+    {"x86-64", 3, 4, 0.2, 3.0, "the TSC runs at about the base clock"},
+    {"AArch64", 1, 5, 0.3, 6500, "the generic timer runs at 1 MHz or more"},
+};
+
+const struct clock_bounds *clock_bounds_of(const char *isa)
+{
+    for (size_t i = 0; i < sizeof(bounds) / sizeof(bounds[0]); i++)
+        if (!strcmp(bounds[i].isa, isa))
+            return &bounds[i];
+    return NULL;
+}
+
+/* Why a clock of ratio core cycles per tick cannot be, into why; false when it can. */
+static bool clock_impossible(double ratio, double tsc_hz, const struct clock_bounds *b, char *why, size_t n)
+{
+    double hz = ratio * tsc_hz;
+    if (!(hz >= CLOCK_HZ_MIN && hz <= CLOCK_HZ_MAX))
+        snprintf(why, n, "%.2f GHz, outside %.1f-%.1f GHz, where every core runs", hz / 1e9, CLOCK_HZ_MIN / 1e9,
+                 CLOCK_HZ_MAX / 1e9);
+    else if (!(ratio >= b->per_tick_lo && ratio <= b->per_tick_hi))
+        snprintf(why, n, "%.4g core cycles per tick, outside %g-%g (%s)", ratio, b->per_tick_lo, b->per_tick_hi,
+                 b->per_tick_why);
+    else
+        return false;
+    return true;
+}
+
+void clock_decide(const struct clock_chains *m, const struct clock_bounds *b, struct clock_info *out)
+{
+    out->trusted = false;
+    out->mul_latency = 0;
+    out->why[0] = out->note[0] = '\0';
+    out->imm_per_cycle = NAN;
+    out->core_per_tsc = m->add_ticks > 0 ? 1 / m->add_ticks : NAN;
+    if (!(m->add_ticks > 0) || !(m->tsc_hz > 0)) {
+        snprintf(out->why, sizeof(out->why), "the register adds were not timed");
+        return;
+    }
+    double add_ratio = 1 / m->add_ticks;
+    char add_no[128] = "", mul_no[128] = "";
+    bool add_bad = clock_impossible(add_ratio, m->tsc_hz, b, add_no, sizeof(add_no));
+    double mul_cycles = m->mul_ticks / m->add_ticks;
+    int whole = m->mul_ticks > 0 ? clock_whole_latency(mul_cycles) : 0;
+    if (whole >= b->mul_lo && whole <= b->mul_hi) {
+        out->mul_latency = whole;
+        out->core_per_tsc = clock_reference_ratio(add_ratio, whole / m->mul_ticks);
+        if (clock_impossible(out->core_per_tsc, m->tsc_hz, b, add_no, sizeof(add_no)))
+            snprintf(out->why, sizeof(out->why), "register adds and %d-cycle multiplies agree on a clock that cannot "
+                     "be: %s", whole, add_no);
+        else
+            out->trusted = true;
+    } else if (!(m->mul_ticks > 0)) {
+        snprintf(out->why, sizeof(out->why), "one reference alone (the multiplies were not timed)%s%s",
+                 add_bad ? ", and it reads " : "", add_no);
+    } else {
+        /* Which one is wrong: the clock each gives, taken at its own stated latency (the adds 1,
+         * the multiplies the ISA's least), that no core can run at. */
+        double mul_ratio = b->mul_lo / m->mul_ticks;
+        bool mul_bad = clock_impossible(mul_ratio, m->tsc_hz, b, mul_no, sizeof(mul_no));
+        if (add_bad && !mul_bad)
+            snprintf(out->why, sizeof(out->why), "the register adds misbehaved: at the %d-cycle multiplies' clock "
+                     "(%.2f GHz) an add took %.2f cycles, not 1 (%.1fx off); their own clock would be %s", b->mul_lo,
+                     mul_ratio * m->tsc_hz / 1e9, mul_ratio * m->add_ticks, 1 / (mul_ratio * m->add_ticks), add_no);
+        else if (mul_bad && !add_bad)
+            snprintf(out->why, sizeof(out->why), "the multiplies misbehaved: at the register adds' clock (%.2f GHz) "
+                     "a multiply took %.2f cycles, where this ISA's take %d-%d; their clock would be %s",
+                     add_ratio * m->tsc_hz / 1e9, mul_cycles, b->mul_lo, b->mul_hi, mul_no);
+        else
+            snprintf(out->why, sizeof(out->why), "the references disagree: a multiply took %.2f register adds' time, "
+                     "where this ISA's multiplies take %d-%d cycles, and neither clock (%.2f or %.2f GHz) can be "
+                     "ruled out", mul_cycles, b->mul_lo, b->mul_hi, add_ratio * m->tsc_hz / 1e9,
+                     mul_ratio * m->tsc_hz / 1e9);
+    }
+    if (m->imm_ticks > 0 && out->core_per_tsc > 0) {
+        out->imm_per_cycle = 1 / (m->imm_ticks * out->core_per_tsc);
+        if (out->imm_per_cycle > 1 + CLOCK_LATENCY_SLACK)
+            snprintf(out->note, sizeof(out->note), "dependent immediate adds retire %.1f a cycle: folded at rename, "
+                     "never a reference", out->imm_per_cycle);
+    }
 }
 
 static struct clock_info ci;
@@ -107,19 +204,22 @@ double clock_ratio_now(void)
     return best;
 }
 
-/* The multiply's latency: the fastest trip of each chain over many (another thread on the core,
- * a preemption or an interrupt only ever slow a chain, so the fastest of each is its own pace),
- * one against the other. */
-static int learn_mul_latency(void)
+/* Each chain's pace: the fastest trip of many (another thread on the core, a preemption or an
+ * interrupt only ever slow a chain, so the fastest is its own pace), in ticks an operation. */
+static void measure_chains(struct clock_chains *m)
 {
     enum { TRIPS = 30, TRIES = 41 };
-    uint64_t add = UINT64_MAX, mul = UINT64_MAX;
+    uint64_t add = UINT64_MAX, mul = UINT64_MAX, imm = UINT64_MAX;
     for (int i = 0; i < TRIES; i++) {
-        uint64_t a = add_chain_ticks(TRIPS), m = mul_chain_ticks(TRIPS);
+        uint64_t a = add_chain_ticks(TRIPS), b = mul_chain_ticks(TRIPS), c = imm_chain_ticks(TRIPS);
         add = a < add ? a : add;
-        mul = m < mul ? m : mul;
+        mul = b < mul ? b : mul;
+        imm = c < imm ? c : imm;
     }
-    return clock_whole_latency((double)mul / (double)add);
+    double ops = (double)TRIPS * ISA_CHAIN_OPS;
+    m->add_ticks = (double)add / ops;
+    m->mul_ticks = (double)mul / ops;
+    m->imm_ticks = (double)imm / ops;
 }
 
 const struct clock_info *clock_get(void)
@@ -130,16 +230,23 @@ const struct clock_info *clock_get(void)
     double hz[3], ratio[REPS];
     for (int i = 0; i < 3; i++)
         hz[i] = measure_tsc_hz();
+    /* A counter whose frequency the ISA states (AArch64's CNTFRQ_EL0) takes it as stated. */
+    double said = isa_ticks_hz_said();
+    struct clock_chains m = {.tsc_hz = said > 0 ? said : stats_median(hz, 3)};
     add_chain_ticks(20000); /* let the core reach its running clock */
-    ci.mul_latency = learn_mul_latency();
+    measure_chains(&m);
+    clock_decide(&m, clock_bounds_of(ISA_NAME), &ci);
     for (int i = 0; i < REPS; i++)
         ratio[i] = short_trip_ratio();
     struct stats s = stats_of(ratio, REPS);
-    /* A counter whose frequency the ISA states (AArch64's CNTFRQ_EL0) takes it as stated. */
-    double said = isa_ticks_hz_said();
-    ci.tsc_hz = said > 0 ? said : stats_median(hz, 3);
+    ci.tsc_hz = m.tsc_hz;
     ci.core_per_tsc = s.max;
     ci.core_hz = ci.tsc_hz * ci.core_per_tsc;
     ci.core_per_tsc_spread = stats_rel_mad(&s);
+    char why[128];
+    if (ci.trusted && clock_impossible(ci.core_per_tsc, ci.tsc_hz, clock_bounds_of(ISA_NAME), why, sizeof(why))) {
+        ci.trusted = false;
+        snprintf(ci.why, sizeof(ci.why), "the references agreed, but the clock beside them read %s", why);
+    }
     return &ci;
 }

@@ -31,6 +31,8 @@ struct cal {
     const struct jvalue *stored;  /* replaying: the run's penalties.json, for why a case was skipped */
     bool cpu_asked;               /* o.cpu came from --cpu (or the resumed run), not the least loaded */
     double cpu_busy;              /* the chosen CPU's busy fraction before the run (NaN when asked) */
+    char clock_why[320];          /* why the core clock is not trusted ("" when it is): the host's,
+                                     or the replayed run's as its penalties.json recorded it */
 };
 
 /* The run folder's path: the one being written, or the one replayed. */
@@ -115,9 +117,11 @@ int cal_resume_records(struct resume *rs);
 bool cal_case_from_record(struct cal *k, struct case_result *r, const char *event);
 
 /* The checks a figure must pass to be a constant: physically possible (positive, not within
- * noise of zero), levels ordered l1 < l2 < l3 < dram with each step above noise, level cases on
+ * noise of zero, between the floor and the ceiling no core goes past), levels ordered l1 < l2 < l3 < dram with each step above noise, level cases on
  * their level's plateau of the curve (cv NULL: not checked), reference beside it. A failure makes
- * the penalty not_ok with the reason. Returns the number made not_ok. */
-int check_penalties(struct penalty *ps, int n, const struct curve *cv, const char *model);
+ * the penalty not_ok with the reason. A core-domain figure measured at a clock that is not trusted
+ * (clock_why, NULL or "" when it is) is withheld, unstable, with that reason. Returns the number
+ * made not_ok. */
+int check_penalties(struct penalty *ps, int n, const struct curve *cv, const char *model, const char *clock_why);
 
 #endif

@@ -84,36 +84,86 @@ static void physical(struct penalty *p)
              p->f.hi, p->occ_issue - p->occ_control, p->rc->occurrence);
 }
 
-/* Floors no x86 core goes below, whatever a load did to the measurement: the least time a
- * dependent operation can take is one cycle, and no cache level answers faster than the lowest
- * published L1 latency (LATENCY_L1_FLOOR_CYCLES, host/latency_levels.h). A figure below its floor was made up by the measurement (issue 25:
- * walker at 16k read 1.56 cycles per load when its cycles were scaled by a CPU share). Core-domain
- * recipes only, in cycles per occurrence; a row names a recipe, or a suffix ("_latency"). */
+/* Floors no core goes below and ceilings none goes past, whatever a load or a wrong clock did to
+ * the measurement: the least time a dependent operation can take is one cycle, no cache level
+ * answers faster than the lowest published L1 latency (LATENCY_L1_FLOOR_CYCLES,
+ * host/latency_levels.h), and no published core takes longer than the ceilings below. A figure
+ * outside its bounds was made up by the measurement (issue 25: walker at 16k read 1.56 cycles per
+ * load when its cycles were scaled by a CPU share; issue 36: l1_hit read 29.4 cycles on Emerald
+ * Rapids at a clock taken from immediate adds the renamer folded). Core-domain recipes only, in
+ * cycles per occurrence; 0 is no bound. */
 static const struct {
     const char *name;
-    double cycles;
-    const char *what;
-} floors[] = {
-    {"l1_hit", LATENCY_L1_FLOOR_CYCLES, "the lowest published L1 load-to-use latency of any x86 core (Pentium 4)"},
-    {"l2_hit", LATENCY_L1_FLOOR_CYCLES, "the lowest published L1 load-to-use latency of any x86 core, and L2 is further"},
-    {"l3_hit", LATENCY_L1_FLOOR_CYCLES, "the lowest published L1 load-to-use latency of any x86 core, and L3 is further"},
-    {"store_forward", 1, "one cycle per dependent operation"},
-    {"_latency", 1, "one cycle per dependent operation"},
+    double floor, ceiling;
+    const char *floor_what, *ceiling_what;
+} bounds[] = {
+    {"l1_hit", LATENCY_L1_FLOOR_CYCLES, 6, "the lowest published L1 load-to-use latency of any x86 core (Pentium 4)",
+     "no core's L1 load-to-use latency is above 6 cycles (5 on Golden Cove with an index, 4 on Zen)"},
+    {"l2_hit", LATENCY_L1_FLOOR_CYCLES, 40, "the lowest published L1 load-to-use latency of any x86 core, and L2 is further",
+     "no core's published L2 latency reaches 30 cycles (16 on Golden Cove, 14 on Zen 4 and 5, 21 on Cortex-A72)"},
+    {"l3_hit", LATENCY_L1_FLOOR_CYCLES, 500, "the lowest published L1 load-to-use latency of any x86 core, and L3 is further",
+     "no core's L3 answers in more than 500 cycles (about 100 across a server mesh at 3 GHz, 50 on Zen)"},
+    {"stlb_hit", 1, 60, "one cycle per dependent operation",
+     "no core's second-level TLB takes 60 cycles (7-11 published)"},
+    {"page_walk", 1, 2000, "one cycle per dependent operation",
+     "a walk with its tables in the caches is four dependent loads, far under 2000 cycles"},
+    {"store_forward", 1, 30, "one cycle per dependent operation",
+     "no core takes 30 cycles to forward a store to a load (5-8 published)"},
+    {"mispredict", 1, 40, "one cycle per dependent operation",
+     "no core's published mispredict penalty is above 40 cycles (14-20 on current cores, about 30 on Prescott)"},
+    {"div64_latency", 1, 100, "one cycle per dependent operation",
+     "no core's 64-bit integer divide takes more than 100 cycles (about 90 at worst on Haswell)"},
+    {"div32_latency", 1, 100, "one cycle per dependent operation",
+     "no core's 32-bit integer divide takes more than 100 cycles"},
+    {"_latency", 1, 60, "one cycle per dependent operation",
+     "no core's floating-point divide or square root takes more than 60 cycles (under 30 published)"},
+    {"_throughput", 0, 100, NULL, "no core issues a divide or square root less often than every 100 cycles"},
+    /* Costs added to a case: no floor but zero (physical()), and ceilings far above any published. */
+    {"fp_assist*", 0, 1000, NULL, "a microcode assist costs about 150 cycles at most (Intel), far under 1000"},
+    {"btb_resteer", 0, 100, NULL, "a re-steer at decode costs a few cycles, a mispredict's worth at most"},
+    {"ifetch_l*", 0, 400, NULL, "an instruction line from L2 or L3 costs no more than a data load from that level"},
+    {"store_forward_block", 0, 100, NULL, "a failed forward waits for the store to commit: tens of cycles at most"},
+    {"_split", 0, 100, NULL, "a split load costs a second access: tens of cycles at most"},
+    {"alias_4k", 0, 100, NULL, "a false 4K-alias dependence costs a replay: tens of cycles at most"},
 };
 
-static bool floor_applies(const char *pattern, const char *name)
+/* A row names a recipe, a suffix ("_latency") or a prefix ("ifetch_l*"). */
+static bool bound_applies(const char *pattern, const char *name)
 {
     size_t lp = strlen(pattern), ln = strlen(name);
-    return pattern[0] == '_' ? ln > lp && !strcmp(name + ln - lp, pattern) : !strcmp(pattern, name);
+    if (pattern[0] == '_')
+        return ln > lp && !strcmp(name + ln - lp, pattern);
+    if (pattern[lp - 1] == '*')
+        return !strncmp(name, pattern, lp - 1);
+    return !strcmp(pattern, name);
 }
 
-static void physical_floor(struct penalty *p)
+/* The first row that names the recipe decides (rows by name come before rows by suffix). */
+static void physical_bounds(struct penalty *p)
 {
-    for (size_t i = 0; i < sizeof(floors) / sizeof(floors[0]); i++)
-        if (p->rc->domain == DOMAIN_CORE && floor_applies(floors[i].name, p->rc->name) && p->cycles < floors[i].cycles) {
-            fail(p, "physically impossible: %.2f cycles is below %.0f, %s", p->cycles, floors[i].cycles, floors[i].what);
-            return;
-        }
+    if (p->rc->domain != DOMAIN_CORE)
+        return;
+    for (size_t i = 0; i < sizeof(bounds) / sizeof(bounds[0]); i++) {
+        if (!bound_applies(bounds[i].name, p->rc->name))
+            continue;
+        if (bounds[i].floor && p->cycles < bounds[i].floor)
+            fail(p, "physically impossible: %.2f cycles is below %.0f, %s", p->cycles, bounds[i].floor,
+                 bounds[i].floor_what);
+        else if (bounds[i].ceiling && p->cycles > bounds[i].ceiling)
+            fail(p, "physically impossible: %.2f cycles is above %.0f: %s", p->cycles, bounds[i].ceiling,
+                 bounds[i].ceiling_what);
+        return;
+    }
+}
+
+/* A core-domain figure is cycles at the core clock; where the clock is not trusted, so is no such
+ * figure: withheld with the clock's reason (a failed check stays failed). */
+static void clock_trusted(struct penalty *p, const char *clock_why)
+{
+    if (!clock_why || !*clock_why || p->rc->domain != DOMAIN_CORE || !strcmp(p->status, "not_ok"))
+        return;
+    snprintf(p->reason, sizeof(p->reason), "withheld: the core clock is not trusted here: %s", clock_why);
+    p->status = "unstable";
 }
 
 /* Beyond REFERENCE_REACH of the model's published figure or range, with the whole interval on that
@@ -213,13 +263,14 @@ static void plateau(struct penalty *p, int level, const struct curve *cv)
              by_latency)->cycles : NAN, lname[l], pl->cycles);
 }
 
-int check_penalties(struct penalty *ps, int n, const struct curve *cv, const char *model)
+int check_penalties(struct penalty *ps, int n, const struct curve *cv, const char *model, const char *clock_why)
 {
     for (int i = 0; i < n; i++)
         if (measured(&ps[i])) {
             physical(&ps[i]);
-            physical_floor(&ps[i]);
+            physical_bounds(&ps[i]);
             reference_range(&ps[i], model);
+            clock_trusted(&ps[i], clock_why);
         }
     for (int l = 0; l < 4; l++) {
         struct penalty *p = (struct penalty *)find_penalty(ps, n, levels[l]);

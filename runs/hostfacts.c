@@ -257,12 +257,16 @@ void host_facts_print(FILE *f)
         geometry_print(f);
     }
     fprintf(f, "huge pages %s\n", h.huge ? h.how : "none (page=2m is an error; page=auto uses 4k)");
-    char refs[64] = "dependent adds alone";
+    char refs[64] = "dependent register adds alone";
     if (h.clock->mul_latency)
-        snprintf(refs, sizeof(refs), "dependent adds and %d-cycle multiplies", h.clock->mul_latency);
+        snprintf(refs, sizeof(refs), "dependent register adds and %d-cycle multiplies", h.clock->mul_latency);
     fprintf(f, "clocks     TSC %.4f GHz, core %.4f GHz (%.4f core cycles per tick from %s, spread %.2f%%), cycles "
             "from %s; regions end with %s%s\n", h.clock->tsc_hz / 1e9, h.clock->core_hz / 1e9, h.clock->core_per_tsc,
             refs, 100 * h.clock->core_per_tsc_spread, h.hw ? "the PMU" : "the TSC", isa_stop_mark(), isa_stop_note());
+    if (!h.clock->trusted)
+        fprintf(f, "clock      NOT TRUSTED: %s; figures in core cycles are withheld\n", h.clock->why);
+    if (h.clock->note[0])
+        fprintf(f, "clock note %s\n", h.clock->note);
     fprintf(f, "host       %s, cpu id %s, microcode %s\n", h.host, h.cpu_id, h.ucode);
     fprintf(f, "machine    %s%s\n", h.machine, h.virt ? ", virtual or emulated" : "");
     fprintf(f, "software   kernel %s, %s, libpfm4 %s (API %s), hwloc %s, pmucal %s (%s)\n", h.uts.release, h.perf,
@@ -373,6 +377,9 @@ void host_facts_json(struct json *j)
     json_number(j, "core_hz", ci->core_hz);
     json_number(j, "ratio_rel_mad", ci->core_per_tsc_spread);
     json_int(j, "mul_latency_cycles", ci->mul_latency);   /* 0: the adds are the only reference */
+    json_bool(j, "trusted", ci->trusted);
+    json_string(j, "untrusted_why", ci->why);
+    json_number(j, "imm_adds_per_cycle", ci->imm_per_cycle);
     json_string(j, "cycles_source", h.hw ? "pmu" : "tsc");
     json_string(j, "tsc_stop_mark", isa_stop_mark());
     json_object_end(j);

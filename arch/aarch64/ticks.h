@@ -44,8 +44,12 @@ static inline double isa_ticks_hz_said(void)
     return (double)f;
 }
 
-/* isa_op_chain's text: the dependent add, and the trip's count-down to label 1. */
-#define ISA_CHAIN_ADD "add %[acc], %[acc], #1"
+/* isa_op_chain's text: the dependent add of a register (holding 1), and the trip's count-down to
+ * label 1. Not an immediate: some x86 cores fold immediate adds at rename, and nothing promises an
+ * Arm core never will. */
+#define ISA_CHAIN_ADD "add %[acc], %[acc], %[one]"
+/* isa_imm_chain's: the immediate add, timed to say whether the renamer folds it (never a reference). */
+#define ISA_CHAIN_ADD_IMM "add %[acc], %[acc], #1"
 /* isa_mul_chain's: a dependent multiply, on the multiplier rather than the adders. */
 #define ISA_CHAIN_MUL "mul %[acc], %[acc], %[acc]"
 #define ISA_CHAIN_NEXT_TRIP "subs %[n], %[n], #1\n\tb.ne 1b"

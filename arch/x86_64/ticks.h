@@ -48,8 +48,13 @@ static inline double isa_ticks_hz_said(void)
 /* isa_stop_mark: "rdtscp;lfence" or "lfence;rdtsc;lfence"; isa_stop_note: " (CPUID has no
  * RDTSCP)" where the fenced mark stands in for it. */
 
-/* isa_op_chain's text: the dependent add, and the trip's count-down to label 1. */
-#define ISA_CHAIN_ADD "add $1, %[acc]"
+/* isa_op_chain's text: the dependent add of a register (holding 1), and the trip's count-down to
+ * label 1. Not an immediate: Golden Cove and later Intel cores execute a dependent `add $1` at
+ * rename, several a cycle (0.25 cycles an add on Emerald Rapids), so a clock taken from it read 4-6x
+ * too fast; a register operand's value is not known at rename. */
+#define ISA_CHAIN_ADD "add %[one], %[acc]"
+/* isa_imm_chain's: the immediate add, timed to say whether the renamer folds it (never a reference). */
+#define ISA_CHAIN_ADD_IMM "add $1, %[acc]"
 /* isa_mul_chain's: a dependent multiply, on the multiplier rather than the adders. */
 #define ISA_CHAIN_MUL "imul %[acc], %[acc]"
 #define ISA_CHAIN_NEXT_TRIP "dec %[n]\n\tjnz 1b"
