@@ -7,11 +7,13 @@
  * eventdata/intel/mapfile.csv); Zen 4 as the Genoa, Raphael/Phoenix and Bergamo ranges. */
 const struct cpu_model cpu_models[] = {
     {"zen4", "AuthenticAMD", 0x19, {{0x10, 0x1f}, {0x60, 0x7f}, {0xa0, 0xaf}}, "amd64_fam19h_zen4", "amd/amdzen4",
-     "CYCLES_NOT_IN_HALT", "ls_not_halted_cyc"},
+     "CYCLES_NOT_IN_HALT", "ls_not_halted_cyc", NULL},
     {"zen5", "AuthenticAMD", 0x1a, {{0x00, 0x2f}, {0x40, 0x4f}, {0x60, 0x7f}}, NULL, "amd/amdzen5", NULL,
-     "ls_not_halted_cyc"},
+     "ls_not_halted_cyc", NULL},
     {"skylake", "GenuineIntel", 6, {{0x4e, 0x4e}, {0x5e, 0x5e}, {0x8e, 0x8e}, {0x9e, 0x9e}}, "skl", "intel/SKL",
-     "CPU_CLK_UNHALTED", "CPU_CLK_UNHALTED.THREAD"},
+     "CPU_CLK_UNHALTED", "CPU_CLK_UNHALTED.THREAD", NULL},
+    {"sapphirerapids", "GenuineIntel", 6, {{0x8f, 0x8f}}, "spr", "intel/SPR", "CPU_CLK_UNHALTED",
+     "CPU_CLK_UNHALTED.THREAD", "goldencove"},
 };
 const int ncpu_models = (int)(sizeof(cpu_models) / sizeof(cpu_models[0]));
 
@@ -34,6 +36,14 @@ const struct cpu_model *cpu_model_named(const char *name)
         if (!strcmp(cpu_models[i].name, name))
             return &cpu_models[i];
     return NULL;
+}
+
+bool cpu_model_or_core_known(const char *name)
+{
+    for (int i = 0; name && i < ncpu_models; i++)
+        if (!strcmp(cpu_models[i].name, name) || (cpu_models[i].core && !strcmp(cpu_models[i].core, name)))
+            return true;
+    return false;
 }
 
 const struct cpu_model *cpu_model_of_pmu(const char *pfm_pmu)

@@ -7,6 +7,7 @@
 #include "penalties/reference.h"
 #include "base/stats.h"
 #include "penalties/calibrate.h"
+#include "penalties/models.h"
 #include <math.h>
 #include <string.h>
 
@@ -17,6 +18,10 @@
                  "recorded; indicative only)"
 #define ZEN5_LAT "published third-party Zen 5 instruction latency/reciprocal throughput measurements " \
                  "(publication not recorded; indicative only)"
+#define GLC_LLVM "Intel's scheduling model for Sapphire Rapids in LLVM (X86SchedSapphireRapids.td: Golden Cove " \
+                 "P-core latencies)"
+#define GLC_EMR "measured on this project's Emerald Rapids VM (../shared/hosts/emr-vm: its latency curve, 3.1 " \
+                "GHz; indicative only)"
 #define SKL_ORM "Intel 64 and IA-32 Architectures Optimization Reference Manual (248966), Skylake client " \
                 "microarchitecture: cache parameters table (fastest latency)"
 
@@ -52,6 +57,17 @@ const struct reference references[] = {
     {"zen5", "sqrt64_latency", 19.89, 19.89, NULL, ZEN5_LAT, false, true},
     {"zen5", "sqrt64_throughput", 7.46, 7.46, NULL, ZEN5_LAT, false, true},
 
+    /* Golden Cove and its server and client kin (SPR, EMR, ADL-P, RPL-P P-cores). */
+    {"goldencove", "l1_hit", 5, 5, "integer load to use", GLC_LLVM, false, false},
+    {"goldencove", "l2_hit", 15, 16, "about 16 cycles on the EMR VM's curve (5.2 ns at 3.1 GHz)", GLC_EMR, false, true},
+    {"goldencove", "mispredict", 14, 14, NULL, GLC_LLVM, false, false},
+    {"goldencove", "div64_latency", 18, 18, "DIV r64", GLC_LLVM, false, false},
+    {"goldencove", "div32_latency", 15, 15, "DIV r32", GLC_LLVM, false, false},
+    {"goldencove", "fdiv64_latency", 14, 14, "DIVSD", GLC_LLVM, false, false},
+    {"goldencove", "fdiv32_latency", 11, 11, "DIVSS", GLC_LLVM, false, false},
+    {"goldencove", "sqrt64_latency", 18, 18, "SQRTSD", GLC_LLVM, false, false},
+    {"goldencove", "sqrt32_latency", 12, 12, "SQRTSS", GLC_LLVM, false, false},
+
     {"skylake", "l1_hit", 4, 5, "4, 5 with a complex address", SKL_ORM, false, false},
     {"skylake", "l2_hit", 12, 12, NULL, SKL_ORM, false, false},
     {"skylake", "l3_hit", 44, 44, NULL, SKL_ORM, false, false},
@@ -59,11 +75,15 @@ const struct reference references[] = {
 };
 const int nreferences = (int)(sizeof(references) / sizeof(references[0]));
 
+/* The model's own rows first, then its core design's. */
 const struct reference *reference_find(const char *model, const char *penalty)
 {
-    for (int i = 0; model && i < nreferences; i++)
-        if (!strcmp(references[i].model, model) && !strcmp(references[i].penalty, penalty))
-            return &references[i];
+    const struct cpu_model *m = cpu_model_named(model);
+    const char *names[] = {model, m ? m->core : NULL};
+    for (int n = 0; n < 2; n++)
+        for (int i = 0; names[n] && i < nreferences; i++)
+            if (!strcmp(references[i].model, names[n]) && !strcmp(references[i].penalty, penalty))
+                return &references[i];
     return NULL;
 }
 

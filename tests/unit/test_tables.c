@@ -65,11 +65,15 @@ int main(void)
     /* Every reference names a known model and recipe, with lo <= hi, and says where it is from. */
     for (int i = 0; i < nreferences; i++) {
         const struct reference *r = &references[i];
-        CHECK(cpu_model_named(r->model) && recipe_named(r->penalty) && r->lo > 0 && r->lo <= r->hi && r->source &&
+        CHECK(cpu_model_or_core_known(r->model) && recipe_named(r->penalty) && r->lo > 0 && r->lo <= r->hi && r->source &&
                   strlen(r->source) > 10,
-              __LINE__, "reference %s %s [%g, %g]: known model and recipe, a range, a source", r->model, r->penalty,
+              __LINE__, "reference %s %s [%g, %g]: known model (or core) and recipe, a range, a source", r->model, r->penalty,
               r->lo, r->hi);
     }
+    /* A model's references include its core design's: Sapphire Rapids takes Golden Cove's. */
+    const struct reference *glc = reference_find("sapphirerapids", "div64_latency");
+    CHECK(glc && !strcmp(glc->model, "goldencove") && glc->lo == 18 && !reference_find("skylake", "div64_latency"),
+          __LINE__, "sapphirerapids div64_latency: %s's %g", glc ? glc->model : "none", glc ? glc->lo : NAN);
     static const struct {
         int line;
         double lo, hi, value, want;
@@ -102,6 +106,7 @@ int main(void)
         {__LINE__, "AuthenticAMD", 25, 0x21, NULL},       /* Zen 3 */
         {__LINE__, "GenuineIntel", 6, 0x5e, "skylake"},
         {__LINE__, "GenuineIntel", 6, 0x55, NULL},        /* Skylake-SP: another cache hierarchy */
+        {__LINE__, "GenuineIntel", 6, 0x8f, "sapphirerapids"},
     };
     for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
         const struct cpu_model *m = cpu_model_of(ids[i].vendor, ids[i].family, ids[i].model);
