@@ -23,8 +23,10 @@ export PMUCAL_EXPECT_DIR="$tree/validate/expect"
 # The cache levels from a recorded curve: info and the L-sized cases measure none (seconds each).
 export PMUCAL_CURVE_FILE="$tree/tests/hosts/zen5-vm/curve.csv"
 
-# Rows: a pattern (grep -E) over the example, then what applies: SKIP and the reason; NEED_CPUS or
-# NEED_INTEL (a SKIP on a host without them); REFUSED and what the message must say (the example
+# Rows: a pattern (grep -E) over the example, then what applies: SKIP and the reason; NEED_CPUS (a
+# SKIP on a host without them); HOST intel or amd: a vendor's events, run on every host under a
+# forced one (Intel: libpfm4's skl PMU; AMD: the Zen 5 VM's CPUID with the host's own libpfm4 PMU
+# hidden, so its perf table names the events); REFUSED and what the message must say (the example
 # shows a refusal: exit 2); RUN and the stand-ins (a sed expression) for its placeholders. Fields
 # are split at '@'; the first matching row applies.
 rows() {
@@ -45,7 +47,8 @@ rows() {
 --roofline results/<roofline-run>@SKIP@needs a folder of 'pmucal roofline'; tests/61-roofline.t emits from one it measured
 ^bin/pmucal run triad size=DRAM threads=2@SKIP@DRAM-sized arrays on each of two threads (seconds); tests/61-roofline.t runs a team under sim
 writer_cpu=2 run_cpu=5@NEED_CPUS@6
-MEM_LOAD_RETIRED@NEED_INTEL@an Intel event, as its README line says
+MEM_LOAD_RETIRED|INST_RETIRED.ANY_P@HOST@intel
+ls_dispatch|ex_ret_instr@HOST@amd
 --model zen4 RUN$@REFUSED@was calibrated on zen5; its penalties are not zen4's: .*--force-model
 ^bin/pmucal events \[--pmu skl\]$@RUN@s/\[--pmu skl\]/--pmu skl/
 \[--table\]@RUN@s/ \[--table\]/ --table/
@@ -56,25 +59,29 @@ RUN1 RUN2@RUN@s|RUN1 RUN2|cal base|
 ^bin/pmucal @RUN@
 EOF
 }
-vendor=$(grep -m1 '^vendor_id' /proc/cpuinfo | awk '{ print $3 }')
+host_pmu=$("$bin" info 2> /dev/null | awk '$1 == "pmu" && $2 != "sysfs" && $2 != "libpfm4" { print $2; exit }')
 awk '/^```/ { inb = !inb; next } inb && /^bin\/pmucal / { print NR "\t" $0 }' "$tree/README.md" > examples
 [ "$(wc -l < examples)" -ge 40 ]; ok $? "README.md has its examples ($(wc -l < examples) 'bin/pmucal' lines in code blocks)"
 while IFS="$(printf '\t')" read -r line text; do
     cmd=$(printf '%s' "$text" | sed 's/  *# .*$//')
     row=$(rows | while IFS='@' read -r pat what arg; do
         printf '%s\n' "$cmd" | grep -Eq -- "$pat" && { printf '%s@%s\n' "$what" "$arg"; break; }; done)
-    what=${row%%@*} arg=${row#*@}
+    what=${row%%@*} arg=${row#*@} forced=
     case $what in
     SKIP) skip "README.md:$line: $cmd" "$arg"; continue ;;
     NEED_CPUS) [ "$ncpu" -lt "$arg" ] && { skip "README.md:$line: $cmd" "needs $arg CPUs (names CPU $((arg - 1))); this host has $ncpu"; continue; } ;;
-    NEED_INTEL) [ "$vendor" != GenuineIntel ] && { skip "README.md:$line: $cmd" "$arg; this host's CPU is $vendor"; continue; } ;;
+    HOST) case $arg in
+        intel) forced="LIBPFM_FORCE_PMU=skl" ;;
+        amd) forced="LIBPFM_DISABLED_PMUS=$host_pmu HWLOC_CPUID_PATH=$tree/tests/hosts/zen5-vm/cpuid" ;;
+        esac
+        ;;
     RUN) [ -n "$arg" ] && cmd=$(printf '%s\n' "$cmd" | sed "$arg") ;;
     REFUSED) cmd=$(printf '%s\n' "$cmd" | sed 's| RUN$| cal|') ;;
     *) ok 1 "README.md:$line: '$cmd' matches no row of this test: add one"; continue ;;
     esac
     # As written, from $TMP: bin/pmucal is the tree's binary; a '> file' redirection stays one.
     start=$(date +%s)
-    sh -c "$(printf '%s\n' "$cmd" | sed "s|^bin/pmucal|\"$bin\"|")" > out 2> err
+    env $forced sh -c "$(printf '%s\n' "$cmd" | sed "s|^bin/pmucal|\"$bin\"|")" > out 2> err
     rc=$?
     if [ "$what" = REFUSED ]; then
         [ "$rc" -eq 2 ] && grep -q -- "$arg" err
@@ -82,6 +89,6 @@ while IFS="$(printf '\t')" read -r line text; do
         continue
     fi
     [ "$rc" -le 1 ]
-    ok $? "README.md:$line: $cmd (exit $rc, $(($(date +%s) - start)) s)$([ "$rc" -gt 1 ] && printf ': %s' "$(head -c 250 err)")"
+    ok $? "README.md:$line: ${forced:+$forced }$cmd (exit $rc, $(($(date +%s) - start)) s)$([ "$rc" -gt 1 ] && printf ': %s' "$(head -c 250 err)")"
 done < examples
 done_testing
