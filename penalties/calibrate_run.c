@@ -232,7 +232,7 @@ void penalty_at_clock(struct penalty *p, double ghz)
 }
 
 /* A case that did not have the core to itself, with why: its two clock references disagreed
- * (another hardware thread held the adders or the multiplier: on this project's Zen 5 guest
+ * (something slowed the adders or the multiplier: on this project's Zen 5 guest
  * l1_hit read 4.13-4.21 cycles in every run of such a calibration, 3.99 in the others, and
  * store_forward_block 11.53-11.63 against 10.97), or its windows outlast a scheduler slice and
  * another task took the CPU in every attempt (ifetch size=DRAM: 50 ms windows read twice as long
@@ -242,9 +242,10 @@ static bool case_shared(const struct case_result *r, char *why, size_t n)
     if (!r)
         return false;
     if (r->clock_split > MEASURE_CLOCK_SPLIT_MAX) {
-        snprintf(why, n, "%.150s: its clock references read %.1f%% apart (dependent adds against multiplies, "
-                 "within %.0f%% on a core of its own): another hardware thread held the core's units", r->label,
-                 100 * r->clock_split, 100 * MEASURE_CLOCK_SPLIT_MAX);
+        snprintf(why, n, "%.150s: its clock references read %.1f%% apart (dependent register adds against "
+                 "multiplies, within %.0f%% when each chain has its units): one chain was slowed while the case "
+                 "ran, so the clock beside its windows is not the core's", r->label, 100 * r->clock_split,
+                 100 * MEASURE_CLOCK_SPLIT_MAX);
         return true;
     }
     if (r->disturbed && r->window_seconds > CAL_SLICE_SECONDS) {

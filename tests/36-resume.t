@@ -240,7 +240,7 @@ jq -e --argjson s "$shown" '.penalties[0] as $p | ($p.run_values | sort | .[1]) 
 ok $? "a penalty shows its median run's issue case ($shown cycles an iteration), not run 0's made long: $(jq -c '.penalties[0] | {run_values, status}' "$m/penalties.json") $(head -c 300 "$TMP/med2.err")"
 
 # A run whose case did not have the core to itself is left out of the figure: its clock references
-# read 2.5% apart (another hardware thread), or its windows outlast a scheduler slice while its
+# read 2.5% apart (one chain slowed), or its windows outlast a scheduler slice while its
 # counted runs were switched out. Four runs: run 0 shared and made long, three clean needed.
 shared() { # shared NAME JQ-EDIT-OF-RUN-0's-ISSUE-RECORD REASON
     $PMUCAL calibrate --recipe l2_hit --runs 4 --quick --no-curve --label "$1" > /dev/null 2> "$TMP/sh.err"
