@@ -6,8 +6,10 @@
 #include <string.h>
 
 /* Per core sharing a level, more than silicon offers: the largest L1d is 48K (Golden Cove,
- * Zen 5), the largest L2 instance 4M (an E-core module's), the largest L3 one core can see 96M
- * (a 3D V-Cache CCD given to a one-CPU guest). The bounds leave room above those. */
+ * Zen 5), the largest L2 instance 4M (an E-core module's), the most L3 a core has 96M (a 3D
+ * V-Cache CCD given to a one-CPU guest; a Granite Rapids socket's 504M is 4M for each of its 128
+ * cores). A guest whose few vCPUs are told the host socket's whole L3 shares it with cores it does
+ * not see. The bounds leave room above those. */
 static const uint64_t max_per_core[TOPO_MAX_LEVEL + 1] = {0, 128u << 10, 8u << 20, 128u << 20};
 static const char *const largest[TOPO_MAX_LEVEL + 1] = {"", "48K of L1d", "4M of L2", "96M of L3"};
 /* AMD's L3 is one per CCX/CCD; the largest is 96M (3D V-Cache). */
@@ -53,8 +55,9 @@ int geometry_check(const struct cache_level *lv, int cores, int pus, const struc
             add(out, max, &n, l, "zero-ways", "associativity 0 (unknown): a description, not a measured cache");
         int sharing_cores = x->sharing_pus > smt ? x->sharing_pus / smt : 1;
         if (x->size / (uint64_t)sharing_cores > max_per_core[l])
-            add(out, max, &n, l, "beyond-silicon", "%s shared by %d core%s: no x86 core sees more than %s",
-                sz(x->size, a), sharing_cores, sharing_cores == 1 ? "" : "s", largest[l]);
+            add(out, max, &n, l, "beyond-silicon", "%s shared by %d core%s: no x86 part has more than %s a core "
+                "(a guest told its host socket's whole cache shares it with cores it does not see)", sz(x->size, a),
+                sharing_cores, sharing_cores == 1 ? "" : "s", largest[l]);
         else if (l == 3 && amd && x->size > amd_max_l3)
             add(out, max, &n, l, "beyond-silicon", "%s in one L3: no AMD CCX has more than 96M", sz(x->size, a));
         if (l > 1 && lv[l - 1].size && x->size <= lv[l - 1].size)
