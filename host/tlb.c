@@ -72,28 +72,29 @@ static void plateau_medians(struct fit *f, const double *e)
 /* The noise step s of f must stand clear of: the points' own spread (their median over the two
  * plateaus beside it) or the plateaus' scatter about their levels, whichever is larger. A
  * plateau of page walks is rougher than one of hits; the step into it is judged by its own. */
-static double step_noise(const struct fit *f, int s, const double *e, const double *spread)
+static double step_noise(const struct fit *f, int s, const double *raw, const double *spread)
 {
     int from = s ? f->end[s - 1] + 1 : 0, to = f->end[s + 1];
     double dev[TLB_MAX_POINTS], sp[TLB_MAX_POINTS];
     for (int i = from; i <= to; i++) {
-        dev[i - from] = fabs(e[i] - (i <= f->end[s] ? f->level[s] : f->level[s + 1]));
+        dev[i - from] = fabs(raw[i] - (i <= f->end[s] ? f->level[s] : f->level[s + 1]));
         sp[i - from] = spread[i];
     }
-    /* The scatter as a robust deviation (1.4826 x the median absolute one): the few points on
-     * the step itself, half missing, are not noise. */
+    /* The scatter of the points as measured (the lowering smooths it away) as a robust deviation
+     * (1.4826 x the median absolute one): the few points on the step itself, half missing, are
+     * not noise. */
     size_t m = (size_t)(to - from + 1);
     double scatter = 1.4826 * stats_median(dev, m);
     return fmax(fmax(stats_median(sp, m), scatter), TLB_NOISE_FLOOR_NS);
 }
 
 /* Does each step of f stand clear of its noise, upward, from a first plateau at no extra cost? */
-static bool fit_clear(const struct fit *f, const double *e, const double *spread, double *noise, char *why,
+static bool fit_clear(const struct fit *f, const double *raw, const double *spread, double *noise, char *why,
                       size_t whylen)
 {
     for (int s = 0; s < f->k; s++) {
         double h = f->level[s + 1] - f->level[s];
-        noise[s] = step_noise(f, s, e, spread);
+        noise[s] = step_noise(f, s, raw, spread);
         if (!(h >= TLB_CLEAR * noise[s])) {
             snprintf(why, whylen, "no step stands clear of the noise: the best, %.3f ns a load, is under %.0f x "
                      "%.3f ns", h, TLB_CLEAR, noise[s]);
@@ -123,12 +124,13 @@ int tlb_knees_find(const struct tlb_point *p, int n, struct tlb_knees *out, char
                      !p[i].pages || (i && p[i].pages <= p[i - 1].pages) ? "pages not ascending" : "a time not finite");
             return -1;
         }
-    double walk = INFINITY, control = INFINITY, e[TLB_MAX_POINTS], spread[TLB_MAX_POINTS];
+    double walk = INFINITY, control = INFINITY, e[TLB_MAX_POINTS], raw[TLB_MAX_POINTS], spread[TLB_MAX_POINTS];
     double s1[TLB_MAX_POINTS + 1] = {0}, s2[TLB_MAX_POINTS + 1] = {0};
     for (int i = n - 1; i >= 0; i--) {
         walk = fmin(walk, p[i].walk_ns);
         control = fmin(control, p[i].control_ns);
         e[i] = walk - control;
+        raw[i] = p[i].walk_ns - p[i].control_ns;
         spread[i] = p[i].spread_ns;
     }
     for (int i = 0; i < n; i++) {
@@ -140,8 +142,8 @@ int tlb_knees_find(const struct tlb_point *p, int n, struct tlb_knees *out, char
     plateau_medians(&one, e);
     char why2[300];
     double noise2[2], noise1[2];
-    const struct fit *f = fit_clear(&two, e, spread, noise2, why2, sizeof(why2)) ? &two
-                        : fit_clear(&one, e, spread, noise1, why, whylen) ? &one : NULL;
+    const struct fit *f = fit_clear(&two, raw, spread, noise2, why2, sizeof(why2)) ? &two
+                        : fit_clear(&one, raw, spread, noise1, why, whylen) ? &one : NULL;
     if (!f)
         return 0;
     const double *noise = f == &two ? noise2 : noise1;
