@@ -353,21 +353,20 @@ static void walker_model(const struct case_ *c, struct quantities *q)
                   : 1;
     const enum tlb_kind kinds[2] = {small ? TLB_L1_4K : TLB_L1_2M, small ? TLB_L2_4K : TLB_L2_2M};
     const enum quantity_id ids[2] = {Q_DTLB_MISS, Q_STLB_MISS};
-    /* Without a level's entries the misses are not known: said so, for the verdicts and the
+    /* Without a level's entries its misses are not known: said so, for the verdicts and the
      * penalties that need them (one buffer a page size: the reason outlives the call). */
     static char because[2][600];
-    char *why = because[small];
-    why[0] = 0;
+    const char *none[2] = {NULL, NULL};
     for (int l = 0; l < 2; l++) {
-        const char *none;
-        int entries = tlb_entries(kinds[l], &none);
+        int entries = tlb_entries(kinds[l], &none[l]);
         q->v[ids[l]] = tlb_misses(w, entries, ring_random, span);
-        if (!entries)
-            snprintf(why + strlen(why), sizeof(because[0]) - strlen(why), "%s%s: the %s DTLB's entries are not known "
-                     "(%.230s)", why[0] ? "; " : "", quantity_name(ids[l]), tlb_kind_name(kinds[l]), none);
     }
-    if (why[0])
-        q->unstated_why = why;
+    if (none[0] || none[1]) {
+        snprintf(because[small], sizeof(because[0]), "the %s DTLB's entries for %s pages are not known (%.400s)",
+                 none[0] && none[1] ? "first and second level" : none[0] ? "first level" : "second level",
+                 small ? "4 KiB" : "2 MiB", none[0] ? none[0] : none[1]);
+        q->unstated_why = because[small];
+    }
 }
 
 /* The loop's instructions from the labels its asm records (ISA_SITES): the touch loop names each
