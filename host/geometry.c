@@ -118,6 +118,16 @@ int host_cache_store(const char *path, const struct json *j)
     return rc;
 }
 
+void host_cache_begin(struct json *j, const char *key, double seconds)
+{
+    char date[32];
+    json_init(j);
+    json_object_begin(j, NULL);
+    json_string(j, "key", key);
+    json_string(j, "date", iso_now(date));
+    json_number(j, "seconds", seconds);
+}
+
 static void cache_path(void)
 {
     char key[1024];
@@ -189,16 +199,12 @@ static int cache_read(void)
 
 static void cache_write(void)
 {
-    char key[1024], date[32];
+    char key[1024];
     if (!geo.cache_file[0])
         return;
     cache_key(key, sizeof(key));
     struct json j;
-    json_init(&j);
-    json_object_begin(&j, NULL);
-    json_string(&j, "key", key);
-    json_string(&j, "date", iso_now(date));
-    json_number(&j, "seconds", geo.seconds);
+    host_cache_begin(&j, key, geo.seconds);
     const struct latency_point *const passes[2] = {geo.points, geo.again};
     for (int k = 0; k < 2; k++) {
         json_array_begin(&j, k ? "again" : "points");

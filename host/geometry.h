@@ -70,6 +70,8 @@ const struct geometry *geometry_get(void);
  * -1 with errno. */
 int host_cache_file(const char *stem, const char *key, char *out, size_t n);
 int host_cache_store(const char *path, const struct json *j);
+/* A cache file's object begun: its key, the date and what measuring took. */
+void host_cache_begin(struct json *j, const char *key, double seconds);
 /* The side-by-side table for pmucal info, and the manifest's "geometry" object. */
 void geometry_print(FILE *f);
 void geometry_json(struct json *j);

@@ -281,16 +281,12 @@ static int cache_read(void)
 
 static void cache_write(void)
 {
-    char key[1024], date[32];
+    char key[1024];
     if (!facts.cache_file[0])
         return;
     cache_key(key, sizeof(key));
     struct json j;
-    json_init(&j);
-    json_object_begin(&j, NULL);
-    json_string(&j, "key", key);
-    json_string(&j, "date", iso_now(date));
-    json_number(&j, "seconds", facts.seconds);
+    host_cache_begin(&j, key, facts.seconds);
     json_array_begin(&j, "points");
     for (int i = 0; i < facts.npoints; i++) {
         json_array_begin(&j, NULL);

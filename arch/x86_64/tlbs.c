@@ -121,18 +121,10 @@ static bool leaf2_tlbs(struct cpu_tlbs *t, bool *points_to_18)
 int cpu_tlbs_read(struct cpu_tlbs *t, char *why, int whylen)
 {
     memset(t, 0, sizeof(*t));
-    char err[512];
-    t->from = cpuid_origin(err, sizeof(err));
-    if (!t->from) {
-        snprintf(why, (size_t)whylen, "%s", err);
+    char vendor[13];
+    t->from = cpuid_vendor_of(vendor, why, (size_t)whylen);
+    if (!t->from)
         return -1;
-    }
-    uint32_t r[4];
-    char vendor[13] = "";
-    if (cpuid_query(0, 0, r)) {
-        memcpy(vendor, &r[1], 4), memcpy(vendor + 4, &r[3], 4), memcpy(vendor + 8, &r[2], 4);
-        vendor[12] = '\0';
-    }
     if (!strcmp(vendor, "AuthenticAMD") || !strcmp(vendor, "HygonGenuine")) {
         amd_tlbs(t);
         return 0;
