@@ -26,8 +26,7 @@
  * ISA_NAME: "x86-64", "AArch64", for messages
  *
  * CPU identification
- *     struct cpu_facts: vendor, brand, family, model, stepping, first-level and shared data TLB
- *       entries (4K and 2M pages), and the ISA's own feature flags
+ *     struct cpu_facts: vendor, brand, family, model, stepping, and the ISA's own feature flags
  *     const struct cpu_facts *cpu_get(void)
  *     enum isa_ext ISA_*: extensions a kernel variant may need and a counter source may lack;
  *       isa_exts[isa_nexts] {bit, name}, bool isa_ext_present(unsigned bit)
@@ -37,6 +36,8 @@
  * The data caches as the CPU describes them
  *     struct cpu_caches: per level, the size said and by what, the full description (size, ways)
  *       where there is one, and why it cannot be whole; int cpu_caches_read(c, why, whylen)
+ *     struct cpu_tlbs: data TLB entries (first and second level, 4K and 2M pages), the leaf that
+ *       states each, and why none; int cpu_tlbs_read(t, why, whylen) (arch/tlbs.h)
  *
  * The inline-asm regions of the hand-written kernels, macros expanded in their run functions
  * (the measured code stays the kernel's own), each with the instructions it retires

@@ -15,6 +15,7 @@ void quantities_unstated(struct quantities *q)
     for (int i = 0; i < Q_COUNT; i++)
         q->v[i] = NAN;
     q->v[Q_ITER] = 1;
+    q->unstated_why = NULL;
 }
 
 bool quantity_stated(const struct quantities *q, enum quantity_id id)

@@ -94,6 +94,10 @@ enum quantity_id {
 /* Per-iteration amounts; a model leaves what it cannot state as NaN ("not stated"). */
 struct quantities {
     double v[Q_COUNT];
+    /* Why the model left quantities it states on other hosts unstated: a fact this host lacks
+     * ("dtlb.miss, stlb.miss: the first-level DTLB's entries are not known: ..."); NULL. Static
+     * storage. A verdict or a penalty that needs such a quantity is a SKIP with this reason. */
+    const char *unstated_why;
 };
 
 void quantities_unstated(struct quantities *q);  /* all NaN, then ITER = 1 */

@@ -84,17 +84,58 @@ static int cache_dir(char *out, size_t n)
     return -1;
 }
 
-static void cache_path(void)
+int host_cache_file(const char *stem, const char *key, char *out, size_t n)
 {
-    char dir[3800], key[1024];
-    geo.cache_file[0] = 0;
+    char dir[3800];
+    out[0] = 0;
     if (cache_dir(dir, sizeof(dir)))
-        return;
-    cache_key(key, sizeof(key));
+        return -1;
     uint64_t h = 1469598103934665603ull;   /* FNV-1a */
     for (const char *p = key; *p; p++)
         h = (h ^ (unsigned char)*p) * 1099511628211ull;
-    snprintf(geo.cache_file, sizeof(geo.cache_file), "%s/geometry-%016llx.json", dir, (unsigned long long)h);
+    return snprintf(out, n, "%s/%s-%016llx.json", dir, stem, (unsigned long long)h) < (int)n ? 0 : -1;
+}
+
+int host_cache_store(const char *path, const struct json *j)
+{
+    char dir[4096];
+    if (!path[0] || cache_dir(dir, sizeof(dir)))
+        return -1;
+    char *slash = dir;
+    while ((slash = strchr(slash + 1, '/'))) {   /* mkdir -p */
+        *slash = 0;
+        mkdir(dir, 0755);
+        *slash = '/';
+    }
+    mkdir(dir, 0755);
+    char *tmp = xasprintf("%s.%d", path, (int)getpid());
+    FILE *f = fopen(tmp, "w");
+    int rc = !f || json_write_line(j, f) || fclose(f) || rename(tmp, path) ? -1 : 0;
+    if (rc && f) {
+        int e = errno;   /* what failed, not the clean-up */
+        unlink(tmp);
+        errno = e;
+    }
+    free(tmp);
+    return rc;
+}
+
+void host_cache_begin(struct json *j, const char *key, double seconds)
+{
+    char date[32];
+    json_init(j);
+    json_object_begin(j, NULL);
+    json_string(j, "key", key);
+    json_string(j, "date", iso_now(date));
+    json_number(j, "seconds", seconds);
+}
+
+static void cache_path(void)
+{
+    char key[1024];
+    cache_key(key, sizeof(key));
+    if (host_cache_file("geometry", key, geo.cache_file, sizeof(geo.cache_file)))
+        geo.cache_file[0] = 0;
 }
 
 /* The cached points into out: their count (at least 4), or -1 with why when one is not
@@ -160,23 +201,12 @@ static int cache_read(void)
 
 static void cache_write(void)
 {
-    char key[1024], date[32], dir[4096];
-    if (!geo.cache_file[0] || cache_dir(dir, sizeof(dir)))
+    char key[1024];
+    if (!geo.cache_file[0])
         return;
-    char *slash = dir;
-    while ((slash = strchr(slash + 1, '/'))) {   /* mkdir -p */
-        *slash = 0;
-        mkdir(dir, 0755);
-        *slash = '/';
-    }
-    mkdir(dir, 0755);
     cache_key(key, sizeof(key));
     struct json j;
-    json_init(&j);
-    json_object_begin(&j, NULL);
-    json_string(&j, "key", key);
-    json_string(&j, "date", iso_now(date));
-    json_number(&j, "seconds", geo.seconds);
+    host_cache_begin(&j, key, geo.seconds);
     const struct latency_point *const passes[2] = {geo.points, geo.again};
     for (int k = 0; k < 2; k++) {
         json_array_begin(&j, k ? "again" : "points");
@@ -190,12 +220,9 @@ static void cache_write(void)
         json_array_end(&j);
     }
     json_object_end(&j);
-    char *tmp = xasprintf("%s.%d", geo.cache_file, (int)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f || json_write_line(&j, f) || fclose(f) || rename(tmp, geo.cache_file))
+    if (host_cache_store(geo.cache_file, &j))
         pm_warn("cannot store the measured cache levels in %s (%s): they will be measured again next time; "
                 "PMUCAL_CACHE_DIR names another folder", geo.cache_file, strerror(errno));
-    free(tmp);
     json_free(&j);
 }
 

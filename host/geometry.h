@@ -64,6 +64,14 @@ const struct topo *topo_resolved(void);
  * 0, or -1 with a message. */
 int geometry_measure_now(void);
 const struct geometry *geometry_get(void);
+/* The per-host cache of measured facts (PMUCAL_CACHE_DIR, else $XDG_CACHE_HOME/pmucal, else
+ * ~/.cache/pmucal): the file for a fact's stem ("geometry", "tlb") and the key naming what it was
+ * measured on, -1 when no folder is known; storing writes it whole (a temporary file renamed),
+ * -1 with errno. */
+int host_cache_file(const char *stem, const char *key, char *out, size_t n);
+int host_cache_store(const char *path, const struct json *j);
+/* A cache file's object begun: its key, the date and what measuring took. */
+void host_cache_begin(struct json *j, const char *key, double seconds);
 /* The side-by-side table for pmucal info, and the manifest's "geometry" object. */
 void geometry_print(FILE *f);
 void geometry_json(struct json *j);

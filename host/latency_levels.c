@@ -14,10 +14,6 @@
 #define KERNEL_WIDTH 0.22      /* ln(1.25) */
 #define MODE_MIN_OCTAVES 0.5
 #define LEVEL_STEP 1.8
-/* The capacity is where this fraction of the way from a level's latency to the next one's is
- * reached: caches that do not replace by strict LRU lose some hits before they are full (the
- * Zen L2 is a third of the way up at its capacity) and keep some beyond it. */
-#define CAPACITY_FRACTION 0.4
 
 uint64_t latency_cache_like(double bytes)
 {
@@ -139,10 +135,10 @@ int latency_levels_detect(const struct latency_point *p, int n, struct latency_l
         pl->lo = c[from[i]];
         pl->hi = c[to[i]];
     }
-    /* Capacity: where the curve has come CAPACITY_FRACTION of the way to the next plateau's
+    /* Capacity: where the curve has come LATENCY_CAPACITY_FRACTION of the way to the next plateau's
      * latency (log-interpolated between the points around it). */
     for (int i = 0; i + 1 < k; i++) {
-        double at = out->plateau[i].cycles + CAPACITY_FRACTION * (out->plateau[i + 1].cycles - out->plateau[i].cycles);
+        double at = out->plateau[i].cycles + LATENCY_CAPACITY_FRACTION * (out->plateau[i + 1].cycles - out->plateau[i].cycles);
         for (int j = from[i] + 1; j <= to[i + 1]; j++)
             if (c[j] >= at) {
                 double f = c[j] > c[j - 1] ? (at - c[j - 1]) / (c[j] - c[j - 1]) : 0;

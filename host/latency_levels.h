@@ -23,6 +23,12 @@ struct latency_point {
  * (PMUCAL_CURVE_FILE) and one levels are read from need positive latencies. */
 bool latency_point_ok(const struct latency_point *p, bool measured, char *why, size_t whylen);
 
+/* A capacity (a cache's, a TLB's) is where this fraction of the way from a level's latency to
+ * the next one's is reached: caches and TLBs that do not replace by strict LRU lose some hits
+ * before they are full (the Zen L2 is a third of the way up at its capacity; this Golden Cove
+ * guest's STLB a quarter at 1792 of its 2048 pages) and keep some beyond it. */
+#define LATENCY_CAPACITY_FRACTION 0.4
+
 #define LATENCY_MAX_PLATEAUS 6
 /* A plateau at or above this is memory, never a cache: x86 L3s answer in 10-37 ns (the largest
  * server meshes), local DRAM in 60-130 ns; a VM's L3 shared with its neighbours falls between

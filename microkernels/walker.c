@@ -11,6 +11,7 @@
 #include "core/sites.h"
 #include "core/team.h"
 #include "host/geometry.h"
+#include "host/tlb.h"
 #include "host/topo.h"
 #include "microkernels/loopmodel.h"
 #include <math.h>
@@ -201,6 +202,9 @@ static int walker_setup(struct case_ *c)
         pm_error("walker: page_stride=%s must be a multiple of 8 and at least stride", case_str(c, "page_stride"));
         return KERNEL_ERROR;
     }
+    /* The model needs the TLBs' entries: where the CPU states none, they are measured now (once
+     * per host, cached), outside any measured region. */
+    tlb_resolved();
     w->spacing = pstride ? pstride : stride;
     w->slots = size / w->spacing;
     if (w->slots < 2) {
@@ -343,13 +347,26 @@ static void walker_model(const struct case_ *c, struct quantities *q)
         q->v[Q_D1_MISS_WARM] = w->lines * 64 > t->data[1].size ? (random_order ? L : L * lines_per_load) : 0;
         q->v[Q_LL_MISS_WARM] = last && w->lines * 64 > t->data[last].size ? (random_order ? L : L * lines_per_load) : 0;
     }
-    const struct cpu_facts *cpu = cpu_get();
     bool small = w->buf.kind == PAGE_4K;
     bool ring_random = case_is(c, "order", "random");
     uint64_t span = case_is(c, "order", "block") ? (case_uint(c, "block") * 4096 + page_bytes(w->buf.kind) - 1) / page_bytes(w->buf.kind)
                   : 1;
-    q->v[Q_DTLB_MISS] = tlb_misses(w, small ? cpu->dtlb1_4k : cpu->dtlb1_2m, ring_random, span);
-    q->v[Q_STLB_MISS] = tlb_misses(w, small ? cpu->stlb_4k : cpu->stlb_2m, ring_random, span);
+    const enum tlb_kind kinds[2] = {small ? TLB_L1_4K : TLB_L1_2M, small ? TLB_L2_4K : TLB_L2_2M};
+    const enum quantity_id ids[2] = {Q_DTLB_MISS, Q_STLB_MISS};
+    /* Without a level's entries its misses are not known: said so, for the verdicts and the
+     * penalties that need them (one buffer a page size: the reason outlives the call). */
+    static char because[2][600];
+    const char *none[2] = {NULL, NULL};
+    for (int l = 0; l < 2; l++) {
+        int entries = tlb_entries(kinds[l], &none[l]);
+        q->v[ids[l]] = tlb_misses(w, entries, ring_random, span);
+    }
+    if (none[0] || none[1]) {
+        snprintf(because[small], sizeof(because[0]), "the %s DTLB's entries for %s pages are not known (%.400s)",
+                 none[0] && none[1] ? "first and second level" : none[0] ? "first level" : "second level",
+                 small ? "4 KiB" : "2 MiB", none[0] ? none[0] : none[1]);
+        q->unstated_why = because[small];
+    }
 }
 
 /* The loop's instructions from the labels its asm records (ISA_SITES): the touch loop names each

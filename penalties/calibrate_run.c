@@ -208,6 +208,16 @@ static int fit_run(struct cal *k, const struct recipe *rc, struct penalty *p, in
         p->occ_issue = p->occ.issue;
         p->occ_control = p->occ.control;
     }
+    /* A model that cannot state the occurrences on this host (a fact it lacks: the TLB's entries)
+     * gives nothing to divide by: a SKIP with that reason, not a failure of the penalty. */
+    const struct case_result *unstated = isnan(is->q.v[q]) ? is : co && isnan(co->q.v[q]) ? co : NULL;
+    if (!p->occ.from_event && unstated) {
+        p->status = "skip";
+        snprintf(p->reason, sizeof(p->reason), "%.100s: its model does not state %s%s%.300s", unstated->text,
+                 rc->occurrence, unstated->q.unstated_why ? ": " : " on this host",
+                 unstated->q.unstated_why ? unstated->q.unstated_why : "");
+        return -1;
+    }
     double delta = p->occ_issue - p->occ_control;
     if (isnan(delta) || delta <= 0) {
         p->status = "not_ok";

@@ -9,6 +9,7 @@
 #include "events/pfm.h"
 #include "host/clock.h"
 #include "host/geometry.h"
+#include "host/tlb.h"
 #include "host/topo.h"
 #include <dirent.h>
 #include <hwloc.h>
@@ -186,6 +187,7 @@ static void gather(struct host_facts *h)
         h->table = catalog_active(h->table_why, sizeof(h->table_why));
     h->hw = perf_hw_usable(h->why, sizeof(h->why));
     h->topo = topo_resolved();
+    tlb_resolved();
     h->huge = host_huge_pages(h->how, sizeof(h->how));
     h->clock = clock_get();
     uname(&h->uts);
@@ -230,8 +232,7 @@ void host_facts_print(FILE *f)
     for (size_t i = 0; i < isa_nexts; i++)
         fprintf(f, "%s %s %s", i ? "," : "", isa_exts[i].key, isa_ext_present(isa_exts[i].bit) ? "yes" : "no");
     fprintf(f, "\n");
-    fprintf(f, "dtlb       4k: %d first level, %d second; 2m: %d first, %d second\n", h.cpu->dtlb1_4k, h.cpu->stlb_4k,
-            h.cpu->dtlb1_2m, h.cpu->stlb_2m);
+    tlb_print(f);
     if (h.have_core)
         fprintf(f, "pmu        %s (%s): %d counters, %d fixed, %d events in libpfm4\n", h.core.name, h.core.desc,
                 h.core.counters, h.core.fixed_counters, h.core.events);
@@ -297,12 +298,7 @@ void host_facts_json(struct json *j)
     for (size_t i = 0; i < isa_nexts; i++)
         json_bool(j, isa_exts[i].key, isa_ext_present(isa_exts[i].bit));
     json_object_end(j);
-    json_object_begin(j, "dtlb_entries");
-    json_int(j, "l1_4k", cpu->dtlb1_4k);
-    json_int(j, "l2_4k", cpu->stlb_4k);
-    json_int(j, "l1_2m", cpu->dtlb1_2m);
-    json_int(j, "l2_2m", cpu->stlb_2m);
-    json_object_end(j);
+    tlb_json(j);
     json_object_end(j);
 
     const struct pfm_core core = h.core;

@@ -7,8 +7,8 @@
 emr() { HWLOC_COMPONENTS=x86 HWLOC_CPUID_PATH="$PWD/tests/hosts/emr-vm/cpuid" "$@"; }
 zen5() { HWLOC_COMPONENTS=x86 HWLOC_CPUID_PATH="$PWD/tests/hosts/zen5-vm/cpuid" "$@"; }
 
-if ! "$PMUCAL" info --json 2>/dev/null | jq -e '.cpu.dtlb_from' > /dev/null || [ "$(uname -m)" != x86_64 ]; then
-    skip "TLB facts from CPUID fixtures" "the fixtures are x86 CPUID dumps; this build is $(uname -m)"
+if [ "$(uname -m)" != x86_64 ]; then
+    skip "TLB facts from CPUID fixtures" "the fixtures are x86 CPUID dumps; this machine is $(uname -m)"
     echo "1..$T_N"; exit 0
 fi
 

@@ -249,7 +249,8 @@ struct verdict check_event(const struct rule *r, const struct event_spec *ev, co
     }
     v.expected = expr_eval(r->expr, q);
     if (isnan(v.expected)) {
-        snprintf(v.reason, sizeof(v.reason), "the case's model does not state %s", r->expr_text);
+        snprintf(v.reason, sizeof(v.reason), "the case's model does not state %s%s%s", r->expr_text,
+                 q->unstated_why ? ": " : "", q->unstated_why ? q->unstated_why : "");
         return v;
     }
     if (isnan(v.measured)) {

@@ -17,9 +17,6 @@ struct cpu_facts {
     int variant;           /* MIDR[23:20] */
     uint64_t midr;         /* 0 = the kernel exposes none */
     char ident[40];        /* "MIDR_EL1 0x414fd0c1 (sysfs)": the identifying register and where it was read */
-    /* Data TLB entries: user space cannot read them on AArch64; 0 = unknown. */
-    int dtlb1_4k, stlb_4k;
-    int dtlb1_2m, stlb_2m;
 };
 
 /* Extensions a kernel variant may need beyond ARMv8.0 with AdvSIMD (NEON, always there), and a

@@ -4,6 +4,7 @@
 #define PMUCAL_A64_ISA_IMPL_H
 #include "arch/aarch64/a64_emit.h"
 #include "arch/caches.h"
+#include "arch/tlbs.h"
 #include "arch/aarch64/cpu.h"
 #include "arch/aarch64/regions.h"
 #include "arch/aarch64/ticks.h"

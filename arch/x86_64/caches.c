@@ -11,17 +11,10 @@
 int cpu_caches_read(struct cpu_caches *c, char *why, int whylen)
 {
     memset(c, 0, sizeof(*c));
-    char err[512];
-    c->from = cpuid_origin(err, sizeof(err));
-    if (!c->from) {
-        snprintf(why, (size_t)whylen, "%s", err);
+    c->from = cpuid_vendor_of(c->vendor, why, (size_t)whylen);
+    if (!c->from)
         return -1;
-    }
     uint32_t r[4];
-    cpuid_query(0, 0, r);
-    memcpy(c->vendor, &r[1], 4);
-    memcpy(c->vendor + 4, &r[3], 4);
-    memcpy(c->vendor + 8, &r[2], 4);
     bool amd = !strcmp(c->vendor, "AuthenticAMD") || !strcmp(c->vendor, "HygonGenuine");
     uint32_t deterministic = amd ? 0x8000001Du : !strcmp(c->vendor, "GenuineIntel") ? 4 : 0;
     /* AMD's summary leaf: the L2 and L3 sizes, and whether the L3's associativity is to be

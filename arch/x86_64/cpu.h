@@ -12,9 +12,6 @@ struct cpu_facts {
     bool sse2, avx, avx2, avx512f, fma;
     bool rdtscp;           /* CPUID 0x80000001 EDX[27]; a VM may leave it out */
     char ident[40];        /* the identifying register where the ISA has one (AArch64's MIDR); "" */
-    /* Data TLB entries for 4 KiB pages, first level and the last (shared) level; 0 = unknown. */
-    int dtlb1_4k, stlb_4k;
-    int dtlb1_2m, stlb_2m;
 };
 
 /* Instruction-set extensions a kernel (or one of its variants) may need beyond x86-64 + SSE2,

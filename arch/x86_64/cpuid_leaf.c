@@ -89,3 +89,15 @@ bool cpuid_query(uint32_t leaf, uint32_t sub, uint32_t r[4])
         }
     return false;
 }
+
+const char *cpuid_vendor_of(char vendor[13], char *why, size_t n)
+{
+    uint32_t r[4];
+    vendor[0] = '\0';
+    const char *from = cpuid_origin(why, n);
+    if (from && cpuid_query(0, 0, r)) {
+        memcpy(vendor, &r[1], 4), memcpy(vendor + 4, &r[3], 4), memcpy(vendor + 8, &r[2], 4);
+        vendor[12] = '\0';
+    }
+    return from;
+}

@@ -10,6 +10,9 @@
 /* Where the answers come from: "this CPU", or the dump's path. NULL with why when
  * HWLOC_CPUID_PATH is set and its pu0 cannot be read. */
 const char *cpuid_origin(char *why, size_t n);
+/* cpuid_origin, and the vendor string of leaf 0 into vendor ("" when the dump lacks leaf 0):
+ * what every reader of a description (caches, TLBs) starts with. */
+const char *cpuid_vendor_of(char vendor[13], char *why, size_t n);
 /* One leaf (subleaf sub; ignored for leaves the dump recorded without one). false, with r
  * zeroed, when the leaf is beyond the CPU's maximum or absent from the dump. */
 bool cpuid_query(uint32_t leaf, uint32_t sub, uint32_t r[4]);

@@ -3,6 +3,7 @@
 #ifndef PMUCAL_X86_ISA_IMPL_H
 #define PMUCAL_X86_ISA_IMPL_H
 #include "arch/caches.h"
+#include "arch/tlbs.h"
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/regions.h"
 #include "arch/x86_64/ticks.h"

@@ -6,6 +6,7 @@
 #include "arch/isa.h"
 #include "core/kernel.h"
 #include "core/quantity.h"
+#include "host/tlb.h"
 #include "tap.h"
 #include <math.h>
 #include <stdio.h>
@@ -29,7 +30,7 @@ static const struct row rows[] = {
 int main(void)
 {
     const struct kernel *k = kernel_find("walker");
-    int entries = cpu_get()->dtlb1_4k;
+    int entries = tlb_resolved()->entries[TLB_L1_4K];
     if (!k || entries <= 0) {
         printf("1..0 # SKIP %s\n", !k ? "no walker kernel" : "this CPU reports no first-level 4K DTLB entry count");
         return 0;
