@@ -2,7 +2,7 @@
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -I. -MMD -MP
-LDLIBS  += -lpfm -lhwloc -lm -pthread
+LDLIBS  += -lpfm -lhwloc -lz -lm -pthread
 # The folders, lowest floor first: each includes only headers of its own floor or those below
 # ("base/json.h", from the tree's root). arch/$(ARCH) is the ISA behind arch/isa.h, the one the
 # compiler targets (x86_64 or aarch64: a native build on an Arm server takes arch/aarch64 by
