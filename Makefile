@@ -74,7 +74,7 @@ test: deps
 
 # make emu: pmucal for aarch64 (cross-built, ARCH=aarch64, in its own object folder; never
 # sanitized) and the static /init of the emulated Neoverse N1 host that tests/72-emu-n1.t boots
-# (scripts/emu-run.sh). Needs gcc-aarch64-linux-gnu and libpfm4-dev:arm64, libhwloc-dev:arm64.
+# (scripts/emu-run.sh). Needs gcc-aarch64-linux-gnu and libpfm4-dev:arm64, libhwloc-dev:arm64, zlib1g-dev:arm64.
 EMU_CC  ?= aarch64-linux-gnu-gcc
 EMU_DIR := build/aarch64
 emu:

@@ -25,7 +25,8 @@ eventdata_files() {
         awk -F, 'NR > 1 && ($4 == "core" || $4 == "hybridcore" || $4 == "offcore" || $4 == "fp_arith_inst") { sub(/^\//, "", $3); print $3 }' "$map" |
             sort -u | while read -r named; do
                 if [ -d "$1/$vendor/$named" ]; then
-                    (cd "$1/$vendor" && find "$named" -type f \( -name '*.json' -o -name '*.json.gz' \) | sort)
+                    # A perf folder's uncore-*.json (HiSilicon's) hold uncore units pmucal does not count.
+                    (cd "$1/$vendor" && find "$named" -type f \( -name '*.json' -o -name '*.json.gz' \) ! -name 'uncore-*' | sort)
                 elif [ -f "$1/$vendor/$named" ]; then
                     echo "$named"
                 elif [ -f "$1/$vendor/$named.gz" ]; then   # shipped compressed (events/vendor.c reads both)

@@ -152,6 +152,27 @@ emr $PMUCAL info --json 2> /dev/null | jq -r '[.pmu.event_source, .pmu.vendor_ta
 grep -q '^vendor table|EMR|.*onto that spr table' "$TMP/emr.info"
 ok $? "info on the EMR fixture: events from the vendor table EMR, and the libpfm4 note: $(cut -c1-160 "$TMP/emr.info")"
 
+# perf metric names come from the table of the calibrated CPU's model: a calibration recorded on
+# the EMR VM (CPUID GenuineIntel-6-CF-2, no model of models.h) gets EMR's own names, renamed ones
+# too (ASSISTS.FP, Skylake's FP_ASSIST.ANY), each an EventName of the EMR table; a model whose table
+# has no event for any penalty's issue gets no metrics and a message saying so.
+mkdir -p "$TMP/emrcal" "$TMP/n1cal"
+jq '.cpu_model = null | .host.cpu.id = "GenuineIntel-6-CF-2"' results/reference/zen5-vm-calibrate/penalties.json > "$TMP/emrcal/penalties.json"
+(hide_host_pmu; $PMUCAL emit --format perf-metrics "$TMP/emrcal" > "$TMP/emr-metrics.json" 2> "$TMP/emr-metrics.err")
+rc=$?
+gzip -dc eventdata/intel/EMR/events/emeraldrapids_core.json.gz | jq -r '.Events[].EventName' | sort -u > "$TMP/emr-names"
+jq -r '.[].MetricExpr' "$TMP/emr-metrics.json" | grep -o '[A-Za-z_][A-Za-z0-9_.]*' | sort -u > "$TMP/emr-used"
+[ $rc -eq 0 ] && [ -s "$TMP/emr-used" ] && [ -z "$(comm -23 "$TMP/emr-used" "$TMP/emr-names")" ] &&
+    grep -qx 'MEM_LOAD_RETIRED.L1_HIT' "$TMP/emr-used" && grep -qx 'ASSISTS.FP' "$TMP/emr-used" &&
+    grep -qx 'CPU_CLK_UNHALTED.THREAD' "$TMP/emr-used"
+ok $? "metrics for an EMR calibration name only EMR's events ($(tr '\n' ' ' < "$TMP/emr-used" | cut -c1-200); not in the table: $(comm -23 "$TMP/emr-used" "$TMP/emr-names" | tr '\n' ' ')) (exit $rc) $(head -c 200 "$TMP/emr-metrics.err")"
+jq '.cpu_model = null | .host.cpu.id = "0x00000000414fd0c1"' results/reference/zen5-vm-calibrate/penalties.json > "$TMP/n1cal/penalties.json"
+(hide_host_pmu; $PMUCAL emit --format perf-metrics "$TMP/n1cal" > "$TMP/n1-metrics.json" 2> "$TMP/n1-metrics.err")
+rc=$?
+[ $rc -ne 0 ] && [ ! -s "$TMP/n1-metrics.json" ] &&
+    grep -q 'perf metrics: the neoverse-n1 table (CPU 0x00000000414fd0c1) has no event counting the issue of any penalty here' "$TMP/n1-metrics.err"
+ok $? "a model whose table has no event for any penalty's issue says so (exit $rc): $(grep 'perf metrics' "$TMP/n1-metrics.err" | head -c 200)"
+
 # Missing tables: exit 2, and the message says where to get them.
 where="PMUCAL_EVENTDATA to a Linux checkout's tools/perf/pmu-events/arch, an Intel perfmon checkout"
 PMUCAL_EVENTDATA=$TMP/none $PMUCAL events > /dev/null 2> "$TMP/miss.err"

@@ -12,7 +12,7 @@ BIN=${PMUCAL_EMU_BIN:-build/aarch64/pmucal}
 INIT=${PMUCAL_EMU_INIT:-build/aarch64/emu-init}
 
 if [ "${PMUCAL_TEST_EMU:-1}" = 0 ]; then
-    skip "the emulated Neoverse N1" "PMUCAL_TEST_EMU=0: the emulated Arm host is left out (it needs qemu-system-arm, gcc-aarch64-linux-gnu, libpfm4-dev:arm64, libhwloc-dev:arm64, cpio and the arm64 kernel that make deps installs)"
+    skip "the emulated Neoverse N1" "PMUCAL_TEST_EMU=0: the emulated Arm host is left out (it needs qemu-system-arm, gcc-aarch64-linux-gnu, libpfm4-dev:arm64, libhwloc-dev:arm64, zlib1g-dev:arm64, cpio and the arm64 kernel that make deps installs)"
     done_testing
     exit
 fi

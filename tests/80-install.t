@@ -23,15 +23,17 @@ ok $? "installed pmucal finds its $files expectation files beside itself (exit $
 
 # The event tables: the installed binary, away from the tree, reads them in PREFIX/share/pmucal.
 data="$stage/usr/share/pmucal"
-(cd "$TMP" && env -u PMUCAL_EVENTDATA PMUCAL_CPUID=AuthenticAMD-26-2 "$bin" events > "$TMP/events.out" 2>&1)
+(hide_host_pmu; cd "$TMP" && env -u PMUCAL_EVENTDATA PMUCAL_CPUID=AuthenticAMD-26-2 "$bin" events > "$TMP/events.out" 2>&1)
 rc=$?
 [ $rc = 0 ] && [ -s "$data/eventdata/amd/mapfile.csv" ] && [ -s "$data/eventdata/intel/mapfile.csv" ] &&
     [ -s "$data/eventdata/arm/mapfile.csv" ] && [ -s "$data/eventdata/arm/common-and-microarch.json" ] &&
     [ -d "$data/eventdata/arm/arm/neoverse-n1" ] && [ -s "$data/eventdata/amd/LICENSE" ] && [ -s "$data/eventdata/intel/SOURCE" ] &&
     grep -q "^# source: $data/eventdata/amd/amdzen5 " "$TMP/events.out" && grep -q '^ls_dispatch.ld_dispatch ' "$TMP/events.out"
 ok $? "installed pmucal lists a Zen 5's events from $data/eventdata, which holds AMD's, Intel's and Arm's tables with licence and source (exit $rc): $(head -c 100 "$TMP/events.out")"
-[ -z "$(find "$data/eventdata" -path '*/metrics/*' -o -name '*uncore*' | head -1)" ] && grep -q '^eventdata/amd/amdzen5/' "$data/installed-files"
-ok $? "only core tables the mapfiles name are installed (no uncore, no metrics), each listed in installed-files"
+[ -z "$(find "$data/eventdata" -path '*/metrics/*' -o -name '*uncore*' | head -1)" ] && grep -q '^eventdata/amd/amdzen5/' "$data/installed-files" &&
+    grep -q '^eventdata/intel/EMR/events/emeraldrapids_core.json.gz$' "$data/installed-files" &&
+    (hide_host_pmu; cd "$TMP" && env -u PMUCAL_EVENTDATA PMUCAL_CPUID=GenuineIntel-6-CF "$bin" events) 2> /dev/null | grep -q "^# source: $data/eventdata/intel/EMR/events/emeraldrapids_core.json.gz "
+ok $? "only core tables the mapfiles name are installed (no uncore, no metrics; Intel's as .json.gz, which the installed pmucal reads), each listed in installed-files"
 make -s install $san DESTDIR="$TMP/stage2" PREFIX=/usr EVENTDATA="$TMP/none" > "$TMP/make2.out" 2>&1
 rc=$?
 [ $rc = 0 ] && [ ! -e "$TMP/stage2/usr/share/pmucal/eventdata" ] && grep -q "no event tables at $TMP/none" "$TMP/make2.out"
