@@ -2,7 +2,7 @@
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -I. -MMD -MP
-LDLIBS  += -lpfm -lhwloc -lm -pthread
+LDLIBS  += -lpfm -lhwloc -lz -lm -pthread
 # The folders, lowest floor first: each includes only headers of its own floor or those below
 # ("base/json.h", from the tree's root). arch/$(ARCH) is the ISA behind arch/isa.h, the one the
 # compiler targets (x86_64 or aarch64: a native build on an Arm server takes arch/aarch64 by
@@ -74,7 +74,7 @@ test: deps
 
 # make emu: pmucal for aarch64 (cross-built, ARCH=aarch64, in its own object folder; never
 # sanitized) and the static /init of the emulated Neoverse N1 host that tests/72-emu-n1.t boots
-# (scripts/emu-run.sh). Needs gcc-aarch64-linux-gnu and libpfm4-dev:arm64, libhwloc-dev:arm64.
+# (scripts/emu-run.sh). Needs gcc-aarch64-linux-gnu and libpfm4-dev:arm64, libhwloc-dev:arm64, zlib1g-dev:arm64.
 EMU_CC  ?= aarch64-linux-gnu-gcc
 EMU_DIR := build/aarch64
 emu:

@@ -1,4 +1,5 @@
 #include "base/jread.h"
+#include "base/gzfile.h"
 #include "base/json.h"
 #include "base/util.h"
 #include <errno.h>
@@ -341,7 +342,7 @@ struct jvalue *jread_file(const char *path, char *err, size_t errlen)
 {
     size_t len;
     char reason[512];
-    char *text = read_file_bounded(path, INPUT_FILE_MAX, &len, reason, sizeof(reason));
+    char *text = read_file_maybe_gz(path, INPUT_FILE_MAX, &len, reason, sizeof(reason));
     if (!text) {
         snprintf(err, errlen, "cannot read %s", reason);
         return NULL;

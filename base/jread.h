@@ -22,7 +22,7 @@ struct jvalue {
 /* Parse exactly one value (surrounding white space allowed). NULL on error, with err holding
  * "line L column C: what". */
 struct jvalue *jread_parse(const char *text, size_t len, char *err, size_t errlen);
-/* Read and parse a whole file; err names the path. */
+/* Read and parse a whole file (a PATH ending in .gz inflated: base/gzfile.h); err names the path. */
 struct jvalue *jread_file(const char *path, char *err, size_t errlen);
 /* jread_file, printing its error (one message naming the file) when it fails. */
 struct jvalue *jread_load(const char *path);

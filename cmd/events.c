@@ -71,6 +71,8 @@ static void print_catalog(const struct catalog *c, struct events_args *a)
 {
     if (!a->json)
         printf("# source: %s (%s); %d programmable counters (%s)\n", c->path, c->how, c->counters, c->counters_how);
+    if (!a->json && catalog_libpfm4_note(c->name))
+        printf("# libpfm4: %s\n", catalog_libpfm4_note(c->name));
     /* The core events, then the uncore units' (counted CPU-wide for the socket, events/uncore.h). */
     for (int i = 0; i < c->vt.n + c->vt.nuncore; i++) {
         const struct vendor_event *v = i < c->vt.n ? &c->vt.ev[i] : &c->vt.uncore[i - c->vt.n];

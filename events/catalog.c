@@ -1,5 +1,6 @@
 #include "events/catalog.h"
 #include "arch/isa.h"
+#include "base/gzfile.h"
 #include "base/util.h"
 #include "events/perfsyntax.h"
 #include "events/pfm.h"
@@ -19,6 +20,25 @@ static const struct {
     {"bdw", "BDW"}, {"snb", "SNB"}, {"ivb", "IVB"}, {"wsm_dp", "WSM-EP-DP"},
     {"amd64_fam17h_zen2", "amdzen2"}, {"amd64_fam19h_zen3", "amdzen3"}, {"amd64_fam19h_zen4", "amdzen4"},
 };
+
+/* Models this libpfm4 (Debian's 4.13) has no core PMU for, which its later releases cover: encoded
+ * here through the vendor table, and said so. */
+static const struct {
+    const char *table, *note;
+} libpfm4_successors[] = {
+    {"EMR", "libpfm4 4.13's spr PMU matches Sapphire Rapids (model 0x8F) only; later libpfm4 maps Emerald Rapids "
+            "(0xCF) onto that spr table. Until then its events are encoded through the vendor table EMR"},
+    {"GNR", "libpfm4 4.13 has no Granite Rapids PMU; later libpfm4 adds one (gnr) for models 0xAD and 0xAE. Until "
+            "then its events are encoded through the vendor table GNR"},
+};
+
+const char *catalog_libpfm4_note(const char *table)
+{
+    for (size_t i = 0; table && i < ARRAY_SIZE(libpfm4_successors); i++)
+        if (!strcmp(libpfm4_successors[i].table, table))
+            return libpfm4_successors[i].note;
+    return NULL;
+}
 
 const char *catalog_table_of_pfm(const char *pfm)
 {
@@ -146,12 +166,15 @@ static bool row_matches(const char *re_text, const char *sig)
     int row_dashes = 0, sig_dashes = 0;
     for (const char *p = re_text; *p; p++)
         row_dashes += *p == '-';
+    /* perf counts the row's dashes as they stand: exactly 3 is a row with a stepping; a range's
+     * dash inside brackets ("[0-9A-F]") makes more, and such a row has none (amdzen1's). */
+    bool row_stepping = row_dashes == 3;
     char id[128];
     snprintf(id, sizeof(id), "%s", sig);
     for (char *p = id; *p; p++)
-        if (*p == '-' && ++sig_dashes == 3 && row_dashes < 3)
+        if (*p == '-' && ++sig_dashes == 3 && !row_stepping)
             *p = '\0';
-    if (row_dashes >= 3 && sig_dashes < 3)
+    if (row_stepping && sig_dashes < 3)
         return false;
     regex_t re;
     if (regcomp(&re, re_text, REG_EXTENDED))
@@ -238,43 +261,67 @@ static int load_by_mapfile(struct catalog *c, const char *vendor, const char *di
         free(map);
         return 0;
     }
-    char *first_row = NULL, *next = NULL;
+    char *first_row = NULL, *next = NULL, *other_types = NULL;
     for (char *line = text; rc >= 0 && line && *line; line = next) {
         next = strchr(line, '\n');
         if (next)
             *next++ = '\0';
         line[strcspn(line, "\r")] = '\0';
-        char *cols[4] = {0}, *save = NULL;
+        /* Family-model, Version, Filename, EventType, and on Intel's: Core Type, Native Model ID, Core
+         * Role Name (empty fields kept in place). */
+        char *cols[7] = {0}, *rest = line;
         int k = 0;
-        for (char *t = strtok_r(line, ",", &save); t && k < 4; t = strtok_r(NULL, ",", &save))
-            cols[k++] = t;
+        while (rest && k < 7)
+            cols[k++] = strsep(&rest, ",");
         bool arm = !strcmp(vendor, "arm");
         if (k < 4 || !strcmp(cols[0], "Family-model") ||
             !(arm ? midr_row_matches(cols[0], sig) : row_matches(cols[0], sig)))
             continue;
-        if (strcmp(cols[3], "core") && strcmp(cols[3], "offcore") && strcmp(cols[3], "fp_arith_inst"))
+        bool hybrid = !strcmp(cols[3], "hybridcore");
+        if (strcmp(cols[3], "core") && strcmp(cols[3], "offcore") && strcmp(cols[3], "fp_arith_inst") && !hybrid)
             continue;   /* uncore, metrics: not core events */
         if (first_row && strcmp(first_row, cols[0]))
             break;      /* perf takes the first row that matches */
-        char *path = xasprintf("%s/%s", dir, cols[2][0] == '/' ? cols[2] + 1 : cols[2]);
-        struct stat st;
-        if (stat(path, &st)) {
-            snprintf(why, n, "%s row '%s' names %s, which is not there (%s)", map, cols[0], path, CATALOG_WHERE);
-            free(path);
+        /* A hybrid part's rows name one table per core type; the performance cores' (perf's
+         * cpu_core) is the catalogue, the others' (cpu_atom) are named in how. */
+        if (hybrid && (k < 7 || strcmp(cols[6], "Core"))) {
+            char *named = xasprintf("%s/%s", dir, cols[2][0] == '/' ? cols[2] + 1 : cols[2]), *have = path_or_gz(named);
+            char *more = xasprintf("%s; its %s cores (perf's cpu_atom) have %s", other_types ? other_types : "",
+                                   k < 7 ? "other" : cols[6], have ? have : named);
+            free(named);
+            free(have);
+            free(other_types);
+            other_types = more;
+            continue;
+        }
+        char *named = xasprintf("%s/%s", dir, cols[2][0] == '/' ? cols[2] + 1 : cols[2]);
+        char *path = path_or_gz(named);   /* perfmon names NAME.json; pmucal ships NAME.json.gz */
+        if (!path) {
+            snprintf(why, n, "%s row '%s' names %s, which is not there (nor %s.gz) (%s)", map, cols[0], named, named,
+                     CATALOG_WHERE);
+            free(named);
             break;
         }
+        free(named);
         if (!first_row) {
             first_row = xstrdup(cols[0]);
             c->path = xstrdup(path);
             c->name = catalog_table_name(path);
-            c->how = xasprintf("CPUID %s matches row '%s' of %s", sig, cols[0], map);
+            c->how = xasprintf("CPUID %s matches row '%s' of %s%s", sig, cols[0], map,
+                               hybrid ? " (a hybrid part: the table of its Core cores, perf's cpu_core)" : "");
         }
         rc = vendor_load(&c->vt, path) ? -1 : 1;
         free(path);
     }
     if (!first_row && !why[0])
         snprintf(why, n, "no row of %s matches CPUID %s (%s)", map, sig, CATALOG_WHERE);
+    if (rc > 0 && other_types) {
+        char *how = xasprintf("%s%s", c->how, other_types);
+        free(c->how);
+        c->how = how;
+    }
     free(first_row);
+    free(other_types);
     free(text);
     free(map);
     return rc;
@@ -320,7 +367,7 @@ char *catalog_table_path(const char *name)
     for (size_t v = 0; v < ARRAY_SIZE(layouts); v++) {
         char *dir;
         for (int k = 0; (dir = catalog_vendor_dir(layouts[v].vendor, k)); k++) {
-            /* Arm's tables sit one folder down, by core vendor (perf's arch/arm64/arm/cortex-a76-n1). */
+            /* Arm's tables sit one folder down, by core vendor (perf's arch/arm64/arm/neoverse-n1). */
             char *p = xasprintf("%s%s/%s", dir, strcmp(layouts[v].vendor, "arm") ? "" : "/arm", name);
             struct stat st;
             free(dir);

@@ -1,4 +1,5 @@
 #include "events/vendor.h"
+#include "base/gzfile.h"
 #include "base/jread.h"
 #include "base/util.h"
 #include "events/uncore.h"
@@ -145,9 +146,12 @@ static int add_uncore(struct vendor_table *t, const struct jvalue *o, const char
 static int add_arch_std(struct vendor_table *t, const struct jvalue *o, const char *file, const char *std)
 {
     const struct vendor_event *s = vendor_find(t->arch_std, std);
+    for (int i = 0; !s && i < t->arch_std->narch_metrics; i++)
+        if (!strcmp(t->arch_std->arch_metrics[i], std))
+            return 0;   /* a model's metrics.json taking the architecture's metric */
     if (!s) {
-        pm_error("%s: ArchStdEvent %s is in neither common-and-microarch.json nor recommended.json; fix the "
-                 "table entry", file, std);
+        pm_error("%s: ArchStdEvent %s is in none of common-and-microarch.json, recommended.json and sbsa.json; "
+                 "fix the table entry", file, std);
         return -1;
     }
     struct vendor_event e = *s;
@@ -283,47 +287,78 @@ static int load_dir(struct vendor_table *t, const char *path, int depth)
         char *p = xasprintf("%s/%s", path, names[i]);
         struct stat st;
         size_t len = strlen(names[i]);
-        if (!rc && !stat(p, &st)) {
+        /* NAME.json.gz is a table as NAME.json is; where both are there they are one table, read once. */
+        bool gz = len > 8 && !strcmp(names[i] + len - 8, ".json.gz"), plain = len > 5 && !strcmp(names[i] + len - 5, ".json");
+        bool twin = gz && i > 0 && strlen(names[i - 1]) == len - 3 && !strncmp(names[i - 1], names[i], len - 3);
+        if (!rc && !twin && !stat(p, &st)) {
             if (S_ISDIR(st.st_mode) && depth == 0 && !strcmp(names[i], "events"))
                 rc = load_dir(t, p, depth + 1);
-            else if (S_ISREG(st.st_mode) && len > 5 && !strcmp(names[i] + len - 5, ".json"))
+            else if (S_ISREG(st.st_mode) && (plain || gz))
                 rc = load_file(t, p);
         }
         free(p);
-        free(names[i]);
     }
+    for (int i = 0; i < n; i++)
+        free(names[i]);   /* after the loop: a .gz looks back at the name before it */
     free(names);
     return rc;
+}
+
+/* The MetricName of every entry of the architecture's metrics file (perf's arm64/sbsa.json). */
+static int load_arch_metrics(struct vendor_table *std, const char *path)
+{
+    char err[512];
+    struct jvalue *doc = jread_file(path, err, sizeof(err));
+    if (!doc || doc->type != J_ARRAY) {
+        pm_error("%s%s", doc ? path : err, doc ? ": not an array of metrics (perf's arm64 sbsa.json)" : "");
+        jread_free(doc);
+        return -1;
+    }
+    for (int i = 0; i < doc->n; i++) {
+        const char *name = jstr(jget(&doc->items[i], "MetricName"));
+        if (!name)
+            continue;
+        std->arch_metrics = xrealloc(std->arch_metrics, sizeof(char *) * (size_t)(std->narch_metrics + 1));
+        std->arch_metrics[std->narch_metrics++] = xstrdup(name);
+    }
+    jread_free(doc);
+    return 0;
 }
 
 /* perf's arm64 layout: the architecture's files two folders above a model's. */
 static int load_arch_std(struct vendor_table *std, const char *model_dir)
 {
-    static const char *const files[] = {"common-and-microarch.json", "recommended.json"};
+    static const char *const files[] = {"common-and-microarch.json", "recommended.json", "sbsa.json"};
     std->arch_std = std;   /* the files are Arm's format; recommended.json names common events */
     int rc = 0;
     for (size_t i = 0; i < sizeof(files) / sizeof(files[0]) && !rc; i++) {
-        char *p = xasprintf("%s/../../%s", model_dir, files[i]);
-        rc = access(p, R_OK) ? 0 : load_file(std, p);
+        char *named = xasprintf("%s/../../%s", model_dir, files[i]), *p = path_or_gz(named);
+        rc = !p ? 0 : strcmp(files[i], "sbsa.json") ? load_file(std, p) : load_arch_metrics(std, p);
         free(p);
+        free(named);
     }
     std->arch_std = NULL;
     return rc;
 }
 
-int vendor_load(struct vendor_table *t, const char *path)
+int vendor_load(struct vendor_table *t, const char *named)
 {
     struct stat st;
-    if (stat(path, &st)) {
-        pm_error("--vendor-json %s: %s; point it at a JSON table or a folder of them", path, strerror(errno));
+    char *path = path_or_gz(named);   /* NAME.json as a mapfile names it, shipped as NAME.json.gz */
+    if (!path || stat(path, &st)) {
+        pm_error("--vendor-json %s: %s; point it at a JSON table (.json or .json.gz) or a folder of them", named,
+                 strerror(errno));
+        free(path);
         return -1;
     }
     struct vendor_table std = {0};
-    char *marker = xasprintf("%s/../../common-and-microarch.json", path);
-    bool arm = S_ISDIR(st.st_mode) && !access(marker, R_OK);
+    char *marker = xasprintf("%s/../../common-and-microarch.json", path), *found = path_or_gz(marker);
+    bool arm = S_ISDIR(st.st_mode) && found;
     free(marker);
+    free(found);
     if (arm && load_arch_std(&std, path)) {
         vendor_free(&std);
+        free(path);
         return -1;
     }
     t->arch_std = arm ? &std : NULL;
@@ -332,8 +367,9 @@ int vendor_load(struct vendor_table *t, const char *path)
     vendor_free(&std);
     if (!rc && !t->n) {
         pm_error("--vendor-json %s: no core events found in %d JSON file(s)", path, t->files);
-        return -1;
+        rc = -1;
     }
+    free(path);
     return rc;
 }
 
@@ -352,6 +388,9 @@ void vendor_free(struct vendor_table *t)
 {
     free_events(t->ev, t->n);
     free_events(t->uncore, t->nuncore);
+    for (int i = 0; i < t->narch_metrics; i++)
+        free(t->arch_metrics[i]);
+    free(t->arch_metrics);
     memset(t, 0, sizeof(*t));
 }
 

@@ -38,9 +38,13 @@ struct vendor_table {
     int nuncore, capuncore;
     int files;
     struct vendor_table *arch_std;   /* while an arm64 model loads: the architecture's events */
+    char **arch_metrics;             /* and its metrics (sbsa.json): an ArchStdEvent naming one is a
+                                      * metric, not an event */
+    int narch_metrics;
 };
 
-/* Load a JSON file or every *.json in a folder (and its events/ subfolder). -1 with a message
+/* Load a JSON file or every *.json in a folder (and its events/ subfolder); NAME.json.gz is read as
+ * NAME.json is (base/gzfile.h), and a path NAME.json that is not there as NAME.json.gz. -1 with a message
  * naming the path and the fix. Entries that are not core events (metrics, Intel's FP bit tables,
  * uncore units pmucal does not count) are left out; the uncore units it counts go to t->uncore. A folder laid out as perf's arm64 tables (ARCH/<vendor>/<core>/
  * with ARCH/common-and-microarch.json) is an Arm table: its ArchStdEvent entries are resolved

@@ -178,6 +178,27 @@ const struct model_event *recipe_model_event(const struct recipe *r, const char 
     return NULL;
 }
 
+/* perf names a later model gave a recipe's event (perfmon's tables from Ice Lake-SP and Golden Cove
+ * on): tried after the names of the models in the recipe's rows. */
+static const struct {
+    const char *recipe, *perf;
+} perf_renamed[] = {
+    {"alias_4k", "LD_BLOCKS.ADDRESS_ALIAS"},
+    {"fp_assist_mul", "ASSISTS.FP"},
+    {"fp_assist_add", "ASSISTS.FP"},
+};
+
+const char *recipe_perf_name(const struct recipe *r, int k)
+{
+    for (int i = 0; i < RECIPE_MAX_MODELS && r->events[i].model; i++)
+        if (r->events[i].perf && k-- == 0)
+            return r->events[i].perf;
+    for (size_t i = 0; i < sizeof(perf_renamed) / sizeof(perf_renamed[0]); i++)
+        if (!strcmp(perf_renamed[i].recipe, r->name) && k-- == 0)
+            return perf_renamed[i].perf;
+    return NULL;
+}
+
 const char *recipe_event(const struct recipe *r, const char *pfm_pmu)
 {
     const struct cpu_model *m = cpu_model_of_pmu(pfm_pmu);

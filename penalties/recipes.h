@@ -34,6 +34,11 @@ extern const int nrecipes;
 
 /* The recipe's libpfm4 event for this libpfm4 PMU, or NULL. */
 const char *recipe_event(const struct recipe *r, const char *pfm_pmu);
+/* The k-th (from 0) perf event name that counts the recipe's issue on some model: its models'
+ * names, then the names later models renamed them to (ASSISTS.FP for FP_ASSIST.ANY); NULL past
+ * the last. A model without a row in events takes the first its own vendor table has
+ * (penalties/tables.c). */
+const char *recipe_perf_name(const struct recipe *r, int k);
 /* The recipe's event for a model (cpu_model name), or NULL. */
 const struct model_event *recipe_model_event(const struct recipe *r, const char *model);
 const struct recipe *recipe_named(const char *name);

@@ -1,6 +1,7 @@
 #include "penalties/tables.h"
 #include "base/json.h"
 #include "base/util.h"
+#include "events/catalog.h"
 #include "events/pfm.h"
 #include "penalties/models.h"
 #include "penalties/recipes.h"
@@ -393,26 +394,88 @@ static void metric(struct json *j, const char *name, const char *expr, const cha
     json_object_end(j);
 }
 
-/* The model the perf metrics are for: --model, else the calibration's cpu_model, else the libpfm4
- * PMU (LIBPFM_FORCE_PMU too), else the host's CPUID. NULL with why when none is known. */
-static const struct cpu_model *metrics_model(const struct jvalue *doc, const struct table_opts *o, char *why, size_t n)
+/* Where perf metric JSON takes its event names: a model of models.h (the recipes' names for it), or
+ * the vendor table of the calibrated CPU (events/catalog.h), whose names count the issue when they
+ * are one of the recipe's perf names (recipe_perf_name) and in that table. */
+struct metric_names {
+    const struct cpu_model *model;
+    struct catalog table;   /* when model is NULL */
+    char cycles[64];        /* unhalted core cycles in those names; "" when the table has none */
+};
+
+/* Unhalted core cycles as each vendor's tables name it (Intel, Intel's Atom cores, AMD, Arm). */
+static const char *const cycles_names[] = {"CPU_CLK_UNHALTED.THREAD", "CPU_CLK_UNHALTED.CORE", "ls_not_halted_cyc",
+                                           "CPU_CYCLES"};
+
+/* The penalty's event in those names, NULL when none counts its issue. */
+static const char *metric_event(const struct metric_names *mn, const struct jvalue *p)
 {
+    if (mn->model)
+        return jget_str(jget(p, "perf_events"), mn->model->name, NULL);
+    const struct recipe *r = recipe_named(jget_str(p, "name", ""));
+    const char *name;
+    for (int k = 0; r && (name = recipe_perf_name(r, k)); k++) {
+        const struct vendor_event *v = vendor_find(&mn->table.vt, name);
+        if (v && !v->deprecated)
+            return v->name;
+    }
+    return NULL;
+}
+
+static void metric_names_close(struct metric_names *mn)
+{
+    catalog_free(&mn->table);
+    memset(mn, 0, sizeof(*mn));
+}
+
+/* --model, else the calibration's cpu_model, else the libpfm4 PMU's model (LIBPFM_FORCE_PMU too),
+ * else the vendor table of the calibrated CPU's signature (host.cpu.id; the host's own when the
+ * file has none). -1 with why when none gives a name for any of the file's penalties. */
+static int metric_names_open(struct metric_names *mn, const struct jvalue *doc, const struct table_opts *o, char *why,
+                             size_t n)
+{
+    memset(mn, 0, sizeof(*mn));
     const char *name = o->model ? o->model : jget_str(doc, "cpu_model", NULL);
     if (name) {
-        const struct cpu_model *m = cpu_model_named(name);
-        if (!m)
+        mn->model = cpu_model_named(name);
+        if (!mn->model) {
             snprintf(why, n, "%s %s: no such model (known: %s)", o->model ? "--model" : "cpu_model", name,
                      cpu_model_names());
-        return m;
+            return -1;
+        }
+    } else {
+        struct pfm_core core;
+        mn->model = pfm_core_pmu(&core) ? cpu_model_of_pmu(core.name) : NULL;
     }
-    struct pfm_core core;
-    const struct cpu_model *m = pfm_core_pmu(&core) ? cpu_model_of_pmu(core.name) : NULL;
-    if (!m)
-        m = cpu_model_host();
-    if (!m)
-        snprintf(why, n, "no perf event names are known for this CPU model (known: %s); give --model NAME",
-                 cpu_model_names());
-    return m;
+    if (mn->model) {
+        snprintf(mn->cycles, sizeof(mn->cycles), "%s", mn->model->cycles_perf);
+        return 0;
+    }
+    char sig[128], how[256], miss[1024];
+    const char *id = jget_str(jget(jget(doc, "host"), "cpu"), "id", NULL);
+    if (id)
+        snprintf(sig, sizeof(sig), "%s", id);
+    else if (!cpu_signature(sig, sizeof(sig), how, sizeof(how))) {
+        snprintf(why, n, "no perf event names for this CPU: %s; give --model NAME (%s)", how, cpu_model_names());
+        return -1;
+    }
+    int rc = catalog_for_signature(&mn->table, sig, miss, sizeof(miss));
+    if (rc <= 0) {
+        snprintf(why, n, "no perf event names for CPU %s: %s; give --model NAME (%s)", sig,
+                 rc < 0 ? "its vendor table is malformed" : miss, cpu_model_names());
+        metric_names_close(mn);
+        return -1;
+    }
+    for (size_t i = 0; i < ARRAY_SIZE(cycles_names) && !mn->cycles[0]; i++)
+        if (vendor_find(&mn->table.vt, cycles_names[i]))
+            snprintf(mn->cycles, sizeof(mn->cycles), "%s", cycles_names[i]);
+    const struct jvalue *ps = jget(doc, "penalties");
+    for (int i = 0; ps && ps->type == J_ARRAY && i < ps->n; i++)
+        if (metric_event(mn, &ps->items[i]))
+            return 0;
+    snprintf(why, n, "the %s table (CPU %s) has no event counting the issue of any penalty here", mn->table.name, sig);
+    metric_names_close(mn);
+    return -1;
 }
 
 static int emit_metrics(const struct jvalue *doc, const struct table_opts *o, FILE *out)
@@ -420,9 +483,9 @@ static int emit_metrics(const struct jvalue *doc, const struct table_opts *o, FI
     const struct jvalue *ps = penalties_of(doc);
     if (!ps)
         return -1;
-    char why[256];
-    const struct cpu_model *model = metrics_model(doc, o, why, sizeof(why));
-    if (!model) {
+    char why[1400];
+    struct metric_names names;
+    if (metric_names_open(&names, doc, o, why, sizeof(why))) {
         pm_error("perf metrics: %s", why);
         return -1;
     }
@@ -436,7 +499,7 @@ static int emit_metrics(const struct jvalue *doc, const struct table_opts *o, FI
     for (int i = 0; i < ps->n; i++) {
         const struct jvalue *p = &ps->items[i];
         /* perf's own name of the occurrence event on this model (the model's pmu-events table). */
-        const char *event = jget_str(jget(p, "perf_events"), model->name, NULL);
+        const char *event = metric_event(&names, p);
         if (!event || strcmp(jget_str(p, "status", ""), "ok"))
             continue;
         char name[160], expr[512], brief[512], grp[128];
@@ -464,13 +527,15 @@ static int emit_metrics(const struct jvalue *doc, const struct table_opts *o, FI
         groups[k].terms++;
     }
     for (int k = 0; k < ngroups; k++) {
-        char name[160], brief[256], expr[2300];
+        char name[160], brief[256], expr[2400];
         snprintf(name, sizeof(name), "pmucal_%.60s_cycles", groups[k].name);
         snprintf(brief, sizeof(brief), "Cycles for %.60s, summed over its pmucal penalties (calibrated %s)",
                  groups[k].name, date);
         metric(&j, name, groups[k].expr, brief, "pmucal", "1cycles");
+        if (!names.cycles[0])
+            continue;   /* a table without an unhalted-cycles event: no fractions */
         snprintf(name, sizeof(name), "pmucal_%.60s_fraction", groups[k].name);
-        snprintf(expr, sizeof(expr), "(%s) / %s", groups[k].expr, model->cycles_perf);
+        snprintf(expr, sizeof(expr), "(%s) / %s", groups[k].expr, names.cycles);
         snprintf(brief, sizeof(brief), "Fraction of unhalted cycles for %.60s (an upper bound: overlap is not removed)",
                  groups[k].name);
         metric(&j, name, expr, brief, "pmucal", "100%");
@@ -478,6 +543,7 @@ static int emit_metrics(const struct jvalue *doc, const struct table_opts *o, FI
     json_array_end(&j);
     int rc = json_write_line(&j, out);
     json_free(&j);
+    metric_names_close(&names);
     return rc;
 }
 
@@ -528,13 +594,16 @@ int tables_write_dir(const struct jvalue *doc, const char *dir, const struct tab
     char *tables = xasprintf("%s/tables", dir);
     int rc = 0;
     for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-        char why[256];
+        char why[1400];
         /* perf metrics need perf's event names for the model: without a known model that table
          * is not written, which is a note, not a failure of the run. */
-        if (t[i].f == TABLE_PERF_METRICS && !metrics_model(doc, o, why, sizeof(why))) {
+        struct metric_names names;
+        if (t[i].f == TABLE_PERF_METRICS && metric_names_open(&names, doc, o, why, sizeof(why))) {
             pm_note("tables/%s not written: %s", t[i].file, why);
             continue;
         }
+        if (t[i].f == TABLE_PERF_METRICS)
+            metric_names_close(&names);
         struct run_out out;
         FILE *f = run_out_begin(&out, tables, t[i].file);
         if (!f)

@@ -238,8 +238,9 @@ void host_facts_print(FILE *f)
                 h.core.counters, h.core.fixed_counters, h.core.events);
     else if (h.table)
         fprintf(f, "pmu        libpfm4 knows no core PMU for this CPU; events from the vendor table %s (%s, %d events; "
-                "%s): %d counters (%s)\n", h.table->name, h.table->path, h.table->vt.n, h.table->how, h.table->counters,
-                h.table->counters_how);
+                "%s): %d counters (%s)%s%s\n", h.table->name, h.table->path, h.table->vt.n, h.table->how,
+                h.table->counters, h.table->counters_how, catalog_libpfm4_note(h.table->name) ? "; " : "",
+                catalog_libpfm4_note(h.table->name) ? catalog_libpfm4_note(h.table->name) : "");
     else
         fprintf(f, "pmu        libpfm4 knows no core PMU for this CPU, and no vendor table: %s\n", h.table_why);
     fprintf(f, "pmu sysfs  %s (the kernel's core PMU, perf type 4)\n", h.pmu_sysfs);
@@ -322,6 +323,7 @@ void host_facts_json(struct json *j)
         json_int(j, "events", h.table->vt.n);
         json_int(j, "counters", h.table->counters);
         json_string(j, "counters_from", h.table->counters_how);
+        json_string(j, "libpfm4_note", catalog_libpfm4_note(h.table->name));
         json_object_end(j);
     } else if (!h.have_core) {
         json_string(j, "vendor_table_missing", h.table_why);

@@ -57,7 +57,7 @@ while [ -n "$todo" ]; do
     done_libs="$done_libs $lib"
     src=$libdir/$lib
     [ -e "$src" ] || src=/lib/aarch64-linux-gnu/$lib
-    need "$src" "the :arm64 library package holding $lib (libpfm4-dev:arm64, libhwloc-dev:arm64)"
+    need "$src" "the :arm64 library package holding $lib (libpfm4-dev:arm64, libhwloc-dev:arm64, zlib1g-dev:arm64)"
     cp -L "$src" "$root/$libdir/$lib"
     todo="$todo $(aarch64-linux-gnu-readelf -d "$src" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')"
 done

@@ -11,22 +11,26 @@ what=$1 datadir=$2
 list="$datadir/installed-files"
 
 # Paths under EVENTDATA the catalogue reads (events/catalog.c load_by_mapfile): each vendor's
-# mapfile.csv, and what its core rows name (perf's format: a folder of JSON; Intel's: a file);
-# Arm's architecture tables the model files refer to by ArchStdEvent; SOURCE and LICENSE.
+# mapfile.csv, and what its core rows name (perf's format: a folder of JSON; Intel's: a file, shipped
+# as NAME.json.gz);
+# Arm's architecture tables the model files refer to by ArchStdEvent (sbsa.json: metrics); SOURCE and LICENSE.
 eventdata_files() {
     for vendor in amd intel arm; do
         map="$1/$vendor/mapfile.csv"
         [ -f "$map" ] || continue
         echo "$vendor/mapfile.csv"
-        for extra in SOURCE LICENSE common-and-microarch.json recommended.json; do
+        for extra in SOURCE LICENSE common-and-microarch.json recommended.json sbsa.json; do
             [ -f "$1/$vendor/$extra" ] && echo "$vendor/$extra"
         done
-        awk -F, 'NR > 1 && ($4 == "core" || $4 == "offcore" || $4 == "fp_arith_inst") { sub(/^\//, "", $3); print $3 }' "$map" |
+        awk -F, 'NR > 1 && ($4 == "core" || $4 == "hybridcore" || $4 == "offcore" || $4 == "fp_arith_inst") { sub(/^\//, "", $3); print $3 }' "$map" |
             sort -u | while read -r named; do
                 if [ -d "$1/$vendor/$named" ]; then
-                    (cd "$1/$vendor" && find "$named" -type f -name '*.json' | sort)
+                    # A perf folder's uncore-*.json (HiSilicon's) hold uncore units pmucal does not count.
+                    (cd "$1/$vendor" && find "$named" -type f \( -name '*.json' -o -name '*.json.gz' \) ! -name 'uncore-*' | sort)
                 elif [ -f "$1/$vendor/$named" ]; then
                     echo "$named"
+                elif [ -f "$1/$vendor/$named.gz" ]; then   # shipped compressed (events/vendor.c reads both)
+                    echo "$named.gz"
                 fi
             done | sed "s|^|$vendor/|"
     done

@@ -6,12 +6,13 @@
 # the cross compiler, the :arm64 libraries, QEMU, cpio and Debian's arm64 kernel (downloaded,
 # not installed, into build/emu/). PMUCAL_TEST_EMU=0 leaves all of that out.
 set -e
-# clang and its runtime: the libFuzzer harnesses (tests/90-fuzz.t); python3-jsonschema: the KCIDB
-# validator of ../shared/tools/kcidb-io (tests/58-kcidb.t).
-need="gcc make pkg-config libpfm4-dev libhwloc-dev hwloc valgrind jq libtest-harness-perl binutils gnuplot-nox linux-perf chromium clang libclang-rt-dev python3-jsonschema"
+# zlib1g-dev: the event tables ship gzip-compressed (base/gzfile.c). clang and its runtime: the
+# libFuzzer harnesses (tests/90-fuzz.t); python3-jsonschema: the KCIDB validator of
+# ../shared/tools/kcidb-io (tests/58-kcidb.t).
+need="gcc make pkg-config libpfm4-dev libhwloc-dev zlib1g-dev hwloc valgrind jq libtest-harness-perl binutils gnuplot-nox linux-perf chromium clang libclang-rt-dev python3-jsonschema"
 emu=${PMUCAL_TEST_EMU:-1}
 if [ "$emu" != 0 ]; then
-    need="$need qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross libpfm4-dev:arm64 libhwloc-dev:arm64 cpio"
+    need="$need qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross libpfm4-dev:arm64 libhwloc-dev:arm64 zlib1g-dev:arm64 cpio"
 fi
 missing=""
 for p in $need; do

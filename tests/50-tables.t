@@ -29,7 +29,9 @@ is "$rows" 6 "penalties.csv reads back (RFC 4180) as a header and one row per pe
 grep -q '^"page_walk","not_ok",core,,,,,,,' "$TMP/p.csv"; ok $? "a penalty that is not ok has no figures in the CSV: $(grep page_walk "$TMP/p.csv" | cut -c1-60)"
 
 # perf metrics: every event is an EventName of the model's table; only ok penalties.
-names_of() { jq -r '.. | objects | .EventName? // empty' "$1"/*.json "$1"/events/*.json 2> /dev/null | sort -u; }
+names_of() { # a table folder's EventNames, its JSON plain or gzip-compressed (Intel's ship as .json.gz)
+    find "$1" \( -name '*.json' -o -name '*.json.gz' \) | while read -r f; do
+        case $f in *.gz) gzip -dc "$f" ;; *) cat "$f" ;; esac; done | jq -r '.. | objects | .EventName? // empty' 2> /dev/null | sort -u; }
 for m in zen4:amd/amdzen4 zen5:amd/amdzen5 skylake:intel/SKL; do
     model=${m%%:*} table=$eventdata/${m#*:}
     force=; [ "$model" = zen5 ] || force=--force-model
