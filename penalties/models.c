@@ -12,8 +12,15 @@ const struct cpu_model cpu_models[] = {
      "ls_not_halted_cyc", NULL},
     {"skylake", "GenuineIntel", 6, {{0x4e, 0x4e}, {0x5e, 0x5e}, {0x8e, 0x8e}, {0x9e, 0x9e}}, "skl", "intel/SKL",
      "CPU_CLK_UNHALTED", "CPU_CLK_UNHALTED.THREAD", NULL},
+    /* Golden Cove and its kin: one set of references and recipe events (core "goldencove"). libpfm4
+     * 4.13 knows SPR (spr) only: EMR, which later libpfm4 encodes with spr's table, and Alder and
+     * Raptor Lake's P-cores (their hybrid table's Core half) take their events from Intel's tables. */
     {"sapphirerapids", "GenuineIntel", 6, {{0x8f, 0x8f}}, "spr", "intel/SPR", "CPU_CLK_UNHALTED",
      "CPU_CLK_UNHALTED.THREAD", "goldencove"},
+    {"emeraldrapids", "GenuineIntel", 6, {{0xcf, 0xcf}}, NULL, "intel/EMR", NULL, "CPU_CLK_UNHALTED.THREAD",
+     "goldencove"},
+    {"alderlake", "GenuineIntel", 6, {{0x97, 0x97}, {0x9a, 0x9a}, {0xb7, 0xb7}, {0xba, 0xbf}}, NULL,
+     "intel/ADL/events/alderlake_goldencove_core.json.gz", NULL, "CPU_CLK_UNHALTED.THREAD", "goldencove"},
 };
 const int ncpu_models = (int)(sizeof(cpu_models) / sizeof(cpu_models[0]));
 

@@ -7,7 +7,7 @@
 #define ZEN4 "zen4"
 #define ZEN5 "zen5"
 #define SKL "skylake"
-#define SPR "sapphirerapids"
+#define GLC "goldencove"   /* every model built on the core (models.c) */
 
 const struct recipe recipes[] = {
     /* Load-to-use latency per data source: the walker's dependent loads, TLB misses kept out. */
@@ -15,17 +15,17 @@ const struct recipe recipes[] = {
      {{ZEN4, "LS_DISPATCH.LD_DISPATCH", "ls_dispatch.ld_dispatch"},
       {ZEN5, NULL, "ls_dispatch.ld_dispatch"},
       {SKL, "MEM_LOAD_RETIRED.L1_HIT", "MEM_LOAD_RETIRED.L1_HIT"},
-      {SPR, "MEM_LOAD_RETIRED.L1_HIT", "MEM_LOAD_RETIRED.L1_HIT"}}, NULL},
+      {GLC, "MEM_LOAD_RETIRED.L1_HIT", "MEM_LOAD_RETIRED.L1_HIT"}}, NULL},
     {"l2_hit", "load-to-use latency of a load served by L2", "walker size=L2", NULL, "ld.l2", DOMAIN_CORE,
      "load_latency", {{ZEN4, "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.LCL_L2", "ls_dmnd_fills_from_sys.local_l2"},
       {ZEN5, NULL, "ls_dmnd_fills_from_sys.local_l2"},
       {SKL, "MEM_LOAD_RETIRED.L2_HIT", "MEM_LOAD_RETIRED.L2_HIT"},
-      {SPR, "MEM_LOAD_RETIRED.L2_HIT", "MEM_LOAD_RETIRED.L2_HIT"}}, NULL},
+      {GLC, "MEM_LOAD_RETIRED.L2_HIT", "MEM_LOAD_RETIRED.L2_HIT"}}, NULL},
     {"l3_hit", "load-to-use latency of a load served by L3", "walker size=L3", NULL, "ld.l3", DOMAIN_CORE,
      "load_latency", {{ZEN4, "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.LOCAL_CCX", "ls_dmnd_fills_from_sys.local_ccx"},
       {ZEN5, NULL, "ls_dmnd_fills_from_sys.local_ccx"},
       {SKL, "MEM_LOAD_RETIRED.L3_HIT", "MEM_LOAD_RETIRED.L3_HIT"},
-      {SPR, "MEM_LOAD_RETIRED.L3_HIT", "MEM_LOAD_RETIRED.L3_HIT"}}, NULL},
+      {GLC, "MEM_LOAD_RETIRED.L3_HIT", "MEM_LOAD_RETIRED.L3_HIT"}}, NULL},
     /* DRAM in random order over the whole buffer, as the curve that checks it walks: the prefetchers
      * of Golden Cove-family cores follow order=block's blocks of pages in order (on this project's
      * Intel VM, 59.6 ns a load against the curve's 132; 49.9 against 132.3 on the Emerald Rapids
@@ -35,7 +35,7 @@ const struct recipe recipes[] = {
      {{ZEN4, "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.DRAM_IO_NEAR", "ls_dmnd_fills_from_sys.dram_io_near"},
       {ZEN5, NULL, "ls_dmnd_fills_from_sys.dram_io_near"},
       {SKL, "MEM_LOAD_RETIRED.L3_MISS", "MEM_LOAD_RETIRED.L3_MISS"},
-      {SPR, "MEM_LOAD_RETIRED.L3_MISS", "MEM_LOAD_RETIRED.L3_MISS"}}, NULL},
+      {GLC, "MEM_LOAD_RETIRED.L3_MISS", "MEM_LOAD_RETIRED.L3_MISS"}}, NULL},
     /* DTLB: one element per 4 KiB page, random. 256 pages miss the first level on every load
      * (more than any core's first-level entries) and hit the second, their 256 lines in L1D so
      * that no cache miss overlaps the translation; 32768 pages miss both. Controls have the same
@@ -45,21 +45,21 @@ const struct recipe recipes[] = {
      DOMAIN_CORE, "tlb", {{ZEN4, "L1_DTLB_MISS.TLB_RELOAD_4K_L2_HIT", "ls_l1_d_tlb_miss.tlb_reload_4k_l2_hit"},
       {ZEN5, NULL, "ls_l1_d_tlb_miss.tlb_reload_4k_l2_hit"},
       {SKL, "DTLB_LOAD_MISSES.STLB_HIT", "DTLB_LOAD_MISSES.STLB_HIT"},
-      {SPR, "DTLB_LOAD_MISSES.STLB_HIT", "DTLB_LOAD_MISSES.STLB_HIT"}}, NULL},
+      {GLC, "DTLB_LOAD_MISSES.STLB_HIT", "DTLB_LOAD_MISSES.STLB_HIT"}}, NULL},
     {"page_walk", "DTLB miss in both levels: a page walk (4 KiB pages, page tables in cache)",
      "walker size=128M page=4k page_stride=4096 order=random",
      "walker size=128M page=2m page_stride=4096 order=random", "stlb.miss", DOMAIN_CORE, "tlb",
      {{ZEN4, "L1_DTLB_MISS.TLB_RELOAD_4K_L2_MISS", "ls_l1_d_tlb_miss.tlb_reload_4k_l2_miss"},
       {ZEN5, NULL, "ls_l1_d_tlb_miss.tlb_reload_4k_l2_miss"},
       {SKL, "DTLB_LOAD_MISSES.WALK_COMPLETED", "DTLB_LOAD_MISSES.WALK_COMPLETED"},
-      {SPR, "DTLB_LOAD_MISSES.WALK_COMPLETED", "DTLB_LOAD_MISSES.WALK_COMPLETED"}}, NULL},
+      {GLC, "DTLB_LOAD_MISSES.WALK_COMPLETED", "DTLB_LOAD_MISSES.WALK_COMPLETED"}}, NULL},
     /* Branches and instruction fetch: kernels from the code generators. */
     {"mispredict", "a mispredicted conditional branch", "branch pattern=random", "branch pattern=taken",
      "br.mispred", DOMAIN_CORE, "branch",
      {{ZEN4, "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED", "ex_ret_brn_misp"},
       {ZEN5, NULL, "ex_ret_brn_misp"},
       {SKL, "BR_MISP_RETIRED.ALL_BRANCHES", "BR_MISP_RETIRED.ALL_BRANCHES"},
-      {SPR, "BR_MISP_RETIRED.ALL_BRANCHES", "BR_MISP_RETIRED.ALL_BRANCHES"}}, NULL},
+      {GLC, "BR_MISP_RETIRED.ALL_BRANCHES", "BR_MISP_RETIRED.ALL_BRANCHES"}}, NULL},
     /* 8192 jumps in random order overflow every BTB level of current cores, so each one is
      * re-steered; a jump the BTB knows costs about a cycle (64 jumps: 1.08 here), which this
      * whole-cost figure includes, as a control with as many jumps all known is not to be had. */
@@ -68,7 +68,7 @@ const struct recipe recipes[] = {
      {{ZEN4, "DECODER_OVERRIDE_BRANCH_PRED", "bp_de_redirect"},
       {ZEN5, NULL, "bp_de_redirect"},
       {SKL, "BACLEARS.ANY", "BACLEARS.ANY"},
-      {SPR, NULL, "BACLEARS.ANY"}}, NULL},
+      {GLC, NULL, "BACLEARS.ANY"}}, NULL},
     {"ifetch_l2", "an instruction-cache line fetched from L2", "ifetch size=L2", "ifetch size=L1",
      "ifetch.lines.l2", DOMAIN_CORE, "ifetch", {{ZEN4, "INSTRUCTION_CACHE_REFILLS_FROM_L2", "ic_cache_fill_l2"},
       {ZEN5, NULL, "ic_cache_fill_l2"}}, NULL},
@@ -88,7 +88,7 @@ const struct recipe recipes[] = {
      {{ZEN4, "BAD_STATUS_2.STLI_OTHER", "ls_bad_status2.stli_other"},
       {ZEN5, NULL, "ls_bad_status2.stli_other"},
       {SKL, "LD_BLOCKS.STORE_FORWARD", "LD_BLOCKS.STORE_FORWARD"},
-      {SPR, "LD_BLOCKS.STORE_FORWARD", "LD_BLOCKS.STORE_FORWARD"}},
+      {GLC, "LD_BLOCKS.STORE_FORWARD", "LD_BLOCKS.STORE_FORWARD"}},
      "4-byte store then an 8-byte load of the same address (blocked), against an 8-byte store then a 4-byte load "
      "of its bytes 4-7 (forwarded, not renamed); one dependent chain each"},
     {"store_forward", "latency of a load taking its data from an earlier store (forwarded, not renamed): a store "
@@ -101,14 +101,14 @@ const struct recipe recipes[] = {
      "ld.split", DOMAIN_CORE, "memory_order", {{ZEN4, "MISALIGNED_LOADS.MA64", "ls_misal_loads.ma64"},
       {ZEN5, NULL, "ls_misal_loads.ma64"},
       {SKL, "MEM_INST_RETIRED.SPLIT_LOADS", "MEM_INST_RETIRED.SPLIT_LOADS"},
-      {SPR, "MEM_INST_RETIRED.SPLIT_LOADS", "MEM_INST_RETIRED.SPLIT_LOADS"}}, NULL},
+      {GLC, "MEM_INST_RETIRED.SPLIT_LOADS", "MEM_INST_RETIRED.SPLIT_LOADS"}}, NULL},
     {"page_split", "extra latency of a load crossing a 4 KiB page (and a line)", "linesplit offset=4092",
      "linesplit offset=0", "ld.split", DOMAIN_CORE, NULL, {{ZEN4, "MISALIGNED_LOADS.MA4K", "ls_misal_loads.ma4k"},
       {ZEN5, NULL, "ls_misal_loads.ma4k"}}, NULL},
     {"alias_4k", "extra latency of a load after a store 4096 bytes away (4K aliasing)", "alias4k store=alias",
      "alias4k store=apart", "ld.alias4k", DOMAIN_CORE, "memory_order",
      {{SKL, "LD_BLOCKS_PARTIAL.ADDRESS_ALIAS", "LD_BLOCKS_PARTIAL.ADDRESS_ALIAS"},
-      {SPR, "LD_BLOCKS.ADDRESS_ALIAS", "LD_BLOCKS.ADDRESS_ALIAS"}}, NULL},
+      {GLC, "LD_BLOCKS.ADDRESS_ALIAS", "LD_BLOCKS.ADDRESS_ALIAS"}}, NULL},
     /* Divide and square root: latency (dependent) and reciprocal throughput (independent). */
     {"div64_latency", "DIV r64 latency (2^63-1 / 1)", "divsqrt op=div width=64", NULL, "arith.div", DOMAIN_CORE,
      NULL, {{ZEN4, "DIV_OP_COUNT", "ex_div_count"},
@@ -161,20 +161,24 @@ const struct recipe recipes[] = {
     /* FP assists: denormal operand and result with DAZ/FTZ off, against normal operands. */
     {"fp_assist_mul", "extra cost of a MULSD on a denormal operand and result (DAZ/FTZ off)",
      "fpassist op=mul operand=denormal", "fpassist op=mul operand=normal", "fp.assist", DOMAIN_CORE, NULL,
-     {{SKL, "FP_ASSIST.ANY", "FP_ASSIST.ANY"}, {SPR, "ASSISTS.FP", "ASSISTS.FP"}},
+     {{SKL, "FP_ASSIST.ANY", "FP_ASSIST.ANY"}, {GLC, "ASSISTS.FP", "ASSISTS.FP"}},
      "x * 1.0 with x = 2^-1050 (denormal) against x = 1.5, MXCSR DAZ and FTZ off"},
     {"fp_assist_add", "extra cost of an ADDSD on a denormal operand and result (DAZ/FTZ off)",
      "fpassist op=add operand=denormal", "fpassist op=add operand=normal", "fp.assist", DOMAIN_CORE, NULL,
-     {{SKL, "FP_ASSIST.ANY", "FP_ASSIST.ANY"}, {SPR, "ASSISTS.FP", "ASSISTS.FP"}},
+     {{SKL, "FP_ASSIST.ANY", "FP_ASSIST.ANY"}, {GLC, "ASSISTS.FP", "ASSISTS.FP"}},
      "x + 0.0 with x = 2^-1050 (denormal) against x = 1.5, MXCSR DAZ and FTZ off"},
 };
 const int nrecipes = (int)(sizeof(recipes) / sizeof(recipes[0]));
 
+/* The model's own row, else its core design's. */
 const struct model_event *recipe_model_event(const struct recipe *r, const char *model)
 {
-    for (int i = 0; model && i < RECIPE_MAX_MODELS && r->events[i].model; i++)
-        if (!strcmp(r->events[i].model, model))
-            return &r->events[i];
+    const struct cpu_model *m = cpu_model_named(model);
+    const char *names[] = {model, m ? m->core : NULL};
+    for (int n = 0; n < 2; n++)
+        for (int i = 0; names[n] && i < RECIPE_MAX_MODELS && r->events[i].model; i++)
+            if (!strcmp(r->events[i].model, names[n]))
+                return &r->events[i];
     return NULL;
 }
 

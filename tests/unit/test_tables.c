@@ -70,10 +70,10 @@ int main(void)
               __LINE__, "reference %s %s [%g, %g]: known model (or core) and recipe, a range, a source", r->model, r->penalty,
               r->lo, r->hi);
     }
-    /* A model's references include its core design's: Sapphire Rapids takes Golden Cove's. */
-    const struct reference *glc = reference_find("sapphirerapids", "div64_latency");
+    /* A model's references include its core design's: Emerald Rapids takes Golden Cove's. */
+    const struct reference *glc = reference_find("emeraldrapids", "div64_latency");
     CHECK(glc && !strcmp(glc->model, "goldencove") && glc->lo == 18 && !reference_find("skylake", "div64_latency"),
-          __LINE__, "sapphirerapids div64_latency: %s's %g", glc ? glc->model : "none", glc ? glc->lo : NAN);
+          __LINE__, "emeraldrapids div64_latency: %s's %g", glc ? glc->model : "none", glc ? glc->lo : NAN);
     static const struct {
         int line;
         double lo, hi, value, want;
@@ -107,6 +107,9 @@ int main(void)
         {__LINE__, "GenuineIntel", 6, 0x5e, "skylake"},
         {__LINE__, "GenuineIntel", 6, 0x55, NULL},        /* Skylake-SP: another cache hierarchy */
         {__LINE__, "GenuineIntel", 6, 0x8f, "sapphirerapids"},
+        {__LINE__, "GenuineIntel", 6, 0xcf, "emeraldrapids"},   /* the Emerald Rapids VM of issue 36 */
+        {__LINE__, "GenuineIntel", 6, 0xb7, "alderlake"},       /* Raptor Lake: Alder Lake's tables */
+        {__LINE__, "GenuineIntel", 6, 0xa7, NULL},              /* Rocket Lake by its number (issue 36's VM) */
     };
     for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
         const struct cpu_model *m = cpu_model_of(ids[i].vendor, ids[i].family, ids[i].model);
