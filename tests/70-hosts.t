@@ -11,7 +11,7 @@ export PMUCAL_TEST_HOST= PMUCAL_TEST_HIDE_PMU=
 while IFS='|' read -r host d1 ll l3 why; do
     host=$(echo $host) d1=$(echo $d1) ll=$(echo $ll) l3=$(echo $l3)
     [ -z "$host" ] && continue
-    line=$(grep -n "^$host *|" "$0" | cut -d: -f1)
+    line=$(grep -n "^$host *| *[0-9]" "$0" | cut -d: -f1)
     on_this_machine
     use_host "$host"
     xml_l1=$(grep -o 'type="L1Cache"[^>]*cache_size="[0-9]*"' "$HWLOC_XMLFILE" | head -n 1 | sed 's/.*cache_size="//; s/"//')
@@ -70,6 +70,32 @@ else
     sim_skip_or_fail "zen5-vm CPUID replay under sim"
 fi
 on_this_machine
+
+# Each CPUID fixture, this host's libpfm4 PMU hidden: the vendor table chosen by its signature,
+# and the model whose references and recipe events a calibration takes.
+# fixture | table source | model (- none)
+hide_host_pmu
+while IFS='|' read -r host table model; do
+    host=$(echo $host) table=$(echo $table) model=$(echo $model)
+    [ -z "$host" ] && continue
+    line=$(grep -n "^$host *| *[a-z]" "$0" | cut -d: -f1)
+    export HWLOC_CPUID_PATH="$PWD/tests/hosts/$host/cpuid"
+    $PMUCAL events > "$TMP/$host.events" 2> "$TMP/$host.events.err"
+    rc=$?
+    n=$(grep -vc '^#' "$TMP/$host.events")
+    [ $rc -eq 0 ] && grep -q "^# source: .*/eventdata/$table" "$TMP/$host.events" && [ "$n" -ge 100 ]
+    ok $? "$host (line $line): events from $table by its CPUID (exit $rc, $n events: $(grep -m1 '^# source' "$TMP/$host.events" | cut -c1-120))"
+    got=$($PMUCAL calibrate --recipe div64_latency --no-curve --runs 1 -r 3 --out "$TMP/cal-$host" 2> /dev/null |
+          sed -n 's/^# references: \([a-z0-9]*\);.*/\1/p; s/^# references: none for this CPU model.*/-/p')
+    is "$got" "$model" "$host (line $line): a calibration takes the model $model's references"
+done <<'CPUIDS'
+zen4-vm     | amd/amdzen4                          | zen4
+zen5-vm     | amd/amdzen5                          | zen5
+emr-vm      | intel/EMR/events/emeraldrapids_core  | emeraldrapids
+intel-a7-vm | intel/RKL/events/rocketlake_core     | -
+CPUIDS
+on_this_machine
+unset LIBPFM_DISABLED_PMUS
 
 # This host with its PMU hidden: the unknown-model paths, on every machine.
 hide_host_pmu
