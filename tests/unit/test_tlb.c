@@ -26,6 +26,8 @@ struct dump_row {
 static const struct dump_row dumps[] = {
     /* Emerald Rapids guest: leaf 2 is 00feff01 (0xFE: see leaf 0x18), leaf 0x18 all zeros. */
     {__LINE__, "tests/hosts/emr-vm/cpuid", NULL, {0, 0, 0, 0}, NULL, "descriptor 0xFE"},
+    /* This session's Intel VM (CPUID 6-A7): the same silence. */
+    {__LINE__, "tests/hosts/intel-a7-vm/cpuid", NULL, {0, 0, 0, 0}, NULL, "descriptor 0xFE"},
     /* Zen 5 guest: 0x80000005 EBX ff60ff40 (96 4k), 0x80000006 EBX 60804040 ([27:16] 0x080). */
     {__LINE__, "tests/hosts/zen5-vm/cpuid", NULL, {96, 128, 96, 128}, "CPUID leaf 0x80000005", NULL},
     /* Zen 4 guest: 72 first-level entries, 3072 second-level (0xc00). */
