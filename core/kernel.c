@@ -278,14 +278,6 @@ const char *case_str(const struct case_ *c, const char *name)
     return c->value[i];
 }
 
-bool case_given(const struct case_ *c, const char *name)
-{
-    int i = param_index(c->kernel, name, strlen(name));
-    if (i < 0)
-        pm_fatal("kernel %s has no parameter %s", c->kernel->name, name);
-    return c->given[i];
-}
-
 bool case_is(const struct case_ *c, const char *name, const char *value)
 {
     return !strcmp(case_str(c, name), value);

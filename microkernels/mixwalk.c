@@ -3,7 +3,7 @@
  * visited once per lap, and a small "L2" region whose lines are each visited 8 times per lap,
  * once per 8-byte slot, so one line has 8 different successors. After each L3 line's load,
  * 'hops' more loads follow within that same line (L1 hits: the line has just arrived). The L3
- * region is by default twice the L2 (2 MiB for a 1 MiB L2, 4 MiB for a 2 MiB one, at least 2 MiB):
+ * region is by default (0) twice the L2 (2 MiB for a 1 MiB L2, 4 MiB for a 2 MiB one, at least 2 MiB):
  * the L2 region's reuse distance (its lines plus 1/8 of the L3 region, 320 KiB for a 1 MiB L2) is
  * inside L2 and outside L1, and the L3 region's is outside L2, so under LRU each step's source is
  * known. L3 lines are visited in random order within 64 KiB blocks, blocks in order, as walker's
@@ -25,8 +25,8 @@
 #include <stdlib.h>
 
 static const struct param mixwalk_params[] = {
-    {"l3_size", PARAM_SIZE, "2M", "bytes of lines visited once per lap (outside L2, inside L3); by default twice the L2 "
-     "where that is more than 2M", NULL},
+    {"l3_size", PARAM_SIZE, "0", "bytes of lines visited once per lap (outside L2, inside L3); 0: twice the L2, at least 2M",
+     NULL},
     {"l2_size", PARAM_SIZE, "64k", "bytes of lines visited 8 times per lap (inside L2, outside L1)", NULL},
     {"hops", PARAM_UINT, "1", "loads within each L3 line after its first (L1 hits), 0..7", NULL},
     {"page", PARAM_ENUM, "auto", "page size, as walker's page parameter", "4k|2m|auto"},
@@ -61,8 +61,8 @@ static int mixwalk_setup(struct case_ *c)
     uint64_t s3 = case_size(c, "l3_size"), s2 = case_size(c, "l2_size");
     const struct topo *t = topo_get();
     int last = topo_last_level(t);
-    if (!case_given(c, "l3_size") && 2 * t->data[2].size > s3)   /* outside an L2 larger than 1M too */
-        s3 = (2 * t->data[2].size + 65535) / 65536 * 65536;
+    if (!s3)   /* outside the L2, whatever its size */
+        s3 = 2 * t->data[2].size > (2u << 20) ? (2 * t->data[2].size + 65535) / 65536 * 65536 : 2u << 20;
     w->hops = case_uint(c, "hops");
     if (w->hops > 7) {
         pm_error("mixwalk: hops=%s must be 0..7 (8-byte slots left in a 64-byte line)", case_str(c, "hops"));
@@ -71,8 +71,8 @@ static int mixwalk_setup(struct case_ *c)
     w->n3 = s3 / 64;
     w->n2 = s2 / 64;
     if (w->n3 < 1024 || w->n2 < 2 || w->n3 % 1024) {
-        pm_error("mixwalk: l3_size=%s must be a multiple of 64 KiB and l2_size=%s at least 128 bytes",
-                 case_str(c, "l3_size"), case_str(c, "l2_size"));
+        pm_error("mixwalk: l3_size=%s must be a multiple of 64 KiB (or 0: twice the L2) and l2_size=%s at least 128 "
+                 "bytes", case_str(c, "l3_size"), case_str(c, "l2_size"));
         return KERNEL_ERROR;
     }
     if (buffer_alloc(&w->buf, s3 + s2, case_str(c, "page"), "mixwalk"))
