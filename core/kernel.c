@@ -4,6 +4,7 @@
 #include "core/mem.h"
 #include "host/geometry.h"
 #include "host/topo.h"
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,9 +156,11 @@ static bool choice_ok(const char *choices, const char *v)
 static void note_missing_level(struct case_ *c, const struct param *p, const char *v)
 {
     const struct topo *t = topo_get();
-    snprintf(c->skip, sizeof(c->skip), "%s=%s: %s has no %s cache%s", p->name, v,
-             t && t->simulated ? "the simulated machine" : "this machine", v,
-             t && t->simulated ? " (the manifest's sim.geometry_notes say why)" : " (hwloc)");
+    int l = toupper((unsigned char)v[0]) == 'L' ? v[1] - '0' : 0;
+    const char *why = t && t->simulated && l >= 1 && l <= TOPO_MAX_LEVEL ? t->absent_why[l] : "";
+    snprintf(c->skip, sizeof(c->skip), "%s=%s: %s has no %s cache%s%s%s", p->name, v,
+             t && t->simulated ? "the simulated machine" : "this machine", v, why[0] ? ": " : "", why,
+             !t || !t->simulated ? " (hwloc)" : why[0] ? "" : " (the manifest's sim.geometry_notes say why)");
 }
 
 static bool value_ok(const struct kernel *k, const struct param *p, const char *v)

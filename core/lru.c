@@ -12,24 +12,43 @@ static void geometry(const struct cache_level *c, uint64_t *sets, uint64_t *ways
     *sets = *ways && lines / *ways ? lines / *ways : 1;
 }
 
-void lru_count_init(struct lru_count *lc, const struct cache_level *c)
+void lru_count_init(struct lru_count *lc, const struct cache_level *c, const struct lru_count *above)
 {
     geometry(c, &lc->sets, &lc->ways, &lc->line);
     lc->lines_in_set = xcalloc(lc->sets, sizeof(*lc->lines_in_set));
+    lc->above = above;
+}
+
+/* Does the line at addr miss the level above every lap (its set there overflows)? */
+static bool reaches(const struct lru_count *lc, uintptr_t addr)
+{
+    const struct lru_count *a = lc->above;
+    return !a || a->lines_in_set[(addr / a->line) % a->sets] > a->ways;
 }
 
 void lru_count_add(struct lru_count *lc, uintptr_t addr)
 {
-    lc->lines_in_set[(addr / lc->line) % lc->sets]++;
+    if (reaches(lc, addr))
+        lc->lines_in_set[(addr / lc->line) % lc->sets]++;
 }
 
 void lru_count_add_lines(struct lru_count *lc, uintptr_t addr, uint64_t n)
 {
-    uint64_t first = (addr / lc->line) % lc->sets, laps = n / lc->sets, rest = n % lc->sets;
-    for (uint64_t s = 0; laps && s < lc->sets; s++)
-        lc->lines_in_set[s] += (uint32_t)laps;
-    for (uint64_t i = 0; i < rest; i++)
-        lc->lines_in_set[(first + i) % lc->sets]++;
+    const struct lru_count *a = lc->above;
+    /* Lines a set apart here are a whole number of sets apart above when the set counts divide:
+     * all lines of this set share one set above, which passes them all or none. */
+    bool whole_sets = !a || (a->line == lc->line && lc->sets % a->sets == 0);
+    if (!whole_sets) {
+        for (uint64_t i = 0; i < n; i++)
+            lru_count_add(lc, addr + i * lc->line);
+        return;
+    }
+    uint64_t first_line = addr / lc->line, first = first_line % lc->sets, laps = n / lc->sets, rest = n % lc->sets;
+    for (uint64_t s = 0; s < lc->sets; s++) {
+        uint64_t in_set = laps + ((s + lc->sets - first) % lc->sets < rest);
+        if (in_set && reaches(lc, s * lc->line))   /* set s holds lines whose number is s modulo sets */
+            lc->lines_in_set[s] += (uint32_t)in_set;
+    }
 }
 
 uint64_t lru_count_misses(struct lru_count *lc)
@@ -43,32 +62,86 @@ uint64_t lru_count_misses(struct lru_count *lc)
     return misses;
 }
 
-uint64_t lru_lap_misses(void *const *addrs, uint64_t n, const struct cache_level *c)
+void lru_count_walk(const struct topo *t, void (*add)(struct lru_count *lc, const void *walk), const void *walk,
+                    uint64_t *d1_misses, uint64_t *ll_misses)
 {
+    int last = topo_last_level(t);
+    const struct cache_level *levels[] = {&t->data[1], last ? &t->data[last] : NULL};
+    uint64_t *out[] = {d1_misses, ll_misses};
+    struct lru_count lc[2];
+    for (int i = 0; i < 2; i++) {
+        *out[i] = 0;
+        lc[i].lines_in_set = NULL;
+        if (!levels[i] || !levels[i]->size)
+            continue;
+        lru_count_init(&lc[i], levels[i], i && lc[0].lines_in_set ? &lc[0] : NULL);
+        add(&lc[i], walk);
+    }
+    for (int i = 1; i >= 0; i--)   /* the last level's first: it reads D1's counts */
+        if (lc[i].lines_in_set)
+            *out[i] = lru_count_misses(&lc[i]);
+}
+
+/* One simulated LRU cache: per set, its lines from most to least recently used, each stored as
+ * line number + 1 (0: an empty way, so untouched sets of a large cache are never paged in). */
+struct lru_sim {
     uint64_t sets, ways, line;
-    geometry(c, &sets, &ways, &line);
-    /* Ways unknown (one huge set): no set conflicts to find, and simulating them would be slow;
-     * the lap misses everywhere when it is larger than the cache, nowhere otherwise. */
-    if (ways > 256)
-        return n * line > c->size ? n : 0;
-    /* Per set, its lines from most to least recently used; UINTPTR_MAX is an empty way. */
-    uintptr_t *tag = xmalloc(sets * ways * sizeof(*tag));
-    memset(tag, 0xff, sets * ways * sizeof(*tag));
-    uint64_t misses = 0;
-    for (int lap = 0; lap < 2; lap++)
-        for (uint64_t i = 0; i < n; i++) {
-            uintptr_t t = (uintptr_t)addrs[i] / line;
-            uintptr_t *set = tag + (t % sets) * ways;
-            uint64_t w = 0;
-            while (w < ways && set[w] != t)
-                w++;
-            if (w == ways) {
-                misses += lap;
-                w = ways - 1;
-            }
-            memmove(set + 1, set, w * sizeof(*set));
-            set[0] = t;
-        }
-    free(tag);
-    return misses;
+    uintptr_t *tag;
+};
+
+static bool sim_init(struct lru_sim *s, const struct cache_level *c)
+{
+    geometry(c, &s->sets, &s->ways, &s->line);
+    if (s->ways > LRU_SIM_MAX_WAYS)
+        return false;
+    s->tag = xcalloc(s->sets * s->ways, sizeof(*s->tag));
+    return true;
+}
+
+/* Looks the line at addr up and makes it the most recent of its set: -1 on a miss, else how many
+ * other lines of its set were used since its last use (its depth in the LRU order). */
+static int64_t sim_access(struct lru_sim *s, uintptr_t addr)
+{
+    uintptr_t t = addr / s->line + 1;
+    uintptr_t *set = s->tag + (t - 1) % s->sets * s->ways;
+    uint64_t w = 0;
+    while (w < s->ways && set[w] != t)
+        w++;
+    int64_t depth = w < s->ways ? (int64_t)w : -1;
+    if (depth < 0)
+        w = s->ways - 1;
+    memmove(set + 1, set, w * sizeof(*set));
+    set[0] = t;
+    return depth;
+}
+
+void lru_lap_misses(void *const *addrs, uint64_t n, const struct cache_level *d1, const struct cache_level *ll,
+                    struct lru_lap *lap)
+{
+    struct lru_sim sim[2] = {{0}, {0}};
+    memset(lap, 0, sizeof(*lap));
+    bool simulated = sim_init(&sim[0], d1) && (!ll || sim_init(&sim[1], ll));
+    if (!simulated) {
+        /* A level of unknown ways: no set conflicts to find, and simulating one huge set would be
+         * slow; a lap misses it everywhere when larger than the cache, nowhere otherwise. */
+        lap->misses[0] = n * sim[0].line > d1->size ? n : 0;
+        lap->misses[1] = ll && n * sim[0].line > ll->size ? lap->misses[0] : 0;
+    } else {
+        /* Lap 1 brings D1 to its steady state, lap 2 LL (fed by D1's steady misses): count lap 3. */
+        int levels = ll ? 2 : 1;
+        for (int round = 0; round < 3; round++)
+            for (uint64_t i = 0; i < n; i++)
+                for (int l = 0; l < levels; l++) {
+                    int64_t depth = sim_access(&sim[l], (uintptr_t)addrs[i]);
+                    int64_t spare = (int64_t)sim[l].ways - 1 - depth;   /* when a hit */
+                    if (round == 2 && depth < 0)
+                        lap->misses[l]++;
+                    if (round == 2 && depth >= 0 && spare < LRU_EDGE_WAYS)
+                        lap->edge_hits[l]++;
+                    if (depth >= 0)
+                        break;   /* a hit: the level below never sees it */
+                }
+    }
+    free(sim[0].tag);
+    free(sim[1].tag);
 }

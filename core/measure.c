@@ -244,7 +244,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
         uint64_t asked = c->iters;
         c->iters = asked < c->iters_multiple ? c->iters_multiple : asked / c->iters_multiple * c->iters_multiple;
         if (o->iters)
-            pm_note("%s: %llu iterations instead of --iters %llu: its model is exact over multiples of %llu",
+            pm_note("%s: %llu iterations instead of %llu: its model is exact over multiples of %llu",
                     c->label, (unsigned long long)c->iters, (unsigned long long)asked,
                     (unsigned long long)c->iters_multiple);
     }

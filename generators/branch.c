@@ -193,27 +193,31 @@ static void branch_run(struct case_ *c, uint64_t iters)
 }
 
 /* The table is read one entry an iteration, in order: a lap of it visits each line once, and a
- * line misses a warm LRU cache when its set holds more of the table's lines than ways (lru.h). */
+ * line misses a warm LRU cache when its set holds more of the table's lines than ways, the last
+ * level seeing only D1's misses (lru.h). */
+struct table_lines {
+    uintptr_t from;
+    uint64_t lines;
+};
+
+static void add_table_lines(struct lru_count *lc, const void *walk)
+{
+    const struct table_lines *l = walk;
+    lru_count_add_lines(lc, l->from, l->lines);
+}
+
 static void table_misses(const struct branch *b, struct quantities *q)
 {
     q->v[Q_D1_MISS_WARM] = q->v[Q_LL_MISS_WARM] = 0;
     if (!b->table)
         return;
     uint64_t entry = b->kind == COND ? 8 * (1ull << log2_ceil(b->words)) : 8, bytes = entry * b->slots;
-    uintptr_t from = (uintptr_t)b->table & ~(uintptr_t)63;
-    uint64_t lines = ((uintptr_t)b->table + bytes - from + 63) / 64;
-    const struct topo *t = topo_get();
-    int last = topo_last_level(t);
-    double *out[] = {&q->v[Q_D1_MISS_WARM], &q->v[Q_LL_MISS_WARM]};
-    const struct cache_level *levels[] = {&t->data[1], last ? &t->data[last] : NULL};
-    for (int i = 0; i < 2; i++) {
-        if (!levels[i] || !levels[i]->size)
-            continue;
-        struct lru_count lc;
-        lru_count_init(&lc, levels[i]);
-        lru_count_add_lines(&lc, from, lines);
-        *out[i] = (double)lru_count_misses(&lc) / (double)b->slots;   /* a lap is 'slots' iterations */
-    }
+    struct table_lines l = {.from = (uintptr_t)b->table & ~(uintptr_t)63};
+    l.lines = ((uintptr_t)b->table + bytes - l.from + 63) / 64;
+    uint64_t d1, ll;
+    lru_count_walk(topo_get(), add_table_lines, &l, &d1, &ll);
+    q->v[Q_D1_MISS_WARM] = (double)d1 / (double)b->slots;   /* a lap is 'slots' iterations */
+    q->v[Q_LL_MISS_WARM] = (double)ll / (double)b->slots;
 }
 
 static void branch_model(const struct case_ *c, struct quantities *q)

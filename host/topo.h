@@ -28,6 +28,9 @@ struct topo {
     /* The caches are a simulator's (the sim child): sizes follow them exactly, with none of the
      * margins real hardware needs (prefetchers, TLB reach). */
     bool simulated;
+    /* The simulated machine lacks a level the host has: why (the sim source's reason), for the
+     * SKIP of a case sized by it. */
+    char absent_why[TOPO_MAX_LEVEL + 1][200];
 };
 
 /* hwloc's view, loaded once; later calls return the same. NULL (with a message) if hwloc fails.

@@ -118,25 +118,27 @@ static void *build_list(void *arg)
 }
 
 /* Elements on lines of their own are each visited once a lap, in whatever order: a set that
- * holds more of them than it has ways misses on all of them (lru.h). */
+ * holds more of them than it has ways misses on all of them, and the last level sees only the
+ * lines that miss D1 (lru.h). */
+struct walker_lines {
+    const struct walker *w;
+    uint64_t stride, page_stride;
+};
+
+static void add_walker_lines(struct lru_count *lc, const void *walk)
+{
+    const struct walker_lines *l = walk;
+    if (!l->page_stride && l->stride == 64)
+        lru_count_add_lines(lc, (uintptr_t)l->w->buf.base, l->w->slots);
+    else
+        for (uint64_t k = 0; k < l->w->slots; k++)
+            lru_count_add(lc, (uintptr_t)l->w->buf.base + slot_offset(k, l->stride, l->page_stride));
+}
+
 static void count_lap_misses(struct walker *w, uint64_t stride, uint64_t page_stride)
 {
-    const struct topo *t = topo_get();
-    int last = topo_last_level(t);
-    uint64_t *out[] = {&w->d1_lap_misses, &w->ll_lap_misses};
-    const struct cache_level *levels[] = {&t->data[1], last ? &t->data[last] : NULL};
-    for (int i = 0; i < 2; i++) {
-        struct lru_count lc;
-        if (!levels[i] || !levels[i]->size)
-            continue;
-        lru_count_init(&lc, levels[i]);
-        if (!page_stride && stride == 64)
-            lru_count_add_lines(&lc, (uintptr_t)w->buf.base, w->slots);
-        else
-            for (uint64_t k = 0; k < w->slots; k++)
-                lru_count_add(&lc, (uintptr_t)w->buf.base + slot_offset(k, stride, page_stride));
-        *out[i] = lru_count_misses(&lc);
-    }
+    struct walker_lines l = {w, stride, page_stride};
+    lru_count_walk(topo_get(), add_walker_lines, &l, &w->d1_lap_misses, &w->ll_lap_misses);
 }
 
 /* One store a fresh 4 KiB page; not inlined, so that one copy of the loop (and of its sites)

@@ -5,12 +5,14 @@
  * callgrind simulates. */
 #include "base/subprocess.h"
 #include "base/util.h"
+#include "core/lru.h"
 #include "core/source.h"
 #include "host/geometry.h"
 #include "host/topo.h"
 #include "sources/sim.h"
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -41,12 +43,45 @@ static char *find_in_path(const char *prog)
     return found;
 }
 
-/* A cache callgrind can simulate: size, ways and a power-of-two line known. hwloc says 0 ways
- * where it does not know them (this VM's 508M L3) and -1 for fully associative. */
+/* The sets a cache's lines make into a power-of-two count (valgrind wants one): its own when that
+ * is one, else the largest power of two that divides the line count and is not above it, the ways
+ * growing to keep the size (a 60 MiB 12-way L3's 81920 sets become 65536 of 15 ways). */
+static uint64_t power_of_two_set_count(const struct cache_level *c)
+{
+    uint64_t lines = c->size / (uint64_t)c->linesize, ways = (uint64_t)c->ways, sets = lines / ways, p = 1;
+    if (sets && !(sets & (sets - 1)) && sets * ways == lines)
+        return sets;
+    while (lines % (p * 2) == 0 && p * 2 <= (sets ? sets : 1))
+        p *= 2;
+    return p;
+}
+
+/* Why callgrind cannot simulate this cache (NULL: it can): valgrind 3.19 wants size, ways and a
+ * power-of-two line of at least 16 bytes, keeps the size in a 32-bit int, and looks a set up way
+ * by way (as lru.c does; hwloc says 0 ways where it does not know them, as for a VM's 508M L3,
+ * and -1 for fully associative). */
+static const char *unsimulatable(const struct cache_level *c, char *why, size_t n)
+{
+    if (!c->level || !c->size)
+        snprintf(why, n, "no size");
+    else if (c->ways <= 0)
+        snprintf(why, n, "its associativity is unknown (%d-way)", c->ways);
+    else if (c->linesize < 16 || (c->linesize & (c->linesize - 1)) || c->size % (uint64_t)c->linesize)
+        snprintf(why, n, "its %d-byte lines are not a power of two of at least 16 dividing its size", c->linesize);
+    else if (c->size > INT_MAX)
+        snprintf(why, n, "valgrind takes cache sizes below 2 GiB");
+    else if (c->size / (uint64_t)c->linesize / power_of_two_set_count(c) > LRU_SIM_MAX_WAYS)
+        snprintf(why, n, "its %llu sets are no power of two, and as one they would need %llu ways (%d at most)", (unsigned long long)(c->size / (uint64_t)c->linesize / (uint64_t)c->ways),
+                 (unsigned long long)(c->size / (uint64_t)c->linesize / power_of_two_set_count(c)), LRU_SIM_MAX_WAYS);
+    else
+        return NULL;
+    return why;
+}
+
 static bool simulatable(const struct cache_level *c)
 {
-    return c->level && c->size && c->ways > 0 && c->linesize >= 16 && !(c->linesize & (c->linesize - 1)) &&
-           c->size % (uint64_t)c->linesize == 0;
+    char why[100];
+    return !unsimulatable(c, why, sizeof(why));
 }
 
 static void add_note(char *notes, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -61,18 +96,13 @@ static void add_note(char *notes, size_t n, const char *fmt, ...)
     va_end(ap);
 }
 
-/* valgrind wants a power-of-two number of sets. When the host's geometry has another count
- * (e.g. 30 MiB 20-way), the size and line are kept and the sets become the largest power of two
- * that divides the line count, the ways growing to match: the same capacity, another
- * associativity, noted. */
+/* valgrind wants a power-of-two number of sets: where the host's geometry has another count, the
+ * size and line are kept and the ways grow to match (power_of_two_set_count), noted. */
 static void power_of_two_sets(struct cache_level *c, const char *name, char *notes, size_t n)
 {
-    uint64_t lines = c->size / (uint64_t)c->linesize, ways = (uint64_t)c->ways, sets = lines / ways;
-    if (sets && !(sets & (sets - 1)) && sets * ways == lines)
+    uint64_t lines = c->size / (uint64_t)c->linesize, p = power_of_two_set_count(c);
+    if (p * (uint64_t)c->ways == lines)
         return;
-    uint64_t p = 1;
-    while (lines % (p * 2) == 0 && p * 2 <= (sets ? sets : 1))
-        p *= 2;
     add_note(notes, n, "%s %s %d-way has a set count that is not a power of two: simulated %llu-way (same size)",
              name, fmt_size(c->size), c->ways, (unsigned long long)(lines / p));
     c->ways = (int)(lines / p);
@@ -105,9 +135,12 @@ int sim_machine(const struct topo *host, struct topo *sim, char *notes, size_t n
             ll = l;
     for (int l = ll + 1; l <= TOPO_MAX_LEVEL; l++)
         if (host->data[l].size) {
-            add_note(notes, n, "the %s (%s, %d-way, from %s) has no geometry callgrind can simulate: left out, the "
-                     "simulated last level is the %s", level_name(l), fmt_size(host->data[l].size),
-                     host->data[l].ways, topo_source_name(host->source[l]), level_name(ll));
+            char why[100];
+            unsimulatable(&host->data[l], why, sizeof(why));
+            snprintf(sim->absent_why[l], sizeof(sim->absent_why[l]), "callgrind cannot simulate the host's %s (%s "
+                     "%d-way, from %s): %s", level_name(l), fmt_size(host->data[l].size), host->data[l].ways,
+                     topo_source_name(host->source[l]), why);
+            add_note(notes, n, "%s; left out, the simulated last level is the %s", sim->absent_why[l], level_name(ll));
             memset(&sim->data[l], 0, sizeof(sim->data[l]));
         }
     if (ll == 1 && !host->data[2].size && !host->data[3].size)

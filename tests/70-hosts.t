@@ -50,6 +50,7 @@ done <<'HOSTS'
 zen5-vm  | 49152,12 | 1048576,8   | skip | hwloc's 508M 0-way L3 cannot be simulated: the L2 is the last level
 zen4     | 32768,8  | 33554432,16 | run  | hwloc's L1d and L3 as they are
 intel-2s | 49152,12 | 62914560,15 | run  | 60M 12-way has 81920 sets: simulated 15-way, 65536 sets, same size
+emr-vm   | 49152,12 | 272629760,65 | run | hwloc's 260M 20-way L3 has 212992 sets: simulated 65-way, 65536 sets, same size
 no-l3    | 32768,8  | 6291456,24  | skip | no L3: the L2 is the last level
 zen4-vm  | 32768,8  | 33554432,16 | run  | the Zen 4 VM's hwloc (../shared/hosts/zen4-vm) as it is
 intel-a7-vm | 49152,12 | 503316480,30 | run | 480M 16-way has 491520 sets: simulated 30-way, 262144 sets, same size
