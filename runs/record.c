@@ -153,6 +153,8 @@ void record_json(struct json *j, const struct record_head *h, const struct measu
         if (quantity_stated(q, (enum quantity_id)i))
             json_number(j, quantity_name((enum quantity_id)i), q->v[i]);
     json_object_end(j);
+    if (q->unstated_why)   /* why the model leaves quantities out here: a replay says it again */
+        json_string(j, "model_unstated_why", q->unstated_why);
     json_object_end(j);
 }
 
@@ -256,6 +258,7 @@ static int measurement_from_record(const struct jvalue *rec, struct measurement 
         if (id >= 0 && model->items[i].type == J_NUMBER)
             q->v[id] = model->items[i].num;
     }
+    q->unstated_why = jget_str(rec, "model_unstated_why", NULL);   /* lives as long as the record */
     return 0;
 }
 

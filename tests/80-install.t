@@ -28,7 +28,7 @@ data="$stage/usr/share/pmucal"
 rc=$?
 [ $rc = 0 ] && [ -s "$data/eventdata/amd/mapfile.csv" ] && [ -s "$data/eventdata/intel/mapfile.csv" ] &&
     [ -s "$data/eventdata/arm/mapfile.csv" ] && [ -s "$data/eventdata/arm/common-and-microarch.json" ] &&
-    [ -d "$data/eventdata/arm/arm/cortex-a76-n1" ] && [ -s "$data/eventdata/amd/LICENSE" ] && [ -s "$data/eventdata/intel/SOURCE" ] &&
+    [ -d "$data/eventdata/arm/arm/neoverse-n1" ] && [ -s "$data/eventdata/amd/LICENSE" ] && [ -s "$data/eventdata/intel/SOURCE" ] &&
     grep -q "^# source: $data/eventdata/amd/amdzen5 " "$TMP/events.out" && grep -q '^ls_dispatch.ld_dispatch ' "$TMP/events.out"
 ok $? "installed pmucal lists a Zen 5's events from $data/eventdata, which holds AMD's, Intel's and Arm's tables with licence and source (exit $rc): $(head -c 100 "$TMP/events.out")"
 [ -z "$(find "$data/eventdata" -path '*/metrics/*' -o -name '*uncore*' | head -1)" ] && grep -q '^eventdata/amd/amdzen5/' "$data/installed-files"
