@@ -33,7 +33,7 @@
 static int calibrate_main(int argc, char **argv);
 
 enum { K_LIST = CLI_LONG, K_JSON, K_TARGET_MS, K_QUICK, K_CURVE, K_NO_CURVE, K_RECIPE, K_PPO, K_CPU, K_PREFIX,
-       K_LABEL, K_OUT, K_SOURCE, K_ITERS, K_RESUME, K_RUNS };
+       K_LABEL, K_OUT, K_SOURCE, K_ITERS, K_RESUME, K_RUNS, K_MODEL };
 
 static const struct cli_option calibrate_options[] = {
     {"list", K_LIST, NULL, "print the recipes (issue case, control case, occurrence) and exit"},
@@ -50,6 +50,9 @@ static const struct cli_option calibrate_options[] = {
     {"recipe", K_RECIPE, "NAME", "only this recipe (may be repeated; the closure needs l1_hit, l2_hit, l3_hit)"},
     {"points-per-octave", K_PPO, "N", "curve density (default 4)"},
     {"cpu", K_CPU, "N", "CPU to measure on, one of the affinity mask (default: its least loaded over 150 ms at the start)"},
+    {"model", K_MODEL, "NAME", "the CPU model whose published figures and perf event names apply (default: by\n"
+                               "CPUID); for a guest whose CPUID model number is not its core's. The run\n"
+                               "records that it was given"},
     {"prefix", K_PREFIX, "NAME", "macro prefix of the C header: upper-case letters, digits, '_' (default PMUCAL)"},
     {"label", K_LABEL, "NAME", "results folder label (default calibrate; with --source sim calibrate-sim)"},
     {"out", K_OUT, "DIR", "parent folder of the results folder (default results, or $PMUCAL_RESULTS)"},
@@ -154,7 +157,7 @@ struct calibrate_args {
     struct cal_opts o;
     int ppo, nonly, cpu_arg;
     bool curve, recipes_on, list, json, reps_given, runs_given;
-    const char *label, *out, *prefix, *source, *resume;
+    const char *label, *out, *prefix, *source, *resume, *model;
     int given;   /* options other than --resume */
     const char *timing_option;    /* the first option given that only timing uses (refused with sim) */
     unsigned long long iters;
@@ -225,6 +228,13 @@ static int calibrate_option(void *ctx, int key, const char *v)
         a->cpu_arg = (int)cpu;
         break;
     }
+    case K_MODEL:
+        if (!cpu_model_named(v)) {
+            pm_error("--model %s: no such CPU model; pmucal has figures for %s", v, cpu_model_names());
+            return 2;
+        }
+        a->model = v;
+        break;
     case K_PREFIX:
         if (table_prefix_problem(v))
             return cli_usage_error(&calibrate_command, "--prefix '%s': %s, e.g. PMUCAL", v, table_prefix_problem(v));
@@ -374,6 +384,7 @@ static void begin_doc(struct json *doc, const struct cal *k, const struct calibr
     json_int(doc, "runs", k->o.runs);
     json_int(doc, "cpu", k->o.cpu);
     json_string(doc, "cpu_model", k->model);   /* whose perf event names and references apply */
+    json_bool(doc, "cpu_model_given", a->model != NULL);   /* --model: not the CPUID's */
     if (a->nonly) {   /* a partial calibration: emit without RUN passes it over */
         json_array_begin(doc, "recipes_only");
         for (int i = 0; i < a->nonly; i++)
@@ -452,8 +463,9 @@ static int calibrate(struct cal *k, const struct calibrate_args *a, struct tap *
     if (!k->replaying) {   /* a replayed run's PMU, hardware and model are the run's own */
         k->host_pmu = pfm_core_pmu(&core) ? core.name : NULL;
         k->hw = perf_hw_usable(k->hw_why, sizeof(k->hw_why));
-        const struct cpu_model *model =
-            cpu_model_of_pmu(k->host_pmu) ? cpu_model_of_pmu(k->host_pmu) : cpu_model_host();
+        const struct cpu_model *model = a->model                    ? cpu_model_named(a->model)
+                                        : cpu_model_of_pmu(k->host_pmu) ? cpu_model_of_pmu(k->host_pmu)
+                                                                        : cpu_model_host();
         k->model = model ? model->name : NULL;
         const struct clock_info *ci = clock_get();
         snprintf(k->clock_why, sizeof(k->clock_why), "%s", ci->trusted ? "" : ci->why);

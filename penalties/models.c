@@ -75,7 +75,7 @@ const struct cpu_model *cpu_model_host(void)
 
 const char *cpu_model_names(void)
 {
-    static char buf[128];
+    static char buf[256];
     if (!buf[0])
         for (int i = 0; i < ncpu_models; i++)
             snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s", i ? ", " : "", cpu_models[i].name);

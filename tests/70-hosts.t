@@ -97,6 +97,17 @@ intel-a7-vm | intel/RKL/events/rocketlake_core     | -
 CPUIDS
 on_this_machine
 unset LIBPFM_DISABLED_PMUS
+# A guest whose CPUID model number is not its core's (6-A7 here, with a Golden Cove-family core):
+# --model names the figures that apply, and the run says it was given.
+got=$($PMUCAL calibrate --recipe div64_latency --no-curve --runs 1 -r 3 --model emeraldrapids --out "$TMP/cal-model" 2> /dev/null |
+      sed -n 's/^# references: \([a-z0-9]*\);.*/\1/p')
+given=$(jq -r '.cpu_model_given' "$TMP"/cal-model/*/penalties.json 2> /dev/null)
+[ "$got" = emeraldrapids ] && [ "$given" = true ]
+ok $? "calibrate --model emeraldrapids takes its references and records it was given (got '$got', given $given)"
+$PMUCAL calibrate --model pentium4 > /dev/null 2> "$TMP/model.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "no such CPU model; pmucal has figures for zen4" "$TMP/model.err"
+ok $? "calibrate --model pentium4 is refused naming the models there are (exit $rc: $(head -c 160 "$TMP/model.err"))"
 
 # This host with its PMU hidden: the unknown-model paths, on every machine.
 hide_host_pmu
