@@ -28,6 +28,7 @@ struct snippet_insn {
     bool rmw;             /* one access that reads and writes the same place (add %rax,(%rsi)) */
     unsigned ext;         /* ISA_* extensions it needs (arch/isa.h's enum isa_ext) */
     const char *why_not;  /* it cannot be looped (changes the stack or the loop's registers): why */
+    uint32_t word;        /* fixed-width ISAs: the instruction's encoding */
 };
 
 /* The assemblers tried in turn (NULL-terminated; PMUCAL_AS names another) and their arguments

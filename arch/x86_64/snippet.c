@@ -2,6 +2,7 @@
  * instruction starts and how it is spelled, the operands read from that spelling. */
 #include "arch/isa.h"
 #include "arch/snippet.h"
+#include "arch/snippet_objdump.h"
 #include "base/subprocess.h"
 #include "base/util.h"
 #include <ctype.h>
@@ -408,81 +409,10 @@ int isa_snippet_decode(const char *obj, const uint8_t *bytes, size_t len, struct
 {
     (void)bytes;
     static const char *const dis[] = {"objdump", "x86_64-linux-gnu-objdump", NULL};
-    char tmp[] = "/tmp/pmucal-objdump-XXXXXX";
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        snprintf(why, wn, "cannot make a temporary file for objdump's listing");
+    if (snippet_objdump(dis, obj, len, out, n, why, wn))
         return -1;
-    }
-    close(fd);
-    int rc = SPAWN_NOT_STARTED;
-    for (size_t i = 0; dis[i] && rc == SPAWN_NOT_STARTED; i++) {
-        char *argv[] = {(char *)dis[i], "-d", "-w", "--insn-width=15", (char *)obj, NULL};
-        rc = spawn_run(argv, &(struct spawn_opts){.out_path = tmp, .timeout_ms = 20000});
-    }
-    if (rc != 0) {
-        unlink(tmp);
-        snprintf(why, wn, rc == SPAWN_NOT_STARTED ? "objdump is not installed (Debian package binutils)"
-                                                  : "objdump could not list the assembled snippet (exit %d)", rc);
-        return -1;
-    }
-    FILE *f = fopen(tmp, "r");
-    unlink(tmp);
-    if (!f) {
-        snprintf(why, wn, "cannot read objdump's listing");
-        return -1;
-    }
-    size_t cap = 16;
-    *out = xcalloc(cap, sizeof(**out));
-    *n = 0;
-    char line[1024];
-    while (fgets(line, sizeof(line), f)) {
-        /* "   4:\t48 0f af c0 \timul   %rax,%rax" */
-        char *colon = strchr(line, ':'), *t1 = strchr(line, '\t');
-        if (!colon || !t1 || t1 != colon + 1)
-            continue;
-        char *end;
-        unsigned long long off = strtoull(line, &end, 16);
-        if (end != colon)
-            continue;
-        char *t2 = strchr(t1 + 1, '\t');
-        unsigned nbytes = 0;
-        for (char *b = t1 + 1; b < (t2 ? t2 : b + strlen(b)); b++)
-            if (isxdigit((unsigned char)b[0]) && isxdigit((unsigned char)b[1]))
-                nbytes++, b++;
-        if (!nbytes)
-            continue;
-        if (!t2) {   /* bytes only: the tail of the instruction before (never with -w) */
-            continue;
-        }
-        char *text = t2 + 1;
-        text[strcspn(text, "\n")] = 0;
-        if (*n == cap)
-            *out = xrealloc(*out, (cap *= 2) * sizeof(**out));
-        struct snippet_insn *in = &(*out)[(*n)++];
-        memset(in, 0, sizeof(*in));
-        in->off = off;
-        in->len = nbytes;
-        /* squeeze objdump's column padding: "imul   %rax,%rax" -> "imul %rax,%rax" */
-        size_t k = 0;
-        for (char *c = text; *c && k + 1 < sizeof(in->text); c++)
-            if (!(isspace((unsigned char)*c) && (k == 0 || in->text[k - 1] == ' ')))
-                in->text[k++] = isspace((unsigned char)*c) ? ' ' : *c;
-        while (k && in->text[k - 1] == ' ')
-            k--;
-        in->text[k] = 0;
-        classify(in);
-    }
-    fclose(f);
-    size_t covered = 0;
     for (size_t i = 0; i < *n; i++)
-        covered += (*out)[i].len;
-    if (covered != len) {
-        snprintf(why, wn, "objdump's listing covers %zu of the snippet's %zu bytes", covered, len);
-        free(*out);
-        *out = NULL;
-        return -1;
-    }
+        classify(&(*out)[i]);
     return 0;
 }
 
