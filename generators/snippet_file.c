@@ -73,12 +73,12 @@ static int entry(struct snippet_entry *e, const char *line, const char *origin, 
         char *name = trimmed(line, (size_t)(bar1 - line));
         snprintf(e->name, sizeof(e->name), "%s", name);
         bool ok = name_ok(name);
+        if (!ok)
+            snprintf(why, wn, "%s:%d: the name '%.60s' is not [a-z_][a-z0-9_]* of at most %d characters", origin,
+                     e->line, name, SNIPPET_NAME_MAX);
         free(name);
-        if (!ok) {
-            snprintf(why, wn, "%s:%d: the name '%.*s' is not [a-z_][a-z0-9_]* of at most %d characters", origin,
-                     e->line, (int)(bar1 - line > 60 ? 60 : bar1 - line), line, SNIPPET_NAME_MAX);
+        if (!ok)
             return -1;
-        }
         snip = bar1 + 1, snip_end = bar2, opts = bar2 + 1;
     } else if (bar1) {   /* name | snippet */
         char *name = trimmed(line, (size_t)(bar1 - line));
