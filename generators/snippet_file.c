@@ -134,8 +134,9 @@ int snippet_file_parse(const char *text, const char *origin, struct snippet_entr
         }
         for (const char *c = line; *c; c++)
             if ((unsigned char)*c < 0x20 && *c != '\t') {
+                unsigned bad = (unsigned char)*c;
                 free(line);
-                snprintf(why, wn, "%s:%d: a control character (0x%02x); the file is text", origin, lineno, (unsigned)*c);
+                snprintf(why, wn, "%s:%d: a control character (0x%02x); the file is text", origin, lineno, bad);
                 goto fail;
             }
         if (!line[0] || line[0] == '#') {
