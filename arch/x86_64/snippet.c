@@ -274,7 +274,6 @@ static const char *const mem_unknown[] = {"prefetch", "clflush", "clwb", "cldemo
 /* Mnemonics that leave the snippet or the loop behind. */
 static const char *const away[] = {"call", "ret", "lret", "iret", "syscall", "sysenter", "sysexit", "sysret", "int",
                                    "into", "ljmp", "lcall", NULL};
-static const char *const stack[] = {"push", "pop", "leave", "enter", NULL};
 
 static void classify(struct snippet_insn *in)
 {
@@ -297,7 +296,8 @@ static void classify(struct snippet_insn *in)
                 in->target = (int64_t)t;
         }
     }
-    if (starts_any(m, stack))
+    if (is_op(m, "push") || is_op(m, "pop") || is_op(m, "pushf") || is_op(m, "popf") || is_op(m, "leave") ||
+        is_op(m, "enter"))
         in->why_not = "it moves the stack pointer, which the loop needs unchanged";
     /* extensions by the registers it names */
     if (strstr(in->text, "%zmm") || strstr(in->text, "%k") || strchr(in->text, '{'))
