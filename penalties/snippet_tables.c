@@ -11,8 +11,8 @@
                        "P-core latencies and throughputs)"
 #define GLC_ORM "Intel 64 and IA-32 Architectures Optimization Reference Manual (248966), Golden Cove microarchitecture: " \
                 "five integer ALU ports (0, 1, 5, 6, 10)"
-#define GLC_FOLD "published third-party Golden Cove measurements of immediate-add chains executed at rename " \
-                 "(publication not recorded; indicative only)"
+#define GLC_FOLD "measured by this project on the Emerald Rapids VM (../shared/hosts/emr-vm: 0.186 TSC ticks an add " \
+                 "at 2.3 GHz, the core at 3.10 GHz; indicative only)"
 #define ZEN4_SOG_I "AMD, Software Optimization Guide for the AMD Zen4 Microarchitecture (publication 57647): " \
                    "four integer ALUs, latency table"
 
@@ -23,7 +23,7 @@ const struct reference snippet_references[] = {
     {"goldencove", "add_rr:throughput", 0.2, 0.2, "ADD r64, r64 on five ALUs", GLC_ORM, false, false},
     {"goldencove", "imul_rr:latency", 3, 3, "IMUL r64, r64", GLC_LLVM_SCHED, false, false},
     {"goldencove", "imul_rr:throughput", 1, 1, "IMUL r64, r64 (one multiplier port)", GLC_LLVM_SCHED, false, false},
-    {"goldencove", "add_imm:latency", 0.2, 0.34, "an ADD r64, imm chain folded at rename (about 3-5 a cycle)",
+    {"goldencove", "add_imm:latency", 0.25, 0.25, "an ADD r64, imm chain folded at rename (4 a cycle there)",
      GLC_FOLD, false, true},
     {"zen4", "add_rr:latency", 1, 1, "ADD r64, r64", ZEN4_SOG_I, false, false},
     {"zen4", "add_rr:throughput", 0.25, 0.25, "ADD r64, r64 on four ALUs", ZEN4_SOG_I, false, false},
