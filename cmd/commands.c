@@ -8,6 +8,7 @@ static const struct command *const commands[] = {
     &c2c_command,
     &calibrate_command,
     &classify_command,
+    &code_command,
     &compare_command,
     &cpi_command,
     &emit_command,

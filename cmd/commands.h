@@ -9,6 +9,7 @@ extern const struct command c2c_command;
 extern const struct command roofline_command;
 extern const struct command calibrate_command;
 extern const struct command classify_command;
+extern const struct command code_command;
 extern const struct command compare_command;
 extern const struct command cpi_command;
 extern const struct command emit_command;

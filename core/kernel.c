@@ -198,6 +198,8 @@ static bool value_ok(const struct kernel *k, const struct param *p, const char *
             return true;
         pm_error("%s: %s=%s is not one of %s", k->name, p->name, v, p->choices);
         return false;
+    case PARAM_TEXT:
+        return true;
     case PARAM_CPU:
         if (parse_u64(v, &x) && x < 1u << 20 && topo_cpu_valid((int)x))
             return true;
@@ -219,18 +221,23 @@ struct case_ *case_new(const struct kernel *k, int nargs, char **args)
     for (int a = 0; a < nargs; a++) {
         const char *eq = strchr(args[a], '=');
         int i = eq ? param_index(k, args[a], (size_t)(eq - args[a])) : -1;
+        const char *v = eq ? eq + 1 : NULL;
+        if (i < 0 && k->bare_param) {   /* the whole word is that parameter's value */
+            i = param_index(k, k->bare_param, strlen(k->bare_param));
+            v = args[a];
+        }
         if (i < 0) {
             pm_error("%s: unknown parameter '%.*s'; 'pmucal kernels %s' lists its parameters", k->name,
                      eq ? (int)(eq - args[a]) : (int)strlen(args[a]), args[a], k->name);
             case_free(c);
             return NULL;
         }
-        if (!value_ok(k, &k->params[i], eq + 1)) {
+        if (!value_ok(k, &k->params[i], v)) {
             case_free(c);
             return NULL;
         }
         free(c->value[i]);
-        c->value[i] = xstrdup(eq + 1);
+        c->value[i] = xstrdup(v);
         c->given[i] = true;
     }
     size_t cap = 256, len = 0;

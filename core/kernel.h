@@ -15,6 +15,7 @@ enum param_type {
     PARAM_UINT,    /* whole number */
     PARAM_ENUM,    /* one of choices, "a|b|c" */
     PARAM_CPU,     /* OS CPU index, checked against the topology */
+    PARAM_TEXT,    /* any text, spaces included (the kernel's setup checks it) */
 };
 
 struct param {
@@ -78,6 +79,8 @@ struct kernel {
     /* Optional: where the case's quantities happen (core/sites.h), after setup: the measured
      * loop's instructions with their per-iteration weights. -1 when this case cannot say. */
     int (*sites)(const struct case_ *c, struct site_map *m);
+    /* Optional: the parameter a word without "name=" sets ('pmucal run code "imul %rax,%rax"'). */
+    const char *bare_param;
 };
 
 void kernel_register(const struct kernel *k);

@@ -52,7 +52,7 @@ static double ns_of(const struct jvalue *p, const struct table_opts *o, const ch
 }
 
 /* Text from penalties.json inside a C comment: no sequence in it may end or open one. */
-static void c_comment_text(FILE *out, const char *s)
+void c_comment_text(FILE *out, const char *s)
 {
     for (; s && *s; s++) {
         if ((s[0] == '*' && s[1] == '/') || (s[0] == '/' && s[1] == '*'))
@@ -65,7 +65,7 @@ static void c_comment_text(FILE *out, const char *s)
 }
 
 /* One CSV field (RFC 4180), always quoted, inner quotes doubled; a line break stays inside it. */
-static void csv_text(FILE *out, const char *s)
+void csv_text(FILE *out, const char *s)
 {
     fputc('"', out);
     for (; s && *s; s++)

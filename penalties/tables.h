@@ -32,6 +32,9 @@ const char *penalties_fallback_problem(const struct jvalue *doc, const struct jv
 /* NULL when prefix can start C macros (an upper-case letter, then upper-case letters, digits and
  * '_'), else why not. */
 const char *table_prefix_problem(const char *prefix);
+/* Text inside a C comment (no sequence in it ends or opens one), and one quoted CSV field. */
+void c_comment_text(FILE *out, const char *s);
+void csv_text(FILE *out, const char *s);
 /* "json", "c", "perf-metrics", "csv"; -1 when unknown. */
 int table_format_parse(const char *s);
 /* Writes tables/penalties.h, tables/metrics.json, tables/penalties.csv under dir after

@@ -248,6 +248,22 @@ void emit_dec(struct emit *e, enum reg r)
     insn(e, s, -1, "dec %%%s", reg64[r]);
 }
 
+void emit_push(struct emit *e, enum reg r)
+{
+    size_t s = e->len;
+    rex(e, false, 0, 0, r, false);
+    put8(e, (uint8_t)(0x50 + (r & 7)));
+    insn(e, s, -1, "push %%%s", reg64[r]);
+}
+
+void emit_pop(struct emit *e, enum reg r)
+{
+    size_t s = e->len;
+    rex(e, false, 0, 0, r, false);
+    put8(e, (uint8_t)(0x58 + (r & 7)));
+    insn(e, s, -1, "pop %%%s", reg64[r]);
+}
+
 void emit_shl_imm(struct emit *e, enum reg r, int n)
 {
     size_t s = e->len;

@@ -43,6 +43,8 @@ void emit_sub_reg(struct emit *e, enum reg dst, enum reg src);
 void emit_cmp_reg(struct emit *e, enum reg a, enum reg b);               /* flags of a - b */
 void emit_mov_reg(struct emit *e, enum reg dst, enum reg src);
 void emit_dec(struct emit *e, enum reg r);
+void emit_push(struct emit *e, enum reg r);
+void emit_pop(struct emit *e, enum reg r);
 void emit_shl_imm(struct emit *e, enum reg r, int n);
 void emit_bt_imm(struct emit *e, enum reg r, int bit);                   /* CF = bit of r */
 void emit_load(struct emit *e, enum reg dst, enum reg base, int32_t disp);   /* mov disp(%base),%dst */

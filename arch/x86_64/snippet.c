@@ -1,0 +1,447 @@
+/* The user's code on x86-64 (arch/snippet.h): GNU as in AT&T syntax, objdump for where each
+ * instruction starts and how it is spelled, the operands read from that spelling. */
+#include "arch/isa.h"
+#include "arch/snippet.h"
+#include "arch/snippet_objdump.h"
+#include "base/subprocess.h"
+#include "base/util.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+const char *const isa_snippet_assemblers[] = {"as", "x86_64-linux-gnu-as", NULL};
+const char *const isa_snippet_as_flags[] = {"--64", NULL};
+const char isa_snippet_preamble[] = ".att_syntax prefix\n.text\n";
+const char isa_snippet_scratch_reg[] = "rsi";
+const char isa_snippet_init_doc[] =
+    "%rsi points at a 64 KiB scratch buffer whose every 8-byte word holds the buffer's own address (a load\n"
+    "through any register holding it gives it back: a pointer chase); %rdx starts at 0 (DIV's high half);\n"
+    "every other general register at 1; %xmm0-15 at 1.0 in the low double (the rest 0). %rsp and %rdi\n"
+    "(the loop's counter) are the loop's own: a snippet naming them is refused.";
+
+/* Numbers: 0-15 the general registers (enum reg), 16-47 xmm/ymm/zmm 0-31, 48-55 k0-k7. */
+#define VEC0 16
+#define MASK0 48
+static const char *const gpr_names[16][5] = {
+    {"rax", "eax", "ax", "al", "ah"},    {"rcx", "ecx", "cx", "cl", "ch"},    {"rdx", "edx", "dx", "dl", "dh"},
+    {"rbx", "ebx", "bx", "bl", "bh"},    {"rsp", "esp", "sp", "spl", NULL},  {"rbp", "ebp", "bp", "bpl", NULL},
+    {"rsi", "esi", "si", "sil", NULL},   {"rdi", "edi", "di", "dil", NULL},  {"r8", "r8d", "r8w", "r8b", NULL},
+    {"r9", "r9d", "r9w", "r9b", NULL},   {"r10", "r10d", "r10w", "r10b", NULL}, {"r11", "r11d", "r11w", "r11b", NULL},
+    {"r12", "r12d", "r12w", "r12b", NULL}, {"r13", "r13d", "r13w", "r13b", NULL}, {"r14", "r14d", "r14w", "r14b", NULL},
+    {"r15", "r15d", "r15w", "r15b", NULL},
+};
+static const char *const vec_prefix[3] = {"xmm", "ymm", "zmm"};
+
+const char *const isa_snippet_regs[SNIPPET_NREGS] = {
+    "rax", "rcx", "rdx", "rbx", NULL, "rbp", "rsi", NULL, "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+    "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12",
+    "xmm13", "xmm14", "xmm15",
+};
+
+uint64_t isa_snippet_reg_default(int i, uint64_t scratch)
+{
+    if (i == RSI)
+        return scratch;
+    if (i == RDX)
+        return 0;
+    if (i >= VEC0)
+        return 0x3ff0000000000000ull;   /* 1.0 */
+    return 1;
+}
+
+/* Name n of register r at width w (0 widest); NULL when it has none. */
+static const char *reg_name(int r, int w, char *buf, size_t n)
+{
+    if (r >= 0 && r < 16)
+        return w < 5 ? gpr_names[r][w] : NULL;
+    if (r >= VEC0 && r < MASK0 && w < 3) {
+        snprintf(buf, n, "%s%d", vec_prefix[w], r - VEC0);
+        return buf;
+    }
+    if (r >= MASK0 && r < MASK0 + 8 && w == 0) {
+        snprintf(buf, n, "k%d", r - MASK0);
+        return buf;
+    }
+    return NULL;
+}
+
+/* The register and width of a name (without '%'), or -1. */
+static int reg_parse(const char *s, size_t len, int *width)
+{
+    char buf[16];
+    for (int r = 0; r < MASK0 + 8; r++)
+        for (int w = 0; w < 5; w++) {
+            const char *nm = reg_name(r, w, buf, sizeof(buf));
+            if (nm && strlen(nm) == len && !strncasecmp(nm, s, len)) {
+                if (width)
+                    *width = w;
+                return r;
+            }
+        }
+    return -1;
+}
+
+int isa_snippet_reg_lookup(const char *name)
+{
+    if (*name == '%')
+        name++;
+    return reg_parse(name, strlen(name), NULL);
+}
+
+/* Calls fn on each %register of text, with its span; stops when fn returns true. */
+static bool each_reg(const char *text, bool (*fn)(void *, const char *at, size_t len, int r, int w), void *arg)
+{
+    for (const char *p = text; (p = strchr(p, '%')); ) {
+        const char *s = ++p;
+        while (isalnum((unsigned char)*p))
+            p++;
+        int w, r = reg_parse(s, (size_t)(p - s), &w);
+        if (r >= 0 && fn(arg, s, (size_t)(p - s), r, w))
+            return true;
+    }
+    return false;
+}
+
+static bool is_reserved(void *arg, const char *at, size_t len, int r, int w)
+{
+    (void)w;
+    if (r != RSP && r != RDI)
+        return false;
+    snprintf(arg, 16, "%%%.*s", (int)len, at);
+    return true;
+}
+
+const char *isa_snippet_reserved(const char *text)
+{
+    static char found[16];
+    return each_reg(text, is_reserved, found) ? found : NULL;
+}
+
+static bool is_r(void *arg, const char *at, size_t len, int r, int w)
+{
+    (void)at, (void)len, (void)w;
+    return r == *(int *)arg;
+}
+
+bool isa_snippet_names(const char *text, int r)
+{
+    return each_reg(text, is_r, &r);
+}
+
+bool isa_snippet_rename(const char *text, int from, int to, char *out, size_t n)
+{
+    size_t o = 0;
+    char buf[16];
+    for (const char *p = text; *p; ) {
+        const char *s = p + 1;
+        const char *q = s;
+        int w = 0, r = -1;
+        if (*p == '%') {
+            while (isalnum((unsigned char)*q))
+                q++;
+            r = reg_parse(s, (size_t)(q - s), &w);
+        }
+        const char *nm = r == from ? reg_name(to, w, buf, sizeof(buf)) : NULL;
+        if (r == from && !nm)
+            return false;
+        int k = nm ? snprintf(out + o, n - o, "%%%s", nm) : snprintf(out + o, n - o, "%c", *p);
+        if (k < 0 || (size_t)k >= n - o)
+            return false;
+        o += (size_t)k;
+        p = nm ? q : p + 1;
+    }
+    return true;
+}
+
+int isa_snippet_spares(int r, int *out, int max)
+{
+    static const int gprs[] = {R8, R9, R10, R11, R12, R13, R14, R15, RBX, RBP, RCX, RAX};
+    int n = 0;
+    if (r < 16) {
+        for (size_t i = 0; i < ARRAY_SIZE(gprs) && n < max; i++)
+            out[n++] = gprs[i];
+    } else if (r < MASK0) {
+        for (int v = 15; v >= 0 && n < max; v--)   /* xmm15 down: away from the low ones snippets name */
+            out[n++] = VEC0 + v;
+    }
+    return n;
+}
+
+/* The mnemonic (after prefixes) and the operands of an objdump line, split at top-level commas. */
+struct parsed {
+    char mnem[32];
+    bool rep;
+    int nops;
+    char ops[4][48];
+};
+
+static void parse_text(const char *text, struct parsed *p)
+{
+    memset(p, 0, sizeof(*p));
+    static const char *const prefixes[] = {"lock", "rep", "repz", "repe", "repnz", "repne", "notrack", "bnd",
+                                           "data16", "addr32", "cs", "ds", "es", "ss", "fs", "gs", "{vex}",
+                                           "{vex3}", "{evex}", "xacquire", "xrelease"};
+    const char *s = text;
+    for (;;) {
+        while (*s == ' ' || *s == '\t')
+            s++;
+        size_t len = strcspn(s, " \t");
+        bool pre = false;
+        for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++)
+            if (strlen(prefixes[i]) == len && !strncmp(s, prefixes[i], len)) {
+                pre = true;
+                p->rep |= !strncmp(s, "rep", 3);
+            }
+        if (!pre || !s[len]) {
+            snprintf(p->mnem, sizeof(p->mnem), "%.*s", (int)len, s);
+            s += len;
+            break;
+        }
+        s += len;
+    }
+    while (*s == ' ' || *s == '\t')
+        s++;
+    int depth = 0;
+    size_t k = 0;
+    for (; *s && *s != '#' && *s != '<' && p->nops < 4; s++) {
+        if (*s == '(' || *s == '{')
+            depth++;
+        if (*s == ')' || *s == '}')
+            depth--;
+        if (*s == ',' && depth == 0) {
+            p->nops++;
+            k = 0;
+            continue;
+        }
+        if (k + 1 < sizeof(p->ops[0]) && !(k == 0 && *s == ' '))
+            p->ops[p->nops][k++] = *s, p->ops[p->nops][k] = 0;
+    }
+    if (p->ops[p->nops][0])
+        p->nops++;
+    for (int i = 0; i < p->nops; i++) {   /* trailing blanks */
+        size_t l = strlen(p->ops[i]);
+        while (l && p->ops[i][l - 1] == ' ')
+            p->ops[i][--l] = 0;
+    }
+}
+
+static bool starts(const char *s, const char *prefix)
+{
+    return !strncmp(s, prefix, strlen(prefix));
+}
+
+static bool starts_any(const char *s, const char *const *list)
+{
+    for (; *list; list++)
+        if (starts(s, *list))
+            return true;
+    return false;
+}
+
+/* Mnemonics that write their memory operand without reading it. */
+static const char *const store_only[] = {"mov", "vmov", "set", "vextract", "extract", "pextr", "vpextr", "vcompress",
+                                         "vpcompress", "vpmov", "stmxcsr", "vstmxcsr", "fst", "fist", "fnst", "fbstp",
+                                         "sgdt", "sidt", "sldt", "smsw", "str", NULL};
+/* m is base, or base with an AT&T size suffix (cmpq, testl). */
+static bool is_op(const char *m, const char *base)
+{
+    size_t l = strlen(base);
+    return !strncmp(m, base, l) && (!m[l] || (strchr("bwlq", m[l]) && !m[l + 1]));
+}
+
+/* Reads its last operand (memory or register) without writing it: flags only, or a one-operand
+ * multiply or divide (RDX:RAX the destination). */
+static bool reads_last_only(const char *m)
+{
+    static const char *const exact[] = {"cmp", "test", "bt", "div", "idiv", "mul", "comiss", "comisd", "ucomiss",
+                                        "ucomisd", "vcomiss", "vcomisd", "vucomiss", "vucomisd", "ptest", "vptest",
+                                        "push", "jmp", "call"};
+    for (size_t i = 0; i < ARRAY_SIZE(exact); i++)
+        if (is_op(m, exact[i]))
+            return true;
+    return starts(m, "fld") || starts(m, "fild") || starts(m, "fcom") || starts(m, "ficom") || starts(m, "ldmxcsr") ||
+           starts(m, "vldmxcsr");
+}
+
+/* Mnemonics whose memory accesses the operands do not say. */
+static const char *const mem_unknown[] = {"prefetch", "clflush", "clwb", "cldemote", "vgather", "vpgather", "vscatter",
+                                          "vpscatter", "vmaskmov", "vpmaskmov", "maskmov", "vmaskmov", "xsave", "xrstor",
+                                          "fxsave", "fxrstor", "enqcmd", "movdir", "tile", NULL};
+/* (String instructions name %rdi, the loop's counter, in objdump's spelling: refused before.) */
+/* Mnemonics that leave the snippet or the loop behind. */
+static const char *const away[] = {"call", "ret", "lret", "iret", "syscall", "sysenter", "sysexit", "sysret", "int",
+                                   "into", "ljmp", "lcall", NULL};
+
+static void classify(struct snippet_insn *in)
+{
+    struct parsed p;
+    parse_text(in->text, &p);
+    in->target = -1;
+    const char *m = p.mnem;
+    if (is_op(m, "imul") && p.nops == 1)
+        m = "mul";   /* one operand: RDX:RAX = RAX x src, read-only like mul */
+    /* branches */
+    if (starts_any(m, away) && strcmp(m, "int3") != 0) {
+        in->kind = SN_BR_AWAY;
+    } else if (m[0] == 'j' || starts(m, "loop") || !strcmp(m, "int3")) {
+        bool indirect = p.nops && p.ops[0][0] == '*';
+        in->kind = indirect || !strcmp(m, "int3") ? SN_BR_AWAY : starts(m, "jmp") ? SN_BR_UNCOND : SN_BR_COND;
+        if (!indirect && p.nops) {
+            char *end;
+            unsigned long long t = strtoull(p.ops[0], &end, 16);
+            if (end != p.ops[0])
+                in->target = (int64_t)t;
+        }
+    }
+    if (is_op(m, "push") || is_op(m, "pop") || is_op(m, "pushf") || is_op(m, "popf") || is_op(m, "leave") ||
+        is_op(m, "enter"))
+        in->why_not = "it moves the stack pointer, which the loop needs unchanged";
+    /* extensions by the registers it names */
+    if (strstr(in->text, "%zmm") || strstr(in->text, "%k") || strchr(in->text, '{'))
+        in->ext |= ISA_AVX512;
+    for (int v = 16; v < 32; v++) {
+        char nm[12];
+        snprintf(nm, sizeof(nm), "mm%d", v);
+        if (strstr(in->text, nm))
+            in->ext |= ISA_AVX512;
+    }
+    if (strstr(in->text, "%ymm"))
+        in->ext |= ISA_AVX2;
+    if (starts(m, "vfmadd") || starts(m, "vfmsub") || starts(m, "vfnmadd") || starts(m, "vfnmsub"))
+        in->ext |= ISA_FMA;
+    /* memory */
+    int mem = -1;
+    for (int i = 0; i < p.nops; i++)
+        if (strchr(p.ops[i], '(') && p.ops[i][0] != '*')
+            mem = i;
+    if (p.rep || starts_any(m, mem_unknown)) {
+        in->loads = in->stores = -1;
+        return;
+    }
+    if (starts(m, "lea") || starts(m, "nop") || mem < 0 || in->kind != SN_OTHER) {
+        in->loads = in->stores = 0;
+        return;
+    }
+    if (mem < p.nops - 1) {   /* a source */
+        in->loads = 1, in->stores = 0;
+    } else if (starts_any(m, store_only)) {
+        in->loads = 0, in->stores = 1;
+    } else if (reads_last_only(m)) {
+        in->loads = 1, in->stores = 0;
+    } else {
+        in->loads = in->stores = 1;
+        in->rmw = true;
+    }
+}
+
+int isa_snippet_dest(const struct snippet_insn *in)
+{
+    struct parsed p;
+    parse_text(in->text, &p);
+    if (!p.nops)
+        return -1;
+    const char *m = p.mnem;
+    if (p.nops == 1 && (is_op(m, "mul") || is_op(m, "imul") || is_op(m, "div") || is_op(m, "idiv")))
+        return RAX;   /* the quotient or the low half: RAX */
+    if (reads_last_only(m))
+        return -1;
+    const char *last = p.ops[p.nops - 1];
+    if (last[0] != '%')
+        return -1;
+    const char *brace = strchr(last, '{');
+    size_t len = brace ? (size_t)(brace - last - 1) : strlen(last) - 1;
+    return reg_parse(last + 1, len, NULL);
+}
+
+static bool names_r(const char *op, int r)
+{
+    char buf[64];
+    snprintf(buf, sizeof(buf), " %s", op);   /* each_reg wants the '%' inside */
+    return isa_snippet_names(buf, r);
+}
+
+bool isa_snippet_reads(const struct snippet_insn *in, int r)
+{
+    struct parsed p;
+    parse_text(in->text, &p);
+    const char *m = p.mnem;
+    if (p.nops == 1 && (is_op(m, "mul") || is_op(m, "imul") || is_op(m, "div") || is_op(m, "idiv")) &&
+        (r == RAX || ((is_op(m, "div") || is_op(m, "idiv")) && r == RDX)))
+        return true;
+    static const char *const zeroing[] = {"xor", "sub", "pxor", "xorps", "xorpd", "vpxor", "vpxord", "vpxorq", "vxorps",
+                                          "vxorpd", "psubb", "psubw", "psubd", "psubq", "vpsubb", "vpsubw", "vpsubd",
+                                          "vpsubq", "pcmpgtb", "pcmpgtw", "pcmpgtd", "pcmpgtq", "sbb"};
+    bool same = p.nops >= 2 && !strcmp(p.ops[0], p.ops[1]) && (p.nops == 2 || !strcmp(p.ops[1], p.ops[2]));
+    for (size_t i = 0; same && i < ARRAY_SIZE(zeroing) && strcmp(m, "sbb"); i++)
+        if (is_op(m, zeroing[i]))
+            return false;
+    for (int i = 0; i + 1 < p.nops; i++)
+        if (names_r(p.ops[i], r))
+            return true;
+    if (!p.nops)
+        return false;
+    const char *last = p.ops[p.nops - 1];
+    if (last[0] != '%')   /* memory: the registers of its address are read */
+        return names_r(last, r);
+    if (!names_r(last, r))
+        return false;
+    static const char *const reads_dest[] = {"vfm", "vfnm", "vpermt2", "vpermi2", "vpdp", "vpmadd52", "vpshld",
+                                             "vpshrd", "vpternlog", NULL};
+    if (strchr(last, '{') || starts_any(m, reads_dest))
+        return true;   /* merge-masking, FMA, two-table permutes: the destination is a source too */
+    static const char *const write_only[] = {"mov", "vmov", "lea", "set", "pop", "cvt", "vcvt", "vbroadcast", "vpbroadcast",
+                                             "pmov", "vpmov", "bsf", "bsr", "lzcnt", "tzcnt", "popcnt", "rdtsc", "rdrand",
+                                             "rdseed", "pshuf", "vpshuf", "vextract",
+                                             "extract", "pextr", "vpextr", NULL};
+    return p.nops <= 2 && !starts_any(m, write_only);
+}
+
+uintptr_t isa_snippet_fault_pc(const void *ucontext)
+{
+    return (uintptr_t)((const ucontext_t *)ucontext)->uc_mcontext.gregs[REG_RIP];
+}
+
+int isa_snippet_decode(const char *obj, const uint8_t *bytes, size_t len, struct snippet_insn **out, size_t *n,
+                       char *why, size_t wn)
+{
+    (void)bytes;
+    static const char *const dis[] = {"objdump", "x86_64-linux-gnu-objdump", NULL};
+    if (snippet_objdump(dis, obj, len, out, n, why, wn))
+        return -1;
+    for (size_t i = 0; i < *n; i++)
+        classify(&(*out)[i]);
+    return 0;
+}
+
+/* Callee-saved: the caller keeps them. */
+static const enum reg saved[] = {RBX, RBP, R12, R13, R14, R15};
+
+void isa_snippet_prologue(struct emit *e)
+{
+    emit_comment(e, "prologue: keep the caller's registers, then every register from the block at %%rsi");
+    for (size_t i = 0; i < ARRAY_SIZE(saved); i++)
+        emit_push(e, saved[i]);
+    for (int v = 0; v < 16; v++) {
+        emit_load(e, RAX, RSI, 8 * (VEC0 + v));
+        emit_movq_to_xmm(e, v, RAX);
+    }
+    for (int r = 0; r < 16; r++)
+        if (r != RSP && r != RDI && r != RSI)
+            emit_load(e, (enum reg)r, RSI, 8 * r);
+    emit_load(e, RSI, RSI, 8 * RSI);
+}
+
+void isa_snippet_epilogue(struct emit *e)
+{
+    for (size_t i = ARRAY_SIZE(saved); i-- > 0;)
+        emit_pop(e, saved[i]);
+    emit_ret(e);
+}
+
+void isa_snippet_jump(struct emit *e, int label)
+{
+    emit_jmp(e, label, REL32);
+}

@@ -1,0 +1,245 @@
+/* pmucal code: a file of snippets (one a line, generators/snippet_file.h) into one table: each
+ * snippet's latency and throughput through the 'code' kernel, its counts against the model its
+ * bytes give, the published figure beside it; TAP, JSON, CSV or a C header. */
+#include "base/stop.h"
+#include "base/util.h"
+#include "cmd/commands.h"
+#include "cmd/options.h"
+#include "generators/snippet.h"
+#include "generators/snippet_file.h"
+#include "host/clock.h"
+#include "penalties/models.h"
+#include "penalties/snippet_tables.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { K_FORMAT = CLI_LONG + 400, K_OUTPUT, K_MODEL };
+
+static int code_main(int argc, char **argv);
+
+static const struct cli_option code_options[] = {
+    MO_EVENTS, MO_REPS, MO_SOURCE, MO_ITERS, MO_TARGET_MS, MO_CPU, MO_EXPECT, MO_NO_AUTO_EXPECT,
+    {"format", K_FORMAT, "FMT", "tap (default), json, csv or c: the table's form"},
+    {"output", K_OUTPUT, "FILE", "write the table there instead of standard output"},
+    {"model", K_MODEL, "NAME", "the CPU model whose published figures stand beside the table (default: this host's)"},
+    CLI_END,
+};
+
+const struct command code_command = {
+    .name = "code",
+    .fn = code_main,
+    .summary = "a file of your own snippets measured into one table: latency and throughput beside published figures",
+    .synopsis = "FILE [options]",
+    .usage = "FILE holds one snippet a line: [NAME |] INSTRUCTIONS [| OPTIONS], instructions separated by ';',\n"
+             "options init=REG=V,..., chain=REG, expect=QUANTITY=N,..., copies=N, mode=latency|throughput ('#'\n"
+             "starts a comment line). Each is assembled by binutils as and measured by the code kernel ('pmucal\n"
+             "kernels code'): latency with its copies chained through its output register, throughput with the\n"
+             "copies renamed onto independent registers, in cycles a copy with the range of the repetitions. A\n"
+             "snippet that does not assemble, faults, branches out or cannot chain is a row with the reason;\n"
+             "the rest are measured. snippets/ holds starter files for x86-64 and AArch64.\n",
+    .options = code_options,
+    .examples = "  pmucal code snippets/x86_64.txt\n"
+                "  pmucal code snippets/x86_64.txt --source sim --format json\n",
+};
+
+struct code_ctx {
+    struct measure_cli o;
+    const char *format, *output, *model;
+};
+
+static int code_option(void *ctx, int key, const char *v)
+{
+    struct code_ctx *c = ctx;
+    switch (key) {
+    case K_FORMAT: c->format = v; return 0;
+    case K_OUTPUT: c->output = v; return 0;
+    case K_MODEL: c->model = v; return 0;
+    }
+    int rc = measure_cli_option(&code_command, &c->o, key, v);
+    return rc < 0 ? cli_usage_error(&code_command, "option %d is not handled", key) : rc;
+}
+
+static struct code_row *current;
+
+static void take(struct engine *e, const struct case_ *c, const struct measurement *m, const struct quantities *q)
+{
+    struct code_row *r = current;
+    r->copies = q->v[Q_COPIES];
+    r->inst = q->v[Q_INST];
+    if (e->src->real_time && m->reps && r->copies > 0) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (int i = 0; i < m->reps; i++)
+            lo = fmin(lo, m->cycles[i]), hi = fmax(hi, m->cycles[i]);
+        r->cycles = m->cycle_stat.median / r->copies, r->lo = lo / r->copies, r->hi = hi / r->copies;
+        const struct clock_info *ci = clock_get();
+        if (!ci->trusted)
+            r->status = "withheld", snprintf(r->reason, sizeof(r->reason), "the core clock is not trusted here: %s", ci->why);
+        else if (m->windows && m->clock_split > MEASURE_CLOCK_SPLIT_MAX)
+            r->status = "withheld", snprintf(r->reason, sizeof(r->reason), "the clock references read %.1f%% apart: "
+                                             "another hardware thread held this core's units", 100 * m->clock_split);
+        else if ((hi - lo) > 0.05 * m->cycle_stat.median)
+            r->status = "unstable", snprintf(r->reason, sizeof(r->reason), "the repetitions spread %.3f..%.3f (over "
+                                             "5%%): the host is busy; measure again", r->lo, r->hi);
+        else
+            r->status = "ok";
+    } else if (!e->src->real_time) {
+        r->status = "ok";
+        snprintf(r->reason, sizeof(r->reason), "no timing under the %s source: counts only", e->src->name);
+    }
+    for (int k = 0; k < m->nevents && r->nev < CODE_ROW_EVENTS; k++) {
+        const struct event_spec *ev = m->events[k];
+        const struct rule *rule = ev->unsupported ? NULL : ruleset_find(&e->rules, ev);
+        struct verdict v = rule ? check_event(rule, ev, &m->stat[k], q, e->src->exact_floor,
+                                              e->src->slack_per_run / (double)m->iters)
+                                : (struct verdict){.kind = V_SKIP};
+        if (!rule && ev->unsupported)
+            continue;
+        snprintf(r->ev[r->nev].name, sizeof(r->ev[0].name), "%s", ev->name);
+        r->ev[r->nev].measured = m->stat[k].median;
+        r->ev[r->nev].expected = v.expected;
+        snprintf(r->ev[r->nev].verdict, sizeof(r->ev[0].verdict), "%s",
+                 v.kind == V_OK ? "ok" : v.kind == V_NOT_OK ? "not ok" : "skip");
+        if (v.kind == V_NOT_OK && !strcmp(r->status, "ok"))
+            r->status = "not_ok", snprintf(r->reason, sizeof(r->reason), "%s counts %.4f, the model %.4f", ev->name,
+                                           m->stat[k].median, v.expected);
+        r->nev++;
+    }
+    (void)c;
+}
+
+static void measure_row(struct engine *e, struct event_spec *events, int nevents, const struct snippet_entry *se,
+                        struct code_row *r)
+{
+    char *args[8];
+    int na = 0;
+    args[na++] = xasprintf("asm=%s", se->text);
+    args[na++] = xasprintf("mode=%s", r->mode);
+    if (se->init)
+        args[na++] = xasprintf("init=%s", se->init);
+    if (se->chain)
+        args[na++] = xasprintf("chain=%s", se->chain);
+    if (se->expect)
+        args[na++] = xasprintf("expect=%s", se->expect);
+    if (se->copies)
+        args[na++] = xasprintf("copies=%s", se->copies);
+    struct case_ *c = case_new(kernel_find("code"), na, args);
+    for (int i = 0; i < na; i++)
+        free(args[i]);
+    r->status = "error";
+    if (!c) {
+        snprintf(r->reason, sizeof(r->reason), "line %d: the options do not fit the code kernel (see the message above)",
+                 se->line);
+        return;
+    }
+    current = r;
+    int rc = engine_case(e, c, events, nevents);
+    const char *fault = NULL;
+    if (!strcmp(r->status, "error")) {
+        const char *why = snippet_last_problem();
+        if (c->skip[0])
+            r->status = "skip", snprintf(r->reason, sizeof(r->reason), "%s", c->skip);
+        else
+            snprintf(r->reason, sizeof(r->reason), "%s", why[0] ? why : rc == MEASURE_INTERRUPTED ? "interrupted"
+                                                                                                   : "not measured");
+    }
+    (void)fault;
+    case_free(c);
+}
+
+static int code_main(int argc, char **argv)
+{
+    struct code_ctx x = {.format = "tap"};
+    measure_cli_init(&x.o);
+    struct cli_args pos;
+    if (cli_parse(&code_command, argc, argv, code_option, &x, &pos))
+        return 2;
+    if (pos.n != 1) {
+        cli_args_free(&pos);
+        return cli_usage_error(&code_command, "name one file of snippets (snippets/x86_64.txt is a starter)");
+    }
+    const char *path = pos.v[0];
+    int fmt = code_format_parse(x.format);
+    if (fmt < 0) {
+        cli_args_free(&pos);
+        return cli_usage_error(&code_command, "--format %s: give tap, json, csv or c", x.format);
+    }
+    const struct cpu_model *host = x.model ? cpu_model_named(x.model) : cpu_model_host();
+    if (x.model && !host) {
+        cli_args_free(&pos);
+        return cli_usage_error(&code_command, "--model %s: not a model pmucal knows (%s)", x.model, cpu_model_names());
+    }
+    char err[600];
+    size_t len;
+    char *text = read_file_bounded(path, 1u << 20, &len, err, sizeof(err));
+    struct snippet_entry *ents = NULL;
+    int nent = 0;
+    if (!text || snippet_file_parse(text, path, &ents, &nent, err, sizeof(err))) {
+        pm_error("%s%s", text ? "" : "cannot read the snippets: ", err);
+        free(text);
+        cli_args_free(&pos);
+        return 2;
+    }
+    free(text);
+    struct engine e;
+    struct event_spec *events;
+    int nevents;
+    if (measure_cli_engine(&x.o, &e, &events, &nevents)) {
+        snippet_entries_free(ents, nent);
+        cli_args_free(&pos);
+        return 2;
+    }
+    int status = 0, prep = measure_cli_prepare(&x.o, &e, argc, argv, &status);
+    if (prep != SOURCE_CONTINUE) {
+        engine_free_events(events, nevents);
+        engine_free(&e);
+        measure_cli_tables_free(&x.o);
+        free(x.o.auto_expect);
+        snippet_entries_free(ents, nent);
+        cli_args_free(&pos);
+        return prep < 0 ? 2 : status;
+    }
+    e.on_measurement = take;
+    stop_install_handlers();
+    struct code_row *rows = xcalloc((size_t)nent * 2, sizeof(*rows));
+    int nrows = 0;
+    for (int i = 0; i < nent && !stop_requested(); i++)
+        for (int m = 0; m < 2; m++) {
+            if (!(ents[i].modes & (m ? SNIPPET_THROUGHPUT : SNIPPET_LATENCY)))
+                continue;
+            struct code_row *r = &rows[nrows++];
+            r->name = ents[i].name, r->text = ents[i].text, r->line = ents[i].line;
+            r->mode = m ? "throughput" : "latency";
+            r->cycles = r->lo = r->hi = r->copies = r->inst = NAN;
+            measure_row(&e, events, nevents, &ents[i], r);
+            r->ref = host ? snippet_reference(host->name, r->name, r->mode) : NULL;
+            r->deviation = r->ref && !isnan(r->cycles) ? reference_deviation(r->ref, r->cycles) : NAN;
+        }
+    FILE *out = x.output ? fopen(x.output, "w") : stdout;
+    int rc = 0;
+    if (!out) {
+        pm_error("cannot write %s", x.output);
+        rc = 2;
+    } else {
+        if (code_table_write(out, fmt, rows, nrows, host ? host->name : NULL, e.src->name))
+            rc = 2;
+        if (x.output)
+            fclose(out);
+        else
+            fflush(stdout);
+    }
+    int bad = 0;
+    for (int i = 0; i < nrows; i++)
+        bad += !strcmp(rows[i].status, "error") || !strcmp(rows[i].status, "not_ok");
+    free(rows);
+    engine_free_events(events, nevents);
+    engine_free(&e);
+    measure_cli_tables_free(&x.o);
+    free(x.o.auto_expect);
+    snippet_entries_free(ents, nent);
+    cli_args_free(&pos);
+    if (stop_requested())
+        return 128 + stop_signal_number;
+    return rc ? rc : bad ? 1 : 0;
+}

@@ -1,0 +1,715 @@
+/* code: the user's snippet (generators/snippet.h), assembled, copied into the exact loop
+ *
+ *     entry: prologue (arch/snippet.h: registers from the block at the data pointer); jump to test
+ *     body:  copy 1 .. copy U of the snippet (throughput: of the snippet with its output renamed)
+ *     test:  the loop test (emit_loop_test); epilogue; return
+ *
+ * so that run(n) - run(0) is exactly n bodies and n tests, as every generated kernel. The model
+ * is the snippet's own: its instructions from the assembled object, its loads, stores and jumps
+ * as the encoding says, what the user states (expect=) beside them. A fault in the snippet
+ * (SIGILL, SIGSEGV, SIGFPE, SIGBUS, SIGTRAP) is caught, named with its instruction, and the case
+ * fails cleanly: the process goes on to the next. */
+#include "generators/snippet.h"
+#include "base/elfobj.h"
+#include "base/subprocess.h"
+#include "base/util.h"
+#include "generators/gen.h"
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SCRATCH_BYTES 4096      /* in L1D on every core: a load from it is an L1 hit */
+#define THROUGHPUT_CHAINS 8     /* renamed copies in flight: 8 x a 1-cycle rate hides 8 cycles of latency */
+#define BODY_INSNS 64           /* instructions a body aims at (the loop test's share stays small) */
+#define MAX_COPIES 4096
+
+static char last_problem[768];
+
+const char *snippet_last_problem(void)
+{
+    return last_problem;
+}
+
+static void problem(char *why, size_t wn, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void problem(char *why, size_t wn, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, wn, fmt, ap);
+    va_end(ap);
+}
+
+void snippet_free(struct snippet *s)
+{
+    free(s->bytes);
+    free(s->insn);
+    memset(s, 0, sizeof(*s));
+}
+
+/* The assembler's first error, its file name replaced by the snippet's line: "line 2: Error: ...". */
+static void assembler_message(const char *err_path, const char *src_path, int preamble_lines, const char *where,
+                              char *why, size_t wn)
+{
+    FILE *f = fopen(err_path, "r");
+    char line[512], first[512] = "";
+    size_t sl = strlen(src_path);
+    while (f && fgets(line, sizeof(line), f)) {
+        line[strcspn(line, "\n")] = 0;
+        if (!strncmp(line, src_path, sl) && line[sl] == ':' && isdigit((unsigned char)line[sl + 1])) {
+            char *end;
+            long n = strtol(line + sl + 1, &end, 10) - preamble_lines;
+            problem(why, wn, "%s does not assemble: line %ld: %s", where, n, *end == ':' ? end + 1 + (end[1] == ' ') : end);
+            fclose(f);
+            return;
+        }
+        if (!first[0] && !strstr(line, "Assembler messages"))
+            snprintf(first, sizeof(first), "%s", line);
+    }
+    if (f)
+        fclose(f);
+    problem(why, wn, "%s does not assemble: %s", where, first[0] ? first : "the assembler failed without a message");
+}
+
+/* What follows from the decoded instructions: counts of one pass and the refusals. */
+static int snippet_judge(struct snippet *s, const char *where, char *why, size_t wn)
+{
+    if (!s->n || !s->len) {
+        problem(why, wn, "%s holds no instruction", where);
+        return -1;
+    }
+    s->loads = s->stores = 0;
+    s->exec_known = true;
+    for (size_t i = 0; i < s->n; i++) {
+        const struct snippet_insn *in = &s->insn[i];
+        const char *reserved = isa_snippet_reserved(in->text);
+        if (reserved) {
+            problem(why, wn, "%s: '%s' names %s, which the loop keeps for itself (%s)", where, in->text, reserved,
+                    isa_snippet_init_doc);
+            return -1;
+        }
+        if (in->kind == SN_BR_AWAY) {
+            problem(why, wn, "%s: '%s' (offset %zu) leaves the snippet (a call, return, indirect jump or system call): "
+                    "the loop cannot continue after it; branch only to labels inside the snippet", where, in->text, in->off);
+            return -1;
+        }
+        if (in->why_not) {
+            problem(why, wn, "%s: '%s' cannot be looped: %s", where, in->text, in->why_not);
+            return -1;
+        }
+        if ((in->kind == SN_BR_COND || in->kind == SN_BR_UNCOND) &&
+            (in->target < 0 || (uint64_t)in->target > s->len)) {
+            problem(why, wn, "%s: '%s' (offset %zu) branches out of the snippet (its bytes are 0..%zu); branch only "
+                    "to labels inside it", where, in->text, in->off, s->len);
+            return -1;
+        }
+        if (in->kind == SN_BR_COND)
+            s->exec_known = false;
+        s->ext |= in->ext;
+        s->rmw |= in->rmw;
+    }
+    /* One pass: from offset 0, jumps followed, until the end; a jump back would never end. */
+    size_t off = 0, steps = 0;
+    s->executed = 0;
+    while (off < s->len && s->exec_known) {
+        size_t i = 0;
+        while (i < s->n && s->insn[i].off != off)
+            i++;
+        if (i == s->n) {
+            problem(why, wn, "%s: a jump lands inside an instruction (offset %zu)", where, off);
+            return -1;
+        }
+        const struct snippet_insn *in = &s->insn[i];
+        if (++steps > s->n) {
+            problem(why, wn, "%s: its jumps loop forever (through '%s')", where, in->text);
+            return -1;
+        }
+        s->executed++;
+        if (in->kind == SN_BR_UNCOND) {
+            s->br_uncond++;
+            off = (size_t)in->target;
+        } else {
+            off += in->len;
+        }
+        if (s->loads >= 0)
+            s->loads = in->loads < 0 ? -1 : s->loads + in->loads;
+        if (s->stores >= 0)
+            s->stores = in->stores < 0 ? -1 : s->stores + in->stores;
+    }
+    return 0;
+}
+
+static int snippet_from_object(const char *obj, const char *where, struct snippet *s, char *why, size_t wn)
+{
+    struct elf_text t;
+    char err[512];
+    if (elf_text_read(obj, &t, err, sizeof(err))) {
+        problem(why, wn, "%s: %s", where, err);
+        return -1;
+    }
+    if (t.nrelocs) {
+        problem(why, wn, "%s refers to %s%s%s outside itself (offset %llu): it must be whole, every branch to a label "
+                "inside it", where, t.reloc_symbol[0] ? "'" : "an address", t.reloc_symbol, t.reloc_symbol[0] ? "'" : "",
+                (unsigned long long)t.reloc_offset);
+        elf_text_free(&t);
+        return -1;
+    }
+    s->bytes = t.bytes, s->len = t.len;
+    t.bytes = NULL;
+    elf_text_free(&t);
+    if (isa_snippet_decode(obj, s->bytes, s->len, &s->insn, &s->n, err, sizeof(err))) {
+        problem(why, wn, "%s: %s", where, err);
+        return -1;
+    }
+    return snippet_judge(s, where, why, wn);
+}
+
+int snippet_load_object(const char *path, struct snippet *s, char *why, size_t wn)
+{
+    memset(s, 0, sizeof(*s));
+    char where[300];
+    snprintf(where, sizeof(where), "the object %s", path);
+    int rc = snippet_from_object(path, where, s, why, wn);
+    if (rc)
+        snippet_free(s);
+    return rc;
+}
+
+int snippet_assemble(const char *text, const char *where, struct snippet *s, char *why, size_t wn)
+{
+    memset(s, 0, sizeof(*s));
+    const char *reserved = isa_snippet_reserved(text);
+    if (reserved) {
+        problem(why, wn, "%s names %s, which the loop keeps for itself (%s)", where, reserved, isa_snippet_init_doc);
+        return -1;
+    }
+    char dir[] = "/tmp/pmucal-asm-XXXXXX";
+    if (!mkdtemp(dir)) {
+        problem(why, wn, "cannot make a temporary folder for the assembler: %s", strerror(errno));
+        return -1;
+    }
+    char *src = xasprintf("%s/snippet.s", dir), *obj = xasprintf("%s/snippet.o", dir),
+         *err = xasprintf("%s/as.err", dir);
+    int rc = -1, preamble_lines = 0;
+    for (const char *p = isa_snippet_preamble; *p; p++)
+        preamble_lines += *p == '\n';
+    FILE *f = fopen(src, "w");
+    if (!f || fprintf(f, "%s%s\n", isa_snippet_preamble, text) < 0 || fclose(f)) {
+        problem(why, wn, "cannot write the snippet for the assembler in %s", dir);
+        goto out;
+    }
+    const char *forced = getenv("PMUCAL_AS");
+    int st = SPAWN_NOT_STARTED;
+    const char *used = NULL;
+    for (size_t i = 0; (forced ? i < 1 : isa_snippet_assemblers[i] != NULL) && st == SPAWN_NOT_STARTED; i++) {
+        char *argv[16];
+        int a = 0;
+        argv[a++] = (char *)(used = forced ? forced : isa_snippet_assemblers[i]);
+        for (size_t k = 0; isa_snippet_as_flags[k] && a < 10; k++)
+            argv[a++] = (char *)isa_snippet_as_flags[k];
+        argv[a++] = "-o", argv[a++] = obj, argv[a++] = src, argv[a] = NULL;
+        st = spawn_run(argv, &(struct spawn_opts){.err_path = err, .timeout_ms = 20000});
+    }
+    if (st == SPAWN_NOT_STARTED) {
+        problem(why, wn, forced ? "PMUCAL_AS=%s cannot be started" : "no assembler: %s%s is not installed (Debian "
+                "package binutils%s)", forced ? forced : isa_snippet_assemblers[0], "",
+                forced ? "" : strcmp(isa_snippet_assemblers[0], "as") ? "-aarch64-linux-gnu" : "");
+        goto out;
+    }
+    if (st != 0) {
+        if (st == SPAWN_TIMED_OUT)
+            problem(why, wn, "%s: the assembler %s ran over 20 s", where, used);
+        else
+            assembler_message(err, src, preamble_lines, where, why, wn);
+        goto out;
+    }
+    rc = snippet_from_object(obj, where, s, why, wn);
+out:
+    if (rc)
+        snippet_free(s);
+    unlink(src), unlink(obj), unlink(err), rmdir(dir);
+    free(src), free(obj), free(err);
+    return rc;
+}
+
+int snippet_chain_reg(const struct snippet *s, const char *chain, char *why, size_t wn)
+{
+    int r;
+    if (chain && *chain && strcmp(chain, "auto")) {
+        r = isa_snippet_reg_lookup(chain);
+        if (r < 0)
+            problem(why, wn, "chain=%s is not a register of %s", chain, ISA_NAME);
+        return r;
+    }
+    const struct snippet_insn *last = &s->insn[s->n - 1];
+    r = isa_snippet_dest(last);
+    if (r < 0) {
+        problem(why, wn, "the snippet cannot chain: its last instruction '%s' names no register it writes; name the "
+                "register the chain runs through (chain=REG), or measure throughput only", last->text);
+        return -1;
+    }
+    for (size_t i = 0; i < s->n; i++)
+        if (isa_snippet_reads(&s->insn[i], r))
+            return r;
+    problem(why, wn, "the snippet cannot chain: it writes %s ('%s') but no instruction reads it, so its copies "
+            "would not wait for each other (a zeroing idiom or a move breaks the chain); make it read its own "
+            "output, or name another register (chain=REG)", isa_snippet_regs[r] ? isa_snippet_regs[r] : "its output",
+            last->text);
+    return -1;
+}
+
+/* ---- the kernel ---- */
+
+struct code_kernel {
+    struct gen g;
+    struct snippet unit;          /* what one copy runs (throughput: the renamed copies together) */
+    size_t copies;                /* snippets a body holds */
+    size_t units;                 /* units a body holds */
+    size_t per_unit;              /* snippets a unit holds */
+    size_t body_off;              /* the body's offset in the code */
+    uint64_t *regs;               /* the block the prologue reads */
+    uint64_t *scratch;
+    struct quantities stated;     /* expect=, per copy */
+    char fault[512];              /* a fault while measured: why */
+};
+
+static const struct param code_params[] = {
+    {"asm", PARAM_TEXT, "", "the instructions, separated by ';' (a bare word is this)", NULL},
+    {"file", PARAM_TEXT, "", "a file of assembly: the whole file is one snippet", NULL},
+    {"object", PARAM_TEXT, "", "an object file an assembler made elsewhere (its .text is the snippet)", NULL},
+    {"mode", PARAM_ENUM, "latency", "latency: each copy waits for the one before through the chain register; "
+     "throughput: copies renamed onto spare registers, independent", "latency|throughput"},
+    {"chain", PARAM_TEXT, "auto", "the register the copies chain through: auto (the last instruction's destination) "
+     "or a name", NULL},
+    {"init", PARAM_TEXT, "", "starting values, REG=VALUE,... (a number, 0x.., a double with a '.', scratch or "
+     "scratch+N)", NULL},
+    {"expect", PARAM_TEXT, "", "what a copy does that its encoding does not say, QUANTITY=N,... (ld.all=2)", NULL},
+    {"copies", PARAM_UINT, "0", "copies of the snippet a loop iteration (0: about 64 instructions)", NULL},
+    {NULL, 0, NULL, NULL, NULL},
+};
+
+static int set_init(const char *text, uint64_t *regs, uint64_t scratch, char *why, size_t wn)
+{
+    int n;
+    char **items = split_list(text, ',', &n);
+    int rc = 0;
+    for (int i = 0; i < n && !rc; i++) {
+        char *eq = strchr(items[i], '=');
+        if (!eq) {
+            problem(why, wn, "init=%s: '%s' is not REG=VALUE", text, items[i]);
+            rc = -1;
+            break;
+        }
+        *eq = 0;
+        int r = isa_snippet_reg_lookup(items[i]);
+        if (r < 0 || r >= SNIPPET_NREGS || !isa_snippet_regs[r]) {
+            problem(why, wn, "init: '%s' is not a register the snippet may set (%s)", items[i], isa_snippet_init_doc);
+            rc = -1;
+            break;
+        }
+        const char *v = eq + 1;
+        char *end = NULL;
+        uint64_t x = 0;
+        if (!strncmp(v, "scratch", 7)) {
+            uint64_t add = 0;
+            if (v[7] && (v[7] != '+' || !parse_u64(v + 8, &add) || add >= SCRATCH_BYTES)) {
+                problem(why, wn, "init: %s=%s: scratch+N wants N below %d", items[i], v, SCRATCH_BYTES);
+                rc = -1;
+                break;
+            }
+            x = scratch + add;
+        } else if (strchr(v, '.')) {
+            errno = 0;
+            double d = strtod(v, &end);
+            if (errno || *end || end == v) {
+                problem(why, wn, "init: %s=%s is not a number", items[i], v);
+                rc = -1;
+                break;
+            }
+            memcpy(&x, &d, 8);
+        } else {
+            errno = 0;
+            long long sx = strtoll(v, &end, 0);
+            if (errno == ERANGE || *end || end == v) {
+                errno = 0;
+                x = strtoull(v, &end, 0);
+                if (errno || *end || end == v || *v == '-') {
+                    problem(why, wn, "init: %s=%s is not a number (decimal, 0x.., a double with a '.', scratch)", items[i], v);
+                    rc = -1;
+                    break;
+                }
+            } else {
+                x = (uint64_t)sx;
+            }
+        }
+        regs[r] = x;
+    }
+    free_list(items);
+    return rc;
+}
+
+static int set_expect(const char *text, struct quantities *q, char *why, size_t wn)
+{
+    int n;
+    char **items = split_list(text, ',', &n);
+    int rc = 0;
+    for (int i = 0; i < n && !rc; i++) {
+        char *eq = strchr(items[i], '=');
+        int id = eq ? (*eq = 0, quantity_lookup(items[i])) : -1;
+        char *end = NULL;
+        double v = eq ? strtod(eq + 1, &end) : NAN;
+        if (id < 0 || !end || *end || end == eq + 1 || !(v >= 0 && v <= 1e6)) {
+            problem(why, wn, "expect=%s: '%s' is not QUANTITY=N with a quantity of 'pmucal quantities' and N from 0 "
+                    "to 1e6", text, items[i]);
+            rc = -1;
+        } else {
+            q->v[id] = v;
+        }
+    }
+    free_list(items);
+    return rc;
+}
+
+/* The unit of one loop: the snippet itself (latency), or THROUGHPUT_CHAINS copies each with its
+ * output register renamed to a spare one the snippet does not name. */
+static int build_unit(struct case_ *c, struct code_kernel *k, char *why, size_t wn)
+{
+    const char *text = case_str(c, "asm"), *file = case_str(c, "file"), *object = case_str(c, "object");
+    bool lat = case_is(c, "mode", "latency");
+    if (!!*text + !!*file + !!*object != 1) {
+        problem(why, wn, "code: give the snippet once: asm=TEXT (or the bare text), file=PATH or object=PATH");
+        return -1;
+    }
+    char *owned = NULL;
+    if (*file) {
+        size_t flen;
+        char err[400];
+        owned = read_file_bounded(file, 1u << 20, &flen, err, sizeof(err));
+        if (!owned) {
+            problem(why, wn, "cannot read the snippet: %s", err);
+            return -1;
+        }
+        text = owned;
+    }
+    struct snippet base;
+    int rc = *object ? snippet_load_object(object, &base, why, wn) : snippet_assemble(text, *file ? file : "the snippet",
+                                                                                     &base, why, wn);
+    if (rc) {
+        free(owned);
+        return -1;
+    }
+    int chain = -1;
+    const char *chain_name = case_str(c, "chain");
+    bool none = !strcmp(chain_name, "none");
+    if (!none)
+        chain = snippet_chain_reg(&base, chain_name, why, wn);
+    if (lat || *object || none) {
+        if (lat && chain < 0 && !none) {
+            snippet_free(&base);
+            free(owned);
+            return -1;
+        }
+        if (!lat && *object) {
+            problem(why, wn, "code: object= is measured as it is (latency); throughput renames registers in the "
+                    "source, which an object does not have");
+            snippet_free(&base);
+            free(owned);
+            return -1;
+        }
+        k->unit = base;
+        k->per_unit = 1;
+        free(owned);
+        return 0;
+    }
+    if (chain < 0) {
+        snippet_free(&base);
+        free(owned);
+        return -1;
+    }
+    int spares[32], ns = isa_snippet_spares(chain, spares, 32), used = 0;
+    size_t cap = strlen(text) * 2 * THROUGHPUT_CHAINS + 256, len = 0;
+    char *all = xmalloc(cap), *one = xmalloc(strlen(text) * 2 + 64);
+    for (int i = 0; i < ns && used < THROUGHPUT_CHAINS; i++) {
+        if (spares[i] == chain || isa_snippet_names(text, spares[i]))
+            continue;
+        if (!isa_snippet_rename(text, chain, spares[i], one, strlen(text) * 2 + 64))
+            continue;
+        len += (size_t)snprintf(all + len, cap - len, "%s%s", used ? "\n" : "", one);
+        used++;
+    }
+    free(one);
+    snippet_free(&base);
+    if (used < 2) {
+        problem(why, wn, "throughput: the snippet's chain register %s has no spare registers to rename it to "
+                "(it names them all, or an implicit register carries the chain); write the independent form yourself "
+                "and measure it with chain=none", isa_snippet_regs[chain] ? isa_snippet_regs[chain] : "?");
+        free(all);
+        free(owned);
+        return -1;
+    }
+    char where[64];
+    snprintf(where, sizeof(where), "the snippet renamed for throughput");
+    rc = snippet_assemble(all, where, &k->unit, why, wn);
+    k->per_unit = (size_t)used;
+    free(all);
+    free(owned);
+    return rc;
+}
+
+/* Fault handling: the handlers stay installed from setup to teardown; a fault outside a guarded
+ * run goes to the default action as before. */
+static sigjmp_buf guard_env;
+static volatile sig_atomic_t guard_on;
+static volatile int guard_sig;
+static volatile uintptr_t guard_pc;
+static const int guarded[] = {SIGILL, SIGSEGV, SIGBUS, SIGFPE, SIGTRAP};
+static struct sigaction old_actions[ARRAY_SIZE(guarded)];
+static int guard_users;
+
+static void on_fault(int sig, siginfo_t *si, void *uc)
+{
+    if (!guard_on) {
+        for (size_t i = 0; i < ARRAY_SIZE(guarded); i++)
+            if (guarded[i] == sig)
+                sigaction(sig, &old_actions[i], NULL);
+        raise(sig);
+        return;
+    }
+    (void)si;
+    guard_on = 0;
+    guard_sig = sig;
+    guard_pc = isa_snippet_fault_pc(uc);
+    siglongjmp(guard_env, 1);
+}
+
+static void guard_install(void)
+{
+    if (guard_users++)
+        return;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = on_fault;
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < ARRAY_SIZE(guarded); i++)
+        sigaction(guarded[i], &sa, &old_actions[i]);
+}
+
+static void guard_remove(void)
+{
+    if (--guard_users)
+        return;
+    for (size_t i = 0; i < ARRAY_SIZE(guarded); i++)
+        sigaction(guarded[i], &old_actions[i], NULL);
+}
+
+/* Runs the code under the guard; -1 with the fault named in why. */
+static int guarded_run(struct code_kernel *k, uint64_t iters, char *why, size_t wn)
+{
+    if (sigsetjmp(guard_env, 0) == 0) {
+        guard_on = 1;
+        k->g.entry(iters, k->regs);
+        guard_on = 0;
+        return 0;
+    }
+    const char *name = guard_sig == SIGILL ? "SIGILL (an instruction this CPU or this privilege level cannot run)"
+                     : guard_sig == SIGSEGV ? "SIGSEGV (a memory access outside the process, or a privileged instruction)"
+                     : guard_sig == SIGFPE ? "SIGFPE (a divide error: by zero, or a quotient too large)"
+                     : guard_sig == SIGBUS ? "SIGBUS (a misaligned or unbacked access)" : "SIGTRAP (a breakpoint)";
+    uintptr_t base = (uintptr_t)k->g.code.base + k->body_off;
+    size_t body = k->units * k->unit.len;
+    if (guard_pc >= base && guard_pc < base + body) {
+        size_t at = (size_t)(guard_pc - base) % k->unit.len, copy = (size_t)(guard_pc - base) / k->unit.len;
+        const char *text = "?";
+        for (size_t i = 0; i < k->unit.n; i++)
+            if (k->unit.insn[i].off == at)
+                text = k->unit.insn[i].text;
+        problem(why, wn, "the snippet faulted: %s at '%s' (offset %zu of copy %zu); the case is left out, the run goes "
+                "on", name, text, at, copy + 1);
+    } else {
+        problem(why, wn, "the snippet faulted: %s outside its instructions (pc 0x%llx, the loop or the prologue: "
+                "look at the registers the snippet leaves)", name, (unsigned long long)guard_pc);
+    }
+    return -1;
+}
+
+static int code_setup(struct case_ *c)
+{
+    struct code_kernel *k = xcalloc(1, sizeof(*k));
+    c->priv = k;
+    last_problem[0] = 0;
+    char *why = last_problem;
+    size_t wn = sizeof(last_problem);
+    quantities_unstated(&k->stated);
+    if (build_unit(c, k, why, wn) || set_expect(case_str(c, "expect"), &k->stated, why, wn))
+        goto fail;
+    if (!case_isa_usable(c, k->unit.ext)) {
+        char reason[sizeof(c->skip)];
+        snprintf(reason, sizeof(reason), "%s", c->skip);
+        snprintf(c->skip, sizeof(c->skip), "CPUID does not advertise what the snippet needs: %.190s", reason);
+        if (k->unit.ext & c->isa_limits)
+            snprintf(c->skip, sizeof(c->skip), "%s", reason);
+        snprintf(last_problem, sizeof(last_problem), "%s", c->skip);
+        return KERNEL_SKIP;
+    }
+    k->scratch = aligned_alloc(SCRATCH_BYTES, SCRATCH_BYTES);
+    for (size_t i = 0; i < SCRATCH_BYTES / 8; i++)
+        k->scratch[i] = (uint64_t)(uintptr_t)k->scratch;
+    k->regs = xcalloc(SNIPPET_NREGS, 8);
+    for (int r = 0; r < SNIPPET_NREGS; r++)
+        k->regs[r] = isa_snippet_regs[r] ? isa_snippet_reg_default(r, (uint64_t)(uintptr_t)k->scratch) : 0;
+    if (set_init(case_str(c, "init"), k->regs, (uint64_t)(uintptr_t)k->scratch, why, wn))
+        goto fail;
+    uint64_t want = case_uint(c, "copies");
+    size_t per = k->unit.n ? k->unit.n : 1;
+    k->units = want ? (size_t)((want + k->per_unit - 1) / k->per_unit) : (BODY_INSNS + per - 1) / per;
+    if (k->units < 1)
+        k->units = 1;
+    k->copies = k->units * k->per_unit;
+    if (k->copies > MAX_COPIES) {
+        problem(why, wn, "copies=%llu: at most %d", (unsigned long long)want, MAX_COPIES);
+        goto fail;
+    }
+    gen_init(&k->g, k->units * k->unit.len + 1024);
+    struct emit *e = &k->g.e;
+    int entry = emit_label(e), body = emit_label(e), test = emit_label(e);
+    emit_bind(e, entry);
+    isa_snippet_prologue(e);
+    isa_snippet_jump(e, test);
+    emit_align(e, 64);
+    emit_bind(e, body);
+    k->body_off = e->len;
+    emit_comment(e, "body: %zu copies of the snippet (%s)", k->copies, case_str(c, "mode"));
+    for (size_t u = 0; u < k->units; u++) {
+        size_t start = e->len;
+        emit_put(e, k->unit.bytes, k->unit.len);
+        for (size_t i = 0; i < k->unit.n; i++) {
+            e->ninsn++;
+            if (e->listing) {
+                size_t at = start + k->unit.insn[i].off;
+                size_t end = e->len;
+                e->len = at + k->unit.insn[i].len;   /* the line spans this instruction's bytes */
+                emit_line_add(e, at, -1, "%s", k->unit.insn[i].text);
+                e->len = end;
+            }
+        }
+    }
+    emit_bind(e, test);
+    emit_loop_test(e, body);
+    isa_snippet_epilogue(e);
+    if (gen_map(&k->g, entry, false, "code"))
+        goto fail;
+    guard_install();
+    /* A trial pass: a snippet that faults is named now, before anything is measured. */
+    if (guarded_run(k, 2, why, wn))
+        goto fail;
+    c->warm_iters = 64;
+    snprintf(c->detail, sizeof(c->detail), "%zu copies of %zu instruction%s (%zu bytes)%s", k->copies,
+             k->unit.n / k->per_unit, k->unit.n / k->per_unit == 1 ? "" : "s", k->unit.len / k->per_unit,
+             k->per_unit > 1 ? ", renamed onto independent registers" : "");
+    return KERNEL_OK;
+fail:
+    pm_error("code: %s", last_problem);
+    return KERNEL_ERROR;
+}
+
+static void code_run(struct case_ *c, uint64_t iters)
+{
+    struct code_kernel *k = c->priv;
+    if (k->fault[0])
+        return;
+    guarded_run(k, iters, k->fault, sizeof(k->fault));
+}
+
+const char *snippet_case_fault(const struct case_ *c)
+{
+    const struct code_kernel *k = c->priv;
+    return k && k->fault[0] ? k->fault : NULL;
+}
+
+static void code_model(const struct case_ *c, struct quantities *q)
+{
+    const struct code_kernel *k = c->priv;
+    const struct snippet *u = &k->unit;
+    double units = (double)k->units, copies = (double)k->copies;
+    q->v[Q_COPIES] = copies;
+    q->v[Q_PF_MINOR] = q->v[Q_CTX_SWITCH] = q->v[Q_CPU_MIGRATION] = 0;
+    q->v[Q_BR_CALL] = q->v[Q_BR_RET] = q->v[Q_BR_INDIRECT] = 0;
+    if (u->exec_known) {
+        q->v[Q_INST] = units * (double)u->executed + ISA_LOOP_TEST_INST;
+        q->v[Q_BR_COND] = q->v[Q_BR_COND_TAKEN] = 1;   /* the loop test's */
+        q->v[Q_BR_COND_NTAKEN] = 0;
+        q->v[Q_BR_UNCOND] = units * u->br_uncond;
+        q->v[Q_BR_ALL] = 1 + units * u->br_uncond;
+        q->v[Q_BR_MISPRED] = 0;
+        if (u->loads >= 0 && !u->rmw)
+            q->v[Q_LD_ALL] = units * u->loads;
+        if (u->stores >= 0)
+            q->v[Q_ST_ALL] = units * u->stores;
+    }
+    /* What the user states, per copy; the loop's test added where it counts. */
+    for (int i = 0; i < Q_COUNT; i++) {
+        if (isnan(k->stated.v[i]) || i == Q_ITER)
+            continue;
+        double loop = i == Q_INST ? ISA_LOOP_TEST_INST : (i == Q_BR_COND || i == Q_BR_COND_TAKEN || i == Q_BR_ALL) ? 1 : 0;
+        q->v[i] = copies * k->stated.v[i] + loop;
+    }
+    if (u->rmw && isnan(k->stated.v[Q_LD_ALL]))
+        q->unstated_why = "ld.all: an instruction reads and writes one place, a load on hardware but one modify access "
+                          "to a simulator; state it with expect=ld.all=N";
+    else if (!u->exec_known)
+        q->unstated_why = "inst, ld.all, st.all, br.*: a conditional branch inside the snippet decides what runs; state "
+                          "them with expect=";
+}
+
+static void code_report(struct case_ *c, const struct stats *cycles, double core_ghz, const struct quantities *q)
+{
+    (void)core_ghz, (void)q, (void)cycles;
+    const char *f = snippet_case_fault(c);
+    if (f)
+        printf("  NOT MEASURED: %s\n", f);
+}
+
+static void code_teardown(struct case_ *c)
+{
+    struct code_kernel *k = c->priv;
+    if (k) {
+        if (k->g.entry)
+            guard_remove();
+        gen_free(&k->g);
+        snippet_free(&k->unit);
+        free(k->regs);
+        free(k->scratch);
+    }
+    free(k);
+    c->priv = NULL;
+}
+
+static const struct emit *code_code(const struct case_ *c)
+{
+    const struct code_kernel *k = c->priv;
+    return &k->g.e;
+}
+
+static const struct kernel code_kernel = {
+    .name = "code",
+    .summary = "your own instructions (assembled by binutils as), copied into the exact loop: latency or throughput "
+               "in cycles per copy, counts from the snippet's bytes",
+    .params = code_params,
+    .setup = code_setup,
+    .run = code_run,
+    .model = code_model,
+    .teardown = code_teardown,
+    .per = Q_COPIES,
+    .per_name = "copy of the snippet",
+    .report = code_report,
+    .code = code_code,
+    .bare_param = "asm",
+};
+PMUCAL_KERNEL(code_kernel)
