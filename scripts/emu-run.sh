@@ -39,6 +39,13 @@ cp -r validate/expect "$root/share/pmucal/expect"
 # The emulated host's own files: its topology (tests/hosts/qemu-n1) and rules (tests/emu/*.txt).
 mkdir -p "$root/share/pmucal/emu"
 cp tests/hosts/qemu-n1/hwloc.xml tests/emu/*.txt "$root/share/pmucal/emu/"
+# The guest has no assembler: the snippets the code kernel measures there (object=) are
+# assembled here by binutils' aarch64 'as'.
+for s in tests/emu/*.s; do
+    [ -e "$s" ] || continue
+    need aarch64-linux-gnu-as binutils-aarch64-linux-gnu
+    aarch64-linux-gnu-as -o "$root/share/pmucal/emu/$(basename "$s" .s).o" "$s"
+done
 # Perf's arm64 tables, where there are some: the binary finds them through
 # PMUCAL_EVENTDATA=/share/pmucal/eventdata (tests/emu/commands says so where it uses them).
 if [ -d "$eventdata/arm" ]; then

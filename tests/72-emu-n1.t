@@ -224,6 +224,18 @@ is "$(rc_of 15)" 1 "sample exits 1 on INST_RETIRED's missing samples"
 
 # The matrix run's folder, made on AArch64, read by this host's build.
 run="$TMP/arm/2026-01-01-qemu-n1-matrix"
+# The user's own code inside (sections 20, 21): snippets assembled on the host (tests/emu/*.s,
+# binutils' aarch64 as), 64 copies and the 2-instruction loop test an iteration, counted exactly
+# by the kernel's PMU driver; under -icount a copy is one instruction's time.
+for n in 20 21; do
+    section $n > "$TMP/code$n"
+    grep -Eq '^  INST_RETIRED +66\.0000 +66\.0000 +0\.0000 +66\.0000  inst exact  ok$' "$TMP/code$n" &&
+        grep -Eq '^  cycles per copy of the snippet: 1\.0[0-9]* ' "$TMP/code$n"
+    ok $? "code object=$(sed -n 's/^### emu begin.*object=\/share\/pmucal\/emu\/\([a-z-]*\.o\).*/\1/p' "$TMP/console" | sed -n "$((n - 19))p"): INST_RETIRED exact, 66 an iteration (64 copies + 2), about 1 cycle a copy: $(grep -E 'INST_RETIRED|per copy' "$TMP/code$n" | tr -s ' ' | tr '\n' ';')"
+done
+grep -Eq '^  instructions +66\.0000 .* inst exact  ok$' "$TMP/code20"
+ok $? "the generic instructions event agrees: $(grep '^  instructions' "$TMP/code20" | tr -s ' ')"
+
 mkdir -p "$run"
 section 8 | sed '/^$/d' > "$run/manifest.json"
 section 9 | sed '/^$/d' > "$run/measurements.ndjson"
