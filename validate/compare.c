@@ -16,7 +16,7 @@ const char *const compare_facts[] = {
     "hostname", "cpu.id", "cpu.brand", "cpu.microcode", "pmu.libpfm4_pmu", "pmu.hardware_usable",
     "software.kernel", "software.perf", "software.libpfm4", "software.libpfm4_api", "software.hwloc",
     "software.pmucal", "software.pmucal_commit", "source", "repetitions", "group_size", "events", "pmu_option",
-    "expectations", "expect", "vendor_json", NULL,
+    "expectations", "expect", "vendor_json", "kernel.package", "kernel.flavour", "kernel.cmdline", NULL,
 };
 
 /* The source's per-iteration slack, as the run recorded it (older runs: as this build knows it);
@@ -222,4 +222,101 @@ void compare_free(struct cmp_result *r)
     free(r->pt);
     free(r->ev);
     memset(r, 0, sizeof(*r));
+}
+
+/* ---- the kernel's description of its PMU ---- */
+
+static void kchange(struct cmp_kernel *k, const char *what, const char *name, const char *b, const char *n,
+                    bool lost_is_regression)
+{
+    k->ch = xrealloc(k->ch, sizeof(*k->ch) * (size_t)(k->n + 1));
+    struct cmp_kchange *c = &k->ch[k->n++];
+    memset(c, 0, sizeof(*c));
+    snprintf(c->what, sizeof(c->what), "%s", what);
+    snprintf(c->name, sizeof(c->name), "%s", name);
+    snprintf(c->base, sizeof(c->base), "%s", b ? b : "");
+    snprintf(c->new_, sizeof(c->new_), "%s", n ? n : "");
+    c->change = !b ? "added" : !n ? "removed" : "changed";
+    c->regression = b && (n || lost_is_regression);
+    k->regressions += c->regression;
+}
+
+/* A scalar member as text (a number without decimals when it has none); NULL when absent or null. */
+static const char *scalar(const struct jvalue *v, char *buf, size_t n)
+{
+    if (!v || v->type == J_NULL)
+        return NULL;
+    if (v->type == J_STRING)
+        return v->str;
+    if (v->type == J_NUMBER)
+        snprintf(buf, n, "%.15g", v->num);
+    else if (v->type == J_BOOL)
+        snprintf(buf, n, "%s", v->b ? "true" : "false");
+    else
+        return NULL;
+    return buf;
+}
+
+/* One sysfs folder of both (events, format, caps): files removed, added, or with other contents. */
+static void kfolder(struct cmp_kernel *k, const struct jvalue *pb, const struct jvalue *pn, const char *folder)
+{
+    const struct jvalue *fb = jget(pb, folder), *fn = jget(pn, folder);
+    int nb = fb && fb->type == J_OBJECT ? fb->n : 0, nn = fn && fn->type == J_OBJECT ? fn->n : 0;
+    for (int i = 0; i < nb; i++) {
+        char b0[64], b1[64];
+        const char *vb = scalar(&fb->items[i], b0, sizeof(b0)), *vn = scalar(jget(fn, fb->keys[i]), b1, sizeof(b1));
+        if (!jget(fn, fb->keys[i]))
+            kchange(k, folder, fb->keys[i], vb ? vb : "", NULL, true);
+        else if (strcmp(vb ? vb : "", vn ? vn : ""))
+            kchange(k, folder, fb->keys[i], vb ? vb : "", vn ? vn : "", true);
+    }
+    for (int i = 0; i < nn; i++)
+        if (!jget(fb, fn->keys[i])) {
+            char b1[64];
+            const char *vn = scalar(&fn->items[i], b1, sizeof(b1));
+            kchange(k, folder, fn->keys[i], NULL, vn ? vn : "", true);
+        }
+}
+
+void compare_kernel(const struct jvalue *base_manifest, const struct jvalue *new_manifest, struct cmp_kernel *k)
+{
+    memset(k, 0, sizeof(*k));
+    const struct jvalue *kb = jget(base_manifest, "kernel"), *kn = jget(new_manifest, "kernel");
+    k->described[0] = kb && kb->type == J_OBJECT;
+    k->described[1] = kn && kn->type == J_OBJECT;
+    if (!k->described[0] || !k->described[1])
+        return;
+    const struct jvalue *pb = jget(kb, "pmu"), *pn = jget(kn, "pmu");
+    char b0[64], b1[64];
+    const char *db = scalar(jget(pb, "name"), b0, sizeof(b0)), *dn = scalar(jget(pn, "name"), b1, sizeof(b1));
+    if ((db || dn) && (!db || !dn || strcmp(db, dn)))
+        kchange(k, "driver", "core PMU", db, dn, true);
+    const char *cb = scalar(jget(pb, "counters"), b0, sizeof(b0)), *cn = scalar(jget(pn, "counters"), b1, sizeof(b1));
+    if (cb && cn && strcmp(cb, cn)) {
+        kchange(k, "counters", "counters", cb, cn, true);
+        if (atof(cn) > atof(cb))   /* more counters: said, not a regression */
+            k->regressions -= k->ch[k->n - 1].regression, k->ch[k->n - 1].regression = false;
+    }
+    /* The perf type is dynamic on arm64 (an order of registration): said, never a regression. */
+    const char *tb = scalar(jget(pb, "type"), b0, sizeof(b0)), *tn = scalar(jget(pn, "type"), b1, sizeof(b1));
+    if (tb && tn && strcmp(tb, tn)) {
+        kchange(k, "type", "perf type", tb, tn, false);
+        k->regressions -= k->ch[k->n - 1].regression, k->ch[k->n - 1].regression = false;
+    }
+    const char *ub = scalar(jget(pb, "cpus"), b0, sizeof(b0)), *un = scalar(jget(pn, "cpus"), b1, sizeof(b1));
+    if (ub && un && strcmp(ub, un))
+        kchange(k, "cpus", "cpus", ub, un, true);
+    const char *ab = scalar(jget(kb, "perf_user_access"), b0, sizeof(b0));
+    const char *an = scalar(jget(kn, "perf_user_access"), b1, sizeof(b1));
+    if ((ab || an) && (!ab || !an || strcmp(ab, an)))
+        kchange(k, "sysctl", "perf_user_access", ab, an, true);
+    kfolder(k, pb, pn, "events");
+    kfolder(k, pb, pn, "format");
+    kfolder(k, pb, pn, "caps");
+}
+
+void compare_kernel_free(struct cmp_kernel *k)
+{
+    free(k->ch);
+    memset(k, 0, sizeof(*k));
 }

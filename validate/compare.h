@@ -61,4 +61,23 @@ extern const char *const compare_flag_name[CMP_NFLAGS];
 /* The manifest facts compared in the header: host, CPU, versions, source and settings. */
 extern const char *const compare_facts[];
 
+/* The kernel's own description of its core PMU (the manifest's "kernel" object, host/kpmu.h),
+ * BASE against NEW: one change per sysfs file or fact that differs. What a user of the PMU loses
+ * (the driver, an event, a format field, a cap, counters, a changed encoding or perf_user_access)
+ * is a regression; what is added is said and is not. */
+struct cmp_kchange {
+    char what[16];              /* "driver", "counters", "events", "format", "caps", "cpus", "type", "perf_user_access" */
+    char name[96];              /* the sysfs file (events, format, caps), else what again */
+    char base[192], new_[192];  /* the values, "" where absent */
+    const char *change;         /* "added", "removed" or "changed" */
+    bool regression;
+};
+struct cmp_kernel {
+    bool described[2];          /* each manifest had a "kernel" object (older runs have none) */
+    struct cmp_kchange *ch;
+    int n, regressions;
+};
+void compare_kernel(const struct jvalue *base_manifest, const struct jvalue *new_manifest, struct cmp_kernel *out);
+void compare_kernel_free(struct cmp_kernel *k);
+
 #endif
