@@ -48,7 +48,8 @@ const struct command compare_command = {
              "worsened (ok -> todo or not ok); when the zero-iteration run counts another fixed\n"
              "amount per measurement (beyond 64 + the source's per-run slack and --threshold); when\n"
              "its encoding changed (same name, other perf_event_attr: a libpfm4 upgrade); when it\n"
-             "became unsupported. Improvements are said\n"
+             "became unsupported; when BASE measured it and NEW, the same command line run to completion,\n"
+             "did not (no longer measured). Improvements are said\n"
              "on ok lines, and so is a count change of an event whose rule is 'info' (task-clock,\n"
              "cycles: time, not a count to hold). A (case, event) in one run only is a SKIP. A\n"
              "per-event summary follows.\n"
@@ -276,7 +277,7 @@ static void print_tap(const struct runfile *r[2], const struct cmp_result *c, co
     for (int i = 0; i < c->n; i++) {
         const struct cmp_point *p = &c->pt[i];
         char desc[1024];
-        if (!p->side[0].ev || !p->side[1].ev) {
+        if ((!p->side[0].ev || !p->side[1].ev) && !p->regression) {
             snprintf(desc, sizeof(desc), "%s :: %s", p->label, p->event);
             tap_point(&t, TAP_SKIP, desc, p->side[0].ev ? "measured in BASE only" : "measured in NEW only");
         } else if (p->why[0]) {

@@ -120,6 +120,7 @@ void kernel_facts_json(struct json *j, const char *pmu_sysfs)
     json_object_begin(j, "kernel");
     json_string(j, "release", u.release);
     json_string(j, "version", u.version);
+    json_string(j, "machine", u.machine);
     json_string(j, "flavour", flavour[0] ? flavour : NULL);
     const char *pkg = getenv("PMUCAL_KERNEL_PACKAGE");
     json_string(j, "package", pkg && *pkg ? pkg : NULL);

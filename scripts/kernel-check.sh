@@ -32,7 +32,7 @@
 # console's last line); 5 the guest reached /init but did not finish or could not save.
 set -eu
 cd "$(dirname "$0")/.."
-die() { code=$1; shift; echo "kernel-check: $*" >&2; exit "$code"; }
+die() { code=$1; shift; printf "kernel-check: %s\n" "$*" >&2; exit "$code"; }
 usage() { sed -n '8,10p' "$0" | sed 's/^# *//' >&2; exit 2; }
 kernel= modules= package= cpu=neoverse-n1 out= append= limit=900 cmds=scripts/kernel-check.commands
 while [ $# -gt 0 ]; do
@@ -62,7 +62,7 @@ done
 
 # is_arm64_image FILE: the arm64 boot header's magic "ARM\x64" at offset 0x38, in the file or in
 # its gzip stream (QEMU's -kernel takes both).
-magic_at_56() { od -An -tx1 -j56 -N4 | tr -d ' \n'; }
+magic_at_56() { od -An -tx1 -j56 -N4 2> /dev/null | tr -d ' \n'; }
 is_arm64_image() {
     [ "$(magic_at_56 < "$1")" = 41524d64 ] && return 0
     [ "$(od -An -tx1 -N2 "$1" | tr -d ' \n')" = 1f8b ] && [ "$( (gzip -dc < "$1" 2> /dev/null || true) | head -c 64 | magic_at_56)" = 41524d64 ]
@@ -96,7 +96,7 @@ if [ -n "$package" ]; then
     kernel=$cache/vmlinuz modules=$cache/modules release=$(cat "$cache/release")
 fi
 [ -f "$kernel" ] || die 2 "--kernel $kernel: no such file"
-is_arm64_image "$kernel" || die 2 "--kernel $kernel is not an arm64 kernel Image (no 'ARM\\x64' magic at offset 0x38, in the file or its gzip stream; it starts $(od -An -c -N8 "$kernel" | tr -s ' ' | cut -c1-40)): give arch/arm64/boot/Image or Debian's /boot/vmlinuz-*, not a vmlinux ELF or another architecture's kernel"
+is_arm64_image "$kernel" || die 2 "--kernel $kernel is not an arm64 kernel Image (no 'ARM\\x64' magic at offset 0x38, in the file or its gzip stream; its first bytes: $(head -c 8 "$kernel" | od -An -c | tr -s ' \n' ' ' | cut -c1-40)): give arch/arm64/boot/Image or Debian's /boot/vmlinuz-*, not a vmlinux ELF or another architecture's kernel"
 kmods=
 if [ -n "$modules" ]; then
     [ -d "$modules" ] || die 2 "--modules $modules: no such folder"
@@ -138,7 +138,9 @@ fi
 if ! grep -q '^### emu done' "$out/console.log"; then
     rm -f "$disk"
     began=$(grep '^### emu begin' "$out/console.log" | tail -n 1 | cut -c1-160)
-    die 5 "the guest reached /init but did not finish ($([ "$rc" = 4 ] && echo "past ${limit}s" || echo "QEMU exit $rc")); last command begun: '$began'; the console's last line: '$last'"
+    how="QEMU exit $rc"
+    [ "$rc" = 4 ] && how="stopped past ${limit}s"
+    die 5 "the guest reached /init but did not finish ($how); last command begun: '$began'; the console's last line: '$last'"
 fi
 grep -q '^### emu: save /results onto /dev/vda: done' "$out/console.log" ||
     { rm -f "$disk"; die 5 "the guest could not write its results onto the virtio disk: $(grep -m1 '^### emu: \(save\|module\)' "$out/console.log" || echo "no save line")"; }
