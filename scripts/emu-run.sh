@@ -16,6 +16,8 @@
 #   PMUCAL_EMU_APPEND   more kernel command line after "console=ttyAMA0 rdinit=/init quiet"
 #   PMUCAL_EMU_MODULES  kernel modules (.ko, .ko.xz, .ko.zst) /init loads first, in this order
 #   PMUCAL_EMU_DISK     a raw image attached as a virtio-mmio disk, /dev/vda in the guest
+#   PMUCAL_EMU_INITRD_OUT  write the initramfs (gzip'd newc cpio) there and boot nothing: another
+#                       harness (LAVA: lava/) boots it
 set -eu
 [ $# -ge 4 ] || { echo "usage: $0 PMUCAL INIT COMMANDS LOG [SECONDS]" >&2; exit 2; }
 bin=$1 init=$2 cmds=$3 log=$4 limit=${5:-170}
@@ -87,6 +89,10 @@ interp=$(aarch64-linux-gnu-readelf -l "$bin" | sed -n 's/.*Requesting program in
 [ -n "$interp" ] && { mkdir -p "$root/$(dirname "$interp")"; cp -L "$libdir/$(basename "$interp")" "$root/$interp"; }
 (cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 > "$root.cpio.gz"
 trap 'rm -rf "$root" "$root.cpio.gz"' EXIT
+if [ -n "${PMUCAL_EMU_INITRD_OUT:-}" ]; then
+    cp "$root.cpio.gz" "$PMUCAL_EMU_INITRD_OUT"
+    exit 0
+fi
 # -net none: without it QEMU looks for efi-virtio.rom (ipxe-qemu) and stops.
 set --
 [ -n "${PMUCAL_EMU_DISK:-}" ] && set -- -drive "file=$PMUCAL_EMU_DISK,format=raw,if=none,id=out" -device virtio-blk-device,drive=out
@@ -95,7 +101,7 @@ timeout --foreground -k 5 "$limit" qemu-system-aarch64 -M virt -cpu "${PMUCAL_EM
     -nographic -no-reboot -net none -icount shift=0 -kernel "$kernel" -initrd "$root.cpio.gz" "$@" \
     -append "console=ttyAMA0 rdinit=/init quiet${PMUCAL_EMU_APPEND:+ $PMUCAL_EMU_APPEND}" </dev/null >"$log" 2>&1 || rc=$?
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-    last=$(tr -d '\r' < "$log" | sed 's/.*\x1b\[K//; /^[[:space:]]*$/d' | tail -n 1 | cut -c1-200)
+    last=$(tr -d '\r' < "$log" | sed 's/.*\x1b\[K//; /^[[:space:]]*$/d; /^qemu-system-aarch64: terminating on signal/d' | tail -n 1 | cut -c1-200)
     echo "emu-run: QEMU ran past ${limit}s: stopped; the console's last line: '${last:-(nothing printed)}' (all of it in $log)" >&2
     exit 4
 fi

@@ -79,7 +79,7 @@ if [ -n "$package" ]; then
             die 2 "--package $package: Debian has no such arm64 package (apt-cache show $package:arm64 found none; after dpkg --add-architecture arm64 && apt-get update, apt-cache search '^linux-image-.*-arm64\$' lists them)"
         tmp=$(mktemp -d) && chmod 755 "$tmp"   # apt-get download drops privileges to _apt
         trap 'rm -rf "$tmp"' EXIT
-        echo "kernel-check: downloading $package:arm64" >&2
+        echo "kernel-check: downloading $package:arm64"
         (cd "$tmp" && apt-get download -qq "$package:arm64" > /dev/null 2>&1) || die 2 "--package $package: apt-get download $package:arm64 failed"
         dpkg-deb -x "$tmp"/*.deb "$tmp/x" || die 2 "--package $package: dpkg-deb cannot unpack $(basename "$tmp"/*.deb)"
         set -- "$tmp"/x/boot/vmlinuz-*
@@ -117,7 +117,7 @@ truncate -s 256M "$disk"   # sparse; the guest writes a tar stream from its firs
 env=HWLOC_XMLFILE=/share/pmucal/emu/hwloc.xml\ HWLOC_THISSYSTEM=1${package:+ PMUCAL_KERNEL_PACKAGE=$package}
 sed "s|@ENV@|$env|" "$cmds" > "$out/commands"
 
-echo "kernel-check: booting ${package:-$kernel}${release:+ ($release)} on QEMU -cpu $cpu (limit ${limit}s)" >&2
+echo "kernel-check: booting ${package:-$kernel}${release:+ ($release)} on QEMU -cpu $cpu (limit ${limit}s)"
 start=$(date +%s)
 rc=0
 PMUCAL_EMU_KERNEL=$kernel PMUCAL_EMU_CPU=$cpu PMUCAL_EMU_APPEND=$append PMUCAL_EMU_MODULES=$kmods PMUCAL_EMU_DISK=$disk \
@@ -125,7 +125,8 @@ PMUCAL_EMU_KERNEL=$kernel PMUCAL_EMU_CPU=$cpu PMUCAL_EMU_APPEND=$append PMUCAL_E
 secs=$(( $(date +%s) - start ))
 tr -d '\r' < "$out/console.raw" | sed 's/.*\x1b\[K//' > "$out/console.log"
 rm -f "$out/console.raw"
-last=$(sed '/^[[:space:]]*$/d' "$out/console.log" | tail -n 1 | cut -c1-200)
+# The guest's last line: not QEMU's own note that timeout stopped it.
+last=$(sed '/^[[:space:]]*$/d; /^qemu-system-aarch64: terminating on signal/d' "$out/console.log" | tail -n 1 | cut -c1-200)
 last=${last:-(nothing printed)}
 [ "$rc" = 3 ] && { rm -f "$disk"; die 3 "$(cat "$out/emu.err")"; }
 if ! grep -q '^### emu init' "$out/console.log"; then
