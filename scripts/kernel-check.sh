@@ -68,6 +68,9 @@ is_arm64_image() {
     [ "$(od -An -tx1 -N2 "$1" | tr -d ' \n')" = 1f8b ] && [ "$( (gzip -dc < "$1" 2> /dev/null || true) | head -c 64 | magic_at_56)" = 41524d64 ]
 }
 
+# The guest writes its results on a virtio-mmio disk: these modules, in load order, where the
+# kernel has them as modules (Debian's: virtio-mmio and virtio-blk; -cloud also virtio itself).
+virtio_modules="virtio_ring virtio virtio_mmio virtio_blk"
 release=
 if [ -n "$package" ]; then
     case $package in
@@ -85,7 +88,7 @@ if [ -n "$package" ]; then
         set -- "$tmp"/x/boot/vmlinuz-*
         [ -f "$1" ] || die 2 "--package $package holds no boot/vmlinuz-*: not a kernel image package"
         mkdir -p "$cache/modules"
-        for m in virtio_mmio virtio_blk; do
+        for m in $virtio_modules; do
             find "$tmp/x/lib/modules" "$tmp/x/usr/lib/modules" -name "$m.ko*" -exec cp {} "$cache/modules/" \; 2> /dev/null || true
         done
         basename "$1" | sed 's/^vmlinuz-//' > "$cache/release"
@@ -100,8 +103,10 @@ is_arm64_image "$kernel" || die 2 "--kernel $kernel is not an arm64 kernel Image
 kmods=
 if [ -n "$modules" ]; then
     [ -d "$modules" ] || die 2 "--modules $modules: no such folder"
-    for m in virtio_mmio virtio_blk; do
+    for m in $virtio_modules; do
         f=$(find "$modules" -name "$m.ko*" | head -n 1)
+        # virtio and virtio_ring are modules only where the flavour builds them so (-cloud).
+        case $m in virtio|virtio_ring) [ -n "$f" ] || continue ;; esac
         [ -n "$f" ] || die 2 "--modules $modules holds no $m.ko: give the kernel's lib/modules/RELEASE"
         kmods="$kmods $f"
     done
