@@ -313,9 +313,9 @@ void compare_kernel(const struct jvalue *base_manifest, const struct jvalue *new
     if ((db || dn) && (!db || !dn || strcmp(db, dn)))
         kchange(k, "driver", "core PMU", db, dn, true);
     const char *cb = scalar(jget(pb, "counters"), b0, sizeof(b0)), *cn = scalar(jget(pn, "counters"), b1, sizeof(b1));
-    if (cb && cn && strcmp(cb, cn)) {
+    if ((cb || cn) && (!cb || !cn || strcmp(cb, cn))) {
         kchange(k, "counters", "counters", cb, cn, true);
-        if (atof(cn) > atof(cb))   /* more counters: said, not a regression */
+        if (cb && cn && atof(cn) > atof(cb))   /* more counters: said, not a regression */
             k->regressions -= k->ch[k->n - 1].regression, k->ch[k->n - 1].regression = false;
     }
     /* The perf type is dynamic on arm64 (an order of registration): said, never a regression. */
