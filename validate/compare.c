@@ -262,22 +262,6 @@ static void kchange(struct cmp_kernel *k, const char *what, const char *name, co
     k->regressions += c->regression;
 }
 
-/* A scalar member as text (a number without decimals when it has none); NULL when absent or null. */
-static const char *scalar(const struct jvalue *v, char *buf, size_t n)
-{
-    if (!v || v->type == J_NULL)
-        return NULL;
-    if (v->type == J_STRING)
-        return v->str;
-    if (v->type == J_NUMBER)
-        snprintf(buf, n, "%.15g", v->num);
-    else if (v->type == J_BOOL)
-        snprintf(buf, n, "%s", v->b ? "true" : "false");
-    else
-        return NULL;
-    return buf;
-}
-
 /* One sysfs folder of both (events, format, caps): files removed, added, or with other contents. */
 static void kfolder(struct cmp_kernel *k, const struct jvalue *pb, const struct jvalue *pn, const char *folder)
 {
@@ -285,7 +269,7 @@ static void kfolder(struct cmp_kernel *k, const struct jvalue *pb, const struct 
     int nb = fb && fb->type == J_OBJECT ? fb->n : 0, nn = fn && fn->type == J_OBJECT ? fn->n : 0;
     for (int i = 0; i < nb; i++) {
         char b0[64], b1[64];
-        const char *vb = scalar(&fb->items[i], b0, sizeof(b0)), *vn = scalar(jget(fn, fb->keys[i]), b1, sizeof(b1));
+        const char *vb = runfile_scalar(&fb->items[i], b0, sizeof(b0)), *vn = runfile_scalar(jget(fn, fb->keys[i]), b1, sizeof(b1));
         if (!jget(fn, fb->keys[i]))
             kchange(k, folder, fb->keys[i], vb ? vb : "", NULL, true);
         else if (strcmp(vb ? vb : "", vn ? vn : ""))
@@ -294,7 +278,7 @@ static void kfolder(struct cmp_kernel *k, const struct jvalue *pb, const struct 
     for (int i = 0; i < nn; i++)
         if (!jget(fb, fn->keys[i])) {
             char b1[64];
-            const char *vn = scalar(&fn->items[i], b1, sizeof(b1));
+            const char *vn = runfile_scalar(&fn->items[i], b1, sizeof(b1));
             kchange(k, folder, fn->keys[i], NULL, vn ? vn : "", true);
         }
 }
@@ -309,26 +293,26 @@ void compare_kernel(const struct jvalue *base_manifest, const struct jvalue *new
         return;
     const struct jvalue *pb = jget(kb, "pmu"), *pn = jget(kn, "pmu");
     char b0[64], b1[64];
-    const char *db = scalar(jget(pb, "name"), b0, sizeof(b0)), *dn = scalar(jget(pn, "name"), b1, sizeof(b1));
+    const char *db = runfile_scalar(jget(pb, "name"), b0, sizeof(b0)), *dn = runfile_scalar(jget(pn, "name"), b1, sizeof(b1));
     if ((db || dn) && (!db || !dn || strcmp(db, dn)))
         kchange(k, "driver", "core PMU", db, dn, true);
-    const char *cb = scalar(jget(pb, "counters"), b0, sizeof(b0)), *cn = scalar(jget(pn, "counters"), b1, sizeof(b1));
+    const char *cb = runfile_scalar(jget(pb, "counters"), b0, sizeof(b0)), *cn = runfile_scalar(jget(pn, "counters"), b1, sizeof(b1));
     if ((cb || cn) && (!cb || !cn || strcmp(cb, cn))) {
         kchange(k, "counters", "counters", cb, cn, true);
         if (cb && cn && atof(cn) > atof(cb))   /* more counters: said, not a regression */
             k->regressions -= k->ch[k->n - 1].regression, k->ch[k->n - 1].regression = false;
     }
     /* The perf type is dynamic on arm64 (an order of registration): said, never a regression. */
-    const char *tb = scalar(jget(pb, "type"), b0, sizeof(b0)), *tn = scalar(jget(pn, "type"), b1, sizeof(b1));
+    const char *tb = runfile_scalar(jget(pb, "type"), b0, sizeof(b0)), *tn = runfile_scalar(jget(pn, "type"), b1, sizeof(b1));
     if (tb && tn && strcmp(tb, tn)) {
         kchange(k, "type", "perf type", tb, tn, false);
         k->regressions -= k->ch[k->n - 1].regression, k->ch[k->n - 1].regression = false;
     }
-    const char *ub = scalar(jget(pb, "cpus"), b0, sizeof(b0)), *un = scalar(jget(pn, "cpus"), b1, sizeof(b1));
+    const char *ub = runfile_scalar(jget(pb, "cpus"), b0, sizeof(b0)), *un = runfile_scalar(jget(pn, "cpus"), b1, sizeof(b1));
     if (ub && un && strcmp(ub, un))
         kchange(k, "cpus", "cpus", ub, un, true);
-    const char *ab = scalar(jget(kb, "perf_user_access"), b0, sizeof(b0));
-    const char *an = scalar(jget(kn, "perf_user_access"), b1, sizeof(b1));
+    const char *ab = runfile_scalar(jget(kb, "perf_user_access"), b0, sizeof(b0));
+    const char *an = runfile_scalar(jget(kn, "perf_user_access"), b1, sizeof(b1));
     if ((ab || an) && (!ab || !an || strcmp(ab, an)))
         kchange(k, "sysctl", "perf_user_access", ab, an, true);
     kfolder(k, pb, pn, "events");
