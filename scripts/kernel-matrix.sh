@@ -49,10 +49,10 @@ for pkg in "$@"; do
 done
 
 run_of() { ls -d "$out/$1"/results/*-"$2" 2> /dev/null | head -n 1; }
-row() { printf '%-42s %-12s %-12s %-24s %-8s %s\n' "$@"; }
+row() { printf '%-42s %-12s %-14s %-21s %-8s %s\n' "$@"; }
 {
     echo "baseline: $base ($(jq -r '.kernel | "\(.release), \(.version)"' "$(run_of "$base" matrix)/manifest.json" 2> /dev/null))"
-    row kernel flavour "PMU" "matrix ok/notok/skip" "changed" "changes (vs baseline: kernel PMU description; (case, event) not ok per run)"
+    row kernel flavour "PMU/counters" "matrix ok/notok/skip" "not ok" "changes (vs baseline: kernel PMU description; (case, event) not ok per run)"
     for n in $names; do
         m=$(run_of "$n" matrix)
         [ -n "$m" ] || { row "$n" - - - - "no run folder came back: $(tail -n 1 "$out/$n.log" 2> /dev/null)"; continue; }
@@ -71,9 +71,13 @@ row() { printf '%-42s %-12s %-12s %-24s %-8s %s\n' "$@"; }
                     [ -n "$kp" ] && changes="$changes PMU lost/changed: $kp."
                     [ -n "$ka" ] && changes="$changes PMU added: $ka."
                 fi
-                ev=$(grep '^#   .* CHANGED in ' "$out/$n.compare-$label.tap" | awk '{ print $2 "(" $5 "/" $7 ")" }' | tr '\n' ' ' | sed 's/ $//')
+                # EVENT(regressed cases/cases), and where when it is one or two cases.
+                ev=$(sed -n 's/^#   \([^ ]*\)  *CHANGED in \([0-9]*\) of \([0-9]*\) cases: \(.*\)$/\1 \2 \3 \4/p' "$out/$n.compare-$label.tap" |
+                    awk '{ w = $0; sub(/^[^ ]* [^ ]* [^ ]* /, "", w); printf "%s%s(%s/%s%s)", sep, $1, $2, $3, $2 <= 2 ? ": " w : ""; sep = " " }')
                 sm=$(grep -c '^not ok [0-9]* - [^k].* precise=' "$out/$n.compare-$label.tap" || true)
-                r=$(grep -c '^not ok [0-9]* - ' "$out/$n.compare-$label.tap" || true)
+                # The PMU's description is in every run's compare: counted once, with the matrix's.
+                r=$(grep '^not ok [0-9]* - ' "$out/$n.compare-$label.tap" | grep -vc ' - kernel PMU :: ' || true)
+                [ $label = matrix ] && r=$((r + $(grep -c '^not ok [0-9]* - kernel PMU :: ' "$out/$n.compare-$label.tap" || true)))
                 total=$((total + r))
                 [ -n "$ev" ] && changes="$changes $label: $ev."
                 [ $label = sample ] && [ "$sm" -gt 0 ] && changes="$changes sample: $sm not ok."
