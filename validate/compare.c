@@ -257,6 +257,12 @@ static void kchange(struct cmp_kernel *k, const char *what, const char *name, co
     snprintf(c->name, sizeof(c->name), "%s", name);
     snprintf(c->base, sizeof(c->base), "%s", b ? b : "");
     snprintf(c->new_, sizeof(c->new_), "%s", n ? n : "");
+    /* Names and values come from a run folder, which anyone may have made: no control character
+     * may break a TAP line. */
+    char *text[] = {c->name, c->base, c->new_};
+    for (int i = 0; i < 3; i++)
+        for (char *t = text[i]; *t; t++)
+            *t = (unsigned char)*t < 0x20 || *t == 0x7f ? '?' : *t;
     c->change = !b ? "added" : !n ? "removed" : "changed";
     c->regression = b && (n || lost_is_regression);
     k->regressions += c->regression;

@@ -49,6 +49,10 @@ static const struct {
                "\"events\": {\"inst_retired\": \"event=0x0008\", \"cpu_cycles\": \"event=0x0011\"}, "
                "\"format\": {\"event\": \"config:0-15\", \"long\": \"config1:0\"}, \"caps\": {\"slots\": \"0x00000000\"}}}",
      1, 0, "counters counters changed"},
+    /* a hand-made folder: a name with a newline cannot break the TAP line; non-objects are no folder */
+    {__LINE__, "{\"perf_user_access\": 0, \"pmu\": {\"name\": \"armv8_pmuv3\", \"type\": \"8\", \"cpus\": \"0\", \"counters\": 7, "
+               "\"events\": {\"inst_retired\": \"event=0x0008\", \"cpu_cycles\": \"event=0x0011\", \"a\\nb\": [1]}, "
+               "\"format\": 3, \"caps\": {\"slots\": \"0x00000000\"}}}", 3, 2, "events a?b added"},
     /* an older pmucal's run: nothing compared */
     {__LINE__, "", 0, 0, ""},
 };
