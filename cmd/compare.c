@@ -58,7 +58,8 @@ const struct command compare_command = {
              "samples per due sample moved beyond binomial noise (3 sigma, and one sample) and\n"
              "--threshold, samples are newly lost or throttled, the skid distribution differs\n"
              "(chi-square, p < --alpha), the loop's map changed, or a causing instruction BASE\n"
-             "sampled gets none (5 or more due).\n"
+             "sampled gets none (5 or more due), or BASE sampled it and NEW, the same command line run to\n"
+             "completion, did not (no longer sampled).\n"
              "Exit status: 0 when nothing regressed, 1 on a regression, 2 on bad input.\n"
              "--json: {base, new, facts: [{fact, base, new}] (those that differ), incomplete,\n"
              "kernel_pmu: {base_described, new_described, regressions, changes: [{what, name, change\n"
@@ -337,7 +338,8 @@ static int compare_sampling(char **paths, const struct compare_args *a)
     struct tap t = {.out = stdout};
     for (int s = 0; s < 2; s++)
         tap_comment(&t, "%-4s %s (pmucal sample, started %s)", side_name[s], paths[s], jget_str(m[s], "started", "?"));
-    int regressions = sample_compare(&t, recs[0], n[0], recs[1], n[1], a->o.alpha, a->o.threshold);
+    int regressions = sample_compare(&t, recs[0], n[0], recs[1], n[1], a->o.alpha, a->o.threshold,
+                                     compare_same_command(m[0], m[1]));
     if (regressions >= 0) {
         tap_plan(&t);
         tap_comment(&t, "summary: %d points, %d regressions", t.n, regressions);

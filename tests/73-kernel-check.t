@@ -109,4 +109,9 @@ lost=$(grep -c '^not ok [0-9]* - [a-z]* :: \(INST_RETIRED\|CPU_CYCLES\|instructi
 is "$lost" 12 "each hardware (case, event) of the 2 cases x 6 events is not ok as no longer measured"
 grep -q '^ok [0-9]* - walker :: page-faults same' "$TMP/cmp.tap" && grep -q '^#   INST_RETIRED  *CHANGED in 2 of 2 cases: walker; branch' "$TMP/cmp.tap"
 ok $? "software events stay ok; the summary names the events: $(grep '^#   INST_RETIRED' "$TMP/cmp.tap")"
+s0=$(ls -d "$out"/results/*-sample | head -n 1) s1=$(ls -d "$off"/results/*-sample | head -n 1)
+"$PMUCAL" compare "$s0" "$s1" > "$TMP/scmp.tap" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -q '^not ok [0-9]* - walker loads=1 :: CPU_CYCLES precise=[0-3] no longer sampled' "$TMP/scmp.tap"
+ok $? "sampling: CPU_CYCLES no longer sampled without the PMU (exit $rc): $(grep -c '^not ok' "$TMP/scmp.tap") not ok"
 done_testing

@@ -200,18 +200,16 @@ static void summarize(struct cmp_result *r)
     }
 }
 
-/* Were both runs the same command line (a kernel check, one command file on two kernels)? Then
- * what BASE measured and NEW, complete, did not is lost, not merely asked of one run only. */
-static bool same_request(const struct runfile *base, const struct runfile *new_)
+bool compare_same_command(const struct jvalue *base_manifest, const struct jvalue *new_manifest)
 {
-    const struct jvalue *a = jget(base->manifest, "command"), *b = jget(new_->manifest, "command");
+    const struct jvalue *a = jget(base_manifest, "command"), *b = jget(new_manifest, "command");
     if (!a || !b || a->type != J_ARRAY || b->type != J_ARRAY || a->n != b->n || a->n < 2)
         return false;
     for (int i = 0; i < a->n; i++)
         if (!jstr(&a->items[i]) || !jstr(&b->items[i]) || strcmp(jstr(&a->items[i]), jstr(&b->items[i])))
             return false;
     char why[256];
-    return runfile_complete(new_, why, sizeof(why));
+    return manifest_complete(new_manifest, why, sizeof(why));
 }
 
 void compare_runs(const struct runfile *base, const struct runfile *new_, const struct cmp_opts *o,
@@ -220,7 +218,7 @@ void compare_runs(const struct runfile *base, const struct runfile *new_, const 
     memset(out, 0, sizeof(*out));
     collect(base, 0, out);
     collect(new_, 1, out);
-    bool same = same_request(base, new_);
+    bool same = compare_same_command(base->manifest, new_->manifest);
     for (int i = 0; i < out->n; i++) {
         struct cmp_point *p = &out->pt[i];
         if (same && p->side[0].ev && !p->side[1].ev) {
