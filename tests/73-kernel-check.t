@@ -105,6 +105,9 @@ grep -q '^not ok [0-9]* - kernel PMU :: driver core PMU removed (was armv8_pmuv3
     grep -q '^not ok [0-9]* - kernel PMU :: events inst_retired removed (was event=0x0008)$' "$TMP/cmp.tap" &&
     grep -q '^not ok [0-9]* - kernel PMU :: format event removed (was config:0-15)$' "$TMP/cmp.tap"
 ok $? "the PMU's own description: driver, events and format named as removed: $(grep -c '^not ok [0-9]* - kernel PMU' "$TMP/cmp.tap") lines"
+"$PMUCAL" compare --html "$TMP/cmp.html" "$m" "$moff" > /dev/null 2>&1
+grep -q '<tr class="regress"><td>driver</td><td class="mono">core PMU</td><td>removed</td><td class="mono">armv8_pmuv3</td>' "$TMP/cmp.html"
+ok $? "the HTML comparison shows the PMU's description too, the driver's loss among the regressions"
 lost=$(grep -c '^not ok [0-9]* - [a-z]* :: \(INST_RETIRED\|CPU_CYCLES\|instructions\|cycles\|BR_RETIRED\|L1D_CACHE\) no longer measured' "$TMP/cmp.tap")
 is "$lost" 12 "each hardware (case, event) of the 2 cases x 6 events is not ok as no longer measured"
 grep -q '^ok [0-9]* - walker :: page-faults same' "$TMP/cmp.tap" && grep -q '^#   INST_RETIRED  *CHANGED in 2 of 2 cases: walker; branch' "$TMP/cmp.tap"
