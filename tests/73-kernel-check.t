@@ -53,9 +53,9 @@ rc=$?
 [ $rc = 4 ] && [ "$(wc -l < "$TMP/err")" = 1 ] && grep -q "^kernel-check: the kernel panicked before reaching /init: '.*Kernel panic - not syncing: " "$TMP/err"
 ok $? "a kernel that panics: one message naming the panic, exit 4 (exit $rc): $(cut -c1-220 "$TMP/err")"
 scripts/kernel-check.sh --kernel "$KERNEL" --modules "$MODULES" --commands "$SHORT" --out "$TMP/wait" \
-    --append "loglevel=7 rdinit=/nonexistent root=/dev/vdz rootwait" --timeout 25 > /dev/null 2> "$TMP/err"
+    --append "loglevel=7 rdinit=/nonexistent root=/dev/vdz rootwait" --timeout 15 > /dev/null 2> "$TMP/err"
 rc=$?
-[ $rc = 4 ] && [ "$(wc -l < "$TMP/err")" = 1 ] && grep -q "^kernel-check: the kernel never reached /init within 25s; the console's last line: '.*Waiting for root device /dev/vdz" "$TMP/err"
+[ $rc = 4 ] && [ "$(wc -l < "$TMP/err")" = 1 ] && grep -q "^kernel-check: the kernel never reached /init within 15s; the console's last line: '.*Waiting for root device /dev/vdz" "$TMP/err"
 ok $? "a kernel that never reaches /init: a timeout naming the console's last line, exit 4 (exit $rc): $(cut -c1-220 "$TMP/err")"
 
 # The kernel under test, then the same on a CPU without a PMU.
