@@ -245,8 +245,9 @@ void compare_free(struct cmp_result *r)
 
 /* ---- the kernel's description of its PMU ---- */
 
+/* One change; b NULL: added, n NULL: removed. */
 static void kchange(struct cmp_kernel *k, const char *what, const char *name, const char *b, const char *n,
-                    bool lost_is_regression)
+                    bool regression)
 {
     k->ch = xrealloc(k->ch, sizeof(*k->ch) * (size_t)(k->n + 1));
     struct cmp_kchange *c = &k->ch[k->n++];
@@ -262,28 +263,38 @@ static void kchange(struct cmp_kernel *k, const char *what, const char *name, co
         for (char *t = text[i]; *t; t++)
             *t = (unsigned char)*t < 0x20 || *t == 0x7f ? '?' : *t;
     c->change = !b ? "added" : !n ? "removed" : "changed";
-    c->regression = b && (n || lost_is_regression);
-    k->regressions += c->regression;
+    c->regression = regression;
+    k->regressions += regression;
 }
 
-/* One sysfs folder of both (events, format, caps): files removed, added, or with other contents. */
+/* A scalar of both sides by key as text (NULL where absent); true when they differ. */
+struct kpair {
+    char b[256], n[256];
+    const char *vb, *vn;
+};
+static bool kdiffer(struct kpair *p, const struct jvalue *ob, const struct jvalue *on, const char *key)
+{
+    p->vb = runfile_scalar(jget(ob, key), p->b, sizeof(p->b));
+    p->vn = runfile_scalar(jget(on, key), p->n, sizeof(p->n));
+    return (p->vb || p->vn) && (!p->vb || !p->vn || strcmp(p->vb, p->vn));
+}
+
+/* One sysfs folder of both (events, format, caps): a file removed or with other contents is a
+ * regression (an event or field a tool names is gone or moved), one added is said. */
 static void kfolder(struct cmp_kernel *k, const struct jvalue *pb, const struct jvalue *pn, const char *folder)
 {
     const struct jvalue *fb = jget(pb, folder), *fn = jget(pn, folder);
     int nb = fb && fb->type == J_OBJECT ? fb->n : 0, nn = fn && fn->type == J_OBJECT ? fn->n : 0;
+    struct kpair v;
     for (int i = 0; i < nb; i++) {
-        char b0[64], b1[64];
-        const char *vb = runfile_scalar(&fb->items[i], b0, sizeof(b0)), *vn = runfile_scalar(jget(fn, fb->keys[i]), b1, sizeof(b1));
-        if (!jget(fn, fb->keys[i]))
-            kchange(k, folder, fb->keys[i], vb ? vb : "", NULL, true);
-        else if (strcmp(vb ? vb : "", vn ? vn : ""))
-            kchange(k, folder, fb->keys[i], vb ? vb : "", vn ? vn : "", true);
+        bool gone = !jget(fn, fb->keys[i]);
+        if (kdiffer(&v, fb, fn, fb->keys[i]) || gone)
+            kchange(k, folder, fb->keys[i], v.vb ? v.vb : "", gone ? NULL : v.vn ? v.vn : "", true);
     }
     for (int i = 0; i < nn; i++)
         if (!jget(fb, fn->keys[i])) {
-            char b1[64];
-            const char *vn = runfile_scalar(&fn->items[i], b1, sizeof(b1));
-            kchange(k, folder, fn->keys[i], NULL, vn ? vn : "", true);
+            kdiffer(&v, fb, fn, fn->keys[i]);
+            kchange(k, folder, fn->keys[i], NULL, v.vn ? v.vn : "", false);
         }
 }
 
@@ -296,29 +307,19 @@ void compare_kernel(const struct jvalue *base_manifest, const struct jvalue *new
     if (!k->described[0] || !k->described[1])
         return;
     const struct jvalue *pb = jget(kb, "pmu"), *pn = jget(kn, "pmu");
-    char b0[64], b1[64];
-    const char *db = runfile_scalar(jget(pb, "name"), b0, sizeof(b0)), *dn = runfile_scalar(jget(pn, "name"), b1, sizeof(b1));
-    if ((db || dn) && (!db || !dn || strcmp(db, dn)))
-        kchange(k, "driver", "core PMU", db, dn, true);
-    const char *cb = runfile_scalar(jget(pb, "counters"), b0, sizeof(b0)), *cn = runfile_scalar(jget(pn, "counters"), b1, sizeof(b1));
-    if ((cb || cn) && (!cb || !cn || strcmp(cb, cn))) {
-        kchange(k, "counters", "counters", cb, cn, true);
-        if (cb && cn && atof(cn) > atof(cb))   /* more counters: said, not a regression */
-            k->regressions -= k->ch[k->n - 1].regression, k->ch[k->n - 1].regression = false;
-    }
+    struct kpair v;
+    if (kdiffer(&v, pb, pn, "name"))
+        kchange(k, "driver", "core PMU", v.vb, v.vn, v.vb != NULL);
+    /* Fewer counters (or none) is a regression, more is said. */
+    if (kdiffer(&v, pb, pn, "counters"))
+        kchange(k, "counters", "counters", v.vb, v.vn, v.vb && (!v.vn || atof(v.vn) < atof(v.vb)));
     /* The perf type is dynamic on arm64 (an order of registration): said, never a regression. */
-    const char *tb = runfile_scalar(jget(pb, "type"), b0, sizeof(b0)), *tn = runfile_scalar(jget(pn, "type"), b1, sizeof(b1));
-    if (tb && tn && strcmp(tb, tn)) {
-        kchange(k, "type", "perf type", tb, tn, false);
-        k->regressions -= k->ch[k->n - 1].regression, k->ch[k->n - 1].regression = false;
-    }
-    const char *ub = runfile_scalar(jget(pb, "cpus"), b0, sizeof(b0)), *un = runfile_scalar(jget(pn, "cpus"), b1, sizeof(b1));
-    if (ub && un && strcmp(ub, un))
-        kchange(k, "cpus", "cpus", ub, un, true);
-    const char *ab = runfile_scalar(jget(kb, "perf_user_access"), b0, sizeof(b0));
-    const char *an = runfile_scalar(jget(kn, "perf_user_access"), b1, sizeof(b1));
-    if ((ab || an) && (!ab || !an || strcmp(ab, an)))
-        kchange(k, "sysctl", "perf_user_access", ab, an, true);
+    if (kdiffer(&v, pb, pn, "type") && v.vb && v.vn)
+        kchange(k, "type", "perf type", v.vb, v.vn, false);
+    if (kdiffer(&v, pb, pn, "cpus") && v.vb && v.vn)
+        kchange(k, "cpus", "cpus", v.vb, v.vn, true);
+    if (kdiffer(&v, kb, kn, "perf_user_access"))
+        kchange(k, "sysctl", "perf_user_access", v.vb, v.vn, v.vb != NULL);
     kfolder(k, pb, pn, "events");
     kfolder(k, pb, pn, "format");
     kfolder(k, pb, pn, "caps");
