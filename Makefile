@@ -33,7 +33,7 @@ OBJS    := $(SRCS:%.c=$(OBJDIR)/%.o)
 UNIT    := $(patsubst tests/unit/%.c,$(OBJDIR)/tests/%,$(wildcard tests/unit/*.c))
 LIBOBJS := $(filter-out $(OBJDIR)/cmd/main.o,$(OBJS))
 
-.PHONY: all deps run test bench bench-timing bench-load bench-sample bench-roofline clean fuzz fuzz-ubsan fuzz-run install uninstall emu FORCE
+.PHONY: all deps run test kernel-check kernel-matrix bench bench-timing bench-load bench-sample bench-roofline clean fuzz fuzz-ubsan fuzz-run install uninstall emu FORCE
 all: $(BIN) $(UNIT)
 
 # The commit the binary is built from, for every run's manifest; rewritten only when it changes,
@@ -82,6 +82,22 @@ emu:
 $(EMU_DIR)/emu-init: tests/emu/init.c
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)$(CC) -static -O2 -std=gnu11 -Wall -Wextra -Werror -o $@ $<
+
+# make kernel-check KERNEL=IMAGE [MODULES=DIR] | PACKAGE=NAME [CPU=MODEL] [OUT=DIR]: one kernel booted on
+# the emulated Neoverse N1, pmucal's AArch64 matrix run there, the run folders brought back
+# (scripts/kernel-check.sh says the rest). make kernel-matrix [MATRIX_OUT=DIR]: Debian 12's arm64
+# kernels (6.1.0-47 as baseline, 6.1.0-50, 6.12, their -rt and -cloud flavours, the baseline again
+# and without a PMU) checked and compared, one table (scripts/kernel-matrix.sh). Neither is part of
+# make test: minutes of emulation and downloads.
+kernel-check: deps
+	$(MAKE) all emu
+	scripts/kernel-check.sh $(if $(KERNEL),--kernel $(KERNEL)) $(if $(MODULES),--modules $(MODULES)) \
+	    $(if $(PACKAGE),--package $(PACKAGE)) $(if $(CPU),--cpu $(CPU)) $(if $(OUT),--out $(OUT))
+
+MATRIX_OUT ?= results/kernel-matrix
+kernel-matrix: deps
+	$(MAKE) all emu
+	scripts/kernel-matrix.sh $(MATRIX_OUT)
 
 bench: deps
 	$(MAKE) all

@@ -36,7 +36,11 @@ const struct command compare_command = {
     .usage = "BASE and NEW are run folders of 'pmucal validate' (or both of 'pmucal sample': see\n"
              "below). The header lists the host facts and\n"
              "versions (kernel, perf, libpfm4, hwloc, pmucal commit, source, settings) that differ.\n"
-             "Then one TAP point per (case, event) of either run. A point is 'not ok' when NEW's\n"
+             "Then, where both manifests describe the kernel (scripts/kernel-check.sh),\n"
+             "one TAP point per change of the kernel's core PMU description: the driver, the counters it\n"
+             "announced, each sysfs events/, format/ and caps/ file, cpus and perf_user_access; 'not ok'\n"
+             "when something was removed or changed, 'ok' when added (the perf type, dynamic on arm64, is\n"
+             "only said). Then one TAP point per (case, event) of either run. A point is 'not ok' when NEW's\n"
              "per-iteration median moved beyond the runs' own noise (a two-sided Mann-Whitney test\n"
              "over the repetitions, p < --alpha; with fewer than 5 repetitions a side, ranges that do\n"
              "not overlap) AND by more than --threshold percent of BASE and the source's per-iteration\n"
@@ -44,7 +48,8 @@ const struct command compare_command = {
              "worsened (ok -> todo or not ok); when the zero-iteration run counts another fixed\n"
              "amount per measurement (beyond 64 + the source's per-run slack and --threshold); when\n"
              "its encoding changed (same name, other perf_event_attr: a libpfm4 upgrade); when it\n"
-             "became unsupported. Improvements are said\n"
+             "became unsupported; when BASE measured it and NEW, the same command line run to completion,\n"
+             "did not (no longer measured). Improvements are said\n"
              "on ok lines, and so is a count change of an event whose rule is 'info' (task-clock,\n"
              "cycles: time, not a count to hold). A (case, event) in one run only is a SKIP. A\n"
              "per-event summary follows.\n"
@@ -53,10 +58,12 @@ const struct command compare_command = {
              "samples per due sample moved beyond binomial noise (3 sigma, and one sample) and\n"
              "--threshold, samples are newly lost or throttled, the skid distribution differs\n"
              "(chi-square, p < --alpha), the loop's map changed, or a causing instruction BASE\n"
-             "sampled gets none (5 or more due).\n"
+             "sampled gets none (5 or more due), or BASE sampled it and NEW, the same command line run to\n"
+             "completion, did not (no longer sampled).\n"
              "Exit status: 0 when nothing regressed, 1 on a regression, 2 on bad input.\n"
              "--json: {base, new, facts: [{fact, base, new}] (those that differ), incomplete,\n"
-             "threshold_percent, alpha, points: [{case, event, result (same|changed|improved|only_base|\n"
+             "kernel_pmu: {base_described, new_described, regressions, changes: [{what, name, change\n"
+             "(added|removed|changed), base, new, regression}]}, threshold_percent, alpha, points: [{case, event, result (same|changed|improved|only_base|\n"
              "only_new), regression, flags [count|verdict|encoding|support|improved|info|intercept],\n"
              "why, delta,\n"
              "relative, p, threshold, base: {median, mad, n, verdict, unsupported}, new: {...}}],\n"
@@ -125,7 +132,7 @@ static void side_json(struct json *j, const char *key, const struct cmp_side *s)
 }
 
 static void print_json(const struct runfile *r[2], const struct compare_args *a, const struct cmp_result *c,
-                       bool incomplete)
+                       const struct cmp_kernel *k, bool incomplete)
 {
     struct json j;
     json_init(&j);
@@ -153,6 +160,23 @@ static void print_json(const struct runfile *r[2], const struct compare_args *a,
     }
     json_array_end(&j);
     json_bool(&j, "incomplete", incomplete);
+    json_object_begin(&j, "kernel_pmu");
+    json_bool(&j, "base_described", k->described[0]);
+    json_bool(&j, "new_described", k->described[1]);
+    json_int(&j, "regressions", k->regressions);
+    json_array_begin(&j, "changes");
+    for (const struct cmp_kchange *ch = k->ch; ch < k->ch + k->n; ch++) {
+        json_object_begin(&j, NULL);
+        json_string(&j, "what", ch->what);
+        json_string(&j, "name", ch->name);
+        json_string(&j, "change", ch->change);
+        json_string(&j, "base", ch->base[0] || strcmp(ch->change, "added") ? ch->base : NULL);
+        json_string(&j, "new", ch->new_[0] || strcmp(ch->change, "removed") ? ch->new_ : NULL);
+        json_bool(&j, "regression", ch->regression);
+        json_object_end(&j);
+    }
+    json_array_end(&j);
+    json_object_end(&j);
     json_number(&j, "threshold_percent", 100 * a->o.threshold);
     json_number(&j, "alpha", a->o.alpha);
     json_array_begin(&j, "points");
@@ -196,7 +220,7 @@ static void print_json(const struct runfile *r[2], const struct compare_args *a,
     json_array_end(&j);
     json_object_begin(&j, "summary");
     json_int(&j, "points", c->n);
-    json_int(&j, "regressions", c->regressions);
+    json_int(&j, "regressions", c->regressions + k->regressions);
     json_int(&j, "improvements", c->improvements);
     json_int(&j, "only_base", c->only[0]);
     json_int(&j, "only_new", c->only[1]);
@@ -206,7 +230,31 @@ static void print_json(const struct runfile *r[2], const struct compare_args *a,
     json_free(&j);
 }
 
-static void print_tap(const struct runfile *r[2], const struct cmp_result *c, const char *incomplete_why[2])
+/* The kernel's PMU description first: a driver, event or format bit gone is named before any count. */
+static void print_kernel_tap(struct tap *t, const struct cmp_kernel *k)
+{
+    if (!k->described[0] || !k->described[1]) {
+        if (k->described[0] || k->described[1])
+            tap_point(t, TAP_SKIP, "kernel PMU :: description", k->described[0] ? "described in BASE only (NEW's pmucal is older)"
+                                                                               : "described in NEW only (BASE's pmucal is older)");
+        return;
+    }
+    if (!k->n)
+        tap_comment(t, "kernel PMU: the same description (driver, counters, events, format, caps, perf_user_access)");
+    for (const struct cmp_kchange *ch = k->ch; ch < k->ch + k->n; ch++) {
+        char desc[640];
+        if (!strcmp(ch->change, "added"))
+            snprintf(desc, sizeof(desc), "kernel PMU :: %s %s added: %s", ch->what, ch->name, ch->new_);
+        else if (!strcmp(ch->change, "removed"))
+            snprintf(desc, sizeof(desc), "kernel PMU :: %s %s removed (was %s)", ch->what, ch->name, ch->base);
+        else
+            snprintf(desc, sizeof(desc), "kernel PMU :: %s %s changed: %s -> %s", ch->what, ch->name, ch->base, ch->new_);
+        tap_point(t, ch->regression ? TAP_NOT_OK : TAP_OK, desc, NULL);
+    }
+}
+
+static void print_tap(const struct runfile *r[2], const struct cmp_result *c, const struct cmp_kernel *k,
+                      const char *incomplete_why[2])
 {
     struct tap t = {.out = stdout};
     for (int s = 0; s < 2; s++)
@@ -226,10 +274,11 @@ static void print_tap(const struct runfile *r[2], const struct cmp_result *c, co
         if (incomplete_why[s])
             tap_comment(&t, "WARNING: %s is incomplete (%s): what it lacks is SKIP, not a change", side_name[s],
                         incomplete_why[s]);
+    print_kernel_tap(&t, k);
     for (int i = 0; i < c->n; i++) {
         const struct cmp_point *p = &c->pt[i];
         char desc[1024];
-        if (!p->side[0].ev || !p->side[1].ev) {
+        if ((!p->side[0].ev || !p->side[1].ev) && !p->regression) {
             snprintf(desc, sizeof(desc), "%s :: %s", p->label, p->event);
             tap_point(&t, TAP_SKIP, desc, p->side[0].ev ? "measured in BASE only" : "measured in NEW only");
         } else if (p->why[0]) {
@@ -252,8 +301,9 @@ static void print_tap(const struct runfile *r[2], const struct cmp_result *c, co
             tap_comment(&t, "  %-40s same in all %d cases", e->event, e->cases);
     }
     tap_plan(&t);
-    tap_comment(&t, "summary: %d points, %d regressions, %d improvements, %d in BASE only, %d in NEW only", c->n,
-                c->regressions, c->improvements, c->only[0], c->only[1]);
+    tap_comment(&t, "summary: %d points, %d regressions, %d improvements, %d in BASE only, %d in NEW only; "
+                "kernel PMU: %d changes, %d regressions", c->n, c->regressions, c->improvements, c->only[0], c->only[1],
+                k->n, k->regressions);
 }
 
 /* Two runs of pmucal sample have their own comparison (validate/sample_compare.h): the exit
@@ -288,7 +338,8 @@ static int compare_sampling(char **paths, const struct compare_args *a)
     struct tap t = {.out = stdout};
     for (int s = 0; s < 2; s++)
         tap_comment(&t, "%-4s %s (pmucal sample, started %s)", side_name[s], paths[s], jget_str(m[s], "started", "?"));
-    int regressions = sample_compare(&t, recs[0], n[0], recs[1], n[1], a->o.alpha, a->o.threshold);
+    int regressions = sample_compare(&t, recs[0], n[0], recs[1], n[1], a->o.alpha, a->o.threshold,
+                                     compare_same_command(m[0], m[1]));
     if (regressions >= 0) {
         tap_plan(&t);
         tap_comment(&t, "summary: %d points, %d regressions", t.n, regressions);
@@ -339,13 +390,16 @@ static int compare_main(int argc, char **argv)
             }
         }
     struct cmp_result c;
+    struct cmp_kernel k;
     compare_runs(&run[0], &run[1], &a.o, &c);
+    compare_kernel(run[0].manifest, run[1].manifest, &k);
     if (a.json)
-        print_json(r, &a, &c, incomplete_why[0] || incomplete_why[1]);
+        print_json(r, &a, &c, &k, incomplete_why[0] || incomplete_why[1]);
     else
-        print_tap(r, &c, incomplete_why);
-    status = c.regressions ? 1 : 0;
+        print_tap(r, &c, &k, incomplete_why);
+    status = c.regressions || k.regressions ? 1 : 0;
     compare_free(&c);
+    compare_kernel_free(&k);
     if (a.html && report_write(a.html, (const char *const *)pos.v, 2, true, &a.o, a.allow_incomplete))
         status = 2;
 out:

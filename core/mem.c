@@ -95,6 +95,10 @@ static int map_kind(struct buffer *b, enum page_kind kind)
     if (!b->base)
         return -1;
     if (madvise(b->base, b->size, kind == PAGE_2M_THP ? MADV_HUGEPAGE : MADV_NOHUGEPAGE)) {
+        /* A kernel built without transparent huge pages (Debian's PREEMPT_RT flavours) refuses
+         * MADV_NOHUGEPAGE with EINVAL: its pages are 4k whatever is advised. */
+        if (kind == PAGE_4K && errno == EINVAL)
+            return 0;
         munmap(b->base, b->size);
         b->base = NULL;
         return -1;

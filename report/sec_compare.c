@@ -34,6 +34,39 @@ static void host_diff(FILE *f, const struct runfile *a, const struct runfile *b)
     fputs("</tbody></table>\n", f);
 }
 
+/* ---- the kernel's PMU ---- */
+
+/* The kernel's own description of its core PMU, where both runs have one (kernel-check): each
+ * change, what was lost or changed on top as a regression. */
+static void kernel_pmu_diff(FILE *f, const struct runfile *a, const struct runfile *b)
+{
+    struct cmp_kernel k;
+    compare_kernel(a->manifest, b->manifest, &k);
+    if (k.described[0] && k.described[1]) {
+        fputs("<h3>The kernel's PMU description (sysfs events, format, caps; counters; perf_user_access)</h3>\n"
+              "<table><thead><tr><th>what</th><th>name</th><th>change</th><th>BASE</th><th>NEW</th></tr></thead>"
+              "<tbody>\n", f);
+        for (int pass = 0; pass < 2; pass++)
+            for (const struct cmp_kchange *c = k.ch; c < k.ch + k.n; c++) {
+                if (c->regression != !pass)
+                    continue;
+                html_printf(f, "<tr%s><td>", c->regression ? " class=\"regress\"" : "");
+                html_text(f, c->what);
+                fputs("</td><td class=\"mono\">", f);
+                html_text(f, c->name);
+                html_printf(f, "</td><td>%s</td><td class=\"mono\">", c->change);
+                html_text(f, c->base);
+                fputs("</td><td class=\"mono\">", f);
+                html_text(f, c->new_);
+                fputs("</td></tr>\n", f);
+            }
+        if (!k.n)
+            fputs("<tr><td colspan=\"5\">none: the same description</td></tr>\n", f);
+        fputs("</tbody></table>\n", f);
+    }
+    compare_kernel_free(&k);
+}
+
 /* ---- verdicts ---- */
 
 struct pair {
@@ -339,6 +372,7 @@ void sec_compare(FILE *f, const struct runfile *base, const struct runfile *next
     html_text(f, next->path);
     fputs("</code></p>\n", f);
     host_diff(f, base, next);
+    kernel_pmu_diff(f, base, next);
     if (v->judged)
         judged(f, v);
     else if (base->ncells || next->ncells)

@@ -9,6 +9,7 @@
 #include "events/pfm.h"
 #include "host/clock.h"
 #include "host/geometry.h"
+#include "host/kpmu.h"
 #include "host/tlb.h"
 #include "host/topo.h"
 #include <dirent.h>
@@ -51,25 +52,11 @@ static int loaded_libpfm(struct dl_phdr_info *info, size_t size, void *data)
     return 1;
 }
 
-/* The first line of a small file (sysfs), without its newline, into out; false (out untouched)
- * when there is none. A device-tree string ends at its NUL. */
-static bool read_line(const char *path, char *out, size_t n)
-{
-    FILE *f = fopen(path, "r");
-    char line[256];
-    bool got = f && fgets(line, sizeof(line), f);
-    if (f)
-        fclose(f);
-    if (got)
-        snprintf(out, n, "%.*s", (int)strcspn(line, "\n"), line);
-    return got;
-}
-
 /* Microcode revision: sysfs, else /proc/cpuinfo; virtual machines often report neither. */
 static void microcode(char *out, size_t n)
 {
     snprintf(out, n, "not reported");
-    if (read_line("/sys/devices/system/cpu/cpu0/microcode/version", out, n))
+    if (host_read_line("/sys/devices/system/cpu/cpu0/microcode/version", out, n))
         return;
     char line[256];
     FILE *f;
@@ -97,7 +84,7 @@ static void core_pmu_sysfs(char *out, size_t n)
         while (d && (de = readdir(d))) {
             char path[512], type[16] = "";
             snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/%s", de->d_name, pass ? "cpus" : "type");
-            bool found = pass ? access(path, R_OK) == 0 : read_line(path, type, sizeof(type)) && !strcmp(type, "4");
+            bool found = pass ? access(path, R_OK) == 0 : host_read_line(path, type, sizeof(type)) && !strcmp(type, "4");
             if (found && de->d_name[0] != '.') {
                 snprintf(out, n, "%.63s", de->d_name);
                 break;
@@ -127,9 +114,9 @@ static bool hypervisor_flag(void)
 static void machine_of(char *out, size_t n, bool *virt)
 {
     char compat[128] = "", vendor[64] = "", product[64] = "";
-    read_line("/sys/firmware/devicetree/base/compatible", compat, sizeof(compat));
-    read_line("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
-    read_line("/sys/class/dmi/id/product_name", product, sizeof(product));
+    host_read_line("/sys/firmware/devicetree/base/compatible", compat, sizeof(compat));
+    host_read_line("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
+    host_read_line("/sys/class/dmi/id/product_name", product, sizeof(product));
     *virt = !strcmp(compat, "linux,dummy-virt") || strstr(vendor, "QEMU") || strstr(product, "KVM") ||
             strstr(product, "Virtual") || hypervisor_flag();
     if (!strcmp(compat, "linux,dummy-virt"))
@@ -391,4 +378,5 @@ void host_facts_json(struct json *j)
     json_string(j, "pmucal", PMUCAL_VERSION);
     json_string(j, "pmucal_commit", pmucal_commit());
     json_object_end(j);
+    kernel_facts_json(j, h.pmu_sysfs);
 }

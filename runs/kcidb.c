@@ -65,6 +65,25 @@ static char *path_of(const char *top, const struct vcell *c)
     return p;
 }
 
+/* The kernel the run measured (the manifest's "kernel" object, host/kpmu.h), as the checkout's
+ * and build's misc: a kernel regression check's report is about that kernel. */
+static void kernel_misc(struct json *j, const struct jvalue *k)
+{
+    json_object_begin(j, "misc");
+    json_string(j, "kernel_release", jget_str(k, "release", NULL));
+    json_string(j, "kernel_version", jget_str(k, "version", NULL));
+    json_string(j, "package", jget_str(k, "package", NULL));
+    json_string(j, "flavour", jget_str(k, "flavour", NULL));
+    json_string(j, "cmdline", jget_str(k, "cmdline", NULL));
+    json_string(j, "pmu", jget_str(jget(k, "pmu"), "name", NULL));
+}
+
+/* KCIDB's architecture names are the kernel's ARCH, not uname's machine. */
+static const char *kernel_arch(const char *machine)
+{
+    return !machine ? NULL : !strcmp(machine, "aarch64") ? "arm64" : !strcmp(machine, "x86_64") ? "x86_64" : machine;
+}
+
 int kcidb_write(FILE *out, const struct runfile *r)
 {
     const struct jvalue *m = r->manifest, *cmd = jget(m, "command");
@@ -86,7 +105,19 @@ int kcidb_write(FILE *out, const struct runfile *r)
     json_string(&j, "id", run_id);
     json_string(&j, "origin", "pmucal");
     json_string(&j, "start_time", started);
-    json_string(&j, "comment", "the host a pmucal run measured (pmucal tests hardware event counting, not a kernel tree)");
+    /* A run whose manifest describes its kernel (kernel-check) reports on that kernel: the
+     * checkout and build are the kernel's; an older run's are the host pmucal measured. */
+    const struct jvalue *k = jget(m, "kernel");
+    const char *release = jget_str(k, "release", NULL), *pkg = jget_str(k, "package", NULL);
+    char *kernel_comment = !release ? NULL : pkg ? xasprintf("Linux %s (%s), Debian package %s", release,
+                                                             jget_str(k, "version", "?"), pkg)
+                                                 : xasprintf("Linux %s (%s)", release, jget_str(k, "version", "?"));
+    json_string(&j, "comment", kernel_comment ? kernel_comment
+                                              : "the host a pmucal run measured (pmucal tests hardware event counting, not a kernel tree)");
+    if (release) {
+        kernel_misc(&j, k);
+        json_object_end(&j);
+    }
     json_object_end(&j);
     json_array_end(&j);
     json_array_begin(&j, "builds");
@@ -94,8 +125,20 @@ int kcidb_write(FILE *out, const struct runfile *r)
     json_string(&j, "id", run_id);
     json_string(&j, "checkout_id", run_id);
     json_string(&j, "origin", "pmucal");
-    json_string(&j, "comment", jget_str(m, "pmucal_commit", NULL) ? "pmucal's build (misc.pmucal_commit)" : NULL);
-    json_object_begin(&j, "misc");
+    if (release) {
+        json_string(&j, "comment", kernel_comment);
+        /* KCIDB takes no null for these: absent when the manifest does not say. */
+        const char *arch = kernel_arch(jget_str(k, "machine", NULL)), *flavour = jget_str(k, "flavour", NULL);
+        if (arch)
+            json_string(&j, "architecture", arch);
+        if (flavour)
+            json_string(&j, "config_name", flavour);
+        kernel_misc(&j, k);
+    } else {
+        json_string(&j, "comment", jget_str(m, "pmucal_commit", NULL) ? "pmucal's build (misc.pmucal_commit)" : NULL);
+        json_object_begin(&j, "misc");
+    }
+    free(kernel_comment);
     json_string(&j, "pmucal", jget_str(m, "pmucal", NULL));
     json_string(&j, "pmucal_commit", jget_str(m, "pmucal_commit", NULL));
     json_object_end(&j);

@@ -269,6 +269,11 @@ const char *runfile_fact(const struct runfile *r, const char *dotted, char *buf,
     for (char *tok = strtok(copy, "."); tok && v; tok = strtok(NULL, "."))
         v = jget(v, tok);
     free(copy);
+    return runfile_scalar(v, buf, n);
+}
+
+const char *runfile_scalar(const struct jvalue *v, char *buf, size_t n)
+{
     if (!v || v->type == J_NULL)
         return NULL;
     if (v->type == J_STRING)

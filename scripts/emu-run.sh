@@ -8,7 +8,16 @@
 #
 # QEMU exits 0 whatever ran inside: the caller reads the verdicts from LOG. This script exits
 # non-zero only when it cannot boot at all (a missing piece, named with its Debian package) or
-# QEMU ran past SECONDS (default 170).
+# QEMU ran past SECONDS (default 170; the message names the console's last line).
+#
+# What scripts/kernel-check.sh varies, from the environment:
+#   PMUCAL_EMU_KERNEL   the kernel Image (default build/emu/vmlinuz)
+#   PMUCAL_EMU_CPU      QEMU's -cpu (default neoverse-n1; "neoverse-n1,pmu=off" has no PMU)
+#   PMUCAL_EMU_APPEND   more kernel command line after "console=ttyAMA0 rdinit=/init quiet"
+#   PMUCAL_EMU_MODULES  kernel modules (.ko, .ko.xz, .ko.zst) /init loads first, in this order
+#   PMUCAL_EMU_DISK     a raw image attached as a virtio-mmio disk, /dev/vda in the guest
+#   PMUCAL_EMU_INITRD_OUT  write the initramfs (gzip'd newc cpio) there and boot nothing: another
+#                       harness (LAVA: lava/) boots it
 set -eu
 [ $# -ge 4 ] || { echo "usage: $0 PMUCAL INIT COMMANDS LOG [SECONDS]" >&2; exit 2; }
 bin=$1 init=$2 cmds=$3 log=$4 limit=${5:-170}
@@ -35,6 +44,21 @@ mkdir -p "$root/bin" "$root/etc" "$root/lib" "$root/proc" "$root/sys" "$root/dev
 cp "$init" "$root/init"
 cp "$bin" "$root/bin/pmucal"
 cp "$cmds" "$root/etc/emu-commands"
+# Modules uncompressed here: the kernel's own decompression (CONFIG_MODULE_DECOMPRESS) is not
+# in every kernel, and /init then needs no flag for it.
+: > "$root/etc/emu-modules"
+for ko in ${PMUCAL_EMU_MODULES:-}; do
+    need "$ko" "the kernel package's modules"
+    mkdir -p "$root/lib/modules"
+    name=$(basename "$ko")
+    case $ko in
+    *.xz) xz -dc "$ko" > "$root/lib/modules/${name%.xz}"; name=${name%.xz} ;;
+    *.zst) zstd -qdc "$ko" > "$root/lib/modules/${name%.zst}"; name=${name%.zst} ;;
+    *.gz) gzip -dc "$ko" > "$root/lib/modules/${name%.gz}"; name=${name%.gz} ;;
+    *) cp "$ko" "$root/lib/modules/$name" ;;
+    esac
+    echo "/lib/modules/$name" >> "$root/etc/emu-modules"
+done
 cp -r validate/expect "$root/share/pmucal/expect"
 # The emulated host's own files: its topology (tests/hosts/qemu-n1) and rules (tests/emu/*.txt).
 mkdir -p "$root/share/pmucal/emu"
@@ -72,13 +96,20 @@ interp=$(aarch64-linux-gnu-readelf -l "$bin" | sed -n 's/.*Requesting program in
 [ -n "$interp" ] && { mkdir -p "$root/$(dirname "$interp")"; cp -L "$libdir/$(basename "$interp")" "$root/$interp"; }
 (cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 > "$root.cpio.gz"
 trap 'rm -rf "$root" "$root.cpio.gz"' EXIT
+if [ -n "${PMUCAL_EMU_INITRD_OUT:-}" ]; then
+    cp "$root.cpio.gz" "$PMUCAL_EMU_INITRD_OUT"
+    exit 0
+fi
 # -net none: without it QEMU looks for efi-virtio.rom (ipxe-qemu) and stops.
+set --
+[ -n "${PMUCAL_EMU_DISK:-}" ] && set -- -drive "file=$PMUCAL_EMU_DISK,format=raw,if=none,id=out" -device virtio-blk-device,drive=out
 rc=0
-timeout --foreground -k 5 "$limit" qemu-system-aarch64 -M virt -cpu neoverse-n1 -smp 1 -m 1024 -nographic \
-    -no-reboot -net none -icount shift=0 -kernel "$kernel" -initrd "$root.cpio.gz" \
-    -append "console=ttyAMA0 rdinit=/init quiet" </dev/null >"$log" 2>&1 || rc=$?
+timeout --foreground -k 5 "$limit" qemu-system-aarch64 -M virt -cpu "${PMUCAL_EMU_CPU:-neoverse-n1}" -smp 1 -m 1024 \
+    -nographic -no-reboot -net none -icount shift=0 -kernel "$kernel" -initrd "$root.cpio.gz" "$@" \
+    -append "console=ttyAMA0 rdinit=/init quiet${PMUCAL_EMU_APPEND:+ $PMUCAL_EMU_APPEND}" </dev/null >"$log" 2>&1 || rc=$?
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-    echo "emu-run: QEMU ran past ${limit}s: stopped (the console so far is in $log)" >&2
+    last=$(tr -d '\r' < "$log" | sed 's/.*\x1b\[K//; /^[[:space:]]*$/d; /^qemu-system-aarch64: terminating on signal/d' | tail -n 1 | cut -c1-200)
+    echo "emu-run: QEMU ran past ${limit}s: stopped; the console's last line: '${last:-(nothing printed)}' (all of it in $log)" >&2
     exit 4
 fi
 [ "$rc" = 0 ] || { echo "emu-run: qemu-system-aarch64 exited $rc (see $log)" >&2; exit 5; }

@@ -13,6 +13,8 @@ need="gcc make pkg-config libpfm4-dev libhwloc-dev zlib1g-dev hwloc valgrind jq 
 emu=${PMUCAL_TEST_EMU:-1}
 if [ "$emu" != 0 ]; then
     need="$need qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross libpfm4-dev:arm64 libhwloc-dev:arm64 zlib1g-dev:arm64 cpio"
+    # LAVA's schema and dispatcher: tests/74-lava.t validates and runs the job of lava/ offline.
+    need="$need lava-common lava-dispatcher"
 fi
 missing=""
 for p in $need; do
@@ -35,9 +37,11 @@ if [ -n "$missing" ]; then
 fi
 [ "$emu" = 0 ] && exit 0
 # The kernel: the package linux-image-arm64:arm64 depends on names the current ABI
-# (linux-image-6.1.0-NN-arm64), which moves between point releases.
+# (linux-image-6.1.0-NN-arm64), which moves between point releases. Beside it its virtio-mmio and
+# virtio-blk modules (Debian builds them as modules): scripts/kernel-check.sh brings the guest's
+# results back on a virtio disk (tests/73-kernel-check.t).
 dir=build/emu
-[ -s "$dir/vmlinuz" ] && exit 0
+[ -s "$dir/vmlinuz" ] && [ -s "$dir/modules/virtio_blk.ko" ] && exit 0
 mkdir -p "$dir"
 pkg=$(apt-cache depends linux-image-arm64:arm64 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -n 1)
 if [ -z "$pkg" ]; then
@@ -50,5 +54,15 @@ trap 'rm -rf "$tmp"' EXIT
 echo "pmucal: downloading $pkg for the emulated Arm host" >&2
 (cd "$tmp" && apt-get download -qq "$pkg") || { echo "pmucal: apt-get download $pkg failed" >&2; exit 1; }
 dpkg-deb -x "$tmp"/*.deb "$tmp/x"
+mkdir -p "$dir/modules"
+for m in virtio_mmio virtio_blk; do
+    f=$(find "$tmp/x/lib/modules" "$tmp/x/usr/lib/modules" -name "$m.ko*" 2> /dev/null | head -n 1)
+    [ -n "$f" ] || { echo "pmucal: $pkg holds no $m.ko" >&2; exit 1; }
+    case $f in
+    *.xz) xz -dc "$f" > "$dir/modules/$m.ko" ;;
+    *.zst) zstd -qdc "$f" > "$dir/modules/$m.ko" ;;
+    *) cp "$f" "$dir/modules/$m.ko" ;;
+    esac
+done
 cp "$tmp"/x/boot/vmlinuz-* "$dir/vmlinuz.tmp" && mv "$dir/vmlinuz.tmp" "$dir/vmlinuz"
 echo "${pkg%:*}" > "$dir/kernel-package"

@@ -16,7 +16,7 @@ const char *const compare_facts[] = {
     "hostname", "cpu.id", "cpu.brand", "cpu.microcode", "pmu.libpfm4_pmu", "pmu.hardware_usable",
     "software.kernel", "software.perf", "software.libpfm4", "software.libpfm4_api", "software.hwloc",
     "software.pmucal", "software.pmucal_commit", "source", "repetitions", "group_size", "events", "pmu_option",
-    "expectations", "expect", "vendor_json", NULL,
+    "expectations", "expect", "vendor_json", "kernel.package", "kernel.flavour", "kernel.cmdline", NULL,
 };
 
 /* The source's per-iteration slack, as the run recorded it (older runs: as this build knows it);
@@ -190,7 +190,7 @@ static void summarize(struct cmp_result *r)
             memset(e, 0, sizeof(*e));
             e->event = p->event;
         }
-        if (!p->side[0].ev || !p->side[1].ev)
+        if ((!p->side[0].ev || !p->side[1].ev) && !p->regression)
             continue;
         e->cases++;
         e->improvements += !p->regression && (p->flags & CMP_IMPROVED);
@@ -200,14 +200,33 @@ static void summarize(struct cmp_result *r)
     }
 }
 
+bool compare_same_command(const struct jvalue *base_manifest, const struct jvalue *new_manifest)
+{
+    const struct jvalue *a = jget(base_manifest, "command"), *b = jget(new_manifest, "command");
+    if (!a || !b || a->type != J_ARRAY || b->type != J_ARRAY || a->n != b->n || a->n < 2)
+        return false;
+    for (int i = 0; i < a->n; i++)
+        if (!jstr(&a->items[i]) || !jstr(&b->items[i]) || strcmp(jstr(&a->items[i]), jstr(&b->items[i])))
+            return false;
+    char why[256];
+    return manifest_complete(new_manifest, why, sizeof(why));
+}
+
 void compare_runs(const struct runfile *base, const struct runfile *new_, const struct cmp_opts *o,
                   struct cmp_result *out)
 {
     memset(out, 0, sizeof(*out));
     collect(base, 0, out);
     collect(new_, 1, out);
+    bool same = compare_same_command(base->manifest, new_->manifest);
     for (int i = 0; i < out->n; i++) {
         struct cmp_point *p = &out->pt[i];
+        if (same && p->side[0].ev && !p->side[1].ev) {
+            p->flags |= CMP_SUPPORT;
+            p->regression = true;
+            say(p, "no longer measured: NEW ran the same command to completion and recorded nothing for it "
+                   "(its TAP says why)");
+        }
         judge(p, o);
         out->regressions += p->regression;
         out->improvements += !p->regression && (p->flags & CMP_IMPROVED);
@@ -222,4 +241,92 @@ void compare_free(struct cmp_result *r)
     free(r->pt);
     free(r->ev);
     memset(r, 0, sizeof(*r));
+}
+
+/* ---- the kernel's description of its PMU ---- */
+
+/* One change; b NULL: added, n NULL: removed. */
+static void kchange(struct cmp_kernel *k, const char *what, const char *name, const char *b, const char *n,
+                    bool regression)
+{
+    k->ch = xrealloc(k->ch, sizeof(*k->ch) * (size_t)(k->n + 1));
+    struct cmp_kchange *c = &k->ch[k->n++];
+    memset(c, 0, sizeof(*c));
+    snprintf(c->what, sizeof(c->what), "%s", what);
+    snprintf(c->name, sizeof(c->name), "%s", name);
+    snprintf(c->base, sizeof(c->base), "%s", b ? b : "");
+    snprintf(c->new_, sizeof(c->new_), "%s", n ? n : "");
+    /* Names and values come from a run folder, which anyone may have made: no control character
+     * may break a TAP line. */
+    char *text[] = {c->name, c->base, c->new_};
+    for (int i = 0; i < 3; i++)
+        for (char *t = text[i]; *t; t++)
+            *t = (unsigned char)*t < 0x20 || *t == 0x7f ? '?' : *t;
+    c->change = !b ? "added" : !n ? "removed" : "changed";
+    c->regression = regression;
+    k->regressions += regression;
+}
+
+/* A scalar of both sides by key as text (NULL where absent); true when they differ. */
+struct kpair {
+    char b[256], n[256];
+    const char *vb, *vn;
+};
+static bool kdiffer(struct kpair *p, const struct jvalue *ob, const struct jvalue *on, const char *key)
+{
+    p->vb = runfile_scalar(jget(ob, key), p->b, sizeof(p->b));
+    p->vn = runfile_scalar(jget(on, key), p->n, sizeof(p->n));
+    return (p->vb || p->vn) && (!p->vb || !p->vn || strcmp(p->vb, p->vn));
+}
+
+/* One sysfs folder of both (events, format, caps): a file removed or with other contents is a
+ * regression (an event or field a tool names is gone or moved), one added is said. */
+static void kfolder(struct cmp_kernel *k, const struct jvalue *pb, const struct jvalue *pn, const char *folder)
+{
+    const struct jvalue *fb = jget(pb, folder), *fn = jget(pn, folder);
+    int nb = fb && fb->type == J_OBJECT ? fb->n : 0, nn = fn && fn->type == J_OBJECT ? fn->n : 0;
+    struct kpair v;
+    for (int i = 0; i < nb; i++) {
+        bool gone = !jget(fn, fb->keys[i]);
+        if (kdiffer(&v, fb, fn, fb->keys[i]) || gone)
+            kchange(k, folder, fb->keys[i], v.vb ? v.vb : "", gone ? NULL : v.vn ? v.vn : "", true);
+    }
+    for (int i = 0; i < nn; i++)
+        if (!jget(fb, fn->keys[i])) {
+            kdiffer(&v, fb, fn, fn->keys[i]);
+            kchange(k, folder, fn->keys[i], NULL, v.vn ? v.vn : "", false);
+        }
+}
+
+void compare_kernel(const struct jvalue *base_manifest, const struct jvalue *new_manifest, struct cmp_kernel *k)
+{
+    memset(k, 0, sizeof(*k));
+    const struct jvalue *kb = jget(base_manifest, "kernel"), *kn = jget(new_manifest, "kernel");
+    k->described[0] = kb && kb->type == J_OBJECT;
+    k->described[1] = kn && kn->type == J_OBJECT;
+    if (!k->described[0] || !k->described[1])
+        return;
+    const struct jvalue *pb = jget(kb, "pmu"), *pn = jget(kn, "pmu");
+    struct kpair v;
+    if (kdiffer(&v, pb, pn, "name"))
+        kchange(k, "driver", "core PMU", v.vb, v.vn, v.vb != NULL);
+    /* Fewer counters (or none) is a regression, more is said. */
+    if (kdiffer(&v, pb, pn, "counters"))
+        kchange(k, "counters", "counters", v.vb, v.vn, v.vb && (!v.vn || atof(v.vn) < atof(v.vb)));
+    /* The perf type is dynamic on arm64 (an order of registration): said, never a regression. */
+    if (kdiffer(&v, pb, pn, "type") && v.vb && v.vn)
+        kchange(k, "type", "perf type", v.vb, v.vn, false);
+    if (kdiffer(&v, pb, pn, "cpus") && v.vb && v.vn)
+        kchange(k, "cpus", "cpus", v.vb, v.vn, true);
+    if (kdiffer(&v, kb, kn, "perf_user_access"))
+        kchange(k, "sysctl", "perf_user_access", v.vb, v.vn, v.vb != NULL);
+    kfolder(k, pb, pn, "events");
+    kfolder(k, pb, pn, "format");
+    kfolder(k, pb, pn, "caps");
+}
+
+void compare_kernel_free(struct cmp_kernel *k)
+{
+    free(k->ch);
+    memset(k, 0, sizeof(*k));
 }

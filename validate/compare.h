@@ -52,6 +52,9 @@ struct cmp_result {
     int nev;
 };
 
+/* Were both runs the same command line, NEW run to completion (a kernel check: one command file on
+ * two kernels)? Then what BASE measured and NEW did not is lost, not merely asked of one run only. */
+bool compare_same_command(const struct jvalue *base_manifest, const struct jvalue *new_manifest);
 void compare_runs(const struct runfile *base, const struct runfile *new_, const struct cmp_opts *o,
                   struct cmp_result *out);
 void compare_free(struct cmp_result *r);
@@ -60,5 +63,24 @@ void compare_free(struct cmp_result *r);
 extern const char *const compare_flag_name[CMP_NFLAGS];
 /* The manifest facts compared in the header: host, CPU, versions, source and settings. */
 extern const char *const compare_facts[];
+
+/* The kernel's own description of its core PMU (the manifest's "kernel" object, host/kpmu.h),
+ * BASE against NEW: one change per sysfs file or fact that differs. What a user of the PMU loses
+ * (the driver, an event, a format field, a cap, counters, a changed encoding or perf_user_access)
+ * is a regression; what is added is said and is not. */
+struct cmp_kchange {
+    char what[16];              /* "driver", "counters", "events", "format", "caps", "cpus", "type", "perf_user_access" */
+    char name[96];              /* the sysfs file (events, format, caps), else what again */
+    char base[192], new_[192];  /* the values, "" where absent */
+    const char *change;         /* "added", "removed" or "changed" */
+    bool regression;
+};
+struct cmp_kernel {
+    bool described[2];          /* each manifest had a "kernel" object (older runs have none) */
+    struct cmp_kchange *ch;
+    int n, regressions;
+};
+void compare_kernel(const struct jvalue *base_manifest, const struct jvalue *new_manifest, struct cmp_kernel *out);
+void compare_kernel_free(struct cmp_kernel *k);
 
 #endif

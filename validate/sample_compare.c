@@ -118,7 +118,7 @@ static int judge(struct tap *t, const struct jvalue *b, const struct jvalue *n, 
 }
 
 int sample_compare(struct tap *t, struct jvalue *const *base, int nb, struct jvalue *const *neu, int nn, double alpha,
-                   double threshold)
+                   double threshold, bool same_command)
 {
     struct jvalue *const *side[2] = {base, neu};
     int count[2] = {nb, nn};
@@ -141,7 +141,14 @@ int sample_compare(struct tap *t, struct jvalue *const *base, int nb, struct jva
                 char desc[512];
                 snprintf(desc, sizeof(desc), "%s :: %s precise=%.0f", jget_str(side[s][i], "case", "?"),
                          jget_str(side[s][i], "event", "?"), jget_num(side[s][i], "precise_ip", -1));
-                tap_point(t, TAP_SKIP, desc, s ? "sampled in NEW only" : "sampled in BASE only");
+                if (!s && same_command) {
+                    snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc), " no longer sampled: NEW ran the same "
+                             "command to completion and recorded no samples (its TAP says why)");
+                    tap_point(t, TAP_NOT_OK, desc, NULL);
+                    regressions++;
+                } else {
+                    tap_point(t, TAP_SKIP, desc, s ? "sampled in NEW only" : "sampled in BASE only");
+                }
             }
     return regressions;
 }

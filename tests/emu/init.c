@@ -10,8 +10,15 @@
  * kernel must share them (multiplexing); "pin N LINE" the same with pinned events, which keep
  * their counters, so a group that needs one is never scheduled; "share N LINE" runs LINE with N
  * such events on its own task (inherited by its threads), so they and its groups are flexible
- * groups of one task, which the kernel rotates through the counters while the code runs. Each prints
- * "### emu begin N: LINE" and "### emu end N rc=RC" around its output. */
+ * groups of one task, which the kernel rotates through the counters while the code runs; "save DEV DIR"
+ * writes DIR's files as one ustar archive onto the raw block device DEV (a virtio disk the host reads
+ * back with tar: scripts/kernel-check.sh), so a whole run folder leaves the machine without a
+ * filesystem driver. A pmucal argument holding '*' that one path matches is that path. Each prints
+ * "### emu begin N: LINE" and "### emu end N rc=RC" around its output.
+ *
+ * Before the commands it prints "### emu init" (the kernel reached /init) and loads the modules
+ * /etc/emu-modules lists, one path a line in dependency order (Debian builds virtio-mmio and
+ * virtio-blk as modules; the host puts them in the initramfs). */
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
@@ -25,6 +32,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -119,6 +127,118 @@ static int cat(const char *pattern)
     return rc;
 }
 
+/* The modules /etc/emu-modules names, loaded in its order; one line of output per failure. */
+static void load_modules(void)
+{
+    FILE *list = fopen("/etc/emu-modules", "r");
+    char path[512];
+    while (list && fgets(path, sizeof(path), list)) {
+        path[strcspn(path, "\n")] = '\0';
+        if (!*path)
+            continue;
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0 || (syscall(SYS_finit_module, fd, "", 0) && errno != EEXIST))
+            printf("### emu: module %s: %s\n", path, strerror(errno));
+        else
+            printf("### emu: module %s loaded\n", path);
+        if (fd >= 0)
+            close(fd);
+    }
+    if (list)
+        fclose(list);
+}
+
+/* ---- save: a folder as a ustar archive on a raw device ---- */
+
+static int tar_header(int out, const char *name, const struct stat *st, char type)
+{
+    char h[512];
+    memset(h, 0, sizeof(h));
+    if (strlen(name) >= 100) {
+        printf("### emu: save: %s: name longer than 99 bytes\n", name);
+        return -1;
+    }
+    memcpy(h, name, strlen(name));
+    snprintf(h + 100, 8, "%07o", (unsigned)(st->st_mode & 07777));
+    snprintf(h + 108, 8, "%07o", 0u);
+    snprintf(h + 116, 8, "%07o", 0u);
+    snprintf(h + 124, 12, "%011llo", type == '0' ? (unsigned long long)st->st_size : 0ull);
+    snprintf(h + 136, 12, "%011llo", (unsigned long long)st->st_mtime);
+    h[156] = type;
+    memcpy(h + 257, "ustar", 6);
+    memcpy(h + 263, "00", 2);
+    memset(h + 148, ' ', 8);
+    unsigned sum = 0;
+    for (int i = 0; i < 512; i++)
+        sum += (unsigned char)h[i];
+    snprintf(h + 148, 8, "%06o", sum);
+    return write(out, h, 512) == 512 ? 0 : -1;
+}
+
+static int tar_tree(int out, const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st))
+        return printf("### emu: save: %s: %s\n", path, strerror(errno)), -1;
+    const char *name = path + (path[0] == '/');
+    if (S_ISDIR(st.st_mode)) {
+        char dname[512];
+        snprintf(dname, sizeof(dname), "%s/", name);
+        if (tar_header(out, dname, &st, '5'))
+            return -1;
+        glob_t g;
+        char pattern[512];
+        snprintf(pattern, sizeof(pattern), "%s/*", path);
+        int rc = 0;
+        if (!glob(pattern, 0, NULL, &g)) {
+            for (size_t i = 0; i < g.gl_pathc && !rc; i++)
+                rc = tar_tree(out, g.gl_pathv[i]);
+            globfree(&g);
+        }
+        return rc;
+    }
+    if (!S_ISREG(st.st_mode))
+        return 0;
+    int in = open(path, O_RDONLY);
+    if (in < 0 || tar_header(out, name, &st, '0'))
+        return printf("### emu: save: %s: %s\n", path, strerror(errno)), in >= 0 ? close(in) : 0, -1;
+    char buf[65536];
+    long long left = st.st_size;
+    while (left > 0) {
+        ssize_t n = read(in, buf, sizeof(buf));
+        if (n <= 0)
+            break;
+        size_t padded = ((size_t)n + 511) / 512 * 512;
+        if ((size_t)n < padded)
+            memset(buf + n, 0, padded - (size_t)n);
+        if (write(out, buf, padded) != (ssize_t)padded) {
+            close(in);
+            return printf("### emu: save: writing %s: %s\n", path, strerror(errno)), -1;
+        }
+        left -= n;
+    }
+    close(in);
+    return left > 0 ? -1 : 0;
+}
+
+/* DIR onto DEV, waiting up to 10 s for the device (a module's probe may still run). */
+static int save(const char *dev, const char *dir)
+{
+    int out = -1;
+    for (int i = 0; i < 100 && out < 0; i++)
+        if ((out = open(dev, O_WRONLY | O_CLOEXEC)) < 0)
+            usleep(100000);
+    if (out < 0)
+        return printf("### emu: save: %s: %s (no virtio disk: the kernel has no virtio-mmio/virtio-blk driver)\n",
+                      dev, strerror(errno)), 1;
+    char zero[1024];
+    memset(zero, 0, sizeof(zero));
+    int rc = tar_tree(out, dir) || write(out, zero, sizeof(zero)) != (ssize_t)sizeof(zero) || fsync(out);
+    close(out);
+    printf("### emu: save %s onto %s: %s\n", dir, dev, rc ? "FAILED" : "done");
+    return rc;
+}
+
 int main(void)
 {
     mount_or_say("devtmpfs", "/dev", "devtmpfs");
@@ -129,6 +249,7 @@ int main(void)
             close(fd);
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
+    printf("### emu init\n");
     mount_or_say("proc", "/proc", "proc");
     mount_or_say("sysfs", "/sys", "sysfs");
     mount_or_say("tmpfs", "/tmp", "tmpfs");
@@ -137,6 +258,7 @@ int main(void)
     setenv("CI", "true", 1);
     setenv("PMUCAL_EXPECT_DIR", "/share/pmucal/expect", 1);
     setenv("PMUCAL_CACHE_DIR", "/tmp/cache", 1);
+    load_modules();
     FILE *cmds = fopen("/etc/emu-commands", "r");
     if (!cmds)
         printf("### emu: /etc/emu-commands: %s\n", strerror(errno));
@@ -173,11 +295,23 @@ int main(void)
             argv += 2;
             argc -= 2;
         }
+        glob_t g[8];
+        int ng = 0;
         if (!strcmp(argv[0], "cat") && argc == 2)
             rc = cat(argv[1]);
+        else if (!strcmp(argv[0], "save") && argc == 3)
+            rc = save(argv[1], argv[2]);
         else if (!strcmp(argv[0], "pmucal")) {
             argv[0] = "/bin/pmucal";
+            for (int i = 1; i < argc && ng < 8; i++)
+                if (strchr(argv[i], '*') && !glob(argv[i], 0, NULL, &g[ng])) {
+                    if (g[ng].gl_pathc == 1)
+                        argv[i] = g[ng].gl_pathv[0];
+                    ng++;
+                }
             rc = run(words, nassign, argv, share, hog);
+            while (ng > 0)
+                globfree(&g[--ng]);
         } else {
             printf("### emu: unknown command %s\n", argv[0]);
             rc = 127;
