@@ -35,18 +35,18 @@ struct branch {
 
 static const struct param branch_params[] = {
     {"kind", PARAM_ENUM, "cond", "cond: conditional branches; uncond: a chain of direct jumps; indirect: one "
-     "jump through a table over 'targets' targets", "cond|uncond|indirect"},
+     "jump through a table over 'targets' targets", "cond|uncond|indirect", NULL},
     {"pattern", PARAM_ENUM, "taken", "outcomes: taken, never, alternate, period (taken once every 'period'), random "
      "(seeded, fair); indirect: taken = one target, period = the targets in turn, random = a random target",
-     "taken|never|alternate|period|random"},
-    {"period", PARAM_UINT, "4", "pattern=period: a power of two, 2..1024", NULL},
+     "taken|never|alternate|period|random", NULL},
+    {"period", PARAM_UINT, "4", "pattern=period: a power of two, 2..1024", NULL, "2..1024 pow2"},
     {"branches", PARAM_UINT, "8", "distinct conditional branches or chained jumps per iteration, 1..16384 "
-     "(thousands overflow the BTB)", NULL},
-    {"density", PARAM_ENUM, "2", "branches per 64 bytes of code", "1|2|4"},
-    {"order", PARAM_ENUM, "random", "kind=uncond: the order the chain visits its jumps in memory", "linear|random"},
-    {"targets", PARAM_UINT, "4", "kind=indirect: distinct targets, 2..4096", NULL},
-    {"seed", PARAM_UINT, "1", "seed of the random outcomes, order and targets", NULL},
-    {NULL, 0, NULL, NULL, NULL},
+     "(thousands overflow the BTB)", NULL, "1..16384"},
+    {"density", PARAM_ENUM, "2", "branches per 64 bytes of code", "1|2|4", NULL},
+    {"order", PARAM_ENUM, "random", "kind=uncond: the order the chain visits its jumps in memory", "linear|random", NULL},
+    {"targets", PARAM_UINT, "4", "kind=indirect: distinct targets, 2..4096", NULL, "2..4096"},
+    {"seed", PARAM_UINT, "1", "seed of the random outcomes, order and targets", NULL, "0..4294967295"},
+    {NULL, 0, NULL, NULL, NULL, NULL},
 };
 
 /* Table entries per slot chosen so the table is 256 KiB: a random pattern repeats only after

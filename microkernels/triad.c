@@ -32,15 +32,15 @@ struct triad {
 };
 
 static const struct param triad_params[] = {
-    {"size", PARAM_SIZE, "L1", "the three arrays together: bytes or a cache level (L1|L2|L3|DRAM)", NULL},
-    {"variant", PARAM_ENUM, ISA_TRIAD_DEFAULT, ISA_TRIAD_HELP, ISA_TRIAD_CHOICES},
+    {"size", PARAM_SIZE, "L1", "the three arrays together: bytes or a cache level (L1|L2|L3|DRAM)", NULL, "192..1G levels"},
+    {"variant", PARAM_ENUM, ISA_TRIAD_DEFAULT, ISA_TRIAD_HELP, ISA_TRIAD_CHOICES, NULL},
     {"store", PARAM_ENUM, "rfo", "rfo: ordinary stores (the line is read for ownership); nt: non-temporal stores",
-     "rfo|nt"},
-    {"page", PARAM_ENUM, "auto", "page size: 4k, 2m, auto", "4k|2m|auto"},
-    {"run_cpu", PARAM_CPU, "0", "CPU that runs the loop (and first touches the arrays)", NULL},
+     "rfo|nt", NULL},
+    {"page", PARAM_ENUM, "auto", "page size: 4k, 2m, auto", "4k|2m|auto", NULL},
+    {"run_cpu", PARAM_CPU, "0", "CPU that runs the loop (and first touches the arrays)", NULL, NULL},
     {"threads", PARAM_UINT, "1", "threads at once, one per allowed CPU (run_cpu first), each on arrays of its own "
-     "(size each, first touched by itself)", NULL},
-    {NULL, 0, NULL, NULL, NULL},
+     "(size each, first touched by itself)", NULL, "1..cpus"},
+    {NULL, 0, NULL, NULL, NULL, NULL},
 };
 
 /* A thread's arrays, allocated and first touched on that thread (its NUMA node's memory). */

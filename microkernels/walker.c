@@ -33,22 +33,22 @@ struct walker {
 };
 
 static const struct param walker_params[] = {
-    {"size", PARAM_SIZE, "L1", "working set: bytes or a cache level (L1|L2|L3|DRAM, well inside it)", NULL},
-    {"stride", PARAM_SIZE, "64", "bytes between list elements (a multiple of 8)", NULL},
-    {"page_stride", PARAM_SIZE, "0", "if set, one element per this many bytes, line offset rotating (TLB work)", NULL},
+    {"size", PARAM_SIZE, "L1", "working set: bytes or a cache level (L1|L2|L3|DRAM, well inside it)", NULL, "16..1G levels"},
+    {"stride", PARAM_SIZE, "64", "bytes between list elements (a multiple of 8)", NULL, "8..4096 step 8"},
+    {"page_stride", PARAM_SIZE, "0", "if set, one element per this many bytes, line offset rotating (TLB work)", NULL, "0..1M step 8"},
     {"order", PARAM_ENUM, "block", "linear; random over the whole buffer; block: random within blocks of "
      "'block' 4 KiB pages, blocks in order (keeps TLB misses out of latencies, also where 2 MiB guest pages "
-     "are backed by 4 KiB host pages)", "linear|random|block"},
-    {"block", PARAM_UINT, "16", "order=block: pages per block", NULL},
-    {"page", PARAM_ENUM, "auto", "page size: 4k, 2m (hugetlb or THP; an error if neither works), auto (2m where it works)", "4k|2m|auto"},
-    {"init_cpu", PARAM_CPU, "0", "CPU that first touches the buffer", NULL},
-    {"run_cpu", PARAM_CPU, "0", "CPU that walks", NULL},
-    {"loads", PARAM_ENUM, "16", "dependent loads per iteration", "1|2|4|8|16|32"},
-    {"phase", PARAM_ENUM, "walk", "walk: the dependent loads; touch: first touch of fresh 4 KiB pages, one store each", "walk|touch"},
-    {"seed", PARAM_UINT, "1", "seed of the random order", NULL},
+     "are backed by 4 KiB host pages)", "linear|random|block", NULL},
+    {"block", PARAM_UINT, "16", "order=block: pages per block", NULL, "1..4096"},
+    {"page", PARAM_ENUM, "auto", "page size: 4k, 2m (hugetlb or THP; an error if neither works), auto (2m where it works)", "4k|2m|auto", NULL},
+    {"init_cpu", PARAM_CPU, "0", "CPU that first touches the buffer", NULL, NULL},
+    {"run_cpu", PARAM_CPU, "0", "CPU that walks", NULL, NULL},
+    {"loads", PARAM_ENUM, "16", "dependent loads per iteration", "1|2|4|8|16|32", NULL},
+    {"phase", PARAM_ENUM, "walk", "walk: the dependent loads; touch: first touch of fresh 4 KiB pages, one store each", "walk|touch", NULL},
+    {"seed", PARAM_UINT, "1", "seed of the random order", NULL, "0..4294967295"},
     {"threads", PARAM_UINT, "1", "phase=touch: threads at once, one per allowed CPU (run_cpu first), each touching "
-     "fresh pages of a buffer of its own (size each)", NULL},
-    {NULL, 0, NULL, NULL, NULL},
+     "fresh pages of a buffer of its own (size each)", NULL, "1..cpus"},
+    {NULL, 0, NULL, NULL, NULL, NULL},
 };
 
 /* Element k's byte offset: plain spacing, or one per page_stride with the line offset rotating
