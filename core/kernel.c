@@ -454,9 +454,59 @@ bool case_isa_usable(struct case_ *c, unsigned isa)
     return true;
 }
 
+/* A model defect seeded on purpose, as counter defects are seeded into the sim source: a test
+ * shows that a parameter sweep finds a wrong model (tests/55-sim-sweep.t). PMUCAL_MODEL_DEFECT is
+ * "KERNEL [p=v ...]: QUANTITY +N" (or "*F"): in that kernel's cases whose parameters have those
+ * values, the model's QUANTITY is off by N (or F times itself), before what derives from it. */
+#define MODEL_DEFECT_ENV "PMUCAL_MODEL_DEFECT"
+
+static bool first_word_is_kernel(const char *text, const char *end)
+{
+    char name[64];
+    size_t n = strcspn(text, " :");
+    snprintf(name, sizeof(name), "%.*s", (int)(n < (size_t)(end - text) ? n : (size_t)(end - text)), text);
+    return kernel_find(name) != NULL;
+}
+
+static void seed_model_defect(const struct case_ *c, struct quantities *q)
+{
+    const char *spec = getenv(MODEL_DEFECT_ENV);
+    if (!spec || !*spec)
+        return;
+    char *text = xstrdup(spec), *colon = strchr(text, ':'), qname[64], op;
+    double by;
+    int id = -1;
+    if (!colon || sscanf(colon + 1, " %63s %c%lf", qname, &op, &by) != 3 || (op != '+' && op != '*') ||
+        (id = quantity_lookup(qname)) < 0 || !first_word_is_kernel(text, colon)) {
+        pm_error("%s='%s': give 'KERNEL [p=v ...]: QUANTITY +N' or '... *F', a kernel 'pmucal kernels' lists and a "
+                 "quantity 'pmucal quantities' lists", MODEL_DEFECT_ENV, spec);
+        exit(2);
+    }
+    *colon = 0;
+    bool match = true;
+    char *save = NULL;
+    for (char *w = strtok_r(text, " ", &save); w && match; w = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(w, '=');
+        if (w == text && !eq)
+            match = !strcmp(w, c->kernel->name);
+        else if (!eq || (*eq = 0, !kernel_has_param(c->kernel, w)))
+            match = false;
+        else
+            match = !strcmp(case_str(c, w), eq + 1);
+    }
+    static bool told;
+    if (!told)
+        pm_warn("%s seeds a model defect: %s", MODEL_DEFECT_ENV, spec);
+    told = true;
+    if (match && !isnan(q->v[id]))
+        q->v[id] = op == '+' ? q->v[id] + by : q->v[id] * by;
+    free(text);
+}
+
 void case_model(const struct case_ *c, struct quantities *q)
 {
     quantities_unstated(q);
     c->kernel->model(c, q);
+    seed_model_defect(c, q);
     quantities_derive(q);
 }
