@@ -11,6 +11,12 @@
  * - indirect jumps and calls: a 512-entry table of last targets indexed by the instruction's
  *   address & 511 (address bits as above); a jump is mispredicted when its entry holds another
  *   target, then the entry takes this one. Sites 512 bytes apart share an entry;
+ * - the outcome the predictor is given is that of the side exit VEX made of the jump, taken as
+ *   inverted where that exit goes to the next instruction (cachegrind/callgrind's 'inverted'
+ *   test: side-exit address == fall-through address). A jump whose target is the next instruction
+ *   (the branch kernel's: taken or not, the same code follows) therefore reaches the predictor as
+ *   taken when its condition is false. Measured: 'branch pattern=period period=8 branches=82
+ *   density=4' mispredicts 0.126 a iteration as this gives, against 0.25 with the outcomes as run;
  * - returns are not predicted (never counted as mispredicted, nor as Bi).
  * Nothing is reset between runs: the harness's few branches between runs perturb a few counters
  * and the history, a few mispredicts a run (the sources' slack). */

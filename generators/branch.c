@@ -81,7 +81,8 @@ static bool outcome(const struct branch *b, uint64_t slot, struct rng *r)
 
 /* One lap of the table through the simulated predictor, as the code runs it: the iteration
  * counter counts down, so the slots are visited from the last to the first; in each, the
- * branches in order, then the loop test (taken). */
+ * branches in order, then the loop test (taken). Each branch jumps to the next instruction, so the
+ * predictor sees its outcome inverted (bpred.h). */
 static uint64_t predictor_lap(struct bpred_cond *p, const void *arg)
 {
     const struct branch *b = arg;
@@ -90,7 +91,7 @@ static uint64_t predictor_lap(struct bpred_cond *p, const void *arg)
     for (uint64_t s = b->slots; s-- > 0;) {
         const uint64_t *slot = b->table + s * b->words;
         for (uint64_t j = 0; j < b->branches; j++)
-            miss += bpred_cond_step(p, base + b->branch_at[j], slot[j / 64] >> (j % 64) & 1);
+            miss += bpred_cond_step(p, base + b->branch_at[j], !(slot[j / 64] >> (j % 64) & 1));
         miss += bpred_cond_step(p, base + b->branch_at[b->branches], true);
     }
     return miss;
