@@ -10,10 +10,12 @@
 #include "core/mem.h"
 #include "core/sites.h"
 #include "core/team.h"
+#include "host/clock.h"
 #include "host/geometry.h"
 #include "host/tlb.h"
 #include "host/topo.h"
 #include "microkernels/loopmodel.h"
+#include "microkernels/prefetch_check.h"
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -30,6 +32,8 @@ struct walker {
     unsigned threads;         /* phase=touch: a team, each member touching fresh pages of its own */
     struct buffer *member_buf;   /* members 1..threads-1's buffers (member 0's is buf) */
     struct team *team;
+    bool prefetched;          /* the prefetchers follow this order on the host (prefetch_check.h) */
+    char prefetch_why[400];   /* the check's figures, when it ran */
 };
 
 static const struct param walker_params[] = {
@@ -175,6 +179,71 @@ static int simulate_lap_misses(struct case_ *c, struct walker *w)
     return 0;
 }
 
+/* ns a load over `loads` dependent loads from *start (where the walk stands after, in *start).
+ * Not inlined, and each load kept in order by an empty asm: no copy of the loop is merged with
+ * another's or moved across the clock. */
+__attribute__((noinline)) static double time_chain(void ***start, uint64_t loads)
+{
+    void **p = *start;
+    double t0 = clock_now_seconds();
+    for (uint64_t i = 0; i < loads; i++) {
+        p = (void **)*p;
+        __asm__ volatile("" : "+r"(p)::"memory");
+    }
+    double t = clock_now_seconds() - t0;
+    *start = p;
+    return 1e9 * t / (double)loads;
+}
+
+#define PREFETCH_TIMINGS 31
+
+/* The walk in its own order beside a full random ring of the same size and pages, in the same
+ * run, each timed in turn (after a lap that warms it) in short windows, the fastest kept: where
+ * the order's loads come faster beyond noise, the prefetchers follow it and the level's latency
+ * is not what it measures. Only where the order is not random and the ring leaves L2 (below that
+ * nothing is fetched from far enough to gain), on the host (a simulated cache has no prefetcher). */
+static int check_prefetchers(struct case_ *c, struct walker *w)
+{
+    if (topo_get()->simulated || case_is(c, "order", "random") || level_of_size(w->lines * 64) < 3)
+        return KERNEL_OK;
+    struct buffer rb;
+    if (buffer_alloc(&rb, w->slots * w->spacing, case_str(c, "page"), "walker's random walk")) {
+        w->prefetched = true;   /* not proven either way: withheld, saying why */
+        snprintf(w->prefetch_why, sizeof(w->prefetch_why), "the prefetchers could not be checked: no memory for a "
+                 "random walk of the same size beside it");
+        return KERNEL_OK;
+    }
+    uint64_t *order = xmalloc(w->slots * sizeof(*order));
+    for (uint64_t i = 0; i < w->slots; i++)
+        order[i] = i;
+    struct rng r;
+    rng_seed(&r, case_uint(c, "seed") + 1);
+    for (uint64_t i = w->slots - 1; i > 1; i--) {   /* Sattolo: one cycle */
+        uint64_t j = 1 + rng_below(&r, i);
+        uint64_t t = order[i]; order[i] = order[j]; order[j] = t;
+    }
+    uint64_t stride = case_size(c, "stride"), pstride = case_size(c, "page_stride");
+    char *base = rb.base;
+    for (uint64_t i = 0; i < w->slots; i++)
+        *(void **)(base + slot_offset(order[i], stride, pstride)) = base + slot_offset(order[(i + 1) % w->slots], stride, pstride);
+    free(order);
+    uint64_t loads = 4096;   /* windows under a millisecond: a shared CPU preempts few of them */
+    void **own = w->cursor, **rnd = (void **)base;
+    time_chain(&own, w->slots);
+    time_chain(&rnd, w->slots);
+    double own_ns[PREFETCH_TIMINGS], rnd_ns[PREFETCH_TIMINGS];
+    for (int k = 0; k < PREFETCH_TIMINGS && !stop_requested(); k++) {
+        own_ns[k] = time_chain(&own, loads);
+        rnd_ns[k] = time_chain(&rnd, loads);
+    }
+    buffer_free(&rb);
+    if (stop_requested())
+        return KERNEL_ERROR;
+    w->cursor = own;
+    w->prefetched = prefetch_won(own_ns, rnd_ns, PREFETCH_TIMINGS, w->prefetch_why, sizeof(w->prefetch_why));
+    return KERNEL_OK;
+}
+
 /* One store a fresh 4 KiB page; not inlined, so that one copy of the loop (and of its sites)
  * serves one thread and a team alike. */
 static __attribute__((noinline)) void touch_pages(char *q, uint64_t n)
@@ -260,6 +329,8 @@ static int walker_setup(struct case_ *c)
         return a.rc;
     w->pages = (w->slots * w->spacing + page_bytes(w->buf.kind) - 1) / page_bytes(w->buf.kind);
     c->warm_iters = w->slots / w->loads + 1;
+    if (check_prefetchers(c, w))
+        return KERNEL_ERROR;
     if (w->spacing >= 64)
         count_lap_misses(w, stride, pstride);
     else if (simulate_lap_misses(c, w))
@@ -269,6 +340,9 @@ static int walker_setup(struct case_ *c)
     c->warm_in_parts = !w->touch;   /* the walk goes on from its cursor; a lap of DRAM is ~0.6 s */
     snprintf(c->detail, sizeof(c->detail), "page=%s elements=%llu lines=%llu pages=%llu", page_kind_name(w->buf.kind),
              (unsigned long long)w->slots, (unsigned long long)w->lines, (unsigned long long)w->pages);
+    if (w->prefetched)
+        snprintf(c->detail + strlen(c->detail), sizeof(c->detail) - strlen(c->detail),
+                 " prefetched: level figures withheld");
     return KERNEL_OK;
 }
 
@@ -399,6 +473,22 @@ static void walker_model(const struct case_ *c, struct quantities *q)
                  small ? "4 KiB" : "2 MiB", none[0] ? none[0] : none[1]);
         q->unstated_why = because[small];
     }
+    if (w->prefetched) {   /* the loads' level is the prefetchers' doing: the figure is not the level's */
+        q->v[Q_LD_L1] = q->v[Q_LD_L2] = q->v[Q_LD_L3] = q->v[Q_LD_DRAM] = NAN;
+        q->v[Q_LINES_L2] = q->v[Q_LINES_L3] = q->v[Q_LINES_DRAM] = NAN;
+        q->unstated_why = w->prefetch_why;
+    }
+}
+
+/* The latency figure of an order the prefetchers follow is withheld, with the check's figures. */
+static void walker_report(struct case_ *c, const struct stats *cycles, double core_ghz, const struct quantities *q)
+{
+    (void)cycles, (void)core_ghz, (void)q;
+    const struct walker *w = c->priv;
+    if (w->prefetched)
+        printf("# latency withheld: %s; order=random measures the level\n", w->prefetch_why);
+    else if (w->prefetch_why[0])
+        printf("# prefetchers checked: %s\n", w->prefetch_why);
 }
 
 /* The loop's instructions from the labels its asm records (ISA_SITES): the touch loop names each
@@ -479,6 +569,7 @@ static const struct kernel walker_kernel = {
     .model = walker_model,
     .teardown = walker_teardown,
     .sites = walker_sites,
+    .report = walker_report,
     .matrix = walker_matrix,
     .per = Q_LD_ALL,
     .per_name = "load",
