@@ -28,7 +28,7 @@ static const struct cli_option validate_options[] = {
     MO_NO_AUTO_EXPECT, MO_CPU, MO_CPUS,
     {"kernel", K_KERNEL, "NAME", "only this kernel's cases (may be repeated)"},
     {"case", K_CASE, "'KERNEL p=v'", "only this case (may be repeated; replaces the default matrix)"},
-    {"sweep", K_SWEEP, "K", "instead of the default matrix, K cases drawn at random from the kernels'\n"
+    {"sweep", K_SWEEP, "N", "instead of the default matrix, N cases drawn at random from the kernels'\n"
                             "declared domains (of --kernel NAME only, if given), edges included: a\n"
                             "setup's refusal of a combination is a SKIP with its reason"},
     {"seed", K_SEED, "N", "the sweep's seed (default 1); the same seed draws the same cases anywhere"},
