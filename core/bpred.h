@@ -2,7 +2,7 @@
  * --branch-sim=yes, cachegrind/cg_branchpred.c), so that a model's mispredicts under sim follow
  * what it does, not what a default case happens to allow. That machine:
  * - conditional branches: one table of 16384 2-bit saturating counters (0..3, taken predicted at
- *   2 and above), indexed by (7 bits of global history) << 7 | (the branch instruction's address &
+ *   2 and above, all 0 at the start), indexed by (7 bits of global history) << 7 | (the branch instruction's address &
  *   127): 7 address bits, none dropped on x86 (2 on fixed-width ISAs). The history is the outcomes
  *   of the last 7 conditional branches executed anywhere (the newest in bit 0), updated after
  *   each; a counter moves one step toward the outcome. So branches 128 bytes apart share
@@ -33,6 +33,7 @@ struct bpred_cond {
     uint8_t counter[1u << (BPRED_HIST_BITS + BPRED_ADDR_BITS)];
     unsigned history;
     unsigned addr_shift;   /* low address bits always zero on the ISA (arch: isa_insn_align_bits) */
+    uint32_t *miss_at;     /* NULL, or mispredicts counted per counter */
 };
 void bpred_cond_init(struct bpred_cond *p, unsigned addr_shift);
 /* One conditional branch at addr with its outcome: true when mispredicted. */
@@ -41,9 +42,11 @@ bool bpred_cond_step(struct bpred_cond *p, uintptr_t addr, bool taken);
 /* A periodic stream of conditional branches: lap() runs one period of the stream through
  * bpred_cond_step and returns its mispredicts. Laps run until one leaves every counter and the
  * history as it found them (at most max_laps): that lap's mispredicts, which every later lap
- * repeats, or -1 when the state did not settle (the mispredicts then depend on where a run starts). */
+ * repeats; -1 when it does not settle, or when a counter's share of it depends on the value it
+ * starts from (each counter runs on its own, the outcomes fixed: its start is whatever other code
+ * left, so all four are tried). laps (or NULL): how many laps it took. */
 double bpred_cond_steady(uint64_t (*lap)(struct bpred_cond *p, const void *arg), const void *arg, unsigned addr_shift,
-                         int max_laps);
+                         int max_laps, int *laps);
 
 /* One indirect jump site whose targets follow targets[0..n-1] cyclically: its mispredicts in one
  * lap of the steady state (entries of other sites never share its slot here). */

@@ -34,7 +34,7 @@ struct branch {
     uint64_t density;
     uint64_t *branch_at;      /* cond: each branch's code offset, the loop test's last (isa_branch_cond) */
     double sim_mispred;       /* cond under a source with the simulated predictor (core/bpred.h): its steady
-                                 mispredicts per iteration; NAN when it never settles */
+                                 mispredicts per iteration; NAN when that is not determined */
     int sim_laps;             /* laps it took to settle */
 };
 
@@ -101,21 +101,8 @@ static uint64_t predictor_lap(struct bpred_cond *p, const void *arg)
 
 static void simulate_predictor(struct branch *b)
 {
-    double lap = bpred_cond_steady(predictor_lap, b, isa_insn_align_bits, PREDICTOR_MAX_LAPS);
-    b->sim_laps = PREDICTOR_MAX_LAPS;
+    double lap = bpred_cond_steady(predictor_lap, b, isa_insn_align_bits, PREDICTOR_MAX_LAPS, &b->sim_laps);
     b->sim_mispred = lap < 0 ? NAN : lap / (double)b->slots;
-    if (lap >= 0) {   /* how many laps it took, for the warm-up */
-        struct bpred_cond *p = xmalloc(sizeof(*p)), *before = xmalloc(sizeof(*before));
-        bpred_cond_init(p, isa_insn_align_bits);
-        for (b->sim_laps = 1; b->sim_laps < PREDICTOR_MAX_LAPS; b->sim_laps++) {
-            memcpy(before, p, sizeof(*p));
-            predictor_lap(p, b);
-            if (!memcmp(before, p, sizeof(*p)))
-                break;
-        }
-        free(p);
-        free(before);
-    }
 }
 
 static int branch_setup(struct case_ *c)
