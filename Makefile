@@ -33,7 +33,7 @@ OBJS    := $(SRCS:%.c=$(OBJDIR)/%.o)
 UNIT    := $(patsubst tests/unit/%.c,$(OBJDIR)/tests/%,$(wildcard tests/unit/*.c))
 LIBOBJS := $(filter-out $(OBJDIR)/cmd/main.o,$(OBJS))
 
-.PHONY: all deps run test kernel-check kernel-matrix bench bench-timing bench-load bench-sample bench-roofline clean fuzz fuzz-ubsan fuzz-run install uninstall emu FORCE
+.PHONY: all deps run test kernel-check kernel-matrix sweep bench bench-timing bench-load bench-sample bench-roofline clean fuzz fuzz-ubsan fuzz-run install uninstall emu FORCE
 all: $(BIN) $(UNIT)
 
 # The commit the binary is built from, for every run's manifest; rewritten only when it changes,
@@ -102,6 +102,17 @@ kernel-matrix: deps
 bench: deps
 	$(MAKE) all
 	scripts/bench-measure.sh
+
+# A long parameter sweep of every kernel's model under sim (make test runs 120 cases under one
+# fixture): SWEEP_CASES drawn cases under each of SWEEP_HOSTS (fixtures, NAME+curve with its
+# measured curve, 'this' for this machine), seed SWEEP_SEED (new each time; printed, so that a
+# failure is drawn again with the same seed). About 1-3 s a case.
+SWEEP_CASES ?= 1000
+SWEEP_SEED ?= $(shell date +%s)
+SWEEP_HOSTS ?= zen5-vm emr-vm+curve zen4 this
+sweep: all
+	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) PMUCAL_SWEEP_CASES=$(SWEEP_CASES) PMUCAL_SWEEP_SEED=$(SWEEP_SEED) \
+	    PMUCAL_SWEEP_HOSTS="$(SWEEP_HOSTS)" prove -v tests/55-sim-sweep.t
 
 # Timing gates about this host now (latency against the vendor's figures, the closure, the curve's
 # levels): they report how a shared machine behaves today, so they live here and not in make test.

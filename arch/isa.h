@@ -210,8 +210,12 @@ int isa_bbexec_emit(struct emit *e, uint64_t words, uint64_t sqrts, struct shape
  * apart, the body at block first, block i jumping to block next[i] (n: the test); indirect: a jump through the
  * slot (entry_bytes 8) to one of the targets (labels bound here), each the loop test. Code larger
  * than isa_branch_max_bytes cannot loop back. */
+/* branch_at (branches + 1 entries, or NULL): the code offset of each conditional branch instruction,
+ * the loop test's last, for a model of a predictor indexed by address (core/bpred.h). */
 uint64_t isa_branch_cond(struct emit *e, int body, int test, uint64_t branches, uint64_t density, uint64_t slots,
-                         uint64_t entry_bytes);
+                         uint64_t entry_bytes, uint64_t *branch_at);
+/* Low bits of every instruction address that are always zero (0 on x86, 2 on A64). */
+extern const unsigned isa_insn_align_bits;
 uint64_t isa_branch_uncond(struct emit *e, int body, int test, uint64_t n, uint64_t spacing, uint64_t first,
                            const uint64_t *next);
 uint64_t isa_branch_indirect(struct emit *e, int body, int test, uint64_t slots, uint64_t ntargets, const int *targets);

@@ -17,6 +17,8 @@ void shape_slot_word(struct emit *e, uint64_t word);
  * long (its bit test included). */
 void shape_bit_branch(struct emit *e, unsigned bit, int label);
 extern const size_t shape_bit_branch_bytes;
+/* The conditional jump's own bytes, at the end of shape_bit_branch and of emit_loop_test. */
+extern const size_t shape_bit_branch_jump_bytes, shape_loop_jump_bytes;
 /* A jump through the slot's first word (entry_bytes 8): its instructions. */
 uint64_t shape_jump_through_slot(struct emit *e);
 #endif

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 uint64_t isa_branch_cond(struct emit *e, int body, int test, uint64_t branches, uint64_t density, uint64_t slots,
-                         uint64_t entry_bytes)
+                         uint64_t entry_bytes, uint64_t *branch_at)
 {
     uint64_t spacing = 64 / density;
     emit_bind(e, body);
@@ -26,9 +26,13 @@ uint64_t isa_branch_cond(struct emit *e, int body, int test, uint64_t branches, 
         int next = emit_label(e);
         shape_bit_branch(e, (unsigned)(j % 64), next);   /* taken or not, on to the next instruction */
         emit_bind(e, next);
+        if (branch_at)
+            branch_at[j] = e->len - shape_bit_branch_jump_bytes;
     }
     emit_bind(e, test);
     emit_loop_test(e, body);
+    if (branch_at)
+        branch_at[branches] = e->len - shape_loop_jump_bytes;
     uint64_t insns = e->ninsn - n0;
     emit_ret(e);
     return insns;

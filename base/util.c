@@ -18,12 +18,23 @@ static void vsay(const char *tag, const char *fmt, va_list ap)
     fputc('\n', stderr);
 }
 
+static char last_error[512];
+
 void pm_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    va_list copy;
+    va_copy(copy, ap);
+    vsnprintf(last_error, sizeof(last_error), fmt, copy);
+    va_end(copy);
     vsay("error: ", fmt, ap);
     va_end(ap);
+}
+
+const char *pm_last_error(void)
+{
+    return last_error;
 }
 
 void pm_warn(const char *fmt, ...)

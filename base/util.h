@@ -12,6 +12,9 @@
 
 /* One line "pmucal: <message>" on stderr. Errors name the input and the fix. */
 void pm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The text of the last pm_error ("" before any): a caller that turns a failure into a verdict
+ * gives its reason. */
+const char *pm_last_error(void);
 void pm_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Progress and notes go to stderr too, so stdout stays TAP or a table. */
 void pm_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

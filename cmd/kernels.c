@@ -32,8 +32,8 @@ static void show(const struct kernel *k)
     printf("%s: %s\n", k->name, k->summary);
     for (int i = 0; k->params[i].name; i++) {
         const struct param *p = &k->params[i];
-        printf("  %-12s default %-8s %s%s%s\n", p->name, p->def, p->help, p->choices ? "; one of " : "",
-               p->choices ? p->choices : "");
+        printf("  %-12s default %-8s %s%s%s%s%s\n", p->name, p->def, p->help, p->choices ? "; one of " : "",
+               p->choices ? p->choices : "", p->range ? "; domain " : "", p->range ? p->range : "");
     }
     if (k->matrix) {
         printf("  default validation cases:\n");
@@ -55,6 +55,7 @@ static void show_json(struct json *j, const struct kernel *k)
         json_string(j, "default", p->def);
         json_string(j, "help", p->help);
         json_string(j, "choices", p->choices);
+        json_string(j, "range", p->range);
         json_object_end(j);
     }
     json_array_end(j);

@@ -11,6 +11,7 @@
 #include "host/cpuload.h"
 #include "validate/classify.h"
 #include "validate/replay.h"
+#include "validate/sweep.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,13 +21,17 @@
 
 static int validate_main(int argc, char **argv);
 
-enum { K_KERNEL = CLI_LONG, K_CASE, K_RESUME, K_KTAP };
+enum { K_KERNEL = CLI_LONG, K_CASE, K_RESUME, K_KTAP, K_SWEEP, K_SEED };
 
 static const struct cli_option validate_options[] = {
     MO_EVENTS, MO_REPS, MO_GROUP_SIZE, MO_PMU, MO_VENDOR_JSON, MO_ITERS, MO_TARGET_MS, MO_SOURCE, MO_EXPECT,
     MO_NO_AUTO_EXPECT, MO_CPU, MO_CPUS,
     {"kernel", K_KERNEL, "NAME", "only this kernel's cases (may be repeated)"},
     {"case", K_CASE, "'KERNEL p=v'", "only this case (may be repeated; replaces the default matrix)"},
+    {"sweep", K_SWEEP, "N", "instead of the default matrix, N cases drawn at random from the kernels'\n"
+                            "declared domains (of --kernel NAME only, if given), edges included: a\n"
+                            "setup's refusal of a combination is a SKIP with its reason"},
+    {"seed", K_SEED, "N", "the sweep's seed (default 1); the same seed draws the same cases anywhere"},
     MO_LABEL("validate, or the source name"),
     MO_OUT,
     {"ktap", K_KTAP, "FILE", "also write the verdicts as KTAP to FILE when the run ends (as\n"
@@ -163,23 +168,39 @@ static void add_case(struct case_list *l, struct case_ *c)
 }
 
 /* Every case is built before anything is measured, so a bad --case fails at once. */
-static int collect_cases(struct case_list *l, char **kernels, int nk, char **cases, int nc)
+static int case_of_text(struct case_list *l, const char *text, const char *option)
 {
-    for (int i = 0; i < nc; i++) {
-        char *space = strchr(cases[i], ' ');
-        char *name = space ? strndup(cases[i], (size_t)(space - cases[i])) : xstrdup(cases[i]);
-        const struct kernel *k = kernel_find(name);
-        if (!k) {
-            pm_error("--case '%s': unknown kernel '%s'; 'pmucal kernels' lists them", cases[i], name);
-            free(name);
-            return -1;
-        }
+    const char *space = strchr(text, ' ');
+    char *name = space ? strndup(text, (size_t)(space - text)) : xstrdup(text);
+    const struct kernel *k = kernel_find(name);
+    if (!k) {
+        pm_error("%s '%s': unknown kernel '%s'; 'pmucal kernels' lists them", option, text, name);
         free(name);
-        struct case_ *c = case_from_text(k, space ? space + 1 : "");
-        if (!c)
-            return -1;
-        add_case(l, c);
+        return -1;
     }
+    free(name);
+    struct case_ *c = case_from_text(k, space ? space + 1 : "");
+    if (!c)
+        return -1;
+    add_case(l, c);
+    return 0;
+}
+
+static int collect_cases(struct case_list *l, char **kernels, int nk, char **cases, int nc, uint64_t sweep,
+                         uint64_t seed)
+{
+    for (uint64_t i = 0; i < sweep; i++) {
+        char *text = sweep_case(seed, i, kernels, nk);
+        int rc = text ? case_of_text(l, text, "--sweep") : -1;
+        free(text);
+        if (rc)
+            return -1;
+    }
+    if (sweep)
+        return 0;
+    for (int i = 0; i < nc; i++)
+        if (case_of_text(l, cases[i], "--case"))
+            return -1;
     if (nc)
         return 0;
     for (const struct kernel **k = kernel_list(); *k; k++) {
@@ -210,6 +231,7 @@ struct validate_args {
     int nk, nc;
     const char *resume;   /* --resume RUN */
     const char *ktap;     /* --ktap FILE */
+    uint64_t sweep, seed; /* --sweep K, --seed N (1 unless given) */
     int given;            /* options other than --resume */
 };
 
@@ -228,6 +250,14 @@ static int validate_option(void *ctx, int key, const char *v)
     int rc = measure_cli_option(&validate_command, &a->o, key, v);
     if (rc >= 0)
         return rc;
+    if (key == K_SWEEP || key == K_SEED) {
+        uint64_t x;
+        if (!parse_u64(v, &x) || (key == K_SWEEP && (!x || x > 1000000)))
+            return cli_usage_error(&validate_command, "--%s %s: give a whole number%s", key == K_SWEEP ? "sweep" : "seed",
+                                   v, key == K_SWEEP ? " of cases, 1..1000000" : "");
+        *(key == K_SWEEP ? &a->sweep : &a->seed) = x;
+        return 0;
+    }
     if (key == K_KERNEL && a->nk < 64)
         a->kernels[a->nk++] = (char *)v;
     else if (key == K_CASE && a->nc < 256)
@@ -246,6 +276,7 @@ static int resume_args(struct validate_args *a, struct session *s)
     if (rc)
         return rc;
     memset(a, 0, sizeof(*a));
+    a->seed = 1;
     measure_cli_init(&a->o);
     if (session_reparse(s, validate_option, a))
         return 2;
@@ -321,6 +352,12 @@ static int measure_cases(struct validate_run *v)
         tap_point(tap, TAP_SKIP, desc, no_hw);
         json_int(&v->s.dir.manifest, "hardware_events_skipped", dropped);
     }
+    if (v->a.sweep)
+        tap_comment(tap, "sweep: %llu cases drawn from the kernels' declared domains with seed %llu; the same cases "
+                    "again: pmucal validate --source %s --sweep %llu --seed %llu%s%s; one case: --case 'LABEL'",
+                    (unsigned long long)v->a.sweep, (unsigned long long)v->a.seed, v->a.o.source,
+                    (unsigned long long)v->a.sweep, (unsigned long long)v->a.seed, v->a.nk ? " --kernel " : "",
+                    v->a.nk ? v->a.kernels[0] : "");
     if (session_resuming(&v->s))
         tap_comment(tap, "resuming: %d of %d cases finished and are kept (%d records, judged again, not measured); "
                     "%d records of unfinished cases or cut short dropped; %d cases to measure", rs->cases_kept, n,
@@ -429,6 +466,7 @@ static int validate_main(int argc, char **argv)
     struct validate_run v = {0};
     session_init(&v.s, &validate_command, argc, argv);
     measure_cli_init(&v.a.o);
+    v.a.seed = 1;
     if (cli_parse(&validate_command, argc, argv, validate_option, &v.a, NULL))
         return 2;
     int status = v.a.resume ? resume_args(&v.a, &v.s) : 0;
@@ -436,11 +474,16 @@ static int validate_main(int argc, char **argv)
     char *resume_argv[] = {"validate", "--resume", v.s.rs.run, NULL};
     if (v.a.resume)
         argc = 3, argv = resume_argv;
-    if (status || collect_cases(&v.list, v.a.kernels, v.a.nk, v.a.cases, v.a.nc) ||
+    if (!status && v.a.sweep && v.a.nc) {
+        pm_error("--sweep draws its cases: give it or --case, not both");
+        status = 2;
+    }
+    if (status || collect_cases(&v.list, v.a.kernels, v.a.nk, v.a.cases, v.a.nc, v.a.sweep, v.a.seed) ||
         measure_cli_engine(&v.a.o, &v.e, &v.events, &v.nevents)) {
         validate_free(&v, false);
         return status ? status : 2;
     }
+    v.e.setup_refusal_skips = v.a.sweep;
     /* Everything the user gave is checked; now the source may move the work elsewhere (sim:
      * this same command re-executed under valgrind, which writes the results folder). */
     int prep = measure_cli_prepare(&v.a.o, &v.e, argc, argv, &status);

@@ -163,6 +163,49 @@ static void note_missing_level(struct case_ *c, const struct param *p, const cha
              !t || !t->simulated ? " (hwloc)" : why[0] ? "" : " (the manifest's sim.geometry_notes say why)");
 }
 
+int param_domain(const struct param *p, struct param_domain *d, char *err, size_t n)
+{
+    *d = (struct param_domain){.step = 1};
+    if (!p->range) {
+        snprintf(err, n, "%s declares no range", p->name);
+        return -1;
+    }
+    char lo[32], hi[32], words[64] = "";
+    if (sscanf(p->range, "%31[^.]..%31s %63[^\n]", lo, hi, words) < 2 || !parse_size(lo, &d->lo)) {
+        snprintf(err, n, "%s's range '%s' is not LO..HI [pow2|step N|levels]", p->name, p->range);
+        return -1;
+    }
+    if (!strcmp(hi, "cpus")) {
+        int cpus[1024];
+        d->hi = (uint64_t)topo_cpus(cpus, 1024);
+    } else if (!parse_size(hi, &d->hi)) {
+        snprintf(err, n, "%s's range '%s': '%s' is not a number, a size or 'cpus'", p->name, p->range, hi);
+        return -1;
+    }
+    for (char *w = strtok(words, " "); w; w = strtok(NULL, " ")) {
+        if (!strcmp(w, "pow2"))
+            d->pow2 = true;
+        else if (!strcmp(w, "levels"))
+            d->levels = true;
+        else if (!strcmp(w, "step") && (w = strtok(NULL, " ")) && parse_size(w, &d->step) && d->step)
+            continue;
+        else {
+            snprintf(err, n, "%s's range '%s': unknown word '%s' (pow2, step N, levels)", p->name, p->range, w);
+            return -1;
+        }
+    }
+    if (d->lo > d->hi) {
+        snprintf(err, n, "%s's range '%s' is empty", p->name, p->range);
+        return -1;
+    }
+    return 0;
+}
+
+bool param_domain_has(const struct param_domain *d, uint64_t x)
+{
+    return x >= d->lo && x <= d->hi && x % d->step == 0 && (!d->pow2 || (x & (x - 1)) == 0);
+}
+
 static bool value_ok(const struct kernel *k, const struct param *p, const char *v)
 {
     uint64_t x;
@@ -189,8 +232,14 @@ static bool value_ok(const struct kernel *k, const struct param *p, const char *
                  k->name, p->name, v);
         return false;
     case PARAM_UINT:
-        if (parse_u64(v, &x))
-            return true;
+        if (parse_u64(v, &x)) {
+            struct param_domain d;
+            char err[160];
+            if (!p->range || param_domain(p, &d, err, sizeof(err)) || param_domain_has(&d, x))
+                return true;
+            pm_error("%s: %s=%s is outside its domain %s; give a value in it", k->name, p->name, v, p->range);
+            return false;
+        }
         pm_error("%s: %s=%s is not a whole number", k->name, p->name, v);
         return false;
     case PARAM_ENUM:
@@ -412,9 +461,59 @@ bool case_isa_usable(struct case_ *c, unsigned isa)
     return true;
 }
 
+/* A model defect seeded on purpose, as counter defects are seeded into the sim source: a test
+ * shows that a parameter sweep finds a wrong model (tests/55-sim-sweep.t). PMUCAL_MODEL_DEFECT is
+ * "KERNEL [p=v ...]: QUANTITY +N" (or "*F"): in that kernel's cases whose parameters have those
+ * values, the model's QUANTITY is off by N (or F times itself), before what derives from it. */
+#define MODEL_DEFECT_ENV "PMUCAL_MODEL_DEFECT"
+
+static bool first_word_is_kernel(const char *text, const char *end)
+{
+    char name[64];
+    size_t n = strcspn(text, " :");
+    snprintf(name, sizeof(name), "%.*s", (int)(n < (size_t)(end - text) ? n : (size_t)(end - text)), text);
+    return kernel_find(name) != NULL;
+}
+
+static void seed_model_defect(const struct case_ *c, struct quantities *q)
+{
+    const char *spec = getenv(MODEL_DEFECT_ENV);
+    if (!spec || !*spec)
+        return;
+    char *text = xstrdup(spec), *colon = strchr(text, ':'), qname[64], op;
+    double by;
+    int id = -1;
+    if (!colon || sscanf(colon + 1, " %63s %c%lf", qname, &op, &by) != 3 || (op != '+' && op != '*') ||
+        (id = quantity_lookup(qname)) < 0 || !first_word_is_kernel(text, colon)) {
+        pm_error("%s='%s': give 'KERNEL [p=v ...]: QUANTITY +N' or '... *F', a kernel 'pmucal kernels' lists and a "
+                 "quantity 'pmucal quantities' lists", MODEL_DEFECT_ENV, spec);
+        exit(2);
+    }
+    *colon = 0;
+    bool match = true;
+    char *save = NULL;
+    for (char *w = strtok_r(text, " ", &save); w && match; w = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(w, '=');
+        if (w == text && !eq)
+            match = !strcmp(w, c->kernel->name);
+        else if (!eq || (*eq = 0, !kernel_has_param(c->kernel, w)))
+            match = false;
+        else
+            match = !strcmp(case_str(c, w), eq + 1);
+    }
+    static bool told;
+    if (!told)
+        pm_warn("%s seeds a model defect: %s", MODEL_DEFECT_ENV, spec);
+    told = true;
+    if (match && !isnan(q->v[id]))
+        q->v[id] = op == '+' ? q->v[id] + by : q->v[id] * by;
+    free(text);
+}
+
 void case_model(const struct case_ *c, struct quantities *q)
 {
     quantities_unstated(q);
     c->kernel->model(c, q);
+    seed_model_defect(c, q);
     quantities_derive(q);
 }

@@ -24,7 +24,21 @@ struct param {
     const char *def;       /* default value, as text */
     const char *help;
     const char *choices;   /* PARAM_ENUM: "a|b|c" */
+    /* PARAM_UINT, PARAM_SIZE: the domain, "LO..HI" with optional words after it: "pow2" (powers of
+     * two only), "step N" (multiples of N), "levels" (cache level names too); HI may be "cpus", the
+     * CPUs this process may run on. What setup accepts; a parameter sweep draws from it
+     * (validate/sweep.h). NULL: not swept. Parsed by param_domain. */
+    const char *range;
 };
+
+struct param_domain {
+    uint64_t lo, hi, step;   /* step 1 unless declared */
+    bool pow2, levels;
+};
+/* p's declared domain; -1 with err filled when the text is malformed or p declares none. */
+int param_domain(const struct param *p, struct param_domain *d, char *err, size_t n);
+/* Is x inside d (range, step, power of two)? */
+bool param_domain_has(const struct param_domain *d, uint64_t x);
 
 #define KERNEL_MAX_PARAMS 16
 

@@ -65,21 +65,34 @@ uint64_t lru_count_misses(struct lru_count *lc)
 void lru_count_walk(const struct topo *t, void (*add)(struct lru_count *lc, const void *walk), const void *walk,
                     uint64_t *d1_misses, uint64_t *ll_misses)
 {
+    uint64_t misses[2], edges[2];
+    lru_count_walk_edges(t, add, walk, misses, edges);
+    *d1_misses = misses[0];
+    *ll_misses = misses[1];
+}
+
+void lru_count_walk_edges(const struct topo *t, void (*add)(struct lru_count *lc, const void *walk), const void *walk,
+                          uint64_t misses[2], uint64_t edges[2])
+{
     int last = topo_last_level(t);
     const struct cache_level *levels[] = {&t->data[1], last ? &t->data[last] : NULL};
-    uint64_t *out[] = {d1_misses, ll_misses};
     struct lru_count lc[2];
     for (int i = 0; i < 2; i++) {
-        *out[i] = 0;
+        misses[i] = edges[i] = 0;
         lc[i].lines_in_set = NULL;
         if (!levels[i] || !levels[i]->size)
             continue;
         lru_count_init(&lc[i], levels[i], i && lc[0].lines_in_set ? &lc[0] : NULL);
         add(&lc[i], walk);
+        for (uint64_t s = 0; s < lc[i].sets; s++) {
+            uint64_t n = lc[i].lines_in_set[s];
+            if (n <= lc[i].ways && n + LRU_EDGE_WAYS > lc[i].ways)
+                edges[i] += n;
+        }
     }
     for (int i = 1; i >= 0; i--)   /* the last level's first: it reads D1's counts */
         if (lc[i].lines_in_set)
-            *out[i] = lru_count_misses(&lc[i]);
+            misses[i] = lru_count_misses(&lc[i]);
 }
 
 /* One simulated LRU cache: per set, its lines from most to least recently used, each stored as

@@ -22,9 +22,9 @@ struct bbexec {
 };
 
 static const struct param bbexec_params[] = {
-    {"copy", PARAM_UINT, "4", "words copied on the odd side, 1..64 (a load and a store each)", NULL},
-    {"sqrts", PARAM_UINT, "1", "square roots of 2.0 (sqrtsd, fsqrt) on the even side, 1..64", NULL},
-    {NULL, 0, NULL, NULL, NULL},
+    {"copy", PARAM_UINT, "4", "words copied on the odd side, 1..64 (a load and a store each)", NULL, "1..64"},
+    {"sqrts", PARAM_UINT, "1", "square roots of 2.0 (sqrtsd, fsqrt) on the even side, 1..64", NULL, "1..64"},
+    {NULL, 0, NULL, NULL, NULL, NULL},
 };
 
 static int bbexec_setup(struct case_ *c)

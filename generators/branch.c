@@ -10,6 +10,7 @@
  * every pattern. The ISA writes the code (arch/isa.h: x86's bt/jb, A64's tbnz). */
 #include "base/rng.h"
 #include "base/util.h"
+#include "core/bpred.h"
 #include "core/lru.h"
 #include "generators/gen.h"
 #include "host/geometry.h"
@@ -31,22 +32,26 @@ struct branch {
     double taken_fraction;    /* over the whole table */
     uint64_t body_insn;       /* instructions of one iteration, counted as emitted */
     uint64_t density;
+    uint64_t *branch_at;      /* cond: each branch's code offset, the loop test's last (isa_branch_cond) */
+    double sim_mispred;       /* cond under a source with the simulated predictor (core/bpred.h): its steady
+                                 mispredicts per iteration; NAN when that is not determined */
+    int sim_laps;             /* laps it took to settle */
 };
 
 static const struct param branch_params[] = {
     {"kind", PARAM_ENUM, "cond", "cond: conditional branches; uncond: a chain of direct jumps; indirect: one "
-     "jump through a table over 'targets' targets", "cond|uncond|indirect"},
+     "jump through a table over 'targets' targets", "cond|uncond|indirect", NULL},
     {"pattern", PARAM_ENUM, "taken", "outcomes: taken, never, alternate, period (taken once every 'period'), random "
      "(seeded, fair); indirect: taken = one target, period = the targets in turn, random = a random target",
-     "taken|never|alternate|period|random"},
-    {"period", PARAM_UINT, "4", "pattern=period: a power of two, 2..1024", NULL},
+     "taken|never|alternate|period|random", NULL},
+    {"period", PARAM_UINT, "4", "pattern=period: a power of two, 2..1024", NULL, "2..1024 pow2"},
     {"branches", PARAM_UINT, "8", "distinct conditional branches or chained jumps per iteration, 1..16384 "
-     "(thousands overflow the BTB)", NULL},
-    {"density", PARAM_ENUM, "2", "branches per 64 bytes of code", "1|2|4"},
-    {"order", PARAM_ENUM, "random", "kind=uncond: the order the chain visits its jumps in memory", "linear|random"},
-    {"targets", PARAM_UINT, "4", "kind=indirect: distinct targets, 2..4096", NULL},
-    {"seed", PARAM_UINT, "1", "seed of the random outcomes, order and targets", NULL},
-    {NULL, 0, NULL, NULL, NULL},
+     "(thousands overflow the BTB)", NULL, "1..16384"},
+    {"density", PARAM_ENUM, "2", "branches per 64 bytes of code", "1|2|4", NULL},
+    {"order", PARAM_ENUM, "random", "kind=uncond: the order the chain visits its jumps in memory", "linear|random", NULL},
+    {"targets", PARAM_UINT, "4", "kind=indirect: distinct targets, 2..4096", NULL, "2..4096"},
+    {"seed", PARAM_UINT, "1", "seed of the random outcomes, order and targets", NULL, "0..4294967295"},
+    {NULL, 0, NULL, NULL, NULL, NULL},
 };
 
 /* Table entries per slot chosen so the table is 256 KiB: a random pattern repeats only after
@@ -72,6 +77,32 @@ static bool outcome(const struct branch *b, uint64_t slot, struct rng *r)
     case RANDOM: return rng_next(r) >> 63;
     }
     return false;
+}
+
+/* One lap of the table through the simulated predictor, as the code runs it: the iteration
+ * counter counts down, so the slots are visited from the last to the first; in each, the
+ * branches in order, then the loop test (taken). Each branch jumps to the next instruction, so the
+ * predictor sees its outcome inverted (bpred.h). */
+static uint64_t predictor_lap(struct bpred_cond *p, const void *arg)
+{
+    const struct branch *b = arg;
+    uintptr_t base = (uintptr_t)b->g.code.base;
+    uint64_t miss = 0;
+    for (uint64_t s = b->slots; s-- > 0;) {
+        const uint64_t *slot = b->table + s * b->words;
+        for (uint64_t j = 0; j < b->branches; j++)
+            miss += bpred_cond_step(p, base + b->branch_at[j], !(slot[j / 64] >> (j % 64) & 1));
+        miss += bpred_cond_step(p, base + b->branch_at[b->branches], true);
+    }
+    return miss;
+}
+
+#define PREDICTOR_MAX_LAPS 64
+
+static void simulate_predictor(struct branch *b)
+{
+    double lap = bpred_cond_steady(predictor_lap, b, isa_insn_align_bits, PREDICTOR_MAX_LAPS, &b->sim_laps);
+    b->sim_mispred = lap < 0 ? NAN : lap / (double)b->slots;
 }
 
 static int branch_setup(struct case_ *c)
@@ -132,7 +163,8 @@ static int branch_setup(struct case_ *c)
                     ones++;
                 }
         b->taken_fraction = (double)ones / (double)(b->slots * b->branches);
-        b->body_insn = isa_branch_cond(e, body, test, b->branches, b->density, b->slots, b->words * 8);
+        b->branch_at = xmalloc((b->branches + 1) * sizeof(*b->branch_at));
+        b->body_insn = isa_branch_cond(e, body, test, b->branches, b->density, b->slots, b->words * 8, b->branch_at);
     } else if (b->kind == UNCOND) {
         uint64_t n = b->branches, spacing = 64 / b->density;
         uint64_t *order = xmalloc(n * sizeof(*order));   /* order[k]: the block visited k-th */
@@ -180,6 +212,10 @@ static int branch_setup(struct case_ *c)
         free(target_labels);
     }
     c->warm_iters = b->slots;
+    if (b->kind == COND && c->simple_predictor) {
+        simulate_predictor(b);
+        c->warm_iters = b->slots * (uint64_t)(b->sim_laps + 1);   /* the predictor settled, as the model's */
+    }
     snprintf(c->detail, sizeof(c->detail), "code=%s inst/iter=%llu table=%s",
              fmt_size(b->g.code.size), (unsigned long long)b->body_insn,
              b->table ? fmt_size(b->kind == COND ? b->slots * b->words * 8 : b->slots * 8) : "none");
@@ -192,18 +228,29 @@ static void branch_run(struct case_ *c, uint64_t iters)
     b->g.entry(iters, b->table);
 }
 
-/* The table is read one entry an iteration, in order: a lap of it visits each line once, and a
- * line misses a warm LRU cache when its set holds more of the table's lines than ways, the last
- * level seeing only D1's misses (lru.h). */
+/* The table is read one entry an iteration, in order: a lap of it visits each line read once,
+ * and a line misses a warm LRU cache when its set holds more of the table's lines than ways, the
+ * last level seeing only D1's misses (lru.h). A conditional slot is a power of two of words of
+ * which only the branches' words are read: the lines beyond them are never touched; the table
+ * need not start on a line, so a slot may share its first line with the one before (each line is
+ * counted once: 'branches=906' read 2 D1 misses an iteration where 3 were counted). */
 struct table_lines {
     uintptr_t from;
-    uint64_t lines;
+    uint64_t slots, slot_bytes, read_bytes;
 };
 
 static void add_table_lines(struct lru_count *lc, const void *walk)
 {
     const struct table_lines *l = walk;
-    lru_count_add_lines(lc, l->from, l->lines);
+    uintptr_t next = 0;   /* the first line no slot has added: a slot may start in the last one's line */
+    for (uint64_t s = 0; s < l->slots; s++) {
+        uintptr_t a = l->from + s * l->slot_bytes, first = a & ~(uintptr_t)63, end = a + l->read_bytes;
+        if (first < next)
+            first = next;
+        if (end > first)
+            lru_count_add_lines(lc, first, (end - first + 63) / 64);
+        next = (end + 63) & ~(uintptr_t)63;
+    }
 }
 
 static void table_misses(const struct branch *b, struct quantities *q)
@@ -211,9 +258,15 @@ static void table_misses(const struct branch *b, struct quantities *q)
     q->v[Q_D1_MISS_WARM] = q->v[Q_LL_MISS_WARM] = 0;
     if (!b->table)
         return;
-    uint64_t entry = b->kind == COND ? 8 * (1ull << log2_ceil(b->words)) : 8, bytes = entry * b->slots;
-    struct table_lines l = {.from = (uintptr_t)b->table & ~(uintptr_t)63};
-    l.lines = ((uintptr_t)b->table + bytes - l.from + 63) / 64;
+    struct table_lines l = {.from = (uintptr_t)b->table, .slots = b->slots, .slot_bytes = 8, .read_bytes = 8};
+    if (b->kind == COND) {
+        l.slot_bytes = 8 * b->words;
+        l.read_bytes = 8 * ((b->branches + 63) / 64);
+    }
+    if (l.read_bytes == l.slot_bytes || l.slot_bytes < 64) {   /* every line read: one run of them */
+        l.read_bytes = l.slot_bytes * l.slots;
+        l.slots = 1;
+    }
     uint64_t d1, ll;
     lru_count_walk(topo_get(), add_table_lines, &l, &d1, &ll);
     q->v[Q_D1_MISS_WARM] = (double)d1 / (double)b->slots;   /* a lap is 'slots' iterations */
@@ -237,12 +290,12 @@ static void branch_model(const struct case_ *c, struct quantities *q)
         q->v[Q_BR_COND_TAKEN] = n * b->taken_fraction + 1;
         q->v[Q_BR_COND_NTAKEN] = n * (1 - b->taken_fraction);
         q->v[Q_BR_ALL] = n + 1;
-        if (b->pattern == TAKEN || b->pattern == NEVER)
+        if (c->simple_predictor)
+            q->v[Q_BR_MISPRED] = b->sim_mispred;   /* the simulated predictor's own steady state (bpred.h) */
+        else if (b->pattern == TAKEN || b->pattern == NEVER)
             q->v[Q_BR_MISPRED] = 0;
         else if (b->pattern == RANDOM)
             q->v[Q_BR_MISPRED] = n * 0.5;   /* fair independent bits: no predictor beats chance */
-        else if (b->pattern == PERIOD && c->simple_predictor)
-            q->v[Q_BR_MISPRED] = NAN;       /* a 2-bit, short-history predictor (callgrind's) misses some */
         else if ((b->pattern == ALTERNATE ? 2 : b->period) * (b->branches + 1) <= 512)
             q->v[Q_BR_MISPRED] = 0;         /* the pattern fits a global history a modern predictor keeps */
         else
@@ -258,9 +311,14 @@ static void branch_model(const struct case_ *c, struct quantities *q)
         q->v[Q_BR_INDIRECT] = 1;
         q->v[Q_BR_COND] = q->v[Q_BR_COND_TAKEN] = 1;
         q->v[Q_BR_ALL] = 2;
-        /* A last-target table (a textbook predictor's) is wrong on every jump of a cycling sequence. */
-        q->v[Q_BR_MISPRED] = b->pattern == RANDOM ? 1.0 - 1.0 / (double)b->targets
-                           : c->simple_predictor && b->targets > 1 ? 1 : 0;
+        /* A last-target table (the simulated one's, bpred.h) misses each change of target: none
+         * for one target (pattern=taken), every jump of the cycling sequence, the table's own
+         * changes for random targets. A modern predictor learns the cycle (its history tells the
+         * targets apart); for fair random targets none beats chance. */
+        if (c->simple_predictor)
+            q->v[Q_BR_MISPRED] = (double)bpred_indirect_lap(b->table, b->slots) / (double)b->slots;
+        else
+            q->v[Q_BR_MISPRED] = b->pattern == RANDOM ? 1.0 - 1.0 / (double)b->targets : 0;
         q->v[Q_BR_COND_MISPRED] = 0;   /* the loop branch */
     }
 }
@@ -271,6 +329,7 @@ static void branch_teardown(struct case_ *c)
     if (b) {
         gen_free(&b->g);
         free(b->table);
+        free(b->branch_at);
     }
     free(b);
     c->priv = NULL;

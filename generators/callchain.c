@@ -16,13 +16,13 @@ struct callchain {
 };
 
 static const struct param callchain_params[] = {
-    {"depth", PARAM_UINT, "8", "nested calls per iteration, 1..4096", NULL},
+    {"depth", PARAM_UINT, "8", "nested calls per iteration, 1..4096", NULL, "1..4096"},
     {"kind", PARAM_ENUM, "direct", "direct: a call of the next level; indirect: its address loaded from a table, "
-     "called through a register ('pmucal gen callchain kind=indirect --asm' lists the code)", "direct|indirect"},
+     "called through a register ('pmucal gen callchain kind=indirect --asm' lists the code)", "direct|indirect", NULL},
     {"ras", PARAM_UINT, "32", "return-stack entries the model assumes: returns beyond them are expected to "
      "mispredict. 32 is the depth AMD gave for Zen's return stack; check it on a CPU with a depth sweep "
-     "(cycles per call jump past it)", NULL},
-    {NULL, 0, NULL, NULL, NULL},
+     "(cycles per call jump past it)", NULL, "0..4096"},
+    {NULL, 0, NULL, NULL, NULL, NULL},
 };
 
 static int callchain_setup(struct case_ *c)

@@ -19,9 +19,9 @@ struct ifetch {
 
 static const struct param ifetch_params[] = {
     {"size", PARAM_SIZE, "L1", "code bytes: bytes, or a level of the instruction side: L1 (half of L1I), L2, L3 "
-     "(well inside the unified levels), DRAM (2 x the last level, at least 64 MiB)", NULL},
-    {"page", PARAM_ENUM, "4k", "pages backing the code: 4k, or 2m (transparent huge pages; SKIP where not obtained)", "4k|2m"},
-    {NULL, 0, NULL, NULL, NULL},
+     "(well inside the unified levels), DRAM (2 x the last level, at least 64 MiB)", NULL, "32..2G levels"},
+    {"page", PARAM_ENUM, "4k", "pages backing the code: 4k, or 2m (transparent huge pages; SKIP where not obtained)", "4k|2m", NULL},
+    {NULL, 0, NULL, NULL, NULL, NULL},
 };
 
 static uint64_t code_size(const struct case_ *c)

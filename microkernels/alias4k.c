@@ -13,8 +13,8 @@
 
 static const struct param alias4k_params[] = {
     {"store", PARAM_ENUM, "apart", "alias: the store is 4096 bytes below the load (4K alias); apart: 3840 bytes below",
-     "alias|apart"},
-    {NULL, 0, NULL, NULL, NULL},
+     "alias|apart", NULL},
+    {NULL, 0, NULL, NULL, NULL, NULL},
 };
 
 struct alias4k {

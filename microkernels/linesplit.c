@@ -12,8 +12,8 @@
 
 static const struct param linesplit_params[] = {
     {"offset", PARAM_UINT, "0", "byte offset of the 8-byte word in a 4 KiB page, 0..4095: 0 aligned, 60 crosses a "
-     "cache line, 4092 crosses the page too", NULL},
-    {NULL, 0, NULL, NULL, NULL},
+     "cache line, 4092 crosses the page too", NULL, "0..4095"},
+    {NULL, 0, NULL, NULL, NULL, NULL},
 };
 
 struct linesplit {

@@ -26,12 +26,12 @@
 
 static const struct param mixwalk_params[] = {
     {"l3_size", PARAM_SIZE, "0", "bytes of lines visited once per lap (outside L2, inside L3); 0: twice the L2, at least 2M",
-     NULL},
-    {"l2_size", PARAM_SIZE, "64k", "bytes of lines visited 8 times per lap (inside L2, outside L1)", NULL},
-    {"hops", PARAM_UINT, "1", "loads within each L3 line after its first (L1 hits), 0..7", NULL},
-    {"page", PARAM_ENUM, "auto", "page size, as walker's page parameter", "4k|2m|auto"},
-    {"seed", PARAM_UINT, "1", "seed of the random orders", NULL},
-    {NULL, 0, NULL, NULL, NULL},
+     NULL, "0..1G step 64k"},
+    {"l2_size", PARAM_SIZE, "64k", "bytes of lines visited 8 times per lap (inside L2, outside L1)", NULL, "128..64M step 64"},
+    {"hops", PARAM_UINT, "1", "loads within each L3 line after its first (L1 hits), 0..7", NULL, "0..7"},
+    {"page", PARAM_ENUM, "auto", "page size, as walker's page parameter", "4k|2m|auto", NULL},
+    {"seed", PARAM_UINT, "1", "seed of the random orders", NULL, "0..4294967295"},
+    {NULL, 0, NULL, NULL, NULL, NULL},
 };
 
 /* Edge hits (lru.h) beyond one load in this many a lap refuse a case under sim: the first default

@@ -65,16 +65,16 @@ static const struct param snoop_params[] = {
     {"mode", PARAM_ENUM, "hitm", "hitm: the writer stores to every line (modified in its cache); shared: the "
      "writer only reads them after they were flushed (clean in its cache); flush: the lines are flushed "
      "(flushed from every cache), nobody holds them, they come from DRAM; local: the reader's own copies (reference)",
-     "hitm|shared|flush|local"},
+     "hitm|shared|flush|local", NULL},
     {"size", PARAM_SIZE, "L2", "segment the writer prepares and a run reads: bytes or L1|L2|L3|DRAM (well inside "
-     "it); L1 and L2 stay in the writer's private caches, L3 mostly spills to the shared L3", NULL},
-    {"init_cpu", PARAM_CPU, "0", "CPU that first touches the buffer (builds the ring)", NULL},
-    {"writer_cpu", PARAM_CPU, "1", "CPU of the writer thread; must differ from run_cpu", NULL},
-    {"run_cpu", PARAM_CPU, "0", "CPU of the reader: the measuring thread, the one whose counters are read", NULL},
+     "it); L1 and L2 stay in the writer's private caches, L3 mostly spills to the shared L3", NULL, "128..1G levels"},
+    {"init_cpu", PARAM_CPU, "0", "CPU that first touches the buffer (builds the ring)", NULL, NULL},
+    {"writer_cpu", PARAM_CPU, "1", "CPU of the writer thread; must differ from run_cpu", NULL, NULL},
+    {"run_cpu", PARAM_CPU, "0", "CPU of the reader: the measuring thread, the one whose counters are read", NULL, NULL},
     {"numa", PARAM_ENUM, "local", "NUMA node of the buffer (first touch under hwloc memory binding): local to "
-     "run_cpu, or remote (another node; SKIP on a one-node machine)", "local|remote"},
-    {"seed", PARAM_UINT, "1", "seed of the ring's random order", NULL},
-    {NULL, 0, NULL, NULL, NULL},
+     "run_cpu, or remote (another node; SKIP on a one-node machine)", "local|remote", NULL},
+    {"seed", PARAM_UINT, "1", "seed of the ring's random order", NULL, "0..4294967295"},
+    {NULL, 0, NULL, NULL, NULL, NULL},
 };
 
 /* The writer's job on every line: a store to word 1 (the ring pointer in word 0 stays), or a load. */

@@ -21,8 +21,8 @@ static const struct param stlf_params[] = {
     {"variant", PARAM_ENUM, "forward", "block: 4-byte store then an overlapping 8-byte load (forwarding fails); "
      "forward: 8-byte store then the same 8-byte load (renamed where the CPU renames memory); partial: 8-byte "
      "store then a 4-byte load of its bytes 4-7 (forwarded, not renamed); none: the loads alone (no store)",
-     "block|forward|partial|none"},
-    {NULL, 0, NULL, NULL, NULL},
+     "block|forward|partial|none", NULL},
+    {NULL, 0, NULL, NULL, NULL, NULL},
 };
 
 struct stlf {

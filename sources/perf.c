@@ -302,6 +302,12 @@ static void open_events(struct group *team, struct thread_group *g, struct event
              * engine splits the group on this reason. */
             snprintf(why, sizeof(why), "no free counter (EINVAL on joining a group of %d hardware events, though "
                      "it opens alone): the group holds more events than the PMU has counters", joined);
+        else if (!hardware && s->count_kernel && !s->exclude_user && (rc == -EACCES || rc == -EPERM))
+            /* Counted user-side instead it would read 0 by construction: a rule on it could not fail. */
+            snprintf(why, sizeof(why), "counted on the kernel's side, where it happens, which "
+                     "kernel.perf_event_paranoid=%d keeps from this user (user-side only it would read 0 by "
+                     "construction); give CAP_PERFMON or 'sudo sysctl kernel.perf_event_paranoid=1'",
+                     perf_paranoid_level());
         else
             perf_open_reason(-rc, hardware, why, sizeof(why));
         s->unsupported = xstrdup(why);

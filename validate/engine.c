@@ -423,6 +423,14 @@ int engine_case(struct engine *e, struct case_ *c, struct event_spec *events, in
         c->kernel->teardown(c);
         return MEASURE_OK;
     }
+    if (rc == KERNEL_ERROR && e->setup_refusal_skips) {
+        char why[600];
+        snprintf(why, sizeof(why), "refused by the kernel's setup: %s", pm_last_error());
+        e->refused++;
+        skip_all(e, c, events, n, why, false);
+        c->kernel->teardown(c);
+        return MEASURE_OK;
+    }
     if (rc != KERNEL_OK) {
         e->failures++;
         skip_all(e, c, events, n, "setup failed", true);

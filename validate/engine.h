@@ -48,6 +48,9 @@ struct engine {
     const char *record_key;       /* written as each record's "key" (calibrate: "text|event|run"); NULL: none */
     int measurements;             /* records written */
     int failures;                 /* cases whose setup or measurement failed */
+    bool setup_refusal_skips;     /* a sweep's drawn case its setup refuses (a combination outside the
+                                     kernel's domain) is a SKIP with the setup's reason, not a failure */
+    int refused;                  /* such cases */
     bool write_failed;            /* a record could not be appended: the run stops there */
 };
 

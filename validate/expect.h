@@ -10,7 +10,10 @@
 
 /* TOL_LEAST (">=10%"): at least the model less N%, any amount above it: a CPU-wide count (an
  * uncore unit's) that includes the rest of the socket's work, which only ever adds. */
-enum tolerance { TOL_EXACT, TOL_PERCENT, TOL_ABSOLUTE, TOL_BOUND, TOL_INFO, TOL_LEAST };
+/* TOL_NONE ("none"): an event counted once a run, not once an iteration (a context switch): the
+ * least disturbed repetition's run must count no more than its zero-iteration run, with no floor
+ * per iteration (one switch in a run of a million iterations is 1e-6 of one, under any floor). */
+enum tolerance { TOL_EXACT, TOL_PERCENT, TOL_ABSOLUTE, TOL_BOUND, TOL_INFO, TOL_LEAST, TOL_NONE };
 
 struct rule {
     char *event;          /* as written in the file */

@@ -128,6 +128,9 @@ const uint64_t isa_branch_max_bytes = (1u << 20) - 4096;   /* b.cs reaches back 
 /* The branch kernel's instructions (arch/shape_ops.h): the slot in x2, its outcomes in x3. */
 const size_t shape_jump_bytes = 4;        /* b */
 const size_t shape_bit_branch_bytes = 4;  /* tbnz */
+const size_t shape_bit_branch_jump_bytes = 4;   /* tbnz */
+const size_t shape_loop_jump_bytes = 4;         /* b.cs (emit_loop_test) */
+const unsigned isa_insn_align_bits = 2;
 
 void shape_jump(struct emit *e, int label)
 {

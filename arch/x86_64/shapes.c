@@ -112,6 +112,9 @@ const uint64_t isa_branch_max_bytes = 1ull << 31;   /* jae rel32 */
 /* The branch kernel's instructions (arch/shape_ops.h): the slot in %rax, its outcomes in %rdx. */
 const size_t shape_jump_bytes = 5;        /* jmp rel32 */
 const size_t shape_bit_branch_bytes = 7;  /* bt $j,%rdx (5) + jb rel8 (2) */
+const size_t shape_bit_branch_jump_bytes = 2;   /* jb rel8 */
+const size_t shape_loop_jump_bytes = 6;         /* jae rel32 (emit_loop_test) */
+const unsigned isa_insn_align_bits = 0;
 
 void shape_jump(struct emit *e, int label)
 {

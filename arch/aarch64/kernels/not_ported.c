@@ -12,7 +12,7 @@ static const struct {
     {"fpassist", "x86 only: it provokes x87/SSE microcode assists through MXCSR"},
 };
 
-static const struct param no_params[] = {{NULL, 0, NULL, NULL, NULL}};
+static const struct param no_params[] = {{NULL, 0, NULL, NULL, NULL, NULL}};
 static const char *const one_case[] = {"", NULL};
 
 static int skip_setup(struct case_ *c)

@@ -11,11 +11,11 @@
 #include <stdlib.h>
 
 static const struct param divsqrt_params[] = {
-    {"op", PARAM_ENUM, "div", "div: integer DIV; fdiv: DIVSS/DIVSD; sqrt: SQRTSS/SQRTSD", "div|fdiv|sqrt"},
-    {"width", PARAM_ENUM, "64", "operand width in bits: 32 (DIV r32, single) or 64 (DIV r64, double)", "32|64"},
+    {"op", PARAM_ENUM, "div", "div: integer DIV; fdiv: DIVSS/DIVSD; sqrt: SQRTSS/SQRTSD", "div|fdiv|sqrt", NULL},
+    {"width", PARAM_ENUM, "64", "operand width in bits: 32 (DIV r32, single) or 64 (DIV r64, double)", "32|64", NULL},
     {"chain", PARAM_ENUM, "latency", "latency: each op depends on the last; throughput: independent ops "
-     "(integer: fresh RAX and a zeroed RDX each; FP: 8 registers in turn)", "latency|throughput"},
-    {NULL, 0, NULL, NULL, NULL},
+     "(integer: fresh RAX and a zeroed RDX each; FP: 8 registers in turn)", "latency|throughput", NULL},
+    {NULL, 0, NULL, NULL, NULL, NULL},
 };
 
 struct divsqrt {

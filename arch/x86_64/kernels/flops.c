@@ -99,14 +99,14 @@ static const char *const flop_ops[] = {"fma", "add", "mul", "addmul"};
 
 static const struct param flops_params[] = {
     {"width", PARAM_ENUM, "avx2", "scalar; sse: 128-bit; avx2: 256-bit; avx512: 512-bit (CPUID must advertise it)",
-     "scalar|sse|avx2|avx512"},
-    {"prec", PARAM_ENUM, "dp", "dp: double; sp: single precision", "dp|sp"},
+     "scalar|sse|avx2|avx512", NULL},
+    {"prec", PARAM_ENUM, "dp", "dp: double; sp: single precision", "dp|sp", NULL},
     {"op", PARAM_ENUM, "fma", "fma: fused multiply-add (needs FMA); add; mul; addmul: adds and multiplies in turn",
-     "fma|add|mul|addmul"},
+     "fma|add|mul|addmul", NULL},
     {"chain", PARAM_ENUM, "throughput", "throughput: " "12" " independent accumulators; latency: one dependent chain",
-     "throughput|latency"},
-    {"threads", PARAM_UINT, "1", "threads running the loop at once, one per allowed CPU (the measuring one first)", NULL},
-    {NULL, 0, NULL, NULL, NULL},
+     "throughput|latency", NULL},
+    {"threads", PARAM_UINT, "1", "threads running the loop at once, one per allowed CPU (the measuring one first)", NULL, "1..cpus"},
+    {NULL, 0, NULL, NULL, NULL, NULL},
 };
 
 struct flops {

@@ -11,11 +11,11 @@
 #include <stdlib.h>
 
 static const struct param fpassist_params[] = {
-    {"op", PARAM_ENUM, "mul", "mul: MULSD x, 1.0; add: ADDSD x, 0.0", "mul|add"},
-    {"operand", PARAM_ENUM, "normal", "normal: x = 1.5; denormal: x = 2^-1050", "normal|denormal"},
+    {"op", PARAM_ENUM, "mul", "mul: MULSD x, 1.0; add: ADDSD x, 0.0", "mul|add", NULL},
+    {"operand", PARAM_ENUM, "normal", "normal: x = 1.5; denormal: x = 2^-1050", "normal|denormal", NULL},
     {"mxcsr", PARAM_ENUM, "strict", "strict: DAZ and FTZ off (IEEE, the Linux default); daz_ftz: both on",
-     "strict|daz_ftz"},
-    {NULL, 0, NULL, NULL, NULL},
+     "strict|daz_ftz", NULL},
+    {NULL, 0, NULL, NULL, NULL, NULL},
 };
 
 struct fpassist {

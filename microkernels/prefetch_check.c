@@ -1,0 +1,40 @@
+#include "microkernels/prefetch_check.h"
+#include <math.h>
+#include <stdio.h>
+
+/* The fastest timing and how far the next fastest is from it: a window another task preempted is
+ * only slower, so the two fastest say what the walk costs and how well it is known. */
+static void min_spread(const double *x, int n, double *min, double *spread)
+{
+    double lo = INFINITY, next = INFINITY;
+    for (int i = 0; i < n; i++)
+        if (x[i] < lo)
+            next = lo, lo = x[i];
+        else if (x[i] < next)
+            next = x[i];
+    *min = lo;
+    *spread = lo > 0 && isfinite(next) ? (next - lo) / lo : INFINITY;
+}
+
+bool prefetch_won(const double *order_ns, const double *random_ns, int n, char *why, size_t len)
+{
+    double o, r, so, sr;
+    min_spread(order_ns, n, &o, &so);
+    min_spread(random_ns, n, &r, &sr);
+    double noise = fmax(PREFETCH_MARGIN, 3 * fmax(so, sr));
+    if (!(n > 0 && o > 0 && r > 0)) {
+        snprintf(why, len, "the walks could not be timed");
+        return false;
+    }
+    if (!isfinite(noise)) {
+        snprintf(why, len, "%.1f ns a load in this order against %.1f ns in a random walk, one window each: the "
+                 "noise is unknown, no gain is claimed", o, r);
+        return false;
+    }
+    bool won = o < r * (1 - noise);
+    snprintf(why, len, "%.1f ns a load in this order against %.1f ns in a random walk of the same size (fastest of "
+             "%d windows each, the next fastest %.0f%% and %.0f%% slower): %s", o, r, n, 100 * so, 100 * sr,
+             won ? "the prefetchers follow this order, so its latency is not the level's"
+                 : "no prefetcher gains beyond the noise");
+    return won;
+}

@@ -1,0 +1,73 @@
+#!/bin/sh
+# Every kernel's model over its declared parameter space, under sim: cases drawn at random from each
+# parameter's domain (core/kernel.h struct param: choices, ranges, edges included) from a seed, each
+# checked exactly against callgrind's counts (validate/expect/sim.txt), on a fixture's geometry.
+# No case may be 'not ok': a wrong model is fixed, or the combination refused by the kernel's setup
+# with the reason (a SKIP). The seed is printed; 'pmucal validate --source sim --sweep K --seed N'
+# draws the same cases again on any machine, '--case LABEL' one of them.
+# PMUCAL_SWEEP_CASES (default 120, about a minute) and PMUCAL_SWEEP_SEED (default 41) size it;
+# PMUCAL_SWEEP_HOSTS the fixtures it runs under (default zen5-vm, whose 1M simulated last level
+# the drawn sizes overflow); 'make sweep' runs a long one under several.
+# Then the verdict's truth: a model defect seeded in one parameter region (PMUCAL_MODEL_DEFECT, off
+# by one instruction or by 5% of its misses) must turn 'not ok' in that region, and only there.
+. "$(dirname "$0")/lib.sh"
+export PMUCAL_TEST_HOST=
+
+if ! sim_usable; then
+    sim_skip_or_fail "the parameter sweep under sim"
+    done_testing
+    exit $?
+fi
+CASES=${PMUCAL_SWEEP_CASES:-120}
+SEED=${PMUCAL_SWEEP_SEED:-41}
+echo "# sweep: $CASES cases a host, seed $SEED"
+
+for host in ${PMUCAL_SWEEP_HOSTS:-zen5-vm}; do
+    on_this_machine
+    unset PMUCAL_CURVE_FILE
+    case $host in
+    this) ;;
+    *+curve) use_host "${host%+curve}"; export PMUCAL_CURVE_FILE="$PWD/tests/hosts/${host%+curve}/curve.csv" ;;
+    *) use_host "$host" ;;
+    esac
+    label="sweep-$(echo "$host" | tr + -)"
+    start=$(date +%s)
+    $PMUCAL validate --source sim -r 2 --sweep "$CASES" --seed "$SEED" --label "$label" > "$TMP/$label.tap" 2> "$TMP/$label.err"
+    rc=$?
+    secs=$(($(date +%s) - start))
+    dir=$(ls -d "$PMUCAL_RESULTS"/*-"$label" 2> /dev/null | head -n 1)
+    bad=$(grep -c '^not ok' "$TMP/$label.tap")
+    # what was measured, what the kernels refused, what the source could not run
+    cases=$(sed -n 's/^\(not \)\{0,1\}ok [0-9]* - \(.*\) :: .*/\2/p' "$TMP/$label.tap" | sort -u | wc -l)
+    measured=$(cat "$dir/measurements.ndjson" 2> /dev/null | wc -l)
+    refused=$(grep ' # SKIP refused by the kernel' "$TMP/$label.tap" | sed 's/^ok [0-9]* - //; s/ :: .*//' | sort -u | wc -l)
+    grep '^not ok' "$TMP/$label.tap" | head -n 5 | sed 's/^/# /'
+    [ $rc -eq 0 ] && [ "$bad" -eq 0 ] && [ "$measured" -gt $((CASES / 3)) ]
+    ok $? "$host: sweep seed $SEED, $CASES cases drawn ($cases distinct) in ${secs}s: $measured measured, $refused refused by their kernel's setup, $bad verdicts not ok, exit $rc (again: PMUCAL_TEST_HOST=${host%+curve} pmucal validate --source sim --sweep $CASES --seed $SEED)$(grep -v '^pmucal: \[' "$TMP/$label.err" | grep -i 'error' | grep -v 'refuse\|must be\|is for\|needs a\|holds fewer\|always taken\|drop pattern\|kind=indirect takes\|too small' | head -c 300)"
+    grep -q "^# sweep: $CASES cases drawn from the kernels' declared domains with seed $SEED; the same cases again: pmucal validate --source sim --sweep $CASES --seed $SEED" "$TMP/$label.tap"
+    ok $? "$host: the TAP names the seed and the command that draws the same cases"
+done
+on_this_machine
+unset PMUCAL_CURVE_FILE
+
+# Seeded model defects, one region each: the sweep finds every one, in its region only.
+use_host zen5-vm
+# kernel | seed | cases | defect (PMUCAL_MODEL_DEFECT) | the event it must turn | the label words of its region
+while IFS='|' read -r kernel seed n defect event region; do
+    kernel=$(echo $kernel) seed=$(echo $seed) n=$(echo $n) event=$(echo $event) region=$(echo $region)
+    defect=$(echo "$defect" | sed 's/^ *//; s/ *$//')
+    [ -z "$kernel" ] && continue
+    PMUCAL_MODEL_DEFECT="$defect" $PMUCAL validate --source sim -r 2 --sweep "$n" --seed "$seed" --kernel "$kernel" \
+        -e sim::Ir,sim::D1mr,sim::DLmr,sim::Bcm --label defect > "$TMP/defect.tap" 2> "$TMP/defect.err"
+    rc=$?
+    found=$(grep -c "^not ok .* :: $event" "$TMP/defect.tap")
+    elsewhere=$(grep '^not ok' "$TMP/defect.tap" | grep -v -e " $region[ :]" -e " :: $event " | head -n 2)
+    outside=$(grep '^not ok' "$TMP/defect.tap" | grep -c -v " $region[ :]")
+    [ $rc -eq 1 ] && [ "$found" -gt 0 ] && [ "$outside" -eq 0 ]
+    ok $? "seeded '$defect': the sweep (--kernel $kernel --sweep $n --seed $seed) finds it in $found cases' $event, none outside $region ($outside) exit $rc $elsewhere"
+done <<'DEFECTS'
+branch  | 3 | 24 | branch pattern=period: inst +1                  | sim::Ir   | pattern=period
+mixwalk | 5 | 10 | mixwalk hops=0: d1.miss.warm *1.05              | sim::D1mr | hops=0
+walker  | 6 | 16 | walker order=random: d1.miss.warm *1.05         | sim::D1mr | order=random
+DEFECTS
+done_testing
