@@ -280,18 +280,18 @@ struct code_kernel {
 };
 
 static const struct param code_params[] = {
-    {"asm", PARAM_TEXT, "", "the instructions, separated by ';' (a bare word is this)", NULL},
-    {"file", PARAM_TEXT, "", "a file of assembly: the whole file is one snippet", NULL},
-    {"object", PARAM_TEXT, "", "an object file an assembler made elsewhere (its .text is the snippet)", NULL},
+    {"asm", PARAM_TEXT, "", "the instructions, separated by ';' (a bare word is this)", NULL, NULL},
+    {"file", PARAM_TEXT, "", "a file of assembly: the whole file is one snippet", NULL, NULL},
+    {"object", PARAM_TEXT, "", "an object file an assembler made elsewhere (its .text is the snippet)", NULL, NULL},
     {"mode", PARAM_ENUM, "latency", "latency: each copy waits for the one before through the chain register; "
-     "throughput: copies renamed onto spare registers, independent", "latency|throughput"},
+     "throughput: copies renamed onto spare registers, independent", "latency|throughput", NULL},
     {"chain", PARAM_TEXT, "auto", "the register the copies chain through: auto (the last instruction's destination) "
-     "or a name", NULL},
+     "or a name", NULL, NULL},
     {"init", PARAM_TEXT, "", "starting values, REG=VALUE,... (a number, 0x.., a double with a '.', scratch or "
-     "scratch+N)", NULL},
-    {"expect", PARAM_TEXT, "", "what a copy does that its encoding does not say, QUANTITY=N,... (ld.all=2)", NULL},
-    {"copies", PARAM_UINT, "0", "copies of the snippet a loop iteration (0: about 64 instructions)", NULL},
-    {NULL, 0, NULL, NULL, NULL},
+     "scratch+N)", NULL, NULL},
+    {"expect", PARAM_TEXT, "", "what a copy does that its encoding does not say, QUANTITY=N,... (ld.all=2)", NULL, NULL},
+    {"copies", PARAM_UINT, "0", "copies of the snippet a loop iteration (0: about 64 instructions)", NULL, NULL},
+    {NULL, 0, NULL, NULL, NULL, NULL},
 };
 
 static int set_init(const char *text, uint64_t *regs, uint64_t scratch, char *why, size_t wn)
