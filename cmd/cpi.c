@@ -241,10 +241,12 @@ static int cpi_main(int argc, char **argv)
     char *own = run ? xasprintf("%s/penalties.json", counts_path) : NULL, *pj = NULL;
     const char *penalties = a.penalties ? a.penalties : own && !access(own, F_OK) ? counts_path : NULL;
     free(own);
-    struct jvalue *doc = penalties_load(penalties, a.allow_incomplete, &pj);
+    /* COUNTS first: a bad counts file is named as such, not hidden behind a missing calibration. */
     struct counts c = {0};
     int rc = 2;
-    if (doc && !(run ? counts_from_run(&c, counts_path, a.case_label) : counts_from_perf_csv(&c, counts_path))) {
+    struct jvalue *doc = NULL;
+    if (!(run ? counts_from_run(&c, counts_path, a.case_label) : counts_from_perf_csv(&c, counts_path)) &&
+        (doc = penalties_load(penalties, a.allow_incomplete, &pj))) {
         struct cpi_stack *s = xmalloc(sizeof(*s));
         if (!cpi_build(s, &c, doc, a.model, a.base_cpi, a.core_ghz, a.tolerance)) {
             if (a.json)

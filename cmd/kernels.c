@@ -32,7 +32,7 @@ static void show(const struct kernel *k)
     printf("%s: %s\n", k->name, k->summary);
     for (int i = 0; k->params[i].name; i++) {
         const struct param *p = &k->params[i];
-        printf("  %-12s default %-8s %s%s%s\n", p->name, p->def, p->help, p->choices ? "; one of " : "",
+        printf("  %-12s default %-8s %s%s%s\n", p->name, p->def, p->help, !p->choices ? "" : p->type == PARAM_ENUM ? "; one of " : "; from ",
                p->choices ? p->choices : "");
     }
     if (k->matrix) {
@@ -54,7 +54,7 @@ static void show_json(struct json *j, const struct kernel *k)
         json_string(j, "name", p->name);
         json_string(j, "default", p->def);
         json_string(j, "help", p->help);
-        json_string(j, "choices", p->choices);
+        json_string(j, p->type == PARAM_UINT ? "range" : "choices", p->choices);
         json_object_end(j);
     }
     json_array_end(j);

@@ -5,6 +5,7 @@
 #include "host/geometry.h"
 #include "host/topo.h"
 #include <ctype.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,11 +189,20 @@ static bool value_ok(const struct kernel *k, const struct param *p, const char *
         pm_error("%s: %s=%s is not a size; give bytes (4096, 64k, 2M) or a cache level (L1, L2, L3, DRAM)",
                  k->name, p->name, v);
         return false;
-    case PARAM_UINT:
-        if (parse_u64(v, &x))
+    case PARAM_UINT: {
+        /* choices of a whole number: its range, "MIN..MAX" (docs/grammar.md, kernel parameters) */
+        uint64_t lo = 0, hi = UINT64_MAX;
+        if (p->choices)
+            sscanf(p->choices, "%" SCNu64 "..%" SCNu64, &lo, &hi);
+        if (parse_u64(v, &x) && x >= lo && x <= hi)
             return true;
-        pm_error("%s: %s=%s is not a whole number", k->name, p->name, v);
+        if (p->choices)
+            pm_error("%s: %s=%s is not a whole number from %s; give one in that range (default %s)", k->name,
+                     p->name, v, p->choices, p->def);
+        else
+            pm_error("%s: %s=%s is not a whole number", k->name, p->name, v);
         return false;
+    }
     case PARAM_ENUM:
         if (choice_ok(p->choices, v))
             return true;
@@ -222,6 +232,12 @@ struct case_ *case_new(const struct kernel *k, int nargs, char **args)
         if (i < 0) {
             pm_error("%s: unknown parameter '%.*s'; 'pmucal kernels %s' lists its parameters", k->name,
                      eq ? (int)(eq - args[a]) : (int)strlen(args[a]), args[a], k->name);
+            case_free(c);
+            return NULL;
+        }
+        if (c->given[i]) {   /* "size=4k size=8k": which one was meant is not for pmucal to guess */
+            pm_error("%s: parameter %s is given twice ('%s' and '%s'); give it once", k->name, k->params[i].name,
+                     c->value[i], eq + 1);
             case_free(c);
             return NULL;
         }

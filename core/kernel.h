@@ -22,7 +22,7 @@ struct param {
     enum param_type type;
     const char *def;       /* default value, as text */
     const char *help;
-    const char *choices;   /* PARAM_ENUM: "a|b|c" */
+    const char *choices;   /* PARAM_ENUM: "a|b|c"; PARAM_UINT: its range "MIN..MAX", NULL: any */
 };
 
 #define KERNEL_MAX_PARAMS 16

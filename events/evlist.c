@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 void evlist_add_grouped(struct evlist *l, const char *name, const char *where, int group)
@@ -47,6 +48,36 @@ static bool whole(const char *s, unsigned long long *v)
     return !*end && !errno;
 }
 
+/* The unit masks and modifiers after an event's name: at most this many (libpfm4's own limit is
+ * lower), each 63 characters at most. */
+#define EVLIST_MAX_FIELDS 32
+
+/* Is field tok (a unit mask, a modifier "u", "k", "uk", "c=1") one of seen[0..n-1] again, by its
+ * name (before '=') in any case, perf's "uk" counting as u and k? Records it; a message in why. */
+static bool field_repeated(const char *tok, char (*seen)[64], int n, char *why, size_t wn, const char *ev)
+{
+    if (n >= EVLIST_MAX_FIELDS || strlen(tok) >= 64) {
+        snprintf(why, wn, "'%.80s...': more than %d unit masks and modifiers, or one longer than 63 characters",
+                 ev, EVLIST_MAX_FIELDS);
+        return true;
+    }
+    char key[64];
+    snprintf(key, sizeof(key), "%.*s", (int)strcspn(tok, "="), tok);
+    bool uk = !strcasecmp(key, "uk") || !strcasecmp(key, "ku");
+    for (int i = 0; i < n; i++) {
+        bool seen_uk = !strcasecmp(seen[i], "uk") || !strcasecmp(seen[i], "ku");
+        bool same = !strcasecmp(seen[i], key) || (uk && (!strcasecmp(seen[i], "u") || !strcasecmp(seen[i], "k"))) ||
+                    (seen_uk && (!strcasecmp(key, "u") || !strcasecmp(key, "k"))) || (uk && seen_uk);
+        if (same) {
+            snprintf(why, wn, "'%.200s': %s '%.63s' is given twice (after '%.63s'); give each unit mask and modifier once", ev,
+                     strchr(tok, '=') || strlen(key) <= 2 ? "modifier" : "unit mask", key, seen[i]);
+            return true;
+        }
+    }
+    snprintf(seen[n], 64, "%s", key);
+    return false;
+}
+
 /* The shape of one event string; libpfm4 (or the source) judges names later. NULL when fine. */
 static const char *check_syntax(const char *ev, char *why, size_t n)
 {
@@ -67,9 +98,12 @@ static const char *check_syntax(const char *ev, char *why, size_t n)
     char *copy = xstrdup(p);
     const char *bad = NULL;
     int field = 0;
+    char seen[EVLIST_MAX_FIELDS][64];
     for (char *save, *tok = strtok_r(copy, ":", &save); tok && !bad; tok = strtok_r(NULL, ":", &save), field++) {
         char *eq = strchr(tok, '=');
-        if (!eq || !field)
+        if (field && field_repeated(tok, seen, field - 1, why, n, ev))
+            bad = why;
+        if (!eq || !field || bad)
             continue;
         unsigned long long v;
         *eq = '\0';
@@ -90,6 +124,19 @@ static const char *check_syntax(const char *ev, char *why, size_t n)
 }
 
 /* perf's syntax: a list with {a,b,c} groups and cpu/.../ events, its commas not separating lines. */
+/* One event once in a list (docs/grammar.md): the same name (any case) twice, outside perf's
+ * {...} groups or inside one group, is an error naming both places. In two groups it is two
+ * measurements, as perf takes it. */
+static bool listed_already(const struct evlist *l, const char *name, int group, const char *where)
+{
+    for (int i = 0; i < l->n; i++)
+        if (l->group[i] == group && !strcasecmp(l->name[i], name)) {
+            pm_error("%s: %s is listed already (%s); list each event once", where, name, l->where[i]);
+            return true;
+        }
+    return false;
+}
+
 static int add_perf_list(struct evlist *l, const char *s, const char *where)
 {
     char why[512], **items;
@@ -104,6 +151,8 @@ static int add_perf_list(struct evlist *l, const char *s, const char *where)
             pm_error("%s: %s", where, why);
             rc = -1;
         }
+        if (!rc && listed_already(l, items[i], group[i] ? base + group[i] : 0, where))
+            rc = -1;
         if (!rc)
             evlist_add_grouped(l, items[i], where, group[i] ? base + group[i] : 0);
         if (group[i] && base + group[i] > l->groups)
@@ -129,6 +178,8 @@ static int add_event_line(char *s, const char *where, void *l)
         pm_error("%s: %s", where, why);
         return -1;
     }
+    if (listed_already(l, s, 0, where))
+        return -1;
     evlist_add(l, s, where);
     return 0;
 }
@@ -194,10 +245,24 @@ int evlist_all(struct evlist *l, const char *pmu)
     return 0;
 }
 
+/* "cpu/event=0x29": a PMU name, '/', and a term with '=' but no closing '/': perf syntax left
+ * unclosed, not a path (a path's first part seldom holds '='). */
+static bool unclosed_perf_event(const char *arg)
+{
+    size_t pmu = strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+    return pmu && arg[pmu] == '/' && !strchr(arg + pmu + 1, '/') && strchr(arg + pmu + 1, '=');
+}
+
+/* A '/' that is no perf syntax: a path. */
+static bool path_like(const char *arg)
+{
+    return strchr(arg, '/') && !perf_syntax_like(arg) && !unclosed_perf_event(arg);
+}
+
 bool evlist_arg_is_file(const char *arg)
 {
     struct stat st;
-    return strcmp(arg, "all") && ((!stat(arg, &st) && S_ISREG(st.st_mode)) || (strchr(arg, '/') && !perf_syntax_like(arg)));
+    return strcmp(arg, "all") && ((!stat(arg, &st) && S_ISREG(st.st_mode)) || path_like(arg));
 }
 
 int evlist_from_arg(struct evlist *l, const char *arg, const char *pmu)
@@ -209,6 +274,11 @@ int evlist_from_list(struct evlist *l, const char *arg, const char *pmu)
 {
     if (!strcmp(arg, "all"))
         return evlist_all(l, pmu);
+    if (path_like(arg)) {
+        pm_error("-e '%s' names a file, which is not read here: a run's event list file is read from the copy its "
+                 "folder keeps (events.list); give -e with the events, or the list file again", arg);
+        return -1;
+    }
     char **items = NULL;
     int *group = NULL, count = 0;
     char err[256];

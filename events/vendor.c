@@ -69,32 +69,54 @@ static int field_num(const struct jvalue *o, const char *key, uint64_t max, uint
  * newer cores): "Fixed counter N" beyond it is no counter. */
 #define VENDOR_MAX_FIXED 15
 
-/* "Counter": the programmable counters' mask, or *fixed for "Fixed counter N" (-1: none; -2: N
- * is not a whole number in 0..VENDOR_MAX_FIXED). */
-static uint32_t counter_mask(const char *s, int *fixed)
+/* The widest programmable counter index a "Counter" list may name (a 32-bit mask). */
+#define VENDOR_MAX_COUNTER 31
+
+/* "Counter" (docs/grammar.md, vendor tables): "", "null", "Fixed counter N" (N in
+ * 0..VENDOR_MAX_FIXED), or decimal counter numbers 0..VENDOR_MAX_COUNTER separated by ',' (spaces
+ * around them allowed), each at most once. Into the programmable counters' mask, or *fixed for a
+ * fixed counter (-1: none). -1 with what is wrong in why; 0 when fine. */
+static int counter_mask(const char *s, uint32_t *mask, int *fixed, char *why, size_t n)
 {
     *fixed = -1;
+    *mask = 0;
     if (!s || !*s || !strcasecmp(s, "null"))
         return 0;
     if (!strncasecmp(s, "Fixed counter", 13)) {
-        uint64_t n;
+        uint64_t v;
         const char *d = s + 13 + strspn(s + 13, " ");
-        *fixed = parse_u64(d, &n) && n <= VENDOR_MAX_FIXED ? (int)n : -2;
+        if (!parse_u64(d, &v) || v > VENDOR_MAX_FIXED) {
+            snprintf(why, n, "names no fixed counter (0..%d)", VENDOR_MAX_FIXED);
+            return -1;
+        }
+        *fixed = (int)v;
         return 0;
     }
-    uint32_t m = 0;
-    for (const char *p = s; *p;) {
-        char *end;
-        long c = strtol(p, &end, 10);
-        if (end == p)
-            break;
-        if (c >= 0 && c < 32)
-            m |= 1u << c;
-        p = end;
-        while (*p == ',' || *p == ' ')
-            p++;
+    for (const char *p = s;;) {
+        p += strspn(p, " ");
+        size_t len = strspn(p, "0123456789");
+        uint64_t c;
+        char num[24];
+        snprintf(num, sizeof(num), "%.*s", (int)(len < 20 ? len : 20), p);
+        if (!len || len > 2 || !parse_u64(num, &c) || c > VENDOR_MAX_COUNTER) {
+            snprintf(why, n, "has '%.*s' where a counter number 0..%d is due (counters are listed as \"0,1,2,3\", "
+                     "or \"Fixed counter N\")", (int)strcspn(p, ", "), p, VENDOR_MAX_COUNTER);
+            return -1;
+        }
+        if (*mask & 1u << c) {
+            snprintf(why, n, "lists counter %llu twice", (unsigned long long)c);
+            return -1;
+        }
+        *mask |= 1u << c;
+        p += len;
+        p += strspn(p, " ");
+        if (!*p)
+            return 0;
+        if (*p++ != ',' || !*(p + strspn(p, " "))) {
+            snprintf(why, n, "is not a list of counter numbers separated by ',' (e.g. \"0,1,2,3\")");
+            return -1;
+        }
     }
-    return m;
 }
 
 /* The widest event select of each format: AMD's 12 bits (config 7:0 and 35:32), Intel's 8. */
@@ -207,10 +229,9 @@ static int add(struct vendor_table *t, const struct jvalue *o, const char *file,
     e.umask = (unsigned)umask, e.cmask = (unsigned)cmask;
     e.inv = inv, e.edge = edge, e.any = any;
     e.offcore = offcore || e.msr_index == 0x1a6;
-    e.counters = counter_mask(jstr(jget(o, "Counter")), &e.fixed);
-    if (e.fixed == -2) {
-        pm_error("%s: event %s: Counter \"%s\" names no fixed counter (0..%d); fix the table entry", file, name,
-                 jstr(jget(o, "Counter")), VENDOR_MAX_FIXED);
+    char why[200];
+    if (counter_mask(jstr(jget(o, "Counter")), &e.counters, &e.fixed, why, sizeof(why))) {
+        pm_error("%s: event %s: Counter \"%s\" %s; fix the table entry", file, name, jstr(jget(o, "Counter")), why);
         free(e.name);
         free(e.file);
         return -1;
@@ -281,7 +302,8 @@ static int load_dir(struct vendor_table *t, const char *path, int depth)
             names[n++] = xstrdup(de->d_name);
         }
     closedir(d);
-    qsort(names, (size_t)n, sizeof(*names), cmp_str);   /* a stable order: results do not depend on readdir */
+    if (n)   /* an empty folder: nothing to sort (qsort wants a list, not NULL) */
+        qsort(names, (size_t)n, sizeof(*names), cmp_str);   /* a stable order: results do not depend on readdir */
     int rc = 0;
     for (int i = 0; i < n; i++) {
         char *p = xasprintf("%s/%s", path, names[i]);

@@ -39,7 +39,7 @@ static const struct param walker_params[] = {
     {"order", PARAM_ENUM, "block", "linear; random over the whole buffer; block: random within blocks of "
      "'block' 4 KiB pages, blocks in order (keeps TLB misses out of latencies, also where 2 MiB guest pages "
      "are backed by 4 KiB host pages)", "linear|random|block"},
-    {"block", PARAM_UINT, "16", "order=block: pages per block", NULL},
+    {"block", PARAM_UINT, "16", "order=block: pages per block", "1..1048576"},
     {"page", PARAM_ENUM, "auto", "page size: 4k, 2m (hugetlb or THP; an error if neither works), auto (2m where it works)", "4k|2m|auto"},
     {"init_cpu", PARAM_CPU, "0", "CPU that first touches the buffer", NULL},
     {"run_cpu", PARAM_CPU, "0", "CPU that walks", NULL},

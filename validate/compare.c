@@ -223,3 +223,16 @@ void compare_free(struct cmp_result *r)
     free(r->ev);
     memset(r, 0, sizeof(*r));
 }
+
+int compare_same_kind(const struct runfile *base, const struct runfile *new_)
+{
+    const char *kind[2] = {runfile_command(base->manifest), runfile_command(new_->manifest)};
+    if (kind[0] && kind[1] && !strcmp(kind[0], kind[1]))
+        return 0;
+    /* A validate run's cases and a calibration's points share no meaning: every point would be
+     * "in one run only", and a comparison of nothing is no result. */
+    pm_error("BASE %s was made by 'pmucal %s', NEW %s by 'pmucal %s': compare takes two runs of one kind (two of "
+             "'pmucal validate', or two of 'pmucal calibrate'); give a BASE of the same kind", base->path,
+             kind[0] ? kind[0] : "?", new_->path, kind[1] ? kind[1] : "?");
+    return -1;
+}

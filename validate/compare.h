@@ -52,6 +52,9 @@ struct cmp_result {
     int nev;
 };
 
+/* Are base and new_ runs of one command (validate, calibrate)? -1 after one message naming both
+ * kinds and the kinds compare takes. */
+int compare_same_kind(const struct runfile *base, const struct runfile *new_);
 void compare_runs(const struct runfile *base, const struct runfile *new_, const struct cmp_opts *o,
                   struct cmp_result *out);
 void compare_free(struct cmp_result *r);
