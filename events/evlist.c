@@ -13,9 +13,9 @@
 
 void evlist_add_grouped(struct evlist *l, const char *name, const char *where, int group)
 {
-    l->name = xrealloc(l->name, sizeof(*l->name) * (size_t)(l->n + 1));
-    l->where = xrealloc(l->where, sizeof(*l->where) * (size_t)(l->n + 1));
-    l->group = xrealloc(l->group, sizeof(*l->group) * (size_t)(l->n + 1));
+    l->name = xgrow(l->name, sizeof(*l->name), l->n);
+    l->where = xgrow(l->where, sizeof(*l->where), l->n);
+    l->group = xgrow(l->group, sizeof(*l->group), l->n);
     l->name[l->n] = xstrdup(name);
     l->group[l->n] = group;
     l->where[l->n++] = xstrdup(where);

@@ -298,7 +298,7 @@ static int load_dir(struct vendor_table *t, const char *path, int depth)
     struct dirent *de;
     while ((de = readdir(d)))
         if (de->d_name[0] != '.') {
-            names = xrealloc(names, sizeof(*names) * (size_t)(n + 1));
+            names = xgrow(names, sizeof(*names), n);
             names[n++] = xstrdup(de->d_name);
         }
     closedir(d);

@@ -42,7 +42,7 @@ static struct cmp_point *point_of(struct cmp_result *r, const char *label, const
     for (int i = 0; i < r->n; i++)
         if (!strcmp(r->pt[i].label, label) && !strcmp(r->pt[i].event, event))
             return &r->pt[i];
-    r->pt = xrealloc(r->pt, sizeof(*r->pt) * (size_t)(r->n + 1));
+    r->pt = xgrow(r->pt, sizeof(*r->pt), r->n);
     struct cmp_point *p = &r->pt[r->n++];
     memset(p, 0, sizeof(*p));
     p->label = label;
