@@ -26,6 +26,23 @@ void evlist_add(struct evlist *l, const char *name, const char *where)
     evlist_add_grouped(l, name, where, 0);
 }
 
+char *evlist_text(const struct evlist *l)
+{
+    size_t cap = 64, len = 0;
+    char *out = xmalloc(cap);
+    out[0] = '\0';
+    for (int i = 0; i < l->n; i++) {
+        bool opens = l->group[i] && (i == 0 || l->group[i - 1] != l->group[i]);
+        bool closes = l->group[i] && (i == l->n - 1 || l->group[i + 1] != l->group[i]);
+        size_t need = len + strlen(l->name[i]) + 4;
+        if (need > cap)
+            out = xrealloc(out, cap = 2 * need);
+        len += (size_t)snprintf(out + len, cap - len, "%s%s%s", opens ? "{" : "", l->name[i],
+                                closes || !l->group[i] ? (l->group[i] ? "}\n" : "\n") : ",");
+    }
+    return out;
+}
+
 void evlist_free(struct evlist *l)
 {
     for (int i = 0; i < l->n; i++) {
@@ -78,9 +95,46 @@ static bool field_repeated(const char *tok, char (*seen)[64], int n, char *why, 
     return false;
 }
 
+/* perf's PMU/TERM,TERM/MODS (docs/grammar.md): PMU a name, each TERM NAME or NAME=VALUE (letters,
+ * digits, '_'), MODS none or perf's u and k. The terms' meaning is perfsyntax.c's to judge. */
+static const char *check_pmu_terms(const char *ev, char *why, size_t n)
+{
+    const char *alnum = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
+    size_t pmu = strspn(ev, alnum);
+    const char *p = ev + pmu, *close = pmu && *p == '/' ? strchr(p + 1, '/') : NULL;
+    if (!close) {
+        snprintf(why, n, "'%.200s': perf's form is PMU/TERM,TERM/ (cpu/event=0x3c,umask=0x0/), a PMU name first", ev);
+        return why;
+    }
+    int term = 1;
+    for (const char *t = p + 1; t < close; t++, term++) {
+        size_t name = strspn(t, alnum), value = t[name] == '=' ? strspn(t + name + 1, alnum) : 0;
+        const char *end = t + name + (t[name] == '=' ? 1 + value : 0);
+        if (!name || (t[name] == '=' && !value) || (end != close && *end != ',')) {
+            snprintf(why, n, "'%.200s': term %d is not NAME or NAME=VALUE (e.g. event=0x3c); terms are separated by ','",
+                     ev, term);
+            return why;
+        }
+        t = end;
+    }
+    if (close[1 + strspn(close + 1, "uk")]) {
+        snprintf(why, n, "'%.200s': after the closing '/' come only perf's modifiers u and k (cpu/event=0x3c/uk)", ev);
+        return why;
+    }
+    return NULL;
+}
+
 /* The shape of one event string; libpfm4 (or the source) judges names later. NULL when fine. */
 static const char *check_syntax(const char *ev, char *why, size_t n)
 {
+    for (const char *c = ev; *c; c++)
+        if ((unsigned char)*c <= ' ' || (unsigned char)*c >= 0x7f) {   /* docs/grammar.md: printable ASCII, no space */
+            snprintf(why, n, "'%.200s': byte %d is 0x%02x, outside an event's characters (printable ASCII, no space "
+                     "or tab)", ev, (int)(c - ev) + 1, (unsigned char)*c);
+            return why;
+        }
+    if (strchr(ev, '/'))
+        return check_pmu_terms(ev, why, n);
     const char *p = ev, *colons = strstr(ev, "::");
     if (colons && memchr(ev, ':', (size_t)(colons - ev)))
         colons = NULL;   /* "EVENT:u::k": an empty field, not a PMU prefix */
@@ -166,7 +220,7 @@ static int add_perf_list(struct evlist *l, const char *s, const char *where)
 static int add_event_line(char *s, const char *where, void *l)
 {
     char why[512];
-    if (strchr(s, '{') || perf_syntax_like(s))
+    if (strchr(s, '{') || strchr(s, '/'))   /* a list file's line is never a path: '/' is perf's PMU/TERMS/ */
         return add_perf_list(l, s, where);
     char *space = s + strcspn(s, " \t\r,");
     if (*space) {

@@ -220,6 +220,12 @@ int perf_split_list(const char *s, char ***items, int **group, int *count, char 
     for (const char *p = s;; p++) {
         if (!*p && slash)
             break;   /* an unclosed '/': said below; the end is not a separator inside one */
+        if (*p == '/' && !slash && (p == start || strspn(start, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                            "0123456789_ \t") < (size_t)(p - start))) {
+            /* PMU/terms/ (docs/grammar.md): a '/' opens terms only after a PMU name */
+            snprintf(err, n, "'%s': a '/' that does not follow a PMU name; perf's form is cpu/event=0x..,umask=0x../", s);
+            goto bad;
+        }
         if (*p == '/')
             slash = !slash;
         else if (*p == '{' && !slash) {

@@ -188,9 +188,30 @@ static int add_arch_std(struct vendor_table *t, const struct jvalue *o, const ch
     return 0;
 }
 
+/* The longest event name a table may give (the vendors' longest are about 110 characters). */
+#define VENDOR_MAX_NAME 255
+
+/* An EventName or ArchStdEvent (docs/grammar.md, vendor tables): 1..VENDOR_MAX_NAME of letters,
+ * digits, '.', '_', '-', ':' and '=' (Intel's OFFCORE_RESPONSE:request=...). A name pmucal would
+ * print or match otherwise (a control character, a space) is the table's error. */
+static bool name_ok(const char *name, const char *key, const char *file)
+{
+    size_t len = strlen(name), plain = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-:=");
+    if (len && len <= VENDOR_MAX_NAME && plain == len)
+        return true;
+    pm_error("%s: %s \"%.64s%s\": %s; an event name is 1 to %d letters, digits and . _ - : =; fix the table entry",
+             file, key, name, len > 64 ? "..." : "",
+             !len ? "is empty" : len > VENDOR_MAX_NAME ? "is too long" : "holds a character outside the name's set",
+             VENDOR_MAX_NAME);
+    return false;
+}
+
 static int add(struct vendor_table *t, const struct jvalue *o, const char *file, enum vendor_format fmt)
 {
     const char *name = jstr(jget(o, "EventName")), *std = jstr(jget(o, "ArchStdEvent"));
+    if ((name && !jget(o, "MetricName") && !name_ok(name, "EventName", file)) ||
+        (!name && std && !name_ok(std, "ArchStdEvent", file)))
+        return -1;
     if (!name && std && t->arch_std && !jget(o, "Unit"))
         return add_arch_std(t, o, file, std);
     if (name && !jget(o, "MetricName") && jget(o, "Unit"))

@@ -235,6 +235,23 @@ const char *expect_dir(void)
     return "validate/expect";
 }
 
+char *ruleset_text(const struct ruleset *rs)
+{
+    size_t cap = 64, len = 0;
+    char *out = xmalloc(cap), tol[32];
+    out[0] = '\0';
+    for (int i = 0; i < rs->n; i++) {
+        const struct rule *r = &rs->rules[i];
+        tolerance_text(r, tol, sizeof(tol));
+        size_t need = len + strlen(r->event) + strlen(r->expr_text) + strlen(tol) + (r->erratum ? strlen(r->erratum) : 0) + 16;
+        if (need > cap)
+            out = xrealloc(out, cap = 2 * need);
+        len += (size_t)snprintf(out + len, cap - len, "%s %s %s%s%s\n", r->event, r->expr_text, tol,
+                                r->erratum ? " erratum=" : "", r->erratum ? r->erratum : "");
+    }
+    return out;
+}
+
 void ruleset_free(struct ruleset *rs)
 {
     for (int i = 0; i < rs->n; i++) {

@@ -48,6 +48,9 @@ const struct rule *ruleset_find(const struct ruleset *rs, const struct event_spe
 /* The folder of the shipped expectation files: $PMUCAL_EXPECT_DIR, else validate/expect beside the
  * binary's bin/ folder, else ./validate/expect. */
 const char *expect_dir(void);
+/* The rules as an expectation file (docs/grammar.md): "EVENT EXPRESSION TOLERANCE [erratum=NAME]"
+ * a line; parsed again it gives the same rules. Caller frees. */
+char *ruleset_text(const struct ruleset *rs);
 void ruleset_free(struct ruleset *rs);
 const char *tolerance_text(const struct rule *r, char *buf, size_t n);
 
