@@ -270,6 +270,33 @@ static int add(struct vendor_table *t, const struct jvalue *o, const char *file,
     return 0;
 }
 
+static int cmp_name_ci(const void *a, const void *b)
+{
+    return strcasecmp((*(const struct vendor_event *const *)a)->name, (*(const struct vendor_event *const *)b)->name);
+}
+
+/* One core event a name in one file (docs/grammar.md, vendor tables): a second entry would be found
+ * or hidden by the order of the file. (A folder's files may share names: a hybrid part's core
+ * types each have a file, and the first file in name order wins.) Sorted, not pairwise: tables
+ * hold thousands. */
+static int unique_names(const struct vendor_table *t, int first, const char *path)
+{
+    int n = t->n - first, rc = 0;
+    if (n < 2)
+        return 0;
+    const struct vendor_event **by = xmalloc(sizeof(*by) * (size_t)n);
+    for (int i = 0; i < n; i++)
+        by[i] = &t->ev[first + i];
+    qsort(by, (size_t)n, sizeof(*by), cmp_name_ci);
+    for (int i = 1; i < n && !rc; i++)
+        if (!strcasecmp(by[i - 1]->name, by[i]->name)) {
+            pm_error("%s: event %s is in the table twice; keep one entry", path, by[i]->name);
+            rc = -1;
+        }
+    free(by);
+    return rc;
+}
+
 static int load_file(struct vendor_table *t, const char *path)
 {
     char err[512];
@@ -293,13 +320,13 @@ static int load_file(struct vendor_table *t, const char *path)
     /* Intel's older perfmon files are bare arrays too; their entries name a Counter field. */
     if (fmt == VENDOR_LINUX_PMU_EVENTS && list->n && jget(&list->items[0], "Counter"))
         fmt = VENDOR_INTEL_PERFMON;
-    int rc = 0;
+    int rc = 0, first = t->n;
     for (int i = 0; i < list->n && !rc; i++)
         if (list->items[i].type == J_OBJECT)
             rc = add(t, &list->items[i], path, fmt);
     t->files++;
     jread_free(doc);
-    return rc;
+    return rc ? rc : unique_names(t, first, path);
 }
 
 static int cmp_str(const void *a, const void *b)

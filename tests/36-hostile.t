@@ -181,6 +181,8 @@ row $LINENO v 2 "vt.json: event X: Counter \"0,1,2,3,99,-5,abc\" has '99' where 
     'echo "[{\"EventName\":\"X\",\"EventCode\":\"0x3c\",\"Counter\":\"0,1,2,3,99,-5,abc\"}]" > $TMP/vt.json' $PMUCAL events --vendor-json "$TMP/vt.json"
 row $LINENO v 2 'vt.json: event X: Counter "0,1,1" lists counter 1 twice' \
     'echo "[{\"EventName\":\"X\",\"EventCode\":\"0x3c\",\"Counter\":\"0,1,1\"}]" > $TMP/vt.json' $PMUCAL events --vendor-json "$TMP/vt.json"
+row $LINENO v 2 'dup.json: event a is in the table twice' \
+    'echo "[{\"EventName\":\"A\",\"EventCode\":\"1\"},{\"EventName\":\"a\",\"EventCode\":\"2\"}]" > $TMP/dup.json' $PMUCAL events --vendor-json "$TMP/dup.json"
 row $LINENO v 2 'nul.json: line 1 column [0-9]+: \\u0000 \(a NUL character\) inside a string' \
     'echo "[{\"EventName\":\"a\\u0000b\",\"EventCode\":\"0x3c\",\"Counter\":\"0,1\"}]" > $TMP/nul.json' $PMUCAL events --vendor-json "$TMP/nul.json"
 row $LINENO v 2 'walker: block=0 is not a whole number from 1\.\.' '' $PMUCAL run walker size=16k order=block block=0 -e page-faults -r 1 --iters 1000

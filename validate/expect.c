@@ -30,8 +30,14 @@ static int add_rule(struct ruleset *rs, const char *line, const char *where)
 {
     char *copy = xstrdup(line), *words[64];
     int n = 0;
-    for (char *tok = strtok(copy, " \t\r\n"); tok && n < 64; tok = strtok(NULL, " \t\r\n"))
+    char *tok = strtok(copy, " \t\r\n");
+    for (; tok && n < 64; tok = strtok(NULL, " \t\r\n"))
         words[n++] = tok;
+    if (tok) {   /* docs/grammar.md: a rule is at most 64 words; none is dropped in silence */
+        pm_error("%s: a rule of more than 64 words; write the expression with fewer spaces", where);
+        free(copy);
+        return -1;
+    }
     if (n < 3) {
         pm_error("%s: a rule needs 'EVENT EXPRESSION TOLERANCE' (tolerance: exact, N%%, +-X, bound or info)", where);
         free(copy);
