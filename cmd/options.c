@@ -234,9 +234,14 @@ int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spe
     }
     if ((o->events_text ? evlist_parse(&l, o->events_text, o->events_origin)
                         : o->resumed ? evlist_from_list(&l, list, o->pmu) : evlist_from_arg(&l, list, o->pmu)) ||
-        engine_resolve_events(e->src, &l, events, nevents) ||
-        ruleset_check_events(&e->rules, user_rules, e->src, *events, *nevents))
+        engine_resolve_events(e->src, &l, events, nevents))
         goto fail;
+    if (ruleset_check_events(&e->rules, user_rules, e->src, *events, *nevents)) {
+        engine_free_events(*events, *nevents);
+        *events = NULL;
+        *nevents = 0;
+        goto fail;
+    }
     evlist_free(&l);
     return 0;
 fail:

@@ -146,7 +146,7 @@ int ruleset_check_events(const struct ruleset *rs, int from, const struct source
 {
     for (int i = from; i < rs->n; i++) {
         const struct rule *r = &rs->rules[i];
-        struct event_spec spec = {.name = xstrdup(r->event)};
+        struct event_spec spec = {0};   /* the source names it (it sets spec.name) */
         char err[512] = "";
         int rc = src->resolve(r->event, &spec, err, sizeof(err));
         bool measured = false;
