@@ -154,6 +154,10 @@ static char *string(struct reader *r)
                 fail(r, "lone low surrogate \\u escape");
                 break;
             }
+            if (cp == 0) {   /* pmucal's strings are C strings: "a\u0000b" would be read as "a" */
+                fail(r, "\\u0000 (a NUL character) inside a string; remove it");
+                break;
+            }
             put_utf8(out, &n, (unsigned)cp);
             break;
         }

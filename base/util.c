@@ -369,3 +369,10 @@ char *iso_now(char buf[32])
     strftime(buf, 32, "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
     return buf;
 }
+
+void *xgrow(void *p, size_t elem, int n)
+{
+    if (n & (n - 1))
+        return p;
+    return xrealloc(p, elem * (size_t)(n ? 2 * n : 1));
+}

@@ -64,6 +64,10 @@ char *read_file_at_nofollow(int dirfd, const char *name, const char *path, size_
 /* A whole text file, NUL-terminated; NULL with one message naming the file and what it is
  * ("event list", "expectation file") when it cannot be read, is not a regular file, is larger
  * than INPUT_FILE_MAX or holds a NUL byte. */
+/* p (an array of n elements of elem bytes, grown only by this) with room for element n: doubled
+ * when n reaches a power of two, so appending N elements copies O(N) bytes, never O(N^2) (an
+ * allocator that moves every realloc, as ASan's does, made +1 growth quadratic). */
+void *xgrow(void *p, size_t elem, int n);
 char *read_text_file(const char *path, const char *what);
 /* Calls fn for every line of text that has content once '#' comments and surrounding white
  * space are removed, with where = "ORIGIN:LINE". Stops at the first non-zero return of fn and

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -298,6 +299,15 @@ static int c2c_main(int argc, char **argv)
     if (ncpu < 2) {
         pm_error("c2c: needs at least two CPUs, %s %d; a transfer goes from one core to another",
                  a.cpu_list ? "--cpus names" : "this process may use", ncpu);
+        return 2;
+    }
+    /* A segment in a shared level (L3, DRAM) is no core-to-core transfer: the reader finds the
+     * lines there whoever wrote them. */
+    bool shared_level = ((a.size[0] == 'L' || a.size[0] == 'l') && strcmp(a.size + 1, "1") && strcmp(a.size + 1, "2")) ||
+                        !strcasecmp(a.size, "DRAM");
+    if (shared_level) {
+        pm_error("c2c: --size %s: the segment must stay in the writer's private caches (L1 or L2) for every line to "
+                 "move between cores; give --size L1, L2 or bytes", a.size);
         return 2;
     }
     /* The size is checked like any snoop parameter, once, before the long part. */

@@ -377,6 +377,8 @@ static int compare_main(int argc, char **argv)
             runfile_free(&run[loaded]);
             goto out;
         }
+    if (compare_same_kind(&run[0], &run[1]))
+        goto out;
     char why[2][256];
     const char *incomplete_why[2] = {NULL, NULL};
     for (int s = 0; s < 2; s++)

@@ -241,10 +241,14 @@ static int cpi_main(int argc, char **argv)
     char *own = run ? xasprintf("%s/penalties.json", counts_path) : NULL, *pj = NULL;
     const char *penalties = a.penalties ? a.penalties : own && !access(own, F_OK) ? counts_path : NULL;
     free(own);
-    struct jvalue *doc = penalties_load(penalties, a.allow_incomplete, &pj);
+    /* A perf stat file is read before the penalties are looked for: a bad counts file is named as
+     * such, not hidden behind a missing calibration. A run folder's own penalties come first. */
     struct counts c = {0};
     int rc = 2;
-    if (doc && !(run ? counts_from_run(&c, counts_path, a.case_label) : counts_from_perf_csv(&c, counts_path))) {
+    struct jvalue *doc = NULL;
+    bool counted = !run && !counts_from_perf_csv(&c, counts_path);
+    if ((run || counted) && (doc = penalties_load(penalties, a.allow_incomplete, &pj)) &&
+        (counted || !counts_from_run(&c, counts_path, a.case_label))) {
         struct cpi_stack *s = xmalloc(sizeof(*s));
         if (!cpi_build(s, &c, doc, a.model, a.base_cpi, a.core_ghz, a.tolerance)) {
             if (a.json)

@@ -2,6 +2,7 @@
 #include "base/version.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "events/pfm.h"
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -64,6 +65,8 @@ static int run(int argc, char **argv)
     }
     if (cli_wants_help(c, argc - 1, argv + 1))
         return 0;
+    if (pfm_env_check())
+        return 2;
     return c->fn(argc - 1, argv + 1);
 }
 

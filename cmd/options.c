@@ -223,6 +223,7 @@ int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spe
     const char *stem = pmu_events || o->pmu ? e->pmu : e->src->expect_file;
     if (!o->no_auto_expect && stem && ruleset_load_named(&e->rules, stem, !pmu_events && !o->pmu, &o->auto_expect) < 0)
         goto fail;
+    int user_rules = e->rules.n;
     if (o->expect_text ? ruleset_parse(&e->rules, o->expect_text, o->expect_origin)
                        : o->expect && ruleset_load(&e->rules, o->expect))
         goto fail;
@@ -235,6 +236,12 @@ int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spe
                         : o->resumed ? evlist_from_list(&l, list, o->pmu) : evlist_from_arg(&l, list, o->pmu)) ||
         engine_resolve_events(e->src, &l, events, nevents))
         goto fail;
+    if (ruleset_check_events(&e->rules, user_rules, e->src, *events, *nevents)) {
+        engine_free_events(*events, *nevents);
+        *events = NULL;
+        *nevents = 0;
+        goto fail;
+    }
     evlist_free(&l);
     return 0;
 fail:

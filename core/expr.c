@@ -80,10 +80,28 @@ static struct expr *parse_atom(struct parser *ps)
         return e;
     }
     if (isdigit((unsigned char)*ps->p) || *ps->p == '.') {
-        char *end;
+        /* A plain decimal (docs/grammar.md): DIGITS [. DIGITS] [e [+-] DIGITS]; no hex, no size suffix. */
+        const char *start = ps->p, *q = ps->p;
+        q += strspn(q, "0123456789");
+        if (*q == '.')
+            q += 1 + strspn(q + 1, "0123456789");
+        if ((*q == 'e' || *q == 'E') && isdigit((unsigned char)q[1 + (q[1] == '+' || q[1] == '-')]))
+            q += 1 + (q[1] == '+' || q[1] == '-'), q += strspn(q, "0123456789");
         struct expr *e = node(ps, 'n', NULL, NULL);
-        e->num = strtod(ps->p, &end);
-        ps->p = end;
+        char text[64];
+        snprintf(text, sizeof(text), "%.*s", (int)(q - start < 63 ? q - start : 63), start);
+        e->num = strtod(text, NULL);
+        ps->p = q;
+        if (isalnum((unsigned char)*q) || *q == '_' || *q == '.') {
+            char msg[320];
+            snprintf(msg, sizeof(msg), "number '%s' runs into '%.*s': a rule's numbers are plain decimals (no size "
+                     "suffix such as Ki, M or KiB, no 0x); write the value, e.g. 4096",
+                     text, (int)strspn(q, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_."), q);
+            fail(ps, msg);
+        } else if (q == start + (*start == '.') || !isfinite(e->num)) {
+            ps->p = start;
+            fail(ps, !isfinite(e->num) ? "a number beyond the range of a double" : "a '.' with no digits");
+        }
         return e;
     }
     if (isalpha((unsigned char)*ps->p)) {
@@ -107,6 +125,20 @@ static struct expr *parse_atom(struct parser *ps)
     return node(ps, 'n', NULL, NULL);
 }
 
+/* Does e name no quantity? Then *v is its value. */
+static bool constant(const struct expr *e, double *v)
+{
+    double l, r;
+    switch (e->op) {
+    case 'n': *v = e->num; return true;
+    case 'q': return false;
+    }
+    if (!constant(e->l, &l) || !constant(e->r, &r))
+        return false;
+    *v = e->op == '+' ? l + r : e->op == '-' ? l - r : e->op == '*' ? l * r : l / r;
+    return true;
+}
+
 static struct expr *parse_product(struct parser *ps)
 {
     struct expr *e = parse_atom(ps);
@@ -116,7 +148,14 @@ static struct expr *parse_product(struct parser *ps)
         if ((c != '*' && c != '/') || ps->failed)
             return e;
         ps->p++;
+        const char *at = ps->p;
         e = node(ps, c, e, parse_atom(ps));
+        /* A divisor that is 0 whatever the case (a constant): every verdict would be a SKIP. */
+        double d;
+        if (c == '/' && !ps->failed && constant(e->r, &d) && d == 0) {
+            ps->p = at;
+            fail(ps, "division by a constant 0: every case would divide by zero (divide by a quantity or a number other than 0)");
+        }
     }
 }
 

@@ -5,6 +5,7 @@
 #include "host/geometry.h"
 #include "host/topo.h"
 #include <ctype.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -278,6 +279,12 @@ struct case_ *case_new(const struct kernel *k, int nargs, char **args)
         if (i < 0) {
             pm_error("%s: unknown parameter '%.*s'; 'pmucal kernels %s' lists its parameters", k->name,
                      eq ? (int)(eq - args[a]) : (int)strlen(args[a]), args[a], k->name);
+            case_free(c);
+            return NULL;
+        }
+        if (c->given[i]) {   /* "size=4k size=8k": which one was meant is not for pmucal to guess */
+            pm_error("%s: parameter %s is given twice ('%s' and '%s'); give it once", k->name, k->params[i].name,
+                     c->value[i], v);
             case_free(c);
             return NULL;
         }

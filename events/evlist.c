@@ -8,13 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 void evlist_add_grouped(struct evlist *l, const char *name, const char *where, int group)
 {
-    l->name = xrealloc(l->name, sizeof(*l->name) * (size_t)(l->n + 1));
-    l->where = xrealloc(l->where, sizeof(*l->where) * (size_t)(l->n + 1));
-    l->group = xrealloc(l->group, sizeof(*l->group) * (size_t)(l->n + 1));
+    l->name = xgrow(l->name, sizeof(*l->name), l->n);
+    l->where = xgrow(l->where, sizeof(*l->where), l->n);
+    l->group = xgrow(l->group, sizeof(*l->group), l->n);
     l->name[l->n] = xstrdup(name);
     l->group[l->n] = group;
     l->where[l->n++] = xstrdup(where);
@@ -23,6 +24,23 @@ void evlist_add_grouped(struct evlist *l, const char *name, const char *where, i
 void evlist_add(struct evlist *l, const char *name, const char *where)
 {
     evlist_add_grouped(l, name, where, 0);
+}
+
+char *evlist_text(const struct evlist *l)
+{
+    size_t cap = 64, len = 0;
+    char *out = xmalloc(cap);
+    out[0] = '\0';
+    for (int i = 0; i < l->n; i++) {
+        bool opens = l->group[i] && (i == 0 || l->group[i - 1] != l->group[i]);
+        bool closes = l->group[i] && (i == l->n - 1 || l->group[i + 1] != l->group[i]);
+        size_t need = len + strlen(l->name[i]) + 4;
+        if (need > cap)
+            out = xrealloc(out, cap = 2 * need);
+        len += (size_t)snprintf(out + len, cap - len, "%s%s%s", opens ? "{" : "", l->name[i],
+                                closes || !l->group[i] ? (l->group[i] ? "}\n" : "\n") : ",");
+    }
+    return out;
 }
 
 void evlist_free(struct evlist *l)
@@ -47,9 +65,76 @@ static bool whole(const char *s, unsigned long long *v)
     return !*end && !errno;
 }
 
+/* The unit masks and modifiers after an event's name: at most this many (libpfm4's own limit is
+ * lower), each 63 characters at most. */
+#define EVLIST_MAX_FIELDS 32
+
+/* Is field tok (a unit mask, a modifier "u", "k", "uk", "c=1") one of seen[0..n-1] again, by its
+ * name (before '=') in any case, perf's "uk" counting as u and k? Records it; a message in why. */
+static bool field_repeated(const char *tok, char (*seen)[64], int n, char *why, size_t wn, const char *ev)
+{
+    if (n >= EVLIST_MAX_FIELDS || strlen(tok) >= 64) {
+        snprintf(why, wn, "'%.80s...': more than %d unit masks and modifiers, or one longer than 63 characters",
+                 ev, EVLIST_MAX_FIELDS);
+        return true;
+    }
+    char key[64];
+    snprintf(key, sizeof(key), "%.*s", (int)strcspn(tok, "="), tok);
+    bool uk = !strcasecmp(key, "uk") || !strcasecmp(key, "ku");
+    for (int i = 0; i < n; i++) {
+        bool seen_uk = !strcasecmp(seen[i], "uk") || !strcasecmp(seen[i], "ku");
+        bool same = !strcasecmp(seen[i], key) || (uk && (!strcasecmp(seen[i], "u") || !strcasecmp(seen[i], "k"))) ||
+                    (seen_uk && (!strcasecmp(key, "u") || !strcasecmp(key, "k"))) || (uk && seen_uk);
+        if (same) {
+            snprintf(why, wn, "'%.200s': %s '%.63s' is given twice (after '%.63s'); give each unit mask and modifier once", ev,
+                     strchr(tok, '=') || strlen(key) <= 2 ? "modifier" : "unit mask", key, seen[i]);
+            return true;
+        }
+    }
+    snprintf(seen[n], 64, "%s", key);
+    return false;
+}
+
+/* perf's PMU/TERM,TERM/MODS (docs/grammar.md): PMU a name, each TERM NAME or NAME=VALUE (letters,
+ * digits, '_'), MODS none or perf's u and k. The terms' meaning is perfsyntax.c's to judge. */
+static const char *check_pmu_terms(const char *ev, char *why, size_t n)
+{
+    const char *alnum = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
+    size_t pmu = strspn(ev, alnum);
+    const char *p = ev + pmu, *close = pmu && *p == '/' ? strchr(p + 1, '/') : NULL;
+    if (!close) {
+        snprintf(why, n, "'%.200s': perf's form is PMU/TERM,TERM/ (cpu/event=0x3c,umask=0x0/), a PMU name first", ev);
+        return why;
+    }
+    int term = 1;
+    for (const char *t = p + 1; t < close; t++, term++) {
+        size_t name = strspn(t, alnum), value = t[name] == '=' ? strspn(t + name + 1, alnum) : 0;
+        const char *end = t + name + (t[name] == '=' ? 1 + value : 0);
+        if (!name || (t[name] == '=' && !value) || (end != close && *end != ',')) {
+            snprintf(why, n, "'%.200s': term %d is not NAME or NAME=VALUE (e.g. event=0x3c); terms are separated by ','",
+                     ev, term);
+            return why;
+        }
+        t = end;
+    }
+    if (close[1 + strspn(close + 1, "uk")]) {
+        snprintf(why, n, "'%.200s': after the closing '/' come only perf's modifiers u and k (cpu/event=0x3c/uk)", ev);
+        return why;
+    }
+    return NULL;
+}
+
 /* The shape of one event string; libpfm4 (or the source) judges names later. NULL when fine. */
 static const char *check_syntax(const char *ev, char *why, size_t n)
 {
+    for (const char *c = ev; *c; c++)
+        if ((unsigned char)*c <= ' ' || (unsigned char)*c >= 0x7f) {   /* docs/grammar.md: printable ASCII, no space */
+            snprintf(why, n, "'%.200s': byte %d is 0x%02x, outside an event's characters (printable ASCII, no space "
+                     "or tab)", ev, (int)(c - ev) + 1, (unsigned char)*c);
+            return why;
+        }
+    if (strchr(ev, '/'))
+        return check_pmu_terms(ev, why, n);
     const char *p = ev, *colons = strstr(ev, "::");
     if (colons && memchr(ev, ':', (size_t)(colons - ev)))
         colons = NULL;   /* "EVENT:u::k": an empty field, not a PMU prefix */
@@ -67,9 +152,12 @@ static const char *check_syntax(const char *ev, char *why, size_t n)
     char *copy = xstrdup(p);
     const char *bad = NULL;
     int field = 0;
+    char seen[EVLIST_MAX_FIELDS][64];
     for (char *save, *tok = strtok_r(copy, ":", &save); tok && !bad; tok = strtok_r(NULL, ":", &save), field++) {
         char *eq = strchr(tok, '=');
-        if (!eq || !field)
+        if (field && field_repeated(tok, seen, field - 1, why, n, ev))
+            bad = why;
+        if (!eq || !field || bad)
             continue;
         unsigned long long v;
         *eq = '\0';
@@ -90,6 +178,19 @@ static const char *check_syntax(const char *ev, char *why, size_t n)
 }
 
 /* perf's syntax: a list with {a,b,c} groups and cpu/.../ events, its commas not separating lines. */
+/* One event once in a list (docs/grammar.md): the same name (any case) twice, outside perf's
+ * {...} groups or inside one group, is an error naming both places. In two groups it is two
+ * measurements, as perf takes it. */
+static bool listed_already(const struct evlist *l, const char *name, int group, const char *where)
+{
+    for (int i = 0; i < l->n; i++)
+        if (l->group[i] == group && !strcasecmp(l->name[i], name)) {
+            pm_error("%s: %s is listed already (%s); list each event once", where, name, l->where[i]);
+            return true;
+        }
+    return false;
+}
+
 static int add_perf_list(struct evlist *l, const char *s, const char *where)
 {
     char why[512], **items;
@@ -104,6 +205,8 @@ static int add_perf_list(struct evlist *l, const char *s, const char *where)
             pm_error("%s: %s", where, why);
             rc = -1;
         }
+        if (!rc && listed_already(l, items[i], group[i] ? base + group[i] : 0, where))
+            rc = -1;
         if (!rc)
             evlist_add_grouped(l, items[i], where, group[i] ? base + group[i] : 0);
         if (group[i] && base + group[i] > l->groups)
@@ -117,7 +220,7 @@ static int add_perf_list(struct evlist *l, const char *s, const char *where)
 static int add_event_line(char *s, const char *where, void *l)
 {
     char why[512];
-    if (strchr(s, '{') || perf_syntax_like(s))
+    if (strchr(s, '{') || strchr(s, '/'))   /* a list file's line is never a path: '/' is perf's PMU/TERMS/ */
         return add_perf_list(l, s, where);
     char *space = s + strcspn(s, " \t\r,");
     if (*space) {
@@ -129,6 +232,8 @@ static int add_event_line(char *s, const char *where, void *l)
         pm_error("%s: %s", where, why);
         return -1;
     }
+    if (listed_already(l, s, 0, where))
+        return -1;
     evlist_add(l, s, where);
     return 0;
 }
@@ -194,10 +299,24 @@ int evlist_all(struct evlist *l, const char *pmu)
     return 0;
 }
 
+/* "cpu/event=0x29": a PMU name, '/', and a term with '=' but no closing '/': perf syntax left
+ * unclosed, not a path (a path's first part seldom holds '='). */
+static bool unclosed_perf_event(const char *arg)
+{
+    size_t pmu = strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+    return pmu && arg[pmu] == '/' && !strchr(arg + pmu + 1, '/') && strchr(arg + pmu + 1, '=');
+}
+
+/* A '/' that is no perf syntax: a path. */
+static bool path_like(const char *arg)
+{
+    return strchr(arg, '/') && !perf_syntax_like(arg) && !unclosed_perf_event(arg);
+}
+
 bool evlist_arg_is_file(const char *arg)
 {
     struct stat st;
-    return strcmp(arg, "all") && ((!stat(arg, &st) && S_ISREG(st.st_mode)) || (strchr(arg, '/') && !perf_syntax_like(arg)));
+    return strcmp(arg, "all") && ((!stat(arg, &st) && S_ISREG(st.st_mode)) || path_like(arg));
 }
 
 int evlist_from_arg(struct evlist *l, const char *arg, const char *pmu)
@@ -209,6 +328,11 @@ int evlist_from_list(struct evlist *l, const char *arg, const char *pmu)
 {
     if (!strcmp(arg, "all"))
         return evlist_all(l, pmu);
+    if (path_like(arg)) {
+        pm_error("-e '%s' names a file, which is not read here: a run's event list file is read from the copy its "
+                 "folder keeps (events.list); give -e with the events, or the list file again", arg);
+        return -1;
+    }
     char **items = NULL;
     int *group = NULL, count = 0;
     char err[256];

@@ -27,6 +27,9 @@ bool evlist_arg_is_file(const char *arg);
 int evlist_from_list(struct evlist *l, const char *arg, const char *pmu);
 void evlist_add(struct evlist *l, const char *name, const char *where);
 void evlist_add_grouped(struct evlist *l, const char *name, const char *where, int group);
+/* The list as list-file text (docs/grammar.md): an event outside groups a line, each {...} group
+ * a line of its own; parsed again it gives the same events in the same groups. Caller frees. */
+char *evlist_text(const struct evlist *l);
 void evlist_free(struct evlist *l);
 
 #endif

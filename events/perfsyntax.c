@@ -165,7 +165,11 @@ int perf_syntax_parse(const char *name, struct event_spec *spec, char *err, size
     char *head = xasprintf("%.*s", (int)base, name);
     uint64_t raw;
     int rc = 0;
-    if (head[0] == 'r' && head[1] && hex_number(head + 1, &raw)) {
+    if (head[0] == 'r' && head[1] && !head[1 + strspn(head + 1, "0123456789abcdefABCDEF")] && !hex_number(head + 1, &raw)) {
+        snprintf(err, n, "raw event '%s': the code %s is more than 64 bits; perf's rNNNN takes at most 16 hex digits",
+                 head, head + 1);
+        rc = -1;
+    } else if (head[0] == 'r' && head[1] && hex_number(head + 1, &raw)) {
         rc = perf_modifiers(name + base, spec, err, n) ? -1 : 1;
         spec->config = raw;
     } else if (strchr(name, '/')) {
@@ -174,6 +178,9 @@ int perf_syntax_parse(const char *name, struct event_spec *spec, char *err, size
         char *list = xasprintf("%.*s", (int)(close > slash ? close - slash - 1 : 0), slash + 1);
         if (close == slash)
             snprintf(err, n, "'%s' has no closing '/'; perf's form is cpu/event=0x..,umask=0x../", name), rc = -1;
+        else if (!*pmu)
+            snprintf(err, n, "'%s' is not an event: perf's form is cpu/event=0x..,umask=0x../ (a PMU name before "
+                     "the first '/')", name), rc = -1;
         else if (strcmp(pmu, "cpu"))
             snprintf(err, n, "PMU '%s' in '%s': pmucal takes the core PMU, cpu/event=0x..,umask=0x../, or rNNNN",
                      pmu, name), rc = -1;
@@ -220,6 +227,12 @@ int perf_split_list(const char *s, char ***items, int **group, int *count, char 
     for (const char *p = s;; p++) {
         if (!*p && slash)
             break;   /* an unclosed '/': said below; the end is not a separator inside one */
+        if (*p == '/' && !slash && (p == start || strspn(start, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                            "0123456789_ \t") < (size_t)(p - start))) {
+            /* PMU/terms/ (docs/grammar.md): a '/' opens terms only after a PMU name */
+            snprintf(err, n, "'%s': a '/' that does not follow a PMU name; perf's form is cpu/event=0x..,umask=0x../", s);
+            goto bad;
+        }
         if (*p == '/')
             slash = !slash;
         else if (*p == '{' && !slash) {

@@ -78,6 +78,28 @@ static bool pmu_named(const char *name, pfm_pmu_t *p, pfm_pmu_info_t *info)
     return false;
 }
 
+int pfm_env_check(void)
+{
+    const char *f = getenv("LIBPFM_FORCE_PMU");
+    if (!f || !*f)
+        return 0;
+    size_t len = strlen(f), plain = strspn(f, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+    pfm_pmu_t p;
+    pfm_pmu_info_t info;
+    if (len > PFM_ENV_MAX_NAME || plain != len) {
+        pm_error("LIBPFM_FORCE_PMU=%.64s%s: not a libpfm4 PMU name (one name of letters, digits and '_', at most %d "
+                 "characters, e.g. skl or amd64_fam19h_zen4); fix it or unset LIBPFM_FORCE_PMU", f,
+                 len > 64 ? "..." : "", PFM_ENV_MAX_NAME);
+        return -1;
+    }
+    if (pfm_ready() && !pmu_named(f, &p, &info)) {
+        pm_error("LIBPFM_FORCE_PMU=%s: libpfm4 has no PMU by that name ('pmucal events --pmu NAME' takes the same "
+                 "names: skl, icx, spr, amd64_fam19h_zen4 ...); fix it or unset LIBPFM_FORCE_PMU", f);
+        return -1;
+    }
+    return 0;
+}
+
 bool pfm_pmu_by_name(const char *name, struct pfm_core *out)
 {
     memset(out, 0, sizeof(*out));

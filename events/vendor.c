@@ -69,32 +69,54 @@ static int field_num(const struct jvalue *o, const char *key, uint64_t max, uint
  * newer cores): "Fixed counter N" beyond it is no counter. */
 #define VENDOR_MAX_FIXED 15
 
-/* "Counter": the programmable counters' mask, or *fixed for "Fixed counter N" (-1: none; -2: N
- * is not a whole number in 0..VENDOR_MAX_FIXED). */
-static uint32_t counter_mask(const char *s, int *fixed)
+/* The widest programmable counter index a "Counter" list may name (a 32-bit mask). */
+#define VENDOR_MAX_COUNTER 31
+
+/* "Counter" (docs/grammar.md, vendor tables): "", "null", "Fixed counter N" (N in
+ * 0..VENDOR_MAX_FIXED), or decimal counter numbers 0..VENDOR_MAX_COUNTER separated by ',' (spaces
+ * around them allowed), each at most once. Into the programmable counters' mask, or *fixed for a
+ * fixed counter (-1: none). -1 with what is wrong in why; 0 when fine. */
+static int counter_mask(const char *s, uint32_t *mask, int *fixed, char *why, size_t n)
 {
     *fixed = -1;
+    *mask = 0;
     if (!s || !*s || !strcasecmp(s, "null"))
         return 0;
     if (!strncasecmp(s, "Fixed counter", 13)) {
-        uint64_t n;
+        uint64_t v;
         const char *d = s + 13 + strspn(s + 13, " ");
-        *fixed = parse_u64(d, &n) && n <= VENDOR_MAX_FIXED ? (int)n : -2;
+        if (!parse_u64(d, &v) || v > VENDOR_MAX_FIXED) {
+            snprintf(why, n, "names no fixed counter (0..%d)", VENDOR_MAX_FIXED);
+            return -1;
+        }
+        *fixed = (int)v;
         return 0;
     }
-    uint32_t m = 0;
-    for (const char *p = s; *p;) {
-        char *end;
-        long c = strtol(p, &end, 10);
-        if (end == p)
-            break;
-        if (c >= 0 && c < 32)
-            m |= 1u << c;
-        p = end;
-        while (*p == ',' || *p == ' ')
-            p++;
+    for (const char *p = s;;) {
+        p += strspn(p, " ");
+        size_t len = strspn(p, "0123456789");
+        uint64_t c;
+        char num[24];
+        snprintf(num, sizeof(num), "%.*s", (int)(len < 20 ? len : 20), p);
+        if (!len || len > 2 || !parse_u64(num, &c) || c > VENDOR_MAX_COUNTER) {
+            snprintf(why, n, "has '%.*s' where a counter number 0..%d is due (counters are listed as \"0,1,2,3\", "
+                     "or \"Fixed counter N\")", (int)strcspn(p, ", "), p, VENDOR_MAX_COUNTER);
+            return -1;
+        }
+        if (*mask & 1u << c) {
+            snprintf(why, n, "lists counter %llu twice", (unsigned long long)c);
+            return -1;
+        }
+        *mask |= 1u << c;
+        p += len;
+        p += strspn(p, " ");
+        if (!*p)
+            return 0;
+        if (*p++ != ',' || !*(p + strspn(p, " "))) {
+            snprintf(why, n, "is not a list of counter numbers separated by ',' (e.g. \"0,1,2,3\")");
+            return -1;
+        }
     }
-    return m;
 }
 
 /* The widest event select of each format: AMD's 12 bits (config 7:0 and 35:32), Intel's 8. */
@@ -166,9 +188,30 @@ static int add_arch_std(struct vendor_table *t, const struct jvalue *o, const ch
     return 0;
 }
 
+/* The longest event name a table may give (the vendors' longest are about 110 characters). */
+#define VENDOR_MAX_NAME 255
+
+/* An EventName or ArchStdEvent (docs/grammar.md, vendor tables): 1..VENDOR_MAX_NAME of letters,
+ * digits, '.', '_', '-', ':' and '=' (Intel's OFFCORE_RESPONSE:request=...). A name pmucal would
+ * print or match otherwise (a control character, a space) is the table's error. */
+static bool name_ok(const char *name, const char *key, const char *file)
+{
+    size_t len = strlen(name), plain = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-:=");
+    if (len && len <= VENDOR_MAX_NAME && plain == len)
+        return true;
+    pm_error("%s: %s \"%.64s%s\": %s; an event name is 1 to %d letters, digits and . _ - : =; fix the table entry",
+             file, key, name, len > 64 ? "..." : "",
+             !len ? "is empty" : len > VENDOR_MAX_NAME ? "is too long" : "holds a character outside the name's set",
+             VENDOR_MAX_NAME);
+    return false;
+}
+
 static int add(struct vendor_table *t, const struct jvalue *o, const char *file, enum vendor_format fmt)
 {
     const char *name = jstr(jget(o, "EventName")), *std = jstr(jget(o, "ArchStdEvent"));
+    if ((name && !jget(o, "MetricName") && !name_ok(name, "EventName", file)) ||
+        (!name && std && !name_ok(std, "ArchStdEvent", file)))
+        return -1;
     if (!name && std && t->arch_std && !jget(o, "Unit"))
         return add_arch_std(t, o, file, std);
     if (name && !jget(o, "MetricName") && jget(o, "Unit"))
@@ -207,10 +250,9 @@ static int add(struct vendor_table *t, const struct jvalue *o, const char *file,
     e.umask = (unsigned)umask, e.cmask = (unsigned)cmask;
     e.inv = inv, e.edge = edge, e.any = any;
     e.offcore = offcore || e.msr_index == 0x1a6;
-    e.counters = counter_mask(jstr(jget(o, "Counter")), &e.fixed);
-    if (e.fixed == -2) {
-        pm_error("%s: event %s: Counter \"%s\" names no fixed counter (0..%d); fix the table entry", file, name,
-                 jstr(jget(o, "Counter")), VENDOR_MAX_FIXED);
+    char why[200];
+    if (counter_mask(jstr(jget(o, "Counter")), &e.counters, &e.fixed, why, sizeof(why))) {
+        pm_error("%s: event %s: Counter \"%s\" %s; fix the table entry", file, name, jstr(jget(o, "Counter")), why);
         free(e.name);
         free(e.file);
         return -1;
@@ -226,6 +268,33 @@ static int add(struct vendor_table *t, const struct jvalue *o, const char *file,
     e.desc = xstrdup(desc ? desc : "");
     append(t, &e);
     return 0;
+}
+
+static int cmp_name_ci(const void *a, const void *b)
+{
+    return strcasecmp((*(const struct vendor_event *const *)a)->name, (*(const struct vendor_event *const *)b)->name);
+}
+
+/* One core event a name in one file (docs/grammar.md, vendor tables): a second entry would be found
+ * or hidden by the order of the file. (A folder's files may share names: a hybrid part's core
+ * types each have a file, and the first file in name order wins.) Sorted, not pairwise: tables
+ * hold thousands. */
+static int unique_names(const struct vendor_table *t, int first, const char *path)
+{
+    int n = t->n - first, rc = 0;
+    if (n < 2)
+        return 0;
+    const struct vendor_event **by = xmalloc(sizeof(*by) * (size_t)n);
+    for (int i = 0; i < n; i++)
+        by[i] = &t->ev[first + i];
+    qsort(by, (size_t)n, sizeof(*by), cmp_name_ci);
+    for (int i = 1; i < n && !rc; i++)
+        if (!strcasecmp(by[i - 1]->name, by[i]->name)) {
+            pm_error("%s: event %s is in the table twice; keep one entry", path, by[i]->name);
+            rc = -1;
+        }
+    free(by);
+    return rc;
 }
 
 static int load_file(struct vendor_table *t, const char *path)
@@ -251,13 +320,13 @@ static int load_file(struct vendor_table *t, const char *path)
     /* Intel's older perfmon files are bare arrays too; their entries name a Counter field. */
     if (fmt == VENDOR_LINUX_PMU_EVENTS && list->n && jget(&list->items[0], "Counter"))
         fmt = VENDOR_INTEL_PERFMON;
-    int rc = 0;
+    int rc = 0, first = t->n;
     for (int i = 0; i < list->n && !rc; i++)
         if (list->items[i].type == J_OBJECT)
             rc = add(t, &list->items[i], path, fmt);
     t->files++;
     jread_free(doc);
-    return rc;
+    return rc ? rc : unique_names(t, first, path);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -277,11 +346,12 @@ static int load_dir(struct vendor_table *t, const char *path, int depth)
     struct dirent *de;
     while ((de = readdir(d)))
         if (de->d_name[0] != '.') {
-            names = xrealloc(names, sizeof(*names) * (size_t)(n + 1));
+            names = xgrow(names, sizeof(*names), n);
             names[n++] = xstrdup(de->d_name);
         }
     closedir(d);
-    qsort(names, (size_t)n, sizeof(*names), cmp_str);   /* a stable order: results do not depend on readdir */
+    if (n)   /* an empty folder: nothing to sort (qsort wants a list, not NULL) */
+        qsort(names, (size_t)n, sizeof(*names), cmp_str);   /* a stable order: results do not depend on readdir */
     int rc = 0;
     for (int i = 0; i < n; i++) {
         char *p = xasprintf("%s/%s", path, names[i]);

@@ -79,6 +79,67 @@ static inline const char *fuzz_run_folder(const uint8_t *data, size_t size, cons
     return dir;
 }
 
+/* The grammar oracles (docs/grammar.md): pmucal's messages of one parse, kept in memory. */
+static FILE *fuzz_quiet;
+static char *fuzz_said;
+static size_t fuzz_said_len;
+
+static inline void fuzz_capture(void)
+{
+    if (!fuzz_quiet)
+        fuzz_quiet = stderr;
+    stderr = open_memstream(&fuzz_said, &fuzz_said_len);
+    if (!stderr)
+        abort();
+}
+
+/* What was said since fuzz_capture (the caller frees it); pmucal's messages go to /dev/null again. */
+static inline char *fuzz_captured(void)
+{
+    fclose(stderr);
+    stderr = fuzz_quiet;
+    char *s = fuzz_said;
+    fuzz_said = NULL;
+    return s;
+}
+
+/* An oracle failed: the input, the finding and the messages on the real stderr, then abort (libFuzzer
+ * keeps the input as a crash). */
+static inline void fuzz_oracle_failed(const char *what, const char *said)
+{
+    dprintf(2, "grammar oracle: %s\nmessages: %s\n", what, said ? said : "(none)");
+    abort();
+}
+
+/* Lines in text (to its first NUL): a message may name 1..that many. */
+static inline int fuzz_lines(const char *text)
+{
+    int n = 1;
+    for (const char *p = text; *p; p++)
+        n += *p == '\n';
+    return n;
+}
+
+/* A refusal's first message must be "pmucal: error: ORIGIN:LINE: ..." with LINE a line of text, or
+ * one of the whole-input messages given in whole (NULL-terminated prefixes after "pmucal: error: "). */
+static inline void fuzz_check_refusal(const char *said, const char *origin, const char *text,
+                                      const char *const *whole)
+{
+    char prefix[128];
+    snprintf(prefix, sizeof(prefix), "pmucal: error: %s:", origin);
+    if (said && !strncmp(said, prefix, strlen(prefix))) {
+        char *end;
+        long line = strtol(said + strlen(prefix), &end, 10);
+        if (end == said + strlen(prefix) || *end != ':' || line < 1 || line > fuzz_lines(text))
+            fuzz_oracle_failed("a refusal names no line of the input", said);
+        return;
+    }
+    for (int i = 0; whole && whole[i]; i++)
+        if (said && !strncmp(said, "pmucal: error: ", 15) && !strncmp(said + 15, whole[i], strlen(whole[i])))
+            return;
+    fuzz_oracle_failed("a refusal without a message naming its line", said);
+}
+
 /* pmucal COMMAND ARGS... as typed, its exit status ignored (only crashes, leaks and hangs count). */
 static inline void fuzz_command(const char *name, int argc, char **argv)
 {

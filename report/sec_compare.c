@@ -202,6 +202,11 @@ int compare_prepare(struct compare_view *v, const struct runfile *a, const struc
         }
         v->incomplete[s] = !runfile_complete(&v->rf[s], v->why[s], sizeof(v->why[s]));
     }
+    if (compare_same_kind(&v->rf[0], &v->rf[1])) {
+        runfile_free(&v->rf[0]);
+        runfile_free(&v->rf[1]);
+        return -1;
+    }
     compare_runs(&v->rf[0], &v->rf[1], o, &v->c);
     v->judged = true;
     return 0;

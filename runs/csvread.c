@@ -81,7 +81,7 @@ static int curve_row(struct runfile *r, char **f, char *err, size_t n)
         !number(f, 2, h, 1e-3, MAX_CYCLES, &pt.ns, err, n) || !number(f, 3, h, 0, MAX_CYCLES, &pt.lo, err, n) ||
         !number(f, 4, h, 0, MAX_CYCLES, &pt.hi, err, n))
         return -1;
-    r->curve = xrealloc(r->curve, (size_t)(r->ncurve + 1) * sizeof(*r->curve));
+    r->curve = xgrow(r->curve, sizeof(*r->curve), r->ncurve);
     r->curve[r->ncurve++] = pt;
     return 0;
 }
@@ -103,7 +103,7 @@ static int c2c_row(struct runfile *r, char **f, char *err, size_t n)
         return -1;
     c.from = (int)from, c.to = (int)to;
     c.relation = xstrdup(f[2]);
-    r->c2c = xrealloc(r->c2c, (size_t)(r->nc2c + 1) * sizeof(*r->c2c));
+    r->c2c = xgrow(r->c2c, sizeof(*r->c2c), r->nc2c);
     r->c2c[r->nc2c++] = c;
     return 0;
 }

@@ -52,7 +52,7 @@ static void comparison(struct vcell *c, const char *s)
 
 static struct vcell *new_cell(struct runfile *r, enum vkind kind, int line, const char *text)
 {
-    r->cells = xrealloc(r->cells, (size_t)(r->ncells + 1) * sizeof(*r->cells));
+    r->cells = xgrow(r->cells, sizeof(*r->cells), r->ncells);
     struct vcell *c = &r->cells[r->ncells++];
     memset(c, 0, sizeof(*c));
     c->kind = kind, c->line = line, c->measured = c->expected = NAN;

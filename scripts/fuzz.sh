@@ -24,7 +24,10 @@ for n in $names; do
     # -rss_limit_mb: a parser that reads until memory runs out is a finding, not a host problem.
     # A 16 MB quarantine (ASan's default is 256): the run-folder harnesses free a few MB a run,
     # and cycling a large quarantine through mmap halves their executions per second.
-    ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=16} nice "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+    # A text format's dictionary (fuzz/NAME.dict: the tokens of its grammar, docs/grammar.md).
+    dict=""
+    [ -f "fuzz/$n.dict" ] && dict="-dict=fuzz/$n.dict"
+    ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=16} nice -n 19 "$bin" $dict -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
         -artifact_prefix="$crashes/" "$work" "fuzz/corpus/$n" > "$log" 2>&1
     rc=$?
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)

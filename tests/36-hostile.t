@@ -106,7 +106,7 @@ row $LINENO c 2 'FIFO' 'rm $d/penalties.json; mkfifo $d/penalties.json' $PMUCAL 
 row $LINENO c 2 "$LINK" 'link $d penalties.json'                 $PMUCAL cpi --allow-incomplete --case l1_hit D
 row $LINENO c 2 "$LINK" 'link $d manifest.json'                  $PMUCAL emit --format csv --allow-incomplete D
 # --- a manifest naming files outside the folder: none is opened ---
-row $LINENO v 2 "PMU|unknown event" 'set_json $d/manifest.json ".command=[\"pmucal\",\"validate\",\"-e\",\"$OUT/file\"]"' $PMUCAL validate --resume D
+row $LINENO v 2 "-e '.*/outside/file' names a file, which is not read here" 'set_json $d/manifest.json ".command=[\"pmucal\",\"validate\",\"-e\",\"$OUT/file\"]"' $PMUCAL validate --resume D
 row $LINENO v 2 "unknown event" 'set_json $d/manifest.json ".command=[\"pmucal\",\"validate\",\"-e\",\"file\"] | .cwd=\"$OUT\""' $PMUCAL validate --resume D
 row $LINENO v 2 "keeps no copy" 'set_json $d/manifest.json ".command=[\"pmucal\",\"validate\",\"--expect\",\"$OUT/file\"]"' $PMUCAL validate --resume D
 row $LINENO v 2 "vendor-json.*does not open" 'set_json $d/manifest.json ".command=[\"pmucal\",\"validate\",\"--vendor-json\",\"$OUT/file\"]"' $PMUCAL validate --resume D
@@ -161,6 +161,43 @@ row $LINENO v 2 'PMUCAL_CURVE_FILE=.*:2: bytes is -5' 'printf "bytes,cycles,ns\n
 row $LINENO v 2 'Counter "Fixed counter 99999999999" names no fixed counter' \
     'echo "[{\"EventName\":\"X\",\"EventCode\":\"0x3c\",\"Counter\":\"Fixed counter 99999999999\"}]" > $TMP/vt.json' \
     $PMUCAL events --vendor-json "$TMP/vt.json"
+
+# --- the text formats (issue 39, docs/grammar.md): each input outside its grammar refused by file, line and field ---
+row $LINENO v 2 'vendor-json .*/empty: no core events found in 0 JSON file' 'mkdir -p $TMP/empty' $PMUCAL events --vendor-json "$TMP/empty"
+row $LINENO v 2 'div0.txt:1: division by a constant 0' 'echo "page-faults pf.minor/0 exact" > $TMP/div0.txt' \
+    $PMUCAL validate --case 'walker size=16k' --iters 10000 -r 3 -e page-faults --expect "$TMP/div0.txt"
+row $LINENO v 1 'skl.txt:1: division by a constant 0' 'mkdir -p $TMP/x; echo "page-faults (pf.minor+1)/(2-2) exact" > $TMP/x/skl.txt' \
+    $PMUCAL expect check "$TMP/x/skl.txt"
+row $LINENO v 2 "unk.txt:1: the rule's event no_such_event is unknown to the perf source" 'echo "no_such_event pf.minor exact" > $TMP/unk.txt' \
+    $PMUCAL validate --case 'walker size=16k' --iters 10000 -r 3 -e page-faults --expect "$TMP/unk.txt"
+row $LINENO v 0 "other.txt:1: the rule for instructions applies to no event of this run" 'echo "instructions inst exact" > $TMP/other.txt' \
+    $PMUCAL validate --case 'walker size=16k' --iters 10000 -r 3 -e page-faults --expect "$TMP/other.txt"
+row $LINENO v 2 'dup.txt:2: a second rule for (page-faults|PAGE-FAULTS) \(the first is at .*dup.txt:1\)' 'printf "page-faults pf.minor exact\nPAGE-FAULTS 0 exact\n" > $TMP/dup.txt' \
+    $PMUCAL validate --case 'walker size=16k' --iters 10000 -r 3 -e page-faults --expect "$TMP/dup.txt"
+row $LINENO v 2 'dup.list:3: cycles is listed already \(.*dup.list:1\)' 'printf "cycles\n# again\ncycles\n" > $TMP/dup.list' $PMUCAL groups -e "$TMP/dup.list"
+row $LINENO v 2 '-e: cycles is listed already' '' $PMUCAL groups -e cycles,instructions,cycles
+row $LINENO v 0 '' '' $PMUCAL groups -e '{cycles,instructions},{cycles,branches}'
+row $LINENO v 2 "vt.json: event X: Counter \"0,1,2,3,99,-5,abc\" has '99' where a counter number 0..31" \
+    'echo "[{\"EventName\":\"X\",\"EventCode\":\"0x3c\",\"Counter\":\"0,1,2,3,99,-5,abc\"}]" > $TMP/vt.json' $PMUCAL events --vendor-json "$TMP/vt.json"
+row $LINENO v 2 'vt.json: event X: Counter "0,1,1" lists counter 1 twice' \
+    'echo "[{\"EventName\":\"X\",\"EventCode\":\"0x3c\",\"Counter\":\"0,1,1\"}]" > $TMP/vt.json' $PMUCAL events --vendor-json "$TMP/vt.json"
+row $LINENO v 2 'dup.json: event a is in the table twice' \
+    'echo "[{\"EventName\":\"A\",\"EventCode\":\"1\"},{\"EventName\":\"a\",\"EventCode\":\"2\"}]" > $TMP/dup.json' $PMUCAL events --vendor-json "$TMP/dup.json"
+row $LINENO v 2 'nul.json: line 1 column [0-9]+: \\u0000 \(a NUL character\) inside a string' \
+    'echo "[{\"EventName\":\"a\\u0000b\",\"EventCode\":\"0x3c\",\"Counter\":\"0,1\"}]" > $TMP/nul.json' $PMUCAL events --vendor-json "$TMP/nul.json"
+row $LINENO v 2 'walker: block=0 is not a whole number from 1\.\.' '' $PMUCAL run walker size=16k order=block block=0 -e page-faults -r 1 --iters 1000
+row $LINENO v 2 'walker: parameter size is given twice' '' $PMUCAL run walker size=16k size=32k -e page-faults -r 1 --iters 1000
+row $LINENO v 2 "c2c: --size L3: the segment must stay in the writer's private caches" '' $PMUCAL c2c --cpus 0,1 --size L3 -r 1
+row $LINENO v 2 "NEW .* by 'pmucal calibrate': compare takes two runs of one kind" 'rm -rf $d; cp -r $C $d' $PMUCAL compare --allow-incomplete B D
+row $LINENO v 2 "by 'pmucal calibrate': compare takes two runs of one kind" 'rm -rf $d; cp -r $C $d' $PMUCAL report --allow-incomplete --compare B D
+row $LINENO v 2 'LIBPFM_FORCE_PMU=bogus: libpfm4 has no PMU by that name' '' env LIBPFM_FORCE_PMU=bogus $PMUCAL info
+row $LINENO v 2 'LIBPFM_FORCE_PMU=a{64}\.\.\.: not a libpfm4 PMU name' '' env LIBPFM_FORCE_PMU="$(printf 'a%.0s' $(seq 100000))" $PMUCAL info
+row $LINENO v 2 "-e: 'cpu/event=0x29': an unclosed '/'" '' $PMUCAL groups -e cpu/event=0x29
+row $LINENO v 2 "raw event 'r1ffffffffffffffffffff': the code .* is more than 64 bits" '' $PMUCAL groups -e r1ffffffffffffffffffff
+row $LINENO v 2 "'page-faults:uk:u:k:u': modifier 'u' is given twice" '' $PMUCAL groups -e page-faults:uk:u:k:u
+row $LINENO v 1 "skl.txt:1: number '4' runs into 'Ki': a rule's numbers are plain decimals" 'mkdir -p $TMP/x; echo "page-faults 4Ki/page exact" > $TMP/x/skl.txt' \
+    $PMUCAL expect check "$TMP/x/skl.txt"
+row $LINENO v 2 "cannot read perf stat CSV .* /dev/zero: a device" '' $PMUCAL cpi /dev/zero
 
 # Two resumers started together: one measures, the other is refused (in use, or nothing left).
 d="$TMP/two" && cp -r "$V" "$d" && rm "$d/cases.done" && : > "$d/measurements.ndjson"

@@ -42,7 +42,7 @@ static struct cmp_point *point_of(struct cmp_result *r, const char *label, const
     for (int i = 0; i < r->n; i++)
         if (!strcmp(r->pt[i].label, label) && !strcmp(r->pt[i].event, event))
             return &r->pt[i];
-    r->pt = xrealloc(r->pt, sizeof(*r->pt) * (size_t)(r->n + 1));
+    r->pt = xgrow(r->pt, sizeof(*r->pt), r->n);
     struct cmp_point *p = &r->pt[r->n++];
     memset(p, 0, sizeof(*p));
     p->label = label;
@@ -329,4 +329,17 @@ void compare_kernel_free(struct cmp_kernel *k)
 {
     free(k->ch);
     memset(k, 0, sizeof(*k));
+}
+
+int compare_same_kind(const struct runfile *base, const struct runfile *new_)
+{
+    const char *kind[2] = {runfile_command(base->manifest), runfile_command(new_->manifest)};
+    if (kind[0] && kind[1] && !strcmp(kind[0], kind[1]))
+        return 0;
+    /* A validate run's cases and a calibration's points share no meaning: every point would be
+     * "in one run only", and a comparison of nothing is no result. */
+    pm_error("BASE %s was made by 'pmucal %s', NEW %s by 'pmucal %s': compare takes two runs of one kind (two of "
+             "'pmucal validate', or two of 'pmucal calibrate'); give a BASE of the same kind", base->path,
+             kind[0] ? kind[0] : "?", new_->path, kind[1] ? kind[1] : "?");
+    return -1;
 }

@@ -55,6 +55,9 @@ struct cmp_result {
 /* Were both runs the same command line, NEW run to completion (a kernel check: one command file on
  * two kernels)? Then what BASE measured and NEW did not is lost, not merely asked of one run only. */
 bool compare_same_command(const struct jvalue *base_manifest, const struct jvalue *new_manifest);
+/* Are base and new_ runs of one command (validate, calibrate)? -1 after one message naming both
+ * kinds and the kinds compare takes. */
+int compare_same_kind(const struct runfile *base, const struct runfile *new_);
 void compare_runs(const struct runfile *base, const struct runfile *new_, const struct cmp_opts *o,
                   struct cmp_result *out);
 void compare_free(struct cmp_result *r);

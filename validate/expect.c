@@ -35,8 +35,14 @@ static int add_rule(struct ruleset *rs, const char *line, const char *where)
 {
     char *copy = xstrdup(line), *words[64];
     int n = 0;
-    for (char *tok = strtok(copy, " \t\r\n"); tok && n < 64; tok = strtok(NULL, " \t\r\n"))
+    char *tok = strtok(copy, " \t\r\n");
+    for (; tok && n < 64; tok = strtok(NULL, " \t\r\n"))
         words[n++] = tok;
+    if (tok) {   /* docs/grammar.md: a rule is at most 64 words; none is dropped in silence */
+        pm_error("%s: a rule of more than 64 words; write the expression with fewer spaces", where);
+        free(copy);
+        return -1;
+    }
     if (n < 3) {
         pm_error("%s: a rule needs 'EVENT EXPRESSION TOLERANCE' (tolerance: exact, N%%, +-X, bound, none or info)", where);
         free(copy);
@@ -109,14 +115,63 @@ static int add_rule(struct ruleset *rs, const char *line, const char *where)
     return 0;
 }
 
-static int add_rule_line(char *line, const char *where, void *rs)
+static const char *bare(const char *name)
 {
-    return add_rule(rs, line, where);
+    const char *colons = name ? strstr(name, "::") : NULL;
+    return colons ? colons + 2 : name;
+}
+
+struct parse_ctx {
+    struct ruleset *rs;
+    int first;   /* the first rule of this text: a duplicate is looked for from here */
+};
+
+static int add_rule_line(char *line, const char *where, void *arg)
+{
+    struct parse_ctx *ctx = arg;
+    if (add_rule(ctx->rs, line, where))
+        return -1;
+    /* One rule an event in one text (docs/grammar.md): a second would silently replace the first.
+     * A later file overriding an earlier one's rule is the stated order, not a duplicate. */
+    struct ruleset *rs = ctx->rs;
+    const struct rule *r = &rs->rules[rs->n - 1];
+    for (int i = ctx->first; i < rs->n - 1; i++)
+        if (!strcasecmp(bare(rs->rules[i].event), bare(r->event))) {
+            pm_error("%s: a second rule for %s (the first is at %s); keep one", where, r->event, rs->rules[i].where);
+            return -1;
+        }
+    return 0;
 }
 
 int ruleset_parse(struct ruleset *rs, const char *text, const char *origin)
 {
-    return for_each_content_line(text, origin, add_rule_line, rs);
+    struct parse_ctx ctx = {.rs = rs, .first = rs->n};
+    return for_each_content_line(text, origin, add_rule_line, &ctx);
+}
+
+int ruleset_check_events(const struct ruleset *rs, int from, const struct source *src, const struct event_spec *ev,
+                         int nev)
+{
+    for (int i = from; i < rs->n; i++) {
+        const struct rule *r = &rs->rules[i];
+        struct event_spec spec = {0};   /* the source names it (it sets spec.name) */
+        char err[512] = "";
+        int rc = src->resolve(r->event, &spec, err, sizeof(err));
+        bool measured = false;
+        for (int k = 0; !rc && k < nev && !measured; k++)
+            measured = ruleset_find(&(struct ruleset){.rules = (struct rule *)r, .n = 1}, &ev[k]) != NULL;
+        if (rc) {
+            pm_error("%s: the rule's event %s is unknown to the %s source (%s); fix the name or remove the rule",
+                     r->where, r->event, src->name, err);
+            event_spec_clear(&spec);
+            return -1;
+        }
+        if (!measured)
+            pm_note("%s: the rule for %s applies to no event of this run (-e names the events measured)", r->where,
+                    r->event);
+        event_spec_clear(&spec);
+    }
+    return 0;
 }
 
 int ruleset_load(struct ruleset *rs, const char *path)
@@ -164,12 +219,6 @@ int ruleset_builtin(struct ruleset *rs)
     return ruleset_parse(rs, builtin_rules, "built-in rules (validate/expect.c)");
 }
 
-static const char *bare(const char *name)
-{
-    const char *colons = name ? strstr(name, "::") : NULL;
-    return colons ? colons + 2 : name;
-}
-
 const struct rule *ruleset_find(const struct ruleset *rs, const struct event_spec *ev)
 {
     for (int i = rs->n - 1; i >= 0; i--) {  /* later files override earlier ones */
@@ -198,6 +247,23 @@ const char *expect_dir(void)
         free(real);
     }
     return "validate/expect";
+}
+
+char *ruleset_text(const struct ruleset *rs)
+{
+    size_t cap = 64, len = 0;
+    char *out = xmalloc(cap), tol[32];
+    out[0] = '\0';
+    for (int i = 0; i < rs->n; i++) {
+        const struct rule *r = &rs->rules[i];
+        tolerance_text(r, tol, sizeof(tol));
+        size_t need = len + strlen(r->event) + strlen(r->expr_text) + strlen(tol) + (r->erratum ? strlen(r->erratum) : 0) + 16;
+        if (need > cap)
+            out = xrealloc(out, cap = 2 * need);
+        len += (size_t)snprintf(out + len, cap - len, "%s %s %s%s%s\n", r->event, r->expr_text, tol,
+                                r->erratum ? " erratum=" : "", r->erratum ? r->erratum : "");
+    }
+    return out;
 }
 
 void ruleset_free(struct ruleset *rs)

@@ -38,6 +38,11 @@ int ruleset_parse(struct ruleset *rs, const char *text, const char *origin);
 /* The shipped file <name>.txt in expect_dir(): 1 loaded (its path in *path_out when not NULL),
  * 0 absent and not required, -1 absent and required or malformed (one message either way). */
 int ruleset_load_named(struct ruleset *rs, const char *name, bool required, char **path_out);
+/* The rules rs->rules[from..] (a user's --expect file) against the run: each rule's event must
+ * resolve with src (-1 after one message naming its line), and one that matches none of the
+ * measured events ev[0..nev-1] gets a note naming its line. */
+int ruleset_check_events(const struct ruleset *rs, int from, const struct source *src, const struct event_spec *ev,
+                         int nev);
 /* The built-in rules for perf's generic and software events. */
 int ruleset_builtin(struct ruleset *rs);
 /* The rule for an event: by the name as written or libpfm4's canonical string, ignoring case and a
@@ -46,6 +51,9 @@ const struct rule *ruleset_find(const struct ruleset *rs, const struct event_spe
 /* The folder of the shipped expectation files: $PMUCAL_EXPECT_DIR, else validate/expect beside the
  * binary's bin/ folder, else ./validate/expect. */
 const char *expect_dir(void);
+/* The rules as an expectation file (docs/grammar.md): "EVENT EXPRESSION TOLERANCE [erratum=NAME]"
+ * a line; parsed again it gives the same rules. Caller frees. */
+char *ruleset_text(const struct ruleset *rs);
 void ruleset_free(struct ruleset *rs);
 const char *tolerance_text(const struct rule *r, char *buf, size_t n);
 
