@@ -238,7 +238,8 @@ static bool value_ok(const struct kernel *k, const struct param *p, const char *
             char err[160];
             if (!p->range || param_domain(p, &d, err, sizeof(err)) || param_domain_has(&d, x))
                 return true;
-            pm_error("%s: %s=%s is outside its domain %s; give a value in it", k->name, p->name, v, p->range);
+            pm_error("%s: %s=%s is outside its domain %s; give a value in it (default %s)", k->name, p->name, v,
+                     p->range, p->def);
             return false;
         }
         pm_error("%s: %s=%s is not a whole number", k->name, p->name, v);

@@ -185,7 +185,7 @@ row $LINENO v 2 'dup.json: event a is in the table twice' \
     'echo "[{\"EventName\":\"A\",\"EventCode\":\"1\"},{\"EventName\":\"a\",\"EventCode\":\"2\"}]" > $TMP/dup.json' $PMUCAL events --vendor-json "$TMP/dup.json"
 row $LINENO v 2 'nul.json: line 1 column [0-9]+: \\u0000 \(a NUL character\) inside a string' \
     'echo "[{\"EventName\":\"a\\u0000b\",\"EventCode\":\"0x3c\",\"Counter\":\"0,1\"}]" > $TMP/nul.json' $PMUCAL events --vendor-json "$TMP/nul.json"
-row $LINENO v 2 'walker: block=0 is not a whole number from 1\.\.' '' $PMUCAL run walker size=16k order=block block=0 -e page-faults -r 1 --iters 1000
+row $LINENO v 2 'walker: block=0 is outside its domain 1\.\.4096; give a value in it \(default 16\)' '' $PMUCAL run walker size=16k order=block block=0 -e page-faults -r 1 --iters 1000
 row $LINENO v 2 'walker: parameter size is given twice' '' $PMUCAL run walker size=16k size=32k -e page-faults -r 1 --iters 1000
 row $LINENO v 2 "c2c: --size L3: the segment must stay in the writer's private caches" '' $PMUCAL c2c --cpus 0,1 --size L3 -r 1
 row $LINENO v 2 "NEW .* by 'pmucal calibrate': compare takes two runs of one kind" 'rm -rf $d; cp -r $C $d' $PMUCAL compare --allow-incomplete B D
