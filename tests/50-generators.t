@@ -71,7 +71,7 @@ out=$($PMUCAL gen walker 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$out" | grep -q "no generated code"
 ok $? "gen walker: exit 2, says walker has no generated code ($out)"
 out=$($PMUCAL gen branch pattern=period period=6 2>&1); rc=$?
-[ $rc -ne 0 ] && echo "$out" | grep -q "period=6 must be a power of two"
+[ $rc -ne 0 ] && echo "$out" | grep -q "period=6 is outside its domain 2..1024 pow2"
 ok $? "branch period=6 is refused with the rule ($out)"
 out=$($PMUCAL gen ifetch --run x 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$out" | grep -q -- "--run x: give a whole number from 1 to"
