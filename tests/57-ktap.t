@@ -33,12 +33,12 @@ grep -q '^ok pmucal\.calibrate\.penalty_l1_hit$' "$TMP/zen5-vm-calibrate.paths" 
 ok $? "a calibration: a test per penalty by its name (figures in diagnostics), unstable ones XFAIL, the run not ok with its one failure"
 
 # validate --ktap FILE writes the same when its run ends.
-$PMUCAL validate --case 'walker size=4k' -e page-faults,context-switches --ktap "$TMP/v.ktap" > "$TMP/v.tap" 2> "$TMP/err"
+$PMUCAL validate --case 'walker size=4k' -e page-faults,minor-faults --ktap "$TMP/v.ktap" > "$TMP/v.tap" 2> "$TMP/err"
 rc=$?
 scripts/ktap-check.pl "$TMP/v.ktap" > "$TMP/v.paths" 2> "$TMP/check.err"
 crc=$?
 [ $rc -eq 0 ] && [ $crc -eq 0 ] && grep -qx 'ok pmucal.validate.walker_size_4k.page-faults' "$TMP/v.paths" &&
-    grep -qx 'ok pmucal.validate.walker_size_4k.context-switches' "$TMP/v.paths"
+    grep -qx 'ok pmucal.validate.walker_size_4k.minor-faults' "$TMP/v.paths"
 ok $? "validate --ktap FILE (exit $rc): KTAP by the rules (exit $crc) with the case's events: $(tr '\n' ' ' < "$TMP/v.paths" | head -c 200) $(head -c 200 "$TMP/check.err")"
 
 # The checker finds what breaks the rules (a check that cannot fail proves nothing).
