@@ -369,15 +369,9 @@ struct verdict check_event(const struct rule *r, const struct event_spec *ev, co
                  ? "; a CPU-wide count, judged at least: %.4f above the model is the socket's other work"
                  : "; a CPU-wide count below the model by %.4f: the socket's other work only adds, so the kernel's "
                    "own were not all counted", fabs(diff));
-    /* Switches in every kept repetition, after its redos: another task held the CPU throughout. That
-     * is the host's load, not a defect of the event: the case's counts are withheld as not the
-     * kernel's alone (a SKIP saying so), as a calibration withholds a figure the load made. */
-    if (r->tol == TOL_NONE && v.kind == V_NOT_OK && len > 0 && (size_t)len < sizeof(v.reason)) {
+    if (r->tol == TOL_NONE && v.kind == V_NOT_OK && len > 0 && (size_t)len < sizeof(v.reason))
         snprintf(v.reason + len, sizeof(v.reason) - (size_t)len, "; %.3g an iteration: every kept repetition counted "
-                 "some, after its redos (another task held the CPU throughout: the counts beside it are not the "
-                 "kernel's alone)", v.measured);
-        v.kind = V_SKIP;
-    }
+                 "some, after its redos", v.measured);
     return v;
 }
 

@@ -109,17 +109,22 @@ int main(void)
      * two CPUs), not whether the estimate is right: a preempted trip only reads slow, so the
      * fastest of several is the clock. What must hold is that the estimate is repeatable. */
     printf("# ratio spread of single trips %.4f (machine load, not checked)\n", ci->core_per_tsc_spread);
-    double best = 0;
-    for (int i = 0; i < 3; i++) {
-        double r = clock_ratio_now();
-        best = r > best ? r : best;
-    }
-    /* Within 5%, or within three median deviations of the startup's own trips where the machine
-     * made those wider: the tolerance comes from the noise measured, not from a quiet machine. */
+    /* The ratio is measured again, twice back to back (best of 3 each): the two must agree within
+     * 5%, or three median deviations of the startup's own trips where the machine made those wider.
+     * Not against the startup figure: a shared host's core moves its clock between minutes (3.79 to
+     * 4.09 GHz between processes on this project's Intel VM, 12% within one test run under load),
+     * which is the core's doing, not the estimate's. Both must be clocks a core can run at. */
+    double again[2] = {0, 0};
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 3; i++) {
+            double r = clock_ratio_now();
+            again[k] = r > again[k] ? r : again[k];
+        }
     double tol = fmax(0.05, 3 * ci->core_per_tsc_spread);
-    CHECK(best > 0 && fabs(best / ci->core_per_tsc - 1) < tol, __LINE__,
-          "the ratio measured again (best of 3: %.4f) agrees with the startup one (%.4f) within %.1f%%", best,
-          ci->core_per_tsc, 100 * tol);
+    double ghz = again[0] * ci->tsc_hz / 1e9;
+    CHECK(again[0] > 0 && fabs(again[1] / again[0] - 1) < tol && ghz > 0.3 && ghz < 6.5, __LINE__,
+          "the ratio measured again twice (best of 3 each: %.4f, %.4f, %.2f GHz) agrees within %.1f%% (startup %.4f)",
+          again[0], again[1], ghz, 100 * tol, ci->core_per_tsc);
 
     /* The multiply reference: a latency is a whole number of cycles, or no reference at all. */
     static const struct {
