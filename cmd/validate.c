@@ -407,6 +407,9 @@ static int measure_cases(struct validate_run *v)
     double wall = clock_now_seconds() - wall0, inside = (double)measure_region_ticks / clock_get()->tsc_hz;
     tap_comment(tap, "time: %.3f s wall for the cases, %.3f s inside measured regions (%.1f%%)", wall, inside,
                 wall > 0 ? 100 * inside / wall : 0);
+    if (v->a.sweep)
+        tap_comment(tap, "sweep: %d of %llu drawn cases refused by their kernel's setup (SKIP, its reason)", e->refused,
+                    (unsigned long long)v->a.sweep);
     tap_comment(tap, "summary: %d ok, %d not ok, %d skip, %d todo, %d info; %d measurements in %s; %.0f%% of the "
                 "cases' wall time inside measured regions", tap->ok, tap->not_ok, tap->skip, tap->todo, tap->info,
                 e->measurements, path, wall > 0 ? 100 * inside / wall : 0);

@@ -66,13 +66,13 @@ void lru_count_walk(const struct topo *t, void (*add)(struct lru_count *lc, cons
                     uint64_t *d1_misses, uint64_t *ll_misses)
 {
     uint64_t misses[2], edges[2];
-    lru_count_walk_edges(t, add, walk, misses, edges);
+    lru_count_walk_edges(t, add, walk, LRU_EDGE_WAYS, misses, edges);
     *d1_misses = misses[0];
     *ll_misses = misses[1];
 }
 
 void lru_count_walk_edges(const struct topo *t, void (*add)(struct lru_count *lc, const void *walk), const void *walk,
-                          uint64_t misses[2], uint64_t edges[2])
+                          unsigned spare, uint64_t misses[2], uint64_t edges[2])
 {
     int last = topo_last_level(t);
     const struct cache_level *levels[] = {&t->data[1], last ? &t->data[last] : NULL};
@@ -86,7 +86,7 @@ void lru_count_walk_edges(const struct topo *t, void (*add)(struct lru_count *lc
         add(&lc[i], walk);
         for (uint64_t s = 0; s < lc[i].sets; s++) {
             uint64_t n = lc[i].lines_in_set[s];
-            if (n <= lc[i].ways && n + LRU_EDGE_WAYS > lc[i].ways)
+            if (n <= lc[i].ways && n + spare > lc[i].ways)
                 edges[i] += n;
         }
     }

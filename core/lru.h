@@ -41,9 +41,10 @@ uint64_t lru_count_misses(struct lru_count *lc);
 void lru_count_walk(const struct topo *t, void (*add)(struct lru_count *lc, const void *walk), const void *walk,
                     uint64_t *d1_misses, uint64_t *ll_misses);
 /* The same, with each level's lines at the edge: in sets that hold them all with fewer than
- * LRU_EDGE_WAYS ways to spare (below), where a foreign line between runs turns hits into misses. */
+ * spare ways to spare (LRU_EDGE_WAYS, below, or more for a walk that reads other lines of its own
+ * as it goes), where a foreign line turns hits into misses. */
 void lru_count_walk_edges(const struct topo *t, void (*add)(struct lru_count *lc, const void *walk), const void *walk,
-                          uint64_t misses[2], uint64_t edges[2]);
+                          unsigned spare, uint64_t misses[2], uint64_t edges[2]);
 
 /* Any periodic walk (lines visited several times a lap, in any order) through D1 and, seeing
  * D1's misses, LL (NULL: none): each one's misses in one lap of the steady state, simulated, and
