@@ -165,7 +165,8 @@ static void print_json(const struct runfile *r[2], const struct compare_args *a,
     json_bool(&j, "new_described", k->described[1]);
     json_int(&j, "regressions", k->regressions);
     json_array_begin(&j, "changes");
-    for (const struct cmp_kchange *ch = k->ch; ch < k->ch + k->n; ch++) {
+    for (int i = 0; i < k->n; i++) {   /* by index: k->ch is NULL with no change (no arithmetic on it) */
+        const struct cmp_kchange *ch = &k->ch[i];
         json_object_begin(&j, NULL);
         json_string(&j, "what", ch->what);
         json_string(&j, "name", ch->name);
@@ -241,7 +242,8 @@ static void print_kernel_tap(struct tap *t, const struct cmp_kernel *k)
     }
     if (!k->n)
         tap_comment(t, "kernel PMU: the same description (driver, counters, events, format, caps, perf_user_access)");
-    for (const struct cmp_kchange *ch = k->ch; ch < k->ch + k->n; ch++) {
+    for (int i = 0; i < k->n; i++) {   /* by index: k->ch is NULL with no change (no arithmetic on it) */
+        const struct cmp_kchange *ch = &k->ch[i];
         char desc[640];
         if (!strcmp(ch->change, "added"))
             snprintf(desc, sizeof(desc), "kernel PMU :: %s %s added: %s", ch->what, ch->name, ch->new_);

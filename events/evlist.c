@@ -178,12 +178,13 @@ static const char *check_syntax(const char *ev, char *why, size_t n)
 }
 
 /* perf's syntax: a list with {a,b,c} groups and cpu/.../ events, its commas not separating lines. */
-/* One event once in a list (docs/grammar.md): the same name (any case) twice, outside perf's
- * {...} groups or inside one group, is an error naming both places. In two groups it is two
- * measurements, as perf takes it. */
+/* One event once in a list (docs/grammar.md): the same name (any case) twice outside perf's
+ * {...} groups is an error naming both places. Inside a group a repeat is deliberate (a group of
+ * one event seven times fills a PMU's counters) and in two groups it is two measurements, as perf
+ * takes both. */
 static bool listed_already(const struct evlist *l, const char *name, int group, const char *where)
 {
-    for (int i = 0; i < l->n; i++)
+    for (int i = 0; group == 0 && i < l->n; i++)
         if (l->group[i] == group && !strcasecmp(l->name[i], name)) {
             pm_error("%s: %s is listed already (%s); list each event once", where, name, l->where[i]);
             return true;
