@@ -10,6 +10,7 @@
 #include "host/clock.h"
 #include "penalties/models.h"
 #include "penalties/snippet_tables.h"
+#include "runs/rundir.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,6 +149,17 @@ static void measure_row(struct engine *e, struct event_spec *events, int nevents
     case_free(c);
 }
 
+static void code_free(struct engine *e, struct event_spec *events, int nevents, struct code_ctx *x,
+                      struct snippet_entry *ents, int nent, struct cli_args *pos)
+{
+    engine_free_events(events, nevents);
+    engine_free(e);
+    measure_cli_tables_free(&x->o);
+    free(x->o.auto_expect);
+    snippet_entries_free(ents, nent);
+    cli_args_free(pos);
+}
+
 static int code_main(int argc, char **argv)
 {
     struct code_ctx x = {.format = "tap"};
@@ -192,12 +204,7 @@ static int code_main(int argc, char **argv)
     }
     int status = 0, prep = measure_cli_prepare(&x.o, &e, argc, argv, &status);
     if (prep != SOURCE_CONTINUE) {
-        engine_free_events(events, nevents);
-        engine_free(&e);
-        measure_cli_tables_free(&x.o);
-        free(x.o.auto_expect);
-        snippet_entries_free(ents, nent);
-        cli_args_free(&pos);
+        code_free(&e, events, nevents, &x, ents, nent, &pos);
         return prep < 0 ? 2 : status;
     }
     e.on_measurement = take;
@@ -216,29 +223,17 @@ static int code_main(int argc, char **argv)
             r->ref = host ? snippet_reference(host->name, r->name, r->mode) : NULL;
             r->deviation = r->ref && !isnan(r->cycles) ? reference_deviation(r->ref, r->cycles) : NAN;
         }
-    FILE *out = x.output ? fopen(x.output, "w") : stdout;
-    int rc = 0;
-    if (!out) {
-        pm_error("cannot write %s", x.output);
-        rc = 2;
-    } else {
-        if (code_table_write(out, fmt, rows, nrows, host ? host->name : NULL, e.src->name))
-            rc = 2;
-        if (x.output)
-            fclose(out);
-        else
-            fflush(stdout);
-    }
+    /* The one writer of outputs a user names: a link is not followed, a failed write leaves the
+     * file as it was, /dev/null stays a device. */
+    struct run_out o;
+    FILE *out = run_out_user(&o, x.output);
+    int rc = !out || run_out_end(&o, code_table_write(out, fmt, rows, nrows, host ? host->name : NULL,
+                                                      e.src->name)) ? 2 : 0;
     int bad = 0;
     for (int i = 0; i < nrows; i++)
         bad += !strcmp(rows[i].status, "error") || !strcmp(rows[i].status, "not_ok");
     free(rows);
-    engine_free_events(events, nevents);
-    engine_free(&e);
-    measure_cli_tables_free(&x.o);
-    free(x.o.auto_expect);
-    snippet_entries_free(ents, nent);
-    cli_args_free(&pos);
+    code_free(&e, events, nevents, &x, ents, nent, &pos);
     if (stop_requested())
         return 128 + stop_signal_number;
     return rc ? rc : bad ? 1 : 0;

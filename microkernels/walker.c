@@ -227,10 +227,48 @@ __attribute__((noinline)) static double time_chain(void ***start, uint64_t loads
  * the order's loads come faster beyond noise, the prefetchers follow it and the level's latency
  * is not what it measures. Only where the order is not random and the ring leaves L2 (below that
  * nothing is fetched from far enough to gain), on the host (a simulated cache has no prefetcher). */
+/* One decision a case a process: every run of a calibration (and its replay from the records)
+ * sees the same one, and the reason the model gives outlives the case (a case's teardown frees
+ * its walker; a penalty quotes the reason after). */
+static struct prefetch_memo {
+    char label[256];
+    bool prefetched;
+    char why[400];
+} memo[32];
+static int nmemo;
+
+static struct prefetch_memo *prefetch_memo_of(const char *label)
+{
+    for (int i = 0; i < nmemo; i++)
+        if (!strcmp(memo[i].label, label))
+            return &memo[i];
+    return NULL;
+}
+
+static int check_prefetchers_once(struct case_ *c, struct walker *w);
+
 static int check_prefetchers(struct case_ *c, struct walker *w)
 {
     if (topo_get()->simulated || case_is(c, "order", "random") || level_of_size(w->lines * 64) < 3)
         return KERNEL_OK;
+    const struct prefetch_memo *m = prefetch_memo_of(c->label);
+    if (m) {
+        w->prefetched = m->prefetched;
+        snprintf(w->prefetch_why, sizeof(w->prefetch_why), "%s", m->why);
+        return KERNEL_OK;
+    }
+    int rc = check_prefetchers_once(c, w);
+    if (rc == KERNEL_OK && nmemo < (int)(sizeof(memo) / sizeof(memo[0]))) {
+        struct prefetch_memo *n = &memo[nmemo++];
+        snprintf(n->label, sizeof(n->label), "%s", c->label);
+        n->prefetched = w->prefetched;
+        snprintf(n->why, sizeof(n->why), "%s", w->prefetch_why);
+    }
+    return rc;
+}
+
+static int check_prefetchers_once(struct case_ *c, struct walker *w)
+{
     struct buffer rb;
     if (buffer_alloc(&rb, w->slots * w->spacing, case_str(c, "page"), "walker's random walk")) {
         w->prefetched = true;   /* not proven either way: withheld, saying why */
@@ -504,7 +542,8 @@ static void walker_model(const struct case_ *c, struct quantities *q)
     if (w->prefetched) {   /* the loads' level is the prefetchers' doing: the figure is not the level's */
         q->v[Q_LD_L1] = q->v[Q_LD_L2] = q->v[Q_LD_L3] = q->v[Q_LD_DRAM] = NAN;
         q->v[Q_LINES_L2] = q->v[Q_LINES_L3] = q->v[Q_LINES_DRAM] = NAN;
-        q->unstated_why = w->prefetch_why;
+        const struct prefetch_memo *m = prefetch_memo_of(c->label);
+        q->unstated_why = m ? m->why : "the prefetchers follow this order (the check's figures were not kept)";
     }
 }
 
