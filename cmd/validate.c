@@ -358,6 +358,10 @@ static int measure_cases(struct validate_run *v)
                     (unsigned long long)v->a.sweep, (unsigned long long)v->a.seed, v->a.o.source,
                     (unsigned long long)v->a.sweep, (unsigned long long)v->a.seed, v->a.nk ? " --kernel " : "",
                     v->a.nk ? v->a.kernels[0] : "");
+    for (const struct kernel **k = kernel_list(); v->a.sweep && !v->a.nk && *k; k++)
+        if (!sweep_draws_from(*k))
+            tap_comment(tap, "sweep: kernel %s not drawn: a parameter is your own text with no default (its cases "
+                        "are yours to give; --kernel %s draws its other parameters)", (*k)->name, (*k)->name);
     if (session_resuming(&v->s))
         tap_comment(tap, "resuming: %d of %d cases finished and are kept (%d records, judged again, not measured); "
                     "%d records of unfinished cases or cut short dropped; %d cases to measure", rs->cases_kept, n,

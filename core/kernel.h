@@ -64,6 +64,8 @@ struct case_ {
                                        * take whole multiples of it (a table read cyclically) */
     char skip[256];                   /* setup returned KERNEL_SKIP: the reason */
     uint64_t iters;                   /* chosen by the measurement core on the first group */
+    uint64_t iters_fixed;             /* set before setup where runs take a fixed count (a simulating
+                                       * source's, or --iters) rather than a timed one: 0 when timed */
     char detail[256];                 /* what setup really got, e.g. "page=2m-thp slots=8192" */
     unsigned isa_limits;              /* ISA_* the counter source cannot execute (set before setup) */
     const char *isa_limits_by;        /* that source's name, for the SKIP reason */

@@ -128,12 +128,29 @@ static int64_t sim_access(struct lru_sim *s, uintptr_t addr)
     return depth;
 }
 
+/* The fewest and most set bits `bit` of miss[] has in w consecutive entries of n, read cyclically. */
+static void window_range(const uint8_t *miss, uint64_t n, uint64_t w, uint8_t bit, uint64_t *lo, uint64_t *hi)
+{
+    uint64_t in = 0;
+    for (uint64_t i = 0; i < w; i++)
+        in += (miss[i] & bit) != 0;
+    *lo = *hi = in;
+    for (uint64_t i = 0; i < n; i++) {   /* the window starting at i + 1 */
+        in += (miss[(i + w) % n] & bit) != 0;
+        in -= (miss[i] & bit) != 0;
+        *lo = in < *lo ? in : *lo;
+        *hi = in > *hi ? in : *hi;
+    }
+}
+
 void lru_lap_misses(void *const *addrs, uint64_t n, const struct cache_level *d1, const struct cache_level *ll,
-                    struct lru_lap *lap)
+                    uint64_t window, struct lru_lap *lap)
 {
     struct lru_sim sim[2] = {{0}, {0}};
     memset(lap, 0, sizeof(*lap));
     bool simulated = sim_init(&sim[0], d1) && (!ll || sim_init(&sim[1], ll));
+    bool windowed = window > 0 && window < n;
+    uint8_t *miss = simulated && windowed ? xcalloc(n, 1) : NULL;   /* bit 1 << level: the steady lap's misses */
     if (!simulated) {
         /* A level of unknown ways: no set conflicts to find, and simulating one huge set would be
          * slow; a lap misses it everywhere when larger than the cache, nowhere otherwise. */
@@ -147,14 +164,24 @@ void lru_lap_misses(void *const *addrs, uint64_t n, const struct cache_level *d1
                 for (int l = 0; l < levels; l++) {
                     int64_t depth = sim_access(&sim[l], (uintptr_t)addrs[i]);
                     int64_t spare = (int64_t)sim[l].ways - 1 - depth;   /* when a hit */
-                    if (round == 2 && depth < 0)
+                    if (round == 2 && depth < 0) {
                         lap->misses[l]++;
+                        if (miss)
+                            miss[i] |= (uint8_t)(1u << l);
+                    }
                     if (round == 2 && depth >= 0 && spare < LRU_EDGE_WAYS)
                         lap->edge_hits[l]++;
                     if (depth >= 0)
                         break;   /* a hit: the level below never sees it */
                 }
     }
+    for (int l = 0; l < 2; l++)
+        if (miss)
+            window_range(miss, n, window, (uint8_t)(1u << l), &lap->window_lo[l], &lap->window_hi[l]);
+        else if (windowed) {   /* not simulated: a lap misses everywhere or nowhere */
+            lap->window_lo[l] = lap->window_hi[l] = lap->misses[l] ? window : 0;
+        }
+    free(miss);
     free(sim[0].tag);
     free(sim[1].tag);
 }

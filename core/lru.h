@@ -60,8 +60,23 @@ void lru_count_walk_edges(const struct topo *t, void (*add)(struct lru_count *lc
 struct lru_lap {
     uint64_t misses[2];      /* [0] D1, [1] LL */
     uint64_t edge_hits[2];
+    /* Given a window of w accesses (0 < w < n): the fewest and most misses any w consecutive
+     * accesses of the steady lap have, from any start (the lap read cyclically). A run shorter
+     * than a lap sees its window's misses, not the lap's share, where they bunch up. */
+    uint64_t window_lo[2], window_hi[2];
 };
 void lru_lap_misses(void *const *addrs, uint64_t n, const struct cache_level *d1, const struct cache_level *ll,
-                    struct lru_lap *lap);
+                    uint64_t window, struct lru_lap *lap);
+/* The fewest iterations of `per_iter` steps each that walk a ring of n elements whole laps. */
+static inline uint64_t lru_lap_iters(uint64_t n, uint64_t per_iter)
+{
+    uint64_t a = n, b = per_iter;
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a ? n / a : 1;
+}
 
 #endif

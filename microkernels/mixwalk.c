@@ -118,7 +118,7 @@ static int mixwalk_setup(struct case_ *c)
      * of the region), so a run part-way round counts more or fewer than its share: runs take
      * whole laps, after a warm-up of two (D1's steady state, then LL's). */
     struct lru_lap lap;
-    lru_lap_misses((void *const *)node, w->nodes, &t->data[1], last ? &t->data[last] : NULL, &lap);
+    lru_lap_misses((void *const *)node, w->nodes, &t->data[1], last ? &t->data[last] : NULL, 0, &lap);   /* whole laps */
     w->d1_lap_misses = lap.misses[0];
     w->ll_lap_misses = lap.misses[1];
     for (int l = 0; t->simulated && l < 2 && !c->skip[0]; l++)
@@ -136,9 +136,7 @@ static int mixwalk_setup(struct case_ *c)
     free(l3);
     if (c->skip[0])
         return KERNEL_SKIP;
-    uint64_t lap_iters = w->nodes;   /* the fewest iterations of ISSUE_OPS loads that are whole laps */
-    while (lap_iters % 2 == 0 && lap_iters * ISSUE_OPS / 2 % w->nodes == 0)
-        lap_iters /= 2;
+    uint64_t lap_iters = lru_lap_iters(w->nodes, ISSUE_OPS);
     c->iters_multiple = lap_iters;
     c->warm_iters = 2 * lap_iters;
     snprintf(c->detail, sizeof(c->detail), "page=%s loads per lap: %llu L3, %llu L2, %llu L1",

@@ -414,6 +414,7 @@ int engine_case(struct engine *e, struct case_ *c, struct event_spec *events, in
     c->isa_limits = e->src->isa_limits;
     c->isa_limits_by = e->src->name;
     c->simple_predictor = e->src->simple_predictor;
+    c->iters_fixed = e->mopts.iters;
     int rc = case_setup(c);
     if (stop_requested()) {   /* stopped while setting up (seconds for large cases) */
         c->kernel->teardown(c);

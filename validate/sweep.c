@@ -71,12 +71,20 @@ static int draw_param(struct rng *r, const struct param *p, char *out, size_t n)
     return 0;
 }
 
+bool sweep_draws_from(const struct kernel *k)
+{
+    for (const struct param *p = k->params; p->name; p++)
+        if (p->type == PARAM_TEXT && !*p->def)
+            return false;
+    return true;
+}
+
 char *sweep_case(uint64_t seed, uint64_t i, char *const *kernels, int nk)
 {
     const struct kernel *pool[128];
     int np = 0;
     for (const struct kernel **k = kernel_list(); *k && np < 128; k++) {
-        bool wanted = !nk;
+        bool wanted = !nk && sweep_draws_from(*k);
         for (int j = 0; j < nk; j++)
             wanted |= !strcmp(kernels[j], (*k)->name);
         if (wanted)

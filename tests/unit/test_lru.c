@@ -45,6 +45,23 @@ static const struct {
      "size too", {2, 1, 1024, 0}, {0, 1, 2, -1}, 3, 0, 0, 0},
 };
 
+/* lru_lap_misses with a window: the fewest and most misses of any `window` consecutive accesses of
+ * the steady lap, read cyclically. */
+static const struct {
+    int line;
+    const char *what;
+    struct machine m;
+    int walk[MAX_WALK];
+    uint64_t window, d1_lo, d1_hi, ll_lo, ll_hi;
+} windows[] = {
+    {__LINE__, "one 2-way D1 set: 0 0 0 0 1 2 3 misses 1 0 0 0 1 1 1; windows of 3 read 0 (0 0 0) to 3 (1 2 3); "
+     "LL holds all four", {2, 2, 8, 4}, {0, 0, 0, 0, 1, 2, 3, -1}, 3, 0, 3, 0, 0},
+    {__LINE__, "evenly missed: 3 lines through a 1-way D1 and a 2-way LL miss both at every access", {1, 1, 2, 2},
+     {0, 1, 2, -1}, 2, 2, 2, 2, 2},
+    {__LINE__, "a window of a whole lap or more is not one: nothing is reported", {2, 2, 8, 4}, {0, 1, 2, -1}, 3,
+     0, 0, 0, 0},
+};
+
 /* lru_count: once-a-lap walks of lines [0, n), added line by line or as a range. */
 static const struct {
     int line;
@@ -70,7 +87,7 @@ int main(void)
         struct cache_level d1 = cache(laps[i].m.d1_lines, laps[i].m.d1_ways);
         struct cache_level ll = cache(laps[i].m.ll_lines, laps[i].m.ll_ways);
         struct lru_lap lap;
-        lru_lap_misses(walk, n, &d1, &ll, &lap);
+        lru_lap_misses(walk, n, &d1, &ll, 0, &lap);
         CHECK(lap.misses[0] == laps[i].d1_miss && lap.misses[1] == laps[i].ll_miss && lap.edge_hits[0] ==
               laps[i].d1_edge && lap.edge_hits[1] == laps[i].ll_edge, laps[i].line,
               "%s: misses D1 %llu LL %llu, edge hits D1 %llu LL %llu (want %llu %llu, %llu %llu)", laps[i].what,
@@ -78,6 +95,24 @@ int main(void)
               (unsigned long long)lap.edge_hits[0], (unsigned long long)lap.edge_hits[1],
               (unsigned long long)laps[i].d1_miss, (unsigned long long)laps[i].ll_miss,
               (unsigned long long)laps[i].d1_edge, (unsigned long long)laps[i].ll_edge);
+    }
+    for (unsigned i = 0; i < sizeof(windows) / sizeof(windows[0]); i++) {
+        void *walk[MAX_WALK];
+        uint64_t n = 0;
+        while (windows[i].walk[n] >= 0)
+            walk[n] = (void *)(uintptr_t)((uint64_t)windows[i].walk[n] * LINE), n++;
+        struct cache_level d1 = cache(windows[i].m.d1_lines, windows[i].m.d1_ways);
+        struct cache_level ll = cache(windows[i].m.ll_lines, windows[i].m.ll_ways);
+        struct lru_lap lap;
+        lru_lap_misses(walk, n, &d1, &ll, windows[i].window, &lap);
+        CHECK(lap.window_lo[0] == windows[i].d1_lo && lap.window_hi[0] == windows[i].d1_hi &&
+              lap.window_lo[1] == windows[i].ll_lo && lap.window_hi[1] == windows[i].ll_hi, windows[i].line,
+              "%s: windows of %llu read D1 %llu-%llu LL %llu-%llu misses (want %llu-%llu, %llu-%llu)", windows[i].what,
+              (unsigned long long)windows[i].window, (unsigned long long)lap.window_lo[0],
+              (unsigned long long)lap.window_hi[0], (unsigned long long)lap.window_lo[1],
+              (unsigned long long)lap.window_hi[1], (unsigned long long)windows[i].d1_lo,
+              (unsigned long long)windows[i].d1_hi, (unsigned long long)windows[i].ll_lo,
+              (unsigned long long)windows[i].ll_hi);
     }
     for (unsigned i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
         for (int range = 0; range < 2; range++) {
