@@ -337,6 +337,7 @@ void host_facts_json(struct json *j)
             json_int(j, "linesize", t->data[l].linesize);
             json_int(j, "ways", t->data[l].ways);
             json_int(j, "shared_by_pus", t->data[l].sharing_pus);
+            json_uint(j, "case_bytes", level_size(level_names[l]));   /* what size=Ln means */
             json_object_end(j);
         }
         if (t->l1i.size) {
@@ -349,6 +350,7 @@ void host_facts_json(struct json *j)
             json_object_end(j);
         }
         json_array_end(j);
+        json_uint(j, "dram_case_bytes", level_size("DRAM"));
     }
     geometry_json(j);
     json_bool(j, "huge_pages_2m", h.huge);

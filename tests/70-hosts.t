@@ -56,6 +56,33 @@ zen4-vm  | 32768,8  | 33554432,16 | run  | the Zen 4 VM's hwloc (../shared/hosts
 intel-a7-vm | 49152,12 | 503316480,30 | run | 480M 16-way has 491520 sets: simulated 30-way, 262144 sets, same size
 HOSTS
 
+# The walker and the latency curve agree on every level, on every fixture with a recorded curve:
+# the case size=Ln (and size=DRAM) reads, on that host's curve, the latency of level n's plateau,
+# nearer to it than to any other level's (in log: the plateaus are 3-10x apart).
+# (A case beyond the curve's largest size reads the median of its last three points: memory is flat
+# beyond them, and a last point may be slowed by another task.)
+for host in emr-vm zen5-vm intel-a7-vm; do
+    on_this_machine
+    use_host "$host"
+    PMUCAL_CURVE_FILE="$PWD/tests/hosts/$host/curve.csv" $PMUCAL info --json > "$TMP/$host.curve.json" 2> /dev/null
+    got=$(jq -r --rawfile csv "tests/hosts/$host/curve.csv" '
+        [$csv | split("\n")[] | select(test("^[0-9]")) | split(",") | map(tonumber)] as $pts
+        | def at($b): ([$pts[] | select(.[0] <= $b)] | last) as $a | ([$pts[] | select(.[0] >= $b)] | first) as $c
+            | if $c == null then ([$pts[-3:][][1]] | sort | .[1]) elif $a == null then $c[1] elif $a[0] == $c[0] then $a[1]
+              else $a[1] + ($c[1] - $a[1]) * ((($b | log) - ($a[0] | log)) / (($c[0] | log) - ($a[0] | log))) end;
+        ([.topology.geometry.levels[].measured_cycles] + [.topology.geometry.memory_cycles]) as $plateau
+        | ([.topology.caches[] | select(.name != "L1i") | .case_bytes] + [.topology.dram_case_bytes]) as $case
+        | ([.topology.caches[] | select(.name != "L1i") | .name] + ["DRAM"]) as $names
+        | [range(0; $case | length) | . as $k | at($case[$k]) as $c
+           | ($plateau | to_entries | min_by((($c | log) - (.value | log)) | fabs) | .key) as $near
+           | "\($names[$k]):\($case[$k] / 1024 | floor)K:\($c * 10 | round / 10):\(if $near == $k then "ok" else "nearer \($names[$near])" end)"]
+        | join(" ")' "$TMP/$host.curve.json" 2> /dev/null)
+    n=$(echo "$got" | tr ' ' '\n' | grep -c ':ok$')
+    [ "$n" -eq 4 ]
+    ok $? "$host: each level's walker case reads its own level's latency on the host's curve (level:case size:cycles:nearest plateau): $got"
+done
+on_this_machine
+
 # The Zen 5 VM through hwloc's CPUID replay instead of its XML: the same 508M L3, and the sim
 # child still gets the parent's machine (under valgrind hwloc's x86 backend is off).
 on_this_machine
