@@ -33,7 +33,7 @@ OBJS    := $(SRCS:%.c=$(OBJDIR)/%.o)
 UNIT    := $(patsubst tests/unit/%.c,$(OBJDIR)/tests/%,$(wildcard tests/unit/*.c))
 LIBOBJS := $(filter-out $(OBJDIR)/cmd/main.o,$(OBJS))
 
-.PHONY: all deps run test kernel-check kernel-matrix sweep bench bench-timing bench-load bench-sample bench-roofline clean fuzz fuzz-ubsan fuzz-run install uninstall emu FORCE
+.PHONY: all deps run test kernel-check kernel-matrix sweep bench bench-timing bench-walker bench-load bench-sample bench-roofline clean fuzz fuzz-ubsan fuzz-run install uninstall emu FORCE
 all: $(BIN) $(UNIT)
 
 # The commit the binary is built from, for every run's manifest; rewritten only when it changes,
@@ -126,6 +126,13 @@ bench-timing: deps
 # pmucal roofline's ceilings beside likwid-bench and STREAM (built from public source at run time).
 bench-roofline: all
 	scripts/bench-roofline.sh $(RUNS)
+
+# Does the walker's order defeat this host's prefetchers? Its orders timed beside the latency curve
+# (RUNS runs each; sizes as arguments: make bench-walker SIZES="8M 256M").
+SIZES ?= L3 DRAM
+bench-walker: deps
+	$(MAKE) all
+	PMUCAL=$(BIN) scripts/bench-walker-order.sh $(SIZES)
 
 bench-load: deps
 	$(MAKE) all

@@ -158,10 +158,14 @@ static void note_missing_level(struct case_ *c, const struct param *p, const cha
 {
     const struct topo *t = topo_get();
     int l = toupper((unsigned char)v[0]) == 'L' ? v[1] - '0' : 0;
-    const char *why = t && t->simulated && l >= 1 && l <= TOPO_MAX_LEVEL ? t->absent_why[l] : "";
+    const char *why = t && l >= 1 && l <= TOPO_MAX_LEVEL ? t->absent_why[l] : "";
+    if (t && !t->simulated && why[0]) {   /* the host has the level, its size unknown */
+        snprintf(c->skip, sizeof(c->skip), "%s=%s: this machine's %s cache is left out: %s", p->name, v, v, why);
+        return;
+    }
     snprintf(c->skip, sizeof(c->skip), "%s=%s: %s has no %s cache%s%s%s", p->name, v,
              t && t->simulated ? "the simulated machine" : "this machine", v, why[0] ? ": " : "", why,
-             !t || !t->simulated ? " (hwloc)" : why[0] ? "" : " (the manifest's sim.geometry_notes say why)");
+             why[0] ? "" : !t || !t->simulated ? " (hwloc)" : " (the manifest's sim.geometry_notes say why)");
 }
 
 int param_domain(const struct param *p, struct param_domain *d, char *err, size_t n)

@@ -318,7 +318,15 @@ static void apply_curve(void)
         } else if (l > geo.levels.ncaches && geo.levels.memory) {
             memset(&topo_ref->data[l], 0, sizeof(topo_ref->data[l]));   /* the curve goes to memory after fewer levels */
         } else {
-            continue;
+            /* The curve found fewer levels and no memory beyond them: this level is there, its
+             * size unknown. Left out with the reason, never sized by the implausible figure (this
+             * guest's 480M L3 made size=DRAM 7.5G). */
+            uint64_t said = topo_ref->data[l].size;
+            memset(&topo_ref->data[l], 0, sizeof(topo_ref->data[l]));
+            snprintf(topo_ref->absent_why[l], sizeof(topo_ref->absent_why[l]), "its size is not known: hwloc's %s "
+                     "is implausible and the measured curve %s, no memory plateau (measure again when the machine is "
+                     "quieter: pmucal info --measure)", fmt_size(said),
+                     l <= geo.levels.ncaches ? "never left its plateau" : "found fewer levels");
         }
         topo_ref->source[l] = TOPO_FROM_MEASURED;
     }

@@ -41,7 +41,8 @@ void geometry_print(FILE *f)
             snprintf(c[3], sizeof(c[3]), "%s from %s", fmt_size(t->data[l].size), topo_source_name(t->source[l]));
         else
             snprintf(c[3], sizeof(c[3]), "none (%s)", topo_source_name(t->source[l]));
-        fprintf(f, "           %-5s %-16s %-10s %-24s %s\n", names[l], c[0], c[1], c[2], c[3]);
+        fprintf(f, "           %-5s %-16s %-10s %-24s %s%s%s\n", names[l], c[0], c[1], c[2], c[3],
+                t->absent_why[l][0] ? ": " : "", t->absent_why[l]);
     }
     const struct latency_plateau *mem = measured(g, 4);
     if (mem)
@@ -75,6 +76,7 @@ void geometry_json(struct json *j)
             json_uint(j, "cpuid_bytes", cpuid_size(g, l));
             json_uint(j, "measured_bytes", p ? p->boundary : 0);
             json_number(j, "measured_cycles", p ? p->cycles : NAN);
+            json_string(j, "absent_why", t->absent_why[l][0] ? t->absent_why[l] : NULL);
             json_array_begin(j, "findings");
             for (int i = 0; i < g->nfindings; i++)
                 if (g->findings[i].level == l) {

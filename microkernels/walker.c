@@ -229,20 +229,22 @@ static int simulate_lap_misses(struct case_ *c, struct walker *w)
     return 0;
 }
 
-/* ns a load over `loads` dependent loads from *start (where the walk stands after, in *start).
- * Not inlined, and each load kept in order by an empty asm: no copy of the loop is merged with
- * another's or moved across the clock. */
-__attribute__((noinline)) static double time_chain(void ***start, uint64_t loads)
+static void walker_run(struct case_ *c, uint64_t iters);
+
+/* ns a load over about `loads` dependent loads from *start (where the walk stands after, in
+ * *start): the case's own measured loop (walker_run), so both walks run the same instructions. */
+static double time_chain(struct case_ *c, void ***start, uint64_t loads)
 {
-    void **p = *start;
+    struct walker *w = c->priv;
+    void **own = w->cursor;
+    uint64_t iters = loads / w->loads ? loads / w->loads : 1;
+    w->cursor = *start;
     double t0 = clock_now_seconds();
-    for (uint64_t i = 0; i < loads; i++) {
-        p = (void **)*p;
-        __asm__ volatile("" : "+r"(p)::"memory");
-    }
+    walker_run(c, iters);
     double t = clock_now_seconds() - t0;
-    *start = p;
-    return 1e9 * t / (double)loads;
+    *start = w->cursor;
+    w->cursor = own;
+    return 1e9 * t / (double)(iters * w->loads);
 }
 
 #define PREFETCH_TIMINGS 31
@@ -317,12 +319,12 @@ static int check_prefetchers_once(struct case_ *c, struct walker *w)
     free(order);
     uint64_t loads = 4096;   /* windows under a millisecond: a shared CPU preempts few of them */
     void **own = w->cursor, **rnd = (void **)base;
-    time_chain(&own, w->slots);
-    time_chain(&rnd, w->slots);
+    time_chain(c, &own, w->slots);
+    time_chain(c, &rnd, w->slots);
     double own_ns[PREFETCH_TIMINGS], rnd_ns[PREFETCH_TIMINGS];
     for (int k = 0; k < PREFETCH_TIMINGS && !stop_requested(); k++) {
-        own_ns[k] = time_chain(&own, loads);
-        rnd_ns[k] = time_chain(&rnd, loads);
+        own_ns[k] = time_chain(c, &own, loads);
+        rnd_ns[k] = time_chain(c, &rnd, loads);
     }
     buffer_free(&rb);
     if (stop_requested())

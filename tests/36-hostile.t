@@ -213,7 +213,9 @@ ok $? "line $LINENO: two validate --resume at once: exits $r1 and $r2, cases.don
 # A folder replaced by a link while it is written: the process keeps writing into the folder it
 # made (held open from its making), never into the link's target.
 rm -rf "$TMP/swap" && mkdir -p "$TMP/swap/out" "$TMP/swap/elsewhere"
-PMUCAL_RESULTS="$TMP/swap/out" $PMUCAL validate --label swap --kernel walker --kernel branch -e task-clock > /dev/null 2> "$TMP/swap.err" & p=$!
+# (branch's ten cases: a few seconds, long enough to be caught between cases; the walker's matrix
+# took minutes beside another job)
+PMUCAL_RESULTS="$TMP/swap/out" $PMUCAL validate --label swap --kernel branch -e task-clock > /dev/null 2> "$TMP/swap.err" & p=$!
 run=""
 for _i in $(seq 1 600); do
     run=$(ls -d "$TMP/swap/out"/*-swap 2> /dev/null | head -n 1)

@@ -100,9 +100,12 @@ fi
 [ $rc -eq 0 ] && [ -n "$f" ] && jq -e '(.points | length) >= 12 and (.key | test("kernel"))' "$f" > /dev/null
 ok $? "info --measure measured this host in ${secs}s (exit $rc) and cached $(jq '.points | length' "$f" 2>/dev/null) points in $f"
 # How long it takes is the machine's load (a benchmark's business); that it stops is the design:
-# the sweep ends once two octaves (8 points) answer at memory latency (40 ns), not one earlier.
-jq -e '.points | length >= 9 and (.[-8:] | all(.[2] >= 40)) and (.[:-1] | .[-8:] | all(.[2] >= 40) | not)' "$f" > /dev/null
-ok $? "the sweep (${secs}s) stops two octaves into memory: last points $(jq -c '[.points[-9:][] | .[2] | floor]' "$f") ns"
+# the sweep ends once two octaves (8 points) answer at memory latency (40 ns) and the last octave
+# is flat (its fastest at most 1.25 x the octave before's: penalties/curve.c), not an octave later.
+jq -e 'def stops: length >= 8 and (.[-8:] | all(.[2] >= 40))
+           and ((.[-4:] | map(.[2]) | min) <= 1.25 * (.[-8:-4] | map(.[2]) | min));
+       .points | length >= 12 and stops and (.[:-4] | stops | not)' "$f" > /dev/null
+ok $? "the sweep (${secs}s) stops two octaves into memory, the last flat: last points $(jq -c '[.points[-9:][] | .[2] | floor]' "$f") ns"
 $PMUCAL info > "$TMP/m2.txt" 2> "$TMP/m2.err"
 ! grep -q measuring "$TMP/m2.err" && grep -q "^curve .*cached in $TMP/cache" "$TMP/m2.txt"
 ok $? "the next run reads the cache, measuring nothing: $(grep '^curve' "$TMP/m2.txt")"

@@ -83,6 +83,30 @@ for host in emr-vm zen5-vm intel-a7-vm; do
 done
 on_this_machine
 
+# A curve measured under load that never reached memory (intel-a7-vm's first minutes of a make test
+# beside a build: the L3's knee so soft the sweep stopped at 32M): hwloc's implausible 480M L3 is
+# not used to size anything (it made size=DRAM 7.5G, and sim a 480M last level); the level is
+# left out saying why, size=L3 is a SKIP naming it, size=DRAM 16 x the L2 (at least 256M).
+use_host intel-a7-vm
+export PMUCAL_CURVE_FILE="$PWD/tests/hosts/intel-a7-vm/curve-loaded.csv"
+$PMUCAL info --json > "$TMP/loaded.json" 2> /dev/null
+is "$(jq -r '[(.topology.geometry.levels[] | select(.level == "L3") | .bytes), .topology.dram_case_bytes] | join(" ")' "$TMP/loaded.json")" \
+    "0 268435456" "a curve that never reached memory: the implausible L3 is left out and size=DRAM is 256M, not 16 x 480M"
+jq -r '.topology.geometry.levels[] | select(.level == "L3") | .absent_why' "$TMP/loaded.json" | grep -q "its size is not known: hwloc's 480M is implausible and the measured curve never left its plateau"
+ok $? "and says why: $(jq -r '.topology.geometry.levels[] | select(.level == "L3") | .absent_why' "$TMP/loaded.json")"
+$PMUCAL run walker size=L3 -e page-faults -r 1 > /dev/null 2> "$TMP/loaded.err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "SKIP size=L3: this machine's L3 cache is left out: its size is not known" "$TMP/loaded.err"
+ok $? "walker size=L3 is a SKIP naming the reason (exit $rc): $(head -c 300 "$TMP/loaded.err")"
+if sim_usable; then
+    $PMUCAL validate --source sim --case 'walker size=L2' -e sim::Ir -r 1 --label loaded > /dev/null 2>&1
+    is "$(jq -r '"\(.sim.LL.size)"' "$PMUCAL_RESULTS"/*-loaded/manifest.json 2> /dev/null)" 2097152 "and sim's last level is the L2"
+else
+    sim_skip_or_fail "the simulated machine of a host whose L3 is left out"
+fi
+unset PMUCAL_CURVE_FILE
+on_this_machine
+
 # The Zen 5 VM through hwloc's CPUID replay instead of its XML: the same 508M L3, and the sim
 # child still gets the parent's machine (under valgrind hwloc's x86 backend is off).
 on_this_machine
