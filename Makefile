@@ -33,7 +33,7 @@ OBJS    := $(SRCS:%.c=$(OBJDIR)/%.o)
 UNIT    := $(patsubst tests/unit/%.c,$(OBJDIR)/tests/%,$(wildcard tests/unit/*.c))
 LIBOBJS := $(filter-out $(OBJDIR)/cmd/main.o,$(OBJS))
 
-.PHONY: all deps run test kernel-check kernel-matrix sweep bench bench-timing bench-walker bench-load bench-sample bench-roofline clean fuzz fuzz-ubsan fuzz-run install uninstall emu FORCE
+.PHONY: all deps run test kernel-check kernel-matrix sweep sweep-emu bench bench-timing bench-walker bench-load bench-sample bench-roofline clean fuzz fuzz-ubsan fuzz-run install uninstall emu FORCE
 all: $(BIN) $(UNIT)
 
 # The commit the binary is built from, for every run's manifest; rewritten only when it changes,
@@ -113,6 +113,12 @@ SWEEP_HOSTS ?= zen5-vm emr-vm+curve zen4 this
 sweep: all
 	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) PMUCAL_SWEEP_CASES=$(SWEEP_CASES) PMUCAL_SWEEP_SEED=$(SWEEP_SEED) \
 	    PMUCAL_SWEEP_HOSTS="$(SWEEP_HOSTS)" prove -v tests/55-sim-sweep.t
+
+# The same on the emulated Neoverse N1, INST_RETIRED and CPU_CYCLES by the real PMU driver (make test
+# boots it with 24 cases): EMU_SWEEP_CASES cases, seed SWEEP_SEED.
+EMU_SWEEP_CASES ?= 300
+sweep-emu: all emu
+	SWEEP_CASES=$(EMU_SWEEP_CASES) SWEEP_SEED=$(SWEEP_SEED) scripts/sweep-emu.sh $(EMU_DIR)/pmucal $(EMU_DIR)/emu-init
 
 # Timing gates about this host now (latency against the vendor's figures, the closure, the curve's
 # levels): they report how a shared machine behaves today, so they live here and not in make test.
