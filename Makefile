@@ -105,8 +105,8 @@ bench: deps
 
 # A long parameter sweep of every kernel's model under sim (make test runs 120 cases under one
 # fixture): SWEEP_CASES drawn cases under each of SWEEP_HOSTS (fixtures, NAME+curve with its
-# measured curve, 'this' for this machine), seed SWEEP_SEED (new each time; printed, so that a
-# failure is drawn again with the same seed). About 1-3 s a case.
+# measured curve, 'this' for this machine), seed SWEEP_SEED (new each time, the next one for each
+# further host; printed, so that a failure is drawn again with the same seed). About 1 s a case.
 SWEEP_CASES ?= 1000
 SWEEP_SEED ?= $(shell date +%s)
 SWEEP_HOSTS ?= zen5-vm emr-vm+curve zen4 this

@@ -22,7 +22,12 @@ CASES=${PMUCAL_SWEEP_CASES:-120}
 SEED=${PMUCAL_SWEEP_SEED:-41}
 echo "# sweep: $CASES cases a host, seed $SEED"
 
+# Each host draws its own cases (seed SEED, SEED+1, ... in the order given): a long sweep under
+# several hosts covers more of the space than one set of cases under each.
+hostseed=$SEED
 for host in ${PMUCAL_SWEEP_HOSTS:-zen5-vm}; do
+    SEED=$hostseed
+    hostseed=$((hostseed + 1))
     on_this_machine
     unset PMUCAL_CURVE_FILE
     case $host in
@@ -31,6 +36,11 @@ for host in ${PMUCAL_SWEEP_HOSTS:-zen5-vm}; do
     *) use_host "$host" ;;
     esac
     label="sweep-$(echo "$host" | tr + -)"
+    case $host in
+    this) again="on this machine:" ;;
+    *+curve) again="HWLOC_XMLFILE=tests/hosts/${host%+curve}/hwloc.xml HWLOC_THISSYSTEM=1 PMUCAL_CURVE_FILE=tests/hosts/${host%+curve}/curve.csv" ;;
+    *) again="HWLOC_XMLFILE=tests/hosts/$host/hwloc.xml HWLOC_THISSYSTEM=1" ;;
+    esac
     start=$(date +%s)
     $PMUCAL validate --source sim -r 2 --sweep "$CASES" --seed "$SEED" --label "$label" > "$TMP/$label.tap" 2> "$TMP/$label.err"
     rc=$?
@@ -43,7 +53,7 @@ for host in ${PMUCAL_SWEEP_HOSTS:-zen5-vm}; do
     refused=$(grep ' # SKIP refused by the kernel' "$TMP/$label.tap" | sed 's/^ok [0-9]* - //; s/ :: .*//' | sort -u | wc -l)
     grep '^not ok' "$TMP/$label.tap" | head -n 5 | sed 's/^/# /'
     [ $rc -eq 0 ] && [ "$bad" -eq 0 ] && [ "$measured" -gt $((CASES / 3)) ]
-    ok $? "$host: sweep seed $SEED, $CASES cases drawn ($cases distinct) in ${secs}s: $measured measured, $refused refused by their kernel's setup, $bad verdicts not ok, exit $rc (again: PMUCAL_TEST_HOST=${host%+curve} pmucal validate --source sim --sweep $CASES --seed $SEED)$(grep -v '^pmucal: \[' "$TMP/$label.err" | grep -i 'error' | grep -v 'refuse\|must be\|is for\|needs a\|holds fewer\|always taken\|drop pattern\|kind=indirect takes\|too small' | head -c 300)"
+    ok $? "$host: sweep seed $SEED, $CASES cases drawn ($cases distinct) in ${secs}s: $measured measured, $refused refused by their kernel's setup, $bad verdicts not ok, exit $rc (again: $again pmucal validate --source sim --sweep $CASES --seed $SEED)$(grep -v '^pmucal: \[' "$TMP/$label.err" | grep -i 'error' | grep -v 'refuse\|must be\|is for\|needs a\|holds fewer\|always taken\|drop pattern\|kind=indirect takes\|too small' | head -c 300)"
     grep -q "^# sweep: $CASES cases drawn from the kernels' declared domains with seed $SEED; the same cases again: pmucal validate --source sim --sweep $CASES --seed $SEED" "$TMP/$label.tap"
     ok $? "$host: the TAP names the seed and the command that draws the same cases"
 done
