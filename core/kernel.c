@@ -377,6 +377,12 @@ bool kernel_has_param(const struct kernel *k, const char *name)
     return param_index(k, name, strlen(name)) >= 0;
 }
 
+bool case_given(const struct case_ *c, const char *name)
+{
+    int i = param_index(c->kernel, name, strlen(name));
+    return i >= 0 && c->given[i];
+}
+
 void case_adopt_cpu(struct case_ *c, int cpu, int second)
 {
     const struct kernel *k = c->kernel;

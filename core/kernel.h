@@ -122,6 +122,8 @@ uint64_t case_uint(const struct case_ *c, const char *name);
 uint64_t case_size(const struct case_ *c, const char *name);
 int case_cpu(const struct case_ *c, const char *name);
 bool case_is(const struct case_ *c, const char *name, const char *value);
+/* Was the parameter named in the case's text (not left at its default)? */
+bool case_given(const struct case_ *c, const char *name);
 
 /* Bytes for a cache level name, well inside it: L1 half of L1; L2, L3 the power of two at or
  * below the geometric mean of the level and the one below (128K for 32K/1M); DRAM 16 x the last

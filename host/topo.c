@@ -247,6 +247,13 @@ int topo_bind_thread(int os_cpu)
     return 0;
 }
 
+int topo_unbind_thread(void)
+{
+    if (inherited_known)
+        return sched_setaffinity(0, sizeof(inherited), &inherited) ? -1 : 0;
+    return hwloc_ready() && hwloc_set_cpubind(hw, hwloc_topology_get_allowed_cpuset(hw), HWLOC_CPUBIND_THREAD) ? -1 : 0;
+}
+
 int topo_current_cpu(void)
 {
     return sched_getcpu();

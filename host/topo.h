@@ -49,6 +49,8 @@ int topo_last_level(const struct topo *t);
 /* Bind the calling thread to the PU with this OS index (what taskset and lscpu call CPU n).
  * Returns 0, or -1 with a message naming the CPU and the valid range. */
 int topo_bind_thread(int os_cpu);
+/* The calling thread back on every CPU the process started with: -1 when it cannot be. */
+int topo_unbind_thread(void);
 /* Is this OS CPU index present and allowed: in hwloc's allowed set (cgroups) and in the affinity
  * mask the process started with (taskset)? */
 bool topo_cpu_valid(int os_cpu);

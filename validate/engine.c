@@ -404,12 +404,21 @@ int engine_case(struct engine *e, struct case_ *c, struct event_spec *events, in
 {
     /* The command's CPU (--cpu, else the least loaded of the affinity mask) for every case that
      * does not name its own. */
-    if (e->cpu < 0) {   /* a real-time source on the least loaded CPU; a simulated one anywhere */
+    int cpu = e->cpu;
+    if (cpu < 0 && e->src->real_time)   /* the least loaded CPU, chosen once */
+        cpu = e->cpu = cpuload_chosen();
+    else if (cpu < 0) {   /* a simulated count: any CPU; its record names the mask's first */
         int first[1];
-        e->cpu = e->src->real_time ? cpuload_chosen() : topo_cpus(first, 1) ? first[0] : 0;
+        cpu = topo_cpus(first, 1) ? first[0] : 0;
     }
-    case_adopt_cpu(c, e->cpu, e->pair_given ? e->second_cpu : -1);
-    if (topo_bind_thread(kernel_has_param(c->kernel, "run_cpu") ? case_run_cpu(c) : e->cpu))
+    case_adopt_cpu(c, cpu, e->pair_given ? e->second_cpu : -1);
+    /* A simulated count is the same on any CPU: unless one was named, the case runs where the
+     * scheduler puts it, whatever an earlier case's setup bound the thread to. Bound to the mask's
+     * first CPU it waited behind whatever ran there (the parameter sweep took twice its CPU time
+     * in wall time beside a job pinned to CPU 0). */
+    if (!e->src->real_time && e->cpu < 0 && !case_given(c, "run_cpu"))
+        topo_unbind_thread();
+    else if (topo_bind_thread(kernel_has_param(c->kernel, "run_cpu") ? case_run_cpu(c) : cpu))
         return MEASURE_FAILED;
     c->isa_limits = e->src->isa_limits;
     c->isa_limits_by = e->src->name;
