@@ -16,25 +16,26 @@ static void min_spread(const double *x, int n, double *min, double *spread)
     *spread = lo > 0 && isfinite(next) ? (next - lo) / lo : INFINITY;
 }
 
-bool prefetch_won(const double *order_ns, const double *random_ns, int n, char *why, size_t len)
+bool prefetch_withholds(const double *order_ns, const double *random_ns, int n, char *why, size_t len)
 {
     double o, r, so, sr;
     min_spread(order_ns, n, &o, &so);
     min_spread(random_ns, n, &r, &sr);
     double noise = fmax(PREFETCH_MARGIN, 3 * fmax(so, sr));
     if (!(n > 0 && o > 0 && r > 0)) {
-        snprintf(why, len, "the walks could not be timed");
-        return false;
+        snprintf(why, len, "the walks could not be timed, so the order is not shown to defeat the prefetchers");
+        return true;
     }
     if (!isfinite(noise)) {
         snprintf(why, len, "%.1f ns a load in this order against %.1f ns in a random walk, one window each: the "
-                 "noise is unknown, no gain is claimed", o, r);
-        return false;
+                 "noise is unknown, so the order is not shown to defeat the prefetchers", o, r);
+        return true;
     }
-    bool won = o < r * (1 - noise);
+    bool won = o < r * (1 - noise), told = noise <= PREFETCH_MAX_NOISE;
     snprintf(why, len, "%.1f ns a load in this order against %.1f ns in a random walk of the same size (fastest of "
              "%d windows each, the next fastest %.0f%% and %.0f%% slower): %s", o, r, n, 100 * so, 100 * sr,
              won ? "the prefetchers follow this order, so its latency is not the level's"
-                 : "no prefetcher gains beyond the noise");
-    return won;
+             : told ? "no prefetcher gains beyond the noise"
+                    : "too noisy to tell (a busy CPU), so the order is not shown to defeat the prefetchers");
+    return won || !told;
 }
