@@ -6,7 +6,8 @@
  *     offset=EV+K      every read of EV is K too high: a fixed excess per measurement
  *     swap=EV,OTHER    EV and OTHER report each other's counts (both in one group)
  *     level=EV<OTHER   EV reports OTHER's count: a neighbouring cache level, for instance
- *     zero=EV%N        every Nth read of the group gives EV as 0 (sporadic zeros)
+ *     zero=EV%N        every Nth read in which EV counted something gives it as 0 (sporadic zeros;
+ *                      a zero where EV had nothing to count would change nothing)
  *
  * Events keep their names, encodings and rules; only the numbers read change. */
 #include "base/json.h"
@@ -36,7 +37,7 @@ static struct source perturbed;
 struct group {
     struct group *inner;
     int slot[MAX_OPS], other[MAX_OPS];   /* per op: the events' places in this group, -1 when absent */
-    long reads;
+    long counted[MAX_OPS];   /* per op: the reads in which its event counted something */
 };
 
 static int place(struct event_spec **events, int n, const char *name)
@@ -82,7 +83,6 @@ static int perturb_read(struct group *g, struct group_reading *r)
     int rc = inner->read(g->inner, r);
     if (rc)
         return rc;
-    g->reads++;
     for (int i = 0; i < nops; i++) {
         int a = g->slot[i], b = g->other[i];
         if (a < 0 || isnan(r->value[a]))
@@ -94,7 +94,7 @@ static int perturb_read(struct group *g, struct group_reading *r)
         case OP_SWAP: t = r->value[a], r->value[a] = r->value[b], r->value[b] = t; break;
         case OP_LEVEL: r->value[a] = r->value[b]; break;
         case OP_ZERO:
-            if (g->reads % (long)ops[i].arg == 0)
+            if (r->value[a] != 0 && ++g->counted[i] % (long)ops[i].arg == 0)
                 r->value[a] = 0;
             break;
         }

@@ -63,9 +63,8 @@ ok $? "the interrupted calibration wrote no tables and its manifest says interru
 # Each perturbation is flagged where it changes a count; every other (case, event) stays ok.
 # Rows: perturbation | the 'not ok' lines expected, as "case :: event" (sorted, ';'-separated)
 check_perturbation() {
-    $PMUCAL validate --source "perturb:perf/$1" --case "$TOUCH" --case 'walker size=16k' --iters 1024 -e $EV \
-        --label p > "$TMP/p.tap" 2> "$TMP/p.err"
-    rc=$?
+    validate_perturbed "$1" p "$TMP/p.tap"
+    rc=$perturbed_rc
     got=$(sed -n 's/^not ok [0-9]* - \(.*\) :: \([^ ]*\) .*/\1 :: \2/p' "$TMP/p.tap" | sort | paste -s -d ';' -)
     want=$(echo "$2" | tr ';' '\n' | sort | paste -s -d ';' -)
     [ $rc -eq 1 ] && [ "$got" = "$want" ]

@@ -17,9 +17,8 @@ grep -q "^# summary: 8 ok, 0 not ok.* 0 verdicts differ" "$TMP/ra.tap"; ok $? "a
 
 # A run whose counts were wrong in each hidden way: replay finds the same failures.
 for p in 'offset=page-faults+500' 'zero=minor-faults%3' 'scale=page-faults*1.05'; do
-    $PMUCAL validate --source "perturb:perf/$p" --case "$TOUCH" --case 'walker size=16k' --iters 1024 -e $EV \
-        --label p > "$TMP/p.tap" 2> /dev/null
-    P=$(ls -d "$PMUCAL_RESULTS"/*-p* | tail -n 1)
+    validate_perturbed "$p" p "$TMP/p.tap"
+    P=$perturbed_dir
     $PMUCAL replay "$P" > "$TMP/rp.tap" 2> /dev/null
     rc=$?
     v=$(grep -c '^not ok' "$TMP/p.tap")
