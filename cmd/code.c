@@ -92,17 +92,17 @@ static void take(struct engine *e, const struct case_ *c, const struct measureme
     for (int k = 0; k < m->nevents && r->nev < CODE_ROW_EVENTS; k++) {
         const struct event_spec *ev = m->events[k];
         const struct rule *rule = ev->unsupported ? NULL : ruleset_find(&e->rules, ev);
-        struct verdict v = rule ? check_event(rule, ev, &m->stat[k], q, e->src->exact_floor,
+        struct event_verdict v = rule ? check_event(rule, ev, &m->stat[k], q, e->src->exact_floor,
                                               e->src->slack_per_run / (double)m->iters)
-                                : (struct verdict){.kind = V_SKIP};
+                                : (struct event_verdict){.kind = VERDICT_SKIP};
         if (!rule && ev->unsupported)
             continue;
         snprintf(r->ev[r->nev].name, sizeof(r->ev[0].name), "%s", ev->name);
         r->ev[r->nev].measured = m->stat[k].median;
         r->ev[r->nev].expected = v.expected;
-        snprintf(r->ev[r->nev].verdict, sizeof(r->ev[0].verdict), "%s",
-                 v.kind == V_OK ? "ok" : v.kind == V_NOT_OK ? "not ok" : "skip");
-        if (v.kind == V_NOT_OK && !strcmp(r->status, "ok"))
+        /* An info rule's count is shown, not judged: a skip here. */
+        r->ev[r->nev].verdict = v.kind == VERDICT_OK || v.kind == VERDICT_NOT_OK ? v.kind : VERDICT_SKIP;
+        if (v.kind == VERDICT_NOT_OK && !strcmp(r->status, "ok"))
             r->status = "not_ok", snprintf(r->reason, sizeof(r->reason), "%s counts %.4f, the model %.4f", ev->name,
                                            m->stat[k].median, v.expected);
         r->nev++;

@@ -105,14 +105,14 @@ void penalty_verdict(struct tap *tap, const struct penalty *p)
     const char *unit = p->rc->domain == DOMAIN_MEMORY ? "ns" : "cycles";
     snprintf(desc, sizeof(desc), "penalty %s: %.2f %s", p->rc->name, p->f.value, unit);
     if (!strcmp(p->status, "ok"))
-        tap_point(tap, TAP_OK, desc, NULL);
+        tap_point(tap, VERDICT_OK, desc, NULL);
     else if (!strcmp(p->status, "unstable"))
-        tap_point(tap, TAP_TODO, desc, p->reason);
+        tap_point(tap, VERDICT_TODO, desc, p->reason);
     else if (!strcmp(p->status, "skip"))
-        tap_point(tap, TAP_SKIP, p->rc->name, p->reason);
+        tap_point(tap, VERDICT_SKIP, p->rc->name, p->reason);
     else {
         snprintf(desc, sizeof(desc), "penalty %s: %s", p->rc->name, p->reason);
-        tap_point(tap, TAP_NOT_OK, desc, NULL);
+        tap_point(tap, VERDICT_NOT_OK, desc, NULL);
     }
 }
 

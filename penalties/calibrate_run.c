@@ -447,13 +447,13 @@ int closure(struct cal *k, const struct penalty *ps, int n, struct json *doc, st
         if (!p || strcmp(p->status, "ok")) {
             char why[128];
             snprintf(why, sizeof(why), "needs an ok %s penalty from this run", lat[i]);
-            tap_point(tap, TAP_SKIP, "closure: mixwalk predicted from calibrated latencies", why);
+            tap_point(tap, VERDICT_SKIP, "closure: mixwalk predicted from calibrated latencies", why);
             return 0;
         }
     }
     struct case_result *r = cal_case(k, CLOSURE_CASE, NULL);
     if (r->status != CAL_OK) {
-        tap_point(tap, r->status == CAL_SKIP ? TAP_SKIP : TAP_NOT_OK, "closure: mixwalk", r->reason);
+        tap_point(tap, r->status == CAL_SKIP ? VERDICT_SKIP : VERDICT_NOT_OK, "closure: mixwalk", r->reason);
         return r->status == CAL_SKIP ? 0 : -1;
     }
     /* The prediction's band comes from the latencies' intervals, the measurement's from its
@@ -481,7 +481,7 @@ int closure(struct cal *k, const struct penalty *ps, int n, struct json *doc, st
              r->q.v[Q_LD_L1], r->q.v[Q_LD_L2], r->q.v[Q_LD_L3], predicted, got, 100 * err, 100 * CLOSURE_TOLERANCE);
     snprintf(why, sizeof(why), "unstable: the figures' noise (+-%.1f%%) is wider than the tolerance: undecided here now",
              100 * noise);
-    tap_point(tap, ok ? TAP_OK : undecided ? TAP_TODO : TAP_NOT_OK, desc, undecided ? why : NULL);
+    tap_point(tap, ok ? VERDICT_OK : undecided ? VERDICT_TODO : VERDICT_NOT_OK, desc, undecided ? why : NULL);
     json_object_begin(doc, "closure");
     json_string(doc, "case", r->label);
     json_string(doc, "detail", r->detail);

@@ -118,7 +118,7 @@ static void write_tap(FILE *out, const struct code_row *rows, int n, const char 
             fprintf(out, " # %s", r->reason);
         fputc('\n', out);
         for (int e = 0; e < r->nev; e++) {
-            bool ok = !strcmp(r->ev[e].verdict, "ok"), sk = !strcmp(r->ev[e].verdict, "skip");
+            bool ok = r->ev[e].verdict == VERDICT_OK, sk = r->ev[e].verdict == VERDICT_SKIP;
             fprintf(out, "%s %d - %s %s :: %s measured %.4f expected %.4f%s\n", ok || sk ? "ok" : "not ok", ++k,
                     r->name, r->mode, r->ev[e].name, r->ev[e].measured, r->ev[e].expected, sk ? " # SKIP no rule or no count" : "");
         }
@@ -153,7 +153,7 @@ static void write_json(FILE *out, const struct code_row *rows, int n, const char
             json_string(&j, "event", r->ev[e].name);
             json_number(&j, "measured", r->ev[e].measured);
             json_number(&j, "expected", r->ev[e].expected);
-            json_string(&j, "verdict", r->ev[e].verdict);
+            json_string(&j, "verdict", verdict_name(r->ev[e].verdict));
             json_object_end(&j);
         }
         json_array_end(&j);

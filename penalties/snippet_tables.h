@@ -3,6 +3,7 @@
  * it with the deviation; written as TAP, JSON, CSV or a C header, as the penalty tables are. */
 #ifndef PMUCAL_SNIPPET_TABLES_H
 #define PMUCAL_SNIPPET_TABLES_H
+#include "base/verdict.h"
 #include "penalties/reference.h"
 #include <stdio.h>
 
@@ -19,7 +20,7 @@ struct code_row {
     struct {
         char name[64];
         double measured, expected;
-        char verdict[12];         /* ok, not ok, skip */
+        enum verdict verdict;     /* ok, not ok, skip */
     } ev[CODE_ROW_EVENTS];
     const struct reference *ref;  /* NULL: none published for the model */
     double deviation;
