@@ -5,6 +5,7 @@
 #define PMUCAL_SNIPPET_TABLES_H
 #include "base/verdict.h"
 #include "penalties/reference.h"
+#include "penalties/status.h"
 #include <stdio.h>
 
 #define CODE_ROW_EVENTS 16
@@ -12,7 +13,7 @@ struct code_row {
     const char *name, *text;      /* the entry's (borrowed) */
     int line;
     const char *mode;             /* "latency", "throughput" */
-    const char *status;           /* ok, unstable, withheld, skip, error */
+    enum penalty_status status;   /* ok, unstable, withheld, not_ok, skip, error */
     char reason[600];
     double cycles, lo, hi;        /* per copy: median and the range of the repetitions; NaN without timing */
     double copies, inst;          /* per iteration: copies, and the model's instructions (NaN: not stated) */
