@@ -299,7 +299,7 @@ const char *tolerance_text(const struct rule *r, char *buf, size_t n)
 }
 
 struct event_verdict check_event(const struct rule *r, const struct event_spec *ev, const struct stats *st,
-                           const struct quantities *q, double exact_floor, double run_slack)
+                                 const struct quantities *q, double exact_floor, double run_slack)
 {
     struct event_verdict v = {.kind = VERDICT_SKIP, .measured = NAN, .expected = NAN, .allowed = NAN};
     if (ev->unsupported) {

@@ -68,7 +68,7 @@ struct event_verdict {
 /* exact_floor: the per-iteration slack of an "exact" rule with this source; run_slack: what every
  * other tolerance class also allows, per iteration (a source's per-run noise / iterations). */
 struct event_verdict check_event(const struct rule *r, const struct event_spec *ev, const struct stats *st,
-                           const struct quantities *q, double exact_floor, double run_slack);
+                                 const struct quantities *q, double exact_floor, double run_slack);
 
 /* What a kernel's zero-iteration run may count beyond the source's per-run slack: its prologue and
  * loop test (ISA_EXACT_LOOP's jump and loop test, a call and return, a few loads of its state). */
