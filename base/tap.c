@@ -40,8 +40,16 @@ static void one_line(char *s)
             *s = ' ';
 }
 
-void tap_point(struct tap *t, enum tap_kind kind, const char *desc, const char *reason)
+void tap_point(struct tap *t, enum verdict v, const char *desc, const char *reason)
 {
+    if (v == VERDICT_INFO) {   /* a comment: a '#' in it starts no directive */
+        t->info++;
+        if (reason)
+            tap_comment(t, "info %s (%s)", desc, reason);
+        else
+            tap_comment(t, "info %s", desc);
+        return;
+    }
     char d[1024], why[1024];
     snprintf(d, sizeof(d), "%s", desc);
     clean(d);
@@ -49,22 +57,24 @@ void tap_point(struct tap *t, enum tap_kind kind, const char *desc, const char *
     one_line(why);
     reason = why;
     t->n++;
-    switch (kind) {
-    case TAP_OK:
+    switch (v) {
+    case VERDICT_OK:
         t->ok++;
         say(t, "ok %d - %s\n", t->n, d);
         break;
-    case TAP_NOT_OK:
+    case VERDICT_NOT_OK:
         t->not_ok++;
         say(t, "not ok %d - %s\n", t->n, d);
         break;
-    case TAP_SKIP:
+    case VERDICT_SKIP:
         t->skip++;
         say(t, "ok %d - %s # SKIP %s\n", t->n, d, reason);
         break;
-    case TAP_TODO:
+    case VERDICT_TODO:
         t->todo++;
         say(t, "not ok %d - %s # TODO %s\n", t->n, d, reason);
+        break;
+    case VERDICT_INFO:
         break;
     }
 }

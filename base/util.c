@@ -182,6 +182,14 @@ const char *fmt_size(uint64_t b)
     return s;
 }
 
+int name_table_index(const char *const *names, int n, const char *s)
+{
+    for (int i = 0; s && i < n; i++)
+        if (names[i] && !strcmp(s, names[i]))
+            return i;
+    return -1;
+}
+
 char **split_list(const char *s, char sep, int *count)
 {
     int n = 0, cap = 8;

@@ -79,6 +79,10 @@ int for_each_content_line(const char *text, const char *origin,
 char **split_list(const char *s, char sep, int *count);
 void free_list(char **list);
 
+/* The index of s in a table of n names (a name table indexed by an enum), -1 when s is NULL or none
+ * of them: the parser behind each such table. */
+int name_table_index(const char *const *names, int n, const char *s);
+
 /* rel (a path relative to the folder of this program's binary) resolved, when it exists: a
  * malloc'd absolute path, else NULL. How pmucal finds its data in the tree or after install. */
 char *exe_relative(const char *rel);

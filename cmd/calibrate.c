@@ -430,8 +430,8 @@ static int measure_recipes(struct cal *k, const struct calibrate_args *a, struct
                 pm_note("[%d/%d] %-20s %9.2f %s  (run 1 of %d, %.1f s)", n, nwanted, recipes[i].name,
                         p->run_values[0], unit, p->runs_wanted, clock_now_seconds() - ts);
             else
-                pm_note("[%d/%d] %-20s %s: %s", n, nwanted, recipes[i].name, !strcmp(p->status, "skip") ? "SKIP"
-                        : !strcmp(p->status, "not_ok") ? "NOT OK" : "ERROR", p->reason);
+                pm_note("[%d/%d] %-20s %s: %s", n, nwanted, recipes[i].name, p->status == PENALTY_SKIP ? "SKIP"
+                        : p->status == PENALTY_NOT_OK ? "NOT OK" : "ERROR", p->reason);
         }
         if (run && measured && !k->replaying)
             pm_note("run %d of %d: %d recipes measured again (%.1f s)", run + 1, runs, measured,
@@ -440,15 +440,15 @@ static int measure_recipes(struct cal *k, const struct calibrate_args *a, struct
     for (int i = 0; i < *np; i++) {
         struct penalty *p = &ps[i];
         fit_recipe_judge(k, p);
-        errors += !strcmp(p->status, "error");
+        errors += p->status == PENALTY_ERROR;
         if (k->replaying || !p->runs)
             continue;
         const char *unit = p->rc->domain == DOMAIN_MEMORY ? "ns" : "cycles";
-        if (!strcmp(p->status, "ok") || !strcmp(p->status, "unstable"))
+        if (p->status == PENALTY_OK || p->status == PENALTY_UNSTABLE)
             pm_note("%-20s %9.2f %s [%.2f, %.2f] over %d runs%s%s", p->rc->name, p->f.value, unit, p->f.lo, p->f.hi,
-                    p->runs, !strcmp(p->status, "unstable") ? " UNSTABLE: " : "", p->reason);
+                    p->runs, p->status == PENALTY_UNSTABLE ? " UNSTABLE: " : "", p->reason);
         else
-            pm_note("%-20s %s: %s", p->rc->name, !strcmp(p->status, "not_ok") ? "NOT OK" : "ERROR", p->reason);
+            pm_note("%-20s %s: %s", p->rc->name, p->status == PENALTY_NOT_OK ? "NOT OK" : "ERROR", p->reason);
     }
     return errors;
 }

@@ -112,7 +112,7 @@ static void occurrence_verdict(struct sim_run *s, const struct recipe *rc, const
         snprintf(why, sizeof(why), "%s: %s has no row in penalties/occurrence_sim.c%s", desc, rc->occurrence,
                  q < 0 ? " and is not a quantity of this build" : "");
         s->wrong++;
-        tap_point(s->tap, TAP_NOT_OK, why, NULL);
+        tap_point(s->tap, VERDICT_NOT_OK, why, NULL);
         return;
     }
     char where[64];
@@ -120,7 +120,7 @@ static void occurrence_verdict(struct sim_run *s, const struct recipe *rc, const
     if (!row->rules) {
         snprintf(why, sizeof(why), "%s (%s)", row->why_not, where);
         s->uncheckable++;
-        tap_point(s->tap, TAP_SKIP, desc, why);
+        tap_point(s->tap, VERDICT_SKIP, desc, why);
         return;
     }
     const struct sim_case *cs[2] = {is, co};
@@ -131,7 +131,7 @@ static void occurrence_verdict(struct sim_run *s, const struct recipe *rc, const
         if (cs[i]->status == CAL_SKIP) {   /* the case cannot run in the simulator: nothing was shown */
             snprintf(why, sizeof(why), "the %s case did not run under sim: %s", i ? "control" : "issue", cs[i]->why);
             s->uncheckable++;
-            tap_point(s->tap, TAP_SKIP, desc, why);
+            tap_point(s->tap, VERDICT_SKIP, desc, why);
             return;
         }
         const struct occurrence_case_check *k = &cs[i]->chk[r];
@@ -142,7 +142,7 @@ static void occurrence_verdict(struct sim_run *s, const struct recipe *rc, const
             snprintf(why, sizeof(why), "%s: occurrences %s wrong under sim in %s: %s (%s)", rc->name, rc->occurrence,
                      cs[i]->text, fail, where);
             s->wrong++;
-            tap_point(s->tap, TAP_NOT_OK, why, NULL);
+            tap_point(s->tap, VERDICT_NOT_OK, why, NULL);
             return;
         }
     }
@@ -152,7 +152,7 @@ static void occurrence_verdict(struct sim_run *s, const struct recipe *rc, const
         snprintf(why, sizeof(why), "%s: no occurrences to divide by under sim: %s is %g in %s and %g in the control "
                  "(%s)", rc->name, rc->occurrence, is->q.v[q], is->text, co ? co->q.v[q] : 0, where);
         s->wrong++;
-        tap_point(s->tap, TAP_NOT_OK, why, NULL);
+        tap_point(s->tap, VERDICT_NOT_OK, why, NULL);
         return;
     }
     snprintf(desc, sizeof(desc), "%s: occurrences %s checked under sim, %s: ", rc->name, rc->occurrence,
@@ -164,7 +164,7 @@ static void occurrence_verdict(struct sim_run *s, const struct recipe *rc, const
     }
     snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc), " [%s]", where);
     s->checked++;
-    tap_point(s->tap, TAP_OK, desc, NULL);
+    tap_point(s->tap, VERDICT_OK, desc, NULL);
 }
 
 static void begin_manifest(struct session *sess, const struct measure_cli *o, const struct sim_run *s,

@@ -76,34 +76,34 @@ static void take(struct engine *e, const struct case_ *c, const struct measureme
         r->cycles = m->cycle_stat.median / r->copies, r->lo = lo / r->copies, r->hi = hi / r->copies;
         const struct clock_info *ci = clock_get();
         if (!ci->trusted)
-            r->status = "withheld", snprintf(r->reason, sizeof(r->reason), "the core clock is not trusted here: %s", ci->why);
+            r->status = PENALTY_WITHHELD, snprintf(r->reason, sizeof(r->reason), "the core clock is not trusted here: %s", ci->why);
         else if (m->windows && m->clock_split > MEASURE_CLOCK_SPLIT_MAX)
-            r->status = "withheld", snprintf(r->reason, sizeof(r->reason), "the clock references read %.1f%% apart: "
+            r->status = PENALTY_WITHHELD, snprintf(r->reason, sizeof(r->reason), "the clock references read %.1f%% apart: "
                                              "another hardware thread held this core's units", 100 * m->clock_split);
         else if ((hi - lo) > 0.05 * m->cycle_stat.median)
-            r->status = "unstable", snprintf(r->reason, sizeof(r->reason), "the repetitions spread %.3f..%.3f (over "
+            r->status = PENALTY_UNSTABLE, snprintf(r->reason, sizeof(r->reason), "the repetitions spread %.3f..%.3f (over "
                                              "5%%): the host is busy; measure again", r->lo, r->hi);
         else
-            r->status = "ok";
+            r->status = PENALTY_OK;
     } else if (!e->src->real_time) {
-        r->status = "ok";
+        r->status = PENALTY_OK;
         snprintf(r->reason, sizeof(r->reason), "no timing under the %s source: counts only", e->src->name);
     }
     for (int k = 0; k < m->nevents && r->nev < CODE_ROW_EVENTS; k++) {
         const struct event_spec *ev = m->events[k];
         const struct rule *rule = ev->unsupported ? NULL : ruleset_find(&e->rules, ev);
-        struct verdict v = rule ? check_event(rule, ev, &m->stat[k], q, e->src->exact_floor,
-                                              e->src->slack_per_run / (double)m->iters)
-                                : (struct verdict){.kind = V_SKIP};
+        struct event_verdict v = rule ? check_event(rule, ev, &m->stat[k], q, e->src->exact_floor,
+                                                    e->src->slack_per_run / (double)m->iters)
+                                      : (struct event_verdict){.kind = VERDICT_SKIP};
         if (!rule && ev->unsupported)
             continue;
         snprintf(r->ev[r->nev].name, sizeof(r->ev[0].name), "%s", ev->name);
         r->ev[r->nev].measured = m->stat[k].median;
         r->ev[r->nev].expected = v.expected;
-        snprintf(r->ev[r->nev].verdict, sizeof(r->ev[0].verdict), "%s",
-                 v.kind == V_OK ? "ok" : v.kind == V_NOT_OK ? "not ok" : "skip");
-        if (v.kind == V_NOT_OK && !strcmp(r->status, "ok"))
-            r->status = "not_ok", snprintf(r->reason, sizeof(r->reason), "%s counts %.4f, the model %.4f", ev->name,
+        /* An info rule's count is shown, not judged: a skip here. */
+        r->ev[r->nev].verdict = v.kind == VERDICT_OK || v.kind == VERDICT_NOT_OK ? v.kind : VERDICT_SKIP;
+        if (v.kind == VERDICT_NOT_OK && r->status == PENALTY_OK)
+            r->status = PENALTY_NOT_OK, snprintf(r->reason, sizeof(r->reason), "%s counts %.4f, the model %.4f", ev->name,
                                            m->stat[k].median, v.expected);
         r->nev++;
     }
@@ -128,7 +128,7 @@ static void measure_row(struct engine *e, struct event_spec *events, int nevents
     struct case_ *c = case_new(kernel_find("code"), na, args);
     for (int i = 0; i < na; i++)
         free(args[i]);
-    r->status = "error";
+    r->status = PENALTY_ERROR;
     if (!c) {
         snprintf(r->reason, sizeof(r->reason), "line %d: the options do not fit the code kernel (see the message above)",
                  se->line);
@@ -137,10 +137,10 @@ static void measure_row(struct engine *e, struct event_spec *events, int nevents
     current = r;
     int rc = engine_case(e, c, events, nevents);
     const char *fault = NULL;
-    if (!strcmp(r->status, "error")) {
+    if (r->status == PENALTY_ERROR) {
         const char *why = snippet_last_problem();
         if (c->skip[0])
-            r->status = "skip", snprintf(r->reason, sizeof(r->reason), "%s", c->skip);
+            r->status = PENALTY_SKIP, snprintf(r->reason, sizeof(r->reason), "%s", c->skip);
         else
             snprintf(r->reason, sizeof(r->reason), "%s", why[0] ? why : rc == MEASURE_INTERRUPTED ? "interrupted"
                                                                                                    : "not measured");
@@ -231,7 +231,7 @@ static int code_main(int argc, char **argv)
                                                       e.src->name)) ? 2 : 0;
     int bad = 0;
     for (int i = 0; i < nrows; i++)
-        bad += !strcmp(rows[i].status, "error") || !strcmp(rows[i].status, "not_ok");
+        bad += rows[i].status == PENALTY_ERROR || rows[i].status == PENALTY_NOT_OK;
     free(rows);
     code_free(&e, events, nevents, &x, ents, nent, &pos);
     if (stop_requested())

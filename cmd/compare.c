@@ -125,7 +125,7 @@ static void side_json(struct json *j, const char *key, const struct cmp_side *s)
         json_number(j, "median", s->median);
         json_number(j, "mad", s->mad);
         json_int(j, "n", s->n);
-        json_string(j, "verdict", s->verdict);
+        json_string(j, "verdict", s->judged ? verdict_name(s->verdict) : NULL);
         json_string(j, "unsupported", s->unsupported);
     }
     json_object_end(j);
@@ -236,7 +236,7 @@ static void print_kernel_tap(struct tap *t, const struct cmp_kernel *k)
 {
     if (!k->described[0] || !k->described[1]) {
         if (k->described[0] || k->described[1])
-            tap_point(t, TAP_SKIP, "kernel PMU :: description", k->described[0] ? "described in BASE only (NEW's pmucal is older)"
+            tap_point(t, VERDICT_SKIP, "kernel PMU :: description", k->described[0] ? "described in BASE only (NEW's pmucal is older)"
                                                                                : "described in NEW only (BASE's pmucal is older)");
         return;
     }
@@ -251,7 +251,7 @@ static void print_kernel_tap(struct tap *t, const struct cmp_kernel *k)
             snprintf(desc, sizeof(desc), "kernel PMU :: %s %s removed (was %s)", ch->what, ch->name, ch->base);
         else
             snprintf(desc, sizeof(desc), "kernel PMU :: %s %s changed: %s -> %s", ch->what, ch->name, ch->base, ch->new_);
-        tap_point(t, ch->regression ? TAP_NOT_OK : TAP_OK, desc, NULL);
+        tap_point(t, ch->regression ? VERDICT_NOT_OK : VERDICT_OK, desc, NULL);
     }
 }
 
@@ -282,14 +282,14 @@ static void print_tap(const struct runfile *r[2], const struct cmp_result *c, co
         char desc[1024];
         if ((!p->side[0].ev || !p->side[1].ev) && !p->regression) {
             snprintf(desc, sizeof(desc), "%s :: %s", p->label, p->event);
-            tap_point(&t, TAP_SKIP, desc, p->side[0].ev ? "measured in BASE only" : "measured in NEW only");
+            tap_point(&t, VERDICT_SKIP, desc, p->side[0].ev ? "measured in BASE only" : "measured in NEW only");
         } else if (p->why[0]) {
             snprintf(desc, sizeof(desc), "%s :: %s %s", p->label, p->event, p->why);
-            tap_point(&t, p->regression ? TAP_NOT_OK : TAP_OK, desc, NULL);
+            tap_point(&t, p->regression ? VERDICT_NOT_OK : VERDICT_OK, desc, NULL);
         } else {
             snprintf(desc, sizeof(desc), "%s :: %s same: %.4f -> %.4f per iteration (p=%.2g)", p->label, p->event,
                      p->side[0].median, p->side[1].median, p->p);
-            tap_point(&t, TAP_OK, desc, NULL);
+            tap_point(&t, VERDICT_OK, desc, NULL);
         }
     }
     tap_comment(&t, "per-event summary:");

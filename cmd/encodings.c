@@ -237,7 +237,7 @@ static int encodings_main(int argc, char **argv)
                 if (!quiet) {
                     snprintf(desc, sizeof(desc), "%s = %s: %s", v->name, byname->fq,
                              vendor_enc_text(&byname->x, v->offcore, a, sizeof(a)));
-                    tap_point(&tap, TAP_OK, desc, NULL);
+                    tap_point(&tap, VERDICT_OK, desc, NULL);
                 }
             } else {
                 different++;
@@ -247,7 +247,7 @@ static int encodings_main(int argc, char **argv)
                 snprintf(desc, sizeof(desc), "%s != %s: vendor %s; libpfm4 %s%s", v->name, byname->fq,
                          vendor_enc_text(&vx, v->offcore, a, sizeof(a)),
                          vendor_enc_text(&byname->x, v->offcore, b, sizeof(b)), extra);
-                tap_point(&tap, TAP_NOT_OK, desc, NULL);
+                tap_point(&tap, VERDICT_NOT_OK, desc, NULL);
             }
             continue;
         }
@@ -260,7 +260,7 @@ static int encodings_main(int argc, char **argv)
             if (!quiet) {
                 snprintf(desc, sizeof(desc), "%s = %s (names differ, encodings identical): %s", v->name, byenc->fq,
                          vendor_enc_text(&byenc->x, v->offcore, a, sizeof(a)));
-                tap_point(&tap, TAP_OK, desc, NULL);
+                tap_point(&tap, VERDICT_OK, desc, NULL);
             }
             continue;
         }
@@ -270,7 +270,7 @@ static int encodings_main(int argc, char **argv)
             if (!quiet) {
                 snprintf(desc, sizeof(desc), "%s = %s (a combination of unit masks): %s", v->name, fq,
                          vendor_enc_text(&vx, v->offcore, a, sizeof(a)));
-                tap_point(&tap, TAP_OK, desc, NULL);
+                tap_point(&tap, VERDICT_OK, desc, NULL);
             }
             free(fq);
             continue;

@@ -87,7 +87,7 @@ static int check_file(struct tap *t, const char *path)
     if (ruleset_load(&rs, path)) {
         char desc[1024];
         snprintf(desc, sizeof(desc), "%s parses (the error above names the row)", path);
-        tap_point(t, TAP_NOT_OK, desc, NULL);
+        tap_point(t, VERDICT_NOT_OK, desc, NULL);
         ruleset_free(&rs);
         free(stem);
         return 1;
@@ -115,7 +115,7 @@ static int check_file(struct tap *t, const char *path)
             snprintf(desc, sizeof(desc), "%s: the rules of libpfm4 PMU %s", path, stem);
             snprintf(why, sizeof(why), "an %s PMU: this %s build of libpfm4 holds no %s PMU tables; an %s build "
                      "checks it", pmu_isa[i].isa, ISA_NAME, pmu_isa[i].isa, pmu_isa[i].isa);
-            tap_point(t, TAP_SKIP, desc, why);
+            tap_point(t, VERDICT_SKIP, desc, why);
             ruleset_free(&rs);
             free(stem);
             return 0;
@@ -124,7 +124,7 @@ static int check_file(struct tap *t, const char *path)
         char desc[1024];
         snprintf(desc, sizeof(desc), "%s: no libpfm4 PMU, counter source or vendor table (under %s) is named '%s'; "
                  "name the file after one (pmucal events --pmu NAME)", path, catalog_root(), stem);
-        tap_point(t, TAP_NOT_OK, desc, NULL);
+        tap_point(t, VERDICT_NOT_OK, desc, NULL);
         ruleset_free(&rs);
         free(stem);
         return 1;
@@ -158,25 +158,25 @@ static int check_file(struct tap *t, const char *path)
         char tol[32];
         if (rc) {
             snprintf(desc, sizeof(desc), "%s: %s does not encode for %s: %s", r->where, r->event, stem, err);
-            tap_point(t, TAP_NOT_OK, desc, NULL);
+            tap_point(t, VERDICT_NOT_OK, desc, NULL);
             bad++;
         } else if (spec.uncore[0] && r->tol != TOL_LEAST && r->tol != TOL_INFO) {
             snprintf(desc, sizeof(desc), "%s: %s counts CPU-wide (uncore %s: the whole socket, other work "
                      "included): its rule must be a lower bound, >=N%%, not %s", r->where, r->event, spec.uncore,
                      tolerance_text(r, tol, sizeof(tol)));
-            tap_point(t, TAP_NOT_OK, desc, NULL);
+            tap_point(t, VERDICT_NOT_OK, desc, NULL);
             bad++;
         } else if (dup >= 0) {
             snprintf(desc, sizeof(desc), "%s: %s has a rule already at %s; keep one", r->where, r->event,
                      rs.rules[dup].where);
-            tap_point(t, TAP_NOT_OK, desc, NULL);
+            tap_point(t, VERDICT_NOT_OK, desc, NULL);
             bad++;
         } else {
             distinct++;
             snprintf(desc, sizeof(desc), "%s: %s = %s %s%s%s (config 0x%llx%s%s)", r->where, r->event, r->expr_text,
                      tolerance_text(r, tol, sizeof(tol)), r->erratum ? " erratum " : "", r->erratum ? r->erratum : "",
                      (unsigned long long)spec.config, spec.uncore[0] ? ", CPU-wide on every " : "", spec.uncore);
-            tap_point(t, TAP_OK, desc, NULL);
+            tap_point(t, VERDICT_OK, desc, NULL);
         }
         event_spec_clear(&spec);
     }

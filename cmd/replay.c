@@ -6,6 +6,7 @@
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "events/vendor.h"
+#include "runs/record.h"
 #include "runs/runfile.h"
 #include "validate/replay.h"
 #include <math.h>
@@ -75,7 +76,7 @@ static void stored_skip(struct tap *tap, const struct vcell *c)
     const char *dir = strstr(c->text, " # SKIP");
     char *desc = xasprintf("%.*s", dir ? (int)(dir - c->text) : (int)strlen(c->text), c->text);
     const char *reason = dir ? dir + 7 : "";
-    tap_point(tap, TAP_SKIP, desc, *reason == ' ' ? reason + 1 : reason);
+    tap_point(tap, VERDICT_SKIP, desc, *reason == ' ' ? reason + 1 : reason);
     free(desc);
 }
 
@@ -83,7 +84,7 @@ static void stored_skip(struct tap *tap, const struct vcell *c)
  * after a message for a malformed record. */
 static int replay_one(struct engine *e, struct tap *tap, const struct runfile *run, int i, int *changed)
 {
-    struct verdict vs[GROUP_MAX_EVENTS];
+    struct event_verdict vs[GROUP_MAX_EVENTS];
     const struct jvalue *rec = run->rec[i], *evs = jget(rec, "events");
     const char *label = jstr(jget(rec, "case"));
     int n = replay_record(e, rec, label, vs);
@@ -93,10 +94,10 @@ static int replay_one(struct engine *e, struct tap *tap, const struct runfile *r
         return 2;
     }
     for (int k = 0; k < n; k++) {
-        const char *was = jget_str(jget(&evs->items[k], "verdict"), "kind", NULL);
-        if (was && strcmp(was, verdict_name[vs[k].kind]) && ++*changed)
+        enum verdict was;
+        if (record_event_verdict(&evs->items[k], &was) && was != vs[k].kind && ++*changed)
             tap_comment(tap, "verdict changed since the run: %s :: %s %s -> %s", label,
-                        jget_str(&evs->items[k], "name", "?"), was, verdict_name[vs[k].kind]);
+                        jget_str(&evs->items[k], "name", "?"), verdict_name(was), verdict_name(vs[k].kind));
     }
     return 0;
 }
@@ -110,7 +111,6 @@ struct replay_args {
  * text is noted; how many differ. */
 static int verdicts_changed(struct tap *tap, const struct runfile *stored, const struct runfile *again)
 {
-    static const char *const kind[VK_KINDS] = {"ok", "not ok", "skip", "todo", "info"};
     int changed = 0, n = stored->ncells > again->ncells ? stored->ncells : again->ncells;
     for (int i = 0; i < n; i++) {
         const struct vcell *was = i < stored->ncells ? &stored->cells[i] : NULL;
@@ -118,8 +118,8 @@ static int verdicts_changed(struct tap *tap, const struct runfile *stored, const
         if (was && now && was->kind == now->kind && !strcmp(was->text, now->text))
             continue;
         changed++;
-        tap_comment(tap, "verdict changed since the run: %s '%s' -> %s '%s'", was ? kind[was->kind] : "(none)",
-                    was ? was->text : "", now ? kind[now->kind] : "(none)", now ? now->text : "");
+        tap_comment(tap, "verdict changed since the run: %s '%s' -> %s '%s'", was ? verdict_name(was->kind) : "(none)",
+                    was ? was->text : "", now ? verdict_name(now->kind) : "(none)", now ? now->text : "");
     }
     return changed;
 }
@@ -250,13 +250,13 @@ static int replay_main(int argc, char **argv)
     status = 0;
     for (int c = 0; c <= run.ncells && !status; c++) {
         const struct vcell *cell = c < run.ncells ? &run.cells[c] : NULL;
-        if (cell && cell->kind == VK_INFO)
+        if (cell && cell->kind == VERDICT_INFO)
             continue;
         int r = 0;
         while (cell && r < run.nrec && !record_holds(run.rec[r], cell->case_label, cell->event))
             r++;
         if (cell && r == run.nrec) {   /* no record holds it */
-            if (cell->kind == VK_SKIP)
+            if (cell->kind == VERDICT_SKIP)
                 stored_skip(&tap, cell);
             continue;
         }

@@ -20,7 +20,7 @@ static void count_not_ok(struct engine *e, const struct measurement *m, const st
         const struct event_spec *ev = m->events[k];
         const struct rule *r = ev->unsupported ? NULL : ruleset_find(&e->rules, ev);
         if (r && check_event(r, ev, &m->stat[k], q, e->src->exact_floor, e->src->slack_per_run / (double)m->iters)
-                         .kind == V_NOT_OK)
+                         .kind == VERDICT_NOT_OK)
             run_not_ok++;
     }
 }
@@ -46,13 +46,13 @@ static void print_table(struct engine *e, const struct case_ *c, const struct me
             continue;
         }
         const struct rule *r = ruleset_find(&e->rules, ev);
-        struct verdict v = check_event(r, ev, &m->stat[k], q, e->src->exact_floor, e->src->slack_per_run / (double)m->iters);
+        struct event_verdict v = check_event(r, ev, &m->stat[k], q, e->src->exact_floor, e->src->slack_per_run / (double)m->iters);
         char expected[32] = "", rule[160] = "", tol[32];
         if (r && !isnan(v.expected))
             snprintf(expected, sizeof(expected), "%.4f", v.expected);
         if (r)
             snprintf(rule, sizeof(rule), "%s %s%s", r->expr_text, tolerance_text(r, tol, sizeof(tol)),
-                     v.kind == V_OK ? "  ok" : v.kind == V_NOT_OK ? "  NOT OK" : "");
+                     v.kind == VERDICT_OK ? "  ok" : v.kind == VERDICT_NOT_OK ? "  NOT OK" : "");
         printf("  %-36s %14.4f %14.4f %10.4f %14s  %s\n", ev->name, m->stat[k].median, m->stat[k].min,
                m->stat[k].mad, expected, rule);
     }

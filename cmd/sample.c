@@ -124,7 +124,7 @@ static void point(struct ctx *x, const struct event_spec *ev, int level, const s
         return;
     }
     tap_point(&x->s.tap, v->kind, desc, NULL);
-    x->not_ok += v->kind == TAP_NOT_OK;
+    x->not_ok += v->kind == VERDICT_NOT_OK;
 }
 
 static void run_once(struct ctx *x, struct sampler *sm, uint64_t iters, double *ticks)
@@ -205,7 +205,7 @@ static void record(struct ctx *x, const struct event_spec *ev, int level, unsign
     json_number(&j, "overhead_ns_per_sample", overhead_ns);
     json_object_begin(&j, "verdicts");
     for (int i = 0; i < nv; i++)
-        json_string(&j, vs[i].what, !vs[i].judged ? "info" : vs[i].kind == TAP_OK ? "ok" : "not ok");
+        json_string(&j, vs[i].what, verdict_name(vs[i].judged ? vs[i].kind : VERDICT_INFO));
     json_object_end(&j);
     json_object_end(&j);
     if (json_write_line(&j, x->s.dir.measurements))
@@ -225,7 +225,7 @@ static int sample_level(struct ctx *x, const struct event_spec *ev, int level, u
         char desc[512];   /* it opened a moment ago, when the levels were probed */
         snprintf(desc, sizeof(desc), "%s :: %s precise=%d cannot be opened again: %s", x->c->label, ev->name, level,
                  strerror(-rc));
-        tap_point(&x->s.tap, TAP_NOT_OK, desc, NULL);
+        tap_point(&x->s.tap, VERDICT_NOT_OK, desc, NULL);
         x->not_ok++;
         return 0;
     }
@@ -277,7 +277,7 @@ static int sample_level(struct ctx *x, const struct event_spec *ev, int level, u
     if (*why) {
         char desc[512];
         snprintf(desc, sizeof(desc), "%s :: %s precise=%d skid and shadow", x->c->label, ev->name, level);
-        tap_point(&x->s.tap, TAP_SKIP, desc, why);
+        tap_point(&x->s.tap, VERDICT_SKIP, desc, why);
     } else {
         /* A page fault is an exception taken at the faulting instruction: its IP cannot skid. */
         bool sync = ev->type == PERF_TYPE_SOFTWARE &&
@@ -301,14 +301,14 @@ static int sample_event(struct ctx *x, const struct event_spec *ev)
     char desc[512];
     snprintf(desc, sizeof(desc), "%s :: %s", x->c->label, ev->name);
     if (ev->unsupported) {
-        tap_point(&x->s.tap, TAP_SKIP, desc, ev->unsupported);
+        tap_point(&x->s.tap, VERDICT_SKIP, desc, ev->unsupported);
         return 0;
     }
     if (ev->uncore[0]) {   /* no instruction of this task causes a socket's count */
         char why[256];
         snprintf(why, sizeof(why), "an uncore event (%s) counts the socket, CPU-wide: its units take no samples "
                  "and no instruction of this task owns its counts; validate counts it", ev->uncore);
-        tap_point(&x->s.tap, TAP_SKIP, desc, why);
+        tap_point(&x->s.tap, VERDICT_SKIP, desc, why);
         return 0;
     }
     uint64_t period = x->a.period ? x->a.period : ev->type == PERF_TYPE_SOFTWARE ? 1 : 10007;
@@ -319,7 +319,7 @@ static int sample_event(struct ctx *x, const struct event_spec *ev)
         snprintf(why, sizeof(why), "this PMU cannot sample it (perf_event_open with sample_period %llu: %s%s)",
                  (unsigned long long)period, strerror(err0),
                  err0 == EOPNOTSUPP ? ": no overflow interrupt" : "");
-        tap_point(&x->s.tap, TAP_SKIP, desc, why);
+        tap_point(&x->s.tap, VERDICT_SKIP, desc, why);
         return 0;
     }
     tap_comment(&x->s.tap, "%s: precise_ip levels the kernel takes: %s%s%s%s", desc, levels & 8 ? "3 " : "",
@@ -331,7 +331,7 @@ static int sample_event(struct ctx *x, const struct event_spec *ev)
             return -1;
     }
     if (x->a.precise >= 0 && !(levels & (1u << x->a.precise)))
-        tap_point(&x->s.tap, TAP_SKIP, desc, "the kernel does not take the --precise level asked for");
+        tap_point(&x->s.tap, VERDICT_SKIP, desc, "the kernel does not take the --precise level asked for");
     return 0;
 }
 
@@ -356,7 +356,7 @@ static int setup_case(struct ctx *x, struct event_spec *events, int n)
             char desc[512];
             snprintf(desc, sizeof(desc), "%s :: %s%s", x->c->label, events[k].name,
                      rc == KERNEL_SKIP ? "" : ": the case's setup failed (the message above says why)");
-            tap_point(&x->s.tap, rc == KERNEL_SKIP ? TAP_SKIP : TAP_NOT_OK, desc, x->c->skip);
+            tap_point(&x->s.tap, rc == KERNEL_SKIP ? VERDICT_SKIP : VERDICT_NOT_OK, desc, x->c->skip);
         }
         x->not_ok += rc != KERNEL_SKIP;
         return 1;

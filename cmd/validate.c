@@ -349,7 +349,7 @@ static int measure_cases(struct validate_run *v)
         /* Said once, not once per event and case: nothing here can count them. */
         char desc[160];
         snprintf(desc, sizeof(desc), "%d hardware events x %d cases", dropped, n);
-        tap_point(tap, TAP_SKIP, desc, no_hw);
+        tap_point(tap, VERDICT_SKIP, desc, no_hw);
         json_int(&v->s.dir.manifest, "hardware_events_skipped", dropped);
     }
     if (v->a.sweep)

@@ -190,7 +190,7 @@ static const char *enc_text(const struct model_event *e, char *buf, size_t n)
     return vendor_enc_text(&e->x, e->offcore, buf, n);
 }
 
-static void finding(struct tap *t, FILE *table, bool quiet, enum tap_kind kind, const char *what,
+static void finding(struct tap *t, FILE *table, bool quiet, enum verdict kind, const char *what,
                     const struct model_event *a, const struct model_event *b)
 {
     char ea[160] = "", eb[160] = "", desc[2048];
@@ -209,7 +209,7 @@ static void finding(struct tap *t, FILE *table, bool quiet, enum tap_kind kind, 
             tap_comment(t, "%s: %s (%s): %s", what, a ? a->name : b->name, a ? ea : eb, a ? a->desc : b->desc);
         return;
     }
-    if (kind == TAP_OK && quiet)
+    if (kind == VERDICT_OK && quiet)
         return;
     if (!strcmp(what, "same"))
         snprintf(desc, sizeof(desc), "same: %s: %s", b->name, eb);
@@ -240,7 +240,7 @@ void model_diff(struct model_side *a, struct model_side *b, struct tap *t, bool 
             byname->used = true;
             bool same = same_enc(byname, nb);
             same ? c->same++ : c->changed++;
-            finding(t, table, quiet, same ? TAP_OK : TAP_NOT_OK, same ? "same" : "changed", byname, nb);
+            finding(t, table, quiet, same ? VERDICT_OK : VERDICT_NOT_OK, same ? "same" : "changed", byname, nb);
             continue;
         }
         /* The first older event (in its side's order) of this encoding whose name is gone. */
@@ -251,11 +251,11 @@ void model_diff(struct model_side *a, struct model_side *b, struct tap *t, bool 
             byenc->used = true;
             bool meaning = same_meaning(byenc, nb);
             meaning ? c->renamed++ : c->remeant++;
-            finding(t, table, quiet, meaning ? TAP_OK : TAP_NOT_OK, meaning ? "renamed" : "re-meant", byenc, nb);
+            finding(t, table, quiet, meaning ? VERDICT_OK : VERDICT_NOT_OK, meaning ? "renamed" : "re-meant", byenc, nb);
             continue;
         }
         c->added++;
-        finding(t, table, quiet, TAP_OK, "new", NULL, nb);
+        finding(t, table, quiet, VERDICT_OK, "new", NULL, nb);
     }
     free(a_key);
     free(a_enc);
@@ -263,6 +263,6 @@ void model_diff(struct model_side *a, struct model_side *b, struct tap *t, bool 
     for (int i = 0; i < a->n; i++)
         if (!a->ev[i].used) {
             c->removed++;
-            finding(t, table, quiet, TAP_OK, "removed", &a->ev[i], NULL);
+            finding(t, table, quiet, VERDICT_OK, "removed", &a->ev[i], NULL);
         }
 }

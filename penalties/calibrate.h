@@ -7,6 +7,7 @@
 #include "penalties/fit.h"
 #include "penalties/recipes.h"
 #include "penalties/reference.h"
+#include "penalties/status.h"
 #include "runs/rundir.h"
 
 struct resume;
@@ -54,7 +55,7 @@ const char *cal_folder(const struct cal *k);
 
 struct penalty {
     const struct recipe *rc;
-    const char *status;          /* ok, unstable, not_ok (failed a check), skip, error */
+    enum penalty_status status;  /* ok, unstable, not_ok (failed a check), skip, error */
     char reason[512];
     struct fit f;                /* in the domain's unit: cycles (core) or ns (memory) */
     double cycles, cycles_lo, cycles_hi, ns, ns_lo, ns_hi;

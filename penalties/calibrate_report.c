@@ -14,7 +14,7 @@ void penalty_json(struct json *j, const struct penalty *p, const char *host_pmu)
     json_object_begin(j, NULL);
     json_string(j, "name", rc->name);
     json_string(j, "brief", rc->brief);
-    json_string(j, "status", p->status);
+    json_string(j, "status", penalty_status_name(p->status));
     json_string(j, "reason", p->reason[0] ? p->reason : NULL);
     json_string(j, "domain", domain_name(rc->domain));
     json_number(j, "cycles", p->cycles);
@@ -104,15 +104,15 @@ void penalty_verdict(struct tap *tap, const struct penalty *p)
     char desc[640];
     const char *unit = p->rc->domain == DOMAIN_MEMORY ? "ns" : "cycles";
     snprintf(desc, sizeof(desc), "penalty %s: %.2f %s", p->rc->name, p->f.value, unit);
-    if (!strcmp(p->status, "ok"))
-        tap_point(tap, TAP_OK, desc, NULL);
-    else if (!strcmp(p->status, "unstable"))
-        tap_point(tap, TAP_TODO, desc, p->reason);
-    else if (!strcmp(p->status, "skip"))
-        tap_point(tap, TAP_SKIP, p->rc->name, p->reason);
+    if (p->status == PENALTY_OK)
+        tap_point(tap, VERDICT_OK, desc, NULL);
+    else if (p->status == PENALTY_UNSTABLE)
+        tap_point(tap, VERDICT_TODO, desc, p->reason);
+    else if (p->status == PENALTY_SKIP)
+        tap_point(tap, VERDICT_SKIP, p->rc->name, p->reason);
     else {
         snprintf(desc, sizeof(desc), "penalty %s: %s", p->rc->name, p->reason);
-        tap_point(tap, TAP_NOT_OK, desc, NULL);
+        tap_point(tap, VERDICT_NOT_OK, desc, NULL);
     }
 }
 
@@ -135,12 +135,12 @@ static void print_occurrence_sources(const struct penalty *ps, int np)
     bool done[np > 0 ? np : 1];
     memset(done, 0, sizeof(done));
     for (int i = 0; i < np; i++) {
-        if (done[i] || !strcmp(ps[i].status, "skip") || !strcmp(ps[i].status, "error"))
+        if (done[i] || ps[i].status == PENALTY_SKIP || ps[i].status == PENALTY_ERROR)
             continue;
         char kind[600], other[600], names[2048] = "";
         occurrence_kind(&ps[i], kind, sizeof(kind));
         for (int k = i; k < np; k++) {
-            if (done[k] || !strcmp(ps[k].status, "skip") || !strcmp(ps[k].status, "error"))
+            if (done[k] || ps[k].status == PENALTY_SKIP || ps[k].status == PENALTY_ERROR)
                 continue;
             occurrence_kind(&ps[k], other, sizeof(other));
             if (strcmp(kind, other))
@@ -172,16 +172,16 @@ void print_table(const struct cal *k, const struct penalty *ps, int np, double s
                          reference_deviation_large(p->deviation) ? " NOTE" : "");
         }
         if (isnan(p->cycles))
-            printf("# %-20s %-6s %-8s %9s %21s %9s  %-13s\n", p->rc->name, domain_name(p->rc->domain), p->status, "-",
+            printf("# %-20s %-6s %-8s %9s %21s %9s  %-13s\n", p->rc->name, domain_name(p->rc->domain), penalty_status_name(p->status), "-",
                    "", "", ref);
         else
             printf("# %-20s %-6s %-8s %9.2f   [%8.2f, %8.2f] %9.2f  %-13s %s\n", p->rc->name,
-                   domain_name(p->rc->domain), p->status, p->cycles, p->cycles_lo, p->cycles_hi, p->ns, ref, dev);
+                   domain_name(p->rc->domain), penalty_status_name(p->status), p->cycles, p->cycles_lo, p->cycles_hi, p->ns, ref, dev);
     }
     for (int i = 0; i < np; i++) {
         const struct penalty *p = &ps[i];
         if (p->reason[0])
-            printf("#   %s (%s): %s\n", p->rc->name, p->status, p->reason);
+            printf("#   %s (%s): %s\n", p->rc->name, penalty_status_name(p->status), p->reason);
         double v, lo, hi;
         if (p->ref && reference_deviation_large(p->deviation) && reference_value(p->ref, p, &v, &lo, &hi))
             printf("#   NOTE %s: %s%.2f cycles is %+.0f%% off the published %s for %s (%s%s%s%s)\n", p->rc->name,

@@ -97,7 +97,8 @@ static const char *stored_skip_reason(const struct cal *k, const char *text)
     for (int i = 0; ps && ps->type == J_ARRAY && i < ps->n; i++) {
         const struct jvalue *p = &ps->items[i];
         const struct recipe *rc = recipe_named(jget_str(p, "name", ""));
-        if (rc && !strcmp(jget_str(p, "status", ""), "skip") &&
+        enum penalty_status st;
+        if (rc && penalty_status_of(p, &st) && st == PENALTY_SKIP &&
             (!strcmp(rc->issue, text) || (rc->control && !strcmp(rc->control, text))))
             return jget_str(p, "reason", NULL);
     }
@@ -186,13 +187,13 @@ static int fit_run(struct cal *k, const struct recipe *rc, struct penalty *p, in
     p->run_issue[run] = is, p->run_control[run] = co;
     const struct case_result *bad = is->status != CAL_OK ? is : co && co->status != CAL_OK ? co : NULL;
     if (bad) {
-        p->status = bad->status == CAL_SKIP ? "skip" : "error";
+        p->status = bad->status == CAL_SKIP ? PENALTY_SKIP : PENALTY_ERROR;
         snprintf(p->reason, sizeof(p->reason), "%s", bad->reason);
         return -1;
     }
     int q = quantity_lookup(rc->occurrence);
     if (q < 0) {
-        p->status = "skip";
+        p->status = PENALTY_SKIP;
         snprintf(p->reason, sizeof(p->reason), "quantity %s is not in this build's vocabulary", rc->occurrence);
         return -1;
     }
@@ -212,7 +213,7 @@ static int fit_run(struct cal *k, const struct recipe *rc, struct penalty *p, in
      * gives nothing to divide by: a SKIP with that reason, not a failure of the penalty. */
     const struct case_result *unstated = isnan(is->q.v[q]) ? is : co && isnan(co->q.v[q]) ? co : NULL;
     if (!p->occ.from_event && unstated) {
-        p->status = "skip";
+        p->status = PENALTY_SKIP;
         snprintf(p->reason, sizeof(p->reason), "%.100s: its model does not state %s%s%.300s", unstated->text,
                  rc->occurrence, unstated->q.unstated_why ? ": " : " on this host",
                  unstated->q.unstated_why ? unstated->q.unstated_why : "");
@@ -220,7 +221,7 @@ static int fit_run(struct cal *k, const struct recipe *rc, struct penalty *p, in
     }
     double delta = p->occ_issue - p->occ_control;
     if (isnan(delta) || delta <= 0) {
-        p->status = "not_ok";
+        p->status = PENALTY_NOT_OK;
         snprintf(p->reason, sizeof(p->reason), "no occurrences to divide by: %s is %g in the issue case and %g in the "
                  "control", rc->occurrence, p->occ_issue, p->occ_control);
         return -1;
@@ -306,7 +307,7 @@ bool fit_recipe_run(struct cal *k, const struct recipe *rc, struct penalty *p, i
     if (run == 0) {
         memset(p, 0, sizeof(*p));
         p->rc = rc;
-        p->status = "error";
+        p->status = PENALTY_ERROR;
         p->cycles = p->cycles_lo = p->cycles_hi = p->ns = p->ns_lo = p->ns_hi = NAN;
         p->runs_wanted = runs_wanted(k, rc);
     } else if (p->runs < run || run >= p->runs_wanted)
@@ -370,25 +371,25 @@ void fit_recipe_judge(struct cal *k, struct penalty *p)
     bool mem = p->rc->domain == DOMAIN_MEMORY;
     penalty_at_clock(p, run_ghz(k));
     if (stopped) {   /* what was measured is kept, never published */
-        p->status = "error";
+        p->status = PENALTY_ERROR;
         snprintf(p->reason, sizeof(p->reason), "interrupted after %d of its %d runs", p->runs, p->runs_wanted);
         return;
     }
     double half = (p->f.hi - p->f.lo) / 2, floor_ = mem ? 0.1 : 0.25;
-    p->status = "ok";
+    p->status = PENALTY_OK;
     int clean = p->runs - p->runs_shared, need = p->runs >= 3 ? 3 : p->runs;
     if (clean < need) {
-        p->status = "unstable";
+        p->status = PENALTY_UNSTABLE;
         snprintf(p->reason, sizeof(p->reason), "the core was not its own in %d of %d runs, %d clean runs needed: "
                  "%.380s", p->runs_shared, p->runs, need, shared_why);
     } else if (p->runs > 1 && p->runs_agreeing < clean - (clean >= 4)) {
-        p->status = "unstable";
+        p->status = PENALTY_UNSTABLE;
         snprintf(p->reason, sizeof(p->reason), "run-to-run spread %.1f%% over %d %sruns (%.2f .. %.2f): %d within "
                  "+-%.0f%% of their median %.2f, %d needed", 100 * p->run_spread, clean,
                  p->runs_shared ? "clean " : "", p->f.lo, p->f.hi,
                  p->runs_agreeing, 100 * CAL_MAX_RUN_SPREAD / 2, p->f.value, clean - (clean >= 4));
     } else if (p->runs == 1 && half > 0.10 * fabs(p->f.value) && half > floor_) {
-        p->status = "unstable";
+        p->status = PENALTY_UNSTABLE;
         snprintf(p->reason, sizeof(p->reason), "95%% interval [%.2f, %.2f] wider than +-10%%", p->f.lo, p->f.hi);
     }
     const struct case_result *cs[2] = {p->issue, p->control};
@@ -397,17 +398,17 @@ void fit_recipe_judge(struct cal *k, struct penalty *p)
             continue;
         char why[300];
         /* Independent runs that agree show the low quantile was no lucky window; one run cannot. */
-        if (strcmp(p->status, "ok"))   /* the first reason stands */
+        if (p->status != PENALTY_OK)   /* the first reason stands */
             break;
         if (p->runs == 1 && window_disagreement(cs[i], why, sizeof(why))) {
-            p->status = "unstable";
+            p->status = PENALTY_UNSTABLE;
             snprintf(p->reason, sizeof(p->reason), "%.200s: %.250s", cs[i]->label, why);
         } else if (cs[i]->disturbed && !cs[i]->windows) {   /* cycles of the counted runs themselves */
-            p->status = "unstable";
+            p->status = PENALTY_UNSTABLE;
             snprintf(p->reason, sizeof(p->reason), "%s: repetitions shared the CPU with another task in every "
                      "attempt (context switches); measure on a quiet machine or another --cpu", cs[i]->label);
         } else if (cs[i]->clock_moved && !cs[i]->windows) {   /* windows take the clock beside each */
-            p->status = "unstable";
+            p->status = PENALTY_UNSTABLE;
             snprintf(p->reason, sizeof(p->reason), "%s: the core clock moved during the measurement (core/TSC "
                      "ratio %.3f before, %.3f after, measured again twice): cycles would be mis-scaled",
                      cs[i]->label, cs[i]->ratio_before, cs[i]->ratio_after);
@@ -444,16 +445,16 @@ int closure(struct cal *k, const struct penalty *ps, int n, struct json *doc, st
     static const enum quantity_id qs[] = {Q_LD_L1, Q_LD_L2, Q_LD_L3};
     for (int i = 0; i < 3; i++) {
         const struct penalty *p = find_penalty(ps, n, lat[i]);
-        if (!p || strcmp(p->status, "ok")) {
+        if (!p || p->status != PENALTY_OK) {
             char why[128];
             snprintf(why, sizeof(why), "needs an ok %s penalty from this run", lat[i]);
-            tap_point(tap, TAP_SKIP, "closure: mixwalk predicted from calibrated latencies", why);
+            tap_point(tap, VERDICT_SKIP, "closure: mixwalk predicted from calibrated latencies", why);
             return 0;
         }
     }
     struct case_result *r = cal_case(k, CLOSURE_CASE, NULL);
     if (r->status != CAL_OK) {
-        tap_point(tap, r->status == CAL_SKIP ? TAP_SKIP : TAP_NOT_OK, "closure: mixwalk", r->reason);
+        tap_point(tap, r->status == CAL_SKIP ? VERDICT_SKIP : VERDICT_NOT_OK, "closure: mixwalk", r->reason);
         return r->status == CAL_SKIP ? 0 : -1;
     }
     /* The prediction's band comes from the latencies' intervals, the measurement's from its
@@ -481,7 +482,7 @@ int closure(struct cal *k, const struct penalty *ps, int n, struct json *doc, st
              r->q.v[Q_LD_L1], r->q.v[Q_LD_L2], r->q.v[Q_LD_L3], predicted, got, 100 * err, 100 * CLOSURE_TOLERANCE);
     snprintf(why, sizeof(why), "unstable: the figures' noise (+-%.1f%%) is wider than the tolerance: undecided here now",
              100 * noise);
-    tap_point(tap, ok ? TAP_OK : undecided ? TAP_TODO : TAP_NOT_OK, desc, undecided ? why : NULL);
+    tap_point(tap, ok ? VERDICT_OK : undecided ? VERDICT_TODO : VERDICT_NOT_OK, desc, undecided ? why : NULL);
     json_object_begin(doc, "closure");
     json_string(doc, "case", r->label);
     json_string(doc, "detail", r->detail);

@@ -16,7 +16,7 @@
 
 static bool measured(const struct penalty *p)
 {
-    return p && (!strcmp(p->status, "ok") || !strcmp(p->status, "unstable") || !strcmp(p->status, "not_ok")) &&
+    return p && (p->status == PENALTY_OK || p->status == PENALTY_UNSTABLE || p->status == PENALTY_NOT_OK) &&
            !isnan(p->cycles);
 }
 
@@ -28,13 +28,13 @@ static void fail(struct penalty *p, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(why, sizeof(why), fmt, ap);
     va_end(ap);
-    if (!strcmp(p->status, "not_ok")) {   /* a second reason is appended */
+    if (p->status == PENALTY_NOT_OK) {   /* a second reason is appended */
         size_t len = strlen(p->reason);
         snprintf(p->reason + len, sizeof(p->reason) - len, "; %s", why);
     } else {
         snprintf(p->reason, sizeof(p->reason), "%s", why);
     }
-    p->status = "not_ok";
+    p->status = PENALTY_NOT_OK;
 }
 
 /* Issues some cores do not have, by recipe: what a cost measured as zero, clear of noise, means
@@ -67,18 +67,18 @@ static void physical(struct penalty *p)
         snprintf(p->reason, sizeof(p->reason), "%s: measured %.2f %s per occurrence, interval [%.2f, %.2f] inside "
                  "+-%.2f of zero, for %g %s per iteration", absent, p->f.value, unit, p->f.lo, p->f.hi, floor_,
                  p->occ_issue - p->occ_control, p->rc->occurrence);
-        p->status = "skip";
+        p->status = PENALTY_SKIP;
     } else if (absent && fabs(p->f.value) < floor_) {
         /* Zero, as on a core without the issue, but a run read more (beside a busy loop on another
          * CPU one of five read 0.32): not told clear of noise, which is no failure of the core. */
         snprintf(p->reason, sizeof(p->reason), "measured %.2f %s per occurrence, as where %s, but the interval "
                  "[%.2f, %.2f] is not inside +-%.2f of zero: not told clear of noise", p->f.value, unit, absent,
                  p->f.lo, p->f.hi, floor_);
-        p->status = "unstable";
+        p->status = PENALTY_UNSTABLE;
     } else if (p->f.value < 0 && p->f.hi < 0)
         fail(p, "physically impossible: %.2f %s is negative (interval [%.2f, %.2f]): the issue case ran faster "
              "than its control", p->f.value, unit, p->f.lo, p->f.hi);
-    else if (p->f.value < floor_ || (p->f.lo <= 0 && strcmp(p->status, "unstable")))
+    else if (p->f.value < floor_ || (p->f.lo <= 0 && p->status != PENALTY_UNSTABLE))
         fail(p, "within noise of zero: %.2f %s (interval [%.2f, %.2f]) while the model states %g %s per iteration: "
              "the issue did not happen here or its cost cannot be told from noise", p->f.value, unit, p->f.lo,
              p->f.hi, p->occ_issue - p->occ_control, p->rc->occurrence);
@@ -160,10 +160,10 @@ static void physical_bounds(struct penalty *p)
  * figure: withheld with the clock's reason (a failed check stays failed). */
 static void clock_trusted(struct penalty *p, const char *clock_why)
 {
-    if (!clock_why || !*clock_why || p->rc->domain != DOMAIN_CORE || !strcmp(p->status, "not_ok"))
+    if (!clock_why || !*clock_why || p->rc->domain != DOMAIN_CORE || p->status == PENALTY_NOT_OK)
         return;
     snprintf(p->reason, sizeof(p->reason), "withheld: the core clock is not trusted here: %s", clock_why);
-    p->status = "unstable";
+    p->status = PENALTY_UNSTABLE;
 }
 
 /* Beyond REFERENCE_REACH of the model's published figure or range, with the whole interval on that
@@ -173,7 +173,7 @@ static void reference_range(struct penalty *p, const char *model)
 {
     const struct reference *r = reference_find(model, p->rc->name);
     double v, lo, hi;
-    if (!r || r->indicative || p->rc->domain != DOMAIN_CORE || !strcmp(p->status, "not_ok") ||
+    if (!r || r->indicative || p->rc->domain != DOMAIN_CORE || p->status == PENALTY_NOT_OK ||
         !reference_value(r, p, &v, &lo, &hi))
         return;
     double dev = reference_deviation(r, v);
@@ -202,7 +202,7 @@ static void level_order(struct penalty *ps, int n)
         lv[i] = (struct penalty *)find_penalty(ps, n, levels[i]);
     /* Levels already failed (off their plateau) are left out: the order is checked among the rest. */
     for (int i = 0; i < 4; i++)
-        if (lv[i] && (!measured(lv[i]) || !strcmp(lv[i]->status, "not_ok")))
+        if (lv[i] && (!measured(lv[i]) || lv[i]->status == PENALTY_NOT_OK))
             lv[i] = NULL;
     for (int i = 0; i < 3; i++) {
         int j = i + 1;
@@ -281,7 +281,7 @@ int check_penalties(struct penalty *ps, int n, const struct curve *cv, const cha
     int bad = 0;
     for (int i = 0; i < n; i++) {
         struct penalty *p = &ps[i];
-        bad += !strcmp(p->status, "not_ok");
+        bad += p->status == PENALTY_NOT_OK;
         p->ref = reference_find(model, p->rc->name);
         double v, lo, hi;
         p->deviation = p->ref && measured(p) && reference_value(p->ref, p, &v, &lo, &hi) ? reference_deviation(p->ref, v)

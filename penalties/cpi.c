@@ -2,6 +2,7 @@
 #include "base/stats.h"
 #include "base/util.h"
 #include "penalties/models.h"
+#include "penalties/status.h"
 #include "runs/runfile.h"
 #include <ctype.h>
 #include <math.h>
@@ -252,7 +253,8 @@ int cpi_build(struct cpi_stack *s, const struct counts *c, const struct jvalue *
         const char *name = jget_str(p, "name", "?"), *status = jget_str(p, "status", "?");
         char *why = s->skipped < CPI_MAX_COMPONENTS ? s->skipped_why[s->skipped] : NULL;
         size_t wn = sizeof(s->skipped_why[0]);
-        if (strcmp(status, "ok")) {
+        enum penalty_status st;
+        if (!penalty_status_of(p, &st) || st != PENALTY_OK) {
             if (why)
                 snprintf(why, wn, "%s: %s, not a constant", name, status);
             s->skipped++;

@@ -106,7 +106,7 @@ void occurrence_sim_judge(const struct ruleset *rs, const struct source *src, co
     memset(&judge, 0, sizeof(judge));
     judge.src = src;
     judge.rules = *rs;
-    struct verdict *vs = xcalloc((size_t)(m->nevents ? m->nevents : 1), sizeof(*vs));
+    struct event_verdict *vs = xcalloc((size_t)(m->nevents ? m->nevents : 1), sizeof(*vs));
     engine_judge(&judge, m, q, vs);
     out->rules = rs->n;
     for (int k = 0; k < m->nevents; k++) {
@@ -114,8 +114,8 @@ void occurrence_sim_judge(const struct ruleset *rs, const struct source *src, co
         if (!r)
             continue;
         out->seen++;
-        const struct verdict *v = &vs[k];
-        if (v->kind == V_OK) {
+        const struct event_verdict *v = &vs[k];
+        if (v->kind == VERDICT_OK) {
             if (!out->failed)
                 append(out->text, sizeof(out->text), "%s%s %.4f = %s %.4f", out->text[0] ? "; " : "",
                        m->events[k]->name, v->measured, r->expr_text, v->expected);
@@ -125,7 +125,7 @@ void occurrence_sim_judge(const struct ruleset *rs, const struct source *src, co
         if (!out->failed++)
             out->text[0] = '\0';
         append(out->text, sizeof(out->text), "%s%s%s", out->text[0] ? "; " : "",
-               v->kind == V_SKIP ? "not judged: " : "", v->reason);
+               v->kind == VERDICT_SKIP ? "not judged: " : "", v->reason);
     }
     free(vs);
 }

@@ -98,7 +98,7 @@ static void write_tap(FILE *out, const struct code_row *rows, int n, const char 
             snprintf(dev, sizeof(dev), "%+.1f%%", 100 * r->deviation);
         if (!isnan(r->cycles))
             snprintf(iv, sizeof(iv), "[%.3f, %.3f]", r->lo, r->hi);
-        fprintf(out, "# %-14s %-10s %9.3f %19s %8s %9s %8s  %s\n", r->name, r->mode, r->cycles, iv, ref, dev, r->status,
+        fprintf(out, "# %-14s %-10s %9.3f %19s %8s %9s %8s  %s\n", r->name, r->mode, r->cycles, iv, ref, dev, penalty_status_name(r->status),
                 r->text);
     }
     fprintf(out, "# references: %s's, where published (a deviation is 0 inside a published range)\n",
@@ -106,19 +106,19 @@ static void write_tap(FILE *out, const struct code_row *rows, int n, const char 
     int k = 0;
     for (int i = 0; i < n; i++) {
         const struct code_row *r = &rows[i];
-        bool good = !strcmp(r->status, "ok");
-        bool skip = !strcmp(r->status, "skip") || !strcmp(r->status, "withheld") || !strcmp(r->status, "unstable");
+        bool good = r->status == PENALTY_OK;
+        bool skip = r->status == PENALTY_SKIP || r->status == PENALTY_WITHHELD || r->status == PENALTY_UNSTABLE;
         fprintf(out, "%s %d - %s %s: %.3f cycles a copy", good || skip ? "ok" : "not ok", ++k, r->name, r->mode,
                 r->cycles);
         if (r->ref)
             fprintf(out, ", published %g-%g (%s)", r->ref->lo, r->ref->hi, r->ref->source);
         if (skip)
-            fprintf(out, " # %s %s", !strcmp(r->status, "unstable") ? "TODO" : "SKIP", r->reason);
+            fprintf(out, " # %s %s", r->status == PENALTY_UNSTABLE ? "TODO" : "SKIP", r->reason);
         else if (!good)
             fprintf(out, " # %s", r->reason);
         fputc('\n', out);
         for (int e = 0; e < r->nev; e++) {
-            bool ok = !strcmp(r->ev[e].verdict, "ok"), sk = !strcmp(r->ev[e].verdict, "skip");
+            bool ok = r->ev[e].verdict == VERDICT_OK, sk = r->ev[e].verdict == VERDICT_SKIP;
             fprintf(out, "%s %d - %s %s :: %s measured %.4f expected %.4f%s\n", ok || sk ? "ok" : "not ok", ++k,
                     r->name, r->mode, r->ev[e].name, r->ev[e].measured, r->ev[e].expected, sk ? " # SKIP no rule or no count" : "");
         }
@@ -140,7 +140,7 @@ static void write_json(FILE *out, const struct code_row *rows, int n, const char
         json_string(&j, "asm", r->text);
         json_int(&j, "line", r->line);
         json_string(&j, "mode", r->mode);
-        json_string(&j, "status", r->status);
+        json_string(&j, "status", penalty_status_name(r->status));
         json_string(&j, "reason", r->reason);
         json_number(&j, "cycles", r->cycles);
         json_number(&j, "cycles_lo", r->lo);
@@ -153,7 +153,7 @@ static void write_json(FILE *out, const struct code_row *rows, int n, const char
             json_string(&j, "event", r->ev[e].name);
             json_number(&j, "measured", r->ev[e].measured);
             json_number(&j, "expected", r->ev[e].expected);
-            json_string(&j, "verdict", r->ev[e].verdict);
+            json_string(&j, "verdict", verdict_name(r->ev[e].verdict));
             json_object_end(&j);
         }
         json_array_end(&j);
@@ -180,7 +180,7 @@ static void write_csv(FILE *out, const struct code_row *rows, int n)
     for (int i = 0; i < n; i++) {
         const struct code_row *r = &rows[i];
         csv_text(out, r->name);
-        fprintf(out, ",%s,%s,", r->mode, r->status);
+        fprintf(out, ",%s,%s,", r->mode, penalty_status_name(r->status));
         if (isnan(r->cycles))
             fprintf(out, ",,");
         else
@@ -215,10 +215,10 @@ static void write_c(FILE *out, const struct code_row *rows, int n, const char *m
         fprintf(out, "/* ");
         c_comment_text(out, r->text);
         fprintf(out, " */\n");
-        if (!strcmp(r->status, "ok"))
+        if (r->status == PENALTY_OK)
             fprintf(out, "#define PMUCAL_CODE_%s_%s %.3f\n", macro, m, r->cycles);
         else {
-            fprintf(out, "/* PMUCAL_CODE_%s_%s not defined: %s: ", macro, m, r->status);
+            fprintf(out, "/* PMUCAL_CODE_%s_%s not defined: %s: ", macro, m, penalty_status_name(r->status));
             c_comment_text(out, r->reason);
             fprintf(out, " */\n");
         }

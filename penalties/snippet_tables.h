@@ -3,7 +3,9 @@
  * it with the deviation; written as TAP, JSON, CSV or a C header, as the penalty tables are. */
 #ifndef PMUCAL_SNIPPET_TABLES_H
 #define PMUCAL_SNIPPET_TABLES_H
+#include "base/verdict.h"
 #include "penalties/reference.h"
+#include "penalties/status.h"
 #include <stdio.h>
 
 #define CODE_ROW_EVENTS 16
@@ -11,7 +13,7 @@ struct code_row {
     const char *name, *text;      /* the entry's (borrowed) */
     int line;
     const char *mode;             /* "latency", "throughput" */
-    const char *status;           /* ok, unstable, withheld, skip, error */
+    enum penalty_status status;   /* ok, unstable, withheld, not_ok, skip, error */
     char reason[600];
     double cycles, lo, hi;        /* per copy: median and the range of the repetitions; NaN without timing */
     double copies, inst;          /* per iteration: copies, and the model's instructions (NaN: not stated) */
@@ -19,7 +21,7 @@ struct code_row {
     struct {
         char name[64];
         double measured, expected;
-        char verdict[12];         /* ok, not ok, skip */
+        enum verdict verdict;     /* ok, not ok, skip */
     } ev[CODE_ROW_EVENTS];
     const struct reference *ref;  /* NULL: none published for the model */
     double deviation;

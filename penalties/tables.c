@@ -5,6 +5,7 @@
 #include "events/pfm.h"
 #include "penalties/models.h"
 #include "penalties/recipes.h"
+#include "penalties/status.h"
 #include "runs/rundir.h"
 #include "runs/runfile.h"
 #include <ctype.h>
@@ -171,7 +172,10 @@ int penalties_check(const struct jvalue *doc, const char *path)
         for (int k = 0; k < i && !problem; k++)
             if (!strcmp(name, jget_str(&ps->items[k], "name", "")))
                 problem = "its name is given twice";
-        if (!problem && !strcmp(jget_str(p, "status", ""), "ok"))
+        enum penalty_status st;
+        if (!problem && !penalty_status_of(p, &st))
+            problem = "its status is none of ok, unstable, not_ok, skip, error";
+        if (!problem && st == PENALTY_OK)
             problem = !(ghz > 0 && isfinite(ghz)) ? "an ok penalty needs the run's clock (clock.core_ghz > 0)"
                                                    : ok_figures_problem(p, ghz, why, sizeof(why));
         if (problem) {
@@ -221,9 +225,11 @@ static const struct jvalue *penalty_named(const struct jvalue *doc, const char *
     return NULL;
 }
 
+/* Every penalty's status was checked (penalties_check) before a table is written. */
 static bool is_ok(const struct jvalue *p)
 {
-    return p && !strcmp(jget_str(p, "status", ""), "ok");
+    enum penalty_status st;
+    return p && penalty_status_of(p, &st) && st == PENALTY_OK;
 }
 
 const char *penalties_fallback_problem(const struct jvalue *doc, const struct jvalue *fallback, char *buf, size_t n)
@@ -268,16 +274,18 @@ static void c_constant(FILE *out, const char *pre, const char *name, const struc
 static void c_withheld(FILE *out, const char *pre, const char *name, const struct jvalue *p, const struct table_opts *o)
 {
     fprintf(out, "#define %s_HAVE_%s 0 ", pre, name);
-    const char *status = p ? jget_str(p, "status", "skip") : NULL;
+    enum penalty_status st = PENALTY_SKIP;
+    if (p)
+        penalty_status_of(p, &st);
     if (!p)
         fprintf(out, "/* %s_%s_CYCLES not published: not measured in this calibration", pre, name);
-    else if (!strcmp(status, "unstable"))
+    else if (st == PENALTY_UNSTABLE)
         fprintf(out, "/* %s_%s_CYCLES unstable, not published: %.2f, 95%% interval [%.2f, %.2f]", pre, name,
                 cycles_of(p, o, "cycles"), cycles_of(p, o, "cycles_lo"), cycles_of(p, o, "cycles_hi"));
     else {
-        fprintf(out, "/* %s_%s_CYCLES not published (%s): ", pre, name, !strcmp(status, "not_ok") ? "not ok"
-                : !strcmp(status, "skip") ? "skipped" : "not measured");
-        c_comment_text(out, jget_str(p, "reason", status));
+        fprintf(out, "/* %s_%s_CYCLES not published (%s): ", pre, name, st == PENALTY_NOT_OK ? "not ok"
+                : st == PENALTY_SKIP ? "skipped" : "not measured");
+        c_comment_text(out, jget_str(p, "reason", penalty_status_name(st)));
     }
     fprintf(out, " */\n");
 }
@@ -353,7 +361,7 @@ static int emit_csv(const struct jvalue *doc, const struct table_opts *o, FILE *
         fputc(',', out);
         csv_text(out, jget_str(p, "status", ""));
         fprintf(out, ",%s", is_memory(p) ? "memory" : "core");
-        bool ok = !strcmp(jget_str(p, "status", ""), "ok");
+        bool ok = is_ok(p);
         const char *keys[] = {"cycles", "cycles_lo", "cycles_hi", "ns", "ns_lo", "ns_hi"};
         for (int k = 0; k < 6; k++) {
             double v = k < 3 ? cycles_of(p, o, keys[k]) : ns_of(p, o, keys[k]);
@@ -500,7 +508,7 @@ static int emit_metrics(const struct jvalue *doc, const struct table_opts *o, FI
         const struct jvalue *p = &ps->items[i];
         /* perf's own name of the occurrence event on this model (the model's pmu-events table). */
         const char *event = metric_event(&names, p);
-        if (!event || strcmp(jget_str(p, "status", ""), "ok"))
+        if (!event || !is_ok(p))
             continue;
         char name[160], expr[512], brief[512], grp[128];
         double cyc = cycles_of(p, o, "cycles");

@@ -47,16 +47,11 @@ void html_num(FILE *f, double v)
         fprintf(f, "%.4f", v);
 }
 
-const char *vkind_name(enum vkind k)
+const char *verdict_class(enum verdict v)
 {
-    static const char *const n[] = {"ok", "not ok", "skip", "todo", "info"};
-    return k < VK_KINDS ? n[k] : "?";
-}
-
-const char *vkind_class(enum vkind k)
-{
-    static const char *const n[] = {"ok", "nok", "skip", "todo", "info"};
-    return k < VK_KINDS ? n[k] : "info";
+    static const char *const n[VERDICTS] = {[VERDICT_OK] = "ok", [VERDICT_NOT_OK] = "nok", [VERDICT_SKIP] = "skip",
+                                            [VERDICT_TODO] = "todo", [VERDICT_INFO] = "info"};
+    return (unsigned)v < VERDICTS ? n[v] : "info";
 }
 
 void page_begin(FILE *f, const char *title)

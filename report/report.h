@@ -15,7 +15,7 @@ struct grid {
     char **events, **cases;
     int nevents, ncases;
     int *at;                /* at[e * ncases + c]: index into run->cells, -1 when none */
-    int (*count)[VK_KINDS]; /* per event */
+    int (*count)[VERDICTS]; /* per event */
 };
 void grid_build(struct grid *g, const struct runfile *r);
 void grid_free(struct grid *g);
@@ -33,8 +33,8 @@ void html_text(FILE *f, const char *s);
 void html_printf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A number as the page shows it: 4 significant decimals where small, "—" for NaN. */
 void html_num(FILE *f, double v);
-const char *vkind_name(enum vkind k);    /* "ok", "not ok", "skip", "todo", "info" */
-const char *vkind_class(enum vkind k);   /* CSS class: "ok", "nok", "skip", "todo", "info" */
+/* A verdict's CSS class: "ok", "nok", "skip", "todo", "info" (the stylesheet's words, not TAP's). */
+const char *verdict_class(enum verdict v);
 
 void page_begin(FILE *f, const char *title);
 void page_end(FILE *f);

@@ -78,14 +78,14 @@ struct pair {
 
 static bool good(const struct vcell *v)
 {
-    return v && (v->kind == VK_OK || v->kind == VK_INFO);
+    return v && (v->kind == VERDICT_OK || v->kind == VERDICT_INFO);
 }
 
 static int classify_pair(const struct vcell *a, const struct vcell *b)
 {
     if (a && b && a->kind == b->kind)
         return 3;
-    if ((good(a) && !good(b)) || (a && a->kind == VK_TODO && (!b || b->kind == VK_NOT_OK)) || (a && !b))
+    if ((good(a) && !good(b)) || (a && a->kind == VERDICT_TODO && (!b || b->kind == VERDICT_NOT_OK)) || (a && !b))
         return 0;
     if ((!good(a) && good(b)) || (!a && b))
         return 1;
@@ -107,8 +107,8 @@ static void side(FILE *f, const struct vcell *v)
         fputs("<td class=\"none\">absent</td><td></td>", f);
         return;
     }
-    html_printf(f, "<td class=\"%s\" data-v=\"%d\">%s</td><td class=\"num\">", vkind_class(v->kind), v->kind,
-                vkind_name(v->kind));
+    html_printf(f, "<td class=\"%s\" data-v=\"%d\">%s</td><td class=\"num\">", verdict_class(v->kind), v->kind,
+                verdict_name(v->kind));
     html_num(f, v->measured);
     fputs("</td>", f);
 }
@@ -249,9 +249,9 @@ static void judged_side(FILE *f, const struct cmp_side *s)
         fputs("<td class=\"none\">absent</td>", f);
         return;
     }
-    const char *v = s->unsupported ? "unsupported" : s->verdict ? s->verdict : "";
-    const char *cls = s->unsupported ? "skip" : !strcmp(v, "ok") ? "ok" : !strcmp(v, "not ok") ? "nok"
-                    : !strcmp(v, "todo") ? "todo" : "info";
+    const char *v = s->unsupported ? "unsupported" : s->judged ? verdict_name(s->verdict) : "";
+    /* A skipped verdict shows as info, as it always has: only unsupported is greyed as a skip. */
+    const char *cls = s->unsupported ? "skip" : s->judged && s->verdict != VERDICT_SKIP ? verdict_class(s->verdict) : "info";
     html_printf(f, "<td class=\"num %s\" data-v=\"%.6g\">", cls, isnan(s->median) ? 0 : s->median);
     if (!s->unsupported) {
         html_num(f, s->median);

@@ -7,9 +7,9 @@
 #include <string.h>
 
 /* Sort key of a cell: failures first when a case column is sorted ascending. */
-static int rank(enum vkind k)
+static int rank(enum verdict k)
 {
-    static const int r[] = {[VK_NOT_OK] = 0, [VK_TODO] = 1, [VK_SKIP] = 2, [VK_INFO] = 3, [VK_OK] = 4};
+    static const int r[] = {[VERDICT_NOT_OK] = 0, [VERDICT_TODO] = 1, [VERDICT_SKIP] = 2, [VERDICT_INFO] = 3, [VERDICT_OK] = 4};
     return r[k];
 }
 
@@ -18,7 +18,7 @@ static void cell_title(FILE *f, const struct vcell *v)
     html_attr(f, v->case_label);
     fputs(" :: ", f);
     html_attr(f, v->event);
-    html_printf(f, "&#10;verdict: %s", vkind_name(v->kind));
+    html_printf(f, "&#10;verdict: %s", verdict_name(v->kind));
     if (!isnan(v->measured)) {
         fputs("&#10;measured ", f);
         html_num(f, v->measured);
@@ -41,7 +41,7 @@ static void cell_title(FILE *f, const struct vcell *v)
     html_printf(f, "&#10;validate.tap line %d", v->line);
     /* The line itself only where it says more than the numbers: a reason (skip, todo, a failed
      * measurement); 1000 events x 40 cases keep the page light. */
-    if (v->kind == VK_SKIP || v->kind == VK_TODO || isnan(v->measured)) {
+    if (v->kind == VERDICT_SKIP || v->kind == VERDICT_TODO || isnan(v->measured)) {
         const char *why = strstr(v->text, " # ");
         fputs(": ", f);
         html_attr(f, why ? why + 3 : v->text);
@@ -54,19 +54,19 @@ static void cell(FILE *f, const struct vcell *v)
         fputs("<td class=\"cell none\" data-v=\"9\"></td>", f);
         return;
     }
-    html_printf(f, "<td class=\"cell %s\" data-v=\"%d\" title=\"", vkind_class(v->kind), rank(v->kind));
+    html_printf(f, "<td class=\"cell %s\" data-v=\"%d\" title=\"", verdict_class(v->kind), rank(v->kind));
     cell_title(f, v);
     fputs("\">", f);
     if (isnan(v->measured))
-        html_printf(f, "%s", vkind_name(v->kind));
+        html_printf(f, "%s", verdict_name(v->kind));
     else
         html_num(f, v->measured);
     if (!isnan(v->expected)) {
         html_printf(f, "<small>%s ", v->tolerance && !strcmp(v->tolerance, "bound") ? "&le;" : "exp");
         html_num(f, v->expected);
         fputs("</small>", f);
-    } else if (v->kind == VK_INFO || v->kind == VK_SKIP || v->kind == VK_TODO)
-        html_printf(f, "<small>%s</small>", isnan(v->measured) ? "&nbsp;" : vkind_name(v->kind));
+    } else if (v->kind == VERDICT_INFO || v->kind == VERDICT_SKIP || v->kind == VERDICT_TODO)
+        html_printf(f, "<small>%s</small>", isnan(v->measured) ? "&nbsp;" : verdict_name(v->kind));
     fputs("</td>", f);
 }
 
@@ -102,7 +102,7 @@ static void other_verdicts(FILE *f, const struct runfile *r)
         if (v->event)
             continue;
         html_printf(f, "<tr><td><span class=\"badge %s\">%s</span></td><td class=\"num\">%d</td><td>",
-                    vkind_class(v->kind), vkind_name(v->kind), v->line);
+                    verdict_class(v->kind), verdict_name(v->kind), v->line);
         html_text(f, v->text);
         fputs("</td></tr>\n", f);
     }
@@ -120,12 +120,12 @@ void sec_matrix(FILE *f, const struct runfile *r, int idx)
     }
     struct grid g;
     grid_build(&g, r);
-    int total[VK_KINDS] = {0};
+    int total[VERDICTS] = {0};
     for (int i = 0; i < r->ncells; i++)
         total[r->cells[i].kind]++;
     html_printf(f, "<p class=\"legend\"><span class=\"ok\">ok %d</span><span class=\"nok\">not ok %d</span>"
                    "<span class=\"skip\">skip %d</span><span class=\"todo\">todo %d</span><span class=\"info\">info %d"
-                   "</span> ", total[VK_OK], total[VK_NOT_OK], total[VK_SKIP], total[VK_TODO], total[VK_INFO]);
+                   "</span> ", total[VERDICT_OK], total[VERDICT_NOT_OK], total[VERDICT_SKIP], total[VERDICT_TODO], total[VERDICT_INFO]);
     if (g.nevents)
         html_printf(f, "%d events &times; %d cases. Click a cell for its whole verdict; click a header to sort.", g.nevents,
                     g.ncases);
@@ -155,9 +155,9 @@ void sec_matrix(FILE *f, const struct runfile *r, int idx)
         for (int e = 0; e < g.nevents; e++) {
             const struct vcell *rc = grid_rule_cell(&g, r, e);
             fputs("<tr data-kinds=\"", f);
-            for (int k = 0; k < VK_KINDS; k++)
+            for (int k = 0; k < VERDICTS; k++)
                 if (g.count[e][k])
-                    html_printf(f, "%s ", vkind_class((enum vkind)k));
+                    html_printf(f, "%s ", verdict_class((enum verdict)k));
             fputs("\" data-text=\"", f);
             html_attr(f, g.events[e]);
             if (rc) {
@@ -172,8 +172,8 @@ void sec_matrix(FILE *f, const struct runfile *r, int idx)
             html_text(f, g.events[e]);
             fputs("</b>", f);
             rule_header(f, rc);
-            html_printf(f, "</td><td class=\"num\">%d</td><td class=\"num\">%d</td>", g.count[e][VK_NOT_OK],
-                        g.count[e][VK_OK]);
+            html_printf(f, "</td><td class=\"num\">%d</td><td class=\"num\">%d</td>", g.count[e][VERDICT_NOT_OK],
+                        g.count[e][VERDICT_OK]);
             for (int c = 0; c < g.ncases; c++) {
                 int i = g.at[e * g.ncases + c];
                 cell(f, i >= 0 ? &r->cells[i] : NULL);

@@ -1,12 +1,27 @@
 /* The penalties of a calibrate run (penalties.json): a table with intervals, status and the
  * published reference figures where the run records them, and a bar chart of the cycles. */
 #include "report/report.h"
+#include "penalties/status.h"
 #include <math.h>
 #include <string.h>
 
-static const char *status_class(const char *s)
+/* How a penalty's status looks, 0 to 3: ok, unstable (TODO's colour), skip, and the rest (not_ok,
+ * error, or a word no status is called) as a failure. */
+enum { LOOK_OK, LOOK_UNSTABLE, LOOK_SKIP, LOOK_FAILED };
+static int status_look(const struct jvalue *p)
 {
-    return !strcmp(s, "ok") ? "ok" : !strcmp(s, "unstable") ? "todo" : !strcmp(s, "skip") ? "skip" : "nok";
+    enum penalty_status st;
+    if (!penalty_status_of(p, &st))
+        return LOOK_FAILED;
+    return st == PENALTY_OK ? LOOK_OK : st == PENALTY_UNSTABLE ? LOOK_UNSTABLE : st == PENALTY_SKIP ? LOOK_SKIP
+                                                                                                   : LOOK_FAILED;
+}
+
+static const char *status_class(const struct jvalue *p)
+{
+    static const char *const cls[] = {[LOOK_OK] = "ok", [LOOK_UNSTABLE] = "todo", [LOOK_SKIP] = "skip",
+                                      [LOOK_FAILED] = "nok"};
+    return cls[status_look(p)];
 }
 
 /* A reference figure as calibrate records it ({lo, hi, note, source, deviation, large_deviation}):
@@ -52,9 +67,9 @@ static void table(FILE *f, const struct jvalue *ps, int idx)
         const struct jvalue *p = &ps->items[i];
         const char *st = jget_str(p, "status", "?");
         double cyc = jget_num(p, "cycles", NAN);
-        html_printf(f, "<tr data-kinds=\"%s\"><td><b>", status_class(st));
+        html_printf(f, "<tr data-kinds=\"%s\"><td><b>", status_class(p));
         html_text(f, jget_str(p, "name", "?"));
-        html_printf(f, "</b></td><td data-v=\"%s\"><span class=\"badge %s\">", status_class(st), status_class(st));
+        html_printf(f, "</b></td><td data-v=\"%s\"><span class=\"badge %s\">", status_class(p), status_class(p));
         html_text(f, st);
         fputs("</span>", f);
         const char *reason = jget_str(p, "reason", NULL);
@@ -118,15 +133,15 @@ static void chart(FILE *f, const struct jvalue *ps, int idx)
                    "aria-label=\"penalty bar chart\">\n<g class=\"grid\">", idx, W, h, W, h);
     svg_log_grid(f, &x, &(struct svg_grid){.from = 20, .to = h - 26, .label_at = h - 10, .label_attr = ""});
     fputs("</g>\n", f);
-    static const char *const fill[] = {"#66bb6a", "#f0a92e", "#bdbdbd", "#e57373"};
+    static const char *const fill[] = {[LOOK_OK] = "#66bb6a", [LOOK_UNSTABLE] = "#f0a92e", [LOOK_SKIP] = "#bdbdbd",
+                                       [LOOK_FAILED] = "#e57373"};
     int row = 0;
     for (int i = 0; i < ps->n; i++) {
         const struct jvalue *p = &ps->items[i];
         double c = jget_num(p, "cycles", NAN), lo = jget_num(p, "cycles_lo", NAN), hi = jget_num(p, "cycles_hi", NAN);
         if (isnan(c))
             continue;
-        const char *cls = status_class(jget_str(p, "status", "?"));
-        int k = !strcmp(cls, "ok") ? 0 : !strcmp(cls, "todo") ? 1 : !strcmp(cls, "skip") ? 2 : 3;
+        int k = status_look(p);
         double y = 24 + row++ * ROW;
         html_printf(f, "<g class=\"bar\"><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", LABEL - 6, y + 13);
         html_text(f, jget_str(p, "name", "?"));

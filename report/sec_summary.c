@@ -23,9 +23,9 @@ static void where_and_why(FILE *f, const struct grid *g, const struct runfile *r
         if (i < 0)
             continue;
         const struct vcell *v = &r->cells[i];
-        if (v->kind == VK_SKIP && !skip)
+        if (v->kind == VERDICT_SKIP && !skip)
             skip = v;
-        if (v->kind != VK_NOT_OK)
+        if (v->kind != VERDICT_NOT_OK)
             continue;
         if (shown++)
             fputs("; ", f);
@@ -95,9 +95,9 @@ void sec_summary(FILE *f, const struct runfile *r, int idx)
         fputs("<tr><td><b>", f);
         html_text(f, g.events[e]);
         fputs("</b></td>", f);
-        static const enum vkind order[] = {VK_OK, VK_NOT_OK, VK_SKIP, VK_TODO, VK_INFO};
+        static const enum verdict order[] = {VERDICT_OK, VERDICT_NOT_OK, VERDICT_SKIP, VERDICT_TODO, VERDICT_INFO};
         for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
-            html_printf(f, "<td class=\"num%s\">%d</td>", n[order[k]] && order[k] == VK_NOT_OK ? " nok" : "",
+            html_printf(f, "<td class=\"num%s\">%d</td>", n[order[k]] && order[k] == VERDICT_NOT_OK ? " nok" : "",
                         n[order[k]]);
         fputs("<td>", f);
         where_and_why(f, &g, r, e);

@@ -11,7 +11,7 @@ void sec_verdict(FILE *f, const struct runfile *runs, int n)
         char why[256];
         unfinished += !manifest_complete(runs[i].manifest, why, sizeof(why));
         for (int k = 0; k < runs[i].ncells; k++)
-            failing += runs[i].cells[k].kind == VK_NOT_OK;
+            failing += runs[i].cells[k].kind == VERDICT_NOT_OK;
     }
     section_begin(f, "verdict", 0, "Verdict");
     if (!failing && !unfinished)
@@ -22,7 +22,7 @@ void sec_verdict(FILE *f, const struct runfile *runs, int n)
                     failing, failing == 1 ? "" : "s", unfinished, unfinished == 1 ? "" : "s");
     fputs("<ul>\n", f);
     for (int i = 0; i < n; i++) {
-        int count[VK_KINDS] = {0};
+        int count[VERDICTS] = {0};
         for (int k = 0; k < runs[i].ncells; k++)
             count[runs[i].cells[k].kind]++;
         const char *base = strrchr(runs[i].path, '/');
@@ -35,10 +35,10 @@ void sec_verdict(FILE *f, const struct runfile *runs, int n)
             html_text(f, why);
             fputs("</span>; ", f);
         }
-        html_printf(f, "%d ok, %d not ok, %d todo, %d skip", count[VK_OK], count[VK_NOT_OK], count[VK_TODO],
-                    count[VK_SKIP]);
+        html_printf(f, "%d ok, %d not ok, %d todo, %d skip", count[VERDICT_OK], count[VERDICT_NOT_OK], count[VERDICT_TODO],
+                    count[VERDICT_SKIP]);
         for (int k = 0, shown = 0; k < runs[i].ncells; k++) {
-            if (runs[i].cells[k].kind != VK_NOT_OK)
+            if (runs[i].cells[k].kind != VERDICT_NOT_OK)
                 continue;
             fputs(shown++ ? "<br>" : "<br><span class=\"nok\">not ok:</span> ", f);
             html_text(f, runs[i].cells[k].text);

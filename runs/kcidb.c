@@ -7,9 +7,9 @@
 #include <string.h>
 
 /* KCIDB's status of a verdict: a TODO point (an unstable figure) did not give a result. */
-static const char *status_of(enum vkind k)
+static const char *status_of(enum verdict k)
 {
-    return k == VK_OK ? "PASS" : k == VK_NOT_OK ? "FAIL" : k == VK_SKIP ? "SKIP" : k == VK_TODO ? "ERROR" : "DONE";
+    return k == VERDICT_OK ? "PASS" : k == VERDICT_NOT_OK ? "FAIL" : k == VERDICT_SKIP ? "SKIP" : k == VERDICT_TODO ? "ERROR" : "DONE";
 }
 
 /* The manifest's time as RFC 3339 wants it: "+0000" becomes "+00:00". Caller frees; NULL for NULL. */
@@ -156,7 +156,7 @@ int kcidb_write(FILE *out, const struct runfile *r)
         json_string(&j, "status", status_of(c->kind));
         json_string(&j, "start_time", started);
         json_string(&j, "log_excerpt", c->text);
-        if (isfinite(c->measured) && c->kind != VK_SKIP) {
+        if (isfinite(c->measured) && c->kind != VERDICT_SKIP) {
             json_object_begin(&j, "number");
             json_number(&j, "value", c->measured);
             json_object_end(&j);

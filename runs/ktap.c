@@ -40,18 +40,18 @@ static const char *reason_of(const struct vcell *c, const char *directive)
 
 static void leaf(FILE *out, int depth, int no, const struct vcell *c, const char *name)
 {
-    if (c->kind == VK_SKIP)
+    if (c->kind == VERDICT_SKIP)
         result(out, depth, true, no, name, false, "SKIP", reason_of(c, " # SKIP"));
-    else if (c->kind == VK_TODO)   /* KTAP knows no TODO: an expected failure, as kselftest writes it */
+    else if (c->kind == VERDICT_TODO)   /* KTAP knows no TODO: an expected failure, as kselftest writes it */
         result(out, depth, true, no, name, false, "XFAIL", reason_of(c, " # TODO"));
     else
-        result(out, depth, c->kind == VK_OK, no, name, false, NULL, NULL);
+        result(out, depth, c->kind == VERDICT_OK, no, name, false, NULL, NULL);
 }
 
 /* Does cell i belong to the case of cell first (same label), and is it a verdict? */
 static bool same_case(const struct runfile *r, int i, const char *label)
 {
-    return r->cells[i].kind != VK_INFO && r->cells[i].case_label && r->cells[i].event &&
+    return r->cells[i].kind != VERDICT_INFO && r->cells[i].case_label && r->cells[i].event &&
            !strcmp(r->cells[i].case_label, label);
 }
 
@@ -66,7 +66,7 @@ int ktap_write(FILE *out, const struct runfile *r)
     int ntests = 0, bad = 0;
     for (int i = 0; i < r->ncells; i++) {
         const struct vcell *c = &r->cells[i];
-        if (c->kind == VK_INFO || seen[i])
+        if (c->kind == VERDICT_INFO || seen[i])
             continue;
         ntests++;
         if (c->case_label && c->event)
@@ -77,7 +77,7 @@ int ktap_write(FILE *out, const struct runfile *r)
     fprintf(out, "KTAP version 1\n1..1\n  KTAP version 1\n  1..%d\n", ntests);
     for (int i = 0, no = 0; i < r->ncells; i++) {
         const struct vcell *c = &r->cells[i];
-        if (c->kind == VK_INFO) {
+        if (c->kind == VERDICT_INFO) {
             fputs("  # ", out);
             for (const char *p = c->text; *p; p++)
                 fputc(*p == '\n' ? ' ' : *p, out);
@@ -101,7 +101,7 @@ int ktap_write(FILE *out, const struct runfile *r)
             }
             char *name = xasprintf("%.*s", (int)(end - c->text), c->text);
             leaf(out, 1, no, c, name);
-            bad += c->kind == VK_NOT_OK;
+            bad += c->kind == VERDICT_NOT_OK;
             free(name);
             continue;
         }
@@ -113,7 +113,7 @@ int ktap_write(FILE *out, const struct runfile *r)
             if (same_case(r, k, c->case_label)) {
                 seen[k] = true;
                 leaf(out, 2, ++e, &r->cells[k], r->cells[k].event);
-                case_bad += r->cells[k].kind == VK_NOT_OK;
+                case_bad += r->cells[k].kind == VERDICT_NOT_OK;
             }
         result(out, 1, !case_bad, no, c->case_label, false, NULL, NULL);
         bad += case_bad > 0;

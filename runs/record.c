@@ -24,7 +24,7 @@ static void stats_json(struct json *j, const char *key, const struct stats *s)
 static void verdict_json(struct json *j, const struct record_verdict *v)
 {
     json_object_begin(j, "verdict");
-    json_string(j, "kind", v->kind);
+    json_string(j, "kind", verdict_name(v->kind));
     json_string(j, "tolerance", v->tolerance);
     json_number(j, "measured", v->measured);
     json_number(j, "expected", v->expected);
@@ -309,7 +309,23 @@ static bool record_check(const struct jvalue *rec, char *err, size_t n)
         for (size_t i = 0; i < ARRAY_SIZE(attr); i++)
             if (!jget_in(jget(&evs->items[k], "attr"), attr[i], 0, i ? NUM_U64_MAX : UINT32_MAX, true, 0, &x, err, n))
                 return false;
+    /* A stored verdict is one pmucal writes: compare and replay rank and judge it as such. */
+    for (int k = 0; k < evs->n; k++) {
+        const struct jvalue *v = jget(&evs->items[k], "verdict");
+        const char *name = jstr(jget(v, "kind"));
+        enum verdict kind;
+        if (v && !verdict_parse(name, &kind)) {
+            snprintf(err, n, "event %d: verdict.kind '%.40s' is none of ok, not ok, skip, todo, info", k + 1,
+                     name ? name : "(missing)");
+            return false;
+        }
+    }
     return true;
+}
+
+bool record_event_verdict(const struct jvalue *ev, enum verdict *v)
+{
+    return verdict_parse(jstr(jget(jget(ev, "verdict"), "kind")), v);
 }
 
 bool record_line_next(const char *text, size_t size, struct record_line *l)

@@ -7,6 +7,7 @@
 #define PMUCAL_RECORD_H
 #include "base/jread.h"
 #include "base/json.h"
+#include "base/verdict.h"
 #include "core/kernel.h"
 #include "core/measure.h"
 #include "core/quantity.h"
@@ -25,7 +26,7 @@ struct record_head {
 
 /* An event's verdict as a record keeps it. */
 struct record_verdict {
-    const char *kind;           /* "ok", "not ok", "skip", "todo", "info" */
+    enum verdict kind;          /* stored by its name: "kind": "ok", "not ok", ... */
     const char *tolerance;      /* the rule's tolerance; NULL without a rule */
     double measured, expected, allowed;
     const char *reason;
@@ -35,6 +36,9 @@ struct record_verdict {
  * when it was not judged ('pmucal run'). */
 void record_json(struct json *j, const struct record_head *h, const struct measurement *m,
                  const struct quantities *q, const struct record_verdict *vs);
+/* The verdict of an event of a record (one of its "events"): false when it was not judged (no
+ * "verdict"). A record read through record_line_next has had every stored kind checked. */
+bool record_event_verdict(const struct jvalue *ev, enum verdict *v);
 
 /* A record read back into a measurement: its events (m.events points at them), per-repetition
  * counts and their statistics, cycles, clock and noise facts, and the case's model in q. */

@@ -5,15 +5,14 @@
 #ifndef PMUCAL_RUNFILE_H
 #define PMUCAL_RUNFILE_H
 #include "base/jread.h"
+#include "base/verdict.h"
 #include <stdbool.h>
 #include <stddef.h>
 
 /* One TAP point of validate.tap. Matrix verdicts are "CASE :: EVENT ..."; others (calibrate's
  * closure) have no event and are listed apart. */
-enum vkind { VK_OK, VK_NOT_OK, VK_SKIP, VK_TODO, VK_INFO, VK_KINDS };
-
 struct vcell {
-    enum vkind kind;
+    enum verdict kind;
     int tap_no;             /* TAP test number; 0 for info comments */
     int line;               /* line in validate.tap */
     char *case_label, *event;   /* event NULL: not a matrix verdict */

@@ -50,7 +50,7 @@ static void comparison(struct vcell *c, const char *s)
     c->where = dup_n(comma + 2, (size_t)(end - comma - 2));
 }
 
-static struct vcell *new_cell(struct runfile *r, enum vkind kind, int line, const char *text)
+static struct vcell *new_cell(struct runfile *r, enum verdict kind, int line, const char *text)
 {
     r->cells = xgrow(r->cells, sizeof(*r->cells), r->ncells);
     struct vcell *c = &r->cells[r->ncells++];
@@ -73,12 +73,12 @@ static const char *split_case(struct vcell *c, const char *desc, const char *end
 static void point(struct runfile *r, bool ok, int no, const char *desc, int line)
 {
     const char *dir = strstr(desc, " # ");
-    enum vkind kind = ok ? VK_OK : VK_NOT_OK;
+    enum verdict kind = ok ? VERDICT_OK : VERDICT_NOT_OK;
     const char *reason = NULL;
     if (dir && !strncmp(dir, " # SKIP", 7))
-        kind = VK_SKIP, reason = dir + 7;
+        kind = VERDICT_SKIP, reason = dir + 7;
     else if (dir && !strncmp(dir, " # TODO", 7))
-        kind = VK_TODO, reason = dir + 7;
+        kind = VERDICT_TODO, reason = dir + 7;
     else
         dir = NULL;
     const char *end = dir ? dir : desc + strlen(desc);
@@ -104,7 +104,7 @@ static void point(struct runfile *r, bool ok, int no, const char *desc, int line
 
 static void info(struct runfile *r, const char *s, int line)
 {
-    struct vcell *c = new_cell(r, VK_INFO, line, s);
+    struct vcell *c = new_cell(r, VERDICT_INFO, line, s);
     const char *rest = split_case(c, s, s + strlen(s));
     const char *m = rest ? rstrstr(rest, " measured ") : NULL;
     if (!m)

@@ -124,6 +124,11 @@ for f in 'iters=1e300' 'iters=-1' 'iters=0.5e-300' 'repetitions=-3' 'repetitions
     esac
 done
 row $LINENO v 2 "measurements.ndjson:1 .*iters.* $NUM" "record1 \$d '.iters=1e300'" $PMUCAL validate --resume D
+# --- a stored verdict that is none pmucal writes: compare would rank it, replay set it against today's ---
+VKIND="measurements.ndjson:1: event 1: verdict.kind 'passed' is none of ok, not ok, skip, todo, info"
+row $LINENO v 2 "$VKIND" "record1 \$d '.events[0].verdict.kind=\"passed\"'" $PMUCAL replay D
+row $LINENO v 2 "$VKIND" "record1 \$d '.events[0].verdict.kind=\"passed\"'" $PMUCAL compare B D
+row $LINENO v 2 "verdict.kind '\(missing\)'" "record1 \$d '.events[0].verdict.kind=null'" $PMUCAL replay D
 row $LINENO v 2 "resumed\[0\]: .*cases_kept.* $NUM" 'set_json $d/manifest.json ".resumed=[{\"at\":\"x\",\"cases_kept\":1e300}]"' $PMUCAL validate --resume D
 row $LINENO v 2 "classify.json: .*cases.* (is not a number|$NUM)" 'echo "{\"cases\":\"x\"}" > $d/classify.json' $PMUCAL report --allow-incomplete D
 row $LINENO v 2 "classify.json: .*cases.* $NUM" 'echo "{\"cases\":1e300}" > $d/classify.json' $PMUCAL report --allow-incomplete D

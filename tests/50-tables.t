@@ -109,7 +109,9 @@ for row in '.penalties[2].name = "l1-hit"|lower-case letters, digits' \
            '.penalties[0].cycles = -1e300|must be finite and positive' \
            '.penalties[2].ns_hi = "NUM:1e400"|must be finite and positive' \
            '.penalties[1].ns = 4.0|is not ns 4 at the run.s clock of 4 GHz' \
-           'del(.clock)|needs the run.s clock'; do
+           'del(.clock)|needs the run.s clock' \
+           '.penalties[1].status = "not ok"|its status is none of ok, unstable, not_ok, skip, error' \
+           'del(.penalties[0].status)|penalty 1 .*its status is none of'; do
     jq "${row%%|*}" "$pj" | sed 's/"NUM:\([^"]*\)"/\1/' > "$TMP/edited.json"   # JSON numbers jq cannot hold
     for f in c perf-metrics; do
         $PMUCAL emit -f "$f" --model zen5 "$TMP/edited.json" > "$TMP/o" 2> "$TMP/e"; rc=$?

@@ -283,8 +283,8 @@ static void classify_event(const struct data *d, const struct cevent *e, const s
                 if (isnan(y[i]))
                     continue;
                 struct stats st = {.median = y[i], .min = y[i]};
-                struct verdict v = check_event(r->rule, &spec, &st, &d->c[i].q, o->floor, 0);
-                if (v.kind == V_NOT_OK) {
+                struct event_verdict v = check_event(r->rule, &spec, &st, &d->c[i].q, o->floor, 0);
+                if (v.kind == VERDICT_NOT_OK) {
                     r->rule_fail++;
                     double dev = fabs(v.measured - v.expected);
                     if (dev > worst) {

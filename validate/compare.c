@@ -2,6 +2,7 @@
 #include "base/stats.h"
 #include "base/util.h"
 #include "core/source.h"
+#include "runs/record.h"
 #include "validate/expect.h"
 #include <math.h>
 #include <stdarg.h>
@@ -68,7 +69,7 @@ static void collect(const struct runfile *run, int side, struct cmp_result *r)
                 continue;
             s->ev = ev;
             s->unsupported = jstr(jget(ev, "unsupported"));
-            s->verdict = jstr(jget(jget(ev, "verdict"), "kind"));
+            s->judged = record_event_verdict(ev, &s->verdict);
             s->floor = run_floor(run, iters, &s->slack);
             const struct jvalue *x = jget(ev, "per_iter"), *raw = jget(ev, "raw");
             for (int j = 0; x && x->type == J_ARRAY && j < x->n && s->n < MEASURE_MAX_REPS; j++)
@@ -97,9 +98,12 @@ static void say(struct cmp_point *p, const char *fmt, ...)
     va_end(ap);
 }
 
-static int verdict_rank(const char *v)
+/* How bad a side's verdict is: -1 none to rank (not judged, or skipped). */
+static int verdict_rank(const struct cmp_side *s)
 {
-    return !v ? -1 : !strcmp(v, "ok") || !strcmp(v, "info") ? 0 : !strcmp(v, "todo") ? 1 : !strcmp(v, "not ok") ? 2 : -1;
+    static const int rank[VERDICTS] = {[VERDICT_OK] = 0, [VERDICT_INFO] = 0, [VERDICT_TODO] = 1, [VERDICT_NOT_OK] = 2,
+                                       [VERDICT_SKIP] = -1};
+    return s->judged ? rank[s->verdict] : -1;
 }
 
 static void attr_text(const struct jvalue *ev, char *buf, size_t n)
@@ -130,14 +134,14 @@ static void judge(struct cmp_point *p, const struct cmp_opts *o)
         p->flags |= CMP_IMPROVED;
         say(p, "now counted (was unsupported: %s)", a->unsupported);
     }
-    int ra = verdict_rank(a->verdict), rb = verdict_rank(b->verdict);
+    int ra = verdict_rank(a), rb = verdict_rank(b);
     if (ra >= 0 && rb > ra) {
         p->flags |= CMP_VERDICT;
         const char *reason = jget_str(jget(b->ev, "verdict"), "reason", "");
-        say(p, "verdict %s -> %s: %s", a->verdict, b->verdict, reason);
+        say(p, "verdict %s -> %s: %s", verdict_name(a->verdict), verdict_name(b->verdict), reason);
     } else if (rb >= 0 && ra > rb) {
         p->flags |= CMP_IMPROVED;
-        say(p, "verdict %s -> %s", a->verdict, b->verdict);
+        say(p, "verdict %s -> %s", verdict_name(a->verdict), verdict_name(b->verdict));
     }
     if (a->n && b->n && !a->unsupported && !b->unsupported) {
         p->delta = b->median - a->median;

@@ -21,7 +21,9 @@ struct cmp_side {
     int n;
     double median, mad, floor;  /* floor: the source's per-iteration slack at this run's iterations */
     double c0[MEASURE_MAX_REPS], c0_median, slack;   /* the zero-iteration run's counts; per-run slack */
-    const char *verdict, *unsupported;
+    bool judged;                /* the record holds a verdict (then in verdict) */
+    enum verdict verdict;
+    const char *unsupported;
 };
 
 struct cmp_point {

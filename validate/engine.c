@@ -60,13 +60,13 @@ void engine_free_events(struct event_spec *ev, int n)
 
 void measurement_json(struct json *j, const struct engine *e, const struct case_ *c, int group,
                       const struct measurement *m, const struct quantities *q, const char *part,
-                      const char *learned, const struct verdict *vs)
+                      const char *learned, const struct event_verdict *vs)
 {
     const struct record_head h = {.c = c, .key = e->record_key, .source = e->src->name, .group = group,
                                   .part = part, .learned = learned};
     struct record_verdict rv[GROUP_MAX_EVENTS];
     for (int k = 0; vs && k < m->nevents && k < GROUP_MAX_EVENTS; k++)
-        rv[k] = (struct record_verdict){verdict_name[vs[k].kind], vs[k].tolerance[0] ? vs[k].tolerance : NULL,
+        rv[k] = (struct record_verdict){vs[k].kind, vs[k].tolerance[0] ? vs[k].tolerance : NULL,
                                         vs[k].measured, vs[k].expected, vs[k].allowed, vs[k].reason};
     record_json(j, &h, m, q, vs ? rv : NULL);
 }
@@ -83,12 +83,12 @@ static struct event_summary *summary_of(struct engine *e, const char *name)
     return s;
 }
 
-static void summarize(struct engine *e, const char *event, const char *label, enum verdict_kind kind, const char *why)
+static void summarize(struct engine *e, const char *event, const char *label, enum verdict kind, const char *why)
 {
     struct event_summary *s = summary_of(e, event);
     switch (kind) {
-    case V_OK: s->ok++; break;
-    case V_NOT_OK: {
+    case VERDICT_OK: s->ok++; break;
+    case VERDICT_NOT_OK: {
         s->not_ok++;
         s->silent_zero += why && strstr(why, SILENT_ZERO) != NULL;
         char *f = s->fails ? xasprintf("%s; %s", s->fails, label) : xstrdup(label);
@@ -96,13 +96,13 @@ static void summarize(struct engine *e, const char *event, const char *label, en
         s->fails = f;
         break;
     }
-    case V_SKIP:
+    case VERDICT_SKIP:
         s->skip++;
         if (!s->skip_reason && why)
             s->skip_reason = xstrdup(why);
         break;
-    case V_TODO: s->todo++; break;
-    case V_INFO: s->info++; break;
+    case VERDICT_TODO: s->todo++; break;
+    case VERDICT_INFO: s->info++; break;
     }
 }
 
@@ -127,22 +127,22 @@ static const char *unscheduled(const struct measurement *m, char *buf, size_t n)
 }
 
 void engine_judge(const struct engine *e, const struct measurement *m, const struct quantities *q,
-                  struct verdict *out)
+                  struct event_verdict *out)
 {
     for (int k = 0; k < m->nevents; k++) {
         const struct event_spec *ev = m->events[k];
         const struct rule *r = ruleset_find(&e->rules, ev);
         double run_slack = e->src->slack_per_run / (double)m->iters;
-        struct verdict v = check_event(r, ev, &m->stat[k], q, e->src->exact_floor, run_slack);
+        struct event_verdict v = check_event(r, ev, &m->stat[k], q, e->src->exact_floor, run_slack);
         /* A 'none' rule (switches, migrations) broken while the measurement's own detectors saw
          * another task in every repetition after its redos: the host's load, not a defect of the
          * event; withheld, as calibrate withholds a figure the load made. Broken on a quiet run, it
          * stays not ok (a count that is not the event's). */
-        if (r && r->tol == TOL_NONE && v.kind == V_NOT_OK && m->noisy) {
+        if (r && r->tol == TOL_NONE && v.kind == VERDICT_NOT_OK && m->noisy) {
             size_t len = strlen(v.reason);
             snprintf(v.reason + len, sizeof(v.reason) - len, " (another task held the CPU throughout, as the "
                      "detectors saw: the counts beside it are not the kernel's alone)");
-            v.kind = V_SKIP;
+            v.kind = VERDICT_SKIP;
         }
         double threads = quantity_stated(q, Q_THREADS) && q->v[Q_THREADS] > 1 ? q->v[Q_THREADS] : 1;
         double most = source_zero_most(e->src, ev->canonical ? ev->canonical : ev->name, threads);
@@ -159,15 +159,15 @@ void engine_judge(const struct engine *e, const struct measurement *m, const str
         /* An erratum (from the rule, or the vendor table) turns a failure into a TODO, not a failed run. */
         const struct vendor_event *vev = e->vt && !ev->unsupported ? vendor_match(e->vt, ev) : NULL;
         const char *erratum = r && r->erratum ? r->erratum : vev && vev->errata ? vev->errata : NULL;
-        if (v.kind == V_NOT_OK && erratum && !m->multiplexed) {
+        if (v.kind == VERDICT_NOT_OK && erratum && !m->multiplexed) {
             char *why = xasprintf("erratum %s: %s", erratum, v.reason);
             snprintf(v.reason, sizeof(v.reason), "%.*s", (int)sizeof(v.reason) - 1, why);
             free(why);
-            v.kind = V_TODO;
+            v.kind = VERDICT_TODO;
         }
-        if (shared && !ev->unsupported && (v.kind == V_OK || v.kind == V_NOT_OK || v.kind == V_TODO)) {
+        if (shared && !ev->unsupported && (v.kind == VERDICT_OK || v.kind == VERDICT_NOT_OK || v.kind == VERDICT_TODO)) {
             char state[256];
-            v.kind = V_NOT_OK;
+            v.kind = VERDICT_NOT_OK;
             if (never_ran)
                 snprintf(v.reason, sizeof(v.reason), "%s: %s: it counted nothing of the runs; the counters were never "
                          "free for it (another user held them, or the group has more events than counters)", ev->name,
@@ -181,33 +181,26 @@ void engine_judge(const struct engine *e, const struct measurement *m, const str
     }
 }
 
-const char *const verdict_name[] = {[V_OK] = "ok", [V_NOT_OK] = "not ok", [V_SKIP] = "skip", [V_TODO] = "todo",
-                                    [V_INFO] = "info"};
-
-void engine_report(struct engine *e, const char *label, const struct measurement *m, const struct verdict *vs)
+void engine_report(struct engine *e, const char *label, const struct measurement *m, const struct event_verdict *vs)
 {
     for (int k = 0; k < m->nevents; k++) {
         const struct event_spec *ev = m->events[k];
-        const struct verdict *v = &vs[k];
+        const struct event_verdict *v = &vs[k];
         char desc[768];
         switch (v->kind) {
-        case V_OK:
-        case V_NOT_OK:
+        case VERDICT_OK:
+        case VERDICT_NOT_OK:   /* the reason says what was compared */
             snprintf(desc, sizeof(desc), "%s :: %s", label, v->reason);
-            tap_point(e->tap, v->kind == V_OK ? TAP_OK : TAP_NOT_OK, desc, NULL);
+            tap_point(e->tap, v->kind, desc, NULL);
             break;
-        case V_SKIP:
+        case VERDICT_SKIP:
+        case VERDICT_TODO:
             snprintf(desc, sizeof(desc), "%s :: %s", label, ev->name);
-            tap_point(e->tap, TAP_SKIP, desc, v->reason);
+            tap_point(e->tap, v->kind, desc, v->reason);
             break;
-        case V_TODO:
-            snprintf(desc, sizeof(desc), "%s :: %s", label, ev->name);
-            tap_point(e->tap, TAP_TODO, desc, v->reason);
-            break;
-        case V_INFO:
-            e->tap->info++;
-            tap_comment(e->tap, "info %s :: %s measured %.4f per iteration (%s)", label, ev->name, v->measured,
-                        v->reason);
+        case VERDICT_INFO:
+            snprintf(desc, sizeof(desc), "%s :: %s measured %.4f per iteration", label, ev->name, v->measured);
+            tap_point(e->tap, VERDICT_INFO, desc, v->reason);
             break;
         }
         summarize(e, ev->name, label, v->kind, v->reason);
@@ -222,15 +215,15 @@ static void skip_all(struct engine *e, const struct case_ *c, struct event_spec 
     for (int k = 0; k < n; k++) {
         char desc[768];
         snprintf(desc, sizeof(desc), "%s :: %s", c->label, events[k].name);
-        tap_point(e->tap, failed ? TAP_NOT_OK : TAP_SKIP, desc, why);
-        summarize(e, events[k].name, c->label, failed ? V_NOT_OK : V_SKIP, why);
+        tap_point(e->tap, failed ? VERDICT_NOT_OK : VERDICT_SKIP, desc, why);
+        summarize(e, events[k].name, c->label, failed ? VERDICT_NOT_OK : VERDICT_SKIP, why);
     }
 }
 
 static void record(struct engine *e, const struct case_ *c, int g, const struct measurement *m,
                    const struct quantities *q, const char *part, const char *learned)
 {
-    struct verdict *vs = xcalloc((size_t)(m->nevents ? m->nevents : 1), sizeof(*vs));
+    struct event_verdict *vs = xcalloc((size_t)(m->nevents ? m->nevents : 1), sizeof(*vs));
     engine_judge(e, m, q, vs);
     if (e->dir) {
         struct json j;
@@ -270,7 +263,7 @@ static void report_split(struct engine *e, const struct case_ *c, const struct m
 {
     if (!e->tap)
         return;
-    struct verdict *vs = xcalloc((size_t)(m->nevents ? m->nevents : 1), sizeof(*vs));
+    struct event_verdict *vs = xcalloc((size_t)(m->nevents ? m->nevents : 1), sizeof(*vs));
     char state[256];
     engine_judge(e, m, q, vs);
     unscheduled(m, state, sizeof(state));
@@ -278,8 +271,8 @@ static void report_split(struct engine *e, const struct case_ *c, const struct m
         if (!m->events[k]->unsupported)   /* an event without a rule: the group's state alone */
             tap_comment(e->tap, "split %s%s%s :: %s%s%s; raw counts of repetition 1: %.0f (%llu iterations), %.0f (0); "
                         "not judged: measured again in parts", c->label, part[0] ? " part " : "", part,
-                        vs[k].kind == V_NOT_OK ? vs[k].reason : m->events[k]->name, vs[k].kind == V_NOT_OK ? "" : ": ",
-                        vs[k].kind == V_NOT_OK ? "" : state, m->raw[k][0][0], (unsigned long long)m->iters, m->raw[k][0][1]);
+                        vs[k].kind == VERDICT_NOT_OK ? vs[k].reason : m->events[k]->name, vs[k].kind == VERDICT_NOT_OK ? "" : ": ",
+                        vs[k].kind == VERDICT_NOT_OK ? "" : state, m->raw[k][0][0], (unsigned long long)m->iters, m->raw[k][0][1]);
     free(vs);
 }
 

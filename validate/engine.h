@@ -75,14 +75,12 @@ void engine_free(struct engine *e);
  * NULL when it was not judged ('pmucal run'). */
 void measurement_json(struct json *j, const struct engine *e, const struct case_ *c, int group,
                       const struct measurement *m, const struct quantities *q, const char *part,
-                      const char *learned, const struct verdict *vs);
+                      const char *learned, const struct event_verdict *vs);
 /* Each event's verdict on a measurement (out[k] for m->events[k]): its rule per iteration, the raw
  * checks (check_raw), errata, multiplexing. Used by validate as it measures and by replay. */
 void engine_judge(const struct engine *e, const struct measurement *m, const struct quantities *q,
-                  struct verdict *out);
+                  struct event_verdict *out);
 /* The verdicts as TAP lines (or info comments) and into the per-event summary. */
-void engine_report(struct engine *e, const char *label, const struct measurement *m, const struct verdict *vs);
-/* "ok", "not ok", "skip", "todo", "info" by enum verdict_kind: the records' verdict.kind. */
-extern const char *const verdict_name[];
+void engine_report(struct engine *e, const char *label, const struct measurement *m, const struct event_verdict *vs);
 
 #endif

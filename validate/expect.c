@@ -298,16 +298,16 @@ const char *tolerance_text(const struct rule *r, char *buf, size_t n)
     return buf;
 }
 
-struct verdict check_event(const struct rule *r, const struct event_spec *ev, const struct stats *st,
-                           const struct quantities *q, double exact_floor, double run_slack)
+struct event_verdict check_event(const struct rule *r, const struct event_spec *ev, const struct stats *st,
+                                 const struct quantities *q, double exact_floor, double run_slack)
 {
-    struct verdict v = {.kind = V_SKIP, .measured = NAN, .expected = NAN, .allowed = NAN};
+    struct event_verdict v = {.kind = VERDICT_SKIP, .measured = NAN, .expected = NAN, .allowed = NAN};
     if (ev->unsupported) {
         snprintf(v.reason, sizeof(v.reason), "%s", ev->unsupported);
         return v;
     }
     if (!r) {
-        v.kind = V_INFO;
+        v.kind = VERDICT_INFO;
         v.measured = st->median;
         snprintf(v.reason, sizeof(v.reason), "no expectation for %s", ev->name);
         return v;
@@ -318,7 +318,7 @@ struct verdict check_event(const struct rule *r, const struct event_spec *ev, co
     tolerance_text(r, v.tolerance, sizeof(v.tolerance));
     v.measured = r->tol == TOL_BOUND || r->tol == TOL_LEAST || r->tol == TOL_NONE ? st->min : st->median;
     if (r->tol == TOL_INFO) {
-        v.kind = V_INFO;
+        v.kind = VERDICT_INFO;
         snprintf(v.reason, sizeof(v.reason), "info rule (%s)", r->where);
         return v;
     }
@@ -336,27 +336,27 @@ struct verdict check_event(const struct rule *r, const struct event_spec *ev, co
     switch (r->tol) {
     case TOL_EXACT:
         v.allowed = exact_floor;
-        v.kind = fabs(diff) <= v.allowed ? V_OK : V_NOT_OK;
+        v.kind = fabs(diff) <= v.allowed ? VERDICT_OK : VERDICT_NOT_OK;
         break;
     case TOL_PERCENT:
         v.allowed = fabs(v.expected) * r->percent / 100 + r->absolute + exact_floor + run_slack;
-        v.kind = fabs(diff) <= v.allowed ? V_OK : V_NOT_OK;
+        v.kind = fabs(diff) <= v.allowed ? VERDICT_OK : VERDICT_NOT_OK;
         break;
     case TOL_ABSOLUTE:
         v.allowed = r->absolute + exact_floor + run_slack;
-        v.kind = fabs(diff) <= v.allowed ? V_OK : V_NOT_OK;
+        v.kind = fabs(diff) <= v.allowed ? VERDICT_OK : VERDICT_NOT_OK;
         break;
     case TOL_BOUND:
         v.allowed = exact_floor + run_slack;
-        v.kind = diff <= v.allowed ? V_OK : V_NOT_OK;
+        v.kind = diff <= v.allowed ? VERDICT_OK : VERDICT_NOT_OK;
         break;
     case TOL_NONE:
         v.allowed = 0;
-        v.kind = diff <= 0 ? V_OK : V_NOT_OK;
+        v.kind = diff <= 0 ? VERDICT_OK : VERDICT_NOT_OK;
         break;
     case TOL_LEAST:
         v.allowed = fabs(v.expected) * r->percent / 100 + exact_floor + run_slack;
-        v.kind = diff >= -v.allowed ? V_OK : V_NOT_OK;
+        v.kind = diff >= -v.allowed ? VERDICT_OK : VERDICT_NOT_OK;
         break;
     case TOL_INFO:
         break;
@@ -365,36 +365,36 @@ struct verdict check_event(const struct rule *r, const struct event_spec *ev, co
     int len = snprintf(v.reason, sizeof(v.reason), "%s = %s: measured %.4f expected %.4f (%s, %s)", ev->name,
                        r->expr_text, v.measured, v.expected, tolerance_text(r, tol, sizeof(tol)), r->where);
     if (r->tol == TOL_LEAST && len > 0 && (size_t)len < sizeof(v.reason))
-        snprintf(v.reason + len, sizeof(v.reason) - (size_t)len, v.kind == V_OK
+        snprintf(v.reason + len, sizeof(v.reason) - (size_t)len, v.kind == VERDICT_OK
                  ? "; a CPU-wide count, judged at least: %.4f above the model is the socket's other work"
                  : "; a CPU-wide count below the model by %.4f: the socket's other work only adds, so the kernel's "
                    "own were not all counted", fabs(diff));
-    if (r->tol == TOL_NONE && v.kind == V_NOT_OK && len > 0 && (size_t)len < sizeof(v.reason))
+    if (r->tol == TOL_NONE && v.kind == VERDICT_NOT_OK && len > 0 && (size_t)len < sizeof(v.reason))
         snprintf(v.reason + len, sizeof(v.reason) - (size_t)len, "; %.3g an iteration: every kept repetition counted "
                  "some, after its redos", v.measured);
     return v;
 }
 
-bool check_silent_zero(struct verdict *v, const struct rule *r, const double (*raw)[2], int reps, uint64_t iters)
+bool check_silent_zero(struct event_verdict *v, const struct rule *r, const double (*raw)[2], int reps, uint64_t iters)
 {
-    if ((v->kind != V_OK && v->kind != V_NOT_OK) || !r || reps < 1 || v->expected * (double)iters < 1 ||
+    if ((v->kind != VERDICT_OK && v->kind != VERDICT_NOT_OK) || !r || reps < 1 || v->expected * (double)iters < 1 ||
         (r->tol != TOL_EXACT && r->tol != TOL_PERCENT && r->tol != TOL_ABSOLUTE))
         return false;
     for (int k = 0; k < reps; k++)
         if (raw[k][0] != 0 || raw[k][1] != 0)
             return false;
-    v->kind = V_NOT_OK;
+    v->kind = VERDICT_NOT_OK;
     size_t len = strlen(v->reason);
     snprintf(v->reason + len, sizeof(v->reason) - len, "; " SILENT_ZERO " (it opened and read 0 in all %d runs, "
              "where the model wants %.0f a run)", 2 * reps, v->expected * (double)iters);
     return true;
 }
 
-void check_raw(struct verdict *v, const struct rule *r, const double (*raw)[2], const double *per_iter, int reps,
+void check_raw(struct event_verdict *v, const struct rule *r, const double (*raw)[2], const double *per_iter, int reps,
                uint64_t iters, const struct raw_limits *lim)
 {
     double exact_floor = lim->exact_floor, slack_per_run = lim->slack_per_run;
-    if (v->kind != V_OK || !r || reps < 1 || (r->tol != TOL_EXACT && r->tol != TOL_PERCENT && r->tol != TOL_ABSOLUTE))
+    if (v->kind != VERDICT_OK || !r || reps < 1 || (r->tol != TOL_EXACT && r->tol != TOL_PERCENT && r->tol != TOL_ABSOLUTE))
         return;
     char what[192] = "";
     /* Sporadic zeros: a read of 0 where the run should count hundreds is never noise. */
@@ -437,7 +437,7 @@ void check_raw(struct verdict *v, const struct rule *r, const double (*raw)[2], 
     }
     if (!what[0])
         return;
-    v->kind = V_NOT_OK;
+    v->kind = VERDICT_NOT_OK;
     size_t len = strlen(v->reason);
     snprintf(v->reason + len, sizeof(v->reason) - len, "; but %s", what);
 }

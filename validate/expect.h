@@ -4,6 +4,7 @@
 #define PMUCAL_EXPECT_H
 #include "base/jread.h"
 #include "base/stats.h"
+#include "base/verdict.h"
 #include "core/expr.h"
 #include "core/measure.h"
 #include "core/source.h"
@@ -57,10 +58,8 @@ char *ruleset_text(const struct ruleset *rs);
 void ruleset_free(struct ruleset *rs);
 const char *tolerance_text(const struct rule *r, char *buf, size_t n);
 
-enum verdict_kind { V_OK, V_NOT_OK, V_SKIP, V_TODO, V_INFO };
-
-struct verdict {
-    enum verdict_kind kind;
+struct event_verdict {
+    enum verdict kind;
     double measured, expected, allowed;   /* allowed: the |difference| the tolerance permits */
     char tolerance[32];                   /* the rule's tolerance ("exact", "5%", "info"); "" without a rule */
     char reason[384];                     /* SKIP/TODO reason, or what was compared */
@@ -68,8 +67,8 @@ struct verdict {
 
 /* exact_floor: the per-iteration slack of an "exact" rule with this source; run_slack: what every
  * other tolerance class also allows, per iteration (a source's per-run noise / iterations). */
-struct verdict check_event(const struct rule *r, const struct event_spec *ev, const struct stats *st,
-                           const struct quantities *q, double exact_floor, double run_slack);
+struct event_verdict check_event(const struct rule *r, const struct event_spec *ev, const struct stats *st,
+                                 const struct quantities *q, double exact_floor, double run_slack);
 
 /* What a kernel's zero-iteration run may count beyond the source's per-run slack: its prologue and
  * loop test (ISA_EXACT_LOOP's jump and loop test, a call and return, a few loads of its state). */
@@ -88,7 +87,7 @@ struct raw_limits {
     double zero_most;                    /* its bound on this event's zero-iteration run, NaN: none */
     double team_extra;                   /* what a team's other members add to a run (in zero_most too) */
 };
-void check_raw(struct verdict *v, const struct rule *r, const double (*raw)[2], const double *per_iter, int reps,
+void check_raw(struct event_verdict *v, const struct rule *r, const double (*raw)[2], const double *per_iter, int reps,
                uint64_t iters, const struct raw_limits *lim);
 
 /* A counter that opened and read 0 in every run, with and without iterations, where the model
@@ -97,7 +96,7 @@ void check_raw(struct verdict *v, const struct rule *r, const double (*raw)[2], 
  * count off by some. For counter (programmable) events only: a software event's zero is a wrong
  * rule, judged as any miss is. */
 #define SILENT_ZERO "counts nothing: silent zero"
-bool check_silent_zero(struct verdict *v, const struct rule *r, const double (*raw)[2], int reps, uint64_t iters);
+bool check_silent_zero(struct event_verdict *v, const struct rule *r, const double (*raw)[2], int reps, uint64_t iters);
 
 /* The rules a stored run is judged with today: the built-in ones, the shipped
  * validate/expect/<name>.txt of its PMU (pmu_override, else the run's) or of its source (none when

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int replay_record(struct engine *e, const struct jvalue *rec, const char *label, struct verdict *vs)
+int replay_record(struct engine *e, const struct jvalue *rec, const char *label, struct event_verdict *vs)
 {
     struct record_measurement *r = xmalloc(sizeof(*r));
     int n = -1;
@@ -21,7 +21,7 @@ int replay_record(struct engine *e, const struct jvalue *rec, const char *label,
 
 int resume_replay(struct resume *r, struct engine *e, const char *label)
 {
-    struct verdict vs[GROUP_MAX_EVENTS];
+    struct event_verdict vs[GROUP_MAX_EVENTS];
     int reported = 0;
     for (int i = 0; i < r->nrec && reported >= 0; i++) {
         if (r->replayed[i] || strcmp(jstr(jget(r->rec[i], "case")), label))

@@ -27,7 +27,7 @@ void sample_rate(struct sverdict *v, const struct sample_stream *st, uint64_t co
     bool model_off = !isnan(model_count) && fabs((double)count - model_count) > model_slack;
     v->what = "rate";
     v->judged = true;
-    v->kind = fabs(due - samples) <= allowed && !st->lost && !st->throttle && !st->bad && !model_off ? TAP_OK : TAP_NOT_OK;
+    v->kind = fabs(due - samples) <= allowed && !st->lost && !st->throttle && !st->bad && !model_off ? VERDICT_OK : VERDICT_NOT_OK;
     int n = snprintf(v->text, sizeof(v->text), "rate: %zu samples x %llu = %.0f where the event counted %llu (%.1f due)",
                      st->n, (unsigned long long)period, samples * (double)period, (unsigned long long)count, due);
     if (missing > 0 && fabs(due - samples) > allowed)
@@ -79,13 +79,13 @@ void sample_skid(struct sverdict *v, const struct site_map *m, const struct samp
                   (unsigned long long)h->outside);
     v->what = "skid";
     v->judged = zero_promised;
-    v->kind = TAP_OK;
+    v->kind = VERDICT_OK;
     if (!zero_promised)
         return;
     /* Zero skid promised: every sample on a causing instruction, none elsewhere. */
     uint64_t off = in - dist[0] + h->outside;
     if (!in || off)
-        v->kind = TAP_NOT_OK;
+        v->kind = VERDICT_NOT_OK;
     if (off)
         snprintf(v->text + n, sizeof(v->text) - n, ": %llu samples off their causing instruction where zero skid is promised",
                  (unsigned long long)off);
@@ -141,7 +141,7 @@ void sample_shadow(struct sverdict *v, const struct site_map *m, const struct sa
     if (causes > 1)
         n += snprintf(v->text + n, sizeof(v->text) - n, ", chi-square %.2f (df %d, p %.3g)", chi2, causes - 1, *p);
     bool bad = nn || !in || (causes > 1 && *p < 0.001);
-    v->kind = bad ? TAP_NOT_OK : TAP_OK;
+    v->kind = bad ? VERDICT_NOT_OK : VERDICT_OK;
     if (nn)
         snprintf(v->text + n, sizeof(v->text) - n, "; never sampled: %s", never);
     else if (!in)

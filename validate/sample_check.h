@@ -22,7 +22,7 @@ void sample_hist_add(struct sample_hist *h, const struct site_map *m, const stru
 
 struct sverdict {
     const char *what;             /* "rate", "skid", "shadow" */
-    enum tap_kind kind;
+    enum verdict kind;
     bool judged;                  /* false: a figure reported, no promise to hold it to (a comment) */
     char text[512];
 };

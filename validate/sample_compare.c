@@ -113,7 +113,7 @@ static int judge(struct tap *t, const struct jvalue *b, const struct jvalue *n, 
     snprintf(desc, sizeof(desc), "%s :: %s precise=%.0f %s: rate %.4f -> %.4f, skid mean %.3f -> %.3f%s",
              jget_str(n, "case", "?"), jget_str(n, "event", "?"), jget_num(n, "precise_ip", -1), bad ? "changed" : "same",
              r0, r1, jget_num(b, "skid_mean", NAN), jget_num(n, "skid_mean", NAN), why);
-    tap_point(t, bad ? TAP_NOT_OK : TAP_OK, desc, NULL);
+    tap_point(t, bad ? VERDICT_NOT_OK : VERDICT_OK, desc, NULL);
     return bad;
 }
 
@@ -144,10 +144,10 @@ int sample_compare(struct tap *t, struct jvalue *const *base, int nb, struct jva
                 if (!s && same_command) {
                     snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc), " no longer sampled: NEW ran the same "
                              "command to completion and recorded no samples (its TAP says why)");
-                    tap_point(t, TAP_NOT_OK, desc, NULL);
+                    tap_point(t, VERDICT_NOT_OK, desc, NULL);
                     regressions++;
                 } else {
-                    tap_point(t, TAP_SKIP, desc, s ? "sampled in NEW only" : "sampled in BASE only");
+                    tap_point(t, VERDICT_SKIP, desc, s ? "sampled in NEW only" : "sampled in BASE only");
                 }
             }
     return regressions;

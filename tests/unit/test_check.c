@@ -7,34 +7,34 @@ static const struct {
     int line;
     const char *rule;        /* "EVENT EXPR TOL" */
     double measured;         /* median (and min) per iteration */
-    enum verdict_kind want;
+    enum verdict want;
 } rows[] = {
-    {__LINE__, "E inst exact", 18.0, V_OK},
-    {__LINE__, "E inst exact", 18.005, V_OK},             /* within the source's floor */
-    {__LINE__, "E inst exact", 18.5, V_NOT_OK},
-    {__LINE__, "E inst exact", 36.0, V_NOT_OK},           /* x2 overcount */
-    {__LINE__, "E ld.l2 5%", 2.05, V_OK},
-    {__LINE__, "E ld.l2 5%", 2.5, V_NOT_OK},
+    {__LINE__, "E inst exact", 18.0, VERDICT_OK},
+    {__LINE__, "E inst exact", 18.005, VERDICT_OK},             /* within the source's floor */
+    {__LINE__, "E inst exact", 18.5, VERDICT_NOT_OK},
+    {__LINE__, "E inst exact", 36.0, VERDICT_NOT_OK},           /* x2 overcount */
+    {__LINE__, "E ld.l2 5%", 2.05, VERDICT_OK},
+    {__LINE__, "E ld.l2 5%", 2.5, VERDICT_NOT_OK},
     /* Negative tests: the quantity is zero in this case (an L1-resident walk), the event counts. */
-    {__LINE__, "L3_MISS ld.dram 5%", 0.0, V_OK},
-    {__LINE__, "L3_MISS ld.dram 5%", 0.3, V_NOT_OK},
-    {__LINE__, "L3_MISS ld.dram exact", 0.02, V_NOT_OK},
-    {__LINE__, "MISP br.mispred bound", 0.0, V_OK},
-    {__LINE__, "MISP br.mispred bound", 1.5, V_NOT_OK},
-    {__LINE__, "E inst info", 99, V_INFO},
-    {__LINE__, "E ld.l3 5%", 0.0, V_SKIP},                 /* the model does not state ld.l3 */
-    {__LINE__, "E ld.all - ld.l1 exact", 0.0, V_OK},
-    {__LINE__, "E ld.all - ld.l1 exact", 1.0, V_NOT_OK},
+    {__LINE__, "L3_MISS ld.dram 5%", 0.0, VERDICT_OK},
+    {__LINE__, "L3_MISS ld.dram 5%", 0.3, VERDICT_NOT_OK},
+    {__LINE__, "L3_MISS ld.dram exact", 0.02, VERDICT_NOT_OK},
+    {__LINE__, "MISP br.mispred bound", 0.0, VERDICT_OK},
+    {__LINE__, "MISP br.mispred bound", 1.5, VERDICT_NOT_OK},
+    {__LINE__, "E inst info", 99, VERDICT_INFO},
+    {__LINE__, "E ld.l3 5%", 0.0, VERDICT_SKIP},                 /* the model does not state ld.l3 */
+    {__LINE__, "E ld.all - ld.l1 exact", 0.0, VERDICT_OK},
+    {__LINE__, "E ld.all - ld.l1 exact", 1.0, VERDICT_NOT_OK},
     /* A CPU-wide count (uncore): at least the model less 10%, any amount of the socket's other
      * traffic above it; the model states 4 lines. */
-    {__LINE__, "CAS mem.read.lines >=10%", 4.0, V_OK},
-    {__LINE__, "CAS mem.read.lines >=10%", 3.65, V_OK},
-    {__LINE__, "CAS mem.read.lines >=10%", 3.5, V_NOT_OK},
-    {__LINE__, "CAS mem.read.lines >=10%", 40.0, V_OK},        /* a busy socket */
-    {__LINE__, "CAS mem.read.lines >=10%", 0.0, V_NOT_OK},     /* counts nothing of the kernel's */
-    {__LINE__, "CAS mem.write.lines >=0%", 1.995, V_OK},       /* within the source's floor, 0.01 */
-    {__LINE__, "CAS mem.write.lines >=0%", 1.9, V_NOT_OK},
-    {__LINE__, "CAS ld.l3 >=10%", 5.0, V_SKIP},                /* the model does not state ld.l3 */
+    {__LINE__, "CAS mem.read.lines >=10%", 4.0, VERDICT_OK},
+    {__LINE__, "CAS mem.read.lines >=10%", 3.65, VERDICT_OK},
+    {__LINE__, "CAS mem.read.lines >=10%", 3.5, VERDICT_NOT_OK},
+    {__LINE__, "CAS mem.read.lines >=10%", 40.0, VERDICT_OK},        /* a busy socket */
+    {__LINE__, "CAS mem.read.lines >=10%", 0.0, VERDICT_NOT_OK},     /* counts nothing of the kernel's */
+    {__LINE__, "CAS mem.write.lines >=0%", 1.995, VERDICT_OK},       /* within the source's floor, 0.01 */
+    {__LINE__, "CAS mem.write.lines >=0%", 1.9, VERDICT_NOT_OK},
+    {__LINE__, "CAS ld.l3 >=10%", 5.0, VERDICT_SKIP},                /* the model does not state ld.l3 */
 };
 
 int main(void)
@@ -50,7 +50,7 @@ int main(void)
         CHECK(parsed == 0, rows[i].line, "rule '%s' parses", rows[i].rule);
         struct event_spec ev = {.name = "E"};
         struct stats st = {.median = rows[i].measured, .min = rows[i].measured};
-        struct verdict v = check_event(&rs.rules[0], &ev, &st, &q, 0.01, 0);
+        struct event_verdict v = check_event(&rs.rules[0], &ev, &st, &q, 0.01, 0);
         CHECK(v.kind == rows[i].want, rows[i].line, "'%s' measured %g: verdict %d want %d (%s)", rows[i].rule,
               rows[i].measured, (int)v.kind, (int)rows[i].want, v.reason);
         ruleset_free(&rs);
@@ -66,8 +66,8 @@ int main(void)
     ruleset_parse(&rs, "CAS mem.read.lines >=10%\n", "test");
     struct stats wide = {.median = 4.2, .min = 3.0};
     struct event_spec cas = {.name = "CAS"};
-    struct verdict v = check_event(&rs.rules[rs.n - 1], &cas, &wide, &q, 0.01, 0);
-    CHECK(v.kind == V_NOT_OK && v.measured == 3.0, __LINE__, ">=10%% judges the minimum (%s)", v.reason);
+    struct event_verdict v = check_event(&rs.rules[rs.n - 1], &cas, &wide, &q, 0.01, 0);
+    CHECK(v.kind == VERDICT_NOT_OK && v.measured == 3.0, __LINE__, ">=10%% judges the minimum (%s)", v.reason);
     char tol[32];
     CHECK(!strcmp(tolerance_text(&rs.rules[rs.n - 1], tol, sizeof(tol)), ">=10%"), __LINE__, "'>=10%%' reads back as %s", tol);
     /* Malformed lower bounds are one error each. */

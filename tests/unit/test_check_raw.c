@@ -11,40 +11,40 @@ static const struct {
     int line;
     const char *rule;
     double c0[3], cn[3];       /* count(0) and count(N) of 3 repetitions */
-    enum verdict_kind want;
+    enum verdict want;
     const char *says;          /* in the reason when not ok */
     bool det;                  /* a deterministic source whose zero-iteration run costs at most 64 */
 } rows[] = {
-    {__LINE__, "E inst exact", {30, 30, 30}, {18030, 18030, 18030}, V_OK, NULL, false},
+    {__LINE__, "E inst exact", {30, 30, 30}, {18030, 18030, 18030}, VERDICT_OK, NULL, false},
     /* A fixed 1000 on every read: per iteration exact, the intercept is not. */
-    {__LINE__, "E inst exact", {1030, 1030, 1030}, {19030, 19030, 19030}, V_NOT_OK, "1030 counts per measurement", false},
+    {__LINE__, "E inst exact", {1030, 1030, 1030}, {19030, 19030, 19030}, VERDICT_NOT_OK, "1030 counts per measurement", false},
     /* The run's own cost: slack 0 + 64 + 2 x 18 + floor 0.01 x 1000 = 110 is allowed. */
-    {__LINE__, "E inst exact", {110, 110, 110}, {18110, 18110, 18110}, V_OK, NULL, false},
-    {__LINE__, "E inst exact", {111, 111, 111}, {18111, 18111, 18111}, V_NOT_OK, "more than its own cost", false},
+    {__LINE__, "E inst exact", {110, 110, 110}, {18110, 18110, 18110}, VERDICT_OK, NULL, false},
+    {__LINE__, "E inst exact", {111, 111, 111}, {18111, 18111, 18111}, VERDICT_NOT_OK, "more than its own cost", false},
     /* A zero read among good ones: the median hides it. */
-    {__LINE__, "E ld.l2 5%", {0, 0, 0}, {2000, 0, 2000}, V_NOT_OK, "repetition 2 of 3 read 0", false},
+    {__LINE__, "E ld.l2 5%", {0, 0, 0}, {2000, 0, 2000}, VERDICT_NOT_OK, "repetition 2 of 3 read 0", false},
     /* Zero where the model wants zero is right. */
-    {__LINE__, "E ld.dram 5%", {0, 0, 0}, {0, 0, 0}, V_OK, NULL, false},
+    {__LINE__, "E ld.dram 5%", {0, 0, 0}, {0, 0, 0}, VERDICT_OK, NULL, false},
     /* An exact rule holds in every repetition. */
-    {__LINE__, "E inst exact", {30, 30, 30}, {18030, 18530, 18030}, V_NOT_OK, "repetition 2 of 3 measured 18.5000", false},
+    {__LINE__, "E inst exact", {30, 30, 30}, {18030, 18530, 18030}, VERDICT_NOT_OK, "repetition 2 of 3 measured 18.5000", false},
     /* Opens and counts nothing where the model wants counts: the silent zero, named (an exact rule
      * and a percentage one); a bound expecting some may read 0 (it is at most). */
-    {__LINE__, "E inst exact", {0, 0, 0}, {0, 0, 0}, V_NOT_OK, SILENT_ZERO " (it opened and read 0 in all 6 runs, where the model wants 18000", false},
-    {__LINE__, "E ld.l2 5%", {0, 0, 0}, {0, 0, 0}, V_NOT_OK, SILENT_ZERO, false},
-    {__LINE__, "E br.mispred bound", {0, 0, 0}, {0, 0, 0}, V_OK, NULL, false},
+    {__LINE__, "E inst exact", {0, 0, 0}, {0, 0, 0}, VERDICT_NOT_OK, SILENT_ZERO " (it opened and read 0 in all 6 runs, where the model wants 18000", false},
+    {__LINE__, "E ld.l2 5%", {0, 0, 0}, {0, 0, 0}, VERDICT_NOT_OK, SILENT_ZERO, false},
+    {__LINE__, "E br.mispred bound", {0, 0, 0}, {0, 0, 0}, VERDICT_OK, NULL, false},
     /* A zero-iteration run that counted something is not silent: the fit judges it. */
-    {__LINE__, "E ld.l2 5%", {5, 5, 5}, {5, 5, 5}, V_NOT_OK, "measured 0.0000 expected 2.0000", false},
+    {__LINE__, "E ld.l2 5%", {5, 5, 5}, {5, 5, 5}, VERDICT_NOT_OK, "measured 0.0000 expected 2.0000", false},
     /* A bound is about the least count: not checked here. */
-    {__LINE__, "E br.mispred bound", {5000, 5000, 5000}, {5000, 5000, 5000}, V_OK, NULL, false},
+    {__LINE__, "E br.mispred bound", {5000, 5000, 5000}, {5000, 5000, 5000}, VERDICT_OK, NULL, false},
     /* A deterministic source (issue 25): +40 a run passes the general bound (110) but not its own 64. */
-    {__LINE__, "E inst exact", {76, 76, 76}, {18076, 18076, 18076}, V_OK, NULL, false},
-    {__LINE__, "E inst exact", {76, 76, 76}, {18076, 18076, 18076}, V_NOT_OK, "counted 76, more than the 64",
+    {__LINE__, "E inst exact", {76, 76, 76}, {18076, 18076, 18076}, VERDICT_OK, NULL, false},
+    {__LINE__, "E inst exact", {76, 76, 76}, {18076, 18076, 18076}, VERDICT_NOT_OK, "counted 76, more than the 64",
      true},
-    {__LINE__, "E inst exact", {36, 36, 36}, {18036, 18036, 18036}, V_OK, NULL, true},
+    {__LINE__, "E inst exact", {36, 36, 36}, {18036, 18036, 18036}, VERDICT_OK, NULL, true},
     /* Its zero-iteration runs repeat exactly; an exact per-iteration figure does not hide one that moved. */
-    {__LINE__, "E inst exact", {36, 37, 36}, {18036, 18037, 18036}, V_NOT_OK, "36 in repetition 1 and 37 in repetition 2",
+    {__LINE__, "E inst exact", {36, 37, 36}, {18036, 18037, 18036}, VERDICT_NOT_OK, "36 in repetition 1 and 37 in repetition 2",
      true},
-    {__LINE__, "E inst exact", {36, 37, 36}, {18036, 18037, 18036}, V_OK, NULL, false},
+    {__LINE__, "E inst exact", {36, 37, 36}, {18036, 18037, 18036}, VERDICT_OK, NULL, false},
 };
 
 int main(void)
@@ -64,7 +64,7 @@ int main(void)
         }
         struct stats st = stats_of(per, 3);
         struct event_spec ev = {.name = "E"};
-        struct verdict v = check_event(&rs.rules[0], &ev, &st, &q, 0.01, 0);
+        struct event_verdict v = check_event(&rs.rules[0], &ev, &st, &q, 0.01, 0);
         struct raw_limits lim = {.exact_floor = 0.01, .deterministic = rows[i].det,
                                  .zero_most = rows[i].det ? 64 : NAN};
         /* as engine_judge has it for a counter event */

@@ -18,7 +18,7 @@ static int run(const struct fig *f, int n, struct penalty *ps)
     memset(ps, 0, sizeof(*ps) * (size_t)n);
     for (int i = 0; i < n; i++) {
         ps[i].rc = recipe_named(f[i].name);
-        ps[i].status = f[i].lo <= 0 && f[i].value > 0 ? "unstable" : "ok";
+        ps[i].status = f[i].lo <= 0 && f[i].value > 0 ? PENALTY_UNSTABLE : PENALTY_OK;
         ps[i].f = (struct fit){.value = f[i].value, .lo = f[i].lo, .hi = f[i].hi};
         ps[i].cycles = f[i].value, ps[i].cycles_lo = f[i].lo, ps[i].cycles_hi = f[i].hi;
         ps[i].occ_issue = 16;
@@ -32,54 +32,54 @@ int main(void)
         int line;
         struct fig f[4];
         int n;
-        const char *want[4];   /* status per figure, and a word of the reason for not_ok and skip */
+        enum penalty_status want[4];   /* status per figure, and a word of the reason for not_ok and skip */
         const char *why;
     } rows[] = {
-        {__LINE__, {{"page_walk", -751.94, -800, -700}}, 1, {"not_ok"}, "negative"},
+        {__LINE__, {{"page_walk", -751.94, -800, -700}}, 1, {PENALTY_NOT_OK}, "negative"},
         /* Zero where the core has no such issue, but not clear of noise (one run of five read 0.32
          * beside a busy loop): unstable, not a failure of the core. */
-        {__LINE__, {{"fp_assist_add", 0.02, -0.3, 0.4}}, 1, {"unstable"}, NULL},
-        {__LINE__, {{"fp_assist_add", -0.00, -0.00, 0.32}}, 1, {"unstable"}, NULL},
-        {__LINE__, {{"fp_assist_mul", 0.1, 0.05, 0.15}}, 1, {"not_ok"}, "within noise of zero"},
+        {__LINE__, {{"fp_assist_add", 0.02, -0.3, 0.4}}, 1, {PENALTY_UNSTABLE}, NULL},
+        {__LINE__, {{"fp_assist_add", -0.00, -0.00, 0.32}}, 1, {PENALTY_UNSTABLE}, NULL},
+        {__LINE__, {{"fp_assist_mul", 0.1, 0.05, 0.15}}, 1, {PENALTY_NOT_OK}, "within noise of zero"},
         /* Zen 5 (results/reference): denormal adds cost nothing, measured clear of noise: the issue
          * does not exist on this core, a SKIP; the same figure of a recipe without that excuse fails. */
-        {__LINE__, {{"fp_assist_add", 0.00, -0.02, 0.07}}, 1, {"skip"}, "denormal adds take no assist on this core"},
-        {__LINE__, {{"fp_assist_mul", 0.00, -0.02, 0.07}}, 1, {"not_ok"}, "within noise of zero"},
-        {__LINE__, {{"l1_hit", 0.00, -0.02, 0.07}}, 1, {"not_ok"}, "within noise of zero"},
-        {__LINE__, {{"fp_assist_mul", 120, 115, 125}}, 1, {"ok"}, NULL},
+        {__LINE__, {{"fp_assist_add", 0.00, -0.02, 0.07}}, 1, {PENALTY_SKIP}, "denormal adds take no assist on this core"},
+        {__LINE__, {{"fp_assist_mul", 0.00, -0.02, 0.07}}, 1, {PENALTY_NOT_OK}, "within noise of zero"},
+        {__LINE__, {{"l1_hit", 0.00, -0.02, 0.07}}, 1, {PENALTY_NOT_OK}, "within noise of zero"},
+        {__LINE__, {{"fp_assist_mul", 120, 115, 125}}, 1, {PENALTY_OK}, NULL},
         /* A positive median whose runs spread across zero is unstable, not a zero. */
-        {__LINE__, {{"page_walk", 481.75, -109.09, 1019.67}}, 1, {"unstable"}, NULL},
+        {__LINE__, {{"page_walk", 481.75, -109.09, 1019.67}}, 1, {PENALTY_UNSTABLE}, NULL},
         {__LINE__, {{"l1_hit", 4.1, 4.0, 4.2}, {"l2_hit", 14.8, 14.5, 15.0}, {"l3_hit", 60, 55, 66}, {"dram", 400, 380, 420}},
-         4, {"ok", "ok", "ok", "ok"}, NULL},
+         4, {PENALTY_OK, PENALTY_OK, PENALTY_OK, PENALTY_OK}, NULL},
         /* issue 14's host: the L3 case measured DRAM. */
         {__LINE__, {{"l1_hit", 4.2, 4.1, 4.3}, {"l2_hit", 14.78, 14.5, 15}, {"l3_hit", 462.7, 450, 470}, {"dram", 474.0, 460, 490}},
-         4, {"ok", "ok", "not_ok", "ok"}, "level order broken: l3_hit"},
+         4, {PENALTY_OK, PENALTY_OK, PENALTY_NOT_OK, PENALTY_OK}, "level order broken: l3_hit"},
         /* An L2 case that stayed in L1: Zen 5's published 14 cycles say so first (the order, above). */
         {__LINE__, {{"l1_hit", 4.2, 4.1, 4.3}, {"l2_hit", 4.6, 4.3, 5.0}, {"dram", 400, 390, 410}}, 3,
-         {"ok", "not_ok", "ok"}, "outside the published figure for zen5"},
+         {PENALTY_OK, PENALTY_NOT_OK, PENALTY_OK}, "outside the published figure for zen5"},
         /* Issue 25: figures a CPU share made up under load, each once marked ok. */
-        {__LINE__, {{"l1_hit", 1.56, 1.5, 1.6}}, 1, {"not_ok"}, "below 2, the lowest published L1"},
-        {__LINE__, {{"div64_latency", 0.8, 0.7, 0.9}}, 1, {"not_ok"}, "below 1, one cycle per dependent"},
-        {__LINE__, {{"l2_hit", 30.2, 29.8, 30.9}}, 1, {"not_ok"}, "outside the published figure for zen5"},
-        {__LINE__, {{"mispredict", 5.79, 5.7, 5.9}}, 1, {"not_ok"}, "outside the published range for zen5"},
+        {__LINE__, {{"l1_hit", 1.56, 1.5, 1.6}}, 1, {PENALTY_NOT_OK}, "below 2, the lowest published L1"},
+        {__LINE__, {{"div64_latency", 0.8, 0.7, 0.9}}, 1, {PENALTY_NOT_OK}, "below 1, one cycle per dependent"},
+        {__LINE__, {{"l2_hit", 30.2, 29.8, 30.9}}, 1, {PENALTY_NOT_OK}, "outside the published figure for zen5"},
+        {__LINE__, {{"mispredict", 5.79, 5.7, 5.9}}, 1, {PENALTY_NOT_OK}, "outside the published range for zen5"},
         /* Issue 36: Emerald Rapids at a clock from immediate adds the renamer folded (5.9x too fast);
          * the references happened to agree, so only a ceiling could tell. */
-        {__LINE__, {{"l1_hit", 29.40, 29.3, 29.5}}, 1, {"not_ok"}, "above 6: no core's L1"},
-        {__LINE__, {{"l2_hit", 93.99, 93.5, 94.2}}, 1, {"not_ok"}, "above 40: no core's published L2"},
-        {__LINE__, {{"div64_latency", 105.85, 105.5, 106}}, 1, {"not_ok"}, "above 100: no core's 64-bit"},
-        {__LINE__, {{"fdiv64_latency", 82.6, 82.5, 82.7}}, 1, {"not_ok"}, "above 60"},
-        {__LINE__, {{"div64_throughput", 101, 100.5, 101.5}}, 1, {"not_ok"}, "above 100"},
-        {__LINE__, {{"store_forward_block", 101, 100.5, 101.5}}, 1, {"not_ok"}, "above 100: a failed forward"},
+        {__LINE__, {{"l1_hit", 29.40, 29.3, 29.5}}, 1, {PENALTY_NOT_OK}, "above 6: no core's L1"},
+        {__LINE__, {{"l2_hit", 93.99, 93.5, 94.2}}, 1, {PENALTY_NOT_OK}, "above 40: no core's published L2"},
+        {__LINE__, {{"div64_latency", 105.85, 105.5, 106}}, 1, {PENALTY_NOT_OK}, "above 100: no core's 64-bit"},
+        {__LINE__, {{"fdiv64_latency", 82.6, 82.5, 82.7}}, 1, {PENALTY_NOT_OK}, "above 60"},
+        {__LINE__, {{"div64_throughput", 101, 100.5, 101.5}}, 1, {PENALTY_NOT_OK}, "above 100"},
+        {__LINE__, {{"store_forward_block", 101, 100.5, 101.5}}, 1, {PENALTY_NOT_OK}, "above 100: a failed forward"},
         /* store_forward's ceiling is its own, not the prefix of store_forward_block's. */
-        {__LINE__, {{"store_forward_block", 31, 30.5, 31.5}}, 1, {"ok"}, NULL},
-        {__LINE__, {{"fp_assist_mul", 150, 149, 151}}, 1, {"ok"}, NULL},
-        {__LINE__, {{"ifetch_l3", 401, 400, 402}}, 1, {"not_ok"}, "above 400: an instruction line"},
+        {__LINE__, {{"store_forward_block", 31, 30.5, 31.5}}, 1, {PENALTY_OK}, NULL},
+        {__LINE__, {{"fp_assist_mul", 150, 149, 151}}, 1, {PENALTY_OK}, NULL},
+        {__LINE__, {{"ifetch_l3", 401, 400, 402}}, 1, {PENALTY_NOT_OK}, "above 400: an instruction line"},
         /* A reference whose publication was not recorded is shown, never a check. */
-        {__LINE__, {{"sqrt32_latency", 7.90, 7.8, 8.0}}, 1, {"ok"}, NULL},
-        {__LINE__, {{"div32_throughput", 13.13, 12.65, 13.19}}, 1, {"ok"}, NULL},
+        {__LINE__, {{"sqrt32_latency", 7.90, 7.8, 8.0}}, 1, {PENALTY_OK}, NULL},
+        {__LINE__, {{"div32_throughput", 13.13, 12.65, 13.19}}, 1, {PENALTY_OK}, NULL},
         /* Within REFERENCE_REACH, or an interval reaching the figure: a note, not a failure. */
-        {__LINE__, {{"sqrt32_latency", 14.83, 14.28, 14.91}}, 1, {"ok"}, NULL},
-        {__LINE__, {{"sqrt32_latency", 20, 13, 22}}, 1, {"ok"}, NULL},
+        {__LINE__, {{"sqrt32_latency", 14.83, 14.28, 14.91}}, 1, {PENALTY_OK}, NULL},
+        {__LINE__, {{"sqrt32_latency", 20, 13, 22}}, 1, {PENALTY_OK}, NULL},
     };
     for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
         struct penalty ps[4];
@@ -87,12 +87,12 @@ int main(void)
         bool match = true;
         char got[256] = "";
         for (int i = 0; i < rows[r].n; i++) {
-            want_bad += !strcmp(rows[r].want[i], "not_ok");
-            match &= !strcmp(ps[i].status, rows[r].want[i]);
-            if (!strcmp(ps[i].status, "not_ok") || !strcmp(ps[i].status, "skip"))
+            want_bad += rows[r].want[i] == PENALTY_NOT_OK;
+            match &= ps[i].status == rows[r].want[i];
+            if (ps[i].status == PENALTY_NOT_OK || ps[i].status == PENALTY_SKIP)
                 match &= rows[r].why && strstr(ps[i].reason, rows[r].why) != NULL;
             snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s %s", i ? ", " : "", ps[i].rc->name,
-                     ps[i].status);
+                     penalty_status_name(ps[i].status));
         }
         CHECK(match && bad == want_bad, rows[r].line, "%s (%d not ok): %s", got, bad, ps[rows[r].n - 1].reason);
     }
@@ -110,9 +110,9 @@ int main(void)
     CHECK(!ps[0].ref && isnan(ps[0].deviation), __LINE__, "no model: no reference");
     struct fig ind = {"div32_throughput", 13.13, 12.65, 13.19};
     run(&ind, 1, ps);
-    CHECK(ps[0].ref && ps[0].ref->indicative && reference_deviation_large(ps[0].deviation) && !strcmp(ps[0].status, "ok"),
+    CHECK(ps[0].ref && ps[0].ref->indicative && reference_deviation_large(ps[0].deviation) && ps[0].status == PENALTY_OK,
           __LINE__, "div32_throughput 13.13 beside an unrecorded publication's 6: %+.0f%% shown, status %s",
-          100 * ps[0].deviation, ps[0].status);
+          100 * ps[0].deviation, penalty_status_name(ps[0].status));
 
     /* A clock that is not trusted withholds every core-domain figure, with its reason; a failed one
      * stays failed, and a memory-domain figure (ns from the TSC alone) is not the core clock's. */
@@ -120,12 +120,13 @@ int main(void)
     struct penalty pc[3];
     run(at_clock, 3, pc);
     for (int i = 0; i < 3; i++)
-        pc[i].status = "ok", pc[i].reason[0] = 0;
+        pc[i].status = PENALTY_OK, pc[i].reason[0] = 0;
     check_penalties(pc, 3, NULL, NULL, "the register adds misbehaved");
-    CHECK(!strcmp(pc[0].status, "unstable") && strstr(pc[0].reason, "not trusted here: the register adds misbehaved") &&
-              !strcmp(pc[1].status, "not_ok") && !strcmp(pc[2].status, "ok"),
+    CHECK(pc[0].status == PENALTY_UNSTABLE && strstr(pc[0].reason, "not trusted here: the register adds misbehaved") &&
+              pc[1].status == PENALTY_NOT_OK && pc[2].status == PENALTY_OK,
           __LINE__, "an untrusted clock withholds l1_hit (%s: %s), l2_hit stays failed (%s), dram stands (%s)",
-          pc[0].status, pc[0].reason, pc[1].status, pc[2].status);
+          penalty_status_name(pc[0].status), pc[0].reason, penalty_status_name(pc[1].status),
+          penalty_status_name(pc[2].status));
 
     /* A whole reference is set against the issue case alone, not against the penalty (a delta):
      * Zen 5's failed store forward, 14-15 cycles in all (results/reference: 10.66 more than a
@@ -135,14 +136,15 @@ int main(void)
         int line;
         struct fig penalty;
         double issue_per_occ;
-        const char *want, *why;
+        enum penalty_status want;
+        const char *why;
     } whole[] = {
-        {__LINE__, {"store_forward_block", 10.66, 10.52, 11.54}, 17.6, "ok", NULL},
-        {__LINE__, {"store_forward_block", 10.66, 10.52, 11.54}, 14.5, "ok", NULL},
-        {__LINE__, {"store_forward_block", 10.66, 10.52, 11.54}, 40.0, "not_ok", "the issue case, whole: 40.0"},
-        {__LINE__, {"store_forward_block", 10.66, 10.52, 11.54}, 9.0, "not_ok", "the issue case, whole: 9.0"},
-        {__LINE__, {"stlb_hit", 7.0, 6.9, 7.1}, 10.93, "ok", NULL},
-        {__LINE__, {"stlb_hit", 7.0, 6.9, 7.1}, 21.1, "not_ok", "the issue case, whole: 21.1"},
+        {__LINE__, {"store_forward_block", 10.66, 10.52, 11.54}, 17.6, PENALTY_OK, NULL},
+        {__LINE__, {"store_forward_block", 10.66, 10.52, 11.54}, 14.5, PENALTY_OK, NULL},
+        {__LINE__, {"store_forward_block", 10.66, 10.52, 11.54}, 40.0, PENALTY_NOT_OK, "the issue case, whole: 40.0"},
+        {__LINE__, {"store_forward_block", 10.66, 10.52, 11.54}, 9.0, PENALTY_NOT_OK, "the issue case, whole: 9.0"},
+        {__LINE__, {"stlb_hit", 7.0, 6.9, 7.1}, 10.93, PENALTY_OK, NULL},
+        {__LINE__, {"stlb_hit", 7.0, 6.9, 7.1}, 21.1, PENALTY_NOT_OK, "the issue case, whole: 21.1"},
     };
     for (size_t i = 0; i < sizeof(whole) / sizeof(whole[0]); i++) {
         struct case_result is = {.reps = 3};
@@ -150,14 +152,14 @@ int main(void)
             is.cycles[r] = 16 * whole[i].issue_per_occ * (1 + 0.001 * r);
         run(&whole[i].penalty, 1, ps);
         ps[0].issue = &is;
-        ps[0].status = "ok";
+        ps[0].status = PENALTY_OK;
         ps[0].reason[0] = 0;
         check_penalties(ps, 1, NULL, "zen5", NULL);
-        bool good = !strcmp(ps[0].status, whole[i].want) && (!whole[i].why || strstr(ps[0].reason, whole[i].why));
+        bool good = ps[0].status == whole[i].want && (!whole[i].why || strstr(ps[0].reason, whole[i].why));
         const struct reference *ref = reference_find("zen5", whole[i].penalty.name);
         CHECK(good && ref && ref->whole, whole[i].line, "%s %.2f, its issue case %.2f cycles per occurrence against "
               "%g-%g whole: %s %s", whole[i].penalty.name, whole[i].penalty.value, whole[i].issue_per_occ,
-              ref ? ref->lo : NAN, ref ? ref->hi : NAN, ps[0].status, ps[0].reason);
+              ref ? ref->lo : NAN, ref ? ref->hi : NAN, penalty_status_name(ps[0].status), ps[0].reason);
     }
 
     /* Timing windows: a low quantile far below the median (most windows disturbed), or most

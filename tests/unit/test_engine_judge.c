@@ -26,39 +26,39 @@ static const struct {
     double count;                /* count(N) of every repetition; count(0) is 0 */
     uint64_t enabled, running;   /* ns, the group's whole */
     struct per_run run;
-    enum verdict_kind want;
+    enum verdict want;
     const char *says;
 } rows[] = {
-    {__LINE__, 0, 8000000, 8000000, THROUGHOUT, V_NOT_OK, SILENT_ZERO},
-    {__LINE__, 18000, 8000000, 8000000, THROUGHOUT, V_OK, NULL},
+    {__LINE__, 0, 8000000, 8000000, THROUGHOUT, VERDICT_NOT_OK, SILENT_ZERO},
+    {__LINE__, 18000, 8000000, 8000000, THROUGHOUT, VERDICT_OK, NULL},
     /* The emulated N1 beside six CPU-wide events of another user (tests/72-emu-n1.t, hog): 38 us
      * of 80 ms, every read 0, and a run held the counters as long with 1110290 iterations as
      * with none (6379 and 6373 ns, as measured): the kernel's attempts to schedule the group,
      * never the code's time. Enabled per run: 18 instructions an iteration at 1 ns each under
      * -icount, beside about 31 us of a zero-iteration run. */
-    {__LINE__, 0, 80163344, 38256, {20016220, 31000, 6379, 6373, 32, 0}, V_NOT_OK,
+    {__LINE__, 0, 80163344, 38256, {20016220, 31000, 6379, 6373, 32, 0}, VERDICT_NOT_OK,
      "the group was never scheduled (time_running 38256 of 80163344 ns, none while the code ran: 6379 ns a run with "
      "iterations, 6373 ns without)"},
     /* Half the time with iterations: multiplexed; right counts are not comparable, never scaled. */
-    {__LINE__, 18000, 8000000, 4000000, {2600000, 20000, 1300000, 10000, 2000, 0}, V_NOT_OK,
+    {__LINE__, 18000, 8000000, 4000000, {2600000, 20000, 1300000, 10000, 2000, 0}, VERDICT_NOT_OK,
      "the group was multiplexed (running 4000000 of 8000000 ns): other users shared the PMU's counters; counts are "
      "of part of the runs, not comparable and never scaled"},
-    {__LINE__, 0, 8000000, 4000000, {2600000, 20000, 1300000, 10000, 2000, 0}, V_NOT_OK, "the group was multiplexed"},
-    {__LINE__, 0, 7906288, 0, {2600000, 20000, 0, 0, 0, 0}, V_NOT_OK,
+    {__LINE__, 0, 8000000, 4000000, {2600000, 20000, 1300000, 10000, 2000, 0}, VERDICT_NOT_OK, "the group was multiplexed"},
+    {__LINE__, 0, 7906288, 0, {2600000, 20000, 0, 0, 0, 0}, VERDICT_NOT_OK,
      "the group was never scheduled (time_running 0 of 7906288 ns): it counted nothing of the runs"},
     /* The edge: one iteration takes 1000 ns; held that much longer with iterations is no run of
      * the code (never scheduled), a nanosecond more is part of one (multiplexed). */
-    {__LINE__, 0, 8000000, 30000, {1010000, 10000, 6000, 5000, 64, 0}, V_NOT_OK, "the group was never scheduled"},
-    {__LINE__, 0, 8000000, 30000, {1010000, 10000, 6001, 5000, 64, 0}, V_NOT_OK, "the group was multiplexed"},
+    {__LINE__, 0, 8000000, 30000, {1010000, 10000, 6000, 5000, 64, 0}, VERDICT_NOT_OK, "the group was never scheduled"},
+    {__LINE__, 0, 8000000, 30000, {1010000, 10000, 6001, 5000, 64, 0}, VERDICT_NOT_OK, "the group was multiplexed"},
     /* The emulated N1 beside a busy host (make test, a loop on CPU 1): 7 INST_RETIRED led by
      * hardware, 22656 ns a run without iterations, two 16-ns timer ticks more with 111105 of 18
      * instructions (2 ms): a tick's noise, never a run of the code. */
-    {__LINE__, 0, 8210928, 135936, {2020000, 20000, 22688, 22656, 0, 111105}, V_NOT_OK, "the group was never scheduled"},
+    {__LINE__, 0, 8210928, 135936, {2020000, 20000, 22688, 22656, 0, 111105}, VERDICT_NOT_OK, "the group was never scheduled"},
     /* A thousandth of the code's time and a ns more: the group held the counters during the code. */
-    {__LINE__, 0, 8000000, 30000, {2010000, 10000, 7000, 5000, 64, 100000}, V_NOT_OK, "the group was never scheduled"},
-    {__LINE__, 0, 8000000, 30000, {2010000, 10000, 7001, 5000, 64, 100000}, V_NOT_OK, "the group was multiplexed"},
+    {__LINE__, 0, 8000000, 30000, {2010000, 10000, 7000, 5000, 64, 100000}, VERDICT_NOT_OK, "the group was never scheduled"},
+    {__LINE__, 0, 8000000, 30000, {2010000, 10000, 7001, 5000, 64, 100000}, VERDICT_NOT_OK, "the group was multiplexed"},
     /* The zero-iteration runs' own spread is the other bound. */
-    {__LINE__, 0, 8000000, 30000, {1010000, 10000, 7500, 5000, 2500, 0}, V_NOT_OK, "the group was never scheduled"},
+    {__LINE__, 0, 8000000, 30000, {1010000, 10000, 7500, 5000, 2500, 0}, VERDICT_NOT_OK, "the group was never scheduled"},
 };
 
 /* A team of two counting the model's 18000 a run between them: each member's enabled and running
@@ -67,19 +67,19 @@ static const struct {
     int line;
     uint64_t enabled[2], running[2];
     uint64_t want_enabled, want_running;
-    enum verdict_kind want;
+    enum verdict want;
     const char *says;
 } teams[] = {
-    {__LINE__, {8000000, 7900000}, {8000000, 7900000}, 8000000, 8000000, V_OK, NULL},   /* both ran throughout */
-    {__LINE__, {8000000, 7900000}, {8000000, 0}, 7900000, 0, V_NOT_OK, "never scheduled"},   /* member 1 never ran */
-    {__LINE__, {8000000, 7900000}, {4000000, 7900000}, 8000000, 4000000, V_NOT_OK, "multiplexed"},   /* member 0 */
-    {__LINE__, {8000000, 8000000}, {6000000, 2000000}, 8000000, 2000000, V_NOT_OK, "running 2000000 of"},
-    {__LINE__, {8000000, 0}, {8000000, 0}, 8000000, 8000000, V_OK, NULL},   /* a member with no time enabled */
+    {__LINE__, {8000000, 7900000}, {8000000, 7900000}, 8000000, 8000000, VERDICT_OK, NULL},   /* both ran throughout */
+    {__LINE__, {8000000, 7900000}, {8000000, 0}, 7900000, 0, VERDICT_NOT_OK, "never scheduled"},   /* member 1 never ran */
+    {__LINE__, {8000000, 7900000}, {4000000, 7900000}, 8000000, 4000000, VERDICT_NOT_OK, "multiplexed"},   /* member 0 */
+    {__LINE__, {8000000, 8000000}, {6000000, 2000000}, 8000000, 2000000, VERDICT_NOT_OK, "running 2000000 of"},
+    {__LINE__, {8000000, 0}, {8000000, 0}, 8000000, 8000000, VERDICT_OK, NULL},   /* a member with no time enabled */
 };
 
 /* engine_judge of one event, the model's inst (18 an iteration) under an exact rule. */
 static void judge(int line, double count, uint64_t enabled, uint64_t running, const struct per_run *run,
-                  struct verdict *v)
+                  struct event_verdict *v)
 {
     struct quantities q;
     quantities_unstated(&q);
@@ -114,13 +114,13 @@ static void judge(int line, double count, uint64_t enabled, uint64_t running, co
 int main(void)
 {
     for (unsigned i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-        struct verdict v;
+        struct event_verdict v;
         judge(rows[i].line, rows[i].count, rows[i].enabled, rows[i].running, &rows[i].run, &v);
         bool says = !rows[i].says || strstr(v.reason, rows[i].says);
         bool zero_named = strstr(v.reason, SILENT_ZERO) != NULL;
         CHECK(v.kind == rows[i].want && says && (zero_named == (rows[i].running == rows[i].enabled && !rows[i].count)),
               rows[i].line, "%.0f a run, running %llu of %llu ns: verdict %s (%s)", rows[i].count,
-              (unsigned long long)rows[i].running, (unsigned long long)rows[i].enabled, verdict_name[v.kind], v.reason);
+              (unsigned long long)rows[i].running, (unsigned long long)rows[i].enabled, verdict_name(v.kind), v.reason);
     }
     for (unsigned i = 0; i < sizeof(teams) / sizeof(teams[0]); i++) {
         struct group_reading r = {.time_enabled = 1, .time_running = 1};   /* what member 0 overwrites */
@@ -130,14 +130,14 @@ int main(void)
          * code ran, or never while it ran where the least scheduled member never ran. */
         double share = r.time_enabled ? (double)r.time_running / (double)r.time_enabled : 1;
         struct per_run run = {2600000, 20000, 2600000 * share, 20000 * share, 100, 0};
-        struct verdict v;
+        struct event_verdict v;
         judge(teams[i].line, N * 18, r.time_enabled, r.time_running, &run, &v);
         CHECK(r.time_enabled == teams[i].want_enabled && r.time_running == teams[i].want_running &&
               v.kind == teams[i].want && (!teams[i].says || strstr(v.reason, teams[i].says)), teams[i].line,
               "a team (members running %llu of %llu and %llu of %llu ns): running %llu of %llu ns, verdict %s (%s)",
               (unsigned long long)teams[i].running[0], (unsigned long long)teams[i].enabled[0],
               (unsigned long long)teams[i].running[1], (unsigned long long)teams[i].enabled[1],
-              (unsigned long long)r.time_running, (unsigned long long)r.time_enabled, verdict_name[v.kind], v.reason);
+              (unsigned long long)r.time_running, (unsigned long long)r.time_enabled, verdict_name(v.kind), v.reason);
     }
     return done_testing();
 }

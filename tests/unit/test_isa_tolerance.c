@@ -37,11 +37,11 @@ int main(void)
     quantities_unstated(&q);
     q.v[Q_BR_MISPRED] = 0;
     struct stats st = {.median = 0.009, .min = 0.009};
-    struct verdict v = check_event(&rs.rules[0], &ev, &st, &q, 0, 0);
-    CHECK(v.kind == V_OK, __LINE__, "0.009 from 0 is within +-0.01: %s", v.reason);
+    struct event_verdict v = check_event(&rs.rules[0], &ev, &st, &q, 0, 0);
+    CHECK(v.kind == VERDICT_OK, __LINE__, "0.009 from 0 is within +-0.01: %s", v.reason);
     st.median = st.min = -0.011;
     v = check_event(&rs.rules[0], &ev, &st, &q, 0, 0);
-    CHECK(v.kind == V_NOT_OK, __LINE__, "-0.011 from 0 is not: %s", v.reason);
+    CHECK(v.kind == VERDICT_NOT_OK, __LINE__, "-0.011 from 0 is not: %s", v.reason);
     ruleset_free(&rs);
     fprintf(stderr, "(one error message about '+-x' is expected next)\n");
     rc = ruleset_parse(&rs, "sim::Bcm br.mispred +-x\n", "t");

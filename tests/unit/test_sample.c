@@ -89,17 +89,17 @@ static const struct {
     uint64_t at[4], outside;
     int q;
     bool promised;
-    enum tap_kind skid, shadow;
+    enum verdict skid, shadow;
     const char *says;
 } hists[] = {
-    {__LINE__, {256, 0, 0, 0}, 0, Q_PF_MINOR, true, TAP_OK, TAP_OK, "distances 0:256"},
-    {__LINE__, {250, 6, 0, 0}, 0, Q_PF_MINOR, true, TAP_NOT_OK, TAP_OK, "6 samples off their causing instruction"},
-    {__LINE__, {256, 0, 0, 0}, 3, Q_PF_MINOR, true, TAP_NOT_OK, TAP_OK, "3 samples off"},
-    {__LINE__, {250, 6, 0, 0}, 0, Q_PF_MINOR, false, TAP_OK, TAP_OK, "mean 0.023"},
-    {__LINE__, {200, 200, 200, 199}, 0, Q_INST, false, TAP_OK, TAP_OK, "(df 3, p 0.99"},
-    {__LINE__, {400, 0, 200, 199}, 0, Q_INST, false, TAP_OK, TAP_NOT_OK, "never sampled: inst 1 add (200 due)"},
-    {__LINE__, {300, 100, 200, 199}, 0, Q_INST, false, TAP_OK, TAP_NOT_OK, "not spread as the model's weights"},
-    {__LINE__, {0, 0, 0, 0}, 3, Q_PF_MINOR, true, TAP_NOT_OK, TAP_NOT_OK, "no sample"},
+    {__LINE__, {256, 0, 0, 0}, 0, Q_PF_MINOR, true, VERDICT_OK, VERDICT_OK, "distances 0:256"},
+    {__LINE__, {250, 6, 0, 0}, 0, Q_PF_MINOR, true, VERDICT_NOT_OK, VERDICT_OK, "6 samples off their causing instruction"},
+    {__LINE__, {256, 0, 0, 0}, 3, Q_PF_MINOR, true, VERDICT_NOT_OK, VERDICT_OK, "3 samples off"},
+    {__LINE__, {250, 6, 0, 0}, 0, Q_PF_MINOR, false, VERDICT_OK, VERDICT_OK, "mean 0.023"},
+    {__LINE__, {200, 200, 200, 199}, 0, Q_INST, false, VERDICT_OK, VERDICT_OK, "(df 3, p 0.99"},
+    {__LINE__, {400, 0, 200, 199}, 0, Q_INST, false, VERDICT_OK, VERDICT_NOT_OK, "never sampled: inst 1 add (200 due)"},
+    {__LINE__, {300, 100, 200, 199}, 0, Q_INST, false, VERDICT_OK, VERDICT_NOT_OK, "not spread as the model's weights"},
+    {__LINE__, {0, 0, 0, 0}, 3, Q_PF_MINOR, true, VERDICT_NOT_OK, VERDICT_NOT_OK, "no sample"},
 };
 
 static void test_hists(void)
@@ -128,16 +128,16 @@ static const struct {
     size_t samples;
     uint64_t count, period, lost;
     double model;
-    enum tap_kind kind;
+    enum verdict kind;
     const char *says;
 } rates[] = {
-    {__LINE__, 256, 256, 1, 0, 256, TAP_OK, "256 samples x 1 = 256"},
-    {__LINE__, 255, 256, 1, 0, 256, TAP_NOT_OK, "1 missing"},
-    {__LINE__, 799, 8000013, 10007, 0, NAN, TAP_OK, "799.4 due"},
-    {__LINE__, 3, 8000013, 10007, 0, NAN, TAP_NOT_OK, "796 missing"},
-    {__LINE__, 801, 8000013, 10007, 0, NAN, TAP_NOT_OK, "2 too many"},
-    {__LINE__, 200, 256, 1, 56, 256, TAP_NOT_OK, "56 lost (1 PERF_RECORD_LOST)"},
-    {__LINE__, 300, 300, 1, 0, 256, TAP_NOT_OK, "the count is off the model"},
+    {__LINE__, 256, 256, 1, 0, 256, VERDICT_OK, "256 samples x 1 = 256"},
+    {__LINE__, 255, 256, 1, 0, 256, VERDICT_NOT_OK, "1 missing"},
+    {__LINE__, 799, 8000013, 10007, 0, NAN, VERDICT_OK, "799.4 due"},
+    {__LINE__, 3, 8000013, 10007, 0, NAN, VERDICT_NOT_OK, "796 missing"},
+    {__LINE__, 801, 8000013, 10007, 0, NAN, VERDICT_NOT_OK, "2 too many"},
+    {__LINE__, 200, 256, 1, 56, 256, VERDICT_NOT_OK, "56 lost (1 PERF_RECORD_LOST)"},
+    {__LINE__, 300, 300, 1, 0, 256, VERDICT_NOT_OK, "the count is off the model"},
 };
 
 static void test_rates(void)

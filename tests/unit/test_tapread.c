@@ -11,39 +11,39 @@ static const struct {
     int line;
     const char *tap;
     int ncells;                 /* 0: not a verdict (comment, plan); -1: refused */
-    enum vkind kind;
+    enum verdict kind;
     const char *case_label, *event, *expr, *tolerance, *where;
     double measured, expected;
 } rows[] = {
     {__LINE__, "ok 1 - walker size=L1 :: sim::Ir = inst: measured 7.0000 expected 7.0000 (exact, validate/expect/sim.txt:7)",
-     1, VK_OK, "walker size=L1", "sim::Ir", "inst", "exact", "validate/expect/sim.txt:7", 7, 7},
+     1, VERDICT_OK, "walker size=L1", "sim::Ir", "inst", "exact", "validate/expect/sim.txt:7", 7, 7},
     {__LINE__, "not ok 2 - triad :: MEM_LOAD_RETIRED:L2_HIT:c=1 = ld.l2 + ld.l3: measured 3.2000 expected 4.0000 "
                "(5%+-0.01, validate/expect/skl.txt:12)",
-     1, VK_NOT_OK, "triad", "MEM_LOAD_RETIRED:L2_HIT:c=1", "ld.l2 + ld.l3", "5%+-0.01", "validate/expect/skl.txt:12", 3.2, 4},
+     1, VERDICT_NOT_OK, "triad", "MEM_LOAD_RETIRED:L2_HIT:c=1", "ld.l2 + ld.l3", "5%+-0.01", "validate/expect/skl.txt:12", 3.2, 4},
     {__LINE__, "ok 3 - triad :: context-switches = ctx.switch: measured 0.0000 expected 0.0000 (bound, built-in rules "
                "(validate/expect.c):10)",
-     1, VK_OK, "triad", "context-switches", "ctx.switch", "bound", "built-in rules (validate/expect.c):10", 0, 0},
+     1, VERDICT_OK, "triad", "context-switches", "ctx.switch", "bound", "built-in rules (validate/expect.c):10", 0, 0},
     {__LINE__, "ok 4 - walker :: instructions # SKIP no hardware PMU: (perf_event_open: No such file)",
-     1, VK_SKIP, "walker", "instructions", NULL, NULL, NULL, NAN, NAN},
+     1, VERDICT_SKIP, "walker", "instructions", NULL, NULL, NULL, NAN, NAN},
     {__LINE__, "not ok 5 - walker :: sim::D1mr # TODO erratum SIM001: sim::D1mr = d1.miss.warm: measured 3.9000 expected "
                "4.0000 (+-0.005, validate/expect/sim.txt:12)",
-     1, VK_TODO, "walker", "sim::D1mr", "d1.miss.warm", "+-0.005", "validate/expect/sim.txt:12", 3.9, 4},
+     1, VERDICT_TODO, "walker", "sim::D1mr", "d1.miss.warm", "+-0.005", "validate/expect/sim.txt:12", 3.9, 4},
     {__LINE__, "not ok 6 - walker :: sim::Dr: the group was multiplexed (running 5 of 10 ns); counts are not comparable",
-     1, VK_NOT_OK, "walker", "sim::Dr", NULL, NULL, NULL, NAN, NAN},
+     1, VERDICT_NOT_OK, "walker", "sim::Dr", NULL, NULL, NULL, NAN, NAN},
     {__LINE__, "not ok 7 - walker :: INST_RETIRED: the group was never scheduled (time_running 0 of 7906288 ns): it "
                "counted nothing of the runs",
-     1, VK_NOT_OK, "walker", "INST_RETIRED", NULL, NULL, NULL, NAN, NAN},
+     1, VERDICT_NOT_OK, "walker", "INST_RETIRED", NULL, NULL, NULL, NAN, NAN},
     /* What a split group read is a comment, not a verdict. */
     {__LINE__, "# split walker :: INST_RETIRED: the group was never scheduled (time_running 0 of 7906288 ns); raw counts "
                "of repetition 1: 0 (1000 iterations), 0 (0); not judged: measured again in parts",
      0, 0, NULL, NULL, NULL, NULL, NULL, NAN, NAN},
     {__LINE__, "# info walker size=L2 :: task-clock measured 40.2500 per iteration (info rule (built-in rules "
                "(validate/expect.c):12))",
-     1, VK_INFO, "walker size=L2", "task-clock", NULL, "info", "built-in rules (validate/expect.c):12", 40.25, NAN},
+     1, VERDICT_INFO, "walker size=L2", "task-clock", NULL, "info", "built-in rules (validate/expect.c):12", 40.25, NAN},
     {__LINE__, "ok 1 - closure: mixwalk predicted from calibrated latencies # SKIP needs a stable l1_hit penalty",
-     1, VK_SKIP, NULL, NULL, NULL, NULL, NULL, NAN, NAN},
+     1, VERDICT_SKIP, NULL, NULL, NULL, NULL, NULL, NAN, NAN},
     /* A separator that runs into the directive (the space between them shared): no case, no event. */
-    {__LINE__, "ok 9 - x :: # SKIP y", 1, VK_SKIP, NULL, NULL, NULL, NULL, NULL, NAN, NAN},
+    {__LINE__, "ok 9 - x :: # SKIP y", 1, VERDICT_SKIP, NULL, NULL, NULL, NULL, NULL, NAN, NAN},
     {__LINE__, "# per-event summary (5 events):", 0, 0, NULL, NULL, NULL, NULL, NULL, NAN, NAN},
     {__LINE__, "1..16", 0, 0, NULL, NULL, NULL, NULL, NULL, NAN, NAN},
     {__LINE__, "okay 1 - not TAP", -1, 0, NULL, NULL, NULL, NULL, NULL, NAN, NAN},
