@@ -7,7 +7,7 @@
 #include "penalties/cpi.h"
 #include "penalties/models.h"
 #include "penalties/tables.h"
-#include "runs/rundir.h"
+#include "report/report.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -161,59 +161,6 @@ static void print_json(const struct cpi_stack *s, const struct counts *c, const 
     json_free(&j);
 }
 
-/* Text inside SVG: the XML specials escaped. */
-static void svg_text(FILE *f, const char *s)
-{
-    for (; *s; s++)
-        fputs(*s == '<' ? "&lt;" : *s == '>' ? "&gt;" : *s == '&' ? "&amp;" : *s == '"' ? "&quot;" : (char[2]){*s, 0}, f);
-}
-
-/* Two bars on one scale: the measured cycles, and the stack (base, components, and a positive
- * remainder hatched grey); a legend with each segment's cycles and share. */
-static int write_svg(const char *path, const struct cpi_stack *s)
-{
-    struct run_out o;
-    FILE *f = run_out_user(&o, path);
-    if (!f)
-        return -1;
-    static const char *const colors[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
-                                         "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
-    double top = fmax(s->cycles, s->explained), h = 360, y0 = 400;
-    int rows = s->n + 3;
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"760\" height=\"%d\" font-family=\"sans-serif\" "
-               "font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", rows * 18 + 60 > 440 ? rows * 18 + 60 : 440);
-    fprintf(f, "<text x=\"20\" y=\"20\" font-size=\"14\">cycle stack: ");
-    svg_text(f, s->verdict);
-    fprintf(f, "</text>\n");
-    double bh = s->cycles / top * h;
-    fprintf(f, "<rect x=\"60\" y=\"%.1f\" width=\"90\" height=\"%.1f\" fill=\"#555\"/><text x=\"60\" y=\"%.0f\">measured</text>\n",
-            y0 - bh, bh, y0 + 16);
-    double y = y0;
-    int row = 0;
-    struct { const char *name; double cycles; const char *color; } seg[CPI_MAX_COMPONENTS + 2];
-    int nseg = 0;
-    if (s->base > 0)
-        seg[nseg++] = (typeof(seg[0])){"base", s->base, "#cccccc"};
-    for (int i = 0; i < s->n; i++)
-        seg[nseg++] = (typeof(seg[0])){s->c[i].name, s->c[i].cycles, colors[i % 10]};
-    if (s->remainder > 0)
-        seg[nseg++] = (typeof(seg[0])){"unexplained", s->remainder, "#eeeeee"};
-    for (int i = 0; i < nseg; i++) {
-        double sh = seg[i].cycles > 0 ? seg[i].cycles / top * h : 0;
-        y -= sh;
-        fprintf(f, "<rect x=\"190\" y=\"%.1f\" width=\"90\" height=\"%.1f\" fill=\"%s\" stroke=\"white\"/>\n", y, sh,
-                seg[i].color);
-        fprintf(f, "<rect x=\"320\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\" stroke=\"#999\"/><text x=\"338\" "
-                   "y=\"%d\">", 40 + 18 * row, seg[i].color, 50 + 18 * row);
-        svg_text(f, seg[i].name);
-        fprintf(f, ": %.0f cycles (%.1f%%)</text>\n", seg[i].cycles, 100 * seg[i].cycles / s->cycles);
-        row++;
-    }
-    fprintf(f, "<text x=\"190\" y=\"%.0f\">stack</text>\n<text x=\"320\" y=\"%d\">measured: %.0f cycles; unexplained "
-               "%.1f%%</text>\n</svg>\n", y0 + 16, 50 + 18 * row, s->cycles, 100 * s->remainder_share);
-    return run_out_end(&o, 0);
-}
-
 static int cpi_main(int argc, char **argv)
 {
     struct cpi_args a = {.tolerance = 0.10};
@@ -256,7 +203,7 @@ static int cpi_main(int argc, char **argv)
             else
                 print_text(s, &c, pj);
             rc = s->closed ? 0 : 1;
-            if (a.svg && write_svg(a.svg, s))
+            if (a.svg && cpi_stack_svg_write(a.svg, s))
                 rc = 1;
         }
         free(s);
