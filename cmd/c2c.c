@@ -4,7 +4,7 @@
 #include "base/util.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
-#include "cmd/session.h"
+#include "runs/session.h"
 #include "core/measure.h"
 #include "host/topo.h"
 #include "microkernels/snoop_transfer.h"
@@ -169,7 +169,7 @@ static int c2c_main(int argc, char **argv)
         return 2;
     case_free(check);
     struct session s;
-    session_init(&s, &c2c_command, argc, argv);
+    session_init(&s, c2c_command.name, argc, argv);
     if (session_open(&s, a.out, a.label))
         return 2;   /* before anything is measured: the folder named is the bad input */
     session_start(&s);

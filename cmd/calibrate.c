@@ -9,7 +9,7 @@
 #include "cmd/calibrate_sim.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
-#include "cmd/session.h"
+#include "runs/session.h"
 #include "events/pfm.h"
 #include "host/clock.h"
 #include "host/cpuload.h"
@@ -300,17 +300,21 @@ static int list_recipes(bool as_json)
     return rc ? 1 : 0;
 }
 
-/* --resume RUN: the run checked, its records kept, its own options parsed again; its CPU kept
- * when the command did not name one. 0, or the exit status after a message. */
-static int resume_args(struct calibrate_args *a, struct session *s)
+/* --resume RUN: the run's own options, parsed again. */
+static int reparse(void *args, int argc, char **argv)
 {
-    int rc = session_resume(s, a->resume, a->given);
-    if (rc || (rc = cal_resume_records(&s->rs)))
-        return rc;
-    struct calibrate_args fresh = CALIBRATE_DEFAULTS;
+    struct calibrate_args *a = args, fresh = CALIBRATE_DEFAULTS;
     *a = fresh;
-    if (session_reparse(s, calibrate_option, a) || (a->list && session_foreign_command(s)))
-        return 2;
+    return cli_parse(&calibrate_command, argc, argv, calibrate_option, a, NULL);
+}
+
+/* A run of --list or of another source is none to resume; its CPU is kept when the command did
+ * not name one. */
+static int resume_check(void *args, const struct session *s)
+{
+    struct calibrate_args *a = args;
+    if (a->list)
+        return session_foreign_command(s);
     if (strcmp(a->source, "perf")) {
         pm_error("--resume %s: a calibrate --source %s run is not resumed: run it again (it counts; nothing in it "
                  "changes run to run)", s->rs.run, a->source);
@@ -324,9 +328,11 @@ static int resume_args(struct calibrate_args *a, struct session *s)
     }
     if (a->cpu_arg < 0 && cpu >= 0)
         a->cpu_arg = (int)cpu;
-    a->resume = s->rs.run;
     return 0;
 }
+
+static const struct session_resumer calibrate_resumer = {.reparse = reparse, .records = cal_resume_records,
+                                                         .check = resume_check};
 
 /* What calibrate does instead of timing the recipes, or why it cannot: --list, --source sim (its
  * own run: calibrate_sim.c), options that do not go together. The exit status, or -1 to go on
@@ -561,10 +567,10 @@ static int calibrate_main(int argc, char **argv)
     struct calibrate_args a = CALIBRATE_DEFAULTS;
     struct session s;
     const struct source *src = NULL;
-    session_init(&s, &calibrate_command, argc, argv);
+    session_init(&s, calibrate_command.name, argc, argv);
     if (cli_parse(&calibrate_command, argc, argv, calibrate_option, &a, NULL))
         return 2;
-    int status = a.resume ? resume_args(&a, &s) : 0;
+    int status = a.resume ? cli_resume(&calibrate_command, &s, a.resume, a.given, &calibrate_resumer, &a) : 0;
     if (status || (status = other_than_timing(&a, &s, &src)) >= 0) {
         session_free(&s);
         return status;

@@ -9,7 +9,7 @@
 #include "base/stop.h"
 #include "base/util.h"
 #include "cmd/options.h"
-#include "cmd/session.h"
+#include "runs/session.h"
 #include "penalties/calibrate.h"
 #include "penalties/occurrence_sim.h"
 #include <math.h>

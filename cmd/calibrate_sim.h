@@ -1,6 +1,6 @@
 #ifndef PMUCAL_CALIBRATE_SIM_H
 #define PMUCAL_CALIBRATE_SIM_H
-#include "cmd/session.h"
+#include "runs/session.h"
 #include <stdint.h>
 
 /* 'calibrate --source sim' (cmd/calibrate_sim.c, a mode of the calibrate command: it drives the engine as validate does): each wanted recipe's issue and control cases under a

@@ -11,7 +11,7 @@
 #include "base/util.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
-#include "cmd/session.h"
+#include "runs/session.h"
 #include "core/measure.h"
 #include "host/topo.h"
 #include "penalties/ceilings.h"
@@ -159,7 +159,7 @@ static int roofline_main(int argc, char **argv)
         runfile_free(&r);
     }
     struct session s;
-    session_init(&s, &roofline_command, argc, argv);
+    session_init(&s, roofline_command.name, argc, argv);
     if (session_open(&s, a.out, a.label)) {
         jread_free(given);
         return 2;

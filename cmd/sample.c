@@ -8,7 +8,7 @@
 #include "base/util.h"
 #include "cmd/commands.h"
 #include "cmd/options.h"
-#include "cmd/session.h"
+#include "runs/session.h"
 #include "core/sites.h"
 #include "host/clock.h"
 #include "host/cpuload.h"
@@ -346,7 +346,7 @@ static int sample_main(int argc, char **argv)
         case_free(x.c);
         return 2;
     }
-    session_init(&x.s, &sample_command, argc, argv);
+    session_init(&x.s, sample_command.name, argc, argv);
     if (session_open(&x.s, x.a.o.out, x.a.o.label ? x.a.o.label : "sample"))
         goto out;
     x.e.cpu = cpuload_choose(x.a.o.cpu, &x.a.o.cpu_busy);

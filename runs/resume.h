@@ -48,6 +48,18 @@ int resume_cases(struct resume *r, struct case_ *const *cases, int n);
 void resume_manifest(const struct resume *r, struct json *j);
 void resume_free(struct resume *r);
 
+/* An input file a run may need again (validate's -e list file and --expect): copied into the run
+ * folder dir as name when the run starts (path read as what, for messages), so a --resume reads
+ * that copy, never the path its manifest names (a run folder is data: whoever made it could name
+ * any file of the machine). -1 after a message. */
+int resume_keep_input(const char *dir, const char *path, const char *what, const char *name);
+/* The copy resume_keep_input made, read from the resumed folder without following a link: its
+ * text and "RUN/name" (for messages) into *text and *origin (the caller frees both). Without the
+ * copy: -1 with a message naming option when required, else 0 with *text NULL. -1 after a message
+ * when it cannot be read. */
+int resume_read_input(const struct resume *r, const char *name, const char *option, bool required, char **text,
+                      char **origin);
+
 /* One finished case into RUN/cases.done ("INDEX<TAB>LABEL" a line, appended and flushed): what
  * --resume keeps. -1 with a message when it cannot be written. */
 int cases_done_append(const char *run, int index, const char *label);
