@@ -15,7 +15,7 @@
 #include "host/cpuload.h"
 #include "host/geometry.h"
 #include "host/topo.h"
-#include "penalties/calibrate.h"
+#include "penalties/penalty_fit.h"
 #include "penalties/curve.h"
 #include "penalties/models.h"
 #include "penalties/occurrence_sim.h"
@@ -409,7 +409,7 @@ static void begin_doc(struct json *doc, const struct cal *k, const struct calibr
 }
 
 /* Every wanted recipe measured and fitted into ps (*np of them): one pass over the recipes a run
- * (penalties/calibrate.h), a progress line a recipe in the first and a line a pass after it, then
+ * (penalties/penalty_fit.h), a progress line a recipe in the first and a line a pass after it, then
  * each figure; the number that could not be measured (the run failed). */
 static int measure_recipes(struct cal *k, const struct calibrate_args *a, struct penalty *ps, int *np)
 {

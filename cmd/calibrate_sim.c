@@ -10,7 +10,7 @@
 #include "base/util.h"
 #include "cmd/options.h"
 #include "runs/session.h"
-#include "penalties/calibrate.h"
+#include "penalties/penalty_fit.h"
 #include "penalties/occurrence_sim.h"
 #include <math.h>
 #include <stdio.h>

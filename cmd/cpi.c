@@ -4,7 +4,7 @@
 #include "base/util.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
-#include "penalties/cpi.h"
+#include "penalties/cycle_stack.h"
 #include "penalties/models.h"
 #include "penalties/tables.h"
 #include "report/report.h"

@@ -7,7 +7,7 @@
 #include "cmd/commands.h"
 #include "events/vendor.h"
 #include "runs/runfile.h"
-#include "validate/replay.h"
+#include "validate/rejudge.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

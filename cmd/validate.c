@@ -9,8 +9,8 @@
 #include "runs/ktap.h"
 #include "host/clock.h"
 #include "host/cpuload.h"
-#include "validate/classify.h"
-#include "validate/replay.h"
+#include "validate/event_fit.h"
+#include "validate/rejudge.h"
 #include "validate/sweep.h"
 #include <stdio.h>
 #include <stdlib.h>

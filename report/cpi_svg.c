@@ -1,5 +1,5 @@
 /* pmucal cpi --svg: the cycle stack drawn beside the cycles measured. */
-#include "penalties/cpi.h"
+#include "penalties/cycle_stack.h"
 #include "report/report.h"
 #include <math.h>
 

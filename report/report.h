@@ -6,7 +6,7 @@
 #define PMUCAL_REPORT_H
 #include "base/jread.h"
 #include "runs/runfile.h"
-#include "validate/compare.h"
+#include "validate/run_diff.h"
 #include <stdbool.h>
 #include <stdio.h>
 

@@ -1,5 +1,5 @@
 /* --resume RUN: an interrupted (or crashed) run folder completed by the same build on the same
- * host. What finished is kept (validate judges its records again: validate/replay.h; calibrate
+ * host. What finished is kept (validate judges its records again: validate/rejudge.h; calibrate
  * rebuilds its cases from them: penalties/calibrate_resume.c); the rest is measured. The checks
  * that refuse a folder live here, so every command that resumes refuses alike. */
 #ifndef PMUCAL_RESUME_H

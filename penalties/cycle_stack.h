@@ -2,8 +2,8 @@
  * sum over penalties of occurrences x penalty + an unexplained remainder, and whether that
  * remainder is small enough for the stack to close. The counts come from 'perf stat -x,' CSV or
  * from a results folder; the penalties from a calibration's penalties.json. */
-#ifndef PMUCAL_CPI_H
-#define PMUCAL_CPI_H
+#ifndef PMUCAL_CYCLE_STACK_H
+#define PMUCAL_CYCLE_STACK_H
 #include "base/jread.h"
 #include <stdbool.h>
 

@@ -1,4 +1,4 @@
-#include "penalties/cpi.h"
+#include "penalties/cycle_stack.h"
 #include "base/stats.h"
 #include "base/util.h"
 #include "penalties/models.h"
