@@ -6,9 +6,9 @@
 #include "base/util.h"
 #include "base/version.h"
 #include "cmd/calibrate.h"
-#include "cmd/calibrate_sim.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "cmd/options.h"
 #include "runs/session.h"
 #include "events/pfm.h"
 #include "host/clock.h"
@@ -18,6 +18,7 @@
 #include "penalties/penalty_fit.h"
 #include "penalties/curve.h"
 #include "penalties/models.h"
+#include "penalties/occurrence_check.h"
 #include "penalties/occurrence_sim.h"
 #include "penalties/recipes.h"
 #include "penalties/tables.h"
@@ -334,8 +335,42 @@ static int resume_check(void *args, const struct session *s)
 static const struct session_resumer calibrate_resumer = {.reparse = reparse, .records = cal_resume_records,
                                                          .check = resume_check};
 
+/* calibrate --source sim, its own run (never resumed): the counting source's engine, built from
+ * the options as validate's is, wired to penalties/occurrence_check.h's check in a new folder
+ * under the command as typed. */
+static int calibrate_sim(const struct calibrate_args *a, struct session *sess)
+{
+    struct measure_cli o;
+    measure_cli_init(&o);
+    o.source = a->source;
+    o.m.repetitions = a->reps_given ? a->o.repetitions : 3;
+    o.m.iters = a->iters;
+    struct engine eng;
+    memset(&eng, 0, sizeof(eng));
+    struct event_spec *events;
+    int nevents, status = 0;
+    if (measure_cli_engine(&o, &eng, &events, &nevents))
+        return 2;
+    /* Checked; now the source may move the work elsewhere (sim: this command under valgrind). */
+    int prep = measure_cli_prepare(&o, &eng, sess->argc, sess->argv, &status);
+    if (prep != SOURCE_CONTINUE || session_open(sess, a->out, a->label ? a->label : "calibrate-sim")) {
+        status = prep == SOURCE_DONE ? status : 2;
+    } else {
+        struct occurrence_check_args ca = {.eng = &eng, .events = events, .nevents = nevents, .source = o.source,
+                                           .events_text = measure_cli_events(&o, eng.src),
+                                           .expectations = o.auto_expect, .repetitions = o.m.repetitions,
+                                           .only = a->only, .nonly = a->nonly};
+        status = occurrence_check_run(&ca, sess);
+    }
+    engine_free_events(events, nevents);
+    engine_free(&eng);
+    measure_cli_tables_free(&o);
+    free(o.auto_expect);
+    return status;
+}
+
 /* What calibrate does instead of timing the recipes, or why it cannot: --list, --source sim (its
- * own run: calibrate_sim.c), options that do not go together. The exit status, or -1 to go on
+ * own run: calibrate_sim), options that do not go together. The exit status, or -1 to go on
  * timing with *src. */
 static int other_than_timing(const struct calibrate_args *a, struct session *s, const struct source **src)
 {
@@ -350,10 +385,7 @@ static int other_than_timing(const struct calibrate_args *a, struct session *s, 
         if (a->timing_option)
             return cli_usage_error(&calibrate_command, "%s times the cases: it has no meaning with --source %s, "
                                    "which counts them (give -r, --iters, --recipe)", a->timing_option, a->source);
-        struct cal_sim_args sa = {.source = a->source, .repetitions = a->reps_given ? a->o.repetitions : 3,
-                                  .iters = a->iters, .only = a->only, .nonly = a->nonly, .label = a->label,
-                                  .out = a->out};
-        return calibrate_sim(&sa, s);
+        return calibrate_sim(a, s);
     }
     if (strcmp((*src)->name, "perf"))
         return cli_usage_error(&calibrate_command, "--source %s: calibrate times its cases with the perf source and "
