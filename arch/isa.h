@@ -51,7 +51,7 @@
  *       variants ISA_TRIAD_CHOICES/DEFAULT/HELP/MATRIX, and isa_triad_variants[] (below)
  *     isa_cpu_relax(), isa_flush_line(p), isa_flush_done()
  *
- * The code emitter, for the code-shaped kernels (generators/gen.h, arch/<ARCH>/kernels/)
+ * The code emitter, for the code-shaped kernels (generators/codegen.h, arch/<ARCH>/kernels/)
  *     struct emit, struct code, emit_init/label/bind/finish, one emit_* per instruction kind,
  *     emit_loop_test (the loop test in the generated functions' calling convention),
  *     emit_map (write, then execute: never both), code_unmap, emit_write_asm (objdump's syntax),

@@ -1,28 +1,19 @@
 /* pmucal c2c: one-way core-to-core line transfer latency for every ordered pair of CPUs, from the
  * snoop kernel (the writer modifies a segment, the reader walks it with dependent loads). */
 #include "base/stop.h"
-#include "base/subprocess.h"
 #include "base/util.h"
-#include "base/version.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
-#include "cmd/session.h"
+#include "runs/session.h"
 #include "core/measure.h"
-#include "host/clock.h"
 #include "host/topo.h"
 #include "microkernels/snoop_transfer.h"
-#include "runs/rundir.h"
-#include "runs/runfile.h"
-#include <errno.h>
-#include <math.h>
+#include "report/report.h"
+#include "runs/c2c_csv.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-#include <time.h>
 
 static int c2c_main(int argc, char **argv);
 
@@ -58,87 +49,6 @@ const struct command c2c_command = {
     .examples = "  pmucal c2c\n"
                 "  pmucal c2c --cpus 0,1 --mode shared -r 9\n",
 };
-
-struct cell {
-    int from, to;
-    bool measured;
-    struct stats cycles;
-    double ghz;               /* core clock measured around this pair's measurement: its ns */
-};
-
-/* Through the run folder's writer (runs/rundir.h): a link planted at c2c.csv is replaced, never
- * written through. */
-static int write_csv(const char *dir, const struct cell *cells, int n)
-{
-    struct run_out out;
-    FILE *f = run_out_begin(&out, dir, "c2c.csv");
-    if (!f)
-        return -1;
-    fprintf(f, "%s\n", c2c_csv_header);
-    for (int i = 0; i < n; i++) {
-        const struct cell *c = &cells[i];
-        fprintf(f, "%d,%d,%s,%.2f,%.2f,%.2f,%.2f,%zu\n", c->from, c->to,
-                topo_relation_name(topo_relation(c->from, c->to)), c->cycles.median, c->cycles.min, c->cycles.mad,
-                c->cycles.median / c->ghz, c->cycles.n);
-    }
-    return run_out_commit(&out);
-}
-
-static bool have_gnuplot(void)
-{
-    char *argv[] = {"gnuplot", "--version", NULL};
-    return spawn_run(argv, NULL) == 0;
-}
-
-/* A heatmap of the matrix in ns: gnuplot reads the CSV itself, one cell per pair. It runs in the
- * results folder, so the script names no path; the title is a single-quoted gnuplot string. */
-static int write_svg(const char *dir, const int *cpus, int ncpu, const char *title)
-{
-    struct run_out out;
-    FILE *f = run_out_begin(&out, dir, "c2c.gp");
-    if (!f)
-        return -1;
-    char *quoted = gnuplot_quote(title);
-    fprintf(f, "set terminal svg size %d,%d dynamic background rgb 'white'\n", 320 + 60 * ncpu, 240 + 60 * ncpu);
-    fprintf(f, "set output 'c2c.svg'\n");
-    fprintf(f, "set datafile separator ','\nset title %s noenhanced\n", quoted);
-    free(quoted);
-    fprintf(f, "set xlabel 'to CPU (reader)'\nset ylabel 'from CPU (writer)'\nset cblabel 'ns, median'\n");
-    fprintf(f, "set xtics (");
-    for (int i = 0; i < ncpu; i++)
-        fprintf(f, "%s'%d' %d", i ? ", " : "", cpus[i], i);
-    fprintf(f, ")\nset ytics (");
-    for (int i = 0; i < ncpu; i++)
-        fprintf(f, "%s'%d' %d", i ? ", " : "", cpus[i], i);
-    fprintf(f, ")\nset xrange [-0.5:%d.5]\nset yrange [%d.5:-0.5]\nset palette defined (0 'white', 1 'orange', 2 'red')\nset cbrange [0:*]\n",
-            ncpu - 1, ncpu - 1);
-    /* Map OS indexes to positions so any --cpus list plots as a dense square. */
-    fprintf(f, "pos(c) = ");
-    for (int i = 0; i < ncpu; i++)
-        fprintf(f, "c == %d ? %d : ", cpus[i], i);
-    fprintf(f, "NaN\n");
-    /* Boxes, not 'with image': the diagonal has no cell, and an image needs a full grid. */
-    fprintf(f, "set style fill solid 1.0 border rgb 'gray'\n");
-    fprintf(f, "plot 'c2c.csv' skip 1 using (pos($2)):(pos($1)):(0.5):(0.5):7 with boxxyerror fc palette notitle, \\\n"
-               "     '' skip 1 using (pos($2)):(pos($1)):(sprintf('%%.1f', $7)) with labels notitle\n");
-    /* gnuplot makes c2c.svg and gnuplot.err by name in the folder: what was there is removed
-     * first, a planted link included, so it makes new files instead of writing through one. */
-    if (run_out_commit(&out) || run_file_clear(dir, "gnuplot.err") || run_file_clear(dir, "c2c.svg"))
-        return -1;
-    char *argv[] = {"gnuplot", "c2c.gp", NULL};
-    struct spawn_opts so = {.cwd = dir, .err_path = "gnuplot.err", .timeout_ms = 60000};
-    int rc = spawn_run(argv, &so);
-    char *err = xasprintf("%s/gnuplot.err", dir);
-    struct stat st;
-    if (rc == 0 && !stat(err, &st) && st.st_size == 0)
-        unlink(err);
-    free(err);
-    if (rc != 0) {
-        pm_error("gnuplot failed drawing %s/c2c.svg (see %s/gnuplot.err); the CSV is written", dir, dir);
-        return -1;
-    }
-    return 0;
-}
 
 static int parse_cpus(const char *list, int *cpus, int max)
 {
@@ -204,81 +114,22 @@ static int c2c_option(void *ctx, int key, const char *v)
     return rc;
 }
 
-/* Every ordered pair of the CPUs measured into cells, in order, until a pair fails or a stop;
- * 1 when a pair could not be measured, else 0. *ncell: the pairs measured. */
-static int measure_pairs(const struct c2c_args *a, const int *cpus, int ncpu, struct cell *cells, int *ncell)
-{
-    int rc = 0;
-    for (int x = 0; x < ncpu && !rc && !stop_requested(); x++)
-        for (int y = 0; y < ncpu && !rc && !stop_requested(); y++) {
-            if (x == y)
-                continue;
-            struct cell *c = &cells[*ncell];
-            c->from = cpus[x];
-            c->to = cpus[y];
-            char *text = xasprintf("mode=%s size=%s init_cpu=%d writer_cpu=%d run_cpu=%d", a->mode, a->size, cpus[y],
-                                   cpus[x], cpus[y]);
-            struct quantities q;
-            pm_note("c2c: CPU %d -> CPU %d (%s)", c->from, c->to, topo_relation_name(topo_relation(c->from, c->to)));
-            if (snoop_measure_cycles(text, &a->o, &c->cycles, &c->ghz, &q) && !stop_requested())
-                rc = 1;
-            free(text);
-            if (stop_requested())
-                break;
-            *ncell += !rc;
-        }
-    return rc;
-}
-
-/* The matrix (rows FROM, columns TO) and the list of pairs, on stdout. */
-static void print_matrix(const struct c2c_args *a, const int *cpus, int ncpu, const struct cell *cells, int ncell)
-{
-    printf("one-way line transfer latency, mode %s, segment %s, %d repetitions; core clock %.3f GHz at the start, "
-           "ns at the clock measured around each pair\n", a->mode, a->size, a->o.repetitions, clock_get()->core_hz / 1e9);
-    printf("median core cycles (ns); rows: from CPU (writer), columns: to CPU (reader)\n%8s", "from\\to");
-    for (int y = 0; y < ncpu; y++)
-        printf(" %16d", cpus[y]);
-    printf("\n");
-    for (int x = 0; x < ncpu; x++) {
-        printf("%8d", cpus[x]);
-        for (int y = 0; y < ncpu; y++) {
-            const struct cell *c = NULL;
-            for (int k = 0; k < ncell; k++)
-                if (cells[k].from == cpus[x] && cells[k].to == cpus[y])
-                    c = &cells[k];
-            if (!c)
-                printf(" %16s", "-");
-            else {
-                char buf[40];
-                snprintf(buf, sizeof(buf), "%.1f (%.1f)", c->cycles.median, c->cycles.median / c->ghz);
-                printf(" %16s", buf);
-            }
-        }
-        printf("\n");
-    }
-    printf("pairs:\n");
-    for (int k = 0; k < ncell; k++)
-        printf("  %d -> %d  %-14s median %.1f cycles, min %.1f, MAD %.1f, %.1f ns\n", cells[k].from, cells[k].to,
-               topo_relation_name(topo_relation(cells[k].from, cells[k].to)), cells[k].cycles.median,
-               cells[k].cycles.min, cells[k].cycles.mad, cells[k].cycles.median / cells[k].ghz);
-}
-
 /* c2c.csv, and c2c.svg when every pair was measured (whole) and no stop came; 1 when one could
  * not be written, else 0. */
-static int write_outputs(const char *dir, const struct c2c_args *a, const int *cpus, int ncpu, const struct cell *cells,
-                         int ncell, bool whole)
+static int write_outputs(const char *dir, const struct c2c_args *a, const int *cpus, int ncpu,
+                         const struct snoop_pair *cells, int ncell, bool whole)
 {
     int rc = 0;
-    if (write_csv(dir, cells, ncell))
+    if (c2c_csv_write(dir, cells, ncell))
         rc = 1;
     else
         printf("wrote %s/c2c.csv\n", dir);
     if (!rc && whole && !stop_requested()) {
-        if (!have_gnuplot())
+        if (!c2c_have_gnuplot())
             pm_warn("gnuplot is not installed (Debian package gnuplot-nox): no c2c.svg, the CSV is written");
         else {
             char *title = xasprintf("one-way line transfer latency (%s), ns", a->mode);
-            if (write_svg(dir, cpus, ncpu, title))
+            if (c2c_heatmap_write(dir, cpus, ncpu, title))
                 rc = 1;
             else
                 printf("wrote %s/c2c.svg\n", dir);
@@ -318,13 +169,13 @@ static int c2c_main(int argc, char **argv)
         return 2;
     case_free(check);
     struct session s;
-    session_init(&s, &c2c_command, argc, argv);
+    session_init(&s, c2c_command.name, argc, argv);
     if (session_open(&s, a.out, a.label))
         return 2;   /* before anything is measured: the folder named is the bad input */
     session_start(&s);
-    struct cell *cells = xcalloc((size_t)(ncpu * ncpu), sizeof(*cells));
-    int ncell = 0, rc = measure_pairs(&a, cpus, ncpu, cells, &ncell);
-    print_matrix(&a, cpus, ncpu, cells, ncell);
+    struct snoop_pair *cells = xcalloc((size_t)(ncpu * ncpu), sizeof(*cells));
+    int ncell = 0, rc = snoop_measure_pairs(a.mode, a.size, &a.o, cpus, ncpu, cells, &ncell);
+    c2c_print_matrix(a.mode, a.size, a.o.repetitions, cpus, ncpu, cells, ncell);
     if (write_outputs(s.dir.path, &a, cpus, ncpu, cells, ncell, !rc))
         rc = 1;
     free(cells);

@@ -6,18 +6,19 @@
 #include "base/util.h"
 #include "base/version.h"
 #include "cmd/calibrate.h"
-#include "cmd/calibrate_sim.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
-#include "cmd/session.h"
+#include "cmd/options.h"
+#include "runs/session.h"
 #include "events/pfm.h"
 #include "host/clock.h"
 #include "host/cpuload.h"
 #include "host/geometry.h"
 #include "host/topo.h"
-#include "penalties/calibrate.h"
+#include "penalties/penalty_fit.h"
 #include "penalties/curve.h"
 #include "penalties/models.h"
+#include "penalties/occurrence_check.h"
 #include "penalties/occurrence_sim.h"
 #include "penalties/recipes.h"
 #include "penalties/tables.h"
@@ -300,17 +301,21 @@ static int list_recipes(bool as_json)
     return rc ? 1 : 0;
 }
 
-/* --resume RUN: the run checked, its records kept, its own options parsed again; its CPU kept
- * when the command did not name one. 0, or the exit status after a message. */
-static int resume_args(struct calibrate_args *a, struct session *s)
+/* --resume RUN: the run's own options, parsed again. */
+static int reparse(void *args, int argc, char **argv)
 {
-    int rc = session_resume(s, a->resume, a->given);
-    if (rc || (rc = cal_resume_records(&s->rs)))
-        return rc;
-    struct calibrate_args fresh = CALIBRATE_DEFAULTS;
+    struct calibrate_args *a = args, fresh = CALIBRATE_DEFAULTS;
     *a = fresh;
-    if (session_reparse(s, calibrate_option, a) || (a->list && session_foreign_command(s)))
-        return 2;
+    return cli_parse(&calibrate_command, argc, argv, calibrate_option, a, NULL);
+}
+
+/* A run of --list or of another source is none to resume; its CPU is kept when the command did
+ * not name one. */
+static int resume_check(void *args, const struct session *s)
+{
+    struct calibrate_args *a = args;
+    if (a->list)
+        return session_foreign_command(s);
     if (strcmp(a->source, "perf")) {
         pm_error("--resume %s: a calibrate --source %s run is not resumed: run it again (it counts; nothing in it "
                  "changes run to run)", s->rs.run, a->source);
@@ -324,12 +329,48 @@ static int resume_args(struct calibrate_args *a, struct session *s)
     }
     if (a->cpu_arg < 0 && cpu >= 0)
         a->cpu_arg = (int)cpu;
-    a->resume = s->rs.run;
     return 0;
 }
 
+static const struct session_resumer calibrate_resumer = {.reparse = reparse, .records = cal_resume_records,
+                                                         .check = resume_check};
+
+/* calibrate --source sim, its own run (never resumed): the counting source's engine, built from
+ * the options as validate's is, wired to penalties/occurrence_check.h's check in a new folder
+ * under the command as typed. */
+static int calibrate_sim(const struct calibrate_args *a, struct session *sess)
+{
+    struct measure_cli o;
+    measure_cli_init(&o);
+    o.source = a->source;
+    o.m.repetitions = a->reps_given ? a->o.repetitions : 3;
+    o.m.iters = a->iters;
+    struct engine eng;
+    memset(&eng, 0, sizeof(eng));
+    struct event_spec *events;
+    int nevents, status = 0;
+    if (measure_cli_engine(&o, &eng, &events, &nevents))
+        return 2;
+    /* Checked; now the source may move the work elsewhere (sim: this command under valgrind). */
+    int prep = measure_cli_prepare(&o, &eng, sess->argc, sess->argv, &status);
+    if (prep != SOURCE_CONTINUE || session_open(sess, a->out, a->label ? a->label : "calibrate-sim")) {
+        status = prep == SOURCE_DONE ? status : 2;
+    } else {
+        struct occurrence_check_args ca = {.eng = &eng, .events = events, .nevents = nevents, .source = o.source,
+                                           .events_text = measure_cli_events(&o, eng.src),
+                                           .expectations = o.auto_expect, .repetitions = o.m.repetitions,
+                                           .only = a->only, .nonly = a->nonly};
+        status = occurrence_check_run(&ca, sess);
+    }
+    engine_free_events(events, nevents);
+    engine_free(&eng);
+    measure_cli_tables_free(&o);
+    free(o.auto_expect);
+    return status;
+}
+
 /* What calibrate does instead of timing the recipes, or why it cannot: --list, --source sim (its
- * own run: calibrate_sim.c), options that do not go together. The exit status, or -1 to go on
+ * own run: calibrate_sim), options that do not go together. The exit status, or -1 to go on
  * timing with *src. */
 static int other_than_timing(const struct calibrate_args *a, struct session *s, const struct source **src)
 {
@@ -344,10 +385,7 @@ static int other_than_timing(const struct calibrate_args *a, struct session *s, 
         if (a->timing_option)
             return cli_usage_error(&calibrate_command, "%s times the cases: it has no meaning with --source %s, "
                                    "which counts them (give -r, --iters, --recipe)", a->timing_option, a->source);
-        struct cal_sim_args sa = {.source = a->source, .repetitions = a->reps_given ? a->o.repetitions : 3,
-                                  .iters = a->iters, .only = a->only, .nonly = a->nonly, .label = a->label,
-                                  .out = a->out};
-        return calibrate_sim(&sa, s);
+        return calibrate_sim(a, s);
     }
     if (strcmp((*src)->name, "perf"))
         return cli_usage_error(&calibrate_command, "--source %s: calibrate times its cases with the perf source and "
@@ -403,7 +441,7 @@ static void begin_doc(struct json *doc, const struct cal *k, const struct calibr
 }
 
 /* Every wanted recipe measured and fitted into ps (*np of them): one pass over the recipes a run
- * (penalties/calibrate.h), a progress line a recipe in the first and a line a pass after it, then
+ * (penalties/penalty_fit.h), a progress line a recipe in the first and a line a pass after it, then
  * each figure; the number that could not be measured (the run failed). */
 static int measure_recipes(struct cal *k, const struct calibrate_args *a, struct penalty *ps, int *np)
 {
@@ -561,10 +599,10 @@ static int calibrate_main(int argc, char **argv)
     struct calibrate_args a = CALIBRATE_DEFAULTS;
     struct session s;
     const struct source *src = NULL;
-    session_init(&s, &calibrate_command, argc, argv);
+    session_init(&s, calibrate_command.name, argc, argv);
     if (cli_parse(&calibrate_command, argc, argv, calibrate_option, &a, NULL))
         return 2;
-    int status = a.resume ? resume_args(&a, &s) : 0;
+    int status = a.resume ? cli_resume(&calibrate_command, &s, a.resume, a.given, &calibrate_resumer, &a) : 0;
     if (status || (status = other_than_timing(&a, &s, &src)) >= 0) {
         session_free(&s);
         return status;

@@ -6,7 +6,7 @@
 #include "core/source.h"
 #include "runs/rundir.h"
 #include "runs/runfile.h"
-#include "validate/classify.h"
+#include "validate/event_fit.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,6 @@
 #include "cmd/cli.h"
 #include "base/util.h"
+#include "runs/session.h"
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -127,6 +128,14 @@ int cli_usage_error(const struct command *c, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, " (see 'pmucal %s --help')\n", c->name);
     return 2;
+}
+
+int cli_resume(const struct command *c, struct session *s, const char *run, int given, const struct session_resumer *how,
+               void *args)
+{
+    if (given)
+        return cli_usage_error(c, "--resume takes no other option: the run's own options come from its manifest");
+    return session_resume(s, run, how, args);
 }
 
 const char *cli_option_name(const struct command *c, int key)

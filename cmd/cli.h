@@ -55,5 +55,12 @@ int cli_number(const struct command *c, const char *opt, const char *v, unsigned
                unsigned long long *out);
 /* "--name" or "-k" of the option with this key, for messages. */
 const char *cli_option_name(const struct command *c, int key);
+/* --resume RUN, taken alone (given: how many other options came with it, a usage error), then
+ * runs/session.h's one resume path with what the command gives (how, into its args). 0, or the
+ * exit status after a message. */
+struct session;
+struct session_resumer;
+int cli_resume(const struct command *c, struct session *s, const char *run, int given, const struct session_resumer *how,
+               void *args);
 
 #endif

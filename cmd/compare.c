@@ -6,7 +6,7 @@
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "report/report.h"
-#include "validate/compare.h"
+#include "validate/run_diff.h"
 #include "validate/sample_compare.h"
 #include <math.h>
 #include <stdio.h>

@@ -4,10 +4,10 @@
 #include "base/util.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
-#include "penalties/cpi.h"
+#include "penalties/cycle_stack.h"
 #include "penalties/models.h"
 #include "penalties/tables.h"
-#include "runs/rundir.h"
+#include "report/report.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -104,116 +104,6 @@ static int cpi_option(void *ctx, int key, const char *v)
     return 0;
 }
 
-static void print_text(const struct cpi_stack *s, const struct counts *c, const char *pj)
-{
-    printf("cycle stack of %s, penalties from %s\n", c->origin, pj);
-    printf("  %-22s %-40s %14s %10s %14s %7s\n", "component", "count", "occurrences", "penalty", "cycles", "share");
-    if (s->base_cpi > 0)
-        printf("  %-22s %-40s %14.6g %10.3f %14.1f %6.1f%%\n", "base", s->instructions_counter, s->instructions,
-               s->base_cpi, s->base, 100 * s->base / s->cycles);
-    for (int i = 0; i < s->n; i++)
-        printf("  %-22s %-40s %14.6g %10.2f %14.1f %6.1f%%\n", s->c[i].name, s->c[i].counter, s->c[i].count,
-               s->c[i].penalty, s->c[i].cycles, 100 * s->c[i].share);
-    printf("  %-22s %-40s %14s %10s %14.1f %6.1f%%\n", "unexplained", "", "", "", s->remainder,
-           100 * s->remainder_share);
-    printf("  %-22s %-40s %14s %10s %14.1f\n", "measured", s->cycles_counter, "", "", s->cycles);
-    for (int i = 0; i < s->skipped && i < CPI_MAX_COMPONENTS; i++)
-        printf("  left out: %s\n", s->skipped_why[i]);
-    printf("closure: %s\n", s->verdict);
-}
-
-static void print_json(const struct cpi_stack *s, const struct counts *c, const char *pj)
-{
-    struct json j;
-    json_init(&j);
-    json_object_begin(&j, NULL);
-    json_string(&j, "counts", c->origin);
-    json_string(&j, "penalties", pj);
-    json_number(&j, "cycles", s->cycles);
-    json_string(&j, "cycles_counter", s->cycles_counter);
-    json_number(&j, "instructions", s->base_cpi > 0 ? s->instructions : NAN);
-    json_number(&j, "base_cpi", s->base_cpi);
-    json_number(&j, "base", s->base);
-    json_array_begin(&j, "components");
-    for (int i = 0; i < s->n; i++) {
-        json_object_begin(&j, NULL);
-        json_string(&j, "name", s->c[i].name);
-        json_string(&j, "counter", s->c[i].counter);
-        json_number(&j, "occurrences", s->c[i].count);
-        json_number(&j, "penalty", s->c[i].penalty);
-        json_number(&j, "cycles", s->c[i].cycles);
-        json_number(&j, "share", s->c[i].share);
-        json_object_end(&j);
-    }
-    json_array_end(&j);
-    json_array_begin(&j, "left_out");
-    for (int i = 0; i < s->skipped && i < CPI_MAX_COMPONENTS; i++)
-        json_string(&j, NULL, s->skipped_why[i]);
-    json_array_end(&j);
-    json_number(&j, "explained", s->explained);
-    json_number(&j, "remainder", s->remainder);
-    json_number(&j, "remainder_share", s->remainder_share);
-    json_number(&j, "tolerance", s->tolerance);
-    json_bool(&j, "closed", s->closed);
-    json_string(&j, "verdict", s->verdict);
-    json_object_end(&j);
-    json_write_line(&j, stdout);
-    json_free(&j);
-}
-
-/* Text inside SVG: the XML specials escaped. */
-static void svg_text(FILE *f, const char *s)
-{
-    for (; *s; s++)
-        fputs(*s == '<' ? "&lt;" : *s == '>' ? "&gt;" : *s == '&' ? "&amp;" : *s == '"' ? "&quot;" : (char[2]){*s, 0}, f);
-}
-
-/* Two bars on one scale: the measured cycles, and the stack (base, components, and a positive
- * remainder hatched grey); a legend with each segment's cycles and share. */
-static int write_svg(const char *path, const struct cpi_stack *s)
-{
-    struct run_out o;
-    FILE *f = run_out_user(&o, path);
-    if (!f)
-        return -1;
-    static const char *const colors[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
-                                         "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
-    double top = fmax(s->cycles, s->explained), h = 360, y0 = 400;
-    int rows = s->n + 3;
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"760\" height=\"%d\" font-family=\"sans-serif\" "
-               "font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", rows * 18 + 60 > 440 ? rows * 18 + 60 : 440);
-    fprintf(f, "<text x=\"20\" y=\"20\" font-size=\"14\">cycle stack: ");
-    svg_text(f, s->verdict);
-    fprintf(f, "</text>\n");
-    double bh = s->cycles / top * h;
-    fprintf(f, "<rect x=\"60\" y=\"%.1f\" width=\"90\" height=\"%.1f\" fill=\"#555\"/><text x=\"60\" y=\"%.0f\">measured</text>\n",
-            y0 - bh, bh, y0 + 16);
-    double y = y0;
-    int row = 0;
-    struct { const char *name; double cycles; const char *color; } seg[CPI_MAX_COMPONENTS + 2];
-    int nseg = 0;
-    if (s->base > 0)
-        seg[nseg++] = (typeof(seg[0])){"base", s->base, "#cccccc"};
-    for (int i = 0; i < s->n; i++)
-        seg[nseg++] = (typeof(seg[0])){s->c[i].name, s->c[i].cycles, colors[i % 10]};
-    if (s->remainder > 0)
-        seg[nseg++] = (typeof(seg[0])){"unexplained", s->remainder, "#eeeeee"};
-    for (int i = 0; i < nseg; i++) {
-        double sh = seg[i].cycles > 0 ? seg[i].cycles / top * h : 0;
-        y -= sh;
-        fprintf(f, "<rect x=\"190\" y=\"%.1f\" width=\"90\" height=\"%.1f\" fill=\"%s\" stroke=\"white\"/>\n", y, sh,
-                seg[i].color);
-        fprintf(f, "<rect x=\"320\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\" stroke=\"#999\"/><text x=\"338\" "
-                   "y=\"%d\">", 40 + 18 * row, seg[i].color, 50 + 18 * row);
-        svg_text(f, seg[i].name);
-        fprintf(f, ": %.0f cycles (%.1f%%)</text>\n", seg[i].cycles, 100 * seg[i].cycles / s->cycles);
-        row++;
-    }
-    fprintf(f, "<text x=\"190\" y=\"%.0f\">stack</text>\n<text x=\"320\" y=\"%d\">measured: %.0f cycles; unexplained "
-               "%.1f%%</text>\n</svg>\n", y0 + 16, 50 + 18 * row, s->cycles, 100 * s->remainder_share);
-    return run_out_end(&o, 0);
-}
-
 static int cpi_main(int argc, char **argv)
 {
     struct cpi_args a = {.tolerance = 0.10};
@@ -252,11 +142,11 @@ static int cpi_main(int argc, char **argv)
         struct cpi_stack *s = xmalloc(sizeof(*s));
         if (!cpi_build(s, &c, doc, a.model, a.base_cpi, a.core_ghz, a.tolerance)) {
             if (a.json)
-                print_json(s, &c, pj);
+                cpi_stack_print_json(s, &c, pj);
             else
-                print_text(s, &c, pj);
+                cpi_stack_print(s, &c, pj);
             rc = s->closed ? 0 : 1;
-            if (a.svg && write_svg(a.svg, s))
+            if (a.svg && cpi_stack_svg_write(a.svg, s))
                 rc = 1;
         }
         free(s);

@@ -5,7 +5,7 @@
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "events/catalog.h"
-#include "events/modeldiff.h"
+#include "events/table_diff.h"
 #include "events/pfm.h"
 #include "events/vendor.h"
 #include <ctype.h>

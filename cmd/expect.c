@@ -8,7 +8,7 @@
 #include "events/catalog.h"
 #include "events/perfsyntax.h"
 #include "events/pfm.h"
-#include "validate/expect.h"
+#include "validate/rules.h"
 #include <dirent.h>
 #include <libgen.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "core/measure.h"
-#include "generators/gen.h"
+#include "generators/codegen.h"
 #include "runs/rundir.h"
 #include <errno.h>
 #include <stdio.h>

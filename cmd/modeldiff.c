@@ -2,7 +2,7 @@
 #include "base/util.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
-#include "events/modeldiff.h"
+#include "events/table_diff.h"
 #include <stdio.h>
 #include <string.h>
 

@@ -8,7 +8,7 @@
 #include "events/vendor.h"
 #include "runs/record.h"
 #include "runs/runfile.h"
-#include "validate/replay.h"
+#include "validate/rejudge.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,11 +8,12 @@
 #include "base/util.h"
 #include "cmd/commands.h"
 #include "cmd/options.h"
-#include "cmd/session.h"
+#include "runs/session.h"
 #include "core/sites.h"
 #include "host/clock.h"
 #include "host/cpuload.h"
 #include "host/topo.h"
+#include "runs/sample_record.h"
 #include "sources/sampling.h"
 #include "validate/sample_check.h"
 #include <errno.h>
@@ -147,72 +148,6 @@ static int rule_quantity(const struct ctx *x, const struct event_spec *ev, const
     return r ? quantity_lookup(r->expr_text) : -1;
 }
 
-static void record(struct ctx *x, const struct event_spec *ev, int level, unsigned levels, uint64_t period,
-                   const struct sample_stream *st, uint64_t count, const struct sample_hist *h, int q,
-                   const uint64_t *dist, double skid_mean, double p, const double *ts, const double *tc,
-                   double overhead_ns, const struct sverdict *vs, int nv)
-{
-    struct json j;
-    json_init(&j);
-    json_object_begin(&j, NULL);
-    json_string(&j, "kind", "sample");
-    json_string(&j, "case", x->c->label);
-    json_string(&j, "event", ev->name);
-    json_string(&j, "canonical", ev->canonical);
-    json_uint(&j, "type", ev->type);
-    json_uint(&j, "config", ev->config);
-    json_int(&j, "precise_ip", level);
-    json_int(&j, "precise_levels", levels);
-    json_uint(&j, "period", period);
-    json_uint(&j, "iters", x->iters);
-    json_int(&j, "reps", x->e.mopts.repetitions);
-    json_uint(&j, "count", count);
-    json_uint(&j, "samples", st->n);
-    json_uint(&j, "lost", st->lost);
-    json_uint(&j, "lost_records", st->lost_records);
-    json_uint(&j, "throttle", st->throttle);
-    json_uint(&j, "unthrottle", st->unthrottle);
-    json_string(&j, "quantity", q >= 0 ? quantity_name(q) : NULL);
-    json_string(&j, "perturbed", x->perturb.text);
-    if (x->have_map) {
-        json_array_begin(&j, "histogram");   /* per loop instruction, by offset from the loop's start */
-        for (int i = 0; i < x->map.n; i++) {
-            json_object_begin(&j, NULL);
-            json_int(&j, "inst", i);
-            json_string(&j, "what", x->map.what[i]);
-            json_uint(&j, "offset", x->map.addr[i] - x->map.addr[0]);
-            json_number(&j, "weight", q >= 0 ? x->map.weight[i][q] : NAN);
-            json_uint(&j, "samples", h->at[i]);
-            json_object_end(&j);
-        }
-        json_array_end(&j);
-        json_uint(&j, "outside", h->outside);
-        json_array_begin(&j, "skid");
-        for (int d = 0; q >= 0 && d < x->map.n; d++)
-            json_uint(&j, NULL, dist[d]);
-        json_array_end(&j);
-        json_number(&j, "skid_mean", skid_mean);
-        json_number(&j, "shadow_p", p);
-    }
-    json_array_begin(&j, "ticks_sampling");
-    for (int r = 0; r < x->e.mopts.repetitions; r++)
-        json_number(&j, NULL, ts[r]);
-    json_array_end(&j);
-    json_array_begin(&j, "ticks_counting");
-    for (int r = 0; r < x->e.mopts.repetitions; r++)
-        json_number(&j, NULL, tc[r]);
-    json_array_end(&j);
-    json_number(&j, "overhead_ns_per_sample", overhead_ns);
-    json_object_begin(&j, "verdicts");
-    for (int i = 0; i < nv; i++)
-        json_string(&j, vs[i].what, verdict_name(vs[i].judged ? vs[i].kind : VERDICT_INFO));
-    json_object_end(&j);
-    json_object_end(&j);
-    if (json_write_line(&j, x->s.dir.measurements))
-        x->not_ok++;
-    json_free(&j);
-}
-
 /* One event at one precise level: R runs sampling, R counting (the overhead), then the verdicts. */
 static int sample_level(struct ctx *x, const struct event_spec *ev, int level, unsigned levels, uint64_t period)
 {
@@ -291,7 +226,16 @@ static int sample_level(struct ctx *x, const struct event_spec *ev, int level, u
     tap_comment(&x->s.tap, "%s :: %s precise=%d overhead %.0f ns per sample (median run sampling %.0f, counting %.0f "
                 "ticks; %zu samples over %d runs)", x->c->label, ev->name, level, overhead_ns, stats_median(ts, reps),
                 stats_median(tc, reps), st.n, reps);
-    record(x, ev, level, levels, period, &st, count, &h, q, dist, mean, p, ts, tc, overhead_ns, vs, nv);
+    struct sample_record rec = {
+        .label = x->c->label, .ev = ev, .precise_ip = level, .precise_levels = levels, .period = period,
+        .iters = x->iters, .count = count, .reps = reps, .stream = &st, .quantity = q, .perturbed = x->perturb.text,
+        .map = x->have_map ? &x->map : NULL, .hist_at = h.at, .hist_outside = h.outside, .skid = dist,
+        .skid_mean = mean, .shadow_p = p, .ticks_sampling = ts, .ticks_counting = tc, .overhead_ns = overhead_ns,
+        .nverdicts = nv};
+    for (int i = 0; i < nv; i++)
+        rec.verdicts[i] = (struct sample_record_verdict){vs[i].what, vs[i].judged, vs[i].kind};
+    if (sample_record_write(x->s.dir.measurements, &rec))
+        x->not_ok++;
     stream_free(&st);
     return 0;
 }
@@ -402,7 +346,7 @@ static int sample_main(int argc, char **argv)
         case_free(x.c);
         return 2;
     }
-    session_init(&x.s, &sample_command, argc, argv);
+    session_init(&x.s, sample_command.name, argc, argv);
     if (session_open(&x.s, x.a.o.out, x.a.o.label ? x.a.o.label : "sample"))
         goto out;
     x.e.cpu = cpuload_choose(x.a.o.cpu, &x.a.o.cpu_busy);

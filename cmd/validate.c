@@ -5,14 +5,13 @@
 #include "base/version.h"
 #include "cmd/commands.h"
 #include "cmd/options.h"
-#include "cmd/session.h"
+#include "runs/session.h"
 #include "runs/ktap.h"
 #include "host/clock.h"
 #include "host/cpuload.h"
-#include "validate/classify.h"
-#include "validate/replay.h"
+#include "validate/event_fit.h"
+#include "validate/rejudge.h"
 #include "validate/sweep.h"
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,27 +71,19 @@ const struct command validate_command = {
                 "  pmucal validate --resume results/2026-11-23-vm-validate\n",
 };
 
-/* The input files a resume needs, kept in the run folder when it starts: the -e list file and
- * --expect. A --resume reads these copies, never the paths its manifest names (a run folder is
- * data: whoever made it could name any file of the machine). */
+/* The input files a resume needs, kept in the run folder when it starts (runs/resume.h's
+ * resume_keep_input): the -e list file and --expect. */
 #define RUN_EVENTS_COPY "events.list"
 #define RUN_EXPECT_COPY "expect.txt"
-
-static int keep_copy(const struct session *s, const char *path, const char *what, const char *name)
-{
-    char *text = read_text_file(path, what);
-    int rc = text ? run_file_write(s->dir.path, name, text, strlen(text)) : -1;
-    free(text);
-    return rc;
-}
 
 /* The run's settings into the manifest as the run starts ("running"); the end rewrites it with
  * the status. */
 static int begin_manifest(struct session *s, const struct measure_cli *o, const struct source *src, int cpu)
 {
     if (!session_resuming(s) && ((o->events && evlist_arg_is_file(o->events) &&
-                                  keep_copy(s, o->events, "event list", RUN_EVENTS_COPY)) ||
-                                 (o->expect && keep_copy(s, o->expect, "expectation file", RUN_EXPECT_COPY))))
+                                  resume_keep_input(s->dir.path, o->events, "event list", RUN_EVENTS_COPY)) ||
+                                 (o->expect && resume_keep_input(s->dir.path, o->expect, "expectation file",
+                                                                 RUN_EXPECT_COPY))))
         return -1;
     struct json *j = &s->dir.manifest;
     json_string(j, "source", o->source);
@@ -111,25 +102,6 @@ static int begin_manifest(struct session *s, const struct measure_cli *o, const 
     if (src->real_time)
         session_measure_cpu(s, cpu, o->cpu >= 0, o->cpu_busy);
     session_start(s);
-    return 0;
-}
-
-/* A copy the run kept (keep_copy), read from the folder without following a link. */
-static int read_copy(const struct session *s, const char *name, const char *option, char **text, char **origin)
-{
-    char err[512];
-    size_t len;
-    *text = run_file_read(s->rs.run, name, &len, err, sizeof(err));
-    if (!*text) {
-        if (errno == ENOENT)
-            pm_error("--resume %s: its command names %s, and the folder keeps no copy of it (%s; runs before "
-                     "pmucal kept one); a resume opens no file a manifest names: start a new run", s->rs.run, option,
-                     name);
-        else
-            pm_error("--resume %s: cannot read %s", s->rs.run, err);
-        return -1;
-    }
-    *origin = xasprintf("%s/%s", s->rs.run, name);
     return 0;
 }
 
@@ -267,41 +239,35 @@ static int validate_option(void *ctx, int key, const char *v)
     return 0;
 }
 
-/* --resume RUN: the run's folder checked and its own options parsed again. Its files (-e FILE,
- * --expect FILE) come from the copies the folder keeps; --vendor-json names a table elsewhere,
- * which a resume does not open. */
-static int resume_args(struct validate_args *a, struct session *s)
+/* --resume RUN: the run's own options, parsed again. */
+static int reparse(void *args, int argc, char **argv)
 {
-    int rc = session_resume(s, a->resume, a->given);
-    if (rc)
-        return rc;
+    struct validate_args *a = args;
     memset(a, 0, sizeof(*a));
     a->seed = 1;
     measure_cli_init(&a->o);
-    if (session_reparse(s, validate_option, a))
-        return 2;
-    a->resume = s->rs.run;
-    struct measure_cli *o = &a->o;
+    return cli_parse(&validate_command, argc, argv, validate_option, a, NULL);
+}
+
+/* Its files (-e FILE, --expect FILE) come from the copies the folder keeps; --vendor-json names a
+ * table elsewhere, which a resume does not open. */
+static int resume_check(void *args, const struct session *s)
+{
+    struct measure_cli *o = &((struct validate_args *)args)->o;
     o->resumed = true;
     if (o->vendor_json) {
         pm_error("--resume %s: its command names --vendor-json %s, a table outside the folder, which a resume does "
                  "not open; start a new run", s->rs.run, o->vendor_json);
         return 2;
     }
-    char err[512];
-    size_t len;
-    char *kept = run_file_read(s->rs.run, RUN_EVENTS_COPY, &len, err, sizeof(err));
-    if (kept) {
-        o->events_text = kept;
-        o->events_origin = xasprintf("%s/%s", s->rs.run, RUN_EVENTS_COPY);
-    } else if (errno != ENOENT) {
-        pm_error("--resume %s: cannot read %s", s->rs.run, err);
-        return 2;
-    }
-    if (o->expect && read_copy(s, RUN_EXPECT_COPY, "--expect FILE", &o->expect_text, &o->expect_origin))
+    if (resume_read_input(&s->rs, RUN_EVENTS_COPY, "-e FILE", false, &o->events_text, &o->events_origin) ||
+        (o->expect && resume_read_input(&s->rs, RUN_EXPECT_COPY, "--expect FILE", true, &o->expect_text,
+                                        &o->expect_origin)))
         return 2;
     return 0;
 }
+
+static const struct session_resumer validate_resumer = {.reparse = reparse, .check = resume_check};
 
 /* A validate run: its options, cases and engine, and the session that writes its folder. */
 struct validate_run {
@@ -471,15 +437,15 @@ static void validate_free(struct validate_run *v, bool with_engine)
 static int validate_main(int argc, char **argv)
 {
     struct validate_run v = {0};
-    session_init(&v.s, &validate_command, argc, argv);
+    session_init(&v.s, validate_command.name, argc, argv);
     measure_cli_init(&v.a.o);
     v.a.seed = 1;
     if (cli_parse(&validate_command, argc, argv, validate_option, &v.a, NULL))
         return 2;
-    int status = v.a.resume ? resume_args(&v.a, &v.s) : 0;
+    int status = v.a.resume ? cli_resume(&validate_command, &v.s, v.a.resume, v.a.given, &validate_resumer, &v.a) : 0;
     /* What the sim source runs again under valgrind: the command typed, or the same resumption. */
     char *resume_argv[] = {"validate", "--resume", v.s.rs.run, NULL};
-    if (v.a.resume)
+    if (session_resuming(&v.s))
         argc = 3, argv = resume_argv;
     if (!status && v.a.sweep && v.a.nc) {
         pm_error("--sweep draws its cases: give it or --case, not both");

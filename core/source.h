@@ -64,7 +64,7 @@ struct source {
      * zero-iteration runs are held exactly: identical in every repetition under an exact rule, and
      * at most zero_most[] of an event (the harness's own work and a kernel's entry and exit; an
      * event not listed keeps the general bound). A fixed excess per run cannot hide in the
-     * intercept there (validate/expect.h check_raw). */
+     * intercept there (validate/rules.h check_raw). */
     bool deterministic;
     const struct zero_most {
         const char *event;   /* canonical name */

@@ -1,9 +1,9 @@
-/* Expectation files: EVENT EXPRESSION TOLERANCE [erratum=NAME] a line (validate/expect.c,
+/* Expectation files: EVENT EXPRESSION TOLERANCE [erratum=NAME] a line (validate/rules.c,
  * docs/grammar.md). Oracles beyond no crash: accepted rules printed back (ruleset_text) parse to the
  * same rules (event, expression, tolerance, erratum); a refusal names a line of the input.
  * Dictionary: fuzz/expect.dict. */
 #include "fuzz.h"
-#include "validate/expect.h"
+#include "validate/rules.h"
 
 static bool same_rule(const struct rule *a, const struct rule *b)
 {

@@ -10,7 +10,7 @@
  * The counter runs n-1 .. 0, so n iterations have floor(n/2) odd and ceil(n/2) even ones: the
  * halves are exact for even n (and within 1/(2n) per iteration otherwise). */
 #include "base/util.h"
-#include "generators/gen.h"
+#include "generators/codegen.h"
 #include <stdio.h>
 #include <stdlib.h>
 

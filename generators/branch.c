@@ -12,7 +12,7 @@
 #include "base/util.h"
 #include "core/bpred.h"
 #include "core/lru.h"
-#include "generators/gen.h"
+#include "generators/codegen.h"
 #include "host/geometry.h"
 #include "host/topo.h"
 #include <math.h>

@@ -2,7 +2,7 @@
  * the return stack overflows past its depth and the outer returns are mispredicted. The ISA
  * writes the code (arch/isa.h): on A64 each level also saves and restores x30. */
 #include "base/util.h"
-#include "generators/gen.h"
+#include "generators/codegen.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

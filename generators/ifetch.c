@@ -3,7 +3,7 @@
  * iteration fetches every line of the code once and nothing else is in the way: cycles per
  * 64-byte line of code, by the level the code lives in. The ISA writes the code (arch/isa.h). */
 #include "base/util.h"
-#include "generators/gen.h"
+#include "generators/codegen.h"
 #include "host/topo.h"
 #include <math.h>
 #include <stdio.h>

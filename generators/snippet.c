@@ -13,7 +13,7 @@
 #include "base/elfobj.h"
 #include "base/subprocess.h"
 #include "base/util.h"
-#include "generators/gen.h"
+#include "generators/codegen.h"
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>

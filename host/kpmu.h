@@ -1,7 +1,7 @@
 /* The kernel under the run and its core PMU as the kernel itself describes it: release, flavour,
  * command line, perf_user_access, and the PMU's sysfs folder (events, format, caps, type, cpus)
  * with the counter count its driver announced. A kernel regression check compares two of these
- * (validate/compare.h): an event gone from sysfs or a format bit moved is a driver change that
+ * (validate/run_diff.h): an event gone from sysfs or a format bit moved is a driver change that
  * no count shows. */
 #ifndef PMUCAL_KPMU_H
 #define PMUCAL_KPMU_H

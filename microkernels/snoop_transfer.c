@@ -1,4 +1,5 @@
 #include "microkernels/snoop_transfer.h"
+#include "base/stop.h"
 #include "base/util.h"
 #include "core/source.h"
 #include "host/clock.h"
@@ -81,4 +82,29 @@ void snoop_penalty_print(const struct snoop_penalty *p, FILE *f)
             p->name, p->writer_cpu, p->reader_cpu, p->relation, p->cycles, p->spread, p->ns, p->transfer.median,
             p->transfer.min, p->transfer.mad, p->local.median, p->local.min, p->local.mad, p->lines);
     fflush(f);
+}
+
+int snoop_measure_pairs(const char *mode, const char *size, const struct measure_opts *o, const int *cpus, int ncpu,
+                        struct snoop_pair *pairs, int *npairs)
+{
+    int rc = 0;
+    for (int x = 0; x < ncpu && !rc && !stop_requested(); x++)
+        for (int y = 0; y < ncpu && !rc && !stop_requested(); y++) {
+            if (x == y)
+                continue;
+            struct snoop_pair *c = &pairs[*npairs];
+            c->from = cpus[x];
+            c->to = cpus[y];
+            char *text = xasprintf("mode=%s size=%s init_cpu=%d writer_cpu=%d run_cpu=%d", mode, size, cpus[y],
+                                   cpus[x], cpus[y]);
+            struct quantities q;
+            pm_note("c2c: CPU %d -> CPU %d (%s)", c->from, c->to, topo_relation_name(topo_relation(c->from, c->to)));
+            if (snoop_measure_cycles(text, o, &c->cycles, &c->ghz, &q) && !stop_requested())
+                rc = 1;
+            free(text);
+            if (stop_requested())
+                break;
+            *npairs += !rc;
+        }
+    return rc;
 }

@@ -42,4 +42,16 @@ int snoop_penalty_measure(const char *mode, const char *size, int writer_cpu, in
 
 void snoop_penalty_print(const struct snoop_penalty *p, FILE *f);
 
+/* 'pmucal c2c': one ordered pair of CPUs, the line's one-way trip from the writer to the reader. */
+struct snoop_pair {
+    int from, to;               /* the writer's CPU, the reader's */
+    struct stats cycles;        /* core cycles per load */
+    double ghz;                 /* core clock measured around this pair's measurement: its ns */
+};
+/* Every ordered pair of cpus (mode hitm or shared, a segment of size) into pairs (ncpu * (ncpu - 1)
+ * of them), in order, until a pair fails or a stop: 1 when a pair could not be measured, else 0;
+ * *npairs: the pairs measured. */
+int snoop_measure_pairs(const char *mode, const char *size, const struct measure_opts *o, const int *cpus, int ncpu,
+                        struct snoop_pair *pairs, int *npairs);
+
 #endif

@@ -1,7 +1,7 @@
 /* Reporting a calibration: each penalty as penalties.json's object, as a TAP verdict, and the
  * table of figures beside their references (split from cmd/calibrate.c, which runs them). */
 #include "base/stats.h"
-#include "penalties/calibrate.h"
+#include "penalties/penalty_fit.h"
 #include "penalties/models.h"
 #include "penalties/occurrence_sim.h"
 #include <math.h>

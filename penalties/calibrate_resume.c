@@ -3,7 +3,7 @@
  * them, and fits the penalties from them with the same seeds. */
 #include "base/util.h"
 #include "host/clock.h"
-#include "penalties/calibrate.h"
+#include "penalties/penalty_fit.h"
 #include "runs/record.h"
 #include "runs/resume.h"
 #include <math.h>

@@ -3,7 +3,7 @@
 #include "base/stats.h"
 #include "base/util.h"
 #include "host/clock.h"
-#include "penalties/calibrate.h"
+#include "penalties/penalty_fit.h"
 #include "runs/resume.h"
 #include "validate/engine.h"
 #include <math.h>

@@ -1,7 +1,7 @@
 /* A measurement into a calibration's case result, the one conversion both a measured case
  * (calibrate_run.c) and a case read back from its record (calibrate_resume.c) go through. */
 #include "core/measure.h"
-#include "penalties/calibrate.h"
+#include "penalties/penalty_fit.h"
 #include <math.h>
 #include <stdio.h>
 

@@ -7,7 +7,7 @@
  * machines), beyond it, with the interval clear of the range, it is not ok. */
 #include "base/util.h"
 #include "core/kernel.h"
-#include "penalties/calibrate.h"
+#include "penalties/penalty_fit.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>

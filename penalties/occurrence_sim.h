@@ -8,7 +8,7 @@
 #include "core/measure.h"
 #include "core/quantity.h"
 #include "core/source.h"
-#include "validate/expect.h"
+#include "validate/rules.h"
 #include <stdbool.h>
 #include <stddef.h>
 

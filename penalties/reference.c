@@ -6,7 +6,7 @@
  * --list), and a note here says which operands the published figure was taken with. */
 #include "penalties/reference.h"
 #include "base/stats.h"
-#include "penalties/calibrate.h"
+#include "penalties/penalty_fit.h"
 #include "penalties/models.h"
 #include <math.h>
 #include <string.h>

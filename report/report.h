@@ -6,7 +6,7 @@
 #define PMUCAL_REPORT_H
 #include "base/jread.h"
 #include "runs/runfile.h"
-#include "validate/compare.h"
+#include "validate/run_diff.h"
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -57,6 +57,20 @@ void sec_sample(FILE *f, const struct runfile *r, int idx);
 void sec_roofline(FILE *f, const struct runfile *r, int idx);
 struct jvalue;
 void roofline_svg(FILE *f, const struct jvalue *roof, int idx);
+/* roofline.svg in dir from the roofline.json just made (roof): 0, or -1 after a message. */
+struct json;
+int roofline_svg_write(const char *dir, const struct json *roof);
+/* pmucal cpi --svg: the measured cycles beside the stack that explains them, into path. */
+struct cpi_stack;
+int cpi_stack_svg_write(const char *path, const struct cpi_stack *s);
+/* pmucal c2c: the matrix of pairs (rows FROM, columns TO) and their list, on stdout; c2c.svg, a
+ * heatmap gnuplot draws from the folder's c2c.csv (title: a gnuplot string's text), 0 or -1
+ * after a message; whether gnuplot is installed. */
+struct snoop_pair;
+void c2c_print_matrix(const char *mode, const char *size, int reps, const int *cpus, int ncpu,
+                      const struct snoop_pair *pairs, int npairs);
+int c2c_heatmap_write(const char *dir, const int *cpus, int ncpu, const char *title);
+bool c2c_have_gnuplot(void);
 /* The page's first section: PASS or FAIL over all runs, their verdicts by kind, every failing point. */
 void sec_verdict(FILE *f, const struct runfile *runs, int n);
 /* A comparison as 'pmucal compare' judges it, when both runs have measurements. */
@@ -99,5 +113,10 @@ void svg_log_grid(FILE *f, const struct axis *a, const struct svg_grid *g);
 /* Where a label wanted at y goes: pushed down (larger y) past every label of used[] closer than
  * gap, until none is. */
 double svg_label_below(const double *used, int n, double y, double gap);
+/* An SVG file drawn by draw(f, arg) and written whole (runs/rundir.h's run_out): dir/name in a run
+ * folder, or the path the user gave when dir is NULL (name; "-" is stdout). 0, or -1 after a
+ * message naming the file. */
+typedef void svg_draw_fn(FILE *f, const void *arg);
+int svg_write(const char *dir, const char *name, svg_draw_fn *draw, const void *arg);
 
 #endif

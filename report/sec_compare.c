@@ -4,7 +4,7 @@
  * c2c folders), their validate.tap verdicts side by side; penalty deltas. */
 #include "base/util.h"
 #include "report/report.h"
-#include "validate/compare.h"
+#include "validate/run_diff.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -3,6 +3,8 @@
  * highest compute ceiling, each compute ceiling a horizontal line, every one labelled; the placed
  * cases as points. One thread's ceilings solid, the team's dashed. */
 #include "base/jread.h"
+#include "base/json.h"
+#include "base/util.h"
 #include "report/report.h"
 #include <math.h>
 #include <string.h>
@@ -121,4 +123,22 @@ void sec_roofline(FILE *f, const struct runfile *r, int idx)
                    "load and store (STREAM's accounting, no write-allocate traffic).</p>\n",
                 jget_num(r->roofline, "threads", 0));
     section_end(f);
+}
+
+static void draw_roofline(FILE *f, const void *roof)
+{
+    roofline_svg(f, roof, 0);
+}
+
+int roofline_svg_write(const char *dir, const struct json *roof)
+{
+    char err[256];
+    struct jvalue *doc = jread_parse(roof->buf, roof->len, err, sizeof(err));
+    if (!doc) {
+        pm_error("roofline: the JSON just made does not parse (%s)", err);
+        return -1;
+    }
+    int rc = svg_write(dir, "roofline.svg", draw_roofline, doc);
+    jread_free(doc);
+    return rc;
 }

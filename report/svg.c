@@ -1,5 +1,6 @@
 /* Small SVG plotting helpers for the sections that draw: scales and tick labels. */
 #include "report/report.h"
+#include "runs/rundir.h"
 #include <math.h>
 
 double axis_px(const struct axis *a, double v)
@@ -55,4 +56,14 @@ void svg_log_grid(FILE *f, const struct axis *a, const struct svg_grid *g)
         }
         fputc('\n', f);
     }
+}
+
+int svg_write(const char *dir, const char *name, svg_draw_fn *draw, const void *arg)
+{
+    struct run_out o;
+    FILE *f = dir ? run_out_begin(&o, dir, name) : run_out_user(&o, name);
+    if (!f)
+        return -1;
+    draw(f, arg);
+    return dir ? run_out_commit(&o) : run_out_end(&o, 0);
 }

@@ -1,4 +1,4 @@
-/* curve.csv and c2c.csv of a run (penalties/curve.c and cmd/c2c.c write them, under the headers
+/* curve.csv and c2c.csv of a run (penalties/curve.c and runs/c2c_csv.c write them, under the headers
  * defined here): the header is checked, each row must hold its numbers, or the file is refused
  * with path:line. */
 #include "base/util.h"

@@ -329,3 +329,33 @@ int cases_done_append(const char *run, int index, const char *label)
         pm_error("cannot append to %s/cases.done: %s; a --resume would measure that case again", run, strerror(errno));
     return rc;
 }
+
+int resume_keep_input(const char *dir, const char *path, const char *what, const char *name)
+{
+    char *text = read_text_file(path, what);
+    int rc = text ? run_file_write(dir, name, text, strlen(text)) : -1;
+    free(text);
+    return rc;
+}
+
+int resume_read_input(const struct resume *r, const char *name, const char *option, bool required, char **text,
+                      char **origin)
+{
+    char err[512];
+    size_t len;
+    *origin = NULL;
+    *text = run_file_read(r->run, name, &len, err, sizeof(err));
+    if (!*text) {
+        if (errno == ENOENT && !required)
+            return 0;
+        if (errno == ENOENT)
+            pm_error("--resume %s: its command names %s, and the folder keeps no copy of it (%s; runs before "
+                     "pmucal kept one); a resume opens no file a manifest names: start a new run", r->run, option,
+                     name);
+        else
+            pm_error("--resume %s: cannot read %s", r->run, err);
+        return -1;
+    }
+    *origin = xasprintf("%s/%s", r->run, name);
+    return 0;
+}

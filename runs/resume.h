@@ -1,5 +1,5 @@
 /* --resume RUN: an interrupted (or crashed) run folder completed by the same build on the same
- * host. What finished is kept (validate judges its records again: validate/replay.h; calibrate
+ * host. What finished is kept (validate judges its records again: validate/rejudge.h; calibrate
  * rebuilds its cases from them: penalties/calibrate_resume.c); the rest is measured. The checks
  * that refuse a folder live here, so every command that resumes refuses alike. */
 #ifndef PMUCAL_RESUME_H
@@ -47,6 +47,18 @@ int resume_cases(struct resume *r, struct case_ *const *cases, int n);
 /* The manifest's "resumed" array: the earlier resumptions and this one. */
 void resume_manifest(const struct resume *r, struct json *j);
 void resume_free(struct resume *r);
+
+/* An input file a run may need again (validate's -e list file and --expect): copied into the run
+ * folder dir as name when the run starts (path read as what, for messages), so a --resume reads
+ * that copy, never the path its manifest names (a run folder is data: whoever made it could name
+ * any file of the machine). -1 after a message. */
+int resume_keep_input(const char *dir, const char *path, const char *what, const char *name);
+/* The copy resume_keep_input made, read from the resumed folder without following a link: its
+ * text and "RUN/name" (for messages) into *text and *origin (the caller frees both). Without the
+ * copy: -1 with a message naming option when required, else 0 with *text NULL. -1 after a message
+ * when it cannot be read. */
+int resume_read_input(const struct resume *r, const char *name, const char *option, bool required, char **text,
+                      char **origin);
 
 /* One finished case into RUN/cases.done ("INDEX<TAB>LABEL" a line, appended and flushed): what
  * --resume keeps. -1 with a message when it cannot be written. */

@@ -33,7 +33,7 @@ struct c2c_pair {
 };
 
 /* The header lines (without the newline) of curve.csv and c2c.csv, for their writers
- * (penalties/curve.c, cmd/c2c.c) and the reader alike. */
+ * (penalties/curve.c, runs/c2c_csv.c) and the reader alike. */
 extern const char curve_csv_header[], c2c_csv_header[];
 
 struct runfile {

@@ -7,7 +7,7 @@
 #include "core/source.h"
 #include "events/evlist.h"
 #include "runs/rundir.h"
-#include "validate/expect.h"
+#include "validate/rules.h"
 #include "validate/schedule.h"
 
 struct engine;

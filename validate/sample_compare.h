@@ -11,7 +11,7 @@
  * sample) and by more than threshold (a fraction), when
  * samples are lost or throttled that were not, when the skid distribution differs (chi-square
  * homogeneity, p < alpha) or the loop's map changed, or when a causing instruction BASE sampled
- * gets none with 5 or more due; with same_command (validate/compare.h compare_same_command), when
+ * gets none with 5 or more due; with same_command (validate/run_diff.h compare_same_command), when
  * BASE sampled it and NEW did not. Returns the number of regressions, -1 after a message naming a
  * record that is not a sampling record. */
 int sample_compare(struct tap *t, struct jvalue *const *base, int nb, struct jvalue *const *neu, int nn, double alpha,

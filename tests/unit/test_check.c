@@ -1,6 +1,6 @@
 /* The checker: verdicts for each tolerance class, and zero-quantity cases as negative tests. */
 #include "tap.h"
-#include "validate/expect.h"
+#include "validate/rules.h"
 #include <string.h>
 
 static const struct {

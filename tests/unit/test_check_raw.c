@@ -2,7 +2,7 @@
  * zero read, an exact rule off in one repetition, a deterministic source's zero-iteration runs held
  * exactly; an event that counts nothing (check_silent_zero); and no verdict where the counts are right. */
 #include "tap.h"
-#include "validate/expect.h"
+#include "validate/rules.h"
 #include <string.h>
 
 #define N 1000   /* iterations per run */

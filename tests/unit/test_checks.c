@@ -3,7 +3,7 @@
  * dram with each step above noise, no figure lies below its physical floor, one far outside the
  * model's published figure with its interval clear of it is not ok, and the reference for the model
  * is put beside each. Last, a case whose timing windows disagree (window_disagreement). */
-#include "penalties/calibrate.h"
+#include "penalties/penalty_fit.h"
 #include "penalties/reference.h"
 #include "tap.h"
 #include <string.h>

@@ -3,7 +3,7 @@
 #include "arch/isa.h"
 #include "core/kernel.h"
 #include "tap.h"
-#include "validate/expect.h"
+#include "validate/rules.h"
 #include <string.h>
 
 int main(void)

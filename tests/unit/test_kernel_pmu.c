@@ -1,9 +1,9 @@
-/* The kernel's description of its PMU (host/kpmu.h) and its comparison (validate/compare.h
+/* The kernel's description of its PMU (host/kpmu.h) and its comparison (validate/run_diff.h
  * compare_kernel): Debian's flavour from a release, and which description changes are regressions. */
 #include "base/jread.h"
 #include "host/kpmu.h"
 #include "tap.h"
-#include "validate/compare.h"
+#include "validate/run_diff.h"
 #include <string.h>
 
 static const struct {

@@ -1,7 +1,7 @@
 /* Expectations: per-PMU rules "event = quantity expression" with a tolerance class, and the
  * checker that turns a measurement and a case's model into a verdict. */
-#ifndef PMUCAL_EXPECT_H
-#define PMUCAL_EXPECT_H
+#ifndef PMUCAL_RULES_H
+#define PMUCAL_RULES_H
 #include "base/jread.h"
 #include "base/stats.h"
 #include "base/verdict.h"

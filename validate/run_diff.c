@@ -1,9 +1,9 @@
-#include "validate/compare.h"
+#include "validate/run_diff.h"
 #include "base/stats.h"
 #include "base/util.h"
 #include "core/source.h"
 #include "runs/record.h"
-#include "validate/expect.h"
+#include "validate/rules.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>

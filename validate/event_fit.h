@@ -1,9 +1,9 @@
 /* The classifier: what does an event count? Its per-iteration counts across a run's cases are
  * fitted against the cases' model quantities: one quantity times a non-negative coefficient, then
  * pairs (non-negative least squares), and compared with the event's rule when it has one. */
-#ifndef PMUCAL_CLASSIFY_H
-#define PMUCAL_CLASSIFY_H
-#include "validate/expect.h"
+#ifndef PMUCAL_EVENT_FIT_H
+#define PMUCAL_EVENT_FIT_H
+#include "validate/rules.h"
 #include <stdbool.h>
 #include <stdio.h>
 

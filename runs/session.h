@@ -1,19 +1,19 @@
-/* A run of validate, calibrate (and its --source sim mode) or c2c in its results folder, from the
- * folder's creation (or a --resume's reopening) to its closing: what the commands share of a
- * run's life. Their mains read: parse the options (session_resume and session_reparse for
- * --resume RUN), session_open, add the run's settings to the manifest and session_start, do the
- * work, then session_end or, when stopped, session_stopped. */
+/* A run of validate, calibrate (and its --source sim mode), sample, c2c or roofline in its results
+ * folder, from the folder's creation (or a --resume's reopening) to its closing: what the commands
+ * share of a run's life. Their mains read: parse the options (session_resume for --resume RUN),
+ * session_open, add the run's settings to the manifest and session_start, do the work, then
+ * session_end or, when stopped, session_stopped. The one resume path is here: a command that
+ * resumes gives only what differs (struct session_resumer). */
 #ifndef PMUCAL_SESSION_H
 #define PMUCAL_SESSION_H
 #include "base/tap.h"
-#include "cmd/cli.h"
-#include "runs/resume.h"
 #include "host/cpuload.h"
+#include "runs/resume.h"
 #include "runs/rundir.h"
 #include <stdbool.h>
 
 struct session {
-    const struct command *cmd;
+    const char *command;        /* the subcommand's name */
     int argc;                   /* the command the manifest stores: as typed, or the resumed run's */
     char **argv;
     struct resume rs;           /* --resume RUN: the run being completed (rs.run NULL otherwise) */
@@ -23,19 +23,29 @@ struct session {
     struct cpu_ticks cpu_start; /* its /proc/stat ticks then: the manifest's load over the run */
 };
 
-/* A session of cmd as typed (argv[0] is the subcommand); nothing opened yet. */
-void session_init(struct session *s, const struct command *cmd, int argc, char **argv);
+/* A session of the subcommand command as typed (argv[0] is the subcommand); nothing opened yet. */
+void session_init(struct session *s, const char *command, int argc, char **argv);
 static inline bool session_resuming(const struct session *s)
 {
     return s->rs.run != NULL;
 }
-/* --resume RUN: refused when other options were given (given: how many), then RUN checked as
- * runs/resume.h's resume_open refuses a folder; the session stores the run's own command from
- * then on. 0, or the exit status (2) after a message. */
-int session_resume(struct session *s, const char *run, int given);
-/* The resumed run's own options through the command's handler (into ctx, fresh defaults): 0, or
- * 2 after session_foreign_command's message when the build does not take them. */
-int session_reparse(struct session *s, cli_handler fn, void *ctx);
+/* What a command that resumes gives, the rest of --resume being the same for every one. */
+struct session_resumer {
+    /* Fresh defaults into args, then the run's own options (argc, argv; argv[0] the subcommand)
+     * parsed into them as the command parses its own: 0, or nonzero when this build does not
+     * take them (session_resume then says so). */
+    int (*reparse)(void *args, int argc, char **argv);
+    /* Before the reparse: the folder's records kept as the command rebuilds its cases from them
+     * (calibrate); NULL: none. 0, or the exit status after a message. */
+    int (*records)(struct resume *rs);
+    /* After it: what the command refuses of the run's options, or reads from its folder; NULL:
+     * nothing. 0, or the exit status after a message. */
+    int (*check)(void *args, const struct session *s);
+};
+/* --resume RUN (the command has refused other options beside it): RUN checked as runs/resume.h's
+ * resume_open refuses a folder, then how's records, reparse (into args) and check in turn; the
+ * session stores the run's own command from then on. 0, or the exit status (2) after a message. */
+int session_resume(struct session *s, const char *run, const struct session_resumer *how, void *args);
 /* The message for a resumed command this build does not take as a run; returns 2. */
 int session_foreign_command(const struct session *s);
 /* The stop handlers installed (before the folder exists: a stop always finds a manifest to

@@ -5,8 +5,8 @@
  * in the calling convention and with the loop test of arch/isa.h's emitter (emit_loop_test), so
  * that for n iterations it runs n bodies and n+1 tests and run(n) - run(0) is exactly n bodies
  * plus n tests. */
-#ifndef PMUCAL_GEN_H
-#define PMUCAL_GEN_H
+#ifndef PMUCAL_CODEGEN_H
+#define PMUCAL_CODEGEN_H
 #include "arch/isa.h"
 #include "core/kernel.h"
 

@@ -1,7 +1,7 @@
 /* Stored records judged again with this build's rules, without measuring: 'pmucal replay RUN'
  * judges a whole run, 'validate --resume' the records of the cases it keeps. */
-#ifndef PMUCAL_REPLAY_H
-#define PMUCAL_REPLAY_H
+#ifndef PMUCAL_REJUDGE_H
+#define PMUCAL_REJUDGE_H
 #include "base/jread.h"
 #include "runs/resume.h"
 #include "validate/engine.h"

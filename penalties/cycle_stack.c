@@ -1,4 +1,5 @@
-#include "penalties/cpi.h"
+#include "penalties/cycle_stack.h"
+#include "base/json.h"
 #include "base/stats.h"
 #include "base/util.h"
 #include "penalties/models.h"
@@ -302,4 +303,61 @@ void cpi_close(struct cpi_stack *s)
     else
         snprintf(s->verdict, sizeof(s->verdict), "not closed: %.1f%% of the cycles unexplained (beyond %.1f%%): a "
                  "cost no penalty here covers", 100 * s->remainder_share, 100 * s->tolerance);
+}
+
+void cpi_stack_print(const struct cpi_stack *s, const struct counts *c, const char *pj)
+{
+    printf("cycle stack of %s, penalties from %s\n", c->origin, pj);
+    printf("  %-22s %-40s %14s %10s %14s %7s\n", "component", "count", "occurrences", "penalty", "cycles", "share");
+    if (s->base_cpi > 0)
+        printf("  %-22s %-40s %14.6g %10.3f %14.1f %6.1f%%\n", "base", s->instructions_counter, s->instructions,
+               s->base_cpi, s->base, 100 * s->base / s->cycles);
+    for (int i = 0; i < s->n; i++)
+        printf("  %-22s %-40s %14.6g %10.2f %14.1f %6.1f%%\n", s->c[i].name, s->c[i].counter, s->c[i].count,
+               s->c[i].penalty, s->c[i].cycles, 100 * s->c[i].share);
+    printf("  %-22s %-40s %14s %10s %14.1f %6.1f%%\n", "unexplained", "", "", "", s->remainder,
+           100 * s->remainder_share);
+    printf("  %-22s %-40s %14s %10s %14.1f\n", "measured", s->cycles_counter, "", "", s->cycles);
+    for (int i = 0; i < s->skipped && i < CPI_MAX_COMPONENTS; i++)
+        printf("  left out: %s\n", s->skipped_why[i]);
+    printf("closure: %s\n", s->verdict);
+}
+
+void cpi_stack_print_json(const struct cpi_stack *s, const struct counts *c, const char *pj)
+{
+    struct json j;
+    json_init(&j);
+    json_object_begin(&j, NULL);
+    json_string(&j, "counts", c->origin);
+    json_string(&j, "penalties", pj);
+    json_number(&j, "cycles", s->cycles);
+    json_string(&j, "cycles_counter", s->cycles_counter);
+    json_number(&j, "instructions", s->base_cpi > 0 ? s->instructions : NAN);
+    json_number(&j, "base_cpi", s->base_cpi);
+    json_number(&j, "base", s->base);
+    json_array_begin(&j, "components");
+    for (int i = 0; i < s->n; i++) {
+        json_object_begin(&j, NULL);
+        json_string(&j, "name", s->c[i].name);
+        json_string(&j, "counter", s->c[i].counter);
+        json_number(&j, "occurrences", s->c[i].count);
+        json_number(&j, "penalty", s->c[i].penalty);
+        json_number(&j, "cycles", s->c[i].cycles);
+        json_number(&j, "share", s->c[i].share);
+        json_object_end(&j);
+    }
+    json_array_end(&j);
+    json_array_begin(&j, "left_out");
+    for (int i = 0; i < s->skipped && i < CPI_MAX_COMPONENTS; i++)
+        json_string(&j, NULL, s->skipped_why[i]);
+    json_array_end(&j);
+    json_number(&j, "explained", s->explained);
+    json_number(&j, "remainder", s->remainder);
+    json_number(&j, "remainder_share", s->remainder_share);
+    json_number(&j, "tolerance", s->tolerance);
+    json_bool(&j, "closed", s->closed);
+    json_string(&j, "verdict", s->verdict);
+    json_object_end(&j);
+    json_write_line(&j, stdout);
+    json_free(&j);
 }

@@ -1,29 +1,17 @@
-#include "cmd/session.h"
+#include "runs/session.h"
 #include "base/stop.h"
 #include "base/util.h"
 #include "runs/hostfacts.h"
 #include <stdio.h>
 #include <string.h>
 
-void session_init(struct session *s, const struct command *cmd, int argc, char **argv)
+void session_init(struct session *s, const char *command, int argc, char **argv)
 {
     memset(s, 0, sizeof(*s));
-    s->cmd = cmd;
+    s->command = command;
     s->argc = argc;
     s->argv = argv;
     s->cpu = -1;
-}
-
-int session_resume(struct session *s, const char *run, int given)
-{
-    if (given)
-        return cli_usage_error(s->cmd, "--resume takes no other option: the run's own options come from its "
-                               "manifest");
-    if (resume_open(&s->rs, run, s->cmd->name))
-        return 2;
-    s->argc = s->rs.argc;
-    s->argv = s->rs.argv;
-    return 0;
 }
 
 int session_foreign_command(const struct session *s)
@@ -32,9 +20,18 @@ int session_foreign_command(const struct session *s)
     return 2;
 }
 
-int session_reparse(struct session *s, cli_handler fn, void *ctx)
+int session_resume(struct session *s, const char *run, const struct session_resumer *how, void *args)
 {
-    return cli_parse(s->cmd, s->rs.argc, s->rs.argv, fn, ctx, NULL) ? session_foreign_command(s) : 0;
+    if (resume_open(&s->rs, run, s->command))
+        return 2;
+    s->argc = s->rs.argc;
+    s->argv = s->rs.argv;
+    int rc = how->records ? how->records(&s->rs) : 0;
+    if (rc)
+        return rc;
+    if (how->reparse(args, s->rs.argc, s->rs.argv))
+        return session_foreign_command(s);
+    return how->check ? how->check(args, s) : 0;
 }
 
 int session_open(struct session *s, const char *out, const char *label)

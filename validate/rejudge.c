@@ -1,4 +1,4 @@
-#include "validate/replay.h"
+#include "validate/rejudge.h"
 #include "base/util.h"
 #include "runs/record.h"
 #include "runs/resume.h"

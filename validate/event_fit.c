@@ -1,4 +1,4 @@
-#include "validate/classify.h"
+#include "validate/event_fit.h"
 #include "base/jread.h"
 #include "base/json.h"
 #include "base/util.h"

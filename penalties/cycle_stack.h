@@ -2,8 +2,8 @@
  * sum over penalties of occurrences x penalty + an unexplained remainder, and whether that
  * remainder is small enough for the stack to close. The counts come from 'perf stat -x,' CSV or
  * from a results folder; the penalties from a calibration's penalties.json. */
-#ifndef PMUCAL_CPI_H
-#define PMUCAL_CPI_H
+#ifndef PMUCAL_CYCLE_STACK_H
+#define PMUCAL_CYCLE_STACK_H
 #include "base/jread.h"
 #include <stdbool.h>
 
@@ -60,4 +60,8 @@ int cpi_build(struct cpi_stack *s, const struct counts *c, const struct jvalue *
 /* base + components + remainder, the closure verdict: arithmetic only. */
 void cpi_close(struct cpi_stack *s);
 
+/* The stack on stdout, of the counts c and the penalties of pj: a table with the closure's verdict,
+ * or (_json) one JSON line. */
+void cpi_stack_print(const struct cpi_stack *s, const struct counts *c, const char *pj);
+void cpi_stack_print_json(const struct cpi_stack *s, const struct counts *c, const char *pj);
 #endif

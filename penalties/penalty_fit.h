@@ -1,7 +1,7 @@
 /* Running the penalty recipes (calibrate_run.c) and checking what they gave (checks.c); the
  * command in cmd/calibrate.c reports them. Every case is measured through validate's engine. */
-#ifndef PMUCAL_CALIBRATE_H
-#define PMUCAL_CALIBRATE_H
+#ifndef PMUCAL_PENALTY_FIT_H
+#define PMUCAL_PENALTY_FIT_H
 #include "base/tap.h"
 #include "penalties/curve.h"
 #include "penalties/fit.h"

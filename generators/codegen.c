@@ -1,4 +1,4 @@
-#include "generators/gen.h"
+#include "generators/codegen.h"
 #include "base/util.h"
 #include "core/mem.h"
 #include <string.h>

@@ -1,4 +1,4 @@
-#include "validate/expect.h"
+#include "validate/rules.h"
 #include "base/jread.h"
 #include "base/util.h"
 #include <ctype.h>
@@ -216,7 +216,7 @@ int ruleset_load_named(struct ruleset *rs, const char *name, bool required, char
 
 int ruleset_builtin(struct ruleset *rs)
 {
-    return ruleset_parse(rs, builtin_rules, "built-in rules (validate/expect.c)");
+    return ruleset_parse(rs, builtin_rules, "built-in rules (validate/rules.c)");
 }
 
 const struct rule *ruleset_find(const struct ruleset *rs, const struct event_spec *ev)

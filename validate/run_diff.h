@@ -1,7 +1,7 @@
 /* Two stored runs side by side: one point per (case, event), flagged where NEW differs from BASE
  * beyond the runs' own noise, where a verdict worsened, where an encoding or support changed. */
-#ifndef PMUCAL_COMPARE_H
-#define PMUCAL_COMPARE_H
+#ifndef PMUCAL_RUN_DIFF_H
+#define PMUCAL_RUN_DIFF_H
 #include "core/measure.h"
 #include "runs/runfile.h"
 

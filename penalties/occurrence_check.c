@@ -1,16 +1,14 @@
-/* 'pmucal calibrate --source sim': a penalty divides by occurrences that, on a host whose PMU
- * cannot count them, only the kernels' models give. Here each recipe's issue and control cases
- * run under the sim source exactly as 'validate --source sim' runs a case (the same re-execution
- * under callgrind, the same rules and TAP lines), and each recipe gets one verdict on its
- * occurrence quantity from the row of penalties/occurrence_sim.c: ok when the simulated counts
- * equal the model's occurrences in both cases (and the issue case has more of them), not ok when
- * they do not, SKIP when callgrind cannot count that kind of occurrence. */
-#include "cmd/calibrate_sim.h"
+/* 'pmucal calibrate --source sim' (cmd/calibrate.c wires it): a penalty divides by occurrences
+ * that, on a host whose PMU cannot count them, only the kernels' models give. Here each recipe's
+ * issue and control cases run under the sim source exactly as 'validate --source sim' runs a case
+ * (the same re-execution under callgrind, the same rules and TAP lines), and each recipe gets one
+ * verdict on its occurrence quantity from the row of penalties/occurrence_sim.c: ok when the
+ * simulated counts equal the model's occurrences in both cases (and the issue case has more of
+ * them), not ok when they do not, SKIP when callgrind cannot count that kind of occurrence. */
+#include "penalties/occurrence_check.h"
 #include "base/stop.h"
 #include "base/util.h"
-#include "cmd/options.h"
-#include "cmd/session.h"
-#include "penalties/calibrate.h"
+#include "penalties/penalty_fit.h"
 #include "penalties/occurrence_sim.h"
 #include <math.h>
 #include <stdio.h>
@@ -28,7 +26,7 @@ struct sim_case {
 };
 
 struct sim_run {
-    struct engine e;
+    struct engine *e;
     struct event_spec *events;
     int nevents;
     struct ruleset *rows;        /* each row's rules, parsed once */
@@ -76,7 +74,7 @@ static struct sim_case *measure_case(struct sim_run *s, const struct recipe *rc,
     pm_note("[%d/%d] %s: %s", s->recipe, s->recipes, rc->name, text);
     s->current = sc;
     struct event_spec *ev = engine_copy_events(s->events, s->nevents);
-    int mrc = engine_case(&s->e, c, ev, s->nevents);
+    int mrc = engine_case(s->e, c, ev, s->nevents);
     engine_free_events(ev, s->nevents);
     if (mrc == MEASURE_INTERRUPTED) {
         sc->status = CAL_INTERRUPTED;
@@ -167,25 +165,24 @@ static void occurrence_verdict(struct sim_run *s, const struct recipe *rc, const
     tap_point(s->tap, VERDICT_OK, desc, NULL);
 }
 
-static void begin_manifest(struct session *sess, const struct measure_cli *o, const struct sim_run *s,
-                           const struct cal_sim_args *a)
+static void begin_manifest(struct session *sess, const struct occurrence_check_args *a, const struct sim_run *s)
 {
     struct json *j = &sess->dir.manifest;
-    json_string(j, "source", o->source);
+    json_string(j, "source", a->source);
     json_string(j, "purpose", "occurrence check: the recipes' cases under a counting source, no penalties");
-    json_number(j, "source_exact_floor", s->e.src->exact_floor);
-    json_number(j, "source_slack_per_run", s->e.src->slack_per_run);
-    json_int(j, "repetitions", o->m.repetitions);
-    json_uint(j, "iters", s->e.mopts.iters);
-    json_string(j, "events", measure_cli_events(o, s->e.src));
-    json_string(j, "expectations", o->auto_expect);
+    json_number(j, "source_exact_floor", s->e->src->exact_floor);
+    json_number(j, "source_slack_per_run", s->e->src->slack_per_run);
+    json_int(j, "repetitions", a->repetitions);
+    json_uint(j, "iters", s->e->mopts.iters);
+    json_string(j, "events", a->events_text);
+    json_string(j, "expectations", a->expectations);
     json_array_begin(j, "recipes");
     for (int i = 0; i < nrecipes; i++)
         if (recipe_wanted(&recipes[i], a->only, a->nonly))
             json_string(j, NULL, recipes[i].name);
     json_array_end(j);
-    if (s->e.src->manifest)
-        s->e.src->manifest(j);
+    if (s->e->src->manifest)
+        s->e->src->manifest(j);
     session_start(sess);
 }
 
@@ -200,44 +197,30 @@ static void sim_run_free(struct sim_run *s)
     for (int i = 0; s->rows && i < noccurrence_sim_rows; i++)
         ruleset_free(&s->rows[i]);
     free(s->rows);
-    engine_free_events(s->events, s->nevents);
-    engine_free(&s->e);
 }
 
-int calibrate_sim(const struct cal_sim_args *a, struct session *sess)
+int occurrence_check_run(const struct occurrence_check_args *a, struct session *sess)
 {
-    struct measure_cli o;
-    measure_cli_init(&o);
-    o.source = a->source;
-    o.m.repetitions = a->repetitions;
-    o.m.iters = a->iters;
     struct sim_run s;
     memset(&s, 0, sizeof(s));
     int status = 0;
-    if (measure_cli_engine(&o, &s.e, &s.events, &s.nevents))
-        return 2;
+    s.e = a->eng;
+    s.events = a->events;
+    s.nevents = a->nevents;
     s.rows = xcalloc((size_t)noccurrence_sim_rows, sizeof(*s.rows));
     for (int i = 0; i < noccurrence_sim_rows; i++)
         if (occurrence_sim_rules(&occurrence_sim_rows[i], &s.rows[i]))
             pm_fatal("penalties/occurrence_sim.c:%d: the row's rules do not parse (a build bug)",
                      occurrence_sim_rows[i].line);
-    /* Checked; now the source may move the work elsewhere (sim: this command under valgrind). */
-    int prep = measure_cli_prepare(&o, &s.e, sess->argc, sess->argv, &status);
-    if (prep != SOURCE_CONTINUE || session_open(sess, a->out, a->label ? a->label : "calibrate-sim")) {
-        sim_run_free(&s);
-        measure_cli_tables_free(&o);
-        free(o.auto_expect);
-        return prep == SOURCE_DONE ? status : 2;
-    }
-    begin_manifest(sess, &o, &s, a);
+    begin_manifest(sess, a, &s);
     s.tap = &sess->tap;
-    s.e.dir = &sess->dir;
-    s.e.tap = s.tap;
-    s.e.on_measurement = take_measurement;
-    s.e.arg = &s;
+    s.e->dir = &sess->dir;
+    s.e->tap = s.tap;
+    s.e->on_measurement = take_measurement;
+    s.e->arg = &s;
     tap_comment(s.tap, "pmucal calibrate --source %s: the recipes' cases under the %s source (%llu iterations, %d "
                 "repetitions), their occurrences checked against penalties/occurrence_sim.c; results in %s",
-                o.source, s.e.src->name, (unsigned long long)s.e.mopts.iters, o.m.repetitions, sess->dir.path);
+                a->source, s.e->src->name, (unsigned long long)s.e->mopts.iters, a->repetitions, sess->dir.path);
     bool stopped = false;
     for (int i = 0; i < nrecipes; i++)
         s.recipes += recipe_wanted(&recipes[i], a->only, a->nonly);
@@ -252,32 +235,30 @@ int calibrate_sim(const struct cal_sim_args *a, struct session *sess)
         if (rc->control && is->status != CAL_INTERRUPTED)
             co = measure_case(&s, rc, rc->control);
         stopped = is->status == CAL_INTERRUPTED || (co && co->status == CAL_INTERRUPTED) || stop_requested() ||
-                  s.e.write_failed;
+                  s.e->write_failed;
         if (!stopped)
             occurrence_verdict(&s, rc, is, co);
     }
     tap_comment(s.tap, "occurrences: %d checked under sim, %d wrong, %d not checkable under sim", s.checked, s.wrong,
                 s.uncheckable);
     tap_comment(s.tap, "summary: %d ok, %d not ok, %d skip, %d todo, %d info; %d measurements in %s", s.tap->ok,
-                s.tap->not_ok, s.tap->skip, s.tap->todo, s.tap->info, s.e.measurements, sess->dir.path);
-    json_int(&sess->dir.manifest, "measurements", s.e.measurements);
-    json_int(&sess->dir.manifest, "failures", s.e.failures);
+                s.tap->not_ok, s.tap->skip, s.tap->todo, s.tap->info, s.e->measurements, sess->dir.path);
+    json_int(&sess->dir.manifest, "measurements", s.e->measurements);
+    json_int(&sess->dir.manifest, "failures", s.e->failures);
     json_int(&sess->dir.manifest, "occurrences_checked", s.checked);
     json_int(&sess->dir.manifest, "occurrences_wrong", s.wrong);
     json_int(&sess->dir.manifest, "occurrences_not_checkable", s.uncheckable);
     if (stop_requested()) {
         tap_bail(s.tap, "stopped by %s; %d finished measurements are kept in %s", stop_signal_name(),
-                 s.e.measurements, sess->dir.path);
+                 s.e->measurements, sess->dir.path);
         status = session_stopped(sess, stop_signal_name());
     } else {
         tap_plan(s.tap);
-        bool lost = s.e.write_failed || s.tap->write_failed;
+        bool lost = s.e->write_failed || s.tap->write_failed;
         const char *why = lost ? "results could not be written (disk full?)"
-                        : s.e.failures ? "a case could not be measured" : NULL;
-        status = session_end(sess, s.tap->not_ok || s.e.failures || lost ? 1 : 0, why);
+                        : s.e->failures ? "a case could not be measured" : NULL;
+        status = session_end(sess, s.tap->not_ok || s.e->failures || lost ? 1 : 0, why);
     }
     sim_run_free(&s);
-    measure_cli_tables_free(&o);
-    free(o.auto_expect);
     return status;
 }

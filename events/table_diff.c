@@ -1,4 +1,4 @@
-#include "events/modeldiff.h"
+#include "events/table_diff.h"
 #include "base/util.h"
 #include "events/catalog.h"
 #include "events/vendor.h"

@@ -1,8 +1,8 @@
 /* Two models' event tables side by side, for the engineer bringing up the newer one: same-name
  * events whose encoding changed, the same encoding under another name with another meaning, new
  * and removed events. A side is a libpfm4 PMU or a vendor table (JSON file, folder or name). */
-#ifndef PMUCAL_MODELDIFF_H
-#define PMUCAL_MODELDIFF_H
+#ifndef PMUCAL_TABLE_DIFF_H
+#define PMUCAL_TABLE_DIFF_H
 #include "base/tap.h"
 #include "events/pfm.h"
 #include <stdbool.h>
