@@ -33,7 +33,7 @@ OBJS    := $(SRCS:%.c=$(OBJDIR)/%.o)
 UNIT    := $(patsubst tests/unit/%.c,$(OBJDIR)/tests/%,$(wildcard tests/unit/*.c))
 LIBOBJS := $(filter-out $(OBJDIR)/cmd/main.o,$(OBJS))
 
-.PHONY: all deps run test kernel-check kernel-matrix sweep sweep-emu bench bench-timing bench-walker bench-load bench-sample bench-roofline clean fuzz fuzz-ubsan fuzz-run install uninstall emu FORCE
+.PHONY: all deps run test check docs-commands kernel-check kernel-matrix sweep sweep-emu bench bench-timing bench-walker bench-load bench-sample bench-roofline clean fuzz fuzz-ubsan fuzz-run install uninstall emu FORCE
 all: $(BIN) $(UNIT)
 
 # The commit the binary is built from, for every run's manifest; rewritten only when it changes,
@@ -71,6 +71,17 @@ test: deps
 	rm -rf $(OBJDIR)/test-cache
 	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) PMUCAL_CACHE_DIR=$(CURDIR)/$(OBJDIR)/test-cache \
 	    PMUCAL_EMU_BIN=$(EMU_DIR)/pmucal PMUCAL_EMU_INIT=$(EMU_DIR)/emu-init prove --timer tests/
+
+# make check: the C unit tests alone (tests/00-unit.t over build/*/tests/), in seconds: no emulator,
+# no package installs, nothing measured for long. The quick loop while editing; make test before a commit.
+check: all
+	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) prove tests/00-unit.t
+
+# make docs-commands: docs/commands/pmucal-NAME.md, one page per command, written by the binary's
+# --help (the option tables that make the man page and completion too); tests/16-docs-commands.t fails
+# when a page differs from what this writes.
+docs-commands: $(BIN)
+	scripts/docs-commands.sh $(BIN) docs/commands
 
 # make emu: pmucal for aarch64 (cross-built, ARCH=aarch64, in its own object folder; never
 # sanitized) and the static /init of the emulated Neoverse N1 host that tests/72-emu-n1.t boots

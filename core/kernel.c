@@ -13,13 +13,28 @@
 #include <strings.h>
 
 static const struct kernel *kernels[64];
+static struct {
+    const struct kernel *k;
+    const char *file;
+} kernel_files[64];
 static int nkernels;
 
-void kernel_register(const struct kernel *k)
+void kernel_register(const struct kernel *k, const char *file)
 {
     if (nkernels == (int)ARRAY_SIZE(kernels) - 1)
         pm_fatal("kernel table full registering %s", k->name);
+    kernel_files[nkernels].k = k;
+    kernel_files[nkernels].file = file;
     kernels[nkernels++] = k;
+}
+
+/* A table beside kernels[], which kernel_list sorts in place: looked up by descriptor. */
+const char *kernel_file(const struct kernel *k)
+{
+    for (int i = 0; i < nkernels; i++)
+        if (kernel_files[i].k == k)
+            return kernel_files[i].file;
+    return "";
 }
 
 const struct kernel *kernel_find(const char *name)
