@@ -84,7 +84,7 @@ docs-commands: $(BIN)
 	scripts/docs-commands.sh $(BIN) docs/commands
 
 # make emu: pmucal for aarch64 (cross-built, ARCH=aarch64, in its own object folder; never
-# sanitized) and the static /init of the emulated Neoverse N1 host that tests/72-emu-n1.t boots
+# sanitized) and the static /init of the emulated Neoverse N1 host that tests/72-arch-emu-n1.t boots
 # (scripts/emu-run.sh). Needs gcc-aarch64-linux-gnu and libpfm4-dev:arm64, libhwloc-dev:arm64, zlib1g-dev:arm64.
 EMU_CC  ?= aarch64-linux-gnu-gcc
 EMU_DIR := build/aarch64
@@ -123,7 +123,7 @@ SWEEP_SEED ?= $(shell date +%s)
 SWEEP_HOSTS ?= zen5-vm emr-vm+curve zen4 this
 sweep: all
 	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) PMUCAL_SWEEP_CASES=$(SWEEP_CASES) PMUCAL_SWEEP_SEED=$(SWEEP_SEED) \
-	    PMUCAL_SWEEP_HOSTS="$(SWEEP_HOSTS)" prove -v tests/55-sim-sweep.t
+	    PMUCAL_SWEEP_HOSTS="$(SWEEP_HOSTS)" prove -v tests/60-validate-sim-sweep.t
 
 # The same on the emulated Neoverse N1, INST_RETIRED and CPU_CYCLES by the real PMU driver (make test
 # boots it with 24 cases): EMU_SWEEP_CASES cases, seed SWEEP_SEED.

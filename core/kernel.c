@@ -495,7 +495,7 @@ bool case_isa_usable(struct case_ *c, unsigned isa)
 }
 
 /* A model defect seeded on purpose, as counter defects are seeded into the sim source: a test
- * shows that a parameter sweep finds a wrong model (tests/55-sim-sweep.t). PMUCAL_MODEL_DEFECT is
+ * shows that a parameter sweep finds a wrong model (tests/60-validate-sim-sweep.t). PMUCAL_MODEL_DEFECT is
  * "KERNEL [p=v ...]: QUANTITY +N" (or "*F"): in that kernel's cases whose parameters have those
  * values, the model's QUANTITY is off by N (or F times itself), before what derives from it. */
 #define MODEL_DEFECT_ENV "PMUCAL_MODEL_DEFECT"

@@ -33,19 +33,19 @@ rows() {
     cat << 'EOF'
 ^bin/pmucal sample @RUN@s/$//
 ^bin/pmucal info --measure$@SKIP@measures the load-latency curve (tens of seconds on this VM); tests/40-latency.t measures it
-^bin/pmucal c2c$@SKIP@a transfer latency for every CPU pair (minutes); tests/60-snoop.t runs c2c on two CPUs
-^bin/pmucal validate$@SKIP@the whole default matrix (minutes); tests/10-perf-source.t and 'make run' run it
-^bin/pmucal validate --source (perfstat|sim)$@SKIP@the whole default matrix (minutes); tests/38-perfstat.t and tests/55-sim.t run the source on chosen cases
-^bin/pmucal validate --resume @SKIP@needs a stopped validate run; tests/36-resume.t stops and resumes one
-^bin/pmucal calibrate$@SKIP@every recipe and the curve (minutes); tests/50-calibrate.t runs it quick, 'make run' in full
-^bin/pmucal calibrate --source sim$@SKIP@every recipe under callgrind (minutes); tests/51-calibrate-sim.t runs chosen recipes
-^bin/pmucal calibrate --resume @SKIP@needs a stopped calibration; tests/36-resume.t stops and resumes one
-^bin/pmucal calibrate --(curve|recipe)@SKIP@measures for tens of seconds; tests/37-incomplete.t and tests/50-calibrate.t run them
-^bin/pmucal run walker size=DRAM@SKIP@a DRAM-sized buffer (16 x the last level) 9 times over (tens of seconds); tests/10-perf-source.t runs DRAM cases
---source sim@SKIP@callgrind (tens of seconds); tests/55-sim.t runs the sim source
-^bin/pmucal roofline@SKIP@measures every ceiling on 1 thread and all CPUs (about 30 s); tests/61-roofline.t measures a part and places a run's cases
---roofline results/<roofline-run>@SKIP@needs a folder of 'pmucal roofline'; tests/61-roofline.t emits from one it measured
-^bin/pmucal run triad size=DRAM threads=2@SKIP@DRAM-sized arrays on each of two threads (seconds); tests/61-roofline.t runs a team under sim
+^bin/pmucal c2c$@SKIP@a transfer latency for every CPU pair (minutes); tests/63-microkernels-snoop.t runs c2c on two CPUs
+^bin/pmucal validate$@SKIP@the whole default matrix (minutes); tests/10-sources-perf.t and 'make run' run it
+^bin/pmucal validate --source (perfstat|sim)$@SKIP@the whole default matrix (minutes); tests/42-sources-perfstat.t and tests/55-sources-sim.t run the source on chosen cases
+^bin/pmucal validate --resume @SKIP@needs a stopped validate run; tests/36-runs-resume.t stops and resumes one
+^bin/pmucal calibrate$@SKIP@every recipe and the curve (minutes); tests/51-penalties-calibrate.t runs it quick, 'make run' in full
+^bin/pmucal calibrate --source sim$@SKIP@every recipe under callgrind (minutes); tests/52-penalties-calibrate-sim.t runs chosen recipes
+^bin/pmucal calibrate --resume @SKIP@needs a stopped calibration; tests/36-runs-resume.t stops and resumes one
+^bin/pmucal calibrate --(curve|recipe)@SKIP@measures for tens of seconds; tests/37-runs-incomplete.t and tests/51-penalties-calibrate.t run them
+^bin/pmucal run walker size=DRAM@SKIP@a DRAM-sized buffer (16 x the last level) 9 times over (tens of seconds); tests/10-sources-perf.t runs DRAM cases
+--source sim@SKIP@callgrind (tens of seconds); tests/55-sources-sim.t runs the sim source
+^bin/pmucal roofline@SKIP@measures every ceiling on 1 thread and all CPUs (about 30 s); tests/64-penalties-roofline.t measures a part and places a run's cases
+--roofline results/<roofline-run>@SKIP@needs a folder of 'pmucal roofline'; tests/64-penalties-roofline.t emits from one it measured
+^bin/pmucal run triad size=DRAM threads=2@SKIP@DRAM-sized arrays on each of two threads (seconds); tests/64-penalties-roofline.t runs a team under sim
 writer_cpu=2 run_cpu=5@NEED_CPUS@6
 MEM_LOAD_RETIRED|INST_RETIRED.ANY_P@HOST@intel
 ls_dispatch|ex_ret_instr@HOST@amd

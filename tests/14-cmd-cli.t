@@ -36,7 +36,7 @@ for c in $commands; do
     n=0
     while read -r name arg; do
         [ "$name" = help ] && continue
-        # --cpus names two CPUs of the mask: a one-CPU mask has no pair to give (35-cpu checks the refusal).
+        # --cpus names two CPUs of the mask: a one-CPU mask has no pair to give (31-host-cpu checks the refusal).
         [ "$name" = cpus ] && [ "${cpu_pair#*,}" = "$cpu_pair" ] && continue
         n=$((n + 1))
         if [ -n "$arg" ]; then
