@@ -33,7 +33,7 @@ OBJS    := $(SRCS:%.c=$(OBJDIR)/%.o)
 UNIT    := $(patsubst tests/unit/%.c,$(OBJDIR)/tests/%,$(wildcard tests/unit/*.c))
 LIBOBJS := $(filter-out $(OBJDIR)/cmd/main.o,$(OBJS))
 
-.PHONY: all deps run test kernel-check kernel-matrix sweep sweep-emu bench bench-timing bench-walker bench-load bench-sample bench-roofline clean fuzz fuzz-ubsan fuzz-run install uninstall emu FORCE
+.PHONY: all deps run test check docs-commands kernel-check kernel-matrix sweep sweep-emu bench bench-timing bench-walker bench-load bench-sample bench-roofline clean fuzz fuzz-ubsan fuzz-run install uninstall emu FORCE
 all: $(BIN) $(UNIT)
 
 # The commit the binary is built from, for every run's manifest; rewritten only when it changes,
@@ -72,8 +72,21 @@ test: deps
 	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) PMUCAL_CACHE_DIR=$(CURDIR)/$(OBJDIR)/test-cache \
 	    PMUCAL_EMU_BIN=$(EMU_DIR)/pmucal PMUCAL_EMU_INIT=$(EMU_DIR)/emu-init prove --timer tests/
 
+# make check: the C unit tests alone (tests/00-unit.t over build/*/tests/), in seconds: no emulator,
+# no package installs. The quick loop while editing; make test before a commit. Its cache folder is
+# kept (make test starts from an empty one): the unit tests that size a case by a cache level find
+# this host's latency curve there after the first check, instead of measuring it each time.
+check: all
+	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) PMUCAL_CACHE_DIR=$(CURDIR)/$(OBJDIR)/check-cache prove tests/00-unit.t
+
+# make docs-commands: docs/commands/pmucal-NAME.md, one page per command, written by the binary's
+# --help (the option tables that make the man page and completion too); tests/16-docs-commands.t fails
+# when a page differs from what this writes.
+docs-commands: $(BIN)
+	scripts/docs-commands.sh $(BIN) docs/commands
+
 # make emu: pmucal for aarch64 (cross-built, ARCH=aarch64, in its own object folder; never
-# sanitized) and the static /init of the emulated Neoverse N1 host that tests/72-emu-n1.t boots
+# sanitized) and the static /init of the emulated Neoverse N1 host that tests/72-arch-emu-n1.t boots
 # (scripts/emu-run.sh). Needs gcc-aarch64-linux-gnu and libpfm4-dev:arm64, libhwloc-dev:arm64, zlib1g-dev:arm64.
 EMU_CC  ?= aarch64-linux-gnu-gcc
 EMU_DIR := build/aarch64
@@ -112,7 +125,7 @@ SWEEP_SEED ?= $(shell date +%s)
 SWEEP_HOSTS ?= zen5-vm emr-vm+curve zen4 this
 sweep: all
 	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) PMUCAL_SWEEP_CASES=$(SWEEP_CASES) PMUCAL_SWEEP_SEED=$(SWEEP_SEED) \
-	    PMUCAL_SWEEP_HOSTS="$(SWEEP_HOSTS)" prove -v tests/55-sim-sweep.t
+	    PMUCAL_SWEEP_HOSTS="$(SWEEP_HOSTS)" prove -v tests/60-validate-sim-sweep.t
 
 # The same on the emulated Neoverse N1, INST_RETIRED and CPU_CYCLES by the real PMU driver (make test
 # boots it with 24 cases): EMU_SWEEP_CASES cases, seed SWEEP_SEED.

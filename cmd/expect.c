@@ -105,7 +105,7 @@ static int check_file(struct tap *t, const char *path)
             catalog_set_active(&table);
     }
     /* libpfm4 is built with its own ISA's PMU tables only: another ISA's file is checked by a
-     * build for that ISA (arm_n1.txt on the emulated N1, tests/72-emu-n1.t). */
+     * build for that ISA (arm_n1.txt on the emulated N1, tests/72-arch-emu-n1.t). */
     static const struct {
         const char *prefix, *isa;
     } pmu_isa[] = {{"arm_", "AArch64"}, {"amd64_", "x86-64"}};

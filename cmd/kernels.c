@@ -1,4 +1,5 @@
-/* pmucal kernels: the registered kernels, their parameters, defaults and default cases. */
+/* pmucal kernels: the registered kernels, the source file of each, their parameters, defaults and
+ * default cases. */
 #include "base/json.h"
 #include "base/util.h"
 #include "cmd/cli.h"
@@ -12,14 +13,14 @@ static int kernels_main(int argc, char **argv);
 enum { K_JSON = CLI_LONG };
 
 static const struct cli_option kernels_options[] = {
-    {"json", K_JSON, NULL, "one JSON array of kernels (name, summary, params, cases) instead of the text"},
+    {"json", K_JSON, NULL, "one JSON array of kernels (name, summary, file, params, cases) instead of the text"},
     CLI_END,
 };
 
 const struct command kernels_command = {
     .name = "kernels",
     .fn = kernels_main,
-    .summary = "list the kernels with their parameters, defaults and default validation cases",
+    .summary = "list the kernels with their source files, parameters, defaults and default validation cases",
     .synopsis = "[--json] [KERNEL]",
     .usage = "With a name, only that kernel.\n",
     .options = kernels_options,
@@ -30,6 +31,7 @@ const struct command kernels_command = {
 static void show(const struct kernel *k)
 {
     printf("%s: %s\n", k->name, k->summary);
+    printf("  defined in %s\n", kernel_file(k));
     for (int i = 0; k->params[i].name; i++) {
         const struct param *p = &k->params[i];
         printf("  %-12s default %-8s %s%s%s%s%s\n", p->name, p->def, p->help, p->choices ? "; one of " : "",
@@ -47,6 +49,7 @@ static void show_json(struct json *j, const struct kernel *k)
     json_object_begin(j, NULL);
     json_string(j, "name", k->name);
     json_string(j, "summary", k->summary);
+    json_string(j, "file", kernel_file(k));
     json_array_begin(j, "params");
     for (int i = 0; k->params[i].name; i++) {
         const struct param *p = &k->params[i];

@@ -13,13 +13,28 @@
 #include <strings.h>
 
 static const struct kernel *kernels[64];
+static struct {
+    const struct kernel *k;
+    const char *file;
+} kernel_files[64];
 static int nkernels;
 
-void kernel_register(const struct kernel *k)
+void kernel_register(const struct kernel *k, const char *file)
 {
     if (nkernels == (int)ARRAY_SIZE(kernels) - 1)
         pm_fatal("kernel table full registering %s", k->name);
+    kernel_files[nkernels].k = k;
+    kernel_files[nkernels].file = file;
     kernels[nkernels++] = k;
+}
+
+/* A table beside kernels[], which kernel_list sorts in place: looked up by descriptor. */
+const char *kernel_file(const struct kernel *k)
+{
+    for (int i = 0; i < nkernels; i++)
+        if (kernel_files[i].k == k)
+            return kernel_files[i].file;
+    return "";
 }
 
 const struct kernel *kernel_find(const char *name)
@@ -480,7 +495,7 @@ bool case_isa_usable(struct case_ *c, unsigned isa)
 }
 
 /* A model defect seeded on purpose, as counter defects are seeded into the sim source: a test
- * shows that a parameter sweep finds a wrong model (tests/55-sim-sweep.t). PMUCAL_MODEL_DEFECT is
+ * shows that a parameter sweep finds a wrong model (tests/60-validate-sim-sweep.t). PMUCAL_MODEL_DEFECT is
  * "KERNEL [p=v ...]: QUANTITY +N" (or "*F"): in that kernel's cases whose parameters have those
  * values, the model's QUANTITY is off by N (or F times itself), before what derives from it. */
 #define MODEL_DEFECT_ENV "PMUCAL_MODEL_DEFECT"

@@ -99,12 +99,16 @@ struct kernel {
     const char *bare_param;
 };
 
-void kernel_register(const struct kernel *k);
+/* file: the source file that defines the kernel, as the compiler named it (__FILE__,
+ * "microkernels/walker.c"), for 'pmucal kernels' to say where a kernel lives. */
+void kernel_register(const struct kernel *k, const char *file);
 const struct kernel *kernel_find(const char *name);
+/* The source file k was registered from, or "" for one never registered. */
+const char *kernel_file(const struct kernel *k);
 const struct kernel **kernel_list(void);       /* NULL-terminated, name order */
 
 #define PMUCAL_KERNEL(var) \
-    static void __attribute__((constructor)) register_kernel_##var(void) { kernel_register(&var); }
+    static void __attribute__((constructor)) register_kernel_##var(void) { kernel_register(&var, __FILE__); }
 
 /* The case's model, with what follows from it (quantities_derive): every caller uses this. */
 void case_model(const struct case_ *c, struct quantities *q);

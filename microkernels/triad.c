@@ -247,7 +247,7 @@ static void triad_teardown(struct case_ *c)
 static const char *const triad_matrix[] = {
     ISA_TRIAD_MATRIX,
     /* No team case (threads=N) by default: a team takes every CPU it names from whatever else runs
-     * there. tests/61-roofline.t checks teams under sim and perf, which count every member. */
+     * there. tests/64-penalties-roofline.t checks teams under sim and perf, which count every member. */
     NULL,
 };
 

@@ -2,18 +2,18 @@
 # Install the Debian packages pmucal needs to build and test, when any is missing.
 # As root it runs apt-get; otherwise it prints the exact command and stops, so a user
 # never gets a half-built tree with a confusing compiler error instead.
-# The emulated Arm host of the test suite (tests/72-emu-n1.t) needs more: the arm64 architecture,
+# The emulated Arm host of the test suite (tests/72-arch-emu-n1.t) needs more: the arm64 architecture,
 # the cross compiler, the :arm64 libraries, QEMU, cpio and Debian's arm64 kernel (downloaded,
 # not installed, into build/emu/). PMUCAL_TEST_EMU=0 leaves all of that out.
 set -e
 # zlib1g-dev: the event tables ship gzip-compressed (base/gzfile.c). clang and its runtime: the
 # libFuzzer harnesses (tests/90-fuzz.t); python3-jsonschema: the KCIDB validator of
-# ../shared/tools/kcidb-io (tests/58-kcidb.t).
+# ../shared/tools/kcidb-io (tests/67-runs-kcidb.t).
 need="gcc make pkg-config libpfm4-dev libhwloc-dev zlib1g-dev hwloc valgrind jq libtest-harness-perl binutils gnuplot-nox linux-perf chromium clang libclang-rt-dev python3-jsonschema"
 emu=${PMUCAL_TEST_EMU:-1}
 if [ "$emu" != 0 ]; then
     need="$need qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross libpfm4-dev:arm64 libhwloc-dev:arm64 zlib1g-dev:arm64 cpio"
-    # LAVA's schema and dispatcher: tests/74-lava.t validates and runs the job of lava/ offline.
+    # LAVA's schema and dispatcher: tests/74-lava-job.t validates and runs the job of lava/ offline.
     need="$need lava-common lava-dispatcher"
 fi
 missing=""
@@ -39,7 +39,7 @@ fi
 # The kernel: the package linux-image-arm64:arm64 depends on names the current ABI
 # (linux-image-6.1.0-NN-arm64), which moves between point releases. Beside it its virtio-mmio and
 # virtio-blk modules (Debian builds them as modules): scripts/kernel-check.sh brings the guest's
-# results back on a virtio disk (tests/73-kernel-check.t).
+# results back on a virtio disk (tests/73-scripts-kernel-check.t).
 dir=build/emu
 [ -s "$dir/vmlinuz" ] && [ -s "$dir/modules/virtio_blk.ko" ] && exit 0
 mkdir -p "$dir"

@@ -4,7 +4,7 @@
 # (default: the time, printed) from every kernel with an AArch64 version, INST_RETIRED and
 # CPU_CYCLES counted by the real PMU driver and judged exact (tests/emu/icount.txt: one cycle an
 # instruction under -icount). Prints the TAP summary and every 'not ok'; exits 1 on any, or when
-# nothing was measured. tests/72-emu-n1.t runs a short one (24 cases) in every make test.
+# nothing was measured. tests/72-arch-emu-n1.t runs a short one (24 cases) in every make test.
 # Usage: scripts/sweep-emu.sh PMUCAL-AARCH64 EMU-INIT   (make emu builds both)
 set -eu
 bin=$1 init=$2

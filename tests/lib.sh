@@ -20,7 +20,7 @@ export PMUCAL_EVENTDATA="$PWD/eventdata"
 # The host a test sees. Tests take their topology from a fixture of tests/hosts/ where it matters,
 # never from the machine they run on: PMUCAL_TEST_HOST=NAME runs a whole test file as if on that
 # host (its hwloc.xml; the machine's own allowed CPUs), PMUCAL_TEST_HIDE_PMU=1 hides the host's
-# libpfm4 PMU so the unknown-model paths run on any machine. tests/70-hosts.t runs chosen checks
+# libpfm4 PMU so the unknown-model paths run on any machine. tests/70-host-fixtures.t runs chosen checks
 # under every fixture. A test about the real machine (timing) calls on_this_machine first.
 use_host() { # use_host NAME: load tests/hosts/NAME/hwloc.xml as this process tree's topology
     [ -f "tests/hosts/$1/hwloc.xml" ] || { echo "Bail out! no fixture tests/hosts/$1/hwloc.xml"; exit 1; }

@@ -1,6 +1,6 @@
 /* A program built against the C header 'pmucal emit --format c' writes (penalties.h on the include
  * path), as a user's would be: it tests PMUCAL_HAVE_<NAME> before it uses a constant, so the same
- * file compiles against every calibration, whichever figures each one publishes. tests/50-tables.t
+ * file compiles against every calibration, whichever figures each one publishes. tests/54-penalties-tables.t
  * builds it unchanged against two calibrations (with -Wundef: every HAVE it tests is defined). */
 #include "penalties.h"
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* /init of the emulated Arm host's initramfs (tests/72-emu-n1.t, scripts/emu-run.sh): a static
+/* /init of the emulated Arm host's initramfs (tests/72-arch-emu-n1.t, scripts/emu-run.sh): a static
  * aarch64 program, since the initramfs has no shell. It mounts what pmucal reads (/proc, /sys,
  * /dev), runs each line of /etc/emu-commands between markers the host reads back from the serial
  * console, and powers the machine off (QEMU then exits, whatever ran).

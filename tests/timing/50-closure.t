@@ -2,7 +2,7 @@
 # Timing gates of calibrate, outside make test (make bench-timing): on this host now, does the
 # closure close, and does the latency curve find L1 and L2 where the topology has them? Both
 # compare figures measured minutes apart on a machine whose L3 other tenants share, so they say
-# how this host behaves today; tests/50-calibrate.t checks that the verdicts follow from the figures.
+# how this host behaves today; tests/51-penalties-calibrate.t checks that the verdicts follow from the figures.
 . "$(dirname "$0")/../lib.sh"
 on_this_machine
 

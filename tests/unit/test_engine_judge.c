@@ -1,7 +1,7 @@
 /* measure_schedule_judge and engine_judge on a measurement whose group did not hold its counters
  * all the time: counts of part of the runs (multiplexed) or none (never scheduled) are reported so, never judged as the
  * PMU's silent zero and never scaled; the same zeros from a group that ran throughout are the
- * silent zero. The emulated N1 shows both with real counters (tests/72-emu-n1.t, hog and pin).
+ * silent zero. The emulated N1 shows both with real counters (tests/72-arch-emu-n1.t, hog and pin).
  * A team's reading (the perf source sums its threads' groups) takes the times of its least
  * scheduled thread, so one member multiplexed or never scheduled gives the team that verdict. */
 #include "core/measure.h"
@@ -31,7 +31,7 @@ static const struct {
 } rows[] = {
     {__LINE__, 0, 8000000, 8000000, THROUGHOUT, VERDICT_NOT_OK, SILENT_ZERO},
     {__LINE__, 18000, 8000000, 8000000, THROUGHOUT, VERDICT_OK, NULL},
-    /* The emulated N1 beside six CPU-wide events of another user (tests/72-emu-n1.t, hog): 38 us
+    /* The emulated N1 beside six CPU-wide events of another user (tests/72-arch-emu-n1.t, hog): 38 us
      * of 80 ms, every read 0, and a run held the counters as long with 1110290 iterations as
      * with none (6379 and 6373 ns, as measured): the kernel's attempts to schedule the group,
      * never the code's time. Enabled per run: 18 instructions an iteration at 1 ns each under

@@ -55,6 +55,6 @@ __attribute__((constructor)) static void register_not_ported(void)
             .per = Q_INST,
             .per_name = "instruction",
         };
-        kernel_register(&stubs[i]);
+        kernel_register(&stubs[i], __FILE__);
     }
 }

@@ -41,7 +41,7 @@ is "$(jq '.cpu' "$TMP/mig.json")" "${cpu:-0}" "the record names the CPU it was p
 is "$(jq '.multiplexed' "$TMP/mig.json")" "false" "a software group is never multiplexed"
 
 # perf's {a,b,c} group is led by its first event that opens, as perf leads it (an arm64 driver
-# then leaves a disabled leader out of its counter check: tests/72-emu-n1.t); pmucal's own groups
+# then leaves a disabled leader out of its counter check: tests/72-arch-emu-n1.t); pmucal's own groups
 # are led by the software noise detectors. The record names the leader.
 $PMUCAL run walker size=L1 -e '{page-faults,context-switches},cpu-migrations' --json > "$TMP/lead.json" 2> "$TMP/lead.err"
 is "$(jq -c '[.events[] | select(.leader) | .name]' "$TMP/lead.json")" '["page-faults"]' "a {page-faults,context-switches} group is led by its first event $(head -c 200 "$TMP/lead.err")"

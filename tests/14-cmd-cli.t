@@ -36,7 +36,7 @@ for c in $commands; do
     n=0
     while read -r name arg; do
         [ "$name" = help ] && continue
-        # --cpus names two CPUs of the mask: a one-CPU mask has no pair to give (35-cpu checks the refusal).
+        # --cpus names two CPUs of the mask: a one-CPU mask has no pair to give (31-host-cpu checks the refusal).
         [ "$name" = cpus ] && [ "${cpu_pair#*,}" = "$cpu_pair" ] && continue
         n=$((n + 1))
         if [ -n "$arg" ]; then
@@ -106,6 +106,17 @@ for c in "kernels" "quantities" "calibrate --list" "info" "events --pmu skl"; do
 done
 $PMUCAL kernels --json walker | jq -e 'length == 1 and .[0].name == "walker" and (.[0].params | length) > 0' > /dev/null
 ok $? "kernels --json walker: one kernel with its parameters"
+# Where a kernel lives: each names the source file that registers it, a file of this tree that
+# holds the registration and the kernel's name, in the JSON and the text alike.
+$PMUCAL kernels --json | jq -r '.[] | .name + " " + .file' > "$TMP/files"
+bad=$(while read -r name file; do
+    [ -f "$file" ] && grep -q 'PMUCAL_KERNEL(\|kernel_register(' "$file" && grep -qF "\"$name\"" "$file" &&
+        $PMUCAL kernels "$name" | grep -qx "  defined in $file" || echo "$name:$file"
+done < "$TMP/files")
+[ "$(wc -l < "$TMP/files")" -gt 10 ] && [ -z "$bad" ]
+ok $? "kernels names each kernel's source file ($(wc -l < "$TMP/files") kernels; wrong: '$bad')"
+grep -qx 'walker microkernels/walker.c' "$TMP/files" && grep -qx 'branch generators/branch.c' "$TMP/files"
+ok $? "walker is defined in microkernels/walker.c and branch in generators/branch.c: $(grep -E '^(walker|branch) ' "$TMP/files" | tr '\n' ';')"
 # git's habit: "help CMD" is "CMD --help".
 [ "$($PMUCAL help calibrate)" = "$($PMUCAL calibrate --help)" ] && [ -n "$($PMUCAL help calibrate)" ]
 ok $? "pmucal help calibrate prints calibrate --help"

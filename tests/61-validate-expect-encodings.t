@@ -18,7 +18,7 @@ done
 # UMCPMC (Zen 4's too: libpfm4 4.13 has no Zen 4 UMC, so amd64_fam19h_zen4.txt takes amdzen4's).
 while IFS='|' read -r line file event want; do
     grep -q "expect/$file:[0-9]*: $event = mem\.[a-z]*\.lines >=10% (config $want)" "$TMP/expect.tap"
-    ok $? "tests/55-expect-encodings.t:$line: $file $event: config $want"
+    ok $? "tests/61-validate-expect-encodings.t:$line: $file $event: config $want"
 done << 'EOF'
 23|skx.txt|skx_unc_imc0::UNC_M_CAS_COUNT:RD|0x304, CPU-wide on every uncore_imc
 24|skx.txt|skx_unc_imc0::UNC_M_CAS_COUNT:WR|0xc04, CPU-wide on every uncore_imc
@@ -47,7 +47,7 @@ while IFS='|' read -r line file rule want; do
     printf '%s\n' "$rule" > "$TMP/exp/$file"
     $PMUCAL expect check "$TMP/exp/$file" > "$TMP/o" 2>&1
     [ $? -eq 1 ] && grep -q -- "^not ok 1 - .*$file:1: .*$want" "$TMP/o"
-    ok $? "tests/55-expect-encodings.t:$line: '$rule' in $file is not ok: $(grep -m1 '^not ok' "$TMP/o" | cut -c1-200)"
+    ok $? "tests/61-validate-expect-encodings.t:$line: '$rule' in $file is not ok: $(grep -m1 '^not ok' "$TMP/o" | cut -c1-200)"
 done << 'EOF'
 52|amdzen5.txt|umc_cas_cmd.rd mem.read.lines 10%|counts CPU-wide (uncore amd_umc: the whole socket, other work included): its rule must be a lower bound, >=N%, not 10%
 53|skx.txt|skx_unc_imc0::UNC_M_CAS_COUNT:RD mem.read.lines exact|must be a lower bound, >=N%, not exact

@@ -20,7 +20,7 @@ export HWLOC_CPUID_PATH="$cpuid"
 while IFS='|' read -r line sig want; do
     out=$(PMUCAL_CPUID=$sig $PMUCAL events 2>&1 | head -n 1)
     echo "$out" | grep -q -- "$want"
-    ok $? "tests/56-vendor-tables.t:$line: CPUID $sig -> $want (got: $(echo "$out" | cut -c1-150))"
+    ok $? "tests/48-events-vendor-tables.t:$line: CPUID $sig -> $want (got: $(echo "$out" | cut -c1-150))"
 done << 'EOF'
 31|AuthenticAMD-26-2|amd/amdzen5 (CPUID AuthenticAMD-26-2 matches row 'AuthenticAMD-26-(
 32|AuthenticAMD-26-44-0|amd/amdzen5 (CPUID AuthenticAMD-26-44-0
@@ -63,7 +63,7 @@ ok $? "each event with its source file"
 # Encodings: NAME -> perf syntax (events --describe), AMD's bits 11:8 in config 35:32, Intel's fields.
 while IFS='|' read -r line table name want; do
     got=$($PMUCAL events --vendor-json "$table" --describe | awk -F'\t' -v n="$name" '$1 == n { print $2 }')
-    is "$got" "$want" "tests/56-vendor-tables.t:$line: $table $name"
+    is "$got" "$want" "tests/48-events-vendor-tables.t:$line: $table $name"
 done << 'EOF'
 68|amdzen5|ls_dispatch.ld_dispatch|r129:u
 69|amdzen5|ic_tag_hit_miss.instruction_cache_miss|r10000188e:u
@@ -81,7 +81,7 @@ EOF
 # perf's syntax in -e: each spelling resolves to this group line (groups prints perf stat syntax).
 while IFS='|' read -r line ev want; do
     got=$($PMUCAL groups -e "$ev" 2>&1)
-    is "$got" "$want" "tests/56-vendor-tables.t:$line: -e '$ev'"
+    is "$got" "$want" "tests/48-events-vendor-tables.t:$line: -e '$ev'"
 done << 'EOF'
 83|ex_ret_instr|{rc0:u}
 84|ex_ret_instr:k|{rc0:k}
@@ -101,7 +101,7 @@ while IFS='|' read -r line ev want; do
     $PMUCAL groups -e "$ev" > "$TMP/o" 2>&1
     rc=$?
     [ $rc -eq 2 ] && [ "$(wc -l < "$TMP/o")" -eq 1 ] && grep -q -- "$want" "$TMP/o"
-    ok $? "tests/56-vendor-tables.t:$line: -e '$ev' exits 2 (got $rc): $(cat "$TMP/o")"
+    ok $? "tests/48-events-vendor-tables.t:$line: -e '$ev' exits 2 (got $rc): $(cat "$TMP/o")"
 done << 'EOF'
 101|cpu/event=0x1000/|term event=0x1000: give a number from 0 to 0xfff
 102|cpu/umask=1,foo=2/|unknown term 'foo'
@@ -119,7 +119,7 @@ while IFS='|' read -r line json want; do
     $PMUCAL events --vendor-json "$TMP/bad/t.json" > "$TMP/o" 2>&1
     rc=$?
     [ $rc -eq 2 ] && grep -q -- "$want" "$TMP/o"
-    ok $? "tests/56-vendor-tables.t:$line: $json exits 2 (got $rc): $(cat "$TMP/o")"
+    ok $? "tests/48-events-vendor-tables.t:$line: $json exits 2 (got $rc): $(cat "$TMP/o")"
 done << 'EOF'
 119|[{"EventName": "x", "EventCode": "-1"}]|t.json: event x: EventCode "-1" is not a whole number in 0..0xfff
 120|[{"EventName": "x", "EventCode": "0x1000"}]|EventCode "0x1000" is not a whole number in 0..0xfff
@@ -154,7 +154,7 @@ $PMUCAL modeldiff amdzen4 amdzen5 > "$TMP/diff.tap"
 is "$?" "1" "modeldiff amdzen4 amdzen5 exits 1 (something changed)"
 while IFS='|' read -r line want; do
     grep -q -- "$want" "$TMP/diff.tap"
-    ok $? "tests/56-vendor-tables.t:$line: modeldiff shows: $want"
+    ok $? "tests/48-events-vendor-tables.t:$line: modeldiff shows: $want"
 done << 'EOF'
 154|^not ok [0-9]* - changed: ls_mab_alloc.load_store_allocations: event 0x41 umask 0x3f .* -> event 0x41 umask 0x07
 155|^not ok [0-9]* - changed: ls_mab_alloc.hardware_prefetcher_allocations: event 0x41 umask 0x40 .* -> event 0x41 umask 0x08
