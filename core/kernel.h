@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct emit;
+struct assembler;
 struct site_map;
 
 enum param_type {
@@ -90,8 +90,8 @@ struct kernel {
      * e.g. a penalty derived from its cycles per iteration. The case is still set up. core_ghz:
      * the clock measured around that measurement (ns of a figure derived from these cycles). */
     void (*report)(struct case_ *c, const struct stats *cycles, double core_ghz, const struct quantities *q);
-    /* Kernels that generate code: the emitter holding it (bytes and listing), for 'pmucal gen'. */
-    const struct emit *(*code)(const struct case_ *c);
+    /* Kernels that generate code: the assembler holding it (bytes and listing), for 'pmucal gen'. */
+    const struct assembler *(*code)(const struct case_ *c);
     /* Optional: where the case's quantities happen (core/sites.h), after setup: the measured
      * loop's instructions with their per-iteration weights. -1 when this case cannot say. */
     int (*sites)(const struct case_ *c, struct site_map *m);
