@@ -39,9 +39,9 @@
  *     struct cpu_tlbs: data TLB entries (first and second level, 4K and 2M pages), the leaf that
  *       states each, and why none; int cpu_tlbs_read(t, why, whylen) (arch/tlbs.h)
  *
- * The inline-asm regions of the hand-written kernels, macros expanded in their run functions
+ * The inline-asm regions of the hand-written kernels, macros expanded in their loop functions
  * (the measured code stays the kernel's own), each with the instructions it retires
- *     ISA_LOOP_TEST_INST; ISA_EXACT_LOOP(REPS, BODY, inputs...): REPS bodies a trip, run(n) - run(0)
+ *     ISA_LOOP_TEST_INST; ISA_EXACT_LOOP(REPS, BODY, inputs...): REPS bodies a trip, loop(n) - loop(0)
  *       exactly n bodies and n loop tests (p and n in scope); bodies ISA_CHASE_STEP (p = *p),
  *       ISA_STORE_THEN_CHASE(DISP), ISA_STLF_BLOCKED/FORWARD/PARTIAL; ISA_CHASE_LOOP(REPS)
  *     ISA_TOUCH_LOOP(q, n): one store per 4 KiB page
@@ -101,7 +101,7 @@ extern const size_t isa_ntriad_variants;
 
 /* REPS (a string literal) copies of BODY a trip, for kernels with a pointer p and an iteration
  * count n in scope (in BODY: %[p], %[n]). More input operands may follow. The loop is "enter
- * at the test; body; test", so run(n) - run(0) is exactly n bodies and n loop tests; labels
+ * at the test; body; test", so loop(n) - loop(0) is exactly n bodies and n loop tests; labels
  * 661-664 mark the body, the test's two instructions and the end for the sampling map. */
 #define ISA_EXACT_LOOP(REPS, BODY, ...)                                \
     __asm__ __volatile__(ISA_LOOP_ENTER "\n\t"                         \
@@ -221,7 +221,7 @@ uint64_t isa_branch_uncond(struct assembler *as, int body, int test, uint64_t n,
                            const uint64_t *next);
 uint64_t isa_branch_indirect(struct assembler *as, int body, int test, uint64_t slots, uint64_t ntargets, const int *targets);
 extern const uint64_t isa_branch_max_bytes;
-/* The generated function's entry, a jump to its loop test (so run(0) runs the test alone): its label. */
+/* The generated function's entry, a jump to its loop test (so loop(0) runs the test alone): its label. */
 int isa_asm_entry(struct assembler *as, int test);
 
 #endif

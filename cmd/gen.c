@@ -46,7 +46,7 @@ const struct command gen_command = {
 __attribute__((noinline)) void gen_measured_region(struct case_ *c, uint64_t iters);
 __attribute__((noinline)) void gen_measured_region(struct case_ *c, uint64_t iters)
 {
-    c->kernel->run(c, iters);
+    c->kernel->loop(c, iters);
     __asm__ __volatile__("" ::: "memory");
 }
 

@@ -133,7 +133,7 @@ static void run_once(struct ctx *x, struct sampler *sm, uint64_t iters, double *
         x->c->kernel->prepare(x->c);
     sampler_enable(sm);
     uint64_t t0 = isa_ticks_start();
-    x->c->kernel->run(x->c, iters);
+    x->c->kernel->loop(x->c, iters);
     uint64_t t1 = isa_ticks_stop();
     sampler_disable(sm);
     *ticks = (double)(t1 - t0);

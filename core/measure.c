@@ -19,7 +19,7 @@ static int one_run(const struct source *src, struct group *g, struct case_ *c, u
         c->kernel->prepare(c);
     src->start(g);
     uint64_t t0 = isa_ticks_start();
-    c->kernel->run(c, iters);
+    c->kernel->loop(c, iters);
     uint64_t t1 = isa_ticks_stop();
     src->stop(g);
     *ticks = t1 - t0;
@@ -96,7 +96,7 @@ static uint64_t calibrate_iters(struct case_ *c, const struct measure_opts *o)
             if (c->kernel->prepare)
                 c->kernel->prepare(c);
             uint64_t t0 = isa_ticks_start();
-            c->kernel->run(c, it);
+            c->kernel->loop(c, it);
             uint64_t t = isa_ticks_stop() - t0;
             measure_region_ticks += t;
             ticks = t < ticks ? t : ticks;
@@ -121,7 +121,7 @@ static double pilot_seconds_per_iter(struct case_ *c, uint64_t pilot)
     if (c->kernel->prepare)
         c->kernel->prepare(c);
     uint64_t t0 = isa_ticks_start();
-    c->kernel->run(c, pilot);
+    c->kernel->loop(c, pilot);
     uint64_t ticks = isa_ticks_stop() - t0;
     measure_region_ticks += ticks;
     return (double)ticks / clock_get()->tsc_hz / (double)pilot;
@@ -133,7 +133,7 @@ static uint64_t timed_run(struct case_ *c, uint64_t iters)
     if (c->kernel->prepare)
         c->kernel->prepare(c);
     uint64_t t0 = isa_ticks_start();
-    c->kernel->run(c, iters);
+    c->kernel->loop(c, iters);
     uint64_t ticks = isa_ticks_stop() - t0;
     measure_region_ticks += ticks;
     return ticks;
@@ -278,7 +278,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
             c->kernel->prepare(c);
         for (uint64_t done = 0, part; done < warm && !stop_signal_number; done += part) {
             part = warm - done < m->iters ? warm - done : m->iters;
-            c->kernel->run(c, part);
+            c->kernel->loop(c, part);
         }
     } else if (one_run(src, g, c, warm, &rn, &kn)) {
         rc = MEASURE_FAILED;

@@ -37,7 +37,7 @@ struct measure_opts {
 #define MEASURE_CLOCK_SPLIT_MAX 0.01
 /* The longest one measured run may last (real-time sources): a stop is acted on between runs. */
 #define MEASURE_MAX_RUN_SECONDS 0.5
-/* --iters at most this: beyond it no kernel's run stays under MEASURE_MAX_RUN_SECONDS. */
+/* --iters at most this: beyond it no kernel's loop stays under MEASURE_MAX_RUN_SECONDS. */
 #define MEASURE_MAX_ITERS 1000000000ull
 /* Would one run of iters iterations outlast MEASURE_MAX_RUN_SECONDS (a stop waits for a run to
  * end)? Judged from a short pilot; true after one message naming option (--iters) and the
@@ -70,7 +70,7 @@ struct measurement {
     double window_q, window_median, window_p90;
     double clock_split;   /* the median relative difference of the two clock references over the
                              windows' trips (host/clock.h): near 0, or what held the adders */
-    double noise[NOISE_COUNT][MEASURE_MAX_REPS];   /* in run(N) + run(0), whole runs */
+    double noise[NOISE_COUNT][MEASURE_MAX_REPS];   /* in loop(N) + loop(0), whole loops */
     double fixed[FIXED_COUNT][MEASURE_MAX_REPS];   /* per iteration; NaN without fixed counters */
     struct stats fixed_stat[FIXED_COUNT];
     uint64_t time_enabled, time_running;  /* cumulative over the group's runs */

@@ -52,7 +52,7 @@ static int bbexec_setup(struct case_ *c)
     return KERNEL_OK;
 }
 
-static void bbexec_run(struct case_ *c, uint64_t iters)
+static void bbexec_loop(struct case_ *c, uint64_t iters)
 {
     struct bbexec *k = c->priv;
     k->g.entry(iters, k->data);
@@ -99,7 +99,7 @@ static const struct kernel bbexec_kernel = {
     .summary = "odd/even loop, a copy on one side and sqrt on the other: exact basic-block counts",
     .params = bbexec_params,
     .setup = bbexec_setup,
-    .run = bbexec_run,
+    .loop = bbexec_loop,
     .model = bbexec_model,
     .teardown = bbexec_teardown,
     .matrix = bbexec_matrix,

@@ -222,7 +222,7 @@ static int branch_setup(struct case_ *c)
     return KERNEL_OK;
 }
 
-static void branch_run(struct case_ *c, uint64_t iters)
+static void branch_loop(struct case_ *c, uint64_t iters)
 {
     struct branch *b = c->priv;
     b->g.entry(iters, b->table);
@@ -360,7 +360,7 @@ static const struct kernel branch_kernel = {
     .summary = "generated branches with known outcomes: conditional patterns, jump chains, indirect jumps",
     .params = branch_params,
     .setup = branch_setup,
-    .run = branch_run,
+    .loop = branch_loop,
     .model = branch_model,
     .teardown = branch_teardown,
     .matrix = branch_matrix,

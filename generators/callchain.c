@@ -58,7 +58,7 @@ static int callchain_setup(struct case_ *c)
     return KERNEL_OK;
 }
 
-static void callchain_run(struct case_ *c, uint64_t iters)
+static void callchain_loop(struct case_ *c, uint64_t iters)
 {
     struct callchain *k = c->priv;
     k->g.entry(iters, k->table);
@@ -117,7 +117,7 @@ static const struct kernel callchain_kernel = {
     .summary = "D nested calls and returns per iteration, direct or indirect: return-stack overflow",
     .params = callchain_params,
     .setup = callchain_setup,
-    .run = callchain_run,
+    .loop = callchain_loop,
     .model = callchain_model,
     .teardown = callchain_teardown,
     .matrix = callchain_matrix,

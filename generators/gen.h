@@ -3,7 +3,7 @@
  *     void fn(uint64_t iters, void *data)
  *
  * in the calling convention and with the loop test of arch/assembler.h (asm_loop_test), so
- * that for n iterations it runs n bodies and n+1 tests and run(n) - run(0) is exactly n bodies
+ * that for n iterations it runs n bodies and n+1 tests and loop(n) - loop(0) is exactly n bodies
  * plus n tests. */
 #ifndef PMUCAL_GEN_H
 #define PMUCAL_GEN_H

@@ -67,7 +67,7 @@ static int ifetch_setup(struct case_ *c)
     return KERNEL_OK;
 }
 
-static void ifetch_run(struct case_ *c, uint64_t iters)
+static void ifetch_loop(struct case_ *c, uint64_t iters)
 {
     struct ifetch *k = c->priv;
     k->g.entry(iters, NULL);
@@ -118,7 +118,7 @@ static const struct kernel ifetch_kernel = {
                "of code",
     .params = ifetch_params,
     .setup = ifetch_setup,
-    .run = ifetch_run,
+    .loop = ifetch_loop,
     .model = ifetch_model,
     .teardown = ifetch_teardown,
     .matrix = ifetch_matrix,

@@ -4,7 +4,7 @@
  *     body:  copy 1 .. copy U of the snippet (throughput: of the snippet with its output renamed)
  *     test:  the loop test (asm_loop_test); epilogue; return
  *
- * so that run(n) - run(0) is exactly n bodies and n tests, as every generated kernel. The model
+ * so that loop(n) - loop(0) is exactly n bodies and n tests, as every generated kernel. The model
  * is the snippet's own: its instructions from the assembled object, its loads, stores and jumps
  * as the encoding says, what the user states (expect=) beside them. A fault in the snippet
  * (SIGILL, SIGSEGV, SIGFPE, SIGBUS, SIGTRAP) is caught, named with its instruction, and the case
@@ -619,7 +619,7 @@ fail:
     return KERNEL_ERROR;
 }
 
-static void code_run(struct case_ *c, uint64_t iters)
+static void code_loop(struct case_ *c, uint64_t iters)
 {
     struct code_kernel *k = c->priv;
     if (k->fault[0])
@@ -703,7 +703,7 @@ static const struct kernel code_kernel = {
                "in cycles per copy, counts from the snippet's bytes",
     .params = code_params,
     .setup = code_setup,
-    .run = code_run,
+    .loop = code_loop,
     .model = code_model,
     .teardown = code_teardown,
     .per = Q_COPIES,

@@ -67,7 +67,7 @@ int isa_ifetch_assemble(struct assembler *as, uint64_t size, uint64_t *bytes, ui
     for (uint64_t i = 0; i < k; i++)
         a64_asm_movz(as, ifetch_targets[i % ARRAY_SIZE(ifetch_targets)], (unsigned)(i & 0xffff));
     asm_bind(as, test);
-    asm_comment(as, "loop test: run(n) executes n bodies and n+1 tests");
+    asm_comment(as, "loop test: loop(n) executes n bodies and n+1 tests");
     if (far) {
         int out = asm_label(as);
         a64_asm_subs_imm(as, X0, X0, 1);

@@ -59,7 +59,7 @@ int isa_ifetch_assemble(struct assembler *as, uint64_t size, uint64_t *bytes, ui
     for (uint64_t i = 0; i < k; i++)
         x86_asm_movabs(as, ifetch_targets[i % ARRAY_SIZE(ifetch_targets)], i);
     asm_bind(as, test);
-    asm_comment(as, "loop test: run(n) executes n bodies and n+1 tests");
+    asm_comment(as, "loop test: loop(n) executes n bodies and n+1 tests");
     asm_loop_test(as, body);
     asm_ret(as);
     asm_comment(as, "entry: the function starts here, jumping to the test");
