@@ -33,18 +33,18 @@
 static int calibrate_main(int argc, char **argv);
 
 enum { K_LIST = CLI_LONG, K_JSON, K_TARGET_MS, K_QUICK, K_CURVE, K_NO_CURVE, K_RECIPE, K_PPO, K_CPU, K_PREFIX,
-       K_LABEL, K_OUT, K_SOURCE, K_ITERS, K_RESUME, K_RUNS, K_MODEL };
+       K_LABEL, K_OUT, K_SOURCE, K_ITERS, K_RESUME, K_PASSES, K_MODEL };
 
 static const struct cli_option calibrate_options[] = {
     {"list", K_LIST, NULL, "print the recipes (issue case, control case, occurrence) and exit"},
     {"json", K_JSON, NULL, "with --list: one JSON array of recipes"},
     {"repetitions", 'r', "N", "repetitions per case, 3..101 (default 7; 3 with --source sim)"},
-    {"target-ms", K_TARGET_MS, "MS", "length of one measured run (default 5, at most 500)"},
-    {"runs", K_RUNS, "N", "independent runs of every recipe, one pass over them each, 1..9 (default 5);\n"
-                          "a figure with fewer than 3 clean runs (all of them, with fewer), or a\n"
-                          "clean run more than 1% from their median (two of four or more), is\n"
-                          "unstable"},
-    {"quick", K_QUICK, NULL, "3 repetitions, 2 ms runs, 2 runs, 2 curve points per octave (for tests)"},
+    {"target-ms", K_TARGET_MS, "MS", "length of one measured window (default 5, at most 500)"},
+    {"passes", K_PASSES, "N", "independent passes over every recipe, 1..9 (default 5); a figure with\n"
+                              "fewer than 3 clean passes (all of them, with fewer), or a clean pass\n"
+                              "more than 1% from their median (two of four or more), is unstable"},
+    {"runs", K_PASSES, "N", NULL},   /* the old spelling of --passes */
+    {"quick", K_QUICK, NULL, "3 repetitions, 2 ms windows, 2 passes, 2 curve points per octave (for tests)"},
     {"curve", K_CURVE, NULL, "only the latency curve (no recipes, no closure)"},
     {"no-curve", K_NO_CURVE, NULL, "recipes and closure only"},
     {"recipe", K_RECIPE, "NAME", "only this recipe (may be repeated; the closure needs l1_hit, l2_hit, l3_hit)"},
@@ -58,8 +58,8 @@ static const struct cli_option calibrate_options[] = {
     {"out", K_OUT, "DIR", "parent folder of the results folder (default results, or $PMUCAL_RESULTS)"},
     {"source", K_SOURCE, "NAME", "perf (default): time the cases and fit penalties; sim: run the cases under\n"
                                  "valgrind's callgrind and check the models' occurrence counts (no penalties)"},
-    {"iters", K_ITERS, "N", "with --source sim: iterations per measured run (default 10000, fewer for\n"
-                            "cases over 20M instructions a run)"},
+    {"iters", K_ITERS, "N", "with --source sim: iterations per measured loop (default 10000, fewer for\n"
+                            "cases over 20M instructions a loop)"},
     {"resume", K_RESUME, "RUN",
      "complete the interrupted (or crashed) calibration RUN with its own options\n"
      "(from its manifest; no other option is taken with it): cases it measured\n"
@@ -73,8 +73,8 @@ const struct command calibrate_command = {
     .summary = "measure cycle penalties (latencies, TLB, branches, stores, divides, assists) and write tables",
     .synopsis = "[options]",
     .usage = "Runs every penalty recipe (an issue case against its control case, or a case whose whole cost\n"
-             "per occurrence is the figure) in --runs independent runs (default 5), one pass over the\n"
-             "recipes a run, so that a burst of load hits one run of a recipe, not all; a progress line a\n"
+             "per occurrence is the figure) in --passes independent passes over the recipes (default 5),\n"
+             "so that a burst of load hits one pass of a recipe, not all; a progress line a\n"
              "recipe in the first pass, a line a pass after it, then each figure, on stderr; then the\n"
              "load-latency curve, the checks and the closure. A penalty is (cycles per iteration of the\n"
              "issue case - of the control) / (occurrences in the issue case - in the control). Every case\n"
@@ -82,15 +82,15 @@ const struct command calibrate_command = {
              "measured again, one measurements.ndjson record each. Occurrences come from the kernels'\n"
              "models; on a host whose PMU counts, the recipe's event is counted beside each case and used\n"
              "when it agrees with the model within 10% (penalties.json says which; for a model, whether\n"
-             "'--source sim' can check it: occurrence.model_check, and a line under the table). A run's\n"
-             "figure is the difference of medians; the penalty is the median of its clean runs, with their\n"
+             "'--source sim' can check it: occurrence.model_check, and a line under the table). A pass's\n"
+             "figure is the difference of medians; the penalty is the median of its clean passes, with their\n"
              "range. Cycles come from many short timing windows at a low quantile (a window another task\n"
              "preempted reads long), each converted at the core clock measured right beside it (the\n"
-             "host's boost moves it by percents between cases). A run whose case did not have the core to\n"
+             "host's boost moves it by percents between cases). A pass whose case did not have the core to\n"
              "itself (its two clock references, dependent adds and multiplies, read more than 1% apart; or\n"
              "windows over 1 ms while another task took the CPU in every attempt) is left out of the figure.\n"
-             "Statuses: ok; unstable (fewer than 3 clean runs, or than all with fewer runs; a clean run more\n"
-             "than 1% from their median, or two of four or more; with --runs 1: a 95% bootstrap interval wider than +-10% and 0.25 cycles, or timing\n"
+             "Statuses: ok; unstable (fewer than 3 clean passes, or than all with fewer passes; a clean pass more\n"
+             "than 1% from their median, or two of four or more; with --passes 1: a 95% bootstrap interval wider than +-10% and 0.25 cycles, or timing\n"
              "windows whose low quantile and median disagree beyond noise or whose controls were mostly\n"
              "hit);\n"
              "not_ok (negative, within noise of zero, below its physical floor, more than 25% outside\n"
@@ -123,7 +123,7 @@ const struct command calibrate_command = {
              "or 143 (SIGTERM) when interrupted: the TAP ends with 'Bail out!', penalties.json keeps what\n"
              "was measured and no tables are written.\n"
              "--resume RUN completes such a run in its folder: each case whose record (keyed by case text,\n"
-             "event and run) is in measurements.ndjson is rebuilt from it, not measured; a line cut by kill\n"
+             "event and pass) is in measurements.ndjson is rebuilt from it, not measured; a line cut by kill\n"
              "-9 is dropped; the penalties are fitted again (same seeds) and every output is written as by\n"
              "a whole run; the manifest lists each resumption under \"resumed\". Refused (exit 2) as\n"
              "validate --resume refuses: a complete run, a live one, another command, host, CPU or build;\n"
@@ -150,13 +150,13 @@ static int run_curve(struct cal *k, int ppo, struct curve *cv, struct json *doc)
     return 0;
 }
 
-#define CALIBRATE_DEFAULTS {.o = {.repetitions = 7, .target_seconds = 0.005, .runs = CAL_RUNS}, .ppo = 4, .cpu_arg = -1, \
+#define CALIBRATE_DEFAULTS {.o = {.repetitions = 7, .target_seconds = 0.005, .passes = CAL_PASSES}, .ppo = 4, .cpu_arg = -1, \
                             .curve = true, .recipes_on = true, .label = NULL, .prefix = "PMUCAL", .source = "perf"}
 
 struct calibrate_args {
     struct cal_opts o;
     int ppo, nonly, cpu_arg;
-    bool curve, recipes_on, list, json, reps_given, runs_given;
+    bool curve, recipes_on, list, json, reps_given, passes_given;
     const char *label, *out, *prefix, *source, *resume, *model;
     int given;   /* options other than --resume */
     const char *timing_option;    /* the first option given that only timing uses (refused with sim) */
@@ -172,7 +172,7 @@ static int calibrate_option(void *ctx, int key, const char *v)
     static const struct {
         int key;
         const char *name;
-    } timing_only[] = {{K_TARGET_MS, "--target-ms"}, {K_QUICK, "--quick"}, {K_CURVE, "--curve"}, {K_RUNS, "--runs"},
+    } timing_only[] = {{K_TARGET_MS, "--target-ms"}, {K_QUICK, "--quick"}, {K_CURVE, "--curve"}, {K_PASSES, "--passes"},
                        {K_PPO, "--points-per-octave"}, {K_CPU, "--cpu"}, {K_PREFIX, "--prefix"}};
     for (size_t i = 0; i < sizeof(timing_only) / sizeof(timing_only[0]); i++)
         if (key == timing_only[i].key && !a->timing_option)
@@ -196,9 +196,9 @@ static int calibrate_option(void *ctx, int key, const char *v)
         if (!(rc = cli_number(&calibrate_command, "--target-ms", v, 1, (unsigned long long)(MEASURE_MAX_RUN_SECONDS * 1000), &x)))
             a->o.target_seconds = (double)x / 1000;
         break;
-    case K_RUNS:
-        if (!(rc = cli_number(&calibrate_command, "--runs", v, 1, CAL_MAX_RUNS, &x)))
-            a->o.runs = (int)x, a->runs_given = true;
+    case K_PASSES:
+        if (!(rc = cli_number(&calibrate_command, "--passes", v, 1, CAL_MAX_PASSES, &x)))
+            a->o.passes = (int)x, a->passes_given = true;
         break;
     case K_PPO:
         if (!(rc = cli_number(&calibrate_command, "--points-per-octave", v, 1, 8, &x)))
@@ -250,8 +250,8 @@ static int calibrate_option(void *ctx, int key, const char *v)
         a->o.repetitions = 3;
         a->o.target_seconds = 0.002;
         a->ppo = 2;
-        if (!a->runs_given)
-            a->o.runs = 2;
+        if (!a->passes_given)
+            a->o.passes = 2;
         break;
     case K_CURVE:
         a->recipes_on = false;
@@ -353,7 +353,7 @@ static int other_than_timing(const struct calibrate_args *a, struct session *s, 
         return cli_usage_error(&calibrate_command, "--source %s: calibrate times its cases with the perf source and "
                                "checks their occurrences with sim; give --source perf or --source sim", a->source);
     if (a->iters)
-        return cli_usage_error(&calibrate_command, "--iters goes with --source sim: the perf source sizes its runs "
+        return cli_usage_error(&calibrate_command, "--iters goes with --source sim: the perf source sizes its windows "
                                "by time (--target-ms)");
     if (!a->recipes_on && !a->curve)
         return cli_usage_error(&calibrate_command, "--curve and --no-curve together leave nothing to do");
@@ -367,7 +367,7 @@ static void begin_manifest(struct session *s, const struct cal *k)
     json_string(j, "source", k->o.src->name);
     json_int(j, "repetitions", k->o.repetitions);
     json_number(j, "target_seconds", k->o.target_seconds);
-    json_int(j, "runs", k->o.runs);
+    json_int(j, "passes", k->o.passes);
     session_measure_cpu(s, k->o.cpu, k->cpu_asked, k->cpu_busy);
     session_start(s);
 }
@@ -381,7 +381,7 @@ static void begin_doc(struct json *doc, const struct cal *k, const struct calibr
     char date[32];
     json_string(doc, "date", iso_now(date));
     json_int(doc, "repetitions", k->o.repetitions);
-    json_int(doc, "runs", k->o.runs);
+    json_int(doc, "passes", k->o.passes);
     json_int(doc, "cpu", k->o.cpu);
     json_string(doc, "cpu_model", k->model);   /* whose perf event names and references apply */
     json_bool(doc, "cpu_model_given", a->model != NULL);   /* --model: not the CPUID's */
@@ -391,10 +391,10 @@ static void begin_doc(struct json *doc, const struct cal *k, const struct calibr
             json_string(doc, NULL, a->only[i]);
         json_array_end(doc);
     }
-    json_string(doc, "method", "penalty = median over independent runs (one pass over the recipes each) of (median "
+    json_string(doc, "method", "penalty = median over independent passes over the recipes of (median "
                 "issue - median control) / (occurrences issue - control); cycles from short timing windows at a low "
-                "quantile, each at the core clock measured beside it; unstable when a run is more than 1% from the runs' "
-                "median (two runs of four or more; one run: when its 95% bootstrap interval's half-width exceeds 10% and 0.25 cycles, 0.1 ns for memory)");
+                "quantile, each at the core clock measured beside it; unstable when a pass is more than 1% from the passes' "
+                "median (two passes of four or more; one pass: when its 95% bootstrap interval's half-width exceeds 10% and 0.25 cycles, 0.1 ns for memory)");
     if (!k->replaying) {   /* a replay looks at nothing of this host */
         json_object_begin(doc, "host");
         host_facts_json(doc);
@@ -402,15 +402,15 @@ static void begin_doc(struct json *doc, const struct cal *k, const struct calibr
     }
 }
 
-/* Every wanted recipe measured and fitted into ps (*np of them): one pass over the recipes a run
+/* Every wanted recipe measured and fitted into ps (*np of them): passes over the recipes
  * (penalties/calibrate.h), a progress line a recipe in the first and a line a pass after it, then
- * each figure; the number that could not be measured (the run failed). */
+ * each figure; the number that could not be measured (the pass failed). */
 static int measure_recipes(struct cal *k, const struct calibrate_args *a, struct penalty *ps, int *np)
 {
-    int nwanted = 0, errors = 0, runs = k->o.runs > 0 ? k->o.runs : CAL_RUNS;
+    int nwanted = 0, errors = 0, passes = k->o.passes > 0 ? k->o.passes : CAL_PASSES;
     for (int i = 0; a->recipes_on && i < nrecipes; i++)
         nwanted += recipe_wanted(&recipes[i], a->only, a->nonly);
-    for (int run = 0; run < (k->replaying ? CAL_MAX_RUNS : runs) && !k->interrupted; run++) {
+    for (int pass = 0; pass < (k->replaying ? CAL_MAX_PASSES : passes) && !k->interrupted; pass++) {
         double tp = clock_now_seconds();
         int n = 0, measured = 0;
         for (int i = 0; a->recipes_on && i < nrecipes && !k->interrupted; i++) {
@@ -418,35 +418,35 @@ static int measure_recipes(struct cal *k, const struct calibrate_args *a, struct
                 continue;
             struct penalty *p = &ps[n++];
             double ts = clock_now_seconds();
-            bool fitted = fit_recipe_run(k, &recipes[i], p, run, 1000u + (unsigned)i);
+            bool fitted = fit_recipe_pass(k, &recipes[i], p, pass, 1000u + (unsigned)i);
             measured += fitted;
-            *np = run ? *np : n;
+            *np = pass ? *np : n;
             if (fitted)
                 closure_after_recipe(k, &recipes[i], p);
-            if (run || k->replaying)   /* no progress to show when nothing is measured */
+            if (pass || k->replaying)   /* no progress to show when nothing is measured */
                 continue;
             const char *unit = recipes[i].domain == DOMAIN_MEMORY ? "ns" : "cycles";
-            if (p->runs)
-                pm_note("[%d/%d] %-20s %9.2f %s  (run 1 of %d, %.1f s)", n, nwanted, recipes[i].name,
-                        p->run_values[0], unit, p->runs_wanted, clock_now_seconds() - ts);
+            if (p->passes)
+                pm_note("[%d/%d] %-20s %9.2f %s  (pass 1 of %d, %.1f s)", n, nwanted, recipes[i].name,
+                        p->pass_values[0], unit, p->passes_wanted, clock_now_seconds() - ts);
             else
                 pm_note("[%d/%d] %-20s %s: %s", n, nwanted, recipes[i].name, !strcmp(p->status, "skip") ? "SKIP"
                         : !strcmp(p->status, "not_ok") ? "NOT OK" : "ERROR", p->reason);
         }
-        if (run && measured && !k->replaying)
-            pm_note("run %d of %d: %d recipes measured again (%.1f s)", run + 1, runs, measured,
+        if (pass && measured && !k->replaying)
+            pm_note("pass %d of %d: %d recipes measured again (%.1f s)", pass + 1, passes, measured,
                     clock_now_seconds() - tp);
     }
     for (int i = 0; i < *np; i++) {
         struct penalty *p = &ps[i];
         fit_recipe_judge(k, p);
         errors += !strcmp(p->status, "error");
-        if (k->replaying || !p->runs)
+        if (k->replaying || !p->passes)
             continue;
         const char *unit = p->rc->domain == DOMAIN_MEMORY ? "ns" : "cycles";
         if (!strcmp(p->status, "ok") || !strcmp(p->status, "unstable"))
-            pm_note("%-20s %9.2f %s [%.2f, %.2f] over %d runs%s%s", p->rc->name, p->f.value, unit, p->f.lo, p->f.hi,
-                    p->runs, !strcmp(p->status, "unstable") ? " UNSTABLE: " : "", p->reason);
+            pm_note("%-20s %9.2f %s [%.2f, %.2f] over %d passes%s%s", p->rc->name, p->f.value, unit, p->f.lo, p->f.hi,
+                    p->passes, !strcmp(p->status, "unstable") ? " UNSTABLE: " : "", p->reason);
         else
             pm_note("%-20s %s: %s", p->rc->name, !strcmp(p->status, "not_ok") ? "NOT OK" : "ERROR", p->reason);
     }
@@ -475,7 +475,7 @@ static int calibrate(struct cal *k, const struct calibrate_args *a, struct tap *
     begin_doc(&doc, k, a);
     struct penalty *ps = xcalloc((size_t)nrecipes, sizeof(*ps));
     int np = 0;
-    tap_comment(tap, "pmucal calibrate: %d repetitions x %.0f ms runs on CPU %d, results in %s", k->o.repetitions,
+    tap_comment(tap, "pmucal calibrate: %d repetitions x %.0f ms windows on CPU %d, results in %s", k->o.repetitions,
                 k->o.target_seconds * 1e3, k->o.cpu, cal_folder(k));
     if (k->resume && !k->replaying)
         tap_comment(tap, "resuming: %d cases measured before are taken from their records, not measured again; %d "
@@ -610,7 +610,7 @@ int calibrate_replay(const struct runfile *run, const struct jvalue *penalties, 
     for (int i = 0; i < argc; i++)
         argv[i] = (char *)(jstr(&cmd->items[i + 1]) ? jstr(&cmd->items[i + 1]) : "");
     struct calibrate_args a = CALIBRATE_DEFAULTS;
-    int rc = cli_parse(&calibrate_command, argc, argv, calibrate_option, &a, NULL) ? 2 : 0;
+    int rc = cli_reparse(&calibrate_command, argc, argv, calibrate_option, &a, NULL) ? 2 : 0;
     if (rc)
         pm_error("%s/manifest.json: its command line is not one calibrate takes; the run cannot be judged again",
                  run->path);
@@ -654,7 +654,7 @@ int calibrate_replay(const struct runfile *run, const struct jvalue *penalties, 
     /* The curve's points are the run's: its host's caches gave their sizes, not this one's. */
     for (int i = 0; i < run->nrec; i++) {
         unsigned long long b;
-        char tail[2], text[128];   /* keyed "text|event|run"; before runs, the text alone */
+        char tail[2], text[128];   /* keyed "text|event|pass"; before passes, the text alone */
         snprintf(text, sizeof(text), "%s", jget_str(run->rec[i], "key", ""));
         text[strcspn(text, "|")] = '\0';
         if (sscanf(text, "walker size=%llu order=random%1s", &b, tail) == 1 && b > k.curve_top)

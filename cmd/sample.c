@@ -42,12 +42,12 @@ const struct command sample_command = {
     .synopsis = "KERNEL [param=value ...] -e EVENTS [options]",
     .usage = "Sets the case up once, then for each event and each precise_ip level the kernel takes (3\n"
              "down to 0) runs the region R times with the event sampling every --period events (IP,\n"
-             "TID, TIME, PERIOD into an mmap ring, drained after each run; lost and throttle records\n"
-             "counted), and times the same runs counting only: the overhead per sample. The samples'\n"
+             "TID, TIME, PERIOD into an mmap ring, drained after each repetition; lost and throttle records\n"
+             "counted), and times the same repetitions counting only: the overhead per sample. The samples'\n"
              "addresses are held against the kernel's map of its loop (which instruction causes\n"
              "which quantity, per iteration) for the quantity the event's rule names. TAP lines, per\n"
              "(case, event, level):\n"
-             "  rate    samples x period against the event's count in the same runs, and that count\n"
+             "  rate    samples x period against the event's count in the same repetitions, and that count\n"
              "          against the model; lost, throttled or missing samples are not ok, with how many\n"
              "  skid    distances in instructions back to the causing instruction; judged where zero\n"
              "          skid is promised (precise_ip 2 and 3, and page faults, taken at the faulting\n"
@@ -364,7 +364,7 @@ static int setup_case(struct ctx *x, struct event_spec *events, int n)
     x->have_map = x->c->kernel->sites && !x->c->kernel->sites(x->c, &x->map);
     x->iters = x->e.mopts.iters ? x->e.mopts.iters : x->c->max_iters ? x->c->max_iters : 1000000;
     if (x->c->max_iters && x->iters > x->c->max_iters) {
-        pm_error("--iters %llu: the case '%s' takes at most %llu iterations a run; give --iters %llu or less",
+        pm_error("--iters %llu: the case '%s' takes at most %llu iterations a loop; give --iters %llu or less",
                  (unsigned long long)x->iters, x->c->label, (unsigned long long)x->c->max_iters,
                  (unsigned long long)x->c->max_iters);
         return -1;

@@ -34,7 +34,7 @@ int session_foreign_command(const struct session *s)
 
 int session_reparse(struct session *s, cli_handler fn, void *ctx)
 {
-    return cli_parse(s->cmd, s->rs.argc, s->rs.argv, fn, ctx, NULL) ? session_foreign_command(s) : 0;
+    return cli_reparse(s->cmd, s->rs.argc, s->rs.argv, fn, ctx, NULL) ? session_foreign_command(s) : 0;
 }
 
 int session_open(struct session *s, const char *out, const char *label)

@@ -215,12 +215,12 @@ bool measure_run_too_long(struct case_ *c, uint64_t iters, const char *option)
     if (c->iters_multiple > 1)   /* the count it would be given: whole periods of its model */
         fit = fit / c->iters_multiple * c->iters_multiple;
     if (!fit && c->iters_multiple > 1) {
-        pm_error("%s: even %llu iterations (one whole period of its model) would make one measured run longer "
-                 "than %.1f s, the most a run lasts so that a stop is prompt: choose a smaller case", c->label,
+        pm_error("%s: even %llu iterations (one whole period of its model) would make one measured loop longer "
+                 "than %.1f s, the most a loop lasts so that a stop is prompt: choose a smaller case", c->label,
                  (unsigned long long)c->iters_multiple, MEASURE_MAX_RUN_SECONDS);
         return true;
     }
-    pm_error("%s: %s %llu would make one measured run last about %.1f s; a run lasts at most %.1f s so that "
+    pm_error("%s: %s %llu would make one measured loop last about %.1f s; a loop lasts at most %.1f s so that "
              "a stop is prompt: give %s %llu or fewer", c->label, option, (unsigned long long)iters, secs,
              MEASURE_MAX_RUN_SECONDS, option, (unsigned long long)(fit ? fit : 1));
     return true;

@@ -10,7 +10,7 @@
 
 struct measure_opts {
     int repetitions;          /* R, default 5 */
-    double target_seconds;    /* wall time of one measured run when iterations are automatic */
+    double target_seconds;    /* wall time of one measured window when iterations are automatic */
     uint64_t iters;           /* fixed iterations per run; 0 = calibrate to target_seconds */
     int max_redo;             /* redo a repetition that saw a context switch or migration */
 };

@@ -67,19 +67,19 @@ void penalty_json(struct json *j, const struct penalty *p, const char *host_pmu)
         json_string(j, rc->events[i].model, rc->events[i].perf);
     json_object_end(j);
     json_string(j, "operands", rc->operands);
-    json_int(j, "runs", p->runs);
-    json_array_begin(j, "run_values");
-    for (int r = 0; r < p->runs; r++)
-        json_number(j, NULL, p->run_values[r]);
+    json_int(j, "passes", p->passes);
+    json_array_begin(j, "pass_values");
+    for (int r = 0; r < p->passes; r++)
+        json_number(j, NULL, p->pass_values[r]);
     json_array_end(j);
-    json_array_begin(j, "run_shared");   /* left out of the figure: the core was not its own */
-    for (int r = 0; r < p->runs; r++)
-        json_bool(j, NULL, p->run_shared[r]);
+    json_array_begin(j, "pass_shared");   /* left out of the figure: the core was not its own */
+    for (int r = 0; r < p->passes; r++)
+        json_bool(j, NULL, p->pass_shared[r]);
     json_array_end(j);
-    json_int(j, "runs_shared", p->runs_shared);
-    if (p->runs > 1) {
-        json_number(j, "run_spread", p->run_spread);
-        json_int(j, "runs_agreeing", p->runs_agreeing);
+    json_int(j, "passes_shared", p->passes_shared);
+    if (p->passes > 1) {
+        json_number(j, "pass_spread", p->pass_spread);
+        json_int(j, "passes_agreeing", p->passes_agreeing);
     }
     json_string(j, "plateau", p->plateau[0] ? p->plateau : NULL);
     if (p->ref) {

@@ -118,10 +118,10 @@ static const char *recipe_case(const struct cal *k, const struct recipe *rc, boo
     return today;
 }
 
-/* Each (case, event, run) is measured once, however many recipes name it. */
-static struct case_result *cal_case_run(struct cal *k, const char *text, const char *event, int run)
+/* Each (case, event, pass) is measured once, however many recipes name it. */
+static struct case_result *cal_case_pass(struct cal *k, const char *text, const char *event, int pass)
 {
-    char *key = xasprintf("%s|%s|%d", text, event ? event : "", run);
+    char *key = xasprintf("%s|%s|%d", text, event ? event : "", pass);
     for (int i = 0; i < k->ncases; i++)
         if (!strcmp(k->cases[i]->key, key)) {
             free(key);
@@ -148,7 +148,7 @@ static struct case_result *cal_case_run(struct cal *k, const char *text, const c
 
 struct case_result *cal_case(struct cal *k, const char *text, const char *event)
 {
-    return cal_case_run(k, text, event, 0);
+    return cal_case_pass(k, text, event, 0);
 }
 
 const char *cal_folder(const struct cal *k)
@@ -173,17 +173,17 @@ double run_ghz(const struct cal *k)
     return m;
 }
 
-/* One run of the recipe: its cases (fresh for run > 0), the occurrences, the fit. 0, or -1 with
+/* One pass of the recipe: its cases (fresh for pass > 0), the occurrences, the fit. 0, or -1 with
  * the status and reason set. */
-static int fit_run(struct cal *k, const struct recipe *rc, struct penalty *p, int run, unsigned seed, struct fit *f)
+static int fit_pass(struct cal *k, const struct recipe *rc, struct penalty *p, int pass, unsigned seed, struct fit *f)
 {
     const char *ev = k->hw && k->host_pmu ? recipe_event(rc, k->host_pmu) : NULL;
-    const struct case_result *is = cal_case_run(k, recipe_case(k, rc, false), ev, run);
+    const struct case_result *is = cal_case_pass(k, recipe_case(k, rc, false), ev, pass);
     const char *control = recipe_case(k, rc, true);
-    const struct case_result *co = control && !k->interrupted ? cal_case_run(k, control, ev, run) : NULL;
-    if (run == 0)
+    const struct case_result *co = control && !k->interrupted ? cal_case_pass(k, control, ev, pass) : NULL;
+    if (pass == 0)
         p->issue = is, p->control = co;
-    p->run_issue[run] = is, p->run_control[run] = co;
+    p->pass_issue[pass] = is, p->pass_control[pass] = co;
     const struct case_result *bad = is->status != CAL_OK ? is : co && co->status != CAL_OK ? co : NULL;
     if (bad) {
         p->status = bad->status == CAL_SKIP ? "skip" : "error";
@@ -203,7 +203,7 @@ static int fit_run(struct cal *k, const struct recipe *rc, struct penalty *p, in
     ec.asked = pev && co;
     if (pev && !k->hw)
         snprintf(ei.why, sizeof(ei.why), "%s", k->hw_why);
-    if (run == 0) {
+    if (pass == 0) {
         choose_occurrences(is->q.v[q], co ? co->q.v[q] : 0, &ei, co ? &ec : NULL, pev, &p->occ);
         p->occ_issue = p->occ.issue;
         p->occ_control = p->occ.control;
@@ -246,7 +246,7 @@ void penalty_at_clock(struct penalty *p, double ghz)
  * l1_hit read 4.13-4.21 cycles in every run of such a calibration, 3.99 in the others, and
  * store_forward_block 11.53-11.63 against 10.97), or its windows outlast a scheduler slice and
  * another task took the CPU in every attempt (ifetch size=DRAM: 50 ms windows read twice as long
- * beside a busy loop, in all five runs alike). */
+ * beside a busy loop, in all five passes alike). */
 static bool case_shared(const struct case_result *r, char *why, size_t n)
 {
     if (!r)
@@ -288,106 +288,106 @@ bool window_disagreement(const struct case_result *r, char *why, size_t n)
     return false;
 }
 
-/* How many runs the recipe gets: a replayed run's own count (its penalties.json), else the
- * option's. */
-static int runs_wanted(const struct cal *k, const struct recipe *rc)
+/* How many passes the recipe gets: a replayed run's own count (its penalties.json: "passes", or
+ * "runs" as a pmucal before the word wrote it), else the option's. */
+static int passes_wanted(const struct cal *k, const struct recipe *rc)
 {
     const struct jvalue *ps = k->replaying ? jget(k->stored, "penalties") : NULL;
     for (int i = 0; ps && ps->type == J_ARRAY && i < ps->n; i++)
         if (!strcmp(jget_str(&ps->items[i], "name", ""), rc->name)) {
-            double n = jget_num(&ps->items[i], "runs", 1);
-            return n >= 1 && n <= CAL_MAX_RUNS ? (int)n : 1;
+            double n = jget_num(&ps->items[i], "passes", jget_num(&ps->items[i], "runs", 1));
+            return n >= 1 && n <= CAL_MAX_PASSES ? (int)n : 1;
         }
-    return k->replaying ? 1 : k->o.runs > 0 ? k->o.runs : CAL_RUNS;
+    return k->replaying ? 1 : k->o.passes > 0 ? k->o.passes : CAL_PASSES;
 }
 
-bool fit_recipe_run(struct cal *k, const struct recipe *rc, struct penalty *p, int run, unsigned seed)
+bool fit_recipe_pass(struct cal *k, const struct recipe *rc, struct penalty *p, int pass, unsigned seed)
 {
-    if (run == 0) {
+    if (pass == 0) {
         memset(p, 0, sizeof(*p));
         p->rc = rc;
         p->status = "error";
         p->cycles = p->cycles_lo = p->cycles_hi = p->ns = p->ns_lo = p->ns_hi = NAN;
-        p->runs_wanted = runs_wanted(k, rc);
-    } else if (p->runs < run || run >= p->runs_wanted)
-        return false;   /* an earlier run could not be fitted, or the recipe is done */
+        p->passes_wanted = passes_wanted(k, rc);
+    } else if (p->passes < pass || pass >= p->passes_wanted)
+        return false;   /* an earlier pass could not be fitted, or the recipe is done */
     struct fit f;
-    if (k->interrupted || fit_run(k, rc, p, run, seed + 7919u * (unsigned)run, &f))
+    if (k->interrupted || fit_pass(k, rc, p, pass, seed + 7919u * (unsigned)pass, &f))
         return false;
-    if (run == 0)
+    if (pass == 0)
         p->f = f;
-    p->run_values[p->runs++] = f.value;
+    p->pass_values[p->passes++] = f.value;
     return true;
 }
 
 void fit_recipe_judge(struct cal *k, struct penalty *p)
 {
-    bool stopped = p->runs && p->runs < p->runs_wanted && k->interrupted;
-    if (p->runs < p->runs_wanted && !stopped)   /* skip, error or not ok as a run set it */
+    bool stopped = p->passes && p->passes < p->passes_wanted && k->interrupted;
+    if (p->passes < p->passes_wanted && !stopped)   /* skip, error or not ok as a pass set it */
         return;
-    /* Runs whose cases did not have the core to themselves are kept in run_values and left out
+    /* Passes whose cases did not have the core to themselves are kept in pass_values and left out
      * of the figure. */
-    double used[CAL_MAX_RUNS];
-    int nused = 0, use[CAL_MAX_RUNS];
+    double used[CAL_MAX_PASSES];
+    int nused = 0, use[CAL_MAX_PASSES];
     char shared_why[400] = "";
-    p->runs_shared = 0;
-    for (int r = 0; r < p->runs; r++) {
+    p->passes_shared = 0;
+    for (int r = 0; r < p->passes; r++) {
         char why[400] = "";
-        p->run_shared[r] = case_shared(p->run_issue[r], why, sizeof(why)) ||
-                           case_shared(p->run_control[r], why, sizeof(why));
-        if (p->run_shared[r]) {
-            p->runs_shared++;
+        p->pass_shared[r] = case_shared(p->pass_issue[r], why, sizeof(why)) ||
+                           case_shared(p->pass_control[r], why, sizeof(why));
+        if (p->pass_shared[r]) {
+            p->passes_shared++;
             if (!*shared_why)
                 snprintf(shared_why, sizeof(shared_why), "%s", why);
         } else
-            use[nused] = r, used[nused++] = p->run_values[r];
+            use[nused] = r, used[nused++] = p->pass_values[r];
     }
-    if (!nused)   /* every run shared: the figure is shown (never published) from all of them */
-        for (int r = 0; r < p->runs; r++)
-            use[nused] = r, used[nused++] = p->run_values[r];
-    if (p->runs > 1) {
-        /* The runs that agree with the median within half the allowed spread. One run of four or
+    if (!nused)   /* every pass shared: the figure is shown (never published) from all of them */
+        for (int r = 0; r < p->passes; r++)
+            use[nused] = r, used[nused++] = p->pass_values[r];
+    if (p->passes > 1) {
+        /* The passes that agree with the median within half the allowed spread. One pass of four or
          * more may stand apart (a burst of load during it: a difference reads short as well as
          * long when its control was hit) when the rest agree; the interval is their range. */
         struct stats all = stats_of(used, (size_t)nused);
         int agree = 0;
         for (int i = 0; i < nused; i++)
-            agree += fabs(used[i] - all.median) <= CAL_MAX_RUN_SPREAD / 2 * fabs(all.median);
-        p->runs_agreeing = agree;
+            agree += fabs(used[i] - all.median) <= CAL_MAX_PASS_SPREAD / 2 * fabs(all.median);
+        p->passes_agreeing = agree;
         p->f.value = all.median;
         p->f.lo = all.min;
         p->f.hi = all.max;
-        p->run_spread = (all.max - all.min) / fabs(all.median);
-        /* The cases shown and checked whole are the median run's: a reference compared with the
-         * first run's issue case failed a right figure when that run was the one a burst hit
-         * (store_forward_block: 21.41 cycles whole in run 0, 14.4 penalty, 10.97 in the others). */
+        p->pass_spread = (all.max - all.min) / fabs(all.median);
+        /* The cases shown and checked whole are the median pass's: a reference compared with the
+         * first pass's issue case failed a right figure when that pass was the one a burst hit
+         * (store_forward_block: 21.41 cycles whole in pass 0, 14.4 penalty, 10.97 in the others). */
         int mid = 0;
         for (int i = 1; i < nused; i++)
             if (fabs(used[i] - all.median) < fabs(used[mid] - all.median))
                 mid = i;
-        p->issue = p->run_issue[use[mid]], p->control = p->run_control[use[mid]];
+        p->issue = p->pass_issue[use[mid]], p->control = p->pass_control[use[mid]];
     }
     bool mem = p->rc->domain == DOMAIN_MEMORY;
     penalty_at_clock(p, run_ghz(k));
     if (stopped) {   /* what was measured is kept, never published */
         p->status = "error";
-        snprintf(p->reason, sizeof(p->reason), "interrupted after %d of its %d runs", p->runs, p->runs_wanted);
+        snprintf(p->reason, sizeof(p->reason), "interrupted after %d of its %d passes", p->passes, p->passes_wanted);
         return;
     }
     double half = (p->f.hi - p->f.lo) / 2, floor_ = mem ? 0.1 : 0.25;
     p->status = "ok";
-    int clean = p->runs - p->runs_shared, need = p->runs >= 3 ? 3 : p->runs;
+    int clean = p->passes - p->passes_shared, need = p->passes >= 3 ? 3 : p->passes;
     if (clean < need) {
         p->status = "unstable";
-        snprintf(p->reason, sizeof(p->reason), "the core was not its own in %d of %d runs, %d clean runs needed: "
-                 "%.380s", p->runs_shared, p->runs, need, shared_why);
-    } else if (p->runs > 1 && p->runs_agreeing < clean - (clean >= 4)) {
+        snprintf(p->reason, sizeof(p->reason), "the core was not its own in %d of %d passes, %d clean passes needed: "
+                 "%.380s", p->passes_shared, p->passes, need, shared_why);
+    } else if (p->passes > 1 && p->passes_agreeing < clean - (clean >= 4)) {
         p->status = "unstable";
-        snprintf(p->reason, sizeof(p->reason), "run-to-run spread %.1f%% over %d %sruns (%.2f .. %.2f): %d within "
-                 "+-%.0f%% of their median %.2f, %d needed", 100 * p->run_spread, clean,
-                 p->runs_shared ? "clean " : "", p->f.lo, p->f.hi,
-                 p->runs_agreeing, 100 * CAL_MAX_RUN_SPREAD / 2, p->f.value, clean - (clean >= 4));
-    } else if (p->runs == 1 && half > 0.10 * fabs(p->f.value) && half > floor_) {
+        snprintf(p->reason, sizeof(p->reason), "pass-to-pass spread %.1f%% over %d %spasses (%.2f .. %.2f): %d within "
+                 "+-%.0f%% of their median %.2f, %d needed", 100 * p->pass_spread, clean,
+                 p->passes_shared ? "clean " : "", p->f.lo, p->f.hi,
+                 p->passes_agreeing, 100 * CAL_MAX_PASS_SPREAD / 2, p->f.value, clean - (clean >= 4));
+    } else if (p->passes == 1 && half > 0.10 * fabs(p->f.value) && half > floor_) {
         p->status = "unstable";
         snprintf(p->reason, sizeof(p->reason), "95%% interval [%.2f, %.2f] wider than +-10%%", p->f.lo, p->f.hi);
     }
@@ -396,13 +396,13 @@ void fit_recipe_judge(struct cal *k, struct penalty *p)
         if (!cs[i])
             continue;
         char why[300];
-        /* Independent runs that agree show the low quantile was no lucky window; one run cannot. */
+        /* Independent passes that agree show the low quantile was no lucky window; one pass cannot. */
         if (strcmp(p->status, "ok"))   /* the first reason stands */
             break;
-        if (p->runs == 1 && window_disagreement(cs[i], why, sizeof(why))) {
+        if (p->passes == 1 && window_disagreement(cs[i], why, sizeof(why))) {
             p->status = "unstable";
             snprintf(p->reason, sizeof(p->reason), "%.200s: %.250s", cs[i]->label, why);
-        } else if (cs[i]->disturbed && !cs[i]->windows) {   /* cycles of the counted runs themselves */
+        } else if (cs[i]->disturbed && !cs[i]->windows) {   /* cycles of the counted loops themselves */
             p->status = "unstable";
             snprintf(p->reason, sizeof(p->reason), "%s: repetitions shared the CPU with another task in every "
                      "attempt (context switches); measure on a quiet machine or another --cpu", cs[i]->label);
@@ -429,7 +429,7 @@ static const char *const closure_latencies[] = {"l1_hit", "l2_hit", "l3_hit"};
 
 void closure_after_recipe(struct cal *k, const struct recipe *rc, const struct penalty *p)
 {
-    if (p->runs != p->runs_wanted)   /* after its last run only */
+    if (p->passes != p->passes_wanted)   /* after its last pass only */
         return;
     /* Measured right after the last latency it is predicted from: this VM's share of the L3 moves
      * with its neighbours, and minutes later (after the DRAM, TLB and curve cases) the L3's
