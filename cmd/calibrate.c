@@ -137,16 +137,16 @@ const struct command calibrate_command = {
                 "  pmucal emit --format c --core-ghz 2.0 results/2025-01-01-host-calibrate\n",
 };
 
-static int run_curve(struct cal *k, int ppo, struct curve *cv, struct json *doc)
+static int run_curve(struct cal *cal, int ppo, struct curve *cv, struct json *doc)
 {
-    if (curve_measure(cv, ppo, k->curve_top, !k->replaying, curve_case, k))
+    if (curve_measure(cv, ppo, cal->curve_top, !cal->replaying, curve_case, cal))
         return -1;
     curve_detect_levels(cv);
     static const char *const level_cases[4] = {"L1", "L2", "L3", "DRAM"};
     for (int l = 0; l < 4; l++)
-        cv->case_bytes[l] = level_size_of(k->levels ? k->levels : topo_resolved(), level_cases[l]);
-    if (!k->replaying)
-        curve_write(cv, ppo, k->dir->path, doc);
+        cv->case_bytes[l] = level_size_of(cal->levels ? cal->levels : topo_resolved(), level_cases[l]);
+    if (!cal->replaying)
+        curve_write(cv, ppo, cal->dir->path, doc);
     return 0;
 }
 
@@ -361,29 +361,29 @@ static int other_than_timing(const struct calibrate_args *a, struct session *s, 
 }
 
 /* The run's settings into the manifest as it starts. */
-static void begin_manifest(struct session *s, const struct cal *k)
+static void begin_manifest(struct session *s, const struct cal *cal)
 {
     struct json *j = &s->dir.manifest;
-    json_string(j, "source", k->o.src->name);
-    json_int(j, "repetitions", k->o.repetitions);
-    json_number(j, "target_seconds", k->o.target_seconds);
-    json_int(j, "passes", k->o.passes);
-    session_measure_cpu(s, k->o.cpu, k->cpu_asked, k->cpu_busy);
+    json_string(j, "source", cal->o.src->name);
+    json_int(j, "repetitions", cal->o.repetitions);
+    json_number(j, "target_seconds", cal->o.target_seconds);
+    json_int(j, "passes", cal->o.passes);
+    session_measure_cpu(s, cal->o.cpu, cal->cpu_asked, cal->cpu_busy);
     session_start(s);
 }
 
 /* penalties.json's head: the run's settings, the method, the host. */
-static void begin_doc(struct json *doc, const struct cal *k, const struct calibrate_args *a)
+static void begin_doc(struct json *doc, const struct cal *cal, const struct calibrate_args *a)
 {
     json_init(doc);
     json_object_begin(doc, NULL);
     json_string(doc, "pmucal", PMUCAL_VERSION);
     char date[32];
     json_string(doc, "date", iso_now(date));
-    json_int(doc, "repetitions", k->o.repetitions);
-    json_int(doc, "passes", k->o.passes);
-    json_int(doc, "cpu", k->o.cpu);
-    json_string(doc, "cpu_model", k->model);   /* whose perf event names and references apply */
+    json_int(doc, "repetitions", cal->o.repetitions);
+    json_int(doc, "passes", cal->o.passes);
+    json_int(doc, "cpu", cal->o.cpu);
+    json_string(doc, "cpu_model", cal->model);   /* whose perf event names and references apply */
     json_bool(doc, "cpu_model_given", a->model != NULL);   /* --model: not the CPUID's */
     if (a->nonly) {   /* a partial calibration: emit without RUN passes it over */
         json_array_begin(doc, "recipes_only");
@@ -395,7 +395,7 @@ static void begin_doc(struct json *doc, const struct cal *k, const struct calibr
                 "issue - median control) / (occurrences issue - control); cycles from short timing windows at a low "
                 "quantile, each at the core clock measured beside it; unstable when a pass is more than 1% from the passes' "
                 "median (two passes of four or more; one pass: when its 95% bootstrap interval's half-width exceeds 10% and 0.25 cycles, 0.1 ns for memory)");
-    if (!k->replaying) {   /* a replay looks at nothing of this host */
+    if (!cal->replaying) {   /* a replay looks at nothing of this host */
         json_object_begin(doc, "host");
         host_facts_json(doc);
         json_object_end(doc);
@@ -405,25 +405,25 @@ static void begin_doc(struct json *doc, const struct cal *k, const struct calibr
 /* Every wanted recipe measured and fitted into ps (*np of them): passes over the recipes
  * (penalties/calibrate.h), a progress line a recipe in the first and a line a pass after it, then
  * each figure; the number that could not be measured (the pass failed). */
-static int measure_recipes(struct cal *k, const struct calibrate_args *a, struct penalty *ps, int *np)
+static int measure_recipes(struct cal *cal, const struct calibrate_args *a, struct penalty *ps, int *np)
 {
-    int nwanted = 0, errors = 0, passes = k->o.passes > 0 ? k->o.passes : CAL_PASSES;
+    int nwanted = 0, errors = 0, passes = cal->o.passes > 0 ? cal->o.passes : CAL_PASSES;
     for (int i = 0; a->recipes_on && i < nrecipes; i++)
         nwanted += recipe_wanted(&recipes[i], a->only, a->nonly);
-    for (int pass = 0; pass < (k->replaying ? CAL_MAX_PASSES : passes) && !k->interrupted; pass++) {
+    for (int pass = 0; pass < (cal->replaying ? CAL_MAX_PASSES : passes) && !cal->interrupted; pass++) {
         double tp = clock_now_seconds();
         int n = 0, measured = 0;
-        for (int i = 0; a->recipes_on && i < nrecipes && !k->interrupted; i++) {
+        for (int i = 0; a->recipes_on && i < nrecipes && !cal->interrupted; i++) {
             if (!recipe_wanted(&recipes[i], a->only, a->nonly))
                 continue;
             struct penalty *p = &ps[n++];
             double ts = clock_now_seconds();
-            bool fitted = fit_recipe_pass(k, &recipes[i], p, pass, 1000u + (unsigned)i);
+            bool fitted = fit_recipe_pass(cal, &recipes[i], p, pass, 1000u + (unsigned)i);
             measured += fitted;
             *np = pass ? *np : n;
             if (fitted)
-                closure_after_recipe(k, &recipes[i], p);
-            if (pass || k->replaying)   /* no progress to show when nothing is measured */
+                closure_after_recipe(cal, &recipes[i], p);
+            if (pass || cal->replaying)   /* no progress to show when nothing is measured */
                 continue;
             const char *unit = recipes[i].domain == DOMAIN_MEMORY ? "ns" : "cycles";
             if (p->passes)
@@ -433,15 +433,15 @@ static int measure_recipes(struct cal *k, const struct calibrate_args *a, struct
                 pm_note("[%d/%d] %-20s %s: %s", n, nwanted, recipes[i].name, !strcmp(p->status, "skip") ? "SKIP"
                         : !strcmp(p->status, "not_ok") ? "NOT OK" : "ERROR", p->reason);
         }
-        if (pass && measured && !k->replaying)
+        if (pass && measured && !cal->replaying)
             pm_note("pass %d of %d: %d recipes measured again (%.1f s)", pass + 1, passes, measured,
                     clock_now_seconds() - tp);
     }
     for (int i = 0; i < *np; i++) {
         struct penalty *p = &ps[i];
-        fit_recipe_judge(k, p);
+        fit_recipe_judge(cal, p);
         errors += !strcmp(p->status, "error");
-        if (k->replaying || !p->passes)
+        if (cal->replaying || !p->passes)
             continue;
         const char *unit = p->rc->domain == DOMAIN_MEMORY ? "ns" : "cycles";
         if (!strcmp(p->status, "ok") || !strcmp(p->status, "unstable"))
@@ -457,38 +457,38 @@ static int measure_recipes(struct cal *k, const struct calibrate_args *a, struct
  * clock, the checks and the closure as TAP; penalties.json and, unless stopped, the tables from
  * it. 1 when something is not ok or could not be measured or written, else 0; recipes that could
  * not be measured into *errors. */
-static int calibrate(struct cal *k, const struct calibrate_args *a, struct tap *tap, double t0, int *errors)
+static int calibrate(struct cal *cal, const struct calibrate_args *a, struct tap *tap, double t0, int *errors)
 {
     struct pfm_core core;
-    if (!k->replaying) {   /* a replayed run's PMU, hardware and model are the run's own */
-        k->host_pmu = pfm_core_pmu(&core) ? core.name : NULL;
-        k->hw = perf_hw_usable(k->hw_why, sizeof(k->hw_why));
+    if (!cal->replaying) {   /* a replayed run's PMU, hardware and model are the run's own */
+        cal->host_pmu = pfm_core_pmu(&core) ? core.name : NULL;
+        cal->hw = perf_hw_usable(cal->hw_why, sizeof(cal->hw_why));
         const struct cpu_model *model = a->model                    ? cpu_model_named(a->model)
-                                        : cpu_model_of_pmu(k->host_pmu) ? cpu_model_of_pmu(k->host_pmu)
+                                        : cpu_model_of_pmu(cal->host_pmu) ? cpu_model_of_pmu(cal->host_pmu)
                                                                         : cpu_model_host();
-        k->model = model ? model->name : NULL;
+        cal->model = model ? model->name : NULL;
         const struct clock_info *ci = clock_get();
-        snprintf(k->clock_why, sizeof(k->clock_why), "%s", ci->trusted ? "" : ci->why);
+        snprintf(cal->clock_why, sizeof(cal->clock_why), "%s", ci->trusted ? "" : ci->why);
     }
-    const char *host_pmu = k->host_pmu;
+    const char *host_pmu = cal->host_pmu;
     struct json doc;
-    begin_doc(&doc, k, a);
+    begin_doc(&doc, cal, a);
     struct penalty *ps = xcalloc((size_t)nrecipes, sizeof(*ps));
     int np = 0;
-    tap_comment(tap, "pmucal calibrate: %d repetitions x %.0f ms windows on CPU %d, results in %s", k->o.repetitions,
-                k->o.target_seconds * 1e3, k->o.cpu, cal_folder(k));
-    if (k->resume && !k->replaying)
+    tap_comment(tap, "pmucal calibrate: %d repetitions x %.0f ms windows on CPU %d, results in %s", cal->o.repetitions,
+                cal->o.target_seconds * 1e3, cal->o.cpu, cal_folder(cal));
+    if (cal->resume && !cal->replaying)
         tap_comment(tap, "resuming: %d cases measured before are taken from their records, not measured again; %d "
-                    "records dropped (cut short, or without a case key)", k->resume->records_kept,
-                    k->resume->records_dropped);
-    *errors = measure_recipes(k, a, ps, &np);
+                    "records dropped (cut short, or without a case key)", cal->resume->records_kept,
+                    cal->resume->records_dropped);
+    *errors = measure_recipes(cal, a, ps, &np);
     int status = *errors ? 1 : 0;
     /* The curve first: the level cases are checked against its plateaus. */
     struct curve *cv = xcalloc(1, sizeof(*cv));
     bool have_curve = false;
-    if (a->curve && !k->interrupted) {
-        if (run_curve(k, a->ppo, cv, &doc)) {
-            if (!k->interrupted)
+    if (a->curve && !cal->interrupted) {
+        if (run_curve(cal, a->ppo, cv, &doc)) {
+            if (!cal->interrupted)
                 status = 1;
         } else {
             have_curve = true;
@@ -496,27 +496,27 @@ static int calibrate(struct cal *k, const struct calibrate_args *a, struct tap *
     }
     /* Every figure at the one clock penalties.json records (each recipe was converted at the
      * median clock so far), so its ns and cycles agree and 'emit' can check them. */
-    double ghz = run_ghz(k);
+    double ghz = run_ghz(cal);
     for (int i = 0; i < np; i++)
         if (!isnan(ps[i].cycles))
             penalty_at_clock(&ps[i], ghz);
-    check_penalties(ps, np, have_curve ? cv : NULL, k->model, k->clock_why);
+    check_penalties(ps, np, have_curve ? cv : NULL, cal->model, cal->clock_why);
     for (int i = 0; i < np; i++)
         penalty_verdict(tap, &ps[i]);
-    if (a->recipes_on && !k->interrupted && closure(k, ps, np, &doc, tap))
+    if (a->recipes_on && !cal->interrupted && closure(cal, ps, np, &doc, tap))
         status = 1;
     free(cv);
     if (stop_requested())   /* a stop between cases is a stop too */
-        k->interrupted = true;
+        cal->interrupted = true;
     json_object_begin(&doc, "clock");
     json_number(&doc, "core_ghz", ghz);
-    if (!k->replaying) {
+    if (!cal->replaying) {
         const struct clock_info *ci = clock_get();
         json_number(&doc, "tsc_ghz", ci->tsc_hz / 1e9);
         json_number(&doc, "startup_core_ghz", ci->core_hz / 1e9);
     }
-    json_bool(&doc, "trusted", !k->clock_why[0]);
-    json_string(&doc, "untrusted_why", k->clock_why);
+    json_bool(&doc, "trusted", !cal->clock_why[0]);
+    json_string(&doc, "untrusted_why", cal->clock_why);
     json_string(&doc, "how", "median over all measurements of the clock measured around each (the higher of dependent register adds and dependent multiplies, per TSC tick)");
     json_object_end(&doc);
     json_array_begin(&doc, "penalties");
@@ -526,29 +526,29 @@ static int calibrate(struct cal *k, const struct calibrate_args *a, struct tap *
     double secs = clock_now_seconds() - t0;
     json_number(&doc, "wall_seconds", secs);
     json_object_end(&doc);
-    print_table(k, ps, np, secs);   /* TAP comments: before the plan or the bail, which end the TAP */
-    if (k->interrupted)
+    print_table(cal, ps, np, secs);   /* TAP comments: before the plan or the bail, which end the TAP */
+    if (cal->interrupted)
         tap_bail(tap, "stopped by %s; what was measured is in %s",
-                 stop_signal_name() ? stop_signal_name() : "a signal", k->dir->path);
+                 stop_signal_name() ? stop_signal_name() : "a signal", cal->dir->path);
     else
         tap_plan(tap);
     if (tap->not_ok)
         status = 1;
-    if (k->replaying) {   /* judged again: nothing is written */
+    if (cal->replaying) {   /* judged again: nothing is written */
         json_free(&doc);
         free(ps);
         return status;
     }
-    if (run_dir_write(k->dir, "penalties.json", &doc))
+    if (run_dir_write(cal->dir, "penalties.json", &doc))
         status = 1;
     json_free(&doc);
     /* The tables come from penalties.json as written: one path from the file to every table. An
      * interrupted run's figures stay in penalties.json only: tables are what other tools load as
      * they are, and a table missing half its constants would look whole to them. */
-    char *pj = xasprintf("%s/penalties.json", k->dir->path);
-    struct jvalue *back = k->interrupted ? NULL : jread_load(pj);
+    char *pj = xasprintf("%s/penalties.json", cal->dir->path);
+    struct jvalue *back = cal->interrupted ? NULL : jread_load(pj);
     struct table_opts eo = {.prefix = a->prefix};
-    if (!k->interrupted && (!back || tables_write_dir(back, k->dir->path, &eo)))
+    if (!cal->interrupted && (!back || tables_write_dir(back, cal->dir->path, &eo)))
         status = 1;
     jread_free(back);
     free(pj);
@@ -569,24 +569,24 @@ static int calibrate_main(int argc, char **argv)
         session_free(&s);
         return status;
     }
-    struct cal k;
-    memset(&k, 0, sizeof(k));
-    k.o = a.o;
-    k.o.src = src;
+    struct cal cal;
+    memset(&cal, 0, sizeof(cal));
+    cal.o = a.o;
+    cal.o.src = src;
     double t0 = clock_now_seconds();
-    k.o.cpu = cpuload_choose(a.cpu_arg, &k.cpu_busy);
-    k.cpu_asked = a.cpu_arg >= 0;
+    cal.o.cpu = cpuload_choose(a.cpu_arg, &cal.cpu_busy);
+    cal.cpu_asked = a.cpu_arg >= 0;
     if (session_open(&s, a.out, a.label ? a.label : "calibrate")) {
         session_free(&s);
         return 2;
     }
-    k.dir = &s.dir;
-    k.resume = session_resuming(&s) ? &s.rs : NULL;
-    begin_manifest(&s, &k);
+    cal.dir = &s.dir;
+    cal.resume = session_resuming(&s) ? &s.rs : NULL;
+    begin_manifest(&s, &cal);
     int errors;
-    status = calibrate(&k, &a, &s.tap, t0, &errors);
-    cal_free(&k);
-    if (k.interrupted) {
+    status = calibrate(&cal, &a, &s.tap, t0, &errors);
+    cal_free(&cal);
+    if (cal.interrupted) {
         pm_note("interrupted: what was measured is in %s/penalties.json; no tables were written; 'pmucal calibrate "
                 "--resume %s' completes it", s.dir.path, s.dir.path);
         status = session_stopped(&s, stop_signal_name());
@@ -628,8 +628,8 @@ int calibrate_replay(const struct runfile *run, const struct jvalue *penalties, 
     }
     struct resume rs = {.run = run->path, .manifest = run->manifest, .rec = run->rec, .nrec = run->nrec};
     rs.replayed = xcalloc((size_t)run->nrec + 1, sizeof(*rs.replayed));
-    struct cal k = {.o = a.o, .resume = &rs, .replaying = true};
-    k.o.src = source_select("perf");
+    struct cal cal = {.o = a.o, .resume = &rs, .replaying = true};
+    cal.o.src = source_select("perf");
     /* The run's CPU, for the TAP header only; a number from a run folder is checked before use. */
     double cpu;
     char err[256];
@@ -643,24 +643,24 @@ int calibrate_replay(const struct runfile *run, const struct jvalue *penalties, 
         free(argv);
         return 2;
     }
-    k.o.cpu = (int)cpu;
-    k.host_pmu = jget_str(pmu, "libpfm4_pmu", NULL);
-    k.hw = jget(pmu, "hardware_usable") && jget(pmu, "hardware_usable")->type == J_BOOL && jget(pmu, "hardware_usable")->b;
-    snprintf(k.hw_why, sizeof(k.hw_why), "%s", jget_str(pmu, "hardware_reason", "the run's hardware events"));
-    k.model = jget_str(pen, "cpu_model", NULL);
+    cal.o.cpu = (int)cpu;
+    cal.host_pmu = jget_str(pmu, "libpfm4_pmu", NULL);
+    cal.hw = jget(pmu, "hardware_usable") && jget(pmu, "hardware_usable")->type == J_BOOL && jget(pmu, "hardware_usable")->b;
+    snprintf(cal.hw_why, sizeof(cal.hw_why), "%s", jget_str(pmu, "hardware_reason", "the run's hardware events"));
+    cal.model = jget_str(pen, "cpu_model", NULL);
     /* The run's clock as it judged it (a run from before the clock was judged says nothing). */
-    snprintf(k.clock_why, sizeof(k.clock_why), "%s", jget_str(jget(pen, "clock"), "untrusted_why", ""));
-    k.stored = pen;
+    snprintf(cal.clock_why, sizeof(cal.clock_why), "%s", jget_str(jget(pen, "clock"), "untrusted_why", ""));
+    cal.stored = pen;
     /* The curve's points are the run's: its host's caches gave their sizes, not this one's. */
     for (int i = 0; i < run->nrec; i++) {
         unsigned long long b;
         char tail[2], text[128];   /* keyed "text|event|pass"; before passes, the text alone */
         snprintf(text, sizeof(text), "%s", jget_str(run->rec[i], "key", ""));
         text[strcspn(text, "|")] = '\0';
-        if (sscanf(text, "walker size=%llu order=random%1s", &b, tail) == 1 && b > k.curve_top)
-            k.curve_top = b;
+        if (sscanf(text, "walker size=%llu order=random%1s", &b, tail) == 1 && b > cal.curve_top)
+            cal.curve_top = b;
     }
-    if (!k.curve_top)   /* no curve in the run: none is measured here */
+    if (!cal.curve_top)   /* no curve in the run: none is measured here */
         a.curve = false;
     /* The levels the run's cases were sized by: its manifest's (this host's would size them anew). */
     struct topo levels = {0};
@@ -672,10 +672,10 @@ int calibrate_replay(const struct runfile *run, const struct jvalue *penalties, 
         if (l && size > 0 && size < 1e12)
             levels.data[l].level = l, levels.data[l].size = (uint64_t)size;
     }
-    k.levels = &levels;
+    cal.levels = &levels;
     int errors;
-    rc = calibrate(&k, &a, tap, clock_now_seconds(), &errors);
-    cal_free(&k);
+    rc = calibrate(&cal, &a, tap, clock_now_seconds(), &errors);
+    cal_free(&cal);
     free(rs.replayed);
     free(argv);
     return rc;

@@ -96,7 +96,7 @@ static int sample_option(void *ctx, int key, const char *v)
 
 struct ctx {
     struct session s;
-    struct engine e;
+    struct engine eng;
     struct sample_args a;
     struct case_ *c;
     struct site_map map;
@@ -142,7 +142,7 @@ static void run_once(struct ctx *x, struct sampler *sm, uint64_t iters, double *
 /* The quantity the event's rule names when it is one quantity alone ("page-faults pf.minor"). */
 static int rule_quantity(const struct ctx *x, const struct event_spec *ev, const char **expr)
 {
-    const struct rule *r = ruleset_find(&x->e.rules, ev);
+    const struct rule *r = ruleset_find(&x->eng.rules, ev);
     *expr = r ? r->expr_text : NULL;
     return r ? quantity_lookup(r->expr_text) : -1;
 }
@@ -165,7 +165,7 @@ static void record(struct ctx *x, const struct event_spec *ev, int level, unsign
     json_int(&j, "precise_levels", levels);
     json_uint(&j, "period", period);
     json_uint(&j, "iters", x->iters);
-    json_int(&j, "reps", x->e.mopts.repetitions);
+    json_int(&j, "reps", x->eng.mopts.repetitions);
     json_uint(&j, "count", count);
     json_uint(&j, "samples", st->n);
     json_uint(&j, "lost", st->lost);
@@ -195,11 +195,11 @@ static void record(struct ctx *x, const struct event_spec *ev, int level, unsign
         json_number(&j, "shadow_p", p);
     }
     json_array_begin(&j, "ticks_sampling");
-    for (int r = 0; r < x->e.mopts.repetitions; r++)
+    for (int r = 0; r < x->eng.mopts.repetitions; r++)
         json_number(&j, NULL, ts[r]);
     json_array_end(&j);
     json_array_begin(&j, "ticks_counting");
-    for (int r = 0; r < x->e.mopts.repetitions; r++)
+    for (int r = 0; r < x->eng.mopts.repetitions; r++)
         json_number(&j, NULL, tc[r]);
     json_array_end(&j);
     json_number(&j, "overhead_ns_per_sample", overhead_ns);
@@ -216,7 +216,7 @@ static void record(struct ctx *x, const struct event_spec *ev, int level, unsign
 /* One event at one precise level: R runs sampling, R counting (the overhead), then the verdicts. */
 static int sample_level(struct ctx *x, const struct event_spec *ev, int level, unsigned levels, uint64_t period)
 {
-    int reps = x->e.mopts.repetitions;
+    int reps = x->eng.mopts.repetitions;
     struct sampler sm, counter;
     int rc = sampler_open(&sm, ev, period, level, (unsigned)x->a.ring);
     if (rc || (rc = sampler_open(&counter, ev, 0, 0, 1))) {
@@ -256,7 +256,7 @@ static int sample_level(struct ctx *x, const struct event_spec *ev, int level, u
     double model = NAN, slack = 0;
     if (q >= 0 && quantity_stated(&x->q, q)) {
         model = (double)reps * (double)x->iters * x->q.v[q];
-        slack = reps * (x->e.src->slack_per_run + 64 + 2 * x->q.v[q]);
+        slack = reps * (x->eng.src->slack_per_run + 64 + 2 * x->q.v[q]);
     }
     struct sverdict vs[3];
     int nv = 0;
@@ -338,8 +338,8 @@ static int sample_event(struct ctx *x, const struct event_spec *ev)
 /* The case set up on the measuring CPU, its map and model. 0, 1 after a SKIP or failure line. */
 static int setup_case(struct ctx *x, struct event_spec *events, int n)
 {
-    case_adopt_cpu(x->c, x->e.cpu, -1);
-    int rc = topo_bind_thread(kernel_has_param(x->c->kernel, "run_cpu") ? case_run_cpu(x->c) : x->e.cpu) ? KERNEL_ERROR
+    case_adopt_cpu(x->c, x->eng.cpu, -1);
+    int rc = topo_bind_thread(kernel_has_param(x->c->kernel, "run_cpu") ? case_run_cpu(x->c) : x->eng.cpu) ? KERNEL_ERROR
              : case_setup(x->c);
     if (rc == KERNEL_OK) {
         case_model(x->c, &x->q);
@@ -362,7 +362,7 @@ static int setup_case(struct ctx *x, struct event_spec *events, int n)
         return 1;
     }
     x->have_map = x->c->kernel->sites && !x->c->kernel->sites(x->c, &x->map);
-    x->iters = x->e.mopts.iters ? x->e.mopts.iters : x->c->max_iters ? x->c->max_iters : 1000000;
+    x->iters = x->eng.mopts.iters ? x->eng.mopts.iters : x->c->max_iters ? x->c->max_iters : 1000000;
     if (x->c->max_iters && x->iters > x->c->max_iters) {
         pm_error("--iters %llu: the case '%s' takes at most %llu iterations a loop; give --iters %llu or less",
                  (unsigned long long)x->iters, x->c->label, (unsigned long long)x->c->max_iters,
@@ -398,15 +398,15 @@ static int sample_main(int argc, char **argv)
         return 2;
     struct event_spec *events;
     int n, status = 2;
-    if (stream_perturb_env(&x.perturb) || measure_cli_engine(&x.a.o, &x.e, &events, &n)) {
+    if (stream_perturb_env(&x.perturb) || measure_cli_engine(&x.a.o, &x.eng, &events, &n)) {
         case_free(x.c);
         return 2;
     }
     session_init(&x.s, &sample_command, argc, argv);
     if (session_open(&x.s, x.a.o.out, x.a.o.label ? x.a.o.label : "sample"))
         goto out;
-    x.e.cpu = cpuload_choose(x.a.o.cpu, &x.a.o.cpu_busy);
-    session_measure_cpu(&x.s, x.e.cpu, x.a.o.cpu >= 0, x.a.o.cpu_busy);
+    x.eng.cpu = cpuload_choose(x.a.o.cpu, &x.a.o.cpu_busy);
+    session_measure_cpu(&x.s, x.eng.cpu, x.a.o.cpu >= 0, x.a.o.cpu_busy);
     json_object_begin(&x.s.dir.manifest, "sample");
     json_uint(&x.s.dir.manifest, "period", x.a.period);
     json_int(&x.s.dir.manifest, "precise", x.a.precise);
@@ -432,7 +432,7 @@ out:
     if (x.c->priv && x.c->kernel->teardown)
         x.c->kernel->teardown(x.c);
     engine_free_events(events, n);
-    engine_free(&x.e);
+    engine_free(&x.eng);
     measure_cli_tables_free(&x.a.o);
     free(x.a.o.auto_expect);
     case_free(x.c);

@@ -36,7 +36,7 @@ struct cal {
 };
 
 /* The run folder's path: the one being written, or the one replayed. */
-const char *cal_folder(const struct cal *k);
+const char *cal_folder(const struct cal *cal);
 
 /* Every recipe is measured in CAL_PASSES independent passes over all recipes (fresh cases each),
  * so a burst of load on the host hits one pass of a recipe rather than all of them. The
@@ -75,26 +75,26 @@ struct penalty {
 
 /* The case text measured once per pass (with the recipe's event beside it on a PMU host); each is
  * an engine case: its record goes to measurements.ndjson. */
-struct case_result *cal_case(struct cal *k, const char *text, const char *event);
+struct case_result *cal_case(struct cal *cal, const char *text, const char *event);
 /* Pass `pass` (0 first: p is reset) of the recipe: its cases measured, its penalty fitted into
  * p->pass_values. False when it could not be (p's status and reason say why), when an earlier pass
  * could not, or when the recipe has had its passes. */
-bool fit_recipe_pass(struct cal *k, const struct recipe *rc, struct penalty *p, int pass, unsigned seed);
+bool fit_recipe_pass(struct cal *cal, const struct recipe *rc, struct penalty *p, int pass, unsigned seed);
 /* The figure from the passes and its status: ok or unstable (skip, error, not_ok set by a pass stay). */
-void fit_recipe_judge(struct cal *k, struct penalty *p);
+void fit_recipe_judge(struct cal *cal, struct penalty *p);
 /* The fitted figure (p->f, in the domain's unit) in cycles and ns at this core clock. */
 void penalty_at_clock(struct penalty *p, double ghz);
 /* The run's core clock: the median of every measurement's clock. */
-double run_ghz(const struct cal *k);
+double run_ghz(const struct cal *cal);
 const struct penalty *find_penalty(const struct penalty *ps, int n, const char *name);
 /* After each pass of a recipe: the closure's case is measured as soon as the latencies it checks
  * have had their last pass. */
-void closure_after_recipe(struct cal *k, const struct recipe *rc, const struct penalty *p);
+void closure_after_recipe(struct cal *cal, const struct recipe *rc, const struct penalty *p);
 /* mixwalk predicted from the ok l1/l2/l3 latencies: a TAP point; -1 when not ok. */
-int closure(struct cal *k, const struct penalty *ps, int n, struct json *doc, struct tap *tap);
+int closure(struct cal *cal, const struct penalty *ps, int n, struct json *doc, struct tap *tap);
 /* Measures one curve point (curve_measure_fn). */
 const struct case_result *curve_case(void *ctx, const char *text);
-void cal_free(struct cal *k);
+void cal_free(struct cal *cal);
 
 /* A measurement into a case result (case_result.c): cycles, ns at the clock it was measured at (core_per_tsc x
  * tsc_hz), noise and clock flags, model, the occurrence event beside it (events[1]). */
@@ -106,7 +106,7 @@ void case_result_fill(struct case_result *r, const struct measurement *m, const 
  * SKIP, TODO for unstable); the table on stdout as TAP comments, each figure beside its reference. */
 void penalty_json(struct json *j, const struct penalty *p, const char *host_pmu);
 void penalty_verdict(struct tap *tap, const struct penalty *p);
-void print_table(const struct cal *k, const struct penalty *ps, int np, double secs);
+void print_table(const struct cal *cal, const struct penalty *ps, int np, double secs);
 
 /* calibrate --resume RUN (calibrate_resume.c), the run open (resume_open): its CPU checked, its
  * records of finished cases kept, keyed "text|event|pass" as cal_case measures them; a cut last
@@ -114,7 +114,7 @@ void print_table(const struct cal *k, const struct penalty *ps, int np, double s
 int cal_resume_records(struct resume *rs);
 /* The case r (r->text is its key) rebuilt from its record instead of measured; false when the
  * run holds none. */
-bool cal_case_from_record(struct cal *k, struct case_result *r, const char *event);
+bool cal_case_from_record(struct cal *cal, struct case_result *r, const char *event);
 
 /* The checks a figure must pass to be a constant: physically possible (positive, not within
  * noise of zero, between the floor and the ceiling no core goes past), levels ordered l1 < l2 < l3 < dram with each step above noise, level cases on

@@ -155,7 +155,7 @@ static void print_occurrence_sources(const struct penalty *ps, int np)
 
 /* The table on stdout as TAP comments: each figure beside its reference and the deviation; the
  * reasons and the large deviations as notes below it. */
-void print_table(const struct cal *k, const struct penalty *ps, int np, double secs)
+void print_table(const struct cal *cal, const struct penalty *ps, int np, double secs)
 {
     printf("# %-20s %-6s %-8s %9s %21s %9s  %-13s %s\n", "penalty", "domain", "status", "cycles", "95% interval",
            "ns", "reference", "deviation");
@@ -194,5 +194,5 @@ void print_table(const struct cal *k, const struct penalty *ps, int np, double s
     }
     print_occurrence_sources(ps, np);
     printf("# references: %s; core clock %.3f GHz (median of the clocks measured around each case); %.1f s; "
-           "results in %s\n", k->model ? k->model : "none for this CPU model", run_ghz(k), secs, cal_folder(k));
+           "results in %s\n", cal->model ? cal->model : "none for this CPU model", run_ghz(cal), secs, cal_folder(cal));
 }

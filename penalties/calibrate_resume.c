@@ -32,9 +32,9 @@ int cal_resume_records(struct resume *rs)
     return 0;
 }
 
-bool cal_case_from_record(struct cal *k, struct case_result *r, const char *event)
+bool cal_case_from_record(struct cal *cal, struct case_result *r, const char *event)
 {
-    struct resume *rs = k->resume;
+    struct resume *rs = cal->resume;
     /* Keyed "text|event|pass"; a build before independent passes keyed by the text alone, one record a
      * pass in order. */
     int at = -1;

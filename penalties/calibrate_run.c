@@ -12,10 +12,10 @@
 #include <string.h>
 
 /* The engine hands over each group's measurement; a calibration case has one group. */
-static void take_measurement(struct engine *e, const struct case_ *c, const struct measurement *m,
+static void take_measurement(struct engine *eng, const struct case_ *c, const struct measurement *m,
                              const struct quantities *q)
 {
-    case_result_fill(e->arg, m, q, clock_get()->tsc_hz, c->label, c->detail);
+    case_result_fill(eng->arg, m, q, clock_get()->tsc_hz, c->label, c->detail);
 }
 
 struct case_ *cal_case_build(const char *text, char *why, size_t n)
@@ -58,18 +58,18 @@ int cal_measure_case(const struct cal_opts *o, struct run_dir *dir, const char *
         n = 2;
     }
     r->event.asked = event != NULL;
-    struct engine e;
-    memset(&e, 0, sizeof(e));
-    e.src = o->src;
-    e.mopts = (struct measure_opts){.repetitions = o->repetitions, .target_seconds = o->target_seconds,
+    struct engine eng;
+    memset(&eng, 0, sizeof(eng));
+    eng.src = o->src;
+    eng.mopts = (struct measure_opts){.repetitions = o->repetitions, .target_seconds = o->target_seconds,
                                     .iters = 0, .max_redo = 3};
-    e.group_size = GROUP_MAX_EVENTS;
-    e.dir = dir;
-    e.cpu = o->cpu;
-    e.on_measurement = take_measurement;
-    e.arg = r;
-    e.record_key = r->key ? r->key : r->text;   /* --resume finds the case's record by it */
-    int rc = engine_case(&e, c, ev, n);
+    eng.group_size = GROUP_MAX_EVENTS;
+    eng.dir = dir;
+    eng.cpu = o->cpu;
+    eng.on_measurement = take_measurement;
+    eng.arg = r;
+    eng.record_key = r->key ? r->key : r->text;   /* --resume finds the case's record by it */
+    int rc = engine_case(&eng, c, ev, n);
     if (rc == MEASURE_INTERRUPTED) {
         r->status = CAL_INTERRUPTED;
         snprintf(r->reason, sizeof(r->reason), "interrupted");
@@ -82,7 +82,7 @@ int cal_measure_case(const struct cal_opts *o, struct run_dir *dir, const char *
     }
     if (event && !r->event.counted && !r->event.why[0])
         snprintf(r->event.why, sizeof(r->event.why), "%.200s", r->reason[0] ? r->reason : "not measured");
-    engine_free(&e);
+    engine_free(&eng);
     event_spec_clear(&ev[0]);
     event_spec_clear(&ev[1]);
     case_free(c);
@@ -91,9 +91,9 @@ int cal_measure_case(const struct cal_opts *o, struct run_dir *dir, const char *
 
 /* Why the replayed run skipped a case it holds no record of (set up and skipped: "size=L3: this
  * machine has no L3"): the reason its penalties.json gives a skipped recipe with that case. */
-static const char *stored_skip_reason(const struct cal *k, const char *text)
+static const char *stored_skip_reason(const struct cal *cal, const char *text)
 {
-    const struct jvalue *ps = jget(k->stored, "penalties");
+    const struct jvalue *ps = jget(cal->stored, "penalties");
     for (int i = 0; ps && ps->type == J_ARRAY && i < ps->n; i++) {
         const struct jvalue *p = &ps->items[i];
         const struct recipe *rc = recipe_named(jget_str(p, "name", ""));
@@ -106,10 +106,10 @@ static const char *stored_skip_reason(const struct cal *k, const char *text)
 
 /* The case a recipe measured in the run replayed: the run's own (its penalties.json), which
  * today's recipe may since have changed; today's where the run names none. */
-static const char *recipe_case(const struct cal *k, const struct recipe *rc, bool control)
+static const char *recipe_case(const struct cal *cal, const struct recipe *rc, bool control)
 {
     const char *today = control ? rc->control : rc->issue;
-    const struct jvalue *ps = k->replaying && today ? jget(k->stored, "penalties") : NULL;
+    const struct jvalue *ps = cal->replaying && today ? jget(cal->stored, "penalties") : NULL;
     for (int i = 0; ps && ps->type == J_ARRAY && i < ps->n; i++)
         if (!strcmp(jget_str(&ps->items[i], "name", ""), rc->name)) {
             const char *run = jget_str(jget(&ps->items[i], control ? "control" : "issue"), "case", NULL);
@@ -119,55 +119,55 @@ static const char *recipe_case(const struct cal *k, const struct recipe *rc, boo
 }
 
 /* Each (case, event, pass) is measured once, however many recipes name it. */
-static struct case_result *cal_case_pass(struct cal *k, const char *text, const char *event, int pass)
+static struct case_result *cal_case_pass(struct cal *cal, const char *text, const char *event, int pass)
 {
     char *key = xasprintf("%s|%s|%d", text, event ? event : "", pass);
-    for (int i = 0; i < k->ncases; i++)
-        if (!strcmp(k->cases[i]->key, key)) {
+    for (int i = 0; i < cal->ncases; i++)
+        if (!strcmp(cal->cases[i]->key, key)) {
             free(key);
-            return k->cases[i];
+            return cal->cases[i];
         }
-    k->cases = xrealloc(k->cases, sizeof(*k->cases) * (size_t)(k->ncases + 1));
-    struct case_result *r = k->cases[k->ncases++] = xcalloc(1, sizeof(*r));
+    cal->cases = xrealloc(cal->cases, sizeof(*cal->cases) * (size_t)(cal->ncases + 1));
+    struct case_result *r = cal->cases[cal->ncases++] = xcalloc(1, sizeof(*r));
     r->key = key;
     r->text = xstrdup(text);   /* what penalties.json and the tables show: the case, not the key */
     quantities_unstated(&r->q);
-    if (k->resume && cal_case_from_record(k, r, event))
+    if (cal->resume && cal_case_from_record(cal, r, event))
         return r;   /* measured before the run was interrupted */
-    if (k->replaying) {   /* judged as the run judged a case it could not measure */
+    if (cal->replaying) {   /* judged as the run judged a case it could not measure */
         r->status = CAL_SKIP;
-        const char *why = stored_skip_reason(k, text);
+        const char *why = stored_skip_reason(cal, text);
         snprintf(r->reason, sizeof(r->reason), "%s", why ? why : "the run holds no record of this case");
         return r;
     }
-    cal_measure_case(&k->o, k->dir, text, event, r);
+    cal_measure_case(&cal->o, cal->dir, text, event, r);
     if (r->status == CAL_INTERRUPTED)
-        k->interrupted = true;
+        cal->interrupted = true;
     return r;
 }
 
-struct case_result *cal_case(struct cal *k, const char *text, const char *event)
+struct case_result *cal_case(struct cal *cal, const char *text, const char *event)
 {
-    return cal_case_pass(k, text, event, 0);
+    return cal_case_pass(cal, text, event, 0);
 }
 
-const char *cal_folder(const struct cal *k)
+const char *cal_folder(const struct cal *cal)
 {
-    return k->dir ? k->dir->path : k->resume ? k->resume->run : "";
+    return cal->dir ? cal->dir->path : cal->resume ? cal->resume->run : "";
 }
 
-double run_ghz(const struct cal *k)
+double run_ghz(const struct cal *cal)
 {
     int n = 0;
-    for (int i = 0; i < k->ncases; i++)
-        n += k->cases[i]->reps;
+    for (int i = 0; i < cal->ncases; i++)
+        n += cal->cases[i]->reps;
     if (!n)
         return clock_get()->core_hz / 1e9;
     double *g = xmalloc(sizeof(double) * (size_t)n);
     n = 0;
-    for (int i = 0; i < k->ncases; i++)
-        for (int r = 0; r < k->cases[i]->reps; r++)
-            g[n++] = k->cases[i]->ghz[r];
+    for (int i = 0; i < cal->ncases; i++)
+        for (int r = 0; r < cal->cases[i]->reps; r++)
+            g[n++] = cal->cases[i]->ghz[r];
     double m = stats_median(g, (size_t)n);
     free(g);
     return m;
@@ -175,12 +175,12 @@ double run_ghz(const struct cal *k)
 
 /* One pass of the recipe: its cases (fresh for pass > 0), the occurrences, the fit. 0, or -1 with
  * the status and reason set. */
-static int fit_pass(struct cal *k, const struct recipe *rc, struct penalty *p, int pass, unsigned seed, struct fit *f)
+static int fit_pass(struct cal *cal, const struct recipe *rc, struct penalty *p, int pass, unsigned seed, struct fit *f)
 {
-    const char *ev = k->hw && k->host_pmu ? recipe_event(rc, k->host_pmu) : NULL;
-    const struct case_result *is = cal_case_pass(k, recipe_case(k, rc, false), ev, pass);
-    const char *control = recipe_case(k, rc, true);
-    const struct case_result *co = control && !k->interrupted ? cal_case_pass(k, control, ev, pass) : NULL;
+    const char *ev = cal->hw && cal->host_pmu ? recipe_event(rc, cal->host_pmu) : NULL;
+    const struct case_result *is = cal_case_pass(cal, recipe_case(cal, rc, false), ev, pass);
+    const char *control = recipe_case(cal, rc, true);
+    const struct case_result *co = control && !cal->interrupted ? cal_case_pass(cal, control, ev, pass) : NULL;
     if (pass == 0)
         p->issue = is, p->control = co;
     p->pass_issue[pass] = is, p->pass_control[pass] = co;
@@ -197,12 +197,12 @@ static int fit_pass(struct cal *k, const struct recipe *rc, struct penalty *p, i
         return -1;
     }
     /* On a PMU host the recipe's event counts the occurrences, once it agrees with the model. */
-    const char *pev = k->host_pmu ? recipe_event(rc, k->host_pmu) : NULL;
+    const char *pev = cal->host_pmu ? recipe_event(rc, cal->host_pmu) : NULL;
     struct event_count ei = is->event, ec = co ? co->event : (struct event_count){0};
     ei.asked = pev != NULL;
     ec.asked = pev && co;
-    if (pev && !k->hw)
-        snprintf(ei.why, sizeof(ei.why), "%s", k->hw_why);
+    if (pev && !cal->hw)
+        snprintf(ei.why, sizeof(ei.why), "%s", cal->hw_why);
     if (pass == 0) {
         choose_occurrences(is->q.v[q], co ? co->q.v[q] : 0, &ei, co ? &ec : NULL, pev, &p->occ);
         p->occ_issue = p->occ.issue;
@@ -290,29 +290,29 @@ bool window_disagreement(const struct case_result *r, char *why, size_t n)
 
 /* How many passes the recipe gets: a replayed run's own count (its penalties.json: "passes", or
  * "runs" as a pmucal before the word wrote it), else the option's. */
-static int passes_wanted(const struct cal *k, const struct recipe *rc)
+static int passes_wanted(const struct cal *cal, const struct recipe *rc)
 {
-    const struct jvalue *ps = k->replaying ? jget(k->stored, "penalties") : NULL;
+    const struct jvalue *ps = cal->replaying ? jget(cal->stored, "penalties") : NULL;
     for (int i = 0; ps && ps->type == J_ARRAY && i < ps->n; i++)
         if (!strcmp(jget_str(&ps->items[i], "name", ""), rc->name)) {
             double n = jget_num(&ps->items[i], "passes", jget_num(&ps->items[i], "runs", 1));
             return n >= 1 && n <= CAL_MAX_PASSES ? (int)n : 1;
         }
-    return k->replaying ? 1 : k->o.passes > 0 ? k->o.passes : CAL_PASSES;
+    return cal->replaying ? 1 : cal->o.passes > 0 ? cal->o.passes : CAL_PASSES;
 }
 
-bool fit_recipe_pass(struct cal *k, const struct recipe *rc, struct penalty *p, int pass, unsigned seed)
+bool fit_recipe_pass(struct cal *cal, const struct recipe *rc, struct penalty *p, int pass, unsigned seed)
 {
     if (pass == 0) {
         memset(p, 0, sizeof(*p));
         p->rc = rc;
         p->status = "error";
         p->cycles = p->cycles_lo = p->cycles_hi = p->ns = p->ns_lo = p->ns_hi = NAN;
-        p->passes_wanted = passes_wanted(k, rc);
+        p->passes_wanted = passes_wanted(cal, rc);
     } else if (p->passes < pass || pass >= p->passes_wanted)
         return false;   /* an earlier pass could not be fitted, or the recipe is done */
     struct fit f;
-    if (k->interrupted || fit_pass(k, rc, p, pass, seed + 7919u * (unsigned)pass, &f))
+    if (cal->interrupted || fit_pass(cal, rc, p, pass, seed + 7919u * (unsigned)pass, &f))
         return false;
     if (pass == 0)
         p->f = f;
@@ -320,9 +320,9 @@ bool fit_recipe_pass(struct cal *k, const struct recipe *rc, struct penalty *p, 
     return true;
 }
 
-void fit_recipe_judge(struct cal *k, struct penalty *p)
+void fit_recipe_judge(struct cal *cal, struct penalty *p)
 {
-    bool stopped = p->passes && p->passes < p->passes_wanted && k->interrupted;
+    bool stopped = p->passes && p->passes < p->passes_wanted && cal->interrupted;
     if (p->passes < p->passes_wanted && !stopped)   /* skip, error or not ok as a pass set it */
         return;
     /* Passes whose cases did not have the core to themselves are kept in pass_values and left out
@@ -368,7 +368,7 @@ void fit_recipe_judge(struct cal *k, struct penalty *p)
         p->issue = p->pass_issue[use[mid]], p->control = p->pass_control[use[mid]];
     }
     bool mem = p->rc->domain == DOMAIN_MEMORY;
-    penalty_at_clock(p, run_ghz(k));
+    penalty_at_clock(p, run_ghz(cal));
     if (stopped) {   /* what was measured is kept, never published */
         p->status = "error";
         snprintf(p->reason, sizeof(p->reason), "interrupted after %d of its %d passes", p->passes, p->passes_wanted);
@@ -427,18 +427,18 @@ static const char *const closure_latencies[] = {"l1_hit", "l2_hit", "l3_hit"};
 #define CLOSURE_CASE "mixwalk"
 #define CLOSURE_TOLERANCE 0.05
 
-void closure_after_recipe(struct cal *k, const struct recipe *rc, const struct penalty *p)
+void closure_after_recipe(struct cal *cal, const struct recipe *rc, const struct penalty *p)
 {
     if (p->passes != p->passes_wanted)   /* after its last pass only */
         return;
     /* Measured right after the last latency it is predicted from: this VM's share of the L3 moves
      * with its neighbours, and minutes later (after the DRAM, TLB and curve cases) the L3's
      * latency was not the one calibrated (-5.7% in one full run, +0.2..+1.2% measured next to it). */
-    if (!strcmp(rc->name, closure_latencies[2]) && !k->interrupted)
-        cal_case(k, CLOSURE_CASE, NULL);
+    if (!strcmp(rc->name, closure_latencies[2]) && !cal->interrupted)
+        cal_case(cal, CLOSURE_CASE, NULL);
 }
 
-int closure(struct cal *k, const struct penalty *ps, int n, struct json *doc, struct tap *tap)
+int closure(struct cal *cal, const struct penalty *ps, int n, struct json *doc, struct tap *tap)
 {
     const char *const *lat = closure_latencies;
     static const enum quantity_id qs[] = {Q_LD_L1, Q_LD_L2, Q_LD_L3};
@@ -451,7 +451,7 @@ int closure(struct cal *k, const struct penalty *ps, int n, struct json *doc, st
             return 0;
         }
     }
-    struct case_result *r = cal_case(k, CLOSURE_CASE, NULL);
+    struct case_result *r = cal_case(cal, CLOSURE_CASE, NULL);
     if (r->status != CAL_OK) {
         tap_point(tap, r->status == CAL_SKIP ? TAP_SKIP : TAP_NOT_OK, "closure: mixwalk", r->reason);
         return r->status == CAL_SKIP ? 0 : -1;
@@ -501,18 +501,18 @@ int closure(struct cal *k, const struct penalty *ps, int n, struct json *doc, st
 
 const struct case_result *curve_case(void *ctx, const char *text)
 {
-    struct cal *k = ctx;
-    const struct case_result *r = cal_case(k, text, NULL);
-    return k->interrupted ? NULL : r;
+    struct cal *cal = ctx;
+    const struct case_result *r = cal_case(cal, text, NULL);
+    return cal->interrupted ? NULL : r;
 }
 
-void cal_free(struct cal *k)
+void cal_free(struct cal *cal)
 {
-    for (int i = 0; i < k->ncases; i++) {
-        case_result_free(k->cases[i]);
-        free(k->cases[i]);
+    for (int i = 0; i < cal->ncases; i++) {
+        case_result_free(cal->cases[i]);
+        free(cal->cases[i]);
     }
-    free(k->cases);
-    k->cases = NULL;
-    k->ncases = 0;
+    free(cal->cases);
+    cal->cases = NULL;
+    cal->ncases = 0;
 }
