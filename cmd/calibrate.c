@@ -193,7 +193,7 @@ static int calibrate_option(void *ctx, int key, const char *v)
         rc = cli_number(&calibrate_command, "--iters", v, 1, MEASURE_MAX_ITERS, &a->iters);
         break;
     case K_TARGET_MS:
-        if (!(rc = cli_number(&calibrate_command, "--target-ms", v, 1, (unsigned long long)(MEASURE_MAX_RUN_SECONDS * 1000), &x)))
+        if (!(rc = cli_number(&calibrate_command, "--target-ms", v, 1, (unsigned long long)(MEASURE_MAX_LOOP_SECONDS * 1000), &x)))
             a->o.target_seconds = (double)x / 1000;
         break;
     case K_PASSES:

@@ -140,7 +140,7 @@ static int gen_main(int argc, char **argv)
     if (run_text && !status) {
         /* The time limit is for real time; under valgrind (tests count this region with callgrind)
          * a pilot would only run slowly and warm the simulated predictor before the region. */
-        if (!RUNNING_ON_VALGRIND && measure_run_too_long(c, run_iters, "--run"))
+        if (!RUNNING_ON_VALGRIND && measure_loop_too_long(c, run_iters, "--run"))
             status = 2;
         else {
             if (k->prepare)

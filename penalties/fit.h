@@ -10,7 +10,7 @@ enum { CAL_OK = 0, CAL_SKIP = 1, CAL_ERROR = -1, CAL_INTERRUPTED = -2 };
 
 struct cal_opts {
     int repetitions;          /* R */
-    double target_seconds;    /* one measured window */
+    double target_seconds;    /* one counted loop (--target-ms) */
     const struct source *src;
     int cpu;                  /* where cases run (their run_cpu and init_cpu unless they name one) */
     int passes;               /* independent passes over every recipe (0: CAL_PASSES) */
