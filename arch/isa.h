@@ -39,9 +39,9 @@
  *     struct cpu_tlbs: data TLB entries (first and second level, 4K and 2M pages), the leaf that
  *       states each, and why none; int cpu_tlbs_read(t, why, whylen) (arch/tlbs.h)
  *
- * The inline-asm regions of the hand-written kernels, macros expanded in their run functions
+ * The inline-asm regions of the hand-written kernels, macros expanded in their loop functions
  * (the measured code stays the kernel's own), each with the instructions it retires
- *     ISA_LOOP_TEST_INST; ISA_EXACT_LOOP(REPS, BODY, inputs...): REPS bodies a trip, run(n) - run(0)
+ *     ISA_LOOP_TEST_INST; ISA_EXACT_LOOP(REPS, BODY, inputs...): REPS bodies a trip, loop(n) - loop(0)
  *       exactly n bodies and n loop tests (p and n in scope); bodies ISA_CHASE_STEP (p = *p),
  *       ISA_STORE_THEN_CHASE(DISP), ISA_STLF_BLOCKED/FORWARD/PARTIAL; ISA_CHASE_LOOP(REPS)
  *     ISA_TOUCH_LOOP(q, n): one store per 4 KiB page
@@ -51,11 +51,12 @@
  *       variants ISA_TRIAD_CHOICES/DEFAULT/HELP/MATRIX, and isa_triad_variants[] (below)
  *     isa_cpu_relax(), isa_flush_line(p), isa_flush_done()
  *
- * The code emitter, for the code-shaped kernels (generators/codegen.h, arch/<ARCH>/kernels/)
- *     struct emit, struct code, emit_init/label/bind/finish, one emit_* per instruction kind,
- *     emit_loop_test (the loop test in the generated functions' calling convention),
- *     emit_map (write, then execute: never both), code_unmap, emit_write_asm (objdump's syntax),
- *     emit_write_bin
+ * The code assembler, for the code-shaped kernels (generators/codegen.h, arch/<ARCH>/kernels/)
+ *     struct assembler, struct code, asm_init/label/bind/finish (arch/assembler.h), asm_ret,
+ *     asm_fill, asm_align, one x86_asm_* or a64_asm_* per instruction kind of the ISA,
+ *     asm_loop_test (the loop test in the generated functions' calling convention),
+ *     asm_map (write, then execute: never both), code_unmap, asm_write_listing (objdump's syntax),
+ *     asm_write_bin
  */
 #ifndef PMUCAL_ISA_H
 #define PMUCAL_ISA_H
@@ -100,7 +101,7 @@ extern const size_t isa_ntriad_variants;
 
 /* REPS (a string literal) copies of BODY a trip, for kernels with a pointer p and an iteration
  * count n in scope (in BODY: %[p], %[n]). More input operands may follow. The loop is "enter
- * at the test; body; test", so run(n) - run(0) is exactly n bodies and n loop tests; labels
+ * at the test; body; test", so loop(n) - loop(0) is exactly n bodies and n loop tests; labels
  * 661-664 mark the body, the test's two instructions and the end for the sampling map. */
 #define ISA_EXACT_LOOP(REPS, BODY, ...)                                \
     __asm__ __volatile__(ISA_LOOP_ENTER "\n\t"                         \
@@ -187,18 +188,18 @@ struct shape_counts {
 /* callchain: the loop body calls level 1 and level d calls level d + 1, directly or through the
  * address at data[d] (the data pointer of the generated function); the last level returns. The
  * function binds fn[1..depth] and returns the entry label. */
-int isa_callchain_emit(struct emit *e, uint64_t depth, bool indirect, const int *fn, struct shape_counts *n);
+int isa_callchain_assemble(struct assembler *as, uint64_t depth, bool indirect, const int *fn, struct shape_counts *n);
 /* ifetch: straight-line independent instructions, size bytes or a little less, looping back;
  * the loop starts at offset 0 and spans *bytes. *insns is how many straight-line instructions,
  * each an isa_ifetch_insn. The entry label. Sizes above isa_ifetch_max_bytes cannot loop back. */
-int isa_ifetch_emit(struct emit *e, uint64_t size, uint64_t *bytes, uint64_t *insns, struct shape_counts *n);
+int isa_ifetch_assemble(struct assembler *as, uint64_t size, uint64_t *bytes, uint64_t *insns, struct shape_counts *n);
 extern const char isa_ifetch_insn[];
 extern const uint64_t isa_ifetch_max_bytes;
 /* bbexec: head (test the counter's parity), the even side (sqrts square roots of 2.0, then a
  * jump to the join), the odd side (copy words from data[0..] to data[words..]), the join (the
  * loop test). The entry label; the counts are of the average iteration (even ones and odd ones
  * alike over pairs). */
-int isa_bbexec_emit(struct emit *e, uint64_t words, uint64_t sqrts, struct shape_counts *n);
+int isa_bbexec_assemble(struct assembler *as, uint64_t words, uint64_t sqrts, struct shape_counts *n);
 
 /* branch: one iteration's code, from body (bound here) to the loop test at test (bound here)
  * (written once for every ISA in arch/shapes.c, from the instructions each ISA's shapes.c gives
@@ -212,15 +213,15 @@ int isa_bbexec_emit(struct emit *e, uint64_t words, uint64_t sqrts, struct shape
  * than isa_branch_max_bytes cannot loop back. */
 /* branch_at (branches + 1 entries, or NULL): the code offset of each conditional branch instruction,
  * the loop test's last, for a model of a predictor indexed by address (core/bpred.h). */
-uint64_t isa_branch_cond(struct emit *e, int body, int test, uint64_t branches, uint64_t density, uint64_t slots,
+uint64_t isa_branch_cond(struct assembler *as, int body, int test, uint64_t branches, uint64_t density, uint64_t slots,
                          uint64_t entry_bytes, uint64_t *branch_at);
 /* Low bits of every instruction address that are always zero (0 on x86, 2 on A64). */
 extern const unsigned isa_insn_align_bits;
-uint64_t isa_branch_uncond(struct emit *e, int body, int test, uint64_t n, uint64_t spacing, uint64_t first,
+uint64_t isa_branch_uncond(struct assembler *as, int body, int test, uint64_t n, uint64_t spacing, uint64_t first,
                            const uint64_t *next);
-uint64_t isa_branch_indirect(struct emit *e, int body, int test, uint64_t slots, uint64_t ntargets, const int *targets);
+uint64_t isa_branch_indirect(struct assembler *as, int body, int test, uint64_t slots, uint64_t ntargets, const int *targets);
 extern const uint64_t isa_branch_max_bytes;
-/* The generated function's entry, a jump to its loop test (so run(0) runs the test alone): its label. */
-int isa_emit_entry(struct emit *e, int test);
+/* The generated function's entry, a jump to its loop test (so loop(0) runs the test alone): its label. */
+int isa_asm_entry(struct assembler *as, int test);
 
 #endif

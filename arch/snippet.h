@@ -5,7 +5,7 @@
  * arch/<ARCH>/snippet.c implements it; nothing ISA-specific is decided outside arch/. */
 #ifndef PMUCAL_SNIPPET_ISA_H
 #define PMUCAL_SNIPPET_ISA_H
-#include "arch/emit.h"
+#include "arch/assembler.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -74,11 +74,11 @@ int isa_snippet_spares(int r, int *out, int max);
 
 /* The generated function around the loop: save what the caller keeps, load every register from
  * the block at the data pointer (the scratch register last), and undo it before the return. */
-void isa_snippet_prologue(struct emit *e);
-void isa_snippet_epilogue(struct emit *e);
+void isa_snippet_prologue(struct assembler *as);
+void isa_snippet_epilogue(struct assembler *as);
 /* The instruction a signal interrupted, from the handler's third argument. */
 uintptr_t isa_snippet_fault_pc(const void *ucontext);
 /* A direct jump to label (the entry's jump to the loop test). */
-void isa_snippet_jump(struct emit *e, int label);
+void isa_snippet_jump(struct assembler *as, int label);
 
 #endif

@@ -22,7 +22,7 @@ enum { K_CPUS = CLI_LONG, K_MODE, K_SIZE, K_LABEL, K_OUT };
 static const struct cli_option c2c_options[] = {
     {"cpus", K_CPUS, "LIST", "CPUs to pair, comma-separated OS indexes (default: every allowed CPU)"},
     {"mode", K_MODE, "hitm|shared", "modified lines (default) or clean ones"},
-    {"size", K_SIZE, "SIZE", "segment per run: bytes or L1|L2 (default L2; it must stay in the\n"
+    {"size", K_SIZE, "SIZE", "segment the writer modifies: bytes or L1|L2 (default L2; it must stay in the\n"
                              "writer's private caches for every line to be a transfer)"},
     {"repetitions", 'r', "N", "repetitions per pair, 1..101 (default 5)"},
     {"label", K_LABEL, "NAME", "results folder label (default c2c)"},

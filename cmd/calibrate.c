@@ -34,18 +34,18 @@
 static int calibrate_main(int argc, char **argv);
 
 enum { K_LIST = CLI_LONG, K_JSON, K_TARGET_MS, K_QUICK, K_CURVE, K_NO_CURVE, K_RECIPE, K_PPO, K_CPU, K_PREFIX,
-       K_LABEL, K_OUT, K_SOURCE, K_ITERS, K_RESUME, K_RUNS, K_MODEL };
+       K_LABEL, K_OUT, K_SOURCE, K_ITERS, K_RESUME, K_PASSES, K_MODEL };
 
 static const struct cli_option calibrate_options[] = {
     {"list", K_LIST, NULL, "print the recipes (issue case, control case, occurrence) and exit"},
     {"json", K_JSON, NULL, "with --list: one JSON array of recipes"},
     {"repetitions", 'r', "N", "repetitions per case, 3..101 (default 7; 3 with --source sim)"},
-    {"target-ms", K_TARGET_MS, "MS", "length of one measured run (default 5, at most 500)"},
-    {"runs", K_RUNS, "N", "independent runs of every recipe, one pass over them each, 1..9 (default 5);\n"
-                          "a figure with fewer than 3 clean runs (all of them, with fewer), or a\n"
-                          "clean run more than 1% from their median (two of four or more), is\n"
-                          "unstable"},
-    {"quick", K_QUICK, NULL, "3 repetitions, 2 ms runs, 2 runs, 2 curve points per octave (for tests)"},
+    {"target-ms", K_TARGET_MS, "MS", "length of one measured window (default 5, at most 500)"},
+    {"passes", K_PASSES, "N", "independent passes over every recipe, 1..9 (default 5); a figure with\n"
+                              "fewer than 3 clean passes (all of them, with fewer), or a clean pass\n"
+                              "more than 1% from their median (two of four or more), is unstable"},
+    {"runs", K_PASSES, "N", NULL},   /* the old spelling of --passes */
+    {"quick", K_QUICK, NULL, "3 repetitions, 2 ms windows, 2 passes, 2 curve points per octave (for tests)"},
     {"curve", K_CURVE, NULL, "only the latency curve (no recipes, no closure)"},
     {"no-curve", K_NO_CURVE, NULL, "recipes and closure only"},
     {"recipe", K_RECIPE, "NAME", "only this recipe (may be repeated; the closure needs l1_hit, l2_hit, l3_hit)"},
@@ -59,8 +59,8 @@ static const struct cli_option calibrate_options[] = {
     {"out", K_OUT, "DIR", "parent folder of the results folder (default results, or $PMUCAL_RESULTS)"},
     {"source", K_SOURCE, "NAME", "perf (default): time the cases and fit penalties; sim: run the cases under\n"
                                  "valgrind's callgrind and check the models' occurrence counts (no penalties)"},
-    {"iters", K_ITERS, "N", "with --source sim: iterations per measured run (default 10000, fewer for\n"
-                            "cases over 20M instructions a run)"},
+    {"iters", K_ITERS, "N", "with --source sim: iterations per measured loop (default 10000, fewer for\n"
+                            "cases over 20M instructions a loop)"},
     {"resume", K_RESUME, "RUN",
      "complete the interrupted (or crashed) calibration RUN with its own options\n"
      "(from its manifest; no other option is taken with it): cases it measured\n"
@@ -74,8 +74,8 @@ const struct command calibrate_command = {
     .summary = "measure cycle penalties (latencies, TLB, branches, stores, divides, assists) and write tables",
     .synopsis = "[options]",
     .usage = "Runs every penalty recipe (an issue case against its control case, or a case whose whole cost\n"
-             "per occurrence is the figure) in --runs independent runs (default 5), one pass over the\n"
-             "recipes a run, so that a burst of load hits one run of a recipe, not all; a progress line a\n"
+             "per occurrence is the figure) in --passes independent passes over the recipes (default 5),\n"
+             "so that a burst of load hits one pass of a recipe, not all; a progress line a\n"
              "recipe in the first pass, a line a pass after it, then each figure, on stderr; then the\n"
              "load-latency curve, the checks and the closure. A penalty is (cycles per iteration of the\n"
              "issue case - of the control) / (occurrences in the issue case - in the control). Every case\n"
@@ -83,15 +83,15 @@ const struct command calibrate_command = {
              "measured again, one measurements.ndjson record each. Occurrences come from the kernels'\n"
              "models; on a host whose PMU counts, the recipe's event is counted beside each case and used\n"
              "when it agrees with the model within 10% (penalties.json says which; for a model, whether\n"
-             "'--source sim' can check it: occurrence.model_check, and a line under the table). A run's\n"
-             "figure is the difference of medians; the penalty is the median of its clean runs, with their\n"
+             "'--source sim' can check it: occurrence.model_check, and a line under the table). A pass's\n"
+             "figure is the difference of medians; the penalty is the median of its clean passes, with their\n"
              "range. Cycles come from many short timing windows at a low quantile (a window another task\n"
              "preempted reads long), each converted at the core clock measured right beside it (the\n"
-             "host's boost moves it by percents between cases). A run whose case did not have the core to\n"
+             "host's boost moves it by percents between cases). A pass whose case did not have the core to\n"
              "itself (its two clock references, dependent adds and multiplies, read more than 1% apart; or\n"
              "windows over 1 ms while another task took the CPU in every attempt) is left out of the figure.\n"
-             "Statuses: ok; unstable (fewer than 3 clean runs, or than all with fewer runs; a clean run more\n"
-             "than 1% from their median, or two of four or more; with --runs 1: a 95% bootstrap interval wider than +-10% and 0.25 cycles, or timing\n"
+             "Statuses: ok; unstable (fewer than 3 clean passes, or than all with fewer passes; a clean pass more\n"
+             "than 1% from their median, or two of four or more; with --passes 1: a 95% bootstrap interval wider than +-10% and 0.25 cycles, or timing\n"
              "windows whose low quantile and median disagree beyond noise or whose controls were mostly\n"
              "hit);\n"
              "not_ok (negative, within noise of zero, below its physical floor, more than 25% outside\n"
@@ -124,7 +124,7 @@ const struct command calibrate_command = {
              "or 143 (SIGTERM) when interrupted: the TAP ends with 'Bail out!', penalties.json keeps what\n"
              "was measured and no tables are written.\n"
              "--resume RUN completes such a run in its folder: each case whose record (keyed by case text,\n"
-             "event and run) is in measurements.ndjson is rebuilt from it, not measured; a line cut by kill\n"
+             "event and pass) is in measurements.ndjson is rebuilt from it, not measured; a line cut by kill\n"
              "-9 is dropped; the penalties are fitted again (same seeds) and every output is written as by\n"
              "a whole run; the manifest lists each resumption under \"resumed\". Refused (exit 2) as\n"
              "validate --resume refuses: a complete run, a live one, another command, host, CPU or build;\n"
@@ -138,26 +138,26 @@ const struct command calibrate_command = {
                 "  pmucal emit --format c --core-ghz 2.0 results/2025-01-01-host-calibrate\n",
 };
 
-static int run_curve(struct cal *k, int ppo, struct curve *cv, struct json *doc)
+static int run_curve(struct cal *cal, int ppo, struct curve *cv, struct json *doc)
 {
-    if (curve_measure(cv, ppo, k->curve_top, !k->replaying, curve_case, k))
+    if (curve_measure(cv, ppo, cal->curve_top, !cal->replaying, curve_case, cal))
         return -1;
     curve_detect_levels(cv);
     static const char *const level_cases[4] = {"L1", "L2", "L3", "DRAM"};
     for (int l = 0; l < 4; l++)
-        cv->case_bytes[l] = level_size_of(k->levels ? k->levels : topo_resolved(), level_cases[l]);
-    if (!k->replaying)
-        curve_write(cv, ppo, k->dir->path, doc);
+        cv->case_bytes[l] = level_size_of(cal->levels ? cal->levels : topo_resolved(), level_cases[l]);
+    if (!cal->replaying)
+        curve_write(cv, ppo, cal->dir->path, doc);
     return 0;
 }
 
-#define CALIBRATE_DEFAULTS {.o = {.repetitions = 7, .target_seconds = 0.005, .runs = CAL_RUNS}, .ppo = 4, .cpu_arg = -1, \
+#define CALIBRATE_DEFAULTS {.o = {.repetitions = 7, .target_seconds = 0.005, .passes = CAL_PASSES}, .ppo = 4, .cpu_arg = -1, \
                             .curve = true, .recipes_on = true, .label = NULL, .prefix = "PMUCAL", .source = "perf"}
 
 struct calibrate_args {
     struct cal_opts o;
     int ppo, nonly, cpu_arg;
-    bool curve, recipes_on, list, json, reps_given, runs_given;
+    bool curve, recipes_on, list, json, reps_given, passes_given;
     const char *label, *out, *prefix, *source, *resume, *model;
     int given;   /* options other than --resume */
     const char *timing_option;    /* the first option given that only timing uses (refused with sim) */
@@ -173,7 +173,7 @@ static int calibrate_option(void *ctx, int key, const char *v)
     static const struct {
         int key;
         const char *name;
-    } timing_only[] = {{K_TARGET_MS, "--target-ms"}, {K_QUICK, "--quick"}, {K_CURVE, "--curve"}, {K_RUNS, "--runs"},
+    } timing_only[] = {{K_TARGET_MS, "--target-ms"}, {K_QUICK, "--quick"}, {K_CURVE, "--curve"}, {K_PASSES, "--passes"},
                        {K_PPO, "--points-per-octave"}, {K_CPU, "--cpu"}, {K_PREFIX, "--prefix"}};
     for (size_t i = 0; i < sizeof(timing_only) / sizeof(timing_only[0]); i++)
         if (key == timing_only[i].key && !a->timing_option)
@@ -194,12 +194,12 @@ static int calibrate_option(void *ctx, int key, const char *v)
         rc = cli_number(&calibrate_command, "--iters", v, 1, MEASURE_MAX_ITERS, &a->iters);
         break;
     case K_TARGET_MS:
-        if (!(rc = cli_number(&calibrate_command, "--target-ms", v, 1, (unsigned long long)(MEASURE_MAX_RUN_SECONDS * 1000), &x)))
+        if (!(rc = cli_number(&calibrate_command, "--target-ms", v, 1, (unsigned long long)(MEASURE_MAX_LOOP_SECONDS * 1000), &x)))
             a->o.target_seconds = (double)x / 1000;
         break;
-    case K_RUNS:
-        if (!(rc = cli_number(&calibrate_command, "--runs", v, 1, CAL_MAX_RUNS, &x)))
-            a->o.runs = (int)x, a->runs_given = true;
+    case K_PASSES:
+        if (!(rc = cli_number(&calibrate_command, "--passes", v, 1, CAL_MAX_PASSES, &x)))
+            a->o.passes = (int)x, a->passes_given = true;
         break;
     case K_PPO:
         if (!(rc = cli_number(&calibrate_command, "--points-per-octave", v, 1, 8, &x)))
@@ -251,8 +251,8 @@ static int calibrate_option(void *ctx, int key, const char *v)
         a->o.repetitions = 3;
         a->o.target_seconds = 0.002;
         a->ppo = 2;
-        if (!a->runs_given)
-            a->o.runs = 2;
+        if (!a->passes_given)
+            a->o.passes = 2;
         break;
     case K_CURVE:
         a->recipes_on = false;
@@ -306,7 +306,7 @@ static int reparse(void *args, int argc, char **argv)
 {
     struct calibrate_args *a = args, fresh = CALIBRATE_DEFAULTS;
     *a = fresh;
-    return cli_parse(&calibrate_command, argc, argv, calibrate_option, a, NULL);
+    return cli_reparse(&calibrate_command, argc, argv, calibrate_option, a, NULL);
 }
 
 /* A run of --list or of another source is none to resume; its CPU is kept when the command did
@@ -391,7 +391,7 @@ static int other_than_timing(const struct calibrate_args *a, struct session *s, 
         return cli_usage_error(&calibrate_command, "--source %s: calibrate times its cases with the perf source and "
                                "checks their occurrences with sim; give --source perf or --source sim", a->source);
     if (a->iters)
-        return cli_usage_error(&calibrate_command, "--iters goes with --source sim: the perf source sizes its runs "
+        return cli_usage_error(&calibrate_command, "--iters goes with --source sim: the perf source sizes its windows "
                                "by time (--target-ms)");
     if (!a->recipes_on && !a->curve)
         return cli_usage_error(&calibrate_command, "--curve and --no-curve together leave nothing to do");
@@ -399,29 +399,29 @@ static int other_than_timing(const struct calibrate_args *a, struct session *s, 
 }
 
 /* The run's settings into the manifest as it starts. */
-static void begin_manifest(struct session *s, const struct cal *k)
+static void begin_manifest(struct session *s, const struct cal *cal)
 {
     struct json *j = &s->dir.manifest;
-    json_string(j, "source", k->o.src->name);
-    json_int(j, "repetitions", k->o.repetitions);
-    json_number(j, "target_seconds", k->o.target_seconds);
-    json_int(j, "runs", k->o.runs);
-    session_measure_cpu(s, k->o.cpu, k->cpu_asked, k->cpu_busy);
+    json_string(j, "source", cal->o.src->name);
+    json_int(j, "repetitions", cal->o.repetitions);
+    json_number(j, "target_seconds", cal->o.target_seconds);
+    json_int(j, "passes", cal->o.passes);
+    session_measure_cpu(s, cal->o.cpu, cal->cpu_asked, cal->cpu_busy);
     session_start(s);
 }
 
 /* penalties.json's head: the run's settings, the method, the host. */
-static void begin_doc(struct json *doc, const struct cal *k, const struct calibrate_args *a)
+static void begin_doc(struct json *doc, const struct cal *cal, const struct calibrate_args *a)
 {
     json_init(doc);
     json_object_begin(doc, NULL);
     json_string(doc, "pmucal", PMUCAL_VERSION);
     char date[32];
     json_string(doc, "date", iso_now(date));
-    json_int(doc, "repetitions", k->o.repetitions);
-    json_int(doc, "runs", k->o.runs);
-    json_int(doc, "cpu", k->o.cpu);
-    json_string(doc, "cpu_model", k->model);   /* whose perf event names and references apply */
+    json_int(doc, "repetitions", cal->o.repetitions);
+    json_int(doc, "passes", cal->o.passes);
+    json_int(doc, "cpu", cal->o.cpu);
+    json_string(doc, "cpu_model", cal->model);   /* whose perf event names and references apply */
     json_bool(doc, "cpu_model_given", a->model != NULL);   /* --model: not the CPUID's */
     if (a->nonly) {   /* a partial calibration: emit without RUN passes it over */
         json_array_begin(doc, "recipes_only");
@@ -429,62 +429,62 @@ static void begin_doc(struct json *doc, const struct cal *k, const struct calibr
             json_string(doc, NULL, a->only[i]);
         json_array_end(doc);
     }
-    json_string(doc, "method", "penalty = median over independent runs (one pass over the recipes each) of (median "
+    json_string(doc, "method", "penalty = median over independent passes over the recipes of (median "
                 "issue - median control) / (occurrences issue - control); cycles from short timing windows at a low "
-                "quantile, each at the core clock measured beside it; unstable when a run is more than 1% from the runs' "
-                "median (two runs of four or more; one run: when its 95% bootstrap interval's half-width exceeds 10% and 0.25 cycles, 0.1 ns for memory)");
-    if (!k->replaying) {   /* a replay looks at nothing of this host */
+                "quantile, each at the core clock measured beside it; unstable when a pass is more than 1% from the passes' "
+                "median (two passes of four or more; one pass: when its 95% bootstrap interval's half-width exceeds 10% and 0.25 cycles, 0.1 ns for memory)");
+    if (!cal->replaying) {   /* a replay looks at nothing of this host */
         json_object_begin(doc, "host");
         host_facts_json(doc);
         json_object_end(doc);
     }
 }
 
-/* Every wanted recipe measured and fitted into ps (*np of them): one pass over the recipes a run
+/* Every wanted recipe measured and fitted into ps (*np of them): passes over the recipes
  * (penalties/penalty_fit.h), a progress line a recipe in the first and a line a pass after it, then
- * each figure; the number that could not be measured (the run failed). */
-static int measure_recipes(struct cal *k, const struct calibrate_args *a, struct penalty *ps, int *np)
+ * each figure; the number that could not be measured (the pass failed). */
+static int measure_recipes(struct cal *cal, const struct calibrate_args *a, struct penalty *ps, int *np)
 {
-    int nwanted = 0, errors = 0, runs = k->o.runs > 0 ? k->o.runs : CAL_RUNS;
+    int nwanted = 0, errors = 0, passes = cal->o.passes > 0 ? cal->o.passes : CAL_PASSES;
     for (int i = 0; a->recipes_on && i < nrecipes; i++)
         nwanted += recipe_wanted(&recipes[i], a->only, a->nonly);
-    for (int run = 0; run < (k->replaying ? CAL_MAX_RUNS : runs) && !k->interrupted; run++) {
+    for (int pass = 0; pass < (cal->replaying ? CAL_MAX_PASSES : passes) && !cal->interrupted; pass++) {
         double tp = clock_now_seconds();
         int n = 0, measured = 0;
-        for (int i = 0; a->recipes_on && i < nrecipes && !k->interrupted; i++) {
+        for (int i = 0; a->recipes_on && i < nrecipes && !cal->interrupted; i++) {
             if (!recipe_wanted(&recipes[i], a->only, a->nonly))
                 continue;
             struct penalty *p = &ps[n++];
             double ts = clock_now_seconds();
-            bool fitted = fit_recipe_run(k, &recipes[i], p, run, 1000u + (unsigned)i);
+            bool fitted = fit_recipe_pass(cal, &recipes[i], p, pass, 1000u + (unsigned)i);
             measured += fitted;
-            *np = run ? *np : n;
+            *np = pass ? *np : n;
             if (fitted)
-                closure_after_recipe(k, &recipes[i], p);
-            if (run || k->replaying)   /* no progress to show when nothing is measured */
+                closure_after_recipe(cal, &recipes[i], p);
+            if (pass || cal->replaying)   /* no progress to show when nothing is measured */
                 continue;
             const char *unit = recipes[i].domain == DOMAIN_MEMORY ? "ns" : "cycles";
-            if (p->runs)
-                pm_note("[%d/%d] %-20s %9.2f %s  (run 1 of %d, %.1f s)", n, nwanted, recipes[i].name,
-                        p->run_values[0], unit, p->runs_wanted, clock_now_seconds() - ts);
+            if (p->passes)
+                pm_note("[%d/%d] %-20s %9.2f %s  (pass 1 of %d, %.1f s)", n, nwanted, recipes[i].name,
+                        p->pass_values[0], unit, p->passes_wanted, clock_now_seconds() - ts);
             else
                 pm_note("[%d/%d] %-20s %s: %s", n, nwanted, recipes[i].name, p->status == PENALTY_SKIP ? "SKIP"
                         : p->status == PENALTY_NOT_OK ? "NOT OK" : "ERROR", p->reason);
         }
-        if (run && measured && !k->replaying)
-            pm_note("run %d of %d: %d recipes measured again (%.1f s)", run + 1, runs, measured,
+        if (pass && measured && !cal->replaying)
+            pm_note("pass %d of %d: %d recipes measured again (%.1f s)", pass + 1, passes, measured,
                     clock_now_seconds() - tp);
     }
     for (int i = 0; i < *np; i++) {
         struct penalty *p = &ps[i];
-        fit_recipe_judge(k, p);
+        fit_recipe_judge(cal, p);
         errors += p->status == PENALTY_ERROR;
-        if (k->replaying || !p->runs)
+        if (cal->replaying || !p->passes)
             continue;
         const char *unit = p->rc->domain == DOMAIN_MEMORY ? "ns" : "cycles";
         if (p->status == PENALTY_OK || p->status == PENALTY_UNSTABLE)
-            pm_note("%-20s %9.2f %s [%.2f, %.2f] over %d runs%s%s", p->rc->name, p->f.value, unit, p->f.lo, p->f.hi,
-                    p->runs, p->status == PENALTY_UNSTABLE ? " UNSTABLE: " : "", p->reason);
+            pm_note("%-20s %9.2f %s [%.2f, %.2f] over %d passes%s%s", p->rc->name, p->f.value, unit, p->f.lo, p->f.hi,
+                    p->passes, p->status == PENALTY_UNSTABLE ? " UNSTABLE: " : "", p->reason);
         else
             pm_note("%-20s %s: %s", p->rc->name, p->status == PENALTY_NOT_OK ? "NOT OK" : "ERROR", p->reason);
     }
@@ -495,38 +495,38 @@ static int measure_recipes(struct cal *k, const struct calibrate_args *a, struct
  * clock, the checks and the closure as TAP; penalties.json and, unless stopped, the tables from
  * it. 1 when something is not ok or could not be measured or written, else 0; recipes that could
  * not be measured into *errors. */
-static int calibrate(struct cal *k, const struct calibrate_args *a, struct tap *tap, double t0, int *errors)
+static int calibrate(struct cal *cal, const struct calibrate_args *a, struct tap *tap, double t0, int *errors)
 {
     struct pfm_core core;
-    if (!k->replaying) {   /* a replayed run's PMU, hardware and model are the run's own */
-        k->host_pmu = pfm_core_pmu(&core) ? core.name : NULL;
-        k->hw = perf_hw_usable(k->hw_why, sizeof(k->hw_why));
+    if (!cal->replaying) {   /* a replayed run's PMU, hardware and model are the run's own */
+        cal->host_pmu = pfm_core_pmu(&core) ? core.name : NULL;
+        cal->hw = perf_hw_usable(cal->hw_why, sizeof(cal->hw_why));
         const struct cpu_model *model = a->model                    ? cpu_model_named(a->model)
-                                        : cpu_model_of_pmu(k->host_pmu) ? cpu_model_of_pmu(k->host_pmu)
+                                        : cpu_model_of_pmu(cal->host_pmu) ? cpu_model_of_pmu(cal->host_pmu)
                                                                         : cpu_model_host();
-        k->model = model ? model->name : NULL;
+        cal->model = model ? model->name : NULL;
         const struct clock_info *ci = clock_get();
-        snprintf(k->clock_why, sizeof(k->clock_why), "%s", ci->trusted ? "" : ci->why);
+        snprintf(cal->clock_why, sizeof(cal->clock_why), "%s", ci->trusted ? "" : ci->why);
     }
-    const char *host_pmu = k->host_pmu;
+    const char *host_pmu = cal->host_pmu;
     struct json doc;
-    begin_doc(&doc, k, a);
+    begin_doc(&doc, cal, a);
     struct penalty *ps = xcalloc((size_t)nrecipes, sizeof(*ps));
     int np = 0;
-    tap_comment(tap, "pmucal calibrate: %d repetitions x %.0f ms runs on CPU %d, results in %s", k->o.repetitions,
-                k->o.target_seconds * 1e3, k->o.cpu, cal_folder(k));
-    if (k->resume && !k->replaying)
+    tap_comment(tap, "pmucal calibrate: %d repetitions x %.0f ms windows on CPU %d, results in %s", cal->o.repetitions,
+                cal->o.target_seconds * 1e3, cal->o.cpu, cal_folder(cal));
+    if (cal->resume && !cal->replaying)
         tap_comment(tap, "resuming: %d cases measured before are taken from their records, not measured again; %d "
-                    "records dropped (cut short, or without a case key)", k->resume->records_kept,
-                    k->resume->records_dropped);
-    *errors = measure_recipes(k, a, ps, &np);
+                    "records dropped (cut short, or without a case key)", cal->resume->records_kept,
+                    cal->resume->records_dropped);
+    *errors = measure_recipes(cal, a, ps, &np);
     int status = *errors ? 1 : 0;
     /* The curve first: the level cases are checked against its plateaus. */
     struct curve *cv = xcalloc(1, sizeof(*cv));
     bool have_curve = false;
-    if (a->curve && !k->interrupted) {
-        if (run_curve(k, a->ppo, cv, &doc)) {
-            if (!k->interrupted)
+    if (a->curve && !cal->interrupted) {
+        if (run_curve(cal, a->ppo, cv, &doc)) {
+            if (!cal->interrupted)
                 status = 1;
         } else {
             have_curve = true;
@@ -534,27 +534,27 @@ static int calibrate(struct cal *k, const struct calibrate_args *a, struct tap *
     }
     /* Every figure at the one clock penalties.json records (each recipe was converted at the
      * median clock so far), so its ns and cycles agree and 'emit' can check them. */
-    double ghz = run_ghz(k);
+    double ghz = run_ghz(cal);
     for (int i = 0; i < np; i++)
         if (!isnan(ps[i].cycles))
             penalty_at_clock(&ps[i], ghz);
-    check_penalties(ps, np, have_curve ? cv : NULL, k->model, k->clock_why);
+    check_penalties(ps, np, have_curve ? cv : NULL, cal->model, cal->clock_why);
     for (int i = 0; i < np; i++)
         penalty_verdict(tap, &ps[i]);
-    if (a->recipes_on && !k->interrupted && closure(k, ps, np, &doc, tap))
+    if (a->recipes_on && !cal->interrupted && closure(cal, ps, np, &doc, tap))
         status = 1;
     free(cv);
     if (stop_requested())   /* a stop between cases is a stop too */
-        k->interrupted = true;
+        cal->interrupted = true;
     json_object_begin(&doc, "clock");
     json_number(&doc, "core_ghz", ghz);
-    if (!k->replaying) {
+    if (!cal->replaying) {
         const struct clock_info *ci = clock_get();
         json_number(&doc, "tsc_ghz", ci->tsc_hz / 1e9);
         json_number(&doc, "startup_core_ghz", ci->core_hz / 1e9);
     }
-    json_bool(&doc, "trusted", !k->clock_why[0]);
-    json_string(&doc, "untrusted_why", k->clock_why);
+    json_bool(&doc, "trusted", !cal->clock_why[0]);
+    json_string(&doc, "untrusted_why", cal->clock_why);
     json_string(&doc, "how", "median over all measurements of the clock measured around each (the higher of dependent register adds and dependent multiplies, per TSC tick)");
     json_object_end(&doc);
     json_array_begin(&doc, "penalties");
@@ -564,29 +564,29 @@ static int calibrate(struct cal *k, const struct calibrate_args *a, struct tap *
     double secs = clock_now_seconds() - t0;
     json_number(&doc, "wall_seconds", secs);
     json_object_end(&doc);
-    print_table(k, ps, np, secs);   /* TAP comments: before the plan or the bail, which end the TAP */
-    if (k->interrupted)
+    print_table(cal, ps, np, secs);   /* TAP comments: before the plan or the bail, which end the TAP */
+    if (cal->interrupted)
         tap_bail(tap, "stopped by %s; what was measured is in %s",
-                 stop_signal_name() ? stop_signal_name() : "a signal", k->dir->path);
+                 stop_signal_name() ? stop_signal_name() : "a signal", cal->dir->path);
     else
         tap_plan(tap);
     if (tap->not_ok)
         status = 1;
-    if (k->replaying) {   /* judged again: nothing is written */
+    if (cal->replaying) {   /* judged again: nothing is written */
         json_free(&doc);
         free(ps);
         return status;
     }
-    if (run_dir_write(k->dir, "penalties.json", &doc))
+    if (run_dir_write(cal->dir, "penalties.json", &doc))
         status = 1;
     json_free(&doc);
     /* The tables come from penalties.json as written: one path from the file to every table. An
      * interrupted run's figures stay in penalties.json only: tables are what other tools load as
      * they are, and a table missing half its constants would look whole to them. */
-    char *pj = xasprintf("%s/penalties.json", k->dir->path);
-    struct jvalue *back = k->interrupted ? NULL : jread_load(pj);
+    char *pj = xasprintf("%s/penalties.json", cal->dir->path);
+    struct jvalue *back = cal->interrupted ? NULL : jread_load(pj);
     struct table_opts eo = {.prefix = a->prefix};
-    if (!k->interrupted && (!back || tables_write_dir(back, k->dir->path, &eo)))
+    if (!cal->interrupted && (!back || tables_write_dir(back, cal->dir->path, &eo)))
         status = 1;
     jread_free(back);
     free(pj);
@@ -607,24 +607,24 @@ static int calibrate_main(int argc, char **argv)
         session_free(&s);
         return status;
     }
-    struct cal k;
-    memset(&k, 0, sizeof(k));
-    k.o = a.o;
-    k.o.src = src;
+    struct cal cal;
+    memset(&cal, 0, sizeof(cal));
+    cal.o = a.o;
+    cal.o.src = src;
     double t0 = clock_now_seconds();
-    k.o.cpu = cpuload_choose(a.cpu_arg, &k.cpu_busy);
-    k.cpu_asked = a.cpu_arg >= 0;
+    cal.o.cpu = cpuload_choose(a.cpu_arg, &cal.cpu_busy);
+    cal.cpu_asked = a.cpu_arg >= 0;
     if (session_open(&s, a.out, a.label ? a.label : "calibrate")) {
         session_free(&s);
         return 2;
     }
-    k.dir = &s.dir;
-    k.resume = session_resuming(&s) ? &s.rs : NULL;
-    begin_manifest(&s, &k);
+    cal.dir = &s.dir;
+    cal.resume = session_resuming(&s) ? &s.rs : NULL;
+    begin_manifest(&s, &cal);
     int errors;
-    status = calibrate(&k, &a, &s.tap, t0, &errors);
-    cal_free(&k);
-    if (k.interrupted) {
+    status = calibrate(&cal, &a, &s.tap, t0, &errors);
+    cal_free(&cal);
+    if (cal.interrupted) {
         pm_note("interrupted: what was measured is in %s/penalties.json; no tables were written; 'pmucal calibrate "
                 "--resume %s' completes it", s.dir.path, s.dir.path);
         status = session_stopped(&s, stop_signal_name());
@@ -648,7 +648,7 @@ int calibrate_replay(const struct runfile *run, const struct jvalue *penalties, 
     for (int i = 0; i < argc; i++)
         argv[i] = (char *)(jstr(&cmd->items[i + 1]) ? jstr(&cmd->items[i + 1]) : "");
     struct calibrate_args a = CALIBRATE_DEFAULTS;
-    int rc = cli_parse(&calibrate_command, argc, argv, calibrate_option, &a, NULL) ? 2 : 0;
+    int rc = cli_reparse(&calibrate_command, argc, argv, calibrate_option, &a, NULL) ? 2 : 0;
     if (rc)
         pm_error("%s/manifest.json: its command line is not one calibrate takes; the run cannot be judged again",
                  run->path);
@@ -666,8 +666,8 @@ int calibrate_replay(const struct runfile *run, const struct jvalue *penalties, 
     }
     struct resume rs = {.run = run->path, .manifest = run->manifest, .rec = run->rec, .nrec = run->nrec};
     rs.replayed = xcalloc((size_t)run->nrec + 1, sizeof(*rs.replayed));
-    struct cal k = {.o = a.o, .resume = &rs, .replaying = true};
-    k.o.src = source_select("perf");
+    struct cal cal = {.o = a.o, .resume = &rs, .replaying = true};
+    cal.o.src = source_select("perf");
     /* The run's CPU, for the TAP header only; a number from a run folder is checked before use. */
     double cpu;
     char err[256];
@@ -681,24 +681,24 @@ int calibrate_replay(const struct runfile *run, const struct jvalue *penalties, 
         free(argv);
         return 2;
     }
-    k.o.cpu = (int)cpu;
-    k.host_pmu = jget_str(pmu, "libpfm4_pmu", NULL);
-    k.hw = jget(pmu, "hardware_usable") && jget(pmu, "hardware_usable")->type == J_BOOL && jget(pmu, "hardware_usable")->b;
-    snprintf(k.hw_why, sizeof(k.hw_why), "%s", jget_str(pmu, "hardware_reason", "the run's hardware events"));
-    k.model = jget_str(pen, "cpu_model", NULL);
+    cal.o.cpu = (int)cpu;
+    cal.host_pmu = jget_str(pmu, "libpfm4_pmu", NULL);
+    cal.hw = jget(pmu, "hardware_usable") && jget(pmu, "hardware_usable")->type == J_BOOL && jget(pmu, "hardware_usable")->b;
+    snprintf(cal.hw_why, sizeof(cal.hw_why), "%s", jget_str(pmu, "hardware_reason", "the run's hardware events"));
+    cal.model = jget_str(pen, "cpu_model", NULL);
     /* The run's clock as it judged it (a run from before the clock was judged says nothing). */
-    snprintf(k.clock_why, sizeof(k.clock_why), "%s", jget_str(jget(pen, "clock"), "untrusted_why", ""));
-    k.stored = pen;
+    snprintf(cal.clock_why, sizeof(cal.clock_why), "%s", jget_str(jget(pen, "clock"), "untrusted_why", ""));
+    cal.stored = pen;
     /* The curve's points are the run's: its host's caches gave their sizes, not this one's. */
     for (int i = 0; i < run->nrec; i++) {
         unsigned long long b;
-        char tail[2], text[128];   /* keyed "text|event|run"; before runs, the text alone */
+        char tail[2], text[128];   /* keyed "text|event|pass"; before passes, the text alone */
         snprintf(text, sizeof(text), "%s", jget_str(run->rec[i], "key", ""));
         text[strcspn(text, "|")] = '\0';
-        if (sscanf(text, "walker size=%llu order=random%1s", &b, tail) == 1 && b > k.curve_top)
-            k.curve_top = b;
+        if (sscanf(text, "walker size=%llu order=random%1s", &b, tail) == 1 && b > cal.curve_top)
+            cal.curve_top = b;
     }
-    if (!k.curve_top)   /* no curve in the run: none is measured here */
+    if (!cal.curve_top)   /* no curve in the run: none is measured here */
         a.curve = false;
     /* The levels the run's cases were sized by: its manifest's (this host's would size them anew). */
     struct topo levels = {0};
@@ -710,10 +710,10 @@ int calibrate_replay(const struct runfile *run, const struct jvalue *penalties, 
         if (l && size > 0 && size < 1e12)
             levels.data[l].level = l, levels.data[l].size = (uint64_t)size;
     }
-    k.levels = &levels;
+    cal.levels = &levels;
     int errors;
-    rc = calibrate(&k, &a, tap, clock_now_seconds(), &errors);
-    cal_free(&k);
+    rc = calibrate(&cal, &a, tap, clock_now_seconds(), &errors);
+    cal_free(&cal);
     free(rs.replayed);
     free(argv);
     return rc;

@@ -43,7 +43,8 @@ void cli_print_help(const struct command *c, FILE *f)
         fprintf(f, "\n%s", c->usage);
     fprintf(f, "\nOptions:\n");
     for (const struct cli_option *o = c->options; o && o->name; o++)
-        print_option(f, o);
+        if (o->help)
+            print_option(f, o);
     print_option(f, &help_option);
     if (c->examples)
         fprintf(f, "\nExamples:\n%s", c->examples);
@@ -106,7 +107,8 @@ void cli_print_man(FILE *f, const char *version, const struct command *const *li
         }
         fputs(".SS Options\n", f);
         for (const struct cli_option *o = (*c)->options; o && o->name; o++)
-            man_option(f, o);
+            if (o->help)
+                man_option(f, o);
         man_option(f, &help_option);
         if ((*c)->examples) {
             fputs(".SS Examples\n.nf\n", f);
@@ -142,7 +144,7 @@ const char *cli_option_name(const struct command *c, int key)
 {
     static char name[80];
     for (const struct cli_option *o = c->options; o && o->name; o++)
-        if (o->key == key) {
+        if (o->key == key && o->help) {
             snprintf(name, sizeof(name), "--%s", o->name);
             return name;
         }
@@ -188,10 +190,20 @@ static void tables_build(const struct command *c, struct getopt_tables *t)
     t->shorts[s] = 0;
 }
 
-/* The getopt_long loop shared by cli_parse and cli_wants_help. Returns 0, or 2 after a message
- * (only when report is set); *help is set when -h/--help was seen. */
+/* The note on an old spelling the user typed (struct cli_option), once a parse for each. */
+static void note_old_spelling(const struct command *c, const struct cli_option *old, bool *noted)
+{
+    if (*noted)
+        return;
+    *noted = true;
+    pm_note("%s: --%s is now %s", c->name, old->name, cli_option_name(c, old->key));
+}
+
+/* The getopt_long loop shared by cli_parse, cli_reparse and cli_wants_help. Returns 0, or 2 after
+ * a message (only when report is set); *help is set when -h/--help was seen. notes: a note on
+ * each old spelling given. */
 static int parse(const struct command *c, int argc, char **argv, cli_handler fn, void *ctx, struct cli_args *pos,
-                 bool report, bool *help)
+                 bool report, bool notes, bool *help)
 {
     struct getopt_tables t;
     tables_build(c, &t);
@@ -199,11 +211,17 @@ static int parse(const struct command *c, int argc, char **argv, cli_handler fn,
         pos->n = 0;
         pos->v = xcalloc((size_t)argc + 1, sizeof(char *));
     }
-    int rc = 0, key;
+    int nopts = 0;
+    while (c->options && c->options[nopts].name)
+        nopts++;
+    bool *noted = xcalloc((size_t)nopts + 1, sizeof(*noted));
+    int rc = 0, key, longi;
     optind = 0;   /* glibc: a full re-initialisation, for each parse of a new vector */
     opterr = 0;
-    while (!rc && (key = getopt_long(argc, argv, t.shorts, t.longs, NULL)) != -1) {
+    while (!rc && (longi = -1, key = getopt_long(argc, argv, t.shorts, t.longs, &longi)) != -1) {
         const char *arg = argv[optind - 1];
+        if (notes && longi >= 0 && longi < nopts && !c->options[longi].help)
+            note_old_spelling(c, &c->options[longi], &noted[longi]);
         if (key == 1) {
             if (pos)
                 pos->v[pos->n++] = optarg;
@@ -236,16 +254,28 @@ static int parse(const struct command *c, int argc, char **argv, cli_handler fn,
     else if (!rc && report && optind < argc)
         rc = cli_usage_error(c, "unexpected argument '%s': this command takes options only", argv[optind]);
     free(t.longs);
+    free(noted);
+    return rc;
+}
+
+static int parse_command(const struct command *c, int argc, char **argv, cli_handler fn, void *ctx,
+                         struct cli_args *pos, bool notes)
+{
+    bool help = false;   /* main() answered --help before the command ran */
+    int rc = parse(c, argc, argv, fn, ctx, pos, true, notes, &help);
+    if (rc && pos)
+        cli_args_free(pos);
     return rc;
 }
 
 int cli_parse(const struct command *c, int argc, char **argv, cli_handler fn, void *ctx, struct cli_args *pos)
 {
-    bool help = false;   /* main() answered --help before the command ran */
-    int rc = parse(c, argc, argv, fn, ctx, pos, true, &help);
-    if (rc && pos)
-        cli_args_free(pos);
-    return rc;
+    return parse_command(c, argc, argv, fn, ctx, pos, true);
+}
+
+int cli_reparse(const struct command *c, int argc, char **argv, cli_handler fn, void *ctx, struct cli_args *pos)
+{
+    return parse_command(c, argc, argv, fn, ctx, pos, false);
 }
 
 void cli_args_free(struct cli_args *pos)
@@ -258,7 +288,7 @@ void cli_args_free(struct cli_args *pos)
 bool cli_wants_help(const struct command *c, int argc, char **argv)
 {
     bool help = false;
-    parse(c, argc, argv, NULL, NULL, NULL, false, &help);
+    parse(c, argc, argv, NULL, NULL, NULL, false, false, &help);
     if (help)
         cli_print_help(c, stdout);
     return help;

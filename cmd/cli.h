@@ -12,8 +12,11 @@ struct cli_option {
     const char *name;   /* long name, without "--" */
     int key;            /* its short letter, or a number >= CLI_LONG for a long-only option */
     const char *arg;    /* the value's placeholder ("N", "FILE"), or NULL for a flag */
-    const char *help;   /* lines separated by '\n' */
+    const char *help;   /* lines separated by '\n'; NULL: an old spelling (below) */
 };
+/* An old spelling, kept so that old command lines (and run folders' manifests) still parse, is an
+ * option with help NULL and the key of the option it became: the handler sees that key, the user
+ * a note naming the new spelling, and --help, the man page and completion show only the new one. */
 #define CLI_LONG 256
 #define CLI_END {0, 0, 0, 0}
 
@@ -49,6 +52,9 @@ typedef int (*cli_handler)(void *ctx, int key, const char *value);
  * Returns 0, or the exit status for a bad option (message printed). Operands go to pos (freed
  * with cli_args_free); with pos NULL the command takes none and one is a usage error. */
 int cli_parse(const struct command *c, int argc, char **argv, cli_handler fn, void *ctx, struct cli_args *pos);
+/* The same for a command line read back from a run folder's manifest (--resume, replay): no note
+ * on an old spelling, which the user did not type. */
+int cli_reparse(const struct command *c, int argc, char **argv, cli_handler fn, void *ctx, struct cli_args *pos);
 void cli_args_free(struct cli_args *pos);
 /* Whole number lo..hi from an option value, else a usage error naming the option (returns 2). */
 int cli_number(const struct command *c, const char *opt, const char *v, unsigned long long lo, unsigned long long hi,

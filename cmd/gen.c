@@ -46,7 +46,7 @@ const struct command gen_command = {
 __attribute__((noinline)) void gen_measured_region(struct case_ *c, uint64_t iters);
 __attribute__((noinline)) void gen_measured_region(struct case_ *c, uint64_t iters)
 {
-    c->kernel->run(c, iters);
+    c->kernel->loop(c, iters);
     __asm__ __volatile__("" ::: "memory");
 }
 
@@ -121,26 +121,26 @@ static int gen_main(int argc, char **argv)
         case_free(c);
         return 1;
     }
-    const struct emit *e = k->code(c);
+    const struct assembler *as = k->code(c);
     pm_note("gen: %s [%s]: %zu bytes, %zu instructions, generated and mapped in %.1f ms", c->label, c->detail,
-            e->len, e->ninsn, secs * 1e3);
+            as->len, as->ninsn, secs * 1e3);
     int status = 0;
     if (asm_path) {
         struct run_out o;
         FILE *f = run_out_user(&o, asm_path);
-        if (!f || run_out_end(&o, emit_write_asm(e, f, c->label)))
+        if (!f || run_out_end(&o, asm_write_listing(as, f, c->label)))
             status = 1;
     }
     if (bin_path && !status) {
         struct run_out o;
         FILE *f = run_out_user(&o, bin_path);
-        if (!f || run_out_end(&o, emit_write_bin(e, f)))
+        if (!f || run_out_end(&o, asm_write_bin(as, f)))
             status = 1;
     }
     if (run_text && !status) {
         /* The time limit is for real time; under valgrind (tests count this region with callgrind)
          * a pilot would only run slowly and warm the simulated predictor before the region. */
-        if (!RUNNING_ON_VALGRIND && measure_run_too_long(c, run_iters, "--run"))
+        if (!RUNNING_ON_VALGRIND && measure_loop_too_long(c, run_iters, "--run"))
             status = 2;
         else {
             if (k->prepare)

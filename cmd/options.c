@@ -112,7 +112,7 @@ int measure_cli_option(const struct command *c, struct measure_cli *o, int key, 
             o->m.iters = x;
         break;
     case MK_TARGET_MS:
-        if (!(rc = cli_number(c, "--target-ms", v, 1, (unsigned long long)(MEASURE_MAX_RUN_SECONDS * 1000), &x)))
+        if (!(rc = cli_number(c, "--target-ms", v, 1, (unsigned long long)(MEASURE_MAX_LOOP_SECONDS * 1000), &x)))
             o->m.target_seconds = (double)x / 1000;
         break;
     case MK_SOURCE:

@@ -78,11 +78,11 @@ enum measure_cli_key {
     "$PMUCAL_EVENTDATA (default the eventdata/ pmucal ships), as perf does;\n" \
     "a table name (amdzen5, SKL) is looked up there"}
 #define MO_ITERS {"iters", MK_ITERS, "N", \
-    "iterations per measured run (default: about --target-ms of work;\n" \
+    "iterations per measured loop (default: about --target-ms of work;\n" \
     "with --source sim a fixed 10000, deterministic); at most 1e9, and a\n" \
-    "count whose run would last over 0.5 s is refused (a stop waits for a run)"}
+    "count whose loop would last over 0.5 s is refused (a stop waits for a loop)"}
 #define MO_TARGET_MS {"target-ms", MK_TARGET_MS, "MS", \
-    "length of one measured run when iterations are automatic (default 20,\n" \
+    "length of one measured window when iterations are automatic (default 20,\n" \
     "at most 500)"}
 #define MO_SOURCE {"source", MK_SOURCE, "NAME", \
     "counter source: perf (default), sim (pmucal re-runs itself under\n" \

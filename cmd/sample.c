@@ -43,12 +43,12 @@ const struct command sample_command = {
     .synopsis = "KERNEL [param=value ...] -e EVENTS [options]",
     .usage = "Sets the case up once, then for each event and each precise_ip level the kernel takes (3\n"
              "down to 0) runs the region R times with the event sampling every --period events (IP,\n"
-             "TID, TIME, PERIOD into an mmap ring, drained after each run; lost and throttle records\n"
-             "counted), and times the same runs counting only: the overhead per sample. The samples'\n"
+             "TID, TIME, PERIOD into an mmap ring, drained after each repetition; lost and throttle records\n"
+             "counted), and times the same repetitions counting only: the overhead per sample. The samples'\n"
              "addresses are held against the kernel's map of its loop (which instruction causes\n"
              "which quantity, per iteration) for the quantity the event's rule names. TAP lines, per\n"
              "(case, event, level):\n"
-             "  rate    samples x period against the event's count in the same runs, and that count\n"
+             "  rate    samples x period against the event's count in the same repetitions, and that count\n"
              "          against the model; lost, throttled or missing samples are not ok, with how many\n"
              "  skid    distances in instructions back to the causing instruction; judged where zero\n"
              "          skid is promised (precise_ip 2 and 3, and page faults, taken at the faulting\n"
@@ -97,7 +97,7 @@ static int sample_option(void *ctx, int key, const char *v)
 
 struct ctx {
     struct session s;
-    struct engine e;
+    struct engine eng;
     struct sample_args a;
     struct case_ *c;
     struct site_map map;
@@ -134,7 +134,7 @@ static void run_once(struct ctx *x, struct sampler *sm, uint64_t iters, double *
         x->c->kernel->prepare(x->c);
     sampler_enable(sm);
     uint64_t t0 = isa_ticks_start();
-    x->c->kernel->run(x->c, iters);
+    x->c->kernel->loop(x->c, iters);
     uint64_t t1 = isa_ticks_stop();
     sampler_disable(sm);
     *ticks = (double)(t1 - t0);
@@ -143,7 +143,7 @@ static void run_once(struct ctx *x, struct sampler *sm, uint64_t iters, double *
 /* The quantity the event's rule names when it is one quantity alone ("page-faults pf.minor"). */
 static int rule_quantity(const struct ctx *x, const struct event_spec *ev, const char **expr)
 {
-    const struct rule *r = ruleset_find(&x->e.rules, ev);
+    const struct rule *r = ruleset_find(&x->eng.rules, ev);
     *expr = r ? r->expr_text : NULL;
     return r ? quantity_lookup(r->expr_text) : -1;
 }
@@ -151,7 +151,7 @@ static int rule_quantity(const struct ctx *x, const struct event_spec *ev, const
 /* One event at one precise level: R runs sampling, R counting (the overhead), then the verdicts. */
 static int sample_level(struct ctx *x, const struct event_spec *ev, int level, unsigned levels, uint64_t period)
 {
-    int reps = x->e.mopts.repetitions;
+    int reps = x->eng.mopts.repetitions;
     struct sampler sm, counter;
     int rc = sampler_open(&sm, ev, period, level, (unsigned)x->a.ring);
     if (rc || (rc = sampler_open(&counter, ev, 0, 0, 1))) {
@@ -191,7 +191,7 @@ static int sample_level(struct ctx *x, const struct event_spec *ev, int level, u
     double model = NAN, slack = 0;
     if (q >= 0 && quantity_stated(&x->q, q)) {
         model = (double)reps * (double)x->iters * x->q.v[q];
-        slack = reps * (x->e.src->slack_per_run + 64 + 2 * x->q.v[q]);
+        slack = reps * (x->eng.src->slack_per_run + 64 + 2 * x->q.v[q]);
     }
     struct sverdict vs[3];
     int nv = 0;
@@ -282,8 +282,8 @@ static int sample_event(struct ctx *x, const struct event_spec *ev)
 /* The case set up on the measuring CPU, its map and model. 0, 1 after a SKIP or failure line. */
 static int setup_case(struct ctx *x, struct event_spec *events, int n)
 {
-    case_adopt_cpu(x->c, x->e.cpu, -1);
-    int rc = topo_bind_thread(kernel_has_param(x->c->kernel, "run_cpu") ? case_run_cpu(x->c) : x->e.cpu) ? KERNEL_ERROR
+    case_adopt_cpu(x->c, x->eng.cpu, -1);
+    int rc = topo_bind_thread(kernel_has_param(x->c->kernel, "run_cpu") ? case_run_cpu(x->c) : x->eng.cpu) ? KERNEL_ERROR
              : case_setup(x->c);
     if (rc == KERNEL_OK) {
         case_model(x->c, &x->q);
@@ -306,9 +306,9 @@ static int setup_case(struct ctx *x, struct event_spec *events, int n)
         return 1;
     }
     x->have_map = x->c->kernel->sites && !x->c->kernel->sites(x->c, &x->map);
-    x->iters = x->e.mopts.iters ? x->e.mopts.iters : x->c->max_iters ? x->c->max_iters : 1000000;
+    x->iters = x->eng.mopts.iters ? x->eng.mopts.iters : x->c->max_iters ? x->c->max_iters : 1000000;
     if (x->c->max_iters && x->iters > x->c->max_iters) {
-        pm_error("--iters %llu: the case '%s' takes at most %llu iterations a run; give --iters %llu or less",
+        pm_error("--iters %llu: the case '%s' takes at most %llu iterations a loop; give --iters %llu or less",
                  (unsigned long long)x->iters, x->c->label, (unsigned long long)x->c->max_iters,
                  (unsigned long long)x->c->max_iters);
         return -1;
@@ -342,15 +342,15 @@ static int sample_main(int argc, char **argv)
         return 2;
     struct event_spec *events;
     int n, status = 2;
-    if (stream_perturb_env(&x.perturb) || measure_cli_engine(&x.a.o, &x.e, &events, &n)) {
+    if (stream_perturb_env(&x.perturb) || measure_cli_engine(&x.a.o, &x.eng, &events, &n)) {
         case_free(x.c);
         return 2;
     }
     session_init(&x.s, sample_command.name, argc, argv);
     if (session_open(&x.s, x.a.o.out, x.a.o.label ? x.a.o.label : "sample"))
         goto out;
-    x.e.cpu = cpuload_choose(x.a.o.cpu, &x.a.o.cpu_busy);
-    session_measure_cpu(&x.s, x.e.cpu, x.a.o.cpu >= 0, x.a.o.cpu_busy);
+    x.eng.cpu = cpuload_choose(x.a.o.cpu, &x.a.o.cpu_busy);
+    session_measure_cpu(&x.s, x.eng.cpu, x.a.o.cpu >= 0, x.a.o.cpu_busy);
     json_object_begin(&x.s.dir.manifest, "sample");
     json_uint(&x.s.dir.manifest, "period", x.a.period);
     json_int(&x.s.dir.manifest, "precise", x.a.precise);
@@ -376,7 +376,7 @@ out:
     if (x.c->priv && x.c->kernel->teardown)
         x.c->kernel->teardown(x.c);
     engine_free_events(events, n);
-    engine_free(&x.e);
+    engine_free(&x.eng);
     measure_cli_tables_free(&x.a.o);
     free(x.a.o.auto_expect);
     case_free(x.c);

@@ -246,7 +246,7 @@ static int reparse(void *args, int argc, char **argv)
     memset(a, 0, sizeof(*a));
     a->seed = 1;
     measure_cli_init(&a->o);
-    return cli_parse(&validate_command, argc, argv, validate_option, a, NULL);
+    return cli_reparse(&validate_command, argc, argv, validate_option, a, NULL);
 }
 
 /* Its files (-e FILE, --expect FILE) come from the copies the folder keeps; --vendor-json names a

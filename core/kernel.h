@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct emit;
+struct assembler;
 struct site_map;
 
 enum param_type {
@@ -56,15 +56,15 @@ struct case_ {
     char *label;                      /* "walker size=L2 order=random": non-default values only */
     void *priv;                       /* the kernel's state, from setup */
     uint64_t warm_iters;              /* setup's advice: iterations that warm every line once */
-    bool warm_in_parts;               /* run() carries on where the last call stopped, so the
+    bool warm_in_parts;               /* loop() carries on where the last call stopped, so the
                                          warm-up may be cut into parts, a stop looked for between */
     uint64_t max_iters;               /* setup's limit (0 = none), e.g. fresh pages to touch */
     uint64_t iters_multiple;          /* setup's need (0 or 1 = none): iterations a multiple of this */
-    uint64_t iters_lap;               /* setup's need (0 = none): runs longer than this many iterations
+    uint64_t iters_lap;               /* setup's need (0 = none): loops longer than this many iterations
                                        * take whole multiples of it (a table read cyclically) */
     char skip[256];                   /* setup returned KERNEL_SKIP: the reason */
     uint64_t iters;                   /* chosen by the measurement core on the first group */
-    uint64_t iters_fixed;             /* set before setup where runs take a fixed count (a simulating
+    uint64_t iters_fixed;             /* set before setup where loops take a fixed count (a simulating
                                        * source's, or --iters) rather than a timed one: 0 when timed */
     char detail[256];                 /* what setup really got, e.g. "page=2m-thp slots=8192" */
     unsigned isa_limits;              /* ISA_* the counter source cannot execute (set before setup) */
@@ -79,8 +79,9 @@ struct kernel {
     const char *name, *summary;
     const struct param *params;                  /* terminated by {NULL} */
     int  (*setup)(struct case_ *c);              /* not measured; KERNEL_OK/ERROR/SKIP */
-    void (*prepare)(struct case_ *c);            /* optional, before each run, not measured */
-    void (*run)(struct case_ *c, uint64_t iters);    /* the measured region, nothing else */
+    void (*prepare)(struct case_ *c);            /* optional, before each loop, not measured */
+    /* iters iterations of the measured loop: the measured region, nothing else */
+    void (*loop)(struct case_ *c, uint64_t iters);
     void (*model)(const struct case_ *c, struct quantities *q);  /* expected per iteration */
     void (*teardown)(struct case_ *c);
     const char *const *matrix;   /* default validation cases, "p=v p=v" each; NULL-terminated */
@@ -90,8 +91,8 @@ struct kernel {
      * e.g. a penalty derived from its cycles per iteration. The case is still set up. core_ghz:
      * the clock measured around that measurement (ns of a figure derived from these cycles). */
     void (*report)(struct case_ *c, const struct stats *cycles, double core_ghz, const struct quantities *q);
-    /* Kernels that generate code: the emitter holding it (bytes and listing), for 'pmucal gen'. */
-    const struct emit *(*code)(const struct case_ *c);
+    /* Kernels that generate code: the assembler holding it (bytes and listing), for 'pmucal gen'. */
+    const struct assembler *(*code)(const struct case_ *c);
     /* Optional: where the case's quantities happen (core/sites.h), after setup: the measured
      * loop's instructions with their per-iteration weights. -1 when this case cannot say. */
     int (*sites)(const struct case_ *c, struct site_map *m);

@@ -11,7 +11,7 @@
 
 uint64_t measure_region_ticks;
 
-/* One measured run: the counters are on around the region only. */
+/* One counted loop: the counters are on around the region only. */
 static int one_run(const struct source *src, struct group *g, struct case_ *c, uint64_t iters,
                    struct group_reading *r, uint64_t *ticks)
 {
@@ -19,7 +19,7 @@ static int one_run(const struct source *src, struct group *g, struct case_ *c, u
         c->kernel->prepare(c);
     src->start(g);
     uint64_t t0 = isa_ticks_start();
-    c->kernel->run(c, iters);
+    c->kernel->loop(c, iters);
     uint64_t t1 = isa_ticks_stop();
     src->stop(g);
     *ticks = t1 - t0;
@@ -35,35 +35,35 @@ static int one_run(const struct source *src, struct group *g, struct case_ *c, u
     return src->read(g, r);
 }
 
-/* The counted runs' times: zero-iteration runs [0] and runs of iterations [1] apart. */
+/* The counted loops' times: zero-iteration loops [0] and loops of iterations [1] apart. */
 struct run_times {
     double enabled[2], running[2], zero_min, zero_max;
     int n[2];
 };
 
-/* Adds a run's times to the group's; kind 0 or 1 for a counted run, -1 for the warm-up. */
+/* Adds a loop's times to the group's; kind 0 or 1 for a counted loop, -1 for the warm-up. */
 static void times_add(struct measurement *m, struct run_times *t, const struct group_reading *r, int kind)
 {
     m->time_enabled += r->time_enabled;
     m->time_running += r->time_running;
     if (kind < 0)
         return;
-    double run = (double)r->time_running;
+    double held = (double)r->time_running;
     if (kind == 0) {
-        t->zero_min = t->n[0] && t->zero_min < run ? t->zero_min : run;
-        t->zero_max = t->n[0] && t->zero_max > run ? t->zero_max : run;
+        t->zero_min = t->n[0] && t->zero_min < held ? t->zero_min : held;
+        t->zero_max = t->n[0] && t->zero_max > held ? t->zero_max : held;
     }
     t->enabled[kind] += (double)r->time_enabled;
-    t->running[kind] += run;
+    t->running[kind] += held;
     t->n[kind]++;
 }
 
 void measure_schedule_judge(struct measurement *m)
 {
     m->multiplexed = m->time_running < m->time_enabled;
-    /* Held no longer with iterations than without, within the zero-iteration runs' spread, one
+    /* Held no longer with iterations than without, within the zero-iteration loops' spread, one
      * iteration's time, or a thousandth of the code's: the clock perf reads ticks coarsely (the
-     * emulated N1's timer every 16 ns, so two runs differ by a tick or two whatever they did),
+     * emulated N1's timer every 16 ns, so two loops differ by a tick or two whatever they did),
      * and a group that held the counters for less than that counted none of the code. */
     double code = m->enabled_iters - m->enabled_zero;
     double one_iter = code / (double)(m->iters ? m->iters : 1);
@@ -83,8 +83,8 @@ static void times_judge(struct measurement *m, const struct run_times *t)
     measure_schedule_judge(m);
 }
 
-/* Iterations so that one run lasts about target_seconds, found by doubling from 1. Each step is
- * the quickest of three runs: a run that waited for a preempted thread (a team member whose CPU
+/* Iterations so that one loop lasts about target_seconds, found by doubling from 1. Each step is
+ * the quickest of three loops: a loop that waited for a preempted thread (a team member whose CPU
  * another task had) reads milliseconds long and would make a few iterations look like enough. */
 static uint64_t calibrate_iters(struct case_ *c, const struct measure_opts *o)
 {
@@ -96,7 +96,7 @@ static uint64_t calibrate_iters(struct case_ *c, const struct measure_opts *o)
             if (c->kernel->prepare)
                 c->kernel->prepare(c);
             uint64_t t0 = isa_ticks_start();
-            c->kernel->run(c, it);
+            c->kernel->loop(c, it);
             uint64_t t = isa_ticks_stop() - t0;
             measure_region_ticks += t;
             ticks = t < ticks ? t : ticks;
@@ -112,8 +112,8 @@ static uint64_t calibrate_iters(struct case_ *c, const struct measure_opts *o)
     }
 }
 
-/* A measured run cannot be stopped halfway, so a stop (Ctrl-C, SIGTERM) waits for it: a count
- * whose run would outlast MEASURE_MAX_RUN_SECONDS is refused, judged from a pilot: one iteration
+/* A measured loop cannot be stopped halfway, so a stop (Ctrl-C, SIGTERM) waits for it: a count
+ * whose loop would outlast MEASURE_MAX_LOOP_SECONDS is refused, judged from a pilot: one iteration
  * (64M of code takes 28 ms an iteration: 256 of them were 7 s of pilot), then up to 256 when one
  * is quick enough for the estimate to need them. */
 static double pilot_seconds_per_iter(struct case_ *c, uint64_t pilot)
@@ -121,27 +121,27 @@ static double pilot_seconds_per_iter(struct case_ *c, uint64_t pilot)
     if (c->kernel->prepare)
         c->kernel->prepare(c);
     uint64_t t0 = isa_ticks_start();
-    c->kernel->run(c, pilot);
+    c->kernel->loop(c, pilot);
     uint64_t ticks = isa_ticks_stop() - t0;
     measure_region_ticks += ticks;
     return (double)ticks / clock_get()->tsc_hz / (double)pilot;
 }
 
-/* One uncounted run's ticks (the counters stay off: a window is timing only). */
+/* One uncounted loop's ticks (the counters stay off: a window is timing only). */
 static uint64_t timed_run(struct case_ *c, uint64_t iters)
 {
     if (c->kernel->prepare)
         c->kernel->prepare(c);
     uint64_t t0 = isa_ticks_start();
-    c->kernel->run(c, iters);
+    c->kernel->loop(c, iters);
     uint64_t ticks = isa_ticks_stop() - t0;
     measure_region_ticks += ticks;
     return ticks;
 }
 
-/* Iterations of one window: about MEASURE_WINDOW_SECONDS at the pace of a counted run of iters
+/* Iterations of one window: about MEASURE_WINDOW_SECONDS at the pace of a counted loop of iters
  * (ticks long), within what the case allows (whole periods, whole laps, its limit), at least 1.
- * A table read cyclically from its start at every run (branch's pattern) gets whole laps even
+ * A table read cyclically from its start at every loop (branch's pattern) gets whole laps even
  * when one lap is longer than a window: a window of its first slots, replayed, is learned by the
  * predictor (a random pattern read 8.6 cycles an iteration instead of 86). */
 static uint64_t window_iters(const struct case_ *c, uint64_t iters, uint64_t ticks)
@@ -150,13 +150,13 @@ static uint64_t window_iters(const struct case_ *c, uint64_t iters, uint64_t tic
     uint64_t n = want < 1 ? 1 : want > (double)iters ? iters : (uint64_t)want;
     if (c->iters_multiple > 1)
         n = n < c->iters_multiple ? c->iters_multiple : n / c->iters_multiple * c->iters_multiple;
-    if (c->iters_lap)   /* also when the counted run is shorter than a lap (a pilot slowed by load) */
+    if (c->iters_lap)   /* also when the counted loop is shorter than a lap (a pilot slowed by load) */
         n = n < c->iters_lap ? c->iters_lap : n - n % c->iters_lap;
     return c->max_iters && n > c->max_iters ? c->max_iters : n;
 }
 
 /* The windows' figures: cycles[] per repetition at the low quantile of its clean
- * windows, the summary over all of them. zero/full: ticks of each window's runs, nper a repetition;
+ * windows, the summary over all of them. zero/full: ticks of each window's loops, nper a repetition;
  * trip: the clock ratio of the trips around them, nper + 1 a repetition (trip w before window w).
  * A window's ticks become cycles at its own clock: the host moves the core clock by 2-4% between
  * cases, and by 13% for a while (1.445 against 1.64-1.70 core cycles per tick), so one ratio
@@ -203,26 +203,26 @@ void measure_window_figures(struct measurement *m, const double *zero, const dou
     free(ratios);
 }
 
-bool measure_run_too_long(struct case_ *c, uint64_t iters, const char *option)
+bool measure_loop_too_long(struct case_ *c, uint64_t iters, const char *option)
 {
     double per = pilot_seconds_per_iter(c, 1);
-    if (per * (double)iters > MEASURE_MAX_RUN_SECONDS && iters > 1 && per * 256 < MEASURE_MAX_RUN_SECONDS)
+    if (per * (double)iters > MEASURE_MAX_LOOP_SECONDS && iters > 1 && per * 256 < MEASURE_MAX_LOOP_SECONDS)
         per = pilot_seconds_per_iter(c, iters < 256 ? iters : 256);
     double secs = per * (double)iters;
-    if (secs <= MEASURE_MAX_RUN_SECONDS)
+    if (secs <= MEASURE_MAX_LOOP_SECONDS)
         return false;
-    uint64_t fit = (uint64_t)((double)iters * MEASURE_MAX_RUN_SECONDS / secs);
+    uint64_t fit = (uint64_t)((double)iters * MEASURE_MAX_LOOP_SECONDS / secs);
     if (c->iters_multiple > 1)   /* the count it would be given: whole periods of its model */
         fit = fit / c->iters_multiple * c->iters_multiple;
     if (!fit && c->iters_multiple > 1) {
-        pm_error("%s: even %llu iterations (one whole period of its model) would make one measured run longer "
-                 "than %.1f s, the most a run lasts so that a stop is prompt: choose a smaller case", c->label,
-                 (unsigned long long)c->iters_multiple, MEASURE_MAX_RUN_SECONDS);
+        pm_error("%s: even %llu iterations (one whole period of its model) would make one measured loop longer "
+                 "than %.1f s, the most a loop lasts so that a stop is prompt: choose a smaller case", c->label,
+                 (unsigned long long)c->iters_multiple, MEASURE_MAX_LOOP_SECONDS);
         return true;
     }
-    pm_error("%s: %s %llu would make one measured run last about %.1f s; a run lasts at most %.1f s so that "
+    pm_error("%s: %s %llu would make one measured loop last about %.1f s; a loop lasts at most %.1f s so that "
              "a stop is prompt: give %s %llu or fewer", c->label, option, (unsigned long long)iters, secs,
-             MEASURE_MAX_RUN_SECONDS, option, (unsigned long long)(fit ? fit : 1));
+             MEASURE_MAX_LOOP_SECONDS, option, (unsigned long long)(fit ? fit : 1));
     return true;
 }
 
@@ -248,12 +248,12 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
                     c->label, (unsigned long long)c->iters, (unsigned long long)asked,
                     (unsigned long long)c->iters_multiple);
     }
-    /* A run that wraps around a cyclically read table part-way would start inside lines the last
-     * run left cached; whole laps keep every run the same cycle the model counts. */
+    /* A loop that wraps around a cyclically read table part-way would start inside lines the last
+     * loop left cached; whole laps keep every loop the same cycle the model counts. */
     if (c->iters_lap && c->iters > c->iters_lap)
         c->iters -= c->iters % c->iters_lap;
     m->iters = c->iters;
-    if (o->iters && src->real_time && measure_run_too_long(c, c->iters, "--iters"))
+    if (o->iters && src->real_time && measure_loop_too_long(c, c->iters, "--iters"))
         return MEASURE_FAILED;
 
     struct group *g = src->open(events, n);
@@ -263,7 +263,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
     struct run_times times = {0};
     uint64_t k0, kn, ticks_n[MEASURE_MAX_REPS], ticks_0_min = UINT64_MAX;
     int rc = MEASURE_OK;
-    double *zero = NULL, *full = NULL;   /* each window's ticks: its zero-iteration control, its run */
+    double *zero = NULL, *full = NULL;   /* each window's ticks: its zero-iteration control, its loop */
     double *trip = NULL;                 /* the clock ratio before each window and after the last */
     uint64_t tt;                         /* a trip's ticks */
     double *split = NULL;                /* each trip's difference between its two references */
@@ -273,12 +273,12 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
     if (c->max_iters && warm > c->max_iters)
         warm = c->max_iters;
     if (c->warm_in_parts && warm > m->iters) {
-        /* Uncounted, in parts of one measured run each: a stop waits for one part, not a lap. */
+        /* Uncounted, in parts of one measured loop each: a stop waits for one part, not a lap. */
         if (c->kernel->prepare)
             c->kernel->prepare(c);
         for (uint64_t done = 0, part; done < warm && !stop_signal_number; done += part) {
             part = warm - done < m->iters ? warm - done : m->iters;
-            c->kernel->run(c, part);
+            c->kernel->loop(c, part);
         }
     } else if (one_run(src, g, c, warm, &rn, &kn)) {
         rc = MEASURE_FAILED;
@@ -293,7 +293,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
         split = xmalloc(sizeof(double) * (size_t)(m->reps * (MEASURE_WINDOWS + 1)));
     }
     /* Two repetitions disturbed in every attempt: another task holds the CPU for good (a busy loop
-     * beside it switched every 5 ms run out 4-7 times), and more attempts only multiply the time. */
+     * beside it switched every 5 ms loop out 4-7 times), and more attempts only multiply the time. */
     int max_redo = o->max_redo, held = 0;
     for (int rep = 0; rep < m->reps; rep++) {
         for (int attempt = 0;; attempt++) {
@@ -312,7 +312,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
                 if (k != NOISE_PAGE_FAULT && !isnan(rn.noise[k]))
                     disturbed += rn.noise[k] + r0.noise[k];
             /* A simulated count is never disturbed, and a repeat would only add history to a
-             * simulated predictor: two runs of one case must give the same raw counts. */
+             * simulated predictor: two loops of one case must give the same raw counts. */
             if (disturbed == 0 || attempt >= max_redo || !src->real_time) {
                 m->noisy |= disturbed != 0;
                 if (disturbed != 0 && src->real_time && ++held >= 2)
@@ -357,7 +357,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
     m->core_per_tsc = (m->ratio_before + m->ratio_after) / 2;
     /* No scaling by a share of the CPU measured elsewhere: a figure is what clean windows took. A
      * source that is not real time (a simulator) has no windows; its cycles mean nothing, and are
-     * its counted runs' ticks less the least zero-iteration run. */
+     * its counted loops' ticks less the least zero-iteration loop. */
     if (src->real_time) {
         measure_window_figures(m, zero, full, trip, MEASURE_WINDOWS);
         m->clock_split = stats_median(split, (size_t)(m->reps * (MEASURE_WINDOWS + 1)));

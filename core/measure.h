@@ -1,5 +1,5 @@
 /* The measurement core: one case x one group x R repetitions, per-iteration counts after
- * subtracting the same region run with zero iterations. Nothing here knows which kernel or
+ * subtracting the same region looped zero times. Nothing here knows which kernel or
  * which source it drives. */
 #ifndef PMUCAL_MEASURE_H
 #define PMUCAL_MEASURE_H
@@ -10,8 +10,8 @@
 
 struct measure_opts {
     int repetitions;          /* R, default 5 */
-    double target_seconds;    /* wall time of one measured run when iterations are automatic */
-    uint64_t iters;           /* fixed iterations per run; 0 = calibrate to target_seconds */
+    double target_seconds;    /* wall time of one counted loop when iterations are automatic (--target-ms) */
+    uint64_t iters;           /* fixed iterations per counted loop; 0 = calibrate to target_seconds */
     int max_redo;             /* redo a repetition that saw a context switch or migration */
 };
 #define MEASURE_OPTS_DEFAULT {.repetitions = 5, .target_seconds = 0.02, .iters = 0, .max_redo = 3}
@@ -22,8 +22,8 @@ struct measure_opts {
  * come from windows converted at the clock beside each, so nothing is measured again for it; a
  * source without windows has it judged by its reader (calibrate: unstable). */
 #define MEASURE_CLOCK_DRIFT 0.05
-/* Timing (real-time sources) comes from short windows, not from the counted runs: after each
- * repetition's counted pair, MEASURE_WINDOWS windows, each a zero-iteration run and a run of about
+/* Timing (real-time sources) comes from short windows, not from the counted loops: after each
+ * repetition's counted pair, MEASURE_WINDOWS windows, each a zero-iteration loop and a loop of about
  * MEASURE_WINDOW_SECONDS, back to back. A window is far shorter than a scheduler slice (ms) or a
  * hypervisor's steal period, so most windows run whole; preemption and interrupts only add time,
  * so a disturbed window reads long and a low quantile of the windows is the clean figure. A window
@@ -35,14 +35,14 @@ struct measure_opts {
 /* The clock references of a core of its own agree within this (0-0.15% here); 2.2-2.9% apart,
  * another hardware thread held the adders, and loads were 4-5% slower (host/clock.h). */
 #define MEASURE_CLOCK_SPLIT_MAX 0.01
-/* The longest one measured run may last (real-time sources): a stop is acted on between runs. */
-#define MEASURE_MAX_RUN_SECONDS 0.5
-/* --iters at most this: beyond it no kernel's run stays under MEASURE_MAX_RUN_SECONDS. */
+/* The longest one measured loop may last (real-time sources): a stop is acted on between loops. */
+#define MEASURE_MAX_LOOP_SECONDS 0.5
+/* --iters at most this: beyond it no kernel's loop stays under MEASURE_MAX_LOOP_SECONDS. */
 #define MEASURE_MAX_ITERS 1000000000ull
-/* Would one run of iters iterations outlast MEASURE_MAX_RUN_SECONDS (a stop waits for a run to
+/* Would one loop of iters iterations outlast MEASURE_MAX_LOOP_SECONDS (a stop waits for a loop to
  * end)? Judged from a short pilot; true after one message naming option (--iters) and the
  * largest count that fits. */
-bool measure_run_too_long(struct case_ *c, uint64_t iters, const char *option);
+bool measure_loop_too_long(struct case_ *c, uint64_t iters, const char *option);
 
 struct measurement {
     struct event_spec **events;
@@ -54,7 +54,7 @@ struct measurement {
     struct stats stat[GROUP_MAX_EVENTS];
     double cycles[MEASURE_MAX_REPS];       /* core cycles per iteration, from the TSC: the low quantile of
                                               the repetition's windows (real-time sources), else of its
-                                              counted run */
+                                              counted loop */
     struct stats cycle_stat;
     double core_per_tsc;                   /* ratio used: mean of the ratios before and after */
     double ratio_before, ratio_after;
@@ -70,14 +70,14 @@ struct measurement {
     double window_q, window_median, window_p90;
     double clock_split;   /* the median relative difference of the two clock references over the
                              windows' trips (host/clock.h): near 0, or what held the adders */
-    double noise[NOISE_COUNT][MEASURE_MAX_REPS];   /* in run(N) + run(0), whole runs */
+    double noise[NOISE_COUNT][MEASURE_MAX_REPS];   /* in loop(N) + loop(0), whole loops */
     double fixed[FIXED_COUNT][MEASURE_MAX_REPS];   /* per iteration; NaN without fixed counters */
     struct stats fixed_stat[FIXED_COUNT];
-    uint64_t time_enabled, time_running;  /* cumulative over the group's runs */
+    uint64_t time_enabled, time_running;  /* cumulative over the group's counted loops */
     bool multiplexed;
-    /* Mean time (ns) a counted run was enabled and held its counters, runs of iters and
-     * zero-iteration runs apart, and the spread of the latter's: a group the kernel accepted but
-     * cannot schedule holds them a fixed time a run (its attempts to schedule it), no longer with
+    /* Mean time (ns) a counted loop was enabled and held its counters, loops of iters and
+     * zero-iteration loops apart, and the spread of the latter's: a group the kernel accepted but
+     * cannot schedule holds them a fixed time a loop (its attempts to schedule it), no longer with
      * iterations than without. */
     double enabled_iters, enabled_zero, running_iters, running_zero, running_zero_spread;
     bool never_scheduled;   /* time_running 0, or held no longer with iterations than without */
@@ -86,9 +86,9 @@ struct measurement {
 };
 
 /* multiplexed and never_scheduled from the group's times (time_enabled, time_running and the
- * per-run means). Never scheduled: time_running 0, or a run of iterations held the counters no
- * longer than a zero-iteration run did (within the latter's spread, or one iteration's time):
- * that is a fixed time a run the kernel spends trying to schedule a group it accepted but cannot
+ * per-loop means). Never scheduled: time_running 0, or a loop of iterations held the counters no
+ * longer than a zero-iteration loop did (within the latter's spread, or one iteration's time):
+ * that is a fixed time a loop the kernel spends trying to schedule a group it accepted but cannot
  * place (armv8_pmuv3 with a disabled leader), in the kernel, where nothing of the code counts. */
 void measure_schedule_judge(struct measurement *m);
 

@@ -40,9 +40,9 @@ static int bbexec_setup(struct case_ *c)
     k->data = xcalloc(2 * k->words, 8);
     for (uint64_t w = 0; w < k->words; w++)
         k->data[w] = w + 1;
-    struct emit *e = &k->g.e;
+    struct assembler *as = &k->g.as;
     gen_init(&k->g, 4096);
-    int entry = isa_bbexec_emit(e, k->words, k->sqrts, &k->n);
+    int entry = isa_bbexec_assemble(as, k->words, k->sqrts, &k->n);
     if (gen_map(&k->g, entry, false, "bbexec"))
         return KERNEL_ERROR;
     c->warm_iters = 1024;
@@ -52,7 +52,7 @@ static int bbexec_setup(struct case_ *c)
     return KERNEL_OK;
 }
 
-static void bbexec_run(struct case_ *c, uint64_t iters)
+static void bbexec_loop(struct case_ *c, uint64_t iters)
 {
     struct bbexec *k = c->priv;
     k->g.entry(iters, k->data);
@@ -82,10 +82,10 @@ static void bbexec_teardown(struct case_ *c)
     c->priv = NULL;
 }
 
-static const struct emit *bbexec_code(const struct case_ *c)
+static const struct assembler *bbexec_code(const struct case_ *c)
 {
     const struct bbexec *k = c->priv;
-    return &k->g.e;
+    return &k->g.as;
 }
 
 static const char *const bbexec_matrix[] = {
@@ -99,7 +99,7 @@ static const struct kernel bbexec_kernel = {
     .summary = "odd/even loop, a copy on one side and sqrt on the other: exact basic-block counts",
     .params = bbexec_params,
     .setup = bbexec_setup,
-    .run = bbexec_run,
+    .loop = bbexec_loop,
     .model = bbexec_model,
     .teardown = bbexec_teardown,
     .matrix = bbexec_matrix,

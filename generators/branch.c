@@ -30,7 +30,7 @@ struct branch {
     uint64_t branches, period, targets, slots, words;
     uint64_t *table;          /* cond: outcome bits, words per slot; indirect: target addresses */
     double taken_fraction;    /* over the whole table */
-    uint64_t body_insn;       /* instructions of one iteration, counted as emitted */
+    uint64_t body_insn;       /* instructions of one iteration, counted as written */
     uint64_t density;
     uint64_t *branch_at;      /* cond: each branch's code offset, the loop test's last (isa_branch_cond) */
     double sim_mispred;       /* cond under a source with the simulated predictor (core/bpred.h): its steady
@@ -144,9 +144,9 @@ static int branch_setup(struct case_ *c)
                  fmt_size(code_bytes), fmt_size(isa_branch_max_bytes));
         return KERNEL_ERROR;
     }
-    struct emit *e = &b->g.e;
+    struct assembler *as = &b->g.as;
     gen_init(&b->g, b->branches * 64 + 4096);
-    int body = emit_label(e), test = emit_label(e);
+    int body = asm_label(as), test = asm_label(as);
     int *target_labels = NULL;
     struct rng r;
     rng_seed(&r, case_uint(c, "seed"));
@@ -164,7 +164,7 @@ static int branch_setup(struct case_ *c)
                 }
         b->taken_fraction = (double)ones / (double)(b->slots * b->branches);
         b->branch_at = xmalloc((b->branches + 1) * sizeof(*b->branch_at));
-        b->body_insn = isa_branch_cond(e, body, test, b->branches, b->density, b->slots, b->words * 8, b->branch_at);
+        b->body_insn = isa_branch_cond(as, body, test, b->branches, b->density, b->slots, b->words * 8, b->branch_at);
     } else if (b->kind == UNCOND) {
         uint64_t n = b->branches, spacing = 64 / b->density;
         uint64_t *order = xmalloc(n * sizeof(*order));   /* order[k]: the block visited k-th */
@@ -178,12 +178,12 @@ static int branch_setup(struct case_ *c)
                 uint64_t t = order[i]; order[i] = order[j]; order[j] = t;
             }
         }
-        emit_comment(e, "%llu jumps %llu bytes apart, visited in %s order; the filler after each is never run",
+        asm_comment(as, "%llu jumps %llu bytes apart, visited in %s order; the filler after each is never run",
                      (unsigned long long)n, (unsigned long long)spacing, case_str(c, "order"));
         uint64_t *next = xmalloc(n * sizeof(*next));   /* block -> the block visited after it, n: the test */
         for (uint64_t k = 0; k < n; k++)
             next[order[k]] = k + 1 < n ? order[k + 1] : n;
-        b->body_insn = isa_branch_uncond(e, body, test, n, spacing, order[0], next);
+        b->body_insn = isa_branch_uncond(as, body, test, n, spacing, order[0], next);
         free(order);
         free(next);
     } else {
@@ -191,10 +191,10 @@ static int branch_setup(struct case_ *c)
         b->table = xcalloc(b->slots, 8);
         target_labels = xmalloc(b->targets * sizeof(int));
         for (uint64_t t = 0; t < b->targets; t++)
-            target_labels[t] = emit_label(e);
-        b->body_insn = isa_branch_indirect(e, body, test, b->slots, b->targets, target_labels);
+            target_labels[t] = asm_label(as);
+        b->body_insn = isa_branch_indirect(as, body, test, b->slots, b->targets, target_labels);
     }
-    int entry = isa_emit_entry(e, test);
+    int entry = isa_asm_entry(as, test);
     if (b->table)
         c->iters_lap = b->slots;
     if (gen_map(&b->g, entry, false, "branch")) {
@@ -206,7 +206,7 @@ static int branch_setup(struct case_ *c)
         for (uint64_t s = 0; s < b->slots; s++) {
             uint64_t t = b->pattern == TAKEN ? 0 : b->pattern == PERIOD ? s % b->targets : rng_below(&r, b->targets);
             hits0 += t == 0;
-            b->table[s] = (uint64_t)(uintptr_t)(b->g.code.base + emit_label_offset(e, target_labels[t]));
+            b->table[s] = (uint64_t)(uintptr_t)(b->g.code.base + asm_label_offset(as, target_labels[t]));
         }
         b->taken_fraction = (double)hits0 / (double)b->slots;
         free(target_labels);
@@ -222,7 +222,7 @@ static int branch_setup(struct case_ *c)
     return KERNEL_OK;
 }
 
-static void branch_run(struct case_ *c, uint64_t iters)
+static void branch_loop(struct case_ *c, uint64_t iters)
 {
     struct branch *b = c->priv;
     b->g.entry(iters, b->table);
@@ -335,10 +335,10 @@ static void branch_teardown(struct case_ *c)
     c->priv = NULL;
 }
 
-static const struct emit *branch_code(const struct case_ *c)
+static const struct assembler *branch_code(const struct case_ *c)
 {
     const struct branch *b = c->priv;
-    return &b->g.e;
+    return &b->g.as;
 }
 
 static const char *const branch_matrix[] = {
@@ -360,7 +360,7 @@ static const struct kernel branch_kernel = {
     .summary = "generated branches with known outcomes: conditional patterns, jump chains, indirect jumps",
     .params = branch_params,
     .setup = branch_setup,
-    .run = branch_run,
+    .loop = branch_loop,
     .model = branch_model,
     .teardown = branch_teardown,
     .matrix = branch_matrix,

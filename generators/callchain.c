@@ -36,12 +36,12 @@ static int callchain_setup(struct case_ *c)
         pm_error("callchain: depth=%s must be 1..4096", case_str(c, "depth"));
         return KERNEL_ERROR;
     }
-    struct emit *e = &k->g.e;
+    struct assembler *as = &k->g.as;
     gen_init(&k->g, k->depth * 20 + 256);
     int *fn = xmalloc((k->depth + 1) * sizeof(int));
     for (uint64_t d = 1; d <= k->depth; d++)
-        fn[d] = emit_label(e);
-    int entry = isa_callchain_emit(e, k->depth, k->indirect, fn, &k->n);
+        fn[d] = asm_label(as);
+    int entry = isa_callchain_assemble(as, k->depth, k->indirect, fn, &k->n);
     if (gen_map(&k->g, entry, false, "callchain")) {
         free(fn);
         return KERNEL_ERROR;
@@ -49,7 +49,7 @@ static int callchain_setup(struct case_ *c)
     if (k->indirect) {
         k->table = xcalloc(k->depth, 8);
         for (uint64_t d = 1; d <= k->depth; d++)
-            k->table[d - 1] = (uint64_t)(uintptr_t)(k->g.code.base + emit_label_offset(e, fn[d]));
+            k->table[d - 1] = (uint64_t)(uintptr_t)(k->g.code.base + asm_label_offset(as, fn[d]));
     }
     free(fn);
     c->warm_iters = 16;
@@ -58,7 +58,7 @@ static int callchain_setup(struct case_ *c)
     return KERNEL_OK;
 }
 
-static void callchain_run(struct case_ *c, uint64_t iters)
+static void callchain_loop(struct case_ *c, uint64_t iters)
 {
     struct callchain *k = c->priv;
     k->g.entry(iters, k->table);
@@ -97,10 +97,10 @@ static void callchain_teardown(struct case_ *c)
     c->priv = NULL;
 }
 
-static const struct emit *callchain_code(const struct case_ *c)
+static const struct assembler *callchain_code(const struct case_ *c)
 {
     const struct callchain *k = c->priv;
-    return &k->g.e;
+    return &k->g.as;
 }
 
 static const char *const callchain_matrix[] = {
@@ -117,7 +117,7 @@ static const struct kernel callchain_kernel = {
     .summary = "D nested calls and returns per iteration, direct or indirect: return-stack overflow",
     .params = callchain_params,
     .setup = callchain_setup,
-    .run = callchain_run,
+    .loop = callchain_loop,
     .model = callchain_model,
     .teardown = callchain_teardown,
     .matrix = callchain_matrix,

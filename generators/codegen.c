@@ -8,24 +8,24 @@ bool gen_listing;
 void gen_init(struct gen *g, size_t cap_hint)
 {
     memset(g, 0, sizeof(*g));
-    emit_init(&g->e, cap_hint, gen_listing);
+    asm_init(&g->as, cap_hint, gen_listing);
 }
 
 int gen_map(struct gen *g, int entry_label, bool huge, const char *who)
 {
-    emit_finish(&g->e);
-    if (emit_map(&g->e, huge, &g->code, who))
+    asm_finish(&g->as);
+    if (asm_map(&g->as, huge, &g->code, who))
         return -1;
     if (huge)
         g->code.huge = thp_fraction(g->code.base, g->code.map_size) > 0.5;
-    g->entry = (void (*)(uint64_t, void *))(uintptr_t)(g->code.base + emit_label_offset(&g->e, entry_label));
+    g->entry = (void (*)(uint64_t, void *))(uintptr_t)(g->code.base + asm_label_offset(&g->as, entry_label));
     return 0;
 }
 
 void gen_free(struct gen *g)
 {
     code_unmap(&g->code);
-    emit_free(&g->e);
+    asm_free(&g->as);
     g->entry = NULL;
 }
 

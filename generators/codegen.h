@@ -1,9 +1,9 @@
-/* What every generated kernel shares: the emitter, the mapped code, the entry point
+/* What every generated kernel shares: the assembler, the mapped code, the entry point
  *
  *     void fn(uint64_t iters, void *data)
  *
- * in the calling convention and with the loop test of arch/isa.h's emitter (emit_loop_test), so
- * that for n iterations it runs n bodies and n+1 tests and run(n) - run(0) is exactly n bodies
+ * in the calling convention and with the loop test of arch/assembler.h (asm_loop_test), so
+ * that for n iterations it runs n bodies and n+1 tests and loop(n) - loop(0) is exactly n bodies
  * plus n tests. */
 #ifndef PMUCAL_CODEGEN_H
 #define PMUCAL_CODEGEN_H
@@ -14,7 +14,7 @@
 extern bool gen_listing;
 
 struct gen {
-    struct emit e;
+    struct assembler as;
     struct code code;
     void (*entry)(uint64_t iters, void *data);
 };

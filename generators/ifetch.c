@@ -44,9 +44,9 @@ static int ifetch_setup(struct case_ *c)
         return KERNEL_ERROR;
     }
     /* The loop starts at the first byte of the mapping, so it spans exactly ceil(bytes / 64) lines. */
-    struct emit *e = &k->g.e;
+    struct assembler *as = &k->g.as;
     gen_init(&k->g, size + 64);
-    int entry = isa_ifetch_emit(e, size, &k->bytes, &k->insns, &k->n);
+    int entry = isa_ifetch_assemble(as, size, &k->bytes, &k->insns, &k->n);
     bool huge = case_is(c, "page", "2m");
     if (gen_map(&k->g, entry, huge, "ifetch"))
         return KERNEL_ERROR;
@@ -67,7 +67,7 @@ static int ifetch_setup(struct case_ *c)
     return KERNEL_OK;
 }
 
-static void ifetch_run(struct case_ *c, uint64_t iters)
+static void ifetch_loop(struct case_ *c, uint64_t iters)
 {
     struct ifetch *k = c->priv;
     k->g.entry(iters, NULL);
@@ -97,10 +97,10 @@ static void ifetch_teardown(struct case_ *c)
     c->priv = NULL;
 }
 
-static const struct emit *ifetch_code(const struct case_ *c)
+static const struct assembler *ifetch_code(const struct case_ *c)
 {
     const struct ifetch *k = c->priv;
-    return &k->g.e;
+    return &k->g.as;
 }
 
 static const char *const ifetch_matrix[] = {
@@ -118,7 +118,7 @@ static const struct kernel ifetch_kernel = {
                "of code",
     .params = ifetch_params,
     .setup = ifetch_setup,
-    .run = ifetch_run,
+    .loop = ifetch_loop,
     .model = ifetch_model,
     .teardown = ifetch_teardown,
     .matrix = ifetch_matrix,

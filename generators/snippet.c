@@ -2,9 +2,9 @@
  *
  *     entry: prologue (arch/snippet.h: registers from the block at the data pointer); jump to test
  *     body:  copy 1 .. copy U of the snippet (throughput: of the snippet with its output renamed)
- *     test:  the loop test (emit_loop_test); epilogue; return
+ *     test:  the loop test (asm_loop_test); epilogue; return
  *
- * so that run(n) - run(0) is exactly n bodies and n tests, as every generated kernel. The model
+ * so that loop(n) - loop(0) is exactly n bodies and n tests, as every generated kernel. The model
  * is the snippet's own: its instructions from the assembled object, its loads, stores and jumps
  * as the encoding says, what the user states (expect=) beside them. A fault in the snippet
  * (SIGILL, SIGSEGV, SIGFPE, SIGBUS, SIGTRAP) is caught, named with its instruction, and the case
@@ -577,32 +577,32 @@ static int code_setup(struct case_ *c)
         goto fail;
     }
     gen_init(&k->g, k->units * k->unit.len + 1024);
-    struct emit *e = &k->g.e;
-    int entry = emit_label(e), body = emit_label(e), test = emit_label(e);
-    emit_bind(e, entry);
-    isa_snippet_prologue(e);
-    isa_snippet_jump(e, test);
-    emit_align(e, 64);
-    emit_bind(e, body);
-    k->body_off = e->len;
-    emit_comment(e, "body: %zu copies of the snippet (%s)", k->copies, case_str(c, "mode"));
+    struct assembler *as = &k->g.as;
+    int entry = asm_label(as), body = asm_label(as), test = asm_label(as);
+    asm_bind(as, entry);
+    isa_snippet_prologue(as);
+    isa_snippet_jump(as, test);
+    asm_align(as, 64);
+    asm_bind(as, body);
+    k->body_off = as->len;
+    asm_comment(as, "body: %zu copies of the snippet (%s)", k->copies, case_str(c, "mode"));
     for (size_t u = 0; u < k->units; u++) {
-        size_t start = e->len;
-        emit_put(e, k->unit.bytes, k->unit.len);
+        size_t start = as->len;
+        asm_put(as, k->unit.bytes, k->unit.len);
         for (size_t i = 0; i < k->unit.n; i++) {
-            e->ninsn++;
-            if (e->listing) {
+            as->ninsn++;
+            if (as->listing) {
                 size_t at = start + k->unit.insn[i].off;
-                size_t end = e->len;
-                e->len = at + k->unit.insn[i].len;   /* the line spans this instruction's bytes */
-                emit_line_add(e, at, -1, "%s", k->unit.insn[i].text);
-                e->len = end;
+                size_t end = as->len;
+                as->len = at + k->unit.insn[i].len;   /* the line spans this instruction's bytes */
+                asm_line_add(as, at, -1, "%s", k->unit.insn[i].text);
+                as->len = end;
             }
         }
     }
-    emit_bind(e, test);
-    emit_loop_test(e, body);
-    isa_snippet_epilogue(e);
+    asm_bind(as, test);
+    asm_loop_test(as, body);
+    isa_snippet_epilogue(as);
     if (gen_map(&k->g, entry, false, "code"))
         goto fail;
     guard_install();
@@ -619,7 +619,7 @@ fail:
     return KERNEL_ERROR;
 }
 
-static void code_run(struct case_ *c, uint64_t iters)
+static void code_loop(struct case_ *c, uint64_t iters)
 {
     struct code_kernel *k = c->priv;
     if (k->fault[0])
@@ -691,10 +691,10 @@ static void code_teardown(struct case_ *c)
     c->priv = NULL;
 }
 
-static const struct emit *code_code(const struct case_ *c)
+static const struct assembler *code_code(const struct case_ *c)
 {
     const struct code_kernel *k = c->priv;
-    return &k->g.e;
+    return &k->g.as;
 }
 
 static const struct kernel code_kernel = {
@@ -703,7 +703,7 @@ static const struct kernel code_kernel = {
                "in cycles per copy, counts from the snippet's bytes",
     .params = code_params,
     .setup = code_setup,
-    .run = code_run,
+    .loop = code_loop,
     .model = code_model,
     .teardown = code_teardown,
     .per = Q_COPIES,

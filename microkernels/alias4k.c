@@ -42,7 +42,7 @@ static int alias4k_setup(struct case_ *c)
 
 #define ALIAS_LOOP(DISP) ISA_EXACT_LOOP(ISSUE_OPS_S, ISA_STORE_THEN_CHASE(DISP), [v] "r"(v))
 
-static void alias4k_run(struct case_ *c, uint64_t iters)
+static void alias4k_loop(struct case_ *c, uint64_t iters)
 {
     struct alias4k *s = c->priv;
     void *p = s->word;
@@ -77,7 +77,7 @@ static const struct kernel alias4k_kernel = {
     .summary = "load after a store 4096 bytes away (4K aliasing) vs a store elsewhere",
     .params = alias4k_params,
     .setup = alias4k_setup,
-    .run = alias4k_run,
+    .loop = alias4k_loop,
     .model = alias4k_model,
     .teardown = alias4k_teardown,
     .matrix = alias4k_matrix,

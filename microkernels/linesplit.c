@@ -46,7 +46,7 @@ static int linesplit_setup(struct case_ *c)
     return KERNEL_OK;
 }
 
-static void linesplit_run(struct case_ *c, uint64_t iters)
+static void linesplit_loop(struct case_ *c, uint64_t iters)
 {
     struct linesplit *s = c->priv;
     void *p = s->word;
@@ -78,7 +78,7 @@ static const struct kernel linesplit_kernel = {
     .summary = "dependent 8-byte loads crossing a cache line (or a page) vs aligned",
     .params = linesplit_params,
     .setup = linesplit_setup,
-    .run = linesplit_run,
+    .loop = linesplit_loop,
     .model = linesplit_model,
     .teardown = linesplit_teardown,
     .matrix = linesplit_matrix,

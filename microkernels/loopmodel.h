@@ -1,5 +1,5 @@
 /* What every exact-loop kernel shares in its model: the loop (ISA_EXACT_LOOP, arch/isa.h) makes
- * run(n) - run(0) n bodies plus n tests: body instructions + the test's per iteration, one
+ * loop(n) - loop(0) n bodies plus n tests: body instructions + the test's per iteration, one
  * conditional branch, taken; no faults, no switches. */
 #ifndef PMUCAL_LOOPMODEL_H
 #define PMUCAL_LOOPMODEL_H

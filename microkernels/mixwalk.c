@@ -145,7 +145,7 @@ static int mixwalk_setup(struct case_ *c)
     return KERNEL_OK;
 }
 
-static void mixwalk_run(struct case_ *c, uint64_t iters)
+static void mixwalk_loop(struct case_ *c, uint64_t iters)
 {
     struct mixwalk *w = c->priv;
     void **p = w->cursor;
@@ -185,7 +185,7 @@ static const struct kernel mixwalk_kernel = {
     .summary = "one dependent-load chain mixing L1, L2 and L3 hits in known proportions (closure check)",
     .params = mixwalk_params,
     .setup = mixwalk_setup,
-    .run = mixwalk_run,
+    .loop = mixwalk_loop,
     .model = mixwalk_model,
     .teardown = mixwalk_teardown,
     .matrix = mixwalk_matrix,

@@ -7,7 +7,7 @@
  * The handshake (token passing with C11 acquire/release atomics) lives in prepare(), which the
  * measurement core calls before every measured run and never counts. The measured region is
  * only the reader's walk, exact inline asm with no waiting in it: the chase loop with one load
- * a trip (ISA_CHASE_LOOP, arch/isa.h), so run(n) - run(0) is exactly n loads and n loop tests,
+ * a trip (ISA_CHASE_LOOP, arch/isa.h), so loop(n) - loop(0) is exactly n loads and n loop tests,
  * with any counter source, however long the handshake spun. A run reads at most one segment (max_iters):
  * every load of a run finds its line where the writer left it. */
 #include "arch/isa.h"
@@ -301,7 +301,7 @@ static int snoop_setup(struct case_ *c)
 }
 
 /* The measured region: n dependent loads along the ring from its head, nothing else. */
-static void snoop_run(struct case_ *c, uint64_t iters)
+static void snoop_loop(struct case_ *c, uint64_t iters)
 {
     struct snoop *s = c->priv;
     void **p = s->head;
@@ -407,7 +407,7 @@ static const struct kernel snoop_kernel = {
     .params = snoop_params,
     .setup = snoop_setup,
     .prepare = snoop_prepare,
-    .run = snoop_run,
+    .loop = snoop_loop,
     .model = snoop_model,
     .teardown = snoop_teardown,
     .report = snoop_report,

@@ -49,7 +49,7 @@ static int stlf_setup(struct case_ *c)
 
 #define STLF_LOOP(BODY, ...) ISA_EXACT_LOOP(ISSUE_OPS_S, BODY, __VA_ARGS__)
 
-static void stlf_run(struct case_ *c, uint64_t iters)
+static void stlf_loop(struct case_ *c, uint64_t iters)
 {
     struct stlf *s = c->priv;
     void *p = s->word;
@@ -98,7 +98,7 @@ static const struct kernel stlf_kernel = {
     .summary = "store-to-load forwarding: blocked (load wider than the store) vs forwarded vs no store",
     .params = stlf_params,
     .setup = stlf_setup,
-    .run = stlf_run,
+    .loop = stlf_loop,
     .model = stlf_model,
     .teardown = stlf_teardown,
     .matrix = stlf_matrix,

@@ -127,7 +127,7 @@ static int triad_setup(struct case_ *c)
     return KERNEL_OK;
 }
 
-static void triad_run(struct case_ *c, uint64_t iters)
+static void triad_loop(struct case_ *c, uint64_t iters)
 {
     struct triad *t = c->priv;
     if (t->team)
@@ -256,7 +256,7 @@ static const struct kernel triad_kernel = {
     .summary = "a[i] = b[i] + s*c[i]: FP operations by width, loads, stores, bandwidth by level, RFO vs NT",
     .params = triad_params,
     .setup = triad_setup,
-    .run = triad_run,
+    .loop = triad_loop,
     .model = triad_model,
     .teardown = triad_teardown,
     .matrix = triad_matrix,

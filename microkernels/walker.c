@@ -242,10 +242,10 @@ static int simulate_lap_misses(struct case_ *c, struct walker *w)
     return 0;
 }
 
-static void walker_run(struct case_ *c, uint64_t iters);
+static void walker_loop(struct case_ *c, uint64_t iters);
 
 /* ns a load over about `loads` dependent loads from *start (where the walk stands after, in
- * *start): the case's own measured loop (walker_run), so both walks run the same instructions. */
+ * *start): the case's own measured loop (walker_loop), so both walks run the same instructions. */
 static double time_chain(struct case_ *c, void ***start, uint64_t loads)
 {
     struct walker *w = c->priv;
@@ -253,7 +253,7 @@ static double time_chain(struct case_ *c, void ***start, uint64_t loads)
     uint64_t iters = loads / w->loads ? loads / w->loads : 1;
     w->cursor = *start;
     double t0 = clock_now_seconds();
-    walker_run(c, iters);
+    walker_loop(c, iters);
     double t = clock_now_seconds() - t0;
     *start = w->cursor;
     w->cursor = own;
@@ -464,7 +464,7 @@ static void walker_prepare(struct case_ *c)
 
 #define WALK(N) ISA_CHASE_LOOP(#N)
 
-static void walker_run(struct case_ *c, uint64_t iters)
+static void walker_loop(struct case_ *c, uint64_t iters)
 {
     struct walker *w = c->priv;
     uint64_t n = iters;
@@ -675,7 +675,7 @@ static const struct kernel walker_kernel = {
     .params = walker_params,
     .setup = walker_setup,
     .prepare = walker_prepare,
-    .run = walker_run,
+    .loop = walker_loop,
     .model = walker_model,
     .teardown = walker_teardown,
     .sites = walker_sites,

@@ -67,19 +67,19 @@ void penalty_json(struct json *j, const struct penalty *p, const char *host_pmu)
         json_string(j, rc->events[i].model, rc->events[i].perf);
     json_object_end(j);
     json_string(j, "operands", rc->operands);
-    json_int(j, "runs", p->runs);
-    json_array_begin(j, "run_values");
-    for (int r = 0; r < p->runs; r++)
-        json_number(j, NULL, p->run_values[r]);
+    json_int(j, "passes", p->passes);
+    json_array_begin(j, "pass_values");
+    for (int r = 0; r < p->passes; r++)
+        json_number(j, NULL, p->pass_values[r]);
     json_array_end(j);
-    json_array_begin(j, "run_shared");   /* left out of the figure: the core was not its own */
-    for (int r = 0; r < p->runs; r++)
-        json_bool(j, NULL, p->run_shared[r]);
+    json_array_begin(j, "pass_shared");   /* left out of the figure: the core was not its own */
+    for (int r = 0; r < p->passes; r++)
+        json_bool(j, NULL, p->pass_shared[r]);
     json_array_end(j);
-    json_int(j, "runs_shared", p->runs_shared);
-    if (p->runs > 1) {
-        json_number(j, "run_spread", p->run_spread);
-        json_int(j, "runs_agreeing", p->runs_agreeing);
+    json_int(j, "passes_shared", p->passes_shared);
+    if (p->passes > 1) {
+        json_number(j, "pass_spread", p->pass_spread);
+        json_int(j, "passes_agreeing", p->passes_agreeing);
     }
     json_string(j, "plateau", p->plateau[0] ? p->plateau : NULL);
     if (p->ref) {
@@ -155,7 +155,7 @@ static void print_occurrence_sources(const struct penalty *ps, int np)
 
 /* The table on stdout as TAP comments: each figure beside its reference and the deviation; the
  * reasons and the large deviations as notes below it. */
-void print_table(const struct cal *k, const struct penalty *ps, int np, double secs)
+void print_table(const struct cal *cal, const struct penalty *ps, int np, double secs)
 {
     printf("# %-20s %-6s %-8s %9s %21s %9s  %-13s %s\n", "penalty", "domain", "status", "cycles", "95% interval",
            "ns", "reference", "deviation");
@@ -194,5 +194,5 @@ void print_table(const struct cal *k, const struct penalty *ps, int np, double s
     }
     print_occurrence_sources(ps, np);
     printf("# references: %s; core clock %.3f GHz (median of the clocks measured around each case); %.1f s; "
-           "results in %s\n", k->model ? k->model : "none for this CPU model", run_ghz(k), secs, cal_folder(k));
+           "results in %s\n", cal->model ? cal->model : "none for this CPU model", run_ghz(cal), secs, cal_folder(cal));
 }

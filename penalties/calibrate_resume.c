@@ -1,5 +1,5 @@
 /* calibrate --resume RUN: every case calibrate measures is one engine record keyed
- * "text|event|run"; a resumed calibration takes the cases it finds there instead of measuring
+ * "text|event|pass"; a resumed calibration takes the cases it finds there instead of measuring
  * them, and fits the penalties from them with the same seeds. */
 #include "base/util.h"
 #include "host/clock.h"
@@ -32,11 +32,11 @@ int cal_resume_records(struct resume *rs)
     return 0;
 }
 
-bool cal_case_from_record(struct cal *k, struct case_result *r, const char *event)
+bool cal_case_from_record(struct cal *cal, struct case_result *r, const char *event)
 {
-    struct resume *rs = k->resume;
-    /* Keyed "text|event|run"; a build before independent runs keyed by the text alone, one record a
-     * run in order. */
+    struct resume *rs = cal->resume;
+    /* Keyed "text|event|pass"; a build before independent passes keyed by the text alone, one record a
+     * pass in order. */
     int at = -1;
     for (int i = 0; i < rs->nrec && at < 0 && r->key; i++)
         if (!rs->replayed[i] && !strcmp(jget_str(rs->rec[i], "key", ""), r->key))

@@ -12,10 +12,10 @@
 #include <string.h>
 
 /* The engine hands over each group's measurement; a calibration case has one group. */
-static void take_measurement(struct engine *e, const struct case_ *c, const struct measurement *m,
+static void take_measurement(struct engine *eng, const struct case_ *c, const struct measurement *m,
                              const struct quantities *q)
 {
-    case_result_fill(e->arg, m, q, clock_get()->tsc_hz, c->label, c->detail);
+    case_result_fill(eng->arg, m, q, clock_get()->tsc_hz, c->label, c->detail);
 }
 
 struct case_ *cal_case_build(const char *text, char *why, size_t n)
@@ -58,18 +58,18 @@ int cal_measure_case(const struct cal_opts *o, struct run_dir *dir, const char *
         n = 2;
     }
     r->event.asked = event != NULL;
-    struct engine e;
-    memset(&e, 0, sizeof(e));
-    e.src = o->src;
-    e.mopts = (struct measure_opts){.repetitions = o->repetitions, .target_seconds = o->target_seconds,
+    struct engine eng;
+    memset(&eng, 0, sizeof(eng));
+    eng.src = o->src;
+    eng.mopts = (struct measure_opts){.repetitions = o->repetitions, .target_seconds = o->target_seconds,
                                     .iters = 0, .max_redo = 3};
-    e.group_size = GROUP_MAX_EVENTS;
-    e.dir = dir;
-    e.cpu = o->cpu;
-    e.on_measurement = take_measurement;
-    e.arg = r;
-    e.record_key = r->key ? r->key : r->text;   /* --resume finds the case's record by it */
-    int rc = engine_case(&e, c, ev, n);
+    eng.group_size = GROUP_MAX_EVENTS;
+    eng.dir = dir;
+    eng.cpu = o->cpu;
+    eng.on_measurement = take_measurement;
+    eng.arg = r;
+    eng.record_key = r->key ? r->key : r->text;   /* --resume finds the case's record by it */
+    int rc = engine_case(&eng, c, ev, n);
     if (rc == MEASURE_INTERRUPTED) {
         r->status = CAL_INTERRUPTED;
         snprintf(r->reason, sizeof(r->reason), "interrupted");
@@ -82,7 +82,7 @@ int cal_measure_case(const struct cal_opts *o, struct run_dir *dir, const char *
     }
     if (event && !r->event.counted && !r->event.why[0])
         snprintf(r->event.why, sizeof(r->event.why), "%.200s", r->reason[0] ? r->reason : "not measured");
-    engine_free(&e);
+    engine_free(&eng);
     event_spec_clear(&ev[0]);
     event_spec_clear(&ev[1]);
     case_free(c);
@@ -91,9 +91,9 @@ int cal_measure_case(const struct cal_opts *o, struct run_dir *dir, const char *
 
 /* Why the replayed run skipped a case it holds no record of (set up and skipped: "size=L3: this
  * machine has no L3"): the reason its penalties.json gives a skipped recipe with that case. */
-static const char *stored_skip_reason(const struct cal *k, const char *text)
+static const char *stored_skip_reason(const struct cal *cal, const char *text)
 {
-    const struct jvalue *ps = jget(k->stored, "penalties");
+    const struct jvalue *ps = jget(cal->stored, "penalties");
     for (int i = 0; ps && ps->type == J_ARRAY && i < ps->n; i++) {
         const struct jvalue *p = &ps->items[i];
         const struct recipe *rc = recipe_named(jget_str(p, "name", ""));
@@ -107,10 +107,10 @@ static const char *stored_skip_reason(const struct cal *k, const char *text)
 
 /* The case a recipe measured in the run replayed: the run's own (its penalties.json), which
  * today's recipe may since have changed; today's where the run names none. */
-static const char *recipe_case(const struct cal *k, const struct recipe *rc, bool control)
+static const char *recipe_case(const struct cal *cal, const struct recipe *rc, bool control)
 {
     const char *today = control ? rc->control : rc->issue;
-    const struct jvalue *ps = k->replaying && today ? jget(k->stored, "penalties") : NULL;
+    const struct jvalue *ps = cal->replaying && today ? jget(cal->stored, "penalties") : NULL;
     for (int i = 0; ps && ps->type == J_ARRAY && i < ps->n; i++)
         if (!strcmp(jget_str(&ps->items[i], "name", ""), rc->name)) {
             const char *run = jget_str(jget(&ps->items[i], control ? "control" : "issue"), "case", NULL);
@@ -119,72 +119,72 @@ static const char *recipe_case(const struct cal *k, const struct recipe *rc, boo
     return today;
 }
 
-/* Each (case, event, run) is measured once, however many recipes name it. */
-static struct case_result *cal_case_run(struct cal *k, const char *text, const char *event, int run)
+/* Each (case, event, pass) is measured once, however many recipes name it. */
+static struct case_result *cal_case_pass(struct cal *cal, const char *text, const char *event, int pass)
 {
-    char *key = xasprintf("%s|%s|%d", text, event ? event : "", run);
-    for (int i = 0; i < k->ncases; i++)
-        if (!strcmp(k->cases[i]->key, key)) {
+    char *key = xasprintf("%s|%s|%d", text, event ? event : "", pass);
+    for (int i = 0; i < cal->ncases; i++)
+        if (!strcmp(cal->cases[i]->key, key)) {
             free(key);
-            return k->cases[i];
+            return cal->cases[i];
         }
-    k->cases = xrealloc(k->cases, sizeof(*k->cases) * (size_t)(k->ncases + 1));
-    struct case_result *r = k->cases[k->ncases++] = xcalloc(1, sizeof(*r));
+    cal->cases = xrealloc(cal->cases, sizeof(*cal->cases) * (size_t)(cal->ncases + 1));
+    struct case_result *r = cal->cases[cal->ncases++] = xcalloc(1, sizeof(*r));
     r->key = key;
     r->text = xstrdup(text);   /* what penalties.json and the tables show: the case, not the key */
     quantities_unstated(&r->q);
-    if (k->resume && cal_case_from_record(k, r, event))
+    if (cal->resume && cal_case_from_record(cal, r, event))
         return r;   /* measured before the run was interrupted */
-    if (k->replaying) {   /* judged as the run judged a case it could not measure */
+    if (cal->replaying) {   /* judged as the run judged a case it could not measure */
         r->status = CAL_SKIP;
-        const char *why = stored_skip_reason(k, text);
+        const char *why = stored_skip_reason(cal, text);
         snprintf(r->reason, sizeof(r->reason), "%s", why ? why : "the run holds no record of this case");
         return r;
     }
-    cal_measure_case(&k->o, k->dir, text, event, r);
+    cal_measure_case(&cal->o, cal->dir, text, event, r);
     if (r->status == CAL_INTERRUPTED)
-        k->interrupted = true;
+        cal->interrupted = true;
     return r;
 }
 
-struct case_result *cal_case(struct cal *k, const char *text, const char *event)
+struct case_result *cal_case(struct cal *cal, const char *text, const char *event)
 {
-    return cal_case_run(k, text, event, 0);
+    return cal_case_pass(cal, text, event, 0);
 }
 
-const char *cal_folder(const struct cal *k)
+const char *cal_folder(const struct cal *cal)
 {
-    return k->dir ? k->dir->path : k->resume ? k->resume->run : "";
+    return cal->dir ? cal->dir->path : cal->resume ? cal->resume->run : "";
 }
 
-double run_ghz(const struct cal *k)
+double run_ghz(const struct cal *cal)
 {
     int n = 0;
-    for (int i = 0; i < k->ncases; i++)
-        n += k->cases[i]->reps;
+    for (int i = 0; i < cal->ncases; i++)
+        n += cal->cases[i]->reps;
     if (!n)
         return clock_get()->core_hz / 1e9;
     double *g = xmalloc(sizeof(double) * (size_t)n);
     n = 0;
-    for (int i = 0; i < k->ncases; i++)
-        for (int r = 0; r < k->cases[i]->reps; r++)
-            g[n++] = k->cases[i]->ghz[r];
+    for (int i = 0; i < cal->ncases; i++)
+        for (int r = 0; r < cal->cases[i]->reps; r++)
+            g[n++] = cal->cases[i]->ghz[r];
     double m = stats_median(g, (size_t)n);
     free(g);
     return m;
 }
 
-/* One run of the recipe: its cases (fresh for run > 0), the occurrences, the fit. 0, or -1 with
+/* One pass of the recipe: its cases (fresh for pass > 0), the occurrences, the fit. 0, or -1 with
  * the status and reason set. */
-static int fit_run(struct cal *k, const struct recipe *rc, struct penalty *p, int run, unsigned seed, struct fit *f)
+static int fit_pass(struct cal *cal, const struct recipe *rc, struct penalty *p, int pass, unsigned seed, struct fit *f)
 {
-    const char *ev = k->hw && k->host_pmu ? recipe_event(rc, k->host_pmu) : NULL;
-    const struct case_result *is = cal_case_run(k, recipe_case(k, rc, false), ev, run);
-    const char *control = recipe_case(k, rc, true);
-    const struct case_result *co = control && !k->interrupted ? cal_case_run(k, control, ev, run) : NULL;
-    if (run == 0)
+    const char *ev = cal->hw && cal->host_pmu ? recipe_event(rc, cal->host_pmu) : NULL;
+    const struct case_result *is = cal_case_pass(cal, recipe_case(cal, rc, false), ev, pass);
+    const char *control = recipe_case(cal, rc, true);
+    const struct case_result *co = control && !cal->interrupted ? cal_case_pass(cal, control, ev, pass) : NULL;
+    if (pass == 0)
         p->issue = is, p->control = co;
-    p->run_issue[run] = is, p->run_control[run] = co;
+    p->pass_issue[pass] = is, p->pass_control[pass] = co;
     const struct case_result *bad = is->status != CAL_OK ? is : co && co->status != CAL_OK ? co : NULL;
     if (bad) {
         p->status = bad->status == CAL_SKIP ? PENALTY_SKIP : PENALTY_ERROR;
@@ -198,13 +198,13 @@ static int fit_run(struct cal *k, const struct recipe *rc, struct penalty *p, in
         return -1;
     }
     /* On a PMU host the recipe's event counts the occurrences, once it agrees with the model. */
-    const char *pev = k->host_pmu ? recipe_event(rc, k->host_pmu) : NULL;
+    const char *pev = cal->host_pmu ? recipe_event(rc, cal->host_pmu) : NULL;
     struct event_count ei = is->event, ec = co ? co->event : (struct event_count){0};
     ei.asked = pev != NULL;
     ec.asked = pev && co;
-    if (pev && !k->hw)
-        snprintf(ei.why, sizeof(ei.why), "%s", k->hw_why);
-    if (run == 0) {
+    if (pev && !cal->hw)
+        snprintf(ei.why, sizeof(ei.why), "%s", cal->hw_why);
+    if (pass == 0) {
         choose_occurrences(is->q.v[q], co ? co->q.v[q] : 0, &ei, co ? &ec : NULL, pev, &p->occ);
         p->occ_issue = p->occ.issue;
         p->occ_control = p->occ.control;
@@ -247,7 +247,7 @@ void penalty_at_clock(struct penalty *p, double ghz)
  * l1_hit read 4.13-4.21 cycles in every run of such a calibration, 3.99 in the others, and
  * store_forward_block 11.53-11.63 against 10.97), or its windows outlast a scheduler slice and
  * another task took the CPU in every attempt (ifetch size=DRAM: 50 ms windows read twice as long
- * beside a busy loop, in all five runs alike). */
+ * beside a busy loop, in all five passes alike). */
 static bool case_shared(const struct case_result *r, char *why, size_t n)
 {
     if (!r)
@@ -289,106 +289,106 @@ bool window_disagreement(const struct case_result *r, char *why, size_t n)
     return false;
 }
 
-/* How many runs the recipe gets: a replayed run's own count (its penalties.json), else the
- * option's. */
-static int runs_wanted(const struct cal *k, const struct recipe *rc)
+/* How many passes the recipe gets: a replayed run's own count (its penalties.json: "passes", or
+ * "runs" as a pmucal before the word wrote it), else the option's. */
+static int passes_wanted(const struct cal *cal, const struct recipe *rc)
 {
-    const struct jvalue *ps = k->replaying ? jget(k->stored, "penalties") : NULL;
+    const struct jvalue *ps = cal->replaying ? jget(cal->stored, "penalties") : NULL;
     for (int i = 0; ps && ps->type == J_ARRAY && i < ps->n; i++)
         if (!strcmp(jget_str(&ps->items[i], "name", ""), rc->name)) {
-            double n = jget_num(&ps->items[i], "runs", 1);
-            return n >= 1 && n <= CAL_MAX_RUNS ? (int)n : 1;
+            double n = jget_num(&ps->items[i], "passes", jget_num(&ps->items[i], "runs", 1));
+            return n >= 1 && n <= CAL_MAX_PASSES ? (int)n : 1;
         }
-    return k->replaying ? 1 : k->o.runs > 0 ? k->o.runs : CAL_RUNS;
+    return cal->replaying ? 1 : cal->o.passes > 0 ? cal->o.passes : CAL_PASSES;
 }
 
-bool fit_recipe_run(struct cal *k, const struct recipe *rc, struct penalty *p, int run, unsigned seed)
+bool fit_recipe_pass(struct cal *cal, const struct recipe *rc, struct penalty *p, int pass, unsigned seed)
 {
-    if (run == 0) {
+    if (pass == 0) {
         memset(p, 0, sizeof(*p));
         p->rc = rc;
         p->status = PENALTY_ERROR;
         p->cycles = p->cycles_lo = p->cycles_hi = p->ns = p->ns_lo = p->ns_hi = NAN;
-        p->runs_wanted = runs_wanted(k, rc);
-    } else if (p->runs < run || run >= p->runs_wanted)
-        return false;   /* an earlier run could not be fitted, or the recipe is done */
+        p->passes_wanted = passes_wanted(cal, rc);
+    } else if (p->passes < pass || pass >= p->passes_wanted)
+        return false;   /* an earlier pass could not be fitted, or the recipe is done */
     struct fit f;
-    if (k->interrupted || fit_run(k, rc, p, run, seed + 7919u * (unsigned)run, &f))
+    if (cal->interrupted || fit_pass(cal, rc, p, pass, seed + 7919u * (unsigned)pass, &f))
         return false;
-    if (run == 0)
+    if (pass == 0)
         p->f = f;
-    p->run_values[p->runs++] = f.value;
+    p->pass_values[p->passes++] = f.value;
     return true;
 }
 
-void fit_recipe_judge(struct cal *k, struct penalty *p)
+void fit_recipe_judge(struct cal *cal, struct penalty *p)
 {
-    bool stopped = p->runs && p->runs < p->runs_wanted && k->interrupted;
-    if (p->runs < p->runs_wanted && !stopped)   /* skip, error or not ok as a run set it */
+    bool stopped = p->passes && p->passes < p->passes_wanted && cal->interrupted;
+    if (p->passes < p->passes_wanted && !stopped)   /* skip, error or not ok as a pass set it */
         return;
-    /* Runs whose cases did not have the core to themselves are kept in run_values and left out
+    /* Passes whose cases did not have the core to themselves are kept in pass_values and left out
      * of the figure. */
-    double used[CAL_MAX_RUNS];
-    int nused = 0, use[CAL_MAX_RUNS];
+    double used[CAL_MAX_PASSES];
+    int nused = 0, use[CAL_MAX_PASSES];
     char shared_why[400] = "";
-    p->runs_shared = 0;
-    for (int r = 0; r < p->runs; r++) {
+    p->passes_shared = 0;
+    for (int r = 0; r < p->passes; r++) {
         char why[400] = "";
-        p->run_shared[r] = case_shared(p->run_issue[r], why, sizeof(why)) ||
-                           case_shared(p->run_control[r], why, sizeof(why));
-        if (p->run_shared[r]) {
-            p->runs_shared++;
+        p->pass_shared[r] = case_shared(p->pass_issue[r], why, sizeof(why)) ||
+                           case_shared(p->pass_control[r], why, sizeof(why));
+        if (p->pass_shared[r]) {
+            p->passes_shared++;
             if (!*shared_why)
                 snprintf(shared_why, sizeof(shared_why), "%s", why);
         } else
-            use[nused] = r, used[nused++] = p->run_values[r];
+            use[nused] = r, used[nused++] = p->pass_values[r];
     }
-    if (!nused)   /* every run shared: the figure is shown (never published) from all of them */
-        for (int r = 0; r < p->runs; r++)
-            use[nused] = r, used[nused++] = p->run_values[r];
-    if (p->runs > 1) {
-        /* The runs that agree with the median within half the allowed spread. One run of four or
+    if (!nused)   /* every pass shared: the figure is shown (never published) from all of them */
+        for (int r = 0; r < p->passes; r++)
+            use[nused] = r, used[nused++] = p->pass_values[r];
+    if (p->passes > 1) {
+        /* The passes that agree with the median within half the allowed spread. One pass of four or
          * more may stand apart (a burst of load during it: a difference reads short as well as
          * long when its control was hit) when the rest agree; the interval is their range. */
         struct stats all = stats_of(used, (size_t)nused);
         int agree = 0;
         for (int i = 0; i < nused; i++)
-            agree += fabs(used[i] - all.median) <= CAL_MAX_RUN_SPREAD / 2 * fabs(all.median);
-        p->runs_agreeing = agree;
+            agree += fabs(used[i] - all.median) <= CAL_MAX_PASS_SPREAD / 2 * fabs(all.median);
+        p->passes_agreeing = agree;
         p->f.value = all.median;
         p->f.lo = all.min;
         p->f.hi = all.max;
-        p->run_spread = (all.max - all.min) / fabs(all.median);
-        /* The cases shown and checked whole are the median run's: a reference compared with the
-         * first run's issue case failed a right figure when that run was the one a burst hit
-         * (store_forward_block: 21.41 cycles whole in run 0, 14.4 penalty, 10.97 in the others). */
+        p->pass_spread = (all.max - all.min) / fabs(all.median);
+        /* The cases shown and checked whole are the median pass's: a reference compared with the
+         * first pass's issue case failed a right figure when that pass was the one a burst hit
+         * (store_forward_block: 21.41 cycles whole in pass 0, 14.4 penalty, 10.97 in the others). */
         int mid = 0;
         for (int i = 1; i < nused; i++)
             if (fabs(used[i] - all.median) < fabs(used[mid] - all.median))
                 mid = i;
-        p->issue = p->run_issue[use[mid]], p->control = p->run_control[use[mid]];
+        p->issue = p->pass_issue[use[mid]], p->control = p->pass_control[use[mid]];
     }
     bool mem = p->rc->domain == DOMAIN_MEMORY;
-    penalty_at_clock(p, run_ghz(k));
+    penalty_at_clock(p, run_ghz(cal));
     if (stopped) {   /* what was measured is kept, never published */
         p->status = PENALTY_ERROR;
-        snprintf(p->reason, sizeof(p->reason), "interrupted after %d of its %d runs", p->runs, p->runs_wanted);
+        snprintf(p->reason, sizeof(p->reason), "interrupted after %d of its %d passes", p->passes, p->passes_wanted);
         return;
     }
     double half = (p->f.hi - p->f.lo) / 2, floor_ = mem ? 0.1 : 0.25;
     p->status = PENALTY_OK;
-    int clean = p->runs - p->runs_shared, need = p->runs >= 3 ? 3 : p->runs;
+    int clean = p->passes - p->passes_shared, need = p->passes >= 3 ? 3 : p->passes;
     if (clean < need) {
         p->status = PENALTY_UNSTABLE;
-        snprintf(p->reason, sizeof(p->reason), "the core was not its own in %d of %d runs, %d clean runs needed: "
-                 "%.380s", p->runs_shared, p->runs, need, shared_why);
-    } else if (p->runs > 1 && p->runs_agreeing < clean - (clean >= 4)) {
+        snprintf(p->reason, sizeof(p->reason), "the core was not its own in %d of %d passes, %d clean passes needed: "
+                 "%.380s", p->passes_shared, p->passes, need, shared_why);
+    } else if (p->passes > 1 && p->passes_agreeing < clean - (clean >= 4)) {
         p->status = PENALTY_UNSTABLE;
-        snprintf(p->reason, sizeof(p->reason), "run-to-run spread %.1f%% over %d %sruns (%.2f .. %.2f): %d within "
-                 "+-%.0f%% of their median %.2f, %d needed", 100 * p->run_spread, clean,
-                 p->runs_shared ? "clean " : "", p->f.lo, p->f.hi,
-                 p->runs_agreeing, 100 * CAL_MAX_RUN_SPREAD / 2, p->f.value, clean - (clean >= 4));
-    } else if (p->runs == 1 && half > 0.10 * fabs(p->f.value) && half > floor_) {
+        snprintf(p->reason, sizeof(p->reason), "pass-to-pass spread %.1f%% over %d %spasses (%.2f .. %.2f): %d within "
+                 "+-%.0f%% of their median %.2f, %d needed", 100 * p->pass_spread, clean,
+                 p->passes_shared ? "clean " : "", p->f.lo, p->f.hi,
+                 p->passes_agreeing, 100 * CAL_MAX_PASS_SPREAD / 2, p->f.value, clean - (clean >= 4));
+    } else if (p->passes == 1 && half > 0.10 * fabs(p->f.value) && half > floor_) {
         p->status = PENALTY_UNSTABLE;
         snprintf(p->reason, sizeof(p->reason), "95%% interval [%.2f, %.2f] wider than +-10%%", p->f.lo, p->f.hi);
     }
@@ -397,13 +397,13 @@ void fit_recipe_judge(struct cal *k, struct penalty *p)
         if (!cs[i])
             continue;
         char why[300];
-        /* Independent runs that agree show the low quantile was no lucky window; one run cannot. */
+        /* Independent passes that agree show the low quantile was no lucky window; one pass cannot. */
         if (p->status != PENALTY_OK)   /* the first reason stands */
             break;
-        if (p->runs == 1 && window_disagreement(cs[i], why, sizeof(why))) {
+        if (p->passes == 1 && window_disagreement(cs[i], why, sizeof(why))) {
             p->status = PENALTY_UNSTABLE;
             snprintf(p->reason, sizeof(p->reason), "%.200s: %.250s", cs[i]->label, why);
-        } else if (cs[i]->disturbed && !cs[i]->windows) {   /* cycles of the counted runs themselves */
+        } else if (cs[i]->disturbed && !cs[i]->windows) {   /* cycles of the counted loops themselves */
             p->status = PENALTY_UNSTABLE;
             snprintf(p->reason, sizeof(p->reason), "%s: repetitions shared the CPU with another task in every "
                      "attempt (context switches); measure on a quiet machine or another --cpu", cs[i]->label);
@@ -428,18 +428,18 @@ static const char *const closure_latencies[] = {"l1_hit", "l2_hit", "l3_hit"};
 #define CLOSURE_CASE "mixwalk"
 #define CLOSURE_TOLERANCE 0.05
 
-void closure_after_recipe(struct cal *k, const struct recipe *rc, const struct penalty *p)
+void closure_after_recipe(struct cal *cal, const struct recipe *rc, const struct penalty *p)
 {
-    if (p->runs != p->runs_wanted)   /* after its last run only */
+    if (p->passes != p->passes_wanted)   /* after its last pass only */
         return;
     /* Measured right after the last latency it is predicted from: this VM's share of the L3 moves
      * with its neighbours, and minutes later (after the DRAM, TLB and curve cases) the L3's
      * latency was not the one calibrated (-5.7% in one full run, +0.2..+1.2% measured next to it). */
-    if (!strcmp(rc->name, closure_latencies[2]) && !k->interrupted)
-        cal_case(k, CLOSURE_CASE, NULL);
+    if (!strcmp(rc->name, closure_latencies[2]) && !cal->interrupted)
+        cal_case(cal, CLOSURE_CASE, NULL);
 }
 
-int closure(struct cal *k, const struct penalty *ps, int n, struct json *doc, struct tap *tap)
+int closure(struct cal *cal, const struct penalty *ps, int n, struct json *doc, struct tap *tap)
 {
     const char *const *lat = closure_latencies;
     static const enum quantity_id qs[] = {Q_LD_L1, Q_LD_L2, Q_LD_L3};
@@ -452,7 +452,7 @@ int closure(struct cal *k, const struct penalty *ps, int n, struct json *doc, st
             return 0;
         }
     }
-    struct case_result *r = cal_case(k, CLOSURE_CASE, NULL);
+    struct case_result *r = cal_case(cal, CLOSURE_CASE, NULL);
     if (r->status != CAL_OK) {
         tap_point(tap, r->status == CAL_SKIP ? VERDICT_SKIP : VERDICT_NOT_OK, "closure: mixwalk", r->reason);
         return r->status == CAL_SKIP ? 0 : -1;
@@ -502,18 +502,18 @@ int closure(struct cal *k, const struct penalty *ps, int n, struct json *doc, st
 
 const struct case_result *curve_case(void *ctx, const char *text)
 {
-    struct cal *k = ctx;
-    const struct case_result *r = cal_case(k, text, NULL);
-    return k->interrupted ? NULL : r;
+    struct cal *cal = ctx;
+    const struct case_result *r = cal_case(cal, text, NULL);
+    return cal->interrupted ? NULL : r;
 }
 
-void cal_free(struct cal *k)
+void cal_free(struct cal *cal)
 {
-    for (int i = 0; i < k->ncases; i++) {
-        case_result_free(k->cases[i]);
-        free(k->cases[i]);
+    for (int i = 0; i < cal->ncases; i++) {
+        case_result_free(cal->cases[i]);
+        free(cal->cases[i]);
     }
-    free(k->cases);
-    k->cases = NULL;
-    k->ncases = 0;
+    free(cal->cases);
+    cal->cases = NULL;
+    cal->ncases = 0;
 }

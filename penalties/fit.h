@@ -10,10 +10,10 @@ enum { CAL_OK = 0, CAL_SKIP = 1, CAL_ERROR = -1, CAL_INTERRUPTED = -2 };
 
 struct cal_opts {
     int repetitions;          /* R */
-    double target_seconds;    /* one measured run */
+    double target_seconds;    /* one counted loop (--target-ms) */
     const struct source *src;
     int cpu;                  /* where cases run (their run_cpu and init_cpu unless they name one) */
-    int runs;                 /* independent runs of every recipe, one pass over them each (0: CAL_RUNS) */
+    int passes;               /* independent passes over every recipe (0: CAL_PASSES) */
 };
 
 
@@ -26,7 +26,7 @@ struct event_count {
 
 struct case_result {
     char *text;               /* the case text "KERNEL p=v ..." as the recipe gives it */
-    char *key;                /* "text|event|run": how calibrate finds a case measured already; NULL */
+    char *key;                /* "text|event|pass": how calibrate finds a case measured already; NULL */
     int status;               /* CAL_OK, CAL_SKIP (reason says why), CAL_ERROR */
     char reason[320];
     char label[256], detail[256];

@@ -37,20 +37,20 @@ struct cal {
 };
 
 /* The run folder's path: the one being written, or the one replayed. */
-const char *cal_folder(const struct cal *k);
+const char *cal_folder(const struct cal *cal);
 
-/* Every recipe is measured in CAL_RUNS independent runs (fresh cases), one pass over all recipes
- * a run, so a burst of load on the host hits one run of a recipe rather than all of them. The
- * figure is the runs' median; it is unstable unless every run (all but one of four or more) lies
- * within CAL_MAX_RUN_SPREAD / 2 of it: on this
- * VM's busy host single runs of one recipe moved by 10-25% (btb_resteer 3.02 .. 3.86 cycles)
- * while each run's own repetitions agreed. */
-#define CAL_RUNS 5
-#define CAL_MAX_RUNS 9
-#define CAL_MAX_RUN_SPREAD 0.02
-/* A run is left out of its penalty when a case's clock references read further apart than
- * MEASURE_CLOCK_SPLIT_MAX, or when its windows are longer than a scheduler slice and its runs
- * were switched out. */
+/* Every recipe is measured in CAL_PASSES independent passes over all recipes (fresh cases each),
+ * so a burst of load on the host hits one pass of a recipe rather than all of them. The
+ * figure is the passes' median; it is unstable unless every pass (all but one of four or more) lies
+ * within CAL_MAX_PASS_SPREAD / 2 of it: on this
+ * VM's busy host single passes of one recipe moved by 10-25% (btb_resteer 3.02 .. 3.86 cycles)
+ * while each pass's own repetitions agreed. */
+#define CAL_PASSES 5
+#define CAL_MAX_PASSES 9
+#define CAL_MAX_PASS_SPREAD 0.02
+/* A pass is left out of its penalty when a case's clock references read further apart than
+ * MEASURE_CLOCK_SPLIT_MAX, or when its windows are longer than a scheduler slice and its
+ * attempts were switched out. */
 #define CAL_SLICE_SECONDS 1e-3
 
 struct penalty {
@@ -61,41 +61,41 @@ struct penalty {
     double cycles, cycles_lo, cycles_hi, ns, ns_lo, ns_hi;
     double occ_issue, occ_control;
     struct occurrences occ;       /* model or validated event, and why */
-    const struct case_result *issue, *control;   /* the median run's cases (the report's, a whole reference's) */
-    const struct case_result *run_issue[CAL_MAX_RUNS], *run_control[CAL_MAX_RUNS];
-    int runs, runs_wanted;        /* independent runs fitted, of those asked; the figure is their median */
-    double run_values[CAL_MAX_RUNS];   /* each run's figure, in the domain's unit */
-    double run_spread;            /* (max - min) / |median| over the runs */
-    int runs_agreeing;            /* clean runs within CAL_MAX_RUN_SPREAD / 2 of their median */
-    bool run_shared[CAL_MAX_RUNS];     /* the run's cases did not have the core to themselves */
-    int runs_shared;              /* such runs: kept in run_values, left out of the figure */
+    const struct case_result *issue, *control;   /* the median pass's cases (the report's, a whole reference's) */
+    const struct case_result *pass_issue[CAL_MAX_PASSES], *pass_control[CAL_MAX_PASSES];
+    int passes, passes_wanted;    /* independent passes fitted, of those asked; the figure is their median */
+    double pass_values[CAL_MAX_PASSES];   /* each pass's figure, in the domain's unit */
+    double pass_spread;           /* (max - min) / |median| over the passes */
+    int passes_agreeing;          /* clean passes within CAL_MAX_PASS_SPREAD / 2 of their median */
+    bool pass_shared[CAL_MAX_PASSES];     /* the pass's cases did not have the core to themselves */
+    int passes_shared;            /* such passes: kept in pass_values, left out of the figure */
     const struct reference *ref;  /* the published figure for the host's model, or NULL */
     double deviation;             /* from the reference, relative (0 inside its range) */
     char plateau[256];            /* level recipes: where the case sits on the curve, or why unchecked */
 };
 
-/* The case text measured once per run (with the recipe's event beside it on a PMU host); each is
+/* The case text measured once per pass (with the recipe's event beside it on a PMU host); each is
  * an engine case: its record goes to measurements.ndjson. */
-struct case_result *cal_case(struct cal *k, const char *text, const char *event);
-/* Run `run` (0 first: p is reset) of the recipe: its cases measured, its penalty fitted into
- * p->run_values. False when it could not be (p's status and reason say why), when an earlier run
- * could not, or when the recipe has had its runs. */
-bool fit_recipe_run(struct cal *k, const struct recipe *rc, struct penalty *p, int run, unsigned seed);
-/* The figure from the runs and its status: ok or unstable (skip, error, not_ok set by a run stay). */
-void fit_recipe_judge(struct cal *k, struct penalty *p);
+struct case_result *cal_case(struct cal *cal, const char *text, const char *event);
+/* Pass `pass` (0 first: p is reset) of the recipe: its cases measured, its penalty fitted into
+ * p->pass_values. False when it could not be (p's status and reason say why), when an earlier pass
+ * could not, or when the recipe has had its passes. */
+bool fit_recipe_pass(struct cal *cal, const struct recipe *rc, struct penalty *p, int pass, unsigned seed);
+/* The figure from the passes and its status: ok or unstable (skip, error, not_ok set by a pass stay). */
+void fit_recipe_judge(struct cal *cal, struct penalty *p);
 /* The fitted figure (p->f, in the domain's unit) in cycles and ns at this core clock. */
 void penalty_at_clock(struct penalty *p, double ghz);
 /* The run's core clock: the median of every measurement's clock. */
-double run_ghz(const struct cal *k);
+double run_ghz(const struct cal *cal);
 const struct penalty *find_penalty(const struct penalty *ps, int n, const char *name);
-/* After each run of a recipe: the closure's case is measured as soon as the latencies it checks
- * have had their last run. */
-void closure_after_recipe(struct cal *k, const struct recipe *rc, const struct penalty *p);
+/* After each pass of a recipe: the closure's case is measured as soon as the latencies it checks
+ * have had their last pass. */
+void closure_after_recipe(struct cal *cal, const struct recipe *rc, const struct penalty *p);
 /* mixwalk predicted from the ok l1/l2/l3 latencies: a TAP point; -1 when not ok. */
-int closure(struct cal *k, const struct penalty *ps, int n, struct json *doc, struct tap *tap);
+int closure(struct cal *cal, const struct penalty *ps, int n, struct json *doc, struct tap *tap);
 /* Measures one curve point (curve_measure_fn). */
 const struct case_result *curve_case(void *ctx, const char *text);
-void cal_free(struct cal *k);
+void cal_free(struct cal *cal);
 
 /* A measurement into a case result (case_result.c): cycles, ns at the clock it was measured at (core_per_tsc x
  * tsc_hz), noise and clock flags, model, the occurrence event beside it (events[1]). */
@@ -107,15 +107,15 @@ void case_result_fill(struct case_result *r, const struct measurement *m, const 
  * SKIP, TODO for unstable); the table on stdout as TAP comments, each figure beside its reference. */
 void penalty_json(struct json *j, const struct penalty *p, const char *host_pmu);
 void penalty_verdict(struct tap *tap, const struct penalty *p);
-void print_table(const struct cal *k, const struct penalty *ps, int np, double secs);
+void print_table(const struct cal *cal, const struct penalty *ps, int np, double secs);
 
 /* calibrate --resume RUN (calibrate_resume.c), the run open (resume_open): its CPU checked, its
- * records of finished cases kept, keyed "text|event|run" as cal_case measures them; a cut last
+ * records of finished cases kept, keyed "text|event|pass" as cal_case measures them; a cut last
  * line and records without a key dropped. 0, or 2 after a message. */
 int cal_resume_records(struct resume *rs);
 /* The case r (r->text is its key) rebuilt from its record instead of measured; false when the
  * run holds none. */
-bool cal_case_from_record(struct cal *k, struct case_result *r, const char *event);
+bool cal_case_from_record(struct cal *cal, struct case_result *r, const char *event);
 
 /* The checks a figure must pass to be a constant: physically possible (positive, not within
  * noise of zero, between the floor and the ceiling no core goes past), levels ordered l1 < l2 < l3 < dram with each step above noise, level cases on

@@ -19,7 +19,7 @@ if [ "$how" = "2m-thp" ]; then
     totals=$(jq -r '.events[0].raw[] | (.[0] - .[1])' "$TMP/pf2.json" | sort -u | tr '\n' ' ')
     # A huge-page fault that waited for compaction on a busy machine makes the pilot's estimate
     # long, and run refuses the --iters (a run is at most 0.5 s): no count to check then.
-    if [ ! -s "$TMP/pf2.json" ] && grep -q 'would make one measured run last about' "$TMP/pf2.err"; then
+    if [ ! -s "$TMP/pf2.json" ] && grep -q 'would make one measured loop last about' "$TMP/pf2.err"; then
         skip "page-faults over $N 4k steps of 2M THP memory" "$(head -n 1 "$TMP/pf2.err" | tr '#' '%')"
     else
         is "$totals" "$((N / 512)) " "page-faults over $N 4k steps of 2M THP memory"

@@ -124,6 +124,14 @@ $PMUCAL help nope > /dev/null 2> "$TMP/err"; rc=$?
 [ $rc -eq 2 ] && grep -q "help nope: unknown command" "$TMP/err"; ok $? "help of an unknown command exits 2: $(cat "$TMP/err")"
 $PMUCAL run walker -e all,page-faults > /dev/null 2> "$TMP/err"; rc=$?
 [ $rc -eq 2 ] && grep -q "'all' stands alone" "$TMP/err"; ok $? "-e all,page-faults: 'all' is named as the problem: $(cat "$TMP/err")"
+# An old spelling is taken, with one note, and shown nowhere: calibrate's --runs is --passes.
+$PMUCAL calibrate --runs 2 --runs 3 --list > /dev/null 2> "$TMP/err"; rc=$?
+$PMUCAL calibrate --runs 0 > /dev/null 2> "$TMP/err0"; rc0=$?
+[ $rc -eq 0 ] && [ "$(wc -l < "$TMP/err")" -eq 1 ] && grep -q '^pmucal: calibrate: --runs is now --passes$' "$TMP/err" &&
+    [ $rc0 -eq 2 ] && grep -q -- '--passes 0: give a whole number from 1 to 9' "$TMP/err0" &&
+    $PMUCAL calibrate --help | grep -q -- '^  --passes N ' && ! $PMUCAL calibrate --help | grep -q -- '--runs' &&
+    $PMUCAL --man | grep -qF '.B \-\-passes ' && ! $PMUCAL --man | grep -qF '.B \-\-runs '
+ok $? "calibrate --runs is --passes with one note, in neither --help nor the man page (exit $rc, $rc0): $(cat "$TMP/err" "$TMP/err0" | tr '\n' ' ')"
 # Progress: plain lines in a log, none under CI (the TAP says it all).
 env -u CI $PMUCAL validate --case 'walker size=4k' -e page-faults --label prog > /dev/null 2> "$TMP/log"
 CI=true $PMUCAL validate --case 'walker size=4k' -e page-faults --label prog > /dev/null 2> "$TMP/ci"

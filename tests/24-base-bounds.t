@@ -29,7 +29,7 @@ head -c $((300 * 1024 * 1024)) /dev/zero 2> /dev/null | tr '\0' 'x' > "$TMP/big"
     expect 2 "more than the 256 MiB" -- $PMUCAL run walker size=4k -e "$TMP/big"
 rm -f "$TMP/big"
 expect 2 "give a whole number from 1 to 1000000000" -- $PMUCAL run walker --iters 4611686018427387903
-expect 1 "a run lasts at most 0.5 s" -- $PMUCAL run walker size=64M -e page-faults --iters 1000000000
+expect 1 "a loop lasts at most 0.5 s" -- $PMUCAL run walker size=64M -e page-faults --iters 1000000000
 # The count suggested is one the case takes as given: bbexec's model is exact over pairs.
 expect 1 "give --iters [0-9]*[02468] or fewer" -- $PMUCAL run bbexec copy=16 sqrts=4 -e page-faults --iters 999999999
 expect 2 "give a whole number from 1 to 500" -- $PMUCAL run walker --target-ms 60000

@@ -194,7 +194,7 @@ wait $pid
 rc=$?
 kept=$(wc -l < "$d/measurements.ndjson")
 cp "$d/measurements.ndjson" "$TMP/cal-before.ndjson"
-l1_before=$(jq '.penalties[] | select(.name == "l1_hit") | .run_values[0]' "$d/penalties.json")
+l1_before=$(jq '.penalties[] | select(.name == "l1_hit") | .pass_values[0]' "$d/penalties.json")
 [ $rc -eq 143 ] && [ "$(jq -r .status "$d/manifest.json")" = interrupted ] && [ "$kept" -ge 1 ] && [ ! -e "$d/tables" ]
 ok $? "calibrate stopped by SIGTERM after $kept cases (exit $rc, no tables)"
 $PMUCAL calibrate --resume "$d" > "$TMP/cal2.tap" 2> "$TMP/cal2.err"
@@ -208,8 +208,8 @@ keys=$(jq -r '.key // empty' "$d/measurements.ndjson" | sort -u | wc -l)
 [ "$total" -eq "$keys" ] && [ "$total" -gt "$kept" ]
 ok $? "no calibrate case was measured twice: $total records, $keys distinct case keys ($kept kept)"
 is "$(head -n "$kept" "$d/measurements.ndjson" | md5sum)" "$(md5sum < "$TMP/cal-before.ndjson")" "the kept records are unchanged"
-is "$(jq '.penalties[] | select(.name == "l1_hit") | .run_values[0]' "$d/penalties.json")" "$l1_before" \
-    "l1_hit's first run, fitted from its kept record, is the figure of the interrupted run's"
+is "$(jq '.penalties[] | select(.name == "l1_hit") | .pass_values[0]' "$d/penalties.json")" "$l1_before" \
+    "l1_hit's first pass, fitted from its kept record, is the figure of the interrupted run's"
 refused() { # refused RUN PATTERN DESCRIPTION (calibrate)
     $PMUCAL calibrate --resume "$1" > /dev/null 2> "$TMP/ref.err"
     rc=$?
@@ -220,53 +220,58 @@ refused "$d" "it is complete: nothing to resume" "calibrate refuses a complete r
 cp -r "$(run_dir int)" "$TMP/v" && set_manifest "$TMP/v" '.status = "interrupted"'
 refused "$TMP/v" "made by 'pmucal validate', not 'pmucal calibrate'" "calibrate refuses a validate run"
 
-# The issue case a penalty shows (and checks whole against a published figure) is its median run's,
-# not its first: a first run a burst of load hit would fail a right figure. Run 0's issue record is
+# The issue case a penalty shows (and checks whole against a published figure) is its median pass's,
+# not its first: a first pass a burst of load hit would fail a right figure. Pass 0's issue record is
 # made half as long again, and the run fitted anew from its records.
-$PMUCAL calibrate --recipe store_forward_block --runs 3 --quick --no-curve --label median > /dev/null 2> "$TMP/med.err"
+$PMUCAL calibrate --recipe store_forward_block --passes 3 --quick --no-curve --label median > /dev/null 2> "$TMP/med.err"
 m=$(run_dir median)
 set_manifest "$m" '.status = "interrupted"'
-# Every run clean (whatever the machine did): the shared-core rule below is not what this checks.
+# Every pass clean (whatever the machine did): the shared-core rule below is not what this checks.
 jq -c '.cycles.windows.clock_split = 0 | .noise.noisy = false |
        if (.key | test("^stlf variant=block[|][^|]*[|]0$")) then .cycles.per_iter |= map(. * 1.5) else . end' \
     "$m/measurements.ndjson" > "$TMP/med.ndjson" && cp "$TMP/med.ndjson" "$m/measurements.ndjson"
 $PMUCAL calibrate --resume "$m" > "$TMP/med.tap" 2> "$TMP/med2.err"
 shown=$(jq '.penalties[0].issue.cycles_per_iter' "$m/penalties.json")
-jq -e --argjson s "$shown" '.penalties[0] as $p | ($p.run_values | sort | .[1]) as $mid |
-        ([$p.run_values | to_entries[] | select(.value == $mid) | .key][0]) as $r |
-        $p.run_values[0] > $mid and $r != 0 and $s != null' "$m/penalties.json" > /dev/null &&
+jq -e --argjson s "$shown" '.penalties[0] as $p | ($p.pass_values | sort | .[1]) as $mid |
+        ([$p.pass_values | to_entries[] | select(.value == $mid) | .key][0]) as $r |
+        $p.pass_values[0] > $mid and $r != 0 and $s != null' "$m/penalties.json" > /dev/null &&
     [ "$(jq -r --argjson s "$shown" 'select(.key | test("^stlf variant=block[|][^|]*[|][12]$")) | .cycles.per_iter |
           sort | .[length / 2 | floor] | . == $s' "$m/measurements.ndjson" | grep -c true)" -eq 1 ]
-ok $? "a penalty shows its median run's issue case ($shown cycles an iteration), not run 0's made long: $(jq -c '.penalties[0] | {run_values, status}' "$m/penalties.json") $(head -c 300 "$TMP/med2.err")"
+ok $? "a penalty shows its median pass's issue case ($shown cycles an iteration), not pass 0's made long: $(jq -c '.penalties[0] | {pass_values, status}' "$m/penalties.json") $(head -c 300 "$TMP/med2.err")"
 
-# A run whose case did not have the core to itself is left out of the figure: its clock references
+# A pass whose case did not have the core to itself is left out of the figure: its clock references
 # read 2.5% apart (one chain slowed), or its windows outlast a scheduler slice while its
-# counted runs were switched out. Four runs: run 0 shared and made long, three clean needed.
-shared() { # shared NAME JQ-EDIT-OF-RUN-0's-ISSUE-RECORD REASON
-    $PMUCAL calibrate --recipe l2_hit --runs 4 --quick --no-curve --label "$1" > /dev/null 2> "$TMP/sh.err"
+# counted loops were switched out. Four passes: pass 0 shared and made long, three clean needed.
+shared() { # shared NAME JQ-EDIT-OF-PASS-0's-ISSUE-RECORD REASON
+    $PMUCAL calibrate --recipe l2_hit --passes 4 --quick --no-curve --label "$1" > /dev/null 2> "$TMP/sh.err"
     s=$(run_dir "$1")
     set_manifest "$s" '.status = "interrupted"'
     jq -c "if (.key | test(\"^walker size=L2[|][^|]*[|]0\$\")) then .cycles.per_iter |= map(. * 1.5) | $2 else . end" \
         "$s/measurements.ndjson" > "$TMP/sh.ndjson" && cp "$TMP/sh.ndjson" "$s/measurements.ndjson"
-    # Runs 1-3 clean, whatever the machine did while they ran.
+    # Passes 1-3 clean, whatever the machine did while they ran.
     jq -c 'if (.key | test("[|][123]$")) then .cycles.windows.clock_split = 0 | .noise.noisy = false else . end' \
         "$s/measurements.ndjson" > "$TMP/sh.ndjson" && cp "$TMP/sh.ndjson" "$s/measurements.ndjson"
     $PMUCAL calibrate --resume "$s" > /dev/null 2> "$TMP/sh2.err"
-    jq -e '.penalties[0] | .run_shared == [true, false, false, false] and .runs_shared == 1 and
-           .run_values[0] > .run_values[1] * 1.3 and .cycles < .run_values[0] * 0.8' "$s/penalties.json" > /dev/null &&
+    jq -e '.penalties[0] | .pass_shared == [true, false, false, false] and .passes_shared == 1 and
+           .pass_values[0] > .pass_values[1] * 1.3 and .cycles < .pass_values[0] * 0.8' "$s/penalties.json" > /dev/null &&
         "$PMUCAL" calibrate --resume "$s" 2>&1 | grep -q "complete"
-    ok $? "$3: run 0 is left out of l2_hit: $(jq -c '.penalties[0] | {run_values, run_shared, cycles, status}' "$s/penalties.json") $(head -c 300 "$TMP/sh2.err")"
+    ok $? "$3: pass 0 is left out of l2_hit: $(jq -c '.penalties[0] | {pass_values, pass_shared, cycles, status}' "$s/penalties.json") $(head -c 300 "$TMP/sh2.err")"
 }
 shared shared-core '.cycles.windows.clock_split = 0.025' "clock references 2.5% apart"
 shared shared-cpu '.cycles.windows.iters = 100000000 | .noise.noisy = true' "windows longer than a slice, switched out in every attempt"
-# Three runs with one shared leave two clean: not enough to publish.
+# Three passes with one shared leave two clean: not enough to publish. This one is given as --runs,
+# the old spelling of --passes: taken, with one note, and none when the run is resumed (the
+# manifest's command line is the run's, not typed).
 $PMUCAL calibrate --recipe l2_hit --runs 3 --quick --no-curve --label three > /dev/null 2> "$TMP/sh.err"
 s=$(run_dir three)
+[ "$(grep -c 'runs is now --passes' "$TMP/sh.err")" -eq 1 ] && jq -e '.passes == 3' "$s/penalties.json" > /dev/null &&
+    jq -e '.passes == 3' "$s/manifest.json" > /dev/null
+ok $? "--runs 3 is --passes 3, with one note: $(grep 'runs' "$TMP/sh.err" | head -n 2 | tr '\n' ' ') passes $(jq .passes "$s/penalties.json")"
 set_manifest "$s" '.status = "interrupted"'
 jq -c 'if (.key | test("^walker size=L2[|][^|]*[|]0$")) then .cycles.windows.clock_split = 0.025 else . end' "$s/measurements.ndjson" \
     > "$TMP/sh.ndjson" && cp "$TMP/sh.ndjson" "$s/measurements.ndjson"
 $PMUCAL calibrate --resume "$s" > /dev/null 2> "$TMP/sh2.err"
-jq -e '.penalties[0] | .status == "unstable" and (.reason | test("the core was not its own in [1-3] of 3 runs, 3 clean runs needed: walker size=L2.*read 2.5% apart"))' \
-    "$s/penalties.json" > /dev/null
-ok $? "a penalty with two clean runs of three is unstable, and says which case shared the core: $(jq -r '.penalties[0].reason' "$s/penalties.json" | head -c 300)"
+jq -e '.penalties[0] | .status == "unstable" and (.reason | test("the core was not its own in [1-3] of 3 passes, 3 clean passes needed: walker size=L2.*read 2.5% apart"))' \
+    "$s/penalties.json" > /dev/null && ! grep -q 'is now --passes' "$TMP/sh2.err"
+ok $? "a penalty with two clean passes of three is unstable, and says which case shared the core (no note on resuming): $(jq -r '.penalties[0].reason' "$s/penalties.json" | head -c 300)"
 done_testing

@@ -25,20 +25,20 @@ ok $? "every ok penalty is positive and clear of zero: $(jq -r '[.penalties[] | 
 jq -e '[.penalties[] | select(.status == "not_ok")] | all(.reason | length > 0)' "$dir/penalties.json" > /dev/null &&
     ! grep -E "^#define PMUCAL_($(jq -r '[.penalties[] | select(.status != "ok") | .name | ascii_upcase] | join("|")' "$dir/penalties.json"))_CYCLES" "$dir/tables/penalties.h"
 ok $? "penalties not ok, unstable or skipped are no constant in the header; not ok ones say why ($(jq '[.penalties[] | select(.status == "not_ok")] | length' "$dir/penalties.json") not ok)"
-# Independent runs (--quick: 2): a measured penalty is the median of its runs, ok only when they
+# Independent passes (--quick: 2): a measured penalty is the median of its passes, ok only when they
 # agree within 2% (both within 1% of their median) and both had the core to themselves, each
-# run's cases kept as records of their own.
-jq -e '.runs == 2 and ([.penalties[] | select(.status == "ok" or .status == "unstable")] | length > 0) and
+# pass's cases kept as records of their own.
+jq -e '.passes == 2 and ([.penalties[] | select(.status == "ok" or .status == "unstable")] | length > 0) and
        all(.penalties[] | select(.status == "ok" or .status == "unstable");
-           .runs == 2 and (.run_values | length) == 2 and .run_spread >= 0 and (.run_shared | length) == 2 and
-           .runs_shared == ([.run_shared[] | select(.)] | length)) and
-       all(.penalties[] | select(.status == "ok"); .run_spread <= 0.02 and .runs_agreeing == 2 and .runs_shared == 0) and
-       all(.penalties[] | select(.status == "unstable" and .run_spread > 0.02);
-           .reason | test("run-to-run spread|the core was not its own"))' \
+           .passes == 2 and (.pass_values | length) == 2 and .pass_spread >= 0 and (.pass_shared | length) == 2 and
+           .passes_shared == ([.pass_shared[] | select(.)] | length)) and
+       all(.penalties[] | select(.status == "ok"); .pass_spread <= 0.02 and .passes_agreeing == 2 and .passes_shared == 0) and
+       all(.penalties[] | select(.status == "unstable" and .pass_spread > 0.02);
+           .reason | test("pass-to-pass spread|the core was not its own"))' \
     "$dir/penalties.json" > /dev/null &&
     [ "$(jq -r .key "$dir/measurements.ndjson" | sort | uniq -d | wc -l)" -eq 0 ] &&
-    grep -q '^pmucal: run 2 of 2: [0-9]* recipes measured again' "$TMP/c.err"
-ok $? "every measured penalty is the median of 2 runs, ok only within 2% of each other, each case a record of its own: $(jq -r '[.penalties[] | select(.status != "skip") | "\(.name) \(.run_values | map(. * 100 | round / 100))"] | .[0:4] | join(", ")' "$dir/penalties.json")"
+    grep -q '^pmucal: pass 2 of 2: [0-9]* recipes measured again' "$TMP/c.err"
+ok $? "every measured penalty is the median of 2 passes, ok only within 2% of each other, each case a record of its own: $(jq -r '[.penalties[] | select(.status != "skip") | "\(.name) \(.pass_values | map(. * 100 | round / 100))"] | .[0:4] | join(", ")' "$dir/penalties.json")"
 n_tap=$(grep -c -- '- penalty \|# SKIP' "$dir/validate.tap")
 [ "$n_tap" -ge "$nrec" ]; ok $? "validate.tap has a verdict per penalty ($n_tap lines for $nrec recipes)"
 # An unstable penalty is 'not ok ... # TODO': a TODO fails nothing (TAP), so it is not counted.
@@ -56,6 +56,25 @@ find "$dir" -type f -exec md5sum {} + | sort | cmp -s - "$TMP/before.md5" &&
     [ -s "$TMP/stored.v" ] && cmp -s "$TMP/stored.v" "$TMP/replayed.v" && [ $rrc -eq $rc ] &&
     grep -q '^# summary: .* 0 verdicts differ from the stored ones$' "$TMP/replay.out"
 ok $? "replay of the calibration just made gives its $(wc -l < "$TMP/stored.v" | tr -d ' ') verdict lines again, exit $rrc (calibrate's $rc), nothing written: $(diff "$TMP/stored.v" "$TMP/replayed.v" | head -n 4 | tr '\n#' ' %') $(tail -n 1 "$TMP/replay.out" | tr '#' '%') $(head -c 300 "$TMP/replay.err")"
+# A run folder of a pmucal before passes were named ("runs", "run_values", ... in penalties.json and
+# the manifest) is replayed as it was made: each penalty fitted from as many passes as it had. The
+# table replay prints (each figure and its interval, the median and range of the passes) is the
+# same as for the folder as written; a folder with neither key would be fitted from one pass.
+old_keys='with_entries(.key |= ({"passes": "runs", "pass_values": "run_values", "pass_shared": "run_shared",
+          "passes_shared": "runs_shared", "pass_spread": "run_spread", "passes_agreeing": "runs_agreeing"}[.] // .))'
+table_lines() { grep -E '^# [a-z0-9_]+ +(core|memory) ' "$1"; }
+cp -R "$dir" "$TMP/old" && cp -R "$dir" "$TMP/nokey"
+jq "$old_keys | .penalties |= map($old_keys)" "$dir/penalties.json" > "$TMP/old/penalties.json" &&
+    jq "$old_keys" "$dir/manifest.json" > "$TMP/old/manifest.json" &&
+    jq 'del(.passes) | .penalties |= map(del(.passes))' "$dir/penalties.json" > "$TMP/nokey/penalties.json"
+$PMUCAL replay "$TMP/old" > "$TMP/replay-old.out" 2> "$TMP/replay-old.err"
+$PMUCAL replay "$TMP/nokey" > "$TMP/replay-nokey.out" 2> /dev/null
+table_lines "$TMP/replay.out" > "$TMP/table.new"
+table_lines "$TMP/replay-old.out" > "$TMP/table.old"
+table_lines "$TMP/replay-nokey.out" > "$TMP/table.nokey"
+jq -e '.runs == 2 and .passes == null and all(.penalties[]; .runs != null and .passes == null)' "$TMP/old/penalties.json" > /dev/null &&
+    [ -s "$TMP/table.new" ] && cmp -s "$TMP/table.new" "$TMP/table.old" && ! cmp -s "$TMP/table.new" "$TMP/table.nokey"
+ok $? "a folder with the old key 'runs' replays with its passes: the same $(wc -l < "$TMP/table.new" | tr -d ' ') table lines (one pass each without the key: $(diff "$TMP/table.new" "$TMP/table.nokey" | grep -c '^>') differ) $(diff "$TMP/table.new" "$TMP/table.old" | head -n 2 | tr '\n#' ' %') $(head -c 200 "$TMP/replay-old.err")"
 # A changed record is seen: l1_hit's repetitions doubled give another figure, and the line differs.
 cp -R "$dir" "$TMP/changed"
 jq -c 'if (.key | split("|")[0]) == "walker size=L1" then .cycles.per_iter |= map(. * 2) | .cycles.stats.median *= 2 else . end' \
@@ -165,17 +184,17 @@ else
     skip "curve.svg" "gnuplot not installed"
 fi
 
-# Where l3_hit had all its runs, mixwalk follows its last L3 case; where it had none (this VM's L3
+# Where l3_hit had all its passes, mixwalk follows its last L3 case; where it had none (this VM's L3
 # left out under load: no L3 case), the closure is a SKIP that needs it and mixwalk is not measured.
 order=$(jq -s -c '[.[].case] | [index("mixwalk"), rindex("walker size=L3")]' "$dir/measurements.ndjson")
-l3_runs=$(jq '.penalties[] | select(.name == "l3_hit") | .runs' "$dir/penalties.json")
-if [ "$l3_runs" = 2 ]; then
+l3_passes=$(jq '.penalties[] | select(.name == "l3_hit") | .passes' "$dir/penalties.json")
+if [ "$l3_passes" = 2 ]; then
     jq -n -e --argjson o "$order" '$o[0] != null and $o[0] == $o[1] + 1' > /dev/null
 else
     jq -n -e --argjson o "$order" '$o[0] == null' > /dev/null &&
         grep -q "^ok [0-9]* - closure: mixwalk predicted from calibrated latencies # SKIP needs an ok l3_hit" "$dir/validate.tap"
 fi
-ok $? "the closure's mixwalk is measured right after the last L3 case it is predicted from (l3_hit runs $l3_runs, records $order)"
+ok $? "the closure's mixwalk is measured right after the last L3 case it is predicted from (l3_hit passes $l3_passes, records $order)"
 
 # Closure: its verdict follows from its own figures (ok within the tolerance; a TODO only when the
 # figures' noise is wider than the tolerance; not ok otherwise), the same in the TAP line and in

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Generated code: objdump decodes exactly the intended instructions (golden sequences on small
-# sizes, and the emitter's listing agrees line by line); a 64 MiB ifetch kernel is generated
+# sizes, and the assembler's listing agrees line by line); a 64 MiB ifetch kernel is generated
 # and its time reported (how fast: scripts/bench-generators.sh); gen's errors name the input and the fix.
 . "$(dirname "$0")/lib.sh"
 

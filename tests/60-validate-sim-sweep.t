@@ -99,7 +99,7 @@ done < "$TMP/found.rows"
 # where sim's 10000 would read the part they walk.
 iters=$(jq -r 'select(.case | startswith("walker size=814776")) | .iters' "$PMUCAL_RESULTS"/*-found/measurements.ndjson | head -n 1)
 [ -n "$iters" ] && [ $((iters % 101847)) -eq 0 ]
-ok $? "a ring whose misses bunch up is measured over whole laps: $iters iterations a run (a lap is 101847)"
+ok $? "a ring whose misses bunch up is measured over whole laps: $iters iterations a loop (a lap is 101847)"
 on_this_machine
 
 # Seeded model defects, one region each: the sweep finds every one, in its region only.

@@ -103,9 +103,9 @@ EOT
     esac
     # A huge-page fault that waited for compaction on a busy machine makes the pilot's estimate
     # long, and run refuses the 512 iterations (a run is at most 0.5 s): no count to check then.
-    # (Either message: "--iters N would make one measured run last about", or, when even one whole
-    # period of 512 is too long, "even 512 iterations ... would make one measured run longer".)
-    if [ ! -s "$TMP/huge4.json" ] && grep -Eq 'would make one measured run (last about|longer)' "$TMP/huge4.err"; then
+    # (Either message: "--iters N would make one measured loop last about", or, when even one whole
+    # period of 512 is too long, "even 512 iterations ... would make one measured loop longer".)
+    if [ ! -s "$TMP/huge4.json" ] && grep -Eq 'would make one measured loop (last about|longer)' "$TMP/huge4.err"; then
         skip "walker phase=touch threads=2 --iters 4 on huge pages" "$(grep -m1 'would make' "$TMP/huge4.err" | tr '#' '%')"
     else
         is "$(jq -r '"\(.iters) \(.events[] | select(.name == "page-faults") | .stats.median)"' "$TMP/huge4.json" 2> /dev/null)" "$want" \

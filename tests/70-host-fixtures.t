@@ -137,7 +137,7 @@ while IFS='|' read -r host table model; do
     n=$(grep -vc '^#' "$TMP/$host.events")
     [ $rc -eq 0 ] && grep -q "^# source: .*/eventdata/$table" "$TMP/$host.events" && [ "$n" -ge 100 ]
     ok $? "$host (line $line): events from $table by its CPUID (exit $rc, $n events: $(grep -m1 '^# source' "$TMP/$host.events" | cut -c1-120))"
-    got=$($PMUCAL calibrate --recipe div64_latency --no-curve --runs 1 -r 3 --out "$TMP/cal-$host" 2> /dev/null |
+    got=$($PMUCAL calibrate --recipe div64_latency --no-curve --passes 1 -r 3 --out "$TMP/cal-$host" 2> /dev/null |
           sed -n 's/^# references: \([a-z0-9]*\);.*/\1/p; s/^# references: none for this CPU model.*/-/p')
     is "$got" "$model" "$host (line $line): a calibration takes the model $model's references"
 done <<'CPUIDS'
@@ -150,7 +150,7 @@ on_this_machine
 unset LIBPFM_DISABLED_PMUS
 # A guest whose CPUID model number is not its core's (6-A7 here, with a Golden Cove-family core):
 # --model names the figures that apply, and the run says it was given.
-got=$($PMUCAL calibrate --recipe div64_latency --no-curve --runs 1 -r 3 --model emeraldrapids --out "$TMP/cal-model" 2> /dev/null |
+got=$($PMUCAL calibrate --recipe div64_latency --no-curve --passes 1 -r 3 --model emeraldrapids --out "$TMP/cal-model" 2> /dev/null |
       sed -n 's/^# references: \([a-z0-9]*\);.*/\1/p')
 given=$(jq -r '.cpu_model_given' "$TMP"/cal-model/*/penalties.json 2> /dev/null)
 [ "$got" = emeraldrapids ] && [ "$given" = true ]

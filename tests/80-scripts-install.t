@@ -62,6 +62,8 @@ is "$(complete_words run walk)" "walker" "completion: a kernel name"
 is "$(complete_words run walker siz)" "size=" "completion: a kernel's parameter"
 is "$(complete_words validate --group)" "--group-size" "completion: a command's option"
 is "$(complete_words validate -e page-f)" "page-faults" "completion: an event name"
+is "$(complete_words calibrate --pas) $(complete_words calibrate --run)" "--passes " \
+    "completion: calibrate's --passes, never its old spelling --runs"
 
 echo mine > "$data/my-notes.txt"
 echo '[]' > "$data/eventdata/amd/amdzen5/mine.json"

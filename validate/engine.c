@@ -422,7 +422,7 @@ int engine_case(struct engine *e, struct case_ *c, struct event_spec *events, in
         c->kernel->teardown(c);
         return MEASURE_INTERRUPTED;
     }
-    const struct emit *code = rc == KERNEL_OK && c->kernel->code ? c->kernel->code(c) : NULL;
+    const struct assembler *code = rc == KERNEL_OK && c->kernel->code ? c->kernel->code(c) : NULL;
     if (code && e->src->max_code_bytes && code->len > e->src->max_code_bytes) {
         snprintf(c->skip, sizeof(c->skip), "%s of generated code is more than the %s source runs in reasonable time "
                  "(%s); measure it with another source", fmt_size(code->len), e->src->name,

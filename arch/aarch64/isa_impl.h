@@ -2,7 +2,7 @@
  * arch/isa.h only. */
 #ifndef PMUCAL_A64_ISA_IMPL_H
 #define PMUCAL_A64_ISA_IMPL_H
-#include "arch/aarch64/a64_emit.h"
+#include "arch/aarch64/a64_asm.h"
 #include "arch/caches.h"
 #include "arch/tlbs.h"
 #include "arch/aarch64/cpu.h"

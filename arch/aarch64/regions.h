@@ -1,10 +1,10 @@
 /* The inline-asm regions of the hand-written kernels (microkernels/), AArch64's text. Each macro
- * is one asm statement, expanded in the kernel's run function, so the measured code is the
+ * is one asm statement, expanded in the kernel's loop function, so the measured code is the
  * kernel's own (no call) and the compiler allocates its registers there. Beside each region,
  * the instructions it retires, for the kernels' models (every A64 instruction retires as one).
  *
  * The exact loop, ISA_EXACT_LOOP, runs "b test; body; test: subs n,n,#1; b.hs body", so
- * run(n) - run(0) is n bodies and n taken branches exactly (subs leaves C set while n did not
+ * loop(n) - loop(0) is n bodies and n taken branches exactly (subs leaves C set while n did not
  * borrow, as x86's sub leaves carry clear). */
 #ifndef PMUCAL_A64_REGIONS_H
 #define PMUCAL_A64_REGIONS_H

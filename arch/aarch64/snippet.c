@@ -270,46 +270,46 @@ uintptr_t isa_snippet_fault_pc(const void *ucontext)
     return (uintptr_t)((const ucontext_t *)ucontext)->uc_mcontext.pc;
 }
 
-static void word_insn(struct emit *e, uint32_t w, const char *fmt, int a, int b, int c)
+static void word_insn(struct assembler *as, uint32_t w, const char *fmt, int a, int b, int c)
 {
-    size_t s = e->len;
+    size_t s = as->len;
     uint8_t bytes[4] = {(uint8_t)w, (uint8_t)(w >> 8), (uint8_t)(w >> 16), (uint8_t)(w >> 24)};
-    emit_put(e, bytes, 4);
-    emit_insn(e, s, -1, fmt, a, b, c);
+    asm_put(as, bytes, 4);
+    asm_insn(as, s, -1, fmt, a, b, c);
 }
 
-void isa_snippet_prologue(struct emit *e)
+void isa_snippet_prologue(struct assembler *as)
 {
-    emit_comment(e, "prologue: keep the caller's registers, then every register from the block at x1");
-    emit_push_lr(e);
+    asm_comment(as, "prologue: keep the caller's registers, then every register from the block at x1");
+    a64_asm_push_lr(as);
     for (int r = 19; r < 29; r += 2)
-        word_insn(e, 0xa9bf0000u | (uint32_t)(r + 1) << 10 | 31u << 5 | (uint32_t)r, "stp x%d, x%d, [sp, #-16]!%.0d", r,
+        word_insn(as, 0xa9bf0000u | (uint32_t)(r + 1) << 10 | 31u << 5 | (uint32_t)r, "stp x%d, x%d, [sp, #-16]!%.0d", r,
                   r + 1, 0);
     for (int d = 8; d < 16; d += 2)
-        word_insn(e, 0x6dbf0000u | (uint32_t)(d + 1) << 10 | 31u << 5 | (uint32_t)d, "stp d%d, d%d, [sp, #-16]!%.0d", d,
+        word_insn(as, 0x6dbf0000u | (uint32_t)(d + 1) << 10 | 31u << 5 | (uint32_t)d, "stp d%d, d%d, [sp, #-16]!%.0d", d,
                   d + 1, 0);
     for (int v = 0; v < 32; v++)
-        word_insn(e, 0xfd400000u | (uint32_t)(VEC0 + v) << 10 | 1u << 5 | (uint32_t)v, "ldr d%d, [x1, #%d]%.0d", v,
+        word_insn(as, 0xfd400000u | (uint32_t)(VEC0 + v) << 10 | 1u << 5 | (uint32_t)v, "ldr d%d, [x1, #%d]%.0d", v,
                   8 * (VEC0 + v), 0);
     for (int r = 2; r < 29; r++)
         if (r != 18)
-            emit_ldr(e, (enum reg)r, X1, 8u * (unsigned)r);
-    emit_ldr(e, X1, X1, 8);
+            a64_asm_ldr(as, (enum reg)r, X1, 8u * (unsigned)r);
+    a64_asm_ldr(as, X1, X1, 8);
 }
 
-void isa_snippet_epilogue(struct emit *e)
+void isa_snippet_epilogue(struct assembler *as)
 {
     for (int d = 14; d >= 8; d -= 2)
-        word_insn(e, 0x6cc10000u | (uint32_t)(d + 1) << 10 | 31u << 5 | (uint32_t)d, "ldp d%d, d%d, [sp], #16%.0d", d,
+        word_insn(as, 0x6cc10000u | (uint32_t)(d + 1) << 10 | 31u << 5 | (uint32_t)d, "ldp d%d, d%d, [sp], #16%.0d", d,
                   d + 1, 0);
     for (int r = 27; r >= 19; r -= 2)
-        word_insn(e, 0xa8c10000u | (uint32_t)(r + 1) << 10 | 31u << 5 | (uint32_t)r, "ldp x%d, x%d, [sp], #16%.0d", r,
+        word_insn(as, 0xa8c10000u | (uint32_t)(r + 1) << 10 | 31u << 5 | (uint32_t)r, "ldp x%d, x%d, [sp], #16%.0d", r,
                   r + 1, 0);
-    emit_pop_lr(e);
-    emit_ret(e);
+    a64_asm_pop_lr(as);
+    asm_ret(as);
 }
 
-void isa_snippet_jump(struct emit *e, int label)
+void isa_snippet_jump(struct assembler *as, int label)
 {
-    emit_b(e, label);
+    a64_asm_b(as, label);
 }

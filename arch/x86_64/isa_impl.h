@@ -7,7 +7,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/regions.h"
 #include "arch/x86_64/ticks.h"
-#include "arch/x86_64/x86_emit.h"
+#include "arch/x86_64/x86_asm.h"
 
 /* The ISA's name in messages. */
 #define ISA_NAME "x86-64"

@@ -1,10 +1,10 @@
 /* The inline-asm regions of the hand-written kernels (microkernels/), x86-64's text. Each macro
- * is one asm statement, expanded in the kernel's run function, so the measured code is the
+ * is one asm statement, expanded in the kernel's loop function, so the measured code is the
  * kernel's own (no call) and the compiler allocates its registers there. Beside each region,
  * the instructions it retires, for the kernels' models.
  *
  * The exact loop, ISA_EXACT_LOOP, runs "jmp test; body; test: sub $1,n; jnc body", so
- * run(n) - run(0) is n bodies and n taken branches exactly. */
+ * loop(n) - loop(0) is n bodies and n taken branches exactly. */
 #ifndef PMUCAL_X86_REGIONS_H
 #define PMUCAL_X86_REGIONS_H
 

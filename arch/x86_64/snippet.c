@@ -419,29 +419,29 @@ int isa_snippet_decode(const char *obj, const uint8_t *bytes, size_t len, struct
 /* Callee-saved: the caller keeps them. */
 static const enum reg saved[] = {RBX, RBP, R12, R13, R14, R15};
 
-void isa_snippet_prologue(struct emit *e)
+void isa_snippet_prologue(struct assembler *as)
 {
-    emit_comment(e, "prologue: keep the caller's registers, then every register from the block at %%rsi");
+    asm_comment(as, "prologue: keep the caller's registers, then every register from the block at %%rsi");
     for (size_t i = 0; i < ARRAY_SIZE(saved); i++)
-        emit_push(e, saved[i]);
+        x86_asm_push(as, saved[i]);
     for (int v = 0; v < 16; v++) {
-        emit_load(e, RAX, RSI, 8 * (VEC0 + v));
-        emit_movq_to_xmm(e, v, RAX);
+        x86_asm_load(as, RAX, RSI, 8 * (VEC0 + v));
+        x86_asm_movq_to_xmm(as, v, RAX);
     }
     for (int r = 0; r < 16; r++)
         if (r != RSP && r != RDI && r != RSI)
-            emit_load(e, (enum reg)r, RSI, 8 * r);
-    emit_load(e, RSI, RSI, 8 * RSI);
+            x86_asm_load(as, (enum reg)r, RSI, 8 * r);
+    x86_asm_load(as, RSI, RSI, 8 * RSI);
 }
 
-void isa_snippet_epilogue(struct emit *e)
+void isa_snippet_epilogue(struct assembler *as)
 {
     for (size_t i = ARRAY_SIZE(saved); i-- > 0;)
-        emit_pop(e, saved[i]);
-    emit_ret(e);
+        x86_asm_pop(as, saved[i]);
+    asm_ret(as);
 }
 
-void isa_snippet_jump(struct emit *e, int label)
+void isa_snippet_jump(struct assembler *as, int label)
 {
-    emit_jmp(e, label, REL32);
+    x86_asm_jmp(as, label, REL32);
 }

@@ -23,7 +23,7 @@ static int skip_setup(struct case_ *c)
     return KERNEL_SKIP;
 }
 
-static void never_run(struct case_ *c, uint64_t iters)
+static void never_loop(struct case_ *c, uint64_t iters)
 {
     (void)c, (void)iters;
 }
@@ -48,7 +48,7 @@ __attribute__((constructor)) static void register_not_ported(void)
             .summary = "not on AArch64 yet (every case is a SKIP saying why)",
             .params = no_params,
             .setup = skip_setup,
-            .run = never_run,
+            .loop = never_loop,
             .model = no_model,
             .teardown = no_teardown,
             .matrix = one_case,

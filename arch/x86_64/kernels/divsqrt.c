@@ -51,7 +51,7 @@ static int divsqrt_setup(struct case_ *c)
  * ISSUE_OPS ops per iteration the throughput bodies are 8 ops repeated ISSUE_OPS/8 times. */
 #define LOOP_HEAD8 "jmp 2f\n\t.p2align 6\n1:\n\t.rept " ISSUE_OPS_S "/8\n\t"
 
-static void divsqrt_run(struct case_ *c, uint64_t iters)
+static void divsqrt_loop(struct case_ *c, uint64_t iters)
 {
     const struct divsqrt *s = c->priv;
     uint64_t n = iters;
@@ -133,7 +133,7 @@ static const struct kernel divsqrt_kernel = {
     .summary = "integer and FP divide, FP square root: dependent chains (latency) and independent ops (throughput)",
     .params = divsqrt_params,
     .setup = divsqrt_setup,
-    .run = divsqrt_run,
+    .loop = divsqrt_loop,
     .model = divsqrt_model,
     .teardown = divsqrt_teardown,
     .matrix = divsqrt_matrix,

@@ -49,7 +49,7 @@ typedef void (*flop_loop)(uint64_t n, const void *one, const void *half);
 #define INIT_X INIT("movups", "movaps", "xmm")
 #define INIT_Y INIT("vmovups", "vmovaps", "ymm")
 #define INIT_Z INIT("vmovups", "vmovaps", "zmm")
-/* The exact loop's shape (ISA_EXACT_LOOP): run(n) - run(0) is n bodies and n loop tests. */
+/* The exact loop's shape (ISA_EXACT_LOOP): loop(n) - loop(0) is n bodies and n loop tests. */
 #define FLOPFN(NAME, INITS, BODY, FINI)                                                               \
     static void NAME(uint64_t n, const void *one, const void *half)                                  \
     {                                                                                                 \
@@ -160,7 +160,7 @@ static int flops_setup(struct case_ *c)
     return KERNEL_OK;
 }
 
-static void flops_run(struct case_ *c, uint64_t iters)
+static void flops_loop(struct case_ *c, uint64_t iters)
 {
     struct flops *f = c->priv;
     if (f->team)
@@ -208,7 +208,7 @@ static const struct kernel flops_kernel = {
     .summary = "peak FP throughput (and latency) by width and precision: FMA, add, mul; exact FP-operation counts",
     .params = flops_params,
     .setup = flops_setup,
-    .run = flops_run,
+    .loop = flops_loop,
     .model = flops_model,
     .teardown = flops_teardown,
     .matrix = flops_matrix,

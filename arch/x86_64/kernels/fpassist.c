@@ -41,7 +41,7 @@ static int fpassist_setup(struct case_ *c)
     return KERNEL_OK;
 }
 
-static void fpassist_run(struct case_ *c, uint64_t iters)
+static void fpassist_loop(struct case_ *c, uint64_t iters)
 {
     struct fpassist *s = c->priv;
     uint64_t n = iters;
@@ -85,7 +85,7 @@ static const struct kernel fpassist_kernel = {
     .summary = "FP multiply/add chains on denormal vs normal operands, with DAZ/FTZ off or on",
     .params = fpassist_params,
     .setup = fpassist_setup,
-    .run = fpassist_run,
+    .loop = fpassist_loop,
     .model = fpassist_model,
     .teardown = fpassist_teardown,
     .matrix = fpassist_matrix,

@@ -1,6 +1,6 @@
-/* The emitter's bytes, decoded by objdump (binutils), are exactly the intended instructions, and
- * the emitter's own listing says the same; code is never writable and executable at once. */
-#include "arch/x86_64/x86_emit.h"
+/* The assembler's bytes, decoded by objdump (binutils), are exactly the intended instructions, and
+ * the assembler's own listing says the same; code is never writable and executable at once. */
+#include "arch/x86_64/x86_asm.h"
 #include "tap.h"
 #include <ctype.h>
 #include <stdbool.h>
@@ -88,41 +88,41 @@ static const struct row {
 };
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
 
-static void emit_row(struct emit *e, const struct row *r)
+static void assemble_row(struct assembler *as, const struct row *r)
 {
     int self = -1;
     if (r->op >= JMP8 && r->op <= CALL) {
-        self = emit_label(e);
-        emit_bind(e, self);
+        self = asm_label(as);
+        asm_bind(as, self);
     }
     switch (r->op) {
-    case MOVABS: emit_movabs(e, r->a, (uint64_t)r->imm); break;
-    case NOP: emit_nop(e, r->a); break;
-    case JMP8: emit_jmp(e, self, REL8); break;
-    case JMP32: emit_jmp(e, self, REL32); break;
-    case JCC8: emit_jcc(e, r->a, self, REL8); break;
-    case JCC32: emit_jcc(e, r->a, self, REL32); break;
-    case CALL: emit_call(e, self); break;
-    case RET: emit_ret(e); break;
-    case CALLR: emit_call_reg(e, r->a); break;
-    case JMPR: emit_jmp_reg(e, r->a); break;
-    case JMPM: emit_jmp_mem(e, r->a, (int32_t)r->imm); break;
-    case CALLM: emit_call_mem(e, r->a, (int32_t)r->imm); break;
-    case ADDI: emit_add_imm(e, r->a, (int32_t)r->imm); break;
-    case SUBI: emit_sub_imm(e, r->a, (int32_t)r->imm); break;
-    case CMPI: emit_cmp_imm(e, r->a, (int32_t)r->imm); break;
-    case ANDI: emit_and_imm(e, r->a, (int32_t)r->imm); break;
-    case ADDR: emit_add_reg(e, r->a, r->b); break;
-    case SUBR: emit_sub_reg(e, r->a, r->b); break;
-    case CMPR: emit_cmp_reg(e, r->a, r->b); break;
-    case MOVR: emit_mov_reg(e, r->a, r->b); break;
-    case DEC: emit_dec(e, r->a); break;
-    case SHL: emit_shl_imm(e, r->a, (int)r->imm); break;
-    case BT: emit_bt_imm(e, r->a, (int)r->imm); break;
-    case LOAD: emit_load(e, r->a, r->b, (int32_t)r->imm); break;
-    case STORE: emit_store(e, r->a, r->b, (int32_t)r->imm); break;
-    case MOVQX: emit_movq_to_xmm(e, r->a, r->b); break;
-    case SQRT: emit_sqrtsd(e, r->a, r->b); break;
+    case MOVABS: x86_asm_movabs(as, r->a, (uint64_t)r->imm); break;
+    case NOP: x86_asm_nop(as, r->a); break;
+    case JMP8: x86_asm_jmp(as, self, REL8); break;
+    case JMP32: x86_asm_jmp(as, self, REL32); break;
+    case JCC8: x86_asm_jcc(as, r->a, self, REL8); break;
+    case JCC32: x86_asm_jcc(as, r->a, self, REL32); break;
+    case CALL: x86_asm_call(as, self); break;
+    case RET: asm_ret(as); break;
+    case CALLR: x86_asm_call_reg(as, r->a); break;
+    case JMPR: x86_asm_jmp_reg(as, r->a); break;
+    case JMPM: x86_asm_jmp_mem(as, r->a, (int32_t)r->imm); break;
+    case CALLM: x86_asm_call_mem(as, r->a, (int32_t)r->imm); break;
+    case ADDI: x86_asm_add_imm(as, r->a, (int32_t)r->imm); break;
+    case SUBI: x86_asm_sub_imm(as, r->a, (int32_t)r->imm); break;
+    case CMPI: x86_asm_cmp_imm(as, r->a, (int32_t)r->imm); break;
+    case ANDI: x86_asm_and_imm(as, r->a, (int32_t)r->imm); break;
+    case ADDR: x86_asm_add_reg(as, r->a, r->b); break;
+    case SUBR: x86_asm_sub_reg(as, r->a, r->b); break;
+    case CMPR: x86_asm_cmp_reg(as, r->a, r->b); break;
+    case MOVR: x86_asm_mov_reg(as, r->a, r->b); break;
+    case DEC: x86_asm_dec(as, r->a); break;
+    case SHL: x86_asm_shl_imm(as, r->a, (int)r->imm); break;
+    case BT: x86_asm_bt_imm(as, r->a, (int)r->imm); break;
+    case LOAD: x86_asm_load(as, r->a, r->b, (int32_t)r->imm); break;
+    case STORE: x86_asm_store(as, r->a, r->b, (int32_t)r->imm); break;
+    case MOVQX: x86_asm_movq_to_xmm(as, r->a, r->b); break;
+    case SQRT: x86_asm_sqrtsd(as, r->a, r->b); break;
     }
 }
 
@@ -197,14 +197,14 @@ static int decode(const char *path, struct decoded *d, int max)
 
 static void check_wx(void)
 {
-    struct emit e;
-    emit_init(&e, 0, false);
-    emit_movabs(&e, RAX, 42);
-    emit_ret(&e);
-    emit_finish(&e);
+    struct assembler as;
+    asm_init(&as, 0, false);
+    x86_asm_movabs(&as, RAX, 42);
+    asm_ret(&as);
+    asm_finish(&as);
     struct code c;
-    int mapped = emit_map(&e, false, &c, "test");
-    CHECK(mapped == 0, __LINE__, "emit_map maps the code");
+    int mapped = asm_map(&as, false, &c, "test");
+    CHECK(mapped == 0, __LINE__, "asm_map maps the code");
     uint64_t (*f)(void) = (uint64_t(*)(void))(uintptr_t)c.base;
     uint64_t got = f();
     CHECK(got == 42, __LINE__, "the mapped code runs: movabs $42,%%rax; ret returns 42");
@@ -232,7 +232,7 @@ static void check_wx(void)
     CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV, __LINE__,
           "a store into the mapped code dies with SIGSEGV (status 0x%x)", st);
     code_unmap(&c);
-    emit_free(&e);
+    asm_free(&as);
 }
 
 int main(void)
@@ -242,19 +242,19 @@ int main(void)
         check_wx();
         return done_testing();
     }
-    struct emit e;
-    emit_init(&e, 0, true);
+    struct assembler as;
+    asm_init(&as, 0, true);
     size_t off[NROWS];
     for (size_t i = 0; i < NROWS; i++) {
-        off[i] = e.len;
-        emit_row(&e, &rows[i]);
+        off[i] = as.len;
+        assemble_row(&as, &rows[i]);
     }
-    emit_finish(&e);
-    char path[] = "/tmp/pmucal-emit-XXXXXX";
+    asm_finish(&as);
+    char path[] = "/tmp/pmucal-asm-XXXXXX";
     int fd = mkstemp(path);
     FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
     /* CHECK evaluates its condition twice: side effects stay outside it. */
-    bool written = f && emit_write_bin(&e, f) == 0;
+    bool written = f && asm_write_bin(&as, f) == 0;
     written = f && fclose(f) == 0 && written;
     CHECK(written, __LINE__, "raw bytes written to %s", path);
     static struct decoded d[NROWS + 8];
@@ -269,17 +269,17 @@ int main(void)
         CHECK(d[i].off == off[i] && d[i].len == r->len, r->line, "%s: objdump sees %d bytes at 0x%zx, want %d at 0x%zx",
               want, d[i].len, d[i].off, r->len, off[i]);
         CHECK(!strcmp(d[i].text, want), r->line, "objdump says '%s', want '%s'", d[i].text, want);
-        while (line_i < e.nlines && !e.lines[line_i].len)
+        while (line_i < as.nlines && !as.lines[line_i].len)
             line_i++;
-        const struct emit_line *l = &e.lines[line_i++];
+        const struct asm_line *l = &as.lines[line_i++];
         if (l->label >= 0)
-            snprintf(listed, sizeof(listed), "%s 0x%zx", l->text, emit_label_offset(&e, l->label));
+            snprintf(listed, sizeof(listed), "%s 0x%zx", l->text, asm_label_offset(&as, l->label));
         else
             snprintf(listed, sizeof(listed), "%s", l->text);
         normalize(listed);
-        CHECK(!strcmp(listed, want), r->line, "the emitter's listing says '%s', want '%s'", listed, want);
+        CHECK(!strcmp(listed, want), r->line, "the assembler's listing says '%s', want '%s'", listed, want);
     }
-    emit_free(&e);
+    asm_free(&as);
     check_wx();
     return done_testing();
 }
