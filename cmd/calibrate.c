@@ -40,7 +40,7 @@ static const struct cli_option calibrate_options[] = {
     {"list", K_LIST, NULL, "print the recipes (issue case, control case, occurrence) and exit"},
     {"json", K_JSON, NULL, "with --list: one JSON array of recipes"},
     {"repetitions", 'r', "N", "repetitions per case, 3..101 (default 7; 3 with --source sim)"},
-    {"target-ms", K_TARGET_MS, "MS", "length of one measured window (default 5, at most 500)"},
+    {"target-ms", K_TARGET_MS, "MS", "length of one measured loop (default 5, at most 500)"},
     {"passes", K_PASSES, "N", "independent passes over every recipe, 1..9 (default 5); a figure with\n"
                               "fewer than 3 clean passes (all of them, with fewer), or a clean pass\n"
                               "more than 1% from their median (two of four or more), is unstable"},

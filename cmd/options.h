@@ -82,7 +82,7 @@ enum measure_cli_key {
     "with --source sim a fixed 10000, deterministic); at most 1e9, and a\n" \
     "count whose loop would last over 0.5 s is refused (a stop waits for a loop)"}
 #define MO_TARGET_MS {"target-ms", MK_TARGET_MS, "MS", \
-    "length of one measured window when iterations are automatic (default 20,\n" \
+    "length of one measured loop when iterations are automatic (default 20,\n" \
     "at most 500)"}
 #define MO_SOURCE {"source", MK_SOURCE, "NAME", \
     "counter source: perf (default), sim (pmucal re-runs itself under\n" \
