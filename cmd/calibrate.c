@@ -45,7 +45,7 @@ static const struct cli_option calibrate_options[] = {
                               "fewer than 3 clean passes (all of them, with fewer), or a clean pass\n"
                               "more than 1% from their median (two of four or more), is unstable"},
     {"runs", K_PASSES, "N", NULL},   /* the old spelling of --passes */
-    {"quick", K_QUICK, NULL, "3 repetitions, 2 ms windows, 2 passes, 2 curve points per octave (for tests)"},
+    {"quick", K_QUICK, NULL, "3 repetitions, 2 ms loops, 2 passes, 2 curve points per octave (for tests)"},
     {"curve", K_CURVE, NULL, "only the latency curve (no recipes, no closure)"},
     {"no-curve", K_NO_CURVE, NULL, "recipes and closure only"},
     {"recipe", K_RECIPE, "NAME", "only this recipe (may be repeated; the closure needs l1_hit, l2_hit, l3_hit)"},
@@ -391,7 +391,7 @@ static int other_than_timing(const struct calibrate_args *a, struct session *s, 
         return cli_usage_error(&calibrate_command, "--source %s: calibrate times its cases with the perf source and "
                                "checks their occurrences with sim; give --source perf or --source sim", a->source);
     if (a->iters)
-        return cli_usage_error(&calibrate_command, "--iters goes with --source sim: the perf source sizes its windows "
+        return cli_usage_error(&calibrate_command, "--iters goes with --source sim: the perf source sizes its loops "
                                "by time (--target-ms)");
     if (!a->recipes_on && !a->curve)
         return cli_usage_error(&calibrate_command, "--curve and --no-curve together leave nothing to do");
@@ -513,7 +513,7 @@ static int calibrate(struct cal *cal, const struct calibrate_args *a, struct tap
     begin_doc(&doc, cal, a);
     struct penalty *ps = xcalloc((size_t)nrecipes, sizeof(*ps));
     int np = 0;
-    tap_comment(tap, "pmucal calibrate: %d repetitions x %.0f ms windows on CPU %d, results in %s", cal->o.repetitions,
+    tap_comment(tap, "pmucal calibrate: %d repetitions x %.0f ms loops on CPU %d, results in %s", cal->o.repetitions,
                 cal->o.target_seconds * 1e3, cal->o.cpu, cal_folder(cal));
     if (cal->resume && !cal->replaying)
         tap_comment(tap, "resuming: %d cases measured before are taken from their records, not measured again; %d "
