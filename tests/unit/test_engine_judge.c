@@ -84,10 +84,10 @@ static void judge(int line, double count, uint64_t enabled, uint64_t running, co
     struct quantities q;
     quantities_unstated(&q);
     q.v[Q_INST] = 18;
-    struct engine e;
-    memset(&e, 0, sizeof(e));
-    e.src = source_find("perf");
-    CHECK(e.src && ruleset_parse(&e.rules, "E inst exact", "test") == 0, line, "the perf source and a rule");
+    struct engine eng;
+    memset(&eng, 0, sizeof(eng));
+    eng.src = source_find("perf");
+    CHECK(eng.src && ruleset_parse(&eng.rules, "E inst exact", "test") == 0, line, "the perf source and a rule");
     struct event_spec ev = {.name = "E", .programmable = true};
     struct event_spec *evs[1] = {&ev};
     struct measurement m;
@@ -107,8 +107,8 @@ static void judge(int line, double count, uint64_t enabled, uint64_t running, co
     m.running_iters = run->running_iters, m.running_zero = run->running_zero;
     m.running_zero_spread = run->spread;
     measure_schedule_judge(&m);
-    engine_judge(&e, &m, &q, v);
-    ruleset_free(&e.rules);
+    engine_judge(&eng, &m, &q, v);
+    ruleset_free(&eng.rules);
 }
 
 int main(void)
