@@ -19,7 +19,7 @@ static void count_not_ok(struct engine *e, const struct measurement *m, const st
     for (int k = 0; k < m->nevents; k++) {
         const struct event_spec *ev = m->events[k];
         const struct rule *r = ev->unsupported ? NULL : ruleset_find(&e->rules, ev);
-        if (r && check_event(r, ev, &m->stat[k], q, e->src->exact_floor, e->src->slack_per_run / (double)m->iters)
+        if (r && check_event(r, ev, &m->stat[k], q, e->src->exact_floor, e->src->slack_per_loop / (double)m->iters)
                          .kind == VERDICT_NOT_OK)
             run_not_ok++;
     }
@@ -46,7 +46,7 @@ static void print_table(struct engine *e, const struct case_ *c, const struct me
             continue;
         }
         const struct rule *r = ruleset_find(&e->rules, ev);
-        struct event_verdict v = check_event(r, ev, &m->stat[k], q, e->src->exact_floor, e->src->slack_per_run / (double)m->iters);
+        struct event_verdict v = check_event(r, ev, &m->stat[k], q, e->src->exact_floor, e->src->slack_per_loop / (double)m->iters);
         char expected[32] = "", rule[160] = "", tol[32];
         if (r && !isnan(v.expected))
             snprintf(expected, sizeof(expected), "%.4f", v.expected);

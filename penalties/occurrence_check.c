@@ -171,7 +171,7 @@ static void begin_manifest(struct session *sess, const struct occurrence_check_a
     json_string(j, "source", a->source);
     json_string(j, "purpose", "occurrence check: the recipes' cases under a counting source, no penalties");
     json_number(j, "source_exact_floor", s->eng->src->exact_floor);
-    json_number(j, "source_slack_per_run", s->eng->src->slack_per_run);
+    json_number(j, "source_slack_per_loop", s->eng->src->slack_per_loop);
     json_int(j, "repetitions", a->repetitions);
     json_uint(j, "iters", s->eng->mopts.iters);
     json_string(j, "events", a->events_text);

@@ -132,8 +132,8 @@ void engine_judge(const struct engine *eng, const struct measurement *m, const s
     for (int k = 0; k < m->nevents; k++) {
         const struct event_spec *ev = m->events[k];
         const struct rule *r = ruleset_find(&eng->rules, ev);
-        double run_slack = eng->src->slack_per_run / (double)m->iters;
-        struct event_verdict v = check_event(r, ev, &m->stat[k], q, eng->src->exact_floor, run_slack);
+        double loop_slack = eng->src->slack_per_loop / (double)m->iters;
+        struct event_verdict v = check_event(r, ev, &m->stat[k], q, eng->src->exact_floor, loop_slack);
         /* A 'none' rule (switches, migrations) broken while the measurement's own detectors saw
          * another task in every repetition after its redos: the host's load, not a defect of the
          * event; withheld, as calibrate withholds a figure the load made. Broken on a quiet run, it
@@ -146,7 +146,7 @@ void engine_judge(const struct engine *eng, const struct measurement *m, const s
         }
         double threads = quantity_stated(q, Q_THREADS) && q->v[Q_THREADS] > 1 ? q->v[Q_THREADS] : 1;
         double most = source_zero_most(eng->src, ev->canonical ? ev->canonical : ev->name, threads);
-        struct raw_limits lim = {.exact_floor = eng->src->exact_floor, .slack_per_run = eng->src->slack_per_run,
+        struct raw_limits lim = {.exact_floor = eng->src->exact_floor, .slack_per_loop = eng->src->slack_per_loop,
                                  .deterministic = eng->src->deterministic, .zero_most = most,
                                  .team_extra = isnan(most) ? 0 : most - source_zero_most(eng->src, ev->canonical ? ev->canonical : ev->name, 1)};
         /* A group that did not hold its counters all the time (never scheduled, or multiplexed
@@ -453,7 +453,7 @@ int engine_case(struct engine *eng, struct case_ *c, struct event_spec *events, 
     struct quantities q;
     case_model(c, &q);
     /* A source that counts by simulating bounds the work of a run by the model's instructions. */
-    uint64_t cap = eng->src->max_inst_per_run;
+    uint64_t cap = eng->src->max_inst_per_loop;
     if (cap && !eng->user_iters && eng->mopts.iters && quantity_stated(&q, Q_INST) &&
         q.v[Q_INST] * (double)eng->mopts.iters > (double)cap) {
         c->iters = q.v[Q_INST] >= (double)cap ? 1 : (uint64_t)((double)cap / q.v[Q_INST]);

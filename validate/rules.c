@@ -299,7 +299,7 @@ const char *tolerance_text(const struct rule *r, char *buf, size_t n)
 }
 
 struct event_verdict check_event(const struct rule *r, const struct event_spec *ev, const struct stats *st,
-                                 const struct quantities *q, double exact_floor, double run_slack)
+                                 const struct quantities *q, double exact_floor, double loop_slack)
 {
     struct event_verdict v = {.kind = VERDICT_SKIP, .measured = NAN, .expected = NAN, .allowed = NAN};
     if (ev->unsupported) {
@@ -339,15 +339,15 @@ struct event_verdict check_event(const struct rule *r, const struct event_spec *
         v.kind = fabs(diff) <= v.allowed ? VERDICT_OK : VERDICT_NOT_OK;
         break;
     case TOL_PERCENT:
-        v.allowed = fabs(v.expected) * r->percent / 100 + r->absolute + exact_floor + run_slack;
+        v.allowed = fabs(v.expected) * r->percent / 100 + r->absolute + exact_floor + loop_slack;
         v.kind = fabs(diff) <= v.allowed ? VERDICT_OK : VERDICT_NOT_OK;
         break;
     case TOL_ABSOLUTE:
-        v.allowed = r->absolute + exact_floor + run_slack;
+        v.allowed = r->absolute + exact_floor + loop_slack;
         v.kind = fabs(diff) <= v.allowed ? VERDICT_OK : VERDICT_NOT_OK;
         break;
     case TOL_BOUND:
-        v.allowed = exact_floor + run_slack;
+        v.allowed = exact_floor + loop_slack;
         v.kind = diff <= v.allowed ? VERDICT_OK : VERDICT_NOT_OK;
         break;
     case TOL_NONE:
@@ -355,7 +355,7 @@ struct event_verdict check_event(const struct rule *r, const struct event_spec *
         v.kind = diff <= 0 ? VERDICT_OK : VERDICT_NOT_OK;
         break;
     case TOL_LEAST:
-        v.allowed = fabs(v.expected) * r->percent / 100 + exact_floor + run_slack;
+        v.allowed = fabs(v.expected) * r->percent / 100 + exact_floor + loop_slack;
         v.kind = diff >= -v.allowed ? VERDICT_OK : VERDICT_NOT_OK;
         break;
     case TOL_INFO:
@@ -393,7 +393,7 @@ bool check_silent_zero(struct event_verdict *v, const struct rule *r, const doub
 void check_raw(struct event_verdict *v, const struct rule *r, const double (*raw)[2], const double *per_iter, int reps,
                uint64_t iters, const struct raw_limits *lim)
 {
-    double exact_floor = lim->exact_floor, slack_per_run = lim->slack_per_run;
+    double exact_floor = lim->exact_floor, slack_per_loop = lim->slack_per_loop;
     if (v->kind != VERDICT_OK || !r || reps < 1 || (r->tol != TOL_EXACT && r->tol != TOL_PERCENT && r->tol != TOL_ABSOLUTE))
         return;
     char what[192] = "";
@@ -412,7 +412,7 @@ void check_raw(struct event_verdict *v, const struct rule *r, const double (*raw
         for (int k = 0; k < reps; k++)
             zero[k] = raw[k][1];
         double intercept = stats_median(zero, (size_t)reps);
-        double own = slack_per_run + FIXED_COST_EVENTS + lim->team_extra + 2 * fabs(v->expected) +
+        double own = slack_per_loop + FIXED_COST_EVENTS + lim->team_extra + 2 * fabs(v->expected) +
                      exact_floor * (double)iters;
         if (intercept > own)
             snprintf(what, sizeof(what), "%.0f counts per measurement are not explained by iterations (the "

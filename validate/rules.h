@@ -65,10 +65,10 @@ struct event_verdict {
     char reason[384];                     /* SKIP/TODO reason, or what was compared */
 };
 
-/* exact_floor: the per-iteration slack of an "exact" rule with this source; run_slack: what every
- * other tolerance class also allows, per iteration (a source's per-run noise / iterations). */
+/* exact_floor: the per-iteration slack of an "exact" rule with this source; loop_slack: what every
+ * other tolerance class also allows, per iteration (a source's slack per counted loop / iterations). */
 struct event_verdict check_event(const struct rule *r, const struct event_spec *ev, const struct stats *st,
-                                 const struct quantities *q, double exact_floor, double run_slack);
+                                 const struct quantities *q, double exact_floor, double loop_slack);
 
 /* What a kernel's zero-iteration run may count beyond the source's per-run slack: its prologue and
  * loop test (ISA_EXACT_LOOP's jump and loop test, a call and return, a few loads of its state). */
@@ -82,7 +82,7 @@ struct event_verdict check_event(const struct rule *r, const struct event_spec *
  * exact rule identical in every repetition, and never above its stated zero_most. An ok verdict
  * turns not ok, its reason saying what and how much; any other verdict is left as it is. */
 struct raw_limits {
-    double exact_floor, slack_per_run;   /* the source's (core/source.h) */
+    double exact_floor, slack_per_loop;   /* the source's (core/source.h) */
     bool deterministic;                  /* a simulator: zero-iteration runs are held exactly */
     double zero_most;                    /* its bound on this event's zero-iteration run, NaN: none */
     double team_extra;                   /* what a team's other members add to a run (in zero_most too) */

@@ -20,7 +20,7 @@ struct cmp_side {
     double x[MEASURE_MAX_REPS]; /* per-iteration counts of the repetitions */
     int n;
     double median, mad, floor;  /* floor: the source's per-iteration slack at this run's iterations */
-    double c0[MEASURE_MAX_REPS], c0_median, slack;   /* the zero-iteration run's counts; per-run slack */
+    double c0[MEASURE_MAX_REPS], c0_median, slack;   /* the zero-iteration loop's counts; slack per counted loop */
     bool judged;                /* the record holds a verdict (then in verdict) */
     enum verdict verdict;
     const char *unsupported;
