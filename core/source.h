@@ -94,7 +94,7 @@ struct source {
      * printing one clear message. */
     int  (*prepare_process)(int argc, char **argv, int *status);
 
-    /* Its runs take real time on this CPU, so TSC cycles, latencies and penalties mean something
+    /* Its loops take real time on this CPU, so TSC cycles, latencies and penalties mean something
      * (a simulator's do not). */
     bool real_time;
     /* Its events are libpfm4 names of a PMU: the PMU's counters and shipped rules apply. */

@@ -67,7 +67,7 @@ static struct sim_case *measure_case(struct sim_run *s, const struct recipe *rc,
     struct case_ *c = cal_case_build(text, sc->why, sizeof(sc->why));
     if (!c) {
         sc->status = CAL_SKIP;
-        tap_comment(s->tap, "  %s: not run: %s", text, sc->why);
+        tap_comment(s->tap, "  %s: not measured: %s", text, sc->why);
         return sc;
     }
     snprintf(sc->label, sizeof(sc->label), "%s", c->label);
@@ -126,8 +126,8 @@ static void occurrence_verdict(struct sim_run *s, const struct recipe *rc, const
     for (int i = 0; i < 2; i++) {
         if (!cs[i])
             continue;
-        if (cs[i]->status == CAL_SKIP) {   /* the case cannot run in the simulator: nothing was shown */
-            snprintf(why, sizeof(why), "the %s case did not run under sim: %s", i ? "control" : "issue", cs[i]->why);
+        if (cs[i]->status == CAL_SKIP) {   /* the case cannot be measured in the simulator: nothing was shown */
+            snprintf(why, sizeof(why), "the %s case cannot be measured under sim: %s", i ? "control" : "issue", cs[i]->why);
             s->uncheckable++;
             tap_point(s->tap, VERDICT_SKIP, desc, why);
             return;

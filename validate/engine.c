@@ -106,7 +106,7 @@ static void summarize(struct engine *eng, const char *event, const char *label, 
     }
 }
 
-/* Why a group's counts are not of whole runs: it never held its counters while the iterations ran
+/* Why a group's counts are not of whole loops: it never held its counters while the iterations ran
  * (measure.h: never_scheduled) or held them part of the time (multiplexed). "" when it ran throughout. One wording for the verdicts and
  * for the split that follows. */
 static const char *unscheduled(const struct measurement *m, char *buf, size_t n)
@@ -115,8 +115,8 @@ static const char *unscheduled(const struct measurement *m, char *buf, size_t n)
         snprintf(buf, n, "the group was never scheduled (time_running 0 of %llu ns)",
                  (unsigned long long)m->time_enabled);
     else if (m->never_scheduled)
-        snprintf(buf, n, "the group was never scheduled (time_running %llu of %llu ns, none while the code ran: "
-                 "%.0f ns a run with iterations, %.0f ns without)", (unsigned long long)m->time_running,
+        snprintf(buf, n, "the group was never scheduled (time_running %llu of %llu ns, none while the code executed: "
+                 "%.0f ns a loop with iterations, %.0f ns without)", (unsigned long long)m->time_running,
                  (unsigned long long)m->time_enabled, m->running_iters, m->running_zero);
     else if (m->multiplexed)
         snprintf(buf, n, "the group was multiplexed (running %llu of %llu ns)", (unsigned long long)m->time_running,
@@ -150,7 +150,7 @@ void engine_judge(const struct engine *eng, const struct measurement *m, const s
                                  .deterministic = eng->src->deterministic, .zero_most = most,
                                  .team_extra = isnan(most) ? 0 : most - source_zero_most(eng->src, ev->canonical ? ev->canonical : ev->name, 1)};
         /* A group that did not hold its counters all the time (never scheduled, or multiplexed
-         * with other users of the PMU) counted part of the runs or none: its zeros are not the
+         * with other users of the PMU) counted part of the measured loops or none: its zeros are not the
          * PMU's, and its counts are never scaled up to a whole. */
         bool never_ran = m->never_scheduled, shared = m->multiplexed;
         if (!ev->unsupported && !shared &&
@@ -169,12 +169,12 @@ void engine_judge(const struct engine *eng, const struct measurement *m, const s
             char state[256];
             v.kind = VERDICT_NOT_OK;
             if (never_ran)
-                snprintf(v.reason, sizeof(v.reason), "%s: %s: it counted nothing of the runs; the counters were never "
+                snprintf(v.reason, sizeof(v.reason), "%s: %s: it counted nothing of the measured loops; the counters were never "
                          "free for it (another user held them, or the group has more events than counters)", ev->name,
                          unscheduled(m, state, sizeof(state)));
             else
                 snprintf(v.reason, sizeof(v.reason), "%s: %s: other users shared the PMU's counters; counts are of "
-                         "part of the runs, not comparable and never scaled", ev->name,
+                         "part of the measured loops, not comparable and never scaled", ev->name,
                          unscheduled(m, state, sizeof(state)));
         }
         out[k] = v;
@@ -375,7 +375,7 @@ void engine_summary(struct engine *eng)
         tap_comment(eng->tap, "learned: {%s} cannot be measured as one group: %s", names, eng->learned.why[i]);
     }
     if (eng->group_cap && eng->group_cap < eng->group_size)
-        tap_comment(eng->tap, "learned: groups of at most %d programmable events ran; later groups kept to that",
+        tap_comment(eng->tap, "learned: groups of at most %d programmable events were measured; later groups kept to that",
                     eng->group_cap);
 }
 
@@ -424,7 +424,7 @@ int engine_case(struct engine *eng, struct case_ *c, struct event_spec *events, 
     }
     const struct assembler *code = rc == KERNEL_OK && c->kernel->code ? c->kernel->code(c) : NULL;
     if (code && eng->src->max_code_bytes && code->len > eng->src->max_code_bytes) {
-        snprintf(c->skip, sizeof(c->skip), "%s of generated code is more than the %s source runs in reasonable time "
+        snprintf(c->skip, sizeof(c->skip), "%s of generated code is more than the %s source executes in reasonable time "
                  "(%s); measure it with another source", fmt_size(code->len), eng->src->name,
                  fmt_size(eng->src->max_code_bytes));
         rc = KERNEL_SKIP;
@@ -452,7 +452,7 @@ int engine_case(struct engine *eng, struct case_ *c, struct event_spec *events, 
     }
     struct quantities q;
     case_model(c, &q);
-    /* A source that counts by simulating bounds the work of a run by the model's instructions. */
+    /* A source that counts by simulating bounds the work of a loop by the model's instructions. */
     uint64_t cap = eng->src->max_inst_per_loop;
     if (cap && !eng->user_iters && eng->mopts.iters && quantity_stated(&q, Q_INST) &&
         q.v[Q_INST] * (double)eng->mopts.iters > (double)cap) {

@@ -173,7 +173,7 @@ static void judge(struct cmp_point *p, const struct cmp_opts *o)
         bool moved0 = a->n >= 5 && b->n >= 5 ? p0 < o->alpha : true;
         if (fabs(d0) > tol0 && moved0) {
             p->flags |= info ? CMP_INFO : CMP_INTERCEPT;
-            say(p, "%sthe zero-iteration run counts %.0f -> %.0f per measurement (beyond %.0f)",
+            say(p, "%sthe zero-iteration loop counts %.0f -> %.0f per measurement (beyond %.0f)",
                 info ? "info rule, not a regression: " : "", a->c0_median, b->c0_median, tol0);
         }
     }

@@ -12,7 +12,7 @@ enum {
     CMP_SUPPORT = 1u << 3,      /* counted -> unsupported */
     CMP_IMPROVED = 1u << 4,     /* not ok -> ok, unsupported -> counted: said, not a regression */
     CMP_INFO = 1u << 5,         /* the count of an event under an "info" rule (time, cycles) moved: said only */
-    CMP_INTERCEPT = 1u << 6,    /* the zero-iteration run counts another fixed amount per measurement */
+    CMP_INTERCEPT = 1u << 6,    /* the zero-iteration loop counts another fixed amount per measurement */
 };
 
 struct cmp_side {
