@@ -190,6 +190,11 @@ int name_table_index(const char *const *names, int n, const char *s)
     return -1;
 }
 
+const char *name_table_name(const char *const *names, int n, int i)
+{
+    return i >= 0 && i < n && names[i] ? names[i] : "?";
+}
+
 char **split_list(const char *s, char sep, int *count)
 {
     int n = 0, cap = 8;

@@ -82,6 +82,24 @@ void free_list(char **list);
 /* The index of s in a table of n names (a name table indexed by an enum), -1 when s is NULL or none
  * of them: the parser behind each such table. */
 int name_table_index(const char *const *names, int n, const char *s);
+/* names[i] of a table of n names; "?" when i is outside it or names nothing. */
+const char *name_table_name(const char *const *names, int n, int i);
+/* The name function and the parser of a name table indexed by an enum, which the module owning the
+ * table defines with this one line (its header declares and explains both): name_fn(v) is v's name,
+ * "?" out of range; parse_fn(s, &v) sets v to the value called s exactly and is true, or is false
+ * with v untouched when s is NULL or calls none (so that the reader can name the bad input). */
+#define NAME_TABLE_FUNCTIONS(type, name_fn, parse_fn, names, n)                                          \
+    const char *name_fn(type v)                                                                          \
+    {                                                                                                    \
+        return name_table_name(names, n, (int)v);                                                        \
+    }                                                                                                    \
+    bool parse_fn(const char *s, type *v)                                                                \
+    {                                                                                                    \
+        int i = name_table_index(names, n, s);                                                           \
+        if (i >= 0)                                                                                      \
+            *v = (type)i;                                                                                \
+        return i >= 0;                                                                                   \
+    }
 
 /* rel (a path relative to the folder of this program's binary) resolved, when it exists: a
  * malloc'd absolute path, else NULL. How pmucal finds its data in the tree or after install. */

@@ -6,15 +6,4 @@ static const char *const names[VERDICTS] = {
     [VERDICT_INFO] = "info",
 };
 
-const char *verdict_name(enum verdict v)
-{
-    return (unsigned)v < VERDICTS ? names[v] : "?";
-}
-
-bool verdict_parse(const char *s, enum verdict *v)
-{
-    int i = name_table_index(names, VERDICTS, s);
-    if (i >= 0)
-        *v = (enum verdict)i;
-    return i >= 0;
-}
+NAME_TABLE_FUNCTIONS(enum verdict, verdict_name, verdict_parse, names, VERDICTS)

@@ -57,7 +57,7 @@ static const struct cli_option calibrate_options[] = {
     {"prefix", K_PREFIX, "NAME", "macro prefix of the C header: upper-case letters, digits, '_' (default PMUCAL)"},
     {"label", K_LABEL, "NAME", "results folder label (default calibrate; with --source sim calibrate-sim)"},
     {"out", K_OUT, "DIR", "parent folder of the results folder (default results, or $PMUCAL_RESULTS)"},
-    {"source", K_SOURCE, "NAME", "perf (default): time the cases and fit penalties; sim: run the cases under\n"
+    {"source", K_SOURCE, "NAME", "perf (default): time the cases and fit penalties; sim: execute the cases under\n"
                                  "valgrind's callgrind and check the models' occurrence counts (no penalties)"},
     {"iters", K_ITERS, "N", "with --source sim: iterations per measured loop (default 10000, fewer for\n"
                             "cases over 20M instructions a loop)"},
@@ -109,14 +109,14 @@ const struct command calibrate_command = {
              "note says so), curve.csv, curve.svg (gnuplot), validate.tap (one line per penalty: ok, not\n"
              "ok, TODO when unstable, SKIP; and the closure: ok within 5%, TODO when the figures' own noise\n"
              "is wider than that, not ok otherwise).\n\n"
-             "With --source sim nothing is timed: each wanted recipe's issue and control cases run under\n"
-             "valgrind's callgrind as 'validate --source sim' runs them (the same re-execution, sim events\n"
+             "With --source sim nothing is timed: each wanted recipe's issue and control cases execute under\n"
+             "valgrind's callgrind as 'validate --source sim' executes them (the same re-execution, sim events\n"
              "and validate/expect/sim.txt rules, a TAP line per case and rule), and each recipe gets one\n"
              "verdict on its occurrence quantity from penalties/occurrence_sim.c: ok when the simulated\n"
              "counts equal the model's occurrences in both cases (e.g. ld.l1 = sim::Dr - sim::D1mr), not ok\n"
              "when they do not or the issue case has none more than the control, SKIP with the reason where\n"
              "callgrind cannot count them (no TLB, no store buffer, no count of divides ...) or a case\n"
-             "cannot run under it. -r (default 3 there), --iters and --recipe apply; the timing options are\n"
+             "cannot execute under it. -r (default 3 there), --iters and --recipe apply; the timing options are\n"
              "refused. Its folder (label calibrate-sim) holds manifest.json (source sim), measurements.ndjson\n"
              "and validate.tap: no penalties.json, tables or curve, and 'pmucal emit' never takes it.\n\n"
              "Exit status: 0, or 1 when a penalty is not ok, the closure fails, a case fails to measure or\n"

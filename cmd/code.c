@@ -93,7 +93,7 @@ static void take(struct engine *e, const struct case_ *c, const struct measureme
         const struct event_spec *ev = m->events[k];
         const struct rule *rule = ev->unsupported ? NULL : ruleset_find(&e->rules, ev);
         struct event_verdict v = rule ? check_event(rule, ev, &m->stat[k], q, e->src->exact_floor,
-                                                    e->src->slack_per_run / (double)m->iters)
+                                                    e->src->slack_per_loop / (double)m->iters)
                                       : (struct event_verdict){.kind = VERDICT_SKIP};
         if (!rule && ev->unsupported)
             continue;

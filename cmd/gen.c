@@ -1,5 +1,5 @@
 /* pmucal gen: build a generated kernel's code and write it out as an assembler listing or raw
- * bytes, or run it a given number of times (so a simulator can count it). */
+ * bytes, or execute it a given number of times (so a simulator can count it). */
 #include "base/util.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
@@ -15,26 +15,27 @@
 
 static int gen_main(int argc, char **argv);
 
-enum { K_ASM = CLI_LONG, K_BIN, K_RUN };
+enum { K_ASM = CLI_LONG, K_BIN, K_REPEAT };
 
 static const struct cli_option gen_options[] = {
     {"asm", K_ASM, "FILE", "the code as an assembler listing: offset, bytes, instruction in the AT&T\n"
                            "syntax objdump prints, branch targets as offsets; '-' for stdout"},
     {"bin", K_BIN, "FILE", "the raw code bytes, for objdump -D -b binary -m i386:x86-64 FILE"},
-    {"run", K_RUN, "N", "run the measured region with N iterations in the function\n"
-                        "gen_measured_region, e.g. for valgrind --tool=callgrind\n"
-                        "--toggle-collect=gen_measured_region: counts of N minus counts of 0\n"
-                        "are N x the model"},
+    {"repeat", K_REPEAT, "N", "execute N iterations of the measured region, in the function\n"
+                              "gen_measured_region, e.g. for valgrind --tool=callgrind\n"
+                              "--toggle-collect=gen_measured_region: counts of N minus counts of 0\n"
+                              "are N x the model"},
+    {"run", K_REPEAT, "N", NULL},   /* the old spelling of --repeat */
     CLI_END,
 };
 
 const struct command gen_command = {
     .name = "gen",
     .fn = gen_main,
-    .summary = "generate a code-shaped kernel's machine code: listing, raw bytes, or run it",
+    .summary = "generate a code-shaped kernel's machine code: listing, raw bytes, or execute it",
     .synopsis = "KERNEL [param=value ...] [options]",
     .usage = "Sets the case up as 'pmucal run' would (generating its code), prints what was generated\n"
-             "and how long that took, and optionally writes or runs it.\n"
+             "and how long that took, and optionally writes or executes it.\n"
              "Kernels with generated code: ifetch, branch, callchain, bbexec ('pmucal kernels').\n",
     .options = gen_options,
     .examples = "  pmucal gen ifetch size=1k --asm -\n"
@@ -59,7 +60,7 @@ static double now(void)
 }
 
 struct gen_args {
-    const char *asm_path, *bin_path, *run_text;
+    const char *asm_path, *bin_path, *repeat_text;
 };
 
 static int gen_option(void *ctx, int key, const char *v)
@@ -69,8 +70,8 @@ static int gen_option(void *ctx, int key, const char *v)
         a->asm_path = v;
     else if (key == K_BIN)
         a->bin_path = v;
-    else if (key == K_RUN)
-        a->run_text = v;
+    else if (key == K_REPEAT)
+        a->repeat_text = v;
     return 0;
 }
 
@@ -80,9 +81,9 @@ static int gen_main(int argc, char **argv)
     struct cli_args pos;
     if (cli_parse(&gen_command, argc, argv, gen_option, &a, &pos))
         return 2;
-    const char *asm_path = a.asm_path, *bin_path = a.bin_path, *run_text = a.run_text;
+    const char *asm_path = a.asm_path, *bin_path = a.bin_path, *repeat_text = a.repeat_text;
     const struct kernel *k = pos.n ? kernel_find(pos.v[0]) : NULL;
-    uint64_t run_iters = 0;
+    uint64_t repeat_iters = 0;
     int bad = 0;
     if (!pos.n)
         bad = cli_usage_error(&gen_command, "name a kernel with generated code (ifetch, branch, callchain, bbexec)");
@@ -93,10 +94,10 @@ static int gen_main(int argc, char **argv)
             pm_error("gen: kernel %s has no generated code (its loop is compiled in); 'pmucal gen --help' lists "
                      "those that do", k->name);
         bad = 2;
-    } else if (run_text) {
+    } else if (repeat_text) {
         unsigned long long n;
-        bad = cli_number(&gen_command, "--run", run_text, 1, MEASURE_MAX_ITERS, &n);
-        run_iters = n;
+        bad = cli_number(&gen_command, "--repeat", repeat_text, 1, MEASURE_MAX_ITERS, &n);
+        repeat_iters = n;
     }
     if (bad) {
         cli_args_free(&pos);
@@ -137,15 +138,15 @@ static int gen_main(int argc, char **argv)
         if (!f || run_out_end(&o, asm_write_bin(as, f)))
             status = 1;
     }
-    if (run_text && !status) {
+    if (repeat_text && !status) {
         /* The time limit is for real time; under valgrind (tests count this region with callgrind)
-         * a pilot would only run slowly and warm the simulated predictor before the region. */
-        if (!RUNNING_ON_VALGRIND && measure_loop_too_long(c, run_iters, "--run"))
+         * a pilot would only be slow and warm the simulated predictor before the region. */
+        if (!RUNNING_ON_VALGRIND && measure_loop_too_long(c, repeat_iters, "--repeat"))
             status = 2;
         else {
             if (k->prepare)
                 k->prepare(c);
-            gen_measured_region(c, run_iters);
+            gen_measured_region(c, repeat_iters);
         }
     }
     k->teardown(c);

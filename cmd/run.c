@@ -19,7 +19,7 @@ static void count_not_ok(struct engine *e, const struct measurement *m, const st
     for (int k = 0; k < m->nevents; k++) {
         const struct event_spec *ev = m->events[k];
         const struct rule *r = ev->unsupported ? NULL : ruleset_find(&e->rules, ev);
-        if (r && check_event(r, ev, &m->stat[k], q, e->src->exact_floor, e->src->slack_per_run / (double)m->iters)
+        if (r && check_event(r, ev, &m->stat[k], q, e->src->exact_floor, e->src->slack_per_loop / (double)m->iters)
                          .kind == VERDICT_NOT_OK)
             run_not_ok++;
     }
@@ -46,7 +46,7 @@ static void print_table(struct engine *e, const struct case_ *c, const struct me
             continue;
         }
         const struct rule *r = ruleset_find(&e->rules, ev);
-        struct event_verdict v = check_event(r, ev, &m->stat[k], q, e->src->exact_floor, e->src->slack_per_run / (double)m->iters);
+        struct event_verdict v = check_event(r, ev, &m->stat[k], q, e->src->exact_floor, e->src->slack_per_loop / (double)m->iters);
         char expected[32] = "", rule[160] = "", tol[32];
         if (r && !isnan(v.expected))
             snprintf(expected, sizeof(expected), "%.4f", v.expected);
@@ -68,7 +68,7 @@ static void print_table(struct engine *e, const struct case_ *c, const struct me
                m->windows_dropped, 100 * MEASURE_WINDOW_QUANTILE, m->window_q, m->window_median, m->window_p90);
     if (m->windows && m->clock_split > MEASURE_CLOCK_SPLIT_MAX)
         printf("  the clock references read %.1f%% apart (dependent adds against multiplies): another hardware "
-               "thread held this core's units, so these cycles are not the core's own; calibrate leaves such runs "
+               "thread held this core's units, so these cycles are not the core's own; calibrate leaves such cases "
                "out\n", 100 * m->clock_split);
     enum quantity_id per = c->kernel->per;
     if (c->kernel->per_name && quantity_stated(q, per) && q->v[per] > 0)
@@ -82,7 +82,7 @@ static void print_table(struct engine *e, const struct case_ *c, const struct me
     }
     if (m->redone || m->noisy || m->multiplexed)
         printf("  note: %d repetitions redone for noise%s%s\n", m->redone, m->noisy ? "; noise remained" : "",
-               m->never_scheduled ? "; the group was NEVER SCHEDULED (it counted nothing of the runs)"
+               m->never_scheduled ? "; the group was NEVER SCHEDULED (it counted nothing of the measured loops)"
                : m->multiplexed   ? "; the group was MULTIPLEXED"
                                   : "");
     fflush(stdout);
@@ -119,7 +119,7 @@ const struct command run_command = {
     .summary = "measure one case: per-iteration counts beside the model's expected values",
     .synopsis = "KERNEL [param=value ...] [options]",
     .usage = "Sets the case up once, then measures every event group with R repetitions; counts are\n"
-             "per iteration after subtracting the same region run with zero iterations. Cycles come\n"
+             "per iteration after subtracting the same region executed with zero iterations. Cycles come\n"
              "from the TSC times the measured core-clock ratio when no cycle counter exists. Nothing\n"
              "is written to a results folder ('pmucal validate --case' does that).\n",
     .options = run_options,

@@ -89,7 +89,7 @@ static int begin_manifest(struct session *s, const struct measure_cli *o, const 
     json_string(j, "source", o->source);
     /* The source's slack as this build applied it, so a later compare or replay uses the same. */
     json_number(j, "source_exact_floor", src->exact_floor);
-    json_number(j, "source_slack_per_run", src->slack_per_run);
+    json_number(j, "source_slack_per_loop", src->slack_per_loop);
     json_int(j, "group_size", o->group_size);
     json_int(j, "repetitions", o->m.repetitions);
     json_string(j, "events", measure_cli_events(o, src));

@@ -18,8 +18,8 @@
  *   taken when its condition is false. Measured: 'branch pattern=period period=8 branches=82
  *   density=4' mispredicts 0.126 a iteration as this gives, against 0.25 with the outcomes as run;
  * - returns are not predicted (never counted as mispredicted, nor as Bi).
- * Nothing is reset between runs: the harness's few branches between runs perturb a few counters
- * and the history, a few mispredicts a run (the sources' slack). */
+ * Nothing is reset between loops: the harness's few branches between loops perturb a few counters
+ * and the history, a few mispredicts a loop (the sources' slack). */
 #ifndef PMUCAL_BPRED_H
 #define PMUCAL_BPRED_H
 #include <stdbool.h>

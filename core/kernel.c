@@ -482,7 +482,7 @@ bool case_isa_usable(struct case_ *c, unsigned isa)
         /* The source's limit first: under valgrind cpuid hides what the simulator cannot run,
          * and "the CPU lacks it" would then be the wrong reason. */
         if (c->isa_limits & isa_exts[i].bit) {
-            snprintf(c->skip, sizeof(c->skip), "%s code cannot run under the %s counter source", isa_exts[i].name,
+            snprintf(c->skip, sizeof(c->skip), "%s code cannot be executed under the %s counter source", isa_exts[i].name,
                      c->isa_limits_by ? c->isa_limits_by : "chosen");
             return false;
         }

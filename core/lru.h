@@ -13,7 +13,7 @@
  *   walk itself, which is why a level is given the one above it here;
  * - all caches empty when instrumentation starts (once per case), warm after that.
  * So in a periodic walk D1 is in its steady state after one lap, and LL, fed by D1's then periodic
- * misses, after two: a model's warm-up covers two laps, and runs of whole laps see exactly its
+ * misses, after two: a model's warm-up covers two laps, and loops of whole laps see exactly its
  * misses per lap wherever they start. Elsewhere (a real host) these are the misses such a machine
  * with the host's D1 and last level would have. */
 #ifndef PMUCAL_LRU_H
@@ -49,7 +49,7 @@ void lru_count_walk_edges(const struct topo *t, void (*add)(struct lru_count *lc
 /* Any periodic walk (lines visited several times a lap, in any order) through D1 and, seeing
  * D1's misses, LL (NULL: none): each one's misses in one lap of the steady state, simulated, and
  * its hits at the edge: a line found with fewer than LRU_EDGE_WAYS ways of its set to spare (all
- * the others used by other lines since its last use). A few lines touched between runs (the measuring harness's)
+ * the others used by other lines since its last use). A few lines touched between loops (the measuring harness's)
  * turn such hits into misses, the more the nearer the edge: a set the walk fills exactly misses
  * on every one of its lines for a lap after one foreign line. Counts built on edge hits depend on
  * the harness, not on the model. */

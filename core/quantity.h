@@ -82,7 +82,7 @@
     X(FP_SQRT,         "fp.sqrt",          "floating-point square-root instructions (scalar)") \
     X(FP_ASSIST,       "fp.assist",        "FP instructions with a denormal operand or result while DAZ and FTZ are off") \
     X(THREADS,         "threads",          "threads that run the region at once: 1 but for a team (core/team.h), whose other members each add a hand-off to a run") \
-    X(COPIES,          "copies",           "copies of the user's snippet an iteration runs (the code kernel: cycles per copy)") \
+    X(COPIES,          "copies",           "copies of the user's snippet an iteration executes (the code kernel: cycles per copy)") \
     X(ITER,            "iter",             "1 per iteration: for rules like 'x = 3*iter'")
 
 enum quantity_id {

@@ -58,12 +58,17 @@ double source_zero_most(const struct source *s, const char *event, double thread
 struct source {
     const char *name, *summary;
     double exact_floor;      /* per-iteration slack an "exact" rule allows with this source */
-    double slack_per_run;    /* events a run may add beyond the region (harness, warm-up) for every
-                              * rule but "exact"; divided by the run's iterations */
-    /* A deterministic source (a simulator) counts the same run the same every time, so its
-     * zero-iteration runs are held exactly: identical in every repetition under an exact rule, and
+    /* Events one counted loop may add beyond the region (harness, warm-up) for every rule but
+     * "exact"; divided by the loop's iterations. slack_per_run is its old name, kept only until
+     * cmd/sample.c (another branch's) says slack_per_loop; then the union goes. */
+    union {
+        double slack_per_loop;
+        double slack_per_run;
+    };
+    /* A deterministic source (a simulator) counts the same loop the same every time, so its
+     * zero-iteration loops are held exactly: identical in every repetition under an exact rule, and
      * at most zero_most[] of an event (the harness's own work and a kernel's entry and exit; an
-     * event not listed keeps the general bound). A fixed excess per run cannot hide in the
+     * event not listed keeps the general bound). A fixed excess per loop cannot hide in the
      * intercept there (validate/rules.h check_raw). */
     bool deterministic;
     const struct zero_most {
@@ -89,7 +94,7 @@ struct source {
      * printing one clear message. */
     int  (*prepare_process)(int argc, char **argv, int *status);
 
-    /* Its runs take real time on this CPU, so TSC cycles, latencies and penalties mean something
+    /* Its loops take real time on this CPU, so TSC cycles, latencies and penalties mean something
      * (a simulator's do not). */
     bool real_time;
     /* Its events are libpfm4 names of a PMU: the PMU's counters and shipped rules apply. */
@@ -99,8 +104,8 @@ struct source {
     bool hw_probe;
     /* Optional defaults and limits; zero/NULL means "none, use the core's". */
     const char *default_events;   /* the -e list when none is given */
-    uint64_t default_iters;       /* iterations per run when --iters is not given (no calibration) */
-    uint64_t max_inst_per_run;    /* fewer default iterations where the model's inst would pass this */
+    uint64_t default_iters;       /* iterations per counted loop when --iters is not given (no calibration) */
+    uint64_t max_inst_per_loop;    /* fewer default iterations where the model's inst would pass this */
     const char *expect_file;      /* expectation file loaded automatically, "sim" -> validate/expect/sim.txt */
     unsigned isa_limits;          /* ISA_* (arch/isa.h) extensions this source cannot execute */
     uint64_t max_code_bytes;      /* generated code larger than this is a SKIP (0: no limit) */

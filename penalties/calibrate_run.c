@@ -255,13 +255,13 @@ static bool case_shared(const struct case_result *r, char *why, size_t n)
     if (r->clock_split > MEASURE_CLOCK_SPLIT_MAX) {
         snprintf(why, n, "%.150s: its clock references read %.1f%% apart (dependent register adds against "
                  "multiplies, within %.0f%% when each chain has its units): one chain was slowed while the case "
-                 "ran, so the clock beside its windows is not the core's", r->label, 100 * r->clock_split,
+                 "was measured, so the clock beside its windows is not the core's", r->label, 100 * r->clock_split,
                  100 * MEASURE_CLOCK_SPLIT_MAX);
         return true;
     }
     if (r->disturbed && r->window_seconds > CAL_SLICE_SECONDS) {
         snprintf(why, n, "%.150s: its timing windows last %.1f ms, longer than a scheduler slice, and another task "
-                 "took the CPU in every attempt: no window ran whole", r->label, 1e3 * r->window_seconds);
+                 "took the CPU in every attempt: no window was left whole", r->label, 1e3 * r->window_seconds);
         return true;
     }
     return false;

@@ -76,7 +76,7 @@ static void physical(struct penalty *p)
                  p->f.lo, p->f.hi, floor_);
         p->status = PENALTY_UNSTABLE;
     } else if (p->f.value < 0 && p->f.hi < 0)
-        fail(p, "physically impossible: %.2f %s is negative (interval [%.2f, %.2f]): the issue case ran faster "
+        fail(p, "physically impossible: %.2f %s is negative (interval [%.2f, %.2f]): the issue case was faster "
              "than its control", p->f.value, unit, p->f.lo, p->f.hi);
     else if (p->f.value < floor_ || (p->f.lo <= 0 && p->status != PENALTY_UNSTABLE))
         fail(p, "within noise of zero: %.2f %s (interval [%.2f, %.2f]) while the model states %g %s per iteration: "

@@ -260,7 +260,7 @@ static int geometry_sweep(struct latency_point *p, struct latency_point *again, 
     memset(p, 0, sizeof(*p) * (size_t)max);
     memset(again, 0, sizeof(*again) * (size_t)max);
     for (;;) {
-        /* Grow until the tail answers at memory latency (the better of two runs per new point). */
+        /* Grow until the tail answers at memory latency (the better of two measurements per new point). */
         for (; n < max && !curve_tail_at_memory(p, again, n, PPO); i++) {
             uint64_t b = (uint64_t)(4096.0 * pow(2.0, (double)i / PPO)) / 64 * 64;
             if (b > cap)

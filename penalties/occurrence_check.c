@@ -26,7 +26,7 @@ struct sim_case {
 };
 
 struct sim_run {
-    struct engine *e;
+    struct engine *eng;
     struct event_spec *events;
     int nevents;
     struct ruleset *rows;        /* each row's rules, parsed once */
@@ -39,17 +39,17 @@ struct sim_run {
 };
 
 /* Every row is judged on every measurement: a case may serve recipes of several quantities. */
-static void take_measurement(struct engine *e, const struct case_ *c, const struct measurement *m,
+static void take_measurement(struct engine *eng, const struct case_ *c, const struct measurement *m,
                              const struct quantities *q)
 {
     (void)c;
-    struct sim_run *s = e->arg;
+    struct sim_run *s = eng->arg;
     struct sim_case *sc = s->current;
     sc->measured = true;
     sc->q = *q;
     for (int i = 0; i < noccurrence_sim_rows; i++)
         if (s->rows[i].n)
-            occurrence_sim_judge(&s->rows[i], e->src, m, q, &sc->chk[i]);
+            occurrence_sim_judge(&s->rows[i], eng->src, m, q, &sc->chk[i]);
 }
 
 static struct sim_case *measure_case(struct sim_run *s, const struct recipe *rc, const char *text)
@@ -67,14 +67,14 @@ static struct sim_case *measure_case(struct sim_run *s, const struct recipe *rc,
     struct case_ *c = cal_case_build(text, sc->why, sizeof(sc->why));
     if (!c) {
         sc->status = CAL_SKIP;
-        tap_comment(s->tap, "  %s: not run: %s", text, sc->why);
+        tap_comment(s->tap, "  %s: not measured: %s", text, sc->why);
         return sc;
     }
     snprintf(sc->label, sizeof(sc->label), "%s", c->label);
     pm_note("[%d/%d] %s: %s", s->recipe, s->recipes, rc->name, text);
     s->current = sc;
     struct event_spec *ev = engine_copy_events(s->events, s->nevents);
-    int mrc = engine_case(s->e, c, ev, s->nevents);
+    int mrc = engine_case(s->eng, c, ev, s->nevents);
     engine_free_events(ev, s->nevents);
     if (mrc == MEASURE_INTERRUPTED) {
         sc->status = CAL_INTERRUPTED;
@@ -126,8 +126,8 @@ static void occurrence_verdict(struct sim_run *s, const struct recipe *rc, const
     for (int i = 0; i < 2; i++) {
         if (!cs[i])
             continue;
-        if (cs[i]->status == CAL_SKIP) {   /* the case cannot run in the simulator: nothing was shown */
-            snprintf(why, sizeof(why), "the %s case did not run under sim: %s", i ? "control" : "issue", cs[i]->why);
+        if (cs[i]->status == CAL_SKIP) {   /* the case cannot be measured in the simulator: nothing was shown */
+            snprintf(why, sizeof(why), "the %s case cannot be measured under sim: %s", i ? "control" : "issue", cs[i]->why);
             s->uncheckable++;
             tap_point(s->tap, VERDICT_SKIP, desc, why);
             return;
@@ -170,10 +170,10 @@ static void begin_manifest(struct session *sess, const struct occurrence_check_a
     struct json *j = &sess->dir.manifest;
     json_string(j, "source", a->source);
     json_string(j, "purpose", "occurrence check: the recipes' cases under a counting source, no penalties");
-    json_number(j, "source_exact_floor", s->e->src->exact_floor);
-    json_number(j, "source_slack_per_run", s->e->src->slack_per_run);
+    json_number(j, "source_exact_floor", s->eng->src->exact_floor);
+    json_number(j, "source_slack_per_loop", s->eng->src->slack_per_loop);
     json_int(j, "repetitions", a->repetitions);
-    json_uint(j, "iters", s->e->mopts.iters);
+    json_uint(j, "iters", s->eng->mopts.iters);
     json_string(j, "events", a->events_text);
     json_string(j, "expectations", a->expectations);
     json_array_begin(j, "recipes");
@@ -181,8 +181,8 @@ static void begin_manifest(struct session *sess, const struct occurrence_check_a
         if (recipe_wanted(&recipes[i], a->only, a->nonly))
             json_string(j, NULL, recipes[i].name);
     json_array_end(j);
-    if (s->e->src->manifest)
-        s->e->src->manifest(j);
+    if (s->eng->src->manifest)
+        s->eng->src->manifest(j);
     session_start(sess);
 }
 
@@ -204,7 +204,7 @@ int occurrence_check_run(const struct occurrence_check_args *a, struct session *
     struct sim_run s;
     memset(&s, 0, sizeof(s));
     int status = 0;
-    s.e = a->eng;
+    s.eng = a->eng;
     s.events = a->events;
     s.nevents = a->nevents;
     s.rows = xcalloc((size_t)noccurrence_sim_rows, sizeof(*s.rows));
@@ -214,13 +214,13 @@ int occurrence_check_run(const struct occurrence_check_args *a, struct session *
                      occurrence_sim_rows[i].line);
     begin_manifest(sess, a, &s);
     s.tap = &sess->tap;
-    s.e->dir = &sess->dir;
-    s.e->tap = s.tap;
-    s.e->on_measurement = take_measurement;
-    s.e->arg = &s;
+    s.eng->dir = &sess->dir;
+    s.eng->tap = s.tap;
+    s.eng->on_measurement = take_measurement;
+    s.eng->arg = &s;
     tap_comment(s.tap, "pmucal calibrate --source %s: the recipes' cases under the %s source (%llu iterations, %d "
                 "repetitions), their occurrences checked against penalties/occurrence_sim.c; results in %s",
-                a->source, s.e->src->name, (unsigned long long)s.e->mopts.iters, a->repetitions, sess->dir.path);
+                a->source, s.eng->src->name, (unsigned long long)s.eng->mopts.iters, a->repetitions, sess->dir.path);
     bool stopped = false;
     for (int i = 0; i < nrecipes; i++)
         s.recipes += recipe_wanted(&recipes[i], a->only, a->nonly);
@@ -235,29 +235,29 @@ int occurrence_check_run(const struct occurrence_check_args *a, struct session *
         if (rc->control && is->status != CAL_INTERRUPTED)
             co = measure_case(&s, rc, rc->control);
         stopped = is->status == CAL_INTERRUPTED || (co && co->status == CAL_INTERRUPTED) || stop_requested() ||
-                  s.e->write_failed;
+                  s.eng->write_failed;
         if (!stopped)
             occurrence_verdict(&s, rc, is, co);
     }
     tap_comment(s.tap, "occurrences: %d checked under sim, %d wrong, %d not checkable under sim", s.checked, s.wrong,
                 s.uncheckable);
     tap_comment(s.tap, "summary: %d ok, %d not ok, %d skip, %d todo, %d info; %d measurements in %s", s.tap->ok,
-                s.tap->not_ok, s.tap->skip, s.tap->todo, s.tap->info, s.e->measurements, sess->dir.path);
-    json_int(&sess->dir.manifest, "measurements", s.e->measurements);
-    json_int(&sess->dir.manifest, "failures", s.e->failures);
+                s.tap->not_ok, s.tap->skip, s.tap->todo, s.tap->info, s.eng->measurements, sess->dir.path);
+    json_int(&sess->dir.manifest, "measurements", s.eng->measurements);
+    json_int(&sess->dir.manifest, "failures", s.eng->failures);
     json_int(&sess->dir.manifest, "occurrences_checked", s.checked);
     json_int(&sess->dir.manifest, "occurrences_wrong", s.wrong);
     json_int(&sess->dir.manifest, "occurrences_not_checkable", s.uncheckable);
     if (stop_requested()) {
         tap_bail(s.tap, "stopped by %s; %d finished measurements are kept in %s", stop_signal_name(),
-                 s.e->measurements, sess->dir.path);
+                 s.eng->measurements, sess->dir.path);
         status = session_stopped(sess, stop_signal_name());
     } else {
         tap_plan(s.tap);
-        bool lost = s.e->write_failed || s.tap->write_failed;
+        bool lost = s.eng->write_failed || s.tap->write_failed;
         const char *why = lost ? "results could not be written (disk full?)"
-                        : s.e->failures ? "a case could not be measured" : NULL;
-        status = session_end(sess, s.tap->not_ok || s.e->failures || lost ? 1 : 0, why);
+                        : s.eng->failures ? "a case could not be measured" : NULL;
+        status = session_end(sess, s.tap->not_ok || s.eng->failures || lost ? 1 : 0, why);
     }
     sim_run_free(&s);
     return status;

@@ -6,18 +6,7 @@ static const char *const names[PENALTY_STATUSES] = {
     [PENALTY_ERROR] = "error", [PENALTY_WITHHELD] = "withheld",
 };
 
-const char *penalty_status_name(enum penalty_status s)
-{
-    return (unsigned)s < PENALTY_STATUSES ? names[s] : "?";
-}
-
-bool penalty_status_parse(const char *name, enum penalty_status *s)
-{
-    int i = name_table_index(names, PENALTY_STATUSES, name);
-    if (i >= 0)
-        *s = (enum penalty_status)i;
-    return i >= 0;
-}
+NAME_TABLE_FUNCTIONS(enum penalty_status, penalty_status_name, penalty_status_parse, names, PENALTY_STATUSES)
 
 bool penalty_status_of(const struct jvalue *p, enum penalty_status *s)
 {

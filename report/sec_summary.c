@@ -1,6 +1,7 @@
 /* The per-event summary (passes everywhere, fails where, skipped why) beside the classifier's
  * reading of the event from classify.json (what it counts, how well it fits). */
 #include "report/report.h"
+#include "runs/fit_status.h"
 #include <math.h>
 #include <string.h>
 
@@ -48,7 +49,9 @@ static void reading(FILE *f, const struct jvalue *ce)
         return;
     }
     const char *status = jget_str(ce, "status", "?");
-    const char *cls = !strcmp(status, "clean") ? "ok" : !strcmp(status, "silent") ? "skip" : "nok";
+    enum fit_status st = FIT_SUSPECT;   /* a word no status is called is shown as it is, as a failure */
+    fit_status_parse(status, &st);
+    const char *cls = st == FIT_CLEAN ? "ok" : st == FIT_SILENT ? "skip" : "nok";
     fputs("<td data-v=\"", f);
     html_attr(f, status);
     html_printf(f, "\"><span class=\"badge %s\">", cls);

@@ -140,7 +140,7 @@ void record_json(struct json *j, const struct record_head *h, const struct measu
     json_bool(j, "multiplexed", m->multiplexed);
     json_bool(j, "never_scheduled", m->never_scheduled);
     if (m->multiplexed) {   /* what never_scheduled was judged on (measure.h) */
-        json_object_begin(j, "per_run_ns");
+        json_object_begin(j, "per_loop_ns");
         json_number(j, "enabled_iters", m->enabled_iters);
         json_number(j, "enabled_zero", m->enabled_zero);
         json_number(j, "running_iters", m->running_iters);

@@ -100,6 +100,11 @@ const char *runfile_command(const struct jvalue *manifest)
     return prog && !strcmp(prog, "pmucal") ? jstr(&cmd->items[1]) : NULL;
 }
 
+double runfile_slack_per_loop(const struct jvalue *manifest, double fallback)
+{
+    return jget_num(manifest, "source_slack_per_loop", jget_num(manifest, "source_slack_per_run", fallback));
+}
+
 bool runfile_has_measurements(const struct jvalue *manifest, const char *path)
 {
     /* Records are what validate and calibrate measure: a folder of another command (c2c) has none

@@ -62,6 +62,9 @@ struct runfile {
 
 /* The subcommand a manifest records ("validate" for ["pmucal", "validate", ...]); NULL when none. */
 const char *runfile_command(const struct jvalue *manifest);
+/* The source's slack per counted loop as the run recorded it: "source_slack_per_loop", or
+ * "source_slack_per_run" in folders of a pmucal before the word; fallback when neither. */
+double runfile_slack_per_loop(const struct jvalue *manifest, double fallback);
 /* Is the run of this manifest one with measurement records (validate, calibrate)? Otherwise one
  * error naming the folder path and the command that made it (c2c, or none); false. Every reader
  * of measurements.ndjson asks first: a folder of another kind is refused, never read as empty. */

@@ -363,9 +363,9 @@ static const struct source sim_source = {
                       "sim::Bc,sim::Bcm,sim::Bi,sim::Bim",
     .default_iters = 10000,
     /* A triad pass over a DRAM-sized array is 38M instructions: 10000 of them would take days. */
-    .max_inst_per_run = 20000000,
+    .max_inst_per_loop = 20000000,
     /* The harness's own lines (about 24 a run here) and a loop exit or two of the simple predictor. */
-    .slack_per_run = 32,
+    .slack_per_loop = 32,
     .deterministic = true,
     .zero_most = sim_zero_most,
     .expect_file = "sim",

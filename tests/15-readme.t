@@ -34,7 +34,7 @@ export PMUCAL_CURVE_FILE="$tree/tests/hosts/zen5-vm/curve.csv"
 rows() {
     cat << 'EOF'
 ^bin/pmucal sample @RUN@s/$//
-^bin/pmucal info --measure$@SKIP@measures the load-latency curve (tens of seconds on this VM); tests/40-latency.t measures it
+^bin/pmucal info --measure$@SKIP@measures the load-latency curve (tens of seconds on this VM); tests/timing/40-latency.t measures it
 ^bin/pmucal c2c$@SKIP@a transfer latency for every CPU pair (minutes); tests/63-microkernels-snoop.t runs c2c on two CPUs
 ^bin/pmucal validate$@SKIP@the whole default matrix (minutes); tests/10-sources-perf.t and 'make run' run it
 ^bin/pmucal validate --source (perfstat|sim)$@SKIP@the whole default matrix (minutes); tests/42-sources-perfstat.t and tests/55-sources-sim.t run the source on chosen cases
@@ -61,6 +61,11 @@ RUN1 RUN2@RUN@s|RUN1 RUN2|cal base|
 ^bin/pmucal @RUN@
 EOF
 }
+# A SKIP reason sends the reader to the tests that run the example instead: each one it names exists.
+named=$(rows | awk -F@ '$2 == "SKIP"' | grep -o 'tests/[a-z0-9/-]*\.t' | sort -u)
+missing=$(for t in $named; do [ -f "$tree/$t" ] || printf '%s ' "$t"; done)
+[ -n "$named" ] && [ -z "$missing" ]
+ok $? "the $(echo $named | wc -w) tests the SKIP reasons name exist${missing:+; missing: $missing}"
 host_pmu=$("$bin" info 2> /dev/null | awk '$1 == "pmu" && $2 != "sysfs" && $2 != "libpfm4" { print $2; exit }')
 # Every page: the README, then docs/ and its subfolders in name order.
 pages=$(cd "$tree" && { echo README.md; find docs -name '*.md' | LC_ALL=C sort; })

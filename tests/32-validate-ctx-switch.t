@@ -61,6 +61,6 @@ fi
 printf 'context-switches ctx.switch nothing\n' > "$TMP/bad.txt"
 $PMUCAL validate --case 'walker size=L1' -e context-switches --expect "$TMP/bad.txt" > /dev/null 2> "$TMP/bad.err"
 rc=$?
-[ $rc -eq 2 ] && grep -q "none (no more in a run than without iterations" "$TMP/bad.err"
+[ $rc -eq 2 ] && grep -q "none (no more in a loop than without iterations" "$TMP/bad.err"
 ok $? "an unknown tolerance is refused, naming 'none' (exit $rc)"
 done_testing

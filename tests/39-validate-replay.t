@@ -28,6 +28,22 @@ for p in 'offset=page-faults+500' 'zero=minor-faults%3' 'scale=page-faults*1.05'
     rm -rf "$P"
 done
 
+# The source's slack per counted loop is judged as the run recorded it, under its key
+# source_slack_per_loop or, in a folder of a pmucal before the word, source_slack_per_run: a
+# slack of 1000 explains the 500 counts the offset adds, so both failures turn ok.
+validate_perturbed 'offset=page-faults+500' slack "$TMP/s.tap"
+S=$perturbed_dir
+for key in source_slack_per_loop source_slack_per_run; do
+    rm -rf "$TMP/slack" && cp -R "$S" "$TMP/slack" &&
+        jq --arg k "$key" 'del(.source_slack_per_loop) | .[$k] = 1000' "$S/manifest.json" > "$TMP/slack/manifest.json"
+    $PMUCAL replay "$TMP/slack" > "$TMP/rs.tap" 2> /dev/null
+    rc=$?
+    [ $perturbed_rc -eq 1 ] && [ "$(grep -c '^not ok' "$TMP/s.tap")" -eq 2 ] && [ $rc -eq 0 ] &&
+        grep -q '^# summary: 8 ok, 0 not ok.* 2 verdicts differ' "$TMP/rs.tap"
+    ok $? "a recorded $key of 1000 judges the offset's 2 failures ok (exit $rc): $(tail -n 1 "$TMP/rs.tap")"
+done
+rm -rf "$S" "$TMP/slack"
+
 # Today's rules: a changed expectation is checked offline.
 printf 'page-faults  pf.minor + 1  exact\n' > "$TMP/rule.txt"
 $PMUCAL replay "$A" --expect "$TMP/rule.txt" > "$TMP/rr.tap" 2> /dev/null

@@ -73,9 +73,14 @@ ok $? "gen walker: exit 2, says walker has no generated code ($out)"
 out=$($PMUCAL gen branch pattern=period period=6 2>&1); rc=$?
 [ $rc -ne 0 ] && echo "$out" | grep -q "period=6 is outside its domain 2..1024 pow2"
 ok $? "branch period=6 is refused with the rule ($out)"
-out=$($PMUCAL gen ifetch --run x 2>&1); rc=$?
-[ $rc -eq 2 ] && echo "$out" | grep -q -- "--run x: give a whole number from 1 to"
-ok $? "gen --run x is refused ($out)"
+out=$($PMUCAL gen ifetch --repeat x 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$out" | grep -q -- "--repeat x: give a whole number from 1 to"
+ok $? "gen --repeat x is refused ($out)"
+# --run N is the old spelling of --repeat N: taken, with one note, and shown in no --help.
+out=$($PMUCAL gen ifetch size=4k --run 3 2>&1); rc=$?
+[ $rc -eq 0 ] && [ "$(echo "$out" | grep -c -- '--run')" -eq 1 ] && echo "$out" | grep -q '^pmucal: gen: --run is now --repeat$' &&
+    $PMUCAL gen --help | grep -q -- '^  --repeat N ' && ! $PMUCAL gen --help | grep -q -- '--run'
+ok $? "gen --run 3 is --repeat 3 with one note, not in --help (exit $rc): $(echo "$out" | tr '\n' ' ')"
 out=$($PMUCAL gen ifetch --asm /nonexistent/dir/x.s 2>&1); rc=$?
 [ $rc -ne 0 ] && echo "$out" | grep -q "/nonexistent/dir/x.s"
 ok $? "an unwritable --asm path is named ($out)"

@@ -29,7 +29,7 @@ fi
 cg() {
     n=$1; shift
     valgrind --tool=callgrind --branch-sim=yes --cache-sim=no --toggle-collect=gen_measured_region \
-        --callgrind-out-file="$TMP/cg.out" "$PMUCAL" gen "$@" --run "$n" >/dev/null 2>"$TMP/cg.err" || return 1
+        --callgrind-out-file="$TMP/cg.out" "$PMUCAL" gen "$@" --repeat "$n" >/dev/null 2>"$TMP/cg.err" || return 1
     awk '/^events:/ { for (i = 2; i <= NF; i++) col[$i] = i } /^totals:/ { print $col["Ir"], $col["Bc"], $col["Bcm"], $col["Bi"], $col["Bim"] }' "$TMP/cg.out"
 }
 

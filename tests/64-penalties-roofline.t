@@ -23,7 +23,7 @@ if sim_usable; then
         for ev in sim::Ir sim::Dr sim::Dw sim::Bc; do
             line=$(grep -F -- "- $case :: $ev " "$TMP/fsim.tap" | head -n 1)
             case "$want" in
-            *skip*) echo "$line" | grep -q '# SKIP AVX-512 code cannot run under the sim counter source'
+            *skip*) echo "$line" | grep -q '# SKIP AVX-512 code cannot be executed under the sim counter source'
                     ok $? "$case :: $ev is a skip saying why: $(echo "$line" | sed 's/.*# SKIP //')" ;;
             *) echo "$line" | grep -q "^ok .*(exact, "
                ok $? "$case :: $ev exact: $line" ;;

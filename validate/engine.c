@@ -58,11 +58,11 @@ void engine_free_events(struct event_spec *ev, int n)
     free(ev);
 }
 
-void measurement_json(struct json *j, const struct engine *e, const struct case_ *c, int group,
+void measurement_json(struct json *j, const struct engine *eng, const struct case_ *c, int group,
                       const struct measurement *m, const struct quantities *q, const char *part,
                       const char *learned, const struct event_verdict *vs)
 {
-    const struct record_head h = {.c = c, .key = e->record_key, .source = e->src->name, .group = group,
+    const struct record_head h = {.c = c, .key = eng->record_key, .source = eng->src->name, .group = group,
                                   .part = part, .learned = learned};
     struct record_verdict rv[GROUP_MAX_EVENTS];
     for (int k = 0; vs && k < m->nevents && k < GROUP_MAX_EVENTS; k++)
@@ -71,21 +71,21 @@ void measurement_json(struct json *j, const struct engine *e, const struct case_
     record_json(j, &h, m, q, vs ? rv : NULL);
 }
 
-static struct event_summary *summary_of(struct engine *e, const char *name)
+static struct event_summary *summary_of(struct engine *eng, const char *name)
 {
-    for (int i = 0; i < e->nsum; i++)
-        if (!strcmp(e->sum[i].name, name))
-            return &e->sum[i];
-    e->sum = xrealloc(e->sum, sizeof(*e->sum) * (size_t)(e->nsum + 1));
-    struct event_summary *s = &e->sum[e->nsum++];
+    for (int i = 0; i < eng->nsum; i++)
+        if (!strcmp(eng->sum[i].name, name))
+            return &eng->sum[i];
+    eng->sum = xrealloc(eng->sum, sizeof(*eng->sum) * (size_t)(eng->nsum + 1));
+    struct event_summary *s = &eng->sum[eng->nsum++];
     memset(s, 0, sizeof(*s));
     s->name = xstrdup(name);
     return s;
 }
 
-static void summarize(struct engine *e, const char *event, const char *label, enum verdict kind, const char *why)
+static void summarize(struct engine *eng, const char *event, const char *label, enum verdict kind, const char *why)
 {
-    struct event_summary *s = summary_of(e, event);
+    struct event_summary *s = summary_of(eng, event);
     switch (kind) {
     case VERDICT_OK: s->ok++; break;
     case VERDICT_NOT_OK: {
@@ -106,7 +106,7 @@ static void summarize(struct engine *e, const char *event, const char *label, en
     }
 }
 
-/* Why a group's counts are not of whole runs: it never held its counters while the iterations ran
+/* Why a group's counts are not of whole loops: it never held its counters while the iterations ran
  * (measure.h: never_scheduled) or held them part of the time (multiplexed). "" when it ran throughout. One wording for the verdicts and
  * for the split that follows. */
 static const char *unscheduled(const struct measurement *m, char *buf, size_t n)
@@ -115,8 +115,8 @@ static const char *unscheduled(const struct measurement *m, char *buf, size_t n)
         snprintf(buf, n, "the group was never scheduled (time_running 0 of %llu ns)",
                  (unsigned long long)m->time_enabled);
     else if (m->never_scheduled)
-        snprintf(buf, n, "the group was never scheduled (time_running %llu of %llu ns, none while the code ran: "
-                 "%.0f ns a run with iterations, %.0f ns without)", (unsigned long long)m->time_running,
+        snprintf(buf, n, "the group was never scheduled (time_running %llu of %llu ns, none while the code executed: "
+                 "%.0f ns a loop with iterations, %.0f ns without)", (unsigned long long)m->time_running,
                  (unsigned long long)m->time_enabled, m->running_iters, m->running_zero);
     else if (m->multiplexed)
         snprintf(buf, n, "the group was multiplexed (running %llu of %llu ns)", (unsigned long long)m->time_running,
@@ -126,14 +126,14 @@ static const char *unscheduled(const struct measurement *m, char *buf, size_t n)
     return buf;
 }
 
-void engine_judge(const struct engine *e, const struct measurement *m, const struct quantities *q,
+void engine_judge(const struct engine *eng, const struct measurement *m, const struct quantities *q,
                   struct event_verdict *out)
 {
     for (int k = 0; k < m->nevents; k++) {
         const struct event_spec *ev = m->events[k];
-        const struct rule *r = ruleset_find(&e->rules, ev);
-        double run_slack = e->src->slack_per_run / (double)m->iters;
-        struct event_verdict v = check_event(r, ev, &m->stat[k], q, e->src->exact_floor, run_slack);
+        const struct rule *r = ruleset_find(&eng->rules, ev);
+        double loop_slack = eng->src->slack_per_loop / (double)m->iters;
+        struct event_verdict v = check_event(r, ev, &m->stat[k], q, eng->src->exact_floor, loop_slack);
         /* A 'none' rule (switches, migrations) broken while the measurement's own detectors saw
          * another task in every repetition after its redos: the host's load, not a defect of the
          * event; withheld, as calibrate withholds a figure the load made. Broken on a quiet run, it
@@ -145,19 +145,19 @@ void engine_judge(const struct engine *e, const struct measurement *m, const str
             v.kind = VERDICT_SKIP;
         }
         double threads = quantity_stated(q, Q_THREADS) && q->v[Q_THREADS] > 1 ? q->v[Q_THREADS] : 1;
-        double most = source_zero_most(e->src, ev->canonical ? ev->canonical : ev->name, threads);
-        struct raw_limits lim = {.exact_floor = e->src->exact_floor, .slack_per_run = e->src->slack_per_run,
-                                 .deterministic = e->src->deterministic, .zero_most = most,
-                                 .team_extra = isnan(most) ? 0 : most - source_zero_most(e->src, ev->canonical ? ev->canonical : ev->name, 1)};
+        double most = source_zero_most(eng->src, ev->canonical ? ev->canonical : ev->name, threads);
+        struct raw_limits lim = {.exact_floor = eng->src->exact_floor, .slack_per_loop = eng->src->slack_per_loop,
+                                 .deterministic = eng->src->deterministic, .zero_most = most,
+                                 .team_extra = isnan(most) ? 0 : most - source_zero_most(eng->src, ev->canonical ? ev->canonical : ev->name, 1)};
         /* A group that did not hold its counters all the time (never scheduled, or multiplexed
-         * with other users of the PMU) counted part of the runs or none: its zeros are not the
+         * with other users of the PMU) counted part of the measured loops or none: its zeros are not the
          * PMU's, and its counts are never scaled up to a whole. */
         bool never_ran = m->never_scheduled, shared = m->multiplexed;
         if (!ev->unsupported && !shared &&
             !(ev->programmable && check_silent_zero(&v, r, (const double(*)[2])m->raw[k], m->reps, m->iters)))
             check_raw(&v, r, (const double(*)[2])m->raw[k], m->per_iter[k], m->reps, m->iters, &lim);
         /* An erratum (from the rule, or the vendor table) turns a failure into a TODO, not a failed run. */
-        const struct vendor_event *vev = e->vt && !ev->unsupported ? vendor_match(e->vt, ev) : NULL;
+        const struct vendor_event *vev = eng->vt && !ev->unsupported ? vendor_match(eng->vt, ev) : NULL;
         const char *erratum = r && r->erratum ? r->erratum : vev && vev->errata ? vev->errata : NULL;
         if (v.kind == VERDICT_NOT_OK && erratum && !m->multiplexed) {
             char *why = xasprintf("erratum %s: %s", erratum, v.reason);
@@ -169,19 +169,19 @@ void engine_judge(const struct engine *e, const struct measurement *m, const str
             char state[256];
             v.kind = VERDICT_NOT_OK;
             if (never_ran)
-                snprintf(v.reason, sizeof(v.reason), "%s: %s: it counted nothing of the runs; the counters were never "
+                snprintf(v.reason, sizeof(v.reason), "%s: %s: it counted nothing of the measured loops; the counters were never "
                          "free for it (another user held them, or the group has more events than counters)", ev->name,
                          unscheduled(m, state, sizeof(state)));
             else
                 snprintf(v.reason, sizeof(v.reason), "%s: %s: other users shared the PMU's counters; counts are of "
-                         "part of the runs, not comparable and never scaled", ev->name,
+                         "part of the measured loops, not comparable and never scaled", ev->name,
                          unscheduled(m, state, sizeof(state)));
         }
         out[k] = v;
     }
 }
 
-void engine_report(struct engine *e, const char *label, const struct measurement *m, const struct event_verdict *vs)
+void engine_report(struct engine *eng, const char *label, const struct measurement *m, const struct event_verdict *vs)
 {
     for (int k = 0; k < m->nevents; k++) {
         const struct event_spec *ev = m->events[k];
@@ -191,85 +191,85 @@ void engine_report(struct engine *e, const char *label, const struct measurement
         case VERDICT_OK:
         case VERDICT_NOT_OK:   /* the reason says what was compared */
             snprintf(desc, sizeof(desc), "%s :: %s", label, v->reason);
-            tap_point(e->tap, v->kind, desc, NULL);
+            tap_point(eng->tap, v->kind, desc, NULL);
             break;
         case VERDICT_SKIP:
         case VERDICT_TODO:
             snprintf(desc, sizeof(desc), "%s :: %s", label, ev->name);
-            tap_point(e->tap, v->kind, desc, v->reason);
+            tap_point(eng->tap, v->kind, desc, v->reason);
             break;
         case VERDICT_INFO:
             snprintf(desc, sizeof(desc), "%s :: %s measured %.4f per iteration", label, ev->name, v->measured);
-            tap_point(e->tap, VERDICT_INFO, desc, v->reason);
+            tap_point(eng->tap, VERDICT_INFO, desc, v->reason);
             break;
         }
-        summarize(e, ev->name, label, v->kind, v->reason);
+        summarize(eng, ev->name, label, v->kind, v->reason);
     }
 }
 
-static void skip_all(struct engine *e, const struct case_ *c, struct event_spec *events, int n, const char *why,
+static void skip_all(struct engine *eng, const struct case_ *c, struct event_spec *events, int n, const char *why,
                      bool failed)
 {
-    if (!e->tap)
+    if (!eng->tap)
         return;
     for (int k = 0; k < n; k++) {
         char desc[768];
         snprintf(desc, sizeof(desc), "%s :: %s", c->label, events[k].name);
-        tap_point(e->tap, failed ? VERDICT_NOT_OK : VERDICT_SKIP, desc, why);
-        summarize(e, events[k].name, c->label, failed ? VERDICT_NOT_OK : VERDICT_SKIP, why);
+        tap_point(eng->tap, failed ? VERDICT_NOT_OK : VERDICT_SKIP, desc, why);
+        summarize(eng, events[k].name, c->label, failed ? VERDICT_NOT_OK : VERDICT_SKIP, why);
     }
 }
 
-static void record(struct engine *e, const struct case_ *c, int g, const struct measurement *m,
+static void record(struct engine *eng, const struct case_ *c, int g, const struct measurement *m,
                    const struct quantities *q, const char *part, const char *learned)
 {
     struct event_verdict *vs = xcalloc((size_t)(m->nevents ? m->nevents : 1), sizeof(*vs));
-    engine_judge(e, m, q, vs);
-    if (e->dir) {
+    engine_judge(eng, m, q, vs);
+    if (eng->dir) {
         struct json j;
         json_init(&j);
-        measurement_json(&j, e, c, g, m, q, part[0] ? part : NULL, learned, vs);
-        FILE *f = e->dir->measurements;
+        measurement_json(&j, eng, c, g, m, q, part[0] ? part : NULL, learned, vs);
+        FILE *f = eng->dir->measurements;
         long before = ftell(f);
         if (json_write_line(&j, f)) {
             /* A cut-off line would be read as a record: the file goes back to its last whole one. */
             pm_error("cannot append to %s/measurements.ndjson: %s; the run stops, the records before stay",
-                     e->dir->path, strerror(errno));
+                     eng->dir->path, strerror(errno));
             __fpurge(f);   /* the unwritten rest must not reach the file later */
             clearerr(f);
             if (before >= 0 && ftruncate(fileno(f), before) == 0)
                 fseek(f, before, SEEK_SET);
-            e->write_failed = true;
+            eng->write_failed = true;
             json_free(&j);
             free(vs);
             return;
         }
         json_free(&j);
     }
-    e->measurements++;
-    if (e->tap)
-        engine_report(e, c->label, m, vs);
+    eng->measurements++;
+    if (eng->tap)
+        engine_report(eng, c->label, m, vs);
     free(vs);
-    if (e->on_measurement)
-        e->on_measurement(e, c, m, q);
+    if (eng->on_measurement)
+        eng->on_measurement(eng, c, m, q);
 }
 
 /* A group that opened but did not hold its counters is measured again in parts; what it read stays
  * in the TAP as comments, each event with the engine's verdict on it (never scheduled or
  * multiplexed: never the PMU's zeros, never scaled) and its first repetition's raw counts. The
  * parts' lines are the verdicts. */
-static void report_split(struct engine *e, const struct case_ *c, const struct measurement *m,
+static void report_split(struct engine *eng, const struct case_ *c, const struct measurement *m,
                          const struct quantities *q, const char *part)
 {
-    if (!e->tap)
+    if (!eng->tap)
         return;
     struct event_verdict *vs = xcalloc((size_t)(m->nevents ? m->nevents : 1), sizeof(*vs));
     char state[256];
-    engine_judge(e, m, q, vs);
+    engine_judge(eng, m, q, vs);
     unscheduled(m, state, sizeof(state));
     for (int k = 0; k < m->nevents; k++)
         if (!m->events[k]->unsupported)   /* an event without a rule: the group's state alone */
-            tap_comment(e->tap, "split %s%s%s :: %s%s%s; raw counts of repetition 1: %.0f (%llu iterations), %.0f (0); "
+            tap_comment(eng->tap, "split %s%s%s :: %s%s%s; raw counts of repetition 1: %.0f (%llu iterations), %.0f (0); "
                         "not judged: measured again in parts", c->label, part[0] ? " part " : "", part,
                         vs[k].kind == VERDICT_NOT_OK ? vs[k].reason : m->events[k]->name, vs[k].kind == VERDICT_NOT_OK ? "" : ": ",
                         vs[k].kind == VERDICT_NOT_OK ? "" : state, m->raw[k][0][0], (unsigned long long)m->iters, m->raw[k][0][1]);
@@ -283,10 +283,10 @@ static bool no_free_counter(const struct event_spec *ev)
 
 /* Measure one group; when it could not be scheduled as a whole (it never ran, it was multiplexed,
  * or members found no free counter) learn that, split it in two and measure each half. */
-static int measure_part(struct engine *e, struct case_ *c, int g, struct event_spec **ev, int n,
+static int measure_part(struct engine *eng, struct case_ *c, int g, struct event_spec **ev, int n,
                         const struct quantities *q, struct measurement *m, const char *part, const char *learned)
 {
-    int rc = measure_group(e->src, c, ev, n, &e->mopts, m);
+    int rc = measure_group(eng->src, c, ev, n, &eng->mopts, m);
     if (rc != MEASURE_OK)
         return rc;
     int counting = 0, crowded = 0;
@@ -302,13 +302,13 @@ static int measure_part(struct engine *e, struct case_ *c, int g, struct event_s
             unscheduled(m, why, sizeof(why));
     }
     if (!why[0]) {
-        record(e, c, g, m, q, part, learned);
+        record(eng, c, g, m, q, part, learned);
         return MEASURE_OK;
     }
-    sched_learn(&e->learned, ev, n, why);
+    sched_learn(&eng->learned, ev, n, why);
     pm_note("%s: group %d%s%s: %s; split and retried", c->label, g, part[0] ? " part " : "", part, why);
     if (!crowded)
-        report_split(e, c, m, q, part);
+        report_split(eng, c, m, q, part);
     for (int k = 0; k < n; k++)
         if (no_free_counter(ev[k])) {
             free(ev[k]->unsupported);
@@ -323,163 +323,163 @@ static int measure_part(struct engine *e, struct case_ *c, int g, struct event_s
         int h = ev[k]->programmable ? (prog++ < (total + 1) / 2 ? 0 : 1) : 0;
         half[h][hn[h]++] = ev[k];
     }
-    int learned_before = e->learned.n;
+    int learned_before = eng->learned.n;
     for (int h = 0; h < 2 && rc == MEASURE_OK; h++) {
         if (!hn[h])
             continue;
         char sub[64];
         snprintf(sub, sizeof(sub), "%s%s%d/2", part, part[0] ? "." : "", h + 1);
-        rc = measure_part(e, c, g, half[h], hn[h], q, m, sub, why);
+        rc = measure_part(eng, c, g, half[h], hn[h], q, m, sub, why);
     }
     /* Both halves ran as they were: later groups keep to that size, so no case opens a group only
      * to see it fail the same way (the set above is kept too, for the record). */
     int half_size = (total + 1) / 2;
-    if (rc == MEASURE_OK && e->learned.n == learned_before && half_size >= 1 &&
-        (!e->group_cap || half_size < e->group_cap))
-        e->group_cap = half_size;
+    if (rc == MEASURE_OK && eng->learned.n == learned_before && half_size >= 1 &&
+        (!eng->group_cap || half_size < eng->group_cap))
+        eng->group_cap = half_size;
     return rc;
 }
 
-void engine_summary(struct engine *e)
+void engine_summary(struct engine *eng)
 {
-    if (!e->tap)
+    if (!eng->tap)
         return;
-    tap_comment(e->tap, "per-event summary (%d events):", e->nsum);
-    for (int i = 0; i < e->nsum; i++) {
-        const struct event_summary *s = &e->sum[i];
+    tap_comment(eng->tap, "per-event summary (%d events):", eng->nsum);
+    for (int i = 0; i < eng->nsum; i++) {
+        const struct event_summary *s = &eng->sum[i];
         int cases = s->ok + s->not_ok + s->skip + s->todo + s->info;
         if (s->not_ok && s->silent_zero == s->not_ok)
-            tap_comment(e->tap, "  %-40s FAILS in %d of %d cases, each a silent zero: the PMU's defect (the event "
+            tap_comment(eng->tap, "  %-40s FAILS in %d of %d cases, each a silent zero: the PMU's defect (the event "
                         "opens and counts nothing where the model expects counts): %s", s->name, s->not_ok, cases, s->fails);
         else if (s->not_ok && s->silent_zero)
-            tap_comment(e->tap, "  %-40s FAILS in %d of %d cases (%d of them silent zeros: opens, counts nothing): %s",
+            tap_comment(eng->tap, "  %-40s FAILS in %d of %d cases (%d of them silent zeros: opens, counts nothing): %s",
                         s->name, s->not_ok, cases, s->silent_zero, s->fails);
         else if (s->not_ok)
-            tap_comment(e->tap, "  %-40s FAILS in %d of %d cases: %s", s->name, s->not_ok, cases, s->fails);
+            tap_comment(eng->tap, "  %-40s FAILS in %d of %d cases: %s", s->name, s->not_ok, cases, s->fails);
         else if (s->ok && !s->todo && !s->skip)
-            tap_comment(e->tap, "  %-40s passes in all %d cases", s->name, s->ok);
+            tap_comment(eng->tap, "  %-40s passes in all %d cases", s->name, s->ok);
         else if (s->ok || s->todo)
-            tap_comment(e->tap, "  %-40s passes in %d, todo (erratum) in %d, skipped in %d of %d cases", s->name,
+            tap_comment(eng->tap, "  %-40s passes in %d, todo (erratum) in %d, skipped in %d of %d cases", s->name,
                         s->ok, s->todo, s->skip, cases);
         else if (s->skip && !s->info)
-            tap_comment(e->tap, "  %-40s skipped in all %d cases: %s", s->name, s->skip,
+            tap_comment(eng->tap, "  %-40s skipped in all %d cases: %s", s->name, s->skip,
                         s->skip_reason ? s->skip_reason : "");
         else
-            tap_comment(e->tap, "  %-40s never expected (no rule, or an info rule): 'pmucal classify RUN' explains it",
+            tap_comment(eng->tap, "  %-40s never expected (no rule, or an info rule): 'pmucal classify RUN' explains it",
                         s->name);
     }
-    for (int i = 0; i < e->learned.n; i++) {
+    for (int i = 0; i < eng->learned.n; i++) {
         char names[1024] = "";
-        for (char **p = e->learned.sets[i]; *p; p++)
+        for (char **p = eng->learned.sets[i]; *p; p++)
             snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", names[0] ? "," : "", *p);
-        tap_comment(e->tap, "learned: {%s} cannot be measured as one group: %s", names, e->learned.why[i]);
+        tap_comment(eng->tap, "learned: {%s} cannot be measured as one group: %s", names, eng->learned.why[i]);
     }
-    if (e->group_cap && e->group_cap < e->group_size)
-        tap_comment(e->tap, "learned: groups of at most %d programmable events ran; later groups kept to that",
-                    e->group_cap);
+    if (eng->group_cap && eng->group_cap < eng->group_size)
+        tap_comment(eng->tap, "learned: groups of at most %d programmable events were measured; later groups kept to that",
+                    eng->group_cap);
 }
 
-void engine_free(struct engine *e)
+void engine_free(struct engine *eng)
 {
-    for (int i = 0; i < e->nsum; i++) {
-        free(e->sum[i].name);
-        free(e->sum[i].fails);
-        free(e->sum[i].skip_reason);
+    for (int i = 0; i < eng->nsum; i++) {
+        free(eng->sum[i].name);
+        free(eng->sum[i].fails);
+        free(eng->sum[i].skip_reason);
     }
-    free(e->sum);
-    e->sum = NULL;
-    e->nsum = 0;
-    sched_learned_free(&e->learned);
-    ruleset_free(&e->rules);
+    free(eng->sum);
+    eng->sum = NULL;
+    eng->nsum = 0;
+    sched_learned_free(&eng->learned);
+    ruleset_free(&eng->rules);
 }
 
-int engine_case(struct engine *e, struct case_ *c, struct event_spec *events, int n)
+int engine_case(struct engine *eng, struct case_ *c, struct event_spec *events, int n)
 {
     /* The command's CPU (--cpu, else the least loaded of the affinity mask) for every case that
      * does not name its own. */
-    int cpu = e->cpu;
-    if (cpu < 0 && e->src->real_time)   /* the least loaded CPU, chosen once */
-        cpu = e->cpu = cpuload_chosen();
+    int cpu = eng->cpu;
+    if (cpu < 0 && eng->src->real_time)   /* the least loaded CPU, chosen once */
+        cpu = eng->cpu = cpuload_chosen();
     else if (cpu < 0) {   /* a simulated count: any CPU; its record names the mask's first */
         int first[1];
         cpu = topo_cpus(first, 1) ? first[0] : 0;
     }
-    case_adopt_cpu(c, cpu, e->pair_given ? e->second_cpu : -1);
+    case_adopt_cpu(c, cpu, eng->pair_given ? eng->second_cpu : -1);
     /* A simulated count is the same on any CPU: unless one was named, the case runs where the
      * scheduler puts it, whatever an earlier case's setup bound the thread to. Bound to the mask's
      * first CPU it waited behind whatever ran there (the parameter sweep took twice its CPU time
      * in wall time beside a job pinned to CPU 0). */
-    if (!e->src->real_time && e->cpu < 0 && !case_given(c, "run_cpu"))
+    if (!eng->src->real_time && eng->cpu < 0 && !case_given(c, "run_cpu"))
         topo_unbind_thread();
     else if (topo_bind_thread(kernel_has_param(c->kernel, "run_cpu") ? case_run_cpu(c) : cpu))
         return MEASURE_FAILED;
-    c->isa_limits = e->src->isa_limits;
-    c->isa_limits_by = e->src->name;
-    c->simple_predictor = e->src->simple_predictor;
-    c->iters_fixed = e->mopts.iters;
+    c->isa_limits = eng->src->isa_limits;
+    c->isa_limits_by = eng->src->name;
+    c->simple_predictor = eng->src->simple_predictor;
+    c->iters_fixed = eng->mopts.iters;
     int rc = case_setup(c);
     if (stop_requested()) {   /* stopped while setting up (seconds for large cases) */
         c->kernel->teardown(c);
         return MEASURE_INTERRUPTED;
     }
     const struct assembler *code = rc == KERNEL_OK && c->kernel->code ? c->kernel->code(c) : NULL;
-    if (code && e->src->max_code_bytes && code->len > e->src->max_code_bytes) {
-        snprintf(c->skip, sizeof(c->skip), "%s of generated code is more than the %s source runs in reasonable time "
-                 "(%s); measure it with another source", fmt_size(code->len), e->src->name,
-                 fmt_size(e->src->max_code_bytes));
+    if (code && eng->src->max_code_bytes && code->len > eng->src->max_code_bytes) {
+        snprintf(c->skip, sizeof(c->skip), "%s of generated code is more than the %s source executes in reasonable time "
+                 "(%s); measure it with another source", fmt_size(code->len), eng->src->name,
+                 fmt_size(eng->src->max_code_bytes));
         rc = KERNEL_SKIP;
     }
     if (rc == KERNEL_SKIP) {
-        if (!e->tap)   /* 'pmucal run': say it, or the command looks like it did nothing */
+        if (!eng->tap)   /* 'pmucal run': say it, or the command looks like it did nothing */
             pm_note("%s: SKIP %s", c->label, c->skip);
-        skip_all(e, c, events, n, c->skip, false);
+        skip_all(eng, c, events, n, c->skip, false);
         c->kernel->teardown(c);
         return MEASURE_OK;
     }
-    if (rc == KERNEL_ERROR && e->setup_refusal_skips) {
+    if (rc == KERNEL_ERROR && eng->setup_refusal_skips) {
         char why[600];
         snprintf(why, sizeof(why), "refused by the kernel's setup: %s", pm_last_error());
-        e->refused++;
-        skip_all(e, c, events, n, why, false);
+        eng->refused++;
+        skip_all(eng, c, events, n, why, false);
         c->kernel->teardown(c);
         return MEASURE_OK;
     }
     if (rc != KERNEL_OK) {
-        e->failures++;
-        skip_all(e, c, events, n, "setup failed", true);
+        eng->failures++;
+        skip_all(eng, c, events, n, "setup failed", true);
         c->kernel->teardown(c);
         return MEASURE_FAILED;
     }
     struct quantities q;
     case_model(c, &q);
-    /* A source that counts by simulating bounds the work of a run by the model's instructions. */
-    uint64_t cap = e->src->max_inst_per_run;
-    if (cap && !e->user_iters && e->mopts.iters && quantity_stated(&q, Q_INST) &&
-        q.v[Q_INST] * (double)e->mopts.iters > (double)cap) {
+    /* A source that counts by simulating bounds the work of a loop by the model's instructions. */
+    uint64_t cap = eng->src->max_inst_per_loop;
+    if (cap && !eng->user_iters && eng->mopts.iters && quantity_stated(&q, Q_INST) &&
+        q.v[Q_INST] * (double)eng->mopts.iters > (double)cap) {
         c->iters = q.v[Q_INST] >= (double)cap ? 1 : (uint64_t)((double)cap / q.v[Q_INST]);
         pm_note("%s: %llu iterations under %s (%.0f instructions each)", c->label, (unsigned long long)c->iters,
-                e->src->name, q.v[Q_INST]);
+                eng->src->name, q.v[Q_INST]);
     }
 
     struct sched_info *info = xcalloc((size_t)(n ? n : 1), sizeof(*info));
     for (int k = 0; k < n; k++)
-        schedule_info(&events[k], e->pmu, e->vt, e->ncounters, &info[k]);
+        schedule_info(&events[k], eng->pmu, eng->vt, eng->ncounters, &info[k]);
     struct schedule s;
-    int size = e->group_cap && e->group_cap < e->group_size ? e->group_cap : e->group_size;
-    schedule_build(events, info, n, size, e->ncounters, &e->learned, &s);
+    int size = eng->group_cap && eng->group_cap < eng->group_size ? eng->group_cap : eng->group_size;
+    schedule_build(events, info, n, size, eng->ncounters, &eng->learned, &s);
     struct measurement *m = xmalloc(sizeof(*m));
     for (int g = 0; g < s.ngroups && rc == MEASURE_OK; g++) {
         struct event_spec *ptr[GROUP_MAX_EVENTS];
         int k = 0;
         for (int j = 0; j < s.count[g] && k < GROUP_MAX_EVENTS; j++)
             ptr[k++] = &events[s.order[s.start[g] + j]];
-        rc = measure_part(e, c, g, ptr, k, &q, m, "", NULL);
+        rc = measure_part(eng, c, g, ptr, k, &q, m, "", NULL);
     }
     free(info);
     free(m);
     schedule_free(&s);
     c->kernel->teardown(c);
     if (rc == MEASURE_FAILED)
-        e->failures++;
+        eng->failures++;
     return rc;
 }

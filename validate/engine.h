@@ -21,7 +21,7 @@ struct event_summary {
     char *fails;           /* "case; case; ..." where it failed */
     char *skip_reason;     /* the first SKIP reason */
 };
-typedef void (*measurement_hook)(struct engine *e, const struct case_ *c, const struct measurement *m,
+typedef void (*measurement_hook)(struct engine *eng, const struct case_ *c, const struct measurement *m,
                                  const struct quantities *q);
 
 struct engine {
@@ -65,22 +65,22 @@ extern const char engine_default_events[];
 
 /* Set up the case, measure every group, tear down. MEASURE_OK, MEASURE_FAILED (a message was
  * printed; for validate it is also a 'not ok'), or MEASURE_INTERRUPTED. */
-int engine_case(struct engine *e, struct case_ *c, struct event_spec *events, int n);
+int engine_case(struct engine *eng, struct case_ *c, struct event_spec *events, int n);
 
 /* The per-event summary as TAP comments; learned scheduling facts too. */
-void engine_summary(struct engine *e);
-void engine_free(struct engine *e);
+void engine_summary(struct engine *eng);
+void engine_free(struct engine *eng);
 
 /* One measurement as a JSON object (the measurements.ndjson record); vs: each event's verdict, or
  * NULL when it was not judged ('pmucal run'). */
-void measurement_json(struct json *j, const struct engine *e, const struct case_ *c, int group,
+void measurement_json(struct json *j, const struct engine *eng, const struct case_ *c, int group,
                       const struct measurement *m, const struct quantities *q, const char *part,
                       const char *learned, const struct event_verdict *vs);
 /* Each event's verdict on a measurement (out[k] for m->events[k]): its rule per iteration, the raw
  * checks (check_raw), errata, multiplexing. Used by validate as it measures and by replay. */
-void engine_judge(const struct engine *e, const struct measurement *m, const struct quantities *q,
+void engine_judge(const struct engine *eng, const struct measurement *m, const struct quantities *q,
                   struct event_verdict *out);
 /* The verdicts as TAP lines (or info comments) and into the per-event summary. */
-void engine_report(struct engine *e, const char *label, const struct measurement *m, const struct event_verdict *vs);
+void engine_report(struct engine *eng, const char *label, const struct measurement *m, const struct event_verdict *vs);
 
 #endif

@@ -2,6 +2,7 @@
 #include "base/jread.h"
 #include "base/json.h"
 #include "base/util.h"
+#include "runs/fit_status.h"
 #include "runs/rundir.h"
 #include "runs/runfile.h"
 #include <errno.h>
@@ -167,7 +168,7 @@ struct result {
     const struct rule *rule;
     int rule_fail;
     char rule_worst[512];
-    const char *status;       /* "clean", "suspect", "unexplained", "silent" */
+    enum fit_status status;
     char explanation[256];
 };
 
@@ -298,16 +299,16 @@ static void classify_event(const struct data *d, const struct cevent *e, const s
     }
     bool judged = r->rule && r->rule->tol != TOL_INFO;
     if (silent && !r->zero_cases)
-        r->status = judged && r->rule_fail ? "suspect" : "silent";
+        r->status = judged && r->rule_fail ? FIT_SUSPECT : FIT_SILENT;
     else if (!r->best.nterms || !strcmp(r->explanation, "unexplained"))
         /* the rule holds everywhere even if no simple fit does */
-        r->status = judged && !r->rule_fail && !r->zero_cases ? "clean" : "unexplained";
+        r->status = judged && !r->rule_fail && !r->zero_cases ? FIT_CLEAN : FIT_UNEXPLAINED;
     else if (r->zero_cases || (judged && r->rule_fail))
-        r->status = "suspect";
+        r->status = FIT_SUSPECT;
     else if (judged)
-        r->status = "clean";
+        r->status = FIT_CLEAN;
     else
-        r->status = r->best.nterms == 1 && fabs(r->best.coef[0] - 1) <= 0.005 ? "clean" : "suspect";
+        r->status = r->best.nterms == 1 && fabs(r->best.coef[0] - 1) <= 0.005 ? FIT_CLEAN : FIT_SUSPECT;
 }
 
 static void result_json(struct json *j, const struct data *d, const struct cevent *e, const struct result *r)
@@ -315,7 +316,7 @@ static void result_json(struct json *j, const struct data *d, const struct ceven
     json_object_begin(j, NULL);
     json_string(j, "event", e->name);
     json_int(j, "cases", r->measured);
-    json_string(j, "status", r->status);
+    json_string(j, "status", fit_status_name(r->status));
     json_string(j, "explanation", r->explanation);
     if (r->best.nterms) {
         json_array_begin(j, "terms");
@@ -351,7 +352,7 @@ static void table_line(FILE *f, const struct data *d, const struct cevent *e, co
     if (r->best.nterms)
         snprintf(fitinfo, sizeof(fitinfo), "R2 %.6f, worst residual %.4f (%s)", r->best.r2, r->best.worst,
                  r->best.worst_case >= 0 ? d->c[r->best.worst_case].label : "-");
-    fprintf(f, "%-11s %-40s %-36s %s\n", r->status, e->name, r->explanation, fitinfo);
+    fprintf(f, "%-11s %-40s %-36s %s\n", fit_status_name(r->status), e->name, r->explanation, fitinfo);
     if (r->rule && r->rule->tol != TOL_INFO) {
         if (r->rule_fail)
             fprintf(f, "%-11s %-40s rule '%s' fails in %d of %d cases; worst %s\n", "", "", r->rule->expr_text,
@@ -397,7 +398,7 @@ int classify_run(const char *run, const struct classify_opts *o)
         if (o->unruled_only && r.rule && r.rule->tol != TOL_INFO)
             continue;
         shown++;
-        suspects += strcmp(r.status, "clean") && strcmp(r.status, "silent");
+        suspects += r.status != FIT_CLEAN && r.status != FIT_SILENT;
         result_json(&j, &d, &d.e[i], &r);
         for (int k = 0; k < 2; k++)
             if (outs[k])

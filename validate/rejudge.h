@@ -9,9 +9,9 @@
 /* One record judged and reported through the engine as if just measured (TAP lines, the
  * per-event summary): its events' verdicts into vs (GROUP_MAX_EVENTS of them), in the order of
  * the record's "events"; their number, or -1 when the record is malformed (nothing reported). */
-int replay_record(struct engine *e, const struct jvalue *rec, const char *label, struct event_verdict *vs);
+int replay_record(struct engine *eng, const struct jvalue *rec, const char *label, struct event_verdict *vs);
 /* validate --resume: the kept records of the case label (runs/resume.h), each judged and reported
  * once; the number reported, or -1 after a message for a malformed one. */
-int resume_replay(struct resume *r, struct engine *e, const char *label);
+int resume_replay(struct resume *r, struct engine *eng, const char *label);
 
 #endif

@@ -82,7 +82,7 @@ static int add_rule(struct ruleset *rs, const char *line, const char *where)
     else {
         pm_error("%s: tolerance '%s' is not one of exact, N%% (0 < N < 1000, e.g. 5%%), +-X (e.g. +-0.01 per "
                  "iteration), N%%+-X (both), bound, >=N%% (at least, 0 <= N < 100: a CPU-wide count), none (no more in "
-                 "a run than without iterations: a context switch), info", where,
+                 "a loop than without iterations: a context switch), info", where,
                  tol);
         free(r.erratum);
         free(copy);
@@ -299,7 +299,7 @@ const char *tolerance_text(const struct rule *r, char *buf, size_t n)
 }
 
 struct event_verdict check_event(const struct rule *r, const struct event_spec *ev, const struct stats *st,
-                                 const struct quantities *q, double exact_floor, double run_slack)
+                                 const struct quantities *q, double exact_floor, double loop_slack)
 {
     struct event_verdict v = {.kind = VERDICT_SKIP, .measured = NAN, .expected = NAN, .allowed = NAN};
     if (ev->unsupported) {
@@ -339,15 +339,15 @@ struct event_verdict check_event(const struct rule *r, const struct event_spec *
         v.kind = fabs(diff) <= v.allowed ? VERDICT_OK : VERDICT_NOT_OK;
         break;
     case TOL_PERCENT:
-        v.allowed = fabs(v.expected) * r->percent / 100 + r->absolute + exact_floor + run_slack;
+        v.allowed = fabs(v.expected) * r->percent / 100 + r->absolute + exact_floor + loop_slack;
         v.kind = fabs(diff) <= v.allowed ? VERDICT_OK : VERDICT_NOT_OK;
         break;
     case TOL_ABSOLUTE:
-        v.allowed = r->absolute + exact_floor + run_slack;
+        v.allowed = r->absolute + exact_floor + loop_slack;
         v.kind = fabs(diff) <= v.allowed ? VERDICT_OK : VERDICT_NOT_OK;
         break;
     case TOL_BOUND:
-        v.allowed = exact_floor + run_slack;
+        v.allowed = exact_floor + loop_slack;
         v.kind = diff <= v.allowed ? VERDICT_OK : VERDICT_NOT_OK;
         break;
     case TOL_NONE:
@@ -355,7 +355,7 @@ struct event_verdict check_event(const struct rule *r, const struct event_spec *
         v.kind = diff <= 0 ? VERDICT_OK : VERDICT_NOT_OK;
         break;
     case TOL_LEAST:
-        v.allowed = fabs(v.expected) * r->percent / 100 + exact_floor + run_slack;
+        v.allowed = fabs(v.expected) * r->percent / 100 + exact_floor + loop_slack;
         v.kind = diff >= -v.allowed ? VERDICT_OK : VERDICT_NOT_OK;
         break;
     case TOL_INFO:
@@ -385,19 +385,19 @@ bool check_silent_zero(struct event_verdict *v, const struct rule *r, const doub
             return false;
     v->kind = VERDICT_NOT_OK;
     size_t len = strlen(v->reason);
-    snprintf(v->reason + len, sizeof(v->reason) - len, "; " SILENT_ZERO " (it opened and read 0 in all %d runs, "
-             "where the model wants %.0f a run)", 2 * reps, v->expected * (double)iters);
+    snprintf(v->reason + len, sizeof(v->reason) - len, "; " SILENT_ZERO " (it opened and read 0 in all %d loops, "
+             "where the model wants %.0f a loop)", 2 * reps, v->expected * (double)iters);
     return true;
 }
 
 void check_raw(struct event_verdict *v, const struct rule *r, const double (*raw)[2], const double *per_iter, int reps,
                uint64_t iters, const struct raw_limits *lim)
 {
-    double exact_floor = lim->exact_floor, slack_per_run = lim->slack_per_run;
+    double exact_floor = lim->exact_floor, slack_per_loop = lim->slack_per_loop;
     if (v->kind != VERDICT_OK || !r || reps < 1 || (r->tol != TOL_EXACT && r->tol != TOL_PERCENT && r->tol != TOL_ABSOLUTE))
         return;
     char what[192] = "";
-    /* Sporadic zeros: a read of 0 where the run should count hundreds is never noise. */
+    /* Sporadic zeros: a read of 0 where the loop should count hundreds is never noise. */
     double due = v->expected * (double)iters;
     for (int k = 0; k < reps && !what[0]; k++)
         if (due >= 100 && raw[k][0] == 0)
@@ -406,33 +406,33 @@ void check_raw(struct event_verdict *v, const struct rule *r, const double (*raw
     for (int k = 0; k < reps && !what[0] && r->tol == TOL_EXACT; k++)
         if (fabs(per_iter[k] - v->expected) > v->allowed)
             snprintf(what, sizeof(what), "repetition %d of %d measured %.4f per iteration", k + 1, reps, per_iter[k]);
-    /* The intercept: what the zero-iteration run counted, against the run's own cost. */
+    /* The intercept: what the zero-iteration loop counted, against the loop's own cost. */
     if (!what[0]) {
         double zero[MEASURE_MAX_REPS];
         for (int k = 0; k < reps; k++)
             zero[k] = raw[k][1];
         double intercept = stats_median(zero, (size_t)reps);
-        double own = slack_per_run + FIXED_COST_EVENTS + lim->team_extra + 2 * fabs(v->expected) +
+        double own = slack_per_loop + FIXED_COST_EVENTS + lim->team_extra + 2 * fabs(v->expected) +
                      exact_floor * (double)iters;
         if (intercept > own)
             snprintf(what, sizeof(what), "%.0f counts per measurement are not explained by iterations (the "
-                     "zero-iteration run), more than its own cost allows (%.0f)", intercept, own);
+                     "zero-iteration loop), more than its own cost allows (%.0f)", intercept, own);
         else if (intercept < -own)
-            snprintf(what, sizeof(what), "the zero-iteration run counts %.0f (negative)", intercept);
+            snprintf(what, sizeof(what), "the zero-iteration loop counts %.0f (negative)", intercept);
     }
-    /* A deterministic source repeats itself exactly: a zero-iteration run that differs between
+    /* A deterministic source repeats itself exactly: a zero-iteration loop that differs between
      * repetitions counts something besides the kernel. */
     for (int k = 1; k < reps && !what[0] && lim->deterministic && r->tol == TOL_EXACT; k++)
         if (raw[k][1] != raw[0][1])
-            snprintf(what, sizeof(what), "the zero-iteration run counted %.0f in repetition 1 and %.0f in repetition "
+            snprintf(what, sizeof(what), "the zero-iteration loop counted %.0f in repetition 1 and %.0f in repetition "
                      "%d of a deterministic source", raw[0][1], raw[k][1], k + 1);
     if (!what[0] && !isnan(lim->zero_most)) {
         double most = 0;
         for (int k = 0; k < reps; k++)
             most = raw[k][1] > most ? raw[k][1] : most;
         if (most > lim->zero_most)
-            snprintf(what, sizeof(what), "the zero-iteration run counted %.0f, more than the %.0f a run of this "
-                     "deterministic source costs by itself: %.0f counts per run are not the kernel's", most,
+            snprintf(what, sizeof(what), "the zero-iteration loop counted %.0f, more than the %.0f a loop of this "
+                     "deterministic source costs by itself: %.0f counts per loop are not the kernel's", most,
                      lim->zero_most, most - lim->zero_most);
     }
     if (!what[0])

@@ -11,9 +11,9 @@
 
 /* TOL_LEAST (">=10%"): at least the model less N%, any amount above it: a CPU-wide count (an
  * uncore unit's) that includes the rest of the socket's work, which only ever adds. */
-/* TOL_NONE ("none"): an event counted once a run, not once an iteration (a context switch): the
- * least disturbed repetition's run must count no more than its zero-iteration run, with no floor
- * per iteration (one switch in a run of a million iterations is 1e-6 of one, under any floor). */
+/* TOL_NONE ("none"): an event counted once a loop, not once an iteration (a context switch): the
+ * least disturbed repetition's loop must count no more than its zero-iteration loop, with no floor
+ * per iteration (one switch in a loop of a million iterations is 1e-6 of one, under any floor). */
 enum tolerance { TOL_EXACT, TOL_PERCENT, TOL_ABSOLUTE, TOL_BOUND, TOL_INFO, TOL_LEAST, TOL_NONE };
 
 struct rule {
@@ -65,12 +65,12 @@ struct event_verdict {
     char reason[384];                     /* SKIP/TODO reason, or what was compared */
 };
 
-/* exact_floor: the per-iteration slack of an "exact" rule with this source; run_slack: what every
- * other tolerance class also allows, per iteration (a source's per-run noise / iterations). */
+/* exact_floor: the per-iteration slack of an "exact" rule with this source; loop_slack: what every
+ * other tolerance class also allows, per iteration (a source's slack per counted loop / iterations). */
 struct event_verdict check_event(const struct rule *r, const struct event_spec *ev, const struct stats *st,
-                                 const struct quantities *q, double exact_floor, double run_slack);
+                                 const struct quantities *q, double exact_floor, double loop_slack);
 
-/* What a kernel's zero-iteration run may count beyond the source's per-run slack: its prologue and
+/* What a kernel's zero-iteration loop may count beyond the source's slack per counted loop: its prologue and
  * loop test (ISA_EXACT_LOOP's jump and loop test, a call and return, a few loads of its state). */
 #define FIXED_COST_EVENTS 64
 
@@ -78,14 +78,14 @@ struct event_verdict check_event(const struct rule *r, const struct event_spec *
  * of repetition r): a fixed excess per measurement (count(0) beyond the run's own cost: the
  * source's slack, FIXED_COST_EVENTS and two iterations' worth of the model), a repetition that
  * read 0 where the model wants hundreds, and, under an exact rule, any repetition off the model
- * (not only the median). A deterministic source's zero-iteration runs are held exactly: under an
+ * (not only the median). A deterministic source's zero-iteration loops are held exactly: under an
  * exact rule identical in every repetition, and never above its stated zero_most. An ok verdict
  * turns not ok, its reason saying what and how much; any other verdict is left as it is. */
 struct raw_limits {
-    double exact_floor, slack_per_run;   /* the source's (core/source.h) */
-    bool deterministic;                  /* a simulator: zero-iteration runs are held exactly */
-    double zero_most;                    /* its bound on this event's zero-iteration run, NaN: none */
-    double team_extra;                   /* what a team's other members add to a run (in zero_most too) */
+    double exact_floor, slack_per_loop;   /* the source's (core/source.h) */
+    bool deterministic;                  /* a simulator: zero-iteration loops are held exactly */
+    double zero_most;                    /* its bound on this event's zero-iteration loop, NaN: none */
+    double team_extra;                   /* what a team's other members add to a loop (in zero_most too) */
 };
 void check_raw(struct event_verdict *v, const struct rule *r, const double (*raw)[2], const double *per_iter, int reps,
                uint64_t iters, const struct raw_limits *lim);

@@ -21,20 +21,20 @@ const char *const compare_facts[] = {
 };
 
 /* The source's per-iteration slack, as the run recorded it (older runs: as this build knows it);
- * its per-run slack into *per_run. */
-static double run_floor(const struct runfile *r, double iters, double *per_run)
+ * its slack per counted loop into *per_loop. */
+static double run_floor(const struct runfile *r, double iters, double *per_loop)
 {
     const struct jvalue *m = r->manifest;
-    double exact = jget_num(m, "source_exact_floor", NAN), slack = jget_num(m, "source_slack_per_run", NAN);
+    double exact = jget_num(m, "source_exact_floor", NAN), slack = runfile_slack_per_loop(m, NAN);
     if (isnan(exact) || isnan(slack)) {
         const char *name = jget_str(m, "source", "perf");
         char base[64];
         snprintf(base, sizeof(base), "%.*s", (int)strcspn(name, ":"), name);
         const struct source *s = source_find(base);
         exact = s ? s->exact_floor : 0;
-        slack = s ? s->slack_per_run : 0;
+        slack = s ? s->slack_per_loop : 0;
     }
-    *per_run = slack;
+    *per_loop = slack;
     return exact + (iters > 0 ? slack / iters : 0);
 }
 
@@ -173,7 +173,7 @@ static void judge(struct cmp_point *p, const struct cmp_opts *o)
         bool moved0 = a->n >= 5 && b->n >= 5 ? p0 < o->alpha : true;
         if (fabs(d0) > tol0 && moved0) {
             p->flags |= info ? CMP_INFO : CMP_INTERCEPT;
-            say(p, "%sthe zero-iteration run counts %.0f -> %.0f per measurement (beyond %.0f)",
+            say(p, "%sthe zero-iteration loop counts %.0f -> %.0f per measurement (beyond %.0f)",
                 info ? "info rule, not a regression: " : "", a->c0_median, b->c0_median, tol0);
         }
     }

@@ -12,7 +12,7 @@ enum {
     CMP_SUPPORT = 1u << 3,      /* counted -> unsupported */
     CMP_IMPROVED = 1u << 4,     /* not ok -> ok, unsupported -> counted: said, not a regression */
     CMP_INFO = 1u << 5,         /* the count of an event under an "info" rule (time, cycles) moved: said only */
-    CMP_INTERCEPT = 1u << 6,    /* the zero-iteration run counts another fixed amount per measurement */
+    CMP_INTERCEPT = 1u << 6,    /* the zero-iteration loop counts another fixed amount per measurement */
 };
 
 struct cmp_side {
@@ -20,7 +20,7 @@ struct cmp_side {
     double x[MEASURE_MAX_REPS]; /* per-iteration counts of the repetitions */
     int n;
     double median, mad, floor;  /* floor: the source's per-iteration slack at this run's iterations */
-    double c0[MEASURE_MAX_REPS], c0_median, slack;   /* the zero-iteration run's counts; per-run slack */
+    double c0[MEASURE_MAX_REPS], c0_median, slack;   /* the zero-iteration loop's counts; slack per counted loop */
     bool judged;                /* the record holds a verdict (then in verdict) */
     enum verdict verdict;
     const char *unsupported;

@@ -1,5 +1,5 @@
 /* The checks the per-iteration fit hides (check_raw): a fixed excess per measurement, a sporadic
- * zero read, an exact rule off in one repetition, a deterministic source's zero-iteration runs held
+ * zero read, an exact rule off in one repetition, a deterministic source's zero-iteration loops held
  * exactly; an event that counts nothing (check_silent_zero); and no verdict where the counts are right. */
 #include "tap.h"
 #include "validate/rules.h"
@@ -13,7 +13,7 @@ static const struct {
     double c0[3], cn[3];       /* count(0) and count(N) of 3 repetitions */
     enum verdict want;
     const char *says;          /* in the reason when not ok */
-    bool det;                  /* a deterministic source whose zero-iteration run costs at most 64 */
+    bool det;                  /* a deterministic source whose zero-iteration loop costs at most 64 */
 } rows[] = {
     {__LINE__, "E inst exact", {30, 30, 30}, {18030, 18030, 18030}, VERDICT_OK, NULL, false},
     /* A fixed 1000 on every read: per iteration exact, the intercept is not. */
@@ -29,10 +29,10 @@ static const struct {
     {__LINE__, "E inst exact", {30, 30, 30}, {18030, 18530, 18030}, VERDICT_NOT_OK, "repetition 2 of 3 measured 18.5000", false},
     /* Opens and counts nothing where the model wants counts: the silent zero, named (an exact rule
      * and a percentage one); a bound expecting some may read 0 (it is at most). */
-    {__LINE__, "E inst exact", {0, 0, 0}, {0, 0, 0}, VERDICT_NOT_OK, SILENT_ZERO " (it opened and read 0 in all 6 runs, where the model wants 18000", false},
+    {__LINE__, "E inst exact", {0, 0, 0}, {0, 0, 0}, VERDICT_NOT_OK, SILENT_ZERO " (it opened and read 0 in all 6 loops, where the model wants 18000", false},
     {__LINE__, "E ld.l2 5%", {0, 0, 0}, {0, 0, 0}, VERDICT_NOT_OK, SILENT_ZERO, false},
     {__LINE__, "E br.mispred bound", {0, 0, 0}, {0, 0, 0}, VERDICT_OK, NULL, false},
-    /* A zero-iteration run that counted something is not silent: the fit judges it. */
+    /* A zero-iteration loop that counted something is not silent: the fit judges it. */
     {__LINE__, "E ld.l2 5%", {5, 5, 5}, {5, 5, 5}, VERDICT_NOT_OK, "measured 0.0000 expected 2.0000", false},
     /* A bound is about the least count: not checked here. */
     {__LINE__, "E br.mispred bound", {5000, 5000, 5000}, {5000, 5000, 5000}, VERDICT_OK, NULL, false},
@@ -41,7 +41,7 @@ static const struct {
     {__LINE__, "E inst exact", {76, 76, 76}, {18076, 18076, 18076}, VERDICT_NOT_OK, "counted 76, more than the 64",
      true},
     {__LINE__, "E inst exact", {36, 36, 36}, {18036, 18036, 18036}, VERDICT_OK, NULL, true},
-    /* Its zero-iteration runs repeat exactly; an exact per-iteration figure does not hide one that moved. */
+    /* Its zero-iteration loops repeat exactly; an exact per-iteration figure does not hide one that moved. */
     {__LINE__, "E inst exact", {36, 37, 36}, {18036, 18037, 18036}, VERDICT_NOT_OK, "36 in repetition 1 and 37 in repetition 2",
      true},
     {__LINE__, "E inst exact", {36, 37, 36}, {18036, 18037, 18036}, VERDICT_OK, NULL, false},

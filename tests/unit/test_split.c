@@ -55,9 +55,9 @@ PMUCAL_SOURCE(fake)
 static int records, split_records;
 static char parts[512];
 
-static void hook(struct engine *e, const struct case_ *c, const struct measurement *m, const struct quantities *q)
+static void hook(struct engine *eng, const struct case_ *c, const struct measurement *m, const struct quantities *q)
 {
-    (void)e, (void)c, (void)q;
+    (void)eng, (void)c, (void)q;
     records++;
     int prog = 0;
     for (int k = 0; k < m->nevents; k++)
@@ -68,14 +68,14 @@ static void hook(struct engine *e, const struct case_ *c, const struct measureme
 
 int main(void)
 {
-    struct engine e;
-    memset(&e, 0, sizeof(e));
-    e.src = &fake;
+    struct engine eng;
+    memset(&eng, 0, sizeof(eng));
+    eng.src = &fake;
     struct measure_opts mo = MEASURE_OPTS_DEFAULT;
     mo.repetitions = 1, mo.iters = 4;
-    e.mopts = mo;
-    e.group_size = 4;
-    e.on_measurement = hook;
+    eng.mopts = mo;
+    eng.group_size = 4;
+    eng.on_measurement = hook;
     struct evlist l = {0};
     const char *names[] = {"Pa", "Pb", "Pc", "Pd", "Pe", "Sx"};
     for (unsigned i = 0; i < 6; i++)
@@ -86,22 +86,22 @@ int main(void)
     CHECK(resolved == 0 && n == 6, __LINE__, "six fake events resolve");
     struct case_ *c = case_from_text(kernel_find("walker"), "size=16k");
     CHECK(c != NULL, __LINE__, "a walker case");
-    int rc = engine_case(&e, c, ev, n);
+    int rc = engine_case(&eng, c, ev, n);
     CHECK(rc == MEASURE_OK, __LINE__, "the case measures (rc %d)", rc);
     /* Group 1 {a,b,c,d} never runs -> {a,b} {c,d}; group 2 {e, sx} runs. */
     CHECK(!strcmp(parts, "2,2,1"), __LINE__, "programmable events per recorded measurement: %s (want 2,2,1)", parts);
     CHECK(records == 3 && split_records == 3, __LINE__, "every record ran (%d of %d)", split_records, records);
-    CHECK(e.learned.n == 1, __LINE__, "one conflict learned (%d): %s", e.learned.n, e.learned.n ? e.learned.why[0] : "");
+    CHECK(eng.learned.n == 1, __LINE__, "one conflict learned (%d): %s", eng.learned.n, eng.learned.n ? eng.learned.why[0] : "");
     /* The next case uses what was learned: no group is opened only to fail. */
     records = split_records = 0, parts[0] = '\0';
     int before = opens;
-    rc = engine_case(&e, c, ev, n);
-    CHECK(rc == MEASURE_OK && e.learned.n == 1, __LINE__, "a second case learns nothing new (%d)", e.learned.n);
+    rc = engine_case(&eng, c, ev, n);
+    CHECK(rc == MEASURE_OK && eng.learned.n == 1, __LINE__, "a second case learns nothing new (%d)", eng.learned.n);
     CHECK(opens - before == records, __LINE__, "%d opens for %d records: none wasted", opens - before, records);
     CHECK(split_records == records, __LINE__, "all its groups ran: %s", parts);
     case_free(c);
     engine_free_events(ev, n);
     evlist_free(&l);
-    engine_free(&e);
+    engine_free(&eng);
     return done_testing();
 }

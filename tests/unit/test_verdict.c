@@ -1,19 +1,21 @@
-/* The verdict's and the penalty status's names are what run folders store: each name read back is
- * the value written, and a word that is no name is refused (so the reader can name the bad input)
- * without touching the caller's value. */
+/* The verdict's, the penalty status's and the classifier's status's names are what run folders
+ * store: each name read back is the value written, and a word that is no name is refused (so the
+ * reader can name the bad input) without touching the caller's value. */
 #include "base/verdict.h"
 #include "penalties/status.h"
+#include "runs/fit_status.h"
 #include "tap.h"
 #include <stdbool.h>
 #include <string.h>
 
-enum table { VERDICT, STATUS };
-static const char *const table_name[] = {[VERDICT] = "verdict", [STATUS] = "penalty status"};
+enum table { VERDICT, STATUS, FIT };
+static const char *const table_name[] = {[VERDICT] = "verdict", [STATUS] = "penalty status",
+                                           [FIT] = "classifier status"};
 
 static const struct {
     int line;
     enum table t;
-    int value;          /* an enum verdict or enum penalty_status */
+    int value;          /* an enum verdict, enum penalty_status or enum fit_status */
     const char *name;   /* its name; NULL: word is none of the table's */
     const char *word;
 } rows[] = {
@@ -40,11 +42,22 @@ static const struct {
     {__LINE__, STATUS, 0, NULL, "Unstable"},
     {__LINE__, STATUS, 0, NULL, ""},
     {__LINE__, STATUS, 0, NULL, NULL},
+    {__LINE__, FIT, FIT_CLEAN, "clean", NULL},
+    {__LINE__, FIT, FIT_SUSPECT, "suspect", NULL},
+    {__LINE__, FIT, FIT_UNEXPLAINED, "unexplained", NULL},
+    {__LINE__, FIT, FIT_SILENT, "silent", NULL},
+    {__LINE__, FIT, FIT_STATUSES, "?", NULL},
+    {__LINE__, FIT, 0, NULL, "ok"},             /* the verdict's word, not the classifier's */
+    {__LINE__, FIT, 0, NULL, "Clean"},
+    {__LINE__, FIT, 0, NULL, ""},
+    {__LINE__, FIT, 0, NULL, NULL},
 };
 
 static const char *name_of(enum table t, int value)
 {
-    return t == VERDICT ? verdict_name((enum verdict)value) : penalty_status_name((enum penalty_status)value);
+    return t == VERDICT ? verdict_name((enum verdict)value)
+           : t == STATUS ? penalty_status_name((enum penalty_status)value)
+                         : fit_status_name((enum fit_status)value);
 }
 
 /* The table's parser; *value is left as it was when it refuses. */
@@ -52,8 +65,11 @@ static bool parse(enum table t, const char *s, int *value)
 {
     enum verdict v = (enum verdict)*value;
     enum penalty_status st = (enum penalty_status)*value;
-    bool read = t == VERDICT ? verdict_parse(s, &v) : penalty_status_parse(s, &st);
-    *value = t == VERDICT ? (int)v : (int)st;
+    enum fit_status fit = (enum fit_status)*value;
+    bool read = t == VERDICT ? verdict_parse(s, &v)
+                : t == STATUS ? penalty_status_parse(s, &st)
+                              : fit_status_parse(s, &fit);
+    *value = t == VERDICT ? (int)v : t == STATUS ? (int)st : (int)fit;
     return read;
 }
 
