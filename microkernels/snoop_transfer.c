@@ -84,8 +84,16 @@ void snoop_penalty_print(const struct snoop_penalty *p, FILE *f)
     fflush(f);
 }
 
+static const struct snoop_pair *pair_kept(const struct snoop_pair *kept, int nkept, int from, int to)
+{
+    for (int i = 0; i < nkept; i++)
+        if (kept[i].from == from && kept[i].to == to)
+            return &kept[i];
+    return NULL;
+}
+
 int snoop_measure_pairs(const char *mode, const char *size, const struct measure_opts *o, const int *cpus, int ncpu,
-                        struct snoop_pair *pairs, int *npairs)
+                        const struct snoop_pair *kept, int nkept, struct snoop_pair *pairs, int *npairs)
 {
     int rc = 0;
     for (int x = 0; x < ncpu && !rc && !stop_requested(); x++)
@@ -93,6 +101,12 @@ int snoop_measure_pairs(const char *mode, const char *size, const struct measure
             if (x == y)
                 continue;
             struct snoop_pair *c = &pairs[*npairs];
+            const struct snoop_pair *before = pair_kept(kept, nkept, cpus[x], cpus[y]);
+            if (before) {
+                *c = *before;
+                ++*npairs;
+                continue;
+            }
             c->from = cpus[x];
             c->to = cpus[y];
             char *text = xasprintf("mode=%s size=%s init_cpu=%d writer_cpu=%d run_cpu=%d", mode, size, cpus[y],

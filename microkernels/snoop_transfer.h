@@ -50,8 +50,9 @@ struct snoop_pair {
 };
 /* Every ordered pair of cpus (mode hitm or shared, a segment of size) into pairs (ncpu * (ncpu - 1)
  * of them), in order, until a pair fails or a stop: 1 when a pair could not be measured, else 0;
- * *npairs: the pairs measured. */
+ * *npairs: the pairs done. A pair among the nkept kept (measured before a --resume) is copied
+ * from there, not measured again. */
 int snoop_measure_pairs(const char *mode, const char *size, const struct measure_opts *o, const int *cpus, int ncpu,
-                        struct snoop_pair *pairs, int *npairs);
+                        const struct snoop_pair *kept, int nkept, struct snoop_pair *pairs, int *npairs);
 
 #endif
