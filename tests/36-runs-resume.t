@@ -279,6 +279,15 @@ ok $? "a penalty with two clean passes of three is unstable, and says which case
 # finds (its verdicts said again from it, never measured), measures the rest, and refuses as
 # validate does. Software events, sampled wherever perf_event samples at all.
 SMP="walker phase=touch size=16M page=4k"
+# refuse_resume PATTERN COMMAND ARGS...: pmucal COMMAND ARGS exits 2 with PATTERN on stderr; else
+# what it did is added to $refusals
+refuse_resume() {
+    pattern=$1
+    shift
+    $PMUCAL "$@" > /dev/null 2> "$TMP/refuse.err"
+    r=$?
+    { [ $r -eq 2 ] && grep -q -- "$pattern" "$TMP/refuse.err"; } || refusals="$refusals [$*: exit $r, $(head -c 200 "$TMP/refuse.err")]"
+}
 # verdict_keys TAP: what each verdict line is about (case, event, level, kind of verdict), sorted
 verdict_keys() { sed -n 's/^\(ok\|not ok\) [0-9]* - \(.* precise=[0-3] [a-z]*\).*/\2/p' "$1" | sort; }
 $PMUCAL sample $SMP -e page-faults,minor-faults --iters 4096 -r 21 --label sref > "$TMP/sref.tap" 2> "$TMP/sref.err"
@@ -322,22 +331,12 @@ else
         "sample: the kept levels' verdicts are said again as the stopped run said them"
     # Refusals: a complete run, options beside --resume (a kernel too), another command's folder.
     refusals=""
-    refuse_sample() { # refuse_sample PATTERN ARGS...
-        pattern=$1
-        shift
-        $PMUCAL sample "$@" > /dev/null 2> "$TMP/sref.err2"
-        r=$?
-        { [ $r -eq 2 ] && grep -q -- "$pattern" "$TMP/sref.err2"; } || refusals="$refusals [$*: exit $r, $(head -c 200 "$TMP/sref.err2")]"
-    }
-    refuse_sample "$d: it is complete: nothing to resume" --resume "$d"
+    refuse_resume "$d: it is complete: nothing to resume" sample --resume "$d"
     cp -r "$d" "$TMP/smp-other" && set_manifest "$TMP/smp-other" '.status = "interrupted"'
-    refuse_sample "no other option" --resume "$TMP/smp-other" -r 3
-    refuse_sample "no other option" walker --resume "$TMP/smp-other"
-    refuse_sample "made by 'pmucal validate', not 'pmucal sample'" --resume "$TMP/v"
-    $PMUCAL validate --resume "$TMP/smp-other" > /dev/null 2> "$TMP/sref.err2"
-    r=$?
-    { [ $r -eq 2 ] && grep -q "made by 'pmucal sample', not 'pmucal validate'" "$TMP/sref.err2"; } ||
-        refusals="$refusals [validate --resume of a sample run: exit $r, $(head -c 200 "$TMP/sref.err2")]"
+    refuse_resume "no other option" sample --resume "$TMP/smp-other" -r 3
+    refuse_resume "no other option" sample walker --resume "$TMP/smp-other"
+    refuse_resume "made by 'pmucal validate', not 'pmucal sample'" sample --resume "$TMP/v"
+    refuse_resume "made by 'pmucal sample', not 'pmucal validate'" validate --resume "$TMP/smp-other"
     [ -z "$refusals" ]
     ok $? "sample refusals, exit 2 with validate's messages: a complete run, options or a kernel beside --resume, another command's folder, and validate of a sample folder${refusals:+; not:$refusals}"
 fi
@@ -377,18 +376,12 @@ else
     ok $? "c2c --resume measures only the pair not in c2c.csv (exit $rc): $(grep '^pmucal: c2c: CPU' "$TMP/c2c2.err") $(jq -c '{status, resumed}' "$d/manifest.json")"
     is "$(grep "^${first}," "$d/c2c.csv")" "$(sed -n 2p "$TMP/c2c-before.csv")" "c2c: the kept pair's row is the one measured before"
     refusals=""
-    refuse_c2c() { # refuse_c2c PATTERN ARGS...
-        pattern=$1
-        shift
-        $PMUCAL c2c "$@" > /dev/null 2> "$TMP/c2c.err2"
-        r=$?
-        { [ $r -eq 2 ] && grep -q -- "$pattern" "$TMP/c2c.err2"; } || refusals="$refusals [$*: exit $r, $(head -c 200 "$TMP/c2c.err2")]"
-    }
-    refuse_c2c "$d: it is complete: nothing to resume" --resume "$d"
+    refuse_resume "$d: it is complete: nothing to resume" c2c --resume "$d"
     cp -r "$d" "$TMP/c2c-other" && set_manifest "$TMP/c2c-other" '.status = "interrupted"'
-    refuse_c2c "no other option" --resume "$TMP/c2c-other" -r 3
-    refuse_c2c "made by 'pmucal validate', not 'pmucal c2c'" --resume "$TMP/v"
+    refuse_resume "no other option" c2c --resume "$TMP/c2c-other" -r 3
+    refuse_resume "made by 'pmucal validate', not 'pmucal c2c'" c2c --resume "$TMP/v"
+    refuse_resume "made by 'pmucal c2c', not 'pmucal sample'" sample --resume "$TMP/c2c-other"
     [ -z "$refusals" ]
-    ok $? "c2c refusals, exit 2 with validate's messages: a complete run, options beside --resume, another command's folder${refusals:+; not:$refusals}"
+    ok $? "c2c refusals, exit 2 with validate's messages: a complete run, options beside --resume, another command's folder, and sample of a c2c folder${refusals:+; not:$refusals}"
 fi
 done_testing
