@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 static int c2c_main(int argc, char **argv);
 
@@ -187,22 +186,8 @@ static int c2c_check(struct c2c_run *r)
                  a->cpu_list ? "--cpus names" : "this process may use", r->ncpu);
         return 2;
     }
-    /* A segment in a shared level (L3, DRAM) is no core-to-core transfer: the reader finds the
-     * lines there whoever wrote them. */
-    bool shared_level = ((a->size[0] == 'L' || a->size[0] == 'l') && strcmp(a->size + 1, "1") &&
-                         strcmp(a->size + 1, "2")) || !strcasecmp(a->size, "DRAM");
-    if (shared_level) {
-        pm_error("c2c: --size %s: the segment must stay in the writer's private caches (L1 or L2) for every line to "
-                 "move between cores; give --size L1, L2 or bytes", a->size);
+    if (snoop_pair_segment_check(a->size))
         return 2;
-    }
-    /* The size is checked like any snoop parameter, once, before the long part. */
-    char *probe = xasprintf("size=%s", a->size);
-    struct case_ *check = case_from_text(kernel_find("snoop"), probe);
-    free(probe);
-    if (!check)
-        return 2;
-    case_free(check);
     if (session_resuming(&r->s) &&
         (resume_claim(&r->s.rs) || c2c_csv_kept(&r->s.rs, r->cpus, r->ncpu, &r->kept, &r->nkept)))
         return 2;

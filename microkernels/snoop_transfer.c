@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 void snoop_penalty_compute(const char *name, const struct stats *transfer, double transfer_ghz,
                            const struct stats *local, double local_ghz, double lines, struct snoop_penalty *p)
@@ -82,6 +83,26 @@ void snoop_penalty_print(const struct snoop_penalty *p, FILE *f)
             p->name, p->writer_cpu, p->reader_cpu, p->relation, p->cycles, p->spread, p->ns, p->transfer.median,
             p->transfer.min, p->transfer.mad, p->local.median, p->local.min, p->local.mad, p->lines);
     fflush(f);
+}
+
+int snoop_pair_segment_check(const char *size)
+{
+    /* A segment in a shared level (L3, DRAM) is no core-to-core transfer: the reader finds the
+     * lines there whoever wrote them. */
+    bool shared_level = ((size[0] == 'L' || size[0] == 'l') && strcmp(size + 1, "1") && strcmp(size + 1, "2")) ||
+                        !strcasecmp(size, "DRAM");
+    if (shared_level) {
+        pm_error("c2c: --size %s: the segment must stay in the writer's private caches (L1 or L2) for every line to "
+                 "move between cores; give --size L1, L2 or bytes", size);
+        return -1;
+    }
+    /* Checked like any snoop parameter. */
+    char *probe = xasprintf("size=%s", size);
+    struct case_ *check = case_from_text(kernel_find("snoop"), probe);
+    free(probe);
+    bool valid = check != NULL;
+    case_free(check);
+    return valid ? 0 : -1;
 }
 
 static const struct snoop_pair *pair_kept(const struct snoop_pair *kept, int nkept, int from, int to)

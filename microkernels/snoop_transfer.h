@@ -42,6 +42,10 @@ int snoop_penalty_measure(const char *mode, const char *size, int writer_cpu, in
 
 void snoop_penalty_print(const struct snoop_penalty *p, FILE *f);
 
+/* The segment size of a pair's transfer (c2c --size: bytes, L1 or L2), checked once before the
+ * long part: 0, or -1 after a message. */
+int snoop_pair_segment_check(const char *size);
+
 /* 'pmucal c2c': one ordered pair of CPUs, the line's one-way trip from the writer to the reader. */
 struct snoop_pair {
     int from, to;               /* the writer's CPU, the reader's */
