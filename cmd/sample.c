@@ -422,7 +422,8 @@ static int sample_main(int argc, char **argv)
     struct event_spec *events;
     int n;
     status = 2;
-    if (stream_perturb_env(&x.perturb) || measure_cli_engine(&x.a.o, &x.eng, &events, &n)) {
+    if (stream_perturb_env(&x.perturb) || (session_resuming(&x.s) && sample_resume_stream(&x.s.rs, x.perturb.text)) ||
+        measure_cli_engine(&x.a.o, &x.eng, &events, &n)) {
         case_free(x.c);
         session_free(&x.s);
         return 2;

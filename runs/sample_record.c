@@ -1,6 +1,7 @@
 #include "runs/sample_record.h"
 #include "base/json.h"
 #include "core/quantity.h"
+#include "base/util.h"
 #include "runs/resume.h"
 #include <math.h>
 #include <string.h>
@@ -117,6 +118,17 @@ int sample_resume_records(struct resume *rs)
         return 2;
     rs->cases_kept = rs->records_kept;   /* each record is one finished (case, event, level) */
     return 0;
+}
+
+int sample_resume_stream(const struct resume *rs, const char *perturbed)
+{
+    const char *then = jget_str(jget(rs->manifest, "sample"), "perturbed", NULL);
+    if (!strcmp(then ? then : "", perturbed ? perturbed : ""))
+        return 0;
+    pm_error("--resume %s: its samples were taken with PMUCAL_SAMPLE_PERTURB='%s', this process has '%s' ('': unset): "
+             "records of a stream altered one way and another do not make one run; set it as the run had it", rs->run,
+             then ? then : "", perturbed ? perturbed : "");
+    return -1;
 }
 
 const struct jvalue *sample_resume_take(struct resume *rs, const char *label, const char *event, int level)

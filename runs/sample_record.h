@@ -51,6 +51,9 @@ int sample_record_verdicts(const struct jvalue *rec, struct sample_record_verdic
  * line or a damaged one dropped. 0, or 2 after a message. */
 struct resume;
 int sample_resume_records(struct resume *rs);
+/* The stream of this process altered (perturbed: PMUCAL_SAMPLE_PERTURB, NULL when unset) as the
+ * resumed run's was (its manifest's sample.perturbed): 0, else -1 after a message. */
+int sample_resume_stream(const struct resume *rs, const char *perturbed);
 /* The kept record of (case, event, level), marked replayed; NULL when that one is to be measured. */
 const struct jvalue *sample_resume_take(struct resume *rs, const char *label, const char *event, int level);
 #endif

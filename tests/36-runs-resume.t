@@ -318,7 +318,7 @@ else
             "$d/manifest.json" > /dev/null &&
         [ "$(grep -c '^1\.\.' "$TMP/smp2.tap")" -eq 1 ] && [ "$(verdict_keys "$TMP/smp2.tap" | md5sum)" = "$(verdict_keys "$TMP/sref.tap" | md5sum)" ]
     ok $? "sample --resume completes the run (exit $rc, $want wanted), every verdict of an uninterrupted run said: $(grep '^# resuming' "$TMP/smp2.tap") $(jq -c '{status, resumed}' "$d/manifest.json") $(head -c 300 "$TMP/smp2.err")"
-    measured=$(grep -c '^# .* precise=[0-3] overhead [0-9]* ns per sample' "$TMP/smp2.tap")
+    measured=$(grep -c '^# .* precise=[0-3] overhead .* ns per sample' "$TMP/smp2.tap")
     [ "$(jq -r '"\(.case) \(.event) \(.precise_ip)"' "$d/measurements.ndjson" | sort | uniq -d | wc -l)" -eq 0 ] &&
         [ "$(wc -l < "$d/measurements.ndjson")" -eq "$levels" ] && [ "$measured" -eq $((levels - kept)) ] &&
         [ "$(grep -c '^# .* kept: measured before the resume' "$TMP/smp2.tap")" -eq "$kept" ]
@@ -337,8 +337,10 @@ else
     refuse_resume "no other option" sample walker --resume "$TMP/smp-other"
     refuse_resume "made by 'pmucal validate', not 'pmucal sample'" sample --resume "$TMP/v"
     refuse_resume "made by 'pmucal sample', not 'pmucal validate'" validate --resume "$TMP/smp-other"
+    set_manifest "$TMP/smp-other" '.sample.perturbed = "drop=3"'
+    refuse_resume "PMUCAL_SAMPLE_PERTURB='drop=3', this process has ''" sample --resume "$TMP/smp-other"
     [ -z "$refusals" ]
-    ok $? "sample refusals, exit 2 with validate's messages: a complete run, options or a kernel beside --resume, another command's folder, and validate of a sample folder${refusals:+; not:$refusals}"
+    ok $? "sample refusals, exit 2 with validate's messages: a complete run, options or a kernel beside --resume, another command's folder, validate of a sample folder, and a stream perturbed otherwise than the run's${refusals:+; not:$refusals}"
 fi
 
 # c2c: its pairs are its records, kept in c2c.csv; a resumed c2c run measures only the pairs not
