@@ -13,11 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 static int c2c_main(int argc, char **argv);
 
-enum { K_CPUS = CLI_LONG, K_MODE, K_SIZE, K_LABEL, K_OUT };
+enum { K_CPUS = CLI_LONG, K_MODE, K_SIZE, K_LABEL, K_OUT, K_RESUME };
 
 static const struct cli_option c2c_options[] = {
     {"cpus", K_CPUS, "LIST", "CPUs to pair, comma-separated OS indexes (default: every allowed CPU)"},
@@ -27,6 +26,10 @@ static const struct cli_option c2c_options[] = {
     {"repetitions", 'r', "N", "repetitions per pair, 1..101 (default 5)"},
     {"label", K_LABEL, "NAME", "results folder label (default c2c)"},
     {"out", K_OUT, "DIR", "parent of the results folder (default $PMUCAL_RESULTS or results)"},
+    {"resume", K_RESUME, "RUN",
+     "complete the interrupted (or crashed) c2c run folder RUN with its own\n"
+     "options (from its manifest; no other option is taken with it): the pairs\n"
+     "in its c2c.csv are kept, the rest measured; same host, CPU and build"},
     CLI_END,
 };
 
@@ -44,10 +47,14 @@ const struct command c2c_command = {
              "is installed) and manifest.json into results/<date>-<host>-<label>/.\n"
              "Exit status: 0; 1 when a pair or an output could not be measured or written; 2 on bad\n"
              "input; 130 (SIGINT) or 143 (SIGTERM) when interrupted: the finished pairs are kept in\n"
-             "c2c.csv and the manifest says interrupted.\n",
+             "c2c.csv and the manifest says interrupted. --resume RUN completes such a run in its folder:\n"
+             "the pairs of its c2c.csv are not measured again, c2c.csv is written whole with every pair\n"
+             "and the manifest lists each resumption under \"resumed\". Refused (exit 2) as validate\n"
+             "--resume refuses: a complete run, a live one, another command, host, CPU or build.\n",
     .options = c2c_options,
     .examples = "  pmucal c2c\n"
-                "  pmucal c2c --cpus 0,1 --mode shared -r 9\n",
+                "  pmucal c2c --cpus 0,1 --mode shared -r 9\n"
+                "  pmucal c2c --resume results/2026-11-23-vm-c2c\n",
 };
 
 static int parse_cpus(const char *list, int *cpus, int max)
@@ -81,13 +88,21 @@ static int parse_cpus(const char *list, int *cpus, int max)
 struct c2c_args {
     const char *cpu_list, *mode, *size, *label, *out;
     struct measure_opts o;
+    const char *resume;   /* --resume RUN */
+    int given;            /* options other than --resume */
 };
+#define C2C_DEFAULTS {.mode = "hitm", .size = "L2", .label = "c2c", .o = MEASURE_OPTS_DEFAULT}
 
 static int c2c_option(void *ctx, int key, const char *v)
 {
     struct c2c_args *a = ctx;
     unsigned long long r;
     int rc = 0;
+    if (key == K_RESUME) {
+        a->resume = v;
+        return 0;
+    }
+    a->given++;
     switch (key) {
     case K_CPUS:
         a->cpu_list = v;
@@ -114,6 +129,16 @@ static int c2c_option(void *ctx, int key, const char *v)
     return rc;
 }
 
+/* --resume RUN: the run's own options, parsed again. */
+static int reparse(void *args, int argc, char **argv)
+{
+    struct c2c_args *a = args, fresh = C2C_DEFAULTS;
+    *a = fresh;
+    return cli_reparse(&c2c_command, argc, argv, c2c_option, a, NULL);
+}
+
+static const struct session_resumer c2c_resumer = {.reparse = reparse};
+
 /* c2c.csv, and c2c.svg when every pair was measured (whole) and no stop came; 1 when one could
  * not be written, else 0. */
 static int write_outputs(const char *dir, const struct c2c_args *a, const int *cpus, int ncpu,
@@ -139,55 +164,71 @@ static int write_outputs(const char *dir, const struct c2c_args *a, const int *c
     return rc;
 }
 
-static int c2c_main(int argc, char **argv)
-{
-    struct c2c_args a = {.mode = "hitm", .size = "L2", .label = "c2c", .o = MEASURE_OPTS_DEFAULT};
-    if (cli_parse(&c2c_command, argc, argv, c2c_option, &a, NULL))
-        return 2;
-    int cpus[256], ncpu = a.cpu_list ? parse_cpus(a.cpu_list, cpus, 256) : topo_cpus(cpus, 256);
-    if (ncpu < 0)
-        return 2;
-    if (ncpu < 2) {
-        pm_error("c2c: needs at least two CPUs, %s %d; a transfer goes from one core to another",
-                 a.cpu_list ? "--cpus names" : "this process may use", ncpu);
-        return 2;
-    }
-    /* A segment in a shared level (L3, DRAM) is no core-to-core transfer: the reader finds the
-     * lines there whoever wrote them. */
-    bool shared_level = ((a.size[0] == 'L' || a.size[0] == 'l') && strcmp(a.size + 1, "1") && strcmp(a.size + 1, "2")) ||
-                        !strcasecmp(a.size, "DRAM");
-    if (shared_level) {
-        pm_error("c2c: --size %s: the segment must stay in the writer's private caches (L1 or L2) for every line to "
-                 "move between cores; give --size L1, L2 or bytes", a.size);
-        return 2;
-    }
-    /* The size is checked like any snoop parameter, once, before the long part. */
-    char *probe = xasprintf("size=%s", a.size);
-    struct case_ *check = case_from_text(kernel_find("snoop"), probe);
-    free(probe);
-    if (!check)
-        return 2;
-    case_free(check);
+/* A c2c run: its options, CPUs, the pairs a --resume keeps, and the session that writes its folder. */
+struct c2c_run {
+    struct c2c_args a;
     struct session s;
-    session_init(&s, c2c_command.name, argc, argv);
-    if (session_open(&s, a.out, a.label))
+    int cpus[256], ncpu;
+    struct snoop_pair *kept;
+    int nkept;
+};
+
+/* The CPUs and the segment checked before the long part and, when resuming, the folder claimed
+ * and its pairs read. 0, or 2 after a message. */
+static int c2c_check(struct c2c_run *r)
+{
+    const struct c2c_args *a = &r->a;
+    r->ncpu = a->cpu_list ? parse_cpus(a->cpu_list, r->cpus, 256) : topo_cpus(r->cpus, 256);
+    if (r->ncpu < 0)
+        return 2;
+    if (r->ncpu < 2) {
+        pm_error("c2c: needs at least two CPUs, %s %d; a transfer goes from one core to another",
+                 a->cpu_list ? "--cpus names" : "this process may use", r->ncpu);
+        return 2;
+    }
+    if (snoop_pair_segment_check(a->size))
+        return 2;
+    if (session_resuming(&r->s) &&
+        (resume_claim(&r->s.rs) || c2c_csv_kept(&r->s.rs, r->cpus, r->ncpu, &r->kept, &r->nkept)))
+        return 2;
+    return 0;
+}
+
+/* Every pair not kept measured, the outputs written, the folder closed: the exit status. */
+static int c2c_measure(struct c2c_run *r)
+{
+    const struct c2c_args *a = &r->a;
+    if (session_open(&r->s, a->out, a->label))
         return 2;   /* before anything is measured: the folder named is the bad input */
-    session_start(&s);
-    struct snoop_pair *cells = xcalloc((size_t)(ncpu * ncpu), sizeof(*cells));
-    int ncell = 0, rc = snoop_measure_pairs(a.mode, a.size, &a.o, cpus, ncpu, cells, &ncell);
-    c2c_print_matrix(a.mode, a.size, a.o.repetitions, cpus, ncpu, cells, ncell);
-    if (write_outputs(s.dir.path, &a, cpus, ncpu, cells, ncell, !rc))
+    session_start(&r->s);
+    int pairs = r->ncpu * (r->ncpu - 1);
+    if (session_resuming(&r->s))
+        pm_note("resuming: %d of %d pairs measured before are kept from c2c.csv", r->nkept, pairs);
+    struct snoop_pair *cells = xcalloc((size_t)(r->ncpu * r->ncpu), sizeof(*cells));
+    int ncell = 0, rc = snoop_measure_pairs(a->mode, a->size, &a->o, r->cpus, r->ncpu, r->kept, r->nkept, cells, &ncell);
+    c2c_print_matrix(a->mode, a->size, a->o.repetitions, r->cpus, r->ncpu, cells, ncell);
+    if (write_outputs(r->s.dir.path, a, r->cpus, r->ncpu, cells, ncell, !rc))
         rc = 1;
     free(cells);
-    if (stop_requested()) {
-        char why[160];
-        snprintf(why, sizeof(why), "stopped by %s after %d of %d pairs", stop_signal_name(), ncell,
-                 ncpu * (ncpu - 1));
-        pm_note("interrupted: %s; the finished pairs are in %s/c2c.csv", why, s.dir.path);
-        rc = session_stopped(&s, why);
-    } else {
-        rc = session_end(&s, rc, rc ? "a pair or an output could not be measured or written" : NULL);
-    }
-    session_free(&s);
-    return rc;
+    if (!stop_requested())
+        return session_end(&r->s, rc, rc ? "a pair or an output could not be measured or written" : NULL);
+    char why[160];
+    snprintf(why, sizeof(why), "stopped by %s after %d of %d pairs", stop_signal_name(), ncell, pairs);
+    pm_note("interrupted: %s; the finished pairs are in %s/c2c.csv; 'pmucal c2c --resume %s' completes it", why,
+            r->s.dir.path, r->s.dir.path);
+    return session_stopped(&r->s, why);
+}
+
+static int c2c_main(int argc, char **argv)
+{
+    struct c2c_run r = {.a = C2C_DEFAULTS};
+    session_init(&r.s, c2c_command.name, argc, argv);
+    if (cli_parse(&c2c_command, argc, argv, c2c_option, &r.a, NULL))
+        return 2;
+    int status = r.a.resume ? cli_resume(&c2c_command, &r.s, r.a.resume, r.a.given, &c2c_resumer, &r.a) : 0;
+    if (!status && !(status = c2c_check(&r)))
+        status = c2c_measure(&r);
+    free(r.kept);
+    session_free(&r.s);
+    return status;
 }

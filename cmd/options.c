@@ -3,6 +3,7 @@
 #include "events/catalog.h"
 #include "events/pfm.h"
 #include "host/topo.h"
+#include "runs/resume.h"
 #include <math.h>
 #include <linux/perf_event.h>
 #include <unistd.h>
@@ -279,4 +280,29 @@ int measure_cli_drop_uncountable(const struct engine *e, struct event_spec *even
     }
     *n = kept;
     return dropped;
+}
+
+#define RUN_EVENTS_COPY "events.list"
+#define RUN_EXPECT_COPY "expect.txt"
+
+int measure_cli_keep_inputs(const struct measure_cli *o, const char *dir)
+{
+    return (o->events && evlist_arg_is_file(o->events) &&
+            resume_keep_input(dir, o->events, "event list", RUN_EVENTS_COPY)) ||
+           (o->expect && resume_keep_input(dir, o->expect, "expectation file", RUN_EXPECT_COPY)) ? -1 : 0;
+}
+
+int measure_cli_resume_inputs(struct measure_cli *o, const struct resume *rs)
+{
+    o->resumed = true;
+    if (o->vendor_json) {
+        pm_error("--resume %s: its command names --vendor-json %s, a table outside the folder, which a resume does "
+                 "not open; start a new run", rs->run, o->vendor_json);
+        return 2;
+    }
+    if (resume_read_input(rs, RUN_EVENTS_COPY, "-e FILE", false, &o->events_text, &o->events_origin) ||
+        (o->expect && resume_read_input(rs, RUN_EXPECT_COPY, "--expect FILE", true, &o->expect_text,
+                                        &o->expect_origin)))
+        return 2;
+    return 0;
 }

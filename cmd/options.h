@@ -125,4 +125,13 @@ void measure_cli_tables_free(struct measure_cli *o);
 /* Source, rules and events from the options into an engine. -1 with a message. */
 int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spec **events, int *nevents);
 
+/* The input files a resume needs again (the -e list file, --expect), copied into a new run's
+ * folder dir as it starts (runs/resume.h's resume_keep_input). -1 after a message. */
+int measure_cli_keep_inputs(const struct measure_cli *o, const char *dir);
+/* --resume: those copies read from the resumed folder instead of any path its command names
+ * (resumed set: an -e without a copy is a list), and a --vendor-json, a table outside the folder,
+ * refused. 0, or 2 after a message. */
+struct resume;
+int measure_cli_resume_inputs(struct measure_cli *o, const struct resume *rs);
+
 #endif

@@ -25,7 +25,7 @@
 
 static int sample_main(int argc, char **argv);
 
-enum { K_PERIOD = CLI_LONG, K_PRECISE, K_RING };
+enum { K_PERIOD = CLI_LONG, K_PRECISE, K_RING, K_RESUME };
 
 static const struct cli_option sample_options[] = {
     MO_EVENTS, MO_REPS, MO_ITERS, MO_PMU, MO_EXPECT, MO_NO_AUTO_EXPECT, MO_CPU, MO_LABEL("sample"), MO_OUT,
@@ -33,6 +33,11 @@ static const struct cli_option sample_options[] = {
     {"precise", K_PRECISE, "all|0..3", "precise_ip levels to sample at: every level the kernel takes for\n"
                                        "the event, 3 down to 0 (default), or one"},
     {"ring-pages", K_RING, "N", "data pages of the ring buffer, a power of two 1..1024 (default 64)"},
+    {"resume", K_RESUME, "RUN",
+     "complete the interrupted (or crashed) sample run folder RUN with its own\n"
+     "kernel, parameters and options (from its manifest; nothing else is taken\n"
+     "with it): each (event, precise level) with a record is kept and its\n"
+     "verdicts said again, the rest measured; same host, CPU and build"},
     CLI_END,
 };
 
@@ -58,22 +63,43 @@ const struct command sample_command = {
              "An event the PMU cannot sample (no overflow interrupt) is a SKIP with the reason.\n"
              "Writes results/<date>-<host>-<label>/: manifest.json, measurements.ndjson (one record per\n"
              "event and level: the address histogram, not the samples) and validate.tap.\n"
-             "Exit status: 0 all ok, 1 a not ok, 2 bad input, 130/143 interrupted.\n",
+             "Exit status: 0 all ok, 1 a not ok, 2 bad input, 130/143 interrupted. --resume RUN\n"
+             "completes an interrupted run in its folder: a record cut by kill -9 is dropped, the kept\n"
+             "records are not measured again, validate.tap is written whole again and the manifest\n"
+             "lists each resumption under \"resumed\". Refused (exit 2) as validate --resume refuses: a\n"
+             "complete run, a live one, another command, host, CPU or build.\n",
     .options = sample_options,
     .examples = "  pmucal sample walker phase=touch size=1M page=4k -e page-faults --iters 256\n"
-                "  pmucal sample walker loads=1 -e CPU_CYCLES,INST_RETIRED --period 10007 --iters 2666667\n",
+                "  pmucal sample walker loads=1 -e CPU_CYCLES,INST_RETIRED --period 10007 --iters 2666667\n"
+                "  pmucal sample --resume results/2026-11-23-vm-sample\n",
 };
 
 struct sample_args {
     struct measure_cli o;
     unsigned long long period, ring;
     int precise;              /* -1: all */
+    struct cli_args pos;      /* KERNEL [param=value ...] */
+    const char *resume;       /* --resume RUN */
+    int given;                /* options other than --resume */
 };
+
+static void sample_defaults(struct sample_args *a)
+{
+    memset(a, 0, sizeof(*a));
+    a->precise = -1;
+    a->ring = 64;
+    measure_cli_init(&a->o);
+}
 
 static int sample_option(void *ctx, int key, const char *v)
 {
     struct sample_args *a = ctx;
     unsigned long long x;
+    if (key == K_RESUME) {
+        a->resume = v;
+        return 0;
+    }
+    a->given++;
     switch (key) {
     case K_PERIOD:
         return cli_number(&sample_command, "--period", v, 1, 1ull << 40, &a->period);
@@ -94,6 +120,24 @@ static int sample_option(void *ctx, int key, const char *v)
     int rc = measure_cli_option(&sample_command, &a->o, key, v);
     return rc < 0 ? cli_usage_error(&sample_command, "option %d is not handled", key) : rc;
 }
+
+/* --resume RUN: the run's own kernel, parameters and options, parsed again. */
+static int reparse(void *args, int argc, char **argv)
+{
+    struct sample_args *a = args;
+    cli_args_free(&a->pos);
+    sample_defaults(a);
+    return cli_reparse(&sample_command, argc, argv, sample_option, a, &a->pos);
+}
+
+/* Its files (-e FILE, --expect FILE) come from the copies the folder keeps. */
+static int resume_check(void *args, const struct session *s)
+{
+    return measure_cli_resume_inputs(&((struct sample_args *)args)->o, &s->rs);
+}
+
+static const struct session_resumer sample_resumer = {.reparse = reparse, .records = sample_resume_records,
+                                                      .check = resume_check};
 
 struct ctx {
     struct session s;
@@ -148,9 +192,55 @@ static int rule_quantity(const struct ctx *x, const struct event_spec *ev, const
     return r ? quantity_lookup(r->expr_text) : -1;
 }
 
-/* One event at one precise level: R runs sampling, R counting (the overhead), then the verdicts. */
+/* Skid and shadow need the case's instruction map and a rule that names one quantity some
+ * instruction of the loop causes; without them one SKIP line says which is missing (true). */
+static bool skid_shadow_skipped(struct ctx *x, const struct event_spec *ev, int level, int q, const char *expr)
+{
+    char why[256] = "", desc[512];
+    if (!x->have_map)
+        snprintf(why, sizeof(why), "%s states no instruction map for this case", x->c->kernel->name);
+    else if (q < 0)
+        snprintf(why, sizeof(why), "the rule's expression '%s' is not one quantity of the model", expr ? expr : "(no rule)");
+    else if (!site_causes(&x->map, q, NULL))
+        snprintf(why, sizeof(why), "no instruction of the loop causes %s", quantity_name(q));
+    if (!*why)
+        return false;
+    snprintf(desc, sizeof(desc), "%s :: %s precise=%d skid and shadow", x->c->label, ev->name, level);
+    tap_point(&x->s.tap, VERDICT_SKIP, desc, why);
+    return true;
+}
+
+/* A (case, event, level) the resumed run measured before: its verdicts said again from its
+ * record, which stays as it was. */
+static void replay_level(struct ctx *x, const struct event_spec *ev, int level, const struct jvalue *rec)
+{
+    struct sample_record_verdict rv[3];
+    int nv = sample_record_verdicts(rec, rv);   /* 1..3: a record is kept only when they read back */
+    for (int i = 0; i < nv; i++) {
+        struct sverdict v = {.what = rv[i].what, .kind = rv[i].kind, .judged = rv[i].judged};
+        snprintf(v.text, sizeof(v.text), "%s", rv[i].text);
+        point(x, ev, level, &v);
+    }
+    if (nv == 1) {
+        const char *expr = NULL;
+        int q = rule_quantity(x, ev, &expr);
+        skid_shadow_skipped(x, ev, level, q, expr);
+    }
+    tap_comment(&x->s.tap, "%s :: %s precise=%d kept: measured before the resume (%.0f samples, overhead %.0f ns per "
+                "sample)", x->c->label, ev->name, level, jget_num(rec, "samples", NAN),
+                jget_num(rec, "overhead_ns_per_sample", NAN));
+}
+
+/* One event at one precise level: R runs sampling, R counting (the overhead), then the verdicts;
+ * when resuming, a level with a kept record is not measured again. */
 static int sample_level(struct ctx *x, const struct event_spec *ev, int level, unsigned levels, uint64_t period)
 {
+    const struct jvalue *kept = session_resuming(&x->s) ? sample_resume_take(&x->s.rs, x->c->label, ev->name, level)
+                                                        : NULL;
+    if (kept) {
+        replay_level(x, ev, level, kept);
+        return 0;
+    }
     int reps = x->eng.mopts.repetitions;
     struct sampler sm, counter;
     int rc = sampler_open(&sm, ev, period, level, (unsigned)x->a.ring);
@@ -202,18 +292,7 @@ static int sample_level(struct ctx *x, const struct event_spec *ev, int level, u
     if (x->have_map)
         sample_hist_add(&h, &x->map, &st);
     point(x, ev, level, &vs[0]);
-    char why[256] = "";
-    if (!x->have_map)
-        snprintf(why, sizeof(why), "%s states no instruction map for this case", x->c->kernel->name);
-    else if (q < 0)
-        snprintf(why, sizeof(why), "the rule's expression '%s' is not one quantity of the model", expr ? expr : "(no rule)");
-    else if (!site_causes(&x->map, q, NULL))
-        snprintf(why, sizeof(why), "no instruction of the loop causes %s", quantity_name(q));
-    if (*why) {
-        char desc[512];
-        snprintf(desc, sizeof(desc), "%s :: %s precise=%d skid and shadow", x->c->label, ev->name, level);
-        tap_point(&x->s.tap, VERDICT_SKIP, desc, why);
-    } else {
+    if (!skid_shadow_skipped(x, ev, level, q, expr)) {
         /* A page fault is an exception taken at the faulting instruction: its IP cannot skid. */
         bool sync = ev->type == PERF_TYPE_SOFTWARE &&
                     (ev->config == PERF_COUNT_SW_PAGE_FAULTS || ev->config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
@@ -233,7 +312,7 @@ static int sample_level(struct ctx *x, const struct event_spec *ev, int level, u
         .skid_mean = mean, .shadow_p = p, .ticks_sampling = ts, .ticks_counting = tc, .overhead_ns = overhead_ns,
         .nverdicts = nv};
     for (int i = 0; i < nv; i++)
-        rec.verdicts[i] = (struct sample_record_verdict){vs[i].what, vs[i].judged, vs[i].kind};
+        rec.verdicts[i] = (struct sample_record_verdict){vs[i].what, vs[i].judged, vs[i].kind, vs[i].text};
     if (sample_record_write(x->s.dir.measurements, &rec))
         x->not_ok++;
     stream_free(&st);
@@ -320,33 +399,35 @@ static int sample_main(int argc, char **argv)
 {
     static struct ctx x;
     memset(&x, 0, sizeof(x));
-    x.a.precise = -1;
-    x.a.ring = 64;
-    measure_cli_init(&x.a.o);
-    struct cli_args pos;
-    if (cli_parse(&sample_command, argc, argv, sample_option, &x.a, &pos))
-        return 2;
-    if (pos.n < 1) {
-        cli_args_free(&pos);
-        return cli_usage_error(&sample_command, "name a kernel ('pmucal kernels' lists them)");
-    }
-    const struct kernel *k = kernel_find(pos.v[0]);
-    if (!k) {
-        pm_error("unknown kernel '%s'; 'pmucal kernels' lists them", pos.v[0]);
-        cli_args_free(&pos);
-        return 2;
-    }
-    x.c = case_new(k, pos.n - 1, pos.v + 1);
-    cli_args_free(&pos);
-    if (!x.c)
-        return 2;
-    struct event_spec *events;
-    int n, status = 2;
-    if (stream_perturb_env(&x.perturb) || measure_cli_engine(&x.a.o, &x.eng, &events, &n)) {
-        case_free(x.c);
-        return 2;
-    }
+    sample_defaults(&x.a);
     session_init(&x.s, sample_command.name, argc, argv);
+    if (cli_parse(&sample_command, argc, argv, sample_option, &x.a, &x.a.pos))
+        return 2;
+    /* A kernel or parameter given with --resume is an option beside it. */
+    int status = x.a.resume ? cli_resume(&sample_command, &x.s, x.a.resume, x.a.given + x.a.pos.n, &sample_resumer,
+                                         &x.a) : 0;
+    const struct kernel *k = NULL;
+    if (!status && x.a.pos.n < 1)
+        status = cli_usage_error(&sample_command, "name a kernel ('pmucal kernels' lists them)");
+    else if (!status && !(k = kernel_find(x.a.pos.v[0]))) {
+        pm_error("unknown kernel '%s'; 'pmucal kernels' lists them", x.a.pos.v[0]);
+        status = 2;
+    }
+    x.c = k ? case_new(k, x.a.pos.n - 1, x.a.pos.v + 1) : NULL;
+    cli_args_free(&x.a.pos);
+    if (!x.c) {
+        session_free(&x.s);
+        return status ? status : 2;
+    }
+    struct event_spec *events;
+    int n;
+    status = 2;
+    if (stream_perturb_env(&x.perturb) || (session_resuming(&x.s) && sample_resume_stream(&x.s.rs, x.perturb.text)) ||
+        measure_cli_engine(&x.a.o, &x.eng, &events, &n)) {
+        case_free(x.c);
+        session_free(&x.s);
+        return 2;
+    }
     if (session_open(&x.s, x.a.o.out, x.a.o.label ? x.a.o.label : "sample"))
         goto out;
     x.eng.cpu = cpuload_choose(x.a.o.cpu, &x.a.o.cpu_busy);
@@ -357,7 +438,14 @@ static int sample_main(int argc, char **argv)
     json_uint(&x.s.dir.manifest, "ring_pages", x.a.ring);
     json_string(&x.s.dir.manifest, "perturbed", x.perturb.text);
     json_object_end(&x.s.dir.manifest);
+    if (!session_resuming(&x.s) && measure_cli_keep_inputs(&x.a.o, x.s.dir.path)) {
+        status = session_end(&x.s, 2, "its input files could not be kept in the folder");
+        goto out;
+    }
     session_start(&x.s);
+    if (session_resuming(&x.s))
+        tap_comment(&x.s.tap, "resuming: %d (case, event, precise level) records measured before are kept, %d dropped",
+                    x.s.rs.records_kept, x.s.rs.records_dropped);
     if (x.perturb.text)
         tap_comment(&x.s.tap, "PMUCAL_SAMPLE_PERTURB=%s: the sample stream is altered on purpose (a test)", x.perturb.text);
     int rc = setup_case(&x, events, n);

@@ -71,19 +71,11 @@ const struct command validate_command = {
                 "  pmucal validate --resume results/2026-11-23-vm-validate\n",
 };
 
-/* The input files a resume needs, kept in the run folder when it starts (runs/resume.h's
- * resume_keep_input): the -e list file and --expect. */
-#define RUN_EVENTS_COPY "events.list"
-#define RUN_EXPECT_COPY "expect.txt"
-
 /* The run's settings into the manifest as the run starts ("running"); the end rewrites it with
  * the status. */
 static int begin_manifest(struct session *s, const struct measure_cli *o, const struct source *src, int cpu)
 {
-    if (!session_resuming(s) && ((o->events && evlist_arg_is_file(o->events) &&
-                                  resume_keep_input(s->dir.path, o->events, "event list", RUN_EVENTS_COPY)) ||
-                                 (o->expect && resume_keep_input(s->dir.path, o->expect, "expectation file",
-                                                                 RUN_EXPECT_COPY))))
+    if (!session_resuming(s) && measure_cli_keep_inputs(o, s->dir.path))
         return -1;
     struct json *j = &s->dir.manifest;
     json_string(j, "source", o->source);
@@ -249,22 +241,10 @@ static int reparse(void *args, int argc, char **argv)
     return cli_reparse(&validate_command, argc, argv, validate_option, a, NULL);
 }
 
-/* Its files (-e FILE, --expect FILE) come from the copies the folder keeps; --vendor-json names a
- * table elsewhere, which a resume does not open. */
+/* Its files (-e FILE, --expect FILE) come from the copies the folder keeps. */
 static int resume_check(void *args, const struct session *s)
 {
-    struct measure_cli *o = &((struct validate_args *)args)->o;
-    o->resumed = true;
-    if (o->vendor_json) {
-        pm_error("--resume %s: its command names --vendor-json %s, a table outside the folder, which a resume does "
-                 "not open; start a new run", s->rs.run, o->vendor_json);
-        return 2;
-    }
-    if (resume_read_input(&s->rs, RUN_EVENTS_COPY, "-e FILE", false, &o->events_text, &o->events_origin) ||
-        (o->expect && resume_read_input(&s->rs, RUN_EXPECT_COPY, "--expect FILE", true, &o->expect_text,
-                                        &o->expect_origin)))
-        return 2;
-    return 0;
+    return measure_cli_resume_inputs(&((struct validate_args *)args)->o, &s->rs);
 }
 
 static const struct session_resumer validate_resumer = {.reparse = reparse, .check = resume_check};

@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             struct case_ *const cases[] = {&a, &b};
             (void)resume_cases(&r, cases, 2);
         } else {
-            (void)resume_records(&r, keep_odd_lines, &n);
+            (void)resume_records(&r, record_line_next, keep_odd_lines, &n);
         }
         resume_manifest(&r, &j);
         json_object_end(&j);

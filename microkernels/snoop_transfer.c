@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 void snoop_penalty_compute(const char *name, const struct stats *transfer, double transfer_ghz,
                            const struct stats *local, double local_ghz, double lines, struct snoop_penalty *p)
@@ -84,8 +85,36 @@ void snoop_penalty_print(const struct snoop_penalty *p, FILE *f)
     fflush(f);
 }
 
+int snoop_pair_segment_check(const char *size)
+{
+    /* A segment in a shared level (L3, DRAM) is no core-to-core transfer: the reader finds the
+     * lines there whoever wrote them. */
+    bool shared_level = ((size[0] == 'L' || size[0] == 'l') && strcmp(size + 1, "1") && strcmp(size + 1, "2")) ||
+                        !strcasecmp(size, "DRAM");
+    if (shared_level) {
+        pm_error("c2c: --size %s: the segment must stay in the writer's private caches (L1 or L2) for every line to "
+                 "move between cores; give --size L1, L2 or bytes", size);
+        return -1;
+    }
+    /* Checked like any snoop parameter. */
+    char *probe = xasprintf("size=%s", size);
+    struct case_ *check = case_from_text(kernel_find("snoop"), probe);
+    free(probe);
+    bool valid = check != NULL;
+    case_free(check);
+    return valid ? 0 : -1;
+}
+
+static const struct snoop_pair *pair_kept(const struct snoop_pair *kept, int nkept, int from, int to)
+{
+    for (int i = 0; i < nkept; i++)
+        if (kept[i].from == from && kept[i].to == to)
+            return &kept[i];
+    return NULL;
+}
+
 int snoop_measure_pairs(const char *mode, const char *size, const struct measure_opts *o, const int *cpus, int ncpu,
-                        struct snoop_pair *pairs, int *npairs)
+                        const struct snoop_pair *kept, int nkept, struct snoop_pair *pairs, int *npairs)
 {
     int rc = 0;
     for (int x = 0; x < ncpu && !rc && !stop_requested(); x++)
@@ -93,6 +122,12 @@ int snoop_measure_pairs(const char *mode, const char *size, const struct measure
             if (x == y)
                 continue;
             struct snoop_pair *c = &pairs[*npairs];
+            const struct snoop_pair *before = pair_kept(kept, nkept, cpus[x], cpus[y]);
+            if (before) {
+                *c = *before;
+                ++*npairs;
+                continue;
+            }
             c->from = cpus[x];
             c->to = cpus[y];
             char *text = xasprintf("mode=%s size=%s init_cpu=%d writer_cpu=%d run_cpu=%d", mode, size, cpus[y],

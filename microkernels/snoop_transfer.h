@@ -42,6 +42,10 @@ int snoop_penalty_measure(const char *mode, const char *size, int writer_cpu, in
 
 void snoop_penalty_print(const struct snoop_penalty *p, FILE *f);
 
+/* The segment size of a pair's transfer (c2c --size: bytes, L1 or L2), checked once before the
+ * long part: 0, or -1 after a message. */
+int snoop_pair_segment_check(const char *size);
+
 /* 'pmucal c2c': one ordered pair of CPUs, the line's one-way trip from the writer to the reader. */
 struct snoop_pair {
     int from, to;               /* the writer's CPU, the reader's */
@@ -50,8 +54,9 @@ struct snoop_pair {
 };
 /* Every ordered pair of cpus (mode hitm or shared, a segment of size) into pairs (ncpu * (ncpu - 1)
  * of them), in order, until a pair fails or a stop: 1 when a pair could not be measured, else 0;
- * *npairs: the pairs measured. */
+ * *npairs: the pairs done. A pair among the nkept kept (measured before a --resume) is copied
+ * from there, not measured again. */
 int snoop_measure_pairs(const char *mode, const char *size, const struct measure_opts *o, const int *cpus, int ncpu,
-                        struct snoop_pair *pairs, int *npairs);
+                        const struct snoop_pair *kept, int nkept, struct snoop_pair *pairs, int *npairs);
 
 #endif

@@ -26,7 +26,7 @@ static bool keep_keyed(const struct jvalue *rec, void *ctx)
 
 int cal_resume_records(struct resume *rs)
 {
-    if (resume_claim(rs) || resume_records(rs, keep_keyed, rs))
+    if (resume_claim(rs) || resume_records(rs, record_line_next, keep_keyed, rs))
         return 2;
     rs->cases_kept = rs->records_kept;
     return 0;

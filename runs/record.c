@@ -328,7 +328,10 @@ bool record_event_verdict(const struct jvalue *ev, enum verdict *v)
     return verdict_parse(jstr(jget(jget(ev, "verdict"), "kind")), v);
 }
 
-bool record_line_next(const char *text, size_t size, struct record_line *l)
+/* The next line's bounds into l, and the line parsed when it is not blank and not too long: the
+ * walk the readers of both kinds of records share; is_record then says whether it is one. */
+static bool line_next(const char *text, size_t size, struct record_line *l,
+                      bool (*is_record)(struct record_line *l))
 {
     size_t at = l->at + l->len;
     if (at >= size)
@@ -348,14 +351,43 @@ bool record_line_next(const char *text, size_t size, struct record_line *l)
     }
     l->rec = jread_parse(text + at, l->len, l->err, sizeof(l->err));
     l->parsed = l->rec != NULL;
-    const struct jvalue *evs = jget(l->rec, "events");
-    if (l->rec && (!jstr(jget(l->rec, "case")) || !evs || evs->type != J_ARRAY)) {
+    if (l->rec && !is_record(l)) {
         jread_free(l->rec);
         l->rec = NULL;
-    } else if (l->rec && !record_check(l->rec, l->err, sizeof(l->err))) {
-        jread_free(l->rec);
-        l->rec = NULL;
-        l->invalid = true;
     }
     return true;
+}
+
+static bool measurement_line(struct record_line *l)
+{
+    const struct jvalue *evs = jget(l->rec, "events");
+    if (!jstr(jget(l->rec, "case")) || !evs || evs->type != J_ARRAY)
+        return false;
+    l->invalid = !record_check(l->rec, l->err, sizeof(l->err));
+    return !l->invalid;
+}
+
+bool record_line_next(const char *text, size_t size, struct record_line *l)
+{
+    return line_next(text, size, l, measurement_line);
+}
+
+/* What compare and --resume read of a sampling record must be there, finite and in range. */
+static bool sample_line(struct record_line *l)
+{
+    const struct jvalue *v = l->rec;
+    double period = jget_num(v, "period", NAN), count = jget_num(v, "count", NAN),
+           samples = jget_num(v, "samples", NAN), level = jget_num(v, "precise_ip", NAN);
+    l->invalid = strcmp(jget_str(v, "kind", ""), "sample") || !jstr(jget(v, "case")) || !jstr(jget(v, "event")) ||
+                 !(period >= 1 && period <= 1e15) || !(count >= 0 && count <= 1e19) ||
+                 !(samples >= 0 && samples <= 1e15) || !(level >= 0 && level <= 3);
+    if (l->invalid)
+        snprintf(l->err, sizeof(l->err), "not a sampling record (\"kind\": \"sample\" with case, event, precise_ip "
+                 "0..3, a period of at least 1 and finite count and samples)");
+    return !l->invalid;
+}
+
+bool sample_line_next(const char *text, size_t size, struct record_line *l)
+{
+    return line_next(text, size, l, sample_line);
 }

@@ -71,5 +71,11 @@ struct record_line {
 #define RECORD_LINE_MAX (1 << 20)
 /* The next line after l (zeroed before the first); false at the end of the text. */
 bool record_line_next(const char *text, size_t size, struct record_line *l);
+/* The same walk over the records of 'pmucal sample' ("kind": "sample", runs/sample_record.h): a
+ * line is one when it has case, event, precise_ip 0..3, a period of at least 1 and finite count
+ * and samples (else invalid, err says so). */
+bool sample_line_next(const char *text, size_t size, struct record_line *l);
+/* One of the two: what --resume walks a folder's records with (runs/resume.h). */
+typedef bool record_line_fn(const char *text, size_t size, struct record_line *l);
 
 #endif

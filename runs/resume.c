@@ -155,7 +155,8 @@ static int write_kept(const struct resume *r, const char *text, const size_t (*s
     return rc;
 }
 
-int resume_records(struct resume *r, bool (*keep)(const struct jvalue *rec, void *ctx), void *ctx)
+int resume_records(struct resume *r, record_line_fn *next, bool (*keep)(const struct jvalue *rec, void *ctx),
+                   void *ctx)
 {
     char *path = xasprintf("%s/measurements.ndjson", r->run), err[512];
     size_t size = 0;
@@ -169,7 +170,7 @@ int resume_records(struct resume *r, bool (*keep)(const struct jvalue *rec, void
     }
     size_t (*span)[2] = NULL;
     int nspan = 0, rc = 0;
-    for (struct record_line l = {0}; !rc && record_line_next(text, size, &l);) {
+    for (struct record_line l = {0}; !rc && next(text, size, &l);) {
         if (l.cut) {   /* cut short: its case cannot have finished */
             jread_free(l.rec);
             r->records_dropped++;
@@ -255,7 +256,7 @@ int resume_cases(struct resume *r, struct case_ *const *cases, int n)
     free(text);
     struct case_keep k = {cases, n, done};
     if (!rc)
-        rc = resume_records(r, keep_finished_case, &k);
+        rc = resume_records(r, record_line_next, keep_finished_case, &k);
     /* cases.done afresh with the finished cases (a new file: a link or a second name planted at
      * it is replaced, never appended to), so the appends of this run go to a file of its own. */
     char *kept = xstrdup("");

@@ -6,6 +6,7 @@
 #define PMUCAL_RESUME_H
 #include "base/jread.h"
 #include "base/json.h"
+#include "runs/record.h"
 #include <stdbool.h>
 
 struct case_;
@@ -36,10 +37,12 @@ int resume_checks(struct resume *r, const char *command, char *why, size_t n);
  * host's): the folder's lock taken for the process's life (a second resumer is refused, naming
  * the first), the manifest checked to be the one resume_open judged, and the CPU compared. */
 int resume_claim(struct resume *r);
-/* Keeps the records of measurements.ndjson for which keep(rec, ctx) holds, drops the others and a
- * cut last line (kill -9 mid-write), and rewrites the file atomically with the kept lines' exact
- * bytes. A malformed line before the last is refused (-1, message). */
-int resume_records(struct resume *r, bool (*keep)(const struct jvalue *rec, void *ctx), void *ctx);
+/* Keeps the records of measurements.ndjson (walked with next: runs/record.h's record_line_next for
+ * validate's and calibrate's, sample_line_next for sample's) for which keep(rec, ctx) holds, drops
+ * the others and a cut last line (kill -9 mid-write), and rewrites the file atomically with the
+ * kept lines' exact bytes. A malformed line before the last is refused (-1, message). */
+int resume_records(struct resume *r, record_line_fn *next, bool (*keep)(const struct jvalue *rec, void *ctx),
+                   void *ctx);
 /* validate: the cases finished by the run (RUN/cases.done) among this case list, their records
  * kept, everything else dropped; r->kept[i] for the cases not to measure again. -1 when the
  * list is not the one the run measured. */

@@ -57,29 +57,17 @@ int sample_records_read(const char *run, struct jvalue ***recs, int *nrec)
         pm_error("cannot read %s; give a run folder written by 'pmucal sample'", err);
         return -1;
     }
-    int rc = 0, lineno = 0;
-    for (size_t at = 0; at < size && !rc;) {
-        const char *nl = memchr(text + at, '\n', size - at);
-        size_t len = nl ? (size_t)(nl - (text + at)) : size - at;
-        lineno++;
-        struct jvalue *v = len ? jread_parse(text + at, len, err, sizeof(err)) : NULL;
-        at += len + 1;
-        if (!len)
+    int rc = 0;
+    for (struct record_line l = {0}; !rc && sample_line_next(text, size, &l);) {
+        if (l.blank)
             continue;
-        /* What the comparison reads of a record must be there, finite and in range. */
-        double period = v ? jget_num(v, "period", NAN) : NAN, count = v ? jget_num(v, "count", NAN) : NAN,
-               samples = v ? jget_num(v, "samples", NAN) : NAN;
-        if (!v || strcmp(jget_str(v, "kind", ""), "sample") || !jstr(jget(v, "case")) || !jstr(jget(v, "event")) ||
-            !(period >= 1 && period <= 1e15) || !(count >= 0 && count <= 1e19) || !(samples >= 0 && samples <= 1e15)) {
-            pm_error("%s/measurements.ndjson:%d: %s", run, lineno,
-                     v ? "not a sampling record (\"kind\": \"sample\" with case, event, a period of at least 1 and "
-                         "finite count and samples)" : err);
-            jread_free(v);
+        if (!l.rec) {
+            pm_error("%s/measurements.ndjson:%d: %s", run, l.lineno, l.err);
             rc = -1;
             break;
         }
         *recs = xrealloc(*recs, sizeof(**recs) * (size_t)(*nrec + 1));
-        (*recs)[(*nrec)++] = v;
+        (*recs)[(*nrec)++] = l.rec;
     }
     free(text);
     return rc;

@@ -30,6 +30,7 @@ struct c2c_pair {
     int from, to;
     char *relation;
     double cycles, cycles_min, cycles_mad, ns;
+    int repetitions;
 };
 
 /* The header lines (without the newline) of curve.csv and c2c.csv, for their writers

@@ -1,7 +1,10 @@
 #include "runs/sample_record.h"
 #include "base/json.h"
 #include "core/quantity.h"
+#include "base/util.h"
+#include "runs/resume.h"
 #include <math.h>
+#include <string.h>
 
 int sample_record_write(FILE *out, const struct sample_record *r)
 {
@@ -64,8 +67,76 @@ int sample_record_write(FILE *out, const struct sample_record *r)
         json_string(&j, v->what, verdict_name(v->judged ? v->kind : VERDICT_INFO));
     }
     json_object_end(&j);
+    json_object_begin(&j, "verdict_texts");
+    for (int i = 0; i < r->nverdicts; i++)
+        json_string(&j, r->verdicts[i].what, r->verdicts[i].text);
+    json_object_end(&j);
     json_object_end(&j);
     int rc = json_write_line(&j, out);
     json_free(&j);
     return rc ? -1 : 0;
+}
+
+int sample_record_verdicts(const struct jvalue *rec, struct sample_record_verdict v[3])
+{
+    static const char *const whats[] = {"rate", "skid", "shadow"};
+    const struct jvalue *kinds = jget(rec, "verdicts"), *texts = jget(rec, "verdict_texts");
+    if (!kinds || kinds->type != J_OBJECT || kinds->n < 1 || kinds->n > 3)
+        return -1;
+    for (int i = 0; i < kinds->n; i++) {
+        const char *text = jstr(jget(texts, whats[i]));
+        enum verdict kind;
+        if (strcmp(kinds->keys[i], whats[i]) || !verdict_parse(jstr(&kinds->items[i]), &kind) || !text)
+            return -1;
+        v[i] = (struct sample_record_verdict){whats[i], kind != VERDICT_INFO, kind, text};
+    }
+    return kinds->n;
+}
+
+static bool same_measurement(const struct jvalue *rec, const char *label, const char *event, int level)
+{
+    return !strcmp(jget_str(rec, "case", ""), label) && !strcmp(jget_str(rec, "event", ""), event) &&
+           jget_num(rec, "precise_ip", -1) == level;
+}
+
+static bool keep_first_whole(const struct jvalue *rec, void *ctx)
+{
+    const struct resume *rs = ctx;
+    struct sample_record_verdict v[3];
+    if (sample_record_verdicts(rec, v) < 0)
+        return false;
+    for (int i = 0; i < rs->nrec; i++)
+        if (same_measurement(rs->rec[i], jstr(jget(rec, "case")), jstr(jget(rec, "event")),
+                             (int)jget_num(rec, "precise_ip", -1)))
+            return false;
+    return true;
+}
+
+int sample_resume_records(struct resume *rs)
+{
+    if (resume_claim(rs) || resume_records(rs, sample_line_next, keep_first_whole, rs))
+        return 2;
+    rs->cases_kept = rs->records_kept;   /* each record is one finished (case, event, level) */
+    return 0;
+}
+
+int sample_resume_stream(const struct resume *rs, const char *perturbed)
+{
+    const char *then = jget_str(jget(rs->manifest, "sample"), "perturbed", NULL);
+    if (!strcmp(then ? then : "", perturbed ? perturbed : ""))
+        return 0;
+    pm_error("--resume %s: its samples were taken with PMUCAL_SAMPLE_PERTURB='%s', this process has '%s' ('': unset): "
+             "records of a stream altered one way and another do not make one run; set it as the run had it", rs->run,
+             then ? then : "", perturbed ? perturbed : "");
+    return -1;
+}
+
+const struct jvalue *sample_resume_take(struct resume *rs, const char *label, const char *event, int level)
+{
+    for (int i = 0; i < rs->nrec; i++)
+        if (!rs->replayed[i] && same_measurement(rs->rec[i], label, event, level)) {
+            rs->replayed[i] = true;
+            return rs->rec[i];
+        }
+    return NULL;
 }

@@ -4,6 +4,7 @@
  * records are runs/record.h's. */
 #ifndef PMUCAL_SAMPLE_RECORD_H
 #define PMUCAL_SAMPLE_RECORD_H
+#include "base/jread.h"
 #include "base/verdict.h"
 #include "core/sites.h"
 #include "core/source.h"
@@ -33,10 +34,26 @@ struct sample_record {
         const char *what;               /* "rate", "skid", "shadow" */
         bool judged;                    /* false: reported only ("info") */
         enum verdict kind;
+        const char *text;               /* the TAP line's words after "precise=N": what a resume replays */
     } verdicts[3];
     int nverdicts;
 };
 
 /* The record as one line into out: 0, or -1 when it could not be written. */
 int sample_record_write(FILE *out, const struct sample_record *r);
+
+/* A record's verdicts, read back (what and text point into rec): how many, 1..3, or -1 when they
+ * are not ones sample_record_write writes. */
+int sample_record_verdicts(const struct jvalue *rec, struct sample_record_verdict v[3]);
+
+/* sample --resume RUN (runs/session.h's records step): the folder claimed (runs/resume.h) and its
+ * records kept, the first of each (case, event, precise level) whose verdicts read back; a cut
+ * line or a damaged one dropped. 0, or 2 after a message. */
+struct resume;
+int sample_resume_records(struct resume *rs);
+/* The stream of this process altered (perturbed: PMUCAL_SAMPLE_PERTURB, NULL when unset) as the
+ * resumed run's was (its manifest's sample.perturbed): 0, else -1 after a message. */
+int sample_resume_stream(const struct resume *rs, const char *perturbed);
+/* The kept record of (case, event, level), marked replayed; NULL when that one is to be measured. */
+const struct jvalue *sample_resume_take(struct resume *rs, const char *label, const char *event, int level);
 #endif

@@ -33,6 +33,7 @@ export PMUCAL_CURVE_FILE="$tree/tests/hosts/zen5-vm/curve.csv"
 # are split at '@'; the first matching row applies.
 rows() {
     cat << 'EOF'
+^bin/pmucal (sample|c2c) --resume @SKIP@needs a stopped run of the command; tests/36-runs-resume.t stops and resumes one
 ^bin/pmucal sample @RUN@s/$//
 ^bin/pmucal info --measure$@SKIP@measures the load-latency curve (tens of seconds on this VM); tests/timing/40-latency.t measures it
 ^bin/pmucal c2c$@SKIP@a transfer latency for every CPU pair (minutes); tests/63-microkernels-snoop.t runs c2c on two CPUs

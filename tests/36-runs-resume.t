@@ -1,9 +1,10 @@
 #!/bin/sh
-# --resume: an interrupted or killed validate run is completed in its own folder. Finished cases
-# are kept (judged again, never measured twice), records of unfinished ones and a cut last line
-# are dropped, and the verdicts are those of an uninterrupted run. Folders that cannot be resumed
-# (complete, another command, host, CPU or build, a live process) are refused; report refuses an
-# unfinished folder unless --allow-incomplete. Software events only: runs on any host.
+# --resume: an interrupted or killed run of validate, calibrate, sample or c2c is completed in its
+# own folder. Finished cases are kept (judged again, never measured twice), records of unfinished
+# ones and a cut last line are dropped, and the verdicts are those of an uninterrupted run. Folders
+# that cannot be resumed (complete, another command, host, CPU or build, a live process) are
+# refused; report refuses an unfinished folder unless --allow-incomplete. Software events only
+# (c2c times its pairs by the clock): runs on any host.
 . "$(dirname "$0")/lib.sh"
 
 EV=page-faults,minor-faults,major-faults   # not context-switches: beside other work their verdict is the load's (issue 41)
@@ -274,4 +275,115 @@ $PMUCAL calibrate --resume "$s" > /dev/null 2> "$TMP/sh2.err"
 jq -e '.penalties[0] | .status == "unstable" and (.reason | test("the core was not its own in [1-3] of 3 passes, 3 clean passes needed: walker size=L2.*read 2.5% apart"))' \
     "$s/penalties.json" > /dev/null && ! grep -q 'is now --passes' "$TMP/sh2.err"
 ok $? "a penalty with two clean passes of three is unstable, and says which case shared the core (no note on resuming): $(jq -r '.penalties[0].reason' "$s/penalties.json" | head -c 300)"
+# sample: one record per (case, event, precise level). A resumed sample run keeps each record it
+# finds (its verdicts said again from it, never measured), measures the rest, and refuses as
+# validate does. Software events, sampled wherever perf_event samples at all.
+SMP="walker phase=touch size=16M page=4k"
+# refuse_resume PATTERN COMMAND ARGS...: pmucal COMMAND ARGS exits 2 with PATTERN on stderr; else
+# what it did is added to $refusals
+refuse_resume() {
+    pattern=$1
+    shift
+    $PMUCAL "$@" > /dev/null 2> "$TMP/refuse.err"
+    r=$?
+    { [ $r -eq 2 ] && grep -q -- "$pattern" "$TMP/refuse.err"; } || refusals="$refusals [$*: exit $r, $(head -c 200 "$TMP/refuse.err")]"
+}
+# verdict_keys TAP: what each verdict line is about (case, event, level, kind of verdict), sorted
+verdict_keys() { sed -n 's/^\(ok\|not ok\) [0-9]* - \(.* precise=[0-3] [a-z]*\).*/\2/p' "$1" | sort; }
+$PMUCAL sample $SMP -e page-faults,minor-faults --iters 4096 -r 21 --label sref > "$TMP/sref.tap" 2> "$TMP/sref.err"
+sref=$(run_dir sref)
+levels=$(wc -l < "$sref/measurements.ndjson")
+if [ "$levels" -lt 4 ]; then
+    for t in "sample stopped part-way" "sample --resume completes it" "sample: no record measured twice" \
+             "sample: kept records unchanged" "sample: kept verdicts said again" "sample refusals"; do
+        skip "$t" "the uninterrupted sample run made $levels records, not one per (event, level): $(grep -m1 SKIP "$TMP/sref.tap" | head -c 200)"
+    done
+else
+    $PMUCAL sample $SMP -e page-faults,minor-faults --iters 4096 -r 21 --label smp > "$TMP/smp.tap" 2> "$TMP/smp.err" &
+    stop_after_records smp 2 TERM $!
+    d=$stopped_dir
+    kept=$(wc -l < "$d/measurements.ndjson")
+    cp "$d/measurements.ndjson" "$TMP/smp-before.ndjson"
+    started=$(jq -r .started "$d/manifest.json")
+    [ "$stopped_rc" -eq 143 ] && [ "$(jq -r .status "$d/manifest.json")" = interrupted ] && [ "$kept" -ge 2 ] &&
+        [ "$kept" -lt "$levels" ]
+    ok $? "sample stopped part-way by SIGTERM: $kept of $levels records (exit $stopped_rc, $(jq -r .status "$d/manifest.json"))"
+    $PMUCAL sample --resume "$d" > "$TMP/smp2.tap" 2> "$TMP/smp2.err"
+    rc=$?
+    want=0
+    grep -q '^not ok' "$TMP/smp2.tap" && want=1
+    [ $rc -eq $want ] && grep -q "^# resuming: $kept (case, event, precise level) records measured before are kept" "$TMP/smp2.tap" &&
+        jq -e --argjson k "$kept" --arg s "$started" '.status == "complete" and .started == $s and
+            (.resumed | length == 1 and .[0].records_kept == $k) and (.command | index("--resume") == null)' \
+            "$d/manifest.json" > /dev/null &&
+        [ "$(grep -c '^1\.\.' "$TMP/smp2.tap")" -eq 1 ] && [ "$(verdict_keys "$TMP/smp2.tap" | md5sum)" = "$(verdict_keys "$TMP/sref.tap" | md5sum)" ]
+    ok $? "sample --resume completes the run (exit $rc, $want wanted), every verdict of an uninterrupted run said: $(grep '^# resuming' "$TMP/smp2.tap") $(jq -c '{status, resumed}' "$d/manifest.json") $(head -c 300 "$TMP/smp2.err")"
+    measured=$(grep -c '^# .* precise=[0-3] overhead .* ns per sample' "$TMP/smp2.tap")
+    [ "$(jq -r '"\(.case) \(.event) \(.precise_ip)"' "$d/measurements.ndjson" | sort | uniq -d | wc -l)" -eq 0 ] &&
+        [ "$(wc -l < "$d/measurements.ndjson")" -eq "$levels" ] && [ "$measured" -eq $((levels - kept)) ] &&
+        [ "$(grep -c '^# .* kept: measured before the resume' "$TMP/smp2.tap")" -eq "$kept" ]
+    ok $? "sample: no (event, level) measured twice: $(wc -l < "$d/measurements.ndjson") records, $measured measured by the resume, $kept kept"
+    is "$(head -n "$kept" "$d/measurements.ndjson" | md5sum)" "$(md5sum < "$TMP/smp-before.ndjson")" \
+        "sample: the kept records are byte for byte the ones measured before"
+    # The kept levels' verdict lines are the stopped run's own, word for word (numbers aside).
+    is "$(sed -n 's/^\(ok\|not ok\) [0-9]* - //p' "$TMP/smp.tap" | head -n "$(grep -c '^\(ok\|not ok\)' "$TMP/smp.tap")" | md5sum)" \
+        "$(sed -n 's/^\(ok\|not ok\) [0-9]* - //p' "$TMP/smp2.tap" | head -n "$(grep -c '^\(ok\|not ok\)' "$TMP/smp.tap")" | md5sum)" \
+        "sample: the kept levels' verdicts are said again as the stopped run said them"
+    # Refusals: a complete run, options beside --resume (a kernel too), another command's folder.
+    refusals=""
+    refuse_resume "$d: it is complete: nothing to resume" sample --resume "$d"
+    cp -r "$d" "$TMP/smp-other" && set_manifest "$TMP/smp-other" '.status = "interrupted"'
+    refuse_resume "no other option" sample --resume "$TMP/smp-other" -r 3
+    refuse_resume "no other option" sample walker --resume "$TMP/smp-other"
+    refuse_resume "made by 'pmucal validate', not 'pmucal sample'" sample --resume "$TMP/v"
+    refuse_resume "made by 'pmucal sample', not 'pmucal validate'" validate --resume "$TMP/smp-other"
+    set_manifest "$TMP/smp-other" '.sample.perturbed = "drop=3"'
+    refuse_resume "PMUCAL_SAMPLE_PERTURB='drop=3', this process has ''" sample --resume "$TMP/smp-other"
+    [ -z "$refusals" ]
+    ok $? "sample refusals, exit 2 with validate's messages: a complete run, options or a kernel beside --resume, another command's folder, validate of a sample folder, and a stream perturbed otherwise than the run's${refusals:+; not:$refusals}"
+fi
+
+# c2c: its pairs are its records, kept in c2c.csv; a resumed c2c run measures only the pairs not
+# there. Two CPUs of this process's mask; the stop comes once the first pair is done (the note of
+# the second is printed as it starts).
+cpu_pair=$(taskset -pc $$ 2> /dev/null | sed 's/.*: //' | tr ',' '\n' |
+           awk -F- '{ for (i = $1; i <= (NF == 2 ? $2 : $1); i++) print i }' | head -n 2 | paste -sd, -)
+if [ "${cpu_pair#*,}" = "$cpu_pair" ]; then
+    for t in "c2c stopped after one pair" "c2c --resume measures only the other" "c2c: kept pair unchanged" "c2c refusals"; do
+        skip "$t" "this process may use one CPU (${cpu_pair:-none}); c2c needs two"
+    done
+else
+    $PMUCAL c2c --cpus "$cpu_pair" -r 101 --label c2c > "$TMP/c2c.out" 2> "$TMP/c2c.err" &
+    pid=$!
+    for i in $(seq 1 600); do
+        [ "$(grep -c '^pmucal: c2c: CPU' "$TMP/c2c.err")" -ge 2 ] && break
+        sleep 0.05
+    done
+    kill -TERM $pid
+    wait $pid
+    rc=$?
+    d=$(run_dir c2c)
+    cp "$d/c2c.csv" "$TMP/c2c-before.csv" 2> /dev/null
+    [ $rc -eq 143 ] && [ "$(jq -r .status "$d/manifest.json")" = interrupted ] && [ "$(wc -l < "$d/c2c.csv")" -eq 2 ] &&
+        grep -q "c2c --resume $d' completes it" "$TMP/c2c.err"
+    ok $? "c2c stopped after one pair of two (exit $rc, $(jq -r .status "$d/manifest.json"), $(($(wc -l < "$d/c2c.csv") - 1)) pair in c2c.csv)"
+    $PMUCAL c2c --resume "$d" > "$TMP/c2c2.out" 2> "$TMP/c2c2.err"
+    rc=$?
+    first=$(sed -n 2p "$TMP/c2c-before.csv" | cut -d, -f1,2)
+    [ $rc -eq 0 ] && [ "$(grep -c '^pmucal: c2c: CPU' "$TMP/c2c2.err")" -eq 1 ] &&
+        grep -q "^pmucal: resuming: 1 of 2 pairs measured before are kept" "$TMP/c2c2.err" &&
+        ! grep -q "^pmucal: c2c: CPU ${first%,*} -> CPU ${first#*,} " "$TMP/c2c2.err" &&
+        [ "$(tail -n +2 "$d/c2c.csv" | cut -d, -f1,2 | sort -u | wc -l)" -eq 2 ] && [ "$(wc -l < "$d/c2c.csv")" -eq 3 ] &&
+        jq -e '.status == "complete" and .resumed[0].records_kept == 1 and (.command | index("--resume") == null)' "$d/manifest.json" > /dev/null
+    ok $? "c2c --resume measures only the pair not in c2c.csv (exit $rc): $(grep '^pmucal: c2c: CPU' "$TMP/c2c2.err") $(jq -c '{status, resumed}' "$d/manifest.json")"
+    is "$(grep "^${first}," "$d/c2c.csv")" "$(sed -n 2p "$TMP/c2c-before.csv")" "c2c: the kept pair's row is the one measured before"
+    refusals=""
+    refuse_resume "$d: it is complete: nothing to resume" c2c --resume "$d"
+    cp -r "$d" "$TMP/c2c-other" && set_manifest "$TMP/c2c-other" '.status = "interrupted"'
+    refuse_resume "no other option" c2c --resume "$TMP/c2c-other" -r 3
+    refuse_resume "made by 'pmucal validate', not 'pmucal c2c'" c2c --resume "$TMP/v"
+    refuse_resume "made by 'pmucal c2c', not 'pmucal sample'" sample --resume "$TMP/c2c-other"
+    [ -z "$refusals" ]
+    ok $? "c2c refusals, exit 2 with validate's messages: a complete run, options beside --resume, another command's folder, and sample of a c2c folder${refusals:+; not:$refusals}"
+fi
 done_testing
