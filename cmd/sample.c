@@ -281,7 +281,7 @@ static int sample_level(struct ctx *x, const struct event_spec *ev, int level, u
     double model = NAN, slack = 0;
     if (q >= 0 && quantity_stated(&x->q, q)) {
         model = (double)reps * (double)x->iters * x->q.v[q];
-        slack = reps * (x->eng.src->slack_per_run + 64 + 2 * x->q.v[q]);
+        slack = reps * (x->eng.src->slack_per_loop + 64 + 2 * x->q.v[q]);
     }
     struct sverdict vs[3];
     int nv = 0;

@@ -59,12 +59,8 @@ struct source {
     const char *name, *summary;
     double exact_floor;      /* per-iteration slack an "exact" rule allows with this source */
     /* Events one counted loop may add beyond the region (harness, warm-up) for every rule but
-     * "exact"; divided by the loop's iterations. slack_per_run is its old name, kept only until
-     * cmd/sample.c (another branch's) says slack_per_loop; then the union goes. */
-    union {
-        double slack_per_loop;
-        double slack_per_run;
-    };
+     * "exact"; divided by the loop's iterations. */
+    double slack_per_loop;
     /* A deterministic source (a simulator) counts the same loop the same every time, so its
      * zero-iteration loops are held exactly: identical in every repetition under an exact rule, and
      * at most zero_most[] of an event (the harness's own work and a kernel's entry and exit; an
