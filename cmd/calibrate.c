@@ -407,16 +407,13 @@ static int calibrate_main(int argc, char **argv)
 
 int calibrate_replay(const struct runfile *run, const struct jvalue *penalties, struct tap *tap)
 {
-    const struct jvalue *cmd = jget(run->manifest, "command");
-    if (!cmd || cmd->type != J_ARRAY || cmd->n < 2) {
+    /* The run's own options, read as calibrate reads them: what it measured and how it judged. */
+    int argc;
+    char **argv = runfile_command_args(run->manifest, &argc);
+    if (!argv) {
         pm_error("%s/manifest.json: its \"command\" is not the calibrate command line that made the run", run->path);
         return 2;
     }
-    /* The run's own options, read as calibrate reads them: what it measured and how it judged. */
-    int argc = cmd->n - 1;
-    char **argv = xcalloc((size_t)argc + 1, sizeof(*argv));
-    for (int i = 0; i < argc; i++)
-        argv[i] = (char *)(jstr(&cmd->items[i + 1]) ? jstr(&cmd->items[i + 1]) : "");
     struct calibrate_args a = CALIBRATE_DEFAULTS;
     int rc = cli_reparse(&calibrate_command, argc, argv, calibrate_option, &a, NULL) ? 2 : 0;
     if (rc)
@@ -424,32 +421,8 @@ int calibrate_replay(const struct runfile *run, const struct jvalue *penalties, 
                  run->path);
     else if (a.list || a.resume || strcmp(a.source, "perf"))
         rc = -1;   /* no timed penalties in it (--source sim): its records are judged by validate's rules */
-    const struct jvalue *pen = penalties;
-    if (!rc && (!pen || pen->type != J_OBJECT)) {
-        pm_error("%s: no penalties.json (or not a JSON object): the penalties' model is not known; the run cannot be "
-                 "judged again", run->path);
-        rc = 2;
-    }
-    if (rc) {
-        free(argv);
-        return rc;
-    }
-    struct resume rs = {.run = run->path, .manifest = run->manifest, .rec = run->rec, .nrec = run->nrec};
-    rs.replayed = xcalloc((size_t)run->nrec + 1, sizeof(*rs.replayed));
-    struct cal cal = {.o = a.o, .resume = &rs, .replaying = true};
-    cal.o.src = source_select("perf");
-    struct topo levels = {0};
-    if (cal_from_run(&cal, run, pen, &levels)) {
-        free(rs.replayed);
-        free(argv);
-        return 2;
-    }
-    if (!cal.curve_top)   /* no curve in the run: none is measured here */
-        a.plan.curve = false;
-    int errors;
-    rc = calibration_run(&cal, &a.plan, tap, clock_now_seconds(), &errors);
-    cal_free(&cal);
-    free(rs.replayed);
+    else
+        rc = calibration_replay(run, penalties, &a.o, &a.plan, tap);
     free(argv);
     return rc;
 }

@@ -259,3 +259,29 @@ int cal_from_run(struct cal *cal, const struct runfile *run, const struct jvalue
     cal->levels = levels;
     return 0;
 }
+
+int calibration_replay(const struct runfile *run, const struct jvalue *pen, const struct cal_opts *o,
+                       struct calibration_plan *plan, struct tap *tap)
+{
+    if (!pen || pen->type != J_OBJECT) {
+        pm_error("%s: no penalties.json (or not a JSON object): the penalties' model is not known; the run cannot be "
+                 "judged again", run->path);
+        return 2;
+    }
+    struct resume rs = {.run = run->path, .manifest = run->manifest, .rec = run->rec, .nrec = run->nrec};
+    rs.replayed = xcalloc((size_t)run->nrec + 1, sizeof(*rs.replayed));
+    struct cal cal = {.o = *o, .resume = &rs, .replaying = true};
+    cal.o.src = source_select("perf");
+    struct topo levels = {0};
+    int rc = 2;
+    if (!cal_from_run(&cal, run, pen, &levels)) {
+        if (!cal.curve_top)   /* no curve in the run: none is measured here */
+            plan->curve = false;
+        int errors;
+        rc = calibration_run(&cal, plan, tap, clock_now_seconds(), &errors);
+        cal_free(&cal);
+    }
+    free(rs.replayed);
+    return rc;
+}
+

@@ -33,4 +33,12 @@ int calibration_run(struct cal *cal, const struct calibration_plan *plan, struct
  * by into *levels (cal->levels points there). 0, or 2 after a message naming a bad number. */
 int cal_from_run(struct cal *cal, const struct runfile *run, const struct jvalue *pen, struct topo *levels);
 
+/* pmucal replay of a calibrate run made with options o and plan (the run's own command line, read
+ * again; pen its penalties.json, NULL when it has none): every case rebuilt from its record as
+ * --resume rebuilds it, nothing measured, the penalties fitted again and checked with today's
+ * checks and references, their verdicts printed into tap, nothing written. The exit status (0, 1
+ * when something is not ok), or 2 after a message on a damaged run. */
+int calibration_replay(const struct runfile *run, const struct jvalue *pen, const struct cal_opts *o,
+                       struct calibration_plan *plan, struct tap *tap);
+
 #endif
