@@ -6,14 +6,11 @@
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "events/vendor.h"
-#include "runs/record.h"
 #include "runs/runfile.h"
 #include "validate/rejudge.h"
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static int replay_main(int argc, char **argv);
 

@@ -4,9 +4,7 @@
 #include "cmd/commands.h"
 #include "cmd/options.h"
 #include "validate/case_table.h"
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 static int run_main(int argc, char **argv);
 
