@@ -65,7 +65,7 @@ struct replay_args {
 
 
 /* A calibrate run: its penalties fitted again from its records and checked as calibrate checks
- * them (cmd/calibrate.c), their verdicts set against validate.tap's. The exit status, or -1 for a
+ * them (penalties/calibration.c), their verdicts set against validate.tap's. The exit status, or -1 for a
  * run without timed penalties (its records are judged by the rules, as validate's are). */
 static int replay_calibration(const struct runfile *run, const struct replay_args *a)
 {
