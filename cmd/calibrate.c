@@ -1,35 +1,27 @@
 /* pmucal calibrate: every recipe measured, penalties fitted with their spread, the latency curve,
  * the closure check; penalties.json, the tables, curve.csv and curve.svg in a results folder. */
-#include "base/stats.h"
 #include "base/stop.h"
 #include "base/tap.h"
 #include "base/util.h"
-#include "base/version.h"
 #include "cmd/calibrate.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "cmd/options.h"
 #include "runs/session.h"
-#include "events/pfm.h"
 #include "host/clock.h"
 #include "host/cpuload.h"
-#include "host/geometry.h"
 #include "host/topo.h"
+#include "penalties/calibration.h"
 #include "penalties/penalty_fit.h"
-#include "penalties/curve.h"
 #include "penalties/models.h"
 #include "penalties/occurrence_check.h"
 #include "penalties/occurrence_sim.h"
 #include "penalties/recipes.h"
 #include "penalties/tables.h"
-#include "runs/hostfacts.h"
 #include "runs/resume.h"
-#include "runs/rundir.h"
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static int calibrate_main(int argc, char **argv);
 
@@ -138,31 +130,20 @@ const struct command calibrate_command = {
                 "  pmucal emit --format c --core-ghz 2.0 results/2025-01-01-host-calibrate\n",
 };
 
-static int run_curve(struct cal *cal, int ppo, struct curve *cv, struct json *doc)
-{
-    if (curve_measure(cv, ppo, cal->curve_top, !cal->replaying, curve_case, cal))
-        return -1;
-    curve_detect_levels(cv);
-    static const char *const level_cases[4] = {"L1", "L2", "L3", "DRAM"};
-    for (int l = 0; l < 4; l++)
-        cv->case_bytes[l] = level_size_of(cal->levels ? cal->levels : topo_resolved(), level_cases[l]);
-    if (!cal->replaying)
-        curve_write(cv, ppo, cal->dir->path, doc);
-    return 0;
-}
 
-#define CALIBRATE_DEFAULTS {.o = {.repetitions = 7, .target_seconds = 0.005, .passes = CAL_PASSES}, .ppo = 4, .cpu_arg = -1, \
-                            .curve = true, .recipes_on = true, .label = NULL, .prefix = "PMUCAL", .source = "perf"}
+#define CALIBRATE_DEFAULTS {.o = {.repetitions = 7, .target_seconds = 0.005, .passes = CAL_PASSES}, .cpu_arg = -1, \
+                            .plan = {.ppo = 4, .curve = true, .recipes_on = true, .prefix = "PMUCAL"}, .label = NULL, \
+                            .source = "perf"}
 
 struct calibrate_args {
     struct cal_opts o;
-    int ppo, nonly, cpu_arg;
-    bool curve, recipes_on, list, json, reps_given, passes_given;
-    const char *label, *out, *prefix, *source, *resume, *model;
+    struct calibration_plan plan;
+    int cpu_arg;
+    bool list, json, reps_given, passes_given;
+    const char *label, *out, *source, *resume;
     int given;   /* options other than --resume */
     const char *timing_option;    /* the first option given that only timing uses (refused with sim) */
     unsigned long long iters;
-    char *only[64];
 };
 
 static int calibrate_option(void *ctx, int key, const char *v)
@@ -203,7 +184,7 @@ static int calibrate_option(void *ctx, int key, const char *v)
         break;
     case K_PPO:
         if (!(rc = cli_number(&calibrate_command, "--points-per-octave", v, 1, 8, &x)))
-            a->ppo = (int)x;
+            a->plan.ppo = (int)x;
         break;
     case K_RECIPE: {
         int r = 0;
@@ -213,8 +194,8 @@ static int calibrate_option(void *ctx, int key, const char *v)
             pm_error("--recipe %s: no such recipe; 'pmucal calibrate --list' names them", v);
             return 2;
         }
-        if (a->nonly < 64)
-            a->only[a->nonly++] = (char *)v;
+        if (a->plan.nonly < 64)
+            a->plan.only[a->plan.nonly++] = (char *)v;
         break;
     }
     case K_CPU: {
@@ -234,12 +215,12 @@ static int calibrate_option(void *ctx, int key, const char *v)
             pm_error("--model %s: no such CPU model; pmucal has figures for %s", v, cpu_model_names());
             return 2;
         }
-        a->model = v;
+        a->plan.model = v;
         break;
     case K_PREFIX:
         if (table_prefix_problem(v))
             return cli_usage_error(&calibrate_command, "--prefix '%s': %s, e.g. PMUCAL", v, table_prefix_problem(v));
-        a->prefix = v;
+        a->plan.prefix = v;
         break;
     case K_LABEL:
         a->label = v;
@@ -250,15 +231,15 @@ static int calibrate_option(void *ctx, int key, const char *v)
     case K_QUICK:
         a->o.repetitions = 3;
         a->o.target_seconds = 0.002;
-        a->ppo = 2;
+        a->plan.ppo = 2;
         if (!a->passes_given)
             a->o.passes = 2;
         break;
     case K_CURVE:
-        a->recipes_on = false;
+        a->plan.recipes_on = false;
         break;
     case K_NO_CURVE:
-        a->curve = false;
+        a->plan.curve = false;
         break;
     case K_LIST:
         a->list = true;
@@ -270,36 +251,6 @@ static int calibrate_option(void *ctx, int key, const char *v)
     return rc;
 }
 
-static int list_recipes(bool as_json)
-{
-    if (!as_json) {
-        for (int r = 0; r < nrecipes; r++)
-            printf("%-20s %-6s %s\n    issue   %s\n    control %s\n    per     %s\n%s%s%s", recipes[r].name,
-                   domain_name(recipes[r].domain), recipes[r].brief, recipes[r].issue,
-                   recipes[r].control ? recipes[r].control : "(none: the whole cost per occurrence)",
-                   recipes[r].occurrence, recipes[r].operands ? "    operands " : "",
-                   recipes[r].operands ? recipes[r].operands : "", recipes[r].operands ? "\n" : "");
-        return fflush(stdout) ? 1 : 0;
-    }
-    struct json j;
-    json_init(&j);
-    json_array_begin(&j, NULL);
-    for (int r = 0; r < nrecipes; r++) {
-        json_object_begin(&j, NULL);
-        json_string(&j, "name", recipes[r].name);
-        json_string(&j, "domain", domain_name(recipes[r].domain));
-        json_string(&j, "brief", recipes[r].brief);
-        json_string(&j, "issue", recipes[r].issue);
-        json_string(&j, "control", recipes[r].control);
-        json_string(&j, "occurrence", recipes[r].occurrence);
-        json_string(&j, "operands", recipes[r].operands);
-        json_object_end(&j);
-    }
-    json_array_end(&j);
-    int rc = json_write_line(&j, stdout);
-    json_free(&j);
-    return rc ? 1 : 0;
-}
 
 /* --resume RUN: the run's own options, parsed again. */
 static int reparse(void *args, int argc, char **argv)
@@ -359,7 +310,7 @@ static int calibrate_sim(const struct calibrate_args *a, struct session *sess)
         struct occurrence_check_args ca = {.eng = &eng, .events = events, .nevents = nevents, .source = o.source,
                                            .events_text = measure_cli_events(&o, eng.src),
                                            .expectations = o.auto_expect, .repetitions = o.m.repetitions,
-                                           .only = a->only, .nonly = a->nonly};
+                                           .only = a->plan.only, .nonly = a->plan.nonly};
         status = occurrence_check_run(&ca, sess);
     }
     engine_free_events(events, nevents);
@@ -377,7 +328,7 @@ static int other_than_timing(const struct calibrate_args *a, struct session *s, 
     if (a->json && !a->list)
         return cli_usage_error(&calibrate_command, "--json goes with --list (a calibration writes penalties.json)");
     if (a->list)
-        return list_recipes(a->json);
+        return recipes_list(a->json);
     /* A source that does not run in real time counts: the cases' occurrences are checked, nothing is timed. */
     if (!(*src = source_select(a->source)))
         return 2;
@@ -393,7 +344,7 @@ static int other_than_timing(const struct calibrate_args *a, struct session *s, 
     if (a->iters)
         return cli_usage_error(&calibrate_command, "--iters goes with --source sim: the perf source sizes its loops "
                                "by time (--target-ms)");
-    if (!a->recipes_on && !a->curve)
+    if (!a->plan.recipes_on && !a->plan.curve)
         return cli_usage_error(&calibrate_command, "--curve and --no-curve together leave nothing to do");
     return -1;
 }
@@ -410,189 +361,8 @@ static void begin_manifest(struct session *s, const struct cal *cal)
     session_start(s);
 }
 
-/* penalties.json's head: the run's settings, the method, the host. */
-static void begin_doc(struct json *doc, const struct cal *cal, const struct calibrate_args *a)
-{
-    json_init(doc);
-    json_object_begin(doc, NULL);
-    json_string(doc, "pmucal", PMUCAL_VERSION);
-    char date[32];
-    json_string(doc, "date", iso_now(date));
-    json_int(doc, "repetitions", cal->o.repetitions);
-    json_int(doc, "passes", cal->o.passes);
-    json_int(doc, "cpu", cal->o.cpu);
-    json_string(doc, "cpu_model", cal->model);   /* whose perf event names and references apply */
-    json_bool(doc, "cpu_model_given", a->model != NULL);   /* --model: not the CPUID's */
-    if (a->nonly) {   /* a partial calibration: emit without RUN passes it over */
-        json_array_begin(doc, "recipes_only");
-        for (int i = 0; i < a->nonly; i++)
-            json_string(doc, NULL, a->only[i]);
-        json_array_end(doc);
-    }
-    json_string(doc, "method", "penalty = median over independent passes over the recipes of (median "
-                "issue - median control) / (occurrences issue - control); cycles from short timing windows at a low "
-                "quantile, each at the core clock measured beside it; unstable when a pass is more than 1% from the passes' "
-                "median (two passes of four or more; one pass: when its 95% bootstrap interval's half-width exceeds 10% and 0.25 cycles, 0.1 ns for memory)");
-    if (!cal->replaying) {   /* a replay looks at nothing of this host */
-        json_object_begin(doc, "host");
-        host_facts_json(doc);
-        json_object_end(doc);
-    }
-}
 
-/* Every wanted recipe measured and fitted into ps (*np of them): passes over the recipes
- * (penalties/penalty_fit.h), a progress line a recipe in the first and a line a pass after it, then
- * each figure; the number that could not be measured (the pass failed). */
-static int measure_recipes(struct cal *cal, const struct calibrate_args *a, struct penalty *ps, int *np)
-{
-    int nwanted = 0, errors = 0, passes = cal->o.passes > 0 ? cal->o.passes : CAL_PASSES;
-    for (int i = 0; a->recipes_on && i < nrecipes; i++)
-        nwanted += recipe_wanted(&recipes[i], a->only, a->nonly);
-    for (int pass = 0; pass < (cal->replaying ? CAL_MAX_PASSES : passes) && !cal->interrupted; pass++) {
-        double tp = clock_now_seconds();
-        int n = 0, measured = 0;
-        for (int i = 0; a->recipes_on && i < nrecipes && !cal->interrupted; i++) {
-            if (!recipe_wanted(&recipes[i], a->only, a->nonly))
-                continue;
-            struct penalty *p = &ps[n++];
-            double ts = clock_now_seconds();
-            bool fitted = fit_recipe_pass(cal, &recipes[i], p, pass, 1000u + (unsigned)i);
-            measured += fitted;
-            *np = pass ? *np : n;
-            if (fitted)
-                closure_after_recipe(cal, &recipes[i], p);
-            if (pass || cal->replaying)   /* no progress to show when nothing is measured */
-                continue;
-            const char *unit = recipes[i].domain == DOMAIN_MEMORY ? "ns" : "cycles";
-            if (p->passes)
-                pm_note("[%d/%d] %-20s %9.2f %s  (pass 1 of %d, %.1f s)", n, nwanted, recipes[i].name,
-                        p->pass_values[0], unit, p->passes_wanted, clock_now_seconds() - ts);
-            else
-                pm_note("[%d/%d] %-20s %s: %s", n, nwanted, recipes[i].name, p->status == PENALTY_SKIP ? "SKIP"
-                        : p->status == PENALTY_NOT_OK ? "NOT OK" : "ERROR", p->reason);
-        }
-        if (pass && measured && !cal->replaying)
-            pm_note("pass %d of %d: %d recipes measured again (%.1f s)", pass + 1, passes, measured,
-                    clock_now_seconds() - tp);
-    }
-    for (int i = 0; i < *np; i++) {
-        struct penalty *p = &ps[i];
-        fit_recipe_judge(cal, p);
-        errors += p->status == PENALTY_ERROR;
-        if (cal->replaying || !p->passes)
-            continue;
-        const char *unit = p->rc->domain == DOMAIN_MEMORY ? "ns" : "cycles";
-        if (p->status == PENALTY_OK || p->status == PENALTY_UNSTABLE)
-            pm_note("%-20s %9.2f %s [%.2f, %.2f] over %d passes%s%s", p->rc->name, p->f.value, unit, p->f.lo, p->f.hi,
-                    p->passes, p->status == PENALTY_UNSTABLE ? " UNSTABLE: " : "", p->reason);
-        else
-            pm_note("%-20s %s: %s", p->rc->name, p->status == PENALTY_NOT_OK ? "NOT OK" : "ERROR", p->reason);
-    }
-    return errors;
-}
 
-/* The calibration in the session's folder: the recipes, the curve, every figure at the run's
- * clock, the checks and the closure as TAP; penalties.json and, unless stopped, the tables from
- * it. 1 when something is not ok or could not be measured or written, else 0; recipes that could
- * not be measured into *errors. */
-static int calibrate(struct cal *cal, const struct calibrate_args *a, struct tap *tap, double t0, int *errors)
-{
-    struct pfm_core core;
-    if (!cal->replaying) {   /* a replayed run's PMU, hardware and model are the run's own */
-        cal->host_pmu = pfm_core_pmu(&core) ? core.name : NULL;
-        cal->hw = perf_hw_usable(cal->hw_why, sizeof(cal->hw_why));
-        const struct cpu_model *model = a->model                    ? cpu_model_named(a->model)
-                                        : cpu_model_of_pmu(cal->host_pmu) ? cpu_model_of_pmu(cal->host_pmu)
-                                                                        : cpu_model_host();
-        cal->model = model ? model->name : NULL;
-        const struct clock_info *ci = clock_get();
-        snprintf(cal->clock_why, sizeof(cal->clock_why), "%s", ci->trusted ? "" : ci->why);
-    }
-    const char *host_pmu = cal->host_pmu;
-    struct json doc;
-    begin_doc(&doc, cal, a);
-    struct penalty *ps = xcalloc((size_t)nrecipes, sizeof(*ps));
-    int np = 0;
-    tap_comment(tap, "pmucal calibrate: %d repetitions x %.0f ms loops on CPU %d, results in %s", cal->o.repetitions,
-                cal->o.target_seconds * 1e3, cal->o.cpu, cal_folder(cal));
-    if (cal->resume && !cal->replaying)
-        tap_comment(tap, "resuming: %d cases measured before are taken from their records, not measured again; %d "
-                    "records dropped (cut short, or without a case key)", cal->resume->records_kept,
-                    cal->resume->records_dropped);
-    *errors = measure_recipes(cal, a, ps, &np);
-    int status = *errors ? 1 : 0;
-    /* The curve first: the level cases are checked against its plateaus. */
-    struct curve *cv = xcalloc(1, sizeof(*cv));
-    bool have_curve = false;
-    if (a->curve && !cal->interrupted) {
-        if (run_curve(cal, a->ppo, cv, &doc)) {
-            if (!cal->interrupted)
-                status = 1;
-        } else {
-            have_curve = true;
-        }
-    }
-    /* Every figure at the one clock penalties.json records (each recipe was converted at the
-     * median clock so far), so its ns and cycles agree and 'emit' can check them. */
-    double ghz = run_ghz(cal);
-    for (int i = 0; i < np; i++)
-        if (!isnan(ps[i].cycles))
-            penalty_at_clock(&ps[i], ghz);
-    check_penalties(ps, np, have_curve ? cv : NULL, cal->model, cal->clock_why);
-    for (int i = 0; i < np; i++)
-        penalty_verdict(tap, &ps[i]);
-    if (a->recipes_on && !cal->interrupted && closure(cal, ps, np, &doc, tap))
-        status = 1;
-    free(cv);
-    if (stop_requested())   /* a stop between cases is a stop too */
-        cal->interrupted = true;
-    json_object_begin(&doc, "clock");
-    json_number(&doc, "core_ghz", ghz);
-    if (!cal->replaying) {
-        const struct clock_info *ci = clock_get();
-        json_number(&doc, "tsc_ghz", ci->tsc_hz / 1e9);
-        json_number(&doc, "startup_core_ghz", ci->core_hz / 1e9);
-    }
-    json_bool(&doc, "trusted", !cal->clock_why[0]);
-    json_string(&doc, "untrusted_why", cal->clock_why);
-    json_string(&doc, "how", "median over all measurements of the clock measured around each (the higher of dependent register adds and dependent multiplies, per TSC tick)");
-    json_object_end(&doc);
-    json_array_begin(&doc, "penalties");
-    for (int i = 0; i < np; i++)
-        penalty_json(&doc, &ps[i], host_pmu);
-    json_array_end(&doc);
-    double secs = clock_now_seconds() - t0;
-    json_number(&doc, "wall_seconds", secs);
-    json_object_end(&doc);
-    print_table(cal, ps, np, secs);   /* TAP comments: before the plan or the bail, which end the TAP */
-    if (cal->interrupted)
-        tap_bail(tap, "stopped by %s; what was measured is in %s",
-                 stop_signal_name() ? stop_signal_name() : "a signal", cal->dir->path);
-    else
-        tap_plan(tap);
-    if (tap->not_ok)
-        status = 1;
-    if (cal->replaying) {   /* judged again: nothing is written */
-        json_free(&doc);
-        free(ps);
-        return status;
-    }
-    if (run_dir_write(cal->dir, "penalties.json", &doc))
-        status = 1;
-    json_free(&doc);
-    /* The tables come from penalties.json as written: one path from the file to every table. An
-     * interrupted run's figures stay in penalties.json only: tables are what other tools load as
-     * they are, and a table missing half its constants would look whole to them. */
-    char *pj = xasprintf("%s/penalties.json", cal->dir->path);
-    struct jvalue *back = cal->interrupted ? NULL : jread_load(pj);
-    struct table_opts eo = {.prefix = a->prefix};
-    if (!cal->interrupted && (!back || tables_write_dir(back, cal->dir->path, &eo)))
-        status = 1;
-    jread_free(back);
-    free(pj);
-    free(ps);
-    return status;
-}
 
 static int calibrate_main(int argc, char **argv)
 {
@@ -622,7 +392,7 @@ static int calibrate_main(int argc, char **argv)
     cal.resume = session_resuming(&s) ? &s.rs : NULL;
     begin_manifest(&s, &cal);
     int errors;
-    status = calibrate(&cal, &a, &s.tap, t0, &errors);
+    status = calibration_run(&cal, &a.plan, &s.tap, t0, &errors);
     cal_free(&cal);
     if (cal.interrupted) {
         pm_note("interrupted: what was measured is in %s/penalties.json; no tables were written; 'pmucal calibrate "
@@ -637,16 +407,13 @@ static int calibrate_main(int argc, char **argv)
 
 int calibrate_replay(const struct runfile *run, const struct jvalue *penalties, struct tap *tap)
 {
-    const struct jvalue *cmd = jget(run->manifest, "command");
-    if (!cmd || cmd->type != J_ARRAY || cmd->n < 2) {
+    /* The run's own options, read as calibrate reads them: what it measured and how it judged. */
+    int argc;
+    char **argv = runfile_command_args(run->manifest, &argc);
+    if (!argv) {
         pm_error("%s/manifest.json: its \"command\" is not the calibrate command line that made the run", run->path);
         return 2;
     }
-    /* The run's own options, read as calibrate reads them: what it measured and how it judged. */
-    int argc = cmd->n - 1;
-    char **argv = xcalloc((size_t)argc + 1, sizeof(*argv));
-    for (int i = 0; i < argc; i++)
-        argv[i] = (char *)(jstr(&cmd->items[i + 1]) ? jstr(&cmd->items[i + 1]) : "");
     struct calibrate_args a = CALIBRATE_DEFAULTS;
     int rc = cli_reparse(&calibrate_command, argc, argv, calibrate_option, &a, NULL) ? 2 : 0;
     if (rc)
@@ -654,67 +421,8 @@ int calibrate_replay(const struct runfile *run, const struct jvalue *penalties, 
                  run->path);
     else if (a.list || a.resume || strcmp(a.source, "perf"))
         rc = -1;   /* no timed penalties in it (--source sim): its records are judged by validate's rules */
-    const struct jvalue *pen = penalties, *pmu = jget(run->manifest, "pmu");
-    if (!rc && (!pen || pen->type != J_OBJECT)) {
-        pm_error("%s: no penalties.json (or not a JSON object): the penalties' model is not known; the run cannot be "
-                 "judged again", run->path);
-        rc = 2;
-    }
-    if (rc) {
-        free(argv);
-        return rc;
-    }
-    struct resume rs = {.run = run->path, .manifest = run->manifest, .rec = run->rec, .nrec = run->nrec};
-    rs.replayed = xcalloc((size_t)run->nrec + 1, sizeof(*rs.replayed));
-    struct cal cal = {.o = a.o, .resume = &rs, .replaying = true};
-    cal.o.src = source_select("perf");
-    /* The run's CPU, for the TAP header only; a number from a run folder is checked before use. */
-    double cpu;
-    char err[256];
-    const char *file = "manifest.json";
-    bool good = jget_in(run->manifest, "measure_cpu", 0, 1 << 20, true, -1, &cpu, err, sizeof(err));
-    if (good && cpu < 0)
-        file = "penalties.json", good = jget_in(pen, "cpu", 0, 1 << 20, true, 0, &cpu, err, sizeof(err));
-    if (!good) {
-        pm_error("%s/%s: %s", run->path, file, err);
-        free(rs.replayed);
-        free(argv);
-        return 2;
-    }
-    cal.o.cpu = (int)cpu;
-    cal.host_pmu = jget_str(pmu, "libpfm4_pmu", NULL);
-    cal.hw = jget(pmu, "hardware_usable") && jget(pmu, "hardware_usable")->type == J_BOOL && jget(pmu, "hardware_usable")->b;
-    snprintf(cal.hw_why, sizeof(cal.hw_why), "%s", jget_str(pmu, "hardware_reason", "the run's hardware events"));
-    cal.model = jget_str(pen, "cpu_model", NULL);
-    /* The run's clock as it judged it (a run from before the clock was judged says nothing). */
-    snprintf(cal.clock_why, sizeof(cal.clock_why), "%s", jget_str(jget(pen, "clock"), "untrusted_why", ""));
-    cal.stored = pen;
-    /* The curve's points are the run's: its host's caches gave their sizes, not this one's. */
-    for (int i = 0; i < run->nrec; i++) {
-        unsigned long long b;
-        char tail[2], text[128];   /* keyed "text|event|pass"; before passes, the text alone */
-        snprintf(text, sizeof(text), "%s", jget_str(run->rec[i], "key", ""));
-        text[strcspn(text, "|")] = '\0';
-        if (sscanf(text, "walker size=%llu order=random%1s", &b, tail) == 1 && b > cal.curve_top)
-            cal.curve_top = b;
-    }
-    if (!cal.curve_top)   /* no curve in the run: none is measured here */
-        a.curve = false;
-    /* The levels the run's cases were sized by: its manifest's (this host's would size them anew). */
-    struct topo levels = {0};
-    const struct jvalue *caches = jget(jget(run->manifest, "topology"), "caches");
-    for (int i = 0; caches && caches->type == J_ARRAY && i < caches->n; i++) {
-        const char *nm = jget_str(&caches->items[i], "name", "");
-        int l = !strcmp(nm, "L1d") ? 1 : !strcmp(nm, "L2") ? 2 : !strcmp(nm, "L3") ? 3 : 0;
-        double size = jget_num(&caches->items[i], "size", 0);
-        if (l && size > 0 && size < 1e12)
-            levels.data[l].level = l, levels.data[l].size = (uint64_t)size;
-    }
-    cal.levels = &levels;
-    int errors;
-    rc = calibrate(&cal, &a, tap, clock_now_seconds(), &errors);
-    cal_free(&cal);
-    free(rs.replayed);
+    else
+        rc = calibration_replay(run, penalties, &a.o, &a.plan, tap);
     free(argv);
     return rc;
 }

@@ -1,14 +1,10 @@
 /* pmucal compare BASE NEW: has anything changed between two runs (a kernel, perf or libpfm4
  * upgrade, another build) beyond the runs' own noise? */
-#include "base/json.h"
-#include "base/tap.h"
 #include "base/util.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "report/report.h"
 #include "validate/run_diff.h"
-#include "validate/sample_compare.h"
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,251 +106,6 @@ static int compare_option(void *ctx, int key, const char *v)
     return 0;
 }
 
-static const char *const side_name[2] = {"BASE", "NEW"};
-
-static const char *result_of(const struct cmp_point *p)
-{
-    return !p->side[0].ev ? "only_new" : !p->side[1].ev ? "only_base" : p->regression ? "changed"
-         : p->flags & CMP_IMPROVED ? "improved" : "same";
-}
-
-static void side_json(struct json *j, const char *key, const struct cmp_side *s)
-{
-    json_object_begin(j, key);
-    if (s->ev) {
-        json_number(j, "median", s->median);
-        json_number(j, "mad", s->mad);
-        json_int(j, "n", s->n);
-        json_string(j, "verdict", s->judged ? verdict_name(s->verdict) : NULL);
-        json_string(j, "unsupported", s->unsupported);
-    }
-    json_object_end(j);
-}
-
-static void print_json(const struct runfile *r[2], const struct compare_args *a, const struct cmp_result *c,
-                       const struct cmp_kernel *k, bool incomplete)
-{
-    struct json j;
-    json_init(&j);
-    json_object_begin(&j, NULL);
-    for (int s = 0; s < 2; s++) {
-        json_object_begin(&j, s ? "new" : "base");
-        json_string(&j, "path", r[s]->path);
-        json_string(&j, "status", r[s]->status);
-        json_string(&j, "source", jget_str(r[s]->manifest, "source", NULL));
-        json_string(&j, "started", jget_str(r[s]->manifest, "started", jget_str(r[s]->manifest, "date", NULL)));
-        json_string(&j, "hostname", jget_str(r[s]->manifest, "hostname", NULL));
-        json_object_end(&j);
-    }
-    json_array_begin(&j, "facts");
-    for (const char *const *f = compare_facts; *f; f++) {
-        char b0[256], b1[256];
-        const char *v0 = runfile_fact(r[0], *f, b0, sizeof(b0)), *v1 = runfile_fact(r[1], *f, b1, sizeof(b1));
-        if ((v0 || v1) && (!v0 || !v1 || strcmp(v0, v1))) {
-            json_object_begin(&j, NULL);
-            json_string(&j, "fact", *f);
-            json_string(&j, "base", v0);
-            json_string(&j, "new", v1);
-            json_object_end(&j);
-        }
-    }
-    json_array_end(&j);
-    json_bool(&j, "incomplete", incomplete);
-    json_object_begin(&j, "kernel_pmu");
-    json_bool(&j, "base_described", k->described[0]);
-    json_bool(&j, "new_described", k->described[1]);
-    json_int(&j, "regressions", k->regressions);
-    json_array_begin(&j, "changes");
-    for (int i = 0; i < k->n; i++) {   /* by index: k->ch is NULL with no change (no arithmetic on it) */
-        const struct cmp_kchange *ch = &k->ch[i];
-        json_object_begin(&j, NULL);
-        json_string(&j, "what", ch->what);
-        json_string(&j, "name", ch->name);
-        json_string(&j, "change", ch->change);
-        json_string(&j, "base", ch->base[0] || strcmp(ch->change, "added") ? ch->base : NULL);
-        json_string(&j, "new", ch->new_[0] || strcmp(ch->change, "removed") ? ch->new_ : NULL);
-        json_bool(&j, "regression", ch->regression);
-        json_object_end(&j);
-    }
-    json_array_end(&j);
-    json_object_end(&j);
-    json_number(&j, "threshold_percent", 100 * a->o.threshold);
-    json_number(&j, "alpha", a->o.alpha);
-    json_array_begin(&j, "points");
-    for (int i = 0; i < c->n; i++) {
-        const struct cmp_point *p = &c->pt[i];
-        json_object_begin(&j, NULL);
-        json_string(&j, "case", p->label);
-        json_string(&j, "event", p->event);
-        json_string(&j, "result", result_of(p));
-        json_bool(&j, "regression", p->regression);
-        json_array_begin(&j, "flags");
-        for (int f = 0; f < CMP_NFLAGS; f++)
-            if (p->flags & (1u << f))
-                json_string(&j, NULL, compare_flag_name[f]);
-        json_array_end(&j);
-        json_string(&j, "why", p->why[0] ? p->why : NULL);
-        json_number(&j, "delta", p->delta);
-        json_number(&j, "relative", p->relative);
-        json_number(&j, "p", p->p);
-        json_number(&j, "threshold", p->threshold);
-        side_json(&j, "base", &p->side[0]);
-        side_json(&j, "new", &p->side[1]);
-        json_object_end(&j);
-    }
-    json_array_end(&j);
-    json_array_begin(&j, "events");
-    for (int i = 0; i < c->nev; i++) {
-        const struct cmp_event *e = &c->ev[i];
-        json_object_begin(&j, NULL);
-        json_string(&j, "event", e->event);
-        json_int(&j, "cases", e->cases);
-        json_int(&j, "regressions", e->regressions);
-        json_int(&j, "improvements", e->improvements);
-        json_array_begin(&j, "where");
-        for (const struct cmp_point *p = c->pt; p < c->pt + c->n; p++)
-            if (p->regression && !strcmp(p->event, e->event))
-                json_string(&j, NULL, p->label);
-        json_array_end(&j);
-        json_object_end(&j);
-    }
-    json_array_end(&j);
-    json_object_begin(&j, "summary");
-    json_int(&j, "points", c->n);
-    json_int(&j, "regressions", c->regressions + k->regressions);
-    json_int(&j, "improvements", c->improvements);
-    json_int(&j, "only_base", c->only[0]);
-    json_int(&j, "only_new", c->only[1]);
-    json_object_end(&j);
-    json_object_end(&j);
-    json_write_line(&j, stdout);
-    json_free(&j);
-}
-
-/* The kernel's PMU description first: a driver, event or format bit gone is named before any count. */
-static void print_kernel_tap(struct tap *t, const struct cmp_kernel *k)
-{
-    if (!k->described[0] || !k->described[1]) {
-        if (k->described[0] || k->described[1])
-            tap_point(t, VERDICT_SKIP, "kernel PMU :: description", k->described[0] ? "described in BASE only (NEW's pmucal is older)"
-                                                                               : "described in NEW only (BASE's pmucal is older)");
-        return;
-    }
-    if (!k->n)
-        tap_comment(t, "kernel PMU: the same description (driver, counters, events, format, caps, perf_user_access)");
-    for (int i = 0; i < k->n; i++) {   /* by index: k->ch is NULL with no change (no arithmetic on it) */
-        const struct cmp_kchange *ch = &k->ch[i];
-        char desc[640];
-        if (!strcmp(ch->change, "added"))
-            snprintf(desc, sizeof(desc), "kernel PMU :: %s %s added: %s", ch->what, ch->name, ch->new_);
-        else if (!strcmp(ch->change, "removed"))
-            snprintf(desc, sizeof(desc), "kernel PMU :: %s %s removed (was %s)", ch->what, ch->name, ch->base);
-        else
-            snprintf(desc, sizeof(desc), "kernel PMU :: %s %s changed: %s -> %s", ch->what, ch->name, ch->base, ch->new_);
-        tap_point(t, ch->regression ? VERDICT_NOT_OK : VERDICT_OK, desc, NULL);
-    }
-}
-
-static void print_tap(const struct runfile *r[2], const struct cmp_result *c, const struct cmp_kernel *k,
-                      const char *incomplete_why[2])
-{
-    struct tap t = {.out = stdout};
-    for (int s = 0; s < 2; s++)
-        tap_comment(&t, "%-4s %s (%s, source %s, started %s)", side_name[s], r[s]->path, r[s]->status,
-                    jget_str(r[s]->manifest, "source", "?"),
-                    jget_str(r[s]->manifest, "started", jget_str(r[s]->manifest, "date", "?")));
-    int differ = 0;
-    for (const char *const *f = compare_facts; *f; f++) {
-        char b0[256], b1[256];
-        const char *v0 = runfile_fact(r[0], *f, b0, sizeof(b0)), *v1 = runfile_fact(r[1], *f, b1, sizeof(b1));
-        if ((v0 || v1) && (!v0 || !v1 || strcmp(v0, v1)))
-            differ++, tap_comment(&t, "changed: %s: %s -> %s", *f, v0 ? v0 : "(none)", v1 ? v1 : "(none)");
-    }
-    if (!differ)
-        tap_comment(&t, "same host, versions, source and settings");
-    for (int s = 0; s < 2; s++)
-        if (incomplete_why[s])
-            tap_comment(&t, "WARNING: %s is incomplete (%s): what it lacks is SKIP, not a change", side_name[s],
-                        incomplete_why[s]);
-    print_kernel_tap(&t, k);
-    for (int i = 0; i < c->n; i++) {
-        const struct cmp_point *p = &c->pt[i];
-        char desc[1024];
-        if ((!p->side[0].ev || !p->side[1].ev) && !p->regression) {
-            snprintf(desc, sizeof(desc), "%s :: %s", p->label, p->event);
-            tap_point(&t, VERDICT_SKIP, desc, p->side[0].ev ? "measured in BASE only" : "measured in NEW only");
-        } else if (p->why[0]) {
-            snprintf(desc, sizeof(desc), "%s :: %s %s", p->label, p->event, p->why);
-            tap_point(&t, p->regression ? VERDICT_NOT_OK : VERDICT_OK, desc, NULL);
-        } else {
-            snprintf(desc, sizeof(desc), "%s :: %s same: %.4f -> %.4f per iteration (p=%.2g)", p->label, p->event,
-                     p->side[0].median, p->side[1].median, p->p);
-            tap_point(&t, VERDICT_OK, desc, NULL);
-        }
-    }
-    tap_comment(&t, "per-event summary:");
-    for (int i = 0; i < c->nev; i++) {
-        const struct cmp_event *e = &c->ev[i];
-        if (e->regressions)
-            tap_comment(&t, "  %-40s CHANGED in %d of %d cases: %s", e->event, e->regressions, e->cases, e->where);
-        else if (e->improvements)
-            tap_comment(&t, "  %-40s improved in %d of %d cases", e->event, e->improvements, e->cases);
-        else
-            tap_comment(&t, "  %-40s same in all %d cases", e->event, e->cases);
-    }
-    tap_plan(&t);
-    tap_comment(&t, "summary: %d points, %d regressions, %d improvements, %d in BASE only, %d in NEW only; "
-                "kernel PMU: %d changes, %d regressions", c->n, c->regressions, c->improvements, c->only[0], c->only[1],
-                k->n, k->regressions);
-}
-
-/* Two runs of pmucal sample have their own comparison (validate/sample_compare.h): the exit
- * status, or -1 when they are not both sampling runs (the rest of compare then takes them, or
- * refuses them naming what they are). */
-static int compare_sampling(char **paths, const struct compare_args *a)
-{
-    struct jvalue *m[2] = {NULL, NULL}, **recs[2] = {NULL, NULL};
-    int n[2] = {0, 0}, status = -1;
-    for (int s = 0; s < 2; s++) {
-        char err[512];
-        m[s] = manifest_read(paths[s], err, sizeof(err));
-        const char *cmd = m[s] ? runfile_command(m[s]) : NULL;
-        if (!cmd || strcmp(cmd, "sample"))
-            goto out;
-    }
-    status = 2;
-    if (a->json || a->html) {
-        pm_error("compare --json and --html do not take runs of 'pmucal sample' yet: give neither");
-        goto out;
-    }
-    for (int s = 0; s < 2; s++) {
-        char why[256];
-        if (!a->allow_incomplete && !manifest_complete(m[s], why, sizeof(why))) {
-            pm_error("%s %s: %s; compare refuses an incomplete run; give --allow-incomplete to compare what it holds",
-                     side_name[s], paths[s], why);
-            goto out;
-        }
-        if (sample_records_read(paths[s], &recs[s], &n[s]))
-            goto out;
-    }
-    struct tap t = {.out = stdout};
-    for (int s = 0; s < 2; s++)
-        tap_comment(&t, "%-4s %s (pmucal sample, started %s)", side_name[s], paths[s], jget_str(m[s], "started", "?"));
-    int regressions = sample_compare(&t, recs[0], n[0], recs[1], n[1], a->o.alpha, a->o.threshold,
-                                     compare_same_command(m[0], m[1]));
-    if (regressions >= 0) {
-        tap_plan(&t);
-        tap_comment(&t, "summary: %d points, %d regressions", t.n, regressions);
-        status = regressions ? 1 : 0;
-    }
-out:
-    for (int s = 0; s < 2; s++) {
-        measurements_free(recs[s], n[s]);
-        jread_free(m[s]);
-    }
-    return status;
-}
-
 static int compare_main(int argc, char **argv)
 {
     struct compare_args a = {.o = {.threshold = 0.02, .alpha = 0.01}};
@@ -366,7 +117,7 @@ static int compare_main(int argc, char **argv)
         cli_args_free(&pos);
         return rc;
     }
-    int sampled = compare_sampling(pos.v, &a);
+    int sampled = compare_sampling(pos.v, &a.o, a.allow_incomplete, a.json || a.html);
     if (sampled >= 0) {
         cli_args_free(&pos);
         return sampled;
@@ -388,7 +139,7 @@ static int compare_main(int argc, char **argv)
             incomplete_why[s] = why[s];
             if (!a.allow_incomplete) {
                 pm_error("%s %s: %s; compare refuses an incomplete run (its absent cases would look like "
-                         "changes); give --allow-incomplete to compare what it holds", side_name[s], run[s].path,
+                         "changes); give --allow-incomplete to compare what it holds", compare_side_name[s], run[s].path,
                          why[s]);
                 goto out;
             }
@@ -398,9 +149,9 @@ static int compare_main(int argc, char **argv)
     compare_runs(&run[0], &run[1], &a.o, &c);
     compare_kernel(run[0].manifest, run[1].manifest, &k);
     if (a.json)
-        print_json(r, &a, &c, &k, incomplete_why[0] || incomplete_why[1]);
+        compare_write_json(r, &a.o, &c, &k, incomplete_why[0] || incomplete_why[1]);
     else
-        print_tap(r, &c, &k, incomplete_why);
+        compare_write_tap(r, &c, &k, incomplete_why);
     status = c.regressions || k.regressions ? 1 : 0;
     compare_free(&c);
     compare_kernel_free(&k);

@@ -5,8 +5,8 @@
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "core/kernel.h"
+#include "core/kernel_describe.h"
 #include <stdio.h>
-#include <string.h>
 
 static int kernels_main(int argc, char **argv);
 
@@ -27,47 +27,6 @@ const struct command kernels_command = {
     .examples = "  pmucal kernels walker\n"
                 "  pmucal kernels --json | jq -r '.[].name'\n",
 };
-
-static void show(const struct kernel *k)
-{
-    printf("%s: %s\n", k->name, k->summary);
-    printf("  defined in %s\n", kernel_file(k));
-    for (int i = 0; k->params[i].name; i++) {
-        const struct param *p = &k->params[i];
-        printf("  %-12s default %-8s %s%s%s%s%s\n", p->name, p->def, p->help, p->choices ? "; one of " : "",
-               p->choices ? p->choices : "", p->range ? "; domain " : "", p->range ? p->range : "");
-    }
-    if (k->matrix) {
-        printf("  default validation cases:\n");
-        for (int r = 0; k->matrix[r]; r++)
-            printf("    %s %s\n", k->name, k->matrix[r]);
-    }
-}
-
-static void show_json(struct json *j, const struct kernel *k)
-{
-    json_object_begin(j, NULL);
-    json_string(j, "name", k->name);
-    json_string(j, "summary", k->summary);
-    json_string(j, "file", kernel_file(k));
-    json_array_begin(j, "params");
-    for (int i = 0; k->params[i].name; i++) {
-        const struct param *p = &k->params[i];
-        json_object_begin(j, NULL);
-        json_string(j, "name", p->name);
-        json_string(j, "default", p->def);
-        json_string(j, "help", p->help);
-        json_string(j, "choices", p->choices);
-        json_string(j, "range", p->range);
-        json_object_end(j);
-    }
-    json_array_end(j);
-    json_array_begin(j, "cases");
-    for (int r = 0; k->matrix && k->matrix[r]; r++)
-        json_string(j, NULL, k->matrix[r]);
-    json_array_end(j);
-    json_object_end(j);
-}
 
 static int kernels_option(void *ctx, int key, const char *v)
 {
@@ -96,7 +55,7 @@ static int kernels_main(int argc, char **argv)
     const struct kernel *just[2] = {one, NULL}, **list = one ? just : kernel_list();
     if (!as_json) {
         for (const struct kernel **k = list; *k; k++) {
-            show(*k);
+            kernel_print(*k);
             if (!one)
                 printf("\n");
         }
@@ -106,7 +65,7 @@ static int kernels_main(int argc, char **argv)
     json_init(&j);
     json_array_begin(&j, NULL);
     for (const struct kernel **k = list; *k; k++)
-        show_json(&j, *k);
+        kernel_json(&j, *k);
     json_array_end(&j);
     int rc = json_write_line(&j, stdout);
     json_free(&j);

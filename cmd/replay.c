@@ -6,14 +6,11 @@
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "events/vendor.h"
-#include "runs/record.h"
 #include "runs/runfile.h"
 #include "validate/rejudge.h"
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static int replay_main(int argc, char **argv);
 
@@ -58,74 +55,17 @@ const struct command replay_command = {
 };
 
 /* Does record rec hold a verdict for (case, event)? */
-static bool record_holds(const struct jvalue *rec, const char *case_label, const char *event)
-{
-    const struct jvalue *evs = jget(rec, "events");
-    if (!case_label || !event || strcmp(jstr(jget(rec, "case")) ? jstr(jget(rec, "case")) : "", case_label))
-        return false;
-    for (int k = 0; evs && evs->type == J_ARRAY && k < evs->n; k++)
-        if (!strcmp(jget_str(&evs->items[k], "name", ""), event))
-            return true;
-    return false;
-}
 
-/* A stored SKIP line no record holds (a case skipped at set-up, the hardware events taken out
- * before measuring), printed again as the run printed it. */
-static void stored_skip(struct tap *tap, const struct vcell *c)
-{
-    const char *dir = strstr(c->text, " # SKIP");
-    char *desc = xasprintf("%.*s", dir ? (int)(dir - c->text) : (int)strlen(c->text), c->text);
-    const char *reason = dir ? dir + 7 : "";
-    tap_point(tap, VERDICT_SKIP, desc, *reason == ' ' ? reason + 1 : reason);
-    free(desc);
-}
 
-/* Record i judged again and reported; a changed verdict counted into *changed and noted. 0, or 2
- * after a message for a malformed record. */
-static int replay_one(struct engine *e, struct tap *tap, const struct runfile *run, int i, int *changed)
-{
-    struct event_verdict vs[GROUP_MAX_EVENTS];
-    const struct jvalue *rec = run->rec[i], *evs = jget(rec, "events");
-    const char *label = jstr(jget(rec, "case"));
-    int n = replay_record(e, rec, label, vs);
-    if (n < 0) {
-        pm_error("%s/measurements.ndjson: record %d (%s) is malformed (iters, repetitions, per_iter)", run->path,
-                 i + 1, label);
-        return 2;
-    }
-    for (int k = 0; k < n; k++) {
-        enum verdict was;
-        if (record_event_verdict(&evs->items[k], &was) && was != vs[k].kind && ++*changed)
-            tap_comment(tap, "verdict changed since the run: %s :: %s %s -> %s", label,
-                        jget_str(&evs->items[k], "name", "?"), verdict_name(was), verdict_name(vs[k].kind));
-    }
-    return 0;
-}
 
 struct replay_args {
     const char *expect, *vendor, *pmu;
     bool no_auto, allow_incomplete;
 };
 
-/* The verdict lines judged again against the stored ones, in order: each that differs in kind or
- * text is noted; how many differ. */
-static int verdicts_changed(struct tap *tap, const struct runfile *stored, const struct runfile *again)
-{
-    int changed = 0, n = stored->ncells > again->ncells ? stored->ncells : again->ncells;
-    for (int i = 0; i < n; i++) {
-        const struct vcell *was = i < stored->ncells ? &stored->cells[i] : NULL;
-        const struct vcell *now = i < again->ncells ? &again->cells[i] : NULL;
-        if (was && now && was->kind == now->kind && !strcmp(was->text, now->text))
-            continue;
-        changed++;
-        tap_comment(tap, "verdict changed since the run: %s '%s' -> %s '%s'", was ? verdict_name(was->kind) : "(none)",
-                    was ? was->text : "", now ? verdict_name(now->kind) : "(none)", now ? now->text : "");
-    }
-    return changed;
-}
 
 /* A calibrate run: its penalties fitted again from its records and checked as calibrate checks
- * them (cmd/calibrate.c), their verdicts set against validate.tap's. The exit status, or -1 for a
+ * them (penalties/calibration.c), their verdicts set against validate.tap's. The exit status, or -1 for a
  * run without timed penalties (its records are judged by the rules, as validate's are). */
 static int replay_calibration(const struct runfile *run, const struct replay_args *a)
 {
@@ -157,7 +97,7 @@ static int replay_calibration(const struct runfile *run, const struct replay_arg
         if (tap_parse(&again, text, "the replayed TAP")) {
             status = 2;
         } else {
-            int changed = verdicts_changed(&tap, &all, &again);
+            int changed = rejudge_verdicts_changed(&tap, &all, &again);
             tap_comment(&tap, "summary: %d ok, %d not ok, %d skip, %d todo; %d verdicts differ from the stored ones",
                         tap.ok, tap.not_ok, tap.skip, tap.todo, changed);
         }
@@ -236,38 +176,8 @@ static int replay_main(int argc, char **argv)
     e.tap = &tap;
     tap_comment(&tap, "pmucal replay %s: %d measurements (source %s, %s), judged with today's rules", run.path,
                 run.nrec, source_name, run.status);
-    /* The stored TAP gives the order: each record is judged where its first line was, and the
-     * SKIP lines no record holds are printed again in their place. */
-    char *tap_path = xasprintf("%s/validate.tap", run.path), err[512];
-    size_t tap_len;
-    char *stored = run_file_read(run.path, "validate.tap", &tap_len, err, sizeof(err));
-    if (stored && tap_parse(&run, stored, tap_path))
-        runfile_cells_free(&run);   /* a damaged validate.tap: the records alone, in their order */
-    free(stored);
-    free(tap_path);
-    bool *done = xcalloc((size_t)run.nrec + 1, sizeof(*done));
     int changed = 0;
-    status = 0;
-    for (int c = 0; c <= run.ncells && !status; c++) {
-        const struct vcell *cell = c < run.ncells ? &run.cells[c] : NULL;
-        if (cell && cell->kind == VERDICT_INFO)
-            continue;
-        int r = 0;
-        while (cell && r < run.nrec && !record_holds(run.rec[r], cell->case_label, cell->event))
-            r++;
-        if (cell && r == run.nrec) {   /* no record holds it */
-            if (cell->kind == VERDICT_SKIP)
-                stored_skip(&tap, cell);
-            continue;
-        }
-        /* This record (at the end: every record not judged yet, in order). */
-        for (int i = cell ? r : 0; i < (cell ? r + 1 : run.nrec) && !status; i++)
-            if (!done[i]) {
-                done[i] = true;
-                status = replay_one(&e, &tap, &run, i, &changed);
-            }
-    }
-    free(done);
+    status = rejudge_run(&e, &tap, &run, &changed);
     if (status)
         goto out;
     engine_summary(&e);

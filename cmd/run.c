@@ -3,106 +3,8 @@
 #include "base/util.h"
 #include "cmd/commands.h"
 #include "cmd/options.h"
-#include "events/vendor.h"
-#include "host/clock.h"
-#include "host/topo.h"
-#include <math.h>
-#include <stdio.h>
+#include "validate/case_table.h"
 #include <stdlib.h>
-#include <string.h>
-
-/* Events whose rule says 'not ok': 'run' exits 1 when any did, as validate does. */
-static int run_not_ok;
-
-static void count_not_ok(struct engine *e, const struct measurement *m, const struct quantities *q)
-{
-    for (int k = 0; k < m->nevents; k++) {
-        const struct event_spec *ev = m->events[k];
-        const struct rule *r = ev->unsupported ? NULL : ruleset_find(&e->rules, ev);
-        if (r && check_event(r, ev, &m->stat[k], q, e->src->exact_floor, e->src->slack_per_loop / (double)m->iters)
-                         .kind == VERDICT_NOT_OK)
-            run_not_ok++;
-    }
-}
-
-static void print_table(struct engine *e, const struct case_ *c, const struct measurement *m,
-                        const struct quantities *q)
-{
-    count_not_ok(e, m, q);
-    const struct clock_info *ci = clock_get();
-    printf("%s  [%s]\n", c->label, c->detail);
-    if (e->src->real_time)
-        printf("  source %s, %d repetitions x %llu iterations, CPU %d, core clock %.3f GHz (TSC %.3f GHz x %.4f; "
-               "%.4f before, %.4f after)\n", e->src->name, m->reps, (unsigned long long)m->iters, topo_current_cpu(),
-               ci->tsc_hz * m->core_per_tsc / 1e9, ci->tsc_hz / 1e9, m->core_per_tsc, m->ratio_before, m->ratio_after);
-    else
-        printf("  source %s, %d repetitions x %llu iterations (simulated: no timing)\n", e->src->name, m->reps,
-               (unsigned long long)m->iters);
-    printf("  %-36s %14s %14s %10s %14s  %s\n", "event", "per iteration", "min", "MAD", "expected", "rule");
-    for (int k = 0; k < m->nevents; k++) {
-        const struct event_spec *ev = m->events[k];
-        if (ev->unsupported) {
-            printf("  %-36s %14s  %s\n", ev->name, "-", ev->unsupported);
-            continue;
-        }
-        const struct rule *r = ruleset_find(&e->rules, ev);
-        struct event_verdict v = check_event(r, ev, &m->stat[k], q, e->src->exact_floor, e->src->slack_per_loop / (double)m->iters);
-        char expected[32] = "", rule[160] = "", tol[32];
-        if (r && !isnan(v.expected))
-            snprintf(expected, sizeof(expected), "%.4f", v.expected);
-        if (r)
-            snprintf(rule, sizeof(rule), "%s %s%s", r->expr_text, tolerance_text(r, tol, sizeof(tol)),
-                     v.kind == VERDICT_OK ? "  ok" : v.kind == VERDICT_NOT_OK ? "  NOT OK" : "");
-        printf("  %-36s %14.4f %14.4f %10.4f %14s  %s\n", ev->name, m->stat[k].median, m->stat[k].min,
-               m->stat[k].mad, expected, rule);
-    }
-    const struct stats *cs = &m->cycle_stat;
-    if (!e->src->real_time) {
-        fflush(stdout);
-        return;
-    }
-    printf("  %-36s %14.4f %14.4f %10.4f\n", "core cycles (TSC x ratio)", cs->median, cs->min, cs->mad);
-    if (m->windows)
-        printf("  windows: %d of %llu iterations, %d dropped (a long zero-iteration control); cycles per iteration "
-               "p%.0f %.4f, median %.4f, p90 %.4f\n", m->windows, (unsigned long long)m->window_iters,
-               m->windows_dropped, 100 * MEASURE_WINDOW_QUANTILE, m->window_q, m->window_median, m->window_p90);
-    if (m->windows && m->clock_split > MEASURE_CLOCK_SPLIT_MAX)
-        printf("  the clock references read %.1f%% apart (dependent adds against multiplies): another hardware "
-               "thread held this core's units, so these cycles are not the core's own; calibrate leaves such cases "
-               "out\n", 100 * m->clock_split);
-    enum quantity_id per = c->kernel->per;
-    if (c->kernel->per_name && quantity_stated(q, per) && q->v[per] > 0)
-        printf("  cycles per %s: %.3f (median; min %.3f, MAD %.3f), %.3f ns\n", c->kernel->per_name,
-               cs->median / q->v[per], cs->min / q->v[per], cs->mad / q->v[per], cs->median / q->v[per] / (ci->tsc_hz * m->core_per_tsc) * 1e9);
-    if (quantity_stated(q, Q_BYTES_READ) && quantity_stated(q, Q_BYTES_WRITTEN) &&
-        q->v[Q_BYTES_READ] + q->v[Q_BYTES_WRITTEN] > 0 && cs->median > 0) {
-        double bytes = q->v[Q_BYTES_READ] + q->v[Q_BYTES_WRITTEN];
-        printf("  bandwidth: %.2f bytes per cycle, %.2f GB/s (loads and stores of the kernel's instructions)\n",
-               bytes / cs->median, bytes / cs->median * ci->tsc_hz * m->core_per_tsc / 1e9);
-    }
-    if (m->redone || m->noisy || m->multiplexed)
-        printf("  note: %d repetitions redone for noise%s%s\n", m->redone, m->noisy ? "; noise remained" : "",
-               m->never_scheduled ? "; the group was NEVER SCHEDULED (it counted nothing of the measured loops)"
-               : m->multiplexed   ? "; the group was MULTIPLEXED"
-                                  : "");
-    fflush(stdout);
-    /* 'run' measures one case: its report follows the first group only. */
-    static bool reported;
-    if (c->kernel->report && !reported) {
-        reported = true;
-        c->kernel->report((struct case_ *)c, &m->cycle_stat, m->core_per_tsc * clock_get()->tsc_hz / 1e9, q);
-    }
-}
-
-static void print_json(struct engine *e, const struct case_ *c, const struct measurement *m, const struct quantities *q)
-{
-    count_not_ok(e, m, q);
-    struct json j;
-    json_init(&j);
-    measurement_json(&j, e, c, 0, m, q, NULL, NULL, NULL);
-    json_write_line(&j, stdout);
-    json_free(&j);
-}
 
 static int run_main(int argc, char **argv);
 
@@ -170,7 +72,9 @@ static int run_main(int argc, char **argv)
         case_free(c);
         return prep < 0 ? 2 : status;
     }
-    e.on_measurement = o.json ? print_json : print_table;
+    int run_not_ok = 0;
+    e.on_measurement = o.json ? case_print_json : case_print_table;
+    e.arg = &run_not_ok;
     stop_install_handlers();
     int rc = engine_case(&e, c, events, nevents);
     engine_free_events(events, nevents);

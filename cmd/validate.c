@@ -2,21 +2,14 @@
  * results directory. */
 #include "base/stop.h"
 #include "base/util.h"
-#include "base/version.h"
 #include "cmd/commands.h"
 #include "cmd/options.h"
-#include "runs/session.h"
 #include "runs/ktap.h"
-#include "host/clock.h"
-#include "host/cpuload.h"
-#include "validate/event_fit.h"
-#include "validate/rejudge.h"
-#include "validate/sweep.h"
+#include "runs/session.h"
+#include "validate/case_run.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 static int validate_main(int argc, char **argv);
 
@@ -97,97 +90,10 @@ static int begin_manifest(struct session *s, const struct measure_cli *o, const 
     return 0;
 }
 
-/* One line per case; on a terminal it is rewritten in place with the time left, estimated from
- * the cases done so far. A log keeps the plain lines; under CI (the CI variable its runners set)
- * there are none: the TAP says all of it. */
-static void progress(int i, int n, const char *label, double elapsed, int measured)
-{
-    static int tty = -1;
-    if (tty < 0)
-        tty = isatty(STDERR_FILENO);
-    if (!tty) {
-        const char *ci = getenv("CI");
-        if (!ci || !*ci || !strcmp(ci, "false") || !strcmp(ci, "0"))
-            pm_note("[%d/%d] %s", i + 1, n, label);
-        return;
-    }
-    char eta[32] = "";
-    if (measured > 0) {
-        int left = (int)(elapsed / measured * (n - i) + 0.5);
-        snprintf(eta, sizeof(eta), ", about %dm%02ds left", left / 60, left % 60);
-    }
-    fprintf(stderr, "\rpmucal: [%d/%d] %.60s%s\033[K%s", i + 1, n, label, eta, i + 1 == n ? "\n" : "");
-    fflush(stderr);
-}
 
-struct case_list {
-    struct case_ **c;
-    int n;
-};
 
-static void add_case(struct case_list *l, struct case_ *c)
-{
-    l->c = xrealloc(l->c, sizeof(*l->c) * (size_t)(l->n + 1));
-    l->c[l->n++] = c;
-}
 
-/* Every case is built before anything is measured, so a bad --case fails at once. */
-static int case_of_text(struct case_list *l, const char *text, const char *option)
-{
-    const char *space = strchr(text, ' ');
-    char *name = space ? strndup(text, (size_t)(space - text)) : xstrdup(text);
-    const struct kernel *k = kernel_find(name);
-    if (!k) {
-        pm_error("%s '%s': unknown kernel '%s'; 'pmucal kernels' lists them", option, text, name);
-        free(name);
-        return -1;
-    }
-    free(name);
-    struct case_ *c = case_from_text(k, space ? space + 1 : "");
-    if (!c)
-        return -1;
-    add_case(l, c);
-    return 0;
-}
 
-static int collect_cases(struct case_list *l, char **kernels, int nk, char **cases, int nc, uint64_t sweep,
-                         uint64_t seed)
-{
-    for (uint64_t i = 0; i < sweep; i++) {
-        char *text = sweep_case(seed, i, kernels, nk);
-        int rc = text ? case_of_text(l, text, "--sweep") : -1;
-        free(text);
-        if (rc)
-            return -1;
-    }
-    if (sweep)
-        return 0;
-    for (int i = 0; i < nc; i++)
-        if (case_of_text(l, cases[i], "--case"))
-            return -1;
-    if (nc)
-        return 0;
-    for (const struct kernel **k = kernel_list(); *k; k++) {
-        bool wanted = !nk;
-        for (int i = 0; i < nk; i++)
-            wanted |= !strcmp(kernels[i], (*k)->name);
-        for (int r = 0; wanted && (*k)->matrix && (*k)->matrix[r]; r++) {
-            struct case_ *c = case_from_text(*k, (*k)->matrix[r]);
-            if (!c) {
-                pm_error("the default case '%s %s' cannot be built on this machine (the message above says why)",
-                         (*k)->name, (*k)->matrix[r]);
-                return -1;
-            }
-            add_case(l, c);
-        }
-    }
-    for (int i = 0; i < nk; i++)
-        if (!kernel_find(kernels[i])) {
-            pm_error("--kernel %s: unknown kernel; 'pmucal kernels' lists them", kernels[i]);
-            return -1;
-        }
-    return 0;
-}
 
 struct validate_args {
     struct measure_cli o;
@@ -257,7 +163,6 @@ struct validate_run {
     struct engine e;
     struct event_spec *events;
     int nevents;
-    int cases_done;
 };
 
 /* The folder created, or the resumed one reopened with the records of its unfinished cases
@@ -277,134 +182,27 @@ static int open_run(struct validate_run *v)
     return begin_manifest(&v->s, &v->a.o, src, v->e.cpu) ? 2 : 0;
 }
 
-/* Every case measured (resuming: a kept case's records judged again instead), then the summary;
- * MEASURE_OK, MEASURE_FAILED or MEASURE_INTERRUPTED. */
+
+
+/* Every case measured into the open folder, then how the run ended; the exit status. */
 static int measure_cases(struct validate_run *v)
 {
-    struct engine *e = &v->e;
-    struct tap *tap = &v->s.tap;
-    struct resume *rs = &v->s.rs;
-    const char *path = v->s.dir.path;
-    int n = v->list.n;
-    e->dir = &v->s.dir;
-    e->tap = tap;
+    v->e.dir = &v->s.dir;
+    v->e.tap = &v->s.tap;
+    struct case_run r = {.s = &v->s, .list = &v->list, .events = v->events, .nevents = v->nevents,
+                         .asked = v->nevents, .source = v->a.o.source, .sweep = v->a.sweep, .seed = v->a.seed,
+                         .sweep_kernel = v->a.nk ? v->a.kernels[0] : NULL};
     char no_hw[512];
-    int asked = v->nevents, dropped = measure_cli_drop_uncountable(e, v->events, &v->nevents, no_hw, sizeof(no_hw));
-    tap_comment(tap, "pmucal validate: %d cases x %d events, source %s, results in %s", n, asked, v->a.o.source, path);
-    if (dropped) {
-        /* Said once, not once per event and case: nothing here can count them. */
-        char desc[160];
-        snprintf(desc, sizeof(desc), "%d hardware events x %d cases", dropped, n);
-        tap_point(tap, VERDICT_SKIP, desc, no_hw);
-        json_int(&v->s.dir.manifest, "hardware_events_skipped", dropped);
-    }
-    if (v->a.sweep)
-        tap_comment(tap, "sweep: %llu cases drawn from the kernels' declared domains with seed %llu; the same cases "
-                    "again: pmucal validate --source %s --sweep %llu --seed %llu%s%s; one case: --case 'LABEL'",
-                    (unsigned long long)v->a.sweep, (unsigned long long)v->a.seed, v->a.o.source,
-                    (unsigned long long)v->a.sweep, (unsigned long long)v->a.seed, v->a.nk ? " --kernel " : "",
-                    v->a.nk ? v->a.kernels[0] : "");
-    for (const struct kernel **k = kernel_list(); v->a.sweep && !v->a.nk && *k; k++)
-        if (!sweep_draws_from(*k))
-            tap_comment(tap, "sweep: kernel %s not drawn: a parameter is your own text with no default (its cases "
-                        "are yours to give; --kernel %s draws its other parameters)", (*k)->name, (*k)->name);
-    if (session_resuming(&v->s))
-        tap_comment(tap, "resuming: %d of %d cases finished and are kept (%d records, judged again, not measured); "
-                    "%d records of unfinished cases or cut short dropped; %d cases to measure", rs->cases_kept, n,
-                    rs->records_kept, rs->records_dropped, n - rs->cases_kept);
-    int rc = MEASURE_OK, measured = 0;
-    double wall0 = clock_now_seconds();
-    if (!v->nevents)   /* nothing left to count: no case needs setting up */
-        v->cases_done = n;
-    for (int i = 0; v->nevents && i < n && rc != MEASURE_INTERRUPTED && !stop_requested() && !e->write_failed; i++) {
-        struct case_ *c = v->list.c[i];
-        if (session_resuming(&v->s) && rs->kept[i]) {
-            int replayed = resume_replay(rs, e, c->label);
-            if (replayed < 0) {
-                rc = MEASURE_FAILED;
-                e->failures++;
-                break;
-            }
-            e->measurements += replayed;
-            v->cases_done++;
-            continue;
-        }
-        progress(i, n, c->label, clock_now_seconds() - wall0, measured++);
-        /* Each case gets its own copy: what failed to open in one case is tried again in the next. */
-        struct event_spec *ev = engine_copy_events(v->events, v->nevents);
-        rc = engine_case(e, c, ev, v->nevents);
-        v->cases_done += rc != MEASURE_INTERRUPTED;
-        /* Durable once all its records are: what --resume keeps. */
-        if (rc == MEASURE_OK && !e->write_failed && cases_done_append(path, i, c->label))
-            e->write_failed = true;
-        engine_free_events(ev, v->nevents);
-    }
-    if (stop_requested())
-        rc = MEASURE_INTERRUPTED;
-    engine_summary(e);
-    /* Events with no rule (or an info rule) that counted something: let the classifier say what. */
-    int unruled = 0;
-    for (int k = 0; k < e->nsum; k++)
-        unruled += e->sum[k].info > 0;
-    if (unruled && e->measurements) {
-        fflush(v->s.dir.measurements);
-        struct classify_opts co = {.rules = &e->rules, .unruled_only = true, .floor = e->src->exact_floor};
-        int sus = classify_run(path, &co);
-        if (sus >= 0)
-            tap_comment(tap, "classifier: %d events without a rule explained in %s/classify.txt (%d not clean)",
-                        unruled, path, sus);
-    }
-    double wall = clock_now_seconds() - wall0, inside = (double)measure_region_ticks / clock_get()->tsc_hz;
-    tap_comment(tap, "time: %.3f s wall for the cases, %.3f s inside measured regions (%.1f%%)", wall, inside,
-                wall > 0 ? 100 * inside / wall : 0);
-    if (v->a.sweep)
-        tap_comment(tap, "sweep: %d of %llu drawn cases refused by their kernel's setup (SKIP, its reason)", e->refused,
-                    (unsigned long long)v->a.sweep);
-    tap_comment(tap, "summary: %d ok, %d not ok, %d skip, %d todo, %d info; %d measurements in %s; %.0f%% of the "
-                "cases' wall time inside measured regions", tap->ok, tap->not_ok, tap->skip, tap->todo, tap->info,
-                e->measurements, path, wall > 0 ? 100 * inside / wall : 0);
-    return rc;
-}
-
-/* How the run ended, into the TAP's last line and the manifest; the exit status. */
-static int end_run(struct validate_run *v, int rc)
-{
-    const struct engine *e = &v->e;
-    struct tap *tap = &v->s.tap;
-    int n = v->list.n;
-    /* Counts of what finished let a reader judge a partial run. */
-    json_int(&v->s.dir.manifest, "cases", n);
-    json_int(&v->s.dir.manifest, "cases_done", v->cases_done);
-    json_int(&v->s.dir.manifest, "measurements", e->measurements);
-    json_int(&v->s.dir.manifest, "failures", e->failures);
-    if (rc == MEASURE_INTERRUPTED) {
-        char why[128];
-        snprintf(why, sizeof(why), "stopped by %s after %d of %d cases", stop_signal_name(), v->cases_done, n);
-        tap_bail(tap, "%s; %d finished measurements are kept in %s", why, e->measurements, v->s.dir.path);
-        pm_note("interrupted: %d finished measurements are kept in %s", e->measurements, v->s.dir.path);
-        return session_stopped(&v->s, why);
-    }
-    char why[160];
-    bool lost = e->write_failed || tap->write_failed;
-    if (lost)
-        snprintf(why, sizeof(why), "results could not be written (disk full?) after %d of %d cases", v->cases_done, n);
-    else
-        snprintf(why, sizeof(why), "%d of %d cases could not be measured", e->failures, n);
-    /* A run cut short by a failed write must not end like a whole one: a harness reading the plan
-     * would take the verdicts so far for all of them. */
-    if (lost)
-        tap_bail(tap, "%s; the records before it are kept in %s", why, v->s.dir.path);
-    else
-        tap_plan(tap);
-    return session_end(&v->s, tap->not_ok || e->failures || lost ? 1 : 0, e->failures || lost ? why : NULL);
+    r.dropped = measure_cli_drop_uncountable(&v->e, v->events, &v->nevents, no_hw, sizeof(no_hw));
+    r.nevents = v->nevents;
+    r.no_hw = no_hw;
+    return case_run_end(&v->e, &r, case_run_measure(&v->e, &r));
 }
 
 /* with_engine: the engine was set up (measure_cli_engine). */
 static void validate_free(struct validate_run *v, bool with_engine)
 {
-    for (int i = 0; i < v->list.n; i++)
-        case_free(v->list.c[i]);
-    free(v->list.c);
+    case_list_free(&v->list);
     if (with_engine) {
         engine_free_events(v->events, v->nevents);
         engine_free(&v->e);
@@ -431,7 +229,7 @@ static int validate_main(int argc, char **argv)
         pm_error("--sweep draws its cases: give it or --case, not both");
         status = 2;
     }
-    if (status || collect_cases(&v.list, v.a.kernels, v.a.nk, v.a.cases, v.a.nc, v.a.sweep, v.a.seed) ||
+    if (status || case_list_collect(&v.list, v.a.kernels, v.a.nk, v.a.cases, v.a.nc, v.a.sweep, v.a.seed) ||
         measure_cli_engine(&v.a.o, &v.e, &v.events, &v.nevents)) {
         validate_free(&v, false);
         return status ? status : 2;
@@ -444,7 +242,7 @@ static int validate_main(int argc, char **argv)
         status = 2;
     else if (prep == SOURCE_CONTINUE && !(status = open_run(&v))) {
         char *folder = xstrdup(v.s.dir.path);   /* the session closes the folder (and its path) */
-        status = end_run(&v, measure_cases(&v));
+        status = measure_cases(&v);
         if (v.a.ktap && run_export(folder, v.a.ktap, ktap_write) && status < 2)
             status = 2;
         free(folder);

@@ -1,5 +1,5 @@
 /* Reporting a calibration: each penalty as penalties.json's object, as a TAP verdict, and the
- * table of figures beside their references (split from cmd/calibrate.c, which runs them). */
+ * table of figures beside their references (penalties/calibration.c runs them). */
 #include "base/stats.h"
 #include "penalties/penalty_fit.h"
 #include "penalties/models.h"

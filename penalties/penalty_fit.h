@@ -1,5 +1,5 @@
-/* Running the penalty recipes (calibrate_run.c) and checking what they gave (checks.c); the
- * command in cmd/calibrate.c reports them. Every case is measured through validate's engine. */
+/* Running the penalty recipes (calibrate_run.c) and checking what they gave (checks.c); a whole
+ * calibration from them is calibration.c. Every case is measured through validate's engine. */
 #ifndef PMUCAL_PENALTY_FIT_H
 #define PMUCAL_PENALTY_FIT_H
 #include "base/tap.h"

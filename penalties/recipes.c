@@ -1,7 +1,9 @@
 /* The recipes table. Kernels that another branch provides (branch, ifetch) are named here too:
  * until they are registered, their rows are reported as "kernel X not built" and skipped. */
 #include "penalties/recipes.h"
+#include "base/json.h"
 #include "penalties/models.h"
+#include <stdio.h>
 #include <string.h>
 
 #define ZEN4 "zen4"
@@ -231,4 +233,35 @@ const struct recipe *recipe_named(const char *name)
 const char *domain_name(enum domain d)
 {
     return d == DOMAIN_MEMORY ? "memory" : "core";
+}
+
+int recipes_list(bool as_json)
+{
+    if (!as_json) {
+        for (int r = 0; r < nrecipes; r++)
+            printf("%-20s %-6s %s\n    issue   %s\n    control %s\n    per     %s\n%s%s%s", recipes[r].name,
+                   domain_name(recipes[r].domain), recipes[r].brief, recipes[r].issue,
+                   recipes[r].control ? recipes[r].control : "(none: the whole cost per occurrence)",
+                   recipes[r].occurrence, recipes[r].operands ? "    operands " : "",
+                   recipes[r].operands ? recipes[r].operands : "", recipes[r].operands ? "\n" : "");
+        return fflush(stdout) ? 1 : 0;
+    }
+    struct json j;
+    json_init(&j);
+    json_array_begin(&j, NULL);
+    for (int r = 0; r < nrecipes; r++) {
+        json_object_begin(&j, NULL);
+        json_string(&j, "name", recipes[r].name);
+        json_string(&j, "domain", domain_name(recipes[r].domain));
+        json_string(&j, "brief", recipes[r].brief);
+        json_string(&j, "issue", recipes[r].issue);
+        json_string(&j, "control", recipes[r].control);
+        json_string(&j, "occurrence", recipes[r].occurrence);
+        json_string(&j, "operands", recipes[r].operands);
+        json_object_end(&j);
+    }
+    json_array_end(&j);
+    int rc = json_write_line(&j, stdout);
+    json_free(&j);
+    return rc ? 1 : 0;
 }

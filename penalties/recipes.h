@@ -45,5 +45,9 @@ const struct recipe *recipe_named(const char *name);
 /* Is it one of the nonly names given with --recipe (every recipe when nonly is 0)? */
 bool recipe_wanted(const struct recipe *r, char *const *only, int nonly);
 const char *domain_name(enum domain d);
+/* Every recipe on stdout, as 'pmucal calibrate --list' shows them: a paragraph each (name,
+ * domain, what it measures, its issue, control and occurrence cases, its operands), or as_json one
+ * JSON array of objects with those keys. 0, or 1 when stdout could not be written. */
+int recipes_list(bool as_json);
 
 #endif

@@ -93,6 +93,18 @@ double runfile_slack_per_loop(const struct jvalue *manifest, double fallback)
     return jget_num(manifest, "source_slack_per_loop", jget_num(manifest, "source_slack_per_run", fallback));
 }
 
+char **runfile_command_args(const struct jvalue *manifest, int *argc)
+{
+    const struct jvalue *cmd = jget(manifest, "command");
+    if (!cmd || cmd->type != J_ARRAY || cmd->n < 2)
+        return NULL;
+    *argc = cmd->n - 1;
+    char **argv = xcalloc((size_t)*argc + 1, sizeof(*argv));
+    for (int i = 0; i < *argc; i++)
+        argv[i] = (char *)(jstr(&cmd->items[i + 1]) ? jstr(&cmd->items[i + 1]) : "");
+    return argv;
+}
+
 bool runfile_has_measurements(const struct jvalue *manifest, const char *path)
 {
     /* Records are what validate and calibrate measure: a folder of another command (c2c) has none

@@ -66,6 +66,11 @@ const char *runfile_command(const struct jvalue *manifest);
 /* The source's slack per counted loop as the run recorded it: "source_slack_per_loop", or
  * "source_slack_per_run" in folders of a pmucal before the word; fallback when neither. */
 double runfile_slack_per_loop(const struct jvalue *manifest, double fallback);
+
+/* The run's command line after "pmucal" (argv[0] the subcommand; an argument that is not a string
+ * is ""), pointing into the manifest: free the array only. NULL when the manifest has no command
+ * of two words or more. */
+char **runfile_command_args(const struct jvalue *manifest, int *argc);
 /* Is the run of this manifest one with measurement records (validate, calibrate)? Otherwise one
  * error naming the folder path and the command that made it (c2c, or none); false. Every reader
  * of measurements.ndjson asks first: a folder of another kind is refused, never read as empty. */

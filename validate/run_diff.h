@@ -88,4 +88,19 @@ struct cmp_kernel {
 void compare_kernel(const struct jvalue *base_manifest, const struct jvalue *new_manifest, struct cmp_kernel *out);
 void compare_kernel_free(struct cmp_kernel *k);
 
+/* The two sides' names in messages and TAP: "BASE", "NEW". */
+extern const char *const compare_side_name[2];
+/* The comparison on stdout (validate/run_diff_print.c): TAP, with the facts that differ, a warning
+ * per incomplete side (incomplete_why[s], or NULL), the kernel's PMU changes, one point per (case,
+ * event) and the per-event summary; or one JSON document ('pmucal compare --help' gives its keys). */
+void compare_write_tap(const struct runfile *r[2], const struct cmp_result *c, const struct cmp_kernel *k,
+                       const char *const incomplete_why[2]);
+void compare_write_json(const struct runfile *r[2], const struct cmp_opts *o, const struct cmp_result *c,
+                        const struct cmp_kernel *k, bool incomplete);
+/* Two runs of pmucal sample have their own comparison (validate/sample_compare.h), as TAP on
+ * stdout: the exit status, or -1 when they are not both sampling runs (the caller then compares
+ * them as counting runs, or refuses them naming what they are). json_or_html: the caller was asked
+ * for an output a sampling comparison has not got, which is refused. */
+int compare_sampling(char *const paths[2], const struct cmp_opts *o, bool allow_incomplete, bool json_or_html);
+
 #endif

@@ -1,0 +1,44 @@
+/* One calibration from its first pass to its last file: the recipes measured in passes and
+ * fitted, the latency curve, every figure at the run's clock, the checks, the closure, the TAP
+ * verdicts and the table; penalties.json and the tables from it. 'pmucal calibrate' runs one in a
+ * new run folder, 'pmucal replay' one rebuilt from a stored run's records (nothing measured,
+ * nothing written). */
+#ifndef PMUCAL_CALIBRATION_H
+#define PMUCAL_CALIBRATION_H
+#include "base/tap.h"
+#include "penalties/penalty_fit.h"
+#include "runs/runfile.h"
+
+struct topo;
+
+/* What a calibration does, from its options. */
+struct calibration_plan {
+    int ppo;                      /* the curve's points per octave */
+    bool curve, recipes_on;       /* measure the curve; measure the recipes */
+    const char *model;            /* --model: whose perf event names and references apply; NULL: the host's */
+    const char *prefix;           /* the tables' name prefix */
+    char *only[64];               /* --recipe: these recipes only (nonly of them); none: every recipe */
+    int nonly;
+};
+
+/* The calibration of cal (its options, source, CPU and folder set; when not replaying, its PMU,
+ * hardware, model and clock are taken from this host here) as TAP onto tap, begun at t0
+ * (clock_now_seconds). 1 when something is not ok or could not be measured or written, else 0;
+ * recipes that could not be measured into *errors. */
+int calibration_run(struct cal *cal, const struct calibration_plan *plan, struct tap *tap, double t0, int *errors);
+
+/* A stored calibrate run's own facts into cal, for replaying it: its CPU (manifest.json, else
+ * penalties.json pen), PMU, hardware, model and clock verdict, pen as cal->stored, the curve's last
+ * size from its records' keys (0: the run has no curve) and the cache levels its cases were sized
+ * by into *levels (cal->levels points there). 0, or 2 after a message naming a bad number. */
+int cal_from_run(struct cal *cal, const struct runfile *run, const struct jvalue *pen, struct topo *levels);
+
+/* pmucal replay of a calibrate run made with options o and plan (the run's own command line, read
+ * again; pen its penalties.json, NULL when it has none): every case rebuilt from its record as
+ * --resume rebuilds it, nothing measured, the penalties fitted again and checked with today's
+ * checks and references, their verdicts printed into tap, nothing written. The exit status (0, 1
+ * when something is not ok), or 2 after a message on a damaged run. */
+int calibration_replay(const struct runfile *run, const struct jvalue *pen, const struct cal_opts *o,
+                       struct calibration_plan *plan, struct tap *tap);
+
+#endif
