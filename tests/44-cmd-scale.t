@@ -16,11 +16,12 @@ cpu() { # cpu OUT CMD...: runs CMD, its stdout into OUT; prints user+system seco
     t=$( { time timeout 120 "${@:2}" > "$1" 2> "$1.err"; } 2>&1 )   # quadratic work: minutes; stopped
     awk -v t="$t" 'BEGIN { split(t, a, " "); printf "%.2f\n", a[1] + a[2] }'
 }
-# linear WHAT T_N T_Q: ok when the work at N took at most 8 times its time at N/4 (0.05 s at least,
-# so a quick small run does not make a ratio of noise)
+# linear WHAT T_N T_Q RIGHT: ok when both results were right (RIGHT 0: a fast wrong answer times
+# nothing) and the work at N took at most 8 times its time at N/4 (0.05 s at least, so a quick
+# small run does not make a ratio of noise)
 linear() {
-    awk -v n="$2" -v q="$3" 'BEGIN { if (q < 0.05) q = 0.05; exit !(n > 0 && n <= 8 * q) }'
-    ok $? "$1: $2 s CPU at $N, $3 s at $Q: linear (at most 8 times, quadratic work takes 16)"
+    [ "$4" = 0 ] && awk -v n="$2" -v q="$3" 'BEGIN { if (q < 0.05) q = 0.05; exit !(n > 0 && n <= 8 * q) }'
+    ok $? "$1: $2 s CPU at $N, $3 s at $Q: linear (at most 8 times, quadratic work takes 16)$([ "$4" = 0 ] || echo "; NOT TIMED: a result was wrong")"
 }
 
 # tables N: two tables of N events, every 7th renamed in the newer one (same code and unit mask: a
@@ -43,7 +44,9 @@ renamed=$(( (N + 6) / 7 ))
 grep -q "same $((N - renamed)), changed 0, re-meant 0, renamed $renamed, new 0, removed 0" "$TMP/diff.out"
 right=$?
 ok $right "modeldiff of two tables of $N events: $(tail -n 1 "$TMP/diff.out" | sed 's/.*: //') (want same $((N - renamed)), renamed $renamed) $(head -c 200 "$TMP/diff.out.err")"
-linear "modeldiff of $N events a side" "$t" "$tq"
+rq=$(( (Q + 6) / 7 ))
+[ $right = 0 ] && grep -q "same $((Q - rq)), changed 0, re-meant 0, renamed $rq, new 0, removed 0" "$TMP/diffq.out"
+linear "modeldiff of $N events a side" "$t" "$tq" $?
 
 # A run folder with N c2c pairs: the shape of a small validate run, and the pairs' CSV.
 $PMUCAL validate --case 'walker size=16k' --iters 1000 -r 3 -e page-faults --label s > /dev/null 2> "$TMP/v.err"
@@ -65,6 +68,7 @@ t=$(cpu "$TMP/report.out" $PMUCAL report --allow-incomplete "$run")
 tq=$(cpu "$TMP/reportq.out" $PMUCAL report --allow-incomplete "$TMP/small")
 cells=$(grep -o 'class="c2c-cell"' "$run/report.html" 2> /dev/null | wc -l)
 is "$cells" "$N" "the report of $N c2c pairs draws a cell for each"
-[ "$cells" = "$N" ] && linear "report of $N c2c pairs" "$t" "$tq"
-[ "$cells" = "$N" ] || ok 1 "report of $N c2c pairs: not timed, its result was wrong: $(head -c 200 "$TMP/report.out.err")"
+cellsq=$(grep -o 'class="c2c-cell"' "$TMP/small/report.html" 2> /dev/null | wc -l)
+[ "$cells" = "$N" ] && [ "$cellsq" = "$Q" ]
+linear "report of $N c2c pairs ($cellsq cells at $Q)" "$t" "$tq" $?
 done_testing

@@ -120,7 +120,7 @@ validate_perturbed() {
         jq -n --arg c "$TOUCH" --arg e "$_ev" '[inputs | select(.case == $c) | .events[] | select(.name == $e) |
             .raw[] | select(.[0] == 0)] | length > 0' "$perturbed_dir/measurements.ndjson" 2> /dev/null |
             grep -q true && return 0
-        echo "# $1: no repetition $perturbed_dir kept read $_ev as 0 (it fell in redone attempts): measured again" >&2
+        echo "# $1: no repetition $perturbed_dir kept read $_ev as 0: measured again" >&2
         [ "$_try" -lt 3 ] && rm -rf "$perturbed_dir"
     done
     return 0
