@@ -55,10 +55,10 @@ static int bench_main(int argc, char **argv)
         return 2;
     struct measure_cli o = a.o;
     uint64_t rounds = a.rounds;
-    struct engine e;
+    struct engine eng;
     struct event_spec *events;
     int n;
-    if (measure_cli_engine(&o, &e, &events, &n))
+    if (measure_cli_engine(&o, &eng, &events, &n))
         return 2;
     struct event_spec *ptr[GROUP_MAX_EVENTS];
     for (int k = 0; k < n && k < GROUP_MAX_EVENTS; k++)
@@ -70,17 +70,17 @@ static int bench_main(int argc, char **argv)
     int status = 0;
     for (uint64_t i = 0; i < rounds; i++) {
         uint64_t t0 = isa_ticks_start();
-        struct group *g = e.src->open(ptr, n);
+        struct group *g = eng.src->open(ptr, n);
         uint64_t t1 = isa_ticks_stop();
         if (!g) {
             status = 1;
             break;
         }
-        e.src->start(g);
-        e.src->stop(g);
-        e.src->read(g, &r);
+        eng.src->start(g);
+        eng.src->stop(g);
+        eng.src->read(g, &r);
         uint64_t t2 = isa_ticks_stop();
-        e.src->close(g);
+        eng.src->close(g);
         uint64_t t3 = isa_ticks_stop();
         open_us[i] = (double)(t1 - t0) * us;
         trip_us[i] = (double)(t2 - t1) * us;
@@ -89,7 +89,7 @@ static int bench_main(int argc, char **argv)
     if (!status) {
         const char *what[3] = {"open group", "start+stop+read", "close group"};
         double *x[3] = {open_us, trip_us, close_us};
-        printf("source %s, %d events + %d noise detectors, %llu rounds\n", e.src->name, n, NOISE_COUNT,
+        printf("source %s, %d events + %d noise detectors, %llu rounds\n", eng.src->name, n, NOISE_COUNT,
                (unsigned long long)rounds);
         for (int k = 0; k < 3; k++) {
             struct stats s = stats_of(x[k], rounds);
@@ -100,6 +100,6 @@ static int bench_main(int argc, char **argv)
     free(trip_us);
     free(close_us);
     engine_free_events(events, n);
-    ruleset_free(&e.rules);
+    ruleset_free(&eng.rules);
     return status;
 }

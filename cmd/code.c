@@ -63,11 +63,11 @@ static int code_option(void *ctx, int key, const char *v)
     return rc < 0 ? cli_usage_error(&code_command, "option %d is not handled", key) : rc;
 }
 
-static void code_free(struct engine *e, struct event_spec *events, int nevents, struct code_ctx *x,
+static void code_free(struct engine *eng, struct event_spec *events, int nevents, struct code_ctx *x,
                       struct snippet_entry *ents, int nent, struct cli_args *pos)
 {
     engine_free_events(events, nevents);
-    engine_free(e);
+    engine_free(eng);
     measure_cli_tables_free(&x->o);
     free(x->o.auto_expect);
     snippet_entries_free(ents, nent);
@@ -108,33 +108,33 @@ static int code_main(int argc, char **argv)
         return 2;
     }
     free(text);
-    struct engine e;
+    struct engine eng;
     struct event_spec *events;
     int nevents;
-    if (measure_cli_engine(&x.o, &e, &events, &nevents)) {
+    if (measure_cli_engine(&x.o, &eng, &events, &nevents)) {
         snippet_entries_free(ents, nent);
         cli_args_free(&pos);
         return 2;
     }
-    int status = 0, prep = measure_cli_prepare(&x.o, &e, argc, argv, &status);
+    int status = 0, prep = measure_cli_prepare(&x.o, &eng, argc, argv, &status);
     if (prep != SOURCE_CONTINUE) {
-        code_free(&e, events, nevents, &x, ents, nent, &pos);
+        code_free(&eng, events, nevents, &x, ents, nent, &pos);
         return prep < 0 ? 2 : status;
     }
     stop_install_handlers();
     struct code_row *rows;
-    int nrows = snippet_rows_measure(&e, events, nevents, ents, nent, host, &rows);
+    int nrows = snippet_rows_measure(&eng, events, nevents, ents, nent, host, &rows);
     /* The one writer of outputs a user names: a link is not followed, a failed write leaves the
      * file as it was, /dev/null stays a device. */
     struct run_out o;
     FILE *out = run_out_user(&o, x.output);
     int rc = !out || run_out_end(&o, code_table_write(out, fmt, rows, nrows, host ? host->name : NULL,
-                                                      e.src->name)) ? 2 : 0;
+                                                      eng.src->name)) ? 2 : 0;
     int bad = 0;
     for (int i = 0; i < nrows; i++)
         bad += rows[i].status == PENALTY_ERROR || rows[i].status == PENALTY_NOT_OK;
     free(rows);
-    code_free(&e, events, nevents, &x, ents, nent, &pos);
+    code_free(&eng, events, nevents, &x, ents, nent, &pos);
     if (stop_requested())
         return 128 + stop_signal_number;
     return rc ? rc : bad ? 1 : 0;

@@ -62,17 +62,17 @@ static int groups_main(int argc, char **argv)
         return 2;
     struct measure_cli o = a.o;
     bool why = a.why, names = a.names;
-    struct engine e;
+    struct engine eng;
     struct event_spec *ev;
     int n;
-    if (measure_cli_engine(&o, &e, &ev, &n)) {
+    if (measure_cli_engine(&o, &eng, &ev, &n)) {
         measure_cli_tables_free(&o);
         free(o.auto_expect);
         return 2;
     }
-    group_lines_print(ev, n, &e, why, names);
+    group_lines_print(ev, n, &eng, why, names);
     engine_free_events(ev, n);
-    engine_free(&e);
+    engine_free(&eng);
     measure_cli_tables_free(&o);
     free(o.auto_expect);
     return 0;

@@ -30,12 +30,12 @@ const char *measure_cli_events(const struct measure_cli *o, const struct source 
     return src && src->default_events ? src->default_events : engine_default_events;
 }
 
-int measure_cli_prepare(const struct measure_cli *o, const struct engine *e, int argc, char **argv, int *status)
+int measure_cli_prepare(const struct measure_cli *o, const struct engine *eng, int argc, char **argv, int *status)
 {
     (void)o;
-    if (!e->src->prepare_process)
+    if (!eng->src->prepare_process)
         return SOURCE_CONTINUE;
-    return e->src->prepare_process(argc, argv, status);
+    return eng->src->prepare_process(argc, argv, status);
 }
 
 /* --pmu names a model: when it is not this host's, the verdicts speak for that model's encodings. */
@@ -146,23 +146,23 @@ int measure_cli_option(const struct command *c, struct measure_cli *o, int key, 
     return rc;
 }
 
-int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spec **events, int *nevents)
+int measure_cli_engine(struct measure_cli *o, struct engine *eng, struct event_spec **events, int *nevents)
 {
-    memset(e, 0, sizeof(*e));
-    e->src = source_select(o->source);
-    if (!e->src)
+    memset(eng, 0, sizeof(*eng));
+    eng->src = source_select(o->source);
+    if (!eng->src)
         return -1;
-    e->mopts = o->m;
-    e->cpu = o->cpu;   /* -1: chosen when the first case is measured (engine_case), or by the command */
-    e->pair_given = o->second_cpu >= 0;
-    e->second_cpu = o->second_cpu;
+    eng->mopts = o->m;
+    eng->cpu = o->cpu;   /* -1: chosen when the first case is measured (engine_case), or by the command */
+    eng->pair_given = o->second_cpu >= 0;
+    eng->second_cpu = o->second_cpu;
     o->cpu_busy = NAN;
-    e->user_iters = e->mopts.iters != 0;
-    if (!e->mopts.iters && e->src->default_iters)   /* e.g. sim: a fixed count, not a timed one */
-        e->mopts.iters = e->src->default_iters;
-    e->group_size = o->group_size;
+    eng->user_iters = eng->mopts.iters != 0;
+    if (!eng->mopts.iters && eng->src->default_iters)   /* e.g. sim: a fixed count, not a timed one */
+        eng->mopts.iters = eng->src->default_iters;
+    eng->group_size = o->group_size;
     /* A source that counts libpfm4 events has a PMU: its counters, its shipped rules. */
-    bool pmu_events = e->src->libpfm_events;
+    bool pmu_events = eng->src->libpfm_events;
     struct pfm_core core = {0};
     if (pmu_events || o->pmu) {
         if (o->pmu)
@@ -170,8 +170,8 @@ int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spe
         if (o->pmu && !pfm_force(o->pmu))
             return -1;
         if (pfm_core_pmu(&core)) {
-            e->pmu = core.name;
-            e->ncounters = core.counters;
+            eng->pmu = core.name;
+            eng->ncounters = core.counters;
         }
     }
     if (o->vendor_json) {
@@ -181,21 +181,21 @@ int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spe
             vendor_free(&o->vt);
             return -1;
         }
-        e->vt = &o->vt;
+        eng->vt = &o->vt;
         catalog_adopt(&o->cat, &o->vt, path);
         free(path);
         catalog_set_active(&o->cat);
     }
     /* libpfm4 does not know this model: the vendor table (--vendor-json, else the host's by CPUID)
      * names the events, the expectation file and the counters. */
-    const struct catalog *cat = pmu_events && !e->pmu ? catalog_active(NULL, 0) : NULL;
+    const struct catalog *cat = pmu_events && !eng->pmu ? catalog_active(NULL, 0) : NULL;
     if (cat) {
-        e->pmu = cat->name;
-        e->ncounters = cat->counters;
-        e->vt = &cat->vt;
+        eng->pmu = cat->name;
+        eng->ncounters = cat->counters;
+        eng->vt = &cat->vt;
     }
     if (o->group_auto) {
-        if (!e->ncounters) {
+        if (!eng->ncounters) {
             pm_error("--group-size auto: no libpfm4 core PMU and no vendor table to count counters of; give "
                      "--group-size N, --pmu NAME or --vendor-json PATH");
             measure_cli_tables_free(o);
@@ -204,40 +204,40 @@ int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spe
         /* libpfm4 counts counters with SMT off (skl 8, icx 16); the vendor's counter lists say what
          * one thread gets, so they win when given. */
         int vendor_max = 0;
-        for (int k = 0; e->vt && k < e->vt->n; k++)
+        for (int k = 0; eng->vt && k < eng->vt->n; k++)
             for (int c = 31; c >= 0; c--)
-                if (e->vt->ev[k].counters & (1u << c)) {
+                if (eng->vt->ev[k].counters & (1u << c)) {
                     if (c + 1 > vendor_max)
                         vendor_max = c + 1;
                     break;
                 }
-        e->group_size = vendor_max && vendor_max < e->ncounters ? vendor_max : e->ncounters;
-        if (e->group_size > 32)
-            e->group_size = 32;
-        o->group_size = e->group_size;
+        eng->group_size = vendor_max && vendor_max < eng->ncounters ? vendor_max : eng->ncounters;
+        if (eng->group_size > 32)
+            eng->group_size = 32;
+        o->group_size = eng->group_size;
     }
     struct evlist l = {0};
-    if (ruleset_builtin(&e->rules))
+    if (ruleset_builtin(&eng->rules))
         goto fail;
     /* Later rules win: built-in, the shipped file of the PMU (or the source's own, which must
      * exist: a source without its rules checks nothing), then the user's own. */
-    const char *stem = pmu_events || o->pmu ? e->pmu : e->src->expect_file;
-    if (!o->no_auto_expect && stem && ruleset_load_named(&e->rules, stem, !pmu_events && !o->pmu, &o->auto_expect) < 0)
+    const char *stem = pmu_events || o->pmu ? eng->pmu : eng->src->expect_file;
+    if (!o->no_auto_expect && stem && ruleset_load_named(&eng->rules, stem, !pmu_events && !o->pmu, &o->auto_expect) < 0)
         goto fail;
-    int user_rules = e->rules.n;
-    if (o->expect_text ? ruleset_parse(&e->rules, o->expect_text, o->expect_origin)
-                       : o->expect && ruleset_load(&e->rules, o->expect))
+    int user_rules = eng->rules.n;
+    if (o->expect_text ? ruleset_parse(&eng->rules, o->expect_text, o->expect_origin)
+                       : o->expect && ruleset_load(&eng->rules, o->expect))
         goto fail;
-    const char *list = measure_cli_events(o, e->src);
+    const char *list = measure_cli_events(o, eng->src);
     if (!strcmp(list, "all") && !pmu_events && !o->pmu) {
         pm_error("--events all lists a libpfm4 PMU's events: use it with --source perf or name --pmu NAME");
         goto fail;
     }
     if ((o->events_text ? evlist_parse(&l, o->events_text, o->events_origin)
                         : o->resumed ? evlist_from_list(&l, list, o->pmu) : evlist_from_arg(&l, list, o->pmu)) ||
-        engine_resolve_events(e->src, &l, events, nevents))
+        engine_resolve_events(eng->src, &l, events, nevents))
         goto fail;
-    if (ruleset_check_events(&e->rules, user_rules, e->src, *events, *nevents)) {
+    if (ruleset_check_events(&eng->rules, user_rules, eng->src, *events, *nevents)) {
         engine_free_events(*events, *nevents);
         *events = NULL;
         *nevents = 0;
@@ -247,7 +247,7 @@ int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spe
     return 0;
 fail:
     evlist_free(&l);
-    engine_free(e);
+    engine_free(eng);
     measure_cli_tables_free(o);
     free(o->auto_expect);
     o->auto_expect = NULL;
@@ -263,9 +263,9 @@ void measure_cli_tables_free(struct measure_cli *o)
     o->events_text = o->expect_text = o->events_origin = o->expect_origin = NULL;
 }
 
-int measure_cli_drop_uncountable(const struct engine *e, struct event_spec *events, int *n, char *why, size_t wn)
+int measure_cli_drop_uncountable(const struct engine *eng, struct event_spec *events, int *n, char *why, size_t wn)
 {
-    if (!e->src->hw_probe || perf_hw_usable(why, wn))
+    if (!eng->src->hw_probe || perf_hw_usable(why, wn))
         return 0;
     int kept = 0, dropped = 0;
     for (int k = 0; k < *n; k++) {

@@ -108,7 +108,7 @@ enum measure_cli_key {
 /* One probe for the whole list: where the perf source cannot count hardware events at all (no
  * PMU, a VM without passthrough), the hardware events are taken out of *events (freed) and
  * their count returned, with why; software events stay. 0 when nothing was taken out. */
-int measure_cli_drop_uncountable(const struct engine *e, struct event_spec *events, int *n, char *why, size_t wn);
+int measure_cli_drop_uncountable(const struct engine *eng, struct event_spec *events, int *n, char *why, size_t wn);
 
 void measure_cli_init(struct measure_cli *o);
 /* Takes a shared option (key from enum measure_cli_key): 0, or 2 after a message; -1 when the
@@ -119,11 +119,11 @@ const char *measure_cli_events(const struct measure_cli *o, const struct source 
 /* The source's prepare_process hook (e.g. sim re-executes the command under valgrind), called
  * after the options, rules and events are checked: SOURCE_CONTINUE, SOURCE_DONE with *status,
  * or -1 (message printed). */
-int measure_cli_prepare(const struct measure_cli *o, const struct engine *e, int argc, char **argv, int *status);
+int measure_cli_prepare(const struct measure_cli *o, const struct engine *eng, int argc, char **argv, int *status);
 /* The vendor table and catalogue the options loaded. */
 void measure_cli_tables_free(struct measure_cli *o);
 /* Source, rules and events from the options into an engine. -1 with a message. */
-int measure_cli_engine(struct measure_cli *o, struct engine *e, struct event_spec **events, int *nevents);
+int measure_cli_engine(struct measure_cli *o, struct engine *eng, struct event_spec **events, int *nevents);
 
 /* The input files a resume needs again (the -e list file, --expect), copied into a new run's
  * folder dir as it starts (runs/resume.h's resume_keep_input). -1 after a message. */

@@ -135,8 +135,8 @@ static int replay_main(int argc, char **argv)
         return rc;
     }
     struct runfile run;
-    struct engine e;
-    memset(&e, 0, sizeof(e));
+    struct engine eng;
+    memset(&eng, 0, sizeof(eng));
     struct vendor_table vt = {0};
     int status = 2;
     if (runfile_load(&run, pos.v[0]))
@@ -158,8 +158,8 @@ static int replay_main(int argc, char **argv)
     struct source src = *found;
     src.exact_floor = jget_num(run.manifest, "source_exact_floor", src.exact_floor);
     src.slack_per_loop = runfile_slack_per_loop(run.manifest, src.slack_per_loop);
-    e.src = &src;
-    if (ruleset_for_run(&e.rules, run.manifest, &src, a.pmu, a.no_auto, a.expect))
+    eng.src = &src;
+    if (ruleset_for_run(&eng.rules, run.manifest, &src, a.pmu, a.no_auto, a.expect))
         goto out;
     /* A run folder is data: the vendor table its manifest names is not opened (it could name any
      * file); the user names it again. */
@@ -170,23 +170,23 @@ static int replay_main(int argc, char **argv)
     if (vendor) {
         if (vendor_load(&vt, vendor))
             goto out;
-        e.vt = &vt;
+        eng.vt = &vt;
     }
     struct tap tap = {.out = stdout};
-    e.tap = &tap;
+    eng.tap = &tap;
     tap_comment(&tap, "pmucal replay %s: %d measurements (source %s, %s), judged with today's rules", run.path,
                 run.nrec, source_name, run.status);
     int changed = 0;
-    status = rejudge_run(&e, &tap, &run, &changed);
+    status = rejudge_run(&eng, &tap, &run, &changed);
     if (status)
         goto out;
-    engine_summary(&e);
+    engine_summary(&eng);
     tap_plan(&tap);
     tap_comment(&tap, "summary: %d ok, %d not ok, %d skip, %d todo, %d info; %d verdicts differ from the stored ones",
                 tap.ok, tap.not_ok, tap.skip, tap.todo, tap.info, changed);
     status = tap.not_ok ? 1 : 0;
 out:
-    engine_free(&e);
+    engine_free(&eng);
     vendor_free(&vt);
     runfile_free(&run);
     cli_args_free(&pos);

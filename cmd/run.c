@@ -56,29 +56,29 @@ static int run_main(int argc, char **argv)
     cli_args_free(&pos);
     if (!c)
         return 2;
-    struct engine e;
+    struct engine eng;
     struct event_spec *events;
     int nevents;
-    if (measure_cli_engine(&o, &e, &events, &nevents)) {
+    if (measure_cli_engine(&o, &eng, &events, &nevents)) {
         case_free(c);
         return 2;
     }
-    int status = 0, prep = measure_cli_prepare(&o, &e, argc, argv, &status);
+    int status = 0, prep = measure_cli_prepare(&o, &eng, argc, argv, &status);
     if (prep != SOURCE_CONTINUE) {   /* the command ran in another process (sim: under valgrind) */
         engine_free_events(events, nevents);
-        engine_free(&e);
+        engine_free(&eng);
         measure_cli_tables_free(&o);
         free(o.auto_expect);
         case_free(c);
         return prep < 0 ? 2 : status;
     }
     int run_not_ok = 0;
-    e.on_measurement = o.json ? case_print_json : case_print_table;
-    e.arg = &run_not_ok;
+    eng.on_measurement = o.json ? case_print_json : case_print_table;
+    eng.arg = &run_not_ok;
     stop_install_handlers();
-    int rc = engine_case(&e, c, events, nevents);
+    int rc = engine_case(&eng, c, events, nevents);
     engine_free_events(events, nevents);
-    engine_free(&e);
+    engine_free(&eng);
     measure_cli_tables_free(&o);
     free(o.auto_expect);
     case_free(c);

@@ -160,7 +160,7 @@ struct validate_run {
     struct validate_args a;
     struct session s;
     struct case_list list;
-    struct engine e;
+    struct engine eng;
     struct event_spec *events;
     int nevents;
 };
@@ -174,12 +174,12 @@ static int open_run(struct validate_run *v)
     stop_install_handlers();
     if (session_resuming(&v->s) && (resume_claim(&v->s.rs) || resume_cases(&v->s.rs, v->list.c, v->list.n)))
         return 2;
-    const struct source *src = v->e.src;
+    const struct source *src = v->eng.src;
     if (session_open(&v->s, v->a.o.out, v->a.o.label ? v->a.o.label : src->libpfm_events ? "validate" : src->name))
         return 2;
     if (src->real_time)   /* chosen now, so the manifest says which and how loaded it was */
-        v->e.cpu = cpuload_choose(v->a.o.cpu, &v->a.o.cpu_busy);
-    return begin_manifest(&v->s, &v->a.o, src, v->e.cpu) ? 2 : 0;
+        v->eng.cpu = cpuload_choose(v->a.o.cpu, &v->a.o.cpu_busy);
+    return begin_manifest(&v->s, &v->a.o, src, v->eng.cpu) ? 2 : 0;
 }
 
 
@@ -187,16 +187,16 @@ static int open_run(struct validate_run *v)
 /* Every case measured into the open folder, then how the run ended; the exit status. */
 static int measure_cases(struct validate_run *v)
 {
-    v->e.dir = &v->s.dir;
-    v->e.tap = &v->s.tap;
+    v->eng.dir = &v->s.dir;
+    v->eng.tap = &v->s.tap;
     struct case_run r = {.s = &v->s, .list = &v->list, .events = v->events, .nevents = v->nevents,
                          .asked = v->nevents, .source = v->a.o.source, .sweep = v->a.sweep, .seed = v->a.seed,
                          .sweep_kernel = v->a.nk ? v->a.kernels[0] : NULL};
     char no_hw[512];
-    r.dropped = measure_cli_drop_uncountable(&v->e, v->events, &v->nevents, no_hw, sizeof(no_hw));
+    r.dropped = measure_cli_drop_uncountable(&v->eng, v->events, &v->nevents, no_hw, sizeof(no_hw));
     r.nevents = v->nevents;
     r.no_hw = no_hw;
-    return case_run_end(&v->e, &r, case_run_measure(&v->e, &r));
+    return case_run_end(&v->eng, &r, case_run_measure(&v->eng, &r));
 }
 
 /* with_engine: the engine was set up (measure_cli_engine). */
@@ -205,7 +205,7 @@ static void validate_free(struct validate_run *v, bool with_engine)
     case_list_free(&v->list);
     if (with_engine) {
         engine_free_events(v->events, v->nevents);
-        engine_free(&v->e);
+        engine_free(&v->eng);
         measure_cli_tables_free(&v->a.o);
         free(v->a.o.auto_expect);
     }
@@ -230,14 +230,14 @@ static int validate_main(int argc, char **argv)
         status = 2;
     }
     if (status || case_list_collect(&v.list, v.a.kernels, v.a.nk, v.a.cases, v.a.nc, v.a.sweep, v.a.seed) ||
-        measure_cli_engine(&v.a.o, &v.e, &v.events, &v.nevents)) {
+        measure_cli_engine(&v.a.o, &v.eng, &v.events, &v.nevents)) {
         validate_free(&v, false);
         return status ? status : 2;
     }
-    v.e.setup_refusal_skips = v.a.sweep;
+    v.eng.setup_refusal_skips = v.a.sweep;
     /* Everything the user gave is checked; now the source may move the work elsewhere (sim:
      * this same command re-executed under valgrind, which writes the results folder). */
-    int prep = measure_cli_prepare(&v.a.o, &v.e, argc, argv, &status);
+    int prep = measure_cli_prepare(&v.a.o, &v.eng, argc, argv, &status);
     if (prep < 0)
         status = 2;
     else if (prep == SOURCE_CONTINUE && !(status = open_run(&v))) {

@@ -9,12 +9,12 @@
 #include <stdlib.h>
 
 /* The engine's hook: the measurement into the row at e->arg. */
-static void take(struct engine *e, const struct case_ *c, const struct measurement *m, const struct quantities *q)
+static void take(struct engine *eng, const struct case_ *c, const struct measurement *m, const struct quantities *q)
 {
-    struct code_row *r = e->arg;
+    struct code_row *r = eng->arg;
     r->copies = q->v[Q_COPIES];
     r->inst = q->v[Q_INST];
-    if (e->src->real_time && m->reps && r->copies > 0) {
+    if (eng->src->real_time && m->reps && r->copies > 0) {
         double lo = INFINITY, hi = -INFINITY;
         for (int i = 0; i < m->reps; i++)
             lo = fmin(lo, m->cycles[i]), hi = fmax(hi, m->cycles[i]);
@@ -30,15 +30,15 @@ static void take(struct engine *e, const struct case_ *c, const struct measureme
                                              "5%%): the host is busy; measure again", r->lo, r->hi);
         else
             r->status = PENALTY_OK;
-    } else if (!e->src->real_time) {
+    } else if (!eng->src->real_time) {
         r->status = PENALTY_OK;
-        snprintf(r->reason, sizeof(r->reason), "no timing under the %s source: counts only", e->src->name);
+        snprintf(r->reason, sizeof(r->reason), "no timing under the %s source: counts only", eng->src->name);
     }
     for (int k = 0; k < m->nevents && r->nev < CODE_ROW_EVENTS; k++) {
         const struct event_spec *ev = m->events[k];
-        const struct rule *rule = ev->unsupported ? NULL : ruleset_find(&e->rules, ev);
-        struct event_verdict v = rule ? check_event(rule, ev, &m->stat[k], q, e->src->exact_floor,
-                                                    e->src->slack_per_loop / (double)m->iters)
+        const struct rule *rule = ev->unsupported ? NULL : ruleset_find(&eng->rules, ev);
+        struct event_verdict v = rule ? check_event(rule, ev, &m->stat[k], q, eng->src->exact_floor,
+                                                    eng->src->slack_per_loop / (double)m->iters)
                                       : (struct event_verdict){.kind = VERDICT_SKIP};
         if (!rule && ev->unsupported)
             continue;
@@ -55,7 +55,7 @@ static void take(struct engine *e, const struct case_ *c, const struct measureme
     (void)c;
 }
 
-static void measure_row(struct engine *e, struct event_spec *events, int nevents, const struct snippet_entry *se,
+static void measure_row(struct engine *eng, struct event_spec *events, int nevents, const struct snippet_entry *se,
                         struct code_row *r)
 {
     char *args[8];
@@ -79,8 +79,8 @@ static void measure_row(struct engine *e, struct event_spec *events, int nevents
                  se->line);
         return;
     }
-    e->arg = r;
-    int rc = engine_case(e, c, events, nevents);
+    eng->arg = r;
+    int rc = engine_case(eng, c, events, nevents);
     const char *fault = NULL;
     if (r->status == PENALTY_ERROR) {
         const char *why = snippet_last_problem();
@@ -94,10 +94,10 @@ static void measure_row(struct engine *e, struct event_spec *events, int nevents
     case_free(c);
 }
 
-int snippet_rows_measure(struct engine *e, struct event_spec *events, int nevents, const struct snippet_entry *ents,
+int snippet_rows_measure(struct engine *eng, struct event_spec *events, int nevents, const struct snippet_entry *ents,
                          int nent, const struct cpu_model *host, struct code_row **out)
 {
-    e->on_measurement = take;
+    eng->on_measurement = take;
     struct code_row *rows = xcalloc((size_t)nent * 2, sizeof(*rows));
     int nrows = 0;
     for (int i = 0; i < nent && !stop_requested(); i++)
@@ -108,7 +108,7 @@ int snippet_rows_measure(struct engine *e, struct event_spec *events, int nevent
             r->name = ents[i].name, r->text = ents[i].text, r->line = ents[i].line;
             r->mode = m ? "throughput" : "latency";
             r->cycles = r->lo = r->hi = r->copies = r->inst = NAN;
-            measure_row(e, events, nevents, &ents[i], r);
+            measure_row(eng, events, nevents, &ents[i], r);
             r->ref = host ? snippet_reference(host->name, r->name, r->mode) : NULL;
             r->deviation = r->ref && !isnan(r->cycles) ? reference_deviation(r->ref, r->cycles) : NAN;
         }

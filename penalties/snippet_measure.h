@@ -12,6 +12,6 @@
 /* Every entry of ents measured through e (its measurement hook and argument are set here) until a
  * stop is requested; host: whose references apply (NULL: none). The rows into *out (free it);
  * their number. */
-int snippet_rows_measure(struct engine *e, struct event_spec *events, int nevents, const struct snippet_entry *ents,
+int snippet_rows_measure(struct engine *eng, struct event_spec *events, int nevents, const struct snippet_entry *ents,
                          int nent, const struct cpu_model *host, struct code_row **out);
 #endif

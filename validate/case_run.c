@@ -36,7 +36,7 @@ static void progress(int i, int n, const char *label, double elapsed, int measur
 
 /* Every case measured (resuming: a kept case's records judged again instead), then the summary;
  * MEASURE_OK, MEASURE_FAILED or MEASURE_INTERRUPTED. */
-int case_run_measure(struct engine *e, struct case_run *v)
+int case_run_measure(struct engine *eng, struct case_run *v)
 {
     struct tap *tap = &v->s->tap;
     struct resume *rs = &v->s->rs;
@@ -68,39 +68,39 @@ int case_run_measure(struct engine *e, struct case_run *v)
     double wall0 = clock_now_seconds();
     if (!v->nevents)   /* nothing left to count: no case needs setting up */
         v->cases_done = n;
-    for (int i = 0; v->nevents && i < n && rc != MEASURE_INTERRUPTED && !stop_requested() && !e->write_failed; i++) {
+    for (int i = 0; v->nevents && i < n && rc != MEASURE_INTERRUPTED && !stop_requested() && !eng->write_failed; i++) {
         struct case_ *c = v->list->c[i];
         if (session_resuming(v->s) && rs->kept[i]) {
-            int replayed = resume_replay(rs, e, c->label);
+            int replayed = resume_replay(rs, eng, c->label);
             if (replayed < 0) {
                 rc = MEASURE_FAILED;
-                e->failures++;
+                eng->failures++;
                 break;
             }
-            e->measurements += replayed;
+            eng->measurements += replayed;
             v->cases_done++;
             continue;
         }
         progress(i, n, c->label, clock_now_seconds() - wall0, measured++);
         /* Each case gets its own copy: what failed to open in one case is tried again in the next. */
         struct event_spec *ev = engine_copy_events(v->events, v->nevents);
-        rc = engine_case(e, c, ev, v->nevents);
+        rc = engine_case(eng, c, ev, v->nevents);
         v->cases_done += rc != MEASURE_INTERRUPTED;
         /* Durable once all its records are: what --resume keeps. */
-        if (rc == MEASURE_OK && !e->write_failed && cases_done_append(path, i, c->label))
-            e->write_failed = true;
+        if (rc == MEASURE_OK && !eng->write_failed && cases_done_append(path, i, c->label))
+            eng->write_failed = true;
         engine_free_events(ev, v->nevents);
     }
     if (stop_requested())
         rc = MEASURE_INTERRUPTED;
-    engine_summary(e);
+    engine_summary(eng);
     /* Events with no rule (or an info rule) that counted something: let the classifier say what. */
     int unruled = 0;
-    for (int k = 0; k < e->nsum; k++)
-        unruled += e->sum[k].info > 0;
-    if (unruled && e->measurements) {
+    for (int k = 0; k < eng->nsum; k++)
+        unruled += eng->sum[k].info > 0;
+    if (unruled && eng->measurements) {
         fflush(v->s->dir.measurements);
-        struct classify_opts co = {.rules = &e->rules, .unruled_only = true, .floor = e->src->exact_floor};
+        struct classify_opts co = {.rules = &eng->rules, .unruled_only = true, .floor = eng->src->exact_floor};
         int sus = classify_run(path, &co);
         if (sus >= 0)
             tap_comment(tap, "classifier: %d events without a rule explained in %s/classify.txt (%d not clean)",
@@ -110,42 +110,42 @@ int case_run_measure(struct engine *e, struct case_run *v)
     tap_comment(tap, "time: %.3f s wall for the cases, %.3f s inside measured regions (%.1f%%)", wall, inside,
                 wall > 0 ? 100 * inside / wall : 0);
     if (v->sweep)
-        tap_comment(tap, "sweep: %d of %llu drawn cases refused by their kernel's setup (SKIP, its reason)", e->refused,
+        tap_comment(tap, "sweep: %d of %llu drawn cases refused by their kernel's setup (SKIP, its reason)", eng->refused,
                     (unsigned long long)v->sweep);
     tap_comment(tap, "summary: %d ok, %d not ok, %d skip, %d todo, %d info; %d measurements in %s; %.0f%% of the "
                 "cases' wall time inside measured regions", tap->ok, tap->not_ok, tap->skip, tap->todo, tap->info,
-                e->measurements, path, wall > 0 ? 100 * inside / wall : 0);
+                eng->measurements, path, wall > 0 ? 100 * inside / wall : 0);
     return rc;
 }
 
 /* How the run ended, into the TAP's last line and the manifest; the exit status. */
-int case_run_end(const struct engine *e, struct case_run *v, int rc)
+int case_run_end(const struct engine *eng, struct case_run *v, int rc)
 {
     struct tap *tap = &v->s->tap;
     int n = v->list->n;
     /* Counts of what finished let a reader judge a partial run. */
     json_int(&v->s->dir.manifest, "cases", n);
     json_int(&v->s->dir.manifest, "cases_done", v->cases_done);
-    json_int(&v->s->dir.manifest, "measurements", e->measurements);
-    json_int(&v->s->dir.manifest, "failures", e->failures);
+    json_int(&v->s->dir.manifest, "measurements", eng->measurements);
+    json_int(&v->s->dir.manifest, "failures", eng->failures);
     if (rc == MEASURE_INTERRUPTED) {
         char why[128];
         snprintf(why, sizeof(why), "stopped by %s after %d of %d cases", stop_signal_name(), v->cases_done, n);
-        tap_bail(tap, "%s; %d finished measurements are kept in %s", why, e->measurements, v->s->dir.path);
-        pm_note("interrupted: %d finished measurements are kept in %s", e->measurements, v->s->dir.path);
+        tap_bail(tap, "%s; %d finished measurements are kept in %s", why, eng->measurements, v->s->dir.path);
+        pm_note("interrupted: %d finished measurements are kept in %s", eng->measurements, v->s->dir.path);
         return session_stopped(v->s, why);
     }
     char why[160];
-    bool lost = e->write_failed || tap->write_failed;
+    bool lost = eng->write_failed || tap->write_failed;
     if (lost)
         snprintf(why, sizeof(why), "results could not be written (disk full?) after %d of %d cases", v->cases_done, n);
     else
-        snprintf(why, sizeof(why), "%d of %d cases could not be measured", e->failures, n);
+        snprintf(why, sizeof(why), "%d of %d cases could not be measured", eng->failures, n);
     /* A run cut short by a failed write must not end like a whole one: a harness reading the plan
      * would take the verdicts so far for all of them. */
     if (lost)
         tap_bail(tap, "%s; the records before it are kept in %s", why, v->s->dir.path);
     else
         tap_plan(tap);
-    return session_end(v->s, tap->not_ok || e->failures || lost ? 1 : 0, e->failures || lost ? why : NULL);
+    return session_end(v->s, tap->not_ok || eng->failures || lost ? 1 : 0, eng->failures || lost ? why : NULL);
 }

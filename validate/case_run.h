@@ -23,8 +23,8 @@ struct case_run {
 
 /* Every case measured through e (its folder and TAP set here), then the summary; MEASURE_OK,
  * MEASURE_FAILED or MEASURE_INTERRUPTED. */
-int case_run_measure(struct engine *e, struct case_run *r);
+int case_run_measure(struct engine *eng, struct case_run *r);
 /* How the run ended (rc from case_run_measure) into the TAP's last line (the plan, or a bail out
  * when stopped or a write failed) and the manifest's counts; the exit status (session_end). */
-int case_run_end(const struct engine *e, struct case_run *r, int rc);
+int case_run_end(const struct engine *eng, struct case_run *r, int rc);
 #endif

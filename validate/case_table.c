@@ -7,30 +7,30 @@
 #include <stdio.h>
 
 /* Events whose rule says 'not ok', added to the count at e->arg. */
-static void count_not_ok(struct engine *e, const struct measurement *m, const struct quantities *q)
+static void count_not_ok(struct engine *eng, const struct measurement *m, const struct quantities *q)
 {
-    int *not_ok = e->arg;
+    int *not_ok = eng->arg;
     for (int k = 0; k < m->nevents; k++) {
         const struct event_spec *ev = m->events[k];
-        const struct rule *r = ev->unsupported ? NULL : ruleset_find(&e->rules, ev);
-        if (r && check_event(r, ev, &m->stat[k], q, e->src->exact_floor, e->src->slack_per_loop / (double)m->iters)
+        const struct rule *r = ev->unsupported ? NULL : ruleset_find(&eng->rules, ev);
+        if (r && check_event(r, ev, &m->stat[k], q, eng->src->exact_floor, eng->src->slack_per_loop / (double)m->iters)
                          .kind == VERDICT_NOT_OK)
             (*not_ok)++;
     }
 }
 
-void case_print_table(struct engine *e, const struct case_ *c, const struct measurement *m,
+void case_print_table(struct engine *eng, const struct case_ *c, const struct measurement *m,
                         const struct quantities *q)
 {
-    count_not_ok(e, m, q);
+    count_not_ok(eng, m, q);
     const struct clock_info *ci = clock_get();
     printf("%s  [%s]\n", c->label, c->detail);
-    if (e->src->real_time)
+    if (eng->src->real_time)
         printf("  source %s, %d repetitions x %llu iterations, CPU %d, core clock %.3f GHz (TSC %.3f GHz x %.4f; "
-               "%.4f before, %.4f after)\n", e->src->name, m->reps, (unsigned long long)m->iters, topo_current_cpu(),
+               "%.4f before, %.4f after)\n", eng->src->name, m->reps, (unsigned long long)m->iters, topo_current_cpu(),
                ci->tsc_hz * m->core_per_tsc / 1e9, ci->tsc_hz / 1e9, m->core_per_tsc, m->ratio_before, m->ratio_after);
     else
-        printf("  source %s, %d repetitions x %llu iterations (simulated: no timing)\n", e->src->name, m->reps,
+        printf("  source %s, %d repetitions x %llu iterations (simulated: no timing)\n", eng->src->name, m->reps,
                (unsigned long long)m->iters);
     printf("  %-36s %14s %14s %10s %14s  %s\n", "event", "per iteration", "min", "MAD", "expected", "rule");
     for (int k = 0; k < m->nevents; k++) {
@@ -39,8 +39,8 @@ void case_print_table(struct engine *e, const struct case_ *c, const struct meas
             printf("  %-36s %14s  %s\n", ev->name, "-", ev->unsupported);
             continue;
         }
-        const struct rule *r = ruleset_find(&e->rules, ev);
-        struct event_verdict v = check_event(r, ev, &m->stat[k], q, e->src->exact_floor, e->src->slack_per_loop / (double)m->iters);
+        const struct rule *r = ruleset_find(&eng->rules, ev);
+        struct event_verdict v = check_event(r, ev, &m->stat[k], q, eng->src->exact_floor, eng->src->slack_per_loop / (double)m->iters);
         char expected[32] = "", rule[160] = "", tol[32];
         if (r && !isnan(v.expected))
             snprintf(expected, sizeof(expected), "%.4f", v.expected);
@@ -51,7 +51,7 @@ void case_print_table(struct engine *e, const struct case_ *c, const struct meas
                m->stat[k].mad, expected, rule);
     }
     const struct stats *cs = &m->cycle_stat;
-    if (!e->src->real_time) {
+    if (!eng->src->real_time) {
         fflush(stdout);
         return;
     }
@@ -88,12 +88,12 @@ void case_print_table(struct engine *e, const struct case_ *c, const struct meas
     }
 }
 
-void case_print_json(struct engine *e, const struct case_ *c, const struct measurement *m, const struct quantities *q)
+void case_print_json(struct engine *eng, const struct case_ *c, const struct measurement *m, const struct quantities *q)
 {
-    count_not_ok(e, m, q);
+    count_not_ok(eng, m, q);
     struct json j;
     json_init(&j);
-    measurement_json(&j, e, c, 0, m, q, NULL, NULL, NULL);
+    measurement_json(&j, eng, c, 0, m, q, NULL, NULL, NULL);
     json_write_line(&j, stdout);
     json_free(&j);
 }

@@ -6,16 +6,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-void group_lines_print(const struct event_spec *ev, int n, const struct engine *e, bool why, bool names)
+void group_lines_print(const struct event_spec *ev, int n, const struct engine *eng, bool why, bool names)
 {
     struct sched_info *info = xcalloc((size_t)(n ? n : 1), sizeof(*info));
     for (int k = 0; k < n; k++) {
-        schedule_info(&ev[k], e->pmu, e->vt, e->ncounters, &info[k]);
+        schedule_info(&ev[k], eng->pmu, eng->vt, eng->ncounters, &info[k]);
         if (why && info[k].why[0])
             printf("# %s: %s\n", ev[k].name, info[k].why);
     }
     struct schedule s;
-    schedule_build(ev, info, n, e->group_size, e->ncounters, NULL, &s);
+    schedule_build(ev, info, n, eng->group_size, eng->ncounters, NULL, &s);
     for (int g = 0; g < s.ngroups; g++) {
         if (why) {
             printf("# group %d:", g + 1);

@@ -64,12 +64,12 @@ static void stored_skip(struct tap *tap, const struct vcell *c)
 
 /* Record i judged again and reported; a changed verdict counted into *changed and noted. 0, or 2
  * after a message for a malformed record. */
-static int replay_one(struct engine *e, struct tap *tap, const struct runfile *run, int i, int *changed)
+static int replay_one(struct engine *eng, struct tap *tap, const struct runfile *run, int i, int *changed)
 {
     struct event_verdict vs[GROUP_MAX_EVENTS];
     const struct jvalue *rec = run->rec[i], *evs = jget(rec, "events");
     const char *label = jstr(jget(rec, "case"));
-    int n = replay_record(e, rec, label, vs);
+    int n = replay_record(eng, rec, label, vs);
     if (n < 0) {
         pm_error("%s/measurements.ndjson: record %d (%s) is malformed (iters, repetitions, per_iter)", run->path,
                  i + 1, label);
@@ -84,7 +84,7 @@ static int replay_one(struct engine *e, struct tap *tap, const struct runfile *r
     return 0;
 }
 
-int rejudge_run(struct engine *e, struct tap *tap, struct runfile *run, int *changed)
+int rejudge_run(struct engine *eng, struct tap *tap, struct runfile *run, int *changed)
 {
     /* The stored TAP gives the order: each record is judged where its first line was, and the
      * SKIP lines no record holds are printed again in their place. */
@@ -113,7 +113,7 @@ int rejudge_run(struct engine *e, struct tap *tap, struct runfile *run, int *cha
         for (int i = cell ? r : 0; i < (cell ? r + 1 : run->nrec) && !status; i++)
             if (!done[i]) {
                 done[i] = true;
-                status = replay_one(e, tap, run, i, changed);
+                status = replay_one(eng, tap, run, i, changed);
             }
     }
     free(done);

@@ -19,7 +19,7 @@ int resume_replay(struct resume *r, struct engine *eng, const char *label);
  * e, whose TAP is tap, in the order of the stored validate.tap (read here; damaged or absent: the
  * records' own order), the SKIP lines no record holds printed again in their place, each changed
  * verdict noted and counted into *changed. 0, or 2 after a message on a malformed record. */
-int rejudge_run(struct engine *e, struct tap *tap, struct runfile *run, int *changed);
+int rejudge_run(struct engine *eng, struct tap *tap, struct runfile *run, int *changed);
 /* The verdict lines judged again (again) against the stored ones (stored), in order: each that
  * differs in kind or text is noted as a TAP comment; how many differ. */
 int rejudge_verdicts_changed(struct tap *tap, const struct runfile *stored, const struct runfile *again);
