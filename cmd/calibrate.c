@@ -272,14 +272,11 @@ static int resume_check(void *args, const struct session *s)
                  "changes run to run)", s->rs.run, a->source);
         return 2;
     }
-    double cpu;
-    char err[256];
-    if (!jget_in(s->rs.manifest, "measure_cpu", 0, 1 << 20, true, -1, &cpu, err, sizeof(err))) {
-        pm_error("--resume %s: manifest.json: %s", s->rs.run, err);
+    int cpu;
+    if (session_resumed_cpu(s, &cpu))
         return 2;
-    }
     if (a->cpu_arg < 0 && cpu >= 0)
-        a->cpu_arg = (int)cpu;
+        a->cpu_arg = cpu;
     return 0;
 }
 
@@ -349,21 +346,6 @@ static int other_than_timing(const struct calibrate_args *a, struct session *s, 
     return -1;
 }
 
-/* The run's settings into the manifest as it starts. */
-static void begin_manifest(struct session *s, const struct cal *cal)
-{
-    struct json *j = &s->dir.manifest;
-    json_string(j, "source", cal->o.src->name);
-    json_int(j, "repetitions", cal->o.repetitions);
-    json_number(j, "target_seconds", cal->o.target_seconds);
-    json_int(j, "passes", cal->o.passes);
-    session_measure_cpu(s, cal->o.cpu, cal->cpu_asked, cal->cpu_busy);
-    session_start(s);
-}
-
-
-
-
 static int calibrate_main(int argc, char **argv)
 {
     struct calibrate_args a = CALIBRATE_DEFAULTS;
@@ -390,7 +372,9 @@ static int calibrate_main(int argc, char **argv)
     }
     cal.dir = &s.dir;
     cal.resume = session_resuming(&s) ? &s.rs : NULL;
-    begin_manifest(&s, &cal);
+    cal_manifest(&cal, &s.dir.manifest);
+    session_measure_cpu(&s, cal.o.cpu, cal.cpu_asked, cal.cpu_busy);
+    session_start(&s);
     int errors;
     status = calibration_run(&cal, &a.plan, &s.tap, t0, &errors);
     cal_free(&cal);
@@ -405,7 +389,7 @@ static int calibrate_main(int argc, char **argv)
     return status;
 }
 
-int calibrate_replay(const struct runfile *run, const struct jvalue *penalties, struct tap *tap)
+int calibrate_replay(const struct runfile *run)
 {
     /* The run's own options, read as calibrate reads them: what it measured and how it judged. */
     int argc;
@@ -422,7 +406,7 @@ int calibrate_replay(const struct runfile *run, const struct jvalue *penalties, 
     else if (a.list || a.resume || strcmp(a.source, "perf"))
         rc = -1;   /* no timed penalties in it (--source sim): its records are judged by validate's rules */
     else
-        rc = calibration_replay(run, penalties, &a.o, &a.plan, tap);
+        rc = calibration_rejudge(run, &a.o, &a.plan);
     free(argv);
     return rc;
 }

@@ -285,6 +285,23 @@ int measure_cli_drop_uncountable(const struct engine *eng, struct event_spec *ev
 #define RUN_EVENTS_COPY "events.list"
 #define RUN_EXPECT_COPY "expect.txt"
 
+void measure_cli_manifest(const struct measure_cli *o, const struct source *src, struct json *j)
+{
+    json_string(j, "source", o->source);
+    /* The source's slack as this build applied it, so a later compare or replay uses the same. */
+    json_number(j, "source_exact_floor", src->exact_floor);
+    json_number(j, "source_slack_per_loop", src->slack_per_loop);
+    json_int(j, "group_size", o->group_size);
+    json_int(j, "repetitions", o->m.repetitions);
+    json_string(j, "events", measure_cli_events(o, src));
+    json_string(j, "pmu_option", o->pmu);   /* --pmu; "pmu" is the host's PMU facts */
+    json_string(j, "expectations", o->auto_expect);
+    json_string(j, "expect", o->expect);
+    json_string(j, "vendor_json", o->vendor_json);
+    if (src->manifest)
+        src->manifest(j);
+}
+
 int measure_cli_keep_inputs(const struct measure_cli *o, const char *dir)
 {
     return (o->events && evlist_arg_is_file(o->events) &&

@@ -125,6 +125,9 @@ void measure_cli_tables_free(struct measure_cli *o);
 /* Source, rules and events from the options into an engine. -1 with a message. */
 int measure_cli_engine(struct measure_cli *o, struct engine *eng, struct event_spec **events, int *nevents);
 
+/* The options a run was measured with (the source and its slack, events, rules, group size,
+ * repetitions) into its manifest j, for resume, compare and replay to read back. */
+void measure_cli_manifest(const struct measure_cli *o, const struct source *src, struct json *j);
 /* The input files a resume needs again (the -e list file, --expect), copied into a new run's
  * folder dir as it starts (runs/resume.h's resume_keep_input). -1 after a message. */
 int measure_cli_keep_inputs(const struct measure_cli *o, const char *dir);

@@ -54,19 +54,13 @@ const struct command replay_command = {
                 "  for r in results/*; do pmucal replay \"$r\" --expect new-rules.txt > /dev/null || echo \"$r\"; done\n",
 };
 
-/* Does record rec hold a verdict for (case, event)? */
-
-
-
 struct replay_args {
     const char *expect, *vendor, *pmu;
     bool no_auto, allow_incomplete;
 };
 
-
-/* A calibrate run: its penalties fitted again from its records and checked as calibrate checks
- * them (penalties/calibration.c), their verdicts set against validate.tap's. The exit status, or -1 for a
- * run without timed penalties (its records are judged by the rules, as validate's are). */
+/* A calibrate run is judged by its penalty checks and references (penalties/calibration.h): the
+ * exit status, or -1 for a run without timed penalties (judged by the rules, as validate's are). */
 static int replay_calibration(const struct runfile *run, const struct replay_args *a)
 {
     if (a->expect || a->vendor || a->pmu || a->no_auto) {
@@ -75,39 +69,7 @@ static int replay_calibration(const struct runfile *run, const struct replay_arg
                  run->path);
         return 2;
     }
-    struct runfile all;
-    if (runfile_load_all(&all, run->path)) {
-        runfile_free(&all);   /* what it read before the file it refused */
-        return 2;
-    }
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    struct tap tap = {.out = stdout, .copy = mem};
-    tap_comment(&tap, "pmucal replay %s: %d measurements (source perf, %s), the penalties fitted again from them "
-                "and checked with today's checks and references", run->path, run->nrec, run->status);
-    int status = mem ? calibrate_replay(run, all.penalties, &tap) : 2;
-    if (!mem)
-        pm_error("%s: no memory to hold the replayed TAP", run->path);
-    else
-        fclose(mem);
-    tap.copy = NULL;
-    if (status == 0 || status == 1) {
-        struct runfile again = {0};
-        if (tap_parse(&again, text, "the replayed TAP")) {
-            status = 2;
-        } else {
-            int changed = rejudge_verdicts_changed(&tap, &all, &again);
-            tap_comment(&tap, "summary: %d ok, %d not ok, %d skip, %d todo; %d verdicts differ from the stored ones",
-                        tap.ok, tap.not_ok, tap.skip, tap.todo, changed);
-        }
-        runfile_cells_free(&again);
-    }
-    if (tap.write_failed && status != 2)
-        status = 1;
-    free(text);
-    runfile_free(&all);
-    return status;
+    return calibrate_replay(run);
 }
 
 static int replay_option(void *ctx, int key, const char *v)

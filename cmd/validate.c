@@ -64,37 +64,6 @@ const struct command validate_command = {
                 "  pmucal validate --resume results/2026-11-23-vm-validate\n",
 };
 
-/* The run's settings into the manifest as the run starts ("running"); the end rewrites it with
- * the status. */
-static int begin_manifest(struct session *s, const struct measure_cli *o, const struct source *src, int cpu)
-{
-    if (!session_resuming(s) && measure_cli_keep_inputs(o, s->dir.path))
-        return -1;
-    struct json *j = &s->dir.manifest;
-    json_string(j, "source", o->source);
-    /* The source's slack as this build applied it, so a later compare or replay uses the same. */
-    json_number(j, "source_exact_floor", src->exact_floor);
-    json_number(j, "source_slack_per_loop", src->slack_per_loop);
-    json_int(j, "group_size", o->group_size);
-    json_int(j, "repetitions", o->m.repetitions);
-    json_string(j, "events", measure_cli_events(o, src));
-    json_string(j, "pmu_option", o->pmu);   /* --pmu; "pmu" is the host's PMU facts */
-    json_string(j, "expectations", o->auto_expect);
-    json_string(j, "expect", o->expect);
-    json_string(j, "vendor_json", o->vendor_json);
-    if (src->manifest)
-        src->manifest(j);
-    if (src->real_time)
-        session_measure_cpu(s, cpu, o->cpu >= 0, o->cpu_busy);
-    session_start(s);
-    return 0;
-}
-
-
-
-
-
-
 struct validate_args {
     struct measure_cli o;
     char *kernels[64], *cases[256];
@@ -179,10 +148,14 @@ static int open_run(struct validate_run *v)
         return 2;
     if (src->real_time)   /* chosen now, so the manifest says which and how loaded it was */
         v->eng.cpu = cpuload_choose(v->a.o.cpu, &v->a.o.cpu_busy);
-    return begin_manifest(&v->s, &v->a.o, src, v->eng.cpu) ? 2 : 0;
+    if (!session_resuming(&v->s) && measure_cli_keep_inputs(&v->a.o, v->s.dir.path))
+        return 2;
+    measure_cli_manifest(&v->a.o, src, &v->s.dir.manifest);
+    if (src->real_time)
+        session_measure_cpu(&v->s, v->eng.cpu, v->a.o.cpu >= 0, v->a.o.cpu_busy);
+    session_start(&v->s);   /* the manifest says "running"; the end rewrites it with the status */
+    return 0;
 }
-
-
 
 /* Every case measured into the open folder, then how the run ended; the exit status. */
 static int measure_cases(struct validate_run *v)

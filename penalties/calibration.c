@@ -14,6 +14,7 @@
 #include "runs/hostfacts.h"
 #include "runs/resume.h"
 #include "runs/rundir.h"
+#include "validate/rejudge.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -216,6 +217,14 @@ int calibration_run(struct cal *cal, const struct calibration_plan *plan, struct
     return status;
 }
 
+void cal_manifest(const struct cal *cal, struct json *j)
+{
+    json_string(j, "source", cal->o.src->name);
+    json_int(j, "repetitions", cal->o.repetitions);
+    json_number(j, "target_seconds", cal->o.target_seconds);
+    json_int(j, "passes", cal->o.passes);
+}
+
 int cal_from_run(struct cal *cal, const struct runfile *run, const struct jvalue *pen, struct topo *levels)
 {
     const struct jvalue *pmu = jget(run->manifest, "pmu");
@@ -285,3 +294,41 @@ int calibration_replay(const struct runfile *run, const struct jvalue *pen, cons
     return rc;
 }
 
+
+int calibration_rejudge(const struct runfile *run, const struct cal_opts *o, struct calibration_plan *plan)
+{
+    struct runfile all;
+    if (runfile_load_all(&all, run->path)) {
+        runfile_free(&all);   /* what it read before the file it refused */
+        return 2;
+    }
+    /* The replayed TAP is kept as printed, to be read back and set against the stored one. */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    struct tap tap = {.out = stdout, .copy = mem};
+    tap_comment(&tap, "pmucal replay %s: %d measurements (source perf, %s), the penalties fitted again from them "
+                "and checked with today's checks and references", run->path, run->nrec, run->status);
+    int status = mem ? calibration_replay(run, all.penalties, o, plan, &tap) : 2;
+    if (!mem)
+        pm_error("%s: no memory to hold the replayed TAP", run->path);
+    else
+        fclose(mem);
+    tap.copy = NULL;
+    if (status == 0 || status == 1) {
+        struct runfile again = {0};
+        if (tap_parse(&again, text, "the replayed TAP")) {
+            status = 2;
+        } else {
+            int changed = rejudge_verdicts_changed(&tap, &all, &again);
+            tap_comment(&tap, "summary: %d ok, %d not ok, %d skip, %d todo; %d verdicts differ from the stored ones",
+                        tap.ok, tap.not_ok, tap.skip, tap.todo, changed);
+        }
+        runfile_cells_free(&again);
+    }
+    if (tap.write_failed && status != 2)
+        status = 1;
+    free(text);
+    runfile_free(&all);
+    return status;
+}

@@ -27,6 +27,10 @@ struct calibration_plan {
  * recipes that could not be measured into *errors. */
 int calibration_run(struct cal *cal, const struct calibration_plan *plan, struct tap *tap, double t0, int *errors);
 
+/* The run's settings (source, repetitions, target_seconds, passes) into its manifest j, as it
+ * starts; cal_from_run and calibrate --resume read them back. */
+void cal_manifest(const struct cal *cal, struct json *j);
+
 /* A stored calibrate run's own facts into cal, for replaying it: its CPU (manifest.json, else
  * penalties.json pen), PMU, hardware, model and clock verdict, pen as cal->stored, the curve's last
  * size from its records' keys (0: the run has no curve) and the cache levels its cases were sized
@@ -40,5 +44,10 @@ int cal_from_run(struct cal *cal, const struct runfile *run, const struct jvalue
  * when something is not ok), or 2 after a message on a damaged run. */
 int calibration_replay(const struct runfile *run, const struct jvalue *pen, const struct cal_opts *o,
                        struct calibration_plan *plan, struct tap *tap);
+/* pmucal replay RUN of a calibrate run (loaded with runfile_load; o and plan from its own command
+ * line): calibration_replay printed as TAP on stdout, then each verdict line that differs from the
+ * run's validate.tap, and how many. The exit status (0, 1 when something is not ok or the TAP
+ * could not be written), or 2 after a message on a damaged run. */
+int calibration_rejudge(const struct runfile *run, const struct cal_opts *o, struct calibration_plan *plan);
 
 #endif
