@@ -57,7 +57,6 @@ struct classify_args {
 static int classify_option(void *ctx, int key, const char *v)
 {
     struct classify_args *a = ctx;
-    char *end;
     switch (key) {
     case K_EXPECT:
         a->expect = v;
@@ -72,10 +71,7 @@ static int classify_option(void *ctx, int key, const char *v)
         a->allow_incomplete = true;
         break;
     case K_FLOOR:
-        a->floor_ = strtod(v, &end);
-        if (*end || end == v || !(a->floor_ >= 0) || a->floor_ > 1e300)
-            return cli_usage_error(&classify_command, "--floor %s: give a number >= 0, e.g. 0.01", v);
-        break;
+        return cli_real(&classify_command, "--floor", v, 0, 1e300, &a->floor_);
     }
     return 0;
 }

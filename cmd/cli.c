@@ -162,6 +162,16 @@ int cli_number(const struct command *c, const char *opt, const char *v, unsigned
     return 0;
 }
 
+int cli_real(const struct command *c, const char *opt, const char *v, double lo, double hi, double *out)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || *end || !(x >= lo && x <= hi))
+        return cli_usage_error(c, "%s %s: give a number from %g to %g", opt, v, lo, hi);
+    *out = x;
+    return 0;
+}
+
 /* getopt_long's tables for a command: "-:" + short letters (return operands in order, report a
  * missing value as ':'), and the long options with -h/--help appended. */
 struct getopt_tables {

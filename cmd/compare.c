@@ -76,15 +76,6 @@ struct compare_args {
     struct cmp_opts o;
 };
 
-static int number_option(const char *opt, const char *v, double lo, double hi, double *out)
-{
-    char *end;
-    *out = strtod(v, &end);
-    if (*end || end == v || !(*out >= lo && *out <= hi))
-        return cli_usage_error(&compare_command, "%s %s: give a number from %g to %g", opt, v, lo, hi);
-    return 0;
-}
-
 static int compare_option(void *ctx, int key, const char *v)
 {
     struct compare_args *a = ctx;
@@ -94,12 +85,12 @@ static int compare_option(void *ctx, int key, const char *v)
     case K_INCOMPLETE: a->allow_incomplete = true; break;
     case K_HTML: a->html = v; break;
     case K_THRESHOLD:
-        if (number_option("--threshold", v, 0, 1000, &x))
+        if (cli_real(&compare_command, "--threshold", v, 0, 1000, &x))
             return 2;
         a->o.threshold = x / 100;
         break;
     case K_ALPHA:
-        if (number_option("--alpha", v, 1e-9, 1, &a->o.alpha))
+        if (cli_real(&compare_command, "--alpha", v, 1e-9, 1, &a->o.alpha))
             return 2;
         break;
     }

@@ -69,16 +69,6 @@ struct cpi_args {
     bool json, allow_incomplete;
 };
 
-static int number(const char *opt, const char *v, double lo, double hi, double *out)
-{
-    char *end;
-    double x = strtod(v, &end);
-    if (end == v || *end || !(x >= lo && x <= hi))
-        return cli_usage_error(&cpi_command, "%s %s: give a number from %g to %g", opt, v, lo, hi);
-    *out = x;
-    return 0;
-}
-
 static int cpi_option(void *ctx, int key, const char *v)
 {
     struct cpi_args *a = ctx;
@@ -91,10 +81,10 @@ static int cpi_option(void *ctx, int key, const char *v)
             return cli_usage_error(&cpi_command, "--model %s: give one of %s", v, cpu_model_names());
         a->model = v;
         break;
-    case K_BASE_CPI: return number("--base-cpi", v, 0, 100, &a->base_cpi);
-    case K_CORE_GHZ: return number("--core-ghz", v, 0.05, 20, &a->core_ghz);
+    case K_BASE_CPI: return cli_real(&cpi_command, "--base-cpi", v, 0, 100, &a->base_cpi);
+    case K_CORE_GHZ: return cli_real(&cpi_command, "--core-ghz", v, 0.05, 20, &a->core_ghz);
     case K_TOLERANCE:
-        if (number("--tolerance", v, 0, 100, &a->tolerance))
+        if (cli_real(&cpi_command, "--tolerance", v, 0, 100, &a->tolerance))
             return 2;
         a->tolerance /= 100;
         break;

@@ -83,17 +83,13 @@ struct emit_args {
 static int emit_option(void *ctx, int key, const char *v)
 {
     struct emit_args *a = ctx;
-    char *end;
     switch (key) {
     case 'f':
         if ((a->format = table_format_parse(v)) < 0)
             return cli_usage_error(&emit_command, "--format %s: give json, c, perf-metrics or csv", v);
         break;
     case K_CORE_GHZ:
-        a->o.core_ghz = strtod(v, &end);
-        if (*end || end == v || !(a->o.core_ghz > 0.05 && a->o.core_ghz < 20))
-            return cli_usage_error(&emit_command, "--core-ghz %s: give a clock in GHz, e.g. 2.4", v);
-        break;
+        return cli_real(&emit_command, "--core-ghz", v, 0.05, 20, &a->o.core_ghz);
     case K_PREFIX:
         if (table_prefix_problem(v))
             return cli_usage_error(&emit_command, "--prefix '%s': %s, e.g. PMUCAL", v, table_prefix_problem(v));

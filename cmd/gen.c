@@ -3,6 +3,7 @@
 #include "base/util.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "host/clock.h"
 #include "core/measure.h"
 #include "generators/codegen.h"
 #include "runs/rundir.h"
@@ -51,13 +52,6 @@ __attribute__((noinline)) void gen_measured_region(struct case_ *c, uint64_t ite
     __asm__ __volatile__("" ::: "memory");
 }
 
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 struct gen_args {
     const char *asm_path, *bin_path, *repeat_text;
@@ -108,9 +102,9 @@ static int gen_main(int argc, char **argv)
     if (!c)
         return 2;
     gen_listing = asm_path != NULL;
-    double t0 = now();
+    double t0 = clock_now_seconds();
     int rc = case_setup(c);
-    double secs = now() - t0;
+    double secs = clock_now_seconds() - t0;
     if (rc == KERNEL_SKIP) {
         pm_error("gen: %s: %s", c->label, c->skip);
         k->teardown(c);

@@ -88,7 +88,7 @@ static int roofline_option(void *ctx, int key, const char *v)
 
 /* Each word of a comma list must be one of the choices: which were named, as flags. -1 after a
  * message naming the word and the choices. */
-static int pick(const char *opt, const char *list, const char *const *choices, int n, bool *on)
+static int parse_choices(const char *opt, const char *list, const char *const *choices, int n, bool *on)
 {
     for (int i = 0; i < n; i++)
         on[i] = !list;
@@ -126,7 +126,7 @@ static int roofline_main(int argc, char **argv)
     if (!a.reps)
         a.reps = 5;
     bool width_on[4], level_on[4];
-    if (pick("--widths", a.widths, roofline_widths, 4, width_on) || pick("--levels", a.levels, roofline_levels, 4, level_on))
+    if (parse_choices("--widths", a.widths, roofline_widths, 4, width_on) || parse_choices("--levels", a.levels, roofline_levels, 4, level_on))
         return 2;
     int cpus[1024], ncpu = topo_cpus(cpus, 1024);
     if (a.threads && a.threads > (unsigned long long)ncpu) {

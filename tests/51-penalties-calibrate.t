@@ -230,7 +230,7 @@ $PMUCAL emit -f csv "$TMP/bad.json" > /dev/null 2> "$TMP/e2"; rc=$?
 $PMUCAL calibrate --recipe nope > /dev/null 2> "$TMP/e3"; rc=$?
 [ $rc -eq 2 ] && grep -q "recipe nope: no such recipe" "$TMP/e3"; ok $? "calibrate --recipe nope exits 2: $(cat "$TMP/e3")"
 $PMUCAL emit -f c --core-ghz fast "$dir" > /dev/null 2> "$TMP/e4"; rc=$?
-[ $rc -eq 2 ] && grep -q "core-ghz fast: give a clock in GHz" "$TMP/e4"; ok $? "emit --core-ghz fast exits 2: $(cat "$TMP/e4")"
+[ $rc -eq 2 ] && grep -q "core-ghz fast: give a number from 0.05 to 20" "$TMP/e4"; ok $? "emit --core-ghz fast exits 2: $(cat "$TMP/e4")"
 
 # store_forward means what its reference means (a forwarding latency, whole): its case has no
 # control and its load is forwarded, not renamed: narrower than the store (a same-size pair at the
