@@ -9,7 +9,7 @@
 #include "penalties/snippet_tables.h"
 #include "validate/engine.h"
 
-/* Every entry of ents measured through e (its measurement hook and argument are set here) until a
+/* Every entry of ents measured through eng (its measurement hook and argument are set here) until a
  * stop is requested; host: whose references apply (NULL: none). The rows into *out (free it);
  * their number. */
 int snippet_rows_measure(struct engine *eng, struct event_spec *events, int nevents, const struct snippet_entry *ents,

@@ -21,7 +21,7 @@ struct case_run {
     int cases_done;                /* out: cases finished (measured or kept) */
 };
 
-/* Every case measured through e (its folder and TAP set here), then the summary; MEASURE_OK,
+/* Every case measured through eng (its folder and TAP set here), then the summary; MEASURE_OK,
  * MEASURE_FAILED or MEASURE_INTERRUPTED. */
 int case_run_measure(struct engine *eng, struct case_run *r);
 /* How the run ended (rc from case_run_measure) into the TAP's last line (the plan, or a bail out

@@ -16,7 +16,7 @@ int replay_record(struct engine *eng, const struct jvalue *rec, const char *labe
 int resume_replay(struct resume *r, struct engine *eng, const char *label);
 
 /* pmucal replay of a validate run (loaded with runfile_load): every record judged again through
- * e, whose TAP is tap, in the order of the stored validate.tap (read here; damaged or absent: the
+ * eng, whose TAP is tap, in the order of the stored validate.tap (read here; damaged or absent: the
  * records' own order), the SKIP lines no record holds printed again in their place, each changed
  * verdict noted and counted into *changed. 0, or 2 after a message on a malformed record. */
 int rejudge_run(struct engine *eng, struct tap *tap, struct runfile *run, int *changed);
