@@ -3,7 +3,7 @@
  * advertises it, else adds and multiplies in turn) at every width and precision the CPU runs;
  * bandwidth ceilings are triad at each level's size, counting the bytes its instructions load and
  * store (STREAM's accounting). Everything is timed by the measurement core (TSC x measured clock
- * ratio), no counters needed. The model is penalties/roofline.h's; this is its options and exit
+ * ratio), no counters needed. The model is penalties/roofline_model.h's; this is its options and exit
  * status. */
 #include "base/jread.h"
 #include "base/json.h"
@@ -15,7 +15,7 @@
 #include "core/measure.h"
 #include "host/topo.h"
 #include "penalties/ceilings.h"
-#include "penalties/roofline.h"
+#include "penalties/roofline_model.h"
 #include "report/report.h"
 #include "runs/rundir.h"
 #include "runs/runfile.h"

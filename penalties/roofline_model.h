@@ -2,8 +2,8 @@
  * and precision; bandwidth: triad at each level's size), or read back from an earlier
  * roofline.json, and a run's cases placed under them. 'pmucal roofline' is its command;
  * penalties/ceilings.h turns its roofline.json into tables, report/ draws it. */
-#ifndef PMUCAL_ROOFLINE_H
-#define PMUCAL_ROOFLINE_H
+#ifndef PMUCAL_ROOFLINE_MODEL_H
+#define PMUCAL_ROOFLINE_MODEL_H
 #include "base/jread.h"
 #include "base/json.h"
 #include <stdbool.h>

@@ -1,6 +1,6 @@
-/* The roofline model (penalties/roofline.h): the ceilings timed by the measurement core (TSC x
+/* The roofline model (penalties/roofline_model.h): the ceilings timed by the measurement core (TSC x
  * measured clock ratio, no counters), read back, and a run's cases placed under them. */
-#include "penalties/roofline.h"
+#include "penalties/roofline_model.h"
 #include "arch/isa.h"
 #include "base/stop.h"
 #include "base/util.h"
