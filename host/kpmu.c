@@ -117,7 +117,7 @@ void kernel_facts_json(struct json *j, const char *pmu_sysfs)
     uname(&u);
     char flavour[64], cmdline[1024] = "";
     kernel_flavour(u.release, flavour, sizeof(flavour));
-    json_object_begin(j, "kernel");
+    json_object_begin(j, "linux_kernel");
     json_string(j, "release", u.release);
     json_string(j, "version", u.version);
     json_string(j, "machine", u.machine);

@@ -372,7 +372,7 @@ void host_facts_json(struct json *j)
     json_object_end(j);
 
     json_object_begin(j, "software");
-    json_string(j, "kernel", h.uts.release);
+    json_string(j, "linux_kernel", h.uts.release);
     json_string(j, "perf", h.perf);
     json_string(j, "libpfm4", h.libpfm);
     json_string(j, "libpfm4_api", h.libpfm_api);

@@ -29,14 +29,14 @@ static void environment(struct json *j, const struct jvalue *m)
     for (size_t n = strlen(brand); n && brand[n - 1] == ' '; n--)
         brand[n - 1] = '\0';
     char *comment = xasprintf("%s (%s), Linux %s, %s, libpfm4 %s", brand, jget_str(cpu, "id", "?"),
-                              jget_str(sw, "kernel", "?"), jget_str(sw, "perf", "perf ?"), jget_str(sw, "libpfm4", "?"));
+                              jget_str(sw, "linux_kernel", "?"), jget_str(sw, "perf", "perf ?"), jget_str(sw, "libpfm4", "?"));
     json_object_begin(j, "environment");
     json_string(j, "comment", comment);
     json_object_begin(j, "misc");
     json_string(j, "cpu_model", brand);
     json_string(j, "cpu_id", jget_str(cpu, "id", NULL));
     json_string(j, "hostname", jget_str(m, "hostname", NULL));
-    json_string(j, "kernel", jget_str(sw, "kernel", NULL));
+    json_string(j, "linux_kernel", jget_str(sw, "linux_kernel", NULL));
     json_string(j, "perf", jget_str(sw, "perf", NULL));
     json_string(j, "libpfm4", jget_str(sw, "libpfm4", NULL));
     json_string(j, "source", jget_str(m, "source", NULL));
@@ -65,7 +65,7 @@ static char *path_of(const char *top, const struct vcell *c)
     return p;
 }
 
-/* The kernel the run measured (the manifest's "kernel" object, host/kpmu.h), as the checkout's
+/* The kernel the run measured (the manifest's "linux_kernel" object, host/kpmu.h), as the checkout's
  * and build's misc: a kernel regression check's report is about that kernel. */
 static void kernel_misc(struct json *j, const struct jvalue *k)
 {
@@ -107,7 +107,7 @@ int kcidb_write(FILE *out, const struct runfile *r)
     json_string(&j, "start_time", started);
     /* A run whose manifest describes its kernel (kernel-check) reports on that kernel: the
      * checkout and build are the kernel's; an older run's are the host pmucal measured. */
-    const struct jvalue *k = jget(m, "kernel");
+    const struct jvalue *k = jget(m, "linux_kernel");
     const char *release = jget_str(k, "release", NULL), *pkg = jget_str(k, "package", NULL);
     char *kernel_comment = !release ? NULL : pkg ? xasprintf("Linux %s (%s), Debian package %s", release,
                                                              jget_str(k, "version", "?"), pkg)

@@ -175,6 +175,31 @@ static char *member_text(const struct runfile *r, const char *name, size_t max, 
     return text;
 }
 
+/* An older pmucal's key in object o, renamed to today's (old's value kept) when o has no member of
+ * that name and the old one is of type t: readers then ask for today's name alone. */
+static void rename_old_key(struct jvalue *o, const char *old, const char *today, enum jtype t)
+{
+    if (!o || o->type != J_OBJECT || jget(o, today))
+        return;
+    for (int i = 0; i < o->n; i++)
+        if (!strcmp(o->keys[i], old) && o->items[i].type == t) {
+            free(o->keys[i]);
+            o->keys[i] = xstrdup(today);
+            return;
+        }
+}
+
+/* A manifest read as today's: "kernel" and "software.kernel" were the Linux kernel's before they
+ * were named "linux_kernel" (a record's "kernel" is the measured kernel). */
+static struct jvalue *manifest_as_today(struct jvalue *m)
+{
+    if (m && m->type == J_OBJECT) {
+        rename_old_key(m, "kernel", "linux_kernel", J_OBJECT);
+        rename_old_key((struct jvalue *)jget(m, "software"), "kernel", "linux_kernel", J_STRING);
+    }
+    return m;
+}
+
 /* A JSON file of the run: NULL and *bad false when absent; NULL and *bad true when corrupt. */
 static struct jvalue *json_member(const struct runfile *r, const char *name, bool *bad)
 {
@@ -224,7 +249,7 @@ static int load_all(struct runfile *r, const char *path)
         return -1;
     }
     bool bad;
-    r->manifest = json_member(r, "manifest.json", &bad);
+    r->manifest = manifest_as_today(json_member(r, "manifest.json", &bad));
     if (bad)
         return -1;
     if (!r->manifest) {
@@ -327,7 +352,7 @@ struct jvalue *manifest_read(const char *run, char *err, size_t n)
     size_t len;
     char reason[512], why[256];
     char *text = run_file_read_max(run, "manifest.json", RUN_JSON_MAX, &len, reason, sizeof(reason));
-    struct jvalue *m = text ? jread_parse(text, len, why, sizeof(why)) : NULL;
+    struct jvalue *m = text ? manifest_as_today(jread_parse(text, len, why, sizeof(why))) : NULL;
     if (!text)
         snprintf(err, n, "cannot read %s", reason);
     else if (!m)

@@ -9,7 +9,7 @@ rc=$?
 dir=$(ls -d "$PMUCAL_RESULTS"/*-t1 | head -n 1)
 [ -n "$dir" ] && [ -f "$dir/manifest.json" ] && [ -f "$dir/measurements.ndjson" ] && [ -f "$dir/validate.tap" ]
 ok $? "results folder $dir has manifest.json, measurements.ndjson, validate.tap"
-jq -e '.cpu.vendor and .pmu and .topology.caches and .clocks.core_cycles_per_tsc > 0 and .software.kernel and (.command | length > 1)' "$dir/manifest.json" > /dev/null
+jq -e '.cpu.vendor and .pmu and .topology.caches and .clocks.core_cycles_per_tsc > 0 and .software.linux_kernel and (.command | length > 1)' "$dir/manifest.json" > /dev/null
 ok $? "manifest.json parses and records cpu, pmu, topology, clocks, versions, command"
 # jq keeps the last of two equal keys, so count them in the text: compare and replay read "pmu" as
 # the host's PMU facts, and a second "pmu" (the --pmu option) hid them.

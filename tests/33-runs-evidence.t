@@ -12,7 +12,7 @@ dir=$(ls -d "$PMUCAL_RESULTS"/*-m | head -n 1)
 [ $rc -eq 0 ] && [ -f "$dir/manifest.json" ]
 ok $? "validate writes a run folder (exit $rc$([ $rc = 0 ] || printf '; %s' "$(grep -v '^ok' "$TMP/m.tap" | head -n 3 | tr '\n' ' ') $(tail -n 3 "$TMP/m.err" | tr '\n' ' ')"))"
 jq -e '.status == "complete" and (.hostname | length > 0) and (.cpu.id | test("-[0-9]+-[0-9A-F]+-[0-9]+$"))
-    and (.cpu.microcode | length > 0) and (.software | .kernel and .perf and .libpfm4 and .libpfm4_api and .hwloc
+    and (.cpu.microcode | length > 0) and (.software | .linux_kernel and .perf and .libpfm4 and .libpfm4_api and .hwloc
     and .pmucal and .pmucal_commit) and .pmucal_commit == .software.pmucal_commit and .started and .ended
     and .cases == 2 and .cases_done == 2 and .measurements == 2 and (.command | index("validate") == 1)' \
     "$dir/manifest.json" > /dev/null

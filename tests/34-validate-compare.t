@@ -82,13 +82,32 @@ is "$(jq -r '[.points[] | select(.regression) | "\(.event):\(.flags | join(","))
     "cpu-migrations:support minor-faults:encoding" "encoding and support changes are flagged (exit $rc)"
 
 # Host facts and versions in the header.
-jq '.software.kernel = "9.9.9-test" | .software.libpfm4 = "4.99.0"' "$A/manifest.json" > "$C/manifest.json"
+jq '.software.linux_kernel = "9.9.9-test" | .software.libpfm4 = "4.99.0"' "$A/manifest.json" > "$C/manifest.json"
 cp "$A/measurements.ndjson" "$C/"
 $PMUCAL compare "$A" "$C" > "$TMP/facts.tap"
 rc=$?
-[ $rc -eq 0 ] && grep -q "^# changed: software.kernel: .* -> 9.9.9-test" "$TMP/facts.tap" &&
+[ $rc -eq 0 ] && grep -q "^# changed: software.linux_kernel: .* -> 9.9.9-test" "$TMP/facts.tap" &&
     grep -q "^# changed: software.libpfm4: .* -> 4.99.0" "$TMP/facts.tap"
 ok $? "changed versions are in the header, not regressions by themselves (exit $rc)"
+# An older pmucal named the Linux kernel's release software.kernel: read as today's key, the same
+# release is no change, and another one is said under today's name.
+old="$TMP/old-kernel-key" && mkdir -p "$old" && cp "$A/measurements.ndjson" "$old/"
+jq '.software.kernel = .software.linux_kernel | del(.software.linux_kernel)' "$A/manifest.json" > "$old/manifest.json"
+$PMUCAL compare "$old" "$A" > "$TMP/oldkey.tap"
+rc=$?
+$PMUCAL compare "$old" "$C" > "$TMP/oldkey2.tap"
+[ $rc -eq 0 ] && jq -e '.software.kernel and (.software.linux_kernel | not)' "$old/manifest.json" > /dev/null &&
+    ! grep -q 'software\.' "$TMP/oldkey.tap" && grep -q "^# changed: software.linux_kernel: .* -> 9.9.9-test" "$TMP/oldkey2.tap"
+ok $? "an older run's software.kernel is read as software.linux_kernel (exit $rc): $(grep -m1 'software' "$TMP/oldkey2.tap")"
+# ... and its "kernel" object (kernel-check's description of the Linux kernel's PMU) as linux_kernel.
+pmu='{"pmu": {"name": "armv8_pmuv3_0", "counters": 7}}'
+jq --argjson k "$pmu" '.kernel = $k | del(.linux_kernel)' "$A/manifest.json" > "$old/manifest.json"
+new="$TMP/new-kernel-key" && mkdir -p "$new" && cp "$A/measurements.ndjson" "$new/"
+jq --argjson k "$pmu" '.linux_kernel = ($k | .pmu.counters = 6)' "$A/manifest.json" > "$new/manifest.json"
+$PMUCAL compare "$old" "$new" > "$TMP/oldkobj.tap"
+rc=$?
+[ $rc -eq 1 ] && grep -q '^not ok [0-9]* - kernel PMU :: counters counters changed: 7 -> 6' "$TMP/oldkobj.tap"
+ok $? "an older run's kernel object is read as linux_kernel: fewer counters is a regression (exit $rc): $(grep -m1 'kernel PMU' "$TMP/oldkobj.tap")"
 
 # Incomplete runs: refused, or compared with --allow-incomplete and marked.
 jq '.status = "interrupted" | .status_reason = "stopped by SIGTERM after 1 of 2 cases"' "$A/manifest.json" > "$C/manifest.json"

@@ -25,7 +25,7 @@ for run in zen5-vm-validate-perf zen5-vm-validate-sim zen5-vm-calibrate; do
         all(.checkouts[], .builds[], .tests[]; .origin == "pmucal" and (.id | startswith("pmucal:"))) and
         all(.tests[]; (.path | test("^pmucal\\.[a-z]+(\\.[A-Za-z0-9_-]+)+$")) and
             (.status | IN("PASS", "FAIL", "SKIP", "ERROR", "DONE")) and .build_id == $b and
-            (.environment.misc | .cpu_id and .kernel and .libpfm4 and .perf)) and
+            (.environment.misc | .cpu_id and .linux_kernel and .libpfm4 and .perf)) and
         ([.tests[].id] | unique | length) == $n' --arg b "$(jq -r '.builds[0].id' "$TMP/$run.json" 2> /dev/null)" \
         "$TMP/$run.json" > /dev/null
     ok $? "$run: export --kcidb (exit $rc): one checkout and build, a test per verdict and info line ($verdicts), ids 'pmucal:...', paths and statuses as KCIDB takes them $(head -c 200 "$TMP/err")"

@@ -68,11 +68,11 @@ m=$(ls -d "$out"/results/*-matrix 2> /dev/null | head -n 1)
     [ -s "$(ls -d "$out"/results/*-sample | head -n 1)/measurements.ndjson" ] && ! grep -q '^### emu: ' "$m/validate.tap"
 ok $? "the whole run folders came back through the virtio disk, not the console: $(ls "$out/results" | tr '\n' ' ')"
 release=$(sed 's/^linux-image-//' build/emu/kernel-package 2> /dev/null)
-got=$(jq -r '.kernel | [.release, .flavour, (.package // "null"), .pmu.name, .pmu.counters, .pmu.events.inst_retired, .pmu.events.cpu_cycles, .pmu.format.event, .perf_user_access] | map(tostring) | join(" ")' "$m/manifest.json" 2> /dev/null)
+got=$(jq -r '.linux_kernel | [.release, .flavour, (.package // "null"), .pmu.name, .pmu.counters, .pmu.events.inst_retired, .pmu.events.cpu_cycles, .pmu.format.event, .perf_user_access] | map(tostring) | join(" ")' "$m/manifest.json" 2> /dev/null)
 is "$got" "$release arm64 null armv8_pmuv3 7 event=0x0008 event=0x0011 config:0-15 0" \
     "the manifest names the kernel: release, flavour, package (none: a file), PMU, counters announced, sysfs events and format, perf_user_access"
-jq -e '.kernel | (.cmdline | test("rdinit=/init")) and (.pmu.counters_from | test("^hw perfevents: enabled with armv8_pmuv3 PMU driver, 7 counters")) and (.pmu.caps | type == "object") and (.version | length > 0)' "$m/manifest.json" > /dev/null 2>&1
-ok $? "and its command line, the driver's own boot line and the caps folder: $(jq -r '.kernel.pmu.counters_from' "$m/manifest.json" 2> /dev/null)"
+jq -e '.linux_kernel | (.cmdline | test("rdinit=/init")) and (.pmu.counters_from | test("^hw perfevents: enabled with armv8_pmuv3 PMU driver, 7 counters")) and (.pmu.caps | type == "object") and (.version | length > 0)' "$m/manifest.json" > /dev/null 2>&1
+ok $? "and its command line, the driver's own boot line and the caps folder: $(jq -r '.linux_kernel.pmu.counters_from' "$m/manifest.json" 2> /dev/null)"
 head -n 1 "$out/console.ktap" | grep -q '^KTAP version 1$' && grep -q '^ *\(not \)\?ok [0-9]* INST_RETIRED' "$out/console.ktap"
 ok $? "KTAP went to the console: $(grep -c 'ok [0-9]' "$out/console.ktap") result lines in $out/console.ktap"
 jq -e --arg r "$release" '(.checkouts[0].misc.kernel_release == $r) and (.builds[0].architecture == "arm64") and (.builds[0].config_name == "arm64") and (.checkouts[0].comment | startswith("Linux " + $r))' "$out/kcidb-matrix.json" > /dev/null 2>&1
@@ -97,8 +97,8 @@ off=$TMP/off
 scripts/kernel-check.sh --kernel "$KERNEL" --modules "$MODULES" --commands "$SHORT" --out "$off" --cpu neoverse-n1,pmu=off --timeout 300 > "$TMP/off.out" 2> "$TMP/off.err"
 ok $? "the same kernel on -cpu neoverse-n1,pmu=off came back too: $(grep "run folders in" "$TMP/off.out" | cut -c1-200)"
 moff=$(ls -d "$off"/results/*-matrix 2> /dev/null | head -n 1)
-jq -e '.kernel.pmu.name == null and .kernel.pmu.why != null' "$moff/manifest.json" > /dev/null 2>&1
-ok $? "its manifest says the kernel registered no core PMU: $(jq -r '.kernel.pmu.why' "$moff/manifest.json" 2> /dev/null)"
+jq -e '.linux_kernel.pmu.name == null and .linux_kernel.pmu.why != null' "$moff/manifest.json" > /dev/null 2>&1
+ok $? "its manifest says the kernel registered no core PMU: $(jq -r '.linux_kernel.pmu.why' "$moff/manifest.json" 2> /dev/null)"
 "$PMUCAL" compare "$m" "$moff" > "$TMP/cmp.tap" 2> "$TMP/cmp.err"
 is $? 1 "compare exits 1 on the planted regression"
 grep -q '^not ok [0-9]* - kernel PMU :: driver core PMU removed (was armv8_pmuv3)$' "$TMP/cmp.tap" &&

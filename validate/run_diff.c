@@ -15,9 +15,10 @@ const char *const compare_flag_name[CMP_NFLAGS] = {"count", "verdict", "encoding
 
 const char *const compare_facts[] = {
     "hostname", "cpu.id", "cpu.brand", "cpu.microcode", "pmu.libpfm4_pmu", "pmu.hardware_usable",
-    "software.kernel", "software.perf", "software.libpfm4", "software.libpfm4_api", "software.hwloc",
+    "software.linux_kernel", "software.perf", "software.libpfm4", "software.libpfm4_api", "software.hwloc",
     "software.pmucal", "software.pmucal_commit", "source", "repetitions", "group_size", "events", "pmu_option",
-    "expectations", "expect", "vendor_json", "kernel.package", "kernel.flavour", "kernel.cmdline", NULL,
+    "expectations", "expect", "vendor_json", "linux_kernel.package", "linux_kernel.flavour", "linux_kernel.cmdline",
+    NULL,
 };
 
 /* The source's per-iteration slack, as the run recorded it (older runs: as this build knows it);
@@ -305,7 +306,7 @@ static void kfolder(struct cmp_kernel *k, const struct jvalue *pb, const struct 
 void compare_kernel(const struct jvalue *base_manifest, const struct jvalue *new_manifest, struct cmp_kernel *k)
 {
     memset(k, 0, sizeof(*k));
-    const struct jvalue *kb = jget(base_manifest, "kernel"), *kn = jget(new_manifest, "kernel");
+    const struct jvalue *kb = jget(base_manifest, "linux_kernel"), *kn = jget(new_manifest, "linux_kernel");
     k->described[0] = kb && kb->type == J_OBJECT;
     k->described[1] = kn && kn->type == J_OBJECT;
     if (!k->described[0] || !k->described[1])

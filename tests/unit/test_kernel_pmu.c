@@ -27,7 +27,7 @@ static const struct {
 /* BASE is always 6.1's description as the emulated N1 gave it; NEW varies. */
 static const struct {
     int line;
-    const char *new_kernel;      /* the "kernel" object of NEW's manifest, "" for none */
+    const char *new_kernel;      /* the "linux_kernel" object of NEW's manifest, "" for none */
     int changes, regressions;
     const char *first;           /* what, name, change of the first change; "" for none */
 } rows[] = {
@@ -65,13 +65,13 @@ int main(void)
         CHECK(!strcmp(got, flavours[i].flavour), flavours[i].line, "flavour of %s: '%s' (want '%s')", flavours[i].release,
               got, flavours[i].flavour);
     }
-    const char *base_text = "{\"kernel\": {\"perf_user_access\": 0, " K61 "}}";
+    const char *base_text = "{\"linux_kernel\": {\"perf_user_access\": 0, " K61 "}}";
     char err[256];
     struct jvalue *base = jread_parse(base_text, strlen(base_text), err, sizeof(err));
     CHECK(base != NULL, __LINE__, "BASE parses: %s", base ? "yes" : err);
     for (size_t i = 0; base && i < sizeof(rows) / sizeof(rows[0]); i++) {
         char text[2048];
-        snprintf(text, sizeof(text), *rows[i].new_kernel ? "{\"kernel\": %s}" : "{}", rows[i].new_kernel);
+        snprintf(text, sizeof(text), *rows[i].new_kernel ? "{\"linux_kernel\": %s}" : "{}", rows[i].new_kernel);
         struct jvalue *nw = jread_parse(text, strlen(text), err, sizeof(err));
         if (!nw) {
             CHECK(0, rows[i].line, "NEW does not parse: %s", err);
