@@ -19,7 +19,7 @@ enum { K_PERIOD = CLI_LONG, K_PRECISE, K_RING, K_RESUME };
 static const struct cli_option sample_options[] = {
     MO_EVENTS, MO_REPS, MO_ITERS, MO_PMU, MO_EXPECT, MO_NO_AUTO_EXPECT, MO_CPU, MO_LABEL("sample"), MO_OUT,
     {"period", K_PERIOD, "N", "events between samples (default 1 for software events, else 10007)"},
-    {"precise", K_PRECISE, "all|0..3", "precise_ip levels to sample at: every level the kernel takes for\n"
+    {"precise", K_PRECISE, "all|0..3", "precise_ip levels to sample at: every level the Linux kernel takes for\n"
                                        "the event, 3 down to 0 (default), or one"},
     {"ring-pages", K_RING, "N", "data pages of the ring buffer, a power of two 1..1024 (default 64)"},
     {"resume", K_RESUME, "RUN",
@@ -35,7 +35,7 @@ const struct command sample_command = {
     .fn = sample_main,
     .summary = "sample events of one case: rate, skid and shadowing against the model's instruction map",
     .synopsis = "KERNEL [param=value ...] -e EVENTS [options]",
-    .usage = "Sets the case up once, then for each event and each precise_ip level the kernel takes (3\n"
+    .usage = "Sets the case up once, then for each event and each precise_ip level the Linux kernel takes (3\n"
              "down to 0) runs the region R times with the event sampling every --period events (IP,\n"
              "TID, TIME, PERIOD into an mmap ring, drained after each repetition; lost and throttle records\n"
              "counted), and times the same repetitions counting only: the overhead per sample. The samples'\n"

@@ -165,7 +165,7 @@ static int encode_uncore(const char *name, struct event_spec *spec, char *err, s
     int rc = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3, PFM_OS_NONE, &arg);
     if (rc != PFM_SUCCESS && type == PFM_PMU_TYPE_UNCORE && !present && !model) {
         spec->canonical = xstrdup(name);
-        spec->unsupported = xasprintf("libpfm4 knows %s, but the kernel exports no %s PMU here (sysfs): this "
+        spec->unsupported = xasprintf("libpfm4 knows %s, but the Linux kernel exports no %s PMU here (sysfs): this "
                                       "host's uncore units cannot be counted (a VM, or the uncore driver not "
                                       "loaded)", pmu, stem);
     } else if (rc != PFM_SUCCESS) {
@@ -361,16 +361,16 @@ const char *perf_open_reason(int err, bool hardware, char *buf, size_t n)
         if (hardware && !hw_instructions_errno())
             /* A PMU that counts instructions but not this: its driver does not implement the event
              * (arm64's armv8_pmuv3 answers ENOENT for generic events its PMCEID does not list). */
-            snprintf(buf, n, "refused by the kernel (perf_event_open: %s): this PMU's driver does not implement "
+            snprintf(buf, n, "refused by the Linux kernel (perf_event_open: %s): this PMU's driver does not implement "
                      "the event, though the PMU counts others", strerror(err));
         else if (hardware)
-            snprintf(buf, n, "no hardware PMU: the kernel cannot count hardware events here "
+            snprintf(buf, n, "no hardware PMU: the Linux kernel cannot count hardware events here "
                      "(perf_event_open: %s); run on bare metal or a VM with PMU passthrough", strerror(err));
         else
-            snprintf(buf, n, "the kernel does not support this event (perf_event_open: %s)", strerror(err));
+            snprintf(buf, n, "the Linux kernel does not support this event (perf_event_open: %s)", strerror(err));
         break;
     case EINVAL:
-        snprintf(buf, n, "the kernel rejected the encoding (EINVAL): a modifier or unit mask this CPU "
+        snprintf(buf, n, "the Linux kernel rejected the encoding (EINVAL): a modifier or unit mask this CPU "
                  "or kernel does not accept");
         break;
     case ENOSPC:

@@ -166,7 +166,7 @@ int uncore_instances(const char *stem, int cpu, struct uncore_instance *out, int
         snprintf(why, n, "no %s PMU counts the socket of CPU %d (package %ld): its %d instance(s) in %s count "
                  "other sockets", stem, cpu, pkg, other_socket, dir);
     else if (!found)
-        snprintf(why, n, "no uncore PMU %s on this host (%s has no %s or %s_N): the kernel exposes no such "
+        snprintf(why, n, "no uncore PMU %s on this host (%s has no %s or %s_N): the Linux kernel exposes no such "
                  "unit here (a VM without uncore passthrough, another CPU model, or its driver not loaded)",
                  stem, dir, stem, stem);
     free(dir);

@@ -90,7 +90,7 @@ static int announced_counters(const char *pmu, char *line, size_t n)
     char *buf = size > 0 ? malloc((size_t)size + 1) : NULL;
     int got = buf ? klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, size) : -1;
     if (got < 0) {
-        snprintf(line, n, "the kernel log is not readable here (dmesg_restrict, or not root)");
+        snprintf(line, n, "the Linux kernel log is not readable here (dmesg_restrict, or not root)");
         free(buf);
         return -1;
     }
@@ -98,7 +98,7 @@ static int announced_counters(const char *pmu, char *line, size_t n)
     int counters = -1;
     char want[96];
     snprintf(want, sizeof(want), "enabled with %s PMU driver, ", pmu);
-    snprintf(line, n, "the kernel log holds no line 'enabled with %s PMU driver, N counters'", pmu);
+    snprintf(line, n, "the Linux kernel log holds no line 'enabled with %s PMU driver, N counters'", pmu);
     for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n")) {
         char *at = strstr(l, want);
         if (at && isdigit((unsigned char)at[strlen(want)])) {
@@ -153,7 +153,7 @@ void kernel_facts_json(struct json *j, const char *pmu_sysfs)
         sysfs_folder(j, dir, "caps");
     } else {
         json_string(j, "name", NULL);
-        json_string(j, "why", "the kernel registered no core PMU in /sys/bus/event_source/devices (no driver, "
+        json_string(j, "why", "the Linux kernel registered no core PMU in /sys/bus/event_source/devices (no driver, "
                               "or the CPU offers none)");
     }
     json_object_end(j);

@@ -230,7 +230,7 @@ void host_facts_print(FILE *f)
                 catalog_libpfm4_note(h.table->name) ? catalog_libpfm4_note(h.table->name) : "");
     else
         fprintf(f, "pmu        libpfm4 knows no core PMU for this CPU, and no vendor table: %s\n", h.table_why);
-    fprintf(f, "pmu sysfs  %s (the kernel's core PMU, perf type 4)\n", h.pmu_sysfs);
+    fprintf(f, "pmu sysfs  %s (the Linux kernel's core PMU, perf type 4)\n", h.pmu_sysfs);
     fprintf(f, "hardware   %s\n", h.hw ? "usable: hardware events open" : h.why);
     if (h.topo) {
         fprintf(f, "topology   %d package(s), %d NUMA node(s), %d cores, %d PUs\n", h.topo->packages, h.topo->numa_nodes,

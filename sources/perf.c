@@ -253,7 +253,7 @@ static int open_noise(struct thread_group *g)
         if (noise_in_kernel[k] && (rc == -EACCES || rc == -EPERM)) {
             static bool said;
             if (!said)
-                pm_note("context switches and migrations cannot be counted here (the kernel counts them on its "
+                pm_note("context switches and migrations cannot be counted here (the Linux kernel counts them on its "
                         "side, which kernel.perf_event_paranoid %d keeps from this user): a repetition another task "
                         "interrupted is kept, not measured again; the timing windows still tell a preempted window "
                         "by its length. Give CAP_PERFMON or 'sudo sysctl kernel.perf_event_paranoid=1'",
@@ -304,7 +304,7 @@ static void open_events(struct group *team, struct thread_group *g, struct event
                      "it opens alone): the group holds more events than the PMU has counters", joined);
         else if (!hardware && s->count_kernel && !s->exclude_user && (rc == -EACCES || rc == -EPERM))
             /* Counted user-side instead it would read 0 by construction: a rule on it could not fail. */
-            snprintf(why, sizeof(why), "counted on the kernel's side, where it happens, which "
+            snprintf(why, sizeof(why), "counted on the Linux kernel's side, where it happens, which "
                      "kernel.perf_event_paranoid=%d keeps from this user (user-side only it would read 0 by "
                      "construction); give CAP_PERFMON or 'sudo sysctl kernel.perf_event_paranoid=1'",
                      perf_paranoid_level());

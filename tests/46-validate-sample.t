@@ -12,7 +12,7 @@ N=$((PAGES * R))
 $PMUCAL sample $TOUCH -e page-faults --iters $PAGES -r $R --label touch > "$TMP/touch.tap" 2> "$TMP/touch.err"
 rc=$?
 ok $rc "sample page-faults on the touch phase: exit $rc $(head -c 300 "$TMP/touch.err")"
-levels=$(sed -n 's/^# .*:: page-faults: precise_ip levels the kernel takes: //p' "$TMP/touch.tap")
+levels=$(sed -n 's/^# .*:: page-faults: precise_ip levels the Linux kernel takes: //p' "$TMP/touch.tap")
 nlev=$(echo "$levels" | wc -w)
 [ "$nlev" -ge 1 ]
 ok $? "the precise_ip levels the kernel takes are listed: '$levels'"

@@ -239,6 +239,6 @@ mkdir -p "$TMP/sysfs/bus/event_source/devices/amd_umc_0"
 echo 4294967 > "$TMP/sysfs/bus/event_source/devices/amd_umc_0/type"
 echo 0 > "$TMP/sysfs/bus/event_source/devices/amd_umc_0/cpumask"
 PMUCAL_SYSFS="$TMP/sysfs" $PMUCAL validate --case 'triad size=8k' -e umc_cas_cmd.rd -r 2 --label uncfix > "$TMP/unc.tap" 2>&1
-grep -q '^ok [0-9]* - triad size=8k :: umc_cas_cmd.rd # SKIP amd_umc_0 on CPU 0: the kernel does not support this event' "$TMP/unc.tap"
+grep -q '^ok [0-9]* - triad size=8k :: umc_cas_cmd.rd # SKIP amd_umc_0 on CPU 0: the Linux kernel does not support this event' "$TMP/unc.tap"
 ok $? "an instance the kernel refuses is a SKIP naming it and its CPU: $(grep -m1 'umc_cas_cmd.rd' "$TMP/unc.tap" | cut -c1-160)"
 done_testing

@@ -65,7 +65,7 @@ if ls /sys/bus/event_source/devices/ 2> /dev/null | grep -q '^uncore_imc'; then
     skip "libpfm4's skx_unc_imc0 SKIPs without an uncore_imc PMU" "this host has uncore_imc PMUs"
 else
     $PMUCAL validate --case 'triad size=8k' -e skx_unc_imc0::UNC_M_CAS_COUNT:RD,page-faults -r 2 --label skxunc > "$TMP/unc.tap" 2>&1
-    grep -q "^ok [0-9]* - triad size=8k :: skx_unc_imc0::UNC_M_CAS_COUNT:RD # SKIP libpfm4 knows skx_unc_imc0, but the kernel exports no uncore_imc PMU here" "$TMP/unc.tap" &&
+    grep -q "^ok [0-9]* - triad size=8k :: skx_unc_imc0::UNC_M_CAS_COUNT:RD # SKIP libpfm4 knows skx_unc_imc0, but the Linux kernel exports no uncore_imc PMU here" "$TMP/unc.tap" &&
         grep -q '^ok [0-9]* - triad size=8k :: page-faults = pf.minor' "$TMP/unc.tap"
     ok $? "skx_unc_imc0::UNC_M_CAS_COUNT:RD SKIPs here naming the missing unit: $(grep -m1 'UNC_M_CAS' "$TMP/unc.tap" | cut -c1-170)"
 fi

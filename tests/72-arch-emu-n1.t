@@ -67,8 +67,8 @@ INST_RETIRED    | 15 | ^ok .*(exact,
 instructions    | 15 | ^ok .*(exact,
 CPU_CYCLES      | 15 | ^ok .*(exact, /share/pmucal/emu/icount.txt
 cycles          | 15 | ^ok .*(exact, /share/pmucal/emu/icount.txt
-branches        | 15 | # SKIP refused by the kernel
-branch-misses   | 15 | # SKIP refused by the kernel
+branches        | 15 | # SKIP refused by the Linux kernel
+branch-misses   | 15 | # SKIP refused by the Linux kernel
 BR_RETIRED      | 15 | ^not ok .*counts nothing: silent zero
 ROWS
 # Silent zeros only where the model wants counts: where it wants none (ifetch reads no data, and
@@ -94,7 +94,7 @@ is "$(rc_of 2)" 1 "validate exits 1 on the silent zeros"
 s="$TMP/s3"
 grep -q '^# learned: {INST_RETIRED,.*} cannot be measured as one group: .* no free counter' "$s"
 ok $? "8 events without the cycle counter: the group is split and what was learned recorded: $(grep -m1 '^# learned: {' "$s" | cut -c1-160)"
-[ "$(count "$s" INST_RETIRED '^ok .*(exact,')" = 1 ] && ! grep -q '# SKIP the kernel rejected' "$s"
+[ "$(count "$s" INST_RETIRED '^ok .*(exact,')" = 1 ] && ! grep -q '# SKIP the Linux kernel rejected' "$s"
 ok $? "after the split INST_RETIRED is exact and no member is lost as a rejected encoding"
 section 4 | grep '"INST_RETIRED"' | head -n 1 > "$TMP/rec"
 raw=$(jq -c '{iters, part, raw: [.events[] | select(.name == "INST_RETIRED") | .raw][0]}' "$TMP/rec" 2> /dev/null)
@@ -196,7 +196,7 @@ fi
 smp="$TMP/s15"
 section 15 > "$smp"
 section 16 | sed '/^$/d' > "$TMP/sample.ndjson"
-lev=$(sed -n 's/^# .*:: CPU_CYCLES: precise_ip levels the kernel takes: //p' "$smp" | wc -w)
+lev=$(sed -n 's/^# .*:: CPU_CYCLES: precise_ip levels the Linux kernel takes: //p' "$smp" | wc -w)
 while IFS='|' read -r ev kind says; do
     ev=$(echo "$ev" | tr -d ' '); kind=$(echo "$kind" | tr -d ' '); says=$(echo "$says" | sed 's/^ *//; s/ *$//')
     [ -z "$ev" ] && continue

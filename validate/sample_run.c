@@ -210,7 +210,7 @@ int sample_run_event(struct sample_run *run, const struct event_spec *ev)
         tap_point(&run->s->tap, VERDICT_SKIP, desc, why);
         return 0;
     }
-    tap_comment(&run->s->tap, "%s: precise_ip levels the kernel takes: %s%s%s%s", desc, levels & 8 ? "3 " : "",
+    tap_comment(&run->s->tap, "%s: precise_ip levels the Linux kernel takes: %s%s%s%s", desc, levels & 8 ? "3 " : "",
                 levels & 4 ? "2 " : "", levels & 2 ? "1 " : "", levels & 1 ? "0" : "");
     for (int level = 3; level >= 0; level--) {
         if (!(levels & (1u << level)) || (run->precise >= 0 && run->precise != level))
@@ -219,7 +219,7 @@ int sample_run_event(struct sample_run *run, const struct event_spec *ev)
             return -1;
     }
     if (run->precise >= 0 && !(levels & (1u << run->precise)))
-        tap_point(&run->s->tap, VERDICT_SKIP, desc, "the kernel does not take the --precise level asked for");
+        tap_point(&run->s->tap, VERDICT_SKIP, desc, "the Linux kernel does not take the --precise level asked for");
     return 0;
 }
 
