@@ -38,27 +38,6 @@ int measure_cli_prepare(const struct measure_cli *o, const struct engine *eng, i
     return eng->src->prepare_process(argc, argv, status);
 }
 
-/* --pmu names a model: when it is not this host's, the verdicts speak for that model's encodings. */
-static void note_other_model(const char *pmu)
-{
-    struct pfm_core host;
-    char sig[128] = "?", why[512] = "";
-    if (!pfm_pmu_by_name(pmu, &host))
-        return;   /* no such PMU: pfm_force says so */
-    if (pfm_core_pmu(&host)) {
-        if (strcmp(host.name, pmu))
-            pm_note("--pmu %s is not this host's model (libpfm4 detects %s); the verdicts speak for %s's "
-                    "encodings", pmu, host.name, pmu);
-        return;
-    }
-    cpu_signature(sig, sizeof(sig), NULL, 0);
-    const struct catalog *c = catalog_active(why, sizeof(why));
-    const char *same = c ? catalog_pfm_of_table(c->name) : NULL;
-    if (!same || strcmp(same, pmu))
-        pm_note("--pmu %s is not this host's model (CPUID %s%s%s, which libpfm4 does not know); the verdicts "
-                "speak for %s's encodings", pmu, sig, c ? ": the vendor table " : "", c ? c->name : "", pmu);
-}
-
 int measure_cli_option(const struct command *c, struct measure_cli *o, int key, const char *v)
 {
     unsigned long long x;
@@ -166,7 +145,7 @@ int measure_cli_engine(struct measure_cli *o, struct engine *eng, struct event_s
     struct pfm_core core = {0};
     if (pmu_events || o->pmu) {
         if (o->pmu)
-            note_other_model(o->pmu);
+            catalog_note_other_model(o->pmu);
         if (o->pmu && !pfm_force(o->pmu))
             return -1;
         if (pfm_core_pmu(&core)) {

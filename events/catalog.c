@@ -501,3 +501,23 @@ const char *catalog_event_name(const struct event_spec *spec)
         v = vendor_match(&host.vt, spec);
     return v ? v->name : NULL;
 }
+
+void catalog_note_other_model(const char *pmu)
+{
+    struct pfm_core host;
+    char sig[128] = "?", why[512] = "";
+    if (!pfm_pmu_by_name(pmu, &host))
+        return;   /* no such PMU: pfm_force says so */
+    if (pfm_core_pmu(&host)) {
+        if (strcmp(host.name, pmu))
+            pm_note("--pmu %s is not this host's model (libpfm4 detects %s); the verdicts speak for %s's "
+                    "encodings", pmu, host.name, pmu);
+        return;
+    }
+    cpu_signature(sig, sizeof(sig), NULL, 0);
+    const struct catalog *c = catalog_active(why, sizeof(why));
+    const char *same = c ? catalog_pfm_of_table(c->name) : NULL;
+    if (!same || strcmp(same, pmu))
+        pm_note("--pmu %s is not this host's model (CPUID %s%s%s, which libpfm4 does not know); the verdicts "
+                "speak for %s's encodings", pmu, sig, c ? ": the vendor table " : "", c ? c->name : "", pmu);
+}

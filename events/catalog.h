@@ -70,5 +70,9 @@ const char *catalog_libpfm4_note(const char *table);
 /* libpfm4's PMU name of a table and back ("amd64_fam19h_zen4" <-> "amdzen4"); NULL when none. */
 const char *catalog_table_of_pfm(const char *pfm);
 const char *catalog_pfm_of_table(const char *table);
+/* --pmu PMU given (a forced model): a note when PMU is not this host's model, as libpfm4 detects it
+ * or, where libpfm4 does not know the CPU, as its vendor table by CPUID says; the verdicts then
+ * speak for PMU's encodings. Nothing when PMU is the host's, or no PMU of that name exists. */
+void catalog_note_other_model(const char *pmu);
 
 #endif
