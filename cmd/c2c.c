@@ -8,9 +8,8 @@
 #include "core/measure.h"
 #include "host/topo.h"
 #include "microkernels/snoop_transfer.h"
-#include "report/report.h"
+#include "report/c2c_run.h"
 #include "runs/c2c_csv.h"
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,14 +42,15 @@ const struct command c2c_command = {
              "walks the segment with dependent loads: the time per load is the one-way latency of a\n"
              "line moving FROM -> TO. Pairs are labelled by how they share hardware (smt-sibling,\n"
              "same-l3, other-l3, other-package). Prints the matrix (rows FROM, columns TO; median core\n"
-             "cycles and ns) and writes c2c.csv (one row per pair), c2c.svg (a heatmap, when gnuplot\n"
-             "is installed) and manifest.json into results/<date>-<host>-<label>/.\n"
+             "cycles and ns) and writes c2c.csv (one row per pair, added as the pair finishes), c2c.svg\n"
+             "(a heatmap, when gnuplot is installed) and manifest.json into results/<date>-<host>-<label>/.\n"
              "Exit status: 0; 1 when a pair or an output could not be measured or written; 2 on bad\n"
              "input; 130 (SIGINT) or 143 (SIGTERM) when interrupted: the finished pairs are kept in\n"
-             "c2c.csv and the manifest says interrupted. --resume RUN completes such a run in its folder:\n"
-             "the pairs of its c2c.csv are not measured again, c2c.csv is written whole with every pair\n"
-             "and the manifest lists each resumption under \"resumed\". Refused (exit 2) as validate\n"
-             "--resume refuses: a complete run, a live one, another command, host, CPU or build.\n",
+             "c2c.csv and the manifest says interrupted. A run killed outright (kill -9) keeps them too.\n"
+             "--resume RUN completes such a run in its folder: the pairs of its c2c.csv are not measured\n"
+             "again (a last row cut short by the kill is dropped, with a note), c2c.csv ends with every\n"
+             "pair once and the manifest lists each resumption under \"resumed\". Refused (exit 2) as\n"
+             "validate --resume refuses: a complete run, a live one, another command, host, CPU or build.\n",
     .options = c2c_options,
     .examples = "  pmucal c2c\n"
                 "  pmucal c2c --cpus 0,1 --mode shared -r 9\n"
@@ -139,38 +139,12 @@ static int reparse(void *args, int argc, char **argv)
 
 static const struct session_resumer c2c_resumer = {.reparse = reparse};
 
-/* c2c.csv, and c2c.svg when every pair was measured (whole) and no stop came; 1 when one could
- * not be written, else 0. */
-static int write_outputs(const char *dir, const struct c2c_args *a, const int *cpus, int ncpu,
-                         const struct snoop_pair *cells, int ncell, bool whole)
-{
-    int rc = 0;
-    if (c2c_csv_write(dir, cells, ncell))
-        rc = 1;
-    else
-        printf("wrote %s/c2c.csv\n", dir);
-    if (!rc && whole && !stop_requested()) {
-        if (!c2c_have_gnuplot())
-            pm_warn("gnuplot is not installed (Debian package gnuplot-nox): no c2c.svg, the CSV is written");
-        else {
-            char *title = xasprintf("one-way line transfer latency (%s), ns", a->mode);
-            if (c2c_heatmap_write(dir, cpus, ncpu, title))
-                rc = 1;
-            else
-                printf("wrote %s/c2c.svg\n", dir);
-            free(title);
-        }
-    }
-    return rc;
-}
-
-/* A c2c run: its options, CPUs, the pairs a --resume keeps, and the session that writes its folder. */
+/* A c2c run: its options, what it measures (the CPUs, the pairs a --resume keeps), and the
+ * session that writes its folder. */
 struct c2c_run {
     struct c2c_args a;
     struct session s;
-    int cpus[256], ncpu;
-    struct snoop_pair *kept;
-    int nkept;
+    struct c2c_pairs p;
 };
 
 /* The CPUs and the segment checked before the long part and, when resuming, the folder claimed
@@ -178,45 +152,39 @@ struct c2c_run {
 static int c2c_check(struct c2c_run *r)
 {
     const struct c2c_args *a = &r->a;
-    r->ncpu = a->cpu_list ? parse_cpus(a->cpu_list, r->cpus, 256) : topo_cpus(r->cpus, 256);
-    if (r->ncpu < 0)
+    struct c2c_pairs *p = &r->p;
+    p->ncpu = a->cpu_list ? parse_cpus(a->cpu_list, p->cpus, C2C_MAX_CPUS) : topo_cpus(p->cpus, C2C_MAX_CPUS);
+    if (p->ncpu < 0)
         return 2;
-    if (r->ncpu < 2) {
+    if (p->ncpu < 2) {
         pm_error("c2c: needs at least two CPUs, %s %d; a transfer goes from one core to another",
-                 a->cpu_list ? "--cpus names" : "this process may use", r->ncpu);
+                 a->cpu_list ? "--cpus names" : "this process may use", p->ncpu);
         return 2;
     }
     if (snoop_pair_segment_check(a->size))
         return 2;
     if (session_resuming(&r->s) &&
-        (resume_claim(&r->s.rs) || c2c_csv_kept(&r->s.rs, r->cpus, r->ncpu, &r->kept, &r->nkept)))
+        (resume_claim(&r->s.rs) || c2c_csv_kept(&r->s.rs, p->cpus, p->ncpu, &p->kept, &p->nkept)))
         return 2;
     return 0;
 }
 
-/* Every pair not kept measured, the outputs written, the folder closed: the exit status. */
+/* The folder opened, the pairs measured into it, the folder closed: the exit status. */
 static int c2c_measure(struct c2c_run *r)
 {
     const struct c2c_args *a = &r->a;
     if (session_open(&r->s, a->out, a->label))
         return 2;   /* before anything is measured: the folder named is the bad input */
     session_start(&r->s);
-    int pairs = r->ncpu * (r->ncpu - 1);
-    if (session_resuming(&r->s))
-        pm_note("resuming: %d of %d pairs measured before are kept from c2c.csv", r->nkept, pairs);
-    struct snoop_pair *cells = xcalloc((size_t)(r->ncpu * r->ncpu), sizeof(*cells));
-    int ncell = 0, rc = snoop_measure_pairs(a->mode, a->size, &a->o, r->cpus, r->ncpu, r->kept, r->nkept, cells, &ncell);
-    c2c_print_matrix(a->mode, a->size, a->o.repetitions, r->cpus, r->ncpu, cells, ncell);
-    if (write_outputs(r->s.dir.path, a, r->cpus, r->ncpu, cells, ncell, !rc))
-        rc = 1;
-    free(cells);
+    r->p.mode = a->mode;
+    r->p.size = a->size;
+    r->p.o = &a->o;
+    int rc = c2c_pairs_measure(&r->p, r->s.dir.path, session_resuming(&r->s));
     if (!stop_requested())
         return session_end(&r->s, rc, rc ? "a pair or an output could not be measured or written" : NULL);
-    char why[160];
-    snprintf(why, sizeof(why), "stopped by %s after %d of %d pairs", stop_signal_name(), ncell, pairs);
-    pm_note("interrupted: %s; the finished pairs are in %s/c2c.csv; 'pmucal c2c --resume %s' completes it", why,
-            r->s.dir.path, r->s.dir.path);
-    return session_stopped(&r->s, why);
+    pm_note("interrupted: %s; the finished pairs are in %s/c2c.csv; 'pmucal c2c --resume %s' completes it",
+            r->p.stopped, r->s.dir.path, r->s.dir.path);
+    return session_stopped(&r->s, r->p.stopped);
 }
 
 static int c2c_main(int argc, char **argv)
@@ -228,7 +196,7 @@ static int c2c_main(int argc, char **argv)
     int status = r.a.resume ? cli_resume(&c2c_command, &r.s, r.a.resume, r.a.given, &c2c_resumer, &r.a) : 0;
     if (!status && !(status = c2c_check(&r)))
         status = c2c_measure(&r);
-    free(r.kept);
+    free(r.p.kept);
     session_free(&r.s);
     return status;
 }

@@ -114,7 +114,8 @@ static const struct snoop_pair *pair_kept(const struct snoop_pair *kept, int nke
 }
 
 int snoop_measure_pairs(const char *mode, const char *size, const struct measure_opts *o, const int *cpus, int ncpu,
-                        const struct snoop_pair *kept, int nkept, struct snoop_pair *pairs, int *npairs)
+                        const struct snoop_pair *kept, int nkept, struct snoop_pair *pairs, int *npairs,
+                        snoop_pair_done_fn *done, void *ctx)
 {
     int rc = 0;
     for (int x = 0; x < ncpu && !rc && !stop_requested(); x++)
@@ -139,7 +140,11 @@ int snoop_measure_pairs(const char *mode, const char *size, const struct measure
             free(text);
             if (stop_requested())
                 break;
-            *npairs += !rc;
+            if (!rc) {
+                ++*npairs;
+                if (done && done(ctx, c))
+                    rc = 1;
+            }
         }
     return rc;
 }

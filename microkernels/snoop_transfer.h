@@ -52,11 +52,16 @@ struct snoop_pair {
     struct stats cycles;        /* core cycles per load */
     double ghz;                 /* core clock measured around this pair's measurement: its ns */
 };
+/* Told of each pair as soon as it is measured (never of a kept one), so the caller keeps it
+ * before the next begins (c2c.csv grows a row per pair): 0, or nonzero to stop the pairs there as
+ * a pair that could not be measured does. */
+typedef int snoop_pair_done_fn(void *ctx, const struct snoop_pair *pair);
 /* Every ordered pair of cpus (mode hitm or shared, a segment of size) into pairs (ncpu * (ncpu - 1)
- * of them), in order, until a pair fails or a stop: 1 when a pair could not be measured, else 0;
- * *npairs: the pairs done. A pair among the nkept kept (measured before a --resume) is copied
- * from there, not measured again. */
+ * of them), in order, until a pair fails, done refuses one, or a stop: 1 when a pair could not be
+ * measured or kept, else 0; *npairs: the pairs done. A pair among the nkept kept (measured before
+ * a --resume) is copied from there, not measured again. done (NULL: none) gets ctx. */
 int snoop_measure_pairs(const char *mode, const char *size, const struct measure_opts *o, const int *cpus, int ncpu,
-                        const struct snoop_pair *kept, int nkept, struct snoop_pair *pairs, int *npairs);
+                        const struct snoop_pair *kept, int nkept, struct snoop_pair *pairs, int *npairs,
+                        snoop_pair_done_fn *done, void *ctx);
 
 #endif

@@ -13,10 +13,16 @@ const char c2c_csv_header[] =
 
 typedef int (*row_fn)(struct runfile *r, char **fields, char *err, size_t errlen);
 
-static int each_row(struct runfile *r, const char *text, const char *path, const char *header, int nfields, row_fn fn)
+/* cut NULL: every line must be whole. Else the last line may have been cut short (a file grown a
+ * row at a time by a run that was killed): without its newline, or as a row that does not parse,
+ * it is dropped into *cut instead of refusing the file. */
+static int each_row(struct runfile *r, const char *text, const char *path, const char *header, int nfields, row_fn fn,
+                    struct csv_cut *cut)
 {
     int lineno = 0;
     bool seen_header = false;
+    if (cut)
+        *cut = (struct csv_cut){0};
     for (const char *p = text; *p;) {
         const char *nl = strchr(p, '\n');
         size_t len = nl ? (size_t)(nl - p) : strlen(p);
@@ -28,9 +34,13 @@ static int each_row(struct runfile *r, const char *text, const char *path, const
         p = nl ? nl + 1 : p + len;
         lineno++;
         int rc = 0;
+        bool last = cut && !*p;
         if (!l[0])
             ;
-        else if (!seen_header) {
+        else if (last && !nl) {
+            cut->line = lineno;
+            snprintf(cut->why, sizeof(cut->why), "it has no newline");
+        } else if (!seen_header) {
             seen_header = true;
             if (strcmp(l, header)) {
                 pm_error("%s:%d: corrupt run folder: expected the header '%s'; re-run the command that made it",
@@ -43,7 +53,11 @@ static int each_row(struct runfile *r, const char *text, const char *path, const
             snprintf(err, sizeof(err), "expected %d comma-separated values as the header names", nfields);
             rc = n == nfields ? fn(r, f, err, sizeof(err)) : -1;
             free_list(f);
-            if (rc)
+            if (rc && last) {
+                cut->line = lineno;
+                snprintf(cut->why, sizeof(cut->why), "%s", err);
+                rc = 0;
+            } else if (rc)
                 pm_error("%s:%d: corrupt run folder: %s; re-run the command that made it", path, lineno, err);
         }
         free(l);
@@ -88,7 +102,7 @@ static int curve_row(struct runfile *r, char **f, char *err, size_t n)
 
 int curve_csv_parse(struct runfile *r, const char *text, const char *path)
 {
-    return each_row(r, text, path, curve_csv_header, 5, curve_row);
+    return each_row(r, text, path, curve_csv_header, 5, curve_row, NULL);
 }
 
 static int c2c_row(struct runfile *r, char **f, char *err, size_t n)
@@ -110,5 +124,10 @@ static int c2c_row(struct runfile *r, char **f, char *err, size_t n)
 
 int c2c_csv_parse(struct runfile *r, const char *text, const char *path)
 {
-    return each_row(r, text, path, c2c_csv_header, 8, c2c_row);
+    return each_row(r, text, path, c2c_csv_header, 8, c2c_row, NULL);
+}
+
+int c2c_csv_parse_cut(struct runfile *r, const char *text, const char *path, struct csv_cut *cut)
+{
+    return each_row(r, text, path, c2c_csv_header, 8, c2c_row, cut);
 }

@@ -131,5 +131,13 @@ int tap_parse(struct runfile *r, const char *text, const char *path);
 void runfile_cells_free(struct runfile *r);
 int curve_csv_parse(struct runfile *r, const char *text, const char *path);
 int c2c_csv_parse(struct runfile *r, const char *text, const char *path);
+/* The same for a c2c.csv a --resume reads, which its run may have been killed writing (it grows a
+ * row at a time): a last line without its newline, or a last row that does not parse, was cut
+ * short; it is dropped, its line number and why into *cut (line 0: nothing dropped). */
+struct csv_cut {
+    int line;
+    char why[256];
+};
+int c2c_csv_parse_cut(struct runfile *r, const char *text, const char *path, struct csv_cut *cut);
 
 #endif

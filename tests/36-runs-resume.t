@@ -11,6 +11,15 @@ EV=page-faults,minor-faults,major-faults   # not context-switches: beside other 
 set -- --case 'walker size=16k' --case 'walker size=32k' --case 'walker size=64k' --case 'walker size=128k' \
     --iters 100000 -r 21 -e $EV
 run_dir() { ls -d "$PMUCAL_RESULTS"/*-"$1" 2> /dev/null | head -n 1; }
+# wait_lines LABEL FILE N: $d is the folder of the run labelled LABEL once its FILE holds N lines
+# (or after 30 s)
+wait_lines() {
+    for i in $(seq 1 600); do
+        d=$(run_dir "$1")
+        [ -n "$d" ] && [ "$(cat "$d/$2" 2> /dev/null | wc -l)" -ge "$3" ] && break
+        sleep 0.05
+    done
+}
 # verdicts FILE: the (verdict, case, event) lines of a TAP file, sorted, without numbers and values
 verdicts() { sed -n 's/^\(ok\|not ok\) [0-9]* - \(.*\) :: \([^ ]*\).*/\1 \2 :: \3/p' "$1" | sort; }
 # records_per_case RUN: "case count" lines of its measurements.ndjson
@@ -185,11 +194,7 @@ wait $pid
 # second or more each (mispredict's branch cases take milliseconds: a stop could come too late).
 $PMUCAL calibrate --recipe l1_hit --recipe l2_hit --no-curve -r 21 --target-ms 25 --label cal > "$TMP/cal.tap" 2> "$TMP/cal.err" &
 pid=$!
-for i in $(seq 1 600); do
-    d=$(run_dir cal)
-    [ -n "$d" ] && [ "$(cat "$d/measurements.ndjson" 2> /dev/null | wc -l)" -ge 1 ] && break
-    sleep 0.05
-done
+wait_lines cal measurements.ndjson 1
 kill -TERM $pid
 wait $pid
 rc=$?
@@ -349,7 +354,9 @@ fi
 cpu_pair=$(taskset -pc $$ 2> /dev/null | sed 's/.*: //' | tr ',' '\n' |
            awk -F- '{ for (i = $1; i <= (NF == 2 ? $2 : $1); i++) print i }' | head -n 2 | paste -sd, -)
 if [ "${cpu_pair#*,}" = "$cpu_pair" ]; then
-    for t in "c2c stopped after one pair" "c2c --resume measures only the other" "c2c: kept pair unchanged" "c2c refusals"; do
+    for t in "c2c stopped after one pair" "c2c --resume measures only the other" "c2c: kept pair unchanged" "c2c refusals" \
+             "c2c killed (-9) keeps its finished pair" "c2c --resume of the killed run" "c2c --resume drops a cut last line (nonl)" \
+             "c2c --resume drops a cut last line (bad)" "c2c --resume refuses a bad row not last"; do
         skip "$t" "this process may use one CPU (${cpu_pair:-none}); c2c needs two"
     done
 else
@@ -385,5 +392,53 @@ else
     refuse_resume "made by 'pmucal c2c', not 'pmucal sample'" sample --resume "$TMP/c2c-other"
     [ -z "$refusals" ]
     ok $? "c2c refusals, exit 2 with validate's messages: a complete run, options beside --resume, another command's folder, and sample of a c2c folder${refusals:+; not:$refusals}"
+
+    # kill -9 mid-run: nothing of the run's end happens, yet c2c.csv keeps every pair finished
+    # before the kill (it grows a row per pair), and --resume measures only the others. The kill
+    # comes once c2c.csv holds a row; a pair takes a second at -r 101.
+    c0=${cpu_pair%,*} c1=${cpu_pair#*,}
+    every_pair=$(printf '%s\n' "$c0,$c1" "$c1,$c0" | sort | paste -sd' ' -)
+    $PMUCAL c2c --cpus "$cpu_pair" -r 101 --label c2c9 > "$TMP/c2c9.out" 2> "$TMP/c2c9.err" &
+    pid=$!
+    wait_lines c2c9 c2c.csv 2
+    kill -KILL $pid
+    wait $pid 2> /dev/null   # not the shell's "Killed" on prove's output
+    rc=$?
+    rows=$(($(cat "$d/c2c.csv" 2> /dev/null | wc -l) - 1))
+    cp "$d/c2c.csv" "$TMP/c2c9-before.csv" 2> /dev/null
+    [ $rc -eq 137 ] && [ "$rows" -eq 1 ] && [ "$(jq -r .status "$d/manifest.json")" = running ] &&
+        [ "$(sed -n 2p "$d/c2c.csv" | cut -d, -f1,2)" = "$c0,$c1" ]
+    ok $? "c2c killed (-9) mid-run keeps the finished pair in c2c.csv (exit $rc, $(jq -r .status "$d/manifest.json"), $rows of 2 pairs: $(sed -n 2p "$d/c2c.csv" | cut -d, -f1,2))"
+    # Copies of the killed folder whose last line the kill cut: without its newline, and a row
+    # that does not parse; and one with such a row before its last line (damage, not a kill).
+    for torn in nonl bad mid; do rm -rf "$TMP/c2c9-$torn" && cp -r "$d" "$TMP/c2c9-$torn"; done
+    printf '%s' "$c1,$c0,same-l3,2" >> "$TMP/c2c9-nonl/c2c.csv"
+    printf '%s\n' "$c1,$c0,same-l3,x" >> "$TMP/c2c9-bad/c2c.csv"
+    printf '%s\n' "$c1,$c0,same-l3,x" "$c1,$c0,same-l3,1,1,1,1,1" >> "$TMP/c2c9-mid/c2c.csv"
+    $PMUCAL c2c --resume "$d" > "$TMP/c2c9r.out" 2> "$TMP/c2c9r.err"
+    rc=$?
+    [ $rc -eq 0 ] && grep -q "^pmucal: resuming: 1 of 2 pairs measured before are kept" "$TMP/c2c9r.err" &&
+        [ "$(grep -c '^pmucal: c2c: CPU' "$TMP/c2c9r.err")" -eq 1 ] && grep -q "^pmucal: c2c: CPU $c1 -> CPU $c0 " "$TMP/c2c9r.err" &&
+        [ "$(tail -n +2 "$d/c2c.csv" | cut -d, -f1,2 | sort | paste -sd' ' -)" = "$every_pair" ] &&
+        [ "$(head -n 2 "$d/c2c.csv")" = "$(cat "$TMP/c2c9-before.csv")" ] &&
+        jq -e '.status == "complete" and .resumed[0].records_kept == 1 and .resumed[0].records_dropped == 0' "$d/manifest.json" > /dev/null
+    ok $? "c2c --resume of the killed run keeps its pair and measures the other: every pair once (exit $rc; $(grep '^pmucal: \(resuming\|c2c: CPU\)' "$TMP/c2c9r.err" | tr '\n' ';') c2c.csv: $(tail -n +2 "$d/c2c.csv" | cut -d, -f1,2 | paste -sd' ' -))"
+    for torn in nonl bad; do
+        t=$TMP/c2c9-$torn
+        $PMUCAL c2c --resume "$t" > "$TMP/c2c9-$torn.out" 2> "$TMP/c2c9-$torn.err"
+        rc=$?
+        why="it has no newline"
+        [ $torn = bad ] && why="expected 8 comma-separated values"
+        [ $rc -eq 0 ] && grep -q "^pmucal: --resume $t: $t/c2c.csv:3, the last line, is not a whole row ($why.*dropped" "$TMP/c2c9-$torn.err" &&
+            grep -q "^pmucal: resuming: 1 of 2 pairs measured before are kept" "$TMP/c2c9-$torn.err" &&
+            [ "$(tail -n +2 "$t/c2c.csv" | cut -d, -f1,2 | sort | paste -sd' ' -)" = "$every_pair" ] &&
+            [ "$(wc -l < "$t/c2c.csv")" -eq 3 ] && ! grep -q ',x$' "$t/c2c.csv" &&
+            jq -e '.status == "complete" and .resumed[0].records_dropped == 1' "$t/manifest.json" > /dev/null
+        ok $? "c2c --resume drops a cut last line of c2c.csv ($torn) with a note and measures its pair (exit $rc; $(grep '^pmucal: --resume' "$TMP/c2c9-$torn.err"))"
+    done
+    refusals=""
+    refuse_resume "c2c.csv:3: corrupt run folder" c2c --resume "$TMP/c2c9-mid"
+    [ -z "$refusals" ]
+    ok $? "c2c --resume refuses a c2c.csv with a bad row that is not its last${refusals:+; not:$refusals}"
 fi
 done_testing
