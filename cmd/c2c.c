@@ -180,7 +180,7 @@ static int c2c_measure(struct c2c_run *r)
     r->p.size = a->size;
     r->p.o = &a->o;
     int rc = c2c_pairs_measure(&r->p, r->s.dir.path, session_resuming(&r->s));
-    if (!stop_requested())
+    if (!r->p.stopped[0])   /* no stop while the pairs were measured */
         return session_end(&r->s, rc, rc ? "a pair or an output could not be measured or written" : NULL);
     pm_note("interrupted: %s; the finished pairs are in %s/c2c.csv; 'pmucal c2c --resume %s' completes it",
             r->p.stopped, r->s.dir.path, r->s.dir.path);

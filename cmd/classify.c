@@ -7,6 +7,7 @@
 #include "runs/rundir.h"
 #include "runs/runfile.h"
 #include "validate/event_fit.h"
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,7 +72,7 @@ static int classify_option(void *ctx, int key, const char *v)
         a->allow_incomplete = true;
         break;
     case K_FLOOR:
-        return cli_real(&classify_command, "--floor", v, 0, 1e300, &a->floor_);
+        return cli_real(&classify_command, "--floor", v, 0, HUGE_VAL, &a->floor_);
     }
     return 0;
 }

@@ -2,6 +2,7 @@
 #include "base/util.h"
 #include "runs/session.h"
 #include <getopt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -166,8 +167,9 @@ int cli_real(const struct command *c, const char *opt, const char *v, double lo,
 {
     char *end;
     double x = strtod(v, &end);
-    if (end == v || *end || !(x >= lo && x <= hi))
-        return cli_usage_error(c, "%s %s: give a number from %g to %g", opt, v, lo, hi);
+    if (end == v || *end || !isfinite(x) || !(x >= lo && x <= hi))
+        return isinf(hi) ? cli_usage_error(c, "%s %s: give a number of %g or more", opt, v, lo)
+                         : cli_usage_error(c, "%s %s: give a number from %g to %g", opt, v, lo, hi);
     *out = x;
     return 0;
 }

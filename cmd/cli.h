@@ -59,7 +59,7 @@ void cli_args_free(struct cli_args *pos);
 /* Whole number lo..hi from an option value, else a usage error naming the option (returns 2). */
 int cli_number(const struct command *c, const char *opt, const char *v, unsigned long long lo, unsigned long long hi,
                unsigned long long *out);
-/* The same for a real number from lo to hi (a NaN is refused). */
+/* The same for a finite real number from lo to hi (hi may be HUGE_VAL: no upper end). */
 int cli_real(const struct command *c, const char *opt, const char *v, double lo, double hi, double *out);
 /* "--name" or "-k" of the option with this key, for messages. */
 const char *cli_option_name(const struct command *c, int key);

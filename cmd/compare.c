@@ -31,7 +31,7 @@ const struct command compare_command = {
     .synopsis = "BASE NEW [options]",
     .usage = "BASE and NEW are run folders of 'pmucal validate' (or both of 'pmucal sample': see\n"
              "below). The header lists the host facts and\n"
-             "versions (kernel, perf, libpfm4, hwloc, pmucal commit, source, settings) that differ.\n"
+             "versions (Linux kernel, perf, libpfm4, hwloc, pmucal commit, source, settings) that differ.\n"
              "Then, where both manifests describe the Linux kernel (scripts/kernel-check.sh),\n"
              "one TAP point per change of the Linux kernel's core PMU description: the driver, the counters it\n"
              "announced, each sysfs events/, format/ and caps/ file, cpus and perf_user_access; 'not ok'\n"

@@ -26,7 +26,7 @@ static const struct cli_option export_options[] = {
 const struct command export_command = {
     .name = "export",
     .fn = export_main,
-    .summary = "write a stored run for kernel CI: KTAP for test harnesses, KCIDB JSON for its database",
+    .summary = "write a stored run for KernelCI: KTAP for test harnesses, KCIDB JSON for its database",
     .synopsis = "--ktap | --kcidb [-o FILE] RUN",
     .usage = "RUN is a run folder (validate, calibrate). --ktap writes its verdicts as KTAP, the format\n"
              "kselftest and KUnit print, so harnesses such as KernelCI's and LKFT's take pmucal as a test\n"
@@ -37,7 +37,7 @@ const struct command export_command = {
              "for the run (origin 'pmucal', ids 'pmucal:HOST:FOLDER:START'), and a test per verdict: path\n"
              "pmucal.<command>.<case>.<event> (letters, digits, '_' and '-' a component), status PASS,\n"
              "FAIL, SKIP, ERROR (a TODO point: unstable) or DONE (info), the measured figure as its\n"
-             "number, the verdict line as log_excerpt, and the environment: CPU model, kernel, perf and\n"
+             "number, the verdict line as log_excerpt, and the environment: CPU model, Linux kernel, perf and\n"
              "libpfm4 versions. 'kcidb-submit' takes it as it is.\n"
              "Exit status 0 when written, 2 on bad input or when it cannot be written.\n",
     .options = export_options,

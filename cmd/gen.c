@@ -3,15 +3,14 @@
 #include "base/util.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
-#include "host/clock.h"
 #include "core/measure.h"
 #include "generators/codegen.h"
+#include "host/clock.h"
 #include "runs/rundir.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <valgrind/valgrind.h>
 
 static int gen_main(int argc, char **argv);

@@ -31,7 +31,7 @@ const struct command info_command = {
              "(random dependent loads, 4 sizes per octave from 4K until memory, the minimum of 3 sweeps):\n"
              "measured once per host when a run first needs it, then read from the cache\n"
              "($PMUCAL_CACHE_DIR, else $XDG_CACHE_HOME/pmucal, else ~/.cache/pmucal; one file per CPU model,\n"
-             "hwloc view and kernel). The table shows hwloc, CPUID, the measurement and what is used.\n"
+             "hwloc view and Linux kernel). The table shows hwloc, CPUID, the measurement and what is used.\n"
              "Environment: PMUCAL_GEOMETRY=auto (default) | hwloc (take hwloc's levels as they are) |\n"
              "measure (measure again, ignoring the cache); PMUCAL_CURVE_FILE=CSV (bytes,cycles,ns per load:\n"
              "a recorded curve, such as calibrate's curve.csv, instead of measuring; for fixture hosts).\n",

@@ -126,7 +126,8 @@ static int roofline_main(int argc, char **argv)
     if (!a.reps)
         a.reps = 5;
     bool width_on[4], level_on[4];
-    if (parse_choices("--widths", a.widths, roofline_widths, 4, width_on) || parse_choices("--levels", a.levels, roofline_levels, 4, level_on))
+    if (parse_choices("--widths", a.widths, roofline_widths, 4, width_on) ||
+        parse_choices("--levels", a.levels, roofline_levels, 4, level_on))
         return 2;
     int cpus[1024], ncpu = topo_cpus(cpus, 1024);
     if (a.threads && a.threads > (unsigned long long)ncpu) {

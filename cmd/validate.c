@@ -47,7 +47,7 @@ const struct command validate_command = {
              "classify.txt/.json for events without a rule. The PMU's validate/expect/<pmu>.txt loads by\n"
              "itself; zero-quantity cases are negative tests; a failure under an erratum is a TODO. The\n"
              "TAP ends with a summary per event and what the scheduler learned.\n"
-             "manifest.json records the host, versions (kernel, perf, libpfm4, hwloc, pmucal and its\n"
+             "manifest.json records the host, versions (Linux kernel, perf, libpfm4, hwloc, pmucal and its\n"
              "commit), the command, start and end times and the status: running, then complete, failed\n"
              "or interrupted.\n"
              "Exit status: 0 when nothing is 'not ok', 1 otherwise, 2 on bad input, 130 (SIGINT) or 143\n"

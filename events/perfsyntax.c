@@ -18,8 +18,8 @@ int perf_modifiers(const char *mods, struct event_spec *spec, char *err, size_t 
         else if (*p == 'k')
             k = true;
         else {
-            snprintf(err, n, "modifier '%c' in ':%s': pmucal counts with :u (user, the default), :k (kernel) or "
-                     ":uk (both); it does not sample, so p/P/S/G/H/h do not apply", *p, mods);
+            snprintf(err, n, "modifier '%c' in ':%s': pmucal counts with :u (user, the default), :k (the Linux "
+                     "kernel's side) or :uk (both); it does not sample, so p/P/S/G/H/h do not apply", *p, mods);
             return -1;
         }
     }

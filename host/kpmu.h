@@ -18,9 +18,10 @@ bool host_read_line(const char *path, char *out, size_t n);
  * the release names none. */
 void kernel_flavour(const char *release, char *out, size_t n);
 
-/* The manifest's "linux_kernel" object (an older pmucal wrote "kernel"): release, version, machine (uname's), flavour, package (PMUCAL_KERNEL_PACKAGE, as
- * kernel-check names what it booted; null otherwise), cmdline, perf_event_paranoid,
- * perf_user_access (null where the kernel has none: x86, arm64 before 5.17), and "pmu": the core
+/* The manifest's "linux_kernel" object (an older pmucal wrote "kernel"): release, version,
+ * machine (uname's), flavour, package (PMUCAL_KERNEL_PACKAGE, as kernel-check names what it
+ * booted; null otherwise), cmdline, perf_event_paranoid, perf_user_access (null where the Linux
+ * kernel has none: x86, arm64 before 5.17), and "pmu": the core
  * PMU pmu_sysfs names ("none": null) with type, cpus, events, format and caps (file -> first
  * line), and counters as the driver's boot message says ("enabled with NAME PMU driver, N
  * counters available"), with that line, or null and why. */

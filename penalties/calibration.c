@@ -269,9 +269,15 @@ int cal_from_run(struct cal *cal, const struct runfile *run, const struct jvalue
     return 0;
 }
 
-int calibration_replay(const struct runfile *run, const struct jvalue *pen, const struct cal_opts *o,
-                       struct calibration_plan *plan, struct tap *tap)
+/* pmucal replay of a calibrate run made with options o and plan (the run's own command line, read
+ * again; pen its penalties.json, NULL when it has none): every case rebuilt from its record as
+ * --resume rebuilds it, nothing measured, the penalties fitted again and checked with today's
+ * checks and references, their verdicts printed into tap, nothing written. The exit status (0, 1
+ * when something is not ok), or 2 after a message on a damaged run. */
+static int calibration_replay(const struct runfile *run, const struct jvalue *pen, const struct cal_opts *o,
+                              struct calibration_plan *plan, struct tap *tap)
 {
+
     if (!pen || pen->type != J_OBJECT) {
         pm_error("%s: no penalties.json (or not a JSON object): the penalties' model is not known; the run cannot be "
                  "judged again", run->path);
@@ -293,7 +299,6 @@ int calibration_replay(const struct runfile *run, const struct jvalue *pen, cons
     free(rs.replayed);
     return rc;
 }
-
 
 int calibration_rejudge(const struct runfile *run, const struct cal_opts *o, struct calibration_plan *plan)
 {

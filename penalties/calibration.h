@@ -28,7 +28,7 @@ struct calibration_plan {
 int calibration_run(struct cal *cal, const struct calibration_plan *plan, struct tap *tap, double t0, int *errors);
 
 /* The run's settings (source, repetitions, target_seconds, passes) into its manifest j, as it
- * starts; cal_from_run and calibrate --resume read them back. */
+ * starts: what compare and report show of it (a resume or replay reads its command line instead). */
 void cal_manifest(const struct cal *cal, struct json *j);
 
 /* A stored calibrate run's own facts into cal, for replaying it: its CPU (manifest.json, else
@@ -37,13 +37,6 @@ void cal_manifest(const struct cal *cal, struct json *j);
  * by into *levels (cal->levels points there). 0, or 2 after a message naming a bad number. */
 int cal_from_run(struct cal *cal, const struct runfile *run, const struct jvalue *pen, struct topo *levels);
 
-/* pmucal replay of a calibrate run made with options o and plan (the run's own command line, read
- * again; pen its penalties.json, NULL when it has none): every case rebuilt from its record as
- * --resume rebuilds it, nothing measured, the penalties fitted again and checked with today's
- * checks and references, their verdicts printed into tap, nothing written. The exit status (0, 1
- * when something is not ok), or 2 after a message on a damaged run. */
-int calibration_replay(const struct runfile *run, const struct jvalue *pen, const struct cal_opts *o,
-                       struct calibration_plan *plan, struct tap *tap);
 /* pmucal replay RUN of a calibrate run (loaded with runfile_load; o and plan from its own command
  * line): calibration_replay printed as TAP on stdout, then each verdict line that differs from the
  * run's validate.tap, and how many. The exit status (0, 1 when something is not ok or the TAP

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* The engine's hook: the measurement into the row at e->arg. */
+/* The engine's hook: the measurement into the row at eng->arg. */
 static void take(struct engine *eng, const struct case_ *c, const struct measurement *m, const struct quantities *q)
 {
     struct code_row *r = eng->arg;

@@ -43,7 +43,7 @@ static void kernel_pmu_diff(FILE *f, const struct runfile *a, const struct runfi
     struct cmp_kernel k;
     compare_kernel(a->manifest, b->manifest, &k);
     if (k.described[0] && k.described[1]) {
-        fputs("<h3>The kernel's PMU description (sysfs events, format, caps; counters; perf_user_access)</h3>\n"
+        fputs("<h3>The Linux kernel's PMU description (sysfs events, format, caps; counters; perf_user_access)</h3>\n"
               "<table><thead><tr><th>what</th><th>name</th><th>change</th><th>BASE</th><th>NEW</th></tr></thead>"
               "<tbody>\n", f);
         for (int pass = 0; pass < 2; pass++)

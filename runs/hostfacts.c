@@ -258,7 +258,7 @@ void host_facts_print(FILE *f)
         fprintf(f, "clock note %s\n", h.clock->note);
     fprintf(f, "host       %s, cpu id %s, microcode %s\n", h.host, h.cpu_id, h.ucode);
     fprintf(f, "machine    %s%s\n", h.machine, h.virt ? ", virtual or emulated" : "");
-    fprintf(f, "software   kernel %s, %s, libpfm4 %s (API %s), hwloc %s, pmucal %s (%s)\n", h.uts.release, h.perf,
+    fprintf(f, "software   Linux %s, %s, libpfm4 %s (API %s), hwloc %s, pmucal %s (%s)\n", h.uts.release, h.perf,
             h.libpfm, h.libpfm_api, h.hwloc, PMUCAL_VERSION, pmucal_commit());
 }
 

@@ -36,7 +36,7 @@ static void environment(struct json *j, const struct jvalue *m)
     json_string(j, "cpu_model", brand);
     json_string(j, "cpu_id", jget_str(cpu, "id", NULL));
     json_string(j, "hostname", jget_str(m, "hostname", NULL));
-    json_string(j, "linux_kernel", jget_str(sw, "linux_kernel", NULL));
+    json_string(j, "kernel", jget_str(sw, "linux_kernel", NULL));   /* KCIDB's word: only the Linux kernel is meant */
     json_string(j, "perf", jget_str(sw, "perf", NULL));
     json_string(j, "libpfm4", jget_str(sw, "libpfm4", NULL));
     json_string(j, "source", jget_str(m, "source", NULL));
@@ -65,8 +65,8 @@ static char *path_of(const char *top, const struct vcell *c)
     return p;
 }
 
-/* The kernel the run measured (the manifest's "linux_kernel" object, host/kpmu.h), as the checkout's
- * and build's misc: a kernel regression check's report is about that kernel. */
+/* The Linux kernel the run measured on (the manifest's "linux_kernel" object, host/kpmu.h), as the
+ * checkout's and build's misc: a Linux kernel regression check's report is about it. */
 static void kernel_misc(struct json *j, const struct jvalue *k)
 {
     json_object_begin(j, "misc");
@@ -105,8 +105,8 @@ int kcidb_write(FILE *out, const struct runfile *r)
     json_string(&j, "id", run_id);
     json_string(&j, "origin", "pmucal");
     json_string(&j, "start_time", started);
-    /* A run whose manifest describes its kernel (kernel-check) reports on that kernel: the
-     * checkout and build are the kernel's; an older run's are the host pmucal measured. */
+    /* A run whose manifest describes its Linux kernel (kernel-check) reports on it: the checkout
+     * and build are that kernel's; an older run's are the host pmucal measured. */
     const struct jvalue *k = jget(m, "linux_kernel");
     const char *release = jget_str(k, "release", NULL), *pkg = jget_str(k, "package", NULL);
     char *kernel_comment = !release ? NULL : pkg ? xasprintf("Linux %s (%s), Debian package %s", release,

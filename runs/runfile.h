@@ -89,7 +89,7 @@ bool runfile_complete(const struct runfile *r, char *why, size_t n);
 /* A string, number or boolean as text in buf (a string's own text is copied); NULL for null, an
  * absent member, an object or an array. */
 const char *runfile_scalar(const struct jvalue *v, char *buf, size_t n);
-/* A manifest member by dotted path ("software.kernel"), as text (numbers printed %g); NULL if absent. */
+/* A manifest member by dotted path ("software.linux_kernel"), as text (numbers printed %g); NULL if absent. */
 const char *runfile_fact(const struct runfile *r, const char *dotted, char *buf, size_t n);
 
 /* RUN/manifest.json as it is, quietly: NULL with why in err when missing or not JSON (whether it

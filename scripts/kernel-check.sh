@@ -170,5 +170,5 @@ for run in "$out"/results/*/; do
   $label: $counts"
 done
 [ -n "$summary" ] || die 5 "the virtio disk held no run folder"
-kr=$(jq -r '.linux_kernel | "\(.release) (\(.flavour // "no flavour")), PMU \(.pmu.name // "none"), \(.pmu.counters // "?") counters, \(.pmu.events // {} | length) sysfs events, perf_user_access \(.perf_user_access // "absent")"' "$out"/results/*-matrix/manifest.json 2> /dev/null || echo "?")
+kr=$(jq -r '(.linux_kernel // .kernel) | "\(.release) (\(.flavour // "no flavour")), PMU \(.pmu.name // "none"), \(.pmu.counters // "?") counters, \(.pmu.events // {} | length) sysfs events, perf_user_access \(.perf_user_access // "absent")"' "$out"/results/*-matrix/manifest.json 2> /dev/null || echo "?")
 echo "kernel-check: $kr; ${secs}s; run folders in $out/results:$summary"

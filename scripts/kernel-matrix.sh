@@ -51,12 +51,12 @@ done
 run_of() { ls -d "$out/$1"/results/*-"$2" 2> /dev/null | head -n 1; }
 row() { printf '%-42s %-12s %-14s %-21s %-8s %s\n' "$@"; }
 {
-    echo "baseline: $base ($(jq -r '.linux_kernel | "\(.release), \(.version)"' "$(run_of "$base" matrix)/manifest.json" 2> /dev/null))"
+    echo "baseline: $base ($(jq -r '(.linux_kernel // .kernel) | "\(.release), \(.version)"' "$(run_of "$base" matrix)/manifest.json" 2> /dev/null))"
     row kernel flavour "PMU/counters" "matrix ok/notok/skip" "not ok" "changes (vs baseline: kernel PMU description; (case, event) not ok per run)"
     for n in $names; do
         m=$(run_of "$n" matrix)
         [ -n "$m" ] || { row "$n" - - - - "no run folder came back: $(tail -n 1 "$out/$n.log" 2> /dev/null)"; continue; }
-        k=$(jq -r '.linux_kernel | "\(.flavour // "-") \(.pmu.name // "none")/\(.pmu.counters // "?")"' "$m/manifest.json")
+        k=$(jq -r '(.linux_kernel // .kernel) | "\(.flavour // "-") \(.pmu.name // "none")/\(.pmu.counters // "?")"' "$m/manifest.json")
         counts=$(grep -E '^(not )?ok ' "$m/validate.tap" | awk '/# SKIP/ { s++; next } /^not ok/ { n++; next } { o++ }
             END { printf "%d/%d/%d", o, n, s }')
         changes="" total=0

@@ -30,7 +30,8 @@ expect 2 "give a whole number from 1 to 101" -- $PMUCAL run walker -r 0
 expect 2 "unknown kernel 'nope'" -- $PMUCAL validate --case 'nope size=L1'
 # Real-number options share one parser (cli_real): a word, NaN or a number out of range is refused.
 expect 2 "core-ghz fast: give a number from 0.05 to 20" -- $PMUCAL emit --core-ghz fast x.json
-expect 2 "floor -1: give a number from 0 to" -- $PMUCAL classify --floor -1 x
+expect 2 "floor -1: give a number of 0 or more" -- $PMUCAL classify --floor -1 x
+expect 2 "floor inf: give a number of 0 or more" -- $PMUCAL classify --floor inf x
 expect 2 "base-cpi nan: give a number from 0 to 100" -- $PMUCAL cpi --base-cpi nan x
 expect 2 "threshold 1e9: give a number from 0 to 1000" -- $PMUCAL compare --threshold 1e9 a b
 # A case whose setup fails inside validate is a 'not ok' verdict; the run goes on and exits 1.

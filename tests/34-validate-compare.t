@@ -106,8 +106,8 @@ new="$TMP/new-kernel-key" && mkdir -p "$new" && cp "$A/measurements.ndjson" "$ne
 jq --argjson k "$pmu" '.linux_kernel = ($k | .pmu.counters = 6)' "$A/manifest.json" > "$new/manifest.json"
 $PMUCAL compare "$old" "$new" > "$TMP/oldkobj.tap"
 rc=$?
-[ $rc -eq 1 ] && grep -q '^not ok [0-9]* - kernel PMU :: counters counters changed: 7 -> 6' "$TMP/oldkobj.tap"
-ok $? "an older run's kernel object is read as linux_kernel: fewer counters is a regression (exit $rc): $(grep -m1 'kernel PMU' "$TMP/oldkobj.tap")"
+[ $rc -eq 1 ] && grep -q '^not ok [0-9]* - Linux kernel PMU :: counters counters changed: 7 -> 6' "$TMP/oldkobj.tap"
+ok $? "an older run's kernel object is read as linux_kernel: fewer counters is a regression (exit $rc): $(grep -m1 'Linux kernel PMU' "$TMP/oldkobj.tap")"
 
 # Incomplete runs: refused, or compared with --allow-incomplete and marked.
 jq '.status = "interrupted" | .status_reason = "stopped by SIGTERM after 1 of 2 cases"' "$A/manifest.json" > "$C/manifest.json"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # pmucal export --kcidb: a run as a KCIDB I/O report (schema v5.3). Its shape is checked here with
-# jq on every host; the schema itself with the kernel CI database's own validator (kcidb-io,
+# jq on every host; the schema itself with KernelCI's database's own validator (kcidb-io,
 # GPL-2.0): ../shared/tools/kcidb-io beside the tree (as CI has it), else one python3 can import
 # (installed, or a checkout on PYTHONPATH), under a python3 with jsonschema (Debian's
 # python3-jsonschema, which make deps installs). This repository does not carry kcidb-io, so
@@ -25,7 +25,7 @@ for run in zen5-vm-validate-perf zen5-vm-validate-sim zen5-vm-calibrate; do
         all(.checkouts[], .builds[], .tests[]; .origin == "pmucal" and (.id | startswith("pmucal:"))) and
         all(.tests[]; (.path | test("^pmucal\\.[a-z]+(\\.[A-Za-z0-9_-]+)+$")) and
             (.status | IN("PASS", "FAIL", "SKIP", "ERROR", "DONE")) and .build_id == $b and
-            (.environment.misc | .cpu_id and .linux_kernel and .libpfm4 and .perf)) and
+            (.environment.misc | .cpu_id and .kernel and .libpfm4 and .perf)) and
         ([.tests[].id] | unique | length) == $n' --arg b "$(jq -r '.builds[0].id' "$TMP/$run.json" 2> /dev/null)" \
         "$TMP/$run.json" > /dev/null
     ok $? "$run: export --kcidb (exit $rc): one checkout and build, a test per verdict and info line ($verdicts), ids 'pmucal:...', paths and statuses as KCIDB takes them $(head -c 200 "$TMP/err")"

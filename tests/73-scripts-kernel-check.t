@@ -91,7 +91,7 @@ else
     skip "KCIDB exports against the schema" "kcidb-io is not importable (../shared/tools/kcidb-io or PYTHONPATH) or python3-jsonschema is missing"
 fi
 "$PMUCAL" compare "$m" "$m" > "$TMP/self.tap" 2>&1
-ok $? "compare takes a kernel-check run: $(grep 'kernel PMU' "$TMP/self.tap" | head -n 1)"
+ok $? "compare takes a kernel-check run: $(grep 'Linux kernel PMU' "$TMP/self.tap" | head -n 1)"
 
 off=$TMP/off
 scripts/kernel-check.sh --kernel "$KERNEL" --modules "$MODULES" --commands "$SHORT" --out "$off" --cpu neoverse-n1,pmu=off --timeout 300 > "$TMP/off.out" 2> "$TMP/off.err"
@@ -101,10 +101,10 @@ jq -e '.linux_kernel.pmu.name == null and .linux_kernel.pmu.why != null' "$moff/
 ok $? "its manifest says the kernel registered no core PMU: $(jq -r '.linux_kernel.pmu.why' "$moff/manifest.json" 2> /dev/null)"
 "$PMUCAL" compare "$m" "$moff" > "$TMP/cmp.tap" 2> "$TMP/cmp.err"
 is $? 1 "compare exits 1 on the planted regression"
-grep -q '^not ok [0-9]* - kernel PMU :: driver core PMU removed (was armv8_pmuv3)$' "$TMP/cmp.tap" &&
-    grep -q '^not ok [0-9]* - kernel PMU :: events inst_retired removed (was event=0x0008)$' "$TMP/cmp.tap" &&
-    grep -q '^not ok [0-9]* - kernel PMU :: format event removed (was config:0-15)$' "$TMP/cmp.tap"
-ok $? "the PMU's own description: driver, events and format named as removed: $(grep -c '^not ok [0-9]* - kernel PMU' "$TMP/cmp.tap") lines"
+grep -q '^not ok [0-9]* - Linux kernel PMU :: driver core PMU removed (was armv8_pmuv3)$' "$TMP/cmp.tap" &&
+    grep -q '^not ok [0-9]* - Linux kernel PMU :: events inst_retired removed (was event=0x0008)$' "$TMP/cmp.tap" &&
+    grep -q '^not ok [0-9]* - Linux kernel PMU :: format event removed (was config:0-15)$' "$TMP/cmp.tap"
+ok $? "the PMU's own description: driver, events and format named as removed: $(grep -c '^not ok [0-9]* - Linux kernel PMU' "$TMP/cmp.tap") lines"
 "$PMUCAL" compare --html "$TMP/cmp.html" "$m" "$moff" > /dev/null 2>&1
 grep -q '<tr class="regress"><td>driver</td><td class="mono">core PMU</td><td>removed</td><td class="mono">armv8_pmuv3</td>' "$TMP/cmp.html"
 ok $? "the HTML comparison shows the PMU's description too, the driver's loss among the regressions"

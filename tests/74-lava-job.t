@@ -1,5 +1,5 @@
 #!/bin/sh
-# The LAVA job of lava/ (what kernel CI's labs run): it passes LAVA's own schema
+# The LAVA job of lava/ (what KernelCI's labs run): it passes LAVA's own schema
 # (lava_common.schemas.validate, Debian's lava-common), and lava-dispatcher's lava-run runs it
 # offline against the device dictionary lava/qemu-neoverse-n1.yaml: the emulated Neoverse N1 boots
 # the kernel make deps downloads with pmucal's initramfs, and the job's monitor turns each of

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 
-/* Events whose rule says 'not ok', added to the count at e->arg. */
+/* Events whose rule says 'not ok', added to the count at eng->arg. */
 static void count_not_ok(struct engine *eng, const struct measurement *m, const struct quantities *q)
 {
     int *not_ok = eng->arg;

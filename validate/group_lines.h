@@ -6,7 +6,7 @@
 #include "validate/engine.h"
 #include <stdbool.h>
 
-/* The n events ev placed first-fit into groups by e's PMU, vendor table, counters and group size,
+/* The n events ev placed first-fit into groups by eng's PMU, vendor table, counters and group size,
  * on stdout. why: comment lines with each restricted event's restriction and each group's events
  * by name; names: each group as the names given, comma-separated without braces. */
 void group_lines_print(const struct event_spec *ev, int n, const struct engine *eng, bool why, bool names);

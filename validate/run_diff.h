@@ -69,7 +69,7 @@ extern const char *const compare_flag_name[CMP_NFLAGS];
 /* The manifest facts compared in the header: host, CPU, versions, source and settings. */
 extern const char *const compare_facts[];
 
-/* The kernel's own description of its core PMU (the manifest's "kernel" object, host/kpmu.h),
+/* The Linux kernel's own description of its core PMU (the manifest's "linux_kernel" object, host/kpmu.h),
  * BASE against NEW: one change per sysfs file or fact that differs. What a user of the PMU loses
  * (the driver, an event, a format field, a cap, counters, a changed encoding or perf_user_access)
  * is a regression; what is added is said and is not. */
@@ -81,7 +81,7 @@ struct cmp_kchange {
     bool regression;
 };
 struct cmp_kernel {
-    bool described[2];          /* each manifest had a "kernel" object (older runs have none) */
+    bool described[2];          /* each manifest had a "linux_kernel" object (runs not made by kernel-check have none) */
     struct cmp_kchange *ch;
     int n, regressions;
 };

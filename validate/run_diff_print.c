@@ -133,21 +133,21 @@ static void print_kernel_tap(struct tap *t, const struct cmp_kernel *k)
 {
     if (!k->described[0] || !k->described[1]) {
         if (k->described[0] || k->described[1])
-            tap_point(t, VERDICT_SKIP, "kernel PMU :: description", k->described[0] ? "described in BASE only (NEW's pmucal is older)"
+            tap_point(t, VERDICT_SKIP, "Linux kernel PMU :: description", k->described[0] ? "described in BASE only (NEW's pmucal is older)"
                                                                                : "described in NEW only (BASE's pmucal is older)");
         return;
     }
     if (!k->n)
-        tap_comment(t, "kernel PMU: the same description (driver, counters, events, format, caps, perf_user_access)");
+        tap_comment(t, "Linux kernel PMU: the same description (driver, counters, events, format, caps, perf_user_access)");
     for (int i = 0; i < k->n; i++) {   /* by index: k->ch is NULL with no change (no arithmetic on it) */
         const struct cmp_kchange *ch = &k->ch[i];
         char desc[640];
         if (!strcmp(ch->change, "added"))
-            snprintf(desc, sizeof(desc), "kernel PMU :: %s %s added: %s", ch->what, ch->name, ch->new_);
+            snprintf(desc, sizeof(desc), "Linux kernel PMU :: %s %s added: %s", ch->what, ch->name, ch->new_);
         else if (!strcmp(ch->change, "removed"))
-            snprintf(desc, sizeof(desc), "kernel PMU :: %s %s removed (was %s)", ch->what, ch->name, ch->base);
+            snprintf(desc, sizeof(desc), "Linux kernel PMU :: %s %s removed (was %s)", ch->what, ch->name, ch->base);
         else
-            snprintf(desc, sizeof(desc), "kernel PMU :: %s %s changed: %s -> %s", ch->what, ch->name, ch->base, ch->new_);
+            snprintf(desc, sizeof(desc), "Linux kernel PMU :: %s %s changed: %s -> %s", ch->what, ch->name, ch->base, ch->new_);
         tap_point(t, ch->regression ? VERDICT_NOT_OK : VERDICT_OK, desc, NULL);
     }
 }
@@ -201,7 +201,7 @@ void compare_write_tap(const struct runfile *r[2], const struct cmp_result *c, c
     }
     tap_plan(&t);
     tap_comment(&t, "summary: %d points, %d regressions, %d improvements, %d in BASE only, %d in NEW only; "
-                "kernel PMU: %d changes, %d regressions", c->n, c->regressions, c->improvements, c->only[0], c->only[1],
+                "Linux kernel PMU: %d changes, %d regressions", c->n, c->regressions, c->improvements, c->only[0], c->only[1],
                 k->n, k->regressions);
 }
 

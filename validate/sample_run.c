@@ -167,8 +167,8 @@ static int sample_level(struct sample_run *run, const struct event_spec *ev, int
         sample_shadow(&vs[nv], &run->map, &h, q, &p);
         point(run, ev, level, &vs[nv++]);
     }
-    tap_comment(&run->s->tap, "%s :: %s precise=%d overhead %.0f ns per sample (median run sampling %.0f, counting "
-                "%.0f ticks; %zu samples over %d runs)", run->c->label, ev->name, level, overhead_ns,
+    tap_comment(&run->s->tap, "%s :: %s precise=%d overhead %.0f ns per sample (median repetition sampling %.0f, "
+                "counting %.0f ticks; %zu samples over %d repetitions)", run->c->label, ev->name, level, overhead_ns,
                 stats_median(ts, reps), stats_median(tc, reps), st.n, reps);
     struct sample_record rec = {
         .label = run->c->label, .ev = ev, .precise_ip = level, .precise_levels = levels, .period = period,

@@ -1,5 +1,5 @@
 /* The case of a pmucal sample run measured into its open folder: set up once on the measuring CPU,
- * then each event sampled at each precise level the kernel takes (3 down to 0), R repetitions
+ * then each event sampled at each precise level the Linux kernel takes (3 down to 0), R repetitions
  * sampling and R counting only (the overhead per sample). Each (case, event, level) gets its TAP
  * lines (validate/sample_check.h's rate, skid and shadow verdicts) and its record
  * (runs/sample_record.h); a level a resumed run measured before has its verdicts said again from
@@ -21,7 +21,7 @@ struct sample_run {
     struct engine *eng;            /* its rules, repetitions, --iters and measuring CPU */
     struct case_ *c;               /* the case, the run's from here: sample_run_free frees it */
     uint64_t period;               /* --period; 0: 1 for a software event, else 10007 */
-    int precise;                   /* --precise level; -1: every level the kernel takes */
+    int precise;                   /* --precise level; -1: every level the Linux kernel takes */
     unsigned ring_pages;           /* --ring-pages */
     struct stream_perturb perturb; /* PMUCAL_SAMPLE_PERTURB (text NULL when unset) */
     /* Set up by sample_run_setup. */
