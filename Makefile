@@ -96,10 +96,10 @@ $(EMU_DIR)/emu-init: tests/emu/init.c
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)$(CC) -static -O2 -std=gnu11 -Wall -Wextra -Werror -o $@ $<
 
-# make kernel-check KERNEL=IMAGE [MODULES=DIR] | PACKAGE=NAME [CPU=MODEL] [OUT=DIR]: one kernel booted on
+# make kernel-check KERNEL=IMAGE [MODULES=DIR] | PACKAGE=NAME [CPU=MODEL] [OUT=DIR]: one Linux kernel booted on
 # the emulated Neoverse N1, pmucal's AArch64 matrix run there, the run folders brought back
 # (scripts/kernel-check.sh says the rest). make kernel-matrix [MATRIX_OUT=DIR]: Debian 12's arm64
-# kernels (6.1.0-47 as baseline, 6.1.0-50, 6.12, their -rt and -cloud flavours, the baseline again
+# Linux kernels (6.1.0-47 as baseline, 6.1.0-50, 6.12, their -rt and -cloud flavours, the baseline again
 # and without a PMU) checked and compared, one table (scripts/kernel-matrix.sh). Neither is part of
 # make test: minutes of emulation and downloads.
 kernel-check: deps

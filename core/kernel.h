@@ -80,7 +80,7 @@ struct kernel {
     const struct param *params;                  /* terminated by {NULL} */
     int  (*setup)(struct case_ *c);              /* not measured; KERNEL_OK/ERROR/SKIP */
     void (*prepare)(struct case_ *c);            /* optional, before each loop, not measured */
-    /* iters iterations of the measured loop: the measured region, nothing else */
+    /* iters iterations of the kernel's loop body, the measured region, and nothing else */
     void (*loop)(struct case_ *c, uint64_t iters);
     void (*model)(const struct case_ *c, struct quantities *q);  /* expected per iteration */
     void (*teardown)(struct case_ *c);

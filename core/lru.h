@@ -61,8 +61,8 @@ struct lru_lap {
     uint64_t misses[2];      /* [0] D1, [1] LL */
     uint64_t edge_hits[2];
     /* Given a window of w accesses (0 < w < n): the fewest and most misses any w consecutive
-     * accesses of the steady lap have, from any start (the lap read cyclically). A run shorter
-     * than a lap sees its window's misses, not the lap's share, where they bunch up. */
+     * accesses of the steady lap have, from any start (the lap read cyclically). A measured loop
+     * shorter than a lap sees its window's misses, not the lap's share, where they bunch up. */
     uint64_t window_lo[2], window_hi[2];
 };
 void lru_lap_misses(void *const *addrs, uint64_t n, const struct cache_level *d1, const struct cache_level *ll,

@@ -1,4 +1,4 @@
-/* Where a kernel's events happen: the instructions of its measured loop, in program order, and
+/* Where a kernel's events happen: the instructions of its loop body, in program order, and
  * for each the amount of every quantity it causes per iteration. Sampling (pmucal sample) holds
  * sample addresses against this map: the skid from the causing instruction, and whether every
  * causing instruction gets its share (shadowing).

@@ -27,7 +27,7 @@ struct event_spec {
 enum noise { NOISE_CTX_SWITCH, NOISE_MIGRATION, NOISE_PAGE_FAULT, NOISE_COUNT };
 extern const char *const noise_name[NOISE_COUNT];
 
-/* Fixed counters, where the PMU has them: measured in a group of their own around every run,
+/* Fixed counters, where the PMU has them: measured in a group of their own around every measured loop,
  * so they never take one of the N programmable counters under test. */
 enum fixed { FIXED_CYCLES, FIXED_INSTRUCTIONS, FIXED_REF_CYCLES, FIXED_COUNT };
 extern const char *const fixed_name[FIXED_COUNT];
@@ -38,7 +38,7 @@ struct group_reading {
     double value[GROUP_MAX_EVENTS];   /* per event of the group, NaN when unsupported */
     double noise[NOISE_COUNT];        /* NaN when the source has no such detector */
     double fixed[FIXED_COUNT];        /* NaN when there is no such fixed counter */
-    uint64_t time_enabled, time_running;   /* of this run alone (ns) */
+    uint64_t time_enabled, time_running;   /* of this measured loop alone (ns) */
 };
 
 struct group;

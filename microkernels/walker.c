@@ -245,7 +245,7 @@ static int simulate_lap_misses(struct case_ *c, struct walker *w)
 static void walker_loop(struct case_ *c, uint64_t iters);
 
 /* ns a load over about `loads` dependent loads from *start (where the walk stands after, in
- * *start): the case's own measured loop (walker_loop), so both walks run the same instructions. */
+ * *start): the case's own loop (walker_loop), so both walks run the same instructions. */
 static double time_chain(struct case_ *c, void ***start, uint64_t loads)
 {
     struct walker *w = c->priv;

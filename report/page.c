@@ -71,7 +71,7 @@ static int write_page(const char *out, const struct runfile *runs, int n, bool c
     if (compare)
         sec_compare(f, &runs[0], &runs[1], v);
     else
-        sec_outcome(f, runs, n);
+        sec_conclusion(f, runs, n);
     for (int i = 0; i < n; i++)
         run_sections(f, &runs[i], i, compare ? (i ? "NEW: " : "BASE: ") : "");
     page_end(f);

@@ -71,9 +71,9 @@ void c2c_print_matrix(const char *mode, const char *size, int reps, const int *c
                       const struct snoop_pair *pairs, int npairs);
 int c2c_heatmap_write(const char *dir, const int *cpus, int ncpu, const char *title);
 bool c2c_have_gnuplot(void);
-/* The page's first section, its outcome: PASS or FAIL over all runs, their verdicts by kind, every
+/* The page's first section, its conclusion: PASS or FAIL over all runs, their verdicts by kind, every
  * failing point. */
-void sec_outcome(FILE *f, const struct runfile *runs, int n);
+void sec_conclusion(FILE *f, const struct runfile *runs, int n);
 /* A comparison as 'pmucal compare' judges it, when both runs have measurements. */
 struct compare_view {
     bool judged;

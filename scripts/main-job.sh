@@ -50,7 +50,7 @@ vdir=$(sed -n '1,5s/^# pmucal validate:.*results in //p' "$log" | head -n 1)
 cdir=$(sed -n '1,5s/^# pmucal calibrate:.*results in //p' "$cal" | head -n 1)
 echo
 rstatus=0
-# The page opens with the job's outcome (PASS or FAIL), then the calibration's penalties; its own name, so that
+# The page opens with the job's conclusion (PASS or FAIL), then the calibration's penalties; its own name, so that
 # 'pmucal report RUN' (RUN/report.html) does not overwrite it.
 page="" rstatus=0
 if [ -n "$vdir" ] && page=$("$PMUCAL" report ${cdir:+"$cdir"} "$vdir" --out "$vdir/main-job.html" --allow-incomplete); then

@@ -88,9 +88,9 @@ for pair in "sim::Ir inst" "sim::Dr ld.all" "sim::Dw st.all" "sim::Bc br.cond" "
     ok $? "$1 per iteration equals the model's $2 exactly in every case (${n:-0} compared)${off:+ (off: $off)}"
 done
 # Repetitions: retirement counts are identical in every repetition. Cache misses and mispredicts
-# depend on where the walk stands when a run starts (the ring is walked on across runs) and on
-# the predictor's history, so they may differ by a few events per run, within the rules' slack;
-# yet the whole measurement is deterministic: the same command gives the same counts, bit for bit.
+# depend on where the walk stands when a repetition starts (the ring is walked on across them) and
+# on the predictor's history, so they may differ by a few events per repetition, within the rules'
+# slack; yet the whole measurement is deterministic: the same command gives the same counts, bit for bit.
 res=$(jq -s -r '[.[] | . as $r | .events[] | select(.name | test("^sim::(Ir|Dr|Dw|Bc|Bi)$"))
     | {c: "\($r.case) \(.name)", v: ((.raw | unique | length) != 1)}] | "\(length)|\([.[] | select(.v) | .c] | join(", "))"' \
     "$dir/measurements.ndjson" 2> /dev/null)
@@ -99,7 +99,7 @@ n=${res%%|*} varying=${res#*|}
 ok $? "Ir, Dr, Dw, Bc, Bi: every repetition gives the same raw counts (${n:-0} compared)${varying:+ (differ: $varying)}"
 spread=$(jq -s '[.[] | .iters as $n | .events[] | select(.name | test("^sim::(D1mr|DLmr|Bcm|Bim)$"))
     | (.stats.max - .stats.min) * $n - 0.001 * .stats.median * $n | round | if . < 0 then 0 else . end] | max // empty' "$dir/measurements.ndjson" 2> /dev/null)
-is_close "$spread" 0 32 "ruled misses and mispredicts differ by at most 32 events per run (+0.1%) over repetitions (harness lines, predictor warm-up)"
+is_close "$spread" 0 32 "ruled misses and mispredicts differ by at most 32 events per repetition (+0.1%) (harness lines, predictor warm-up)"
 reps=$(jq -s '[.[].repetitions] | min // empty' "$dir/measurements.ndjson" 2> /dev/null)
 [ -n "$reps" ] && [ "$reps" -ge 2 ]; ok $? "with more than one repetition (${reps:-none})"
 for i in 1 2; do
@@ -123,8 +123,8 @@ jq -e '.iters == 10000 and (.events[] | select(.name == "sim::D1mr") | .stats.me
     "$TMP/run.json" > /dev/null
 ok $? "run walker size=L2: 10000 iterations, every load misses the simulated D1 ($(jq -c '[.events[].stats.median]' "$TMP/run.json"))"
 
-# A deterministic source's zero-iteration run is held exactly (issue 25): a defect adding 40 counts
-# to every run of an event cancels in the per-iteration figure and passed the general intercept
+# A deterministic source's zero-iteration control is held exactly (issue 25): a defect adding 40
+# counts to every measured loop of an event cancels in the per-iteration figure and passed the general intercept
 # bound; it is 'not ok' on exactly the events it touches, in every case, and nowhere else.
 # Rows: perturbation | the 'not ok' lines expected as "case :: event" (sorted, ';'-separated)
 while IFS='|' read -r pert want; do

@@ -205,7 +205,7 @@ fi
 $PMUCAL report results/reference/zen5-vm-calibrate results/reference/zen5-vm-validate-perf --out "$TMP/job.html" > /dev/null 2> "$TMP/job.err"
 rc=$?
 first=$(grep -o '<section class="sec" id="[a-z0-9-]*"' "$TMP/job.html" | head -n 2 | sed 's/.*id="//; s/"$//' | tr '\n' ' ')
-is "$first" "outcome-0 penalties-0 " "the page of a calibration and a validate run opens with the outcome, then the penalties (exit $rc) $(head -c 200 "$TMP/job.err")"
+is "$first" "conclusion-0 penalties-0 " "the page of a calibration and a validate run opens with the conclusion, then the penalties (exit $rc) $(head -c 200 "$TMP/job.err")"
 fails=$(grep -c '^not ok' results/reference/zen5-vm-calibrate/validate.tap | tr -d ' ')
 real=$(grep '^not ok' results/reference/zen5-vm-calibrate/validate.tap | grep -vc ' # TODO ' | tr -d ' ')
 grep -q "FAIL</span> $real point.* not ok" "$TMP/job.html" && grep -q 'not ok:</span> penalty fp_assist_add: within noise of zero' "$TMP/job.html" &&

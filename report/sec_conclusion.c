@@ -1,10 +1,10 @@
-/* The page's outcome, first: PASS when every run ended and no point failed, else FAIL; each run's
+/* The page's conclusion, first: PASS when every run ended and no point failed, else FAIL; each run's
  * verdicts counted by kind as TAP means them (a TODO or a SKIP fails nothing), and every failing
  * point with its reason. The job's page ('make run') opens with it, before any run's details. */
 #include "report/report.h"
 #include <string.h>
 
-void sec_outcome(FILE *f, const struct runfile *runs, int n)
+void sec_conclusion(FILE *f, const struct runfile *runs, int n)
 {
     int failing = 0, unfinished = 0;
     for (int i = 0; i < n; i++) {
@@ -13,7 +13,7 @@ void sec_outcome(FILE *f, const struct runfile *runs, int n)
         for (int k = 0; k < runs[i].ncells; k++)
             failing += runs[i].cells[k].kind == VERDICT_NOT_OK;
     }
-    section_begin(f, "outcome", 0, "Outcome");
+    section_begin(f, "conclusion", 0, "Conclusion");
     if (!failing && !unfinished)
         html_printf(f, "<p><span class=\"badge ok\">PASS</span> every run ended and no point failed (TODO and "
                        "SKIP points fail nothing).</p>\n");
