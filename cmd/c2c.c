@@ -175,7 +175,8 @@ static int c2c_measure(struct c2c_run *r)
     const struct c2c_args *a = &r->a;
     if (session_open(&r->s, a->out, a->label))
         return 2;   /* before anything is measured: the folder named is the bad input */
-    session_start(&r->s);
+    if (session_start(&r->s))
+        return session_end(&r->s, 1, SESSION_NO_MANIFEST);
     r->p.mode = a->mode;
     r->p.size = a->size;
     r->p.o = &a->o;

@@ -374,7 +374,12 @@ static int calibrate_main(int argc, char **argv)
     cal.resume = session_resuming(&s) ? &s.rs : NULL;
     cal_manifest(&cal, &s.dir.manifest);
     session_measure_cpu(&s, cal.o.cpu, cal.cpu_asked, cal.cpu_busy);
-    session_start(&s);
+    if (session_start(&s)) {
+        cal_free(&cal);
+        status = session_end(&s, 1, SESSION_NO_MANIFEST);
+        session_free(&s);
+        return status;
+    }
     int errors;
     status = calibration_run(&cal, &a.plan, &s.tap, t0, &errors);
     cal_free(&cal);

@@ -168,7 +168,12 @@ static int roofline_main(int argc, char **argv)
     json_int(&s.dir.manifest, "threads", team);
     if (a.ceilings)
         json_string(&s.dir.manifest, "ceilings", a.ceilings);
-    session_start(&s);
+    if (session_start(&s)) {
+        int rc = session_end(&s, 1, SESSION_NO_MANIFEST);
+        jread_free(given);
+        session_free(&s);
+        return rc;
+    }
     int rc = given ? 0 : roofline_measure((int)a.reps, width_on, level_on, threads, nthreads, comp, &ncomp, bw, &nbw) ? 1 : 0;
     if (stop_requested()) {
         rc = session_stopped(&s, "stopped while measuring the ceilings");

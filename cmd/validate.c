@@ -153,8 +153,8 @@ static int open_run(struct validate_run *v)
     measure_cli_manifest(&v->a.o, src, &v->s.dir.manifest);
     if (src->real_time)
         session_measure_cpu(&v->s, v->eng.cpu, v->a.o.cpu >= 0, v->a.o.cpu_busy);
-    session_start(&v->s);   /* the manifest says "running"; the end rewrites it with the status */
-    return 0;
+    /* The manifest says "running"; the end rewrites it with the status. */
+    return session_start(&v->s) ? session_end(&v->s, 1, SESSION_NO_MANIFEST) : 0;
 }
 
 /* Every case measured into the open folder, then how the run ended; the exit status. */

@@ -165,7 +165,7 @@ static void occurrence_verdict(struct sim_run *s, const struct recipe *rc, const
     tap_point(s->tap, VERDICT_OK, desc, NULL);
 }
 
-static void begin_manifest(struct session *sess, const struct occurrence_check_args *a, const struct sim_run *s)
+static int begin_manifest(struct session *sess, const struct occurrence_check_args *a, const struct sim_run *s)
 {
     struct json *j = &sess->dir.manifest;
     json_string(j, "source", a->source);
@@ -183,7 +183,7 @@ static void begin_manifest(struct session *sess, const struct occurrence_check_a
     json_array_end(j);
     if (s->eng->src->manifest)
         s->eng->src->manifest(j);
-    session_start(sess);
+    return session_start(sess);
 }
 
 static void sim_run_free(struct sim_run *s)
@@ -212,7 +212,10 @@ int occurrence_check_run(const struct occurrence_check_args *a, struct session *
         if (occurrence_sim_rules(&occurrence_sim_rows[i], &s.rows[i]))
             pm_fatal("penalties/occurrence_sim.c:%d: the row's rules do not parse (a build bug)",
                      occurrence_sim_rows[i].line);
-    begin_manifest(sess, a, &s);
+    if (begin_manifest(sess, a, &s)) {
+        sim_run_free(&s);
+        return session_end(sess, 1, SESSION_NO_MANIFEST);
+    }
     s.tap = &sess->tap;
     s.eng->dir = &sess->dir;
     s.eng->tap = s.tap;

@@ -51,12 +51,12 @@ int session_open(struct session *s, const char *out, const char *label)
     return 0;
 }
 
-void session_start(struct session *s)
+int session_start(struct session *s)
 {
     host_facts_json(&s->dir.manifest);
     if (session_resuming(s))
         resume_manifest(&s->rs, &s->dir.manifest);
-    run_dir_manifest(&s->dir, RUN_RUNNING, NULL);
+    return run_dir_manifest(&s->dir, RUN_RUNNING, NULL) ? -1 : 0;
 }
 
 void session_measure_cpu(struct session *s, int cpu, bool asked, double busy_before)

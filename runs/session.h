@@ -55,8 +55,11 @@ int session_foreign_command(const struct session *s);
  * session_start. 0, or 2 after a message. */
 int session_open(struct session *s, const char *out, const char *label);
 /* The host's facts and, when resuming, the "resumed" list added; the manifest written as
- * "running". */
-void session_start(struct session *s);
+ * "running". 0, or -1 after a message when it could not be written: a run folder without its
+ * manifest is no run, so the command measures nothing and ends with session_end(s, 1,
+ * SESSION_NO_MANIFEST). */
+int session_start(struct session *s);
+#define SESSION_NO_MANIFEST "its manifest could not be written (disk full?)"
 /* The CPU the run measures on (host/cpuload.h: asked with --cpu, else the least loaded of the
  * affinity mask, busy_before its load then) into the manifest before session_start; session_end
  * and session_stopped add its load over the run. */

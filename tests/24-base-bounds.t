@@ -68,6 +68,18 @@ counted=$(sed -n 's/^# summary: .*; \([0-9]*\) measurements in .*/\1/p' "$TMP/fu
     jq -e '.status == "failed"' "$dir/manifest.json" > /dev/null
 ok $? "disk full: exit $rc, $lines whole records kept and counted ($counted), message: $(grep -m1 'cannot append' "$TMP/full.err" | head -c 120)"
 
+# A disk too full for the manifest itself: a run folder without its manifest is no run, so the
+# command measures nothing (no verdict line, no record) and exits 1 naming the file.
+for cmd in "validate --case walker -e page-faults" "sample walker -e page-faults --iters 1000"; do
+    label=nomanifest-${cmd%% *}
+    (ulimit -f 2; $PMUCAL $cmd --label $label) > "$TMP/nm.out" 2> "$TMP/nm.err"
+    rc=$?
+    dir=$(ls -d "$PMUCAL_RESULTS"/*-$label 2> /dev/null | head -n 1)
+    [ $rc = 1 ] && [ -n "$dir" ] && [ ! -s "$dir/measurements.ndjson" ] && ! grep -q '^\(not \)\?ok ' "$TMP/nm.out" &&
+        grep -q "cannot write $dir/manifest.json" "$TMP/nm.err"
+    ok $? "${cmd%% *} with no room for its manifest: exit $rc, nothing measured: $(head -n 1 "$TMP/nm.err" | head -c 150)"
+done
+
 # term_within COMMAND...: the best of 3 times (s) from SIGTERM to exit, the command started anew
 # each time and stopped $wait_s after it started; rc is the last exit status.
 term_within() {
