@@ -177,7 +177,10 @@ static int sample_main(int argc, char **argv)
         status = session_end(&s, 2, "its input files could not be kept in the folder");
         goto out;
     }
-    session_start(&s);
+    if (session_start(&s)) {
+        status = session_end(&s, 1, SESSION_NO_MANIFEST);
+        goto out;
+    }
     if (session_resuming(&s))
         tap_comment(&s.tap, "resuming: %d (case, event, precise level) records measured before are kept, %d dropped",
                     s.rs.records_kept, s.rs.records_dropped);
@@ -196,7 +199,8 @@ static int sample_main(int argc, char **argv)
     }
     for (int i = 0; !rc && i < n; i++)
         if (sample_run_event(&run, &events[i])) {
-            status = session_stopped(&s, "sampling stopped");
+            status = run.write_failed ? session_end(&s, 1, "a record could not be written")
+                                      : session_stopped(&s, "sampling stopped");
             goto out;
         }
     tap_plan(&s.tap);

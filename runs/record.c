@@ -3,9 +3,12 @@
 #include "core/team.h"
 #include "host/clock.h"
 #include "host/topo.h"
+#include <errno.h>
 #include <math.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- the writer ---- */
 
@@ -390,4 +393,18 @@ static bool sample_line(struct record_line *l)
 bool sample_line_next(const char *text, size_t size, struct record_line *l)
 {
     return line_next(text, size, l, sample_line);
+}
+
+int record_line_append(FILE *f, const struct json *j)
+{
+    long before = ftell(f);
+    if (!json_write_line(j, f))
+        return 0;
+    int err = errno;
+    __fpurge(f);   /* the unwritten rest must not reach the file later */
+    clearerr(f);
+    if (before >= 0 && ftruncate(fileno(f), before) == 0)
+        fseek(f, before, SEEK_SET);
+    errno = err;
+    return -1;
 }

@@ -75,6 +75,10 @@ bool record_line_next(const char *text, size_t size, struct record_line *l);
  * line is one when it has case, event, precise_ip 0..3, a period of at least 1 and finite count
  * and samples (else invalid, err says so). */
 bool sample_line_next(const char *text, size_t size, struct record_line *l);
+/* j appended to measurements.ndjson (f) as one line, or, when it cannot be written whole,
+ * nothing: the file goes back to its last whole line, so a resume or a reader never meets a cut
+ * record before a later one. 0, or -1 with errno set. */
+int record_line_append(FILE *f, const struct json *j);
 /* One of the two: what --resume walks a folder's records with (runs/resume.h). */
 typedef bool record_line_fn(const char *text, size_t size, struct record_line *l);
 

@@ -72,9 +72,9 @@ int sample_record_write(FILE *out, const struct sample_record *r)
         json_string(&j, r->verdicts[i].what, r->verdicts[i].text);
     json_object_end(&j);
     json_object_end(&j);
-    int rc = json_write_line(&j, out);
+    int rc = record_line_append(out, &j);
     json_free(&j);
-    return rc ? -1 : 0;
+    return rc;
 }
 
 int sample_record_verdicts(const struct jvalue *rec, struct sample_record_verdict v[3])

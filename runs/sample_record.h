@@ -39,7 +39,8 @@ struct sample_record {
     int nverdicts;
 };
 
-/* The record as one line into out: 0, or -1 when it could not be written. */
+/* The record as one line into out (record_line_append: whole, or nothing): 0, or -1 with errno
+ * set when it could not be written. */
 int sample_record_write(FILE *out, const struct sample_record *r);
 
 /* A record's verdicts, read back (what and text point into rec): how many, 1..3, or -1 when they

@@ -126,4 +126,27 @@ PMUCAL_SAMPLE_PERTURB=skip=3 | walker -e page-faults                            
                              | walker phase=touch size=1M page=4k -e page-faults --iters 300 | at most 256 iterations
                              | -e page-faults                                       | name a kernel
 ROWS
+
+# A full disk (a file size limit: pmucal ignores SIGXFSZ, so the write fails with EFBIG). The limit,
+# in the shell's 512-byte blocks, holds this host's manifest (an earlier run's, 2K to spare) but
+# not the 16 records of about 1K each: the run
+# stops with the record it could not write left out whole, the manifest says failed, and --resume
+# measures only the (event, level) pairs not kept, so the folder ends with each of them once.
+evs=page-faults,minor-faults,task-clock,cpu-clock
+blocks=$(( ($(wc -c < "$RUN/manifest.json") + 2048) / 512 + 1 ))
+(ulimit -f $blocks; $PMUCAL sample walker phase=touch size=1M page=4k -e $evs --iters 256 --label full) > "$TMP/full.tap" 2> "$TMP/full.err"
+rc=$?
+d=$(ls -d "$PMUCAL_RESULTS"/*-full 2> /dev/null | head -n 1)
+lines=$(wc -l < "$d/measurements.ndjson" 2> /dev/null || echo 0)
+[ $rc = 1 ] && [ "$lines" -ge 1 ] && [ "$lines" -lt 16 ] && jq -e . "$d/measurements.ndjson" > /dev/null 2>&1 &&
+    [ "$(tail -c 1 "$d/measurements.ndjson" | od -An -c | tr -d ' ')" = '\n' ] &&
+    grep -q 'cannot append to .*measurements.ndjson' "$TMP/full.err" &&
+    jq -e '.status == "failed" and .status_reason == "a record could not be written"' "$d/manifest.json" > /dev/null
+ok $? "sample, disk full: exit $rc, $lines whole records kept, the run failed: $(grep -m1 'cannot append' "$TMP/full.err" | head -c 120)"
+$PMUCAL sample --resume "$d" > "$TMP/full2.tap" 2> "$TMP/full2.err"
+rc=$?
+keys=$(jq -r '"\(.event) \(.precise_ip)"' "$d/measurements.ndjson" 2> /dev/null | sort)
+[ $rc -le 1 ] && [ "$(echo "$keys" | wc -l)" = 16 ] && [ -z "$(echo "$keys" | uniq -d)" ] &&
+    jq -e --argjson k "$lines" '.status == "complete" and .resumed[0].records_kept == $k' "$d/manifest.json" > /dev/null
+ok $? "sample --resume after the full disk: $lines records kept, every (event, level) once in the end (exit $rc, $(jq -c .resumed "$d/manifest.json" 2> /dev/null))"
 done_testing

@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -229,16 +228,9 @@ static void record(struct engine *eng, const struct case_ *c, int g, const struc
         struct json j;
         json_init(&j);
         measurement_json(&j, eng, c, g, m, q, part[0] ? part : NULL, learned, vs);
-        FILE *f = eng->dir->measurements;
-        long before = ftell(f);
-        if (json_write_line(&j, f)) {
-            /* A cut-off line would be read as a record: the file goes back to its last whole one. */
+        if (record_line_append(eng->dir->measurements, &j)) {
             pm_error("cannot append to %s/measurements.ndjson: %s; the run stops, the records before stay",
                      eng->dir->path, strerror(errno));
-            __fpurge(f);   /* the unwritten rest must not reach the file later */
-            clearerr(f);
-            if (before >= 0 && ftruncate(fileno(f), before) == 0)
-                fseek(f, before, SEEK_SET);
             eng->write_failed = true;
             json_free(&j);
             free(vs);

@@ -178,10 +178,14 @@ static int sample_level(struct sample_run *run, const struct event_spec *ev, int
         .nverdicts = nv};
     for (int i = 0; i < nv; i++)
         rec.verdicts[i] = (struct sample_record_verdict){vs[i].what, vs[i].judged, vs[i].kind, vs[i].text};
-    if (sample_record_write(run->s->dir.measurements, &rec))
-        run->not_ok++;
+    bool written = !sample_record_write(run->s->dir.measurements, &rec);
+    if (!written) {
+        pm_error("cannot append to %s/measurements.ndjson: %s; the run stops, the records before stay",
+                 run->s->dir.path, strerror(errno));
+        run->write_failed = true;
+    }
     stream_free(&st);
-    return 0;
+    return written ? 0 : -1;
 }
 
 int sample_run_event(struct sample_run *run, const struct event_spec *ev)

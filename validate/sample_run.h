@@ -29,14 +29,15 @@ struct sample_run {
     bool have_map;
     struct quantities q;           /* the case's model */
     uint64_t iters;                /* per repetition */
-    int not_ok;                    /* out: not ok lines said, and records that could not be written */
+    int not_ok;                    /* out: not ok lines said */
+    bool write_failed;             /* out: a record could not be written; the run stopped there */
 };
 
 /* The case set up on the measuring CPU, its map and model: 0; 1 after a line per event of the n
  * (a SKIP, or not ok when its setup failed); -1 after a message (--iters beyond the case's). */
 int sample_run_setup(struct sample_run *run, const struct event_spec *events, int n);
 /* One event at each precise level asked for (a SKIP when it cannot be sampled here): 0, or -1
- * when a signal stopped it. */
+ * when a signal stopped it or a record could not be written (write_failed, after a message). */
 int sample_run_event(struct sample_run *run, const struct event_spec *ev);
 /* The case's kernel torn down when it was set up, and the case freed. */
 void sample_run_free(struct sample_run *run);
