@@ -30,8 +30,8 @@ static void take(struct engine *eng, const struct case_ *c, const struct measure
                                              "5%%): the host is busy; measure again", r->lo, r->hi);
         else
             r->status = PENALTY_OK;
-    } else if (!eng->src->real_time) {
-        r->status = PENALTY_OK;
+    } else if (!eng->src->real_time) {   /* its counts are judged below; no cycles to publish */
+        r->status = PENALTY_WITHHELD;
         snprintf(r->reason, sizeof(r->reason), "no timing under the %s source: counts only", eng->src->name);
     }
     for (int k = 0; k < m->nevents && r->nev < CODE_ROW_EVENTS; k++) {
@@ -47,7 +47,7 @@ static void take(struct engine *eng, const struct case_ *c, const struct measure
         r->ev[r->nev].expected = v.expected;
         /* An info rule's count is shown, not judged: a skip here. */
         r->ev[r->nev].verdict = v.kind == VERDICT_OK || v.kind == VERDICT_NOT_OK ? v.kind : VERDICT_SKIP;
-        if (v.kind == VERDICT_NOT_OK && r->status == PENALTY_OK)
+        if (v.kind == VERDICT_NOT_OK && r->status != PENALTY_NOT_OK)   /* a wrong count outranks any timing */
             r->status = PENALTY_NOT_OK, snprintf(r->reason, sizeof(r->reason), "%s counts %.4f, the model %.4f", ev->name,
                                            m->stat[k].median, v.expected);
         r->nev++;

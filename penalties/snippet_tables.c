@@ -215,7 +215,7 @@ static void write_c(FILE *out, const struct code_row *rows, int n, const char *m
         fprintf(out, "/* ");
         c_comment_text(out, r->text);
         fprintf(out, " */\n");
-        if (r->status == PENALTY_OK)
+        if (r->status == PENALTY_OK && isfinite(r->cycles))
             fprintf(out, "#define PMUCAL_CODE_%s_%s %.3f\n", macro, m, r->cycles);
         else {
             fprintf(out, "/* PMUCAL_CODE_%s_%s not defined: %s: ", macro, m, penalty_status_name(r->status));

@@ -111,4 +111,13 @@ cp=$(jq '.snippets[] | select(.name == "st_ld") | .copies' "$TMP/sim.json")
 ok $? "a store and a load a copy: Dr $dr, Dw $dw for $cp copies"
 jq -e '.snippets[] | select(.name == "zmm") | .status == "skip" and (.reason | test("AVX-512"))' "$TMP/sim.json" > /dev/null
 ok $? "an AVX-512 snippet where it cannot run is a SKIP saying so: $(jq -r '.snippets[] | select(.name == "zmm") | .reason' "$TMP/sim.json")"
+# sim counts but does not time: no row is ok, and the C header defines no constant (a cycles
+# figure it never measured would be NaN), each withheld with the reason.
+ran=$(jq '[.snippets[] | select(.name != "zmm")] | length' "$TMP/sim.json")
+jq -e '[.snippets[] | select(.name != "zmm") | .status == "withheld" and (.reason | test("no timing"))] | length >= 4 and all' "$TMP/sim.json" > /dev/null
+ok $? "under sim every snippet that ran is withheld, counts only: $(jq -c '[.snippets[] | .status]' "$TMP/sim.json")"
+$PMUCAL code "$TMP/sim.txt" --source sim -e sim::Ir --format c > "$TMP/sim.h" 2> /dev/null
+rc=$?
+[ $rc -eq 0 ] && ! grep -q '^#define PMUCAL_CODE_[A-Z0-9_]* ' "$TMP/sim.h" && [ "$(grep -c 'not defined: withheld: no timing under the sim source' "$TMP/sim.h")" = "$ran" ]
+ok $? "the sim header defines no constant, $ran withheld (exit $rc): $(grep -m1 'not defined' "$TMP/sim.h")"
 done_testing
