@@ -250,10 +250,20 @@ int cal_from_run(struct cal *cal, const struct runfile *run, const struct jvalue
     /* The curve's points are the run's: its host's caches gave their sizes, not this one's. */
     for (int i = 0; i < run->nrec; i++) {
         unsigned long long b;
-        char tail[2], text[128];   /* keyed "text|event|pass"; before passes, the text alone */
+        int end = 0;
+        char text[128];   /* keyed "text|event|pass"; before passes, the text alone */
         snprintf(text, sizeof(text), "%s", jget_str(run->rec[i], "key", ""));
         text[strcspn(text, "|")] = '\0';
-        if (sscanf(text, "walker size=%llu order=random%1s", &b, tail) == 1 && b > cal->curve_top)
+        /* A curve point is "walker size=BYTES order=random" exactly (not 8M, nor other parameters). */
+        if (sscanf(text, "walker size=%llu%n", &b, &end) != 1 || strcmp(text + end, " order=random"))
+            continue;
+        if (b < 4096 || b > (1ull << 44)) {   /* the curve's sizes: 4K up, and no memory has 16T */
+            pm_error("%s/measurements.ndjson: record %d: the curve point's size %.*s is not from 4K to 16T: the run "
+                     "is damaged and cannot be judged again", run->path, i + 1,
+                     (int)strcspn(text + strlen("walker size="), " "), text + strlen("walker size="));
+            return 2;
+        }
+        if (b > cal->curve_top)
             cal->curve_top = b;
     }
     /* The levels the run's cases were sized by: its manifest's (this host's would size them anew). */

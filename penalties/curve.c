@@ -42,7 +42,7 @@ int curve_measure(struct curve *cv, int ppo, uint64_t top, bool progress, curve_
         top = 4 * t->data[topo_last_level(t)].size;
     }
     memset(cv, 0, sizeof(*cv));
-    for (int i = 0; cv->n < CURVE_MAX_POINTS; i++) {
+    for (int i = 0; cv->n < CURVE_MAX_POINTS && i <= 48 * ppo; i++) {   /* 4K x 2^48: past any top */
         uint64_t b = (uint64_t)(4096.0 * pow(2.0, (double)i / ppo)) / 64 * 64;
         if (b > top)
             break;

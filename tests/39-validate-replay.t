@@ -92,4 +92,11 @@ cp -R "$run" "$TMP/calbad" && jq '.measure_cpu = 1e300' "$run/manifest.json" > "
 $PMUCAL replay "$TMP/calbad" > /dev/null 2> "$TMP/calbad.err"; rc=$?
 [ $rc -eq 2 ] && grep -q 'manifest.json: "measure_cpu" is 1e+300; give a number from 0 to' "$TMP/calbad.err"
 ok $? "replay refuses a calibration whose measure_cpu is 1e300 (exit $rc): $(cat "$TMP/calbad.err")"
+# A curve point's size comes from its record's key: a size no memory has (-1 read as 2^64-1) is
+# refused, where the curve's sweep to it would never have ended.
+rm -rf "$TMP/calkey" && cp -R results/reference/zen5-vm-calibrate "$TMP/calkey" &&
+    sed -i '0,/"key":"walker size=4096 order=random/s//"key":"walker size=-1 order=random/' "$TMP/calkey/measurements.ndjson"
+timeout 60 $PMUCAL replay "$TMP/calkey" > /dev/null 2> "$TMP/calkey.err"; rc=$?
+[ $rc -eq 2 ] && grep -q "measurements.ndjson: record [0-9]*: the curve point's size -1 is not from 4K to 16T" "$TMP/calkey.err"
+ok $? "replay refuses a calibration whose curve point is sized -1 (exit $rc): $(head -c 200 "$TMP/calkey.err")"
 done_testing
