@@ -151,6 +151,7 @@ static int sample_main(int argc, char **argv)
     run.c = k ? case_new(k, a.pos.n - 1, a.pos.v + 1) : NULL;
     cli_args_free(&a.pos);
     if (!run.c) {
+        measure_cli_tables_free(&a.o);   /* what a --resume read of the folder's input copies */
         session_free(&s);
         return status ? status : 2;
     }
@@ -160,6 +161,8 @@ static int sample_main(int argc, char **argv)
     if (stream_perturb_env(&run.perturb) || (session_resuming(&s) && sample_resume_stream(&s.rs, run.perturb.text)) ||
         measure_cli_engine(&a.o, &eng, &events, &n)) {
         sample_run_free(&run);
+        measure_cli_tables_free(&a.o);
+        free(a.o.auto_expect);
         session_free(&s);
         return 2;
     }

@@ -172,16 +172,17 @@ static int measure_cases(struct validate_run *v)
     return case_run_end(&v->eng, &r, case_run_measure(&v->eng, &r));
 }
 
-/* with_engine: the engine was set up (measure_cli_engine). */
+/* with_engine: the engine was set up (measure_cli_engine). The option's tables and texts are
+ * freed either way: a --resume reads its input copies before the engine exists. */
 static void validate_free(struct validate_run *v, bool with_engine)
 {
     case_list_free(&v->list);
     if (with_engine) {
         engine_free_events(v->events, v->nevents);
         engine_free(&v->eng);
-        measure_cli_tables_free(&v->a.o);
-        free(v->a.o.auto_expect);
     }
+    measure_cli_tables_free(&v->a.o);
+    free(v->a.o.auto_expect);
     session_free(&v->s);
 }
 
