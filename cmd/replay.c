@@ -119,7 +119,7 @@ static int replay_main(int argc, char **argv)
     /* The slack the run was measured with, when it recorded it. */
     struct source src = *found;
     src.exact_floor = jget_num(run.manifest, "source_exact_floor", src.exact_floor);
-    src.slack_per_loop = runfile_slack_per_loop(run.manifest, src.slack_per_loop);
+    src.slack_per_loop = jget_num(run.manifest, "source_slack_per_loop", src.slack_per_loop);
     eng.src = &src;
     if (ruleset_for_run(&eng.rules, run.manifest, &src, a.pmu, a.no_auto, a.expect))
         goto out;

@@ -88,11 +88,6 @@ const char *runfile_command(const struct jvalue *manifest)
     return prog && !strcmp(prog, "pmucal") ? jstr(&cmd->items[1]) : NULL;
 }
 
-double runfile_slack_per_loop(const struct jvalue *manifest, double fallback)
-{
-    return jget_num(manifest, "source_slack_per_loop", jget_num(manifest, "source_slack_per_run", fallback));
-}
-
 char **runfile_command_args(const struct jvalue *manifest, int *argc)
 {
     const struct jvalue *cmd = jget(manifest, "command");
@@ -189,15 +184,22 @@ static void rename_old_key(struct jvalue *o, const char *old, const char *today,
         }
 }
 
-/* A manifest read as today's: "kernel" and "software.kernel" were the Linux kernel's before they
- * were named "linux_kernel" (a record's "kernel" is the measured kernel). */
-static struct jvalue *manifest_as_today(struct jvalue *m)
+/* A manifest object m read as today's: "kernel" and "software.kernel" were the Linux kernel's
+ * before they were named "linux_kernel" (a record's "kernel" is the measured kernel), and
+ * "source_slack_per_run" was "source_slack_per_loop". The source's floor and slack, which every
+ * later verdict of the run takes as its tolerance, checked here once: false with err naming the
+ * member when one is not a number from 0 to 1e6. */
+static bool manifest_as_today(struct jvalue *m, char *err, size_t n)
 {
-    if (m && m->type == J_OBJECT) {
-        rename_old_key(m, "kernel", "linux_kernel", J_OBJECT);
-        rename_old_key((struct jvalue *)jget(m, "software"), "kernel", "linux_kernel", J_STRING);
-    }
-    return m;
+    double x;
+    static const char *const checked[] = {"source_exact_floor", "source_slack_per_loop", "source_slack_per_run"};
+    for (size_t i = 0; i < ARRAY_SIZE(checked); i++)
+        if (!jget_in(m, checked[i], 0, 1e6, true, 0, &x, err, n))
+            return false;
+    rename_old_key(m, "kernel", "linux_kernel", J_OBJECT);
+    rename_old_key((struct jvalue *)jget(m, "software"), "kernel", "linux_kernel", J_STRING);
+    rename_old_key(m, "source_slack_per_run", "source_slack_per_loop", J_NUMBER);
+    return true;
 }
 
 /* A JSON file of the run: NULL and *bad false when absent; NULL and *bad true when corrupt. */
@@ -249,7 +251,7 @@ static int load_all(struct runfile *r, const char *path)
         return -1;
     }
     bool bad;
-    r->manifest = manifest_as_today(json_member(r, "manifest.json", &bad));
+    r->manifest = json_member(r, "manifest.json", &bad);
     if (bad)
         return -1;
     if (!r->manifest) {
@@ -260,6 +262,11 @@ static int load_all(struct runfile *r, const char *path)
     if (r->manifest->type != J_OBJECT) {
         pm_error("%s: corrupt run folder: manifest.json is not a JSON object; re-run the command that made it",
                  path);
+        return -1;
+    }
+    char why[256];
+    if (!manifest_as_today(r->manifest, why, sizeof(why))) {
+        pm_error("%s/manifest.json: %s: the run is damaged", path, why);
         return -1;
     }
     r->status = jget_str(r->manifest, "status", "unknown");
@@ -352,7 +359,11 @@ struct jvalue *manifest_read(const char *run, char *err, size_t n)
     size_t len;
     char reason[512], why[256];
     char *text = run_file_read_max(run, "manifest.json", RUN_JSON_MAX, &len, reason, sizeof(reason));
-    struct jvalue *m = text ? manifest_as_today(jread_parse(text, len, why, sizeof(why))) : NULL;
+    struct jvalue *m = text ? jread_parse(text, len, why, sizeof(why)) : NULL;
+    if (m && m->type == J_OBJECT && !manifest_as_today(m, why, sizeof(why))) {
+        jread_free(m);
+        m = NULL;
+    }
     if (!text)
         snprintf(err, n, "cannot read %s", reason);
     else if (!m)

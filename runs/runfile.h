@@ -63,9 +63,6 @@ struct runfile {
 
 /* The subcommand a manifest records ("validate" for ["pmucal", "validate", ...]); NULL when none. */
 const char *runfile_command(const struct jvalue *manifest);
-/* The source's slack per counted loop as the run recorded it: "source_slack_per_loop", or
- * "source_slack_per_run" in folders of a pmucal before the word; fallback when neither. */
-double runfile_slack_per_loop(const struct jvalue *manifest, double fallback);
 
 /* The run's command line after "pmucal" (argv[0] the subcommand; an argument that is not a string
  * is ""), pointing into the manifest: free the array only. NULL when the manifest has no command

@@ -129,6 +129,12 @@ VKIND="measurements.ndjson:1: event 1: verdict.kind 'passed' is none of ok, not 
 row $LINENO v 2 "$VKIND" "record1 \$d '.events[0].verdict.kind=\"passed\"'" $PMUCAL replay D
 row $LINENO v 2 "$VKIND" "record1 \$d '.events[0].verdict.kind=\"passed\"'" $PMUCAL compare B D
 row $LINENO v 2 "verdict.kind '\(missing\)'" "record1 \$d '.events[0].verdict.kind=null'" $PMUCAL replay D
+# The source's floor and slack are every later verdict's tolerance: checked when the manifest is read.
+# An older folder's source_slack_per_run is checked as today's key is.
+for f in 'source_slack_per_loop=1e300' 'source_slack_per_loop=-1' 'source_exact_floor=1e300' 'source_slack_per_run=-5'; do
+    row $LINENO v 2 "manifest.json: .*${f%%=*}.* $NUM" "set_json \$d/manifest.json 'del(.source_slack_per_loop) | .${f%%=*}=${f#*=}'" $PMUCAL replay D
+    row $LINENO v 2 "manifest.json: .*${f%%=*}.* $NUM" "set_json \$d/manifest.json 'del(.source_slack_per_loop) | .${f%%=*}=${f#*=}'" $PMUCAL compare B D
+done
 row $LINENO v 2 "resumed\[0\]: .*cases_kept.* $NUM" 'set_json $d/manifest.json ".resumed=[{\"at\":\"x\",\"cases_kept\":1e300}]"' $PMUCAL validate --resume D
 row $LINENO v 2 "classify.json: .*cases.* (is not a number|$NUM)" 'echo "{\"cases\":\"x\"}" > $d/classify.json' $PMUCAL report --allow-incomplete D
 row $LINENO v 2 "classify.json: .*cases.* $NUM" 'echo "{\"cases\":1e300}" > $d/classify.json' $PMUCAL report --allow-incomplete D

@@ -26,7 +26,7 @@ const char *const compare_facts[] = {
 static double run_floor(const struct runfile *r, double iters, double *per_loop)
 {
     const struct jvalue *m = r->manifest;
-    double exact = jget_num(m, "source_exact_floor", NAN), slack = runfile_slack_per_loop(m, NAN);
+    double exact = jget_num(m, "source_exact_floor", NAN), slack = jget_num(m, "source_slack_per_loop", NAN);
     if (isnan(exact) || isnan(slack)) {
         const char *name = jget_str(m, "source", "perf");
         char base[64];
