@@ -3,6 +3,7 @@
  * with path:line. */
 #include "base/util.h"
 #include "runs/runfile.h"
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +116,10 @@ static int c2c_row(struct runfile *r, char **f, char *err, size_t n)
         !number(f, 5, h, 0, MAX_CYCLES, &c.cycles_mad, err, n) || !number(f, 6, h, 0, MAX_CYCLES, &c.ns, err, n) ||
         !number(f, 7, h, 0, 1e9, &reps, err, n))
         return -1;
+    if (from != floor(from) || to != floor(to) || reps != floor(reps)) {
+        snprintf(err, n, "the CPUs and repetitions are whole numbers, not %s, %s, %s", f[0], f[1], f[7]);
+        return -1;
+    }
     c.from = (int)from, c.to = (int)to, c.repetitions = (int)reps;
     c.relation = xstrdup(f[2]);
     r->c2c = xgrow(r->c2c, sizeof(*r->c2c), r->nc2c);

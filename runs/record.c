@@ -383,10 +383,11 @@ static bool sample_line(struct record_line *l)
            samples = jget_num(v, "samples", NAN), level = jget_num(v, "precise_ip", NAN);
     l->invalid = strcmp(jget_str(v, "kind", ""), "sample") || !jstr(jget(v, "case")) || !jstr(jget(v, "event")) ||
                  !(period >= 1 && period <= 1e15) || !(count >= 0 && count <= 1e19) ||
-                 !(samples >= 0 && samples <= 1e15) || !(level >= 0 && level <= 3);
+                 !(samples >= 0 && samples <= 1e15) || !(level >= 0 && level <= 3) ||
+                 level != floor(level);
     if (l->invalid)
-        snprintf(l->err, sizeof(l->err), "not a sampling record (\"kind\": \"sample\" with case, event, precise_ip "
-                 "0..3, a period of at least 1 and finite count and samples)");
+        snprintf(l->err, sizeof(l->err), "not a sampling record (\"kind\": \"sample\" with case, event, a whole "
+                 "precise_ip 0..3, a period of at least 1 and finite count and samples)");
     return !l->invalid;
 }
 

@@ -86,7 +86,9 @@ int sample_record_verdicts(const struct jvalue *rec, struct sample_record_verdic
     for (int i = 0; i < kinds->n; i++) {
         const char *text = jstr(jget(texts, whats[i]));
         enum verdict kind;
-        if (strcmp(kinds->keys[i], whats[i]) || !verdict_parse(jstr(&kinds->items[i]), &kind) || !text)
+        /* The writer says ok, not ok or info: a skip or todo would fail nothing on replay. */
+        if (strcmp(kinds->keys[i], whats[i]) || !verdict_parse(jstr(&kinds->items[i]), &kind) || !text ||
+            kind == VERDICT_SKIP || kind == VERDICT_TODO)
             return -1;
         v[i] = (struct sample_record_verdict){whats[i], kind != VERDICT_INFO, kind, text};
     }

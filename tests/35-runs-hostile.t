@@ -143,6 +143,7 @@ for v in nan inf -inf 1e300 -5; do
 done
 row $LINENO c 2 "curve.csv:2: .*bytes is -5; $NUM" "sed -i '2s/^[^,]*/-5/' \$d/curve.csv" $PMUCAL report --allow-incomplete D
 row $LINENO v 2 "c2c.csv:2: .*from_cpu is nan; $NUM" 'printf "from_cpu,to_cpu,relation,cycles_median,cycles_min,cycles_mad,ns_median,repetitions\nnan,1,smt,1,1,1,1,1\n" > $d/c2c.csv' $PMUCAL report --allow-incomplete D
+row $LINENO v 2 "c2c.csv:2: corrupt run folder: the CPUs and repetitions are whole numbers, not 0.7, 1, 1" 'printf "from_cpu,to_cpu,relation,cycles_median,cycles_min,cycles_mad,ns_median,repetitions\n0.7,1,smt,1,1,1,1,1\n" > $d/c2c.csv' $PMUCAL report --allow-incomplete D
 row $LINENO v 2 "a line of [0-9]+ bytes; a measurement record is at most 1 MiB" "head -c 1100000 /dev/zero | tr '\\\\0' ' ' > \$d/measurements.ndjson; echo >> \$d/measurements.ndjson" $PMUCAL replay D
 # --- a run folder that is a file, or of a command the reader does not read ---
 row $LINENO f 2 'not a run folder|not a folder|Not a directory' ''  $PMUCAL report D

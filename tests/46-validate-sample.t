@@ -143,6 +143,19 @@ lines=$(wc -l < "$d/measurements.ndjson" 2> /dev/null || echo 0)
     grep -q 'cannot append to .*measurements.ndjson' "$TMP/full.err" &&
     jq -e '.status == "failed" and .status_reason == "a record could not be written"' "$d/manifest.json" > /dev/null
 ok $? "sample, disk full: exit $rc, $lines whole records kept, the run failed: $(grep -m1 'cannot append' "$TMP/full.err" | head -c 120)"
+# Its records are data: a precise level that is not whole is refused; a verdict the writer never
+# writes (todo, which would fail nothing) makes the record not kept, so its level is measured again.
+rm -rf "$TMP/frac" "$TMP/todo" && cp -R "$d" "$TMP/frac" && cp -R "$d" "$TMP/todo"
+jq -c 'if input_line_number == 1 then .precise_ip = 2.5 else . end' "$d/measurements.ndjson" > "$TMP/frac/measurements.ndjson"
+$PMUCAL sample --resume "$TMP/frac" > /dev/null 2> "$TMP/frac.err"
+rc=$?
+[ $rc = 2 ] && grep -q 'measurements.ndjson:1 .*a whole precise_ip' "$TMP/frac.err"
+ok $? "sample --resume refuses a record whose precise_ip is 2.5 (exit $rc): $(head -c 200 "$TMP/frac.err")"
+jq -c 'if input_line_number == 1 then .verdicts.rate = "todo" else . end' "$d/measurements.ndjson" > "$TMP/todo/measurements.ndjson"
+$PMUCAL sample --resume "$TMP/todo" > /dev/null 2> "$TMP/todo.err"
+rc=$?
+[ $rc -le 1 ] && jq -e --argjson k "$lines" '.resumed[0].records_kept == $k - 1 and .resumed[0].records_dropped == 1' "$TMP/todo/manifest.json" > /dev/null
+ok $? "sample --resume measures again a record whose rate verdict says todo (exit $rc): $(jq -c .resumed "$TMP/todo/manifest.json" 2> /dev/null)"
 $PMUCAL sample --resume "$d" > "$TMP/full2.tap" 2> "$TMP/full2.err"
 rc=$?
 keys=$(jq -r '"\(.event) \(.precise_ip)"' "$d/measurements.ndjson" 2> /dev/null | sort)
