@@ -273,8 +273,11 @@ static int resume_check(void *args, const struct session *s)
         return 2;
     }
     int cpu;
-    if (session_resumed_cpu(s, &cpu))
+    char err[256];
+    if (!runfile_measure_cpu(s->rs.manifest, &cpu, err, sizeof(err))) {
+        pm_error("--resume %s: manifest.json: %s", s->rs.run, err);
         return 2;
+    }
     if (a->cpu_arg < 0 && cpu >= 0)
         a->cpu_arg = cpu;
     return 0;
@@ -398,9 +401,10 @@ int calibrate_replay(const struct runfile *run)
 {
     /* The run's own options, read as calibrate reads them: what it measured and how it judged. */
     int argc;
-    char **argv = runfile_command_args(run->manifest, &argc);
+    char why[256];
+    char **argv = runfile_command_args(run->manifest, &argc, why, sizeof(why));
     if (!argv) {
-        pm_error("%s/manifest.json: its \"command\" is not the calibrate command line that made the run", run->path);
+        pm_error("%s/manifest.json: %s: the run cannot be judged again", run->path, why);
         return 2;
     }
     struct calibrate_args a = CALIBRATE_DEFAULTS;

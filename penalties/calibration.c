@@ -229,17 +229,21 @@ int cal_from_run(struct cal *cal, const struct runfile *run, const struct jvalue
 {
     const struct jvalue *pmu = jget(run->manifest, "pmu");
     /* The run's CPU, for the TAP header only; a number from a run folder is checked before use. */
-    double cpu;
+    int cpu;
+    double pen_cpu;
     char err[256];
     const char *file = "manifest.json";
-    bool good = jget_in(run->manifest, "measure_cpu", 0, 1 << 20, true, -1, &cpu, err, sizeof(err));
-    if (good && cpu < 0)
-        file = "penalties.json", good = jget_in(pen, "cpu", 0, 1 << 20, true, 0, &cpu, err, sizeof(err));
+    bool good = runfile_measure_cpu(run->manifest, &cpu, err, sizeof(err));
+    if (good && cpu < 0) {   /* a run before measure_cpu: the CPU penalties.json names */
+        file = "penalties.json";
+        good = jget_in(pen, "cpu", 0, 1 << 20, true, 0, &pen_cpu, err, sizeof(err));
+        cpu = good ? (int)pen_cpu : -1;
+    }
     if (!good) {
         pm_error("%s/%s: %s", run->path, file, err);
         return 2;
     }
-    cal->o.cpu = (int)cpu;
+    cal->o.cpu = cpu;
     cal->host_pmu = jget_str(pmu, "libpfm4_pmu", NULL);
     cal->hw = jget(pmu, "hardware_usable") && jget(pmu, "hardware_usable")->type == J_BOOL && jget(pmu, "hardware_usable")->b;
     snprintf(cal->hw_why, sizeof(cal->hw_why), "%s", jget_str(pmu, "hardware_reason", "the run's hardware events"));

@@ -15,27 +15,20 @@
 /* The run's command from its manifest: ["pmucal", SUBCOMMAND, args...]. */
 static int take_command(struct resume *r, const char *command, char *why, size_t n)
 {
-    const struct jvalue *cmd = jget(r->manifest, "command");
-    if (!cmd || cmd->type != J_ARRAY || cmd->n < 2 || !jstr(&cmd->items[0]) || strcmp(jstr(&cmd->items[0]), "pmucal") ||
-        !jstr(&cmd->items[1])) {
-        snprintf(why, n, "its manifest has no command [\"pmucal\", \"%s\", ...] to run again", command);
+    int argc;
+    char **argv = runfile_command_args(r->manifest, &argc, why, n);
+    if (!argv)
+        return -1;
+    if (strcmp(argv[0], command)) {
+        snprintf(why, n, "it was made by 'pmucal %s', not 'pmucal %s'; resume it with 'pmucal %s --resume'", argv[0],
+                 command, argv[0]);
+        free(argv);
         return -1;
     }
-    if (strcmp(jstr(&cmd->items[1]), command)) {
-        snprintf(why, n, "it was made by 'pmucal %s', not 'pmucal %s'; resume it with 'pmucal %s --resume'",
-                 jstr(&cmd->items[1]), command, jstr(&cmd->items[1]));
-        return -1;
-    }
-    r->argv = xcalloc((size_t)cmd->n, sizeof(*r->argv));
-    for (int i = 1; i < cmd->n; i++) {
-        const char *a = jstr(&cmd->items[i]);
-        if (!a || !strncmp(a, "--resume", 8)) {
-            snprintf(why, n, "its command's argument %d is %s", i, a ? "--resume (a manifest never stores it)" :
-                     "not a string");
-            return -1;
-        }
-        r->argv[r->argc++] = xstrdup(a);
-    }
+    r->argv = xcalloc((size_t)argc + 1, sizeof(*r->argv));
+    for (r->argc = 0; r->argc < argc; r->argc++)
+        r->argv[r->argc] = xstrdup(argv[r->argc]);
+    free(argv);
     return 0;
 }
 

@@ -88,16 +88,36 @@ const char *runfile_command(const struct jvalue *manifest)
     return prog && !strcmp(prog, "pmucal") ? jstr(&cmd->items[1]) : NULL;
 }
 
-char **runfile_command_args(const struct jvalue *manifest, int *argc)
+char **runfile_command_args(const struct jvalue *manifest, int *argc, char *why, size_t n)
 {
     const struct jvalue *cmd = jget(manifest, "command");
-    if (!cmd || cmd->type != J_ARRAY || cmd->n < 2)
+    if (!cmd || cmd->type != J_ARRAY || cmd->n < 2 || !jstr(&cmd->items[0]) || strcmp(jstr(&cmd->items[0]), "pmucal") ||
+        !jstr(&cmd->items[1])) {
+        snprintf(why, n, "its manifest has no command [\"pmucal\", SUBCOMMAND, ...]");
         return NULL;
+    }
     *argc = cmd->n - 1;
     char **argv = xcalloc((size_t)*argc + 1, sizeof(*argv));
-    for (int i = 0; i < *argc; i++)
-        argv[i] = (char *)(jstr(&cmd->items[i + 1]) ? jstr(&cmd->items[i + 1]) : "");
+    for (int i = 1; i < cmd->n; i++) {
+        const char *a = jstr(&cmd->items[i]);
+        if (!a || !strncmp(a, "--resume", 8)) {
+            snprintf(why, n, "its command's argument %d is %s", i, a ? "--resume (a manifest never stores it)" :
+                     "not a string");
+            free(argv);
+            return NULL;
+        }
+        argv[i - 1] = (char *)a;
+    }
     return argv;
+}
+
+bool runfile_measure_cpu(const struct jvalue *manifest, int *cpu, char *err, size_t n)
+{
+    double v;
+    if (!jget_in(manifest, "measure_cpu", 0, 1 << 20, true, -1, &v, err, n))
+        return false;
+    *cpu = (int)v;
+    return true;
 }
 
 bool runfile_has_measurements(const struct jvalue *manifest, const char *path)

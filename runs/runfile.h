@@ -64,10 +64,13 @@ struct runfile {
 /* The subcommand a manifest records ("validate" for ["pmucal", "validate", ...]); NULL when none. */
 const char *runfile_command(const struct jvalue *manifest);
 
-/* The run's command line after "pmucal" (argv[0] the subcommand; an argument that is not a string
- * is ""), pointing into the manifest: free the array only. NULL when the manifest has no command
- * of two words or more. */
-char **runfile_command_args(const struct jvalue *manifest, int *argc);
+/* The run's command line after "pmucal" (argv[0] the subcommand), pointing into the manifest: free
+ * the array only. NULL with why when the manifest has no command ["pmucal", SUBCOMMAND, ...], or an
+ * argument is not a string or is --resume (a manifest never stores it). */
+char **runfile_command_args(const struct jvalue *manifest, int *argc, char *why, size_t n);
+/* The CPU the run measured on (the manifest's "measure_cpu", host/cpuload.h; -1 when it chose
+ * none or says nothing) into *cpu; false with err naming the member when it is not a CPU. */
+bool runfile_measure_cpu(const struct jvalue *manifest, int *cpu, char *err, size_t n);
 /* Is the run of this manifest one with measurement records (validate, calibrate)? Otherwise one
  * error naming the folder path and the command that made it (c2c, or none); false. Every reader
  * of measurements.ndjson asks first: a folder of another kind is refused, never read as empty. */

@@ -65,18 +65,6 @@ void session_measure_cpu(struct session *s, int cpu, bool asked, double busy_bef
     s->cpu = cpuload_read(cpu, &s->cpu_start) ? -1 : cpu;
 }
 
-int session_resumed_cpu(const struct session *s, int *cpu)
-{
-    double v;
-    char err[256];
-    if (!jget_in(s->rs.manifest, "measure_cpu", 0, 1 << 20, true, -1, &v, err, sizeof(err))) {
-        pm_error("--resume %s: manifest.json: %s", s->rs.run, err);
-        return 2;
-    }
-    *cpu = (int)v;
-    return 0;
-}
-
 static void cpu_load_over_run(struct session *s)
 {
     if (s->cpu >= 0)

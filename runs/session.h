@@ -64,9 +64,6 @@ int session_start(struct session *s);
  * affinity mask, busy_before its load then) into the manifest before session_start; session_end
  * and session_stopped add its load over the run. */
 void session_measure_cpu(struct session *s, int cpu, bool asked, double busy_before);
-/* The CPU the resumed run measured on (its manifest's "measure_cpu"; -1 when it chose none) into
- * *cpu: 0, or 2 after a message naming a bad number. */
-int session_resumed_cpu(const struct session *s, int *cpu);
 /* The run stopped by a signal (why: what was done, or NULL): the manifest says interrupted, the
  * files are closed; the exit status, 128 + the signal. */
 int session_stopped(struct session *s, const char *why);
