@@ -307,10 +307,9 @@ static int calibrate_sim(const struct calibrate_args *a, struct session *sess)
     if (prep != SOURCE_CONTINUE || session_open(sess, a->out, a->label ? a->label : "calibrate-sim")) {
         status = prep == SOURCE_DONE ? status : 2;
     } else {
-        struct occurrence_check_args ca = {.eng = &eng, .events = events, .nevents = nevents, .source = o.source,
-                                           .events_text = measure_cli_events(&o, eng.src),
-                                           .expectations = o.auto_expect, .repetitions = o.m.repetitions,
-                                           .only = a->plan.only, .nonly = a->plan.nonly};
+        struct occurrence_check_args ca = {.eng = &eng, .events = events, .nevents = nevents, .only = a->plan.only,
+                                           .nonly = a->plan.nonly};
+        measure_cli_manifest(&o, eng.src, &sess->dir.manifest);   /* as validate records its options */
         status = occurrence_check_run(&ca, sess);
     }
     engine_free_events(events, nevents);

@@ -168,21 +168,13 @@ static void occurrence_verdict(struct sim_run *s, const struct recipe *rc, const
 static int begin_manifest(struct session *sess, const struct occurrence_check_args *a, const struct sim_run *s)
 {
     struct json *j = &sess->dir.manifest;
-    json_string(j, "source", a->source);
     json_string(j, "purpose", "occurrence check: the recipes' cases under a counting source, no penalties");
-    json_number(j, "source_exact_floor", s->eng->src->exact_floor);
-    json_number(j, "source_slack_per_loop", s->eng->src->slack_per_loop);
-    json_int(j, "repetitions", a->repetitions);
     json_uint(j, "iters", s->eng->mopts.iters);
-    json_string(j, "events", a->events_text);
-    json_string(j, "expectations", a->expectations);
     json_array_begin(j, "recipes");
     for (int i = 0; i < nrecipes; i++)
         if (recipe_wanted(&recipes[i], a->only, a->nonly))
             json_string(j, NULL, recipes[i].name);
     json_array_end(j);
-    if (s->eng->src->manifest)
-        s->eng->src->manifest(j);
     return session_start(sess);
 }
 
@@ -223,7 +215,8 @@ int occurrence_check_run(const struct occurrence_check_args *a, struct session *
     s.eng->arg = &s;
     tap_comment(s.tap, "pmucal calibrate --source %s: the recipes' cases under the %s source (%llu iterations, %d "
                 "repetitions), their occurrences checked against penalties/occurrence_sim.c; results in %s",
-                a->source, s.eng->src->name, (unsigned long long)s.eng->mopts.iters, a->repetitions, sess->dir.path);
+                s.eng->src->name, s.eng->src->name, (unsigned long long)s.eng->mopts.iters, s.eng->mopts.repetitions,
+                sess->dir.path);
     bool stopped = false;
     for (int i = 0; i < nrecipes; i++)
         s.recipes += recipe_wanted(&recipes[i], a->only, a->nonly);

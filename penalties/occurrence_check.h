@@ -11,15 +11,11 @@ struct occurrence_check_args {
     struct engine *eng;         /* the command's engine, of the counting source */
     struct event_spec *events;  /* the events each case is measured with */
     int nevents;
-    const char *source;         /* as given to --source */
-    const char *events_text;    /* the event list, for the manifest */
-    const char *expectations;   /* the rule files found for the host, for the manifest */
-    int repetitions;
     char *const *only;          /* --recipe names */
     int nonly;
 };
-/* The check in sess's folder (open; calibrate's, not resumed: a sim run never is): the manifest's
- * settings, every wanted recipe's cases measured and judged, the summary, the folder closed.
+/* The check in sess's folder (open; calibrate's, not resumed: a sim run never is; the command has
+ * put its measuring options into the manifest): the check's own settings, every wanted recipe's cases measured and judged, the summary, the folder closed.
  * The exit status: 0, 1 (a not ok, a case that failed, an output lost), 128+signal. */
 int occurrence_check_run(const struct occurrence_check_args *a, struct session *sess);
 #endif
