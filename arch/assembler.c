@@ -208,3 +208,9 @@ int asm_write_bin(const struct assembler *as, FILE *f)
     }
     return 0;
 }
+
+/* The same on every ISA: the padding is what the ISA's asm_fill writes. */
+int asm_align(struct assembler *as, size_t align)
+{
+    return asm_fill(as, (align - as->len % align) % align);
+}

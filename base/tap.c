@@ -1,4 +1,5 @@
 #include "base/tap.h"
+#include "base/util.h"
 #include <stdarg.h>
 #include <string.h>
 
@@ -74,8 +75,8 @@ void tap_point(struct tap *t, enum verdict v, const char *desc, const char *reas
         t->todo++;
         say(t, "not ok %d - %s # TODO %s\n", t->n, d, reason);
         break;
-    case VERDICT_INFO:
-        break;
+    default:   /* INFO returned above; anything else is a value no verdict has: a build bug */
+        pm_fatal("tap: verdict %d is none of ok, not ok, skip, todo, info ('%s')", (int)v, d);
     }
 }
 

@@ -371,7 +371,7 @@ const char *perf_open_reason(int err, bool hardware, char *buf, size_t n)
         break;
     case EINVAL:
         snprintf(buf, n, "the Linux kernel rejected the encoding (EINVAL): a modifier or unit mask this CPU "
-                 "or kernel does not accept");
+                 "or Linux kernel does not accept");
         break;
     case ENOSPC:
     case EBUSY:

@@ -104,11 +104,13 @@ int c2c_csv_kept(struct resume *rs, const int *cpus, int ncpu, struct snoop_pair
     size_t size;
     *kept = NULL;
     *n = 0;
-    char *text = run_file_read(rs->run, "c2c.csv", &size, err, sizeof(err)), *path = xasprintf("%s/c2c.csv", rs->run);
+    char *text = run_file_read(rs->run, "c2c.csv", &size, err, sizeof(err));
+    bool absent = !text && errno == ENOENT;   /* taken before anything else may set errno */
+    char *path = xasprintf("%s/c2c.csv", rs->run);
     struct runfile csv = {0};
     struct csv_cut cut = {0};
     int rc = 0;
-    if (!text && errno != ENOENT) {
+    if (!text && !absent) {
         pm_error("--resume %s: cannot read %s", rs->run, err);
         rc = -1;
     } else if (text && (strlen(text) != size || c2c_csv_parse_cut(&csv, text, path, &cut))) {

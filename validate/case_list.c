@@ -15,7 +15,7 @@ static void add_case(struct case_list *l, struct case_ *c)
 static int case_of_text(struct case_list *l, const char *text, const char *option)
 {
     const char *space = strchr(text, ' ');
-    char *name = space ? strndup(text, (size_t)(space - text)) : xstrdup(text);
+    char *name = space ? xasprintf("%.*s", (int)(space - text), text) : xstrdup(text);
     const struct kernel *k = kernel_find(name);
     if (!k) {
         pm_error("%s '%s': unknown kernel '%s'; 'pmucal kernels' lists them", option, text, name);

@@ -95,11 +95,6 @@ int asm_fill(struct assembler *as, size_t bytes)
     return (int)(bytes / 4);
 }
 
-int asm_align(struct assembler *as, size_t align)
-{
-    return asm_fill(as, (align - as->len % align) % align);
-}
-
 void a64_asm_and_low(struct assembler *as, enum reg d, enum reg n, unsigned bits)
 {
     if (bits < 1 || bits > 63)

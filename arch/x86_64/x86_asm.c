@@ -127,12 +127,6 @@ int asm_fill(struct assembler *as, size_t bytes)
     return n;
 }
 
-int asm_align(struct assembler *as, size_t align)
-{
-    size_t pad = (align - as->len % align) % align;
-    return asm_fill(as, pad);
-}
-
 static void fixup(struct assembler *as, int label, int width)
 {
     asm_fixup_add(as, as->len, label, width);
