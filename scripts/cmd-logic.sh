@@ -25,14 +25,15 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if [ -n "$commit" ]; then
     git rev-parse --verify -q "$commit^{commit}" > /dev/null || { echo "cmd-logic: $commit is not a commit" >&2; exit 2; }
-    files=$(git ls-tree --name-only "$commit" cmd/ | grep '\.[ch]$')
+    files=$(git ls-tree --name-only "$commit" cmd/ | grep '\.[ch]$' || true)
     for f in $files; do mkdir -p "$tmp/cmd"; git show "$commit:$f" > "$tmp/$f"; done
     where="$commit"
 else
-    files=$(ls cmd/*.c cmd/*.h)
+    files=$(ls cmd/*.c cmd/*.h 2> /dev/null || true)
     for f in $files; do mkdir -p "$tmp/cmd"; cp "$f" "$tmp/$f"; done
     where="the work tree"
 fi
+echo "$files" | grep -q '\.c$' || { echo "cmd-logic: $where has no cmd/*.c to measure" >&2; exit 2; }
 cd "$tmp"
 lines=$(cat cmd/*.c cmd/*.h 2> /dev/null | wc -l)
 cfiles=$(ls cmd/*.c | wc -l)

@@ -8,11 +8,13 @@ set -eu
 [ $# -eq 2 ] || { echo "usage: $0 BIN DIR" >&2; exit 2; }
 bin=$1 dir=$2
 [ -x "$bin" ] || { echo "$0: $bin: no such program; run make first" >&2; exit 2; }
-mkdir -p "$dir"
-# The generated files only: a page of a command that no longer exists goes too.
-rm -f "$dir"/pmucal-*.md
 commands=$("$bin" --help | awk '/^Commands:/ { on = 1; next } on && !NF { exit } on { print $1 }')
 [ -n "$commands" ] || { echo "$0: '$bin --help' lists no commands" >&2; exit 1; }
+# Written whole into a folder of its own, then put in place: a binary that fails halfway leaves
+# the pages as they were. The generated files only are replaced (a page of a command that no
+# longer exists goes too).
+new=$(mktemp -d)
+trap 'rm -rf "$new"' EXIT
 note='<!-- Written by scripts/docs-commands.sh from the binary'"'"'s --help. Do not edit: run make docs-commands. -->'
 {
     echo "$note"
@@ -25,7 +27,7 @@ note='<!-- Written by scripts/docs-commands.sh from the binary'"'"'s --help. Do 
     echo "|---|---|"
     "$bin" --help | awk '/^Commands:/ { on = 1; next } on && !NF { exit }
         on { name = $1; sub(/^ *[^ ]+ +/, ""); printf "| [%s](pmucal-%s.md) | %s |\n", name, name, $0 }'
-} > "$dir/README.md"
+} > "$new/README.md"
 for c in $commands; do
     summary=$("$bin" --help | awk -v c="$c" '/^Commands:/ { on = 1; next } on && $1 == c { sub(/^ *[^ ]+ +/, ""); print; exit }')
     {
@@ -39,5 +41,8 @@ for c in $commands; do
         echo '```'
         echo
         echo "[All commands](README.md) · [Documentation](../README.md)"
-    } > "$dir/pmucal-$c.md"
+    } > "$new/pmucal-$c.md"
 done
+mkdir -p "$dir"
+rm -f "$dir"/pmucal-*.md
+cp "$new"/*.md "$dir"/
