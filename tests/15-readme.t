@@ -16,6 +16,8 @@ printf 'INST_RETIRED.ANY_P\nBR_INST_RETIRED.ALL_BRANCHES\n' > my-events.txt   # 
 # emit and cpi without RUN read the newest calibration under $PMUCAL_RESULTS.
 mkdir -p "$PMUCAL_RESULTS" && cp -R "$ref/zen5-vm-calibrate" "$PMUCAL_RESULTS/"
 cp "$tree/tests/data/perf-stat-zen5.csv" counts.csv
+# A recorded roofline (ceilings and a run placed under them), where the pages name it.
+mkdir -p tests/report && cp -R "$tree/tests/report/roofline" "$tree/tests/report/roofline-run" tests/report/
 mkdir -p perfmon linux/tools/perf/pmu-events/arch && cp -R "$tree/eventdata/intel/SKL" perfmon/ &&
     cp -R "$tree/eventdata/amd" linux/tools/perf/pmu-events/arch/x86
 ncpu=$(nproc)
@@ -46,8 +48,9 @@ rows() {
 ^bin/pmucal calibrate --(curve|recipe)@SKIP@measures for tens of seconds; tests/37-runs-incomplete.t and tests/51-penalties-calibrate.t run them
 ^bin/pmucal run walker size=DRAM@SKIP@a DRAM-sized buffer (16 x the last level) 9 times over (tens of seconds); tests/10-sources-perf.t runs DRAM cases
 --source sim@SKIP@callgrind (tens of seconds); tests/55-sources-sim.t runs the sim source
+^bin/pmucal roofline --ceilings tests/report/@RUN@
 ^bin/pmucal roofline@SKIP@measures every ceiling on 1 thread and all CPUs (about 30 s); tests/64-penalties-roofline.t measures a part and places a run's cases
---roofline results/<roofline-run>@SKIP@needs a folder of 'pmucal roofline'; tests/64-penalties-roofline.t emits from one it measured
+--roofline results/<roofline-run>@RUN@s|results/<roofline-run>|tests/report/roofline|
 ^bin/pmucal run triad size=DRAM threads=2@SKIP@DRAM-sized arrays on each of two threads (seconds); tests/64-penalties-roofline.t runs a team under sim
 writer_cpu=2 run_cpu=5@NEED_CPUS@6
 MEM_LOAD_RETIRED|INST_RETIRED.ANY_P@HOST@intel
