@@ -88,18 +88,18 @@ sim_usable() {
 sim_skip_or_fail() {
     if [ -n "${SIM_BROKEN:-}" ]; then ok 1 "$1: $SIM_WHY"; else skip "$1" "$SIM_WHY"; fi
 }
-# stop_after_records LABEL N SIGNAL PID: once the run folder *-LABEL under $PMUCAL_RESULTS holds
-# N records (at most 30 s), send SIGNAL to PID and wait for it: stopped_dir is the folder,
-# stopped_rc its exit status.
+# stop_after_records LABEL N SIGNAL PID [FILE]: once the run folder *-LABEL under $PMUCAL_RESULTS
+# holds N lines in FILE (measurements.ndjson: N records; at most 30 s), send SIGNAL to PID and wait
+# for it: stopped_dir is the folder, stopped_rc its exit status.
 stop_after_records() {
     stopped_dir=""
     for _i in $(seq 1 600); do
         stopped_dir=$(ls -d "$PMUCAL_RESULTS"/*-"$1" 2> /dev/null | head -n 1)
-        [ -n "$stopped_dir" ] && [ "$(wc -l < "$stopped_dir/measurements.ndjson" 2> /dev/null || echo 0)" -ge "$2" ] && break
+        [ -n "$stopped_dir" ] && [ "$(wc -l < "$stopped_dir/${5:-measurements.ndjson}" 2> /dev/null || echo 0)" -ge "$2" ] && break
         sleep 0.05
     done
     kill -"$3" "$4"
-    wait "$4"
+    wait "$4" 2> /dev/null   # not the shell's "Killed" on prove's output
     stopped_rc=$?
 }
 # validate_perturbed PERTURBATION LABEL TAP: validate of "$TOUCH" and walker size=16k under
