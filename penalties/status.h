@@ -12,7 +12,7 @@ enum penalty_status {
     PENALTY_NOT_OK,     /* measured and failed a check (no occurrences, out of order, a bad count) */
     PENALTY_SKIP,       /* not measured here (no such cache level, kernel or model fact) */
     PENALTY_ERROR,      /* its case failed or the run was stopped */
-    PENALTY_WITHHELD,   /* code only: measured, but the clock that converts it is not trusted here */
+    PENALTY_WITHHELD,   /* code only: not published: the clock that converts it is not trusted, or nothing timed it */
 };
 enum { PENALTY_STATUSES = PENALTY_WITHHELD + 1 };
 

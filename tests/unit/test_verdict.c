@@ -92,5 +92,18 @@ int main(void)
                   rows[i].word ? rows[i].word : "(null)", table_name[rows[i].t]);
         }
     }
+    /* Every value below each table's count has a name that reads back to it: a value added to an
+     * enum without its name would be written as '?' into run folders and never read again. */
+    static const int counts[] = {VERDICTS, PENALTY_STATUSES, FIT_STATUSES};
+    for (int t = 0; t < 3; t++) {
+        int named = 0;
+        for (int v = 0; v < counts[t]; v++) {
+            int got = -1;
+            named += strcmp(name_of((enum table)t, v), "?") && parse((enum table)t, name_of((enum table)t, v), &got) &&
+                     got == v;
+        }
+        CHECK(counts[t] > 0 && named == counts[t], __LINE__, "%s: %d of its %d values named and read back",
+              table_name[t], named, counts[t]);
+    }
     return done_testing();
 }
