@@ -1,7 +1,6 @@
 /* pmucal calibrate: every recipe measured, penalties fitted with their spread, the latency curve,
  * the closure check; penalties.json, the tables, curve.csv and curve.svg in a results folder. */
 #include "base/stop.h"
-#include "base/tap.h"
 #include "base/util.h"
 #include "cmd/calibrate.h"
 #include "cmd/cli.h"
@@ -15,7 +14,6 @@
 #include "penalties/penalty_fit.h"
 #include "penalties/models.h"
 #include "penalties/occurrence_check.h"
-#include "penalties/occurrence_sim.h"
 #include "penalties/recipes.h"
 #include "penalties/tables.h"
 #include "runs/resume.h"

@@ -5,14 +5,11 @@
 #include "base/util.h"
 #include "cmd/commands.h"
 #include "cmd/options.h"
-#include "generators/snippet.h"
 #include "generators/snippet_file.h"
-#include "host/clock.h"
 #include "penalties/models.h"
 #include "penalties/snippet_measure.h"
 #include "penalties/snippet_tables.h"
 #include "runs/rundir.h"
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

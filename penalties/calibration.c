@@ -225,7 +225,11 @@ void cal_manifest(const struct cal *cal, struct json *j)
     json_int(j, "passes", cal->o.passes);
 }
 
-int cal_from_run(struct cal *cal, const struct runfile *run, const struct jvalue *pen, struct topo *levels)
+/* A stored calibrate run's own facts into cal, for replaying it: its CPU (manifest.json, else
+ * penalties.json pen), PMU, hardware, model and clock verdict, pen as cal->stored, the curve's last
+ * size from its records' keys (0: the run has no curve) and the cache levels its cases were sized
+ * by into *levels (cal->levels points there). 0, or 2 after a message naming a bad number. */
+static int cal_from_run(struct cal *cal, const struct runfile *run, const struct jvalue *pen, struct topo *levels)
 {
     const struct jvalue *pmu = jget(run->manifest, "pmu");
     /* The run's CPU, for the TAP header only; a number from a run folder is checked before use. */

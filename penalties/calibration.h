@@ -31,12 +31,6 @@ int calibration_run(struct cal *cal, const struct calibration_plan *plan, struct
  * starts: what compare and report show of it (a resume or replay reads its command line instead). */
 void cal_manifest(const struct cal *cal, struct json *j);
 
-/* A stored calibrate run's own facts into cal, for replaying it: its CPU (manifest.json, else
- * penalties.json pen), PMU, hardware, model and clock verdict, pen as cal->stored, the curve's last
- * size from its records' keys (0: the run has no curve) and the cache levels its cases were sized
- * by into *levels (cal->levels points there). 0, or 2 after a message naming a bad number. */
-int cal_from_run(struct cal *cal, const struct runfile *run, const struct jvalue *pen, struct topo *levels);
-
 /* pmucal replay RUN of a calibrate run (loaded with runfile_load; o and plan from its own command
  * line): calibration_replay printed as TAP on stdout, then each verdict line that differs from the
  * run's validate.tap, and how many. The exit status (0, 1 when something is not ok or the TAP

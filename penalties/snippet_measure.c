@@ -81,7 +81,6 @@ static void measure_row(struct engine *eng, struct event_spec *events, int neven
     }
     eng->arg = r;
     int rc = engine_case(eng, c, events, nevents);
-    const char *fault = NULL;
     if (r->status == PENALTY_ERROR) {
         const char *why = snippet_last_problem();
         if (c->skip[0])
@@ -90,7 +89,6 @@ static void measure_row(struct engine *eng, struct event_spec *events, int neven
             snprintf(r->reason, sizeof(r->reason), "%s", why[0] ? why : rc == MEASURE_INTERRUPTED ? "interrupted"
                                                                                                    : "not measured");
     }
-    (void)fault;
     case_free(c);
 }
 
