@@ -1,6 +1,5 @@
 /* pmucal validate: every case of the default matrix x the given events, TAP verdicts and a
  * results directory. */
-#include "base/stop.h"
 #include "base/util.h"
 #include "cmd/commands.h"
 #include "cmd/options.h"
@@ -138,9 +137,6 @@ struct validate_run {
  * dropped (the CPU checked here, in the process that measures); the manifest written. */
 static int open_run(struct validate_run *v)
 {
-    /* Now, not only in session_open: resume_cases rewrites the resumed folder's records, and a
-     * stop during that must find the handlers, as a new folder's creation does. */
-    stop_install_handlers();
     if (session_resuming(&v->s) && (resume_claim(&v->s.rs) || resume_cases(&v->s.rs, v->list.c, v->list.n)))
         return 2;
     const struct source *src = v->eng.src;

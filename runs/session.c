@@ -22,6 +22,9 @@ int session_foreign_command(const struct session *s)
 
 int session_resume(struct session *s, const char *run, const struct session_resumer *how, void *args)
 {
+    /* Now, not only in session_open: a command's hooks and its own resume steps rewrite the
+     * folder's records before it is reopened, and a stop during that must find the handlers. */
+    stop_install_handlers();
     if (resume_open(&s->rs, run, s->command))
         return 2;
     s->argc = s->rs.argc;

@@ -42,7 +42,8 @@ struct session_resumer {
      * nothing. 0, or the exit status after a message. */
     int (*check)(void *args, const struct session *s);
 };
-/* --resume RUN (the command has refused other options beside it): RUN checked as runs/resume.h's
+/* --resume RUN (the command has refused other options beside it): the stop handlers installed
+ * (what follows may rewrite the folder), RUN checked as runs/resume.h's
  * resume_open refuses a folder, then how's records, reparse (into args) and check in turn; the
  * session stores the run's own command from then on. 0, or the exit status (2) after a message. */
 int session_resume(struct session *s, const char *run, const struct session_resumer *how, void *args);
