@@ -3,6 +3,7 @@
  * manifest it was reading, and 'code T.txt --output T.txt' replaced the only copy of the table. */
 #include "runs/outputs.h"
 #include "base/util.h"
+#include "runs/runfile.h"
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
@@ -11,15 +12,30 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* Does the folder dir hold a run? Its manifest.json is read as every command reads one: a
+ * manifest recording a pmucal command, or one that is damaged (not JSON, not an object, a link,
+ * a folder, out of range), marks a run; a JSON object of another program (a web app's
+ * manifest.json) does not. */
+static bool is_run_folder(const char *dir)
+{
+    char *m = xasprintf("%s%smanifest.json", dir, dir[1] ? "/" : ""), err[512];
+    struct stat st;
+    bool there = !lstat(m, &st);
+    free(m);
+    if (!there)
+        return false;
+    struct jvalue *manifest = manifest_read(dir, err, sizeof(err));
+    bool run = !manifest || manifest->type != J_OBJECT || runfile_command(manifest);
+    jread_free(manifest);
+    return run;
+}
+
 bool run_folder_around(const char *dir, char *run, size_t n)
 {
     char *p = realpath(dir, NULL);
     bool found = false;
     while (p && !found) {
-        char *m = xasprintf("%s%smanifest.json", p, p[1] ? "/" : "");
-        struct stat st;
-        found = !lstat(m, &st);   /* any kind: a planted link or folder there still marks a run */
-        free(m);
+        found = is_run_folder(p);
         if (found) {
             snprintf(run, n, "%s", p);
         } else {

@@ -7,8 +7,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* A run folder is a folder holding an entry named manifest.json, whatever it holds: a damaged
- * or half-written run is still one (runs/runfile.h reads it). The innermost one at or above the
+/* A run folder is a folder whose manifest.json, read by runs/runfile.h's manifest_read, records
+ * a pmucal command, or is damaged (a damaged or half-written run is still one); a manifest.json
+ * that is another program's JSON object does not make one. The innermost one at or above the
  * folder dir (resolved through links; dir must exist) into run (n bytes); false when none. */
 bool run_folder_around(const char *dir, char *run, size_t n);
 

@@ -79,6 +79,18 @@ row "--output $RUN/validate.tap: inside the run folder" "emit -o RUN/validate.ta
 row "--out $RUN/new: $INSIDE; a new run folder goes outside any other" "validate --out RUN/new (a run folder made inside another)" -- \
     $PMUCAL validate --case 'walker size=4k' -e page-faults -r 1 --out "$RUN/new"
 
+# A run folder is told by its manifest, as every reader tells one: a damaged one is still a run,
+# another program's manifest.json (a web app's) is not.
+mkdir "$TMP/damaged" "$TMP/site"
+printf '{"status": "complete", "comm' > "$TMP/damaged/manifest.json"
+printf '{"name": "my site", "start_url": "/"}\n' > "$TMP/site/manifest.json"
+row "--output $TMP/damaged/x.ktap: inside the run folder $(cd "$TMP/damaged" && pwd -P) (it holds manifest.json)" \
+    "export -o DAMAGED_RUN/x (its manifest.json cut short)" -- $PMUCAL export --ktap -o "$TMP/damaged/x.ktap" "$RUN"
+$PMUCAL export --ktap -o "$TMP/site/x.ktap" "$RUN" 2> "$TMP/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q '^KTAP version 1' "$TMP/site/x.ktap"
+ok $? "export -o into a folder whose manifest.json is not a pmucal run's writes it (exit $rc): $(head -c 300 "$TMP/err")"
+
 # Outputs of the wrong kind, refused by kind as the readers refuse inputs.
 row "--output $TMP/dir: a folder, not a regular file; name a file in it" "export -o FOLDER" -- \
     $PMUCAL export --ktap -o "$TMP/dir" "$RUN"
