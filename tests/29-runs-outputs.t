@@ -91,6 +91,23 @@ rc=$?
 [ $rc -eq 0 ] && grep -q '^KTAP version 1' "$TMP/site/x.ktap"
 ok $? "export -o into a folder whose manifest.json is not a pmucal run's writes it (exit $rc): $(head -c 300 "$TMP/err")"
 
+# An input the command line does not name, read while the command runs (the rule file the sim
+# source loads by itself), is refused when the output is written: the run is kept, the rule
+# file is not replaced.
+if sim_usable; then
+    mkdir "$TMP/expect" && cp validate/expect/sim.txt "$TMP/expect/"
+    rules=$(sha256sum < "$TMP/expect/sim.txt")
+    PMUCAL_EXPECT_DIR="$TMP/expect" PMUCAL_RESULTS="$TMP/sim-results" $PMUCAL validate --source sim \
+        --case 'walker size=4k' -e sim::Ir -r 1 --ktap "$TMP/expect/sim.txt" > "$TMP/out" 2> "$TMP/err"
+    rc=$?
+    want="error: cannot write $TMP/expect/sim.txt: this command read it as an input, and an output never replaces one"
+    [ $rc -eq 2 ] && grep -q -F "$want" "$TMP/err" && [ "$(sha256sum < "$TMP/expect/sim.txt")" = "$rules" ] &&
+        grep -q '^ok 1 ' "$TMP"/sim-results/*/validate.tap
+    ok $? "validate --ktap onto the rule file it loaded by itself: exit $rc, the rules intact, the run kept: $(grep error "$TMP/err" | head -c 300)"
+else
+    sim_skip_or_fail "validate --ktap onto the rule file it loaded by itself"
+fi
+
 # Outputs of the wrong kind, refused by kind as the readers refuse inputs.
 row "--output $TMP/dir: a folder, not a regular file; name a file in it" "export -o FOLDER" -- \
     $PMUCAL export --ktap -o "$TMP/dir" "$RUN"
