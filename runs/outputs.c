@@ -30,7 +30,9 @@ static bool is_run_folder(const char *dir)
     return run;
 }
 
-bool run_folder_around(const char *dir, char *run, size_t n)
+/* The innermost run folder at or above the folder dir (resolved through links; dir must exist)
+ * into run (n bytes); false when none. */
+static bool run_folder_around(const char *dir, char *run, size_t n)
 {
     char *p = realpath(dir, NULL);
     bool found = false;

@@ -7,11 +7,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* A run folder is a folder whose manifest.json, read by runs/runfile.h's manifest_read, records
- * a pmucal command, or is damaged (a damaged or half-written run is still one); a manifest.json
- * that is another program's JSON object does not make one. The innermost one at or above the
- * folder dir (resolved through links; dir must exist) into run (n bytes); false when none. */
-bool run_folder_around(const char *dir, char *run, size_t n);
+/* A run folder, below, is a folder whose manifest.json, read by runs/runfile.h's manifest_read,
+ * records a pmucal command, or is damaged (a damaged or half-written run is still one); a
+ * manifest.json that is another program's JSON object does not make one. */
 
 /* Why path may not be the file an output option writes, into why (false: it may be written):
  *  - it is a folder, a block device or a socket (a character device such as /dev/null, or a
