@@ -235,6 +235,28 @@ bool number_in(double x, double lo, double hi, const char *field, char *err, siz
     return false;
 }
 
+/* Every regular file the readers opened, by device and inode (file_was_read). */
+static struct file_id {
+    uint64_t dev, ino;
+} *files_read;
+static int nfiles_read;
+
+bool file_was_read(uint64_t dev, uint64_t ino)
+{
+    for (int i = 0; i < nfiles_read; i++)
+        if (files_read[i].dev == dev && files_read[i].ino == ino)
+            return true;
+    return false;
+}
+
+static void note_read(const struct stat *st)
+{
+    if (file_was_read(st->st_dev, st->st_ino))
+        return;
+    files_read = xgrow(files_read, sizeof(*files_read), nfiles_read);
+    files_read[nfiles_read++] = (struct file_id){st->st_dev, st->st_ino};
+}
+
 /* name opened in the folder dirfd (AT_FDCWD: path is name); path is what messages show. */
 static char *read_bounded(int dirfd, const char *name, const char *path, int oflags, size_t max, size_t *len,
                           char *err, size_t errlen)
@@ -259,6 +281,7 @@ static char *read_bounded(int dirfd, const char *name, const char *path, int ofl
         errno = EINVAL;   /* there is a file, not one to read: never ENOENT */
         return NULL;
     }
+    note_read(&st);
     if ((uint64_t)st.st_size > max) {
         snprintf(err, errlen, "%s: %llu bytes, more than the %zu MiB pmucal reads from one file", path,
                  (unsigned long long)st.st_size, max >> 20);

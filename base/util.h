@@ -61,6 +61,9 @@ char *read_file_nofollow(const char *path, size_t max, size_t *len, char *err, s
 /* The same for name in the folder open at dirfd; path is the name messages show. */
 char *read_file_at_nofollow(int dirfd, const char *name, const char *path, size_t max, size_t *len, char *err,
                             size_t errlen);
+/* Was the file (device dev, inode ino) read by one of the readers above in this process? An
+ * output a user names is never written over one (runs/runfs.c's run_out_user). */
+bool file_was_read(uint64_t dev, uint64_t ino);
 /* A whole text file, NUL-terminated; NULL with one message naming the file and what it is
  * ("event list", "expectation file") when it cannot be read, is not a regular file, is larger
  * than INPUT_FILE_MAX or holds a NUL byte. */

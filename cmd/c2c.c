@@ -24,7 +24,7 @@ static const struct cli_option c2c_options[] = {
                              "writer's private caches for every line to be a transfer)"},
     {"repetitions", 'r', "N", "repetitions per pair, 1..101 (default 5)"},
     {"label", K_LABEL, "NAME", "results folder label (default c2c)"},
-    {"out", K_OUT, "DIR", "parent of the results folder (default $PMUCAL_RESULTS or results)"},
+    {"out", K_OUT, CLI_OUT_DIR, "parent of the results folder (default $PMUCAL_RESULTS or results)"},
     {"resume", K_RESUME, "RUN",
      "complete the interrupted (or crashed) c2c run folder RUN with its own\n"
      "options (from its manifest; no other option is taken with it): the pairs\n"

@@ -46,7 +46,7 @@ static const struct cli_option calibrate_options[] = {
                                "records that it was given"},
     {"prefix", K_PREFIX, "NAME", "macro prefix of the C header: upper-case letters, digits, '_' (default PMUCAL)"},
     {"label", K_LABEL, "NAME", "results folder label (default calibrate; with --source sim calibrate-sim)"},
-    {"out", K_OUT, "DIR", "parent folder of the results folder (default results, or $PMUCAL_RESULTS)"},
+    {"out", K_OUT, CLI_OUT_DIR, "parent folder of the results folder (default results, or $PMUCAL_RESULTS)"},
     {"source", K_SOURCE, "NAME", "perf (default): time the cases and fit penalties; sim: execute the cases under\n"
                                  "valgrind's callgrind and check the models' occurrence counts (no penalties)"},
     {"iters", K_ITERS, "N", "with --source sim: iterations per measured loop (default 10000, fewer for\n"

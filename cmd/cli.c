@@ -1,7 +1,9 @@
 #include "cmd/cli.h"
 #include "base/util.h"
+#include "runs/outputs.h"
 #include "runs/session.h"
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -211,6 +213,25 @@ static void note_old_spelling(const struct command *c, const struct cli_option *
     pm_note("%s: --%s is now %s", c->name, old->name, cli_option_name(c, old->key));
 }
 
+const char cli_out_file[] = "FILE", cli_out_dir[] = "DIR";
+
+/* The value v of option key refused, when the option is an output (CLI_OUT_FILE, CLI_OUT_DIR) and v
+ * would overwrite an input of the command line argv: 2 after one message naming both, else 0. */
+static int check_output(const struct command *c, int key, const char *v, int argc, char **argv)
+{
+    for (const struct cli_option *o = c->options; o && o->name; o++)
+        if (o->key == key && (o->arg == cli_out_file || o->arg == cli_out_dir)) {
+            char why[2 * PATH_MAX + 512];
+            bool refused = o->arg == cli_out_dir ? run_parent_refused(v, why, sizeof(why))
+                         : strcmp(v, "-") && run_output_refused(v, argc, argv, v, why, sizeof(why));
+            if (!refused)
+                return 0;
+            pm_error("%s: %s %s: %s", c->name, cli_option_name(c, key), v, why);
+            return 2;
+        }
+    return 0;
+}
+
 /* The getopt_long loop shared by cli_parse, cli_reparse and cli_wants_help. Returns 0, or 2 after
  * a message (only when report is set); *help is set when -h/--help was seen. notes: a note on
  * each old spelling given. */
@@ -257,7 +278,9 @@ static int parse(const struct command *c, int argc, char **argv, cli_handler fn,
             else
                 rc = cli_usage_error(c, "%s needs a value", arg);
         } else if (fn) {
-            rc = fn(ctx, key, optarg);
+            rc = check_output(c, key, optarg, argc, argv);
+            if (!rc)
+                rc = fn(ctx, key, optarg);
         }
     }
     if (!rc && pos)

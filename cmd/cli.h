@@ -19,6 +19,13 @@ struct cli_option {
  * a note naming the new spelling, and --help, the man page and completion show only the new one. */
 #define CLI_LONG 256
 #define CLI_END {0, 0, 0, 0}
+/* The placeholders of an option that names where the command writes: CLI_OUT_FILE ("FILE") a file
+ * it writes whole, CLI_OUT_DIR ("DIR") the folder it makes its run folder in. The parser knows
+ * them by address, not text, and refuses a value that would overwrite an input before the
+ * command runs (runs/outputs.h): every output option is checked, by being marked. */
+extern const char cli_out_file[], cli_out_dir[];
+#define CLI_OUT_FILE cli_out_file
+#define CLI_OUT_DIR cli_out_dir
 
 struct command {
     const char *name;

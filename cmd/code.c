@@ -21,7 +21,7 @@ static int code_main(int argc, char **argv);
 static const struct cli_option code_options[] = {
     MO_EVENTS, MO_REPS, MO_SOURCE, MO_ITERS, MO_TARGET_MS, MO_CPU, MO_EXPECT, MO_NO_AUTO_EXPECT,
     {"format", K_FORMAT, "FMT", "tap (default), json, csv or c: the table's form"},
-    {"output", K_OUTPUT, "FILE", "write the table there instead of standard output"},
+    {"output", K_OUTPUT, CLI_OUT_FILE, "write the table there instead of standard output"},
     {"model", K_MODEL, "NAME", "the CPU model whose published figures stand beside the table (default: this host's)"},
     CLI_END,
 };

@@ -17,7 +17,7 @@ static const struct cli_option compare_options[] = {
     {"json", K_JSON, NULL, "one JSON document on stdout instead of TAP"},
     {"threshold", K_THRESHOLD, "PCT", "relative change of a median below which a count is the same (default 2)"},
     {"alpha", K_ALPHA, "P", "significance of the Mann-Whitney test over the repetitions (default 0.01)"},
-    {"html", K_HTML, "FILE", "also write the comparison as one offline HTML page (as 'pmucal report --compare')"},
+    {"html", K_HTML, CLI_OUT_FILE, "also write the comparison as one offline HTML page (as 'pmucal report --compare')"},
     {"allow-incomplete", K_INCOMPLETE, NULL,
      "compare a run that did not complete (interrupted, failed, still\n"
      "running); its absent cases are SKIP and the header says so"},

@@ -37,7 +37,7 @@ static const struct cli_option cpi_options[] = {
     {"tolerance", K_TOLERANCE, "PCT", "the stack closes when the remainder is within PCT% of the cycles\n"
                                       "(default 10)"},
     {"json", K_JSON, NULL, "the stack as JSON on stdout"},
-    {"svg", K_SVG, "FILE", "a stacked bar of the components beside the measured cycles"},
+    {"svg", K_SVG, CLI_OUT_FILE, "a stacked bar of the components beside the measured cycles"},
     CLI_END,
 };
 

@@ -29,7 +29,7 @@ static const struct cli_option emit_options[] = {
                                          "model's event names anyway (they were not measured there)"},
     {"prefix", K_PREFIX, "NAME", "C macro prefix: an upper-case letter, then upper-case letters, digits\n"
                                "and '_' (default PMUCAL)"},
-    {"output", 'o', "FILE", "write there instead of stdout"},
+    {"output", 'o', CLI_OUT_FILE, "write there instead of stdout"},
     {"fallback", K_FALLBACK, "RUN", "with --format c: an earlier calibration of the same CPU model whose ok\n"
                                     "figures fill the constants RUN withholds (unstable, not ok, not\n"
                                     "measured), each named with the run it came from"},

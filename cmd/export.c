@@ -18,7 +18,7 @@ static const struct cli_option export_options[] = {
                            "run -> case -> event, paths pmucal.<command>.<case>.<event>"},
     {"kcidb", K_KCIDB, NULL, "KCIDB I/O JSON, schema v5.3 (the Linux kernel CI database): a test per\n"
                              "verdict with path, status, number and environment"},
-    {"output", 'o', "FILE", "write there instead of stdout"},
+    {"output", 'o', CLI_OUT_FILE, "write there instead of stdout"},
     {"allow-incomplete", K_ALLOW_INCOMPLETE, NULL, "export a run that did not complete (its results say what it holds)"},
     CLI_END,
 };

@@ -18,9 +18,9 @@ static int gen_main(int argc, char **argv);
 enum { K_ASM = CLI_LONG, K_BIN, K_REPEAT };
 
 static const struct cli_option gen_options[] = {
-    {"asm", K_ASM, "FILE", "the code as an assembler listing: offset, bytes, instruction in the AT&T\n"
+    {"asm", K_ASM, CLI_OUT_FILE, "the code as an assembler listing: offset, bytes, instruction in the AT&T\n"
                            "syntax objdump prints, branch targets as offsets; '-' for stdout"},
-    {"bin", K_BIN, "FILE", "the raw code bytes, for objdump -D -b binary -m i386:x86-64 FILE"},
+    {"bin", K_BIN, CLI_OUT_FILE, "the raw code bytes, for objdump -D -b binary -m i386:x86-64 FILE"},
     {"repeat", K_REPEAT, "N", "execute N iterations of the measured region, in the function\n"
                               "gen_measured_region, e.g. for valgrind --tool=callgrind\n"
                               "--toggle-collect=gen_measured_region: counts of N minus counts of 0\n"

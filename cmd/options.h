@@ -103,7 +103,7 @@ enum measure_cli_key {
     "--cpu A), the other thread on B; both of the affinity mask. Cases naming\n" \
     "run_cpu= or writer_cpu= keep theirs"}
 #define MO_LABEL(what) {"label", MK_LABEL, "NAME", "results folder label (default: " what ")"}
-#define MO_OUT {"out", MK_OUT, "DIR", "parent folder of the results folder (default: $PMUCAL_RESULTS, or results)"}
+#define MO_OUT {"out", MK_OUT, CLI_OUT_DIR, "parent folder of the results folder (default: $PMUCAL_RESULTS, or results)"}
 
 /* One probe for the whole list: where the perf source cannot count hardware events at all (no
  * PMU, a VM without passthrough), the hardware events are taken out of *events (freed) and

@@ -12,7 +12,7 @@ static int report_main(int argc, char **argv);
 enum { K_OUT = 'o', K_COMPARE = CLI_LONG, K_ALLOW_INCOMPLETE };
 
 static const struct cli_option report_options[] = {
-    {"out", K_OUT, "FILE",
+    {"out", K_OUT, CLI_OUT_FILE,
      "the page (default RUN/report.html for one run, NEW/compare.html with\n"
      "--compare; several runs need --out)"},
     {"compare", K_COMPARE, NULL, "two runs, BASE then NEW: the page starts with their comparison"},

@@ -36,7 +36,7 @@ static const struct cli_option roofline_options[] = {
      "--run's cases are placed under them, nothing is measured"},
     {"repetitions", 'r', "N", "repetitions per ceiling, 1..101 (default 5)"},
     {"label", K_LABEL, "NAME", "results folder label (default roofline)"},
-    {"out", K_OUT, "DIR", "parent of the results folder (default $PMUCAL_RESULTS or results)"},
+    {"out", K_OUT, CLI_OUT_DIR, "parent of the results folder (default $PMUCAL_RESULTS or results)"},
     CLI_END,
 };
 

@@ -25,7 +25,7 @@ static const struct cli_option validate_options[] = {
     {"seed", K_SEED, "N", "the sweep's seed (default 1); the same seed draws the same cases anywhere"},
     MO_LABEL("validate, or the source name"),
     MO_OUT,
-    {"ktap", K_KTAP, "FILE", "also write the verdicts as KTAP to FILE when the run ends (as\n"
+    {"ktap", K_KTAP, CLI_OUT_FILE, "also write the verdicts as KTAP to FILE when the run ends (as\n"
                              "'pmucal export --ktap RUN' does)"},
     {"resume", K_RESUME, "RUN",
      "complete the interrupted (or crashed) run folder RUN with its own options\n"

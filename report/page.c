@@ -51,7 +51,7 @@ static void nav(FILE *f, const struct runfile *runs, int n, bool compare)
 static int write_page(const char *out, const struct runfile *runs, int n, bool compare, const struct compare_view *v)
 {
     struct run_out o;
-    FILE *f = run_out_path(&o, out);
+    FILE *f = run_out_user(&o, out);   /* /dev/null or a FIFO written in place, never replaced */
     if (!f)
         return 2;
     char *title = xstrdup(compare ? "pmucal comparison" : "pmucal report");
@@ -76,7 +76,7 @@ static int write_page(const char *out, const struct runfile *runs, int n, bool c
         run_sections(f, &runs[i], i, compare ? (i ? "NEW: " : "BASE: ") : "");
     page_end(f);
     free(title);
-    return run_out_commit(&o) ? 2 : 0;
+    return run_out_end(&o, 0) ? 2 : 0;
 }
 
 /* A folder's roofline.json is drawn from its numbers: checked as emit and --ceilings check them

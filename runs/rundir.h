@@ -70,7 +70,9 @@ FILE *run_out_path(struct run_out *o, const char *path);
 int run_out_commit(struct run_out *o);
 void run_out_abort(struct run_out *o);
 /* An output the user names (-o FILE, --svg FILE): path through run_out_path, stdout where path is
- * NULL or "-" (whose writing main checks at exit), a device or FIFO (/dev/null) written in place. run_out_end, given the writer's rc: commits the
+ * NULL or "-" (whose writing main checks at exit), a device or FIFO (/dev/null) written in place;
+ * NULL after a message when path is a file this process has read (base/util.h's file_was_read:
+ * an output never replaces an input; runs/outputs.h checks the rest). run_out_end, given the writer's rc: commits the
  * file when rc is 0, else drops the new file and leaves FILE as it was; 0, or -1 (after a message
  * naming FILE when it could not be written). */
 FILE *run_out_user(struct run_out *o, const char *path);

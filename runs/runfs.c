@@ -171,6 +171,13 @@ FILE *run_out_user(struct run_out *o, const char *path)
         o->device = true;
         return f;
     }
+    /* The check at the start (runs/outputs.h) knows the files the command line names; this one
+     * also those read since without being named (validate/expect/<pmu>.txt, a case's file=). */
+    if (!stat(path, &st) && S_ISREG(st.st_mode) && file_was_read(st.st_dev, st.st_ino)) {
+        pm_error("cannot write %s: this command read it as an input, and an output never replaces one; name "
+                 "another file", path);
+        return NULL;
+    }
     return run_out_path(o, path);
 }
 
