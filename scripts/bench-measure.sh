@@ -7,8 +7,12 @@
 #     BASE=OTHER-BINARY the same for another build beside it (before/after a change).
 # Usage: scripts/bench-measure.sh [RUNS]   (default 5)
 set -eu
+ME=bench-measure
+. "$(dirname "$0")/script-args.sh"
 cd "$(dirname "$0")/.."
 runs=${1:-5}
+need_count RUNS "$runs" 1 1000 "a number of runs"
+need_count VALIDATE_RUNS "${VALIDATE_RUNS:-3}" 1 1000 "a number of runs"
 pmucal=${PMUCAL:-bin/pmucal}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -4,8 +4,11 @@
 # loads + stores (24 bytes an element in both tools), median and range.
 # Usage: scripts/compare-likwid.sh [RUNS]   (default 5; needs likwid: apt-get install likwid)
 set -eu
+ME=compare-likwid
+. "$(dirname "$0")/script-args.sh"
 cd "$(dirname "$0")/.."
 runs=${1:-5}
+need_count RUNS "$runs" 1 1000 "a number of runs"
 pmucal=${PMUCAL:-bin/pmucal}
 command -v likwid-bench > /dev/null || { echo "likwid-bench is missing: sudo apt-get install likwid" >&2; exit 1; }
 med() { sort -n | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2;
