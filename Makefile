@@ -37,7 +37,7 @@ CFLAGS  += -I$(OBJDIR)/gen
 export_vars = $(foreach v,$(2),$(eval $(1): export $(v) := $$($(v))))
 # Relative paths in KERNEL, MODULES, OUT and MATRIX_OUT start from the folder make was started in
 # (PWD, as the shell that ran make set it; make -C does not change it), else from $(CURDIR).
-export PMUCAL_CALLER_DIR := $(or $(filter /%,$(PWD)),$(CURDIR))
+export PMUCAL_CALLER_DIR := $(if $(filter /%,$(firstword $(PWD))),$(PWD),$(CURDIR))
 shell_chars := ; & | < > ` ' " \ ( ) * ? [ ] { } ! ~ $$ \#
 build_path_ok = $(if $(or $(word 2,$($(1))),$(strip $(foreach c,$(shell_chars),$(findstring $c,$($(1)))))),$(error $(1)='$($(1))': a build folder holds no space nor any of $(shell_chars): give a plain path))
 $(foreach v,OBJDIR BIN EMU_DIR,$(call build_path_ok,$(v)))

@@ -106,17 +106,17 @@ rc=$?
     grep -qx -- "file=$H/kc/d09,,file=$H/in/victim/disk.img,format=raw,if=none,id=out" "$H/qemu.argv"
 ok $? "--out 'd09,file=VICTIM': -drive file= has the commas doubled, the disk is OUT's, the victim unchanged (exit $rc): $(grep '^file=' "$H/qemu.argv")"
 
-# Relative paths start from the caller's folder: the script called from a/b/c, and make -C from there.
-mkdir -p "$H/a/b/c" "$H/a/b/mods"
-cp "$H/in/Image" "$H/a/b/Image"
-echo ko > "$H/a/b/mods/virtio_mmio.ko" && echo ko > "$H/a/b/mods/virtio_blk.ko"
-(cd "$H/a/b/c" && timeout 60 "$REPO/scripts/kernel-check.sh" --kernel ../Image --modules ../mods --out ../x --timeout 10) > /dev/null 2>&1
-[ -f "$H/a/b/x/console.log" ] && [ ! -e "$REPO/../x" ] && grep -qx -- "$H/a/b/c/../Image" "$H/qemu.argv" &&
-    grep -qx 'lib/modules/virtio_blk.ko' "$H/qemu.argv.cpio" && [ "$(cat "$H/qemu.argv.disk")" = "$H/a/b/c/../x/disk.img" ]
-ok $? "kernel-check from a/b/c with --kernel ../Image --modules ../mods --out ../x: all three in a/b: $(grep -A1 '^-kernel' "$H/qemu.argv" | tail -n 1)"
-(cd "$H/a/b/c" && timeout 60 make -s -C "$REPO" -o deps MAKE=true kernel-check KERNEL=../Image OUT=../y TIMEOUT=10) > /dev/null 2>&1
-[ -f "$H/a/b/y/console.log" ] && [ ! -e "$REPO/../y" ] && grep -qx -- "$H/a/b/c/../Image" "$H/qemu.argv"
-ok $? "make -C REPO kernel-check KERNEL=../Image OUT=../y from a/b/c: from the folder make was started in: $(ls -d "$H"/a/b/y 2> /dev/null)"
+# Relative paths start from the caller's folder: the script called from 'a/b c/c' (a space in it), and make -C from there.
+mkdir -p "$H/a/b c/c" "$H/a/b c/mods"
+cp "$H/in/Image" "$H/a/b c/Image"
+echo ko > "$H/a/b c/mods/virtio_mmio.ko" && echo ko > "$H/a/b c/mods/virtio_blk.ko"
+(cd "$H/a/b c/c" && timeout 60 "$REPO/scripts/kernel-check.sh" --kernel ../Image --modules ../mods --out ../x --timeout 10) > /dev/null 2>&1
+[ -f "$H/a/b c/x/console.log" ] && [ ! -e "$REPO/../x" ] && grep -qx -- "$H/a/b c/c/../Image" "$H/qemu.argv" &&
+    grep -qx 'lib/modules/virtio_blk.ko' "$H/qemu.argv.cpio" && [ "$(cat "$H/qemu.argv.disk")" = "$H/a/b c/c/../x/disk.img" ]
+ok $? "kernel-check from 'a/b c/c' with --kernel ../Image --modules ../mods --out ../x: all three in 'a/b c': $(grep -A1 '^-kernel' "$H/qemu.argv" | tail -n 1)"
+(cd "$H/a/b c/c" && timeout 60 make -s -C "$REPO" -o deps MAKE=true kernel-check KERNEL=../Image OUT=../y TIMEOUT=10) > /dev/null 2>&1
+[ -f "$H/a/b c/y/console.log" ] && [ ! -e "$REPO/../y" ] && grep -qx -- "$H/a/b c/c/../Image" "$H/qemu.argv"
+ok $? "make -C REPO kernel-check KERNEL=../Image OUT=../y from 'a/b c/c': from the folder make was started in: $(ls -d "$H/a/b c/y" 2> /dev/null)"
 
 # Refused by kind, the argument named.
 mkfifo "$H/in/fifo"
@@ -195,9 +195,9 @@ l"; do
     [ $rc = 2 ] && [ "$(wc -l < "$H/err")" = 1 ] && grep -q "^lava-job: KERNEL \".*\": a file:// URL cannot carry \"" "$H/err" && [ ! -e "$H/l2" ]
     ok $? "lava-job refuses a kernel path a file:// URL cannot carry (exit $rc): $(cat "$H/err")"
 done
-(cd "$H/a/b/c" && timeout 120 "$REPO/scripts/lava-job.sh" ../Image ../lj) > /dev/null 2>&1
-grep -q "url: \"file://$H/a/b/c/../Image\"" "$H/a/b/lj/job.yaml" 2> /dev/null
-ok $? "lava-job ../Image ../lj from a/b/c: both from the caller's folder: $(grep 'url:' "$H/a/b/lj/job.yaml" 2> /dev/null | head -n 1)"
+(cd "$H/a/b c/c" && timeout 120 "$REPO/scripts/lava-job.sh" ../Image ../lj) > /dev/null 2>&1
+grep -q "url: \"file://$H/a/b c/c/../Image\"" "$H/a/b c/lj/job.yaml" 2> /dev/null
+ok $? "lava-job ../Image ../lj from 'a/b c/c': both from the caller's folder: $(grep 'url:' "$H/a/b c/lj/job.yaml" 2> /dev/null | head -n 1)"
 
 # The other scripts' counts: numbers in a range, never shell arithmetic.
 SWEEP_CASES='a[$(touch '"$canary"')]' timeout 20 "$REPO/scripts/sweep-emu.sh" "$H/emu/pmucal" "$H/emu/init" > /dev/null 2> "$H/err"
