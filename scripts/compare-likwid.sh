@@ -2,7 +2,7 @@
 # Side by side: pmucal's triad (a = b + s*c, AVX2, ordinary stores) against likwid-bench's
 # stream_avx (the same three-array triad) at the same working sets, RUNS times each; GB/s of
 # loads + stores (24 bytes an element in both tools), median and range.
-# Usage: scripts/compare-likwid.sh [RUNS]   (default 5; needs likwid: apt-get install likwid)
+# Usage: scripts/compare-likwid.sh [RUNS]   (default 5, 1 to 1000; needs likwid: apt-get install likwid)
 set -eu
 ME=compare-likwid
 . "$(dirname "$0")/script-args.sh"

@@ -24,8 +24,8 @@
 set -eu
 [ $# -ge 4 ] || { echo "usage: $0 PMUCAL INIT COMMANDS LOG [SECONDS]" >&2; exit 2; }
 bin=$1 init=$2 cmds=$3 log=$4 limit=${5:-170}
-# 0 would be timeout(1)'s "no limit".
-case $limit in ''|0*|*[!0-9]*|??????*) echo "emu-run: SECONDS '$limit': give a whole number of seconds from 1 to 99999" >&2; exit 2 ;; esac
+# 0 would be timeout(1)'s "no limit" (sweep-emu.sh asks up to 120 + 3 s a case, 300120 s).
+case $limit in ''|0*|*[!0-9]*|????????*) echo "emu-run: SECONDS '$limit': give a whole number of seconds from 1 to 9999999" >&2; exit 2 ;; esac
 kernel=${PMUCAL_EMU_KERNEL:-build/emu/vmlinuz}
 eventdata=${PMUCAL_EVENTDATA:-eventdata}   # the tree's own tables (eventdata/)
 libdir=/usr/lib/aarch64-linux-gnu

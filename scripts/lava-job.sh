@@ -50,7 +50,10 @@ for name, scalar in urls.items():
     if text.count(field) != 1:
         sys.exit("lava-job: %s holds \"%s\" %d times, not once" % (template, field, text.count(field)))
     text = text.replace(field, "url: " + scalar)
-import yaml
+try:
+    import yaml
+except ImportError:
+    sys.exit("lava-job: /usr/bin/python3 cannot import yaml, which reads the job back: apt-get install python3-yaml")
 try:
     images = yaml.safe_load(text)["actions"][0]["deploy"]["images"]
     back = (images["kernel"]["url"], images["ramdisk"]["url"])

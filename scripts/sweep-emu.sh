@@ -5,7 +5,8 @@
 # CPU_CYCLES counted by the real PMU driver and judged exact (tests/emu/icount.txt: one cycle an
 # instruction under -icount). Prints the TAP summary and every 'not ok'; exits 1 on any, or when
 # nothing was measured. tests/72-arch-emu-n1.t runs a short one (24 cases) in every make test.
-# Usage: scripts/sweep-emu.sh PMUCAL-AARCH64 EMU-INIT   (make emu builds both)
+# Usage: scripts/sweep-emu.sh PMUCAL-AARCH64 EMU-INIT   (make emu builds both); SWEEP_CASES is 1
+# to 100000, SWEEP_SEED 0 to 4294967295, digits only (they reach the guest's command line).
 set -eu
 ME=sweep-emu
 . "$(dirname "$0")/script-args.sh"

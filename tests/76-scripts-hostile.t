@@ -202,6 +202,8 @@ ok $? "lava-job ../Image ../lj from 'a/b c/c': both from the caller's folder: $(
 # The other scripts' counts: numbers in a range, never shell arithmetic.
 SWEEP_CASES='a[$(touch '"$canary"')]' timeout 20 "$REPO/scripts/sweep-emu.sh" "$H/emu/pmucal" "$H/emu/init" > /dev/null 2> "$H/err"
 refused $? 2 "$H/err" "sweep-emu: SWEEP_CASES 'a[\$(touch $canary)]': give a number of cases from 1 to 100000" "sweep-emu: SWEEP_CASES an expression"
+timeout 20 "$REPO/scripts/emu-run.sh" "$H/emu/pmucal" "$H/emu/init" "$H/in/commands" "$H/log" 0 > /dev/null 2> "$H/err"
+refused $? 2 "$H/err" "emu-run: SECONDS '0': give a whole number of seconds from 1 to 9999999" "emu-run SECONDS 0 (timeout's 'no limit')"
 timeout 20 "$REPO/scripts/compare-likwid.sh" 0 > /dev/null 2> "$H/err"
 refused $? 2 "$H/err" "compare-likwid: RUNS 0: out of range: give a number of runs from 1 to 1000" "compare-likwid 0 runs"
 RUNS='1;x' timeout 20 "$REPO/scripts/bench-sample.sh" > /dev/null 2> "$H/err"
