@@ -210,6 +210,12 @@ RUNS='1;x' timeout 20 "$REPO/scripts/bench-sample.sh" > /dev/null 2> "$H/err"
 refused $? 2 "$H/err" "bench-sample: RUNS '1;x': give a number of runs from 1 to 1000" "bench-sample RUNS='1;x'"
 timeout 20 "$REPO/scripts/bench-load.sh" ../../x > /dev/null 2> "$H/err"
 refused $? 2 "$H/err" "bench-load: CPU '../../x': give a CPU number from 0 to 65535" "bench-load with a path as its CPU"
+timeout 20 "$REPO/scripts/fuzz.sh" 0 > /dev/null 2> "$H/err"
+refused $? 2 "$H/err" "fuzz: SECONDS 0: out of range: give whole seconds from 1 to 604800" "fuzz.sh 0 seconds (libFuzzer's 'no limit')"
+timeout 20 "$REPO/scripts/fuzz.sh" 1 ../../x > /dev/null 2> "$H/err"
+rc=$?
+[ $rc = 2 ] && grep -q "^fuzz: NAME '../../x': not a harness name: give one of " "$H/err"
+ok $? "fuzz.sh with a path as a harness name (exit $rc): $(head -c 120 "$H/err")"
 [ ! -e "$canary" ]
 ok $? "no canary anywhere"
 done_testing
