@@ -28,6 +28,19 @@ OBJDIR  := build/opt
 BIN     := bin/pmucal
 endif
 CFLAGS  += -I$(OBJDIR)/gen
+# What the user sets on make's command line reaches the shell as data, never as shell text: each
+# recipe that takes a user's variable reads it from its environment ("$$VAR", quoted), where a
+# target-specific export puts it (export_vars below); the build's own folders (OBJDIR, BIN, EMU_DIR) are make's targets too, which make
+# cannot quote, so a character the shell would read in them is refused here. A '$' in a value is
+# make's own (write $$ for a '$').
+# export_vars TARGET, VAR...: the values, as make has them when the target runs, in its recipe's environment.
+export_vars = $(foreach v,$(2),$(eval $(1): export $(v) := $$($(v))))
+# Relative paths in KERNEL, MODULES, OUT and MATRIX_OUT start from the folder make was started in
+# (PWD, as the shell that ran make set it; make -C does not change it), else from $(CURDIR).
+export PMUCAL_CALLER_DIR := $(if $(filter /%,$(firstword $(PWD))),$(PWD),$(CURDIR))
+shell_chars := ; & | < > ` ' " \ ( ) * ? [ ] { } ! ~ $$ \#
+build_path_ok = $(if $(or $(word 2,$($(1))),$(strip $(foreach c,$(shell_chars),$(findstring $c,$($(1)))))),$(error $(1)='$($(1))': a build folder holds no space nor any of $(shell_chars): give a plain path))
+$(foreach v,OBJDIR BIN EMU_DIR,$(call build_path_ok,$(v)))
 SRCS    := $(foreach d,$(SUBSYS),$(wildcard $(d)/*.c))
 OBJS    := $(SRCS:%.c=$(OBJDIR)/%.o)
 # test_x86_*: the x86 writer's golden rows, built where that writer is (arch/x86_64).
@@ -70,7 +83,7 @@ test: deps
 	$(MAKE) all
 	[ "$${PMUCAL_TEST_EMU:-1}" = 0 ] || $(MAKE) emu
 	rm -rf $(OBJDIR)/test-cache
-	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) PMUCAL_CACHE_DIR=$(CURDIR)/$(OBJDIR)/test-cache \
+	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) PMUCAL_CACHE_DIR="$$PWD/$(OBJDIR)/test-cache" \
 	    PMUCAL_EMU_BIN=$(EMU_DIR)/pmucal PMUCAL_EMU_INIT=$(EMU_DIR)/emu-init prove --timer tests/
 
 # make check: the C unit tests alone (tests/00-unit.t over build/*/tests/), in seconds: no emulator,
@@ -78,7 +91,7 @@ test: deps
 # kept (make test starts from an empty one): the unit tests that size a case by a cache level find
 # this host's latency curve there after the first check, instead of measuring it each time.
 check: all
-	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) PMUCAL_CACHE_DIR=$(CURDIR)/$(OBJDIR)/check-cache prove tests/00-unit.t
+	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) PMUCAL_CACHE_DIR="$$PWD/$(OBJDIR)/check-cache" prove tests/00-unit.t
 
 # make docs-commands: docs/commands/pmucal-NAME.md, one page per command, written by the binary's
 # --help (the option tables that make the man page and completion too); tests/16-docs-commands.t fails
@@ -97,21 +110,23 @@ $(EMU_DIR)/emu-init: tests/emu/init.c
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)$(CC) -static -O2 -std=gnu11 -Wall -Wextra -Werror -o $@ $<
 
-# make kernel-check KERNEL=IMAGE [MODULES=DIR] | PACKAGE=NAME [CPU=MODEL] [OUT=DIR]: one Linux kernel booted on
+# make kernel-check KERNEL=IMAGE [MODULES=DIR] | PACKAGE=NAME [CPU=MODEL] [OUT=DIR] [TIMEOUT=S]: one Linux kernel booted on
 # the emulated Neoverse N1, pmucal's AArch64 matrix run there, the run folders brought back
 # (scripts/kernel-check.sh says the rest). make kernel-matrix [MATRIX_OUT=DIR]: Debian 12's arm64
 # Linux kernels (6.1.0-47 as baseline, 6.1.0-50, 6.12, their -rt and -cloud flavours, the baseline again
 # and without a PMU) checked and compared, one table (scripts/kernel-matrix.sh). Neither is part of
-# make test: minutes of emulation and downloads.
+# make test: minutes of emulation and downloads. Each variable reaches the script as one argument.
+$(call export_vars,kernel-check,KERNEL MODULES PACKAGE CPU OUT TIMEOUT)
 kernel-check: deps
 	$(MAKE) all emu
-	scripts/kernel-check.sh $(if $(KERNEL),--kernel $(KERNEL)) $(if $(MODULES),--modules $(MODULES)) \
-	    $(if $(PACKAGE),--package $(PACKAGE)) $(if $(CPU),--cpu $(CPU)) $(if $(OUT),--out $(OUT))
+	scripts/kernel-check.sh $${KERNEL:+--kernel "$$KERNEL"} $${MODULES:+--modules "$$MODULES"} \
+	    $${PACKAGE:+--package "$$PACKAGE"} $${CPU:+--cpu "$$CPU"} $${OUT:+--out "$$OUT"} $${TIMEOUT:+--timeout "$$TIMEOUT"}
 
 MATRIX_OUT ?= results/kernel-matrix
+$(call export_vars,kernel-matrix,MATRIX_OUT)
 kernel-matrix: deps
 	$(MAKE) all emu
-	scripts/kernel-matrix.sh $(MATRIX_OUT)
+	scripts/kernel-matrix.sh "$$MATRIX_OUT"
 
 bench: deps
 	$(MAKE) all
@@ -124,35 +139,39 @@ bench: deps
 SWEEP_CASES ?= 1000
 SWEEP_SEED ?= $(shell date +%s)
 SWEEP_HOSTS ?= zen5-vm emr-vm+curve zen4 this
+$(call export_vars,sweep,SWEEP_CASES SWEEP_SEED SWEEP_HOSTS)
 sweep: all
-	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) PMUCAL_SWEEP_CASES=$(SWEEP_CASES) PMUCAL_SWEEP_SEED=$(SWEEP_SEED) \
-	    PMUCAL_SWEEP_HOSTS="$(SWEEP_HOSTS)" prove -v tests/60-validate-sim-sweep.t
+	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) PMUCAL_SWEEP_CASES="$$SWEEP_CASES" PMUCAL_SWEEP_SEED="$$SWEEP_SEED" \
+	    PMUCAL_SWEEP_HOSTS="$$SWEEP_HOSTS" prove -v tests/60-validate-sim-sweep.t
 
 # The same on the emulated Neoverse N1, INST_RETIRED and CPU_CYCLES by the real PMU driver (make test
 # boots it with 24 cases): EMU_SWEEP_CASES cases, seed SWEEP_SEED.
 EMU_SWEEP_CASES ?= 300
+$(call export_vars,sweep-emu,EMU_SWEEP_CASES SWEEP_SEED)
 sweep-emu: all emu
-	SWEEP_CASES=$(EMU_SWEEP_CASES) SWEEP_SEED=$(SWEEP_SEED) scripts/sweep-emu.sh $(EMU_DIR)/pmucal $(EMU_DIR)/emu-init
+	SWEEP_CASES="$$EMU_SWEEP_CASES" scripts/sweep-emu.sh $(EMU_DIR)/pmucal $(EMU_DIR)/emu-init
 
 # Timing gates about this host now (latency against the vendor's figures, the closure, the curve's
 # levels): they report how a shared machine behaves today, so they live here and not in make test.
 bench-timing: deps
 	$(MAKE) all
 	rm -rf $(OBJDIR)/timing-cache
-	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) PMUCAL_CACHE_DIR=$(CURDIR)/$(OBJDIR)/timing-cache prove tests/timing/
+	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) PMUCAL_CACHE_DIR="$$PWD/$(OBJDIR)/timing-cache" prove tests/timing/
 
 # Not part of make test (minutes, and it loads a CPU on purpose): calibrate and the walker levels
 # quiet, beside a busy loop on the same CPU and on another; every penalty beside its quiet figure.
 # pmucal roofline's ceilings beside likwid-bench and STREAM (built from public source at run time).
+$(call export_vars,bench-roofline,RUNS)
 bench-roofline: all
-	scripts/bench-roofline.sh $(RUNS)
+	scripts/bench-roofline.sh $${RUNS:+"$$RUNS"}
 
 # Does the walker's order defeat this host's prefetchers? Its orders timed beside the latency curve
 # (RUNS runs each; sizes as arguments: make bench-walker SIZES="8M 256M").
 SIZES ?= L3 DRAM
+$(call export_vars,bench-walker,SIZES)
 bench-walker: deps
 	$(MAKE) all
-	PMUCAL=$(BIN) scripts/bench-walker-order.sh $(SIZES)
+	set -f; PMUCAL=$(BIN) scripts/bench-walker-order.sh $$SIZES
 
 bench-load: deps
 	$(MAKE) all
@@ -173,19 +192,21 @@ EVENTDATA ?= eventdata
 DATADIR := $(DESTDIR)$(PREFIX)/share/pmucal
 MANDIR  := $(DESTDIR)$(PREFIX)/share/man/man1
 COMPDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+$(call export_vars,install,DESTDIR PREFIX EVENTDATA DATADIR MANDIR COMPDIR)
+$(call export_vars,uninstall,DESTDIR PREFIX DATADIR MANDIR COMPDIR)
 $(OBJDIR)/pmucal.1: $(BIN)
 	$(call say,MAN,$@)$(BIN) --man > $@.tmp && mv $@.tmp $@
 
 install: $(BIN) $(OBJDIR)/pmucal.1
-	$(call say,INSTALL,$(DESTDIR)$(PREFIX))install -d $(DESTDIR)$(PREFIX)/bin $(MANDIR) $(COMPDIR)
-	$(Q)install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/pmucal
-	$(Q)scripts/install-data.sh install $(DATADIR) $(EVENTDATA)
-	$(Q)install -m 644 $(OBJDIR)/pmucal.1 $(MANDIR)/pmucal.1
-	$(Q)install -m 644 scripts/pmucal-completion.bash $(COMPDIR)/pmucal
+	$(call say,INSTALL,"$$DESTDIR$$PREFIX")install -d "$$DESTDIR$$PREFIX/bin" "$$MANDIR" "$$COMPDIR"
+	$(Q)install -m 755 $(BIN) "$$DESTDIR$$PREFIX/bin/pmucal"
+	$(Q)scripts/install-data.sh install "$$DATADIR" "$$EVENTDATA"
+	$(Q)install -m 644 $(OBJDIR)/pmucal.1 "$$MANDIR/pmucal.1"
+	$(Q)install -m 644 scripts/pmucal-completion.bash "$$COMPDIR/pmucal"
 
 uninstall:
-	$(call say,RM,$(DESTDIR)$(PREFIX))rm -f $(DESTDIR)$(PREFIX)/bin/pmucal $(MANDIR)/pmucal.1 $(COMPDIR)/pmucal
-	$(Q)scripts/install-data.sh uninstall $(DATADIR)
+	$(call say,RM,"$$DESTDIR$$PREFIX")rm -f "$$DESTDIR$$PREFIX/bin/pmucal" "$$MANDIR/pmucal.1" "$$COMPDIR/pmucal"
+	$(Q)scripts/install-data.sh uninstall "$$DATADIR"
 
 # make fuzz: a libFuzzer harness (fuzz/fuzz_*.c) per parser, built with clang, ASan and UBSan into
 # build/fuzz/; make fuzz-run [FUZZ_SECONDS=N] runs each N seconds (default 60) from the seed
@@ -212,8 +233,9 @@ $(FUZZ_DIR)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(FUZZ_OBJS)
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(LDLIBS)
 
+$(call export_vars,fuzz-run,FUZZ_SECONDS)
 fuzz-run: fuzz
-	scripts/fuzz.sh $(FUZZ_SECONDS)
+	scripts/fuzz.sh "$$FUZZ_SECONDS"
 
 # make fuzz-ubsan: the same harnesses with UBSan alone (float-cast-overflow included), no ASan, at
 # -O2, into build/fuzz-ubsan/: the flavour for executions per second (ASan's allocator, its 0xbe

@@ -6,9 +6,12 @@
 # Each figure is RUNS separate processes (default 5): median, min..max. Timing on a shared
 # machine is noisy; run it quiet and say how busy it was (the load average is printed).
 set -u
+ME=bench-generators
+. "$(dirname "$0")/script-args.sh"
 cd "$(dirname "$0")/.." || exit 1
 P=${PMUCAL:-bin/pmucal}
 RUNS=${RUNS:-5}
+need_count RUNS "$RUNS" 1 1000 "a number of runs"
 echo "# $(date -u +%FT%TZ) $(uname -n), load average: $(cut -d' ' -f1-3 /proc/loadavg), $RUNS runs each"
 
 stats() { # values on stdin, one a line -> "median M (min A, max B)"

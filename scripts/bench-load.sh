@@ -16,13 +16,18 @@
 #   PMUCAL            the binary (default bin/pmucal)
 #   BENCH_LOAD_KEEP   a folder to keep the calibrations' run folders in (default: a temporary one)
 set -eu
+ME=bench-load
+. "$(dirname "$0")/script-args.sh"
 cd "$(dirname "$0")/.."
 pmucal=${PMUCAL:-bin/pmucal}
 quiet_runs=${QUIET_RUNS:-5}
 busy_runs=${BUSY_RUNS:-1}
+need_count QUIET_RUNS "$quiet_runs" 1 1000 "a number of runs"
+need_count BUSY_RUNS "$busy_runs" 1 1000 "a number of runs"
 cpus=$(taskset -pc $$ | sed 's/.*: //')
 list=$(echo "$cpus" | tr ',' '\n' | awk -F- '{ if (NF == 2) for (i = $1; i <= $2; i++) print i; else print $1 }')
 cpu=${1:-$(echo "$list" | tail -n 1)}
+need_count CPU "$cpu" 0 65535 "a CPU number"
 other=$(echo "$list" | grep -vx "$cpu" | head -n 1)
 sib=$(cat "/sys/devices/system/cpu/cpu$cpu/topology/thread_siblings_list" 2> /dev/null | tr ',' '\n' |
       awk -F- '{ if (NF == 2) for (i = $1; i <= $2; i++) print i; else print $1 }' | grep -vx "$cpu" | head -n 1 || true)

@@ -5,10 +5,14 @@
 #  2. the share of a validate run's wall time spent inside measured regions, on the default case
 #     matrix (issue 25 asks for at least 80%), VALIDATE_RUNS times (default 3); with
 #     BASE=OTHER-BINARY the same for another build beside it (before/after a change).
-# Usage: scripts/bench-measure.sh [RUNS]   (default 5)
+# Usage: scripts/bench-measure.sh [RUNS]   (default 5; 1 to 1000, as VALIDATE_RUNS)
 set -eu
+ME=bench-measure
+. "$(dirname "$0")/script-args.sh"
 cd "$(dirname "$0")/.."
 runs=${1:-5}
+need_count RUNS "$runs" 1 1000 "a number of runs"
+need_count VALIDATE_RUNS "${VALIDATE_RUNS:-3}" 1 1000 "a number of runs"
 pmucal=${PMUCAL:-bin/pmucal}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -11,10 +11,13 @@
 # STREAM is built at run time from public source, never kept: $STREAM_SRC (a stream.c, or a folder
 # holding one), else downloaded from its home page. likwid-bench comes from Debian's likwid
 # (installed here when run as root, else the apt-get line is printed).
-# Usage: scripts/bench-roofline.sh [RUNS]   (default 5)   make bench-roofline
+# Usage: scripts/bench-roofline.sh [RUNS]   (default 5; 1 to 1000)   make bench-roofline
 set -eu
+ME=bench-roofline
+. "$(dirname "$0")/script-args.sh"
 cd "$(dirname "$0")/.."
 runs=${1:-5}
+need_count RUNS "$runs" 1 1000 "a number of runs"
 pmucal=${PMUCAL:-bin/pmucal}
 stream_url=https://www.cs.virginia.edu/stream/FTP/Code/stream.c
 work=$(mktemp -d)

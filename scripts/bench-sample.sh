@@ -7,9 +7,12 @@
 #     writing a sample from the fault path, beside a fault's own cost (noisy: a fault costs more);
 #   cpu-clock at period 100 us on walker size=L1: a timer interrupt and its sample.
 set -u
+ME=bench-sample
+. "$(dirname "$0")/script-args.sh"
 cd "$(dirname "$0")/.." || exit 1
 P=${PMUCAL:-bin/pmucal}
 RUNS=${RUNS:-7}
+need_count RUNS "$RUNS" 1 1000 "a number of runs"
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 echo "# $(date -u +%FT%TZ) $(uname -n), load average: $(cut -d' ' -f1-3 /proc/loadavg), $RUNS runs each"

@@ -10,11 +10,15 @@
 #   PMUCAL   the binary (default bin/pmucal)
 #   CPU      the CPU to walk on (default: the last of the affinity mask)
 set -eu
+ME=bench-walker-order
+. "$(dirname "$0")/script-args.sh"
 cd "$(dirname "$0")/.."
 pmucal=${PMUCAL:-bin/pmucal}
 runs=${RUNS:-3}
+need_count RUNS "$runs" 1 1000 "a number of runs"
 cpus=$(taskset -pc $$ | sed 's/.*: //')
 cpu=${CPU:-$(echo "$cpus" | tr ',' '\n' | awk -F- '{ if (NF == 2) for (i = $1; i <= $2; i++) print i; else print $1 }' | tail -n 1)}
+need_count CPU "$cpu" 0 65535 "a CPU number"
 [ $# -gt 0 ] || set -- L3 DRAM
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

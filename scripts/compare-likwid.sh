@@ -2,10 +2,13 @@
 # Side by side: pmucal's triad (a = b + s*c, AVX2, ordinary stores) against likwid-bench's
 # stream_avx (the same three-array triad) at the same working sets, RUNS times each; GB/s of
 # loads + stores (24 bytes an element in both tools), median and range.
-# Usage: scripts/compare-likwid.sh [RUNS]   (default 5; needs likwid: apt-get install likwid)
+# Usage: scripts/compare-likwid.sh [RUNS]   (default 5, 1 to 1000; needs likwid: apt-get install likwid)
 set -eu
+ME=compare-likwid
+. "$(dirname "$0")/script-args.sh"
 cd "$(dirname "$0")/.."
 runs=${1:-5}
+need_count RUNS "$runs" 1 1000 "a number of runs"
 pmucal=${PMUCAL:-bin/pmucal}
 command -v likwid-bench > /dev/null || { echo "likwid-bench is missing: sudo apt-get install likwid" >&2; exit 1; }
 med() { sort -n | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2;

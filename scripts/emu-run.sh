@@ -14,13 +14,18 @@
 #   PMUCAL_EMU_KERNEL   the kernel Image (default build/emu/vmlinuz)
 #   PMUCAL_EMU_CPU      QEMU's -cpu (default neoverse-n1; "neoverse-n1,pmu=off" has no PMU)
 #   PMUCAL_EMU_APPEND   more kernel command line after "console=ttyAMA0 rdinit=/init quiet"
-#   PMUCAL_EMU_MODULES  kernel modules (.ko, .ko.xz, .ko.zst) /init loads first, in this order
-#   PMUCAL_EMU_DISK     a raw image attached as a virtio-mmio disk, /dev/vda in the guest
+#   PMUCAL_EMU_MODULES  kernel modules (.ko, .ko.xz, .ko.zst) /init loads first, in this order,
+#                       one path a line (a space is part of a path)
+#   PMUCAL_EMU_DISK     a raw image attached as a virtio-mmio disk, /dev/vda in the guest; its
+#                       path reaches QEMU's -drive with each ',' doubled (QEMU's option syntax),
+#                       so no part of it is read as another option
 #   PMUCAL_EMU_INITRD_OUT  write the initramfs (gzip'd newc cpio) there and boot nothing: another
 #                       harness (LAVA: lava/) boots it
 set -eu
 [ $# -ge 4 ] || { echo "usage: $0 PMUCAL INIT COMMANDS LOG [SECONDS]" >&2; exit 2; }
 bin=$1 init=$2 cmds=$3 log=$4 limit=${5:-170}
+# 0 would be timeout(1)'s "no limit" (sweep-emu.sh asks up to 120 + 3 s a case, 300120 s).
+case $limit in ''|0*|*[!0-9]*|????????*) echo "emu-run: SECONDS '$limit': give a whole number of seconds from 1 to 9999999" >&2; exit 2 ;; esac
 kernel=${PMUCAL_EMU_KERNEL:-build/emu/vmlinuz}
 eventdata=${PMUCAL_EVENTDATA:-eventdata}   # the tree's own tables (eventdata/)
 libdir=/usr/lib/aarch64-linux-gnu
@@ -47,6 +52,10 @@ cp "$cmds" "$root/etc/emu-commands"
 # Modules uncompressed here: the kernel's own decompression (CONFIG_MODULE_DECOMPRESS) is not
 # in every kernel, and /init then needs no flag for it.
 : > "$root/etc/emu-modules"
+nl='
+'
+set -f
+IFS=$nl
 for ko in ${PMUCAL_EMU_MODULES:-}; do
     need "$ko" "the kernel package's modules"
     mkdir -p "$root/lib/modules"
@@ -59,6 +68,9 @@ for ko in ${PMUCAL_EMU_MODULES:-}; do
     esac
     echo "/lib/modules/$name" >> "$root/etc/emu-modules"
 done
+IFS=' 	
+'
+set +f
 cp -r validate/expect "$root/share/pmucal/expect"
 # The emulated host's own files: its topology (tests/hosts/qemu-n1) and rules (tests/emu/*.txt).
 mkdir -p "$root/share/pmucal/emu"
@@ -81,6 +93,7 @@ todo=$(aarch64-linux-gnu-readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1
 done_libs=""
 while [ -n "$todo" ]; do
     set -- $todo
+    [ $# -gt 0 ] || break
     lib=$1
     shift
     todo=$*
@@ -101,8 +114,22 @@ if [ -n "${PMUCAL_EMU_INITRD_OUT:-}" ]; then
     exit 0
 fi
 # -net none: without it QEMU looks for efi-virtio.rom (ipxe-qemu) and stops.
+# QEMU splits -drive at single commas and reads ",," as one: a path's commas doubled stay in the
+# path (else "OUT,file=ELSEWHERE" would write the guest's disk ELSEWHERE: the last file= wins).
+qemu_escape() {
+    escaped= _rest=$1
+    while :; do
+        case $_rest in
+        *,*) escaped=$escaped${_rest%%,*},, _rest=${_rest#*,} ;;
+        *) escaped=$escaped$_rest; return ;;
+        esac
+    done
+}
 set --
-[ -n "${PMUCAL_EMU_DISK:-}" ] && set -- -drive "file=$PMUCAL_EMU_DISK,format=raw,if=none,id=out" -device virtio-blk-device,drive=out
+if [ -n "${PMUCAL_EMU_DISK:-}" ]; then
+    qemu_escape "$PMUCAL_EMU_DISK"
+    set -- -drive "file=$escaped,format=raw,if=none,id=out" -device virtio-blk-device,drive=out
+fi
 rc=0
 timeout --foreground -k 5 "$limit" qemu-system-aarch64 -M virt -cpu "${PMUCAL_EMU_CPU:-neoverse-n1}" -smp 1 -m 1024 \
     -nographic -no-reboot -net none -icount shift=0 -kernel "$kernel" -initrd "$root.cpio.gz" "$@" \

@@ -4,12 +4,23 @@
 # line per harness: seconds, executions (and per second), and the crash file when one was found; exits 1 if any
 # harness found a crash, a leak or a hang, 2 when the harnesses are not built.
 # Usage: scripts/fuzz.sh [SECONDS] [NAME ...]      e.g. scripts/fuzz.sh 3600 expr json
+# SECONDS: 1 to 604800 (a week); each NAME: a harness, fuzz/fuzz_NAME.c.
 # FUZZ_BUILD (default build/fuzz, ASan+UBSan) picks the build: build/fuzz-ubsan (make fuzz-ubsan,
 # UBSan alone) is the one for executions per second. FUZZ_WORK (default build/fuzz) holds the grown corpora, crash files and logs.
 set -u
+ME=fuzz
+. "$(dirname "$0")/script-args.sh"
 cd "$(dirname "$0")/.." || exit 2
 secs=${1:-60}
 [ $# -gt 0 ] && shift
+# SECONDS reaches libFuzzer's -max_total_time (0 there is "no limit"); a NAME is a harness of fuzz/.
+need_count SECONDS "$secs" 1 604800 "whole seconds"
+for n in "$@"; do
+    case $n in
+    ''|*[!a-z0-9_]*) die 2 "NAME '$n': not a harness name: give one of $(ls fuzz/fuzz_*.c 2> /dev/null | sed 's|fuzz/fuzz_||; s|\.c$||' | tr '\n' ' ')" ;;
+    esac
+    [ -f "fuzz/fuzz_$n.c" ] || die 2 "NAME $n: no fuzz/fuzz_$n.c: give one of $(ls fuzz/fuzz_*.c 2> /dev/null | sed 's|fuzz/fuzz_||; s|\.c$||' | tr '\n' ' ')"
+done
 names=${*:-$(ls fuzz/fuzz_*.c 2> /dev/null | sed 's|fuzz/fuzz_||; s|\.c$||')}
 status=0
 for n in $names; do

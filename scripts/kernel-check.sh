@@ -9,17 +9,24 @@
 #                           [--cpu MODEL] [--out DIR] [--append ARGS] [--timeout SECONDS]
 #                           [--commands FILE]
 #
-# --kernel IMAGE   an arm64 Image (arch/arm64/boot/Image, Debian's /boot/vmlinuz-*, gzip'd or not)
+# --kernel IMAGE   an arm64 Image (arch/arm64/boot/Image, Debian's /boot/vmlinuz-*, gzip'd or not):
+#                  a regular file of 1 to 256 MiB (gzip'd: once decompressed) with the boot
+#                  header's magic, whole (its gzip stream complete, its PE sections all there)
 # --modules DIR    where that kernel's virtio_mmio.ko and virtio_blk.ko are (its lib/modules/RELEASE);
 #                  without it the kernel must have them built in (CONFIG_VIRTIO_MMIO=y, _BLK=y)
 # --package NAME   a Debian arm64 kernel package (linux-image-6.1.0-47-arm64), fetched as make deps
 #                  fetches its kernel (apt-get download NAME:arm64) into build/kernels/NAME/
 # --cpu MODEL      QEMU's -cpu (default neoverse-n1; neoverse-n1,pmu=off boots without a PMU)
-# --out DIR        the check's folder (default results/kernel-check/NAME-CPU); must not exist yet
+# --out DIR        the check's folder (default results/kernel-check/NAME-CPU in the repository);
+#                  absent or empty; a ',' in it reaches QEMU's -drive doubled, as a character
 # --append ARGS    more kernel command line
-# --timeout S      QEMU's limit (default 900)
+# --timeout S      QEMU's limit in seconds, 10 to 86400 (default 900)
 # --commands FILE  the guest's commands instead of scripts/kernel-check.commands ("@ENV@ " starts
 #                  each pmucal line; the last line saves /results onto /dev/vda)
+#
+# A relative IMAGE, DIR or FILE is the caller's: it starts from the folder the script was
+# started in (PMUCAL_CALLER_DIR when set: make kernel-check sets the folder make was started in).
+# Arguments are never shell: each reaches QEMU or apt as one argument.
 #
 # OUT holds console.log (the serial console), console.ktap (the matrix's KTAP as the guest
 # printed it), results/ (the run folders, each manifest naming the kernel: release, package,
@@ -31,51 +38,44 @@
 # 3 a tool is missing; 4 the kernel panicked or never reached /init (the message names the
 # console's last line); 5 the guest reached /init but did not finish or could not save.
 set -eu
+ME=kernel-check
+. "$(dirname "$0")/script-args.sh"
 cd "$(dirname "$0")/.."
-die() { code=$1; shift; printf "kernel-check: %s\n" "$*" >&2; exit "$code"; }
-usage() { sed -n '8,10p' "$0" | sed 's/^# *//' >&2; exit 2; }
+usage() { sed -n '8,29p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+case ${1:-} in -h|--help) sed -n '8,39p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 kernel= modules= package= cpu=neoverse-n1 out= append= limit=900 cmds=scripts/kernel-check.commands
 while [ $# -gt 0 ]; do
     [ $# -ge 2 ] || { echo "kernel-check: $1 needs a value" >&2; usage; }
     case $1 in
-    --kernel) kernel=$2 ;;
-    --modules) modules=$2 ;;
+    --kernel) abs_path "$2"; kernel=$abs ;;
+    --modules) abs_path "$2"; modules=$abs ;;
     --package) package=$2 ;;
     --cpu) cpu=$2 ;;
-    --out) out=$2 ;;
+    --out) abs_path "$2"; out=$abs ;;
     --append) append=$2 ;;
     --timeout) limit=$2 ;;
-    --commands) cmds=$2 ;;
+    --commands) abs_path "$2"; cmds=$abs ;;
     *) echo "kernel-check: unknown option $1" >&2; usage ;;
     esac
     shift 2
 done
 [ -n "$kernel" ] && [ -n "$package" ] && die 2 "give --kernel IMAGE or --package NAME, not both"
 [ -z "$kernel" ] && [ -z "$package" ] && die 2 "give the kernel under test: --kernel IMAGE or --package NAME"
-case $limit in ''|*[!0-9]*) die 2 "--timeout $limit: give whole seconds" ;; esac
+# 0 would be timeout(1)'s "no limit"; a day is more than any boot and check takes under TCG.
+need_count --timeout "$limit" 10 86400 "whole seconds"
 case $cpu in ''|*[!A-Za-z0-9_.,=-]*) die 2 "--cpu '$cpu': give a QEMU CPU model such as neoverse-n1 or neoverse-n1,pmu=off" ;; esac
-[ -f "$cmds" ] || die 2 "--commands $cmds: no such file"
+need_file --commands "$cmds"
+[ -z "$modules" ] || need_folder --modules "$modules"
+[ -z "$out" ] || need_new_folder --out "$out"
+[ -z "$kernel" ] || [ -e "$kernel" ] || [ -L "$kernel" ] || die 2 "--kernel $kernel: no such file"
 bin=${PMUCAL_EMU_BIN:-build/aarch64/pmucal} init=${PMUCAL_EMU_INIT:-build/aarch64/emu-init} host_bin=${PMUCAL:-bin/pmucal}
-for f in "$bin" "$init" "$host_bin"; do
-    [ -x "$f" ] || die 3 "$f is missing: run make all && make emu"
-done
-
-# is_arm64_image FILE: the arm64 boot header's magic "ARM\x64" at offset 0x38, in the file or in
-# its gzip stream (QEMU's -kernel takes both).
-magic_at_56() { od -An -tx1 -j56 -N4 2> /dev/null | tr -d ' \n'; }
-is_arm64_image() {
-    [ "$(magic_at_56 < "$1")" = 41524d64 ] && return 0
-    [ "$(od -An -tx1 -N2 "$1" | tr -d ' \n')" = 1f8b ] && [ "$( (gzip -dc < "$1" 2> /dev/null || true) | head -c 64 | magic_at_56)" = 41524d64 ]
-}
 
 # The guest writes its results on a virtio-mmio disk: these modules, in load order, where the
 # kernel has them as modules (Debian's: virtio-mmio and virtio-blk; -cloud also virtio itself).
 virtio_modules="virtio_ring virtio virtio_mmio virtio_blk"
 release=
 if [ -n "$package" ]; then
-    case $package in
-    *[!a-z0-9.+-]*|[!a-z0-9]*) die 2 "--package '$package': not a Debian package name (letters, digits, '.', '+', '-')" ;;
-    esac
+    need_package_name --package "$package"
     cache=build/kernels/$package
     if [ ! -s "$cache/vmlinuz" ]; then
         apt-cache show --no-all-versions "$package:arm64" > /dev/null 2>&1 ||
@@ -98,17 +98,25 @@ if [ -n "$package" ]; then
     fi
     kernel=$cache/vmlinuz modules=$cache/modules release=$(cat "$cache/release")
 fi
-[ -f "$kernel" ] || die 2 "--kernel $kernel: no such file"
-is_arm64_image "$kernel" || die 2 "--kernel $kernel is not an arm64 kernel Image (no 'ARM\\x64' magic at offset 0x38, in the file or its gzip stream; its first bytes: $(head -c 8 "$kernel" | od -An -c | tr -s ' \n' ' ' | cut -c1-40)): give arch/arm64/boot/Image or Debian's /boot/vmlinuz-*, not a vmlinux ELF or another architecture's kernel"
-kmods=
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+need_arm64_image --kernel "$kernel" "$scratch"
+rm -rf "$scratch"
+trap - EXIT
+for f in "$bin" "$init" "$host_bin"; do
+    [ -x "$f" ] || die 3 "$f is missing: run make all && make emu"
+done
+kmods= nl='
+'
 if [ -n "$modules" ]; then
     [ -d "$modules" ] || die 2 "--modules $modules: no such folder"
     for m in $virtio_modules; do
-        f=$(find "$modules" -name "$m.ko*" | head -n 1)
+        f=$(find "$modules" -name "$m.ko*" -type f | head -n 1)
         # virtio and virtio_ring are modules only where the flavour builds them so (-cloud).
         case $m in virtio|virtio_ring) [ -n "$f" ] || continue ;; esac
         [ -n "$f" ] || die 2 "--modules $modules holds no $m.ko: give the kernel's lib/modules/RELEASE"
-        kmods="$kmods $f"
+        # One a line: a folder's name may hold spaces (emu-run.sh splits at newlines only).
+        kmods="$kmods${kmods:+$nl}$f"
     done
 fi
 

@@ -8,11 +8,23 @@
 #
 #   scripts/kernel-matrix.sh [OUT] [PACKAGE...]
 #
+# OUT is a folder (made when absent); a relative OUT starts from the folder the script was
+# started in (PMUCAL_CALLER_DIR when set: make kernel-matrix sets the folder make was started in).
+# Each PACKAGE is a Debian package name, checked before anything is made or removed (its check's
+# folder is OUT/PACKAGE).
+#
 # Minutes: a boot takes 20-60 s of TCG, a download some seconds (cached in build/kernels/).
 set -eu
+ME=kernel-matrix
+. "$(dirname "$0")/script-args.sh"
 cd "$(dirname "$0")/.."
-out=${1:-results/kernel-matrix}
-[ $# -gt 0 ] && shift
+out=results/kernel-matrix
+if [ $# -gt 0 ]; then
+    abs_path "$1"; out=$abs
+    shift
+fi
+need_new_folder OUT "$out"
+for pkg in "$@"; do need_package_name PACKAGE "$pkg"; done
 host_bin=${PMUCAL:-bin/pmucal}
 if [ $# -eq 0 ]; then
     # Debian 12's 6.12 LTS: the newest linux-image-6.12.N+deb12 of each flavour the archive holds.

@@ -6,22 +6,71 @@
 #
 #   scripts/lava-job.sh [--run] KERNEL OUT
 #
+# KERNEL is an arm64 kernel Image, plain or gzip'd, checked as kernel-check.sh checks --kernel (a
+# regular file of 1 to 256 MiB, the boot header's magic, whole). OUT is a folder, made when absent.
+# A relative KERNEL or OUT starts from the folder the script was started in (PMUCAL_CALLER_DIR
+# when set). The job's YAML is written by a YAML writer, each URL a quoted scalar; a path that a
+# file:// URL cannot carry as LAVA reads it ('#', '?', ';', a control character, bytes that are
+# not UTF-8) is refused.
+#
 # OUT gets initrd.gz, job.yaml, and with --run lava.log (lava-run's log: a JSON object a line) and
 # lava-out/. Exit status: 0 valid (and, with --run, "Job finished correctly"); 1 the schema refused
-# the job or the job failed; 3 lava-common or lava-dispatcher is missing.
+# the job or the job failed; 2 bad arguments; 3 lava-common or lava-dispatcher is missing.
 set -eu
+ME=lava-job
+. "$(dirname "$0")/script-args.sh"
 cd "$(dirname "$0")/.."
 run=0
 [ "${1:-}" = --run ] && { run=1; shift; }
-[ $# = 2 ] || { echo "usage: $0 [--run] KERNEL OUT" >&2; exit 2; }
-kernel=$(realpath "$1") out=$2
+[ $# = 2 ] || die 2 "usage: scripts/lava-job.sh [--run] KERNEL OUT"
+abs_path "$1"; kernel=$abs
+abs_path "$2"; out=$abs
+need_new_folder OUT "$out"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+need_arm64_image KERNEL "$kernel" "$scratch"
+# The job, written before anything else is made: a path LAVA would read otherwise is refused here.
+# LAVA takes a file:// URL's path as urlparse gives it, not unquoted: the URL holds the path as it
+# is, and must parse back to it.
+write_job() { # write_job TEMPLATE JOB KERNEL-PATH INITRD-PATH
+    /usr/bin/python3 -c 'import json, sys
+from urllib.parse import urlparse
+template, job, kernel, initrd = sys.argv[1:5]
+urls = {}
+for name, arg, path in (("@KERNEL@", "KERNEL", kernel), ("@INITRD@", "OUT", initrd)):
+    bad = [c for c in path if c in "#?;" or ord(c) < 32 or ord(c) == 127 or 0xdc80 <= ord(c) <= 0xdcff]
+    url = "file://" + path
+    if bad or urlparse(url).path != path:
+        sys.exit("lava-job: %s %s: a file:// URL cannot carry %s as LAVA reads it: give a path without it"
+                 % (arg, json.dumps(path), json.dumps("".join(sorted(set(bad))) or path)))
+    urls[name] = json.dumps(url)   # a JSON string is a YAML double-quoted scalar
+text = open(template).read()
+for name, scalar in urls.items():
+    field = "url: " + name
+    if text.count(field) != 1:
+        sys.exit("lava-job: %s holds \"%s\" %d times, not once" % (template, field, text.count(field)))
+    text = text.replace(field, "url: " + scalar)
+try:
+    import yaml
+except ImportError:
+    sys.exit("lava-job: /usr/bin/python3 cannot import yaml, which reads the job back: apt-get install python3-yaml")
+try:
+    images = yaml.safe_load(text)["actions"][0]["deploy"]["images"]
+    back = (images["kernel"]["url"], images["ramdisk"]["url"])
+except (yaml.YAMLError, KeyError, IndexError, TypeError) as e:
+    sys.exit("lava-job: the job made from %s does not read back as YAML: %s" % (template, e))
+if back != ("file://" + kernel, "file://" + initrd):
+    sys.exit("lava-job: the job made from %s reads back other URLs: %s" % (template, json.dumps(back)))
+with open(job, "w") as f:
+    f.write(text)' "$@"
+}
+write_job lava/pmucal-job.yaml "$scratch/job.yaml" "$kernel" "$out/initrd.gz" || exit 2
 mkdir -p "$out"
-out=$(realpath "$out")
+cp "$scratch/job.yaml" "$out/job.yaml"
 /usr/bin/python3 -c 'import lava_common.schemas' 2> /dev/null ||
     { echo "lava-job: lava_common is not importable by /usr/bin/python3: apt-get install lava-common" >&2; exit 3; }
 PMUCAL_EMU_INITRD_OUT=$out/initrd.gz scripts/emu-run.sh "${PMUCAL_EMU_BIN:-build/aarch64/pmucal}" \
     "${PMUCAL_EMU_INIT:-build/aarch64/emu-init}" lava/commands /dev/null
-sed "s|@KERNEL@|file://$kernel|; s|@INITRD@|file://$out/initrd.gz|" lava/pmucal-job.yaml > "$out/job.yaml"
 /usr/bin/python3 -c 'import sys, yaml
 from lava_common.schemas import validate
 validate(yaml.safe_load(open(sys.argv[1])))' "$out/job.yaml" 2> "$out/schema.err" ||

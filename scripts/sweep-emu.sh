@@ -5,11 +5,18 @@
 # CPU_CYCLES counted by the real PMU driver and judged exact (tests/emu/icount.txt: one cycle an
 # instruction under -icount). Prints the TAP summary and every 'not ok'; exits 1 on any, or when
 # nothing was measured. tests/72-arch-emu-n1.t runs a short one (24 cases) in every make test.
-# Usage: scripts/sweep-emu.sh PMUCAL-AARCH64 EMU-INIT   (make emu builds both)
+# Usage: scripts/sweep-emu.sh PMUCAL-AARCH64 EMU-INIT   (make emu builds both); SWEEP_CASES is 1
+# to 100000, SWEEP_SEED 0 to 4294967295, digits only (they reach the guest's command line).
 set -eu
+ME=sweep-emu
+. "$(dirname "$0")/script-args.sh"
+[ $# = 2 ] || die 2 "usage: scripts/sweep-emu.sh PMUCAL-AARCH64 EMU-INIT"
 bin=$1 init=$2
 cases=${SWEEP_CASES:-300}
 seed=${SWEEP_SEED:-$(date +%s)}
+# Both reach the guest's command line and the boot's limit: numbers only.
+need_count SWEEP_CASES "$cases" 1 100000 "a number of cases"
+need_count SWEEP_SEED "$seed" 0 4294967295 "a seed"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "HWLOC_XMLFILE=/share/pmucal/emu/hwloc.xml HWLOC_THISSYSTEM=1 pmucal validate -r 2 --target-ms 2 --out /results" \

@@ -13,10 +13,12 @@ export PMUCAL_EMU_BIN=${PMUCAL_EMU_BIN:-build/aarch64/pmucal} PMUCAL_EMU_INIT=${
 
 # Refused before anything boots: these need neither QEMU nor a kernel.
 printf 'not a kernel\n' > "$TMP/text"
+# A relative path is named as it was resolved: from the folder the script was started in.
 for bad in "$TMP/text" "$PMUCAL"; do
     scripts/kernel-check.sh --kernel "$bad" --out "$TMP/bad" > "$TMP/out" 2> "$TMP/err"
     rc=$?
-    [ $rc = 2 ] && [ "$(wc -l < "$TMP/err")" = 1 ] && grep -q "^kernel-check: --kernel $bad is not an arm64 kernel Image (no 'ARM\\\\x64' magic at offset 0x38" "$TMP/err"
+    case $bad in /*) named=$bad ;; *) named=$PWD/$bad ;; esac
+    [ $rc = 2 ] && [ "$(wc -l < "$TMP/err")" = 1 ] && grep -q "^kernel-check: --kernel $named is not an arm64 kernel Image (no 'ARM\\\\x64' magic at offset 0x38" "$TMP/err"
     ok $? "$(basename "$bad"): not an arm64 Image, one message, exit 2 (exit $rc): $(cut -c1-200 "$TMP/err")"
 done
 scripts/kernel-check.sh --kernel "$TMP/absent" > /dev/null 2> "$TMP/err"

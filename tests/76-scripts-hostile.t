@@ -1,0 +1,221 @@
+#!/bin/sh
+# The scripts take no shell from their arguments (issue 46, item 3): make's variables reach the
+# scripts as arguments, a path reaches QEMU's -drive with its commas doubled, relative paths start
+# from the caller's folder, a device, FIFO or folder where a file is wanted (and the reverse) is
+# refused by kind, --timeout has a range, an image that cannot be a kernel is named before any
+# boot, and the LAVA job is written by a YAML writer. Nothing boots here: a fake
+# qemu-system-aarch64 on PATH records the argv it was given and, as QEMU does, writes the guest's
+# disk where the last file= of -drive says.
+. "$(dirname "$0")/lib.sh"
+REPO=$PWD
+H=$TMP/h
+mkdir -p "$H/in" "$H/bin" "$H/emu"
+canary=$H/CANARY
+# refused RC WANT-RC ERRFILE EXACT-MESSAGE DESCRIPTION: the refusal is that one line, that exit status.
+refused() {
+    [ "$1" = "$2" ] && [ "$(wc -l < "$3")" = 1 ] && [ "$(cat "$3")" = "$4" ]
+    ok $? "$5: exit $1, '$(head -c 300 "$3")'"
+}
+
+# A made-up arm64 Image: the boot header's magic, a PE header whose one section ends at the file's
+# end (SIZE bytes); cut to fewer bytes with CUT.
+fake_image() { # fake_image FILE SIZE [CUT]
+    /usr/bin/python3 -c 'import struct, sys
+size = int(sys.argv[2]); b = bytearray(size)
+b[0:2] = b"MZ"; b[0x38:0x3c] = b"ARM\x64"; struct.pack_into("<I", b, 0x3c, 64); b[64:68] = b"PE\0\0"
+struct.pack_into("<H", b, 64 + 6, 1); struct.pack_into("<H", b, 64 + 20, 0)
+struct.pack_into("<II", b, 64 + 24 + 16, size - 4096, 4096)
+open(sys.argv[1], "wb").write(b[:int(sys.argv[3]) if len(sys.argv) > 3 else size])' "$@"
+}
+fake_image "$H/in/Image" 2097152
+# The fake QEMU: its argv one a line in $FAKE_QEMU_LOG, the initramfs's names in $FAKE_QEMU_LOG.cpio,
+# and "TAR STREAM" written where QEMU would write the disk (-drive split at single commas, ",," a
+# comma, the last file= taken).
+cat > "$H/bin/qemu-system-aarch64" << 'EOF'
+#!/usr/bin/python3
+import os, subprocess, sys
+args = sys.argv[1:]
+with open(os.environ["FAKE_QEMU_LOG"], "w") as f:
+    f.write("".join(a + "\n" for a in args))
+for i, a in enumerate(args):
+    if a == "-initrd":
+        with open(os.environ["FAKE_QEMU_LOG"] + ".cpio", "w") as f:
+            subprocess.run("gzip -dc | cpio -t --quiet", shell=True, stdin=open(args[i + 1]), stdout=f)
+    if a == "-drive":
+        disk_log = os.environ["FAKE_QEMU_LOG"] + ".disk"
+        parts, cur, s, j = [], "", args[i + 1], 0
+        while j < len(s):
+            if s[j] == "," and s[j + 1:j + 2] == ",":
+                cur += ","; j += 2; continue
+            if s[j] == ",":
+                parts.append(cur); cur = ""; j += 1; continue
+            cur += s[j]; j += 1
+        parts.append(cur)
+        target = [p[5:] for p in parts if p.startswith("file=")][-1]
+        with open(target, "w") as f:
+            f.write("TAR STREAM\n")
+        with open(disk_log, "w") as f:
+            f.write(target + "\n")
+EOF
+chmod +x "$H/bin/qemu-system-aarch64"
+# Stand-ins for the aarch64 pmucal and /init (emu-run.sh only copies them).
+printf '#!/bin/sh\n' > "$H/emu/pmucal" && printf '#!/bin/sh\n' > "$H/emu/init" && chmod +x "$H/emu/pmucal" "$H/emu/init"
+export PATH="$H/bin:$PATH" FAKE_QEMU_LOG="$H/qemu.argv" PMUCAL_EMU_BIN="$H/emu/pmucal" PMUCAL_EMU_INIT="$H/emu/init"
+case $PMUCAL in /*) ;; *) export PMUCAL="$REPO/$PMUCAL" ;; esac
+kc() { timeout 60 "$REPO/scripts/kernel-check.sh" "$@" > "$H/out" 2> "$H/err"; }
+
+# make: KERNEL, PACKAGE, MATRIX_OUT with ';' and backquotes. MAKE=true stands for the build the
+# recipes start first; -o deps skips the package check: only the script's own line runs.
+mk() { (cd "$H" && timeout 60 make -s -C "$REPO" -o deps MAKE=true "$@") > "$H/out" 2> "$H/err"; }
+for v in "KERNEL=x;touch $canary" "PACKAGE=linux-image-x;touch $canary;" "KERNEL=\`touch $canary\`"; do
+    mk kernel-check "$v"
+    rc=$?
+    [ $rc != 0 ] && [ ! -e "$canary" ] && grep -q "^kernel-check: --\(kernel\|package\) .*touch $canary" "$H/err"
+    ok $? "make kernel-check '$v': nothing ran, the value reached the script whole (exit $rc): $(grep '^kernel-check' "$H/err" | head -c 200)"
+    rm -f "$canary"
+done
+# (A relative name to touch: the recipe's shell would run in the repository.)
+: > "$H/in/m;touch Q7CANARY"
+mk kernel-matrix "MATRIX_OUT=in/m;touch Q7CANARY"
+rc=$?
+[ ! -e "$REPO/Q7CANARY" ] && [ ! -e "$H/Q7CANARY" ] && grep -qx "kernel-matrix: OUT $H/in/m;touch Q7CANARY is a regular file, not a folder: give a folder to write into (absent or a folder)" "$H/err"
+ok $? "make kernel-matrix MATRIX_OUT='in/m;touch ...': nothing ran; a file refused as OUT, from the caller's folder (exit $rc): $(head -c 200 "$H/err")"
+# Every recipe that takes a user's variable: the value is nowhere in the shell text make runs.
+leaks=
+for tv in kernel-check:KERNEL kernel-check:MODULES kernel-check:PACKAGE kernel-check:CPU kernel-check:OUT \
+    kernel-check:TIMEOUT kernel-matrix:MATRIX_OUT sweep:SWEEP_HOSTS sweep:SWEEP_CASES sweep:SWEEP_SEED \
+    sweep-emu:EMU_SWEEP_CASES sweep-emu:SWEEP_SEED bench-roofline:RUNS bench-walker:SIZES fuzz-run:FUZZ_SECONDS \
+    install:PREFIX install:DESTDIR install:EVENTDATA uninstall:PREFIX uninstall:DESTDIR; do
+    (cd "$REPO" && make -n -o deps -o all -o emu -o fuzz -o bin/pmucal -o build/opt/pmucal.1 -o build/opt/gen/commit.h MAKE=true \
+        "${tv%%:*}" "${tv#*:}=Q7MARK") > "$H/n.out" 2>&1
+    grep -q Q7MARK "$H/n.out" && leaks="$leaks ${tv%%:*} ${tv#*:}: $(grep -m1 Q7MARK "$H/n.out" | cut -c1-80);"
+done
+is "$leaks" "" "no recipe puts a user's variable into its shell text (make -n of each)"
+mk all "OBJDIR=x;touch $canary"
+rc=$?
+[ $rc != 0 ] && [ ! -e "$canary" ] && grep -q "OBJDIR='x;touch $canary': a build folder holds no space nor any of" "$H/err"
+ok $? "a build folder with shell characters (OBJDIR) is refused by make itself (exit $rc): $(head -c 160 "$H/err")"
+
+# --out with ',file=': QEMU gets the commas doubled; the victim outside OUT keeps its bytes.
+mkdir -p "$H/in/victim" "$H/kc"
+echo "the victim's own bytes" > "$H/in/victim/disk.img"
+sum=$(cksum < "$H/in/victim/disk.img")
+kc --kernel "$H/in/Image" --out "$H/kc/d09,file=$H/in/victim" --timeout 10
+rc=$?
+[ "$(cksum < "$H/in/victim/disk.img")" = "$sum" ] && [ "$(cat "$H/qemu.argv.disk")" = "$H/kc/d09,file=$H/in/victim/disk.img" ] &&
+    grep -qx -- "file=$H/kc/d09,,file=$H/in/victim/disk.img,format=raw,if=none,id=out" "$H/qemu.argv"
+ok $? "--out 'd09,file=VICTIM': -drive file= has the commas doubled, the disk is OUT's, the victim unchanged (exit $rc): $(grep '^file=' "$H/qemu.argv")"
+
+# Relative paths start from the caller's folder: the script called from 'a/b c/c' (a space in it), and make -C from there.
+mkdir -p "$H/a/b c/c" "$H/a/b c/mods"
+cp "$H/in/Image" "$H/a/b c/Image"
+echo ko > "$H/a/b c/mods/virtio_mmio.ko" && echo ko > "$H/a/b c/mods/virtio_blk.ko"
+(cd "$H/a/b c/c" && timeout 60 "$REPO/scripts/kernel-check.sh" --kernel ../Image --modules ../mods --out ../x --timeout 10) > /dev/null 2>&1
+[ -f "$H/a/b c/x/console.log" ] && [ ! -e "$REPO/../x" ] && grep -qx -- "$H/a/b c/c/../Image" "$H/qemu.argv" &&
+    grep -qx 'lib/modules/virtio_blk.ko' "$H/qemu.argv.cpio" && [ "$(cat "$H/qemu.argv.disk")" = "$H/a/b c/c/../x/disk.img" ]
+ok $? "kernel-check from 'a/b c/c' with --kernel ../Image --modules ../mods --out ../x: all three in 'a/b c': $(grep -A1 '^-kernel' "$H/qemu.argv" | tail -n 1)"
+(cd "$H/a/b c/c" && timeout 60 make -s -C "$REPO" -o deps MAKE=true kernel-check KERNEL=../Image OUT=../y TIMEOUT=10) > /dev/null 2>&1
+[ -f "$H/a/b c/y/console.log" ] && [ ! -e "$REPO/../y" ] && grep -qx -- "$H/a/b c/c/../Image" "$H/qemu.argv"
+ok $? "make -C REPO kernel-check KERNEL=../Image OUT=../y from 'a/b c/c': from the folder make was started in: $(ls -d "$H/a/b c/y" 2> /dev/null)"
+
+# Refused by kind, the argument named.
+mkfifo "$H/in/fifo"
+mkdir -p "$H/in/dir"
+echo 'echo' > "$H/in/commands"
+kc --kernel /dev/zero --out "$H/o1"
+refused $? 2 "$H/err" "kernel-check: --kernel /dev/zero is a character device: give a regular file" "--kernel /dev/zero"
+kc --kernel "$H/in/fifo" --out "$H/o1"
+refused $? 2 "$H/err" "kernel-check: --kernel $H/in/fifo is a FIFO: give a regular file" "--kernel FIFO (never opened)"
+kc --kernel "$H/in/dir" --out "$H/o1"
+refused $? 2 "$H/err" "kernel-check: --kernel $H/in/dir is a folder: give a regular file" "--kernel a folder"
+kc --kernel "$H/in/Image" --modules "$H/in/Image" --out "$H/o1"
+refused $? 2 "$H/err" "kernel-check: --modules $H/in/Image is a regular file: give a folder" "--modules a file"
+kc --kernel "$H/in/Image" --out "$H/in/fifo"
+refused $? 2 "$H/err" "kernel-check: --out $H/in/fifo is a FIFO, not a folder: give a folder to write into (absent or a folder)" "--out a FIFO"
+kc --kernel "$H/in/Image" --out "$H/in/commands"
+refused $? 2 "$H/err" "kernel-check: --out $H/in/commands is a regular file, not a folder: give a folder to write into (absent or a folder)" "--out a file"
+kc --kernel "$H/in/Image" --commands /dev/zero --out "$H/o1"
+refused $? 2 "$H/err" "kernel-check: --commands /dev/zero is a character device: give a regular file" "--commands /dev/zero"
+[ ! -e "$H/o1" ]
+ok $? "no refusal made its OUT"
+
+# --timeout has a range, said in --help.
+for t in 0 9 86401 -5 1e3 99999999999; do
+    kc --kernel "$H/in/Image" --out "$H/o2" --timeout "$t"
+    rc=$?
+    [ $rc = 2 ] && grep -qx "kernel-check: --timeout \('$t'\|$t: out of range\): give whole seconds from 10 to 86400" "$H/err"
+    ok $? "--timeout $t refused (exit $rc): $(cat "$H/err")"
+done
+"$REPO/scripts/kernel-check.sh" --help | grep -q -- '--timeout S .* 10 to 86400 (default 900)'
+ok $? "--help gives --timeout's range: $("$REPO/scripts/kernel-check.sh" --help | grep -- '--timeout S')"
+
+# Images that cannot be a kernel, named before anything boots.
+fake_image "$H/in/cut" 2097152 1048576
+kc --kernel "$H/in/cut" --out "$H/o3"
+refused $? 2 "$H/err" "kernel-check: --kernel $H/in/cut is cut short: its PE header's sections end at byte 2097152, it holds 1048576 bytes: give the whole image" "a cut Image"
+gzip -1 < "$H/in/Image" | head -c 1500 > "$H/in/cut.gz"
+kc --kernel "$H/in/cut.gz" --out "$H/o3"
+rc=$?
+[ $rc = 2 ] && grep -q "^kernel-check: --kernel $H/in/cut.gz: its gzip stream is damaged or cut short after [0-9]* bytes (gzip: stdin: unexpected end of file): give the whole image\$" "$H/err"
+ok $? "a cut gzip'd Image (exit $rc): $(cat "$H/err")"
+head -c $((300 << 20)) /dev/zero | gzip -1 > "$H/in/bomb.gz"
+kc --kernel "$H/in/bomb.gz" --out "$H/o3"
+refused $? 2 "$H/err" "kernel-check: --kernel $H/in/bomb.gz: its gzip stream decompresses to more than 256 MiB (QEMU's own limit for a gzip'd kernel): a gzip bomb, not a kernel image" "a gzip bomb"
+fake_image "$H/in/tiny" 4096
+kc --kernel "$H/in/tiny" --out "$H/o3"
+refused $? 2 "$H/err" "kernel-check: --kernel $H/in/tiny holds 4096 bytes: too few for an arm64 kernel image (at least 1 MiB): a cut or made-up image" "a 4 KiB Image"
+[ ! -e "$H/o3" ] && [ ! -e "$H/qemu.argv.o3" ]
+ok $? "none of them made OUT"
+
+# lava-job.sh: the kernel checked by kind and as an Image; the YAML written by a writer.
+lj() { timeout 120 "$REPO/scripts/lava-job.sh" "$@" > "$H/out" 2> "$H/err"; }
+lj /etc/passwd "$H/l1"
+rc=$?
+[ $rc = 2 ] && grep -q "^lava-job: KERNEL /etc/passwd is not an arm64 kernel Image (no 'ARM\\\\x64' magic" "$H/err" && [ ! -e "$H/l1" ]
+ok $? "lava-job /etc/passwd: refused, not 'passes' (exit $rc): $(head -c 160 "$H/err")"
+lj "$H/in/dir" "$H/l1"
+refused $? 2 "$H/err" "lava-job: KERNEL $H/in/dir is a folder: give a regular file" "lava-job with a folder as the kernel"
+lj "$H/in/Image" "$H/in/fifo"
+refused $? 2 "$H/err" "lava-job: OUT $H/in/fifo is a FIFO, not a folder: give a folder to write into (absent or a folder)" "lava-job with a FIFO as OUT"
+odd="$H/in/k&a|b 'c\" d:"
+mkdir -p "$odd"
+cp "$H/in/Image" "$odd/Image"
+lj "$odd/Image" "$odd/out"
+rc=$?
+got=$(/usr/bin/python3 -c 'import sys, yaml
+i = yaml.safe_load(open(sys.argv[1]))["actions"][0]["deploy"]["images"]
+print(i["kernel"]["url"]); print(i["ramdisk"]["url"])' "$odd/out/job.yaml" 2>&1)
+is "$got" "file://$odd/Image
+file://$odd/out/initrd.gz" "lava-job: '&', '|', quotes, ':' in the paths: the job's URLs read back as the paths (exit $rc)"
+for bad in "$H/in/h #x" "$H/in/n
+l"; do
+    mkdir -p "$bad" && cp "$H/in/Image" "$bad/Image"
+    lj "$bad/Image" "$H/l2"
+    rc=$?
+    [ $rc = 2 ] && [ "$(wc -l < "$H/err")" = 1 ] && grep -q "^lava-job: KERNEL \".*\": a file:// URL cannot carry \"" "$H/err" && [ ! -e "$H/l2" ]
+    ok $? "lava-job refuses a kernel path a file:// URL cannot carry (exit $rc): $(cat "$H/err")"
+done
+(cd "$H/a/b c/c" && timeout 120 "$REPO/scripts/lava-job.sh" ../Image ../lj) > /dev/null 2>&1
+grep -q "url: \"file://$H/a/b c/c/../Image\"" "$H/a/b c/lj/job.yaml" 2> /dev/null
+ok $? "lava-job ../Image ../lj from 'a/b c/c': both from the caller's folder: $(grep 'url:' "$H/a/b c/lj/job.yaml" 2> /dev/null | head -n 1)"
+
+# The other scripts' counts: numbers in a range, never shell arithmetic.
+SWEEP_CASES='a[$(touch '"$canary"')]' timeout 20 "$REPO/scripts/sweep-emu.sh" "$H/emu/pmucal" "$H/emu/init" > /dev/null 2> "$H/err"
+refused $? 2 "$H/err" "sweep-emu: SWEEP_CASES 'a[\$(touch $canary)]': give a number of cases from 1 to 100000" "sweep-emu: SWEEP_CASES an expression"
+timeout 20 "$REPO/scripts/emu-run.sh" "$H/emu/pmucal" "$H/emu/init" "$H/in/commands" "$H/log" 0 > /dev/null 2> "$H/err"
+refused $? 2 "$H/err" "emu-run: SECONDS '0': give a whole number of seconds from 1 to 9999999" "emu-run SECONDS 0 (timeout's 'no limit')"
+timeout 20 "$REPO/scripts/compare-likwid.sh" 0 > /dev/null 2> "$H/err"
+refused $? 2 "$H/err" "compare-likwid: RUNS 0: out of range: give a number of runs from 1 to 1000" "compare-likwid 0 runs"
+RUNS='1;x' timeout 20 "$REPO/scripts/bench-sample.sh" > /dev/null 2> "$H/err"
+refused $? 2 "$H/err" "bench-sample: RUNS '1;x': give a number of runs from 1 to 1000" "bench-sample RUNS='1;x'"
+timeout 20 "$REPO/scripts/bench-load.sh" ../../x > /dev/null 2> "$H/err"
+refused $? 2 "$H/err" "bench-load: CPU '../../x': give a CPU number from 0 to 65535" "bench-load with a path as its CPU"
+timeout 20 "$REPO/scripts/fuzz.sh" 0 > /dev/null 2> "$H/err"
+refused $? 2 "$H/err" "fuzz: SECONDS 0: out of range: give whole seconds from 1 to 604800" "fuzz.sh 0 seconds (libFuzzer's 'no limit')"
+timeout 20 "$REPO/scripts/fuzz.sh" 1 ../../x > /dev/null 2> "$H/err"
+rc=$?
+[ $rc = 2 ] && grep -q "^fuzz: NAME '../../x': not a harness name: give one of " "$H/err"
+ok $? "fuzz.sh with a path as a harness name (exit $rc): $(head -c 120 "$H/err")"
+[ ! -e "$canary" ]
+ok $? "no canary anywhere"
+done_testing
