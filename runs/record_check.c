@@ -1,6 +1,7 @@
 #include "runs/record_check.h"
 #include "base/util.h"
 #include "runs/rundir.h"
+#include "runs/runfile.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,8 @@ void record_check_init(struct record_check *k, const struct jvalue *manifest)
     k->manifest = manifest;
     const struct jvalue *labels = jget(manifest, "case_labels");
     k->labels = labels && labels->type == J_ARRAY ? labels : NULL;
+    const char *cmd = manifest ? runfile_command(manifest) : NULL;
+    k->once = cmd && !strcmp(cmd, "validate");
 }
 
 /* How often the manifest lists the case labelled label (a --case given twice lists it twice). */
@@ -44,11 +47,11 @@ int record_check_line(struct record_check *k, const struct jvalue *rec, int line
                  "(case_labels): the folder is damaged, or records of another run were added to it", label);
         return -1;
     }
-    if (times > 1)   /* the same case measured twice: its records repeat by right */
+    if (!k->once || times > 1)   /* the same case measured twice: its records repeat by right */
         return 0;
-    char g[40], p[40], c[40];
-    char *id = xasprintf("%s\x1f%s\x1f%s\x1f%s", label, part_text(jget(rec, "group"), g, sizeof(g)),
-                         part_text(jget(rec, "part"), p, sizeof(p)), part_text(jget(rec, "key"), c, sizeof(c)));
+    char g[40], p[40];
+    char *id = xasprintf("%s\x1f%s\x1f%s", label, part_text(jget(rec, "group"), g, sizeof(g)),
+                         part_text(jget(rec, "part"), p, sizeof(p)));
     for (int i = 0; i < k->n; i++)
         if (!strcmp(k->key[i], id)) {
             snprintf(why, n, "a second record of case '%.200s' group %s (the first is line %d): the folder is damaged "

@@ -11,15 +11,17 @@
 struct record_check {
     const struct jvalue *manifest;  /* NULL: the records are held against each other only */
     const struct jvalue *labels;    /* the manifest's case_labels; NULL when it has none (a run before them) */
+    bool once;                      /* a validate run's: one record a case and group (calibrate measures
+                                       a case once a pass, each a record of its own) */
     char **key;                     /* each record's identity so far, and its line */
     int *line, n;
     int records;
 };
 
 void record_check_init(struct record_check *k, const struct jvalue *manifest);
-/* The record at lineno: -1 with why when it repeats an earlier record's case, group and part
- * (calibrate: and key), unless the run lists that case twice, or its case is not in the
- * manifest's case_labels. */
+/* The record at lineno: -1 with why when, in a validate run, it repeats an earlier record's case,
+ * group and part (unless the run lists that case twice), or its case is not in the manifest's
+ * case_labels. */
 int record_check_line(struct record_check *k, const struct jvalue *rec, int lineno, char *why, size_t n);
 /* After the last record: -1 with why when the manifest says complete and counts a number of
  * measurements (or cases done) other than the records (or cases) there are. */
