@@ -3,6 +3,7 @@
 #include "base/json.h"
 #include "base/util.h"
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@ struct reader {
     char *err;
     size_t errlen;
     bool failed;
+    const char *key;   /* the member being read, for a message about its value; NULL outside an object */
 };
 
 static void fail(struct reader *r, const char *what)
@@ -219,12 +221,21 @@ static void number(struct reader *r, struct jvalue *v)
     buf[len] = '\0';
     v->type = J_NUMBER;
     v->num = strtod(buf, NULL);
+    if (isinf(v->num)) {
+        /* JSON has no infinity: a number beyond a double's range is damage, never a value to
+         * carry on with (it would print as inf, and every sum or ratio with it is one too). */
+        char what[160];
+        snprintf(what, sizeof(what), "%s%.60s%s%.40s is beyond the range of a number (not finite)", r->key ? "\"" : "",
+                 r->key ? r->key : "", r->key ? "\": " : "", buf);
+        fail(r, what);
+        return;
+    }
     r->p = q;
 }
 
 static void value(struct reader *r, struct jvalue *v, int depth);
 
-static void members(struct reader *r, struct jvalue *v, int depth, bool object)
+static void members_of(struct reader *r, struct jvalue *v, int depth, bool object)
 {
     char close = object ? '}' : ']';
     int cap = 0;
@@ -261,6 +272,7 @@ static void members(struct reader *r, struct jvalue *v, int depth, bool object)
                 return;
             }
             r->p++;
+            r->key = v->keys[v->n - 1];
         } else {
             v->n++;
         }
@@ -279,6 +291,14 @@ static void members(struct reader *r, struct jvalue *v, int depth, bool object)
         fail(r, object ? "expected ',' or '}'" : "expected ',' or ']'");
         return;
     }
+}
+
+/* An array's items are named by its own member's key; an object's by theirs, until it closes. */
+static void members(struct reader *r, struct jvalue *v, int depth, bool object)
+{
+    const char *outer = r->key;
+    members_of(r, v, depth, object);
+    r->key = outer;
 }
 
 static void value(struct reader *r, struct jvalue *v, int depth)

@@ -5,6 +5,7 @@
 #include "base/util.h"
 #include "cmd/commands.h"
 #include "cmd/options.h"
+#include "generators/snippet_digest.h"
 #include "host/cpuload.h"
 #include "runs/sample_record.h"
 #include "runs/session.h"
@@ -150,6 +151,14 @@ static int sample_main(int argc, char **argv)
     }
     run.c = k ? case_new(k, a.pos.n - 1, a.pos.v + 1) : NULL;
     cli_args_free(&a.pos);
+    if (run.c && session_resuming(&s) && snippet_case_runs_code(run.c)) {
+        /* A run folder is data: its snippet (or the file it names) is never run again from it. */
+        pm_error("--resume %s: its case '%s' runs code, and a resume runs no code nor file a run folder names; "
+                 "start a new run ('pmucal sample %s ...' with your snippet)", s.rs.run, run.c->label, k->name);
+        case_free(run.c);
+        run.c = NULL;
+        status = 2;
+    }
     if (!run.c) {
         measure_cli_tables_free(&a.o);   /* what a --resume read of the folder's input copies */
         session_free(&s);

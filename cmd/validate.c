@@ -4,6 +4,7 @@
 #include "cmd/commands.h"
 #include "cmd/options.h"
 #include "runs/ktap.h"
+#include "runs/run_cases.h"
 #include "runs/session.h"
 #include "validate/case_run.h"
 #include <stdio.h>
@@ -29,8 +30,10 @@ static const struct cli_option validate_options[] = {
                              "'pmucal export --ktap RUN' does)"},
     {"resume", K_RESUME, "RUN",
      "complete the interrupted (or crashed) run folder RUN with its own options\n"
-     "(from its manifest; no other option is taken with it): its finished cases\n"
-     "are kept and judged again, the rest measured; same host, CPU and build"},
+     "(from its manifest; no other option is taken with it but --ktap, and --case\n"
+     "for each of its code cases: the same snippet handed again, checked by its\n"
+     "SHA-256): its finished cases are kept and judged again, the rest measured;\n"
+     "same host, CPU and build"},
     CLI_END,
 };
 
@@ -56,7 +59,9 @@ const struct command validate_command = {
              "cases' records are judged again without measuring, the rest is measured; validate.tap is\n"
              "written whole again and the manifest lists each resumption under \"resumed\". A complete\n"
              "run, one still running, or one made by another command, host, CPU or pmucal build is\n"
-             "refused (exit 2).\n",
+             "refused (exit 2). A resume runs no code a folder names: each case of kernel code is handed\n"
+             "again with --case (the same text), and runs only when its snippet's SHA-256 is the one the\n"
+             "manifest recorded when the run started; the manifest's --ktap is not written.\n",
     .options = validate_options,
     .examples = "  pmucal validate --kernel walker -e instructions,page-faults\n"
                 "  pmucal validate --source sim --case 'walker size=L1'\n"
@@ -70,7 +75,7 @@ struct validate_args {
     const char *resume;   /* --resume RUN */
     const char *ktap;     /* --ktap FILE */
     uint64_t sweep, seed; /* --sweep K, --seed N (1 unless given) */
-    int given;            /* options other than --resume */
+    int given;            /* options other than --resume, --ktap and --case */
 };
 
 static int validate_option(void *ctx, int key, const char *v)
@@ -84,7 +89,7 @@ static int validate_option(void *ctx, int key, const char *v)
         a->ktap = v;
         return 0;
     }
-    a->given++;
+    a->given += key != K_CASE;   /* a --case beside --resume hands a code case again */
     int rc = measure_cli_option(&validate_command, &a->o, key, v);
     if (rc >= 0)
         return rc;
@@ -128,6 +133,8 @@ struct validate_run {
     struct validate_args a;
     struct session s;
     struct case_list list;
+    struct case_list handed;   /* --resume: the code cases handed again with --case */
+    char *handed_text[256];    /* their texts, as typed */
     struct engine eng;
     struct event_spec *events;
     int nevents;
@@ -147,6 +154,7 @@ static int open_run(struct validate_run *v)
     if (!session_resuming(&v->s) && measure_cli_keep_inputs(&v->a.o, v->s.dir.path))
         return 2;
     measure_cli_manifest(&v->a.o, src, &v->s.dir.manifest);
+    run_cases_manifest(&v->s.dir.manifest, v->list.c, v->list.n);
     if (src->real_time)
         session_measure_cpu(&v->s, v->eng.cpu, v->a.o.cpu >= 0, v->a.o.cpu_busy);
     /* The manifest says "running"; the end rewrites it with the status. */
@@ -173,6 +181,7 @@ static int measure_cases(struct validate_run *v)
 static void validate_free(struct validate_run *v, bool with_engine)
 {
     case_list_free(&v->list);
+    case_list_free(&v->handed);
     if (with_engine) {
         engine_free_events(v->events, v->nevents);
         engine_free(&v->eng);
@@ -190,16 +199,39 @@ static int validate_main(int argc, char **argv)
     v.a.seed = 1;
     if (cli_parse(&validate_command, argc, argv, validate_option, &v.a, NULL))
         return 2;
-    int status = v.a.resume ? cli_resume(&validate_command, &v.s, v.a.resume, v.a.given, &validate_resumer, &v.a) : 0;
+    /* What --resume takes beside it is the user's, never the manifest's: the code cases handed
+     * again, and where the KTAP goes. */
+    char **handed = v.a.resume ? v.a.cases : NULL;
+    int nh = v.a.resume ? v.a.nc : 0, status = 0;
+    const char *ktap = v.a.ktap;
+    if (nh && case_list_collect(&v.handed, NULL, 0, handed, nh, 0, 1))
+        status = 2;
+    if (v.a.resume && !status) {
+        memmove(v.handed_text, handed, sizeof(*handed) * (size_t)nh);
+        status = cli_resume(&validate_command, &v.s, v.a.resume, v.a.given, &validate_resumer, &v.a);
+        v.a.ktap = ktap;
+    }
     /* What the sim source runs again under valgrind: the command typed, or the same resumption. */
-    char *resume_argv[] = {"validate", "--resume", v.s.rs.run, NULL};
-    if (session_resuming(&v.s))
-        argc = 3, argv = resume_argv;
+    char *resume_argv[3 + 2 * 256 + 2 + 1] = {"validate", "--resume", v.s.rs.run};
+    if (session_resuming(&v.s)) {
+        argc = 3;
+        for (int i = 0; i < nh; i++) {
+            resume_argv[argc++] = "--case";
+            resume_argv[argc++] = v.handed_text[i];
+        }
+        if (ktap) {
+            resume_argv[argc++] = "--ktap";
+            resume_argv[argc++] = (char *)ktap;
+        }
+        argv = resume_argv;
+    }
     if (!status && v.a.sweep && v.a.nc) {
         pm_error("--sweep draws its cases: give it or --case, not both");
         status = 2;
     }
     if (status || case_list_collect(&v.list, v.a.kernels, v.a.nk, v.a.cases, v.a.nc, v.a.sweep, v.a.seed) ||
+        (session_resuming(&v.s) &&
+         run_cases_resume(&v.s.rs, validate_command.name, v.list.c, v.list.n, v.handed.c, v.handed.n)) ||
         measure_cli_engine(&v.a.o, &v.eng, &v.events, &v.nevents)) {
         validate_free(&v, false);
         return status ? status : 2;

@@ -3,6 +3,7 @@
 #include "base/version.h"
 #include "runs/hostfacts.h"
 #include "runs/record.h"
+#include "runs/record_check.h"
 #include "runs/rundir.h"
 #include "runs/runfile.h"
 #include <errno.h>
@@ -163,6 +164,11 @@ int resume_records(struct resume *r, record_line_fn *next, bool (*keep)(const st
     }
     size_t (*span)[2] = NULL;
     int nspan = 0, rc = 0;
+    /* Validate's and calibrate's records are held against each other and the manifest's case list
+     * (runs/record_check.h), as every reader holds them. */
+    struct record_check k;
+    record_check_init(&k, r->manifest);
+    char why[768];
     for (struct record_line l = {0}; !rc && next(text, size, &l);) {
         if (l.cut) {   /* cut short: its case cannot have finished */
             jread_free(l.rec);
@@ -173,6 +179,10 @@ int resume_records(struct resume *r, record_line_fn *next, bool (*keep)(const st
             pm_error("--resume %s: %s:%d is not a measurement record (%s) and not the last line: the folder is "
                      "damaged; start a new run", r->run, path, l.lineno, l.parsed && !l.invalid ?
                      "no \"case\" or \"events\" array" : l.err);
+            rc = -1;
+        } else if (l.rec && next == record_line_next && record_check_line(&k, l.rec, l.lineno, why, sizeof(why))) {
+            pm_error("--resume %s: %s:%d: %s; start a new run", r->run, path, l.lineno, why);
+            jread_free(l.rec);
             rc = -1;
         } else if (l.rec && keep(l.rec, ctx)) {
             span = xrealloc(span, sizeof(*span) * (size_t)(nspan + 1));
@@ -185,6 +195,7 @@ int resume_records(struct resume *r, record_line_fn *next, bool (*keep)(const st
             r->records_dropped++;
         }
     }
+    record_check_free(&k);
     if (!rc)
         rc = write_kept(r, text, (const size_t(*)[2])span, nspan);
     r->records_kept = r->nrec;

@@ -2,6 +2,7 @@
 #include "base/util.h"
 #include "runs/hostfacts.h"
 #include "runs/record.h"
+#include "runs/record_check.h"
 #include "runs/rundir.h"
 #include <errno.h>
 #include <math.h>
@@ -24,6 +25,12 @@ int measurements_read(const char *run, struct jvalue ***recs, int *nrec)
         free(nd);
         return -1;
     }
+    /* The records are held against the run's manifest too (runs/record_check.h); a folder whose
+     * manifest cannot be read is refused by the caller, which reads it first. */
+    char merr[512], why[768];
+    struct jvalue *m = manifest_read(run, merr, sizeof(merr));
+    struct record_check k;
+    record_check_init(&k, m && m->type == J_OBJECT ? m : NULL);
     int rc = 0;
     for (struct record_line l = {0}; !rc && record_line_next(text, size, &l);) {
         if (l.blank)
@@ -34,13 +41,23 @@ int measurements_read(const char *run, struct jvalue ***recs, int *nrec)
             else if (l.parsed)
                 pm_error("%s:%d: a measurement needs \"case\" and an \"events\" array", nd, l.lineno);
             else
-                pm_error("%s:%d: %s (each line must be one JSON object)", nd, l.lineno, l.err);
+                pm_error("%s:%d: %s: the folder is damaged (a record is one JSON object a line)", nd, l.lineno, l.err);
             rc = -1;
             break;
         }
         *recs = xrealloc(*recs, sizeof(**recs) * (size_t)(*nrec + 1));
         (*recs)[(*nrec)++] = l.rec;
+        if (record_check_line(&k, l.rec, l.lineno, why, sizeof(why))) {
+            pm_error("%s:%d: %s", nd, l.lineno, why);
+            rc = -1;
+        }
     }
+    if (!rc && record_check_end(&k, why, sizeof(why))) {
+        pm_error("%s: %s", nd, why);
+        rc = -1;
+    }
+    record_check_free(&k);
+    jread_free(m);
     free(text);
     free(nd);
     return rc;
@@ -308,6 +325,17 @@ static int load_all(struct runfile *r, const char *path)
     char *mp = xasprintf("%s/measurements.ndjson", r->path);
     r->has_measurements = lstat(mp, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
     free(mp);
+    /* What the report and an export say PASS to: the records are read as every reader reads them,
+     * so a damaged folder is refused here too, never shown as its validate.tap alone says. */
+    const char *cmd = runfile_command(r->manifest);
+    if (cmd && (!strcmp(cmd, "validate") || !strcmp(cmd, "calibrate")) &&
+        (r->has_measurements || jget_num(r->manifest, "measurements", 0) > 0)) {
+        struct jvalue **recs;
+        int nrec, rc = measurements_read(r->path, &recs, &nrec);
+        measurements_free(recs, nrec);
+        if (rc)
+            return -1;
+    }
     if (text_member(r, "validate.tap", &r->has_tap, tap_parse) || text_member(r, "curve.csv", &r->has_curve, curve_csv_parse)
         || text_member(r, "c2c.csv", &r->has_c2c, c2c_csv_parse))
         return -1;

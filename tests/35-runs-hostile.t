@@ -111,6 +111,57 @@ row $LINENO v 2 "unknown event" 'set_json $d/manifest.json ".command=[\"pmucal\"
 row $LINENO v 2 "keeps no copy" 'set_json $d/manifest.json ".command=[\"pmucal\",\"validate\",\"--expect\",\"$OUT/file\"]"' $PMUCAL validate --resume D
 row $LINENO v 2 "vendor-json.*does not open" 'set_json $d/manifest.json ".command=[\"pmucal\",\"validate\",\"--vendor-json\",\"$OUT/file\"]"' $PMUCAL validate --resume D
 row $LINENO v 2 "$LINK" 'echo page-faults > $d/list; set_json $d/manifest.json ".command=[\"pmucal\",\"validate\",\"-e\",\"list\"]"; link $d events.list' $PMUCAL validate --resume D
+# --- a manifest holding code (issue 46): a resume runs none and reads no file a folder names ---
+# The snippet jumps into a movabs immediate that holds creat("cnry") and exit_group: run in
+# $OUT/dir, it would create $OUT/dir/cnry, which the outside check sees. Before the fix, the
+# resume exited 0 and made the file.
+EVIL=$(printf 'movq\t$0x79726e63,(%%rsi);test\t%%rax,%%rax;jnz\t1f+2;1:\tmovabs\t$0x9003eb050ff78948,%%rcx;movabs\t$0x90050f000000e7b8,%%rcx')
+mkdir -p "$TMP/in" && printf '%s\n' "$EVIL" | tr ';' '\n' > "$TMP/in/evil.s"
+as -o "$TMP/in/evil.o" "$TMP/in/evil.s" 2> /dev/null || : > "$TMP/in/evil.o"
+add_case() { jq -c --arg c "$2" '.command += ["--case", $c]' "$1/manifest.json" > "$TMP/j" && cat "$TMP/j" > "$1/manifest.json"; }
+# env -C runs pmucal in $OUT/dir: a relative $PMUCAL is made absolute first
+case $PMUCAL in */*) IN_OUT="env -C $OUT/dir $(cd "$(dirname "$PMUCAL")" && pwd)/${PMUCAL##*/}" ;; *) IN_OUT="env -C $OUT/dir $PMUCAL" ;; esac
+CODE="its case 'code .*' runs code, and a resume runs no code nor file a run folder names; hand the same snippet again"
+row $LINENO v 2 "$CODE" 'add_case $d "code asm=$EVIL init=rax=85 chain=none"' $IN_OUT validate --resume D
+row $LINENO v 2 "$CODE" 'add_case $d "code file=$TMP/in/evil.s init=rax=85 chain=none"' $IN_OUT validate --resume D
+row $LINENO v 2 "$CODE" 'add_case $d "code object=$TMP/in/evil.o init=rax=85 chain=none"' $IN_OUT validate --resume D
+# Handed again, yet the run recorded no digest of it (an edited manifest): still refused.
+row $LINENO v 2 "code asm=.*': the run recorded no SHA-256 of its snippet" 'add_case $d "code asm=$EVIL init=rax=85 chain=none"' \
+    $IN_OUT validate --resume D --case "code asm=$EVIL init=rax=85 chain=none"
+row $LINENO v 2 "--case 'walker size=16k' is not a code case of the run" '' $PMUCAL validate --resume D --case 'walker size=16k'
+# The manifest's --ktap is a path the folder names: not written ($OUT stays as it was).
+row $LINENO v 0 '' 'set_json $d/manifest.json ".command += [\"--ktap\", \"$OUT/dir/k.tap\"]"' $PMUCAL validate --resume D
+# --- a damaged folder (issue 46): refused as damaged by every reader, naming file and line ---
+complete() { set_json "$1/manifest.json" '.status="complete"'; }
+DUP="measurements.ndjson:3: a second record of case 'walker size=16k' group 0 \(the first is line 1\): the folder is damaged"
+FOREIGN="measurements.ndjson:3: a record of case 'triad', which the run's manifest does not list among its cases"
+LOST="measurements.ndjson: the manifest says complete with measurements 2 where measurements.ndjson holds 1: the folder is damaged"
+for c in 'replay D' 'compare B D' 'report D' 'export --ktap D' 'export --kcidb D'; do
+    row $LINENO v 2 "$DUP" 'complete $d; head -n 1 $d/measurements.ndjson >> $d/measurements.ndjson' $PMUCAL $c
+    row $LINENO v 2 "$FOREIGN" "complete \$d; head -n 1 \$d/measurements.ndjson | jq -c '.case=\"triad\"' >> \$d/measurements.ndjson" $PMUCAL $c
+    row $LINENO v 2 "$LOST" 'complete $d; sed -i "\$d" $d/measurements.ndjson' $PMUCAL $c
+done
+row $LINENO v 2 "$DUP" 'head -n 1 $d/measurements.ndjson >> $d/measurements.ndjson' $PMUCAL validate --resume D
+row $LINENO v 2 "cases_done 1 where its cases are 2: the folder is damaged" 'complete $d; set_json $d/manifest.json ".cases_done=1"' $PMUCAL replay D
+# 1e999 is no number (JSON has no infinity): refused with the file, line and key.
+for k in raw tsc_hz repetitions; do
+    case $k in
+        raw) ed='s/"raw":\[\[[0-9]*/"raw":[[1e999/' ;;
+        tsc_hz) ed='s/"tsc_hz":[0-9.e+]*/"tsc_hz":1e999/' ;;
+        repetitions) ed='s/"repetitions":3/"repetitions":1e999/' ;;
+    esac
+    for c in 'replay D' 'compare B D' 'report --allow-incomplete D' 'validate --resume D'; do
+        row $LINENO v 2 "measurements.ndjson:1.*line 1 column [0-9]+: \"$k\": 1e999 is beyond the range of a number" "sed -i '1$ed' \$d/measurements.ndjson" $PMUCAL $c
+    done
+done
+for c in 'replay D' 'compare B D' 'report --allow-incomplete D' 'validate --resume D' 'export --ktap D'; do
+    row $LINENO v 2 'manifest.json: line 1 column [0-9]+: "repetitions": 1e999 is beyond the range of a number' \
+        "sed -i 's/\"repetitions\":3/\"repetitions\":1e999/' \$d/manifest.json" $PMUCAL $c
+done
+# Two runs with no case in common: nothing to compare, never 'same settings' over 0 points.
+row $LINENO v 2 'have no \(case, event\) measured in both \(2 in BASE only, 2 in NEW only\): there is nothing to compare' \
+    "jq -c '.case += \" seed=9\"' \$d/measurements.ndjson > \$d/m && mv \$d/m \$d/measurements.ndjson; set_json \$d/manifest.json '.case_labels |= map(. + \" seed=9\")'" \
+    $PMUCAL compare --allow-incomplete B D
 # --- numbers: non-finite, huge, negative, in each field a reader converts ---
 for f in 'iters=1e300' 'iters=-1' 'iters=0.5e-300' 'repetitions=-3' 'repetitions=1e300' 'time_enabled=-1' \
     'time_running=1e300' 'cycles.clock_redone=1e300' 'noise.redone=-5' 'events[0].attr.config=1e300' \

@@ -447,4 +447,51 @@ else
     [ -z "$refusals" ]
     ok $? "c2c --resume refuses a c2c.csv with a bad row that is not its last, and rows not of the run's pairs${refusals:+; not:$refusals}"
 fi
+# A run with a code case (issue 46): it resumes only when the user hands the same snippet again,
+# checked by the SHA-256 the manifest recorded when the run started; the folder's own is never run.
+if ! command -v as > /dev/null; then
+    skip "a run with a code case resumes only when handed again" "no assembler (binutils as): the code kernel cannot run here"
+else
+    printf 'nop\n' > "$TMP/k.s"
+    KC="code file=$TMP/k.s chain=none"
+    $PMUCAL validate --case "$KC" --case 'walker size=16k' --iters 10000 -r 3 -e page-faults --label code \
+        > /dev/null 2> "$TMP/code.err"
+    d=$(run_dir code)
+    digest=$(jq -r '.snippets[0].sha256' "$d/manifest.json" 2> /dev/null)
+    [ "$digest" = "$(sha256sum < "$TMP/k.s" | cut -d' ' -f1)" ] && [ "$(jq -r '.case_labels | length' "$d/manifest.json")" = 2 ]
+    ok $? "a code case's snippet digest is recorded when the run starts: $digest $(tail -n 1 "$TMP/code.err")"
+    # stopped before the code case finished: its line out of cases.done, so a resume measures it
+    stop_code() { rm -rf "$TMP/kr" && cp -r "$d" "$TMP/kr" && set_manifest "$TMP/kr" '.status = "interrupted"' &&
+        sed -i '/code/d' "$TMP/kr/cases.done"; }
+    refusals=""
+    stop_code
+    refuse_resume "its case '$KC' runs code, and a resume runs no code nor file a run folder names; hand the same snippet again (pmucal validate --resume $TMP/kr --case '$KC'" validate --resume "$TMP/kr"
+    printf 'nop;nop\n' > "$TMP/k.s"
+    refuse_resume "--case '$KC': its snippet's SHA-256 is [0-9a-f]\{64\}, the run recorded $digest when it started" \
+        validate --resume "$TMP/kr" --case "$KC"
+    printf 'nop\n' > "$TMP/k.s"
+    refuse_resume "no other option" validate --resume "$TMP/kr" --case "$KC" -r 5
+    set_manifest "$TMP/kr" 'del(.snippets)'
+    refuse_resume "the run recorded no SHA-256 of its snippet" validate --resume "$TMP/kr" --case "$KC"
+    [ -z "$refusals" ]
+    ok $? "a code case not handed again, handed changed, or without a recorded digest is refused (exit 2)${refusals:+; not:$refusals}"
+    stop_code
+    $PMUCAL validate --resume "$TMP/kr" --case "$KC" > "$TMP/kr.tap" 2> "$TMP/kr.err"
+    rc=$?
+    [ $rc -eq 0 ] && [ "$(jq -r .status "$TMP/kr/manifest.json")" = complete ] && [ "$(wc -l < "$TMP/kr/cases.done")" = 2 ] &&
+        [ "$(jq -r .snippets[0].sha256 "$TMP/kr/manifest.json")" = "$digest" ] && $PMUCAL replay "$TMP/kr" > /dev/null 2>&1
+    ok $? "handed again with the same snippet, the code case resumes and the run completes (exit $rc): $(grep '^# resuming' "$TMP/kr.tap") $(head -c 300 "$TMP/kr.err")"
+    # sample takes one case and nothing to hand it again with: a run of code is not resumed
+    $PMUCAL sample code asm=nop chain=none -e task-clock -r 1 --label scode > /dev/null 2>&1
+    s=$(run_dir scode)
+    if [ -z "$s" ]; then
+        skip "sample --resume of a run of code is refused" "pmucal sample made no folder here (no sampling event)"
+    else
+        set_manifest "$s" '.status = "interrupted"'
+        refusals=""
+        refuse_resume "its case 'code asm=nop chain=none' runs code, and a resume runs no code nor file a run folder names" sample --resume "$s"
+        [ -z "$refusals" ]
+        ok $? "sample --resume of a run of code is refused${refusals:+; not:$refusals}"
+    fi
+fi
 done_testing

@@ -33,6 +33,13 @@ static const struct {
     {__LINE__, "tru", NULL, 0, 0, NULL, "expected a value"},
     {__LINE__, "", NULL, 0, 0, NULL, "the text ends where a value should be"},
     {__LINE__, "1.", NULL, 0, 0, NULL, "digits must follow '.'"},
+    /* JSON has no infinity: a number beyond a double's is refused, named by its member's key */
+    {__LINE__, "{\"a\":{\"b\":1},\n \"tsc_hz\": 1e999}", NULL, 0, 0, NULL,
+     "line 2 column 12: \"tsc_hz\": 1e999 is beyond the range of a number (not finite)"},
+    {__LINE__, "{\"raw\":[[1,2],[3,-1e999]]}", NULL, 0, 0, NULL, "\"raw\": -1e999 is beyond the range"},
+    {__LINE__, "{\"x\":[{\"y\":1},1e400]}", NULL, 0, 0, NULL, "\"x\": 1e400 is beyond"},
+    {__LINE__, "1e999", NULL, 0, 0, NULL, "line 1 column 1: 1e999 is beyond"},
+    {__LINE__, "{\"tiny\": 1e-999}", "tiny", J_NUMBER, 0, NULL, NULL},   /* underflow: 0, a number still */
 };
 
 int main(void)
