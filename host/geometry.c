@@ -226,21 +226,50 @@ static void cache_write(void)
     json_free(&j);
 }
 
-/* PMUCAL_CURVE_FILE: a recorded curve (CSV: bytes, cycles, ns per load; calibrate's curve.csv
- * fits) instead of a measurement, for fixture hosts and tests. */
-static int curve_file(const char *path)
+/* One field of a curve line: a whole number, nothing else (not "12abc", not empty). */
+static bool curve_field(char **at, double *x)
 {
+    char *end;
+    errno = 0;
+    *x = strtod(*at, &end);
+    while (*end == ' ' || *end == '\t' || *end == '\r')
+        end++;
+    if (end == *at || errno == ERANGE || (*end && *end != ','))
+        return false;
+    *at = *end ? end + 1 : end;
+    return true;
+}
+
+/* PMUCAL_CURVE_FILE: a recorded curve (CSV: bytes, cycles, ns per load, sizes growing line by line;
+ * calibrate's curve.csv, whose two more columns are the spread, fits) instead of a measurement,
+ * for fixture hosts and tests. Read and checked whenever it is set: a setting that is wrong is
+ * refused on every host, never left unread because hwloc's levels happened to be plausible. */
+static void curve_file(const char *path)
+{
+    const char *fix = "give a CSV of bytes,cycles,ns per load, sizes growing line by line (a curve.csv of "
+                      "calibrate), or unset PMUCAL_CURVE_FILE";
     char err[512];
     size_t len;
+    if (strlen(path) >= 4096) {
+        pm_error("PMUCAL_CURVE_FILE: a path of %zu characters, longer than any file's; %s", strlen(path), fix);
+        exit(2);
+    }
     char *text = read_file_bounded(path, INPUT_FILE_MAX, &len, err, sizeof(err));
     if (!text) {
-        pm_error("PMUCAL_CURVE_FILE=%s: cannot read %s; give a CSV of bytes,cycles,ns per load (a curve.csv of "
-                 "calibrate)", path, err);
+        pm_error("PMUCAL_CURVE_FILE=%s: cannot read %s; %s", path, err, fix);
+        exit(2);
+    }
+    if (strlen(text) != len) {
+        int at = 1;
+        for (const char *c = text; *c; c++)
+            at += *c == '\n';
+        pm_error("PMUCAL_CURVE_FILE=%s:%d: a NUL byte, not text; %s", path, at, fix);
+        free(text);
         exit(2);
     }
     geo.npoints = 0;
     int lineno = 0;
-    for (char *line = text, *next; line && *line && geo.npoints < GEOMETRY_MAX_POINTS; line = next) {
+    for (char *line = text, *next; line && *line; line = next) {
         next = strchr(line, '\n');
         if (next)
             *next++ = '\0';
@@ -248,16 +277,29 @@ static int curve_file(const char *path)
         if (!strchr("0123456789+-.", *line))
             continue;   /* a header, a comment */
         /* Parsed as doubles and checked before the bytes become an integer: "-5" is no size. */
-        double b = NAN, c = NAN, ns = NAN;
-        char why[300];
+        double f[5] = {NAN, NAN, NAN, NAN, NAN};
+        int nf = 0;
+        char why[300] = "not bytes,cycles,ns (numbers separated by commas)";
+        char *at = line;
+        while (*at && nf < 5 && curve_field(&at, &f[nf]))
+            nf++;
+        bool read = !*at && (nf == 3 || nf == 5);
         struct latency_point p = {0, NAN, NAN};
-        bool read = sscanf(line, "%lf,%lf,%lf", &b, &c, &ns) == 3;
-        bool sized = read && number_in(b, 1, LATENCY_MAX_BYTES, "bytes", why, sizeof(why));
+        bool sized = read && number_in(f[0], 1, LATENCY_MAX_BYTES, "bytes", why, sizeof(why));
         if (sized)
-            p = (struct latency_point){(uint64_t)b, c, ns};
-        if (!read || !sized || !latency_point_ok(&p, false, why, sizeof(why))) {
-            pm_error("PMUCAL_CURVE_FILE=%s:%d: %s; give a CSV of bytes,cycles,ns per load (a curve.csv of calibrate)",
-                     path, lineno, read ? why : "not bytes,cycles,ns");
+            p = (struct latency_point){(uint64_t)f[0], f[1], f[2]};
+        bool ok = sized && latency_point_ok(&p, false, why, sizeof(why));
+        if (ok && geo.npoints && p.bytes <= geo.points[geo.npoints - 1].bytes) {
+            snprintf(why, sizeof(why), "%llu bytes after %llu: the sizes must grow", (unsigned long long)p.bytes,
+                     (unsigned long long)geo.points[geo.npoints - 1].bytes);
+            ok = false;
+        }
+        if (ok && geo.npoints == GEOMETRY_MAX_POINTS) {
+            snprintf(why, sizeof(why), "more than %d points, more than a curve has", GEOMETRY_MAX_POINTS);
+            ok = false;
+        }
+        if (!ok) {
+            pm_error("PMUCAL_CURVE_FILE=%s:%d: %s; %s", path, lineno, why, fix);
             free(text);
             exit(2);
         }
@@ -265,11 +307,24 @@ static int curve_file(const char *path)
     }
     free(text);
     if (geo.npoints < 4) {
-        pm_error("PMUCAL_CURVE_FILE=%s: %d points of bytes,cycles,ns read; a curve needs at least 4", path, geo.npoints);
+        pm_error("PMUCAL_CURVE_FILE=%s: %d points of bytes,cycles,ns read; a curve needs at least 4; %s", path,
+                 geo.npoints, fix);
         exit(2);
     }
     snprintf(geo.note, sizeof(geo.note), "read from PMUCAL_CURVE_FILE=%s", path);
-    return 0;
+}
+
+/* PMUCAL_CURVE_FILE's value, NULL when it is not set; set but empty is refused (it names no file,
+ * and was taken for unset). */
+static const char *curve_setting(void)
+{
+    const char *file = getenv("PMUCAL_CURVE_FILE");
+    if (file && !*file) {
+        pm_error("PMUCAL_CURVE_FILE is set but empty: give a CSV of bytes,cycles,ns per load (a curve.csv of "
+                 "calibrate), or unset it");
+        exit(2);
+    }
+    return file;
 }
 
 static bool any_implausible(void)
@@ -280,8 +335,9 @@ static bool any_implausible(void)
     return false;
 }
 
-/* The curve's levels replace the implausible ones, once they pass the same checks. */
-static void apply_curve(void)
+/* The curve's levels read off it; with replace, they take the place of the implausible ones,
+ * once they pass the same checks (without, they are only shown beside hwloc's). */
+static void apply_curve(bool replace)
 {
     char why[200];
     size_t used = strlen(geo.note);
@@ -309,7 +365,7 @@ static void apply_curve(void)
         return;
     }
     geo.measured = true;
-    for (int l = 1; l <= TOPO_MAX_LEVEL; l++) {
+    for (int l = 1; l <= TOPO_MAX_LEVEL && replace; l++) {
         if (!geo.implausible[l])
             continue;
         if (l <= geo.levels.ncaches && m[l].size) {
@@ -372,16 +428,32 @@ static void geometry_load(struct topo *t)
                                    GEOMETRY_MAX_FINDINGS);
     for (int i = 0; i < geo.nfindings; i++)
         geo.implausible[geo.findings[i].level] = true;
-    const char *m = mode(), *file = getenv("PMUCAL_CURVE_FILE");
+    const char *m = mode(), *file = curve_setting();
+    if (file)
+        curve_file(file);
     if (!strcmp(m, "hwloc")) {
-        snprintf(geo.note, sizeof(geo.note), "not measured: PMUCAL_GEOMETRY=hwloc takes hwloc's levels as they are");
+        if (file) {
+            apply_curve(false);
+            size_t used = strlen(geo.note);
+            snprintf(geo.note + used, sizeof(geo.note) - used, "; shown beside hwloc's levels, not used: "
+                     "PMUCAL_GEOMETRY=hwloc takes hwloc's levels as they are");
+        } else {
+            snprintf(geo.note, sizeof(geo.note), "not measured: PMUCAL_GEOMETRY=hwloc takes hwloc's levels as they are");
+        }
         tried = true;
         return;
     }
     apply_cpuid();
-    if (file && *file && any_implausible()) {
-        curve_file(file);
-        apply_curve();
+    if (file) {
+        /* The recorded curve stands for this host's measurement: it replaces the implausible
+         * levels, and where hwloc's are all plausible it is shown beside them (as a cached curve is). */
+        bool replace = any_implausible();
+        apply_curve(replace);
+        if (!replace) {
+            size_t used = strlen(geo.note);
+            snprintf(geo.note + used, sizeof(geo.note) - used, "; hwloc's levels pass the checks and are used, "
+                     "the curve's are shown beside them");
+        }
         tried = true;
         return;
     }
@@ -389,7 +461,7 @@ static void geometry_load(struct topo *t)
     if (!fx)
         cache_path();
     if (strcmp(m, "measure") && geo.cache_file[0] && !cache_read()) {
-        apply_curve();
+        apply_curve(true);
         tried = true;
     }
 }
@@ -452,7 +524,7 @@ static int measure(void)
     snprintf(geo.note, sizeof(geo.note), "measured now in %.1f s%s%s", geo.seconds,
              geo.cache_file[0] ? ", cached in " : " (no cache folder: set PMUCAL_CACHE_DIR)", geo.cache_file);
     cache_write();
-    apply_curve();
+    apply_curve(true);
     return 0;
 }
 
@@ -494,6 +566,11 @@ int geometry_measure_now(void)
     const char *fx = fixture();
     if (fx) {
         pm_error("cannot measure the cache levels of a topology read from %s: it is not this machine; unset %s", fx, fx);
+        return -1;
+    }
+    if (getenv("PMUCAL_CURVE_FILE")) {
+        pm_error("cannot measure the cache levels while PMUCAL_CURVE_FILE=%s gives them; unset PMUCAL_CURVE_FILE",
+                 getenv("PMUCAL_CURVE_FILE"));
         return -1;
     }
     tried = true;
