@@ -22,7 +22,8 @@ struct dump_row {
     const char *silent;       /* a word of why nothing is stated, or NULL */
 };
 
-#define INTEL0 "1 0 0 0 0 => 20 756e6547 6c65746e 49656e69\n"
+/* Leaves 0 and 1 of a GenuineIntel family 6 part: what every dump holds. */
+#define INTEL0 "1 0 0 0 0 => 20 756e6547 6c65746e 49656e69\n1 1 0 0 0 => 806f8 0 0 0\n"
 static const struct dump_row dumps[] = {
     /* Emerald Rapids guest: leaf 2 is 00feff01 (0xFE: see leaf 0x18), leaf 0x18 all zeros. */
     {__LINE__, "tests/hosts/emr-vm/cpuid", NULL, {0, 0, 0, 0}, NULL, "descriptor 0xFE"},
@@ -60,6 +61,12 @@ static void check_dump(const struct dump_row *r, const char *tmp)
         mkdir(dir, 0755);
         FILE *f = fopen(path, "w");
         if (!f || fputs(r->text, f) < 0 || fclose(f)) {
+            CHECK(0, r->line, "cannot write %s", path);
+            return;
+        }
+        snprintf(path, sizeof(path), "%s/hwloc-cpuid-info", dir);   /* hwloc's summary, which a dump has */
+        f = fopen(path, "w");
+        if (!f || fputs("Architecture: x86\n", f) < 0 || fclose(f)) {
             CHECK(0, r->line, "cannot write %s", path);
             return;
         }
