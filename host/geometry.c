@@ -72,16 +72,65 @@ static void cache_key(char *out, size_t n)
                         geo.hwloc[l].ways, geo.hwloc[l].sharing_pus);
 }
 
+/* The cache folder, from the first of PMUCAL_CACHE_DIR, XDG_CACHE_HOME (its pmucal/) and HOME
+ * (its .cache/pmucal/) that is set; -1 when none is. A setting that cannot be a folder (empty, too
+ * long, a file, a FIFO, a device, a symbolic-link loop, unreachable) is refused, never passed over
+ * for the next one or left unused in silence: the user asked for that folder. One that does not
+ * exist yet is made when something is stored. */
 static int cache_dir(char *out, size_t n)
 {
-    const char *d = getenv("PMUCAL_CACHE_DIR"), *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
-    if (d && *d)
-        return snprintf(out, n, "%s", d) > 0 ? 0 : -1;
-    if (x && *x)
-        return snprintf(out, n, "%s/pmucal", x) > 0 ? 0 : -1;
-    if (h && *h)
-        return snprintf(out, n, "%s/.cache/pmucal", h) > 0 ? 0 : -1;
+    static const char *const vars[] = {"PMUCAL_CACHE_DIR", "XDG_CACHE_HOME", "HOME"};
+    static const char *const under[] = {"", "/pmucal", "/.cache/pmucal"};
+    const char *fix = "name a folder for measured host facts (made when missing), or unset it";
+    for (int i = 0; i < 3; i++) {
+        const char *v = getenv(vars[i]);
+        if (!v || (!*v && i))
+            continue;   /* XDG_CACHE_HOME and HOME set empty mean unset, as the XDG rules say */
+        if (!*v) {
+            pm_error("%s is set but empty: %s", vars[i], fix);
+            exit(2);
+        }
+        if (snprintf(out, n, "%s%s", v, under[i]) >= (int)n) {
+            pm_error("%s: a path of %zu characters, longer than pmucal's cache files' folder can be: %s", vars[i],
+                     strlen(v), fix);
+            exit(2);
+        }
+        struct stat st;
+        int got = stat(out, &st), e = errno;
+        if (got ? e != ENOENT : !S_ISDIR(st.st_mode)) {
+            const char *kind = got ? strerror(e) : S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISREG(st.st_mode) ? "a file"
+                             : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "a special file";
+            pm_error("%s=%s: %s%s%s, not a folder: %s", vars[i], v, i ? out : "", i ? ": " : "", kind, fix);
+            exit(2);
+        }
+        return 0;
+    }
     return -1;
+}
+
+/* A cache file's object, NULL when there is none yet; one that is there but is not a regular file
+ * of at most HOST_CACHE_MAX bytes holding one JSON object is refused (someone put it there: it
+ * is named, never measured over in silence). */
+#define HOST_CACHE_MAX (1u << 20)
+struct jvalue *host_cache_load(const char *path)
+{
+    char err[600], why[256];
+    size_t len;
+    char *text = read_file_bounded(path, HOST_CACHE_MAX, &len, err, sizeof(err));
+    if (!text && errno == ENOENT)
+        return NULL;
+    struct jvalue *v = text ? jread_parse(text, len, why, sizeof(why)) : NULL;
+    if (text && !v)
+        snprintf(err, sizeof(err), "%s: not JSON (%s)", path, why);
+    else if (v && v->type != J_OBJECT)
+        snprintf(err, sizeof(err), "%s: not a JSON object", path);
+    free(text);
+    if (!v || v->type != J_OBJECT) {
+        pm_error("a cache file of measured host facts: %s; remove it (pmucal measures again and caches the facts), "
+                 "or point PMUCAL_CACHE_DIR at another folder", err);
+        exit(2);
+    }
+    return v;
 }
 
 int host_cache_file(const char *stem, const char *key, char *out, size_t n)
@@ -166,9 +215,9 @@ static int points_from_json(const struct jvalue *arr, struct latency_point *out,
 
 static int cache_read(void)
 {
-    char key[1024], err[512];
+    char key[1024];
     cache_key(key, sizeof(key));
-    struct jvalue *v = jread_file(geo.cache_file, err, sizeof(err));
+    struct jvalue *v = host_cache_load(geo.cache_file);
     if (!v)
         return -1;
     int rc = -1, n = -1, na = -1;
@@ -463,6 +512,9 @@ static void geometry_load(struct topo *t)
     if (strcmp(m, "measure") && geo.cache_file[0] && !cache_read()) {
         apply_curve(true);
         tried = true;
+    } else if (geo.cache_file[0] && !any_implausible()) {
+        snprintf(geo.note, sizeof(geo.note), "not measured: hwloc's levels pass the checks (pmucal info --measure "
+                 "measures the curve into %s)", geo.cache_file);
     }
 }
 
