@@ -442,6 +442,23 @@ void catalog_set_active(const struct catalog *c)
     active = c;
 }
 
+/* Why the host table's events are never counted here: PMUCAL_CPUID named a CPU of another ISA
+ * than this build's (an Arm MIDR on x86-64, an x86 signature on AArch64), whose event numbers
+ * would be programmed as this CPU's own ("" when it is this ISA's). */
+static char foreign_why[400];
+
+static void note_foreign(const char *sig, const char *how)
+{
+    bool midr = !strncmp(sig, "0x", 2), arm_build = !strcmp(ISA_NAME, "AArch64");
+    if (strcmp(how, "PMUCAL_CPUID") || midr == arm_build)
+        return;
+    snprintf(foreign_why, sizeof(foreign_why), "PMUCAL_CPUID=%s is %s, and this pmucal is built for %s: the table %s "
+             "speaks for that CPU's perf, its encodings are never counted here", getenv("PMUCAL_CPUID"),
+             midr ? "an Arm CPU's MIDR" : "an x86 CPU's signature", ISA_NAME, host.name);
+    pm_note("%s (they are listed and grouped for such a CPU; measured here each is unsupported, with this reason)",
+            foreign_why);
+}
+
 static const struct catalog *host_catalog(void)
 {
     if (!host_state) {
@@ -452,6 +469,7 @@ static const struct catalog *host_catalog(void)
         else if (catalog_for_signature(&host, sig, host_why, sizeof(host_why)) > 0) {
             host_state = 1;
             atexit(free_host);
+            note_foreign(sig, how);
         }
     }
     return host_state > 0 ? &host : NULL;
@@ -488,6 +506,8 @@ int catalog_resolve(const char *name, struct event_spec *spec, char *err, size_t
         spec->exclude_user = false;
     }
     spec->canonical = xstrdup(v->name);
+    if (c == &host && foreign_why[0] && !spec->unsupported)
+        spec->unsupported = xstrdup(foreign_why);
     return 1;
 }
 
