@@ -4,6 +4,7 @@
 #include "arch/isa.h"
 #include "base/jread.h"
 #include "base/util.h"
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
@@ -323,8 +324,10 @@ static void curve_file(const char *path)
         if (next)
             *next++ = '\0';
         lineno++;
-        if (!strchr("0123456789+-.", *line))
-            continue;   /* a header, a comment */
+        /* '#' comments and blank lines anywhere; a header (calibrate's "bytes,cycles,...") only
+         * before the first point: text after it is garbage, never skipped. */
+        if (*line == '#' || !line[strspn(line, " \t\r")] || (!geo.npoints && isalpha((unsigned char)*line)))
+            continue;
         /* Parsed as doubles and checked before the bytes become an integer: "-5" is no size. */
         double f[5] = {NAN, NAN, NAN, NAN, NAN};
         int nf = 0;
@@ -620,10 +623,10 @@ int geometry_measure_now(void)
         pm_error("cannot measure the cache levels of a topology read from %s: it is not this machine; unset %s", fx, fx);
         return -1;
     }
-    if (getenv("PMUCAL_CURVE_FILE")) {
+    if (getenv("PMUCAL_CURVE_FILE")) {   /* a setting that contradicts the command: bad input */
         pm_error("cannot measure the cache levels while PMUCAL_CURVE_FILE=%s gives them; unset PMUCAL_CURVE_FILE",
                  getenv("PMUCAL_CURVE_FILE"));
-        return -1;
+        exit(2);
     }
     tried = true;
     if (!geo.cache_file[0])
