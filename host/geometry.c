@@ -516,8 +516,10 @@ static void geometry_load(struct topo *t)
         apply_curve(true);
         tried = true;
     } else if (geo.cache_file[0] && !any_implausible()) {
-        snprintf(geo.note, sizeof(geo.note), "not measured: hwloc's levels pass the checks (pmucal info --measure "
-                 "measures the curve into %s)", geo.cache_file);
+        /* PMUCAL_GEOMETRY=measure re-measures only what would be measured: said, not dropped. */
+        snprintf(geo.note, sizeof(geo.note), "not measured%s: hwloc's levels pass the checks (pmucal info --measure "
+                 "measures the curve into %s)", strcmp(m, "measure") ? "" : " though PMUCAL_GEOMETRY=measure",
+                 geo.cache_file);
     }
 }
 
