@@ -155,6 +155,13 @@ row $LINENO 2 "LIBPFM_DISABLED_PMUS=skl, icl: not a list of libpfm4 PMU names" "
 row $LINENO 2 "LIBPFM_DISABLED_PMUS=0000.*at most 1024 characters" "unset LIBPFM_DISABLED_PMUS" -- env LIBPFM_DISABLED_PMUS="$long" $PMUCAL info
 row $LINENO 2 "--pmu nosuchpmu: libpfm4 has no such PMU" "examples: skl" -- env LIBPFM_DISABLED_PMUS=skl $PMUCAL events --pmu nosuchpmu
 
+# PMUCAL_EXPECT_DIR: a folder, even where a rule file is optional (-e page-faults with libpfm4's
+# PMU), where a missing one was passed over.
+FIX="unset PMUCAL_EXPECT_DIR"
+row $LINENO 2 "PMUCAL_EXPECT_DIR=/dev/zero: not a folder" "$FIX" -- env PMUCAL_EXPECT_DIR=/dev/zero $PMUCAL run walker size=4k -e page-faults -r 1
+row $LINENO 2 "PMUCAL_EXPECT_DIR=$TMP/none: No such file" "$FIX" -- env PMUCAL_EXPECT_DIR="$TMP/none" $PMUCAL run walker size=4k -e page-faults -r 1
+row $LINENO 2 "PMUCAL_EXPECT_DIR=: set but empty" "$FIX" -- env PMUCAL_EXPECT_DIR= $PMUCAL run walker size=4k -e page-faults -r 1
+
 # PMUCAL_MIDR (the AArch64 build's stand-in for this CPU's MIDR): read whole or refused.
 if [ "$(uname -m)" = aarch64 ]; then
     row $LINENO 2 "PMUCAL_MIDR=zz: not an MIDR" "unset PMUCAL_MIDR" -- env PMUCAL_MIDR=zz $PMUCAL info
