@@ -37,6 +37,14 @@ const char *catalog_libpfm4_note(const char *table)
     for (size_t i = 0; table && i < ARRAY_SIZE(libpfm4_successors); i++)
         if (!strcmp(libpfm4_successors[i].table, table))
             return libpfm4_successors[i].note;
+    /* libpfm4 knows the model, and LIBPFM_DISABLED_PMUS hides it: said, so "libpfm4 knows no
+     * core PMU" is not taken for libpfm4's own word. */
+    static char hidden[1700];
+    const char *pfm = catalog_pfm_of_table(table), *why = pfm ? pfm_no_pmu_why(pfm) : "";
+    if (pfm && !strncmp(why, "LIBPFM_DISABLED_PMUS", 20)) {
+        snprintf(hidden, sizeof(hidden), "libpfm4's PMU for it, %s, is hidden: %s", pfm, why);
+        return hidden;
+    }
     return NULL;
 }
 

@@ -154,6 +154,12 @@ row $LINENO 2 "LIBPFM_FORCE_PMU=skl: LIBPFM_DISABLED_PMUS=icl,sk disables it" "$
 row $LINENO 2 "LIBPFM_DISABLED_PMUS=skl, icl: not a list of libpfm4 PMU names" "unset LIBPFM_DISABLED_PMUS" -- env "LIBPFM_DISABLED_PMUS=skl, icl" $PMUCAL info
 row $LINENO 2 "LIBPFM_DISABLED_PMUS=0000.*at most 1024 characters" "unset LIBPFM_DISABLED_PMUS" -- env LIBPFM_DISABLED_PMUS="$long" $PMUCAL info
 row $LINENO 2 "--pmu nosuchpmu: libpfm4 has no such PMU" "examples: skl" -- env LIBPFM_DISABLED_PMUS=skl $PMUCAL events --pmu nosuchpmu
+# Used: the host's own PMU hidden, info says the variable hid it (not that libpfm4 lacks it).
+if [ "$(uname -m)" = x86_64 ]; then
+    LIBPFM_DISABLED_PMUS=amd64_fam19h_zen3 HWLOC_CPUID_PATH="$PWD/tests/hosts/zen3-vm/cpuid" $PMUCAL info > "$TMP/hidden.txt" 2> /dev/null
+    grep -q "^pmu  .*vendor table amdzen3 .*libpfm4's PMU for it, amd64_fam19h_zen3, is hidden: LIBPFM_DISABLED_PMUS=amd64_fam19h_zen3 disables it" "$TMP/hidden.txt"
+    ok $? "line $LINENO: zen3-vm's CPUID with its libpfm4 PMU disabled: info names the variable: $(grep '^pmu ' "$TMP/hidden.txt" | sed 's/.*; libpfm4/libpfm4/' | cut -c1-160)"
+fi
 
 # PMUCAL_EXPECT_DIR: a folder, even where a rule file is optional (-e page-faults with libpfm4's
 # PMU), where a missing one was passed over.
