@@ -168,6 +168,13 @@ row $LINENO 2 "PMUCAL_EXPECT_DIR=/dev/zero: not a folder" "$FIX" -- env PMUCAL_E
 row $LINENO 2 "PMUCAL_EXPECT_DIR=$TMP/none: No such file" "$FIX" -- env PMUCAL_EXPECT_DIR="$TMP/none" $PMUCAL run walker size=4k -e page-faults -r 1
 row $LINENO 2 "PMUCAL_EXPECT_DIR=: set but empty" "$FIX" -- env PMUCAL_EXPECT_DIR= $PMUCAL run walker size=4k -e page-faults -r 1
 
+# PMUCAL_SYSFS (a tree laid out as /sys, read for uncore units): a folder, or refused; a device read
+# as a machine with no uncore units.
+FIX="unset PMUCAL_SYSFS"
+UNC="env LIBPFM_DISABLED_PMUS=amd64,intel,skl,icl PMUCAL_CPUID=AuthenticAMD-26-2"
+row $LINENO 2 "PMUCAL_SYSFS=/dev/zero: not a folder" "$FIX" -- $UNC PMUCAL_SYSFS=/dev/zero $PMUCAL run walker size=4k -e umc_cas_cmd.rd -r 1
+row $LINENO 2 "PMUCAL_SYSFS=: set but empty" "$FIX" -- $UNC PMUCAL_SYSFS= $PMUCAL run walker size=4k -e umc_cas_cmd.rd -r 1
+
 # PMUCAL_MIDR (the AArch64 build's stand-in for this CPU's MIDR): read whole or refused.
 if [ "$(uname -m)" = aarch64 ]; then
     row $LINENO 2 "PMUCAL_MIDR=zz: not an MIDR" "unset PMUCAL_MIDR" -- env PMUCAL_MIDR=zz $PMUCAL info
