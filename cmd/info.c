@@ -34,7 +34,8 @@ const struct command info_command = {
              "hwloc view and Linux kernel). The table shows hwloc, CPUID, the measurement and what is used.\n"
              "Environment: PMUCAL_GEOMETRY=auto (default) | hwloc (take hwloc's levels as they are) |\n"
              "measure (measure again, ignoring the cache); PMUCAL_CURVE_FILE=CSV (bytes,cycles,ns per load:\n"
-             "a recorded curve, such as calibrate's curve.csv, instead of measuring; for fixture hosts).\n",
+             "a recorded curve, such as calibrate's curve.csv, instead of measuring; for fixture hosts; read\n"
+             "on every host: it replaces implausible levels and is shown beside plausible ones).\n",
     .options = info_options,
     .examples = "  pmucal info --json | jq .pmu\n",
 };

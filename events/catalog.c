@@ -37,6 +37,14 @@ const char *catalog_libpfm4_note(const char *table)
     for (size_t i = 0; table && i < ARRAY_SIZE(libpfm4_successors); i++)
         if (!strcmp(libpfm4_successors[i].table, table))
             return libpfm4_successors[i].note;
+    /* libpfm4 knows the model, and LIBPFM_DISABLED_PMUS hides it: said, so "libpfm4 knows no
+     * core PMU" is not taken for libpfm4's own word. */
+    static char hidden[1700];
+    const char *pfm = catalog_pfm_of_table(table), *why = pfm ? pfm_no_pmu_why(pfm) : "";
+    if (pfm && !strncmp(why, "LIBPFM_DISABLED_PMUS", 20)) {
+        snprintf(hidden, sizeof(hidden), "libpfm4's PMU for it, %s, is hidden: %s", pfm, why);
+        return hidden;
+    }
     return NULL;
 }
 
@@ -442,6 +450,23 @@ void catalog_set_active(const struct catalog *c)
     active = c;
 }
 
+/* Why the host table's events are never counted here: PMUCAL_CPUID named a CPU of another ISA
+ * than this build's (an Arm MIDR on x86-64, an x86 signature on AArch64), whose event numbers
+ * would be programmed as this CPU's own ("" when it is this ISA's). */
+static char foreign_why[400];
+
+static void note_foreign(const char *sig, const char *how)
+{
+    bool midr = !strncmp(sig, "0x", 2), arm_build = !strcmp(ISA_NAME, "AArch64");
+    if (strcmp(how, "PMUCAL_CPUID") || midr == arm_build)
+        return;
+    snprintf(foreign_why, sizeof(foreign_why), "PMUCAL_CPUID=%s is %s, and this pmucal is built for %s: the table %s "
+             "speaks for that CPU's perf, its encodings are never counted here", getenv("PMUCAL_CPUID"),
+             midr ? "an Arm CPU's MIDR" : "an x86 CPU's signature", ISA_NAME, host.name);
+    pm_note("%s (they are listed and grouped for such a CPU; measured here each is unsupported, with this reason)",
+            foreign_why);
+}
+
 static const struct catalog *host_catalog(void)
 {
     if (!host_state) {
@@ -452,6 +477,7 @@ static const struct catalog *host_catalog(void)
         else if (catalog_for_signature(&host, sig, host_why, sizeof(host_why)) > 0) {
             host_state = 1;
             atexit(free_host);
+            note_foreign(sig, how);
         }
     }
     return host_state > 0 ? &host : NULL;
@@ -488,6 +514,8 @@ int catalog_resolve(const char *name, struct event_spec *spec, char *err, size_t
         spec->exclude_user = false;
     }
     spec->canonical = xstrdup(v->name);
+    if (c == &host && foreign_why[0] && !spec->unsupported)
+        spec->unsupported = xstrdup(foreign_why);
     return 1;
 }
 

@@ -65,7 +65,8 @@ int catalog_resolve(const char *name, struct event_spec *spec, char *err, size_t
  * host's table by CPUID: what perf metric JSON must say. NULL when no entry has this encoding. */
 const char *catalog_event_name(const struct event_spec *spec);
 /* For a table whose model libpfm4 4.13 lacks but later libpfm4 maps onto a PMU ("EMR": onto spr),
- * the sentence saying so; NULL for any other table. */
+ * the sentence saying so; for one whose libpfm4 PMU LIBPFM_DISABLED_PMUS hides, the sentence
+ * naming the variable; NULL otherwise. */
 const char *catalog_libpfm4_note(const char *table);
 /* libpfm4's PMU name of a table and back ("amd64_fam19h_zen4" <-> "amdzen4"); NULL when none. */
 const char *catalog_table_of_pfm(const char *pfm);

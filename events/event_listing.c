@@ -75,7 +75,7 @@ int events_list(const char *pmu, const char *vendor_json, struct event_listing *
         return 0;
     }
     if (pmu) {
-        pm_error("--pmu %s: libpfm4 has no such PMU; examples: skl, icx, spr, amd64_fam19h_zen4", pmu);
+        pm_error("--pmu %s: %s", pmu, pfm_no_pmu_why(pmu));
         return 2;
     }
     struct catalog own = {0};

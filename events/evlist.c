@@ -288,7 +288,7 @@ int evlist_all(struct evlist *l, const char *pmu)
     }
     if (pmu ? !pfm_pmu_by_name(pmu, &core) : !pfm_core_pmu(&core)) {
         if (pmu)
-            pm_error("--pmu %s: libpfm4 has no such PMU; examples: skl, icx, spr, amd64_fam19h_zen4", pmu);
+            pm_error("--pmu %s: %s", pmu, pfm_no_pmu_why(pmu));
         else
             pm_error("--events all: libpfm4 detected no core PMU for this CPU and there is no vendor table (%s); "
                      "name one with --pmu NAME or --vendor-json PATH", why);

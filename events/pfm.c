@@ -78,9 +78,45 @@ static bool pmu_named(const char *name, pfm_pmu_t *p, pfm_pmu_info_t *info)
     return false;
 }
 
+const char *pfm_no_pmu_why(const char *name)
+{
+    static char why[1600];
+    const char *d = getenv("LIBPFM_DISABLED_PMUS");
+    char **items = d ? split_list(d, ',', NULL) : NULL;
+    snprintf(why, sizeof(why), "libpfm4 has no such PMU; examples: skl, icx, spr, amd64_fam19h_zen4");
+    /* libpfm4 leaves out every PMU whose name holds one of the list's items. */
+    for (int i = 0; items && items[i]; i++)
+        if (strstr(name, items[i])) {
+            snprintf(why, sizeof(why), "LIBPFM_DISABLED_PMUS=%.200s disables it (libpfm4 leaves out every PMU whose "
+                     "name holds one of its items, here '%.64s'); take it out of LIBPFM_DISABLED_PMUS", d, items[i]);
+            break;
+        }
+    free_list(items);
+    return why;
+}
+
+/* LIBPFM_DISABLED_PMUS: items of a PMU name's letters, digits and '_' ("skl, icl" would hold
+ * " icl", which libpfm4 matches against no name: the setting would be ignored in silence). */
+static int disabled_check(void)
+{
+    const char *d = getenv("LIBPFM_DISABLED_PMUS");
+    if (!d)
+        return 0;
+    size_t len = strlen(d), plain = strspn(d, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_,");
+    if (len > 1024 || plain != len) {
+        pm_error("LIBPFM_DISABLED_PMUS=%.64s%s: not a list of libpfm4 PMU names (names of letters, digits and '_' "
+                 "separated by ',' without spaces, e.g. skl,amd64_fam19h_zen4)%s; fix it or unset LIBPFM_DISABLED_PMUS",
+                 d, len > 64 ? "..." : "", len > 1024 ? ", at most 1024 characters" : "");
+        return -1;
+    }
+    return 0;
+}
+
 int pfm_env_check(void)
 {
     const char *f = getenv("LIBPFM_FORCE_PMU");
+    if (disabled_check())
+        return -1;
     if (!f || !*f)
         return 0;
     size_t len = strlen(f), plain = strspn(f, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
@@ -93,8 +129,11 @@ int pfm_env_check(void)
         return -1;
     }
     if (pfm_ready() && !pmu_named(f, &p, &info)) {
-        pm_error("LIBPFM_FORCE_PMU=%s: libpfm4 has no PMU by that name ('pmucal events --pmu NAME' takes the same "
-                 "names: skl, icx, spr, amd64_fam19h_zen4 ...); fix it or unset LIBPFM_FORCE_PMU", f);
+        if (strncmp(pfm_no_pmu_why(f), "libpfm4 has no", 14))
+            pm_error("LIBPFM_FORCE_PMU=%s: %s", f, pfm_no_pmu_why(f));
+        else
+            pm_error("LIBPFM_FORCE_PMU=%s: libpfm4 has no PMU by that name ('pmucal events --pmu NAME' takes the same "
+                     "names: skl, icx, spr, amd64_fam19h_zen4 ...); fix it or unset LIBPFM_FORCE_PMU", f);
         return -1;
     }
     return 0;
@@ -233,7 +272,7 @@ bool pfm_force(const char *pmu)
 {
     struct pfm_core core;
     if (!pfm_pmu_by_name(pmu, &core)) {
-        pm_error("libpfm4 has no PMU named '%s'; examples: skl, icx, spr, amd64_fam19h_zen4", pmu);
+        pm_error("--pmu %s: %s", pmu, pfm_no_pmu_why(pmu));
         return false;
     }
     const char *now = getenv("LIBPFM_FORCE_PMU");

@@ -18,9 +18,13 @@ bool pfm_core_pmu(struct pfm_core *out);
 /* Look a PMU up by libpfm4 name, present or not (for --pmu). */
 /* The longest PMU name LIBPFM_FORCE_PMU may hold (libpfm4's are under 32). */
 #define PFM_ENV_MAX_NAME 64
-/* LIBPFM_FORCE_PMU, when set, names one PMU libpfm4 knows (docs/grammar.md, environment): -1
+/* LIBPFM_DISABLED_PMUS, when set, is a list of names (no spaces: libpfm4 would match them
+ * against nothing); LIBPFM_FORCE_PMU, when set, names one PMU libpfm4 knows (docs/grammar.md, environment): -1
  * after one message otherwise, so a bogus value is never ignored in silence. */
 int pfm_env_check(void);
+/* Why libpfm4 has no PMU of that name: LIBPFM_DISABLED_PMUS's item that leaves it out, named, or
+ * that libpfm4 does not know it (with examples). */
+const char *pfm_no_pmu_why(const char *name);
 bool pfm_pmu_by_name(const char *name, struct pfm_core *out);
 /* Encode name for perf_event_open with user-level counting. 0, or -1 with err. */
 int pfm_encode(const char *name, struct event_spec *spec, char *err, size_t errlen);

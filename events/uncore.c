@@ -2,9 +2,11 @@
 #include "base/util.h"
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* The units of the vendor tables pmucal counts, with the field layout of their kernel driver
  * (the format/ files of arch/x86/events/amd/uncore.c). Units not listed stay out of the
@@ -67,7 +69,17 @@ bool uncore_stem_of_pfm(const char *pfm_pmu, char *stem, size_t n)
 static const char *sysfs_root(void)
 {
     const char *r = getenv("PMUCAL_SYSFS");
-    return r && *r ? r : "/sys";
+    if (!r)
+        return "/sys";
+    /* A tree that is not a folder would read as a machine with no uncore units: refused. */
+    struct stat st;
+    int got = *r ? stat(r, &st) : -1, e = *r ? errno : 0;
+    if (got || !S_ISDIR(st.st_mode)) {
+        pm_error("PMUCAL_SYSFS=%.200s: %s; name a folder laid out as /sys, or unset PMUCAL_SYSFS for /sys", r,
+                 !*r ? "set but empty" : got ? strerror(e) : "not a folder");
+        exit(2);
+    }
+    return r;
 }
 
 /* A small sysfs file's first line; NULL when absent. */

@@ -4,6 +4,7 @@
 #include "arch/isa.h"
 #include "base/jread.h"
 #include "base/util.h"
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
@@ -72,16 +73,65 @@ static void cache_key(char *out, size_t n)
                         geo.hwloc[l].ways, geo.hwloc[l].sharing_pus);
 }
 
+/* The cache folder, from the first of PMUCAL_CACHE_DIR, XDG_CACHE_HOME (its pmucal/) and HOME
+ * (its .cache/pmucal/) that is set; -1 when none is. A setting that cannot be a folder (empty, too
+ * long, a file, a FIFO, a device, a symbolic-link loop, unreachable) is refused, never passed over
+ * for the next one or left unused in silence: the user asked for that folder. One that does not
+ * exist yet is made when something is stored. */
 static int cache_dir(char *out, size_t n)
 {
-    const char *d = getenv("PMUCAL_CACHE_DIR"), *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
-    if (d && *d)
-        return snprintf(out, n, "%s", d) > 0 ? 0 : -1;
-    if (x && *x)
-        return snprintf(out, n, "%s/pmucal", x) > 0 ? 0 : -1;
-    if (h && *h)
-        return snprintf(out, n, "%s/.cache/pmucal", h) > 0 ? 0 : -1;
+    static const char *const vars[] = {"PMUCAL_CACHE_DIR", "XDG_CACHE_HOME", "HOME"};
+    static const char *const under[] = {"", "/pmucal", "/.cache/pmucal"};
+    const char *fix = "name a folder for measured host facts (made when missing), or unset it";
+    for (int i = 0; i < 3; i++) {
+        const char *v = getenv(vars[i]);
+        if (!v || (!*v && i))
+            continue;   /* XDG_CACHE_HOME and HOME set empty mean unset, as the XDG rules say */
+        if (!*v) {
+            pm_error("%s is set but empty: %s", vars[i], fix);
+            exit(2);
+        }
+        if (snprintf(out, n, "%s%s", v, under[i]) >= (int)n) {
+            pm_error("%s: a path of %zu characters, longer than pmucal's cache files' folder can be: %s", vars[i],
+                     strlen(v), fix);
+            exit(2);
+        }
+        struct stat st;
+        int got = stat(out, &st), e = errno;
+        if (got ? e != ENOENT : !S_ISDIR(st.st_mode)) {
+            const char *kind = got ? strerror(e) : S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISREG(st.st_mode) ? "a file"
+                             : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "a special file";
+            pm_error("%s=%s: %s%s%s, not a folder: %s", vars[i], v, i ? out : "", i ? ": " : "", kind, fix);
+            exit(2);
+        }
+        return 0;
+    }
     return -1;
+}
+
+/* A cache file's object, NULL when there is none yet; one that is there but is not a regular file
+ * of at most HOST_CACHE_MAX bytes holding one JSON object is refused (someone put it there: it
+ * is named, never measured over in silence). */
+#define HOST_CACHE_MAX (1u << 20)
+struct jvalue *host_cache_load(const char *path)
+{
+    char err[600], why[256];
+    size_t len;
+    char *text = read_file_bounded(path, HOST_CACHE_MAX, &len, err, sizeof(err));
+    if (!text && errno == ENOENT)
+        return NULL;
+    struct jvalue *v = text ? jread_parse(text, len, why, sizeof(why)) : NULL;
+    if (text && !v)
+        snprintf(err, sizeof(err), "%s: not JSON (%s)", path, why);
+    else if (v && v->type != J_OBJECT)
+        snprintf(err, sizeof(err), "%s: not a JSON object", path);
+    free(text);
+    if (!v || v->type != J_OBJECT) {
+        pm_error("a cache file of measured host facts: %s; remove it (pmucal measures again and caches the facts), "
+                 "or point PMUCAL_CACHE_DIR at another folder", err);
+        exit(2);
+    }
+    return v;
 }
 
 int host_cache_file(const char *stem, const char *key, char *out, size_t n)
@@ -166,9 +216,9 @@ static int points_from_json(const struct jvalue *arr, struct latency_point *out,
 
 static int cache_read(void)
 {
-    char key[1024], err[512];
+    char key[1024];
     cache_key(key, sizeof(key));
-    struct jvalue *v = jread_file(geo.cache_file, err, sizeof(err));
+    struct jvalue *v = host_cache_load(geo.cache_file);
     if (!v)
         return -1;
     int rc = -1, n = -1, na = -1;
@@ -226,38 +276,82 @@ static void cache_write(void)
     json_free(&j);
 }
 
-/* PMUCAL_CURVE_FILE: a recorded curve (CSV: bytes, cycles, ns per load; calibrate's curve.csv
- * fits) instead of a measurement, for fixture hosts and tests. */
-static int curve_file(const char *path)
+/* One field of a curve line: a whole number, nothing else (not "12abc", not empty). */
+static bool curve_field(char **at, double *x)
 {
+    char *end;
+    errno = 0;
+    *x = strtod(*at, &end);
+    while (*end == ' ' || *end == '\t' || *end == '\r')
+        end++;
+    if (end == *at || errno == ERANGE || (*end && *end != ','))
+        return false;
+    *at = *end ? end + 1 : end;
+    return true;
+}
+
+/* PMUCAL_CURVE_FILE: a recorded curve (CSV: bytes, cycles, ns per load, sizes growing line by line;
+ * calibrate's curve.csv, whose two more columns are the spread, fits) instead of a measurement,
+ * for fixture hosts and tests. Read and checked whenever it is set: a setting that is wrong is
+ * refused on every host, never left unread because hwloc's levels happened to be plausible. */
+static void curve_file(const char *path)
+{
+    const char *fix = "give a CSV of bytes,cycles,ns per load, sizes growing line by line (a curve.csv of "
+                      "calibrate), or unset PMUCAL_CURVE_FILE";
     char err[512];
     size_t len;
+    if (strlen(path) >= 4096) {
+        pm_error("PMUCAL_CURVE_FILE: a path of %zu characters, longer than any file's; %s", strlen(path), fix);
+        exit(2);
+    }
     char *text = read_file_bounded(path, INPUT_FILE_MAX, &len, err, sizeof(err));
     if (!text) {
-        pm_error("PMUCAL_CURVE_FILE=%s: cannot read %s; give a CSV of bytes,cycles,ns per load (a curve.csv of "
-                 "calibrate)", path, err);
+        pm_error("PMUCAL_CURVE_FILE=%s: cannot read %s; %s", path, err, fix);
+        exit(2);
+    }
+    if (strlen(text) != len) {
+        int at = 1;
+        for (const char *c = text; *c; c++)
+            at += *c == '\n';
+        pm_error("PMUCAL_CURVE_FILE=%s:%d: a NUL byte, not text; %s", path, at, fix);
+        free(text);
         exit(2);
     }
     geo.npoints = 0;
     int lineno = 0;
-    for (char *line = text, *next; line && *line && geo.npoints < GEOMETRY_MAX_POINTS; line = next) {
+    for (char *line = text, *next; line && *line; line = next) {
         next = strchr(line, '\n');
         if (next)
             *next++ = '\0';
         lineno++;
-        if (!strchr("0123456789+-.", *line))
-            continue;   /* a header, a comment */
+        /* '#' comments and blank lines anywhere; a header (calibrate's "bytes,cycles,...") only
+         * before the first point: text after it is garbage, never skipped. */
+        if (*line == '#' || !line[strspn(line, " \t\r")] || (!geo.npoints && isalpha((unsigned char)*line)))
+            continue;
         /* Parsed as doubles and checked before the bytes become an integer: "-5" is no size. */
-        double b = NAN, c = NAN, ns = NAN;
-        char why[300];
+        double f[5] = {NAN, NAN, NAN, NAN, NAN};
+        int nf = 0;
+        char why[300] = "not bytes,cycles,ns (numbers separated by commas)";
+        char *at = line;
+        while (*at && nf < 5 && curve_field(&at, &f[nf]))
+            nf++;
+        bool read = !*at && (nf == 3 || nf == 5);
         struct latency_point p = {0, NAN, NAN};
-        bool read = sscanf(line, "%lf,%lf,%lf", &b, &c, &ns) == 3;
-        bool sized = read && number_in(b, 1, LATENCY_MAX_BYTES, "bytes", why, sizeof(why));
+        bool sized = read && number_in(f[0], 1, LATENCY_MAX_BYTES, "bytes", why, sizeof(why));
         if (sized)
-            p = (struct latency_point){(uint64_t)b, c, ns};
-        if (!read || !sized || !latency_point_ok(&p, false, why, sizeof(why))) {
-            pm_error("PMUCAL_CURVE_FILE=%s:%d: %s; give a CSV of bytes,cycles,ns per load (a curve.csv of calibrate)",
-                     path, lineno, read ? why : "not bytes,cycles,ns");
+            p = (struct latency_point){(uint64_t)f[0], f[1], f[2]};
+        bool ok = sized && latency_point_ok(&p, false, why, sizeof(why));
+        if (ok && geo.npoints && p.bytes <= geo.points[geo.npoints - 1].bytes) {
+            snprintf(why, sizeof(why), "%llu bytes after %llu: the sizes must grow", (unsigned long long)p.bytes,
+                     (unsigned long long)geo.points[geo.npoints - 1].bytes);
+            ok = false;
+        }
+        if (ok && geo.npoints == GEOMETRY_MAX_POINTS) {
+            snprintf(why, sizeof(why), "more than %d points, more than a curve has", GEOMETRY_MAX_POINTS);
+            ok = false;
+        }
+        if (!ok) {
+            pm_error("PMUCAL_CURVE_FILE=%s:%d: %s; %s", path, lineno, why, fix);
             free(text);
             exit(2);
         }
@@ -265,11 +359,24 @@ static int curve_file(const char *path)
     }
     free(text);
     if (geo.npoints < 4) {
-        pm_error("PMUCAL_CURVE_FILE=%s: %d points of bytes,cycles,ns read; a curve needs at least 4", path, geo.npoints);
+        pm_error("PMUCAL_CURVE_FILE=%s: %d points of bytes,cycles,ns read; a curve needs at least 4; %s", path,
+                 geo.npoints, fix);
         exit(2);
     }
     snprintf(geo.note, sizeof(geo.note), "read from PMUCAL_CURVE_FILE=%s", path);
-    return 0;
+}
+
+/* PMUCAL_CURVE_FILE's value, NULL when it is not set; set but empty is refused (it names no file,
+ * and was taken for unset). */
+static const char *curve_setting(void)
+{
+    const char *file = getenv("PMUCAL_CURVE_FILE");
+    if (file && !*file) {
+        pm_error("PMUCAL_CURVE_FILE is set but empty: give a CSV of bytes,cycles,ns per load (a curve.csv of "
+                 "calibrate), or unset it");
+        exit(2);
+    }
+    return file;
 }
 
 static bool any_implausible(void)
@@ -280,8 +387,9 @@ static bool any_implausible(void)
     return false;
 }
 
-/* The curve's levels replace the implausible ones, once they pass the same checks. */
-static void apply_curve(void)
+/* The curve's levels read off it; with replace, they take the place of the implausible ones,
+ * once they pass the same checks (without, they are only shown beside hwloc's). */
+static void apply_curve(bool replace)
 {
     char why[200];
     size_t used = strlen(geo.note);
@@ -309,7 +417,7 @@ static void apply_curve(void)
         return;
     }
     geo.measured = true;
-    for (int l = 1; l <= TOPO_MAX_LEVEL; l++) {
+    for (int l = 1; l <= TOPO_MAX_LEVEL && replace; l++) {
         if (!geo.implausible[l])
             continue;
         if (l <= geo.levels.ncaches && m[l].size) {
@@ -372,16 +480,32 @@ static void geometry_load(struct topo *t)
                                    GEOMETRY_MAX_FINDINGS);
     for (int i = 0; i < geo.nfindings; i++)
         geo.implausible[geo.findings[i].level] = true;
-    const char *m = mode(), *file = getenv("PMUCAL_CURVE_FILE");
+    const char *m = mode(), *file = curve_setting();
+    if (file)
+        curve_file(file);
     if (!strcmp(m, "hwloc")) {
-        snprintf(geo.note, sizeof(geo.note), "not measured: PMUCAL_GEOMETRY=hwloc takes hwloc's levels as they are");
+        if (file) {
+            apply_curve(false);
+            size_t used = strlen(geo.note);
+            snprintf(geo.note + used, sizeof(geo.note) - used, "; shown beside hwloc's levels, not used: "
+                     "PMUCAL_GEOMETRY=hwloc takes hwloc's levels as they are");
+        } else {
+            snprintf(geo.note, sizeof(geo.note), "not measured: PMUCAL_GEOMETRY=hwloc takes hwloc's levels as they are");
+        }
         tried = true;
         return;
     }
     apply_cpuid();
-    if (file && *file && any_implausible()) {
-        curve_file(file);
-        apply_curve();
+    if (file) {
+        /* The recorded curve stands for this host's measurement: it replaces the implausible
+         * levels, and where hwloc's are all plausible it is shown beside them (as a cached curve is). */
+        bool replace = any_implausible();
+        apply_curve(replace);
+        if (!replace) {
+            size_t used = strlen(geo.note);
+            snprintf(geo.note + used, sizeof(geo.note) - used, "; hwloc's levels pass the checks and are used, "
+                     "the curve's are shown beside them");
+        }
         tried = true;
         return;
     }
@@ -389,8 +513,13 @@ static void geometry_load(struct topo *t)
     if (!fx)
         cache_path();
     if (strcmp(m, "measure") && geo.cache_file[0] && !cache_read()) {
-        apply_curve();
+        apply_curve(true);
         tried = true;
+    } else if (geo.cache_file[0] && !any_implausible()) {
+        /* PMUCAL_GEOMETRY=measure re-measures only what would be measured: said, not dropped. */
+        snprintf(geo.note, sizeof(geo.note), "not measured%s: hwloc's levels pass the checks (pmucal info --measure "
+                 "measures the curve into %s)", strcmp(m, "measure") ? "" : " though PMUCAL_GEOMETRY=measure",
+                 geo.cache_file);
     }
 }
 
@@ -452,7 +581,7 @@ static int measure(void)
     snprintf(geo.note, sizeof(geo.note), "measured now in %.1f s%s%s", geo.seconds,
              geo.cache_file[0] ? ", cached in " : " (no cache folder: set PMUCAL_CACHE_DIR)", geo.cache_file);
     cache_write();
-    apply_curve();
+    apply_curve(true);
     return 0;
 }
 
@@ -495,6 +624,11 @@ int geometry_measure_now(void)
     if (fx) {
         pm_error("cannot measure the cache levels of a topology read from %s: it is not this machine; unset %s", fx, fx);
         return -1;
+    }
+    if (getenv("PMUCAL_CURVE_FILE")) {   /* a setting that contradicts the command: bad input */
+        pm_error("cannot measure the cache levels while PMUCAL_CURVE_FILE=%s gives them; unset PMUCAL_CURVE_FILE",
+                 getenv("PMUCAL_CURVE_FILE"));
+        exit(2);
     }
     tried = true;
     if (!geo.cache_file[0])

@@ -6,6 +6,7 @@
 #define PMUCAL_GEOMETRY_H
 #include "arch/isa.h"
 #include "base/json.h"
+#include "base/jread.h"
 #include "host/latency_levels.h"
 #include "host/topo.h"
 #include <stdio.h>
@@ -70,6 +71,9 @@ const struct geometry *geometry_get(void);
  * -1 with errno. */
 int host_cache_file(const char *stem, const char *key, char *out, size_t n);
 int host_cache_store(const char *path, const struct json *j);
+/* A cache file read back: NULL when there is none yet; one that is there but cannot be read, is
+ * not a bounded regular file or not a JSON object ends the process with a message naming it. */
+struct jvalue *host_cache_load(const char *path);
 /* A cache file's object begun: its key, the date and what measuring took. */
 void host_cache_begin(struct json *j, const char *key, double seconds);
 /* The side-by-side table for pmucal info, and the manifest's "geometry" object. */

@@ -3,6 +3,7 @@
 #include "base/util.h"
 #include "host/geometry.h"
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const names[] = {"", "L1d", "L2", "L3"};
@@ -53,6 +54,11 @@ void geometry_print(FILE *f)
                 g->findings[i].detail);
     if (g->cpuid_note[0])
         fprintf(f, "cpuid      %s\n", g->cpuid_note);
+    else if (g->cpuid_read && getenv("HWLOC_CPUID_PATH"))
+        /* The cpu and features lines are this CPU's (it runs the code); the rest is the dump's. */
+        fprintf(f, "cpuid      replayed from %s: the cpuid column, the TLBs%s and a vendor table chosen by signature "
+                "are that CPU's; the cpu, features and libpfm4 pmu lines are this machine's, which runs the code\n",
+                g->cpuid.from, getenv("HWLOC_XMLFILE") ? "" : ", hwloc's levels");
     if (g->note[0])
         fprintf(f, "curve      %s\n", g->note);
 }

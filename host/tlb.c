@@ -256,9 +256,9 @@ static int points_from_json(const struct jvalue *arr, char *why, size_t whylen)
 
 static int cache_read(void)
 {
-    char key[1024], err[512], why[300];
+    char key[1024], why[300];
     cache_key(key, sizeof(key));
-    struct jvalue *v = jread_file(facts.cache_file, err, sizeof(err));
+    struct jvalue *v = host_cache_load(facts.cache_file);
     if (!v)
         return -1;
     int rc = -1;

@@ -1,3 +1,4 @@
+#include "arch/isa.h"
 #include "base/util.h"
 #include "host/topo.h"
 #include <errno.h>
@@ -97,6 +98,11 @@ static void fixture_xml(void)
 static int load_hwloc(void)
 {
     const char *xml = getenv(ENV_TOPO_XML), *fixture = getenv("HWLOC_XMLFILE");
+    /* A CPUID dump is read (and refused when it cannot be used) before hwloc sees it: hwloc
+     * ignores a dump it cannot use and describes this machine instead. */
+    char sig[128];
+    if (getenv("HWLOC_CPUID_PATH"))
+        isa_cpu_signature(sig, sizeof(sig), NULL, 0);
     if (hwloc_topology_init(&hw))
         return -1;
     if (!(xml && *xml))

@@ -18,7 +18,8 @@ export HWLOC_CPUID_PATH="$cpuid"
 
 # The table for a CPUID signature, as perf's mapfile rows choose it: SIGNATURE TABLE-OR-ERROR.
 while IFS='|' read -r line sig want; do
-    out=$(PMUCAL_CPUID=$sig $PMUCAL events 2>&1 | head -n 1)
+    # (An Arm MIDR on an x86 build is first noted as another ISA's: tests/25-host-settings.t.)
+    out=$(PMUCAL_CPUID=$sig $PMUCAL events 2>&1 | grep -v "^pmucal: PMUCAL_CPUID=.* is an Arm CPU's MIDR" | head -n 1)
     echo "$out" | grep -q -- "$want"
     ok $? "tests/48-events-vendor-tables.t:$line: CPUID $sig -> $want (got: $(echo "$out" | cut -c1-150))"
 done << 'EOF'

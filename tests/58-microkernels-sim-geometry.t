@@ -64,6 +64,8 @@ zen5-vm | -     | 49152,12 1048576,8     | mixwalk; mixwalk hops=3 l2_size=96k |
 emr-vm  | -     | 49152,12 272629760,65  | mixwalk; mixwalk l3_size=2M; mixwalk hops=3 l2_size=96k |
 emr-vm  | curve | 49152,12 2097152,16    | mixwalk; mixwalk hops=3 l2_size=96k | mixwalk l3_size=2M
 zen4    | -     | 32768,8 33554432,16    | mixwalk; mixwalk l3_size=8M hops=0 |
+zen5-vm-32m | - | 49152,12 33554432,16   | mixwalk; mixwalk hops=3 l2_size=96k |
+zen3-vm | -     | 32768,8 33554432,16    | mixwalk; mixwalk l3_size=8M hops=0 |
 this    | -     | any                    | mixwalk; mixwalk hops=3 l2_size=96k |
 HOSTS
 on_this_machine

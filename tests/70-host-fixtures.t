@@ -54,6 +54,8 @@ emr-vm   | 49152,12 | 272629760,65 | run | hwloc's 260M 20-way L3 has 212992 set
 no-l3    | 32768,8  | 6291456,24  | skip | no L3: the L2 is the last level
 zen4-vm  | 32768,8  | 33554432,16 | run  | the Zen 4 VM's hwloc (../shared/hosts/zen4-vm) as it is
 intel-a7-vm | 49152,12 | 503316480,30 | run | 480M 16-way has 491520 sets: simulated 30-way, 262144 sets, same size
+zen5-vm-32m | 49152,12 | 33554432,16 | run | the second Zen 5 VM's plausible 32M 16-way L3 (../shared/hosts/zen5-vm-32m) as it is
+zen3-vm  | 32768,8  | 33554432,16 | run  | the Zen 3 VM's hwloc (../shared/hosts/zen3-vm) as it is
 HOSTS
 
 # The walker and the latency curve agree on every level, on every fixture with a recorded curve:
@@ -61,7 +63,7 @@ HOSTS
 # nearer to it than to any other level's (in log: the plateaus are 3-10x apart).
 # (A case beyond the curve's largest size reads the median of its last three points: memory is flat
 # beyond them, and a last point may be slowed by another task.)
-for host in emr-vm zen5-vm intel-a7-vm; do
+for host in emr-vm zen5-vm intel-a7-vm zen5-vm-32m; do
     on_this_machine
     use_host "$host"
     PMUCAL_CURVE_FILE="$PWD/tests/hosts/$host/curve.csv" $PMUCAL info --json > "$TMP/$host.curve.json" 2> /dev/null
@@ -145,6 +147,8 @@ zen4-vm     | amd/amdzen4                          | zen4
 zen5-vm     | amd/amdzen5                          | zen5
 emr-vm      | intel/EMR/events/emeraldrapids_core  | emeraldrapids
 intel-a7-vm | intel/RKL/events/rocketlake_core     | -
+zen5-vm-32m | amd/amdzen5                          | zen5
+zen3-vm     | amd/amdzen3                          | -
 CPUIDS
 on_this_machine
 unset LIBPFM_DISABLED_PMUS

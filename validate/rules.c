@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <strings.h>
 #include <unistd.h>
 
@@ -233,8 +234,18 @@ const char *expect_dir(void)
 {
     static char dir[4096];
     const char *env = getenv("PMUCAL_EXPECT_DIR");
-    if (env && *env)
+    if (env) {
+        /* A folder that is not one was passed over where a rule file is optional: refused. */
+        struct stat st;
+        int got = *env ? stat(env, &st) : -1, e = *env ? errno : 0;
+        if (got || !S_ISDIR(st.st_mode)) {
+            pm_error("PMUCAL_EXPECT_DIR=%.200s: %s; name the folder of expectation files (validate/expect in the "
+                     "source tree), or unset PMUCAL_EXPECT_DIR", env, !*env ? "set but empty" : got ? strerror(e) :
+                     "not a folder");
+            exit(2);
+        }
         return env;
+    }
     /* Beside the binary: bin/pmucal in the tree, or PREFIX/bin/pmucal after 'make install'. */
     static const char *const beside[] = {"../validate/expect", "../share/pmucal/expect"};
     for (size_t i = 0; i < ARRAY_SIZE(beside); i++) {

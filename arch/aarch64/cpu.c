@@ -1,4 +1,6 @@
 #include "arch/isa.h"
+#include "base/util.h"
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,9 +41,18 @@ static long cpuinfo_field(const char *line, const char *key)
 static uint64_t read_midr(const char **from)
 {
     const char *env = getenv("PMUCAL_MIDR");
-    if (env && *env) {
+    if (env) {
+        /* Read whole or refused: "zz" or "0x414fd0c1junk" became 0 or a prefix of it, in silence. */
+        char *end = NULL;
+        errno = 0;
+        unsigned long long v = *env ? strtoull(env, &end, 0) : 0;
+        if (!*env || *end || errno || !v || v > 0xffffffffull || *env == '-') {
+            pm_error("PMUCAL_MIDR=%.64s: not an MIDR (a non-zero 32-bit number, e.g. 0x414fd0c1 for a Neoverse N1); "
+                     "fix it or unset PMUCAL_MIDR for this CPU's", env);
+            exit(2);
+        }
         *from = "PMUCAL_MIDR";
-        return strtoull(env, NULL, 0);
+        return v;
     }
     unsigned long long v = 0;
     FILE *f = fopen("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", "r");

@@ -1,6 +1,7 @@
 #include "arch/x86_64/cpuid_leaf.h"
 #include "base/util.h"
 #include <cpuid.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,13 +20,32 @@ struct dump {
 
 static struct dump dump;
 
-/* The dump named by the environment, loaded once per path; NULL when CPUID is this CPU's. */
-static const struct dump *dump_now(char *why, size_t n, bool *failed)
+/* A dump that cannot be used ends the process: another CPU was asked for, and this one must not
+ * stand in for it (as HWLOC_XMLFILE's topology, host/topo.c). */
+static void refuse(const char *dir, const char *fmt, ...)
+{
+    char why[700];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof(why), fmt, ap);
+    va_end(ap);
+    pm_error("HWLOC_CPUID_PATH=%s: %s; give a folder written by hwloc-gather-cpuid (its pu0 holds the leaves), or "
+             "unset HWLOC_CPUID_PATH for this CPU's", dir, why);
+    exit(2);
+}
+
+/* The dump named by the environment, loaded once per path; NULL when CPUID is this CPU's. Every
+ * line of pu0 is a leaf or a '#' comment, leaves 0 and 1 are there: what is not is refused, never
+ * skipped (an empty or garbage pu0 was read as a CPU with no leaves). */
+static const struct dump *dump_now(void)
 {
     const char *dir = getenv("HWLOC_CPUID_PATH");
-    *failed = false;
-    if (!dir || !*dir)
+    if (!dir)
         return NULL;
+    if (!*dir)
+        refuse(dir, "set but empty");
+    if (strlen(dir) >= 4000)
+        refuse("(a path)", "%zu characters, longer than any folder's name", strlen(dir));
     char *path = xasprintf("%s/pu0", dir);
     if (dump.path && !strcmp(dump.path, path)) {
         free(path);
@@ -34,48 +54,64 @@ static const struct dump *dump_now(char *why, size_t n, bool *failed)
     char err[512];
     size_t len;
     char *text = read_file_bounded(path, DUMP_BYTES, &len, err, sizeof(err));
-    if (!text) {
-        if (why)
-            snprintf(why, n, "HWLOC_CPUID_PATH=%s: cannot read %s", dir, err);
-        free(path);
-        *failed = true;
-        return NULL;
-    }
+    if (!text)
+        refuse(dir, "cannot read %s", err);
+    if (strlen(text) != len)
+        refuse(dir, "%s holds a NUL byte, not text", path);
     free(dump.path);
     dump.path = path;
     dump.n = 0;
-    for (char *line = text, *next; line && *line && dump.n < DUMP_MAX; line = next) {
+    int lineno = 0;
+    bool leaf0 = false, leaf1 = false;
+    for (char *line = text, *next; line && *line; line = next) {
         next = strchr(line, '\n');
         if (next)
             *next++ = '\0';
-        unsigned mask, in[4], out[4];
-        if (sscanf(line, "%x %x %x %x %x => %x %x %x %x", &mask, &in[0], &in[1], &in[2], &in[3], &out[0], &out[1],
-                   &out[2], &out[3]) != 9)
+        lineno++;
+        if (*line == '#' || !line[strspn(line, " \t\r")])
             continue;
+        unsigned mask, in[4], out[4];
+        int end = 0;
+        if (sscanf(line, "%x %x %x %x %x => %x %x %x %x %n", &mask, &in[0], &in[1], &in[2], &in[3], &out[0], &out[1],
+                   &out[2], &out[3], &end) != 9 || line[end])
+            refuse(dir, "%s line %d: not a leaf (mask eax ebx ecx edx => eax ebx ecx edx, in hex)", path, lineno);
+        if (dump.n == DUMP_MAX)
+            refuse(dir, "%s line %d: more leaves than a CPU has", path, lineno);
         dump.in[dump.n][0] = in[0];
         dump.in[dump.n][1] = in[2];
         dump.has_sub[dump.n] = mask & 4;
         memcpy(dump.out[dump.n], out, sizeof(out));
+        leaf0 |= in[0] == 0;
+        leaf1 |= in[0] == 1;
         dump.n++;
     }
     free(text);
+    /* hwloc takes the topology from the dump only with its summary; without it hwloc ignores the
+     * folder and describes this machine, while the leaves here would describe another. */
+    char *info = xasprintf("%s/hwloc-cpuid-info", dir);
+    text = read_file_bounded(info, DUMP_BYTES, &len, err, sizeof(err));
+    if (!text)
+        refuse(dir, "cannot read hwloc's summary %s", err);
+    if (!strstr(text, "Architecture: x86"))
+        refuse(dir, "%s does not say \"Architecture: x86\": not an x86 CPU's dump", info);
+    free(text);
+    free(info);
+    if (!leaf0 || !leaf1)
+        refuse(dir, "%s has no CPUID leaves 0 and 1 (the vendor and the signature)", path);
     return &dump;
 }
 
 const char *cpuid_origin(char *why, size_t n)
 {
-    bool failed;
-    const struct dump *d = dump_now(why, n, &failed);
-    return failed ? NULL : d ? d->path : "this CPU";
+    (void)why, (void)n;
+    const struct dump *d = dump_now();
+    return d ? d->path : "this CPU";
 }
 
 bool cpuid_query(uint32_t leaf, uint32_t sub, uint32_t r[4])
 {
     memset(r, 0, 4 * sizeof(*r));
-    bool failed;
-    const struct dump *d = dump_now(NULL, 0, &failed);
-    if (failed)
-        return false;
+    const struct dump *d = dump_now();
     if (!d) {
         if ((unsigned)__get_cpuid_max(leaf & 0x80000000u, NULL) < leaf)
             return false;

@@ -22,7 +22,8 @@ struct dump_row {
     const char *silent;       /* a word of why nothing is stated, or NULL */
 };
 
-#define INTEL0 "1 0 0 0 0 => 20 756e6547 6c65746e 49656e69\n"
+/* Leaves 0 and 1 of a GenuineIntel family 6 part: what every dump holds. */
+#define INTEL0 "1 0 0 0 0 => 20 756e6547 6c65746e 49656e69\n1 1 0 0 0 => 806f8 0 0 0\n"
 static const struct dump_row dumps[] = {
     /* Emerald Rapids guest: leaf 2 is 00feff01 (0xFE: see leaf 0x18), leaf 0x18 all zeros. */
     {__LINE__, "tests/hosts/emr-vm/cpuid", NULL, {0, 0, 0, 0}, NULL, "descriptor 0xFE"},
@@ -32,6 +33,10 @@ static const struct dump_row dumps[] = {
     {__LINE__, "tests/hosts/zen5-vm/cpuid", NULL, {96, 128, 96, 128}, "CPUID leaf 0x80000005", NULL},
     /* Zen 4 guest: 72 first-level entries, 3072 second-level (0xc00). */
     {__LINE__, "tests/hosts/zen4-vm/cpuid", NULL, {72, 3072, 72, 3072}, "CPUID leaf 0x80000005", NULL},
+    /* The second Zen 5 guest (32M L3): the same leaves as the first, 96 and 128. */
+    {__LINE__, "tests/hosts/zen5-vm-32m/cpuid", NULL, {96, 128, 96, 128}, "CPUID leaf 0x80000005", NULL},
+    /* The Zen 3 guest (EPYC 7xx3): 0x80000005 states 64 first-level entries, 0x80000006 2048. */
+    {__LINE__, "tests/hosts/zen3-vm/cpuid", NULL, {64, 2048, 64, 2048}, "CPUID leaf 0x80000005", NULL},
     /* A Golden Cove-like leaf 0x18: load-only 4k 6 ways x 16 sets, a store-only one (not for
      * loads), load-only 2M/4M 4 x 8, a unified second level 4k+2M 8 x 256. */
     {__LINE__, NULL, INTEL0 "1 2 0 0 0 => 00feff01 f0 0 0\n"
@@ -60,6 +65,12 @@ static void check_dump(const struct dump_row *r, const char *tmp)
         mkdir(dir, 0755);
         FILE *f = fopen(path, "w");
         if (!f || fputs(r->text, f) < 0 || fclose(f)) {
+            CHECK(0, r->line, "cannot write %s", path);
+            return;
+        }
+        snprintf(path, sizeof(path), "%s/hwloc-cpuid-info", dir);   /* hwloc's summary, which a dump has */
+        f = fopen(path, "w");
+        if (!f || fputs("Architecture: x86\n", f) < 0 || fclose(f)) {
             CHECK(0, r->line, "cannot write %s", path);
             return;
         }
