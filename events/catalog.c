@@ -99,6 +99,16 @@ bool cpu_signature(char *sig, size_t n, char *how, size_t hn)
     return isa_cpu_signature(sig, n, how, hn);
 }
 
+int cpu_signature_env_check(void)
+{
+    const char *env = getenv("PMUCAL_CPUID");
+    char sig[64], how[300];
+    if (!env || cpu_signature(sig, sizeof(sig), how, sizeof(how)))
+        return 0;
+    pm_error("%s; fix it or unset PMUCAL_CPUID", how);
+    return -1;
+}
+
 const char *catalog_root(void)
 {
     static char root[4096];

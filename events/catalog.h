@@ -23,6 +23,10 @@ struct catalog {
  * else the leaves in $HWLOC_CPUID_PATH/pu0 (hwloc-gather-cpuid), else the cpuid instruction.
  * how (may be NULL) says which. false with a message in how when $PMUCAL_CPUID is malformed. */
 bool cpu_signature(char *sig, size_t n, char *how, size_t hn);
+/* PMUCAL_CPUID's form, checked before any command runs: it is read only where a table is chosen
+ * by CPU, so a malformed value would otherwise pass unnoticed on a host libpfm4 knows. 0 when
+ * unset, empty (unset) or well formed, else -1 with the message printed. */
+int cpu_signature_env_check(void);
 /* Where a user gets event tables, for every message about a missing one. */
 #define CATALOG_WHERE                                                                                   \
     "pmucal ships them in its eventdata/ folder (PREFIX/share/pmucal/eventdata once installed); "      \

@@ -144,6 +144,10 @@ if [ "$(uname -m)" = x86_64 ]; then
 else
     skip "PMUCAL_CPUID of another ISA" "the rows name an Arm MIDR on an x86 build; this machine is $(uname -m)"
 fi
+# Its form is checked before any command runs: a command that never looks a table up, on a host
+# whose PMU libpfm4 knows (forced here so every machine is one), refuses a malformed value too.
+row $LINENO 2 "PMUCAL_CPUID=zz is not VENDOR-FAMILY-MODEL" "fix it or unset PMUCAL_CPUID" -- env LIBPFM_FORCE_PMU=amd64_fam19h_zen3 PMUCAL_CPUID=zz $PMUCAL info
+row $LINENO 2 "PMUCAL_CPUID=0x1234567890 is not an Arm MIDR" "fix it or unset PMUCAL_CPUID" -- env PMUCAL_CPUID=0x1234567890 $PMUCAL kernels
 
 # LIBPFM_DISABLED_PMUS: a PMU it disables is named as disabled by it; a list libpfm4 would match
 # against nothing (a space) is refused.
