@@ -47,7 +47,7 @@ bad 'page-faults\nNOT_AN_EVENT\n' "bad.list:2: unknown event 'NOT_AN_EVENT'"
 bad 'RETIRED_INSTRUCTIONS:NOT_A_UMASK\n' "bad.list:1: unknown event 'RETIRED_INSTRUCTIONS:NOT_A_UMASK'"
 bad '# only a comment\n\n' "bad.list names no event"
 expect_err "cannot read event list $TMP/missing.list" -- $PMUCAL run walker -e "$TMP/missing.list"
-expect_err "libpfm4 has no PMU named 'nosuch'" -- $PMUCAL validate --pmu nosuch -e all --case 'walker size=L1'
+expect_err "--pmu nosuch: libpfm4 has no such PMU" -- $PMUCAL validate --pmu nosuch -e all --case 'walker size=L1'
 
 # 'all': every event and unit mask of a PMU, forced offline; the same strings 'pmucal events' prints.
 n_events=$($PMUCAL events --pmu skl | wc -l)

@@ -107,7 +107,7 @@ for row in '.penalties[2].name = "l1-hit"|lower-case letters, digits' \
            '.penalties[1].name = "l1_hit"|given twice' \
            '.penalties[1].name = "x\u000aMetricName"|lower-case letters, digits' \
            '.penalties[0].cycles = -1e300|must be finite and positive' \
-           '.penalties[2].ns_hi = "NUM:1e400"|must be finite and positive' \
+           '.penalties[2].ns_hi = "NUM:1e400"|"ns_hi": 1e400 is beyond the range of a number' \
            '.penalties[1].ns = 4.0|is not ns 4 at the run.s clock of 4 GHz' \
            'del(.clock)|needs the run.s clock' \
            '.penalties[1].status = "not ok"|its status is none of ok, unstable, not_ok, skip, error' \
