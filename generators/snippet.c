@@ -11,24 +11,34 @@
  * fails cleanly: the process goes on to the next. */
 #include "generators/snippet.h"
 #include "base/elfobj.h"
+#include "base/stop.h"
 #include "base/subprocess.h"
 #include "base/util.h"
 #include "generators/codegen.h"
+#include "generators/snippet_file.h"
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define SCRATCH_BYTES 4096      /* in L1D on every core: a load from it is an L1 hit */
+#define SCRATCH_BYTES 65536     /* as documented (isa_snippet_init_doc); one address loaded again is an L1 hit */
+#define SCRATCH_ROOM 64         /* bytes after scratch+N the widest access (a zmm register) reaches */
+#define TRIAL_SECONDS 5.0       /* the trial pass's watchdog: two iterations of any snippet take far less */
+#define WATCHDOG_FLOOR_SECONDS 2.0
+#define WATCHDOG_SLACK 100      /* a loop may take this many times what the trial predicts */
 #define THROUGHPUT_CHAINS 8     /* renamed copies in flight: 8 x a 1-cycle rate hides 8 cycles of latency */
 #define BODY_INSNS 64           /* instructions a body aims at (the loop test's share stays small) */
 #define MAX_COPIES 4096
+#define OBJECT_MAX_BYTES (16u << 20)
 
 static char last_problem[768];
 
@@ -109,6 +119,18 @@ static int snippet_judge(struct snippet *s, const char *where, char *why, size_t
                     "to labels inside it", where, in->text, in->off, s->len);
             return -1;
         }
+        if (in->kind == SN_BR_COND || in->kind == SN_BR_UNCOND) {
+            /* Every byte the CPU can reach is one the decoder saw: a target inside an instruction
+             * would run bytes hidden in it (an immediate that encodes a system call). */
+            size_t t = 0;
+            while (t < s->n && s->insn[t].off != (uint64_t)in->target)
+                t++;
+            if (t == s->n && (uint64_t)in->target != s->len) {
+                problem(why, wn, "%s: '%s' (offset %zu): a jump lands inside an instruction (offset %lld); branch only "
+                        "to labels", where, in->text, in->off, (long long)in->target);
+                return -1;
+            }
+        }
         if (in->kind == SN_BR_COND)
             s->exec_known = false;
         s->ext |= in->ext;
@@ -173,11 +195,34 @@ static int snippet_from_object(const char *obj, const char *where, struct snippe
 int snippet_load_object(const char *path, struct snippet *s, char *why, size_t wn)
 {
     memset(s, 0, sizeof(*s));
-    char where[300];
+    char where[300], err[400];
     snprintf(where, sizeof(where), "the object %s", path);
-    int rc = snippet_from_object(path, where, s, why, wn);
+    /* Read once, bounded, a regular file only (a FIFO would block the open), and decoded from a
+     * private copy: the bytes run are the bytes judged. */
+    size_t len;
+    char *bytes = read_file_bounded(path, OBJECT_MAX_BYTES, &len, err, sizeof(err));
+    if (!bytes) {
+        problem(why, wn, "cannot read the object: %s", err);
+        return -1;
+    }
+    char dir[] = "/tmp/pmucal-obj-XXXXXX";
+    if (!mkdtemp(dir)) {
+        problem(why, wn, "cannot make a temporary folder for the object: %s", strerror(errno));
+        free(bytes);
+        return -1;
+    }
+    char *copy = xasprintf("%s/snippet.o", dir);
+    FILE *f = fopen(copy, "wb");
+    int rc = -1;
+    if (!f || fwrite(bytes, 1, len, f) != len || fclose(f))
+        problem(why, wn, "cannot copy the object into %s", dir);
+    else
+        rc = snippet_from_object(copy, where, s, why, wn);
     if (rc)
         snippet_free(s);
+    unlink(copy), rmdir(dir);
+    free(copy);
+    free(bytes);
     return rc;
 }
 
@@ -243,9 +288,14 @@ int snippet_chain_reg(const struct snippet *s, const char *chain, char *why, siz
     int r;
     if (chain && *chain && strcmp(chain, "auto")) {
         r = isa_snippet_reg_lookup(chain);
+        char named[48];
+        snprintf(named, sizeof(named), "%s%.40s", *chain == '%' ? "" : "%", chain);
+        const char *reserved = r >= 0 ? isa_snippet_reserved(named) : NULL;
         if (r < 0)
             problem(why, wn, "chain=%s is not a register of %s", chain, ISA_NAME);
-        return r;
+        else if (reserved)
+            problem(why, wn, "chain=%s: the loop keeps %s for itself (%s)", chain, reserved, isa_snippet_init_doc);
+        return reserved ? -1 : r;
     }
     const struct snippet_insn *last = &s->insn[s->n - 1];
     r = isa_snippet_dest(last);
@@ -274,9 +324,10 @@ struct code_kernel {
     size_t per_unit;              /* snippets a unit holds */
     size_t body_off;              /* the body's offset in the code */
     uint64_t *regs;               /* the block the prologue reads */
-    uint64_t *scratch;
+    uint64_t *scratch;            /* SCRATCH_BYTES between inaccessible pages (scratch_map) */
+    size_t scratch_len;           /* the mapping's bytes, the two pages included */
     struct quantities stated;     /* expect=, per copy */
-    char fault[512];              /* a fault while measured: why */
+    double trial_per_iter;        /* seconds an iteration took in the trial pass: the watchdog's pace */
 };
 
 static const struct param code_params[] = {
@@ -299,6 +350,7 @@ static int set_init(const char *text, uint64_t *regs, uint64_t scratch, char *wh
     int n;
     char **items = split_list(text, ',', &n);
     int rc = 0;
+    bool set[SNIPPET_NREGS] = {false};
     for (int i = 0; i < n && !rc; i++) {
         char *eq = strchr(items[i], '=');
         if (!eq) {
@@ -313,13 +365,21 @@ static int set_init(const char *text, uint64_t *regs, uint64_t scratch, char *wh
             rc = -1;
             break;
         }
+        if (set[r]) {   /* which value was meant is not for pmucal to guess */
+            problem(why, wn, "init=%s: %s is given twice; give each register once", text, isa_snippet_regs[r]);
+            rc = -1;
+            break;
+        }
+        set[r] = true;
         const char *v = eq + 1;
         char *end = NULL;
         uint64_t x = 0;
         if (!strncmp(v, "scratch", 7)) {
             uint64_t add = 0;
-            if (v[7] && (v[7] != '+' || !parse_u64(v + 8, &add) || add >= SCRATCH_BYTES)) {
-                problem(why, wn, "init: %s=%s: scratch+N wants N below %d", items[i], v, SCRATCH_BYTES);
+            if (v[7] && (v[7] != '+' || !parse_u64(v + 8, &add) || add > SCRATCH_BYTES - SCRATCH_ROOM)) {
+                problem(why, wn, "init: %s=%s: scratch+N wants N from 0 to %d (the buffer is %d KiB, and %d bytes "
+                        "past N are left for the widest access)", items[i], v, SCRATCH_BYTES - SCRATCH_ROOM,
+                        SCRATCH_BYTES / 1024, SCRATCH_ROOM);
                 rc = -1;
                 break;
             }
@@ -359,6 +419,7 @@ static int set_expect(const char *text, struct quantities *q, char *why, size_t 
     int n;
     char **items = split_list(text, ',', &n);
     int rc = 0;
+    bool seen[Q_COUNT] = {false};
     for (int i = 0; i < n && !rc; i++) {
         char *eq = strchr(items[i], '=');
         int id = eq ? (*eq = 0, quantity_lookup(items[i])) : -1;
@@ -368,8 +429,12 @@ static int set_expect(const char *text, struct quantities *q, char *why, size_t 
             problem(why, wn, "expect=%s: '%s' is not QUANTITY=N with a quantity of 'pmucal quantities' and N from 0 "
                     "to 1e6", text, items[i]);
             rc = -1;
+        } else if (seen[id]) {
+            problem(why, wn, "expect=%s: %s is given twice; give each quantity once", text, items[i]);
+            rc = -1;
         } else {
             q->v[id] = v;
+            seen[id] = true;
         }
     }
     free_list(items);
@@ -393,6 +458,12 @@ static int build_unit(struct case_ *c, struct code_kernel *k, char *why, size_t 
         owned = read_file_bounded(file, 1u << 20, &flen, err, sizeof(err));
         if (!owned) {
             problem(why, wn, "cannot read the snippet: %s", err);
+            return -1;
+        }
+        int nul = snippet_text_nul_line(owned, flen);
+        if (nul) {
+            problem(why, wn, "%s:%d: a NUL byte; the snippet is text (what follows it would be dropped)", file, nul);
+            free(owned);
             return -1;
         }
         text = owned;
@@ -435,16 +506,30 @@ static int build_unit(struct case_ *c, struct code_kernel *k, char *why, size_t 
     int spares[32], ns = isa_snippet_spares(chain, spares, 32), used = 0;
     size_t cap = strlen(text) * 2 * THROUGHPUT_CHAINS + 256, len = 0;
     char *all = xmalloc(cap), *one = xmalloc(strlen(text) * 2 + 64);
+    bool unchanged = false;
     for (int i = 0; i < ns && used < THROUGHPUT_CHAINS; i++) {
         if (spares[i] == chain || isa_snippet_names(text, spares[i]))
             continue;
         if (!isa_snippet_rename(text, chain, spares[i], one, strlen(text) * 2 + 64))
             continue;
+        if (!strcmp(one, text)) {   /* nothing renamed: copies that would still wait for each other */
+            unchanged = true;
+            break;
+        }
         len += (size_t)snprintf(all + len, cap - len, "%s%s", used ? "\n" : "", one);
         used++;
     }
     free(one);
     snippet_free(&base);
+    if (unchanged) {
+        problem(why, wn, "throughput: renaming the chain register %s changes nothing in the snippet's text (it does "
+                "not name it in the syntax the renamer reads: .intel_syntax is not renamed), so the copies would still wait "
+                "for each other; write the independent form yourself and measure it with chain=none",
+                isa_snippet_regs[chain] ? isa_snippet_regs[chain] : "?");
+        free(all);
+        free(owned);
+        return -1;
+    }
     if (used < 2) {
         problem(why, wn, "throughput: the snippet's chain register %s has no spare registers to rename it to "
                 "(it names them all, or an implicit register carries the chain); write the independent form yourself "
@@ -462,26 +547,51 @@ static int build_unit(struct case_ *c, struct code_kernel *k, char *why, size_t 
     return rc;
 }
 
-/* Fault handling: the handlers stay installed from setup to teardown; a fault outside a guarded
- * run goes to the default action as before. */
+/* The guard around every run of the user's code: its faults (SIGILL, SIGSEGV, SIGBUS, SIGFPE,
+ * SIGTRAP), the watchdog's timer (SIGALRM, armed for each run: a snippet that never ends) and a
+ * stop (SIGINT, SIGTERM, passed on to the handler installed before: the stop flag) leave it by
+ * siglongjmp. The handlers stay installed from setup to teardown; a fault outside a guarded run
+ * goes to the action installed before. */
+enum { GUARD_HANG = -1, GUARD_STOP = -2 };
 static sigjmp_buf guard_env;
 static volatile sig_atomic_t guard_on;
 static volatile int guard_sig;
 static volatile uintptr_t guard_pc;
-static const int guarded[] = {SIGILL, SIGSEGV, SIGBUS, SIGFPE, SIGTRAP};
+static const int guarded[] = {SIGILL, SIGSEGV, SIGBUS, SIGFPE, SIGTRAP, SIGALRM, SIGINT, SIGTERM};
 static struct sigaction old_actions[ARRAY_SIZE(guarded)];
 static int guard_users;
+static timer_t watchdog;
+static bool watchdog_made;
 
-static void on_fault(int sig, siginfo_t *si, void *uc)
+static void on_guarded_signal(int sig, siginfo_t *si, void *uc)
 {
-    if (!guard_on) {
-        for (size_t i = 0; i < ARRAY_SIZE(guarded); i++)
-            if (guarded[i] == sig)
-                sigaction(sig, &old_actions[i], NULL);
+    size_t i = 0;
+    while (i < ARRAY_SIZE(guarded) && guarded[i] != sig)
+        i++;
+    if (sig == SIGINT || sig == SIGTERM) {   /* the stop flag first, as if no guard were there */
+        const struct sigaction *o = &old_actions[i];
+        if (o->sa_flags & SA_SIGINFO)
+            o->sa_sigaction(sig, si, uc);
+        else if (o->sa_handler != SIG_IGN && o->sa_handler != SIG_DFL)
+            o->sa_handler(sig);
+        else if (o->sa_handler == SIG_DFL) {
+            sigaction(sig, o, NULL);
+            raise(sig);
+            return;
+        } else
+            return;
+        if (!guard_on)
+            return;
+        sig = GUARD_STOP;
+    } else if (sig == SIGALRM) {
+        if (!guard_on)
+            return;   /* a watchdog that fired as the run ended */
+        sig = GUARD_HANG;
+    } else if (!guard_on) {
+        sigaction(sig, &old_actions[i], NULL);
         raise(sig);
         return;
     }
-    (void)si;
     guard_on = 0;
     guard_sig = sig;
     guard_pc = isa_snippet_fault_pc(uc);
@@ -494,11 +604,19 @@ static void guard_install(void)
         return;
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
-    sa.sa_sigaction = on_fault;
+    sa.sa_sigaction = on_guarded_signal;
     sa.sa_flags = SA_SIGINFO | SA_NODEFER;
     sigemptyset(&sa.sa_mask);
     for (size_t i = 0; i < ARRAY_SIZE(guarded); i++)
         sigaction(guarded[i], &sa, &old_actions[i]);
+    if (!watchdog_made) {   /* to this thread, the one that runs the code */
+        struct sigevent ev;
+        memset(&ev, 0, sizeof(ev));
+        ev.sigev_notify = SIGEV_THREAD_ID;
+        ev.sigev_signo = SIGALRM;
+        ev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+        watchdog_made = !timer_create(CLOCK_MONOTONIC, &ev, &watchdog);
+    }
 }
 
 static void guard_remove(void)
@@ -507,36 +625,106 @@ static void guard_remove(void)
         return;
     for (size_t i = 0; i < ARRAY_SIZE(guarded); i++)
         sigaction(guarded[i], &old_actions[i], NULL);
+    if (watchdog_made)
+        timer_delete(watchdog);
+    watchdog_made = false;
 }
 
-/* Runs the code under the guard; -1 with the fault named in why. */
-static int guarded_run(struct code_kernel *k, uint64_t iters, char *why, size_t wn)
+static void watchdog_arm(double seconds)
 {
-    if (sigsetjmp(guard_env, 0) == 0) {
-        guard_on = 1;
-        k->g.entry(iters, k->regs);
-        guard_on = 0;
-        return 0;
-    }
-    const char *name = guard_sig == SIGILL ? "SIGILL (an instruction this CPU or this privilege level cannot run)"
-                     : guard_sig == SIGSEGV ? "SIGSEGV (a memory access outside the process, or a privileged instruction)"
-                     : guard_sig == SIGFPE ? "SIGFPE (a divide error: by zero, or a quotient too large)"
-                     : guard_sig == SIGBUS ? "SIGBUS (a misaligned or unbacked access)" : "SIGTRAP (a breakpoint)";
+    struct itimerspec t;
+    memset(&t, 0, sizeof(t));
+    t.it_value.tv_sec = (time_t)seconds;
+    t.it_value.tv_nsec = (long)((seconds - (double)(time_t)seconds) * 1e9);
+    if (!seconds)
+        t.it_value.tv_nsec = 0;
+    else if (!t.it_value.tv_sec && !t.it_value.tv_nsec)
+        t.it_value.tv_nsec = 1;
+    if (watchdog_made)
+        timer_settime(watchdog, 0, &t, NULL);
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Where pc is, in the snippet's words: "at 'insn' (offset N of copy C)". */
+static void where_pc(const struct code_kernel *k, uintptr_t pc, char *out, size_t n)
+{
     uintptr_t base = (uintptr_t)k->g.code.base + k->body_off;
     size_t body = k->units * k->unit.len;
-    if (guard_pc >= base && guard_pc < base + body) {
-        size_t at = (size_t)(guard_pc - base) % k->unit.len, copy = (size_t)(guard_pc - base) / k->unit.len;
+    if (pc >= base && pc < base + body) {
+        size_t at = (size_t)(pc - base) % k->unit.len, copy = (size_t)(pc - base) / k->unit.len;
         const char *text = "?";
         for (size_t i = 0; i < k->unit.n; i++)
             if (k->unit.insn[i].off == at)
                 text = k->unit.insn[i].text;
-        problem(why, wn, "the snippet faulted: %s at '%s' (offset %zu of copy %zu); the case is left out, the run goes "
-                "on", name, text, at, copy + 1);
+        snprintf(out, n, "at '%s' (offset %zu of copy %zu)", text, at, copy + 1);
     } else {
-        problem(why, wn, "the snippet faulted: %s outside its instructions (pc 0x%llx, the loop or the prologue: "
-                "look at the registers the snippet leaves)", name, (unsigned long long)guard_pc);
+        snprintf(out, n, "outside its instructions (pc 0x%llx, the loop or the prologue: look at the registers the "
+                 "snippet leaves)", (unsigned long long)pc);
     }
+}
+
+/* Runs the code under the guard, ended by the watchdog after limit seconds: 0, or -1 with the
+ * fault or the hang named in why, or 1 when a stop (Ctrl-C, SIGTERM) ended it. */
+static int guarded_run(struct code_kernel *k, uint64_t iters, double limit, char *why, size_t wn)
+{
+    uint64_t fp = isa_snippet_state_save();
+    double t0 = now_seconds();
+    if (sigsetjmp(guard_env, 0) == 0) {
+        guard_on = 1;
+        watchdog_arm(limit);
+        k->g.entry(iters, k->regs);
+        guard_on = 0;
+        watchdog_arm(0);
+        return 0;
+    }
+    watchdog_arm(0);
+    isa_snippet_state_restore(fp);   /* the snippet's, not pmucal's: the epilogue did not run */
+    if (guard_sig == GUARD_STOP)
+        return 1;
+    char at[300];
+    where_pc(k, guard_pc, at, sizeof(at));
+    if (guard_sig == GUARD_HANG) {
+        problem(why, wn, "the snippet does not end: %llu iteration%s ran %.1f s, over the %.1f s its trial allows "
+                "(a loop whose exit is never taken?); the watchdog ended it %s; the case is left out, the run goes on",
+                (unsigned long long)iters, iters == 1 ? "" : "s", now_seconds() - t0, limit, at);
+        return -1;
+    }
+    const char *name = guard_sig == SIGILL ? "SIGILL (an instruction this CPU or this privilege level cannot run)"
+                     : guard_sig == SIGSEGV ? "SIGSEGV (a memory access outside the scratch buffer, or a privileged "
+                                              "instruction)"
+                     : guard_sig == SIGFPE ? "SIGFPE (a divide error: by zero, or a quotient too large)"
+                     : guard_sig == SIGBUS ? "SIGBUS (a misaligned or unbacked access)" : "SIGTRAP (a breakpoint)";
+    problem(why, wn, "the snippet faulted: %s %s; the case is left out, the run goes on", name, at);
     return -1;
+}
+
+/* The watchdog's limit for a loop of iters: far more than the trial's pace predicts. */
+static double loop_limit(const struct code_kernel *k, uint64_t iters)
+{
+    double t = WATCHDOG_FLOOR_SECONDS + WATCHDOG_SLACK * k->trial_per_iter * ((double)iters + 1);
+    return t > 600 ? 600 : t;
+}
+
+/* The scratch buffer in a mapping of its own between two inaccessible pages: a near miss faults
+ * and is named instead of writing over pmucal's heap. */
+static void *scratch_map(size_t *map_len)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    *map_len = SCRATCH_BYTES + 2 * page;
+    uint8_t *m = mmap(NULL, *map_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    if (mprotect(m + page, SCRATCH_BYTES, PROT_READ | PROT_WRITE)) {
+        munmap(m, *map_len);
+        return NULL;
+    }
+    return m + page;
 }
 
 static int code_setup(struct case_ *c)
@@ -547,6 +735,12 @@ static int code_setup(struct case_ *c)
     char *why = last_problem;
     size_t wn = sizeof(last_problem);
     quantities_unstated(&k->stated);
+    uint64_t want = case_uint(c, "copies");
+    if (want > MAX_COPIES) {
+        problem(why, wn, "copies=%s: give 0 (about %d instructions a body) to %d", case_str(c, "copies"), BODY_INSNS,
+                MAX_COPIES);
+        goto fail;
+    }
     if (build_unit(c, k, why, wn) || set_expect(case_str(c, "expect"), &k->stated, why, wn))
         goto fail;
     if (!case_isa_usable(c, k->unit.ext)) {
@@ -558,7 +752,11 @@ static int code_setup(struct case_ *c)
         snprintf(last_problem, sizeof(last_problem), "%s", c->skip);
         return KERNEL_SKIP;
     }
-    k->scratch = aligned_alloc(SCRATCH_BYTES, SCRATCH_BYTES);
+    k->scratch = scratch_map(&k->scratch_len);
+    if (!k->scratch) {
+        problem(why, wn, "cannot map the %d KiB scratch buffer: %s", SCRATCH_BYTES / 1024, strerror(errno));
+        goto fail;
+    }
     for (size_t i = 0; i < SCRATCH_BYTES / 8; i++)
         k->scratch[i] = (uint64_t)(uintptr_t)k->scratch;
     k->regs = xcalloc(SNIPPET_NREGS, 8);
@@ -566,16 +764,11 @@ static int code_setup(struct case_ *c)
         k->regs[r] = isa_snippet_regs[r] ? isa_snippet_reg_default(r, (uint64_t)(uintptr_t)k->scratch) : 0;
     if (set_init(case_str(c, "init"), k->regs, (uint64_t)(uintptr_t)k->scratch, why, wn))
         goto fail;
-    uint64_t want = case_uint(c, "copies");
     size_t per = k->unit.n ? k->unit.n : 1;
     k->units = want ? (size_t)((want + k->per_unit - 1) / k->per_unit) : (BODY_INSNS + per - 1) / per;
     if (k->units < 1)
         k->units = 1;
     k->copies = k->units * k->per_unit;
-    if (k->copies > MAX_COPIES) {
-        problem(why, wn, "copies=%llu: at most %d", (unsigned long long)want, MAX_COPIES);
-        goto fail;
-    }
     gen_init(&k->g, k->units * k->unit.len + 1024);
     struct assembler *as = &k->g.as;
     int entry = asm_label(as), body = asm_label(as), test = asm_label(as);
@@ -606,9 +799,17 @@ static int code_setup(struct case_ *c)
     if (gen_map(&k->g, entry, false, "code"))
         goto fail;
     guard_install();
-    /* A trial pass: a snippet that faults is named now, before anything is measured. */
-    if (guarded_run(k, 2, why, wn))
+    /* A trial pass: a snippet that faults or never ends is named now, before anything is
+     * measured; its pace bounds every later loop's. */
+    double t0 = now_seconds();
+    int trial = guarded_run(k, 2, TRIAL_SECONDS, why, wn);
+    if (trial > 0) {
+        problem(why, wn, "stopped during the snippet's trial pass");
+        return KERNEL_ERROR;
+    }
+    if (trial)
         goto fail;
+    k->trial_per_iter = (now_seconds() - t0) / 2;
     c->warm_iters = 64;
     snprintf(c->detail, sizeof(c->detail), "%zu copies of %zu instruction%s (%zu bytes)%s", k->copies,
              k->unit.n / k->per_unit, k->unit.n / k->per_unit == 1 ? "" : "s", k->unit.len / k->per_unit,
@@ -619,18 +820,15 @@ fail:
     return KERNEL_ERROR;
 }
 
+/* A fault or a hang ends the case: c->failed says why, the measurement core stops at it, and the
+ * case's verdict is a failure naming it (never a figure from loops that did not run). */
 static void code_loop(struct case_ *c, uint64_t iters)
 {
     struct code_kernel *k = c->priv;
-    if (k->fault[0])
+    if (c->failed[0] || stop_requested())
         return;
-    guarded_run(k, iters, k->fault, sizeof(k->fault));
-}
-
-const char *snippet_case_fault(const struct case_ *c)
-{
-    const struct code_kernel *k = c->priv;
-    return k && k->fault[0] ? k->fault : NULL;
+    if (guarded_run(k, iters, loop_limit(k, iters), c->failed, sizeof(c->failed)) < 0)
+        snprintf(last_problem, sizeof(last_problem), "%s", c->failed);
 }
 
 static void code_model(const struct case_ *c, struct quantities *q)
@@ -668,14 +866,6 @@ static void code_model(const struct case_ *c, struct quantities *q)
                           "them with expect=";
 }
 
-static void code_report(struct case_ *c, const struct stats *cycles, double core_ghz, const struct quantities *q)
-{
-    (void)core_ghz, (void)q, (void)cycles;
-    const char *f = snippet_case_fault(c);
-    if (f)
-        printf("  NOT MEASURED: %s\n", f);
-}
-
 static void code_teardown(struct case_ *c)
 {
     struct code_kernel *k = c->priv;
@@ -685,7 +875,8 @@ static void code_teardown(struct case_ *c)
         gen_free(&k->g);
         snippet_free(&k->unit);
         free(k->regs);
-        free(k->scratch);
+        if (k->scratch)
+            munmap((uint8_t *)k->scratch - (k->scratch_len - SCRATCH_BYTES) / 2, k->scratch_len);
     }
     free(k);
     c->priv = NULL;
@@ -708,7 +899,6 @@ static const struct kernel code_kernel = {
     .teardown = code_teardown,
     .per = Q_COPIES,
     .per_name = "copy of the snippet",
-    .report = code_report,
     .code = code_code,
     .bare_param = "asm",
 };
