@@ -36,6 +36,8 @@ struct snippet_insn {
 extern const char *const isa_snippet_assemblers[];
 extern const char *const isa_snippet_as_flags[];
 extern const char isa_snippet_preamble[];
+/* The system-call ABI a sandbox's filter admits (AUDIT_ARCH_*): any other (int $0x80) is refused. */
+extern const uint32_t isa_snippet_audit_arch;
 
 /* The snippet's instructions, one struct each, from its object (path) and its bytes. *out is
  * allocated. -1 with why (the disassembler missing, an undecodable word). */

@@ -81,33 +81,60 @@ t0=$(date +%s)
 timeout 120 $P run code '1: test %rax,%rax; jnz 1b; add %rax,%rax' chain=rax $E > "$TMP/hang.out" 2> "$TMP/hang.err"
 rc=$?
 t=$(( $(date +%s) - t0 ))
-[ $rc -eq 1 ] && grep -q "the snippet does not end.*the watchdog ended it at 'jne 0x0'" "$TMP/hang.err"
+[ $rc -eq 1 ] && grep -q "the snippet does not end: its trial pass .*the watchdog ended it" "$TMP/hang.err"
 ok $? "a snippet that never ends: named by the watchdog, exit $rc: $(head -c 300 "$TMP/hang.err")"
 awk -v t="$t" -v f="$f" 'BEGIN { exit !(t <= 5 + 15 * f) }'
 ok $? "the hang ended in $t s (bound 5 + 15 x the load factor $f)"
-# SIGTERM while it hangs: stops at once with the stop's status.
-$P run code '1: test %rax,%rax; jnz 1b; add %rax,%rax' chain=rax $E > "$TMP/term.out" 2>&1 &
-pid=$!
-sleep 1
-kill -TERM $pid
+# One that hangs only once measured (rcx reaches 0 after 10^7 iterations): the watchdog of the
+# measured loops, its pace from the loops before.
 t0=$(date +%s)
-wait $pid
+timeout 300 $P run code 'sub $1,%rcx; jnz 2f; 1: jmp 1b; 2: add %rax,%rax' chain=rax init=rcx=10000000 copies=1 \
+    -e page-faults > "$TMP/late.out" 2> "$TMP/late.err"
 rc=$?
 t=$(( $(date +%s) - t0 ))
-[ $rc -eq 143 ] && [ "$t" -le 3 ]
-ok $? "SIGTERM during a hang: exit $rc (want 143) after $t s"
+[ $rc -eq 1 ] && grep -q "the snippet does not end: .* iterations ran .*the watchdog ended it at 'jmp 0x6'" "$TMP/late.err" &&
+    ! grep -q "cycles per copy" "$TMP/late.out"
+ok $? "a hang once measured: named with its instruction, no figures, exit $rc: $(head -c 300 "$TMP/late.err")"
+awk -v t="$t" -v f="$f" 'BEGIN { exit !(t <= 5 + 30 * f) }'
+ok $? "it ended in $t s (bound 5 + 30 x the load factor $f)"
+# SIGTERM while it hangs (in its trial, then while measured): stops at once with the stop's status.
+for s in '1: test %rax,%rax; jnz 1b; add %rax,%rax' 'sub $1,%rcx; jnz 2f; 1: jmp 1b; 2: add %rax,%rax'; do
+    $P run code "$s" chain=rax init=rcx=2000000 copies=1 $E > "$TMP/term.out" 2>&1 &
+    pid=$!
+    sleep 1.5
+    kill -TERM $pid
+    t0=$(date +%s)
+    wait $pid
+    rc=$?
+    t=$(( $(date +%s) - t0 ))
+    [ $rc -eq 143 ] && [ "$t" -le 3 ]
+    ok $? "SIGTERM during '$s': exit $rc (want 143) after $t s"
+done
 
 # A fault while measured (after the trial): a failing case, no figures, exit 1.
 $P run code 'add $64,%rcx; mov (%rcx),%rax' init=rcx=scratch chain=rcx -e page-faults > "$TMP/walk.out" 2> "$TMP/walk.err"
 rc=$?
 [ $rc -eq 1 ] && grep -q "the snippet faulted: SIGSEGV .*at 'mov (%rcx),%rax'" "$TMP/walk.err" && ! grep -q "cycles per copy\|iterations" "$TMP/walk.out"
-ok $? "a walk off the buffer while measured: exit $rc, no figures: $(head -c 300 "$TMP/walk.err")"
+ok $? "a walk off the buffer (in the pace probe or measured): exit $rc, no figures: $(head -c 300 "$TMP/walk.err")"
+# One that faults only after 10^7 iterations: in the measured loops, past the trial and the pace.
+$P run code 'sub $1,%rcx; jnz 2f; ud2; 2: add %rax,%rax' chain=rax init=rcx=10000000 copies=1 -e page-faults \
+    > "$TMP/late.out" 2> "$TMP/late.err"
+rc=$?
+[ $rc -eq 1 ] && grep -q "the snippet faulted: SIGILL .*at 'ud2'" "$TMP/late.err" && ! grep -q "cycles per copy\|iterations" "$TMP/late.out"
+ok $? "a fault once measured: exit $rc, no figures: $(head -c 300 "$TMP/late.err")"
+printf 'sub $1,%%rcx\njnz 2f\nud2\n2: add %%rax,%%rax\n' > late.s
+$P validate --case "code file=late.s chain=rax init=rcx=10000000 copies=1" > "$TMP/vl.tap" 2> "$TMP/vl.err"
+rc=$?
+[ $rc -eq 1 ] && grep -q "^not ok .*code file=late.s" "$TMP/vl.tap" && ! grep -q "^ok .*code file=late.s" "$TMP/vl.tap" &&
+    grep -q "# code file=late.s .*the snippet faulted: SIGILL" "$TMP/vl.tap"
+ok $? "validate: a fault once measured is a named not ok, exit $rc: $(grep '^# code' "$TMP/vl.tap" | head -c 300)"
+rm -rf "$PMUCAL_RESULTS"
 printf 'add $64,%%rcx\nmov (%%rcx),%%rax\n' > walk.s
 $P validate --case "code file=walk.s chain=rcx init=rcx=scratch" > "$TMP/v.tap" 2> "$TMP/v.err"
 rc=$?
 run=$(ls -d "$PMUCAL_RESULTS"/*/ | head -1)
 [ $rc -eq 1 ] && grep -q "^not ok .*code file=walk.s" "$TMP/v.tap" && ! grep -q "^ok .*code file=walk.s" "$TMP/v.tap" &&
-    grep -q "# code file=walk.s .*the snippet faulted: SIGSEGV" "$TMP/v.tap"
+    grep -q "# code file=walk.s .*the snippet faulted.*SIGSEGV" "$TMP/v.tap"
 ok $? "validate: the fault is a named not ok, exit $rc: $(grep -c '^not ok' "$TMP/v.tap") not ok"
 jq -e '.status == "failed"' "$run/manifest.json" > /dev/null
 ok $? "its manifest says failed: $(jq -c '.status' "$run/manifest.json")"

@@ -438,6 +438,8 @@ int engine_case(struct engine *eng, struct case_ *c, struct event_spec *events, 
     }
     if (rc != KERNEL_OK) {
         eng->failures++;
+        if (eng->tap)   /* the not ok lines carry no reason: say it once */
+            tap_comment(eng->tap, "%s: setup failed: %s", c->label, pm_last_error());
         skip_all(eng, c, events, n, "setup failed", true);
         c->kernel->teardown(c);
         return MEASURE_FAILED;

@@ -4,6 +4,7 @@
  * installed. */
 #include "arch/isa.h"
 #include "arch/snippet.h"
+#include <linux/audit.h>
 #include "arch/snippet_objdump.h"
 #include "base/util.h"
 #include <ctype.h>
@@ -15,6 +16,7 @@
 const char *const isa_snippet_assemblers[] = {"aarch64-linux-gnu-as", "as", NULL};
 const char *const isa_snippet_as_flags[] = {NULL};
 const char isa_snippet_preamble[] = ".text\n";
+const uint32_t isa_snippet_audit_arch = AUDIT_ARCH_AARCH64;
 const char isa_snippet_scratch_reg[] = "x1";
 const char isa_snippet_init_doc[] =
     "x1 points at a 4 KiB scratch buffer whose every 8-byte word holds the buffer's own address (a load\n"

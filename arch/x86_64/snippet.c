@@ -2,6 +2,7 @@
  * instruction starts and how it is spelled, the operands read from that spelling. */
 #include "arch/isa.h"
 #include "arch/snippet.h"
+#include <linux/audit.h>
 #include "arch/snippet_objdump.h"
 #include "base/subprocess.h"
 #include "base/util.h"
@@ -15,6 +16,7 @@
 const char *const isa_snippet_assemblers[] = {"as", "x86_64-linux-gnu-as", NULL};
 const char *const isa_snippet_as_flags[] = {"--64", NULL};
 const char isa_snippet_preamble[] = ".att_syntax prefix\n.text\n";
+const uint32_t isa_snippet_audit_arch = AUDIT_ARCH_X86_64;
 const char isa_snippet_scratch_reg[] = "rsi";
 const char isa_snippet_init_doc[] =
     "%rsi points at a 64 KiB scratch buffer whose every 8-byte word holds the buffer's own address (a load\n"
