@@ -6,9 +6,10 @@
  *
  * so that loop(n) - loop(0) is exactly n bodies and n tests, as every generated kernel. The model
  * is the snippet's own: its instructions from the assembled object, its loads, stores and jumps
- * as the encoding says, what the user states (expect=) beside them. A fault in the snippet
- * (SIGILL, SIGSEGV, SIGFPE, SIGBUS, SIGTRAP) is caught, named with its instruction, and the case
- * fails cleanly: the process goes on to the next. */
+ * as the encoding says, what the user states (expect=) beside them. The snippet is input: its
+ * trial runs first in a seccomp-filtered child; a fault (SIGILL, SIGSEGV, SIGFPE, SIGBUS,
+ * SIGTRAP) or a hang (the watchdog) is named with its instruction and fails the case cleanly;
+ * the process goes on to the next. docs/measure-code.md says what is refused and why. */
 #include "generators/snippet.h"
 #include "base/elfobj.h"
 #include "base/stop.h"
@@ -18,30 +19,30 @@
 #include "generators/snippet_file.h"
 #include <ctype.h>
 #include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <math.h>
 #include <setjmp.h>
 #include <signal.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
-#include <valgrind/valgrind.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
+#include <valgrind/valgrind.h>
 
 #define SCRATCH_BYTES 65536     /* as documented (isa_snippet_init_doc); one address loaded again is an L1 hit */
 #define SCRATCH_GUARD (2ul << 30)   /* inaccessible on each side: the reach of a 32-bit displacement */
 #define SCRATCH_ROOM 64         /* bytes after scratch+N the widest access (a zmm register) reaches */
 #define TRIAL_SECONDS 5.0       /* the trial pass's watchdog: two iterations of any snippet take far less */
 #define WATCHDOG_FLOOR_SECONDS 2.0
-#define WATCHDOG_SLACK 100      /* a loop may take this many times what the trial predicts */
+#define WATCHDOG_SLACK 100      /* a loop may take this many times what the pace predicts */
 #define THROUGHPUT_CHAINS 8     /* renamed copies in flight: 8 x a 1-cycle rate hides 8 cycles of latency */
 #define BODY_INSNS 64           /* instructions a body aims at (the loop test's share stays small) */
 #define MAX_COPIES 4096
