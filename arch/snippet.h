@@ -36,6 +36,8 @@ struct snippet_insn {
 extern const char *const isa_snippet_assemblers[];
 extern const char *const isa_snippet_as_flags[];
 extern const char isa_snippet_preamble[];
+/* The system-call ABI a sandbox's filter admits (AUDIT_ARCH_*): any other (int $0x80) is refused. */
+extern const uint32_t isa_snippet_audit_arch;
 
 /* The snippet's instructions, one struct each, from its object (path) and its bytes. *out is
  * allocated. -1 with why (the disassembler missing, an undecodable word). */
@@ -72,10 +74,18 @@ bool isa_snippet_rename(const char *text, int from, int to, char *out, size_t n)
 /* Registers a throughput copy may take instead of the chain's (same class as r), in order. */
 int isa_snippet_spares(int r, int *out, int max);
 
-/* The generated function around the loop: save what the caller keeps, load every register from
- * the block at the data pointer (the scratch register last), and undo it before the return. */
+/* The generated function around the loop: save what the caller keeps (its callee-saved registers
+ * and its floating-point control state: a snippet may change the rounding mode or flush denormals),
+ * load every register from the block at the data pointer (the scratch register last), and undo it
+ * before the return (x86-64 also clears the direction flag and the x87 stack). */
 void isa_snippet_prologue(struct assembler *as);
 void isa_snippet_epilogue(struct assembler *as);
+/* The caller's floating-point control state (x86-64: MXCSR and the x87 control word; AArch64:
+ * FPCR), read before the generated function runs, and put back after a fault left the snippet's
+ * (the epilogue restores it on a normal return; a fault skips the epilogue). The restore also
+ * clears what the C code assumes clear (x86-64: the direction flag, the x87 stack). */
+uint64_t isa_snippet_state_save(void);
+void isa_snippet_state_restore(uint64_t state);
 /* The instruction a signal interrupted, from the handler's third argument. */
 uintptr_t isa_snippet_fault_pc(const void *ucontext);
 /* A direct jump to label (the entry's jump to the loop test). */

@@ -98,7 +98,10 @@ static int code_main(int argc, char **argv)
     char *text = read_file_bounded(path, 1u << 20, &len, err, sizeof(err));
     struct snippet_entry *ents = NULL;
     int nent = 0;
-    if (!text || snippet_file_parse(text, path, &ents, &nent, err, sizeof(err))) {
+    int nul = text ? snippet_text_nul_line(text, len) : 0;
+    if (nul)
+        snprintf(err, sizeof(err), "%s:%d: a NUL byte; the file is text (what follows it would be dropped)", path, nul);
+    if (!text || nul || snippet_file_parse(text, path, &ents, &nent, err, sizeof(err))) {
         pm_error("%s%s", text ? "" : "cannot read the snippets: ", err);
         free(text);
         cli_args_free(&pos);

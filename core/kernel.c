@@ -252,7 +252,7 @@ static bool value_ok(const struct kernel *k, const struct param *p, const char *
                  k->name, p->name, v);
         return false;
     case PARAM_UINT:
-        if (parse_u64(v, &x)) {
+        if (isdigit((unsigned char)v[0]) && parse_u64(v, &x)) {   /* strtoull takes " -1" as 2^64 - 1 */
             struct param_domain d;
             char err[160];
             if (!p->range || param_domain(p, &d, err, sizeof(err)) || param_domain_has(&d, x))

@@ -63,6 +63,9 @@ struct case_ {
     uint64_t iters_lap;               /* setup's need (0 = none): loops longer than this many iterations
                                        * take whole multiples of it (a table read cyclically) */
     char skip[256];                   /* setup returned KERNEL_SKIP: the reason */
+    char failed[512];                 /* loop() could not run the case (the user's code faulted or
+                                       * never ended): why. The measurement stops at it and the
+                                       * case fails with it; no figure comes from such loops. */
     uint64_t iters;                   /* chosen by the measurement core on the first group */
     uint64_t iters_fixed;             /* set before setup where loops take a fixed count (a simulating
                                        * source's, or --iters) rather than a timed one: 0 when timed */

@@ -101,6 +101,8 @@ static uint64_t calibrate_iters(struct case_ *c, const struct measure_opts *o)
             measure_region_ticks += t;
             ticks = t < ticks ? t : ticks;
         }
+        if (c->failed[0] || stop_signal_number)   /* loops that did not run: no pace to learn */
+            return 1;
         double secs = (double)ticks / ci->tsc_hz;
         if (it >= cap)
             return cap;
@@ -206,6 +208,8 @@ void measure_window_figures(struct measurement *m, const double *zero, const dou
 bool measure_loop_too_long(struct case_ *c, uint64_t iters, const char *option)
 {
     double per = pilot_seconds_per_iter(c, 1);
+    if (c->failed[0])   /* measure_group names it */
+        return false;
     if (per * (double)iters > MEASURE_MAX_LOOP_SECONDS && iters > 1 && per * 256 < MEASURE_MAX_LOOP_SECONDS)
         per = pilot_seconds_per_iter(c, iters < 256 ? iters : 256);
     double secs = per * (double)iters;
@@ -237,6 +241,8 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
     m->reps = o->repetitions;
     if (!c->iters)
         c->iters = o->iters ? o->iters : calibrate_iters(c, o);
+    if (c->failed[0])
+        return MEASURE_FAILED;
     if (c->max_iters && c->iters > c->max_iters)
         c->iters = c->max_iters;
     /* A model exact only over whole periods (e.g. odd/even halves) gets whole periods. */
@@ -285,6 +291,10 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
         goto out;
     } else
         times_add(m, &times, &rn, -1);
+    if (c->failed[0]) {
+        rc = MEASURE_FAILED;
+        goto out;
+    }
     m->ratio_before = clock_ratio_now();
     if (src->real_time) {
         zero = xmalloc(sizeof(double) * (size_t)(m->reps * MEASURE_WINDOWS));
@@ -301,7 +311,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
                 rc = MEASURE_INTERRUPTED;
                 goto out;
             }
-            if (one_run(src, g, c, 0, &r0, &k0) || one_run(src, g, c, m->iters, &rn, &kn)) {
+            if (one_run(src, g, c, 0, &r0, &k0) || one_run(src, g, c, m->iters, &rn, &kn) || c->failed[0]) {
                 rc = MEASURE_FAILED;
                 goto out;
             }
@@ -346,6 +356,10 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
             measure_region_ticks += tt;   /* the windows' clock is part of their measurement */
             zero[w] = (double)timed_run(c, 0);
             full[w] = (double)timed_run(c, m->window_iters);
+            if (c->failed[0]) {
+                rc = MEASURE_FAILED;
+                goto out;
+            }
         }
         int last = (rep + 1) * (MEASURE_WINDOWS + 1) - 1;   /* the trip after the repetition's last window */
         trip[last] = clock_ratio_trip(&tt, &split[last]);

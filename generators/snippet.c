@@ -6,29 +6,47 @@
  *
  * so that loop(n) - loop(0) is exactly n bodies and n tests, as every generated kernel. The model
  * is the snippet's own: its instructions from the assembled object, its loads, stores and jumps
- * as the encoding says, what the user states (expect=) beside them. A fault in the snippet
- * (SIGILL, SIGSEGV, SIGFPE, SIGBUS, SIGTRAP) is caught, named with its instruction, and the case
- * fails cleanly: the process goes on to the next. */
+ * as the encoding says, what the user states (expect=) beside them. The snippet is input: its
+ * trial runs first in a seccomp-filtered child; a fault (SIGILL, SIGSEGV, SIGFPE, SIGBUS,
+ * SIGTRAP) or a hang (the watchdog) is named with its instruction and fails the case cleanly;
+ * the process goes on to the next. docs/measure-code.md says what is refused and why. */
 #include "generators/snippet.h"
 #include "base/elfobj.h"
+#include "base/stop.h"
 #include "base/subprocess.h"
 #include "base/util.h"
 #include "generators/codegen.h"
+#include "generators/snippet_file.h"
 #include <ctype.h>
 #include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <math.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+#include <valgrind/valgrind.h>
 
-#define SCRATCH_BYTES 4096      /* in L1D on every core: a load from it is an L1 hit */
+#define SCRATCH_BYTES 65536     /* as documented (isa_snippet_init_doc); one address loaded again is an L1 hit */
+#define SCRATCH_GUARD (2ul << 30)   /* inaccessible on each side: the reach of a 32-bit displacement */
+#define SCRATCH_ROOM 64         /* bytes after scratch+N the widest access (a zmm register) reaches */
+#define TRIAL_SECONDS 5.0       /* the trial pass's watchdog: two iterations of any snippet take far less */
+#define WATCHDOG_FLOOR_SECONDS 2.0
+#define WATCHDOG_SLACK 100      /* a loop may take this many times what the pace predicts */
 #define THROUGHPUT_CHAINS 8     /* renamed copies in flight: 8 x a 1-cycle rate hides 8 cycles of latency */
 #define BODY_INSNS 64           /* instructions a body aims at (the loop test's share stays small) */
 #define MAX_COPIES 4096
+#define OBJECT_MAX_BYTES (16u << 20)
 
 static char last_problem[768];
 
@@ -109,6 +127,18 @@ static int snippet_judge(struct snippet *s, const char *where, char *why, size_t
                     "to labels inside it", where, in->text, in->off, s->len);
             return -1;
         }
+        if (in->kind == SN_BR_COND || in->kind == SN_BR_UNCOND) {
+            /* Every byte the CPU can reach is one the decoder saw: a target inside an instruction
+             * would run bytes hidden in it (an immediate that encodes a system call). */
+            size_t t = 0;
+            while (t < s->n && s->insn[t].off != (uint64_t)in->target)
+                t++;
+            if (t == s->n && (uint64_t)in->target != s->len) {
+                problem(why, wn, "%s: '%s' (offset %zu): a jump lands inside an instruction (offset %lld); branch only "
+                        "to labels", where, in->text, in->off, (long long)in->target);
+                return -1;
+            }
+        }
         if (in->kind == SN_BR_COND)
             s->exec_known = false;
         s->ext |= in->ext;
@@ -173,11 +203,34 @@ static int snippet_from_object(const char *obj, const char *where, struct snippe
 int snippet_load_object(const char *path, struct snippet *s, char *why, size_t wn)
 {
     memset(s, 0, sizeof(*s));
-    char where[300];
+    char where[300], err[400];
     snprintf(where, sizeof(where), "the object %s", path);
-    int rc = snippet_from_object(path, where, s, why, wn);
+    /* Read once, bounded, a regular file only (a FIFO would block the open), and decoded from a
+     * private copy: the bytes run are the bytes judged. */
+    size_t len;
+    char *bytes = read_file_bounded(path, OBJECT_MAX_BYTES, &len, err, sizeof(err));
+    if (!bytes) {
+        problem(why, wn, "cannot read the object: %s", err);
+        return -1;
+    }
+    char dir[] = "/tmp/pmucal-obj-XXXXXX";
+    if (!mkdtemp(dir)) {
+        problem(why, wn, "cannot make a temporary folder for the object: %s", strerror(errno));
+        free(bytes);
+        return -1;
+    }
+    char *copy = xasprintf("%s/snippet.o", dir);
+    FILE *f = fopen(copy, "wb");
+    int rc = -1;
+    if (!f || fwrite(bytes, 1, len, f) != len || fclose(f))
+        problem(why, wn, "cannot copy the object into %s", dir);
+    else
+        rc = snippet_from_object(copy, where, s, why, wn);
     if (rc)
         snippet_free(s);
+    unlink(copy), rmdir(dir);
+    free(copy);
+    free(bytes);
     return rc;
 }
 
@@ -243,9 +296,14 @@ int snippet_chain_reg(const struct snippet *s, const char *chain, char *why, siz
     int r;
     if (chain && *chain && strcmp(chain, "auto")) {
         r = isa_snippet_reg_lookup(chain);
+        char named[48];
+        snprintf(named, sizeof(named), "%s%.40s", *chain == '%' ? "" : "%", chain);
+        const char *reserved = r >= 0 ? isa_snippet_reserved(named) : NULL;
         if (r < 0)
             problem(why, wn, "chain=%s is not a register of %s", chain, ISA_NAME);
-        return r;
+        else if (reserved)
+            problem(why, wn, "chain=%s: the loop keeps %s for itself (%s)", chain, reserved, isa_snippet_init_doc);
+        return reserved ? -1 : r;
     }
     const struct snippet_insn *last = &s->insn[s->n - 1];
     r = isa_snippet_dest(last);
@@ -274,9 +332,12 @@ struct code_kernel {
     size_t per_unit;              /* snippets a unit holds */
     size_t body_off;              /* the body's offset in the code */
     uint64_t *regs;               /* the block the prologue reads */
-    uint64_t *scratch;
+    uint64_t *scratch;            /* SCRATCH_BYTES between inaccessible pages (scratch_map) */
+    size_t scratch_len;           /* the mapping's bytes, the two pages included */
     struct quantities stated;     /* expect=, per copy */
-    char fault[512];              /* a fault while measured: why */
+    double pace;                  /* seconds an iteration takes (code_setup's probe): the watchdog's
+                                   * measure of a loop */
+    bool guarded;                 /* guard_install was called: teardown removes it */
 };
 
 static const struct param code_params[] = {
@@ -299,6 +360,7 @@ static int set_init(const char *text, uint64_t *regs, uint64_t scratch, char *wh
     int n;
     char **items = split_list(text, ',', &n);
     int rc = 0;
+    bool set[SNIPPET_NREGS] = {false};
     for (int i = 0; i < n && !rc; i++) {
         char *eq = strchr(items[i], '=');
         if (!eq) {
@@ -313,13 +375,21 @@ static int set_init(const char *text, uint64_t *regs, uint64_t scratch, char *wh
             rc = -1;
             break;
         }
+        if (set[r]) {   /* which value was meant is not for pmucal to guess */
+            problem(why, wn, "init=%s: %s is given twice; give each register once", text, isa_snippet_regs[r]);
+            rc = -1;
+            break;
+        }
+        set[r] = true;
         const char *v = eq + 1;
         char *end = NULL;
         uint64_t x = 0;
         if (!strncmp(v, "scratch", 7)) {
             uint64_t add = 0;
-            if (v[7] && (v[7] != '+' || !parse_u64(v + 8, &add) || add >= SCRATCH_BYTES)) {
-                problem(why, wn, "init: %s=%s: scratch+N wants N below %d", items[i], v, SCRATCH_BYTES);
+            if (v[7] && (v[7] != '+' || !parse_u64(v + 8, &add) || add > SCRATCH_BYTES - SCRATCH_ROOM)) {
+                problem(why, wn, "init: %s=%s: scratch+N wants N from 0 to %d (the buffer is %d KiB, and %d bytes "
+                        "past N are left for the widest access)", items[i], v, SCRATCH_BYTES - SCRATCH_ROOM,
+                        SCRATCH_BYTES / 1024, SCRATCH_ROOM);
                 rc = -1;
                 break;
             }
@@ -359,6 +429,7 @@ static int set_expect(const char *text, struct quantities *q, char *why, size_t 
     int n;
     char **items = split_list(text, ',', &n);
     int rc = 0;
+    bool seen[Q_COUNT] = {false};
     for (int i = 0; i < n && !rc; i++) {
         char *eq = strchr(items[i], '=');
         int id = eq ? (*eq = 0, quantity_lookup(items[i])) : -1;
@@ -368,8 +439,12 @@ static int set_expect(const char *text, struct quantities *q, char *why, size_t 
             problem(why, wn, "expect=%s: '%s' is not QUANTITY=N with a quantity of 'pmucal quantities' and N from 0 "
                     "to 1e6", text, items[i]);
             rc = -1;
+        } else if (seen[id]) {
+            problem(why, wn, "expect=%s: %s is given twice; give each quantity once", text, items[i]);
+            rc = -1;
         } else {
             q->v[id] = v;
+            seen[id] = true;
         }
     }
     free_list(items);
@@ -393,6 +468,12 @@ static int build_unit(struct case_ *c, struct code_kernel *k, char *why, size_t 
         owned = read_file_bounded(file, 1u << 20, &flen, err, sizeof(err));
         if (!owned) {
             problem(why, wn, "cannot read the snippet: %s", err);
+            return -1;
+        }
+        int nul = snippet_text_nul_line(owned, flen);
+        if (nul) {
+            problem(why, wn, "%s:%d: a NUL byte; the snippet is text (what follows it would be dropped)", file, nul);
+            free(owned);
             return -1;
         }
         text = owned;
@@ -435,16 +516,30 @@ static int build_unit(struct case_ *c, struct code_kernel *k, char *why, size_t 
     int spares[32], ns = isa_snippet_spares(chain, spares, 32), used = 0;
     size_t cap = strlen(text) * 2 * THROUGHPUT_CHAINS + 256, len = 0;
     char *all = xmalloc(cap), *one = xmalloc(strlen(text) * 2 + 64);
+    bool unchanged = false;
     for (int i = 0; i < ns && used < THROUGHPUT_CHAINS; i++) {
         if (spares[i] == chain || isa_snippet_names(text, spares[i]))
             continue;
         if (!isa_snippet_rename(text, chain, spares[i], one, strlen(text) * 2 + 64))
             continue;
+        if (!strcmp(one, text)) {   /* nothing renamed: copies that would still wait for each other */
+            unchanged = true;
+            break;
+        }
         len += (size_t)snprintf(all + len, cap - len, "%s%s", used ? "\n" : "", one);
         used++;
     }
     free(one);
     snippet_free(&base);
+    if (unchanged) {
+        problem(why, wn, "throughput: renaming the chain register %s changes nothing in the snippet's text (it does "
+                "not name it in the syntax the renamer reads: .intel_syntax is not renamed), so the copies would still wait "
+                "for each other; write the independent form yourself and measure it with chain=none",
+                isa_snippet_regs[chain] ? isa_snippet_regs[chain] : "?");
+        free(all);
+        free(owned);
+        return -1;
+    }
     if (used < 2) {
         problem(why, wn, "throughput: the snippet's chain register %s has no spare registers to rename it to "
                 "(it names them all, or an implicit register carries the chain); write the independent form yourself "
@@ -462,26 +557,51 @@ static int build_unit(struct case_ *c, struct code_kernel *k, char *why, size_t 
     return rc;
 }
 
-/* Fault handling: the handlers stay installed from setup to teardown; a fault outside a guarded
- * run goes to the default action as before. */
+/* The guard around every run of the user's code: its faults (SIGILL, SIGSEGV, SIGBUS, SIGFPE,
+ * SIGTRAP), the watchdog's timer (SIGALRM, armed for each run: a snippet that never ends) and a
+ * stop (SIGINT, SIGTERM, passed on to the handler installed before: the stop flag) leave it by
+ * siglongjmp. The handlers stay installed from setup to teardown; a fault outside a guarded run
+ * goes to the action installed before. */
+enum { GUARD_HANG = -1, GUARD_STOP = -2 };
 static sigjmp_buf guard_env;
 static volatile sig_atomic_t guard_on;
 static volatile int guard_sig;
 static volatile uintptr_t guard_pc;
-static const int guarded[] = {SIGILL, SIGSEGV, SIGBUS, SIGFPE, SIGTRAP};
+static const int guarded[] = {SIGILL, SIGSEGV, SIGBUS, SIGFPE, SIGTRAP, SIGALRM, SIGINT, SIGTERM};
 static struct sigaction old_actions[ARRAY_SIZE(guarded)];
 static int guard_users;
+static timer_t watchdog;
+static bool watchdog_made;
 
-static void on_fault(int sig, siginfo_t *si, void *uc)
+static void on_guarded_signal(int sig, siginfo_t *si, void *uc)
 {
-    if (!guard_on) {
-        for (size_t i = 0; i < ARRAY_SIZE(guarded); i++)
-            if (guarded[i] == sig)
-                sigaction(sig, &old_actions[i], NULL);
+    size_t i = 0;
+    while (i < ARRAY_SIZE(guarded) && guarded[i] != sig)
+        i++;
+    if (sig == SIGINT || sig == SIGTERM) {   /* the stop flag first, as if no guard were there */
+        const struct sigaction *o = &old_actions[i];
+        if (o->sa_flags & SA_SIGINFO)
+            o->sa_sigaction(sig, si, uc);
+        else if (o->sa_handler != SIG_IGN && o->sa_handler != SIG_DFL)
+            o->sa_handler(sig);
+        else if (o->sa_handler == SIG_DFL) {
+            sigaction(sig, o, NULL);
+            raise(sig);
+            return;
+        } else
+            return;
+        if (!guard_on)
+            return;
+        sig = GUARD_STOP;
+    } else if (sig == SIGALRM) {
+        if (!guard_on)
+            return;   /* a watchdog that fired as the run ended */
+        sig = GUARD_HANG;
+    } else if (!guard_on) {
+        sigaction(sig, &old_actions[i], NULL);
         raise(sig);
         return;
     }
-    (void)si;
     guard_on = 0;
     guard_sig = sig;
     guard_pc = isa_snippet_fault_pc(uc);
@@ -494,11 +614,19 @@ static void guard_install(void)
         return;
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
-    sa.sa_sigaction = on_fault;
+    sa.sa_sigaction = on_guarded_signal;
     sa.sa_flags = SA_SIGINFO | SA_NODEFER;
     sigemptyset(&sa.sa_mask);
     for (size_t i = 0; i < ARRAY_SIZE(guarded); i++)
         sigaction(guarded[i], &sa, &old_actions[i]);
+    if (!watchdog_made) {   /* to this thread, the one that runs the code */
+        struct sigevent ev;
+        memset(&ev, 0, sizeof(ev));
+        ev.sigev_notify = SIGEV_THREAD_ID;
+        ev.sigev_signo = SIGALRM;
+        ev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+        watchdog_made = !timer_create(CLOCK_MONOTONIC, &ev, &watchdog);
+    }
 }
 
 static void guard_remove(void)
@@ -507,36 +635,218 @@ static void guard_remove(void)
         return;
     for (size_t i = 0; i < ARRAY_SIZE(guarded); i++)
         sigaction(guarded[i], &old_actions[i], NULL);
+    if (watchdog_made)
+        timer_delete(watchdog);
+    watchdog_made = false;
 }
 
-/* Runs the code under the guard; -1 with the fault named in why. */
-static int guarded_run(struct code_kernel *k, uint64_t iters, char *why, size_t wn)
+static void watchdog_arm(double seconds)
 {
-    if (sigsetjmp(guard_env, 0) == 0) {
-        guard_on = 1;
-        k->g.entry(iters, k->regs);
-        guard_on = 0;
-        return 0;
-    }
-    const char *name = guard_sig == SIGILL ? "SIGILL (an instruction this CPU or this privilege level cannot run)"
-                     : guard_sig == SIGSEGV ? "SIGSEGV (a memory access outside the process, or a privileged instruction)"
-                     : guard_sig == SIGFPE ? "SIGFPE (a divide error: by zero, or a quotient too large)"
-                     : guard_sig == SIGBUS ? "SIGBUS (a misaligned or unbacked access)" : "SIGTRAP (a breakpoint)";
+    struct itimerspec t;
+    memset(&t, 0, sizeof(t));
+    t.it_value.tv_sec = (time_t)seconds;
+    t.it_value.tv_nsec = (long)((seconds - (double)(time_t)seconds) * 1e9);
+    if (!seconds)
+        t.it_value.tv_nsec = 0;
+    else if (!t.it_value.tv_sec && !t.it_value.tv_nsec)
+        t.it_value.tv_nsec = 1;
+    if (watchdog_made)
+        timer_settime(watchdog, 0, &t, NULL);
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Where pc is, in the snippet's words: "at 'insn' (offset N of copy C)". */
+static void where_pc(const struct code_kernel *k, uintptr_t pc, char *out, size_t n)
+{
     uintptr_t base = (uintptr_t)k->g.code.base + k->body_off;
     size_t body = k->units * k->unit.len;
-    if (guard_pc >= base && guard_pc < base + body) {
-        size_t at = (size_t)(guard_pc - base) % k->unit.len, copy = (size_t)(guard_pc - base) / k->unit.len;
+    if (pc >= base && pc < base + body) {
+        size_t at = (size_t)(pc - base) % k->unit.len, copy = (size_t)(pc - base) / k->unit.len;
         const char *text = "?";
         for (size_t i = 0; i < k->unit.n; i++)
             if (k->unit.insn[i].off == at)
                 text = k->unit.insn[i].text;
-        problem(why, wn, "the snippet faulted: %s at '%s' (offset %zu of copy %zu); the case is left out, the run goes "
-                "on", name, text, at, copy + 1);
+        snprintf(out, n, "at '%s' (offset %zu of copy %zu)", text, at, copy + 1);
     } else {
-        problem(why, wn, "the snippet faulted: %s outside its instructions (pc 0x%llx, the loop or the prologue: "
-                "look at the registers the snippet leaves)", name, (unsigned long long)guard_pc);
+        snprintf(out, n, "outside its instructions (pc 0x%llx, the loop or the prologue: look at the registers the "
+                 "snippet leaves)", (unsigned long long)pc);
     }
+}
+
+static const char *signal_meaning(int sig)
+{
+    return sig == SIGILL ? "SIGILL (an instruction this CPU or this privilege level cannot run)"
+         : sig == SIGSEGV ? "SIGSEGV (a memory access outside the scratch buffer, or a privileged instruction)"
+         : sig == SIGFPE ? "SIGFPE (a divide error: by zero, or a quotient too large)"
+         : sig == SIGBUS ? "SIGBUS (a misaligned or unbacked access)" : "SIGTRAP (a breakpoint)";
+}
+
+/* Runs the code under the guard, ended by the watchdog after limit seconds: 0, or -1 with the
+ * fault or the hang named in why, or 1 when a stop (Ctrl-C, SIGTERM) ended it. */
+static int guarded_run(struct code_kernel *k, uint64_t iters, double limit, char *why, size_t wn)
+{
+    uint64_t fp = isa_snippet_state_save();
+    double t0 = now_seconds();
+    if (sigsetjmp(guard_env, 0) == 0) {
+        guard_on = 1;
+        watchdog_arm(limit);
+        k->g.entry(iters, k->regs);
+        guard_on = 0;
+        watchdog_arm(0);
+        return 0;
+    }
+    watchdog_arm(0);
+    isa_snippet_state_restore(fp);   /* the snippet's, not pmucal's: the epilogue did not run */
+    if (guard_sig == GUARD_STOP)
+        return 1;
+    char at[300];
+    where_pc(k, guard_pc, at, sizeof(at));
+    if (guard_sig == GUARD_HANG) {
+        problem(why, wn, "the snippet does not end: %llu iteration%s ran %.1f s, over the %.1f s its pace allows "
+                "(a loop whose exit is never taken?); the watchdog ended it %s; the case is left out, the run goes on",
+                (unsigned long long)iters, iters == 1 ? "" : "s", now_seconds() - t0, limit, at);
+        return -1;
+    }
+    problem(why, wn, "the snippet faulted: %s %s; the case is left out, the run goes on", signal_meaning(guard_sig), at);
     return -1;
+}
+
+/* The trial in a child of its own: what the snippet does to memory stays there, and a filter
+ * (seccomp) admits no system call but the exit its fault handler and its end make, so a system
+ * call the decoder missed is named, never made. Not under valgrind (the sim source): the
+ * simulator makes its own system calls inside the child, which the filter would stop. */
+struct trial_page {
+    volatile int sig;              /* the fault's signal, SIGSYS for a system call */
+    volatile uintptr_t pc;
+    volatile long syscall_nr;
+    volatile int done;
+};
+static struct trial_page *trial_shared;
+
+static void on_trial_signal(int sig, siginfo_t *si, void *uc)
+{
+    trial_shared->sig = sig;
+    trial_shared->pc = sig == SIGSYS ? (uintptr_t)si->si_call_addr : isa_snippet_fault_pc(uc);
+    trial_shared->syscall_nr = sig == SIGSYS ? si->si_syscall : -1;
+    syscall(SYS_exit_group, 3);
+}
+
+static void __attribute__((noreturn)) trial_child(struct code_kernel *k)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = on_trial_signal;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    static const int faults[] = {SIGILL, SIGSEGV, SIGBUS, SIGFPE, SIGTRAP, SIGSYS};
+    for (size_t i = 0; i < ARRAY_SIZE(faults); i++)
+        sigaction(faults[i], &sa, NULL);
+    signal(SIGINT, SIG_IGN);   /* the parent stops the trial; a child's stop handler would exit it */
+    signal(SIGTERM, SIG_IGN);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    /* Allowed: exit and exit_group of the native ABI. Anything else traps (SIGSYS, named). */
+    struct sock_filter filter[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, isa_snippet_audit_arch, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_exit_group, 2, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_exit, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    struct sock_fprog prog = {.len = (unsigned short)ARRAY_SIZE(filter), .filter = filter};
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+        _exit(4);
+    k->g.entry(2, k->regs);
+    trial_shared->done = 1;
+    syscall(SYS_exit_group, 0);
+    __builtin_unreachable();
+}
+
+/* 0 when the sandboxed trial ended well; -1 with why (a fault, a system call, a hang); 1 when a
+ * stop ended it; 2 when no sandbox could be made here (the trial runs in-process only). */
+static int sandboxed_trial(struct code_kernel *k, char *why, size_t wn)
+{
+    if (RUNNING_ON_VALGRIND)
+        return 2;
+    trial_shared = mmap(NULL, sizeof(*trial_shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (trial_shared == MAP_FAILED)
+        return 2;
+    memset((void *)trial_shared, 0, sizeof(*trial_shared));
+    fflush(NULL);   /* nothing buffered is written twice */
+    pid_t pid = fork();
+    if (pid == 0)
+        trial_child(k);
+    int rc = 2, st = 0;
+    if (pid > 0) {
+        double t0 = now_seconds();
+        pid_t w;
+        while ((w = waitpid(pid, &st, WNOHANG)) == 0 && now_seconds() - t0 < TRIAL_SECONDS && !stop_requested())
+            usleep(2000);
+        if (w == 0) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &st, 0);
+            if (stop_requested())
+                rc = 1;
+            else {
+                problem(why, wn, "the snippet does not end: its trial pass (2 iterations, in a sandboxed child) ran "
+                        "over %.0f s (a loop whose exit is never taken?); the watchdog ended it; the case is left "
+                        "out, the run goes on", TRIAL_SECONDS);
+                rc = -1;
+            }
+        } else if (w == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0 && trial_shared->done) {
+            rc = 0;
+        } else if (w == pid && WIFEXITED(st) && WEXITSTATUS(st) == 3) {
+            char at[300];
+            where_pc(k, trial_shared->pc, at, sizeof(at));
+            if (trial_shared->sig == SIGSYS)
+                problem(why, wn, "the snippet made a system call (number %ld) %s, which the sandbox refuses: its "
+                        "bytes hide an instruction the decoder did not see; the case is left out, the run goes on",
+                        trial_shared->syscall_nr, at);
+            else
+                problem(why, wn, "the snippet faulted in its sandboxed trial: %s %s; the case is left out, the run "
+                        "goes on", signal_meaning(trial_shared->sig), at);
+            rc = -1;
+        } else if (w == pid && WIFSIGNALED(st)) {
+            problem(why, wn, "the snippet's sandboxed trial ended by signal %d (%s); the case is left out, the run "
+                    "goes on", WTERMSIG(st), strsignal(WTERMSIG(st)));
+            rc = -1;
+        }   /* exit 4: no filter could be installed here; the trial runs in-process as before */
+    }
+    munmap((void *)trial_shared, sizeof(*trial_shared));
+    trial_shared = NULL;
+    return rc;
+}
+
+/* The watchdog's limit for a loop of iters: far more than the pace predicts. */
+static double loop_limit(const struct code_kernel *k, uint64_t iters)
+{
+    double t = WATCHDOG_FLOOR_SECONDS + WATCHDOG_SLACK * k->pace * ((double)iters + 1);
+    return t > 600 ? 600 : t;
+}
+
+/* The scratch buffer in a mapping of its own between two inaccessible regions of 2 GiB, address
+ * space only: any displacement an instruction encodes (32 bits, signed) from an address inside
+ * the buffer lands in them, so a near or far miss faults and is named instead of writing over
+ * pmucal's heap or another mapping. */
+static void *scratch_map(size_t *map_len)
+{
+    *map_len = SCRATCH_BYTES + 2 * SCRATCH_GUARD;
+    uint8_t *m = mmap(NULL, *map_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    if (mprotect(m + SCRATCH_GUARD, SCRATCH_BYTES, PROT_READ | PROT_WRITE)) {
+        munmap(m, *map_len);
+        return NULL;
+    }
+    return m + SCRATCH_GUARD;
 }
 
 static int code_setup(struct case_ *c)
@@ -547,6 +857,12 @@ static int code_setup(struct case_ *c)
     char *why = last_problem;
     size_t wn = sizeof(last_problem);
     quantities_unstated(&k->stated);
+    uint64_t want = case_uint(c, "copies");
+    if (want > MAX_COPIES) {
+        problem(why, wn, "copies=%s: give 0 (about %d instructions a body) to %d", case_str(c, "copies"), BODY_INSNS,
+                MAX_COPIES);
+        goto fail;
+    }
     if (build_unit(c, k, why, wn) || set_expect(case_str(c, "expect"), &k->stated, why, wn))
         goto fail;
     if (!case_isa_usable(c, k->unit.ext)) {
@@ -558,7 +874,11 @@ static int code_setup(struct case_ *c)
         snprintf(last_problem, sizeof(last_problem), "%s", c->skip);
         return KERNEL_SKIP;
     }
-    k->scratch = aligned_alloc(SCRATCH_BYTES, SCRATCH_BYTES);
+    k->scratch = scratch_map(&k->scratch_len);
+    if (!k->scratch) {
+        problem(why, wn, "cannot map the %d KiB scratch buffer: %s", SCRATCH_BYTES / 1024, strerror(errno));
+        goto fail;
+    }
     for (size_t i = 0; i < SCRATCH_BYTES / 8; i++)
         k->scratch[i] = (uint64_t)(uintptr_t)k->scratch;
     k->regs = xcalloc(SNIPPET_NREGS, 8);
@@ -566,16 +886,11 @@ static int code_setup(struct case_ *c)
         k->regs[r] = isa_snippet_regs[r] ? isa_snippet_reg_default(r, (uint64_t)(uintptr_t)k->scratch) : 0;
     if (set_init(case_str(c, "init"), k->regs, (uint64_t)(uintptr_t)k->scratch, why, wn))
         goto fail;
-    uint64_t want = case_uint(c, "copies");
     size_t per = k->unit.n ? k->unit.n : 1;
     k->units = want ? (size_t)((want + k->per_unit - 1) / k->per_unit) : (BODY_INSNS + per - 1) / per;
     if (k->units < 1)
         k->units = 1;
     k->copies = k->units * k->per_unit;
-    if (k->copies > MAX_COPIES) {
-        problem(why, wn, "copies=%llu: at most %d", (unsigned long long)want, MAX_COPIES);
-        goto fail;
-    }
     gen_init(&k->g, k->units * k->unit.len + 1024);
     struct assembler *as = &k->g.as;
     int entry = asm_label(as), body = asm_label(as), test = asm_label(as);
@@ -605,10 +920,42 @@ static int code_setup(struct case_ *c)
     isa_snippet_epilogue(as);
     if (gen_map(&k->g, entry, false, "code"))
         goto fail;
-    guard_install();
-    /* A trial pass: a snippet that faults is named now, before anything is measured. */
-    if (guarded_run(k, 2, why, wn))
+    /* A trial pass, first in a sandboxed child, then here: a snippet that faults, calls the
+     * system or never ends is named now, before anything is measured; its pace here bounds every
+     * later loop's. */
+    int trial = sandboxed_trial(k, why, wn);
+    if (trial == 1) {
+        problem(why, wn, "stopped during the snippet's trial pass");
+        return KERNEL_ERROR;
+    }
+    if (trial < 0)
         goto fail;
+    guard_install();
+    k->guarded = true;
+    trial = guarded_run(k, 2, TRIAL_SECONDS, why, wn);
+    if (trial > 0) {
+        problem(why, wn, "stopped during the snippet's trial pass");
+        return KERNEL_ERROR;
+    }
+    if (trial)
+        goto fail;
+    /* The pace, outside any measured loop (loop() does the same work whatever its count, so that
+     * loop(n) - loop(0) stays exact): loops of 4, 16, ... iterations until one lasts 1 ms. */
+    k->pace = 1;   /* the probe's own watchdog: seconds an iteration, generous */
+    for (uint64_t it = 4;; it *= 4) {
+        double t0 = now_seconds();
+        trial = guarded_run(k, it, it > 4 ? loop_limit(k, it) : TRIAL_SECONDS, why, wn);
+        double took = now_seconds() - t0;
+        if (trial > 0) {
+            problem(why, wn, "stopped during the snippet's trial pass");
+            return KERNEL_ERROR;
+        }
+        if (trial)
+            goto fail;
+        k->pace = took / (double)it;
+        if (took >= 1e-3 || it >= (1u << 20))
+            break;
+    }
     c->warm_iters = 64;
     snprintf(c->detail, sizeof(c->detail), "%zu copies of %zu instruction%s (%zu bytes)%s", k->copies,
              k->unit.n / k->per_unit, k->unit.n / k->per_unit == 1 ? "" : "s", k->unit.len / k->per_unit,
@@ -619,18 +966,15 @@ fail:
     return KERNEL_ERROR;
 }
 
+/* A fault or a hang ends the case: c->failed says why, the measurement core stops at it, and the
+ * case's verdict is a failure naming it (never a figure from loops that did not run). */
 static void code_loop(struct case_ *c, uint64_t iters)
 {
     struct code_kernel *k = c->priv;
-    if (k->fault[0])
+    if (c->failed[0] || stop_requested())
         return;
-    guarded_run(k, iters, k->fault, sizeof(k->fault));
-}
-
-const char *snippet_case_fault(const struct case_ *c)
-{
-    const struct code_kernel *k = c->priv;
-    return k && k->fault[0] ? k->fault : NULL;
+    if (guarded_run(k, iters, loop_limit(k, iters), c->failed, sizeof(c->failed)) < 0)
+        snprintf(last_problem, sizeof(last_problem), "%s", c->failed);
 }
 
 static void code_model(const struct case_ *c, struct quantities *q)
@@ -668,24 +1012,17 @@ static void code_model(const struct case_ *c, struct quantities *q)
                           "them with expect=";
 }
 
-static void code_report(struct case_ *c, const struct stats *cycles, double core_ghz, const struct quantities *q)
-{
-    (void)core_ghz, (void)q, (void)cycles;
-    const char *f = snippet_case_fault(c);
-    if (f)
-        printf("  NOT MEASURED: %s\n", f);
-}
-
 static void code_teardown(struct case_ *c)
 {
     struct code_kernel *k = c->priv;
     if (k) {
-        if (k->g.entry)
+        if (k->guarded)
             guard_remove();
         gen_free(&k->g);
         snippet_free(&k->unit);
         free(k->regs);
-        free(k->scratch);
+        if (k->scratch)
+            munmap((uint8_t *)k->scratch - (k->scratch_len - SCRATCH_BYTES) / 2, k->scratch_len);
     }
     free(k);
     c->priv = NULL;
@@ -708,7 +1045,6 @@ static const struct kernel code_kernel = {
     .teardown = code_teardown,
     .per = Q_COPIES,
     .per_name = "copy of the snippet",
-    .report = code_report,
     .code = code_code,
     .bare_param = "asm",
 };

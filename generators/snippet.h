@@ -39,10 +39,9 @@ void snippet_free(struct snippet *s);
  * destination; -1 with why when there is none or nothing in the snippet reads it. */
 int snippet_chain_reg(const struct snippet *s, const char *chain, char *why, size_t wn);
 
-/* Why the last 'code' case failed its setup (the assembler's message, a fault named with its
- * instruction), "" when it did not: the table shows it beside the snippet. */
+/* Why the last 'code' case failed (the assembler's message; a fault or a hang, in its trial or
+ * while measured, named with its instruction), "" when it did not: the table shows it beside the
+ * snippet. */
 const char *snippet_last_problem(void);
-/* A case of kernel 'code' that faulted while measured: why, or NULL. */
-const char *snippet_case_fault(const struct case_ *c);
 
 #endif

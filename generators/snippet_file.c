@@ -44,6 +44,11 @@ static int option(struct snippet_entry *e, const char *word, const char *origin,
     }
     char **slot[] = {&e->init, &e->chain, &e->expect, &e->copies, NULL};
     if (k == 4) {
+        if (e->mode_given) {
+            snprintf(why, wn, "%s:%d: mode= is given twice", origin, e->line);
+            return -1;
+        }
+        e->mode_given = true;
         if (strcmp(eq + 1, "latency") && strcmp(eq + 1, "throughput")) {
             snprintf(why, wn, "%s:%d: mode=%.40s: give latency or throughput (both are measured without mode=)",
                      origin, e->line, eq + 1);
@@ -186,4 +191,15 @@ void snippet_entries_free(struct snippet_entry *e, int n)
         free(e[i].copies);
     }
     free(e);
+}
+
+int snippet_text_nul_line(const char *text, size_t len)
+{
+    const char *nul = memchr(text, 0, len);
+    if (!nul)
+        return 0;
+    int line = 1;
+    for (const char *p = text; p < nul; p++)
+        line += *p == '\n';
+    return line;
 }

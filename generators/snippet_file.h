@@ -11,6 +11,7 @@
  * kernel's parameters (pmucal kernels code). */
 #ifndef PMUCAL_SNIPPET_FILE_H
 #define PMUCAL_SNIPPET_FILE_H
+#include <stdbool.h>
 #include <stddef.h>
 
 #define SNIPPET_NAME_MAX 40
@@ -22,9 +23,13 @@ struct snippet_entry {
     char *text;                 /* the snippet */
     char *init, *chain, *expect, *copies;   /* the options' values, NULL when not given */
     unsigned modes;             /* SNIPPET_LATENCY | SNIPPET_THROUGHPUT */
+    bool mode_given;            /* mode= was given (once only) */
 };
 
 /* text (NUL-terminated) of the file origin; -1 with why naming origin:line and the fix. */
 int snippet_file_parse(const char *text, const char *origin, struct snippet_entry **out, int *n, char *why, size_t wn);
 void snippet_entries_free(struct snippet_entry *e, int n);
+/* The line (1-based) of the first NUL byte in text's len bytes, 0 when there is none: a file read
+ * whole is refused there, not cut short at it. */
+int snippet_text_nul_line(const char *text, size_t len);
 #endif

@@ -438,6 +438,8 @@ int engine_case(struct engine *eng, struct case_ *c, struct event_spec *events, 
     }
     if (rc != KERNEL_OK) {
         eng->failures++;
+        if (eng->tap)   /* the not ok lines carry no reason: say it once */
+            tap_comment(eng->tap, "%s: setup failed: %s", c->label, pm_last_error());
         skip_all(eng, c, events, n, "setup failed", true);
         c->kernel->teardown(c);
         return MEASURE_FAILED;
@@ -466,6 +468,15 @@ int engine_case(struct engine *eng, struct case_ *c, struct event_spec *events, 
         for (int j = 0; j < s.count[g] && k < GROUP_MAX_EVENTS; j++)
             ptr[k++] = &events[s.order[s.start[g] + j]];
         rc = measure_part(eng, c, g, ptr, k, &q, m, "", NULL);
+        if (rc == MEASURE_FAILED && c->failed[0]) {
+            /* The case's code faulted or never ended: every event not yet judged fails with it. */
+            if (!eng->tap)
+                pm_error("%s: %s", c->label, c->failed);
+            else
+                tap_comment(eng->tap, "%s: %s", c->label, c->failed);
+            for (int j = s.start[g]; j < s.start[s.ngroups - 1] + s.count[s.ngroups - 1]; j++)
+                skip_all(eng, c, &events[s.order[j]], 1, c->failed, true);
+        }
     }
     free(info);
     free(m);

@@ -4,6 +4,7 @@
  * installed. */
 #include "arch/isa.h"
 #include "arch/snippet.h"
+#include <linux/audit.h>
 #include "arch/snippet_objdump.h"
 #include "base/util.h"
 #include <ctype.h>
@@ -15,6 +16,7 @@
 const char *const isa_snippet_assemblers[] = {"aarch64-linux-gnu-as", "as", NULL};
 const char *const isa_snippet_as_flags[] = {NULL};
 const char isa_snippet_preamble[] = ".text\n";
+const uint32_t isa_snippet_audit_arch = AUDIT_ARCH_AARCH64;
 const char isa_snippet_scratch_reg[] = "x1";
 const char isa_snippet_init_doc[] =
     "x1 points at a 4 KiB scratch buffer whose every 8-byte word holds the buffer's own address (a load\n"
@@ -270,6 +272,18 @@ uintptr_t isa_snippet_fault_pc(const void *ucontext)
     return (uintptr_t)((const ucontext_t *)ucontext)->uc_mcontext.pc;
 }
 
+uint64_t isa_snippet_state_save(void)
+{
+    uint64_t fpcr;
+    __asm__ volatile("mrs %0, fpcr" : "=r"(fpcr));
+    return fpcr;
+}
+
+void isa_snippet_state_restore(uint64_t state)
+{
+    __asm__ volatile("msr fpcr, %0" : : "r"(state) : "memory");
+}
+
 static void word_insn(struct assembler *as, uint32_t w, const char *fmt, int a, int b, int c)
 {
     size_t s = as->len;
@@ -288,6 +302,9 @@ void isa_snippet_prologue(struct assembler *as)
     for (int d = 8; d < 16; d += 2)
         word_insn(as, 0x6dbf0000u | (uint32_t)(d + 1) << 10 | 31u << 5 | (uint32_t)d, "stp d%d, d%d, [sp, #-16]!%.0d", d,
                   d + 1, 0);
+    /* The caller's FPCR (rounding mode, flush-to-zero): the snippet may change it */
+    word_insn(as, 0xd53b4409u, "mrs x9, fpcr%.0d%.0d%.0d", 0, 0, 0);
+    word_insn(as, 0xf81f0fe9u, "str x9, [sp, #-16]!%.0d%.0d%.0d", 0, 0, 0);
     for (int v = 0; v < 32; v++)
         word_insn(as, 0xfd400000u | (uint32_t)(VEC0 + v) << 10 | 1u << 5 | (uint32_t)v, "ldr d%d, [x1, #%d]%.0d", v,
                   8 * (VEC0 + v), 0);
@@ -299,6 +316,8 @@ void isa_snippet_prologue(struct assembler *as)
 
 void isa_snippet_epilogue(struct assembler *as)
 {
+    word_insn(as, 0xf84107e9u, "ldr x9, [sp], #16%.0d%.0d%.0d", 0, 0, 0);
+    word_insn(as, 0xd51b4409u, "msr fpcr, x9%.0d%.0d%.0d", 0, 0, 0);
     for (int d = 14; d >= 8; d -= 2)
         word_insn(as, 0x6cc10000u | (uint32_t)(d + 1) << 10 | 31u << 5 | (uint32_t)d, "ldp d%d, d%d, [sp], #16%.0d", d,
                   d + 1, 0);

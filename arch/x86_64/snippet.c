@@ -2,6 +2,7 @@
  * instruction starts and how it is spelled, the operands read from that spelling. */
 #include "arch/isa.h"
 #include "arch/snippet.h"
+#include <linux/audit.h>
 #include "arch/snippet_objdump.h"
 #include "base/subprocess.h"
 #include "base/util.h"
@@ -15,6 +16,7 @@
 const char *const isa_snippet_assemblers[] = {"as", "x86_64-linux-gnu-as", NULL};
 const char *const isa_snippet_as_flags[] = {"--64", NULL};
 const char isa_snippet_preamble[] = ".att_syntax prefix\n.text\n";
+const uint32_t isa_snippet_audit_arch = AUDIT_ARCH_X86_64;
 const char isa_snippet_scratch_reg[] = "rsi";
 const char isa_snippet_init_doc[] =
     "%rsi points at a 64 KiB scratch buffer whose every 8-byte word holds the buffer's own address (a load\n"
@@ -286,7 +288,8 @@ static void classify(struct snippet_insn *in)
     /* branches */
     if (starts_any(m, away) && strcmp(m, "int3") != 0) {
         in->kind = SN_BR_AWAY;
-    } else if (m[0] == 'j' || starts(m, "loop") || !strcmp(m, "int3")) {
+    } else if (m[0] == 'j' || starts(m, "loop") || !strcmp(m, "int3") || starts(m, "xbegin")) {
+        /* xbegin: its abort handler is a branch target like a jump's */
         bool indirect = p.nops && p.ops[0][0] == '*';
         in->kind = indirect || !strcmp(m, "int3") ? SN_BR_AWAY : starts(m, "jmp") ? SN_BR_UNCOND : SN_BR_COND;
         if (!indirect && p.nops) {
@@ -299,6 +302,18 @@ static void classify(struct snippet_insn *in)
     if (is_op(m, "push") || is_op(m, "pop") || is_op(m, "pushf") || is_op(m, "popf") || is_op(m, "leave") ||
         is_op(m, "enter"))
         in->why_not = "it moves the stack pointer, which the loop needs unchanged";
+    /* What pmucal's own code relies on and no epilogue could put back safely. */
+    const char *last = p.nops ? p.ops[p.nops - 1] : "";
+    if (starts(m, "wrfsbase") || starts(m, "wrgsbase"))
+        in->why_not = "it sets the FS or GS base, where the C library keeps its thread block";
+    else if (((is_op(m, "mov") || is_op(m, "pop")) && last[0] == '%' && strchr("cdefgs", last[1]) && last[1] &&
+              last[2] == 's' && !last[3]) || is_op(m, "lfs") || is_op(m, "lgs") || is_op(m, "lss"))
+        in->why_not = "it loads a segment register (FS and GS address the C library's thread block)";
+    else if (strstr(in->text, "%fs:") || strstr(in->text, "%gs:"))
+        in->why_not = "it addresses memory through FS or GS, the C library's thread block (its stack guard at "
+                      "%fs:0x28): the scratch buffer is the snippet's memory";
+    else if (starts(m, "wrpkru") || starts(m, "xrstor"))
+        in->why_not = "it can change the protection keys (PKRU) of pmucal's own memory";
     /* extensions by the registers it names */
     if (strstr(in->text, "%zmm") || strstr(in->text, "%k") || strchr(in->text, '{'))
         in->ext |= ISA_AVX512;
@@ -419,11 +434,38 @@ int isa_snippet_decode(const char *obj, const uint8_t *bytes, size_t len, struct
 /* Callee-saved: the caller keeps them. */
 static const enum reg saved[] = {RBX, RBP, R12, R13, R14, R15};
 
+/* An instruction of fixed bytes, with its listing text. */
+static void fixed_insn(struct assembler *as, const uint8_t *bytes, size_t n, const char *text)
+{
+    size_t s = as->len;
+    asm_put(as, bytes, n);
+    asm_insn(as, s, -1, "%s", text);
+}
+
+uint64_t isa_snippet_state_save(void)
+{
+    uint32_t mxcsr;
+    uint16_t fcw;
+    __asm__ volatile("stmxcsr %0; fnstcw %1" : "=m"(mxcsr), "=m"(fcw));
+    return mxcsr | (uint64_t)fcw << 32;
+}
+
+void isa_snippet_state_restore(uint64_t state)
+{
+    uint32_t mxcsr = (uint32_t)state;
+    uint16_t fcw = (uint16_t)(state >> 32);
+    __asm__ volatile("cld; fninit; ldmxcsr %0; fldcw %1" : : "m"(mxcsr), "m"(fcw) : "memory");
+}
+
 void isa_snippet_prologue(struct assembler *as)
 {
     asm_comment(as, "prologue: keep the caller's registers, then every register from the block at %%rsi");
     for (size_t i = 0; i < ARRAY_SIZE(saved); i++)
         x86_asm_push(as, saved[i]);
+    /* The caller's MXCSR at 0(%rsp), its x87 control word at 4(%rsp): the snippet may change both */
+    x86_asm_sub_imm(as, RSP, 8);
+    fixed_insn(as, (const uint8_t[]){0x0f, 0xae, 0x1c, 0x24}, 4, "stmxcsr (%rsp)");
+    fixed_insn(as, (const uint8_t[]){0xd9, 0x7c, 0x24, 0x04}, 4, "fnstcw 0x4(%rsp)");
     for (int v = 0; v < 16; v++) {
         x86_asm_load(as, RAX, RSI, 8 * (VEC0 + v));
         x86_asm_movq_to_xmm(as, v, RAX);
@@ -436,6 +478,12 @@ void isa_snippet_prologue(struct assembler *as)
 
 void isa_snippet_epilogue(struct assembler *as)
 {
+    asm_comment(as, "epilogue: the caller's direction flag (clear), x87 stack (empty), MXCSR and x87 control word");
+    fixed_insn(as, (const uint8_t[]){0xfc}, 1, "cld");
+    fixed_insn(as, (const uint8_t[]){0xdb, 0xe3}, 2, "fninit");
+    fixed_insn(as, (const uint8_t[]){0x0f, 0xae, 0x14, 0x24}, 4, "ldmxcsr (%rsp)");
+    fixed_insn(as, (const uint8_t[]){0xd9, 0x6c, 0x24, 0x04}, 4, "fldcw 0x4(%rsp)");
+    x86_asm_add_imm(as, RSP, 8);
     for (size_t i = ARRAY_SIZE(saved); i-- > 0;)
         x86_asm_pop(as, saved[i]);
     asm_ret(as);
