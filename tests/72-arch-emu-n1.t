@@ -26,7 +26,7 @@ fi
 # now (another build on the other core doubles it); its cost is judged in CPU seconds, which the
 # load does not change: the children's user and system time, from this shell's /proc entry.
 f=$(cpu_wait_factor)
-limit=$(awk -v f="$f" 'BEGIN { l = 170 * (f > 1 ? f : 1); printf "%d", l > 900 ? 900 : l }')
+limit=$(awk -v f="$f" 'BEGIN { l = 170 * (f > 1 ? f : 1); printf "%d", (l > 900 ? 900 : l) }')
 children_cpu() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%.1f", ($14 + $15) / hz }' "/proc/$$/stat"; }
 start=$(date +%s.%N) cpu0=$(children_cpu)
 scripts/emu-run.sh "$BIN" "$INIT" tests/emu/commands "$TMP/console.raw" "$limit" 2> "$TMP/emu.err"
