@@ -36,8 +36,10 @@ CFLAGS  += -I$(OBJDIR)/gen
 # export_vars TARGET, VAR...: the values, as make has them when the target runs, in its recipe's environment.
 export_vars = $(foreach v,$(2),$(eval $(1): export $(v) := $$($(v))))
 # Relative paths in KERNEL, MODULES, OUT and MATRIX_OUT start from the folder make was started in
-# (PWD, as the shell that ran make set it; make -C does not change it), else from $(CURDIR).
-export PMUCAL_CALLER_DIR := $(if $(filter /%,$(firstword $(PWD))),$(PWD),$(CURDIR))
+# (PWD, as the shell that ran make set it; make -C does not change it), else from $(CURDIR). Only
+# the recipes that take those paths get it: exported to every recipe, it would reach make test's
+# scripts run from other folders.
+PMUCAL_CALLER_DIR := $(if $(filter /%,$(firstword $(PWD))),$(PWD),$(CURDIR))
 shell_chars := ; & | < > ` ' " \ ( ) * ? [ ] { } ! ~ $$ \#
 build_path_ok = $(if $(or $(word 2,$($(1))),$(strip $(foreach c,$(shell_chars),$(findstring $c,$($(1)))))),$(error $(1)='$($(1))': a build folder holds no space nor any of $(shell_chars): give a plain path))
 $(foreach v,OBJDIR BIN EMU_DIR,$(call build_path_ok,$(v)))
@@ -116,14 +118,14 @@ $(EMU_DIR)/emu-init: tests/emu/init.c
 # Linux kernels (6.1.0-47 as baseline, 6.1.0-50, 6.12, their -rt and -cloud flavours, the baseline again
 # and without a PMU) checked and compared, one table (scripts/kernel-matrix.sh). Neither is part of
 # make test: minutes of emulation and downloads. Each variable reaches the script as one argument.
-$(call export_vars,kernel-check,KERNEL MODULES PACKAGE CPU OUT TIMEOUT)
+$(call export_vars,kernel-check,KERNEL MODULES PACKAGE CPU OUT TIMEOUT PMUCAL_CALLER_DIR)
 kernel-check: deps
 	$(MAKE) all emu
 	scripts/kernel-check.sh $${KERNEL:+--kernel "$$KERNEL"} $${MODULES:+--modules "$$MODULES"} \
 	    $${PACKAGE:+--package "$$PACKAGE"} $${CPU:+--cpu "$$CPU"} $${OUT:+--out "$$OUT"} $${TIMEOUT:+--timeout "$$TIMEOUT"}
 
-MATRIX_OUT ?= results/kernel-matrix
-$(call export_vars,kernel-matrix,MATRIX_OUT)
+MATRIX_OUT ?= $(CURDIR)/results/kernel-matrix
+$(call export_vars,kernel-matrix,MATRIX_OUT PMUCAL_CALLER_DIR)
 kernel-matrix: deps
 	$(MAKE) all emu
 	scripts/kernel-matrix.sh "$$MATRIX_OUT"

@@ -74,10 +74,11 @@ static void cache_key(char *out, size_t n)
 }
 
 /* The cache folder, from the first of PMUCAL_CACHE_DIR, XDG_CACHE_HOME (its pmucal/) and HOME
- * (its .cache/pmucal/) that is set; -1 when none is. A setting that cannot be a folder (empty, too
- * long, a file, a FIFO, a device, a symbolic-link loop, unreachable) is refused, never passed over
- * for the next one or left unused in silence: the user asked for that folder. One that does not
- * exist yet is made when something is stored. */
+ * (its .cache/pmucal/) that is set; -1 when none is. A PMUCAL_CACHE_DIR that cannot be a folder
+ * (empty, too long, a file, a FIFO, a device, a symbolic-link loop, unreachable) is refused, never
+ * passed over or left unused in silence: the user asked for that folder. XDG_CACHE_HOME and HOME
+ * are the desktop's, not settings of pmucal's: one whose cache folder cannot be is said once, and
+ * nothing is cached. One that does not exist yet is made when something is stored. */
 static int cache_dir(char *out, size_t n)
 {
     static const char *const vars[] = {"PMUCAL_CACHE_DIR", "XDG_CACHE_HOME", "HOME"};
@@ -101,7 +102,15 @@ static int cache_dir(char *out, size_t n)
         if (got ? e != ENOENT : !S_ISDIR(st.st_mode)) {
             const char *kind = got ? strerror(e) : S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISREG(st.st_mode) ? "a file"
                              : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "a special file";
-            pm_error("%s=%s: %s%s%s, not a folder: %s", vars[i], v, i ? out : "", i ? ": " : "", kind, fix);
+            if (i) {
+                static bool said;
+                if (!said)
+                    pm_note("%s=%s: %s: %s, not a folder: measured host facts are not cached (set PMUCAL_CACHE_DIR "
+                            "to a folder to keep them)", vars[i], v, out, kind);
+                said = true;
+                return -1;
+            }
+            pm_error("%s=%s: %s, not a folder: %s", vars[i], v, kind, fix);
             exit(2);
         }
         return 0;
@@ -276,7 +285,7 @@ static void cache_write(void)
     json_free(&j);
 }
 
-/* One field of a curve line: a whole number, nothing else (not "12abc", not empty). */
+/* One field of a curve line: a finite number, nothing else (not "12abc", not empty). */
 static bool curve_field(char **at, double *x)
 {
     char *end;
@@ -284,7 +293,7 @@ static bool curve_field(char **at, double *x)
     *x = strtod(*at, &end);
     while (*end == ' ' || *end == '\t' || *end == '\r')
         end++;
-    if (end == *at || errno == ERANGE || (*end && *end != ','))
+    if (end == *at || errno == ERANGE || !isfinite(*x) || (*end && *end != ','))
         return false;
     *at = *end ? end + 1 : end;
     return true;

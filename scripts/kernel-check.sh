@@ -136,6 +136,8 @@ rc=0
 PMUCAL_EMU_KERNEL=$kernel PMUCAL_EMU_CPU=$cpu PMUCAL_EMU_APPEND=$append PMUCAL_EMU_MODULES=$kmods PMUCAL_EMU_DISK=$disk \
     scripts/emu-run.sh "$bin" "$init" "$out/commands" "$out/console.raw" "$limit" 2> "$out/emu.err" || rc=$?
 secs=$(( $(date +%s) - start ))
+# 2: emu-run refused its arguments before QEMU started (there is no console to read).
+[ "$rc" = 2 ] && { rm -f "$disk"; die 2 "$(cat "$out/emu.err")"; }
 tr -d '\r' < "$out/console.raw" | sed 's/.*\x1b\[K//' > "$out/console.log"
 rm -f "$out/console.raw"
 # The guest's last line: not QEMU's own note that timeout stopped it.

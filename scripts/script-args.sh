@@ -64,7 +64,7 @@ need_new_folder() {
 # message ("whole seconds"; default "a whole number").
 need_count() {
     case $2 in
-    ''|*[!0-9]*|???????????*) die 2 "$1 '$2': give ${5:-a whole number} from $3 to $4" ;;
+    ''|*[!0-9]*|0?*|???????????*) die 2 "$1 '$2': give ${5:-a whole number} from $3 to $4" ;;
     esac
     [ "$2" -ge "$3" ] && [ "$2" -le "$4" ] || die 2 "$1 $2: out of range: give ${5:-a whole number} from $3 to $4"
 }

@@ -42,6 +42,8 @@ row $LINENO 2 "PMUCAL_CURVE_FILE=$TMP: cannot read .*a folder" "$FIX" -- env $(f
 row $LINENO 2 "PMUCAL_CURVE_FILE=$TMP/garbage.csv:3: not bytes,cycles,ns" "$FIX" -- env $(fx zen3-vm) PMUCAL_CURVE_FILE="$TMP/garbage.csv" $PMUCAL info
 row $LINENO 2 "PMUCAL_CURVE_FILE=$TMP/shrinking.csv:3: 2048 bytes after 4096: the sizes must grow" "$FIX" -- env $(fx zen3-vm) PMUCAL_CURVE_FILE="$TMP/shrinking.csv" $PMUCAL info
 row $LINENO 2 "PMUCAL_CURVE_FILE=$TMP/fourcols.csv:2: not bytes,cycles,ns" "$FIX" -- env $(fx zen3-vm) PMUCAL_CURVE_FILE="$TMP/fourcols.csv" $PMUCAL info
+printf '4096,4,1\n8192,nan,1\n16384,inf,2\n' > "$TMP/nan.csv"
+row $LINENO 2 "PMUCAL_CURVE_FILE=$TMP/nan.csv:2: not bytes,cycles,ns" "$FIX" -- env $(fx zen3-vm) PMUCAL_CURVE_FILE="$TMP/nan.csv" $PMUCAL info
 row $LINENO 2 "PMUCAL_CURVE_FILE=$TMP/nul.csv:2: a NUL byte" "$FIX" -- env $(fx zen3-vm) PMUCAL_CURVE_FILE="$TMP/nul.csv" $PMUCAL info
 row $LINENO 2 "PMUCAL_CURVE_FILE is set but empty" "unset it" -- env $(fx zen3-vm) PMUCAL_CURVE_FILE= $PMUCAL info
 row $LINENO 2 "PMUCAL_CURVE_FILE: a path of 5000 characters" "$FIX" -- env $(fx zen3-vm) PMUCAL_CURVE_FILE="$long" $PMUCAL info
@@ -75,7 +77,11 @@ row $LINENO 2 "PMUCAL_CACHE_DIR=$TMP/plainfile: a file, not a folder" "$FIX" -- 
 row $LINENO 2 "PMUCAL_CACHE_DIR=$TMP/plainfile/sub: Not a directory, not a folder" "$FIX" -- env PMUCAL_CACHE_DIR="$TMP/plainfile/sub" $PMUCAL info
 row $LINENO 2 "PMUCAL_CACHE_DIR is set but empty" "$FIX" -- env PMUCAL_CACHE_DIR= $PMUCAL info
 row $LINENO 2 "PMUCAL_CACHE_DIR: a path of 5000 characters" "$FIX" -- env PMUCAL_CACHE_DIR="$long" $PMUCAL info
-row $LINENO 2 "XDG_CACHE_HOME=$TMP/fifo: $TMP/fifo/pmucal: Not a directory" "$FIX" -- env -u PMUCAL_CACHE_DIR XDG_CACHE_HOME="$TMP/fifo" $PMUCAL info
+# XDG_CACHE_HOME and HOME are the desktop's: one whose cache folder cannot be is said, and the
+# command goes on without a cache (a HOME of /dev/null must not stop pmucal).
+NOCACHE="set PMUCAL_CACHE_DIR to a folder to keep them"
+row $LINENO 0 "XDG_CACHE_HOME=$TMP/fifo: $TMP/fifo/pmucal: Not a directory, not a folder: measured host facts are not cached" "$NOCACHE" -- env -u PMUCAL_CACHE_DIR XDG_CACHE_HOME="$TMP/fifo" $PMUCAL info
+row $LINENO 0 "HOME=/dev/null: /dev/null/.cache/pmucal: Not a directory, not a folder: measured host facts are not cached" "$NOCACHE" -- env -u PMUCAL_CACHE_DIR -u XDG_CACHE_HOME HOME=/dev/null $PMUCAL info
 # (A 300 MB file as the folder is a file like any other: refused by its kind, never read.)
 # A cache file that is not one (a FIFO, garbage, JSON that is not an object) is named, never
 # measured over in silence. Its name is the one info gives on a host whose levels pass the checks.
