@@ -50,6 +50,13 @@ row 1 "it sets the FS or GS base" "wrgsbase refused by name" -- 'wrgsbase %rax; 
 row 1 "through FS or GS" "a store to the stack guard %fs:0x28 refused" -- 'mov %rax,%fs:0x28' chain=none
 row 1 "loads a segment register" "a load of %fs refused" -- 'mov %eax,%fs; add %rax,%rax' chain=rax
 row 1 "protection keys" "wrpkru refused" -- 'wrpkru; add %rax,%rax' chain=rax
+# pmucal's own code and data lie near the snippet: %rip names them, whatever the offset.
+row 1 "cannot be looped: it addresses memory through %rip" "a store relative to %rip refused" -- \
+    'mov %rax,0x100000(%rip); add %rax,%rax' chain=rax
+row 1 "cannot be looped: it addresses memory through %rip" "a load relative to %rip refused" -- \
+    'mov -0x40(%rip),%rax; add %rax,%rax' chain=rax
+row 1 "cannot be looped: it addresses memory through %rip" "an address taken relative to %rip refused" -- \
+    'lea 0x2000(%rip),%rcx; mov %rax,(%rcx)' chain=none
 
 # Stray stores: the scratch buffer is 64 KiB between inaccessible pages; a near miss is a named
 # fault, never the heap.

@@ -178,6 +178,13 @@ static void classify(struct snippet_insn *in, uint32_t w)
     } else if ((w & 0xfe000000u) == 0xd6000000u || (w & 0xff000000u) == 0xd4000000u) {   /* br, blr, ret; svc, brk */
         in->kind = SN_BR_AWAY;
     }
+    if ((w & 0x1f000000u) == 0x10000000u)   /* adr, adrp */
+        in->why_not = "it takes an address relative to the pc, next to pmucal's own code and data (a store "
+                      "there escapes the trial, a load reads pmucal's pointers): the scratch buffer is the "
+                      "snippet's memory";
+    else if ((w & 0x3b000000u) == 0x18000000u)   /* ldr, ldrsw, prfm (literal) */
+        in->why_not = "it loads from an address relative to the pc, next to pmucal's own code and data (it "
+                      "reads pmucal's pointers): the scratch buffer is the snippet's memory";
     if ((w & 0x1e000000u) == 0x04000000u)
         in->ext |= ISA_SVE;
     in->loads = in->stores = 0;
