@@ -17,6 +17,7 @@
 #include "base/util.h"
 #include "generators/codegen.h"
 #include "generators/snippet_file.h"
+#include "host/clock.h"
 #include <ctype.h>
 #include <errno.h>
 #include <linux/filter.h>
@@ -770,40 +771,55 @@ static void __attribute__((noreturn)) trial_child(struct code_kernel *k)
     __builtin_unreachable();
 }
 
-/* 0 when the sandboxed trial ended well; -1 with why (a fault, a system call, a hang); 1 when a
- * stop ended it; 2 when no sandbox could be made here (the trial runs in-process only). */
+/* 0 when the sandboxed trial ended well; -1 with why (a fault, a system call, a hang, or no
+ * sandbox to be had: the snippet never runs unsandboxed first); 1 when a stop ended it; 2 under
+ * valgrind only (the simulator's own system calls would trip the filter: the trial runs
+ * in-process, documented). */
 static int sandboxed_trial(struct code_kernel *k, char *why, size_t wn)
 {
     if (RUNNING_ON_VALGRIND)
         return 2;
+    static const char refused[] = "the snippet is not run unsandboxed; the case is left out, the run goes on";
     trial_shared = mmap(NULL, sizeof(*trial_shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (trial_shared == MAP_FAILED)
-        return 2;
+    if (trial_shared == MAP_FAILED) {
+        trial_shared = NULL;
+        problem(why, wn, "no sandbox for the snippet's trial: cannot map the memory it shares: %s; %s",
+                strerror(errno), refused);
+        return -1;
+    }
     memset((void *)trial_shared, 0, sizeof(*trial_shared));
     fflush(NULL);   /* nothing buffered is written twice */
     pid_t pid = fork();
     if (pid == 0)
         trial_child(k);
-    int rc = 2, st = 0;
-    if (pid > 0) {
-        double t0 = now_seconds();
+    int rc = -1, st = 0;
+    if (pid < 0) {
+        problem(why, wn, "no sandbox for the snippet's trial: cannot start its child process: %s; %s",
+                strerror(errno), refused);
+    } else {
+        double t0 = clock_now_seconds();
         pid_t w;
-        while ((w = waitpid(pid, &st, WNOHANG)) == 0 && now_seconds() - t0 < TRIAL_SECONDS && !stop_requested())
+        while (((w = waitpid(pid, &st, WNOHANG)) == 0 || (w < 0 && errno == EINTR)) &&
+               clock_now_seconds() - t0 < TRIAL_SECONDS && !stop_requested())
             usleep(2000);
-        if (w == 0) {
+        int wait_errno = errno;
+        if (w <= 0) {
             kill(pid, SIGKILL);
-            waitpid(pid, &st, 0);
-            if (stop_requested())
-                rc = 1;
-            else {
-                problem(why, wn, "the snippet does not end: its trial pass (2 iterations, in a sandboxed child) ran "
-                        "over %.0f s (a loop whose exit is never taken?); the watchdog ended it; the case is left "
-                        "out, the run goes on", TRIAL_SECONDS);
-                rc = -1;
-            }
-        } else if (w == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0 && trial_shared->done) {
+            while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+                ;
+        }
+        if (w <= 0 && stop_requested()) {
+            rc = 1;
+        } else if (w == 0) {
+            problem(why, wn, "the snippet does not end: its trial pass (2 iterations, in a sandboxed child) ran "
+                    "over %.0f s (a loop whose exit is never taken?); the watchdog ended it; the case is left "
+                    "out, the run goes on", TRIAL_SECONDS);
+        } else if (w < 0) {
+            problem(why, wn, "cannot wait for the snippet's sandboxed trial: %s; its child was killed; %s",
+                    strerror(wait_errno), refused);
+        } else if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && trial_shared->done) {
             rc = 0;
-        } else if (w == pid && WIFEXITED(st) && WEXITSTATUS(st) == 3) {
+        } else if (WIFEXITED(st) && WEXITSTATUS(st) == 3) {
             char at[300];
             where_pc(k, trial_shared->pc, at, sizeof(at));
             if (trial_shared->sig == SIGSYS)
@@ -813,12 +829,19 @@ static int sandboxed_trial(struct code_kernel *k, char *why, size_t wn)
             else
                 problem(why, wn, "the snippet faulted in its sandboxed trial: %s %s; the case is left out, the run "
                         "goes on", signal_meaning(trial_shared->sig), at);
-            rc = -1;
-        } else if (w == pid && WIFSIGNALED(st)) {
+        } else if (WIFEXITED(st) && WEXITSTATUS(st) == 4) {
+            problem(why, wn, "no sandbox for the snippet's trial: the kernel refused its system-call filter "
+                    "(seccomp; a kernel built without it, or a container that forbids it); %s", refused);
+        } else if (WIFEXITED(st)) {
+            problem(why, wn, "the snippet's sandboxed trial ended its process (exit status %d) before its 2 "
+                    "iterations were done: its bytes hide an exit the decoder did not see; the case is left out, "
+                    "the run goes on", WEXITSTATUS(st));
+        } else if (WIFSIGNALED(st)) {
             problem(why, wn, "the snippet's sandboxed trial ended by signal %d (%s); the case is left out, the run "
                     "goes on", WTERMSIG(st), strsignal(WTERMSIG(st)));
-            rc = -1;
-        }   /* exit 4: no filter could be installed here; the trial runs in-process as before */
+        } else {
+            problem(why, wn, "the snippet's sandboxed trial ended with wait status 0x%x; %s", (unsigned)st, refused);
+        }
     }
     munmap((void *)trial_shared, sizeof(*trial_shared));
     trial_shared = NULL;
