@@ -19,7 +19,7 @@ const char isa_snippet_preamble[] = ".text\n";
 const uint32_t isa_snippet_audit_arch = AUDIT_ARCH_AARCH64;
 const char isa_snippet_scratch_reg[] = "x1";
 const char isa_snippet_init_doc[] =
-    "x1 points at a 4 KiB scratch buffer whose every 8-byte word holds the buffer's own address (a load\n"
+    "x1 points at a 64 KiB scratch buffer whose every 8-byte word holds the buffer's own address (a load\n"
     "through any register holding it gives it back: a pointer chase); every other of x2-x17 and x19-x28 starts\n"
     "at 1; v0-v31 at 1.0 in the low double (the rest 0). x0 (the loop's counter), x18 (the platform's),\n"
     "x29, x30 and sp are the loop's own: a snippet naming them is refused.";
