@@ -185,6 +185,17 @@ rc=$?
 [ $rc -eq 2 ] && grep -q "dup.txt:1: mode= is given twice" "$TMP/dup.err"
 ok $? "mode= twice in a table: exit $rc: $(head -c 200 "$TMP/dup.err")"
 
+# The assembler's files go to TMPDIR (else /tmp), and are removed after.
+mkdir "$TMP/td"
+TMPDIR="$TMP/td" $P run code 'imul %rax,%rax' $E > "$TMP/td.out" 2> "$TMP/td.err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "cycles per copy of the snippet: [0-9]" "$TMP/td.out" && [ -z "$(ls -A "$TMP/td")" ]
+ok $? "TMPDIR is used and left empty (exit $rc)"
+TMPDIR="$TMP/none" $P run code 'imul %rax,%rax' $E > /dev/null 2> "$TMP/tn.err"
+rc=$?
+[ $rc -eq 1 ] && grep -q "temporary folder for the assembler in $TMP/none (TMPDIR, else /tmp)" "$TMP/tn.err"
+ok $? "a TMPDIR that does not exist is named: exit $rc: $(head -c 200 "$TMP/tn.err")"
+
 # A table goes on after a fault, a hang and a stray store; no row of them is ok.
 cat > table.txt <<'ROWS'
 good1 | add %rcx, %rax | mode=latency
