@@ -17,6 +17,7 @@
 #include "base/util.h"
 #include "generators/codegen.h"
 #include "generators/snippet_file.h"
+#include "host/clock.h"
 #include <ctype.h>
 #include <errno.h>
 #include <linux/filter.h>
@@ -200,6 +201,35 @@ static int snippet_from_object(const char *obj, const char *where, struct snippe
     return snippet_judge(s, where, why, wn);
 }
 
+static const char *temp_base(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    return tmp && *tmp ? tmp : "/tmp";
+}
+
+/* A private folder for the assembler's files in temp_base(); NULL with errno. */
+static char *temp_folder(const char *what)
+{
+    char *dir = xasprintf("%s/pmucal-%s-XXXXXX", temp_base(), what);
+    if (!mkdtemp(dir)) {
+        int e = errno;
+        free(dir);
+        errno = e;
+        return NULL;
+    }
+    return dir;
+}
+
+/* Writes a whole file; false when any step failed (the FILE is closed either way). */
+static bool write_whole(const char *path, const char *mode, const void *bytes, size_t len)
+{
+    FILE *f = fopen(path, mode);
+    if (!f)
+        return false;
+    bool whole = fwrite(bytes, 1, len, f) == len;
+    return !fclose(f) && whole;
+}
+
 int snippet_load_object(const char *path, struct snippet *s, char *why, size_t wn)
 {
     memset(s, 0, sizeof(*s));
@@ -213,23 +243,23 @@ int snippet_load_object(const char *path, struct snippet *s, char *why, size_t w
         problem(why, wn, "cannot read the object: %s", err);
         return -1;
     }
-    char dir[] = "/tmp/pmucal-obj-XXXXXX";
-    if (!mkdtemp(dir)) {
-        problem(why, wn, "cannot make a temporary folder for the object: %s", strerror(errno));
+    char *dir = temp_folder("obj");
+    if (!dir) {
+        problem(why, wn, "cannot make a temporary folder for the object in %s (TMPDIR, else /tmp): %s",
+                temp_base(), strerror(errno));
         free(bytes);
         return -1;
     }
     char *copy = xasprintf("%s/snippet.o", dir);
-    FILE *f = fopen(copy, "wb");
     int rc = -1;
-    if (!f || fwrite(bytes, 1, len, f) != len || fclose(f))
+    if (!write_whole(copy, "wb", bytes, len))
         problem(why, wn, "cannot copy the object into %s", dir);
     else
         rc = snippet_from_object(copy, where, s, why, wn);
     if (rc)
         snippet_free(s);
     unlink(copy), rmdir(dir);
-    free(copy);
+    free(copy), free(dir);
     free(bytes);
     return rc;
 }
@@ -242,9 +272,10 @@ int snippet_assemble(const char *text, const char *where, struct snippet *s, cha
         problem(why, wn, "%s names %s, which the loop keeps for itself (%s)", where, reserved, isa_snippet_init_doc);
         return -1;
     }
-    char dir[] = "/tmp/pmucal-asm-XXXXXX";
-    if (!mkdtemp(dir)) {
-        problem(why, wn, "cannot make a temporary folder for the assembler: %s", strerror(errno));
+    char *dir = temp_folder("asm");
+    if (!dir) {
+        problem(why, wn, "cannot make a temporary folder for the assembler in %s (TMPDIR, else /tmp): %s",
+                temp_base(), strerror(errno));
         return -1;
     }
     char *src = xasprintf("%s/snippet.s", dir), *obj = xasprintf("%s/snippet.o", dir),
@@ -252,8 +283,10 @@ int snippet_assemble(const char *text, const char *where, struct snippet *s, cha
     int rc = -1, preamble_lines = 0;
     for (const char *p = isa_snippet_preamble; *p; p++)
         preamble_lines += *p == '\n';
-    FILE *f = fopen(src, "w");
-    if (!f || fprintf(f, "%s%s\n", isa_snippet_preamble, text) < 0 || fclose(f)) {
+    char *source = xasprintf("%s%s\n", isa_snippet_preamble, text);
+    bool written = write_whole(src, "w", source, strlen(source));
+    free(source);
+    if (!written) {
         problem(why, wn, "cannot write the snippet for the assembler in %s", dir);
         goto out;
     }
@@ -287,7 +320,7 @@ out:
     if (rc)
         snippet_free(s);
     unlink(src), unlink(obj), unlink(err), rmdir(dir);
-    free(src), free(obj), free(err);
+    free(src), free(obj), free(err), free(dir);
     return rc;
 }
 
@@ -654,13 +687,6 @@ static void watchdog_arm(double seconds)
         timer_settime(watchdog, 0, &t, NULL);
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Where pc is, in the snippet's words: "at 'insn' (offset N of copy C)". */
 static void where_pc(const struct code_kernel *k, uintptr_t pc, char *out, size_t n)
 {
@@ -692,7 +718,7 @@ static const char *signal_meaning(int sig)
 static int guarded_run(struct code_kernel *k, uint64_t iters, double limit, char *why, size_t wn)
 {
     uint64_t fp = isa_snippet_state_save();
-    double t0 = now_seconds();
+    double t0 = clock_now_seconds();
     if (sigsetjmp(guard_env, 0) == 0) {
         guard_on = 1;
         watchdog_arm(limit);
@@ -710,7 +736,7 @@ static int guarded_run(struct code_kernel *k, uint64_t iters, double limit, char
     if (guard_sig == GUARD_HANG) {
         problem(why, wn, "the snippet does not end: %llu iteration%s ran %.1f s, over the %.1f s its pace allows "
                 "(a loop whose exit is never taken?); the watchdog ended it %s; the case is left out, the run goes on",
-                (unsigned long long)iters, iters == 1 ? "" : "s", now_seconds() - t0, limit, at);
+                (unsigned long long)iters, iters == 1 ? "" : "s", clock_now_seconds() - t0, limit, at);
         return -1;
     }
     problem(why, wn, "the snippet faulted: %s %s; the case is left out, the run goes on", signal_meaning(guard_sig), at);
@@ -770,40 +796,55 @@ static void __attribute__((noreturn)) trial_child(struct code_kernel *k)
     __builtin_unreachable();
 }
 
-/* 0 when the sandboxed trial ended well; -1 with why (a fault, a system call, a hang); 1 when a
- * stop ended it; 2 when no sandbox could be made here (the trial runs in-process only). */
+/* 0 when the sandboxed trial ended well; -1 with why (a fault, a system call, a hang, or no
+ * sandbox to be had: the snippet never runs unsandboxed first); 1 when a stop ended it; 2 under
+ * valgrind only (the simulator's own system calls would trip the filter: the trial runs
+ * in-process, documented). */
 static int sandboxed_trial(struct code_kernel *k, char *why, size_t wn)
 {
     if (RUNNING_ON_VALGRIND)
         return 2;
+    static const char refused[] = "the snippet is not run unsandboxed; the case is left out, the run goes on";
     trial_shared = mmap(NULL, sizeof(*trial_shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (trial_shared == MAP_FAILED)
-        return 2;
+    if (trial_shared == MAP_FAILED) {
+        trial_shared = NULL;
+        problem(why, wn, "no sandbox for the snippet's trial: cannot map the memory it shares: %s; %s",
+                strerror(errno), refused);
+        return -1;
+    }
     memset((void *)trial_shared, 0, sizeof(*trial_shared));
     fflush(NULL);   /* nothing buffered is written twice */
     pid_t pid = fork();
     if (pid == 0)
         trial_child(k);
-    int rc = 2, st = 0;
-    if (pid > 0) {
-        double t0 = now_seconds();
+    int rc = -1, st = 0;
+    if (pid < 0) {
+        problem(why, wn, "no sandbox for the snippet's trial: cannot start its child process: %s; %s",
+                strerror(errno), refused);
+    } else {
+        double t0 = clock_now_seconds();
         pid_t w;
-        while ((w = waitpid(pid, &st, WNOHANG)) == 0 && now_seconds() - t0 < TRIAL_SECONDS && !stop_requested())
+        while (((w = waitpid(pid, &st, WNOHANG)) == 0 || (w < 0 && errno == EINTR)) &&
+               clock_now_seconds() - t0 < TRIAL_SECONDS && !stop_requested())
             usleep(2000);
-        if (w == 0) {
+        int wait_errno = errno;
+        if (w <= 0) {
             kill(pid, SIGKILL);
-            waitpid(pid, &st, 0);
-            if (stop_requested())
-                rc = 1;
-            else {
-                problem(why, wn, "the snippet does not end: its trial pass (2 iterations, in a sandboxed child) ran "
-                        "over %.0f s (a loop whose exit is never taken?); the watchdog ended it; the case is left "
-                        "out, the run goes on", TRIAL_SECONDS);
-                rc = -1;
-            }
-        } else if (w == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0 && trial_shared->done) {
+            while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+                ;
+        }
+        if (w <= 0 && stop_requested()) {
+            rc = 1;
+        } else if (w == 0) {
+            problem(why, wn, "the snippet does not end: its trial pass (2 iterations, in a sandboxed child) ran "
+                    "over %.0f s (a loop whose exit is never taken?); the watchdog ended it; the case is left "
+                    "out, the run goes on", TRIAL_SECONDS);
+        } else if (w < 0) {
+            problem(why, wn, "cannot wait for the snippet's sandboxed trial: %s; its child was killed; %s",
+                    strerror(wait_errno), refused);
+        } else if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && trial_shared->done) {
             rc = 0;
-        } else if (w == pid && WIFEXITED(st) && WEXITSTATUS(st) == 3) {
+        } else if (WIFEXITED(st) && WEXITSTATUS(st) == 3) {
             char at[300];
             where_pc(k, trial_shared->pc, at, sizeof(at));
             if (trial_shared->sig == SIGSYS)
@@ -813,12 +854,19 @@ static int sandboxed_trial(struct code_kernel *k, char *why, size_t wn)
             else
                 problem(why, wn, "the snippet faulted in its sandboxed trial: %s %s; the case is left out, the run "
                         "goes on", signal_meaning(trial_shared->sig), at);
-            rc = -1;
-        } else if (w == pid && WIFSIGNALED(st)) {
+        } else if (WIFEXITED(st) && WEXITSTATUS(st) == 4) {
+            problem(why, wn, "no sandbox for the snippet's trial: the kernel refused its system-call filter "
+                    "(seccomp; a kernel built without it, or a container that forbids it); %s", refused);
+        } else if (WIFEXITED(st)) {
+            problem(why, wn, "the snippet's sandboxed trial ended its process (exit status %d) before its 2 "
+                    "iterations were done: its bytes hide an exit the decoder did not see; the case is left out, "
+                    "the run goes on", WEXITSTATUS(st));
+        } else if (WIFSIGNALED(st)) {
             problem(why, wn, "the snippet's sandboxed trial ended by signal %d (%s); the case is left out, the run "
                     "goes on", WTERMSIG(st), strsignal(WTERMSIG(st)));
-            rc = -1;
-        }   /* exit 4: no filter could be installed here; the trial runs in-process as before */
+        } else {
+            problem(why, wn, "the snippet's sandboxed trial ended with wait status 0x%x; %s", (unsigned)st, refused);
+        }
     }
     munmap((void *)trial_shared, sizeof(*trial_shared));
     trial_shared = NULL;
@@ -943,9 +991,9 @@ static int code_setup(struct case_ *c)
      * loop(n) - loop(0) stays exact): loops of 4, 16, ... iterations until one lasts 1 ms. */
     k->pace = 1;   /* the probe's own watchdog: seconds an iteration, generous */
     for (uint64_t it = 4;; it *= 4) {
-        double t0 = now_seconds();
+        double t0 = clock_now_seconds();
         trial = guarded_run(k, it, it > 4 ? loop_limit(k, it) : TRIAL_SECONDS, why, wn);
-        double took = now_seconds() - t0;
+        double took = clock_now_seconds() - t0;
         if (trial > 0) {
             problem(why, wn, "stopped during the snippet's trial pass");
             return KERNEL_ERROR;

@@ -241,6 +241,8 @@ static void record(struct engine *eng, const struct case_ *c, int g, const struc
     eng->measurements++;
     if (eng->tap)
         engine_report(eng, c->label, m, vs);
+    for (int k = 0; k < m->nevents && eng->judged; k++)
+        eng->judged[m->events[k] - eng->case_events] = true;
     free(vs);
     if (eng->on_measurement)
         eng->on_measurement(eng, c, m, q);
@@ -462,6 +464,8 @@ int engine_case(struct engine *eng, struct case_ *c, struct event_spec *events, 
     int size = eng->group_cap && eng->group_cap < eng->group_size ? eng->group_cap : eng->group_size;
     schedule_build(events, info, n, size, eng->ncounters, &eng->learned, &s);
     struct measurement *m = xmalloc(sizeof(*m));
+    eng->case_events = events;
+    eng->judged = xcalloc((size_t)(n ? n : 1), sizeof(*eng->judged));
     for (int g = 0; g < s.ngroups && rc == MEASURE_OK; g++) {
         struct event_spec *ptr[GROUP_MAX_EVENTS];
         int k = 0;
@@ -475,9 +479,13 @@ int engine_case(struct engine *eng, struct case_ *c, struct event_spec *events, 
             else
                 tap_comment(eng->tap, "%s: %s", c->label, c->failed);
             for (int j = s.start[g]; j < s.start[s.ngroups - 1] + s.count[s.ngroups - 1]; j++)
-                skip_all(eng, c, &events[s.order[j]], 1, c->failed, true);
+                if (!eng->judged[s.order[j]])   /* a half of a split group may have its lines */
+                    skip_all(eng, c, &events[s.order[j]], 1, c->failed, true);
         }
     }
+    free(eng->judged);
+    eng->judged = NULL;
+    eng->case_events = NULL;
     free(info);
     free(m);
     schedule_free(&s);

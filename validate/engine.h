@@ -52,6 +52,8 @@ struct engine {
                                      kernel's domain) is a SKIP with the setup's reason, not a failure */
     int refused;                  /* such cases */
     bool write_failed;            /* a record could not be appended: the run stops there */
+    const struct event_spec *case_events;   /* the case being measured: its events, and which of them */
+    bool *judged;                 /* have a verdict line (a failure later fails only the others) */
 };
 
 /* An event list into resolved specs; -1 with one message, naming FILE:LINE, for the first unknown event. */

@@ -19,7 +19,7 @@ const char isa_snippet_preamble[] = ".text\n";
 const uint32_t isa_snippet_audit_arch = AUDIT_ARCH_AARCH64;
 const char isa_snippet_scratch_reg[] = "x1";
 const char isa_snippet_init_doc[] =
-    "x1 points at a 4 KiB scratch buffer whose every 8-byte word holds the buffer's own address (a load\n"
+    "x1 points at a 64 KiB scratch buffer whose every 8-byte word holds the buffer's own address (a load\n"
     "through any register holding it gives it back: a pointer chase); every other of x2-x17 and x19-x28 starts\n"
     "at 1; v0-v31 at 1.0 in the low double (the rest 0). x0 (the loop's counter), x18 (the platform's),\n"
     "x29, x30 and sp are the loop's own: a snippet naming them is refused.";
@@ -178,6 +178,13 @@ static void classify(struct snippet_insn *in, uint32_t w)
     } else if ((w & 0xfe000000u) == 0xd6000000u || (w & 0xff000000u) == 0xd4000000u) {   /* br, blr, ret; svc, brk */
         in->kind = SN_BR_AWAY;
     }
+    if ((w & 0x1f000000u) == 0x10000000u)   /* adr, adrp */
+        in->why_not = "it takes an address relative to the pc, next to pmucal's own code and data (a store "
+                      "there escapes the trial, a load reads pmucal's pointers): the scratch buffer is the "
+                      "snippet's memory";
+    else if ((w & 0x3b000000u) == 0x18000000u)   /* ldr, ldrsw, prfm (literal) */
+        in->why_not = "it loads from an address relative to the pc, next to pmucal's own code and data (it "
+                      "reads pmucal's pointers): the scratch buffer is the snippet's memory";
     if ((w & 0x1e000000u) == 0x04000000u)
         in->ext |= ISA_SVE;
     in->loads = in->stores = 0;

@@ -312,6 +312,9 @@ static void classify(struct snippet_insn *in)
     else if (strstr(in->text, "%fs:") || strstr(in->text, "%gs:"))
         in->why_not = "it addresses memory through FS or GS, the C library's thread block (its stack guard at "
                       "%fs:0x28): the scratch buffer is the snippet's memory";
+    else if (strstr(in->text, "%rip") || strstr(in->text, "%eip"))
+        in->why_not = "it addresses memory through %rip, next to pmucal's own code and data (a store there "
+                      "escapes the trial, a load reads pmucal's pointers): the scratch buffer is the snippet's memory";
     else if (starts(m, "wrpkru") || starts(m, "xrstor"))
         in->why_not = "it can change the protection keys (PKRU) of pmucal's own memory";
     /* extensions by the registers it names */
