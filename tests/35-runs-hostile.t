@@ -142,6 +142,10 @@ for c in 'replay D' 'compare B D' 'report D' 'export --ktap D' 'export --kcidb D
     row $LINENO v 2 "$LOST" 'complete $d; sed -i "\$d" $d/measurements.ndjson' $PMUCAL $c
 done
 row $LINENO v 2 "$DUP" 'head -n 1 $d/measurements.ndjson >> $d/measurements.ndjson' $PMUCAL validate --resume D
+# A string group: refused by name (it once printed the duplicate message's group from unset bytes).
+GROUP="measurements.ndjson:1: a record of case 'walker size=16k' whose group is not a number: the folder is damaged"
+row $LINENO v 2 "$GROUP" "complete \$d; record1 \$d '.group=\"AAAA\"'" $PMUCAL replay D
+row $LINENO v 2 "$GROUP" "record1 \$d '.group=\"AAAA\"'" $PMUCAL validate --resume D
 row $LINENO v 2 "cases_done 1 where its cases are 2: the folder is damaged" 'complete $d; set_json $d/manifest.json ".cases_done=1"' $PMUCAL replay D
 # 1e999 is no number (JSON has no infinity): refused with the file, line and key.
 for k in raw tsc_hz repetitions; do
