@@ -131,6 +131,8 @@ row $LINENO v 2 "code asm=.*': the run recorded no SHA-256 of its snippet" 'add_
 row $LINENO v 2 "--case 'walker size=16k' is not a code case of the run" '' $PMUCAL validate --resume D --case 'walker size=16k'
 # The manifest's --ktap is a path the folder names: not written ($OUT stays as it was).
 row $LINENO v 0 '' 'set_json $d/manifest.json ".command += [\"--ktap\", \"$OUT/dir/k.tap\"]"' $PMUCAL validate --resume D
+# A recorded --ktap whose folder is gone: the resume does not write it, so does not check it.
+row $LINENO v 0 '' 'set_json $d/manifest.json ".command += [\"--ktap\", \"$TMP/gone/k.tap\"]"' $PMUCAL validate --resume D
 # --- a damaged folder (issue 46): refused as damaged by every reader, naming file and line ---
 complete() { set_json "$1/manifest.json" '.status="complete"'; }
 DUP="measurements.ndjson:3: a second record of case 'walker size=16k' group 0 \(the first is line 1\): the folder is damaged"
