@@ -165,9 +165,11 @@ for c in 'replay D' 'compare B D' 'report --allow-incomplete D' 'validate --resu
         "sed -i 's/\"repetitions\":3/\"repetitions\":1e999/' \$d/manifest.json" $PMUCAL $c
 done
 # Two runs with no case in common: nothing to compare, never 'same settings' over 0 points.
-row $LINENO v 2 'have no \(case, event\) measured in both \(2 in BASE only, 2 in NEW only\): there is nothing to compare' \
-    "jq -c '.case += \" seed=9\"' \$d/measurements.ndjson > \$d/m && mv \$d/m \$d/measurements.ndjson; set_json \$d/manifest.json '.case_labels |= map(. + \" seed=9\")'" \
-    $PMUCAL compare --allow-incomplete B D
+for c in 'compare --allow-incomplete' 'report --allow-incomplete --compare'; do
+    row $LINENO v 2 'have no \(case, event\) measured in both \(2 in BASE only, 2 in NEW only\): there is nothing to compare' \
+        "jq -c '.case += \" seed=9\"' \$d/measurements.ndjson > \$d/m && mv \$d/m \$d/measurements.ndjson; set_json \$d/manifest.json '.case_labels |= map(. + \" seed=9\")'" \
+        $PMUCAL $c B D
+done
 # --- numbers: non-finite, huge, negative, in each field a reader converts ---
 for f in 'iters=1e300' 'iters=-1' 'iters=0.5e-300' 'repetitions=-3' 'repetitions=1e300' 'time_enabled=-1' \
     'time_running=1e300' 'cycles.clock_redone=1e300' 'noise.redone=-5' 'events[0].attr.config=1e300' \
