@@ -233,10 +233,11 @@ static int check_output(const struct command *c, int key, const char *v, int arg
 }
 
 /* The getopt_long loop shared by cli_parse, cli_reparse and cli_wants_help. Returns 0, or 2 after
- * a message (only when report is set); *help is set when -h/--help was seen. notes: a note on
- * each old spelling given. */
+ * a message (only when report is set); *help is set when -h/--help was seen. typed: the user typed
+ * argv (not a manifest's command line read back): a note on each old spelling given, and each
+ * output checked, which a manifest's are not (a resume or replay does not write them). */
 static int parse(const struct command *c, int argc, char **argv, cli_handler fn, void *ctx, struct cli_args *pos,
-                 bool report, bool notes, bool *help)
+                 bool report, bool typed, bool *help)
 {
     struct getopt_tables t;
     tables_build(c, &t);
@@ -253,7 +254,7 @@ static int parse(const struct command *c, int argc, char **argv, cli_handler fn,
     opterr = 0;
     while (!rc && (longi = -1, key = getopt_long(argc, argv, t.shorts, t.longs, &longi)) != -1) {
         const char *arg = argv[optind - 1];
-        if (notes && longi >= 0 && longi < nopts && !c->options[longi].help)
+        if (typed && longi >= 0 && longi < nopts && !c->options[longi].help)
             note_old_spelling(c, &c->options[longi], &noted[longi]);
         if (key == 1) {
             if (pos)
@@ -278,7 +279,7 @@ static int parse(const struct command *c, int argc, char **argv, cli_handler fn,
             else
                 rc = cli_usage_error(c, "%s needs a value", arg);
         } else if (fn) {
-            rc = check_output(c, key, optarg, argc, argv);
+            rc = typed ? check_output(c, key, optarg, argc, argv) : 0;
             if (!rc)
                 rc = fn(ctx, key, optarg);
         }
@@ -294,10 +295,10 @@ static int parse(const struct command *c, int argc, char **argv, cli_handler fn,
 }
 
 static int parse_command(const struct command *c, int argc, char **argv, cli_handler fn, void *ctx,
-                         struct cli_args *pos, bool notes)
+                         struct cli_args *pos, bool typed)
 {
     bool help = false;   /* main() answered --help before the command ran */
-    int rc = parse(c, argc, argv, fn, ctx, pos, true, notes, &help);
+    int rc = parse(c, argc, argv, fn, ctx, pos, true, typed, &help);
     if (rc && pos)
         cli_args_free(pos);
     return rc;

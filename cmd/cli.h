@@ -60,7 +60,8 @@ typedef int (*cli_handler)(void *ctx, int key, const char *value);
  * with cli_args_free); with pos NULL the command takes none and one is a usage error. */
 int cli_parse(const struct command *c, int argc, char **argv, cli_handler fn, void *ctx, struct cli_args *pos);
 /* The same for a command line read back from a run folder's manifest (--resume, replay): no note
- * on an old spelling, which the user did not type. */
+ * on an old spelling, which the user did not type, and no check of its outputs, which are not
+ * written again. */
 int cli_reparse(const struct command *c, int argc, char **argv, cli_handler fn, void *ctx, struct cli_args *pos);
 void cli_args_free(struct cli_args *pos);
 /* Whole number lo..hi from an option value, else a usage error naming the option (returns 2). */

@@ -139,13 +139,7 @@ static int compare_main(int argc, char **argv)
     struct cmp_kernel k;
     compare_runs(&run[0], &run[1], &a.o, &c);
     compare_kernel(run[0].manifest, run[1].manifest, &k);
-    int both = c.n - c.only[0] - c.only[1];
-    if (!both && !c.regressions && !k.n) {
-        /* Nothing measured in both runs (two sweeps of other seeds, other --case lists): a header
-         * saying "same settings" over no point would read as a pass. */
-        pm_error("%s and %s have no (case, event) measured in both (%d in BASE only, %d in NEW only): there is "
-                 "nothing to compare; compare two runs of the same cases", run[0].path, run[1].path, c.only[0],
-                 c.only[1]);
+    if (compare_has_points(&run[0], &run[1], &c, &k)) {
         compare_free(&c);
         compare_kernel_free(&k);
         goto out;

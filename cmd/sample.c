@@ -7,6 +7,7 @@
 #include "cmd/options.h"
 #include "generators/snippet_digest.h"
 #include "host/cpuload.h"
+#include "runs/run_cases.h"
 #include "runs/sample_record.h"
 #include "runs/session.h"
 #include "validate/sample_run.h"
@@ -153,8 +154,9 @@ static int sample_main(int argc, char **argv)
     cli_args_free(&a.pos);
     if (run.c && session_resuming(&s) && snippet_case_runs_code(run.c)) {
         /* A run folder is data: its snippet (or the file it names) is never run again from it. */
-        pm_error("--resume %s: its case '%s' runs code, and a resume runs no code nor file a run folder names; "
-                 "start a new run ('pmucal sample %s ...' with your snippet)", s.rs.run, run.c->label, k->name);
+        char *fix = xasprintf("start a new run ('pmucal sample %s ...' with your snippet)", k->name);
+        run_cases_code_refused(s.rs.run, run.c->label, fix);
+        free(fix);
         case_free(run.c);
         run.c = NULL;
         status = 2;

@@ -16,6 +16,7 @@
 #include "base/subprocess.h"
 #include "base/util.h"
 #include "generators/codegen.h"
+#include "generators/snippet_digest.h"
 #include "generators/snippet_file.h"
 #include "host/clock.h"
 #include <ctype.h>
@@ -47,7 +48,6 @@
 #define THROUGHPUT_CHAINS 8     /* renamed copies in flight: 8 x a 1-cycle rate hides 8 cycles of latency */
 #define BODY_INSNS 64           /* instructions a body aims at (the loop test's share stays small) */
 #define MAX_COPIES 4096
-#define OBJECT_MAX_BYTES (16u << 20)
 
 static char last_problem[768];
 
@@ -238,9 +238,10 @@ int snippet_load_object(const char *path, struct snippet *s, char *why, size_t w
     /* Read once, bounded, a regular file only (a FIFO would block the open), and decoded from a
      * private copy: the bytes run are the bytes judged. */
     size_t len;
-    char *bytes = read_file_bounded(path, OBJECT_MAX_BYTES, &len, err, sizeof(err));
-    if (!bytes) {
+    char *bytes = read_file_bounded(path, SNIPPET_OBJECT_MAX, &len, err, sizeof(err));
+    if (!bytes || snippet_bytes_check(path, bytes, len, err, sizeof(err))) {
         problem(why, wn, "cannot read the object: %s", err);
+        free(bytes);
         return -1;
     }
     char *dir = temp_folder("obj");
@@ -498,9 +499,10 @@ static int build_unit(struct case_ *c, struct code_kernel *k, char *why, size_t 
     if (*file) {
         size_t flen;
         char err[400];
-        owned = read_file_bounded(file, 1u << 20, &flen, err, sizeof(err));
-        if (!owned) {
+        owned = read_file_bounded(file, SNIPPET_FILE_MAX, &flen, err, sizeof(err));
+        if (!owned || snippet_bytes_check(file, owned, flen, err, sizeof(err))) {
             problem(why, wn, "cannot read the snippet: %s", err);
+            free(owned);
             return -1;
         }
         int nul = snippet_text_nul_line(owned, flen);

@@ -209,7 +209,11 @@ int compare_prepare(struct compare_view *v, const struct runfile *a, const struc
     }
     compare_runs(&v->rf[0], &v->rf[1], o, &v->c);
     v->judged = true;
-    return 0;
+    struct cmp_kernel k;
+    compare_kernel(v->rf[0].manifest, v->rf[1].manifest, &k);
+    int rc = compare_has_points(&v->rf[0], &v->rf[1], &v->c, &k);
+    compare_kernel_free(&k);
+    return rc;
 }
 
 void compare_view_free(struct compare_view *v)

@@ -22,6 +22,9 @@
  *    file=X). args are the command's words (argv[0] the subcommand); self is the value's own
  *    text in them, never compared with itself. */
 bool run_output_refused(const char *path, int nargs, char *const *args, const char *self, char *why, size_t n);
+/* Did run_output_refused let path through as a command line's output (self given)? Such a path
+ * is checked again when it is written: a run folder made around it, or a link planted, since. */
+bool run_output_passed(const char *path);
 /* The same for a folder in which a command makes its new run folder (--out DIR): refused only
  * when DIR, or its nearest existing ancestor, lies inside an existing run folder. */
 bool run_parent_refused(const char *dir, char *why, size_t n);

@@ -47,15 +47,21 @@ int record_check_line(struct record_check *k, const struct jvalue *rec, int line
                  "(case_labels): the folder is damaged, or records of another run were added to it", label);
         return -1;
     }
+    const struct jvalue *group = jget(rec, "group");
+    if (group && group->type != J_NUMBER) {   /* pmucal writes a group number only */
+        snprintf(why, n, "a record of case '%.200s' whose group is not a number: the folder is damaged "
+                 "(an edited record)", label);
+        return -1;
+    }
     if (!k->once || times > 1)   /* the same case measured twice: its records repeat by right */
         return 0;
     char g[40], p[40];
-    char *id = xasprintf("%s\x1f%s\x1f%s", label, part_text(jget(rec, "group"), g, sizeof(g)),
-                         part_text(jget(rec, "part"), p, sizeof(p)));
+    const char *gtext = part_text(group, g, sizeof(g));
+    char *id = xasprintf("%s\x1f%s\x1f%s", label, gtext, part_text(jget(rec, "part"), p, sizeof(p)));
     for (int i = 0; i < k->n; i++)
         if (!strcmp(k->key[i], id)) {
             snprintf(why, n, "a second record of case '%.200s' group %s (the first is line %d): the folder is damaged "
-                     "(a record written twice, or copied in)", label, g, k->line[i]);
+                     "(a record written twice, or copied in)", label, gtext, k->line[i]);
             free(id);
             return -1;
         }

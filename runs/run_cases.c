@@ -2,6 +2,7 @@
 #include "base/util.h"
 #include "generators/snippet_digest.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void run_cases_manifest(struct json *j, struct case_ *const *cases, int n)
@@ -46,6 +47,12 @@ static const char *recorded_digest(const struct jvalue *manifest, const char *la
     return NULL;
 }
 
+void run_cases_code_refused(const char *run, const char *label, const char *fix)
+{
+    pm_error("--resume %s: its case '%s' runs code, and a resume runs no code nor file a run folder names; %s", run,
+             label, fix);
+}
+
 static const struct case_ *handed_again(struct case_ *const *handed, int nh, const char *label)
 {
     for (int i = 0; i < nh; i++)
@@ -75,10 +82,11 @@ int run_cases_resume(const struct resume *r, const char *command, struct case_ *
         char why[800], hex[SHA256_HEX_LEN + 1];
         const struct case_ *h = handed_again(handed, nh, c->label);
         if (!h) {
-            pm_error("--resume %s: its case '%s' runs code, and a resume runs no code nor file a run folder names; "
-                     "hand the same snippet again (pmucal %s --resume %s --case '%s': its SHA-256 must be the one "
-                     "the run recorded when it started), or start a new run", r->run, c->label, command, r->run,
-                     c->label);
+            char *fix = xasprintf("hand the same snippet again (pmucal %s --resume %s --case '%s': its SHA-256 "
+                                  "must be the one the run recorded when it started), or start a new run", command,
+                                  r->run, c->label);
+            run_cases_code_refused(r->run, c->label, fix);
+            free(fix);
             return -1;
         }
         const char *then = recorded_digest(r->manifest, c->label, why, sizeof(why));

@@ -17,5 +17,8 @@ void run_cases_manifest(struct json *j, struct case_ *const *cases, int n);
  * of the run is refused too. -1 after one message naming the case and the fix. */
 int run_cases_resume(const struct resume *r, const char *command, struct case_ *const *cases, int n,
                      struct case_ *const *handed, int nh);
+/* The refusal of a --resume of run whose case label runs code it was not handed: one message
+ * ending in fix (what the command takes instead). */
+void run_cases_code_refused(const char *run, const char *label, const char *fix);
 
 #endif

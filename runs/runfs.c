@@ -4,9 +4,11 @@
  * folder's descriptor, so a folder renamed or replaced by a link while it is written keeps
  * receiving the files (the one opened), never the link's target. */
 #include "base/util.h"
+#include "runs/outputs.h"
 #include "runs/rundir.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,7 +174,14 @@ FILE *run_out_user(struct run_out *o, const char *path)
         return f;
     }
     /* The check at the start (runs/outputs.h) knows the files the command line names; this one
-     * also those read since without being named (validate/expect/<pmu>.txt, a case's file=). */
+     * also those read since without being named (validate/expect/<pmu>.txt, a case's file=), and,
+     * for a path the user named, a run folder made around it, or a link there planted, since that
+     * check (a command's own default, RUN/report.html, lies in a run folder by design). */
+    char why[2 * PATH_MAX + 512];
+    if (run_output_passed(path) && run_output_refused(path, 0, NULL, NULL, why, sizeof(why))) {
+        pm_error("cannot write %s: %s", path, why);
+        return NULL;
+    }
     if (!stat(path, &st) && S_ISREG(st.st_mode) && file_was_read(st.st_dev, st.st_ino)) {
         pm_error("cannot write %s: this command read it as an input, and an output never replaces one; name "
                  "another file", path);

@@ -131,6 +131,8 @@ row $LINENO v 2 "code asm=.*': the run recorded no SHA-256 of its snippet" 'add_
 row $LINENO v 2 "--case 'walker size=16k' is not a code case of the run" '' $PMUCAL validate --resume D --case 'walker size=16k'
 # The manifest's --ktap is a path the folder names: not written ($OUT stays as it was).
 row $LINENO v 0 '' 'set_json $d/manifest.json ".command += [\"--ktap\", \"$OUT/dir/k.tap\"]"' $PMUCAL validate --resume D
+# A recorded --ktap whose folder is gone: the resume does not write it, so does not check it.
+row $LINENO v 0 '' 'set_json $d/manifest.json ".command += [\"--ktap\", \"$TMP/gone/k.tap\"]"' $PMUCAL validate --resume D
 # --- a damaged folder (issue 46): refused as damaged by every reader, naming file and line ---
 complete() { set_json "$1/manifest.json" '.status="complete"'; }
 DUP="measurements.ndjson:3: a second record of case 'walker size=16k' group 0 \(the first is line 1\): the folder is damaged"
@@ -142,6 +144,10 @@ for c in 'replay D' 'compare B D' 'report D' 'export --ktap D' 'export --kcidb D
     row $LINENO v 2 "$LOST" 'complete $d; sed -i "\$d" $d/measurements.ndjson' $PMUCAL $c
 done
 row $LINENO v 2 "$DUP" 'head -n 1 $d/measurements.ndjson >> $d/measurements.ndjson' $PMUCAL validate --resume D
+# A string group: refused by name (it once printed the duplicate message's group from unset bytes).
+GROUP="measurements.ndjson:1: a record of case 'walker size=16k' whose group is not a number: the folder is damaged"
+row $LINENO v 2 "$GROUP" "complete \$d; record1 \$d '.group=\"AAAA\"'" $PMUCAL replay D
+row $LINENO v 2 "$GROUP" "record1 \$d '.group=\"AAAA\"'" $PMUCAL validate --resume D
 row $LINENO v 2 "cases_done 1 where its cases are 2: the folder is damaged" 'complete $d; set_json $d/manifest.json ".cases_done=1"' $PMUCAL replay D
 # 1e999 is no number (JSON has no infinity): refused with the file, line and key.
 for k in raw tsc_hz repetitions; do
@@ -159,9 +165,11 @@ for c in 'replay D' 'compare B D' 'report --allow-incomplete D' 'validate --resu
         "sed -i 's/\"repetitions\":3/\"repetitions\":1e999/' \$d/manifest.json" $PMUCAL $c
 done
 # Two runs with no case in common: nothing to compare, never 'same settings' over 0 points.
-row $LINENO v 2 'have no \(case, event\) measured in both \(2 in BASE only, 2 in NEW only\): there is nothing to compare' \
-    "jq -c '.case += \" seed=9\"' \$d/measurements.ndjson > \$d/m && mv \$d/m \$d/measurements.ndjson; set_json \$d/manifest.json '.case_labels |= map(. + \" seed=9\")'" \
-    $PMUCAL compare --allow-incomplete B D
+for c in 'compare --allow-incomplete' 'report --allow-incomplete --compare'; do
+    row $LINENO v 2 'have no \(case, event\) measured in both \(2 in BASE only, 2 in NEW only\): there is nothing to compare' \
+        "jq -c '.case += \" seed=9\"' \$d/measurements.ndjson > \$d/m && mv \$d/m \$d/measurements.ndjson; set_json \$d/manifest.json '.case_labels |= map(. + \" seed=9\")'" \
+        $PMUCAL $c B D
+done
 # --- numbers: non-finite, huge, negative, in each field a reader converts ---
 for f in 'iters=1e300' 'iters=-1' 'iters=0.5e-300' 'repetitions=-3' 'repetitions=1e300' 'time_enabled=-1' \
     'time_running=1e300' 'cycles.clock_redone=1e300' 'noise.redone=-5' 'events[0].attr.config=1e300' \

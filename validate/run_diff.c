@@ -336,6 +336,20 @@ void compare_kernel_free(struct cmp_kernel *k)
     memset(k, 0, sizeof(*k));
 }
 
+int compare_has_points(const struct runfile *base, const struct runfile *new_, const struct cmp_result *c,
+                       const struct cmp_kernel *k)
+{
+    int both = c->n - c->only[0] - c->only[1];
+    if (both || c->regressions || (k && k->n))
+        return 0;
+    /* Nothing measured in both runs (two sweeps of other seeds, other --case lists): a header
+     * saying "same settings" over no point would read as a pass. */
+    pm_error("%s and %s have no (case, event) measured in both (%d in BASE only, %d in NEW only): there is "
+             "nothing to compare; compare two runs of the same cases", base->path, new_->path, c->only[0],
+             c->only[1]);
+    return -1;
+}
+
 int compare_same_kind(const struct runfile *base, const struct runfile *new_)
 {
     const char *kind[2] = {runfile_command(base->manifest), runfile_command(new_->manifest)};

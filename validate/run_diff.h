@@ -87,6 +87,10 @@ struct cmp_kernel {
 };
 void compare_kernel(const struct jvalue *base_manifest, const struct jvalue *new_manifest, struct cmp_kernel *out);
 void compare_kernel_free(struct cmp_kernel *k);
+/* Is there anything to compare: a (case, event) measured in both runs, a regression, or a change of
+ * the kernel's PMU description (k, or NULL)? -1 after one message naming both runs when not. */
+int compare_has_points(const struct runfile *base, const struct runfile *new_, const struct cmp_result *c,
+                       const struct cmp_kernel *k);
 
 /* The two sides' names in messages and TAP: "BASE", "NEW". */
 extern const char *const compare_side_name[2];
