@@ -285,7 +285,7 @@ static void cache_write(void)
     json_free(&j);
 }
 
-/* One field of a curve line: a finite number, nothing else (not "12abc", not empty). */
+/* One field of a curve line: a number, nothing else (not "12abc", not empty); latency_point_ok judges its value. */
 static bool curve_field(char **at, double *x)
 {
     char *end;
@@ -293,7 +293,7 @@ static bool curve_field(char **at, double *x)
     *x = strtod(*at, &end);
     while (*end == ' ' || *end == '\t' || *end == '\r')
         end++;
-    if (end == *at || errno == ERANGE || !isfinite(*x) || (*end && *end != ','))
+    if (end == *at || errno == ERANGE || (*end && *end != ','))
         return false;
     *at = *end ? end + 1 : end;
     return true;

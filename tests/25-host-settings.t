@@ -43,7 +43,7 @@ row $LINENO 2 "PMUCAL_CURVE_FILE=$TMP/garbage.csv:3: not bytes,cycles,ns" "$FIX"
 row $LINENO 2 "PMUCAL_CURVE_FILE=$TMP/shrinking.csv:3: 2048 bytes after 4096: the sizes must grow" "$FIX" -- env $(fx zen3-vm) PMUCAL_CURVE_FILE="$TMP/shrinking.csv" $PMUCAL info
 row $LINENO 2 "PMUCAL_CURVE_FILE=$TMP/fourcols.csv:2: not bytes,cycles,ns" "$FIX" -- env $(fx zen3-vm) PMUCAL_CURVE_FILE="$TMP/fourcols.csv" $PMUCAL info
 printf '4096,4,1\n8192,nan,1\n16384,inf,2\n' > "$TMP/nan.csv"
-row $LINENO 2 "PMUCAL_CURVE_FILE=$TMP/nan.csv:2: not bytes,cycles,ns" "$FIX" -- env $(fx zen3-vm) PMUCAL_CURVE_FILE="$TMP/nan.csv" $PMUCAL info
+row $LINENO 2 "PMUCAL_CURVE_FILE=$TMP/nan.csv:2: the point at 8192 bytes: cycles is nan" "$FIX" -- env $(fx zen3-vm) PMUCAL_CURVE_FILE="$TMP/nan.csv" $PMUCAL info
 row $LINENO 2 "PMUCAL_CURVE_FILE=$TMP/nul.csv:2: a NUL byte" "$FIX" -- env $(fx zen3-vm) PMUCAL_CURVE_FILE="$TMP/nul.csv" $PMUCAL info
 row $LINENO 2 "PMUCAL_CURVE_FILE is set but empty" "unset it" -- env $(fx zen3-vm) PMUCAL_CURVE_FILE= $PMUCAL info
 row $LINENO 2 "PMUCAL_CURVE_FILE: a path of 5000 characters" "$FIX" -- env $(fx zen3-vm) PMUCAL_CURVE_FILE="$long" $PMUCAL info
