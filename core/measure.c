@@ -116,8 +116,8 @@ static uint64_t calibrate_iters(struct case_ *c, const struct measure_opts *o)
 
 /* A measured loop cannot be stopped halfway, so a stop (Ctrl-C, SIGTERM) waits for it: a count
  * whose loop would outlast MEASURE_MAX_LOOP_SECONDS is refused, judged from a pilot: one iteration
- * (64M of code takes 28 ms an iteration: 256 of them were 7 s of pilot), then up to 256 when one
- * is quick enough for the estimate to need them. */
+ * (64M of code takes 28 ms an iteration: 256 of them were 7 s of pilot), then twice as many while
+ * the estimate is over and the next pilot is predicted short (measure_loop_too_long). */
 static double pilot_seconds_per_iter(struct case_ *c, uint64_t pilot)
 {
     if (c->kernel->prepare)
@@ -210,8 +210,16 @@ bool measure_loop_too_long(struct case_ *c, uint64_t iters, const char *option)
     double per = pilot_seconds_per_iter(c, 1);
     if (c->failed[0])   /* measure_group names it */
         return false;
-    if (per * (double)iters > MEASURE_MAX_LOOP_SECONDS && iters > 1 && per * 256 < MEASURE_MAX_LOOP_SECONDS)
-        per = pilot_seconds_per_iter(c, iters < 256 ? iters : 256);
+    /* A first iteration may carry a cost the iterations after it share (a 2 MiB page's fault for
+     * 512 steps of 4 KiB: milliseconds while compaction runs), so an estimate over the limit is
+     * piloted again with twice the iterations, while each pilot is predicted to stay short, up to
+     * 256 or one whole period of the model. */
+    uint64_t most = iters < 256 ? iters : 256;
+    if (c->iters_multiple > most && c->iters_multiple <= iters)
+        most = c->iters_multiple;
+    for (uint64_t k = 2; per * (double)iters > MEASURE_MAX_LOOP_SECONDS && k <= most &&
+                         per * (double)k < MEASURE_MAX_LOOP_SECONDS / 4; k *= 2)
+        per = pilot_seconds_per_iter(c, k);
     double secs = per * (double)iters;
     if (secs <= MEASURE_MAX_LOOP_SECONDS)
         return false;
