@@ -74,9 +74,23 @@ struct case_ {
     const char *isa_limits_by;        /* that source's name, for the SKIP reason */
     bool simple_predictor;            /* the source's branch predictor is a textbook one (a simulator's):
                                        * models state mispredicts only where such a one is exact */
+    /* Set by a kernel whose loop runs in a process of its own (the user's code, in its sandbox):
+     * the caller's clock around loop() would add the trip there and back, so loop() leaves its
+     * region's own ticks here; and each loop stops that process once at its end, a context switch
+     * of its own making that is no one else's disturbance. */
+    bool times_itself;
+    uint64_t loop_ticks;
+    unsigned loop_switches;
 };
 
 enum { KERNEL_OK = 0, KERNEL_ERROR = -1, KERNEL_SKIP = 1 };
+
+/* A loop's ticks: the TSC read around it (t0, t1), or the region's own where the case times
+ * itself. Called after the counters are off: under a simulator a load inside would be counted. */
+static inline uint64_t case_loop_ticks(const struct case_ *c, uint64_t t0, uint64_t t1)
+{
+    return c->times_itself ? c->loop_ticks : t1 - t0;
+}
 
 struct kernel {
     const char *name, *summary;

@@ -138,6 +138,13 @@ struct team *team_new(unsigned n, const int *cpus, team_work work, void *ctx)
     return t;
 }
 
+static __thread pid_t delegate;
+
+void team_delegate(pid_t pid)
+{
+    delegate = pid;
+}
+
 unsigned team_led_tids(pid_t *tids, unsigned max)
 {
     pid_t me = (pid_t)syscall(SYS_gettid);
@@ -149,7 +156,7 @@ unsigned team_led_tids(pid_t *tids, unsigned max)
                 tids[n] = t->members[n].tid;
     pthread_mutex_unlock(&live_lock);
     if (!n && max)
-        tids[n++] = me;
+        tids[n++] = delegate ? delegate : me;
     return n;
 }
 

@@ -38,6 +38,11 @@ int team_for_case(struct case_ *c, unsigned threads, team_work work, void *ctx, 
  * on a thread). */
 unsigned team_led_tids(pid_t *tids, unsigned max);
 
+/* The calling thread's counters count task pid instead of itself (a case whose loop runs in a
+ * process of its own: the user's code in its sandbox); 0 makes them count the thread again. Not
+ * for a thread that leads a team. */
+void team_delegate(pid_t pid);
+
 /* Set by a counter source whose counting is per thread and switched on by the thread itself
  * (callgrind's collection): called on each member thread as its work begins and ends. */
 extern void (*team_member_hook)(bool begin);

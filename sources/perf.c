@@ -350,7 +350,8 @@ static struct group *perf_open(struct event_spec **events, int n)
     g->t = xcalloc(members, sizeof(*g->t));
     for (unsigned i = 0; i < members; i++) {
         struct thread_group *t = &g->t[i];
-        *t = (struct thread_group){.tid = i ? tids[i] : 0, .leader = -1};   /* 0: the calling thread */
+        /* 0: the calling thread, unless it counts another task (team_delegate) */
+        *t = (struct thread_group){.tid = i || tids[0] != (pid_t)syscall(SYS_gettid) ? tids[i] : 0, .leader = -1};
         g->nthreads = i + 1;
         open_fixed(t);
         if ((!perf_group && open_noise(t)) || (i ? open_member_events(t, events, n) : (open_events(g, t, events, n), 0)) ||

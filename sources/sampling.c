@@ -1,5 +1,6 @@
 #include "sources/sampling.h"
 #include "base/util.h"
+#include "core/team.h"
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -30,7 +31,9 @@ static int open_attr(const struct event_spec *ev, uint64_t period, int precise, 
     a.disabled = 1;
     a.wakeup_events = 1u << 30;   /* drained after each run: never woken */
     a.read_format = lost ? PERF_FORMAT_LOST : 0;
-    int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+    pid_t task;   /* the calling thread, or the task it counts (team_delegate) */
+    team_led_tids(&task, 1);
+    int fd = (int)syscall(SYS_perf_event_open, &a, task, -1, -1, 0);
     return fd < 0 ? -errno : fd;
 }
 

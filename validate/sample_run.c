@@ -44,7 +44,7 @@ static void loop_timed(struct sample_run *run, struct sampler *sm, uint64_t iter
     run->c->kernel->loop(run->c, iters);
     uint64_t t1 = isa_ticks_stop();
     sampler_disable(sm);
-    *ticks = (double)(t1 - t0);
+    *ticks = (double)case_loop_ticks(run->c, t0, t1);
 }
 
 /* The quantity the event's rule names when it is one quantity alone ("page-faults pf.minor"). */
