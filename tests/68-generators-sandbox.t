@@ -116,6 +116,13 @@ for s in '1: test %rax,%rax; jnz 1b; add %rax,%rax' 'sub $1,%rcx; jnz 2f; 1: jmp
     $P run code "$s" chain=rax init=rcx=2000000 copies=1 $E > "$TMP/term.out" 2>&1 &
     pid=$!
     sleep 1.5
+    # The code runs in a process of its own under a seccomp filter, trial and measured loops alike,
+    # while pmucal waits: its own process never runs the snippet.
+    child=$(pgrep -P $pid | head -1)
+    seccomp=$(awk '/^Seccomp:/ { print $2 }' "/proc/$child/status" 2> /dev/null)
+    state=$(awk '/^State:/ { print $2 }' "/proc/$child/status" 2> /dev/null)
+    [ -n "$child" ] && [ "$seccomp" = 2 ] && [ "$state" = R ]
+    ok $? "'$s' runs in pmucal's child $child (Seccomp: '$seccomp' want 2, State: '$state' want R)"
     kill -TERM $pid
     t0=$(date +%s)
     wait $pid
