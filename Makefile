@@ -86,7 +86,7 @@ test: deps
 	[ "$${PMUCAL_TEST_EMU:-1}" = 0 ] || $(MAKE) emu
 	rm -rf $(OBJDIR)/test-cache
 	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) PMUCAL_CACHE_DIR="$$PWD/$(OBJDIR)/test-cache" \
-	    PMUCAL_EMU_BIN=$(EMU_DIR)/pmucal PMUCAL_EMU_INIT=$(EMU_DIR)/emu-init prove --timer tests/
+	    PMUCAL_EMU_BIN=$(EMU_DIR)/pmucal PMUCAL_EMU_INIT=$(EMU_DIR)/emu-init prove -j2 --timer tests/
 
 # make check: the C unit tests alone (tests/00-unit.t over build/*/tests/), in seconds: no emulator,
 # no package installs. The quick loop while editing; make test before a commit. Its cache folder is
