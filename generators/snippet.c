@@ -717,6 +717,7 @@ static void code_loop(struct case_ *c, uint64_t iters)
     if (snippet_run(k, iters, loop_limit(k, iters), c->failed, sizeof(c->failed)) < 0)
         snprintf(last_problem, sizeof(last_problem), "%s", c->failed);
     c->loop_ticks = k->ticks;
+    c->loop_switches = snippet_run_worker(k) ? k->switches : 0;
 }
 
 static void code_model(const struct case_ *c, struct quantities *q)

@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -240,8 +241,13 @@ static int worker_run(struct code_kernel *k, uint64_t iters, double limit, char 
     sigaddset(&chld, SIGCHLD);
     pthread_sigmask(SIG_BLOCK, &chld, &old);
     int st = 0, rc = -1;
+    struct rusage u0, u1;
+    getrusage(RUSAGE_THREAD, &u0);
     kill(w->pid, SIGCONT);
     int r = worker_wait(w, limit, &chld, &st);
+    getrusage(RUSAGE_THREAD, &u1);
+    long slept = u1.ru_nvcsw - u0.ru_nvcsw, preempted = u1.ru_nivcsw - u0.ru_nivcsw;
+    k->switches = 1 + (unsigned)((slept > 1 ? slept - 1 : 0) + preempted);
     if (r > 0 && WIFSTOPPED(st) && WSTOPSIG(st) == SIGSTOP && w->page->done == w->command) {
         k->ticks = w->page->ticks;
         rc = 0;

@@ -31,6 +31,11 @@ struct code_kernel {
     struct snippet_worker *worker;   /* the sandbox; NULL in-process (under valgrind) */
     bool guarded;                 /* in-process: the guards are installed, teardown removes them */
     uint64_t ticks;               /* the last run's region, as its own clock read it */
+    /* The worker's context switches in the last run that were the run's own: its stop, and one
+     * each time the waiting thread, on the same CPU, took the CPU from it: when it woke after its
+     * first sleep (the worker's resume itself wakes it: CLD_CONTINUED) or had been preempted. A
+     * switch beyond those was another task's. */
+    unsigned switches;
 };
 
 /* Starts where the code runs: the sandboxed worker, whose first act is the trial pass (2
