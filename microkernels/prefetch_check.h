@@ -16,9 +16,9 @@
 
 /* n timings (ns a load) of each, taken in turn: is the order's figure to be withheld? Yes where its
  * fastest beat the random one's beyond noise (the larger of PREFETCH_MARGIN and 3 times how much
- * slower either's next fastest is: a preempted window is only slower), and where the noise is
- * unknown or above PREFETCH_MAX_NOISE (not shown either way: a busy CPU proves nothing). why:
- * the figures and the decision, either way. */
+ * slower either's next fastest is: a preempted window is only slower), where it lost to it beyond
+ * the same noise (the order's own misses), and where the noise is unknown or above
+ * PREFETCH_MAX_NOISE (not shown either way). why: the figures and the decision, either way. */
 bool prefetch_withholds(const double *order_ns, const double *random_ns, int n, char *why, size_t len);
 
 #endif

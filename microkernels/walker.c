@@ -32,7 +32,8 @@ struct walker {
     unsigned threads;         /* phase=touch: a team, each member touching fresh pages of its own */
     struct buffer *member_buf;   /* members 1..threads-1's buffers (member 0's is buf) */
     struct team *team;
-    bool prefetched;          /* the prefetchers follow this order on the host (prefetch_check.h) */
+    bool prefetched;          /* this order's latency is not the level's on the host: the prefetchers
+                               * follow it, or it loses to a random walk (prefetch_check.h) */
     char prefetch_why[400];   /* the check's figures, when it ran */
 };
 
@@ -264,8 +265,8 @@ static double time_chain(struct case_ *c, void ***start, uint64_t loads)
 
 /* The walk in its own order beside a full random ring of the same size and pages, in the same
  * run, each timed in turn (after a lap that warms it) in short windows, the fastest kept: where
- * the order's loads come faster beyond noise, the prefetchers follow it and the level's latency
- * is not what it measures. Only where the order is not random and the ring leaves L2 (below that
+ * the order's loads come faster beyond noise, the prefetchers follow it, and where slower, its own
+ * misses cost it: either way the level's latency is not what it measures. Only where the order is not random and the ring leaves L2 (below that
  * nothing is fetched from far enough to gain), on the host (a simulated cache has no prefetcher). */
 /* One decision a case a process: every run of a calibration (and its replay from the records)
  * sees the same one, and the reason the model gives outlives the case (a case's teardown frees
@@ -451,7 +452,7 @@ static int walker_setup(struct case_ *c)
              (unsigned long long)w->slots, (unsigned long long)w->lines, (unsigned long long)w->pages);
     if (w->prefetched)
         snprintf(c->detail + strlen(c->detail), sizeof(c->detail) - strlen(c->detail),
-                 " prefetched: level figures withheld");
+                 " order not the level's: level figures withheld");
     return KERNEL_OK;
 }
 
@@ -582,15 +583,16 @@ static void walker_model(const struct case_ *c, struct quantities *q)
                  small ? "4 KiB" : "2 MiB", none[0] ? none[0] : none[1]);
         q->unstated_why = because[small];
     }
-    if (w->prefetched) {   /* the loads' level is the prefetchers' doing: the figure is not the level's */
+    if (w->prefetched) {   /* the loads' level is the order's doing: the figure is not the level's */
         q->v[Q_LD_L1] = q->v[Q_LD_L2] = q->v[Q_LD_L3] = q->v[Q_LD_DRAM] = NAN;
         q->v[Q_LINES_L2] = q->v[Q_LINES_L3] = q->v[Q_LINES_DRAM] = NAN;
         const struct prefetch_memo *m = prefetch_memo_of(c->label);
-        q->unstated_why = m ? m->why : "the prefetchers follow this order (the check's figures were not kept)";
+        q->unstated_why = m ? m->why : "this order's latency is not the level's (the check's figures were not kept)";
     }
 }
 
-/* The latency figure of an order the prefetchers follow is withheld, with the check's figures. */
+/* The latency figure of an order whose latency is not the level's (the prefetchers follow it, or
+ * it is slower than a random walk) is withheld, with the check's figures. */
 static void walker_report(struct case_ *c, const struct stats *cycles, double core_ghz, const struct quantities *q)
 {
     (void)cycles, (void)core_ghz, (void)q;
