@@ -74,6 +74,9 @@ check_perturbation() {
     [ $rc -eq 1 ] && [ "$got" = "$want" ]
     ok $? "perturb $1: exit $rc, flagged '$got' (want '$want')"
 }
+# context-switches is left out here: no row perturbs it, and on a busy machine (make test runs two
+# files at once) a preempted loop made it 'not ok' beside the perturbed event.
+EV=page-faults,minor-faults,cpu-migrations
 check_perturbation 'scale=page-faults*1.10' "$TOUCH :: page-faults"
 check_perturbation 'scale=minor-faults*0.97' "$TOUCH :: minor-faults"
 check_perturbation 'offset=page-faults+500' "$TOUCH :: page-faults;walker size=16k :: page-faults"
