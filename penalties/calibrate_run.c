@@ -321,6 +321,20 @@ bool fit_recipe_pass(struct cal *cal, const struct recipe *rc, struct penalty *p
     return true;
 }
 
+int pass_agreeing_range(const double *v, int n, double median, double *lo, double *hi)
+{
+    int agree = 0;
+    double alo = INFINITY, ahi = -INFINITY, min = INFINITY, max = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        min = fmin(min, v[i]), max = fmax(max, v[i]);
+        if (fabs(v[i] - median) <= CAL_MAX_PASS_SPREAD / 2 * fabs(median))
+            agree++, alo = fmin(alo, v[i]), ahi = fmax(ahi, v[i]);
+    }
+    *lo = agree ? alo : min;
+    *hi = agree ? ahi : max;
+    return agree;
+}
+
 void fit_recipe_judge(struct cal *cal, struct penalty *p)
 {
     bool stopped = p->passes && p->passes < p->passes_wanted && cal->interrupted;
@@ -346,18 +360,15 @@ void fit_recipe_judge(struct cal *cal, struct penalty *p)
     if (!nused)   /* every pass shared: the figure is shown (never published) from all of them */
         for (int r = 0; r < p->passes; r++)
             use[nused] = r, used[nused++] = p->pass_values[r];
+    double span_lo = p->f.lo, span_hi = p->f.hi;   /* every pass's range (one pass: its interval) */
     if (p->passes > 1) {
         /* The passes that agree with the median within half the allowed spread. One pass of four or
          * more may stand apart (a burst of load during it: a difference reads short as well as
          * long when its control was hit) when the rest agree; the interval is their range. */
         struct stats all = stats_of(used, (size_t)nused);
-        int agree = 0;
-        for (int i = 0; i < nused; i++)
-            agree += fabs(used[i] - all.median) <= CAL_MAX_PASS_SPREAD / 2 * fabs(all.median);
-        p->passes_agreeing = agree;
+        p->passes_agreeing = pass_agreeing_range(used, nused, all.median, &p->f.lo, &p->f.hi);
         p->f.value = all.median;
-        p->f.lo = all.min;
-        p->f.hi = all.max;
+        span_lo = all.min, span_hi = all.max;
         p->pass_spread = (all.max - all.min) / fabs(all.median);
         /* The cases shown and checked whole are the median pass's: a reference compared with the
          * first pass's issue case failed a right figure when that pass was the one a burst hit
@@ -386,11 +397,15 @@ void fit_recipe_judge(struct cal *cal, struct penalty *p)
         p->status = PENALTY_UNSTABLE;
         snprintf(p->reason, sizeof(p->reason), "pass-to-pass spread %.1f%% over %d %spasses (%.2f .. %.2f): %d within "
                  "+-%.0f%% of their median %.2f, %d needed", 100 * p->pass_spread, clean,
-                 p->passes_shared ? "clean " : "", p->f.lo, p->f.hi,
+                 p->passes_shared ? "clean " : "", span_lo, span_hi,
                  p->passes_agreeing, 100 * CAL_MAX_PASS_SPREAD / 2, p->f.value, clean - (clean >= 4));
     } else if (p->passes == 1 && half > 0.10 * fabs(p->f.value) && half > floor_) {
         p->status = PENALTY_UNSTABLE;
         snprintf(p->reason, sizeof(p->reason), "95%% interval [%.2f, %.2f] wider than +-10%%", p->f.lo, p->f.hi);
+    } else if (p->passes > 1 && p->passes_agreeing < clean) {
+        snprintf(p->reason, sizeof(p->reason), "%d of %d %spasses stood apart (%.2f .. %.2f over all): left out of "
+                 "the interval, the median kept", clean - p->passes_agreeing, clean, p->passes_shared ? "clean " : "",
+                 span_lo, span_hi);
     }
     const struct case_result *cs[2] = {p->issue, p->control};
     for (int i = 0; i < 2; i++) {

@@ -1,0 +1,34 @@
+/* penalties/calibrate_run.c pass_agreeing_range: the interval of a calibrated figure is the range
+ * of the passes that agree with their median; one that stands apart is no edge of it. */
+#include "penalties/penalty_fit.h"
+#include "tap.h"
+
+static const struct {
+    int line;
+    double v[5];
+    int n;
+    double median, lo, hi;
+    int agree;
+} rows[] = {
+    /* issue 47's l3_hit as a user without root on a Zen 5 guest: one pass of five far off */
+    {__LINE__, {272.86, 46.82, 46.71, 46.70, 46.69}, 5, 46.71, 46.69, 46.82, 4},
+    /* all agree: the range of all */
+    {__LINE__, {13.95, 13.96, 13.94, 13.95, 13.97}, 5, 13.95, 13.94, 13.97, 5},
+    /* a stray below the median is left out as well */
+    {__LINE__, {100.0, 100.5, 99.6, 90.0, 100.2}, 5, 100.0, 99.6, 100.5, 4},
+    /* three passes 10% apart: only the median agrees with itself, its value alone (unstable then) */
+    {__LINE__, {90.0, 100.0, 110.0}, 3, 100.0, 100.0, 100.0, 1},
+    /* a median no pass equals and none within 1%: the range of all */
+    {__LINE__, {90.0, 110.0}, 2, 100.0, 90.0, 110.0, 0},
+};
+
+int main(void)
+{
+    for (unsigned i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        double lo, hi;
+        int agree = pass_agreeing_range(rows[i].v, rows[i].n, rows[i].median, &lo, &hi);
+        CHECK(agree == rows[i].agree && lo == rows[i].lo && hi == rows[i].hi, rows[i].line,
+              "%d agree, [%.2f, %.2f] (want %d, [%.2f, %.2f])", agree, lo, hi, rows[i].agree, rows[i].lo, rows[i].hi);
+    }
+    return done_testing();
+}
