@@ -402,7 +402,8 @@ void fit_recipe_judge(struct cal *cal, struct penalty *p)
     } else if (p->passes == 1 && half > 0.10 * fabs(p->f.value) && half > floor_) {
         p->status = PENALTY_UNSTABLE;
         snprintf(p->reason, sizeof(p->reason), "95%% interval [%.2f, %.2f] wider than +-10%%", p->f.lo, p->f.hi);
-    } else if (p->passes > 1 && p->passes_agreeing < clean) {
+    }
+    if (p->status == PENALTY_OK && p->passes > 1 && p->passes_agreeing < clean) {
         snprintf(p->reason, sizeof(p->reason), "%d of %d %spasses stood apart (%.2f .. %.2f over all): left out of "
                  "the interval, the median kept", clean - p->passes_agreeing, clean, p->passes_shared ? "clean " : "",
                  span_lo, span_hi);
@@ -428,6 +429,10 @@ void fit_recipe_judge(struct cal *cal, struct penalty *p)
                      "ratio %.3f before, %.3f after, measured again twice): cycles would be mis-scaled",
                      cs[i]->label, cs[i]->ratio_before, cs[i]->ratio_after);
         }
+    }
+    if (p->status == PENALTY_UNSTABLE && p->passes > 1) {   /* no figure stands: every pass is its range */
+        p->f.lo = span_lo, p->f.hi = span_hi;
+        penalty_at_clock(p, run_ghz(cal));
     }
 }
 

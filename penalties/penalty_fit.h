@@ -86,7 +86,7 @@ void fit_recipe_judge(struct cal *cal, struct penalty *p);
 /* Of n pass figures around their median: how many agree with it (within CAL_MAX_PASS_SPREAD / 2),
  * and their range, the figure's interval: a pass that stands apart is no edge of it (issue 47:
  * five l3_hit passes 272.86, 46.82, 46.71, 46.70, 46.69 were printed as [46.69, 272.86]). The
- * range of all n when none agrees. */
+ * range of all n when none agrees. A figure judged unstable keeps every pass's range. */
 int pass_agreeing_range(const double *v, int n, double median, double *lo, double *hi);
 /* The fitted figure (p->f, in the domain's unit) in cycles and ns at this core clock. */
 void penalty_at_clock(struct penalty *p, double ghz);

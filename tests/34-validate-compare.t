@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 TOUCH="walker size=4M page=4k phase=touch"
-EV=page-faults,minor-faults,context-switches,cpu-migrations
+EV=page-faults,minor-faults,cpu-migrations   # not context-switches: beside other work their verdict is the load's (tests/36)
 run() { # run LABEL [SOURCE]
     $PMUCAL validate --source "${2:-perf}" --case "$TOUCH" --case 'walker size=16k' --iters 1024 -e $EV \
         --label "$1" > /dev/null 2>&1
@@ -15,8 +15,8 @@ A=$(run a)
 B=$(run b)
 $PMUCAL compare "$A" "$B" > "$TMP/ab.tap" 2> "$TMP/ab.err"
 rc=$?
-[ $rc -eq 0 ] && [ "$(grep -c '^ok' "$TMP/ab.tap")" -eq 8 ] && ! grep -q '^not ok' "$TMP/ab.tap"
-ok $? "two runs of the same build compare clean: exit $rc, 8 points ok"
+[ $rc -eq 0 ] && [ "$(grep -c '^ok' "$TMP/ab.tap")" -eq 6 ] && ! grep -q '^not ok' "$TMP/ab.tap"
+ok $? "two runs of the same build compare clean: exit $rc, 6 points ok"
 grep -q '^# same host, versions, source and settings' "$TMP/ab.tap"; ok $? "and the header says nothing differs"
 grep -q '^#   page-faults  *same in all 2 cases' "$TMP/ab.tap"; ok $? "the per-event summary lists each event"
 
@@ -32,7 +32,7 @@ rc=$?
 flagged=$(jq -r '[.points[] | select(.regression) | "\(.case) :: \(.event) \(.flags | join(","))"] | join("; ")' "$TMP/ac.json")
 [ $rc -eq 1 ] && [ "$flagged" = "$TOUCH :: page-faults count" ]
 ok $? "a 5% change of page-faults is caught on that point alone (exit $rc): $flagged"
-jq -e '.summary.points == 8 and .summary.regressions == 1 and (.events[] | select(.event == "page-faults")
+jq -e '.summary.points == 6 and .summary.regressions == 1 and (.events[] | select(.event == "page-faults")
     | .regressions == 1 and .cases == 2) and (.points[0] | has("p") and has("threshold") and .base.n == 5)' \
     "$TMP/ac.json" > /dev/null
 ok $? "--json: summary, per-event entry and the test's numbers"
@@ -119,7 +119,7 @@ ok $? "an interrupted NEW is refused (exit $rc): $(cat "$TMP/inc.err")"
 $PMUCAL compare --allow-incomplete "$A" "$C" > "$TMP/inc.tap" 2> /dev/null
 rc=$?
 [ $rc -eq 0 ] && grep -q '^# WARNING: NEW is incomplete' "$TMP/inc.tap" &&
-    [ "$(grep -c '# SKIP measured in BASE only' "$TMP/inc.tap")" -eq 4 ]
+    [ "$(grep -c '# SKIP measured in BASE only' "$TMP/inc.tap")" -eq 3 ]
 ok $? "--allow-incomplete compares what it holds, marks it, and SKIPs the rest (exit $rc)"
 $PMUCAL compare "$A" > /dev/null 2> "$TMP/one.err"
 rc=$?

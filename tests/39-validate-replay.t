@@ -31,6 +31,9 @@ done
 # The source's slack per counted loop is judged as the run recorded it, under its key
 # source_slack_per_loop or, in a folder of a pmucal before the word, source_slack_per_run: a
 # slack of 1000 explains the 500 counts the offset adds, so both failures turn ok.
+# context-switches is left out: on a busy machine a preempted loop made it a third failure, or a
+# SKIP, beside the two the offset makes.
+EV=page-faults,minor-faults,cpu-migrations
 validate_perturbed 'offset=page-faults+500' slack "$TMP/s.tap"
 S=$perturbed_dir
 for key in source_slack_per_loop source_slack_per_run; do
@@ -39,7 +42,7 @@ for key in source_slack_per_loop source_slack_per_run; do
     $PMUCAL replay "$TMP/slack" > "$TMP/rs.tap" 2> /dev/null
     rc=$?
     [ $perturbed_rc -eq 1 ] && [ "$(grep -c '^not ok' "$TMP/s.tap")" -eq 2 ] && [ $rc -eq 0 ] &&
-        grep -q '^# summary: 8 ok, 0 not ok.* 2 verdicts differ' "$TMP/rs.tap"
+        grep -q '^# summary: 6 ok, 0 not ok.* 2 verdicts differ' "$TMP/rs.tap"
     ok $? "a recorded $key of 1000 judges the offset's 2 failures ok (exit $rc): $(tail -n 1 "$TMP/rs.tap")"
 done
 rm -rf "$S" "$TMP/slack"

@@ -12,15 +12,15 @@ if ! command -v perf > /dev/null 2>&1 || ! perf --version > /dev/null 2>&1; then
     exit $?
 fi
 TOUCH="walker size=4M page=4k phase=touch"
-EV=page-faults,minor-faults,context-switches,cpu-migrations
+EV=page-faults,minor-faults,cpu-migrations   # not context-switches: beside other work their verdict is the load's (tests/36)
 for s in perf perfstat; do
     $PMUCAL validate --source $s --case "$TOUCH" --case 'walker size=16k' --iters 1024 -e $EV --label $s \
         > "$TMP/$s.tap" 2> "$TMP/$s.err"
     eval "rc_$s=$?"
     grep '^\(not \)\{0,1\}ok' "$TMP/$s.tap" > "$TMP/$s.points"
 done
-[ "$rc_perfstat" -eq 0 ] && [ "$(grep -c '^ok' "$TMP/perfstat.points")" -eq 8 ]
-ok $? "validate --source perfstat: 8 verdicts, all ok (exit $rc_perfstat): $(grep '^not ok' "$TMP/perfstat.tap" | head -n 2)"
+[ "$rc_perfstat" -eq 0 ] && [ "$(grep -c '^ok' "$TMP/perfstat.points")" -eq 6 ]
+ok $? "validate --source perfstat: 6 verdicts, all ok (exit $rc_perfstat): $(grep '^not ok' "$TMP/perfstat.tap" | head -n 2)"
 cmp -s "$TMP/perf.points" "$TMP/perfstat.points"; ok $? "the very verdict lines of the direct perf source"
 PS=$(ls -d "$PMUCAL_RESULTS"/*-perfstat | head -n 1)
 PD=$(ls -d "$PMUCAL_RESULTS"/*-perf | head -n 1)
