@@ -57,10 +57,20 @@ ok $? "mode=flush model: ld.dram 1, nothing transferred"
 # (~72 cycles here), but a hypervisor may place two vCPUs on SMT siblings of one host core, whose
 # shared L2 then serves the "remote" line at L2 latency: the guest cannot see that placement, so
 # the check is the physical bound, and the description says which placement was seen.
-hitm=$(jq .cycles.stats.median "$TMP/hitm.json") local=$(jq .cycles.stats.min "$TMP/local.json")
+# The placement can change while make test runs another file beside this one (a HITM median of
+# 12.0 cycles against a local minimum of 15.8 once): the pair is measured again, at most twice,
+# before the bound is judged broken.
+for attempt in 1 2 3; do
+    if [ $attempt -gt 1 ]; then
+        $PMUCAL run snoop mode=hitm -e page-faults -r 5 --json > "$TMP/hitm.json" 2> /dev/null
+        $PMUCAL run snoop mode=local -e page-faults -r 5 --json > "$TMP/local.json" 2> /dev/null
+    fi
+    hitm=$(jq .cycles.stats.median "$TMP/hitm.json") local=$(jq .cycles.stats.min "$TMP/local.json")
+    awk -v a="$hitm" -v b="$local" 'BEGIN { exit !(a >= b - 1) }' && break
+done
 seen=$(awk -v a="$hitm" -v b="$local" 'BEGIN { print (a > b + 5) ? "a cross-core transfer" : "an L2-latency handover (the vCPUs share a host core)" }')
 awk -v a="$hitm" -v b="$local" 'BEGIN { exit !(a >= b - 1) }'
-ok $? "a HITM line ($hitm cycles, median) is not cheaper than a local one ($local, min): $seen"
+ok $? "a HITM line ($hitm cycles, median) is not cheaper than a local one ($local, min): $seen (attempt $attempt of 3)"
 timeout 60 $PMUCAL run snoop mode=hitm -e page-faults -r 3 > "$TMP/pen.out" 2>&1
 # Which CPU reads and which writes is the least loaded one's choice (issue 25): any two of them.
 sed -n 's/.*penalty snoop.hitm (CPU \([0-9]*\) -> CPU \([0-9]*\), .*/\1 \2/p' "$TMP/pen.out" | awk '$1 != $2 { f = 1 } END { exit !f }'
