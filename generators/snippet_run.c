@@ -25,7 +25,6 @@
 #include <linux/seccomp.h>
 #include <setjmp.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,15 +42,6 @@
 #define WORKER_NO_FILTER 4   /* the kernel refused the filter */
 #define HANG_SIGNAL SIGUSR1  /* the watchdog's: the worker names where it was, then exits */
 #define HANG_GRACE 0.5       /* seconds the worker has to answer it before SIGKILL */
-
-static void problem(char *why, size_t wn, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void problem(char *why, size_t wn, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, wn, fmt, ap);
-    va_end(ap);
-}
 
 /* Where pc is, in the snippet's words: "at 'insn' (offset N of copy C)". */
 static void where_pc(const struct code_kernel *k, uintptr_t pc, char *out, size_t n)
@@ -172,23 +162,23 @@ static void worker_ended(struct code_kernel *k, int st, char *why, size_t wn)
     if (WIFEXITED(st) && WEXITSTATUS(st) == WORKER_FAULTED) {
         where_pc(k, p->pc, at, sizeof(at));
         if (p->sig == SIGSYS)
-            problem(why, wn, "the snippet made a system call (number %ld) %s, which its sandbox refuses: its bytes "
+            snprintf(why, wn, "the snippet made a system call (number %ld) %s, which its sandbox refuses: its bytes "
                     "hide an instruction the decoder did not see; %s", p->syscall_nr, at, gone_on);
         else if (p->sig == HANG_SIGNAL)
-            problem(why, wn, "the watchdog's signal found it %s", at);
+            snprintf(why, wn, "the watchdog's signal found it %s", at);
         else
-            problem(why, wn, "the snippet faulted: %s %s; %s", signal_meaning(p->sig), at, gone_on);
+            snprintf(why, wn, "the snippet faulted: %s %s; %s", signal_meaning(p->sig), at, gone_on);
     } else if (WIFEXITED(st) && WEXITSTATUS(st) == WORKER_NO_FILTER) {
-        problem(why, wn, "no sandbox for the snippet: the kernel refused its system-call filter (seccomp; a kernel "
+        snprintf(why, wn, "no sandbox for the snippet: the kernel refused its system-call filter (seccomp; a kernel "
                 "built without it, or a container that forbids it); the snippet is not run unsandboxed; %s", gone_on);
     } else if (WIFEXITED(st)) {
-        problem(why, wn, "the snippet ended its sandbox's process (exit status %d): its bytes hide an exit the decoder "
-                "did not see; %s", WEXITSTATUS(st), gone_on);
+        snprintf(why, wn, "the snippet ended its sandbox's process (exit status %d): its bytes hide an exit the "
+                "decoder did not see; %s", WEXITSTATUS(st), gone_on);
     } else if (WIFSIGNALED(st)) {
-        problem(why, wn, "the snippet's sandbox ended by signal %d (%s); %s", WTERMSIG(st), strsignal(WTERMSIG(st)),
+        snprintf(why, wn, "the snippet's sandbox ended by signal %d (%s); %s", WTERMSIG(st), strsignal(WTERMSIG(st)),
                 gone_on);
     } else {
-        problem(why, wn, "the snippet's sandbox ended with wait status 0x%x; %s", (unsigned)st, gone_on);
+        snprintf(why, wn, "the snippet's sandbox ended with wait status 0x%x; %s", (unsigned)st, gone_on);
     }
 }
 
@@ -231,7 +221,7 @@ static int worker_run(struct code_kernel *k, uint64_t iters, double limit, char 
 {
     struct snippet_worker *w = k->worker;
     if (!w->pid) {
-        problem(why, wn, "the snippet's sandbox is gone (an earlier run ended it); %s", gone_on);
+        snprintf(why, wn, "the snippet's sandbox is gone (an earlier run ended it); %s", gone_on);
         return -1;
     }
     w->page->iters = iters;
@@ -252,7 +242,7 @@ static int worker_run(struct code_kernel *k, uint64_t iters, double limit, char 
         k->ticks = w->page->ticks;
         rc = 0;
     } else if (r > 0 && WIFSTOPPED(st)) {
-        problem(why, wn, "the snippet stopped its sandbox's process before its loop was done (signal %d): its bytes "
+        snprintf(why, wn, "the snippet stopped its sandbox's process before its loop was done (signal %d): its bytes "
                 "hide a system call the decoder did not see; %s", WSTOPSIG(st), gone_on);
         worker_reap(w);
     } else if (r > 0) {
@@ -268,11 +258,11 @@ static int worker_run(struct code_kernel *k, uint64_t iters, double limit, char 
             where_pc(k, w->page->pc, at, sizeof(at));
         }
         if (w->command == 1)
-            problem(why, wn, "the snippet does not end: its trial pass (2 iterations, in its sandbox) ran over %.0f s "
+            snprintf(why, wn, "the snippet does not end: its trial pass (2 iterations, in its sandbox) ran over %.0f s "
                     "(a loop whose exit is never taken?); the watchdog ended it%s%s; %s", limit, at[0] ? " " : "", at,
                     gone_on);
         else
-            problem(why, wn, "the snippet does not end: %llu iteration%s ran over the %.1f s its pace allows (a loop "
+            snprintf(why, wn, "the snippet does not end: %llu iteration%s ran over the %.1f s its pace allows (a loop "
                     "whose exit is never taken?); the watchdog ended it%s%s; %s", (unsigned long long)iters,
                     iters == 1 ? "" : "s", limit, at[0] ? " " : "", at, gone_on);
         worker_reap(w);
@@ -280,7 +270,7 @@ static int worker_run(struct code_kernel *k, uint64_t iters, double limit, char 
         worker_reap(w);
         rc = 1;
     } else {
-        problem(why, wn, "cannot wait for the snippet's sandbox: %s; %s", strerror(errno), gone_on);
+        snprintf(why, wn, "cannot wait for the snippet's sandbox: %s; %s", strerror(errno), gone_on);
         worker_reap(w);
     }
     /* A SIGCHLD left pending by this worker is consumed here, not by whoever unblocks it next. */
@@ -299,7 +289,7 @@ static int worker_start(struct code_kernel *k, double trial_seconds, char *why, 
     w->page = mmap(NULL, sizeof(*w->page), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (w->page == MAP_FAILED) {
         w->page = NULL;
-        problem(why, wn, "no sandbox for the snippet: cannot map the memory it shares: %s; %s; %s", strerror(errno),
+        snprintf(why, wn, "no sandbox for the snippet: cannot map the memory it shares: %s; %s; %s", strerror(errno),
                 refused, gone_on);
         return -1;
     }
@@ -311,7 +301,7 @@ static int worker_start(struct code_kernel *k, double trial_seconds, char *why, 
         worker_main(k, w->page, parent);
     if (w->pid < 0) {
         w->pid = 0;
-        problem(why, wn, "no sandbox for the snippet: cannot start its process: %s; %s; %s", strerror(errno), refused,
+        snprintf(why, wn, "no sandbox for the snippet: cannot start its process: %s; %s; %s", strerror(errno), refused,
                 gone_on);
         return -1;
     }
@@ -328,7 +318,8 @@ static int worker_start(struct code_kernel *k, double trial_seconds, char *why, 
             w->pid = 0;
             worker_ended(k, st, why, wn);
         } else {
-            problem(why, wn, "no sandbox for the snippet: its process did not start in 10 s; %s; %s", refused, gone_on);
+            snprintf(why, wn, "no sandbox for the snippet: its process did not start in 10 s; %s; %s", refused,
+                     gone_on);
             worker_reap(w);
         }
         return stop ? 1 : -1;
@@ -465,12 +456,12 @@ static int guarded_run(struct code_kernel *k, uint64_t iters, double limit, char
     char at[300];
     where_pc(k, guard_pc, at, sizeof(at));
     if (guard_sig == GUARD_HANG) {
-        problem(why, wn, "the snippet does not end: %llu iteration%s ran %.1f s, over the %.1f s its pace allows "
+        snprintf(why, wn, "the snippet does not end: %llu iteration%s ran %.1f s, over the %.1f s its pace allows "
                 "(a loop whose exit is never taken?); the watchdog ended it %s; %s",
                 (unsigned long long)iters, iters == 1 ? "" : "s", clock_now_seconds() - t0, limit, at, gone_on);
         return -1;
     }
-    problem(why, wn, "the snippet faulted: %s %s; %s", signal_meaning(guard_sig), at, gone_on);
+    snprintf(why, wn, "the snippet faulted: %s %s; %s", signal_meaning(guard_sig), at, gone_on);
     return -1;
 }
 

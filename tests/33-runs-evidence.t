@@ -61,15 +61,22 @@ ok $? "the interrupted calibration wrote no tables and its manifest says interru
 
 
 # Each perturbation is flagged where it changes a count; every other (case, event) stays ok.
-# Rows: perturbation | the 'not ok' lines expected, as "case :: event" (sorted, ';'-separated)
+# Flagged: not ok, or, for a 'none' rule (switches, migrations) broken while the detectors saw
+# another task in every repetition (a busy machine), withheld saying so (validate/engine.c): never ok.
+# Rows: perturbation | the lines expected flagged, as "case :: event" (sorted, ';'-separated)
 check_perturbation() {
     validate_perturbed "$1" p "$TMP/p.tap"
     rc=$perturbed_rc
-    got=$(sed -n 's/^not ok [0-9]* - \(.*\) :: \([^ ]*\) .*/\1 :: \2/p' "$TMP/p.tap" | sort | paste -s -d ';' -)
+    got=$(sed -n -e 's/^not ok [0-9]* - \(.*\) :: \([^ ]*\) .*/\1 :: \2/p' \
+        -e 's/^ok [0-9]* - \(.*\) :: \([^ ]*\) # SKIP .*another task held the CPU throughout.*/\1 :: \2/p' "$TMP/p.tap" |
+        sort | paste -s -d ';' -)
     want=$(echo "$2" | tr ';' '\n' | sort | paste -s -d ';' -)
     [ $rc -eq 1 ] && [ "$got" = "$want" ]
     ok $? "perturb $1: exit $rc, flagged '$got' (want '$want')"
 }
+# context-switches is left out here: no row perturbs it, and on a busy machine (make test runs two
+# files at once) a preempted loop made it 'not ok' beside the perturbed event.
+EV=page-faults,minor-faults,cpu-migrations
 check_perturbation 'scale=page-faults*1.10' "$TOUCH :: page-faults"
 check_perturbation 'scale=minor-faults*0.97' "$TOUCH :: minor-faults"
 check_perturbation 'offset=page-faults+500' "$TOUCH :: page-faults;walker size=16k :: page-faults"
