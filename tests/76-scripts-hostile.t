@@ -85,7 +85,7 @@ leaks=
 for tv in kernel-check:KERNEL kernel-check:MODULES kernel-check:PACKAGE kernel-check:CPU kernel-check:OUT \
     kernel-check:TIMEOUT kernel-matrix:MATRIX_OUT sweep:SWEEP_HOSTS sweep:SWEEP_CASES sweep:SWEEP_SEED \
     sweep-emu:EMU_SWEEP_CASES sweep-emu:SWEEP_SEED bench-roofline:RUNS bench-walker:SIZES fuzz-run:FUZZ_SECONDS \
-    install:PREFIX install:DESTDIR install:EVENTDATA uninstall:PREFIX uninstall:DESTDIR; do
+    install:PREFIX install:DESTDIR install:EVENTDATA uninstall:PREFIX uninstall:DESTDIR test:TESTS test:TESTS_FIRST; do
     (cd "$REPO" && make -n -o deps -o all -o emu -o fuzz -o bin/pmucal -o build/opt/pmucal.1 -o build/opt/gen/commit.h MAKE=true \
         "${tv%%:*}" "${tv#*:}=Q7MARK") > "$H/n.out" 2>&1 ||
         leaks="$leaks ${tv%%:*}: make -n failed: $(head -c 80 "$H/n.out");"
