@@ -43,17 +43,18 @@ echo "pmucal calibrate: $(grep -c '^# [a-z0-9_]* *\(core\|memory\) *ok ' "$cal")
      "$(grep -c ' unstable ' "$cal") unstable, $(grep -c ' skip ' "$cal") skipped; exit $cstatus"
 closure=$(grep -m 1 '^\(not \)\{0,1\}ok [0-9]* - closure' "$cal")
 echo "closure: ${closure:-none reported}"
-# One offline page of both runs (matrix, curve, penalties), in the validate run's folder; each
-# command names its folder on its first TAP comment. The page shows these runs however they
+# One offline page of both runs (matrix, curve, penalties), beside the validate run's folder (a
+# run folder's files are only its command's: report refuses an output inside one); each command
+# names its folder on its first TAP comment. The page shows these runs however they
 # ended (--allow-incomplete): a failed or stopped one says so on it, and the job fails anyway.
 vdir=$(sed -n '1,5s/^# pmucal validate:.*results in //p' "$log" | head -n 1)
 cdir=$(sed -n '1,5s/^# pmucal calibrate:.*results in //p' "$cal" | head -n 1)
 echo
 rstatus=0
-# The page opens with the job's conclusion (PASS or FAIL), then the calibration's penalties; its own name, so that
-# 'pmucal report RUN' (RUN/report.html) does not overwrite it.
+# The page opens with the job's conclusion (PASS or FAIL), then the calibration's penalties; it is
+# named after the validate run (RUN-main-job.html).
 page="" rstatus=0
-if [ -n "$vdir" ] && page=$("$PMUCAL" report ${cdir:+"$cdir"} "$vdir" --out "$vdir/main-job.html" --allow-incomplete); then
+if [ -n "$vdir" ] && page=$("$PMUCAL" report ${cdir:+"$cdir"} "$vdir" --out "${vdir%/}-main-job.html" --allow-incomplete); then
     :
 else
     echo "report: not written (see the message above)"

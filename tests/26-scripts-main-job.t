@@ -9,7 +9,8 @@ cat > "$TMP/pmucal" <<'STUB'
 #!/bin/sh
 case "$1" in
 info) echo "cpu stand-in" ;;
-report) echo "$5" ;;
+report) case "$5" in "$3"/*) echo "report: --out $5: inside the run folder $3" >&2; exit 2 ;; esac   # runs/outputs.c
+        echo "$5" ;;
 validate)
     echo "# pmucal validate: default matrix, results in /tmp/stand-in-v"
     echo "ok 1 - walker :: page-faults = pf.minor"
@@ -38,8 +39,8 @@ for mode in good validate-fails calibrate-not-ok calibrate-fails todo-and-skip b
     echo $? > "$TMP/$mode.rc"
 done
 is "$(cat "$TMP/good.rc")" 0 "all verdicts ok: exit 0"
-is "$(tail -n 2 "$TMP/good.out" | tr '\n' '|')" "tables: /tmp/stand-in-c/tables|report: /tmp/stand-in-v/main-job.html|" \
-    "the job ends with the paths of the tables and of the page of both runs (its own name: 'report RUN' writes RUN/report.html)"
+is "$(tail -n 2 "$TMP/good.out" | tr '\n' '|')" "tables: /tmp/stand-in-c/tables|report: /tmp/stand-in-v-main-job.html|" \
+    "the job ends with the paths of the tables and of the page of both runs (beside the validate run: report writes nothing inside a run folder)"
 is "$(cat "$TMP/todo-and-skip.rc")" 0 "a 'not ok' point marked TODO and a point marked SKIP fail nothing (TAP): exit 0"
 grep -q '^  calibrate: 3 points: 1 ok, 0 not ok, 1 todo, 1 skip$' "$TMP/todo-and-skip.out" && grep -q '^main job: exit 0 (no point failed)' "$TMP/todo-and-skip.out"
 ok $? "the parser counts them as TODO and SKIP: $(grep -E '^  calibrate:|^main job' "$TMP/todo-and-skip.out" | tr '\n' ' ')"
