@@ -103,7 +103,7 @@ ok $? "the hang ended in $t s (bound 5 + 15 x the load factor $f)"
 # measured loops, its pace from the loops before.
 t0=$(date +%s)
 timeout "$(scaled 300)" $P run code 'sub $1,%rcx; jnz 2f; 1: jmp 1b; 2: add %rax,%rax' chain=rax init=rcx=10000000 copies=1 \
-    -e page-faults > "$TMP/late.out" 2> "$TMP/late.err"
+    -e page-faults --iters 20000000 > "$TMP/late.out" 2> "$TMP/late.err"
 rc=$?
 t=$(( $(date +%s) - t0 ))
 [ $rc -eq 1 ] && grep -q "the snippet does not end: .* iterations ran .*the watchdog ended it at 'jmp 0x6'" "$TMP/late.err" &&
@@ -138,13 +138,13 @@ rc=$?
 [ $rc -eq 1 ] && grep -q "the snippet faulted: SIGSEGV .*at 'mov (%rcx),%rax'" "$TMP/walk.err" && ! grep -q "cycles per copy\|iterations" "$TMP/walk.out"
 ok $? "a walk off the buffer (in the pace probe or measured): exit $rc, no figures: $(head -c 300 "$TMP/walk.err")"
 # One that faults only after 10^7 iterations: in the measured loops, past the trial and the pace.
-$P run code 'sub $1,%rcx; jnz 2f; ud2; 2: add %rax,%rax' chain=rax init=rcx=10000000 copies=1 -e page-faults \
+$P run code 'sub $1,%rcx; jnz 2f; ud2; 2: add %rax,%rax' chain=rax init=rcx=10000000 copies=1 -e page-faults --iters 20000000 \
     > "$TMP/late.out" 2> "$TMP/late.err"
 rc=$?
 [ $rc -eq 1 ] && grep -q "the snippet faulted: SIGILL .*at 'ud2'" "$TMP/late.err" && ! grep -q "cycles per copy\|iterations" "$TMP/late.out"
 ok $? "a fault once measured: exit $rc, no figures: $(head -c 300 "$TMP/late.err")"
 printf 'sub $1,%%rcx\njnz 2f\nud2\n2: add %%rax,%%rax\n' > late.s
-$P validate --case "code file=late.s chain=rax init=rcx=10000000 copies=1" > "$TMP/vl.tap" 2> "$TMP/vl.err"
+$P validate --case "code file=late.s chain=rax init=rcx=10000000 copies=1" --iters 20000000 > "$TMP/vl.tap" 2> "$TMP/vl.err"
 rc=$?
 [ $rc -eq 1 ] && grep -q "^not ok .*code file=late.s" "$TMP/vl.tap" && ! grep -q "^ok .*code file=late.s" "$TMP/vl.tap" &&
     grep -q "# code file=late.s .*the snippet faulted: SIGILL" "$TMP/vl.tap"
