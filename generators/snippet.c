@@ -679,7 +679,6 @@ static int code_setup(struct case_ *c)
     if (trial)
         goto fail;
     c->times_itself = true;
-    c->loop_switches = snippet_run_worker(k) ? 1 : 0;
     /* The pace, outside any measured loop (loop() does the same work whatever its count, so that
      * loop(n) - loop(0) stays exact): loops of 4, 16, ... iterations until one lasts 1 ms. */
     k->pace = 1;   /* the probe's own watchdog: seconds an iteration, generous */
