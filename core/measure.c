@@ -109,6 +109,14 @@ static uint64_t calibrate_iters(struct case_ *c, const struct measure_opts *o)
         double secs = (double)ticks / ci->tsc_hz;
         if (it >= cap)
             return cap;
+        /* No loop runs MEASURE_MAX_ITERS iterations in an eighth of a target: one whose time does not
+         * grow with its count would otherwise be given 2^62 of them and a header saying so. */
+        if (it >= MEASURE_MAX_ITERS && secs < o->target_seconds / 8) {
+            snprintf(c->failed, sizeof(c->failed), "its loop's time does not grow with its iterations "
+                     "(%llu of them took %.0f ns): it cannot be paced or measured",
+                     (unsigned long long)it, secs * 1e9);
+            return 1;
+        }
         if (secs >= o->target_seconds / 8) {
             double want = (double)it * o->target_seconds / secs;
             return want > (double)cap ? cap : (uint64_t)want < 1 ? 1 : (uint64_t)want;
