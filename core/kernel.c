@@ -178,9 +178,10 @@ static void note_missing_level(struct case_ *c, const struct param *p, const cha
         snprintf(c->skip, sizeof(c->skip), "%s=%s: this machine's %s cache is left out: %s", p->name, v, v, why);
         return;
     }
+    /* The simulator names every host level it leaves out (absent_why): no reason means no such level. */
     snprintf(c->skip, sizeof(c->skip), "%s=%s: %s has no %s cache%s%s%s", p->name, v,
              t && t->simulated ? "the simulated machine" : "this machine", v, why[0] ? ": " : "", why,
-             why[0] ? "" : !t || !t->simulated ? " (hwloc)" : " (the manifest's sim.geometry_notes say why)");
+             why[0] ? "" : !t || !t->simulated ? " (hwloc)" : ": the host has none (hwloc)");
 }
 
 int param_domain(const struct param *p, struct param_domain *d, char *err, size_t n)
@@ -453,8 +454,14 @@ static bool host_lacks(struct case_ *c)
         if (k->params[i].type == PARAM_CPU && !strcmp(v, k->params[i].def) && parse_u64(v, &cpu) &&
             !topo_cpu_valid((int)cpu)) {
             int cpus[2], n = topo_cpus(cpus, 2);
-            snprintf(c->skip, sizeof(c->skip), "%s=%s by default, but this machine has %s%s", k->params[i].name, v,
-                     n < 2 ? "only one CPU" : "no CPU ", n < 2 ? "" : v);
+            const struct topo *t = topo_get();
+            if (n < 2 && t && t->pus >= 2)   /* the machine has more: taskset or a cgroup keeps them */
+                snprintf(c->skip, sizeof(c->skip), "%s=%s by default, but this process may use only CPU %d of "
+                         "the machine's %d (its affinity mask); give it two CPUs", k->params[i].name, v,
+                         n ? cpus[0] : 0, t->pus);
+            else
+                snprintf(c->skip, sizeof(c->skip), "%s=%s by default, but this machine has %s%s",
+                         k->params[i].name, v, n < 2 ? "only one CPU" : "no CPU ", n < 2 ? "" : v);
             return true;
         }
     }

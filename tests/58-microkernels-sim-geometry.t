@@ -84,6 +84,15 @@ ok $? "emr-vm as measured: size=L3 SKIPs naming why the L3 cannot be simulated, 
 unset PMUCAL_CURVE_FILE
 on_this_machine
 
+# A host with no L3 at all: 'pmucal run' (no manifest) says so, not where a manifest would say why.
+use_host no-l3
+$PMUCAL run walker size=L3 --source sim > "$TMP/nol3.out" 2> "$TMP/nol3.err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "SKIP size=L3: the simulated machine has no L3 cache: the host has none (hwloc)$" "$TMP/nol3.err" &&
+    ! grep -q manifest "$TMP/nol3.err"
+ok $? "no-l3: run walker size=L3 SKIPs saying the host has none, exit $rc: $(grep SKIP "$TMP/nol3.err")"
+on_this_machine
+
 # The check can fail: a model 5% off the LL misses on the emr-vm's L2-as-LL is 'not ok'.
 use_host emr-vm
 export PMUCAL_CURVE_FILE="$PWD/tests/hosts/emr-vm/curve.csv"

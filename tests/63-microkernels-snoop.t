@@ -88,6 +88,9 @@ expect() { # expect STATUS PATTERN command...
 expect 2 "writer_cpu=4096 is not a CPU" $PMUCAL run snoop writer_cpu=4096
 expect 2 "run_cpu=-1 is not a CPU" $PMUCAL run snoop run_cpu=-1
 expect 1 "writer_cpu=0 and run_cpu=0 are the same CPU" $PMUCAL run snoop writer_cpu=0 run_cpu=0
+# A mask of one CPU on a machine of more: the mask is named, not "only one CPU" (issue 48).
+expect 0 "writer_cpu=1 by default, but this process may use only CPU 0 of the machine's $ncpu (its affinity mask)" \
+    taskset -c 0 $PMUCAL run snoop
 expect 2 "'99' is not a CPU of this machine" $PMUCAL c2c --cpus 0,99
 expect 2 "needs at least two CPUs" $PMUCAL c2c --cpus 0
 expect 2 "--mode sideways: give hitm or shared" $PMUCAL c2c --mode sideways
