@@ -10,6 +10,10 @@
 # non-zero only when it cannot boot at all (a missing piece, named with its Debian package) or
 # QEMU ran past SECONDS (default 170; the message names the console's last line).
 #
+# SECONDS is wall time. On a shared machine that is a stall guard: a guest that computes in a loop
+# spends CPU, and PMUCAL_EMU_CPU_SECONDS (a whole number; unset = no CPU limit) stops QEMU once it
+# has used that much CPU time, however busy the machine, with the same exit and message.
+#
 # What scripts/kernel-check.sh varies, from the environment:
 #   PMUCAL_EMU_KERNEL   the kernel Image (default build/emu/vmlinuz)
 #   PMUCAL_EMU_CPU      QEMU's -cpu (default neoverse-n1; "neoverse-n1,pmu=off" has no PMU)
@@ -26,6 +30,8 @@ set -eu
 bin=$1 init=$2 cmds=$3 log=$4 limit=${5:-170}
 # 0 would be timeout(1)'s "no limit" (sweep-emu.sh asks up to 120 + 3 s a case, 300120 s).
 case $limit in ''|0*|*[!0-9]*|????????*) echo "emu-run: SECONDS '$limit': give a whole number of seconds from 1 to 9999999" >&2; exit 2 ;; esac
+cpu_limit=${PMUCAL_EMU_CPU_SECONDS:-}
+case $cpu_limit in '') ;; 0*|*[!0-9]*|????????*) echo "emu-run: PMUCAL_EMU_CPU_SECONDS '$cpu_limit': give a whole number of seconds from 1 to 9999999, or leave it unset" >&2; exit 2 ;; esac
 kernel=${PMUCAL_EMU_KERNEL:-build/emu/vmlinuz}
 eventdata=${PMUCAL_EVENTDATA:-eventdata}   # the tree's own tables (eventdata/)
 libdir=/usr/lib/aarch64-linux-gnu
@@ -133,10 +139,35 @@ fi
 rc=0
 timeout --foreground -k 5 "$limit" qemu-system-aarch64 -M virt -cpu "${PMUCAL_EMU_CPU:-neoverse-n1}" -smp 1 -m 1024 \
     -nographic -no-reboot -net none -icount shift=0 -kernel "$kernel" -initrd "$root.cpio.gz" "$@" \
-    -append "console=ttyAMA0 rdinit=/init quiet${PMUCAL_EMU_APPEND:+ $PMUCAL_EMU_APPEND}" </dev/null >"$log" 2>&1 || rc=$?
-if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+    -pidfile "$root/qemu.pid" \
+    -append "console=ttyAMA0 rdinit=/init quiet${PMUCAL_EMU_APPEND:+ $PMUCAL_EMU_APPEND}" </dev/null >"$log" 2>&1 &
+guarded=$!
+# A background job ignores the terminal's SIGINT: a stop of this script stops QEMU too.
+trap 'kill "$guarded" 2>/dev/null || :; exit 143' TERM
+trap 'kill "$guarded" 2>/dev/null || :; exit 130' INT
+if [ -n "$cpu_limit" ]; then
+    # QEMU's own user and system time (fields 14 and 15 of /proc/PID/stat, after the command name).
+    hz=$(getconf CLK_TCK)
+    while kill -0 "$guarded" 2>/dev/null; do
+        sleep 1
+        pid=$(cat "$root/qemu.pid" 2>/dev/null) || continue
+        used=$(awk -v hz="$hz" '{ sub(/^.*\) /, ""); printf "%d", ($12 + $13) / hz }' "/proc/$pid/stat" 2>/dev/null) || continue
+        if [ -n "$used" ] && [ "$used" -ge "$cpu_limit" ]; then
+            : > "$root/cpu-spent"
+            kill "$pid" 2>/dev/null || :
+            break
+        fi
+    done
+fi
+wait "$guarded" || rc=$?
+if [ -e "$root/cpu-spent" ] || [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
     last=$(tr -d '\r' < "$log" | sed 's/.*\x1b\[K//; /^[[:space:]]*$/d; /^qemu-system-aarch64: terminating on signal/d' | tail -n 1 | cut -c1-200)
-    echo "emu-run: QEMU ran past ${limit}s: stopped; the console's last line: '${last:-(nothing printed)}' (all of it in $log)" >&2
+    if [ -e "$root/cpu-spent" ]; then
+        what="used ${cpu_limit}s of CPU time"
+    else
+        what="ran past ${limit}s"
+    fi
+    echo "emu-run: QEMU $what: stopped; the console's last line: '${last:-(nothing printed)}' (all of it in $log)" >&2
     exit 4
 fi
 [ "$rc" = 0 ] || { echo "emu-run: qemu-system-aarch64 exited $rc (see $log)" >&2; exit 5; }

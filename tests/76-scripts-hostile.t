@@ -37,6 +37,11 @@ import os, subprocess, sys
 args = sys.argv[1:]
 with open(os.environ["FAKE_QEMU_LOG"], "w") as f:
     f.write("".join(a + "\n" for a in args))
+if "-pidfile" in args:
+    with open(args[args.index("-pidfile") + 1], "w") as f:
+        f.write("%d\n" % os.getpid())
+while os.environ.get("FAKE_QEMU_SPIN"):   # a guest that computes for ever
+    pass
 for i, a in enumerate(args):
     if a == "-initrd":
         with open(os.environ["FAKE_QEMU_LOG"] + ".cpio", "w") as f:
@@ -207,6 +212,21 @@ SWEEP_CASES='a[$(touch '"$canary"')]' timeout 20 "$REPO/scripts/sweep-emu.sh" "$
 refused $? 2 "$H/err" "sweep-emu: SWEEP_CASES 'a[\$(touch $canary)]': give a number of cases from 1 to 100000" "sweep-emu: SWEEP_CASES an expression"
 timeout 20 "$REPO/scripts/emu-run.sh" "$H/emu/pmucal" "$H/emu/init" "$H/in/commands" "$H/log" 0 > /dev/null 2> "$H/err"
 refused $? 2 "$H/err" "emu-run: SECONDS '0': give a whole number of seconds from 1 to 9999999" "emu-run SECONDS 0 (timeout's 'no limit')"
+PMUCAL_EMU_CPU_SECONDS='1;x' timeout 20 "$REPO/scripts/emu-run.sh" "$H/emu/pmucal" "$H/emu/init" "$H/in/commands" "$H/log" > /dev/null 2> "$H/err"
+refused $? 2 "$H/err" "emu-run: PMUCAL_EMU_CPU_SECONDS '1;x': give a whole number of seconds from 1 to 9999999, or leave it unset" "emu-run PMUCAL_EMU_CPU_SECONDS='1;x'"
+# A guest that computes for ever is stopped by its CPU time, whatever the machine's load, and by
+# the wall limit where no CPU limit is given.
+t0=$(date +%s)
+FAKE_QEMU_SPIN=1 PMUCAL_EMU_CPU_SECONDS=2 PMUCAL_EMU_KERNEL="$H/in/Image" timeout 100 "$REPO/scripts/emu-run.sh" \
+    "$H/emu/pmucal" "$H/emu/init" "$H/in/commands" "$H/log" 90 > /dev/null 2> "$H/err"
+rc=$? t=$(( $(date +%s) - t0 ))
+[ $rc = 4 ] && grep -q "^emu-run: QEMU used 2s of CPU time: stopped; the console's last line: " "$H/err" && [ $t -lt 90 ]
+ok $? "a spinning guest is stopped after 2 s of its CPU, not the 90 s wall limit: exit $rc after $t s: $(head -c 200 "$H/err")"
+FAKE_QEMU_SPIN=1 PMUCAL_EMU_KERNEL="$H/in/Image" timeout 60 "$REPO/scripts/emu-run.sh" \
+    "$H/emu/pmucal" "$H/emu/init" "$H/in/commands" "$H/log" 2 > /dev/null 2> "$H/err"
+rc=$?
+[ $rc = 4 ] && grep -q "^emu-run: QEMU ran past 2s: stopped" "$H/err"
+ok $? "with no CPU limit the wall limit stops it: exit $rc: $(head -c 200 "$H/err")"
 timeout 20 "$REPO/scripts/compare-likwid.sh" 0 > /dev/null 2> "$H/err"
 refused $? 2 "$H/err" "compare-likwid: RUNS 0: out of range: give a number of runs from 1 to 1000" "compare-likwid 0 runs"
 RUNS='1;x' timeout 20 "$REPO/scripts/bench-sample.sh" > /dev/null 2> "$H/err"
