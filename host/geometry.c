@@ -396,9 +396,31 @@ static bool any_implausible(void)
     return false;
 }
 
+/* A plausible level the curve leaves well before its size: hwloc describes the cache, the curve
+ * what this machine can keep in it. Only where the curve found as many caches as hwloc and went
+ * on past them (to memory), so the boundary is a level's end and not where the curve stopped. */
+static void apply_usable(const struct cache_level *m)
+{
+    int levels = 0;
+    for (int l = 1; l <= TOPO_MAX_LEVEL; l++)
+        levels += topo_ref->data[l].size > 0;
+    if (geo.levels.ncaches != levels || !geo.levels.memory)
+        return;
+    for (int l = 1; l <= levels; l++) {
+        if (geo.implausible[l] || !m[l].size || m[l].size * GEOMETRY_USABLE_FACTOR > topo_ref->data[l].size)
+            continue;
+        topo_ref->usable[l] = m[l].size;
+        size_t used = strlen(geo.note);
+        snprintf(geo.note + used, sizeof(geo.note) - used, "; L%d: hwloc's %s, of which the curve shows %s usable here: "
+                 "size=L%d and the closure's working sets lie within that", l, fmt_size(topo_ref->data[l].size),
+                 fmt_size(m[l].size), l);
+    }
+}
+
 /* The curve's levels read off it; with replace, they take the place of the implausible ones,
- * once they pass the same checks (without, they are only shown beside hwloc's). */
-static void apply_curve(bool replace)
+ * once they pass the same checks (without, they are only shown beside hwloc's); with shrink, a
+ * level of which the curve shows much less usable is sized by that (apply_usable). */
+static void apply_curve(bool replace, bool shrink)
 {
     char why[200];
     size_t used = strlen(geo.note);
@@ -426,6 +448,8 @@ static void apply_curve(bool replace)
         return;
     }
     geo.measured = true;
+    if (shrink)
+        apply_usable(m);
     for (int l = 1; l <= TOPO_MAX_LEVEL && replace; l++) {
         if (!geo.implausible[l])
             continue;
@@ -494,7 +518,7 @@ static void geometry_load(struct topo *t)
         curve_file(file);
     if (!strcmp(m, "hwloc")) {
         if (file) {
-            apply_curve(false);
+            apply_curve(false, false);
             size_t used = strlen(geo.note);
             snprintf(geo.note + used, sizeof(geo.note) - used, "; shown beside hwloc's levels, not used: "
                      "PMUCAL_GEOMETRY=hwloc takes hwloc's levels as they are");
@@ -509,11 +533,14 @@ static void geometry_load(struct topo *t)
         /* The recorded curve stands for this host's measurement: it replaces the implausible
          * levels, and where hwloc's are all plausible it is shown beside them (as a cached curve is). */
         bool replace = any_implausible();
-        apply_curve(replace);
+        apply_curve(replace, true);
         if (!replace) {
+            bool shrunk = false;
+            for (int l = 1; l <= TOPO_MAX_LEVEL; l++)
+                shrunk |= topo_ref->usable[l] > 0;
             size_t used = strlen(geo.note);
-            snprintf(geo.note + used, sizeof(geo.note) - used, "; hwloc's levels pass the checks and are used, "
-                     "the curve's are shown beside them");
+            snprintf(geo.note + used, sizeof(geo.note) - used, "; hwloc's levels pass the checks and are used, %s",
+                     shrunk ? "within the usable parts" : "the curve's are shown beside them");
         }
         tried = true;
         return;
@@ -522,7 +549,7 @@ static void geometry_load(struct topo *t)
     if (!fx)
         cache_path();
     if (strcmp(m, "measure") && geo.cache_file[0] && !cache_read()) {
-        apply_curve(true);
+        apply_curve(true, true);
         tried = true;
     } else if (geo.cache_file[0] && !any_implausible()) {
         /* PMUCAL_GEOMETRY=measure re-measures only what would be measured: said, not dropped. */
@@ -539,14 +566,16 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int measure(void)
+/* asked: why the curve is measured where no level of hwloc's is implausible. */
+static int measure(const char *asked)
 {
     char why[300];
     if (!measurer) {
         snprintf(geo.note, sizeof(geo.note), "not measured: this program has no curve measurement");
         return -1;
     }
-    char reason[300] = "asked for (pmucal info --measure)";
+    char reason[300];
+    snprintf(reason, sizeof(reason), "%s", asked);
     for (int i = 0; i < geo.nfindings; i++)
         if (geo.implausible[geo.findings[i].level]) {
             snprintf(reason, sizeof(reason), "hwloc's L%d is implausible (%s: %s)", geo.findings[i].level,
@@ -590,7 +619,7 @@ static int measure(void)
     snprintf(geo.note, sizeof(geo.note), "measured now in %.1f s%s%s", geo.seconds,
              geo.cache_file[0] ? ", cached in " : " (no cache folder: set PMUCAL_CACHE_DIR)", geo.cache_file);
     cache_write();
-    apply_curve(true);
+    apply_curve(true, true);
     return 0;
 }
 
@@ -621,7 +650,7 @@ const struct topo *topo_resolved(void)
     else if (RUNNING_ON_VALGRIND)
         snprintf(geo.note, sizeof(geo.note), "not measured: running under valgrind");
     else
-        measure();
+        measure("");
     return t;
 }
 
@@ -642,9 +671,20 @@ int geometry_measure_now(void)
     tried = true;
     if (!geo.cache_file[0])
         cache_path();
-    if (measure()) {
+    if (measure("asked for (pmucal info --measure)")) {
         pm_error("%s", geo.note);
         return -1;
     }
     return 0;
+}
+
+int geometry_measure_if_unknown(const char *why)
+{
+    if (!topo_get() || geo.measured || fixture() || RUNNING_ON_VALGRIND || getenv("PMUCAL_CURVE_FILE") ||
+        !strcmp(mode(), "hwloc"))
+        return 0;
+    tried = true;
+    if (!geo.cache_file[0])
+        cache_path();
+    return measure(why);
 }

@@ -13,6 +13,9 @@
 
 #define GEOMETRY_MAX_FINDINGS 16
 #define GEOMETRY_MAX_POINTS 160
+/* A level of which the measured curve shows at most 1/this of its size usable is sized by the
+ * curve: a guest's share of a shared cache, not a level misread (plateau ends move a point or two). */
+#define GEOMETRY_USABLE_FACTOR 2
 
 /* Why a level of hwloc's is not believed; reason is a stable name (zero-ways, beyond-silicon,
  * missing, not-larger, cpuid-disagrees, cpuid-incomplete). */
@@ -64,6 +67,11 @@ const struct topo *topo_resolved(void);
 /* Measure now, whatever the cache holds, and store the curve in the cache (pmucal info --measure).
  * 0, or -1 with a message. */
 int geometry_measure_now(void);
+/* The same where this host's curve is not known yet (no cache, no PMUCAL_CURVE_FILE; not for a
+ * fixture, under valgrind or with PMUCAL_GEOMETRY=hwloc), why saying what needs it: a guest's
+ * usable share of a level then sizes the cases by that level's name. 0, or -1 when measuring
+ * failed (geometry's note says why; hwloc's levels stay). */
+int geometry_measure_if_unknown(const char *why);
 const struct geometry *geometry_get(void);
 /* The per-host cache of measured facts (PMUCAL_CACHE_DIR, else $XDG_CACHE_HOME/pmucal, else
  * ~/.cache/pmucal): the file for a fact's stem ("geometry", "tlb") and the key naming what it was

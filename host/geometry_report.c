@@ -24,7 +24,7 @@ void geometry_print(FILE *f)
     const struct geometry *g = geometry_get();
     if (!t)
         return;
-    char c[4][40];
+    char c[4][64];
     fprintf(f, "geometry   %-5s %-16s %-10s %-24s %s\n", "", "hwloc", "cpuid", "measured (plateau)", "used");
     for (int l = 1; l <= TOPO_MAX_LEVEL; l++) {
         const struct latency_plateau *p = measured(g, l);
@@ -38,7 +38,10 @@ void geometry_print(FILE *f)
             snprintf(c[2], sizeof(c[2]), "%s (%.1f cycles)", fmt_size(p->boundary), p->cycles);
         else
             snprintf(c[2], sizeof(c[2]), "%s", g->npoints ? "-" : "not measured");
-        if (t->data[l].size)
+        if (t->data[l].size && t->usable[l])
+            snprintf(c[3], sizeof(c[3]), "%s usable of %s from %s", fmt_size(t->usable[l]), fmt_size(t->data[l].size),
+                     topo_source_name(t->source[l]));
+        else if (t->data[l].size)
             snprintf(c[3], sizeof(c[3]), "%s from %s", fmt_size(t->data[l].size), topo_source_name(t->source[l]));
         else
             snprintf(c[3], sizeof(c[3]), "none (%s)", topo_source_name(t->source[l]));
@@ -75,6 +78,7 @@ void geometry_json(struct json *j)
             json_object_begin(j, NULL);
             json_string(j, "level", names[l]);
             json_uint(j, "bytes", t->data[l].size);
+            json_uint(j, "usable_bytes", t->usable[l] ? t->usable[l] : t->data[l].size);
             json_string(j, "source", topo_source_name(t->source[l]));
             json_bool(j, "hwloc_plausible", !g->implausible[l]);
             json_uint(j, "hwloc_bytes", g->hwloc[l].size);

@@ -31,6 +31,10 @@ struct topo {
     /* The simulated machine lacks a level the host has: why (the sim source's reason), for the
      * SKIP of a case sized by it. */
     char absent_why[TOPO_MAX_LEVEL + 1][200];
+    /* The working set this machine can keep in a level where the measured latency curve leaves it
+     * well before its size (a guest's share of a busy L3: 1536K of 32M on one Zen 3 VM); 0 = all
+     * of it. Level names size cases by it on real hardware; a simulator's caches are whole. */
+    uint64_t usable[TOPO_MAX_LEVEL + 1];
 };
 
 /* hwloc's view, loaded once; later calls return the same. NULL (with a message) if hwloc fails.

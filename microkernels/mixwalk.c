@@ -61,8 +61,20 @@ static int mixwalk_setup(struct case_ *c)
     uint64_t s3 = case_size(c, "l3_size"), s2 = case_size(c, "l2_size");
     const struct topo *t = topo_get();
     int last = topo_last_level(t);
-    if (!s3)   /* outside the L2, whatever its size */
+    if (!s3) {   /* outside the L2, whatever its size ... */
         s3 = 2 * t->data[2].size > (2u << 20) ? (2 * t->data[2].size + 65535) / 65536 * 65536 : 2u << 20;
+        /* ... and inside the part of the L3 this machine can use, where the curve shows less of it
+         * (level_size's middle of the usable L2 and L3). */
+        if (t->usable[3] && !t->simulated && s3 + s2 > t->usable[3]) {
+            s3 = level_size("L3") / 65536 * 65536;
+            if (s3 <= t->data[2].size) {
+                snprintf(c->skip, sizeof(c->skip), "l3_size=0: this machine can keep only %s in its L3 (the latency "
+                         "curve; hwloc says %s), too little for an L3 region outside its %s L2",
+                         fmt_size(t->usable[3]), fmt_size(t->data[3].size), fmt_size(t->data[2].size));
+                return KERNEL_SKIP;
+            }
+        }
+    }
     w->hops = case_uint(c, "hops");
     if (w->hops > 7) {
         pm_error("mixwalk: hops=%s must be 0..7 (8-byte slots left in a 64-byte line)", case_str(c, "hops"));

@@ -56,6 +56,39 @@ zen5 env PMUCAL_CURVE_FILE="$TMP/small-l3.csv" $PMUCAL run ifetch size=L3 -e pag
 grep -q '^ifetch size=L3 *\[code=1.5M .* level=L3\]' "$TMP/s.out"
 ok $? "ifetch size=L3 runs 1.5M of code, in the L3 (it took the L2's 1M before): $(head -n 1 "$TMP/s.out")"
 
+# A plausible L3 the guest cannot keep all of (issue 47): the curve's usable part sizes the cases,
+# hwloc's size stays the cache's. Recorded on this project's Zen 5 (8M of 32M) and Zen 3 (1536K of
+# 32M) guests.
+usable() { jq -c '.topology.geometry.levels[2] | [.bytes, .usable_bytes, .source, (.bytes / .usable_bytes | floor)]' "$1"; }
+for row in "zen5-vm-32m 33554432 8388608 2097152 2M" "zen3-vm 33554432 1572864 1048576 1M"; do
+    set -- $row
+    HWLOC_XMLFILE=tests/hosts/$1/hwloc.xml HWLOC_THISSYSTEM=1 PMUCAL_CURVE_FILE=tests/hosts/$1/curve.csv \
+        $PMUCAL info --json > "$TMP/u.json"
+    is "$(usable "$TMP/u.json")" "[$2,$3,\"hwloc\",$(($2 / $3))]" "$1: hwloc's L3 $2 kept, $3 of it usable by the curve"
+    is "$(jq '.topology.caches[2].case_bytes' "$TMP/u.json")" "$4" "$1: size=L3 is $5, inside the usable part"
+    HWLOC_XMLFILE=tests/hosts/$1/hwloc.xml HWLOC_THISSYSTEM=1 PMUCAL_CURVE_FILE=tests/hosts/$1/curve.csv \
+        $PMUCAL info > "$TMP/u.txt"
+    grep -q "L3 .* usable of 32M from hwloc" "$TMP/u.txt" && grep -q "of which the curve shows .* usable here" "$TMP/u.txt"
+    ok $? "$1: info says it: $(grep '^ *L3 ' "$TMP/u.txt" | tail -n 1)"
+    HWLOC_XMLFILE=tests/hosts/$1/hwloc.xml HWLOC_THISSYSTEM=1 PMUCAL_CURVE_FILE=tests/hosts/$1/curve.csv PMUCAL_GEOMETRY=hwloc \
+        $PMUCAL info --json > "$TMP/u.json"
+    is "$(jq '.topology.caches[2].case_bytes' "$TMP/u.json")" 4194304 "$1: PMUCAL_GEOMETRY=hwloc takes hwloc's 32M whole (size=L3 4M)"
+done
+# The Zen 3 guest's closure walks an L3 region inside its 1536K, not the 2M default.
+HWLOC_XMLFILE=tests/hosts/zen3-vm/hwloc.xml HWLOC_THISSYSTEM=1 PMUCAL_CURVE_FILE=tests/hosts/zen3-vm/curve.csv \
+    $PMUCAL run mixwalk -e page-faults -r 1 --iters 2 > "$TMP/m.out" 2>&1
+grep -q '^mixwalk .*loads per lap: 16384 L3' "$TMP/m.out"
+ok $? "zen3-vm: mixwalk's L3 region is 1M of its usable 1536K: $(grep '^mixwalk' "$TMP/m.out")"
+# A simulator's caches stay whole: the same host under sim sizes size=L3 by hwloc's 32M.
+if sim_usable; then
+    HWLOC_XMLFILE=tests/hosts/zen3-vm/hwloc.xml HWLOC_THISSYSTEM=1 PMUCAL_CURVE_FILE=tests/hosts/zen3-vm/curve.csv \
+        timeout 300 $PMUCAL run walker size=L3 --source sim -e sim::Ir --iters 2 -r 1 > "$TMP/sim.out" 2>&1
+    grep -q '^walker size=L3 .*lines=65536' "$TMP/sim.out"
+    ok $? "under sim size=L3 is 4M of the whole 32M: $(grep '^walker' "$TMP/sim.out")"
+else
+    sim_skip_or_fail "under sim size=L3 is 4M of the whole 32M"
+fi
+
 # The way out, and bad input.
 zen5 env PMUCAL_GEOMETRY=hwloc PMUCAL_CURVE_FILE=$curve $PMUCAL info --json > "$TMP/c.json"
 is "$(jq -c '.topology.geometry.levels[2] | [.bytes, .source]' "$TMP/c.json")" '[532676608,"hwloc"]' \
