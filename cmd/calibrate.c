@@ -9,6 +9,7 @@
 #include "runs/session.h"
 #include "host/clock.h"
 #include "host/cpuload.h"
+#include "host/geometry.h"
 #include "host/topo.h"
 #include "penalties/calibration.h"
 #include "penalties/penalty_fit.h"
@@ -137,7 +138,7 @@ struct calibrate_args {
     struct cal_opts o;
     struct calibration_plan plan;
     int cpu_arg;
-    bool list, json, reps_given, passes_given;
+    bool list, json, reps_given, passes_given, quick;
     const char *label, *out, *source, *resume;
     int given;   /* options other than --resume */
     const char *timing_option;    /* the first option given that only timing uses (refused with sim) */
@@ -227,6 +228,7 @@ static int calibrate_option(void *ctx, int key, const char *v)
         a->out = v;
         break;
     case K_QUICK:
+        a->quick = true;
         a->o.repetitions = 3;
         a->o.target_seconds = 0.002;
         a->plan.ppo = 2;
@@ -366,6 +368,11 @@ static int calibrate_main(int argc, char **argv)
     double t0 = clock_now_seconds();
     cal.o.cpu = cpuload_choose(a.cpu_arg, &cal.cpu_busy);
     cal.cpu_asked = a.cpu_arg >= 0;
+    /* Before the manifest records the levels: a guest that keeps only part of its L3 has its level
+     * cases sized by that part (once per host, cached). --quick (the tests) takes a cached curve
+     * but never spends the seconds; a resumed run keeps the levels it was sized by. */
+    if (!a.resume && !a.quick && src->real_time && a.plan.recipes_on)
+        geometry_measure_if_unknown("calibrate sizes its level cases by what this machine can keep in each level");
     if (session_open(&s, a.out, a.label ? a.label : "calibrate")) {
         session_free(&s);
         return 2;

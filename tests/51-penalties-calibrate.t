@@ -188,7 +188,7 @@ fi
 # left out under load, or its case failed), mixwalk is not measured and the closure is a SKIP
 # naming the first of its latencies that is not ok (under load l1_hit or l2_hit may be unstable
 # too, and then it names that one).
-order=$(jq -s -c '[.[].case] | [index("mixwalk"), rindex("walker size=L3")]' "$dir/measurements.ndjson")
+order=$(jq -s -c '[.[].case] | [index("mixwalk"), rindex("walker size=L3 order=random")]' "$dir/measurements.ndjson")
 l3_passes=$(jq '.penalties[] | select(.name == "l3_hit") | .passes' "$dir/penalties.json")
 first_not_ok=$(jq -r '. as $d | [("l1_hit", "l2_hit", "l3_hit") as $n |
     select([$d.penalties[] | select(.name == $n and .status == "ok")] | length == 0) | $n][0] // empty' "$dir/penalties.json")
