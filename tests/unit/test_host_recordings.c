@@ -160,19 +160,21 @@ static void passes(void)
         int run;
         enum penalty_status want;
         double lo, hi;   /* the interval when ok */
+        enum penalty_status checked;   /* after the checks (penalties/checks.c) at zen5 */
     } rows[] = {
-        {__LINE__, "dram", 1, PENALTY_OK, 154.64, 158.84},   /* 2.7%: within a hierarchy figure's 3% */
-        {__LINE__, "page_walk", 1, PENALTY_UNSTABLE, 0, 0},
-        {__LINE__, "page_walk", 2, PENALTY_UNSTABLE, 0, 0},
-        {__LINE__, "page_walk", 3, PENALTY_UNSTABLE, 0, 0},
-        {__LINE__, "ifetch_l3", 1, PENALTY_UNSTABLE, 0, 0},
-        {__LINE__, "ifetch_l3", 2, PENALTY_UNSTABLE, 0, 0},
-        {__LINE__, "ifetch_l3", 3, PENALTY_UNSTABLE, 0, 0},
-        {__LINE__, "ifetch_dram", 1, PENALTY_UNSTABLE, 0, 0},   /* 3.3% */
-        {__LINE__, "fp_assist_mul", 1, PENALTY_UNSTABLE, 0, 0},
-        {__LINE__, "fp_assist_mul", 2, PENALTY_UNSTABLE, 0, 0},
+        {__LINE__, "dram", 1, PENALTY_OK, 154.64, 158.84, PENALTY_OK},   /* 2.7%: within a hierarchy figure's 3% */
+        {__LINE__, "page_walk", 1, PENALTY_UNSTABLE, 0, 0, PENALTY_UNSTABLE},
+        {__LINE__, "page_walk", 2, PENALTY_UNSTABLE, 0, 0, PENALTY_UNSTABLE},
+        {__LINE__, "page_walk", 3, PENALTY_UNSTABLE, 0, 0, PENALTY_UNSTABLE},
+        {__LINE__, "ifetch_l3", 1, PENALTY_UNSTABLE, 0, 0, PENALTY_UNSTABLE},
+        {__LINE__, "ifetch_l3", 2, PENALTY_UNSTABLE, 0, 0, PENALTY_UNSTABLE},
+        {__LINE__, "ifetch_l3", 3, PENALTY_UNSTABLE, 0, 0, PENALTY_UNSTABLE},
+        {__LINE__, "ifetch_dram", 1, PENALTY_UNSTABLE, 0, 0, PENALTY_UNSTABLE},   /* 3.3% */
+        /* 1.00 .. 1.61 cycles: too wide, and far under an assist's cost: no assist on this core */
+        {__LINE__, "fp_assist_mul", 1, PENALTY_UNSTABLE, 0, 0, PENALTY_SKIP},
+        {__LINE__, "fp_assist_mul", 2, PENALTY_UNSTABLE, 0, 0, PENALTY_SKIP},
         /* one pass of five far off: left out of the interval, no edge of it */
-        {__LINE__, "l3_hit", 7, PENALTY_OK, 46.69, 46.82},
+        {__LINE__, "l3_hit", 7, PENALTY_OK, 46.69, 46.82, PENALTY_OK},
     };
     /* One measured case gives the run its clock, so that none is measured here. */
     struct case_result clock_case = {.reps = 1, .ghz = {4.22}};
@@ -200,14 +202,20 @@ static void passes(void)
                 continue;
             judged++;
             bool ok = false;
+            enum penalty_status judged = PENALTY_ERROR;
             if (p.rc && n >= 2 && n <= CAL_MAX_PASSES) {
                 fit_recipe_judge(&cal, &p);
+                judged = p.status;
                 ok = p.status == rows[r].want && (p.status != PENALTY_OK || (fabs(p.f.lo - rows[r].lo) < 1e-9 &&
                                                                              fabs(p.f.hi - rows[r].hi) < 1e-9));
+                p.occ_issue = 16;
+                check_penalties(&p, 1, NULL, "zen5", NULL);
+                ok &= p.status == rows[r].checked;
             }
-            CHECK(ok, rows[r].line, "%s run %d (%s then): %s [%.2f, %.2f] (want %s): %s", rows[r].recipe, rows[r].run,
-                  c.f[i][3], penalty_status_name(p.status), p.f.lo, p.f.hi, penalty_status_name(rows[r].want),
-                  p.reason);
+            CHECK(ok, rows[r].line, "%s run %d (%s then): %s [%.2f, %.2f], %s after the checks (want %s, %s): %s",
+                  rows[r].recipe, rows[r].run, c.f[i][3], penalty_status_name(judged), p.f.lo, p.f.hi,
+                  penalty_status_name(p.status), penalty_status_name(rows[r].want),
+                  penalty_status_name(rows[r].checked), p.reason);
         }
     }
     CHECK(recorded > 0 && judged == recorded, __LINE__, "each recorded set of passes is judged here (%d of %d)", judged,
