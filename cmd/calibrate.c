@@ -28,13 +28,14 @@ enum { K_LIST = CLI_LONG, K_JSON, K_TARGET_MS, K_QUICK, K_CURVE, K_NO_CURVE, K_R
        K_LABEL, K_OUT, K_SOURCE, K_ITERS, K_RESUME, K_PASSES, K_MODEL };
 
 static const struct cli_option calibrate_options[] = {
-    {"list", K_LIST, NULL, "print the recipes (issue case, control case, occurrence) and exit"},
+    {"list", K_LIST, NULL, "print the recipes (issue case, control case, occurrence, spread allowed) and exit"},
     {"json", K_JSON, NULL, "with --list: one JSON array of recipes"},
     {"repetitions", 'r', "N", "repetitions per case, 3..101 (default 7; 3 with --source sim)"},
     {"target-ms", K_TARGET_MS, "MS", "length of one measured loop (default 5, at most 500)"},
     {"passes", K_PASSES, "N", "independent passes over every recipe, 1..9 (default 5); a figure with\n"
-                              "fewer than 3 clean passes (all of them, with fewer), or a clean pass\n"
-                              "more than 1% from their median (two of four or more), is unstable"},
+                              "fewer than 3 clean passes (all of them, with fewer), or whose clean\n"
+                              "passes spread wider than its recipe allows (2% core, 3% hierarchy;\n"
+                              "one of four or more may stand apart), is unstable"},
     {"runs", K_PASSES, "N", NULL},   /* the old spelling of --passes */
     {"quick", K_QUICK, NULL, "3 repetitions, 2 ms loops, 2 passes, 2 curve points per octave (for tests)"},
     {"curve", K_CURVE, NULL, "only the latency curve (no recipes, no closure)"},
@@ -81,8 +82,11 @@ const struct command calibrate_command = {
              "host's boost moves it by percents between cases). A pass whose case did not have the core to\n"
              "itself (its two clock references, dependent adds and multiplies, read more than 1% apart; or\n"
              "windows over 1 ms while another task took the CPU in every attempt) is left out of the figure.\n"
-             "Statuses: ok; unstable (fewer than 3 clean passes, or than all with fewer passes; a clean pass more\n"
-             "than 1% from their median, or two of four or more; with --passes 1: a 95% bootstrap interval wider than +-10% and 0.25 cycles, or timing\n"
+             "Statuses: ok; unstable (fewer than 3 clean passes, or than all with fewer passes; clean passes\n"
+             "spread (max - min over their median) wider than the recipe's spread class allows: 2% for core\n"
+             "figures, 3% for the memory hierarchy beyond the private caches (L3, DRAM, page walks, fetch from\n"
+             "L3 or DRAM), once one pass of four or more that stands apart from the rest is left out of the\n"
+             "interval; with --passes 1: a 95% bootstrap interval wider than +-10% and 0.25 cycles, or timing\n"
              "windows whose low quantile and median disagree beyond noise or whose controls were mostly\n"
              "hit);\n"
              "not_ok (negative, within noise of zero, below its physical floor, more than 25% outside\n"

@@ -17,6 +17,8 @@ void penalty_json(struct json *j, const struct penalty *p, const char *host_pmu)
     json_string(j, "status", penalty_status_name(p->status));
     json_string(j, "reason", p->reason[0] ? p->reason : NULL);
     json_string(j, "domain", domain_name(rc->domain));
+    json_string(j, "spread_class", spread_class_name(rc->spread));
+    json_number(j, "spread_allowed", spread_allowed(rc));
     json_number(j, "cycles", p->cycles);
     json_number(j, "cycles_lo", p->cycles_lo);
     json_number(j, "cycles_hi", p->cycles_hi);

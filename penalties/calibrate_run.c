@@ -321,18 +321,32 @@ bool fit_recipe_pass(struct cal *cal, const struct recipe *rc, struct penalty *p
     return true;
 }
 
-int pass_agreeing_range(const double *v, int n, double median, double *lo, double *hi)
+int pass_agreeing_range(const double *v, int n, double median, double allowed, double *lo, double *hi)
 {
-    int agree = 0;
-    double alo = INFINITY, ahi = -INFINITY, min = INFINITY, max = -INFINITY;
+    *lo = *hi = NAN;
+    if (n < 1)
+        return 0;
+    int far = 0;
+    double min = INFINITY, max = -INFINITY, width = allowed * fabs(median);
     for (int i = 0; i < n; i++) {
         min = fmin(min, v[i]), max = fmax(max, v[i]);
-        if (fabs(v[i] - median) <= CAL_MAX_PASS_SPREAD / 2 * fabs(median))
-            agree++, alo = fmin(alo, v[i]), ahi = fmax(ahi, v[i]);
+        if (fabs(v[i] - median) > fabs(v[far] - median))
+            far = i;
     }
-    *lo = agree ? alo : min;
-    *hi = agree ? ahi : max;
-    return agree;
+    *lo = min, *hi = max;
+    if (max - min <= width)
+        return n;
+    if (n < 4)   /* of two or three, none can be told to stand apart */
+        return 0;
+    double rlo = INFINITY, rhi = -INFINITY;
+    for (int i = 0; i < n; i++)
+        if (i != far)
+            rlo = fmin(rlo, v[i]), rhi = fmax(rhi, v[i]);
+    double gap = v[far] > rhi ? v[far] - rhi : rlo - v[far];
+    if (rhi - rlo > width || !(gap > rhi - rlo))   /* passes spread evenly are not one apart */
+        return 0;
+    *lo = rlo, *hi = rhi;
+    return n - 1;
 }
 
 void fit_recipe_judge(struct cal *cal, struct penalty *p)
@@ -362,11 +376,11 @@ void fit_recipe_judge(struct cal *cal, struct penalty *p)
             use[nused] = r, used[nused++] = p->pass_values[r];
     double span_lo = p->f.lo, span_hi = p->f.hi;   /* every pass's range (one pass: its interval) */
     if (p->passes > 1) {
-        /* The passes that agree with the median within half the allowed spread. One pass of four or
-         * more may stand apart (a burst of load during it: a difference reads short as well as
-         * long when its control was hit) when the rest agree; the interval is their range. */
+        /* The passes within the spread the recipe allows. One pass of four or more may stand apart
+         * (a burst of load during it: a difference reads short as well as long when its control
+         * was hit) when the rest agree; the interval is their range. */
         struct stats all = stats_of(used, (size_t)nused);
-        p->passes_agreeing = pass_agreeing_range(used, nused, all.median, &p->f.lo, &p->f.hi);
+        p->passes_agreeing = pass_agreeing_range(used, nused, all.median, spread_allowed(p->rc), &p->f.lo, &p->f.hi);
         p->f.value = all.median;
         span_lo = all.min, span_hi = all.max;
         p->pass_spread = (all.max - all.min) / fabs(all.median);
@@ -393,12 +407,12 @@ void fit_recipe_judge(struct cal *cal, struct penalty *p)
         p->status = PENALTY_UNSTABLE;
         snprintf(p->reason, sizeof(p->reason), "the core was not its own in %d of %d passes, %d clean passes needed: "
                  "%.380s", p->passes_shared, p->passes, need, shared_why);
-    } else if (p->passes > 1 && p->passes_agreeing < clean - (clean >= 4)) {
+    } else if (p->passes > 1 && !p->passes_agreeing) {
         p->status = PENALTY_UNSTABLE;
-        snprintf(p->reason, sizeof(p->reason), "pass-to-pass spread %.1f%% over %d %spasses (%.2f .. %.2f): %d within "
-                 "+-%.0f%% of their median %.2f, %d needed", 100 * p->pass_spread, clean,
-                 p->passes_shared ? "clean " : "", span_lo, span_hi,
-                 p->passes_agreeing, 100 * CAL_MAX_PASS_SPREAD / 2, p->f.value, clean - (clean >= 4));
+        snprintf(p->reason, sizeof(p->reason), "pass-to-pass spread %.1f%% over %d %spasses (%.2f .. %.2f, median "
+                 "%.2f): wider than the %.0f%% a %s figure may spread%s", 100 * p->pass_spread, clean,
+                 p->passes_shared ? "clean " : "", span_lo, span_hi, p->f.value, 100 * spread_allowed(p->rc),
+                 spread_class_name(p->rc->spread), clean >= 4 ? ", with no one pass apart from the rest" : "");
     } else if (p->passes == 1 && half > 0.10 * fabs(p->f.value) && half > floor_) {
         p->status = PENALTY_UNSTABLE;
         snprintf(p->reason, sizeof(p->reason), "95%% interval [%.2f, %.2f] wider than +-10%%", p->f.lo, p->f.hi);

@@ -41,13 +41,12 @@ const char *cal_folder(const struct cal *cal);
 
 /* Every recipe is measured in CAL_PASSES independent passes over all recipes (fresh cases each),
  * so a burst of load on the host hits one pass of a recipe rather than all of them. The
- * figure is the passes' median; it is unstable unless every pass (all but one of four or more) lies
- * within CAL_MAX_PASS_SPREAD / 2 of it: on this
- * VM's busy host single passes of one recipe moved by 10-25% (btb_resteer 3.02 .. 3.86 cycles)
- * while each pass's own repetitions agreed. */
+ * figure is the passes' median, its interval their range; it is unstable unless that range is
+ * within the spread its recipe allows (spread_allowed: 2% core, 3% hierarchy), once one pass of
+ * four or more that stands apart is left out: on this VM's busy host single passes of one recipe
+ * moved by 10-25% (btb_resteer 3.02 .. 3.86 cycles) while each pass's own repetitions agreed. */
 #define CAL_PASSES 5
 #define CAL_MAX_PASSES 9
-#define CAL_MAX_PASS_SPREAD 0.02
 /* A pass is left out of its penalty when a case's clock references read further apart than
  * MEASURE_CLOCK_SPLIT_MAX, or when its windows are longer than a scheduler slice and its
  * attempts were switched out. */
@@ -66,7 +65,7 @@ struct penalty {
     int passes, passes_wanted;    /* independent passes fitted, of those asked; the figure is their median */
     double pass_values[CAL_MAX_PASSES];   /* each pass's figure, in the domain's unit */
     double pass_spread;           /* (max - min) / |median| over the passes */
-    int passes_agreeing;          /* clean passes within CAL_MAX_PASS_SPREAD / 2 of their median */
+    int passes_agreeing;          /* clean passes the interval holds (pass_agreeing_range); 0: unstable */
     bool pass_shared[CAL_MAX_PASSES];     /* the pass's cases did not have the core to themselves */
     int passes_shared;            /* such passes: kept in pass_values, left out of the figure */
     const struct reference *ref;  /* the published figure for the host's model, or NULL */
@@ -83,11 +82,13 @@ struct case_result *cal_case(struct cal *cal, const char *text, const char *even
 bool fit_recipe_pass(struct cal *cal, const struct recipe *rc, struct penalty *p, int pass, unsigned seed);
 /* The figure from the passes and its status: ok or unstable (skip, error, not_ok set by a pass stay). */
 void fit_recipe_judge(struct cal *cal, struct penalty *p);
-/* Of n pass figures around their median: how many agree with it (within CAL_MAX_PASS_SPREAD / 2),
- * and their range, the figure's interval: a pass that stands apart is no edge of it (issue 47:
- * five l3_hit passes 272.86, 46.82, 46.71, 46.70, 46.69 were printed as [46.69, 272.86]). The
- * range of all n when none agrees. A figure judged unstable keeps every pass's range. */
-int pass_agreeing_range(const double *v, int n, double median, double *lo, double *hi);
+/* The interval of n pass figures around their median, and how many passes it holds: all n when
+ * their range is no wider than `allowed` (a fraction of the median: spread_allowed); with four or
+ * more, all but the one farthest from the median when the rest are that close and it stands apart
+ * from them (further from the nearest than they spread: a burst of load in its pass), so that it
+ * is no edge of the interval (issue 47: five l3_hit passes 272.86, 46.82, 46.71, 46.70, 46.69 were
+ * printed as [46.69, 272.86]); else 0, the figure unstable, and the range of all n. */
+int pass_agreeing_range(const double *v, int n, double median, double allowed, double *lo, double *hi);
 /* The fitted figure (p->f, in the domain's unit) in cycles and ns at this core clock. */
 void penalty_at_clock(struct penalty *p, double ghz);
 /* The run's core clock: the median of every measurement's clock. */

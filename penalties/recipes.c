@@ -17,12 +17,12 @@ const struct recipe recipes[] = {
      {{ZEN4, "LS_DISPATCH.LD_DISPATCH", "ls_dispatch.ld_dispatch"},
       {ZEN5, NULL, "ls_dispatch.ld_dispatch"},
       {SKL, "MEM_LOAD_RETIRED.L1_HIT", "MEM_LOAD_RETIRED.L1_HIT"},
-      {GLC, "MEM_LOAD_RETIRED.L1_HIT", "MEM_LOAD_RETIRED.L1_HIT"}}, NULL},
+      {GLC, "MEM_LOAD_RETIRED.L1_HIT", "MEM_LOAD_RETIRED.L1_HIT"}}, NULL, SPREAD_CORE},
     {"l2_hit", "load-to-use latency of a load served by L2", "walker size=L2", NULL, "ld.l2", DOMAIN_CORE,
      "load_latency", {{ZEN4, "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.LCL_L2", "ls_dmnd_fills_from_sys.local_l2"},
       {ZEN5, NULL, "ls_dmnd_fills_from_sys.local_l2"},
       {SKL, "MEM_LOAD_RETIRED.L2_HIT", "MEM_LOAD_RETIRED.L2_HIT"},
-      {GLC, "MEM_LOAD_RETIRED.L2_HIT", "MEM_LOAD_RETIRED.L2_HIT"}}, NULL},
+      {GLC, "MEM_LOAD_RETIRED.L2_HIT", "MEM_LOAD_RETIRED.L2_HIT"}}, NULL, SPREAD_CORE},
     /* L3 in random order, as DRAM: in a guest's share of a busy L3 the default block order was both
      * faster (Zen 5 VM: 11.1 ns against a random walk's 12.5, prefetched) and slower (this project's
      * Zen 3 VM at 1M: 50.7 ns against 26.4, the order's lines pushed out) than the level. size=L3
@@ -31,7 +31,7 @@ const struct recipe recipes[] = {
      "load_latency", {{ZEN4, "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.LOCAL_CCX", "ls_dmnd_fills_from_sys.local_ccx"},
       {ZEN5, NULL, "ls_dmnd_fills_from_sys.local_ccx"},
       {SKL, "MEM_LOAD_RETIRED.L3_HIT", "MEM_LOAD_RETIRED.L3_HIT"},
-      {GLC, "MEM_LOAD_RETIRED.L3_HIT", "MEM_LOAD_RETIRED.L3_HIT"}}, NULL},
+      {GLC, "MEM_LOAD_RETIRED.L3_HIT", "MEM_LOAD_RETIRED.L3_HIT"}}, NULL, SPREAD_HIERARCHY},
     /* DRAM in random order over the whole buffer, as the curve that checks it walks: the prefetchers
      * of Golden Cove-family cores follow order=block's blocks of pages in order (on this project's
      * Intel VM, 59.6 ns a load against the curve's 132; 49.9 against 132.3 on the Emerald Rapids
@@ -41,7 +41,7 @@ const struct recipe recipes[] = {
      {{ZEN4, "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.DRAM_IO_NEAR", "ls_dmnd_fills_from_sys.dram_io_near"},
       {ZEN5, NULL, "ls_dmnd_fills_from_sys.dram_io_near"},
       {SKL, "MEM_LOAD_RETIRED.L3_MISS", "MEM_LOAD_RETIRED.L3_MISS"},
-      {GLC, "MEM_LOAD_RETIRED.L3_MISS", "MEM_LOAD_RETIRED.L3_MISS"}}, NULL},
+      {GLC, "MEM_LOAD_RETIRED.L3_MISS", "MEM_LOAD_RETIRED.L3_MISS"}}, NULL, SPREAD_HIERARCHY},
     /* DTLB: one element per 4 KiB page, random. 256 pages miss the first level on every load
      * (more than any core's first-level entries) and hit the second, their 256 lines in L1D so
      * that no cache miss overlaps the translation; 32768 pages miss both. Controls have the same
@@ -51,21 +51,21 @@ const struct recipe recipes[] = {
      DOMAIN_CORE, "tlb", {{ZEN4, "L1_DTLB_MISS.TLB_RELOAD_4K_L2_HIT", "ls_l1_d_tlb_miss.tlb_reload_4k_l2_hit"},
       {ZEN5, NULL, "ls_l1_d_tlb_miss.tlb_reload_4k_l2_hit"},
       {SKL, "DTLB_LOAD_MISSES.STLB_HIT", "DTLB_LOAD_MISSES.STLB_HIT"},
-      {GLC, "DTLB_LOAD_MISSES.STLB_HIT", "DTLB_LOAD_MISSES.STLB_HIT"}}, NULL},
+      {GLC, "DTLB_LOAD_MISSES.STLB_HIT", "DTLB_LOAD_MISSES.STLB_HIT"}}, NULL, SPREAD_CORE},
     {"page_walk", "DTLB miss in both levels: a page walk (4 KiB pages, page tables in cache)",
      "walker size=128M page=4k page_stride=4096 order=random",
      "walker size=128M page=2m page_stride=4096 order=random", "stlb.miss", DOMAIN_CORE, "tlb",
      {{ZEN4, "L1_DTLB_MISS.TLB_RELOAD_4K_L2_MISS", "ls_l1_d_tlb_miss.tlb_reload_4k_l2_miss"},
       {ZEN5, NULL, "ls_l1_d_tlb_miss.tlb_reload_4k_l2_miss"},
       {SKL, "DTLB_LOAD_MISSES.WALK_COMPLETED", "DTLB_LOAD_MISSES.WALK_COMPLETED"},
-      {GLC, "DTLB_LOAD_MISSES.WALK_COMPLETED", "DTLB_LOAD_MISSES.WALK_COMPLETED"}}, NULL},
+      {GLC, "DTLB_LOAD_MISSES.WALK_COMPLETED", "DTLB_LOAD_MISSES.WALK_COMPLETED"}}, NULL, SPREAD_HIERARCHY},
     /* Branches and instruction fetch: kernels from the code generators. */
     {"mispredict", "a mispredicted conditional branch", "branch pattern=random", "branch pattern=taken",
      "br.mispred", DOMAIN_CORE, "branch",
      {{ZEN4, "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED", "ex_ret_brn_misp"},
       {ZEN5, NULL, "ex_ret_brn_misp"},
       {SKL, "BR_MISP_RETIRED.ALL_BRANCHES", "BR_MISP_RETIRED.ALL_BRANCHES"},
-      {GLC, "BR_MISP_RETIRED.ALL_BRANCHES", "BR_MISP_RETIRED.ALL_BRANCHES"}}, NULL},
+      {GLC, "BR_MISP_RETIRED.ALL_BRANCHES", "BR_MISP_RETIRED.ALL_BRANCHES"}}, NULL, SPREAD_CORE},
     /* 8192 jumps in random order overflow every BTB level of current cores, so each one is
      * re-steered; a jump the BTB knows costs about a cycle (64 jumps: 1.08 here), which this
      * whole-cost figure includes, as a control with as many jumps all known is not to be had. */
@@ -74,15 +74,15 @@ const struct recipe recipes[] = {
      {{ZEN4, "DECODER_OVERRIDE_BRANCH_PRED", "bp_de_redirect"},
       {ZEN5, NULL, "bp_de_redirect"},
       {SKL, "BACLEARS.ANY", "BACLEARS.ANY"},
-      {GLC, NULL, "BACLEARS.ANY"}}, NULL},
+      {GLC, NULL, "BACLEARS.ANY"}}, NULL, SPREAD_CORE},
     {"ifetch_l2", "an instruction-cache line fetched from L2", "ifetch size=L2", "ifetch size=L1",
      "ifetch.lines.l2", DOMAIN_CORE, "ifetch", {{ZEN4, "INSTRUCTION_CACHE_REFILLS_FROM_L2", "ic_cache_fill_l2"},
-      {ZEN5, NULL, "ic_cache_fill_l2"}}, NULL},
+      {ZEN5, NULL, "ic_cache_fill_l2"}}, NULL, SPREAD_CORE},
     {"ifetch_l3", "an instruction-cache line fetched from L3", "ifetch size=L3", "ifetch size=L1",
      "ifetch.lines.l3", DOMAIN_CORE, "ifetch", {{ZEN4, "INSTRUCTION_CACHE_REFILLS_FROM_SYSTEM", "ic_cache_fill_sys"},
-      {ZEN5, NULL, "ic_cache_fill_sys"}}, NULL},
+      {ZEN5, NULL, "ic_cache_fill_sys"}}, NULL, SPREAD_HIERARCHY},
     {"ifetch_dram", "an instruction-cache line fetched from DRAM", "ifetch size=DRAM", "ifetch size=L1",
-     "ifetch.lines.dram", DOMAIN_MEMORY, NULL, {{NULL, NULL, NULL}}, NULL},
+     "ifetch.lines.dram", DOMAIN_MEMORY, NULL, {{NULL, NULL, NULL}}, NULL, SPREAD_HIERARCHY},
     /* Memory ordering and alignment. */
     /* A store and a load of the same 8 bytes are renamed on Zen 4 and 5 (the load becomes a
      * register copy: 0.48 cycles a pair on this Zen 5, against 4 for an L1 load); a load inside
@@ -96,83 +96,83 @@ const struct recipe recipes[] = {
       {SKL, "LD_BLOCKS.STORE_FORWARD", "LD_BLOCKS.STORE_FORWARD"},
       {GLC, "LD_BLOCKS.STORE_FORWARD", "LD_BLOCKS.STORE_FORWARD"}},
      "4-byte store then an 8-byte load of the same address (blocked), against an 8-byte store then a 4-byte load "
-     "of its bytes 4-7 (forwarded, not renamed); one dependent chain each"},
+     "of its bytes 4-7 (forwarded, not renamed); one dependent chain each", SPREAD_CORE},
     {"store_forward", "latency of a load taking its data from an earlier store (forwarded, not renamed): a store "
      "and the load, whole", "stlf variant=partial", NULL, "st.fwd", DOMAIN_CORE, NULL,
      {{ZEN4, "STORE_TO_LOAD_FORWARD", "ls_stlf"},
       {ZEN5, NULL, "ls_stlf"}},
      "8-byte store of the chain value, then a 4-byte load of its bytes 4-7 (contained: forwarded; an exact 8-byte "
-     "pair would be renamed on Zen 4 and 5 and cost under a cycle); one dependent chain"},
+     "pair would be renamed on Zen 4 and 5 and cost under a cycle); one dependent chain", SPREAD_CORE},
     {"line_split", "extra latency of a load crossing a 64-byte line", "linesplit offset=60", "linesplit offset=0",
      "ld.split", DOMAIN_CORE, "memory_order", {{ZEN4, "MISALIGNED_LOADS.MA64", "ls_misal_loads.ma64"},
       {ZEN5, NULL, "ls_misal_loads.ma64"},
       {SKL, "MEM_INST_RETIRED.SPLIT_LOADS", "MEM_INST_RETIRED.SPLIT_LOADS"},
-      {GLC, "MEM_INST_RETIRED.SPLIT_LOADS", "MEM_INST_RETIRED.SPLIT_LOADS"}}, NULL},
+      {GLC, "MEM_INST_RETIRED.SPLIT_LOADS", "MEM_INST_RETIRED.SPLIT_LOADS"}}, NULL, SPREAD_CORE},
     {"page_split", "extra latency of a load crossing a 4 KiB page (and a line)", "linesplit offset=4092",
      "linesplit offset=0", "ld.split", DOMAIN_CORE, NULL, {{ZEN4, "MISALIGNED_LOADS.MA4K", "ls_misal_loads.ma4k"},
-      {ZEN5, NULL, "ls_misal_loads.ma4k"}}, NULL},
+      {ZEN5, NULL, "ls_misal_loads.ma4k"}}, NULL, SPREAD_CORE},
     {"alias_4k", "extra latency of a load after a store 4096 bytes away (4K aliasing)", "alias4k store=alias",
      "alias4k store=apart", "ld.alias4k", DOMAIN_CORE, "memory_order",
      {{SKL, "LD_BLOCKS_PARTIAL.ADDRESS_ALIAS", "LD_BLOCKS_PARTIAL.ADDRESS_ALIAS"},
-      {GLC, "LD_BLOCKS.ADDRESS_ALIAS", "LD_BLOCKS.ADDRESS_ALIAS"}}, NULL},
+      {GLC, "LD_BLOCKS.ADDRESS_ALIAS", "LD_BLOCKS.ADDRESS_ALIAS"}}, NULL, SPREAD_CORE},
     /* Divide and square root: latency (dependent) and reciprocal throughput (independent). */
     {"div64_latency", "DIV r64 latency (2^63-1 / 1)", "divsqrt op=div width=64", NULL, "arith.div", DOMAIN_CORE,
      NULL, {{ZEN4, "DIV_OP_COUNT", "ex_div_count"},
       {ZEN5, NULL, "ex_div_count"}},
-     "RDX:RAX = 2^63-1 divided by 1 (DIV r64, full-width dividend)"},
+     "RDX:RAX = 2^63-1 divided by 1 (DIV r64, full-width dividend)", SPREAD_CORE},
     {"div32_latency", "DIV r32 latency (2^31-1 / 1)", "divsqrt op=div width=32", NULL, "arith.div", DOMAIN_CORE,
      NULL, {{ZEN4, "DIV_OP_COUNT", "ex_div_count"},
       {ZEN5, NULL, "ex_div_count"}},
-     "EDX:EAX = 2^31-1 divided by 1 (DIV r32)"},
+     "EDX:EAX = 2^31-1 divided by 1 (DIV r32)", SPREAD_CORE},
     {"div64_throughput", "DIV r64 reciprocal throughput", "divsqrt op=div width=64 chain=throughput", NULL,
      "arith.div", DOMAIN_CORE, NULL, {{ZEN4, "DIV_OP_COUNT", "ex_div_count"},
       {ZEN5, NULL, "ex_div_count"}},
-     "RDX:RAX = 2^63-1 divided by 1, a fresh RAX and zeroed RDX each (DIV r64)"},
+     "RDX:RAX = 2^63-1 divided by 1, a fresh RAX and zeroed RDX each (DIV r64)", SPREAD_CORE},
     {"div32_throughput", "DIV r32 reciprocal throughput", "divsqrt op=div width=32 chain=throughput", NULL,
      "arith.div", DOMAIN_CORE, NULL, {{ZEN4, "DIV_OP_COUNT", "ex_div_count"},
       {ZEN5, NULL, "ex_div_count"}},
-     "EDX:EAX = 2^31-1 divided by 1, a fresh EAX and zeroed EDX each (DIV r32)"},
+     "EDX:EAX = 2^31-1 divided by 1, a fresh EAX and zeroed EDX each (DIV r32)", SPREAD_CORE},
     {"fdiv64_latency", "DIVSD latency", "divsqrt op=fdiv width=64", NULL, "fp.div", DOMAIN_CORE, NULL,
      {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_DIV", "fp_ops_retired_by_type.scalar_div"},
       {ZEN5, NULL, "fp_ops_retired_by_type.scalar_div"}},
-     "1.5 / 1.0 in double (DIVSD)"},
+     "1.5 / 1.0 in double (DIVSD)", SPREAD_CORE},
     {"fdiv32_latency", "DIVSS latency", "divsqrt op=fdiv width=32", NULL, "fp.div", DOMAIN_CORE, NULL,
      {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_DIV", "fp_ops_retired_by_type.scalar_div"},
       {ZEN5, NULL, "fp_ops_retired_by_type.scalar_div"}},
-     "1.5 / 1.0 in single (DIVSS)"},
+     "1.5 / 1.0 in single (DIVSS)", SPREAD_CORE},
     {"fdiv64_throughput", "DIVSD reciprocal throughput", "divsqrt op=fdiv width=64 chain=throughput", NULL, "fp.div",
      DOMAIN_CORE, NULL, {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_DIV", "fp_ops_retired_by_type.scalar_div"},
       {ZEN5, NULL, "fp_ops_retired_by_type.scalar_div"}},
-     "1.5 / 1.0 in double, 8 registers in turn (DIVSD)"},
+     "1.5 / 1.0 in double, 8 registers in turn (DIVSD)", SPREAD_CORE},
     {"fdiv32_throughput", "DIVSS reciprocal throughput", "divsqrt op=fdiv width=32 chain=throughput", NULL, "fp.div",
      DOMAIN_CORE, NULL, {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_DIV", "fp_ops_retired_by_type.scalar_div"},
       {ZEN5, NULL, "fp_ops_retired_by_type.scalar_div"}},
-     "1.5 / 1.0 in single, 8 registers in turn (DIVSS)"},
+     "1.5 / 1.0 in single, 8 registers in turn (DIVSS)", SPREAD_CORE},
     {"sqrt64_latency", "SQRTSD latency", "divsqrt op=sqrt width=64", NULL, "fp.sqrt", DOMAIN_CORE, NULL,
      {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_SQRT", "fp_ops_retired_by_type.scalar_sqrt"},
       {ZEN5, NULL, "fp_ops_retired_by_type.scalar_sqrt"}},
-     "sqrt(1.0) in double (SQRTSD)"},
+     "sqrt(1.0) in double (SQRTSD)", SPREAD_CORE},
     {"sqrt32_latency", "SQRTSS latency", "divsqrt op=sqrt width=32", NULL, "fp.sqrt", DOMAIN_CORE, NULL,
      {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_SQRT", "fp_ops_retired_by_type.scalar_sqrt"},
       {ZEN5, NULL, "fp_ops_retired_by_type.scalar_sqrt"}},
-     "sqrt(1.0) in single (SQRTSS)"},
+     "sqrt(1.0) in single (SQRTSS)", SPREAD_CORE},
     {"sqrt64_throughput", "SQRTSD reciprocal throughput", "divsqrt op=sqrt width=64 chain=throughput", NULL,
      "fp.sqrt", DOMAIN_CORE, NULL, {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_SQRT", "fp_ops_retired_by_type.scalar_sqrt"},
       {ZEN5, NULL, "fp_ops_retired_by_type.scalar_sqrt"}},
-     "sqrt(1.0) in double, 8 registers in turn (SQRTSD)"},
+     "sqrt(1.0) in double, 8 registers in turn (SQRTSD)", SPREAD_CORE},
     {"sqrt32_throughput", "SQRTSS reciprocal throughput", "divsqrt op=sqrt width=32 chain=throughput", NULL,
      "fp.sqrt", DOMAIN_CORE, NULL, {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_SQRT", "fp_ops_retired_by_type.scalar_sqrt"},
       {ZEN5, NULL, "fp_ops_retired_by_type.scalar_sqrt"}},
-     "sqrt(1.0) in single, 8 registers in turn (SQRTSS)"},
+     "sqrt(1.0) in single, 8 registers in turn (SQRTSS)", SPREAD_CORE},
     /* FP assists: denormal operand and result with DAZ/FTZ off, against normal operands. */
     {"fp_assist_mul", "extra cost of a MULSD on a denormal operand and result (DAZ/FTZ off)",
      "fpassist op=mul operand=denormal", "fpassist op=mul operand=normal", "fp.assist", DOMAIN_CORE, NULL,
      {{SKL, "FP_ASSIST.ANY", "FP_ASSIST.ANY"}, {GLC, "ASSISTS.FP", "ASSISTS.FP"}},
-     "x * 1.0 with x = 2^-1050 (denormal) against x = 1.5, MXCSR DAZ and FTZ off"},
+     "x * 1.0 with x = 2^-1050 (denormal) against x = 1.5, MXCSR DAZ and FTZ off", SPREAD_CORE},
     {"fp_assist_add", "extra cost of an ADDSD on a denormal operand and result (DAZ/FTZ off)",
      "fpassist op=add operand=denormal", "fpassist op=add operand=normal", "fp.assist", DOMAIN_CORE, NULL,
      {{SKL, "FP_ASSIST.ANY", "FP_ASSIST.ANY"}, {GLC, "ASSISTS.FP", "ASSISTS.FP"}},
-     "x + 0.0 with x = 2^-1050 (denormal) against x = 1.5, MXCSR DAZ and FTZ off"},
+     "x + 0.0 with x = 2^-1050 (denormal) against x = 1.5, MXCSR DAZ and FTZ off", SPREAD_CORE},
 };
 const int nrecipes = (int)(sizeof(recipes) / sizeof(recipes[0]));
 
@@ -239,14 +239,25 @@ const char *domain_name(enum domain d)
     return d == DOMAIN_MEMORY ? "memory" : "core";
 }
 
+const char *spread_class_name(enum spread_class s)
+{
+    return s == SPREAD_HIERARCHY ? "hierarchy" : "core";
+}
+
+double spread_allowed(const struct recipe *r)
+{
+    return r->spread == SPREAD_HIERARCHY ? CAL_SPREAD_HIERARCHY : CAL_SPREAD_CORE;
+}
+
 int recipes_list(bool as_json)
 {
     if (!as_json) {
         for (int r = 0; r < nrecipes; r++)
-            printf("%-20s %-6s %s\n    issue   %s\n    control %s\n    per     %s\n%s%s%s", recipes[r].name,
-                   domain_name(recipes[r].domain), recipes[r].brief, recipes[r].issue,
+            printf("%-20s %-6s %s\n    issue   %s\n    control %s\n    per     %s\n    spread  at most %.0f%% (%s)\n"
+                   "%s%s%s", recipes[r].name, domain_name(recipes[r].domain), recipes[r].brief, recipes[r].issue,
                    recipes[r].control ? recipes[r].control : "(none: the whole cost per occurrence)",
-                   recipes[r].occurrence, recipes[r].operands ? "    operands " : "",
+                   recipes[r].occurrence, 100 * spread_allowed(&recipes[r]), spread_class_name(recipes[r].spread),
+                   recipes[r].operands ? "    operands " : "",
                    recipes[r].operands ? recipes[r].operands : "", recipes[r].operands ? "\n" : "");
         return fflush(stdout) ? 1 : 0;
     }
@@ -262,6 +273,8 @@ int recipes_list(bool as_json)
         json_string(&j, "control", recipes[r].control);
         json_string(&j, "occurrence", recipes[r].occurrence);
         json_string(&j, "operands", recipes[r].operands);
+        json_string(&j, "spread_class", spread_class_name(recipes[r].spread));
+        json_number(&j, "spread_allowed", spread_allowed(&recipes[r]));
         json_object_end(&j);
     }
     json_array_end(&j);

@@ -8,6 +8,20 @@
 
 enum domain { DOMAIN_CORE, DOMAIN_MEMORY };
 
+/* How far a figure's passes may spread and it still be a constant: what its consumers need of it
+ * and what the figure can give. Not its domain (the unit it is constant in): an L3 hit is counted
+ * in core cycles but varies as the memory hierarchy does.
+ * - core: the core's own pipeline and private caches (L1 and L2 hits, branches, divides, assists)
+ *   repeat to a fraction of a percent from pass to pass: 2% (CAL_SPREAD_CORE).
+ * - hierarchy: the shared levels beyond them (L3, DRAM, page walks, instruction fetch from L3 or
+ *   DRAM) move with page placement and, in a guest, with its share of the L3 (issue 47's Zen 5
+ *   guest: DRAM 154.64 .. 158.84 ns over five passes). The event counts they are multiplied by
+ *   are good to about 3% (Kruse's L2_miss_impact), so a latency known to 3% adds no more:
+ *   3% (CAL_SPREAD_HIERARCHY). */
+enum spread_class { SPREAD_CORE, SPREAD_HIERARCHY };
+#define CAL_SPREAD_CORE 0.02
+#define CAL_SPREAD_HIERARCHY 0.03
+
 #define RECIPE_MAX_MODELS 4
 
 /* The event counting a recipe's occurrences on one CPU model (models.h). */
@@ -27,6 +41,7 @@ struct recipe {
     const char *group;        /* metric group the perf-metrics emitter sums it into, or NULL */
     struct model_event events[RECIPE_MAX_MODELS];
     const char *operands;     /* data-dependent instructions: the operands the cases use, else NULL */
+    enum spread_class spread; /* how far its passes may spread: core, or hierarchy beyond the private caches */
 };
 
 extern const struct recipe recipes[];
@@ -45,6 +60,10 @@ const struct recipe *recipe_named(const char *name);
 /* Is it one of the nonly names given with --recipe (every recipe when nonly is 0)? */
 bool recipe_wanted(const struct recipe *r, char *const *only, int nonly);
 const char *domain_name(enum domain d);
+/* "core" or "hierarchy". */
+const char *spread_class_name(enum spread_class s);
+/* The widest spread of its passes, relative to their median, a recipe's figure may have: 0.02 or 0.03. */
+double spread_allowed(const struct recipe *r);
 /* Every recipe on stdout, as 'pmucal calibrate --list' shows them: a paragraph each (name,
  * domain, what it measures, its issue, control and occurrence cases, its operands), or as_json one
  * JSON array of objects with those keys. 0, or 1 when stdout could not be written. */

@@ -8,7 +8,8 @@
 
 enum penalty_status {
     PENALTY_OK,         /* measured, checked and stable: published */
-    PENALTY_UNSTABLE,   /* measured, but passes or windows disagree: shown, not published */
+    PENALTY_UNSTABLE,   /* measured, but its passes spread wider than its spread class allows, or its
+                           windows disagree: shown, not published */
     PENALTY_NOT_OK,     /* measured and failed a check (no occurrences, out of order, a bad count) */
     PENALTY_SKIP,       /* not measured here (no such cache level, kernel or model fact) */
     PENALTY_ERROR,      /* its case failed or the run was stopped */

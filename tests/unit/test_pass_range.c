@@ -1,5 +1,6 @@
 /* penalties/calibrate_run.c pass_agreeing_range: the interval of a calibrated figure is the range
- * of the passes that agree with their median; one that stands apart is no edge of it. */
+ * of its passes when they spread no more than allowed (2% here, a core figure's); one of four or
+ * more that stands apart is no edge of it. tests/unit/test_pass_stability.c has the statuses. */
 #include "penalties/penalty_fit.h"
 #include "tap.h"
 
@@ -16,9 +17,15 @@ static const struct {
     {__LINE__, {13.95, 13.96, 13.94, 13.95, 13.97}, 5, 13.95, 13.94, 13.97, 5},
     /* a stray below the median is left out as well */
     {__LINE__, {100.0, 100.5, 99.6, 90.0, 100.2}, 5, 100.0, 99.6, 100.5, 4},
-    /* three passes 10% apart: only the median agrees with itself, its value alone (unstable then) */
-    {__LINE__, {90.0, 100.0, 110.0}, 3, 100.0, 100.0, 100.0, 1},
-    /* a median no pass equals and none within 1%: the range of all */
+    /* three passes 10% apart: none agree, the range of all (unstable then) */
+    {__LINE__, {90.0, 100.0, 110.0}, 3, 100.0, 90.0, 110.0, 0},
+    /* five spread evenly over 4%: the farthest is no further from the rest than they spread */
+    {__LINE__, {98.0, 99.0, 100.0, 101.0, 102.0}, 5, 100.0, 98.0, 102.0, 0},
+    /* four identical and one 2.5% off: it stands apart */
+    {__LINE__, {100.0, 100.0, 102.5, 100.0, 100.0}, 5, 100.0, 100.0, 100.0, 4},
+    /* within 2% but not within +-1% of the median (the rule before issue 47): all five */
+    {__LINE__, {100.0, 100.0, 100.0, 101.9, 101.9}, 5, 100.0, 100.0, 101.9, 5},
+    /* two passes 20% apart: the range of all */
     {__LINE__, {90.0, 110.0}, 2, 100.0, 90.0, 110.0, 0},
 };
 
@@ -26,7 +33,7 @@ int main(void)
 {
     for (unsigned i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         double lo, hi;
-        int agree = pass_agreeing_range(rows[i].v, rows[i].n, rows[i].median, &lo, &hi);
+        int agree = pass_agreeing_range(rows[i].v, rows[i].n, rows[i].median, CAL_SPREAD_CORE, &lo, &hi);
         CHECK(agree == rows[i].agree && lo == rows[i].lo && hi == rows[i].hi, rows[i].line,
               "%d agree, [%.2f, %.2f] (want %d, [%.2f, %.2f])", agree, lo, hi, rows[i].agree, rows[i].lo, rows[i].hi);
     }
