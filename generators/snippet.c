@@ -21,6 +21,7 @@
 #include "generators/snippet_file.h"
 #include "generators/snippet_run.h"
 #include "host/clock.h"
+#include "sources/sim.h"
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -598,6 +599,27 @@ static void *scratch_map(size_t *map_len)
     return m + SCRATCH_GUARD;
 }
 
+/* Under the simulator (--source sim, valgrind): a snippet it does not run as the CPU does is
+ * refused with the reason, never measured into a verdict that blames a right model. */
+static bool sim_refuses(const struct code_kernel *k, char *why, size_t wn)
+{
+    bool loads = false;
+    for (size_t i = 0; i < k->unit.n; i++) {
+        const struct snippet_insn *in = &k->unit.insn[i];
+        if (in->sim_why_not) {
+            problem(why, wn, "--source sim does not run '%s' as the CPU does: %s", in->text, in->sim_why_not);
+            return true;
+        }
+        loads |= in->loads != 0;
+    }
+    if (loads && !getenv(SIM_ENV_LOADS)) {
+        problem(why, wn, "--source sim would not count every load: valgrind removes one whose value nothing reads "
+                "unless its command line names the code kernel (pmucal then passes --vex-iropt-level=0)");
+        return true;
+    }
+    return false;
+}
+
 static int code_setup(struct case_ *c)
 {
     struct code_kernel *k = xcalloc(1, sizeof(*k));
@@ -620,6 +642,10 @@ static int code_setup(struct case_ *c)
         snprintf(c->skip, sizeof(c->skip), "CPUID does not advertise what the snippet needs: %.190s", reason);
         if (k->unit.ext & c->isa_limits)
             snprintf(c->skip, sizeof(c->skip), "%s", reason);
+        snprintf(last_problem, sizeof(last_problem), "%s", c->skip);
+        return KERNEL_SKIP;
+    }
+    if (RUNNING_ON_VALGRIND && getenv(SIM_ENV_DIR) && sim_refuses(k, c->skip, sizeof(c->skip))) {
         snprintf(last_problem, sizeof(last_problem), "%s", c->skip);
         return KERNEL_SKIP;
     }
