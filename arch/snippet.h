@@ -28,6 +28,7 @@ struct snippet_insn {
     bool rmw;             /* one access that reads and writes the same place (add %rax,(%rsi)) */
     unsigned ext;         /* ISA_* extensions it needs (arch/isa.h's enum isa_ext) */
     const char *why_not;  /* it cannot be looped (changes the stack or the loop's registers): why */
+    const char *sim_why_not;   /* the simulator (--source sim: valgrind) does not run it as the CPU does: why */
     uint32_t word;        /* fixed-width ISAs: the instruction's encoding */
 };
 
@@ -43,6 +44,10 @@ extern const uint32_t isa_snippet_audit_arch;
  * allocated. -1 with why (the disassembler missing, an undecodable word). */
 int isa_snippet_decode(const char *obj, const uint8_t *bytes, size_t len, struct snippet_insn **out, size_t *n,
                        char *why, size_t wn);
+
+/* One instruction's kind, memory accesses, extensions and refusals, from its text (x86-64, as
+ * objdump spells it) or its word (AArch64); off and len as decoded. */
+void isa_snippet_classify(struct snippet_insn *in);
 
 /* Registers. The starting values live in a block the generated function reads at entry (its
  * data pointer): SNIPPET_NREGS words, register i's value at word i, the register names of

@@ -19,6 +19,8 @@
 #include "base/util.h"
 #include "core/team.h"
 #include "host/clock.h"
+#include "sources/sim.h"
+#include <ctype.h>
 #include <errno.h>
 #include <sched.h>
 #include <linux/filter.h>
@@ -434,6 +436,45 @@ static void watchdog_arm(double seconds)
         timer_settime(watchdog, 0, &t, NULL);
 }
 
+/* Under the simulator a SIGILL is valgrind's: for an instruction no CPU runs (ud2), or for one its
+ * translator cannot decode, which the CPU may well run. The second is named in valgrind's log
+ * ("vex amd64->IR: unhandled instruction bytes: 0xD7 0x48 ..."): true, with that line in line,
+ * when its last such line gives the bytes at pc. */
+static bool simulator_cannot_decode(const struct code_kernel *k, uintptr_t pc, char *line, size_t n)
+{
+    static const char mark[] = "unhandled instruction bytes:";
+    const char *dir = getenv(SIM_ENV_DIR);
+    uintptr_t base = (uintptr_t)k->g.code.base + k->body_off, end = base + k->units * k->unit.len;
+    if (!dir || pc < base || pc >= end)
+        return false;
+    char *path = xasprintf("%s/" SIM_LOG_NAME, dir), err[200];
+    size_t len;
+    char *log = read_file_bounded(path, 1 << 20, &len, err, sizeof(err));
+    free(path);
+    const char *last = NULL;
+    for (const char *p = log; p && (p = strstr(p, mark)); p += sizeof(mark) - 1)
+        last = p;
+    bool same = false;
+    if (last) {
+        const char *p = last + sizeof(mark) - 1;
+        size_t i = 0;
+        same = true;
+        for (char *e; same && pc + i < end && i < 8; i++, p = e) {
+            unsigned long b = strtoul(p, &e, 16);
+            if (e == p || b > 0xff)
+                break;
+            same = ((const uint8_t *)pc)[i] == b;
+        }
+        same &= i > 0;
+        const char *bol = last;
+        while (bol > log && bol[-1] != '\n')
+            bol--;
+        snprintf(line, n, "%.*s", (int)strcspn(bol, "\n"), bol);
+    }
+    free(log);
+    return same;
+}
+
 static int guarded_run(struct code_kernel *k, uint64_t iters, double limit, char *why, size_t wn)
 {
     uint64_t fp = isa_snippet_state_save();
@@ -459,6 +500,13 @@ static int guarded_run(struct code_kernel *k, uint64_t iters, double limit, char
         snprintf(why, wn, "the snippet does not end: %llu iteration%s ran %.1f s, over the %.1f s its pace allows "
                 "(a loop whose exit is never taken?); the watchdog ended it %s; %s",
                 (unsigned long long)iters, iters == 1 ? "" : "s", clock_now_seconds() - t0, limit, at, gone_on);
+        return -1;
+    }
+    char line[200];
+    if (guard_sig == SIGILL && simulator_cannot_decode(k, guard_pc, line, sizeof(line))) {
+        snprintf(why, wn, "the simulator cannot run the snippet: valgrind's translator does not decode the "
+                 "instruction %s (its log: '%s'), which the CPU may run: measure it with --source perf; %s", at, line,
+                 gone_on);
         return -1;
     }
     snprintf(why, wn, "the snippet faulted: %s %s; %s", signal_meaning(guard_sig), at, gone_on);

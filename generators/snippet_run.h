@@ -21,6 +21,9 @@ struct code_kernel {
     size_t copies;                /* snippets a body holds */
     size_t units;                 /* units a body holds */
     size_t per_unit;              /* snippets a unit holds */
+    int renamed_from;             /* throughput: the chain register the copies were renamed from */
+    int renamed_to[16];           /* ... and each copy's register instead, which starts with its value */
+    int nrenamed;
     size_t body_off;              /* the body's offset in the code */
     uint64_t *regs;               /* the block the prologue reads */
     uint64_t *scratch;            /* the scratch buffer between inaccessible regions (snippet.c) */

@@ -305,6 +305,11 @@ static void sim_manifest(struct json *j)
     json_object_begin(j, "sim");
     json_string(j, "simulator", getenv(SIM_ENV_VERSION));
     json_string(j, "tool", "callgrind --cache-sim=yes --branch-sim=yes --instr-atstart=no --collect-atstart=no");
+    /* What valgrind's translator leaves out before callgrind counts (sim_parent.c). */
+    json_string(j, "loads", getenv(SIM_ENV_LOADS) ? "every load counted (--vex-iropt-level=0: the run measures the "
+                                                    "user's code)"
+                                                  : "a load whose value no later instruction reads is removed by "
+                                                    "valgrind's translator, uncounted");
     const char *caches = getenv(SIM_ENV_CACHES);
     int n = 0;
     char **parts = split_list(caches ? caches : "", ' ', &n);

@@ -9,6 +9,8 @@
 #define SIM_ENV_CACHES "PMUCAL_SIM_CACHES"    /* "I1=size,ways,line D1=... LL=..." as given to valgrind */
 #define SIM_ENV_NOTES "PMUCAL_SIM_NOTES"      /* how the simulated caches differ from the host's, "; "-separated */
 #define SIM_ENV_VERSION "PMUCAL_SIM_VALGRIND" /* valgrind --version */
+#define SIM_ENV_LOADS "PMUCAL_SIM_LOADS_KEPT" /* "1": valgrind keeps every load (the run measures the user's code) */
+#define SIM_LOG_NAME "valgrind.log"           /* valgrind's log, in SIM_ENV_DIR */
 
 struct topo;
 /* The machine callgrind simulates, from the host's resolved topology: I1, D1 and the last level

@@ -246,6 +246,11 @@ bool isa_snippet_reads(const struct snippet_insn *in, int r)
     return false;
 }
 
+void isa_snippet_classify(struct snippet_insn *in)
+{
+    classify(in, in->word);
+}
+
 int isa_snippet_decode(const char *obj, const uint8_t *bytes, size_t len, struct snippet_insn **out, size_t *n,
                        char *why, size_t wn)
 {

@@ -243,10 +243,80 @@ static bool starts_any(const char *s, const char *const *list)
     return false;
 }
 
-/* Mnemonics that write their memory operand without reading it. */
-static const char *const store_only[] = {"mov", "vmov", "set", "vextract", "extract", "pextr", "vpextr", "vcompress",
-                                         "vpcompress", "vpmov", "stmxcsr", "vstmxcsr", "fst", "fist", "fnst", "fbstp",
-                                         "sgdt", "sidt", "sldt", "smsw", "str", NULL};
+/* What an instruction does to the memory its operands name, by mnemonic as objdump spells it: the
+ * one table the loads and stores of a snippet's model come from (tests/unit/test_x86_snippet_mem.c
+ * holds a row for each form, checked against the CPU). */
+enum mem_use {
+    MEM_READ = 1,   /* reads it: a source, whichever operand it is */
+    MEM_WRITE,      /* writes it without reading it */
+    MEM_RMW,        /* reads and writes the same place (one access to a simulator) */
+    MEM_STRING,     /* a string instruction: its own accesses (string_use), rep-prefixed a count %rcx decides */
+    MEM_NONE,       /* names an address but accesses nothing (lea, nop) */
+    MEM_UNKNOWN,    /* accesses what its operands do not say (a gather, a prefetch, a save area) */
+};
+/* How a table name matches a mnemonic: with an AT&T size suffix or none (cmpq), with an x87 one
+ * (fildll, fstpt, fadds), as a string instruction (its suffix and an operand spelled %ds:(%rsi) or
+ * %es:(%rdi): movsb, never movss), or as its start (vmovdqu, setne). */
+enum mem_match { M_SUFFIX, M_X87, M_STRING, M_PREFIX };
+struct mem_form {
+    const char *name;
+    enum mem_match match;
+    enum mem_use use;
+    bool no_reg_out;   /* writes no register its operands name: flags, RDX:RAX, the x87 stack */
+};
+static const struct mem_form mem_forms[] = {
+    /* x87: arithmetic and compares read their memory operand into the register stack */
+    {"fadd", M_X87, MEM_READ, true},   {"fiadd", M_X87, MEM_READ, true}, {"fsub", M_X87, MEM_READ, true},
+    {"fsubr", M_X87, MEM_READ, true},  {"fisub", M_X87, MEM_READ, true}, {"fisubr", M_X87, MEM_READ, true},
+    {"fmul", M_X87, MEM_READ, true},   {"fimul", M_X87, MEM_READ, true}, {"fdiv", M_X87, MEM_READ, true},
+    {"fdivr", M_X87, MEM_READ, true},  {"fidiv", M_X87, MEM_READ, true}, {"fidivr", M_X87, MEM_READ, true},
+    {"fcom", M_X87, MEM_READ, true},   {"fcomp", M_X87, MEM_READ, true}, {"ficom", M_X87, MEM_READ, true},
+    {"ficomp", M_X87, MEM_READ, true}, {"fld", M_X87, MEM_READ, true},   {"fild", M_X87, MEM_READ, true},
+    {"fbld", M_X87, MEM_READ, true},   {"fldcw", M_X87, MEM_READ, true},
+    /* x87 stores, and its environment and save areas (several accesses of several sizes) */
+    {"fst", M_X87, MEM_WRITE, true},   {"fstp", M_X87, MEM_WRITE, true}, {"fist", M_X87, MEM_WRITE, true},
+    {"fistp", M_X87, MEM_WRITE, true}, {"fisttp", M_X87, MEM_WRITE, true}, {"fbstp", M_X87, MEM_WRITE, true},
+    {"fnstcw", M_X87, MEM_WRITE, true}, {"fstcw", M_X87, MEM_WRITE, true}, {"fnstsw", M_X87, MEM_WRITE, true},
+    {"fstsw", M_X87, MEM_WRITE, true}, {"fldenv", M_X87, MEM_UNKNOWN, true}, {"frstor", M_X87, MEM_UNKNOWN, true},
+    {"fnstenv", M_X87, MEM_UNKNOWN, true}, {"fstenv", M_X87, MEM_UNKNOWN, true},
+    {"fnsave", M_X87, MEM_UNKNOWN, true}, {"fsave", M_X87, MEM_UNKNOWN, true},
+    /* read and written in one instruction */
+    {"xchg", M_SUFFIX, MEM_RMW, false},   {"xadd", M_SUFFIX, MEM_RMW, false},  {"cmpxchg", M_PREFIX, MEM_RMW, false},
+    /* string instructions (%rsi and %rdi their addresses) and xlat (%rbx + %al) */
+    {"lods", M_STRING, MEM_STRING, false}, {"stos", M_STRING, MEM_STRING, false}, {"movs", M_STRING, MEM_STRING, false},
+    {"cmps", M_STRING, MEM_STRING, true}, {"scas", M_STRING, MEM_STRING, true},  {"ins", M_STRING, MEM_STRING, false},
+    {"outs", M_STRING, MEM_STRING, true}, {"xlat", M_STRING, MEM_READ, false},
+    /* read only, the last operand included: flags, RDX:RAX or a control register their only output */
+    {"cmp", M_SUFFIX, MEM_READ, true},    {"test", M_SUFFIX, MEM_READ, true},  {"bt", M_SUFFIX, MEM_READ, true},
+    {"div", M_SUFFIX, MEM_READ, true},    {"idiv", M_SUFFIX, MEM_READ, true},  {"mul", M_SUFFIX, MEM_READ, true},
+    {"comiss", M_SUFFIX, MEM_READ, true}, {"comisd", M_SUFFIX, MEM_READ, true}, {"ucomiss", M_SUFFIX, MEM_READ, true},
+    {"ucomisd", M_SUFFIX, MEM_READ, true}, {"vcomiss", M_SUFFIX, MEM_READ, true}, {"vcomisd", M_SUFFIX, MEM_READ, true},
+    {"vucomiss", M_SUFFIX, MEM_READ, true}, {"vucomisd", M_SUFFIX, MEM_READ, true}, {"ptest", M_SUFFIX, MEM_READ, true},
+    {"vptest", M_SUFFIX, MEM_READ, true}, {"vtestps", M_SUFFIX, MEM_READ, true}, {"vtestpd", M_SUFFIX, MEM_READ, true},
+    {"push", M_SUFFIX, MEM_READ, true},   {"jmp", M_SUFFIX, MEM_READ, true},   {"call", M_SUFFIX, MEM_READ, true},
+    {"ldmxcsr", M_SUFFIX, MEM_READ, true}, {"vldmxcsr", M_SUFFIX, MEM_READ, true},
+    /* written without being read */
+    {"mov", M_PREFIX, MEM_WRITE, false},  {"vmov", M_PREFIX, MEM_WRITE, false}, {"set", M_PREFIX, MEM_WRITE, false},
+    {"vextract", M_PREFIX, MEM_WRITE, false}, {"extract", M_PREFIX, MEM_WRITE, false}, {"pextr", M_PREFIX, MEM_WRITE, false},
+    {"vpextr", M_PREFIX, MEM_WRITE, false}, {"vcompress", M_PREFIX, MEM_WRITE, false},
+    {"vpcompress", M_PREFIX, MEM_WRITE, false}, {"vpmov", M_PREFIX, MEM_WRITE, false},
+    {"stmxcsr", M_SUFFIX, MEM_WRITE, false}, {"vstmxcsr", M_SUFFIX, MEM_WRITE, false}, {"sgdt", M_SUFFIX, MEM_WRITE, false},
+    {"sidt", M_SUFFIX, MEM_WRITE, false}, {"sldt", M_SUFFIX, MEM_WRITE, false}, {"smsw", M_SUFFIX, MEM_WRITE, false},
+    {"str", M_SUFFIX, MEM_WRITE, false},
+    /* an address, no access */
+    {"lea", M_SUFFIX, MEM_NONE, false},   {"nop", M_PREFIX, MEM_NONE, false},
+    /* accesses the operands do not say */
+    {"prefetch", M_PREFIX, MEM_UNKNOWN, false}, {"clflush", M_PREFIX, MEM_UNKNOWN, false},
+    {"clwb", M_PREFIX, MEM_UNKNOWN, false}, {"cldemote", M_PREFIX, MEM_UNKNOWN, false},
+    {"vgather", M_PREFIX, MEM_UNKNOWN, false}, {"vpgather", M_PREFIX, MEM_UNKNOWN, false},
+    {"vscatter", M_PREFIX, MEM_UNKNOWN, false}, {"vpscatter", M_PREFIX, MEM_UNKNOWN, false},
+    {"vmaskmov", M_PREFIX, MEM_UNKNOWN, false}, {"vpmaskmov", M_PREFIX, MEM_UNKNOWN, false},
+    {"maskmov", M_PREFIX, MEM_UNKNOWN, false}, {"xsave", M_PREFIX, MEM_UNKNOWN, false},
+    {"xrstor", M_PREFIX, MEM_UNKNOWN, false}, {"fxsave", M_PREFIX, MEM_UNKNOWN, false},
+    {"fxrstor", M_PREFIX, MEM_UNKNOWN, false}, {"enqcmd", M_PREFIX, MEM_UNKNOWN, false},
+    {"movdir", M_PREFIX, MEM_UNKNOWN, false}, {"tile", M_PREFIX, MEM_UNKNOWN, false},
+};
+
 /* m is base, or base with an AT&T size suffix (cmpq, testl). */
 static bool is_op(const char *m, const char *base)
 {
@@ -254,37 +324,63 @@ static bool is_op(const char *m, const char *base)
     return !strncmp(m, base, l) && (!m[l] || (strchr("bwlq", m[l]) && !m[l + 1]));
 }
 
-/* Reads its last operand (memory or register) without writing it: flags only, or a one-operand
- * multiply or divide (RDX:RAX the destination). */
-static bool reads_last_only(const char *m)
+/* The same with x87's suffixes: fadds, faddl, fldt, fildll. */
+static bool is_x87_op(const char *m, const char *base)
 {
-    static const char *const exact[] = {"cmp", "test", "bt", "div", "idiv", "mul", "comiss", "comisd", "ucomiss",
-                                        "ucomisd", "vcomiss", "vcomisd", "vucomiss", "vucomisd", "ptest", "vptest",
-                                        "push", "jmp", "call"};
-    for (size_t i = 0; i < ARRAY_SIZE(exact); i++)
-        if (is_op(m, exact[i]))
-            return true;
-    return starts(m, "fld") || starts(m, "fild") || starts(m, "fcom") || starts(m, "ficom") || starts(m, "ldmxcsr") ||
-           starts(m, "vldmxcsr");
+    size_t l = strlen(base);
+    return !strncmp(m, base, l) && (!m[l] || (strchr("slt", m[l]) && !m[l + 1]) || !strcmp(m + l, "ll"));
 }
 
-/* Mnemonics whose memory accesses the operands do not say. */
-static const char *const mem_unknown[] = {"prefetch", "clflush", "clwb", "cldemote", "vgather", "vpgather", "vscatter",
-                                          "vpscatter", "vmaskmov", "vpmaskmov", "maskmov", "vmaskmov", "xsave", "xrstor",
-                                          "fxsave", "fxrstor", "enqcmd", "movdir", "tile", NULL};
+/* An operand a string instruction or xlat names: its implicit address, spelled with the segment. */
+static bool string_operand(const struct parsed *p)
+{
+    for (int i = 0; i < p->nops; i++)
+        if (starts(p->ops[i], "%ds:(%r") || starts(p->ops[i], "%es:(%r"))
+            return true;
+    return false;
+}
+
+/* The table's row for mnemonic m, or NULL (an ordinary instruction: a memory operand it names
+ * before the last is a source, the last one is read and written). The specific rows come before
+ * the shorter names that would also match: the longest name wins (cmpxchg over cmp, fstp over fst). */
+static const struct mem_form *mem_form(const struct parsed *p)
+{
+    const struct mem_form *best = NULL;
+    size_t best_len = 0;
+    for (size_t i = 0; i < ARRAY_SIZE(mem_forms); i++) {
+        const struct mem_form *f = &mem_forms[i];
+        size_t l = strlen(f->name);
+        bool match = f->match == M_SUFFIX   ? is_op(p->mnem, f->name)
+                   : f->match == M_X87      ? is_x87_op(p->mnem, f->name)
+                   : f->match == M_STRING   ? is_op(p->mnem, f->name) && string_operand(p)
+                                            : starts(p->mnem, f->name);
+        if (match && l > best_len)
+            best = f, best_len = l;
+    }
+    return best;
+}
+
+/* Reads its operands without writing any it names: flags, RDX:RAX or the x87 stack its output
+ * (a one-operand multiply or divide, a compare, an x87 operation on memory). */
+static bool reads_last_only(const struct parsed *p)
+{
+    const struct mem_form *f = mem_form(p);
+    return f && f->use == MEM_READ && f->no_reg_out;
+}
+
 /* (String instructions name %rdi, the loop's counter, in objdump's spelling: refused before.) */
 /* Mnemonics that leave the snippet or the loop behind. */
 static const char *const away[] = {"call", "ret", "lret", "iret", "syscall", "sysenter", "sysexit", "sysret", "int",
                                    "into", "ljmp", "lcall", NULL};
 
-static void classify(struct snippet_insn *in)
+void isa_snippet_classify(struct snippet_insn *in)
 {
     struct parsed p;
     parse_text(in->text, &p);
     in->target = -1;
+    if (is_op(p.mnem, "imul") && p.nops == 1)
+        strcpy(p.mnem, "mul");   /* one operand: RDX:RAX = RAX x src, read-only like mul */
     const char *m = p.mnem;
-    if (is_op(m, "imul") && p.nops == 1)
-        m = "mul";   /* one operand: RDX:RAX = RAX x src, read-only like mul */
     /* branches */
     if (starts_any(m, away) && strcmp(m, "int3") != 0) {
         in->kind = SN_BR_AWAY;
@@ -330,25 +426,39 @@ static void classify(struct snippet_insn *in)
         in->ext |= ISA_AVX2;
     if (starts(m, "vfmadd") || starts(m, "vfmsub") || starts(m, "vfnmadd") || starts(m, "vfnmsub"))
         in->ext |= ISA_FMA;
-    /* memory */
+    /* What the simulator (valgrind 3.19) runs otherwise than the CPU: checked outside pmucal. */
+    const struct mem_form *f = mem_form(&p);
+    if (p.rep && f && f->use == MEM_STRING && is_op(m, "lods"))
+        in->sim_why_not = "valgrind 3.19 runs a rep-prefixed lods as one lods whatever %rcx holds (rep lodsb with "
+                          "%rcx=5 reads one byte and leaves %rcx at 5; with %rcx=0 it still reads one)";
+    else if (f && f->use == MEM_READ && is_op(m, "xlat"))
+        in->sim_why_not = "valgrind 3.19's translator does not decode xlat (vex amd64->IR: unhandled instruction "
+                          "bytes: 0xD7): it would raise SIGILL where the CPU runs it";
+    else if (is_x87_op(m, "ficom") || is_x87_op(m, "ficomp") || is_x87_op(m, "fbld") || is_x87_op(m, "fbstp"))
+        in->sim_why_not = "valgrind 3.19's translator does not decode this x87 form (ficom, ficomp, fbld, fbstp with "
+                          "memory: 'unhandled opc_aux'): it would raise SIGILL where the CPU runs it";
+    /* memory: a parenthesised operand that is no x87 register (%st(1)) and no indirect target */
     int mem = -1;
     for (int i = 0; i < p.nops; i++)
-        if (strchr(p.ops[i], '(') && p.ops[i][0] != '*')
+        if (strchr(p.ops[i], '(') && p.ops[i][0] != '*' && !starts(p.ops[i], "%st("))
             mem = i;
-    if (p.rep || starts_any(m, mem_unknown)) {
-        in->loads = in->stores = -1;
+    enum mem_use use = f ? f->use : mem < 0 ? MEM_NONE : mem < p.nops - 1 ? MEM_READ : MEM_RMW;
+    if (use == MEM_WRITE && mem >= 0 && mem < p.nops - 1)
+        use = MEM_READ;   /* a move's source: mov (%rsi),%rax */
+    if (use == MEM_UNKNOWN || (p.rep && (use == MEM_STRING || mem >= 0))) {
+        in->loads = in->stores = -1;   /* rep: as many as %rcx says */
         return;
     }
-    if (starts(m, "lea") || starts(m, "nop") || mem < 0 || in->kind != SN_OTHER) {
-        in->loads = in->stores = 0;
+    in->loads = in->stores = 0;
+    if (in->kind != SN_OTHER || use == MEM_NONE || (mem < 0 && use != MEM_STRING))
         return;
-    }
-    if (mem < p.nops - 1) {   /* a source */
-        in->loads = 1, in->stores = 0;
-    } else if (starts_any(m, store_only)) {
-        in->loads = 0, in->stores = 1;
-    } else if (reads_last_only(m)) {
-        in->loads = 1, in->stores = 0;
+    if (use == MEM_STRING) {
+        in->loads = is_op(m, "cmps") ? 2 : is_op(m, "movs") || is_op(m, "lods") || is_op(m, "scas") || is_op(m, "outs");
+        in->stores = is_op(m, "movs") || is_op(m, "stos") || is_op(m, "ins");
+    } else if (use == MEM_READ) {
+        in->loads = 1;
+    } else if (use == MEM_WRITE) {
+        in->stores = 1;
     } else {
         in->loads = in->stores = 1;
         in->rmw = true;
@@ -364,7 +474,7 @@ int isa_snippet_dest(const struct snippet_insn *in)
     const char *m = p.mnem;
     if (p.nops == 1 && (is_op(m, "mul") || is_op(m, "imul") || is_op(m, "div") || is_op(m, "idiv")))
         return RAX;   /* the quotient or the low half: RAX */
-    if (reads_last_only(m))
+    if (reads_last_only(&p))
         return -1;
     const char *last = p.ops[p.nops - 1];
     if (last[0] != '%')
@@ -430,7 +540,7 @@ int isa_snippet_decode(const char *obj, const uint8_t *bytes, size_t len, struct
     if (snippet_objdump(dis, obj, len, out, n, why, wn))
         return -1;
     for (size_t i = 0; i < *n; i++)
-        classify(&(*out)[i]);
+        isa_snippet_classify(&(*out)[i]);
     return 0;
 }
 
