@@ -279,9 +279,11 @@ static int cal_from_run(struct cal *cal, const struct runfile *run, const struct
     for (int i = 0; caches && caches->type == J_ARRAY && i < caches->n; i++) {
         const char *nm = jget_str(&caches->items[i], "name", "");
         int l = !strcmp(nm, "L1d") ? 1 : !strcmp(nm, "L2") ? 2 : !strcmp(nm, "L3") ? 3 : 0;
-        double size = jget_num(&caches->items[i], "size", 0);
+        double size = jget_num(&caches->items[i], "size", 0), usable = jget_num(&caches->items[i], "usable", 0);
         if (l && size > 0 && size < 1e12)
             levels->data[l].level = l, levels->data[l].size = (uint64_t)size;
+        if (l && usable > 0 && usable < size)   /* the part the run's cases were sized by */
+            levels->usable[l] = (uint64_t)usable;
     }
     cal->levels = levels;
     return 0;

@@ -338,6 +338,8 @@ void host_facts_json(struct json *j)
             json_int(j, "ways", t->data[l].ways);
             json_int(j, "shared_by_pus", t->data[l].sharing_pus);
             json_uint(j, "case_bytes", level_size(level_names[l]));   /* what size=Ln means */
+            if (t->usable[l])   /* the part the latency curve shows this machine can keep (host/topo.h) */
+                json_uint(j, "usable", t->usable[l]);
             json_object_end(j);
         }
         if (t->l1i.size) {
