@@ -1,6 +1,7 @@
 #include "core/kernel.h"
 #include "arch/isa.h"
 #include "base/util.h"
+#include "core/lru.h"
 #include "core/mem.h"
 #include "host/geometry.h"
 #include "host/topo.h"
@@ -543,10 +544,40 @@ static void seed_model_defect(const struct case_ *c, struct quantities *q)
     free(text);
 }
 
+/* The instruction side of a kernel whose model leaves it out: its code fits the L1I with ways to
+ * spare in every set (LRU_EDGE_WAYS), so it never misses there warm, nor in the last level; code
+ * that does not is the kernel's own to model (ifetch does), and unstated here with the reason. A
+ * compiled kernel's loop is a few lines of pmucal's own text; a generated one's is its assembler's
+ * bytes, placed anywhere (one line more covers any start). */
+static void model_code_side(const struct case_ *c, struct quantities *q)
+{
+    /* A model that states them, or says why it leaves them out (its reason names them), has its own. */
+    if (quantity_stated(q, Q_I1_MISS_WARM) || quantity_stated(q, Q_IL_MISS_WARM) ||
+        (q->unstated_why && strstr(q->unstated_why, quantity_name(Q_I1_MISS_WARM))))
+        return;
+    const struct assembler *as = c->kernel->code ? c->kernel->code(c) : NULL;
+    const struct topo *t = topo_resolved();
+    uint64_t bytes = as ? as->len : 0, misses[2] = {0, 0}, edges[2] = {0, 0};
+    if (as && t)
+        lru_count_code(t, 0, (bytes + 63) / 64 + 1, LRU_EDGE_WAYS, misses, edges);
+    if (as && !t)
+        misses[0] = 1;   /* no topology to tell: leave it unstated */
+    if (!misses[0] && !edges[0]) {
+        q->v[Q_I1_MISS_WARM] = q->v[Q_IL_MISS_WARM] = 0;
+        return;
+    }
+    static char why[512];
+    snprintf(why, sizeof(why), "%s%si1.miss.warm, il.miss.warm: the kernel's %llu bytes of code %s some sets of the "
+             "L1I, and the order it fetches their lines in is not modelled", q->unstated_why ? q->unstated_why : "",
+             q->unstated_why ? "; " : "", (unsigned long long)bytes, misses[0] ? "overfill" : "fill to the edge");
+    q->unstated_why = why;
+}
+
 void case_model(const struct case_ *c, struct quantities *q)
 {
     quantities_unstated(q);
     c->kernel->model(c, q);
+    model_code_side(c, q);
     seed_model_defect(c, q);
     quantities_derive(q);
 }
