@@ -71,11 +71,13 @@ void lru_count_walk(const struct topo *t, void (*add)(struct lru_count *lc, cons
     *ll_misses = misses[1];
 }
 
-void lru_count_walk_edges(const struct topo *t, void (*add)(struct lru_count *lc, const void *walk), const void *walk,
-                          unsigned spare, uint64_t misses[2], uint64_t edges[2])
+/* A walk through `first` and, seeing its misses, t's last level. */
+static void count_levels(const struct topo *t, const struct cache_level *first,
+                         void (*add)(struct lru_count *lc, const void *walk), const void *walk, unsigned spare,
+                         uint64_t misses[2], uint64_t edges[2])
 {
     int last = topo_last_level(t);
-    const struct cache_level *levels[] = {&t->data[1], last ? &t->data[last] : NULL};
+    const struct cache_level *levels[] = {first, last ? &t->data[last] : NULL};
     struct lru_count lc[2];
     for (int i = 0; i < 2; i++) {
         misses[i] = edges[i] = 0;
@@ -93,6 +95,30 @@ void lru_count_walk_edges(const struct topo *t, void (*add)(struct lru_count *lc
     for (int i = 1; i >= 0; i--)   /* the last level's first: it reads D1's counts */
         if (lc[i].lines_in_set)
             misses[i] = lru_count_misses(&lc[i]);
+}
+
+void lru_count_walk_edges(const struct topo *t, void (*add)(struct lru_count *lc, const void *walk), const void *walk,
+                          unsigned spare, uint64_t misses[2], uint64_t edges[2])
+{
+    count_levels(t, &t->data[1], add, walk, spare, misses, edges);
+}
+
+struct code_run {
+    uintptr_t addr;
+    uint64_t lines;
+};
+
+static void add_code_run(struct lru_count *lc, const void *walk)
+{
+    const struct code_run *r = walk;
+    lru_count_add_lines(lc, r->addr, r->lines);
+}
+
+void lru_count_code(const struct topo *t, uintptr_t addr, uint64_t lines, unsigned spare, uint64_t misses[2],
+                    uint64_t edges[2])
+{
+    struct code_run r = {addr, lines};
+    count_levels(t, t->l1i.size ? &t->l1i : &t->data[1], add_code_run, &r, spare, misses, edges);
 }
 
 /* One simulated LRU cache: per set, its lines from most to least recently used, each stored as

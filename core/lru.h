@@ -46,6 +46,13 @@ void lru_count_walk(const struct topo *t, void (*add)(struct lru_count *lc, cons
 void lru_count_walk_edges(const struct topo *t, void (*add)(struct lru_count *lc, const void *walk), const void *walk,
                           unsigned spare, uint64_t misses[2], uint64_t edges[2]);
 
+/* The instruction side: a straight run of code, each of its lines fetched once a lap in address
+ * order (a loop around straight-line code), through t's L1I (its L1D where hwloc gives none) and,
+ * seeing the L1I's misses, its last level; misses and edges as lru_count_walk_edges's. The last
+ * level is unified: this counts the code's own lines there, as if no data shared it. */
+void lru_count_code(const struct topo *t, uintptr_t addr, uint64_t lines, unsigned spare, uint64_t misses[2],
+                    uint64_t edges[2]);
+
 /* Any periodic walk (lines visited several times a lap, in any order) through D1 and, seeing
  * D1's misses, LL (NULL: none): each one's misses in one lap of the steady state, simulated, and
  * its hits at the edge: a line found with fewer than LRU_EDGE_WAYS ways of its set to spare (all

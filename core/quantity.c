@@ -1,5 +1,7 @@
 #include "core/quantity.h"
+#include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static const struct {
@@ -81,4 +83,60 @@ void quantities_derive(struct quantities *q)
     for (size_t i = 0; i < sizeof(fp) / sizeof(fp[0]); i++)
         if (isnan(v[fp[i][1]]) && (v[fp[i][0]] == 0 || !fma_stated))
             v[fp[i][1]] = 0;
+}
+
+/* The length of a part's "NAME, NAME: " prefix at p, 0 where p starts none. */
+static size_t names_prefix(const char *p)
+{
+    const char *s = p;
+    for (;;) {
+        const char *w = s;
+        while (islower((unsigned char)*s) || isdigit((unsigned char)*s) || *s == '.' || *s == '_' || *s == '*')
+            s++;
+        if (s == w)
+            return 0;
+        if (s[0] == ':' && s[1] == ' ')
+            return (size_t)(s + 2 - p);
+        if (s[0] != ',' || s[1] != ' ')
+            return 0;
+        s += 2;
+    }
+}
+
+/* Does the prefix name a quantity that appears as a word of expr? */
+static bool names_used(const char *prefix, size_t len, const char *expr)
+{
+    for (const char *w = prefix; w < prefix + len;) {
+        size_t n = strcspn(w, ",:");
+        bool wild = n > 1 && w[n - 1] == '*';
+        for (const char *e = expr; *e;) {
+            size_t m = strcspn(e, " +-*/()");
+            if (m && (wild ? !strncmp(e, w, n - 1) : m == n && !strncmp(e, w, n)))
+                return true;
+            e += m ? m : 1;
+        }
+        w += n + 2;
+    }
+    return false;
+}
+
+const char *quantity_unstated_why(const struct quantities *q, const char *expr_text, char *buf, size_t n)
+{
+    const char *why = q->unstated_why;
+    if (!why)
+        return "";
+    size_t used = 0;
+    buf[0] = 0;
+    /* Parts start at the text's beginning and after a "; " that a names prefix follows. */
+    for (const char *p = why; *p;) {
+        const char *next = p;
+        do
+            next = strstr(next + 1, "; ");
+        while (next && !names_prefix(next + 2));
+        size_t len = next ? (size_t)(next - p) : strlen(p), pre = names_prefix(p);
+        if (pre && names_used(p, pre, expr_text) && used + 2 < n)
+            used += (size_t)snprintf(buf + used, n - used, "%s%.*s", used ? "; " : "", (int)len, p);
+        p = next ? next + 2 : p + len;
+    }
+    return buf[0] ? buf : why;
 }

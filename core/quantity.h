@@ -2,6 +2,7 @@
 #ifndef PMUCAL_QUANTITY_H
 #define PMUCAL_QUANTITY_H
 #include <stdbool.h>
+#include <stddef.h>
 
 /* X(identifier, "name", "meaning") — add a quantity here and nowhere else. */
 #define QUANTITY_LIST(X) \
@@ -45,6 +46,8 @@
     X(D1_MISS_WARM,    "d1.miss.warm",     "L1D misses with a warm cache, LRU") \
     X(LL_MISS_COLD,    "ll.miss.cold",     "last-level misses with a cold cache") \
     X(LL_MISS_WARM,    "ll.miss.warm",     "last-level misses with a warm cache, LRU") \
+    X(I1_MISS_WARM,    "i1.miss.warm",     "instruction fetches missing L1I with a warm cache, LRU (lines)") \
+    X(IL_MISS_WARM,    "il.miss.warm",     "instruction fetches missing L1I and the last level with a warm cache, LRU") \
     X(CTX_SWITCH,      "ctx.switch",       "context switches (0 on a quiet, pinned run)") \
     X(CPU_MIGRATION,   "cpu.migration",    "CPU migrations (0 when pinned)") \
     X(LINES_XFER,      "lines.xfer",       "cache lines the load brings from another core's cache") \
@@ -101,6 +104,10 @@ struct quantities {
     const char *unstated_why;
 };
 
+/* The part of q->unstated_why about an expression: a reason is one or more parts "NAME, NAME: why"
+ * joined by "; " (a NAME may end in ".*"); the parts naming a quantity the expression uses, else the
+ * whole reason. "" when there is none. */
+const char *quantity_unstated_why(const struct quantities *q, const char *expr_text, char *buf, size_t n);
 void quantities_unstated(struct quantities *q);  /* all NaN, then ITER = 1 */
 /* Fill in what follows from what a model stated: parts of a zero total are zero, a branch kind
  * that never executes never mispredicts, and one unstated part is the total less the others. */

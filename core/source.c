@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 const char *const noise_name[NOISE_COUNT] = {"context-switches", "cpu-migrations", "page-faults"};
 const char *const fixed_name[FIXED_COUNT] = {"cycles", "instructions", "ref-cycles"};
@@ -73,6 +74,14 @@ void event_spec_clear(struct event_spec *s)
     free(s->canonical);
     free(s->unsupported);
     memset(s, 0, sizeof(*s));
+}
+
+const char *source_unjudged_why(const struct source *s, const char *event)
+{
+    for (int i = 0; s->unjudged && event && s->unjudged[i].event; i++)
+        if (!strcasecmp(s->unjudged[i].event, event))
+            return s->unjudged[i].why;
+    return NULL;
 }
 
 double source_zero_most(const struct source *s, const char *event, double threads)

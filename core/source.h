@@ -54,6 +54,8 @@ void group_reading_take_times(struct group_reading *r, unsigned member, uint64_t
 /* The most a deterministic source's zero-iteration run of a region run by this many threads may
  * count of an event; NaN when unstated. */
 double source_zero_most(const struct source *s, const char *event, double threads);
+/* Why the source leaves an event it counts unjudged; NULL when it does not say. */
+const char *source_unjudged_why(const struct source *s, const char *event);
 
 struct source {
     const char *name, *summary;
@@ -73,6 +75,12 @@ struct source {
         double per_member;   /* what each team member beyond the first adds (core/team.h): its start,
                               * its entry and exit, the measuring thread's wait for it */
     } *zero_most;            /* terminated by {NULL} */
+    /* Events it counts that no rule of its expectation file judges, each with why (its verdict and
+     * 'pmucal run's table say it per case); terminated by {NULL}. */
+    const struct unjudged_event {
+        const char *event;   /* canonical name */
+        const char *why;
+    } *unjudged;
     /* Parse and encode one event name. -1 with err filled when the name is unknown; an event
      * that is known but cannot be counted here returns 0 with spec->unsupported set. */
     int (*resolve)(const char *name, struct event_spec *spec, char *err, size_t errlen);

@@ -2,7 +2,9 @@
  * the return stack overflows past its depth and the outer returns are mispredicted. The ISA
  * writes the code (arch/isa.h): on A64 each level also saves and restores x30. */
 #include "base/util.h"
+#include "core/lru.h"
 #include "generators/codegen.h"
+#include "host/geometry.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +86,26 @@ static void callchain_model(const struct case_ *c, struct quantities *q)
     bool aliases = c->simple_predictor && k->indirect && k->depth > 32;
     q->v[Q_BR_INDIRECT_MISPRED] = aliases ? NAN : 0;
     q->v[Q_BR_MISPRED] = aliases ? NAN : miss;
+    /* The data: the return addresses the calls push (8 bytes a level, on the stack wherever it is)
+     * and the target table's line a level reads. Where they fit every set of D1 with ways to spare
+     * nothing misses warm; deeper, the pushes down and the pops back up revisit lines in an order
+     * the model does not follow. */
+    const struct topo *t = topo_resolved();
+    uint64_t stack_lines = (8 * k->depth + 63) / 64 + 1, table_lines = k->indirect ? stack_lines : 0;
+    uint64_t sets = t && t->data[1].ways > 0 ? t->data[1].size / (uint64_t)t->data[1].linesize / (uint64_t)t->data[1].ways : 0;
+    bool fits = sets && (stack_lines + sets - 1) / sets + (table_lines + sets - 1) / sets + LRU_EDGE_WAYS <=
+                            (uint64_t)t->data[1].ways;
+    q->v[Q_D1_MISS_WARM] = q->v[Q_LL_MISS_WARM] = fits ? 0 : NAN;
+    if (aliases || !fits)
+        q->unstated_why = aliases && !fits
+            ? "br.indirect.mispred, br.mispred: callgrind's 512-entry last-target table, indexed by address, aliases "
+              "the call sites of a chain deeper than 32 in a way not modelled; d1.miss.warm, ll.miss.warm: the "
+              "pushed return addresses and the target table fill sets of the L1D to the edge, pushed down and "
+              "popped back up in an order not modelled"
+            : aliases ? "br.indirect.mispred, br.mispred: callgrind's 512-entry last-target table, indexed by address, "
+                        "aliases the call sites of a chain deeper than 32 in a way not modelled"
+                      : "d1.miss.warm, ll.miss.warm: the pushed return addresses fill sets of the L1D to the edge, "
+                        "pushed down and popped back up in an order not modelled";
 }
 
 static void callchain_teardown(struct case_ *c)

@@ -105,6 +105,10 @@ static int load_hwloc(void)
         isa_cpu_signature(sig, sizeof(sig), NULL, 0);
     if (hwloc_topology_init(&hw))
         return -1;
+    /* hwloc 2 leaves instruction caches out unless asked: the sim source simulates the host's L1I
+     * and the code kernels size their levels by it. Set before the load so that a fixture's XML
+     * keeps its L1i as well. */
+    hwloc_topology_set_icache_types_filter(hw, HWLOC_TYPE_FILTER_KEEP_ALL);
     if (!(xml && *xml))
         fixture_xml();
     if (xml && *xml) {

@@ -360,6 +360,17 @@ static void snoop_model(const struct case_ *c, struct quantities *q)
     q->v[Q_LINES_L2] = q->v[Q_LD_L2];
     q->v[Q_LINES_L3] = q->v[Q_LD_L3];
     q->v[Q_LINES_DRAM] = q->v[Q_LD_DRAM];
+    static const char *const why[] = {
+        [MODE_HITM] = "d1.miss.warm, ll.miss.warm: the writer thread stores to the lines before each run, in the "
+                      "simulator's one set of caches, and the model does not follow which of them that evicts",
+        [MODE_SHARED] = "d1.miss.warm, ll.miss.warm: the lines are flushed and read by the writer thread before each "
+                        "run, which the model does not follow in the simulator's one set of caches",
+        [MODE_FLUSH] = "d1.miss.warm, ll.miss.warm: the lines are flushed before each run, and callgrind's caches "
+                       "do not simulate a flush",
+        [MODE_LOCAL] = "d1.miss.warm, ll.miss.warm: the model states where the reader's lines come from on a core, "
+                       "not which of them a set-associative LRU cache keeps",
+    };
+    q->unstated_why = why[s->mode];
 }
 
 static void snoop_teardown(struct case_ *c)

@@ -538,6 +538,8 @@ static void walker_model(const struct case_ *c, struct quantities *q)
             if (k != Q_ITER && quantity_stated(q, (enum quantity_id)k))
                 q->v[k] *= w->threads;
         q->v[Q_THREADS] = w->threads;
+        q->unstated_why = "d1.miss.warm, ll.miss.warm: each iteration touches a fresh page, so no cache is ever warm "
+                          "for it";
         return;
     }
     double L = w->loads;

@@ -353,6 +353,14 @@ static const struct zero_most sim_zero_most[] = {
     {"sim::Ir", 64, 128}, {"sim::Dr", 24, 32}, {"sim::Dw", 8, 32}, {"sim::Bc", 10, 16}, {"sim::Bi", 4, 8}, {NULL, 0, 0},
 };
 
+/* Write misses: every kernel's model follows the lines its loads read (d1.miss.warm, ll.miss.warm);
+ * none states which of its stores' lines miss. */
+static const struct unjudged_event sim_unjudged[] = {
+    {"sim::D1mw", "no kernel's model states its stores' misses in D1 (write misses)"},
+    {"sim::DLmw", "no kernel's model states its stores' misses in the last level (write misses)"},
+    {NULL, NULL},
+};
+
 static const struct source sim_source = {
     .name = "sim",
     .summary = "valgrind callgrind (cache and branch simulation): exact, deterministic counts; needs valgrind",
@@ -375,6 +383,7 @@ static const struct source sim_source = {
     .slack_per_loop = 64,
     .deterministic = true,
     .zero_most = sim_zero_most,
+    .unjudged = sim_unjudged,
     .expect_file = "sim",
     .isa_limits = ISA_SIM_LIMITS,
     /* valgrind translates each instruction before it runs and keeps a bounded translation cache:

@@ -13,8 +13,7 @@ static void count_not_ok(struct engine *eng, const struct measurement *m, const 
     for (int k = 0; k < m->nevents; k++) {
         const struct event_spec *ev = m->events[k];
         const struct rule *r = ev->unsupported ? NULL : ruleset_find(&eng->rules, ev);
-        if (r && check_event(r, ev, &m->stat[k], q, eng->src->exact_floor, eng->src->slack_per_loop / (double)m->iters)
-                         .kind == VERDICT_NOT_OK)
+        if (r && engine_check_event(eng, r, ev, &m->stat[k], q, m->iters).kind == VERDICT_NOT_OK)
             (*not_ok)++;
     }
 }
@@ -40,11 +39,14 @@ void case_print_table(struct engine *eng, const struct case_ *c, const struct me
             continue;
         }
         const struct rule *r = ruleset_find(&eng->rules, ev);
-        struct event_verdict v = check_event(r, ev, &m->stat[k], q, eng->src->exact_floor, eng->src->slack_per_loop / (double)m->iters);
-        char expected[32] = "", rule[160] = "", tol[32];
+        struct event_verdict v = engine_check_event(eng, r, ev, &m->stat[k], q, m->iters);
+        char expected[32] = "", rule[512] = "", tol[32];
         if (r && !isnan(v.expected))
             snprintf(expected, sizeof(expected), "%.4f", v.expected);
-        if (r)
+        /* A count beside no expected value says why: the model's reason, the source's, or no rule. */
+        if (v.kind == VERDICT_SKIP || v.kind == VERDICT_INFO)
+            snprintf(rule, sizeof(rule), "not judged: %s", v.reason);
+        else if (r)
             snprintf(rule, sizeof(rule), "%s %s%s", r->expr_text, tolerance_text(r, tol, sizeof(tol)),
                      v.kind == VERDICT_OK ? "  ok" : v.kind == VERDICT_NOT_OK ? "  NOT OK" : "");
         printf("  %-36s %14.4f %14.4f %10.4f %14s  %s\n", ev->name, m->stat[k].median, m->stat[k].min,

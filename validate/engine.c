@@ -125,14 +125,23 @@ static const char *unscheduled(const struct measurement *m, char *buf, size_t n)
     return buf;
 }
 
+struct event_verdict engine_check_event(const struct engine *eng, const struct rule *r, const struct event_spec *ev,
+                                        const struct stats *st, const struct quantities *q, uint64_t iters)
+{
+    struct event_verdict v = check_event(r, ev, st, q, eng->src->exact_floor, eng->src->slack_per_loop / (double)iters);
+    const char *why = r ? NULL : source_unjudged_why(eng->src, ev->canonical ? ev->canonical : ev->name);
+    if (why && v.kind == VERDICT_INFO)
+        snprintf(v.reason, sizeof(v.reason), "%s", why);
+    return v;
+}
+
 void engine_judge(const struct engine *eng, const struct measurement *m, const struct quantities *q,
                   struct event_verdict *out)
 {
     for (int k = 0; k < m->nevents; k++) {
         const struct event_spec *ev = m->events[k];
         const struct rule *r = ruleset_find(&eng->rules, ev);
-        double loop_slack = eng->src->slack_per_loop / (double)m->iters;
-        struct event_verdict v = check_event(r, ev, &m->stat[k], q, eng->src->exact_floor, loop_slack);
+        struct event_verdict v = engine_check_event(eng, r, ev, &m->stat[k], q, m->iters);
         /* A 'none' rule (switches, migrations) broken while the measurement's own detectors saw
          * another task in every repetition after its redos: the host's load, not a defect of the
          * event; withheld, as calibrate withholds a figure the load made. Broken on a quiet run, it

@@ -80,6 +80,10 @@ void measurement_json(struct json *j, const struct engine *eng, const struct cas
                       const char *learned, const struct event_verdict *vs);
 /* Each event's verdict on a measurement (out[k] for m->events[k]): its rule per iteration, the raw
  * checks (check_raw), errata, multiplexing. Used by validate as it measures and by replay. */
+/* One event's verdict with the engine's rules and source (check_event), an event its source leaves
+ * unjudged saying why. */
+struct event_verdict engine_check_event(const struct engine *eng, const struct rule *r, const struct event_spec *ev,
+                                        const struct stats *st, const struct quantities *q, uint64_t iters);
 void engine_judge(const struct engine *eng, const struct measurement *m, const struct quantities *q,
                   struct event_verdict *out);
 /* The verdicts as TAP lines (or info comments) and into the per-event summary. */

@@ -335,8 +335,9 @@ struct event_verdict check_event(const struct rule *r, const struct event_spec *
     }
     v.expected = expr_eval(r->expr, q);
     if (isnan(v.expected)) {
+        char why[sizeof(v.reason)];
         snprintf(v.reason, sizeof(v.reason), "the case's model does not state %s%s%s", r->expr_text,
-                 q->unstated_why ? ": " : "", q->unstated_why ? q->unstated_why : "");
+                 q->unstated_why ? ": " : "", quantity_unstated_why(q, r->expr_text, why, sizeof(why)));
         return v;
     }
     if (isnan(v.measured)) {

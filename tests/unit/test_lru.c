@@ -77,8 +77,40 @@ static const struct {
     {__LINE__, "all within D1: LL sees nothing", {8, 2, 16, 4}, 6, 0, 0},
 };
 
+/* lru_count_code: a straight run of code lines through the L1I (the L1D where there is none) and
+ * the last level, as a loop around straight-line code fetches them. */
+static const struct {
+    int line;
+    const char *what;
+    uint64_t i1_lines;   /* 0: no L1I, the L1D (8 lines, 2-way) stands in */
+    int i1_ways;
+    uint64_t code_lines, i1_miss, ll_miss, i1_edge;
+} code_runs[] = {
+    {__LINE__, "8 lines in a 16-line 4-way L1I: 2 a set, 2 ways to spare", 16, 4, 8, 0, 0, 0},
+    {__LINE__, "16 lines fill the L1I exactly: no miss, every line at the edge", 16, 4, 16, 0, 0, 16},
+    {__LINE__, "17 lines: the one set of 5 misses all 5, the others at the edge", 16, 4, 17, 5, 0, 12},
+    {__LINE__, "no L1I: the L1D's 8 lines, 2-way, stand in: 9 lines overfill one set of 3", 0, 0, 9, 3, 0, 6},
+    {__LINE__, "40 lines through a 16-line L1I and a 32-line 4-way LL: all miss the L1I, 8 LL sets of 5",
+     16, 4, 40, 40, 40, 0},
+};
+
 int main(void)
 {
+    for (unsigned i = 0; i < sizeof(code_runs) / sizeof(code_runs[0]); i++) {
+        struct topo t = {0};
+        t.data[1] = cache(8, 2);
+        t.data[2] = cache(32, 4);
+        t.data[2].level = 2;
+        if (code_runs[i].i1_lines)
+            t.l1i = cache(code_runs[i].i1_lines, code_runs[i].i1_ways);
+        uint64_t misses[2], edges[2];
+        lru_count_code(&t, 0, code_runs[i].code_lines, 1, misses, edges);
+        CHECK(misses[0] == code_runs[i].i1_miss && misses[1] == code_runs[i].ll_miss && edges[0] == code_runs[i].i1_edge,
+              code_runs[i].line, "%s: misses I1 %llu LL %llu, I1 lines at the edge %llu (want %llu %llu %llu)",
+              code_runs[i].what, (unsigned long long)misses[0], (unsigned long long)misses[1],
+              (unsigned long long)edges[0], (unsigned long long)code_runs[i].i1_miss,
+              (unsigned long long)code_runs[i].ll_miss, (unsigned long long)code_runs[i].i1_edge);
+    }
     for (unsigned i = 0; i < sizeof(laps) / sizeof(laps[0]); i++) {
         void *walk[MAX_WALK];
         uint64_t n = 0;
