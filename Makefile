@@ -85,7 +85,8 @@ run: deps
 # emulated N1 and the fuzzers ran alone at the end and make test took 570 s instead of about 520.
 # Not settings: 'override' keeps a command line's TESTS=... out of the recipe's shell text.
 override TESTS_FIRST := $(wildcard tests/72-arch-emu-n1.t tests/55-sources-sim.t tests/60-validate-sim-sweep.t \
-                 tests/57-generators-sim-exact.t tests/90-fuzz.t tests/62-validate-classify.t)
+                 tests/57-generators-sim-exact.t tests/75-generators-sim-iside.t tests/90-fuzz.t \
+                 tests/62-validate-classify.t)
 override TESTS := $(TESTS_FIRST) $(filter-out $(TESTS_FIRST),$(sort $(wildcard tests/*.t)))
 
 test: deps
