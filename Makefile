@@ -49,7 +49,7 @@ OBJS    := $(SRCS:%.c=$(OBJDIR)/%.o)
 UNIT    := $(patsubst tests/unit/%.c,$(OBJDIR)/tests/%,$(filter-out $(if $(filter x86_64,$(ARCH)),,tests/unit/test_x86_%),$(wildcard tests/unit/*.c)))
 LIBOBJS := $(filter-out $(OBJDIR)/cmd/main.o,$(OBJS))
 
-.PHONY: all deps run test check docs-commands kernel-check kernel-matrix sweep sweep-emu bench bench-timing bench-walker bench-load bench-sample bench-roofline clean fuzz fuzz-ubsan fuzz-run install uninstall emu FORCE
+.PHONY: all deps run test check docs-commands kernel-check kernel-matrix sweep sweep-emu bench bench-timing bench-walker bench-load bench-sample bench-roofline bench-calibrate clean fuzz fuzz-ubsan fuzz-run install uninstall emu FORCE
 all: $(BIN) $(UNIT)
 
 # The commit the binary is built from, for every run's manifest; rewritten only when it changes,
@@ -186,6 +186,13 @@ bench-walker: deps
 bench-load: deps
 	$(MAKE) all
 	scripts/bench-load.sh
+
+# Is every penalty the same from calibration to calibration here? RUNS whole calibrations (default
+# 5), pinned: each penalty's figures, their spread against its allowed one, the closure; minutes.
+$(call export_vars,bench-calibrate,RUNS)
+bench-calibrate: deps
+	$(MAKE) all
+	PMUCAL=$(BIN) scripts/bench-calibrate.sh $${RUNS:+"$$RUNS"}
 
 # The cost of one sample (software events): medians and spreads of several processes; minutes.
 bench-sample: deps

@@ -270,4 +270,16 @@ if sim_usable; then
 else
     skip "recipe cases under sim" "$SIM_WHY"
 fi
+
+# The run-to-run benchmark (issue 47): its table has a column a run, a verdict a row, and its exit
+# says whether a row is NOT OK (which load may make it: not asserted either way).
+OUT="$TMP/bench" timeout 300 scripts/bench-calibrate.sh 2 --quick --recipe l1_hit --recipe fp_assist_add --no-curve \
+    > "$TMP/bench.out" 2> "$TMP/bench.err"
+rc=$?
+notok=$(grep -c 'NOT OK$' "$TMP/bench.out")
+grep -q '^penalty  *run 1  *run 2  *median  *max dist  *allowed  *verdict$' "$TMP/bench.out" &&
+    grep -q '^l1_hit ' "$TMP/bench.out" && grep -q '^fp_assist_add ' "$TMP/bench.out" && grep -q '^closure ' "$TMP/bench.out" &&
+    [ "$(ls -d "$TMP"/bench/*bench1 "$TMP"/bench/*bench2 2>/dev/null | wc -l)" = 2 ] &&
+    { { [ "$notok" = 0 ] && [ $rc = 0 ]; } || { [ "$notok" -gt 0 ] && [ $rc = 1 ] && grep -q "^bench-calibrate: $notok rows not ok" "$TMP/bench.err"; }; }
+ok $? "bench-calibrate 2: a table of two runs, $notok rows NOT OK, exit $rc: $(grep '^l1_hit' "$TMP/bench.out")"
 done_testing

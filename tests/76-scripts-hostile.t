@@ -229,6 +229,8 @@ rc=$?
 ok $? "with no CPU limit the wall limit stops it: exit $rc: $(head -c 200 "$H/err")"
 timeout 20 "$REPO/scripts/compare-likwid.sh" 0 > /dev/null 2> "$H/err"
 refused $? 2 "$H/err" "compare-likwid: RUNS 0: out of range: give a number of runs from 1 to 1000" "compare-likwid 0 runs"
+timeout 20 "$REPO/scripts/bench-calibrate.sh" '2;x' > /dev/null 2> "$H/err"
+refused $? 2 "$H/err" "bench-calibrate: RUNS '2;x': give a number of runs from 1 to 100" "bench-calibrate RUNS '2;x'"
 RUNS='1;x' timeout 20 "$REPO/scripts/bench-sample.sh" > /dev/null 2> "$H/err"
 refused $? 2 "$H/err" "bench-sample: RUNS '1;x': give a number of runs from 1 to 1000" "bench-sample RUNS='1;x'"
 timeout 20 "$REPO/scripts/bench-load.sh" ../../x > /dev/null 2> "$H/err"
