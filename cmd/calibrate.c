@@ -71,8 +71,8 @@ const struct command calibrate_command = {
              "recipe in the first pass, a line a pass after it, then each figure, on stderr; then the\n"
              "load-latency curve, the checks and the closure. Before the first case, where this host's\n"
              "latency curve is not known yet (cached per host), it is measured once (about 10 s; not with\n"
-             "--quick or --resume): a level the curve shows half used or less (a guest's share of a busy\n"
-             "L3) sizes its cases by its usable part. A penalty is (cycles per iteration of the\n"
+             "--quick, --no-curve or --resume): a level the curve shows half used or less (a guest's\n"
+             "share of a busy L3) sizes its cases by its usable part. A penalty is (cycles per iteration of the\n"
              "issue case - of the control) / (occurrences in the issue case - in the control). Every case\n"
              "is an engine case, as in validate: R repetitions, a repetition another task interrupted\n"
              "measured again, one measurements.ndjson record each. Occurrences come from the kernels'\n"
@@ -376,9 +376,9 @@ static int calibrate_main(int argc, char **argv)
     cal.o.cpu = cpuload_choose(a.cpu_arg, &cal.cpu_busy);
     cal.cpu_asked = a.cpu_arg >= 0;
     /* Before the manifest records the levels: a guest that keeps only part of its L3 has its level
-     * cases sized by that part (once per host, cached). --quick (the tests) takes a cached curve
-     * but never spends the seconds; a resumed run keeps the levels it was sized by. */
-    if (!a.resume && !a.quick && src->real_time && a.plan.recipes_on)
+     * cases sized by that part (once per host, cached). --quick (the tests) and --no-curve take a
+     * cached curve but never spend the seconds; a resumed run keeps the levels it was sized by. */
+    if (!a.resume && !a.quick && src->real_time && a.plan.recipes_on && a.plan.curve)
         geometry_measure_if_unknown("calibrate sizes its level cases by what this machine can keep in each level");
     if (session_open(&s, a.out, a.label ? a.label : "calibrate")) {
         session_free(&s);
