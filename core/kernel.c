@@ -75,9 +75,7 @@ static uint64_t level_middle(uint64_t below, uint64_t size)
     return p2 > below ? p2 : (below + size) / 2 / 64 * 64;
 }
 
-/* What a case can keep in level l: the part the curve shows usable on real hardware (a guest's
- * share of an L3), the whole of a simulator's. */
-static uint64_t usable_size(const struct topo *t, int l)
+uint64_t level_usable_size(const struct topo *t, int l)
 {
     return t->usable[l] && !t->simulated && t->usable[l] < t->data[l].size ? t->usable[l] : t->data[l].size;
 }
@@ -102,7 +100,7 @@ uint64_t level_size_of(const struct topo *t, const char *level)
     }
     if ((level[0] == 'L' || level[0] == 'l') && level[1] >= '1' && level[1] <= '3' && !level[2]) {
         int l = level[1] - '0';
-        uint64_t size = usable_size(t, l), below = l > 1 ? usable_size(t, l - 1) : 0;
+        uint64_t size = level_usable_size(t, l), below = l > 1 ? level_usable_size(t, l - 1) : 0;
         if (!size)
             return 0;
         if (!below)
@@ -116,7 +114,7 @@ int level_of_size(uint64_t bytes)
 {
     const struct topo *t = topo_resolved();
     for (int l = 1; t && l <= TOPO_MAX_LEVEL; l++)
-        if (t->data[l].size && bytes <= usable_size(t, l))
+        if (t->data[l].size && bytes <= level_usable_size(t, l))
             return l;
     return 4;
 }
@@ -130,9 +128,9 @@ uint64_t code_level_size(const char *level)
     if (!strcasecmp(level, "L1"))
         return l1i / 2;
     if (!strcasecmp(level, "L2") && t->data[2].size)
-        return level_middle(l1i, usable_size(t, 2));
+        return level_middle(l1i, level_usable_size(t, 2));
     if (!strcasecmp(level, "L3") && t->data[3].size)
-        return level_middle(usable_size(t, 2), usable_size(t, 3));
+        return level_middle(level_usable_size(t, 2), level_usable_size(t, 3));
     if (!strcasecmp(level, "DRAM")) {
         int last = topo_last_level(t);
         uint64_t s = last ? 2 * t->data[last].size : 0;
@@ -150,7 +148,7 @@ int code_level_of_size(uint64_t bytes)
     if (bytes <= l1i)
         return 1;
     for (int l = 2; l <= TOPO_MAX_LEVEL; l++)
-        if (t->data[l].size && bytes <= usable_size(t, l))
+        if (t->data[l].size && bytes <= level_usable_size(t, l))
             return l;
     return 4;
 }

@@ -154,6 +154,9 @@ uint64_t level_size(const char *level);
 /* The same for the levels of t (another host's, as a run recorded them). */
 struct topo;
 uint64_t level_size_of(const struct topo *t, const char *level);
+/* What a case can keep in level l: the part the latency curve shows usable on real hardware (a
+ * guest's share of an L3: topo.usable), the whole of a simulator's. */
+uint64_t level_usable_size(const struct topo *t, int l);
 /* Which data-cache level (1..3) a working set of this many bytes fits in, or 4 for DRAM. */
 int level_of_size(uint64_t bytes);
 /* The same for code (the instruction side): L1 half of L1I; L2 the power of two at or below the

@@ -65,12 +65,13 @@ static int mixwalk_setup(struct case_ *c)
         s3 = 2 * t->data[2].size > (2u << 20) ? (2 * t->data[2].size + 65535) / 65536 * 65536 : 2u << 20;
         /* ... and inside the part of the L3 this machine can use, where the curve shows less of it
          * (level_size's middle of the usable L2 and L3). */
-        if (t->usable[3] && !t->simulated && s3 + s2 > t->usable[3]) {
+        uint64_t usable = level_usable_size(t, 3);
+        if (usable < t->data[3].size && s3 + s2 > usable) {
             s3 = level_size("L3") / 65536 * 65536;
             if (s3 <= t->data[2].size) {
                 snprintf(c->skip, sizeof(c->skip), "l3_size=0: this machine can keep only %s in its L3 (the latency "
                          "curve; hwloc says %s), too little for an L3 region outside its %s L2",
-                         fmt_size(t->usable[3]), fmt_size(t->data[3].size), fmt_size(t->data[2].size));
+                         fmt_size(usable), fmt_size(t->data[3].size), fmt_size(t->data[2].size));
                 return KERNEL_SKIP;
             }
         }
