@@ -88,18 +88,32 @@ for pair in "sim::Ir inst" "sim::Dr ld.all" "sim::Dw st.all" "sim::Bc br.cond" "
     ok $? "$1 per iteration equals the model's $2 exactly in every case (${n:-0} compared)${off:+ (off: $off)}"
 done
 # Repetitions: retirement counts are identical in every repetition. Cache misses and mispredicts
-# depend on where the walk stands when a repetition starts (the ring is walked on across them) and
-# on the predictor's history, so they may differ by a few events per repetition, within the rules'
-# slack; yet the whole measurement is deterministic: the same command gives the same counts, bit for bit.
+# are not: the harness's own lines, touched between loops, evict a ring's lines (in a ring that
+# fills its sets exactly, one foreign line costs a miss per way), and which lines it touches
+# differs before the first repetition (measured here: 77 D1 misses against 33-41 in walker
+# loads=1 run alone, 16 events apart in the whole matrix). What matters is that no repetition
+# alone would get another verdict: each one's count per iteration lies within its rule's slack
+# of the median, the slack as the engine allows it (the rule file's, and the source's per loop
+# from the manifest). The whole measurement is deterministic: the
+# same command gives the same counts, bit for bit.
 res=$(jq -s -r '[.[] | . as $r | .events[] | select(.name | test("^sim::(Ir|Dr|Dw|Bc|Bi)$"))
     | {c: "\($r.case) \(.name)", v: ((.raw | unique | length) != 1)}] | "\(length)|\([.[] | select(.v) | .c] | join(", "))"' \
     "$dir/measurements.ndjson" 2> /dev/null)
 n=${res%%|*} varying=${res#*|}
 [ -n "$res" ] && [ "$n" -gt 0 ] && [ -z "$varying" ]
 ok $? "Ir, Dr, Dw, Bc, Bi: every repetition gives the same raw counts (${n:-0} compared)${varying:+ (differ: $varying)}"
-spread=$(jq -s '[.[] | .iters as $n | .events[] | select(.name | test("^sim::(D1mr|DLmr|Bcm|Bim)$"))
-    | (.stats.max - .stats.min) * $n - 0.001 * .stats.median * $n | round | if . < 0 then 0 else . end] | max // empty' "$dir/measurements.ndjson" 2> /dev/null)
-is_close "$spread" 0 32 "ruled misses and mispredicts differ by at most 32 events per repetition (+0.1%) (harness lines, predictor warm-up)"
+slack=$(awk '$1 ~ /^sim::(D1mr|DLmr|Bcm|Bim)$/ && split($3, t, "%[+]-") == 2 { printf "%s\"%s\": [%s, %s]", s, $1, t[1] / 100, t[2]; s = ", " }' \
+    validate/expect/sim.txt)
+loop=$(jq -c '[.source_exact_floor, .source_slack_per_loop]' "$dir/manifest.json" 2> /dev/null)
+res=$(jq -s -r --argjson tol "{$slack}" --argjson loop "${loop:-null}" '[.[] | . as $r | .events[] | select($tol[.name] != null)
+    | .stats.median as $m | ($tol[.name][0] * ($m | fabs) + $tol[.name][1] + $loop[0] + $loop[1] / $r.iters) as $allowed
+    | {c: "\($r.case) \(.name)", share: (([.raw[] | (.[0] - .[1]) / $r.iters - $m | fabs] | max) / $allowed)}]
+    | (max_by(.share) // {c: "none", share: 0}) as $w
+    | "\(length)|\([.[] | select(.share > 1) | .c] | join(", "))|\($w.c)|\($w.share * 100 | round)"' \
+    "$dir/measurements.ndjson" 2> /dev/null)
+n=${res%%|*} rest=${res#*|} over=${rest%%|*} rest=${rest#*|} worst=${rest%%|*} share=${rest#*|}
+[ "$(jq -n --argjson t "{$slack}" '$t | length' 2> /dev/null)" = 4 ] && [ -n "$res" ] && [ "$n" -gt 0 ] && [ -z "$over" ]
+ok $? "D1mr, DLmr, Bcm, Bim: every repetition alone lies within its rule's slack of the median (${n:-0} compared; widest: $worst at $share% of its slack)${over:+ (beyond: $over)}"
 reps=$(jq -s '[.[].repetitions] | min // empty' "$dir/measurements.ndjson" 2> /dev/null)
 [ -n "$reps" ] && [ "$reps" -ge 2 ]; ok $? "with more than one repetition (${reps:-none})"
 for i in 1 2; do
