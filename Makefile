@@ -49,7 +49,7 @@ OBJS    := $(SRCS:%.c=$(OBJDIR)/%.o)
 UNIT    := $(patsubst tests/unit/%.c,$(OBJDIR)/tests/%,$(filter-out $(if $(filter x86_64,$(ARCH)),,tests/unit/test_x86_%),$(wildcard tests/unit/*.c)))
 LIBOBJS := $(filter-out $(OBJDIR)/cmd/main.o,$(OBJS))
 
-.PHONY: all deps run test check docs-commands kernel-check kernel-matrix sweep sweep-emu bench bench-timing bench-walker bench-load bench-sample bench-roofline bench-calibrate clean fuzz fuzz-ubsan fuzz-run install uninstall emu FORCE
+.PHONY: all deps deps-run run test check docs-commands kernel-check kernel-matrix sweep sweep-emu bench bench-timing bench-walker bench-load bench-sample bench-roofline bench-calibrate clean fuzz fuzz-ubsan fuzz-run install uninstall emu FORCE
 all: $(BIN) $(UNIT)
 
 # The commit the binary is built from, for every run's manifest; rewritten only when it changes,
@@ -74,10 +74,31 @@ $(OBJDIR)/tests/%: tests/unit/%.c $(LIBOBJS)
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
-deps:
-	@scripts/install-deps.sh
+# The Debian packages, by what needs them (scripts/install-deps.sh installs those missing, or says how).
+# DEPS_RUN, what make run's job needs: the build (gcc, make, binutils; the three -dev libraries bring
+# libpfm4, libhwloc15 and zlib1g, which the binary runs on), perl (TAP::Parser, in perl-modules, for
+# scripts/tap-verdicts.pl) and gnuplot-nox (calibrate draws curve.svg with it). DEPS_TEST, the tests'
+# tools beside those: valgrind (the sim source), jq, libtest-harness-perl (prove), hwloc
+# (lstopo-no-graphics), linux-perf (the perfstat source), chromium (the report's screenshot test),
+# clang and its runtime (the fuzzers), python3-jsonschema (the KCIDB check). DEPS_EMU, the emulated
+# Arm host's (make emu, tests 72-74, kernel-check), left out with PMUCAL_TEST_EMU=0: the cross
+# compiler, the :arm64 libraries, QEMU, cpio, LAVA. Not settings: 'override' keeps a command line's
+# value out of the recipes' shell text.
+override DEPS_RUN  := gcc make binutils libpfm4-dev libhwloc-dev zlib1g-dev perl gnuplot-nox
+override DEPS_TEST := valgrind jq libtest-harness-perl hwloc linux-perf chromium clang libclang-rt-dev python3-jsonschema
+override DEPS_EMU  := qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross libpfm4-dev:arm64 libhwloc-dev:arm64 \
+                      zlib1g-dev:arm64 cpio lava-common lava-dispatcher
 
-run: deps
+# make deps-run: what make run needs, nothing for the tests. make deps: all of it, and Debian's arm64
+# kernel for the emulated host (scripts/emu-kernel.sh), both unless PMUCAL_TEST_EMU=0.
+deps-run:
+	@scripts/install-deps.sh $(DEPS_RUN)
+
+deps:
+	@scripts/install-deps.sh $(DEPS_RUN) $(DEPS_TEST) --emu $(DEPS_EMU)
+	@[ "$${PMUCAL_TEST_EMU:-1}" = 0 ] || scripts/emu-kernel.sh
+
+run: deps-run
 	$(MAKE) all
 	scripts/main-job.sh
 

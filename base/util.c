@@ -53,6 +53,36 @@ void pm_note(const char *fmt, ...)
     va_end(ap);
 }
 
+bool pm_progress_shown(void)
+{
+    const char *e = getenv("PMUCAL_PROGRESS");
+    if (e && !strcmp(e, "1"))
+        return true;
+    if (e && !strcmp(e, "0"))
+        return false;
+    return isatty(STDERR_FILENO);
+}
+
+void pm_progress(const char *fmt, ...)
+{
+    if (!pm_progress_shown())
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsay("", fmt, ap);
+    va_end(ap);
+}
+
+int progress_env_check(void)
+{
+    const char *e = getenv("PMUCAL_PROGRESS");
+    if (!e || !*e || !strcmp(e, "0") || !strcmp(e, "1"))
+        return 0;
+    pm_error("PMUCAL_PROGRESS=%.32s%s: give 1 (progress lines on stderr wherever it goes) or 0 (none); unset, "
+             "they are written when stderr is a terminal", e, strlen(e) > 32 ? "..." : "");
+    return -1;
+}
+
 void pm_fatal(const char *fmt, ...)
 {
     va_list ap;

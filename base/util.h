@@ -16,8 +16,16 @@ void pm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * gives its reason. */
 const char *pm_last_error(void);
 void pm_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Progress and notes go to stderr too, so stdout stays TAP or a table. */
+/* Notes go to stderr too, so stdout stays TAP or a table. */
 void pm_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Progress (a line per case, recipe or point) is for a person watching: it is written where stderr
+ * is a terminal, so that a log of a command's output and messages together holds its TAP and its
+ * messages, not a line per step between them. PMUCAL_PROGRESS=1 writes it anywhere, 0 nowhere.
+ * Errors, warnings and notes are written everywhere. */
+bool pm_progress_shown(void);
+void pm_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* PMUCAL_PROGRESS other than unset, empty, 0 or 1: one error naming it, -1. */
+int progress_env_check(void);
 /* For states that are bugs, not bad input. */
 _Noreturn void pm_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A host fact the process cannot go on with (memory exhausted, a CPU that never answers): one

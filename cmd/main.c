@@ -66,7 +66,7 @@ static int run(int argc, char **argv)
     }
     if (cli_wants_help(c, argc - 1, argv + 1))
         return 0;
-    if (pfm_env_check() || cpu_signature_env_check())
+    if (pfm_env_check() || cpu_signature_env_check() || progress_env_check())
         return 2;
     return c->fn(argc - 1, argv + 1);
 }

@@ -134,7 +134,7 @@ int snoop_measure_pairs(const char *mode, const char *size, const struct measure
             char *text = xasprintf("mode=%s size=%s init_cpu=%d writer_cpu=%d run_cpu=%d", mode, size, cpus[y],
                                    cpus[x], cpus[y]);
             struct quantities q;
-            pm_note("c2c: CPU %d -> CPU %d (%s)", c->from, c->to, topo_relation_name(topo_relation(c->from, c->to)));
+            pm_progress("c2c: CPU %d -> CPU %d (%s)", c->from, c->to, topo_relation_name(topo_relation(c->from, c->to)));
             if (snoop_measure_cycles(text, o, &c->cycles, &c->ghz, &q) && !stop_requested())
                 rc = 1;
             free(text);

@@ -88,14 +88,14 @@ static int measure_recipes(struct cal *cal, const struct calibration_plan *plan,
                 continue;
             const char *unit = recipes[i].domain == DOMAIN_MEMORY ? "ns" : "cycles";
             if (p->passes)
-                pm_note("[%d/%d] %-20s %9.2f %s  (pass 1 of %d, %.1f s)", n, nwanted, recipes[i].name,
+                pm_progress("[%d/%d] %-20s %9.2f %s  (pass 1 of %d, %.1f s)", n, nwanted, recipes[i].name,
                         p->pass_values[0], unit, p->passes_wanted, clock_now_seconds() - ts);
             else
-                pm_note("[%d/%d] %-20s %s: %s", n, nwanted, recipes[i].name, p->status == PENALTY_SKIP ? "SKIP"
+                pm_progress("[%d/%d] %-20s %s: %s", n, nwanted, recipes[i].name, p->status == PENALTY_SKIP ? "SKIP"
                         : p->status == PENALTY_NOT_OK ? "NOT OK" : "ERROR", p->reason);
         }
         if (pass && measured && !cal->replaying)
-            pm_note("pass %d of %d: %d recipes measured again (%.1f s)", pass + 1, passes, measured,
+            pm_progress("pass %d of %d: %d recipes measured again (%.1f s)", pass + 1, passes, measured,
                     clock_now_seconds() - tp);
     }
     for (int i = 0; i < *np; i++) {

@@ -65,7 +65,7 @@ int curve_measure(struct curve *cv, int ppo, uint64_t top, bool progress, curve_
         cv->hi[cv->n] = s.max / per;
         cv->ns[cv->n] = stats_median(r->ns, (size_t)r->reps) / per;
         if (progress)
-            pm_note("curve %s: %.2f cycles per load", fmt_size(b), cv->cyc[cv->n]);
+            pm_progress("curve %s: %.2f cycles per load", fmt_size(b), cv->cyc[cv->n]);
         cv->n++;
     }
     if (cv->n < 4) {

@@ -71,7 +71,7 @@ static struct sim_case *measure_case(struct sim_run *s, const struct recipe *rc,
         return sc;
     }
     snprintf(sc->label, sizeof(sc->label), "%s", c->label);
-    pm_note("[%d/%d] %s: %s", s->recipe, s->recipes, rc->name, text);
+    pm_progress("[%d/%d] %s: %s", s->recipe, s->recipes, rc->name, text);
     s->current = sc;
     struct event_spec *ev = engine_copy_events(s->events, s->nevents);
     int mrc = engine_case(s->eng, c, ev, s->nevents);

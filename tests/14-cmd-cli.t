@@ -132,9 +132,38 @@ $PMUCAL calibrate --runs 0 > /dev/null 2> "$TMP/err0"; rc0=$?
     $PMUCAL calibrate --help | grep -q -- '^  --passes N ' && ! $PMUCAL calibrate --help | grep -q -- '--runs' &&
     $PMUCAL --man | grep -qF '.B \-\-passes ' && ! $PMUCAL --man | grep -qF '.B \-\-runs '
 ok $? "calibrate --runs is --passes with one note, in neither --help nor the man page (exit $rc, $rc0): $(cat "$TMP/err" "$TMP/err0" | tr '\n' ' ')"
-# Progress: plain lines in a log, none under CI (the TAP says it all).
-env -u CI $PMUCAL validate --case 'walker size=4k' -e page-faults --label prog > /dev/null 2> "$TMP/log"
-CI=true $PMUCAL validate --case 'walker size=4k' -e page-faults --label prog > /dev/null 2> "$TMP/ci"
-grep -q '^pmucal: \[1/1\] walker size=4k' "$TMP/log" && ! grep -q '\[1/1\]' "$TMP/ci"
-ok $? "validate's progress: a line per case in a log, none with CI=true"
+# Progress: on a terminal only, so that a log of stdout and stderr together holds the TAP and the
+# messages alone; PMUCAL_PROGRESS=1 writes it anywhere, 0 nowhere. Errors go to stderr always.
+prog() { $PMUCAL validate --case 'walker size=4k' -e page-faults --label prog "$@"; }
+env -u CI -u PMUCAL_PROGRESS $PMUCAL validate --case 'walker size=4k' -e page-faults --label prog > "$TMP/prog.tap" 2> "$TMP/log"
+rc=$?
+[ $rc -eq 0 ] && grep -q '^ok .*walker size=4k' "$TMP/prog.tap" && ! grep -q '\[1/1\]' "$TMP/log"
+ok $? "validate with stderr to a file writes no progress line (exit $rc): $(head -c 200 "$TMP/log")"
+PMUCAL_PROGRESS=1 prog > /dev/null 2> "$TMP/forced"
+grep -qx 'pmucal: \[1/1\] walker size=4k' "$TMP/forced"
+ok $? "PMUCAL_PROGRESS=1: a plain line per case in the file: $(head -c 200 "$TMP/forced")"
+# A terminal (script(1)'s pty) for stderr alone: stdout still goes to a file.
+if command -v script > /dev/null; then
+    for v in unset 0; do
+        if [ $v = unset ]; then set -- env -u PMUCAL_PROGRESS; else set -- env PMUCAL_PROGRESS=0; fi
+        "$@" script -qec "$PMUCAL validate --case 'walker size=4k' -e page-faults --label prog > '$TMP/tty.tap'" /dev/null \
+            < /dev/null > "$TMP/tty-$v" 2>&1
+        echo $? > "$TMP/tty-$v.rc"
+    done
+    grep -q 'pmucal: \[1/1\] walker size=4k' "$TMP/tty-unset" && [ "$(cat "$TMP/tty-unset.rc")" = 0 ]
+    ok $? "on a terminal the progress line is written (exit $(cat "$TMP/tty-unset.rc")): $(tr -d '\r\033' < "$TMP/tty-unset" | head -c 200)"
+    ! grep -q '\[1/1\]' "$TMP/tty-0" && [ "$(cat "$TMP/tty-0.rc")" = 0 ]
+    ok $? "on a terminal with PMUCAL_PROGRESS=0 none is (exit $(cat "$TMP/tty-0.rc")): $(tr -d '\r\033' < "$TMP/tty-0" | head -c 200)"
+else
+    skip "progress on a terminal" "no script(1) (util-linux) to give pmucal a terminal"
+    skip "progress on a terminal with PMUCAL_PROGRESS=0" "no script(1) (util-linux) to give pmucal a terminal"
+fi
+PMUCAL_PROGRESS=yes prog > "$TMP/bad.out" 2> "$TMP/bad.err"
+rc=$?
+[ $rc -eq 2 ] && [ ! -s "$TMP/bad.out" ] && grep -q '^pmucal: error: PMUCAL_PROGRESS=yes: give 1 .* or 0' "$TMP/bad.err"
+ok $? "PMUCAL_PROGRESS=yes is refused, not ignored (exit $rc): $(cat "$TMP/bad.err")"
+env -u PMUCAL_PROGRESS $PMUCAL validate --case 'walker size=nope' > /dev/null 2> "$TMP/err.log"
+rc=$?
+[ $rc -eq 2 ] && grep -q '^pmucal: error: .*size=nope' "$TMP/err.log"
+ok $? "an error still goes to stderr in a file (exit $rc): $(head -c 200 "$TMP/err.log")"
 done_testing

@@ -2,6 +2,8 @@
 # pmucal calibrate (quick mode) and its emitters: penalties.json, the C header, perf metric JSON,
 # CSV, the curve, the closure check; the issue kernels' models under the sim source.
 . "$(dirname "$0")/lib.sh"
+# The progress lines (written to a file only when asked): one per recipe, and one per pass after the first.
+export PMUCAL_PROGRESS=1
 on_this_machine   # timing: about this machine, never a fixture
 
 start=$(date +%s)

@@ -4,6 +4,8 @@
 # simulated counts equal the model's occurrences, not ok when they do not (a perturbed count),
 # SKIP where callgrind cannot count that kind of occurrence. No penalties; emit never takes it.
 . "$(dirname "$0")/lib.sh"
+# The progress lines (written to a file only when asked): one per case, [i/n] by recipe.
+export PMUCAL_PROGRESS=1
 # The simulated machine comes from a fixture, never from the machine the test runs on.
 [ -n "${PMUCAL_TEST_HOST:-}" ] || use_host zen4
 

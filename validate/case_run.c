@@ -11,18 +11,17 @@
 #include <string.h>
 #include <unistd.h>
 
-/* One line per case; on a terminal it is rewritten in place with the time left, estimated from
- * the cases done so far. A log keeps the plain lines; under CI (the CI variable its runners set)
- * there are none: the TAP says all of it. */
+/* One line per case (base/util.h says where); on a terminal it is rewritten in place with the time
+ * left, estimated from the cases done so far. */
 static void progress(int i, int n, const char *label, double elapsed, int measured)
 {
     static int tty = -1;
+    if (!pm_progress_shown())
+        return;
     if (tty < 0)
         tty = isatty(STDERR_FILENO);
     if (!tty) {
-        const char *ci = getenv("CI");
-        if (!ci || !*ci || !strcmp(ci, "false") || !strcmp(ci, "0"))
-            pm_note("[%d/%d] %s", i + 1, n, label);
+        pm_progress("[%d/%d] %s", i + 1, n, label);
         return;
     }
     char eta[32] = "";
