@@ -33,7 +33,7 @@ const struct command classify_command = {
     .fn = classify_main,
     .summary = "explain each event of a run by the quantities it counts (NNLS fits), table + JSON",
     .synopsis = "RUN [options]",
-    .usage = "RUN is a results folder of 'pmucal validate' (it reads RUN/measurements.ndjson). For each\n"
+    .usage = "RUN is a run folder of 'pmucal validate' (it reads RUN/measurements.ndjson). For each\n"
              "event, its per-iteration medians across the run's cases are fitted against the cases'\n"
              "model quantities: one quantity x a non-negative coefficient, then pairs (non-negative\n"
              "least squares, 'iter' included so a constant per-iteration offset shows). The best\n"

@@ -17,7 +17,7 @@ struct measure_cli {
     char *auto_expect;        /* the expectation file loaded automatically, NULL when none */
     struct vendor_table vt;
     struct catalog cat;       /* --vendor-json as the catalogue names resolve against (borrows vt) */
-    const char *label, *out;  /* results folder */
+    const char *label, *out;  /* run folder */
     bool json;
     struct measure_opts m;
     int group_size;
@@ -102,8 +102,8 @@ enum measure_cli_key {
     "the pair for kernels with a second thread (snoop): measure on A (as\n" \
     "--cpu A), the other thread on B; both of the affinity mask. Cases naming\n" \
     "run_cpu= or writer_cpu= keep theirs"}
-#define MO_LABEL(what) {"label", MK_LABEL, "NAME", "results folder label (default: " what ")"}
-#define MO_OUT {"out", MK_OUT, CLI_OUT_DIR, "parent folder of the results folder (default: $PMUCAL_RESULTS, or results)"}
+#define MO_LABEL(what) {"label", MK_LABEL, "NAME", "run folder label (default: " what ")"}
+#define MO_OUT {"out", MK_OUT, CLI_OUT_DIR, "parent folder of the run folder (default: $PMUCAL_RESULTS, or results)"}
 
 /* One probe for the whole list: where the perf source cannot count hardware events at all (no
  * PMU, a VM without passthrough), the hardware events are taken out of *events (freed) and

@@ -23,7 +23,7 @@ const struct command run_command = {
     .usage = "Sets the case up once, then measures every event group with R repetitions; counts are\n"
              "per iteration after subtracting the same region executed with zero iterations. Cycles come\n"
              "from the TSC times the measured core-clock ratio when no cycle counter exists. Nothing\n"
-             "is written to a results folder ('pmucal validate --case' does that).\n",
+             "is written to a run folder ('pmucal validate --case' does that).\n",
     .options = run_options,
     .examples = "  pmucal run walker size=L2\n"
                 "  pmucal run walker phase=touch size=4M page=4k -e page-faults --iters 1024\n",

@@ -1,5 +1,5 @@
 /* The load-latency curve: walker order=random from 4K to past the last level, one point per
- * size, and the level boundaries read off it; curve.csv and curve.svg for the results folder. */
+ * size, and the level boundaries read off it; curve.csv and curve.svg for the run folder. */
 #include "penalties/curve.h"
 #include "base/stats.h"
 #include "base/subprocess.h"
