@@ -18,7 +18,7 @@ static int classify_main(int argc, char **argv);
 enum { K_EXPECT = CLI_LONG, K_NO_RULES, K_UNRULED, K_FLOOR, K_ALLOW_INCOMPLETE };
 
 static const struct cli_option classify_options[] = {
-    {"expect", K_EXPECT, "FILE", "more rules (EVENT EXPRESSION TOLERANCE a line)"},
+    {"expect", K_EXPECT, "FILE", "a rule file of more rules (EVENT EXPRESSION TOLERANCE a line)"},
     {"no-rules", K_NO_RULES, NULL, "fit only; ignore every rule (built-in, shipped and --expect)"},
     {"unruled", K_UNRULED, NULL, "only events without a rule or with an info rule"},
     {"floor", K_FLOOR, "X", "per-iteration counts up to X are zero (default 0.01)"},

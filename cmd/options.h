@@ -10,11 +10,11 @@ struct measure_cli {
     const char *events;       /* -e list */
     const char *source;       /* --source */
     const char *expect;       /* --expect FILE: extra rules */
-    const char *pmu;          /* --pmu NAME: libpfm4 PMU for 'all', restrictions and the expectation file */
+    const char *pmu;          /* --pmu NAME: libpfm4 PMU for 'all', restrictions and the rule file */
     const char *vendor_json;  /* --vendor-json PATH */
     bool no_auto_expect;      /* --no-auto-expect: only built-in rules and --expect */
     bool group_auto;          /* --group-size auto */
-    char *auto_expect;        /* the expectation file loaded automatically, NULL when none */
+    char *auto_expect;        /* the rule file loaded automatically, NULL when none */
     struct vendor_table vt;
     struct catalog cat;       /* --vendor-json as the catalogue names resolve against (borrows vt) */
     const char *label, *out;  /* run folder */
@@ -69,7 +69,7 @@ enum measure_cli_key {
     "and retried"}
 #define MO_PMU {"pmu", MK_PMU, "NAME", \
     "libpfm4 PMU (default: this host's) for 'all', counter restrictions and\n" \
-    "the expectation file; another PMU is forced with LIBPFM_FORCE_PMU (a\n" \
+    "the rule file; another PMU is forced with LIBPFM_FORCE_PMU (a\n" \
     "note says so when it is not this host's model)"}
 #define MO_VENDOR_JSON {"vendor-json", MK_VENDOR_JSON, "PATH", \
     "vendor event table (file or folder): its event names, counter\n" \
@@ -91,7 +91,7 @@ enum measure_cli_key {
     "rules from validate/expect/sim.txt; needs the Debian package valgrind),\n" \
     "perfstat (the perf tool: perf stat -t on the measuring thread, enabled\n" \
     "around each region through its --control pipe; needs linux-perf)"}
-#define MO_EXPECT {"expect", MK_EXPECT, "FILE", "more expectation rules (EVENT EXPRESSION TOLERANCE a line)"}
+#define MO_EXPECT {"expect", MK_EXPECT, "FILE", "a rule file of more rules (EVENT EXPRESSION TOLERANCE a line)"}
 #define MO_NO_AUTO_EXPECT {"no-auto-expect", MK_NO_AUTO_EXPECT, NULL, \
     "do not load validate/expect/<pmu>.txt (or <source>.txt) automatically"}
 #define MO_CPU {"cpu", MK_CPU, "N", \

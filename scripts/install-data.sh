@@ -1,6 +1,6 @@
 #!/bin/sh
 # The data files 'make install' puts in PREFIX/share/pmucal, and 'make uninstall' takes back:
-#   install-data.sh install DATADIR EVENTDATA   expectation files, jq scripts and the event tables
+#   install-data.sh install DATADIR EVENTDATA   rule files, jq scripts and the event tables
 #                                               the catalogue loads (only the core tables the
 #                                               mapfiles name, the mapfiles, their SOURCE/LICENSE);
 #                                               DATADIR/installed-files lists every file put there

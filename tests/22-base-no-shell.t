@@ -65,7 +65,7 @@ printf 'page-faults  pf.minor  exact\n' > "$TMP/r${nl}not ok 99 - forged"
 $PMUCAL validate --case 'walker size=4k' -e page-faults --expect "$TMP/r${nl}not ok 99 - forged" > "$TMP/tap" 2> "$TMP/err"
 rc=$?
 [ $rc = 0 ] && ! grep -q '^not ok' "$TMP/tap" && grep -q '^ok 1 ' "$TMP/tap"
-ok $? "an --expect file named with a newline and 'not ok 99': no forged TAP line (exit $rc)"
+ok $? "an --expect rule file named with a newline and 'not ok 99': no forged TAP line (exit $rc)"
 
 # penalties.json text in a C header and a CSV.
 cat > "$TMP/penalties.json" << 'EOF2'

@@ -119,7 +119,7 @@ $PMUCAL classify --allow-incomplete --no-rules "$run" > /dev/null 2>&1
 is "$?" 1 "a manifest without a status is classified with --allow-incomplete"
 cp "$TMP/manifest.keep" "$run/manifest.json"
 
-# The sim source (valgrind callgrind) with its expectation file withheld: the classifier must name
+# The sim source (valgrind callgrind) with its rule file withheld: the classifier must name
 # sim::Ir as inst, sim::Dr as ld.all, sim::Dw as st.all, sim::Bc as br.cond, coefficient 1.000.
 if sim_usable; then
     $PMUCAL validate --source sim --no-auto-expect -e sim::Ir,sim::Dr,sim::Dw,sim::Bc --label simc -r 1 > /dev/null 2>&1

@@ -1,4 +1,4 @@
-/* Expectation files checked offline (validate/rule_lint.h). */
+/* Rule files checked offline (validate/rule_lint.h). */
 #include "validate/rule_lint.h"
 #include "arch/isa.h"
 #include "base/util.h"
@@ -196,7 +196,7 @@ int rules_lint_shipped(struct tap *t, int *files)
     }
     free(names);
     if (!n) {
-        pm_error("no *.txt expectation files in %s", dir);
+        pm_error("no *.txt rule files in %s", dir);
         return 2;
     }
     return failed;
