@@ -16,7 +16,7 @@ struct measure_cli {
     bool group_auto;          /* --group-size auto */
     char *auto_expect;        /* the rule file loaded automatically, NULL when none */
     struct vendor_table vt;
-    struct catalog cat;       /* --vendor-json as the catalogue names resolve against (borrows vt) */
+    struct catalog cat;       /* --vendor-json as the catalog names resolve against (borrows vt) */
     const char *label, *out;  /* run folder */
     bool json;
     struct measure_opts m;
@@ -120,7 +120,7 @@ const char *measure_cli_events(const struct measure_cli *o, const struct source 
  * after the options, rules and events are checked: SOURCE_CONTINUE, SOURCE_DONE with *status,
  * or -1 (message printed). */
 int measure_cli_prepare(const struct measure_cli *o, const struct engine *eng, int argc, char **argv, int *status);
-/* The vendor table and catalogue the options loaded. */
+/* The vendor table and catalog the options loaded. */
 void measure_cli_tables_free(struct measure_cli *o);
 /* Source, rules and events from the options into an engine. -1 with a message. */
 int measure_cli_engine(struct measure_cli *o, struct engine *eng, struct event_spec **events, int *nevents);

@@ -42,7 +42,7 @@ static int table_resolve(const char *name, struct event_spec *spec, const char *
 }
 
 /* The vendor table of a libpfm4 PMU's model (amd64_fam19h_zen4 -> amdzen4), made the active
- * catalogue; false when there is none. */
+ * catalog; false when there is none. */
 static bool load_model_table(struct catalog *c, const char *pmu)
 {
     const char *name = catalog_table_of_pfm(pmu);
