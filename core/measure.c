@@ -12,7 +12,7 @@
 uint64_t measure_region_ticks;
 
 /* One counted loop: the counters are on around the region only. */
-static int one_run(const struct source *src, struct group *g, struct case_ *c, uint64_t iters,
+static int counted_loop(const struct source *src, struct group *g, struct case_ *c, uint64_t iters,
                    struct group_reading *r, uint64_t *ticks)
 {
     if (c->kernel->prepare)
@@ -39,13 +39,13 @@ static int one_run(const struct source *src, struct group *g, struct case_ *c, u
 }
 
 /* The counted loops' times: zero-iteration loops [0] and loops of iterations [1] apart. */
-struct run_times {
+struct loop_times {
     double enabled[2], running[2], zero_min, zero_max;
     int n[2];
 };
 
 /* Adds a loop's times to the group's; kind 0 or 1 for a counted loop, -1 for the warm-up. */
-static void times_add(struct measurement *m, struct run_times *t, const struct group_reading *r, int kind)
+static void times_add(struct measurement *m, struct loop_times *t, const struct group_reading *r, int kind)
 {
     m->time_enabled += r->time_enabled;
     m->time_running += r->time_running;
@@ -76,7 +76,7 @@ void measure_schedule_judge(struct measurement *m)
                           (m->multiplexed && m->enabled_iters > 0 && m->running_iters - m->running_zero <= allowance));
 }
 
-static void times_judge(struct measurement *m, const struct run_times *t)
+static void times_judge(struct measurement *m, const struct loop_times *t)
 {
     if (t->n[0] && t->n[1]) {
         m->enabled_zero = t->enabled[0] / t->n[0], m->enabled_iters = t->enabled[1] / t->n[1];
@@ -141,7 +141,7 @@ static double pilot_seconds_per_iter(struct case_ *c, uint64_t pilot)
 }
 
 /* One uncounted loop's ticks (the counters stay off: a window is timing only). */
-static uint64_t timed_run(struct case_ *c, uint64_t iters)
+static uint64_t timed_loop(struct case_ *c, uint64_t iters)
 {
     if (c->kernel->prepare)
         c->kernel->prepare(c);
@@ -285,7 +285,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
     if (!g)
         return MEASURE_FAILED;
     struct group_reading r0, rn;
-    struct run_times times = {0};
+    struct loop_times times = {0};
     uint64_t k0, kn, ticks_n[MEASURE_MAX_REPS], ticks_0_min = UINT64_MAX;
     int rc = MEASURE_OK;
     double *zero = NULL, *full = NULL;   /* each window's ticks: its zero-iteration control, its loop */
@@ -305,7 +305,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
             part = warm - done < m->iters ? warm - done : m->iters;
             c->kernel->loop(c, part);
         }
-    } else if (one_run(src, g, c, warm, &rn, &kn)) {
+    } else if (counted_loop(src, g, c, warm, &rn, &kn)) {
         rc = MEASURE_FAILED;
         goto out;
     } else
@@ -330,7 +330,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
                 rc = MEASURE_INTERRUPTED;
                 goto out;
             }
-            if (one_run(src, g, c, 0, &r0, &k0) || one_run(src, g, c, m->iters, &rn, &kn) || c->failed[0]) {
+            if (counted_loop(src, g, c, 0, &r0, &k0) || counted_loop(src, g, c, m->iters, &rn, &kn) || c->failed[0]) {
                 rc = MEASURE_FAILED;
                 goto out;
             }
@@ -373,8 +373,8 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
             }
             trip[w + rep] = clock_ratio_trip(&tt, &split[w + rep]);
             measure_region_ticks += tt;   /* the windows' clock is part of their measurement */
-            zero[w] = (double)timed_run(c, 0);
-            full[w] = (double)timed_run(c, m->window_iters);
+            zero[w] = (double)timed_loop(c, 0);
+            full[w] = (double)timed_loop(c, m->window_iters);
             if (c->failed[0]) {
                 rc = MEASURE_FAILED;
                 goto out;

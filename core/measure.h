@@ -111,7 +111,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
                   const struct measure_opts *o, struct measurement *m);
 
 /* One case of a kernel, given as "p=v p=v" text, timed with the measurement core on the perf source
- * with no programmable events (cycles from the TSC), its thread bound to the case's run CPU: core
+ * with no programmable events (cycles from the TSC), its thread bound to the case's measuring CPU: core
  * cycles per iteration, the clock they ran at and the model. 0 ok; 1 the case SKIPs (the reason
  * printed); -1 failed (message printed). */
 int measure_case_cycles(const char *kernel, const char *case_text, const struct measure_opts *o,

@@ -341,9 +341,9 @@ static int worker_start(struct code_kernel *k, double trial_seconds, char *why, 
 /* ---- in-process, under valgrind ----
  *
  * Its faults (SIGILL, SIGSEGV, SIGBUS, SIGFPE, SIGTRAP), the watchdog's timer (SIGALRM, armed for
- * each run: a snippet that never ends) and a stop (SIGINT, SIGTERM, passed on to the handler
+ * each measured loop: a snippet that never ends) and a stop (SIGINT, SIGTERM, passed on to the handler
  * installed before: the stop flag) leave it by siglongjmp. The handlers stay installed from
- * start to end; a fault outside a guarded run goes to the action installed before. */
+ * start to end; a fault outside a guarded loop goes to the action installed before. */
 enum { GUARD_HANG = -1, GUARD_STOP = -2 };
 static sigjmp_buf guard_env;
 static volatile sig_atomic_t guard_on;

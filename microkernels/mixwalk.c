@@ -10,7 +10,7 @@
  * order=block does, keeping first-level TLB misses out.
  * Under the sim source the misses of D1 and LL are the simulated lap's (lru.h), exact for any sizes
  * but one kind: sizes that fill some sets of a simulated cache exactly (a 2 MiB L3 region in a
- * 2 MiB 16-way L2) leave their hits at the edge, and the harness's own lines between runs turn them
+ * 2 MiB 16-way L2) leave their hits at the edge, and the harness's own lines between measured loops turn them
  * into misses by the set-full; such a case is refused under sim, saying so. */
 #include "arch/isa.h"
 #include "base/rng.h"
@@ -138,7 +138,7 @@ static int mixwalk_setup(struct case_ *c)
         if (lap.edge_hits[l] > w->nodes / MIXWALK_EDGE_SHARE) {
             const struct cache_level *lv = l ? &t->data[last] : &t->data[1];
             snprintf(c->skip, sizeof(c->skip), "l3_size=%s l2_size=%s fill sets of the simulated %s (%s %d-way): %llu "
-                     "of %llu loads a lap hit with under %d ways to spare, so the harness's lines between runs decide "
+                     "of %llu loads a lap hit with under %d ways to spare, so the harness's lines between loops decide "
                      "its misses; give sizes that do not fill them", fmt_size(s3), fmt_size(s2), l ? "LL" : "D1",
                      fmt_size(lv->size), lv->ways,
                      (unsigned long long)lap.edge_hits[l], (unsigned long long)w->nodes, LRU_EDGE_WAYS);

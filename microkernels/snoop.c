@@ -5,7 +5,7 @@
  * latency of a line.
  *
  * The handshake (token passing with C11 acquire/release atomics) lives in prepare(), which the
- * measurement core calls before every measured run and never counts. The measured region is
+ * measurement core calls before every measured loop and never counts. The measured region is
  * only the reader's walk, exact inline asm with no waiting in it: the chase loop with one load
  * a trip (ISA_CHASE_LOOP, arch/isa.h), so loop(n) - loop(0) is exactly n loads and n loop tests,
  * with any counter source, however long the handshake spun. A run reads at most one segment (max_iters):
@@ -361,11 +361,11 @@ static void snoop_model(const struct case_ *c, struct quantities *q)
     q->v[Q_LINES_L3] = q->v[Q_LD_L3];
     q->v[Q_LINES_DRAM] = q->v[Q_LD_DRAM];
     static const char *const why[] = {
-        [MODE_HITM] = "d1.miss.warm, ll.miss.warm: the writer thread stores to the lines before each run, in the "
+        [MODE_HITM] = "d1.miss.warm, ll.miss.warm: the writer thread stores to the lines before each loop, in the "
                       "simulator's one set of caches, and the model does not follow which of them that evicts",
         [MODE_SHARED] = "d1.miss.warm, ll.miss.warm: the lines are flushed and read by the writer thread before each "
                         "run, which the model does not follow in the simulator's one set of caches",
-        [MODE_FLUSH] = "d1.miss.warm, ll.miss.warm: the lines are flushed before each run, and callgrind's caches "
+        [MODE_FLUSH] = "d1.miss.warm, ll.miss.warm: the lines are flushed before each loop, and callgrind's caches "
                        "do not simulate a flush",
         [MODE_LOCAL] = "d1.miss.warm, ll.miss.warm: the model states where the reader's lines come from on a core, "
                        "not which of them a set-associative LRU cache keeps",

@@ -63,7 +63,7 @@ static void triad_touch(void *ctx, unsigned member)
     }
 }
 
-/* Inlined where one thread runs it: the measured run's entry stays as short as it was. */
+/* Inlined where one thread runs it: the measured loop's entry stays as short as it was. */
 static inline __attribute__((always_inline)) void triad_passes(const struct triad *t, const struct triad_arrays *m,
                                                                uint64_t iters)
 {

@@ -192,7 +192,7 @@ static void edge_reason(struct case_ *c, int l, uint64_t edge, uint64_t loads)
     const struct topo *t = topo_get();
     const struct cache_level *lv = l ? &t->data[topo_last_level(t)] : &t->data[1];
     snprintf(c->skip, sizeof(c->skip), "size=%s stride=%s page_stride=%s fill sets of the simulated %s (%s %d-way): "
-             "%llu of %llu loads a lap hit with under %d ways to spare, so the harness's lines between runs decide its "
+             "%llu of %llu loads a lap hit with under %d ways to spare, so the harness's lines between loops decide its "
              "misses; give a size that does not fill them", case_str(c, "size"), case_str(c, "stride"),
              case_str(c, "page_stride"), l ? "LL" : "D1", fmt_size(lv->size), lv->ways, (unsigned long long)edge,
              (unsigned long long)loads, LRU_EDGE_WAYS);
@@ -335,8 +335,8 @@ static int check_prefetchers_once(struct case_ *c, struct walker *w)
     double own_ns[PREFETCH_TIMINGS], rnd_ns[PREFETCH_TIMINGS];
     /* Each window follows an untimed one of the same ring: right after the other ring, a window
      * read the order cold (its prefetch streams not yet running), and on a busy CPU the order's
-     * gain vanished from the check while the case's long runs still had it (46.2 ns against 45.3
-     * random in the check, 17.5 ns in the run at 4M). */
+     * gain vanished from the check while the case's measured loops still had it (46.2 ns against 45.3
+     * random in the check, 17.5 ns in the measured loops at 4M). */
     for (int k = 0; k < PREFETCH_TIMINGS && !stop_requested(); k++) {
         time_chain(c, &own, loads);
         own_ns[k] = time_chain(c, &own, loads);
