@@ -75,7 +75,7 @@ static void ifetch_loop(struct case_ *c, uint64_t iters)
     k->g.entry(iters, NULL);
 }
 
-/* Each of the harness's code lines between prepare()'s pass and the loop (7 on x86-64 built by
+/* Each of the harness's code lines between prepare()'s lap and the loop (7 on x86-64 built by
  * gcc 12, as counted under callgrind) costs a full set of misses where the code fills a set exactly;
  * with at most 8 ways they stay within the sim source's 64 counts a loop. */
 #define IFETCH_EDGE_WAYS_MAX 8
@@ -95,8 +95,8 @@ static void ifetch_model(const struct case_ *c, struct quantities *q)
     q->v[Q_D1_MISS_WARM] = q->v[Q_LL_MISS_WARM] = 0;
     /* The front end under LRU: each line is fetched once a lap in address order, so the lines of
      * a set holding more than its ways miss every lap and the others never (lru.h). Sets filled to
-     * the edge stay exact because prepare() runs a pass just before each loop: only the few lines
-     * of the harness between it and the loop stand between the code and its own last pass. */
+     * the edge stay exact because prepare() runs a lap just before each loop: only the few lines
+     * of the harness between it and the loop stand between the code and its own last lap. */
     const struct topo *t = topo_resolved();
     uint64_t misses[2], edges[2];
     lru_count_code(t, (uintptr_t)k->g.code.base, k->lines, 1, misses, edges);
@@ -106,21 +106,21 @@ static void ifetch_model(const struct case_ *c, struct quantities *q)
     if (edges[0] && i1->ways > IFETCH_EDGE_WAYS_MAX) {
         q->v[Q_I1_MISS_WARM] = q->v[Q_IL_MISS_WARM] = NAN;
         q->unstated_why = "i1.miss.warm, il.miss.warm: the code fills sets of a more than 8-way L1I exactly, where "
-                          "each line of the harness's code between the last pass and the loop costs a miss on every "
+                          "each line of the harness's code between the last lap and the loop costs a miss on every "
                           "way of its set";
     } else if (edges[1]) {
-        /* The last level is unified: the harness's data lines between the pass and the loop land in
-         * sets that move with ASLR (17.03 to 17.05 against 17 a pass in a 64K 16-way one, run to run). */
+        /* The last level is unified: the harness's data lines between the lap and the loop land in
+         * sets that move with ASLR (17.03 to 17.05 against 17 a lap in a 64K 16-way one, run to run). */
         q->v[Q_IL_MISS_WARM] = NAN;
         q->unstated_why = "il.miss.warm: the code fills sets of the last level exactly, which also holds the "
-                          "harness's data lines between the last pass and the loop, in sets that move with ASLR";
+                          "harness's data lines between the last lap and the loop, in sets that move with ASLR";
     }
 }
 
-/* One uncounted pass right before each counted loop: the harness's code between two loops (a
+/* One uncounted lap right before each counted loop: the harness's code between two loops (a
  * simulator's dump read back, the protocol's bookkeeping) evicts some of the code's lines, and in
  * a set the code fills to the edge one foreign line costs a miss on every line of that set in the
- * next pass (LRU). The pass refetches them where no count sees it. */
+ * next lap (LRU). The lap refetches them where no count sees it. */
 static void ifetch_prepare(struct case_ *c)
 {
     struct ifetch *k = c->priv;

@@ -260,7 +260,7 @@ static int worker_run(struct code_kernel *k, uint64_t iters, double limit, char 
             where_pc(k, w->page->pc, at, sizeof(at));
         }
         if (w->command == 1)
-            snprintf(why, wn, "the snippet does not end: its trial pass (2 iterations, in its sandbox) ran over %.0f s "
+            snprintf(why, wn, "the snippet does not end: its trial loop (2 iterations, in its sandbox) ran over %.0f s "
                     "(a loop whose exit is never taken?); the watchdog ended it%s%s; %s", limit, at[0] ? " " : "", at,
                     gone_on);
         else
