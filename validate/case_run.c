@@ -3,7 +3,7 @@
 #include "base/stop.h"
 #include "base/util.h"
 #include "host/clock.h"
-#include "validate/event_fit.h"
+#include "validate/classifier.h"
 #include "validate/rejudge.h"
 #include "validate/sweep.h"
 #include <stdio.h>
