@@ -82,11 +82,11 @@ static int run_main(int argc, char **argv)
     measure_cli_tables_free(&o);
     free(o.auto_expect);
     case_free(c);
-    if (rc == MEASURE_INTERRUPTED) {
+    if (rc == CASE_INTERRUPTED) {
         pm_note("interrupted");
         return 128 + stop_signal_number;   /* 130 for SIGINT, 143 for SIGTERM, as the shell reports a signal */
     }
-    if (rc == MEASURE_OK && run_not_ok)
+    if (rc == CASE_OK && run_not_ok)
         pm_note("%d event%s NOT OK against %s rule", run_not_ok, run_not_ok > 1 ? "s" : "", run_not_ok > 1 ? "their" : "its");
-    return rc == MEASURE_OK && !run_not_ok ? 0 : 1;
+    return rc == CASE_OK && !run_not_ok ? 0 : 1;
 }

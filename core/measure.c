@@ -261,7 +261,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
     if (!c->iters)
         c->iters = o->iters ? o->iters : calibrate_iters(c, o);
     if (c->failed[0])
-        return MEASURE_FAILED;
+        return CASE_ERROR;
     if (c->max_iters && c->iters > c->max_iters)
         c->iters = c->max_iters;
     /* A model exact only over whole periods (e.g. odd/even halves) gets whole periods. */
@@ -279,15 +279,15 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
         c->iters -= c->iters % c->iters_lap;
     m->iters = c->iters;
     if (o->iters && src->real_time && measure_loop_too_long(c, c->iters, "--iters"))
-        return MEASURE_FAILED;
+        return CASE_ERROR;
 
     struct group *g = src->open(events, n);
     if (!g)
-        return MEASURE_FAILED;
+        return CASE_ERROR;
     struct group_reading r0, rn;
     struct loop_times times = {0};
     uint64_t k0, kn, ticks_n[MEASURE_MAX_REPS], ticks_0_min = UINT64_MAX;
-    int rc = MEASURE_OK;
+    int rc = CASE_OK;
     double *zero = NULL, *full = NULL;   /* each window's ticks: its zero-iteration control, its loop */
     double *trip = NULL;                 /* the clock ratio before each window and after the last */
     uint64_t tt;                         /* a trip's ticks */
@@ -306,12 +306,12 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
             c->kernel->loop(c, part);
         }
     } else if (counted_loop(src, g, c, warm, &rn, &kn)) {
-        rc = MEASURE_FAILED;
+        rc = CASE_ERROR;
         goto out;
     } else
         times_add(m, &times, &rn, -1);
     if (c->failed[0]) {
-        rc = MEASURE_FAILED;
+        rc = CASE_ERROR;
         goto out;
     }
     m->ratio_before = clock_ratio_now();
@@ -327,11 +327,11 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
     for (int rep = 0; rep < m->reps; rep++) {
         for (int attempt = 0;; attempt++) {
             if (stop_signal_number) {
-                rc = MEASURE_INTERRUPTED;
+                rc = CASE_INTERRUPTED;
                 goto out;
             }
             if (counted_loop(src, g, c, 0, &r0, &k0) || counted_loop(src, g, c, m->iters, &rn, &kn) || c->failed[0]) {
-                rc = MEASURE_FAILED;
+                rc = CASE_ERROR;
                 goto out;
             }
             times_add(m, &times, &r0, 0);
@@ -368,7 +368,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
             m->window_iters = window_iters(c, m->iters, kn);
         for (int w = rep * MEASURE_WINDOWS; w < (rep + 1) * MEASURE_WINDOWS; w++) {
             if (stop_signal_number) {
-                rc = MEASURE_INTERRUPTED;
+                rc = CASE_INTERRUPTED;
                 goto out;
             }
             trip[w + rep] = clock_ratio_trip(&tt, &split[w + rep]);
@@ -376,7 +376,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
             zero[w] = (double)timed_loop(c, 0);
             full[w] = (double)timed_loop(c, m->window_iters);
             if (c->failed[0]) {
-                rc = MEASURE_FAILED;
+                rc = CASE_ERROR;
                 goto out;
             }
         }
@@ -428,12 +428,12 @@ int measure_case_cycles(const char *kernel, const char *case_text, const struct 
         return -1;
     }
     int s = case_setup(c);
-    if (s == KERNEL_SKIP) {
+    if (s == CASE_SKIP) {
         pm_note("%s: SKIP %s", c->label, c->skip);
         rc = 1;
-    } else if (s == KERNEL_OK) {
+    } else if (s == CASE_OK) {
         struct measurement *m = xmalloc(sizeof(*m));
-        if (measure_group(src, c, NULL, 0, o, m) == MEASURE_OK) {
+        if (measure_group(src, c, NULL, 0, o, m) == CASE_OK) {
             *cycles = m->cycle_stat;
             *core_ghz = m->core_per_tsc * clock_get()->tsc_hz / 1e9;
             case_model(c, q);

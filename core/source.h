@@ -122,6 +122,8 @@ struct source {
     bool test_only;          /* for the test suite: not listed to users */
 };
 
+/* What a source's prepare() leaves the command to do: not an outcome of a case (core/kernel.h's
+ * CASE_*) but whether this process measures at all. */
 enum { SOURCE_CONTINUE = 0, SOURCE_DONE = 1 };
 
 void source_register(const struct source *s);

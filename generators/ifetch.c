@@ -43,7 +43,7 @@ static int ifetch_setup(struct case_ *c)
     if (size < 32 || size > isa_ifetch_max_bytes) {
         pm_error("ifetch: size=%s gives %s of code; choose between 32 bytes and %s (or a level: L1, L2, L3, DRAM)",
                  case_str(c, "size"), fmt_size(size), fmt_size(isa_ifetch_max_bytes));
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     /* The loop starts at the first byte of the mapping, so it spans exactly ceil(bytes / 64) lines. */
     struct assembler *as = &k->g.as;
@@ -51,11 +51,11 @@ static int ifetch_setup(struct case_ *c)
     int entry = isa_ifetch_assemble(as, size, &k->bytes, &k->insns, &k->n);
     bool huge = case_is(c, "page", "2m");
     if (gen_map(&k->g, entry, huge, "ifetch"))
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     if (huge && !k->g.code.huge) {
         snprintf(c->skip, sizeof(c->skip), "page=2m: the code did not get transparent huge pages "
                  "(/sys/kernel/mm/transparent_hugepage/enabled must be always or madvise)");
-        return KERNEL_SKIP;
+        return CASE_SKIP;
     }
     uint64_t page = huge ? 2u << 20 : 4096;
     k->lines = (k->bytes + 63) / 64;
@@ -66,7 +66,7 @@ static int ifetch_setup(struct case_ *c)
              fmt_size(k->bytes), isa_ifetch_insn, (unsigned long long)k->insns, (unsigned long long)k->lines,
              (unsigned long long)k->pages, huge ? "2m-thp" : "4k",
              k->level == 4 ? "DRAM" : k->level == 3 ? "L3" : k->level == 2 ? "L2" : "L1I");
-    return KERNEL_OK;
+    return CASE_OK;
 }
 
 static void ifetch_loop(struct case_ *c, uint64_t iters)

@@ -645,11 +645,11 @@ static int code_setup(struct case_ *c)
         if (k->unit.ext & c->isa_limits)
             snprintf(c->skip, sizeof(c->skip), "%s", reason);
         snprintf(last_problem, sizeof(last_problem), "%s", c->skip);
-        return KERNEL_SKIP;
+        return CASE_SKIP;
     }
     if (RUNNING_ON_VALGRIND && getenv(SIM_ENV_DIR) && sim_refuses(k, c->skip, sizeof(c->skip))) {
         snprintf(last_problem, sizeof(last_problem), "%s", c->skip);
-        return KERNEL_SKIP;
+        return CASE_SKIP;
     }
     k->scratch = scratch_map(&k->scratch_len);
     if (!k->scratch) {
@@ -716,7 +716,7 @@ static int code_setup(struct case_ *c)
     int trial = snippet_run_start(k, TRIAL_SECONDS, why, wn);
     if (trial > 0) {
         problem(why, wn, "stopped during the snippet's trial loop");
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     if (trial)
         goto fail;
@@ -730,7 +730,7 @@ static int code_setup(struct case_ *c)
         double took = clock_now_seconds() - t0;
         if (trial > 0) {
             problem(why, wn, "stopped during the snippet's trial loop");
-            return KERNEL_ERROR;
+            return CASE_ERROR;
         }
         if (trial)
             goto fail;
@@ -742,10 +742,10 @@ static int code_setup(struct case_ *c)
     snprintf(c->detail, sizeof(c->detail), "%zu copies of %zu instruction%s (%zu bytes)%s", k->copies,
              k->unit.n / k->per_unit, k->unit.n / k->per_unit == 1 ? "" : "s", k->unit.len / k->per_unit,
              k->per_unit > 1 ? ", renamed onto independent registers" : "");
-    return KERNEL_OK;
+    return CASE_OK;
 fail:
     pm_error("code: %s", last_problem);
-    return KERNEL_ERROR;
+    return CASE_ERROR;
 }
 
 /* A fault or a hang ends the case: c->failed says why, the measurement core stops at it, and the

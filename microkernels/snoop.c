@@ -192,7 +192,7 @@ static void *init_main(void *arg)
 {
     struct init_args *a = arg;
     struct snoop *s = a->s;
-    a->rc = KERNEL_ERROR;
+    a->rc = CASE_ERROR;
     if (topo_bind_thread(case_cpu(a->c, "init_cpu")) ||
         buffer_alloc_untouched(&s->buf, a->size, a->size >= (2u << 20), "snoop") ||
         topo_membind_area(s->buf.base, s->buf.size, s->node))
@@ -212,7 +212,7 @@ static void *init_main(void *arg)
         *(void **)(base + order[i] * 64) = base + order[(i + 1) % s->lines] * 64;
     s->head = (void **)(base + order[0] * 64);
     free(order);
-    a->rc = KERNEL_OK;
+    a->rc = CASE_OK;
     return NULL;
 }
 
@@ -234,7 +234,7 @@ static int snoop_setup(struct case_ *c)
         pm_error("snoop: writer_cpu=%d and run_cpu=%d are the same CPU; a transfer needs two, e.g. "
                  "writer_cpu=%d run_cpu=%d (lscpu lists the CPUs)", s->writer_cpu, reader,
                  reader == 0 ? 1 : 0, reader);
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     int nodes[256], nn = topo_nodes(nodes, 256), home = topo_cpu_node(reader);
     s->node = home < 0 && nn ? nodes[0] : home;
@@ -245,23 +245,23 @@ static int snoop_setup(struct case_ *c)
                 s->node = nodes[i];
         if (s->node < 0) {
             snprintf(c->skip, sizeof(c->skip), "numa=remote needs a second NUMA node; this machine has %d", nn);
-            return KERNEL_SKIP;
+            return CASE_SKIP;
         }
     }
     uint64_t size = case_size(c, "size");
     s->lines = size / 64;
     if (s->lines < 2) {
         pm_error("snoop: size=%s holds fewer than 2 cache lines; give at least 128 bytes", case_str(c, "size"));
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     struct init_args a = {.c = c, .s = s, .size = s->lines * 64};
     pthread_t t;
     if (pthread_create(&t, NULL, init_main, &a)) {
         pm_error("snoop: cannot start the initializing thread");
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     pthread_join(t, NULL);
-    if (a.rc != KERNEL_OK)
+    if (a.rc != CASE_OK)
         return a.rc;
     /* The core-clock ratio is measured before the writer spins: on a VM whose vCPUs are SMT
      * siblings of one host core, a spinning neighbour halves the add chain's speed. */
@@ -272,7 +272,7 @@ static int snoop_setup(struct case_ *c)
     {
         if (pthread_create(&s->writer, NULL, writer_main, s)) {
             pm_error("snoop: cannot start the writer thread");
-            return KERNEL_ERROR;
+            return CASE_ERROR;
         }
         s->writer_running = true;
         /* One job proves the writer is bound and answering before anything is measured. */
@@ -283,11 +283,11 @@ static int snoop_setup(struct case_ *c)
         double deadline = clock_now_seconds() + SNOOP_TIMEOUT_S;
         while (atomic_load_explicit(&s->done, memory_order_acquire) != seq) {
             if (atomic_load_explicit(&s->writer_rc, memory_order_acquire))
-                return KERNEL_ERROR;   /* topo_bind_thread said why */
+                return CASE_ERROR;   /* topo_bind_thread said why */
             if (clock_now_seconds() > deadline) {
                 pm_error("snoop: the writer thread on CPU %d did not start within %.0f s", s->writer_cpu,
                          SNOOP_TIMEOUT_S);
-                return KERNEL_ERROR;
+                return CASE_ERROR;
             }
             sched_yield();
         }
@@ -297,7 +297,7 @@ static int snoop_setup(struct case_ *c)
     snprintf(c->detail, sizeof(c->detail), "lines=%llu page=%s node=%d relation=%s",
              (unsigned long long)s->lines, page_kind_name(s->buf.kind), s->node,
              topo_relation_name(topo_relation(s->writer_cpu, reader)));
-    return KERNEL_OK;
+    return CASE_OK;
 }
 
 /* The measured region: n dependent loads along the ring from its head, nothing else. */

@@ -92,39 +92,39 @@ static int triad_setup(struct case_ *c)
         pm_fatal("triad: variant %s has no entry in isa_triad_variants", t->variant);
     t->width = v->width;
     if (v->ext && !case_isa_usable(c, v->ext))
-        return KERNEL_SKIP;
+        return CASE_SKIP;
     if (t->nt && v->no_nt) {
         pm_error("triad: store=nt needs a variant with a non-temporal store: %s", v->no_nt);
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     /* Each array a whole number of 64-byte lines and of vectors, so every lap is the same. */
     t->n = case_size(c, "size") / 24 / 8 * 8;
     if (t->n < 8) {
         pm_error("triad: size=%s is too small; the three arrays need at least 192 bytes", case_str(c, "size"));
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     t->page = case_str(c, "page");
     t->threads = (unsigned)case_uint(c, "threads");
     if (t->threads == 0 || t->threads > 1024) {
         pm_error("triad: threads=%s: give 1 to 1024 threads (one per CPU)", case_str(c, "threads"));
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     t->arrays = xcalloc(t->threads, sizeof(*t->arrays));
     if (t->threads == 1) {
         triad_touch(t, 0);
     } else {
         int rc = team_for_case(c, t->threads, triad_member, t, &t->team);
-        if (rc != KERNEL_OK)
+        if (rc != CASE_OK)
             return rc;
         team_each(t->team, triad_touch);
     }
     for (unsigned m = 0; m < t->threads; m++)
         if (t->arrays[m].failed)
-            return KERNEL_ERROR;
+            return CASE_ERROR;
     c->warm_iters = 2;
     snprintf(c->detail, sizeof(c->detail), "page=%s elements=%llu arrays=3x%s threads=%u",
              page_kind_name(t->arrays[0].buf.kind), (unsigned long long)t->n, fmt_size(t->n * 8), t->threads);
-    return KERNEL_OK;
+    return CASE_OK;
 }
 
 static void triad_loop(struct case_ *c, uint64_t iters)

@@ -53,7 +53,7 @@ int curve_measure(struct curve *cv, int ppo, uint64_t top, bool progress, curve_
         const struct case_result *r = fn(ctx, text);
         if (!r)
             return -1;
-        if (r->status != CAL_OK) {
+        if (r->status != CASE_OK) {
             pm_warn("curve: %s: %s", text, r->reason);
             continue;
         }
@@ -175,8 +175,8 @@ static int sweep_point(const struct cal_opts *o, uint64_t b, int reps, struct la
     memset(&r, 0, sizeof(r));
     int rc = cal_measure_case(&once, NULL, text, NULL, &r);
     double per = r.q.v[Q_LD_ALL];
-    if (rc != CAL_OK || !(per > 0)) {
-        snprintf(why, whylen, "%s: %s", text, rc == CAL_OK ? "no loads in the model" : r.reason);
+    if (rc != CASE_OK || !(per > 0)) {
+        snprintf(why, whylen, "%s: %s", text, rc == CASE_OK ? "no loads in the model" : r.reason);
         case_result_free(&r);
         return -1;
     }
@@ -329,8 +329,8 @@ static int walk_per_load(const struct cal_opts *o, const char *text, double *lea
     memset(&r, 0, sizeof(r));
     int rc = cal_measure_case(o, NULL, text, NULL, &r);
     double per = r.q.v[Q_LD_ALL];
-    if (rc != CAL_OK || !(per > 0) || r.reps < 1) {
-        snprintf(why, whylen, "%s: %s", text, rc == CAL_OK ? "no loads in the model" : r.reason);
+    if (rc != CASE_OK || !(per > 0) || r.reps < 1) {
+        snprintf(why, whylen, "%s: %s", text, rc == CASE_OK ? "no loads in the model" : r.reason);
         case_result_free(&r);
         return -1;
     }
