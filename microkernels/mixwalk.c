@@ -106,13 +106,13 @@ static int mixwalk_setup(struct case_ *c)
         /* Spread the 8*n2 L2 visits evenly among the n3 L3 visits. */
         bool is_l2 = (v + 1) * 8 * w->n2 / visits > v * 8 * w->n2 / visits;
         if (is_l2) {
-            uint64_t pass = v2 / w->n2, at = v2 % w->n2;
+            uint64_t lap = v2 / w->n2, at = v2 % w->n2;
             if (at == 0) {
                 for (uint64_t i = 0; i < w->n2; i++)
                     l2[i] = i;
                 shuffle(l2, w->n2, &r);
             }
-            node[k++] = base2 + l2[at] * 64 + pass * 8;
+            node[k++] = base2 + l2[at] * 64 + lap * 8;
             v2++;
         } else {
             char *line = base3 + l3[i3++] * 64;
