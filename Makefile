@@ -35,7 +35,7 @@ CFLAGS  += -I$(OBJDIR)/gen
 # make's own (write $$ for a '$').
 # export_vars TARGET, VAR...: the values, as make has them when the target runs, in its recipe's environment.
 export_vars = $(foreach v,$(2),$(eval $(1): export $(v) := $$($(v))))
-# Relative paths in KERNEL, MODULES, OUT and MATRIX_OUT start from the folder make was started in
+# Relative paths in IMAGE, MODULES, OUT and MATRIX_OUT start from the folder make was started in
 # (PWD, as the shell that ran make set it; make -C does not change it), else from $(CURDIR). Only
 # the recipes that take those paths get it: exported to every recipe, it would reach make test's
 # scripts run from other folders.
@@ -141,16 +141,18 @@ $(EMU_DIR)/emu-init: tests/emu/init.c
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)$(CC) -static -O2 -std=gnu11 -Wall -Wextra -Werror -o $@ $<
 
-# make kernel-check KERNEL=IMAGE [MODULES=DIR] | PACKAGE=NAME [CPU=MODEL] [OUT=DIR] [TIMEOUT=S]: one Linux kernel booted on
+# make kernel-check IMAGE=FILE [MODULES=DIR] | PACKAGE=NAME [CPU=MODEL] [OUT=DIR] [TIMEOUT=S]: one Linux kernel booted on
 # the emulated Neoverse N1, pmucal's AArch64 matrix run there, the run folders brought back
 # (scripts/kernel-check.sh says the rest). make kernel-matrix [MATRIX_OUT=DIR]: Debian 12's arm64
 # Linux kernels (6.1.0-47 as baseline, 6.1.0-50, 6.12, their -rt and -cloud flavours, the baseline again
 # and without a PMU) checked and compared, one table (scripts/kernel-matrix.sh). Neither is part of
 # make test: minutes of emulation and downloads. Each variable reaches the script as one argument.
-$(call export_vars,kernel-check,KERNEL MODULES PACKAGE CPU OUT TIMEOUT PMUCAL_CALLER_DIR)
+# KERNEL= is IMAGE='s old name, still taken with a note.
+$(call export_vars,kernel-check,IMAGE KERNEL MODULES PACKAGE CPU OUT TIMEOUT PMUCAL_CALLER_DIR)
 kernel-check: deps
 	$(MAKE) all emu
-	scripts/kernel-check.sh $${KERNEL:+--kernel "$$KERNEL"} $${MODULES:+--modules "$$MODULES"} \
+	@[ -z "$$KERNEL" ] || echo "make kernel-check: note: KERNEL=FILE is now IMAGE=FILE" >&2
+	scripts/kernel-check.sh $${IMAGE:+--image "$$IMAGE"} $${KERNEL:+--image "$$KERNEL"} $${MODULES:+--modules "$$MODULES"} \
 	    $${PACKAGE:+--package "$$PACKAGE"} $${CPU:+--cpu "$$CPU"} $${OUT:+--out "$$OUT"} $${TIMEOUT:+--timeout "$$TIMEOUT"}
 
 MATRIX_OUT ?= $(CURDIR)/results/kernel-matrix

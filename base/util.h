@@ -73,7 +73,7 @@ char *read_file_at_nofollow(int dirfd, const char *name, const char *path, size_
  * output a user names is never written over one (runs/runfs.c's run_out_user). */
 bool file_was_read(uint64_t dev, uint64_t ino);
 /* A whole text file, NUL-terminated; NULL with one message naming the file and what it is
- * ("event list", "expectation file") when it cannot be read, is not a regular file, is larger
+ * ("event list", "rule file") when it cannot be read, is not a regular file, is larger
  * than INPUT_FILE_MAX or holds a NUL byte. */
 /* p (an array of n elements of elem bytes, grown only by this) with room for element n: doubled
  * when n reaches a power of two, so appending N elements copies O(N) bytes, never O(N^2) (an

@@ -1,5 +1,5 @@
 /* pmucal bench: what one group measurement costs outside the measured region: opening the
- * group, the enable/disable/read round trip around each run, and closing it. */
+ * group, the enable/disable/read round trip around each counted loop, and closing it. */
 #include "arch/isa.h"
 #include "base/stats.h"
 #include "base/util.h"

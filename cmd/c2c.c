@@ -23,8 +23,8 @@ static const struct cli_option c2c_options[] = {
     {"size", K_SIZE, "SIZE", "segment the writer modifies: bytes or L1|L2 (default L2; it must stay in the\n"
                              "writer's private caches for every line to be a transfer)"},
     {"repetitions", 'r', "N", "repetitions per pair, 1..101 (default 5)"},
-    {"label", K_LABEL, "NAME", "results folder label (default c2c)"},
-    {"out", K_OUT, CLI_OUT_DIR, "parent of the results folder (default $PMUCAL_RESULTS or results)"},
+    {"label", K_LABEL, "NAME", "run folder label (default c2c)"},
+    {"out", K_OUT, CLI_OUT_DIR, "parent of the run folder (default $PMUCAL_RESULTS or results)"},
     {"resume", K_RESUME, "RUN",
      "complete the interrupted (or crashed) c2c run folder RUN with its own\n"
      "options (from its manifest; no other option is taken with it): the pairs\n"

@@ -1,5 +1,5 @@
 /* pmucal calibrate: every recipe measured, penalties fitted with their spread, the latency curve,
- * the closure check; penalties.json, the tables, curve.csv and curve.svg in a results folder. */
+ * the closure check; penalties.json, the tables, curve.csv and curve.svg in a run folder. */
 #include "base/stop.h"
 #include "base/util.h"
 #include "cmd/calibrate.h"
@@ -47,8 +47,8 @@ static const struct cli_option calibrate_options[] = {
                                "CPUID); for a guest whose CPUID model number is not its core's. The run\n"
                                "records that it was given"},
     {"prefix", K_PREFIX, "NAME", "macro prefix of the C header: upper-case letters, digits, '_' (default PMUCAL)"},
-    {"label", K_LABEL, "NAME", "results folder label (default calibrate; with --source sim calibrate-sim)"},
-    {"out", K_OUT, CLI_OUT_DIR, "parent folder of the results folder (default results, or $PMUCAL_RESULTS)"},
+    {"label", K_LABEL, "NAME", "run folder label (default calibrate; with --source sim calibrate-sim)"},
+    {"out", K_OUT, CLI_OUT_DIR, "parent folder of the run folder (default results, or $PMUCAL_RESULTS)"},
     {"source", K_SOURCE, "NAME", "perf (default): time the cases and fit penalties; sim: execute the cases under\n"
                                  "valgrind's callgrind and check the models' occurrence counts (no penalties)"},
     {"iters", K_ITERS, "N", "with --source sim: iterations per measured loop (default 10000, fewer for\n"

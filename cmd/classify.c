@@ -1,4 +1,4 @@
-/* pmucal classify RUN: what each event of a run counts, fitted against the cases' quantities. */
+/* pmucal classify RUN: what each event of a run counts, regressed on the cases' quantities. */
 #include "base/jread.h"
 #include "base/util.h"
 #include "cmd/cli.h"
@@ -6,7 +6,7 @@
 #include "core/source.h"
 #include "runs/rundir.h"
 #include "runs/runfile.h"
-#include "validate/event_fit.h"
+#include "validate/classifier.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,8 +18,8 @@ static int classify_main(int argc, char **argv);
 enum { K_EXPECT = CLI_LONG, K_NO_RULES, K_UNRULED, K_FLOOR, K_ALLOW_INCOMPLETE };
 
 static const struct cli_option classify_options[] = {
-    {"expect", K_EXPECT, "FILE", "more rules (EVENT EXPRESSION TOLERANCE a line)"},
-    {"no-rules", K_NO_RULES, NULL, "fit only; ignore every rule (built-in, shipped and --expect)"},
+    {"expect", K_EXPECT, "FILE", "a rule file of more rules (EVENT EXPRESSION TOLERANCE a line)"},
+    {"no-rules", K_NO_RULES, NULL, "regression only; ignore every rule (built-in, shipped and --expect)"},
     {"unruled", K_UNRULED, NULL, "only events without a rule or with an info rule"},
     {"floor", K_FLOOR, "X", "per-iteration counts up to X are zero (default 0.01)"},
     {"allow-incomplete", K_ALLOW_INCOMPLETE, NULL, "classify a run whose manifest says interrupted, failed or\n"
@@ -31,10 +31,10 @@ static const struct cli_option classify_options[] = {
 const struct command classify_command = {
     .name = "classify",
     .fn = classify_main,
-    .summary = "explain each event of a run by the quantities it counts (NNLS fits), table + JSON",
+    .summary = "explain each event of a run by the quantities it counts (NNLS regression), table + JSON",
     .synopsis = "RUN [options]",
-    .usage = "RUN is a results folder of 'pmucal validate' (it reads RUN/measurements.ndjson). For each\n"
-             "event, its per-iteration medians across the run's cases are fitted against the cases'\n"
+    .usage = "RUN is a run folder of 'pmucal validate' (it reads RUN/measurements.ndjson). For each\n"
+             "event, its per-iteration medians across the run's cases are regressed on the cases'\n"
              "model quantities: one quantity x a non-negative coefficient, then pairs (non-negative\n"
              "least squares, 'iter' included so a constant per-iteration offset shows). The best\n"
              "explanation is printed with its coefficients, R2 and worst residual (and its case); else\n"
@@ -94,19 +94,19 @@ static int classify_main(int argc, char **argv)
     cli_args_free(&pos);
     if (!run)
         return cli_usage_error(&classify_command, "name a run folder (results/<date>-<host>-<label>)");
-    /* A partial run's fits would speak for cases it never measured; a folder without a manifest is
+    /* A partial run's regressions would speak for cases it never measured; a folder without a manifest is
      * no run at all. */
     char why[256];
     struct jvalue *m = manifest_load(run);
     if (!m)
         return 2;
     if (!a.allow_incomplete && !manifest_complete(m, why, sizeof(why))) {
-        pm_error("%s/manifest.json: %s; classify a complete run, or give --allow-incomplete to fit what it holds",
+        pm_error("%s/manifest.json: %s; classify a complete run, or give --allow-incomplete to classify what it holds",
                  run, why);
         jread_free(m);
         return 2;
     }
-    if (!runfile_has_measurements(m, run)) {   /* a c2c run holds no records: refused, never fitted as empty */
+    if (!runfile_has_measurements(m, run)) {   /* a c2c run holds no records: refused, never classified as empty */
         jread_free(m);
         return 2;
     }

@@ -119,7 +119,7 @@ void cli_print_man(FILE *f, const char *version, const struct command *const *li
             fputs(".fi\n", f);
         }
     }
-    fputs(".SH FILES\n.TP\n.I PREFIX/share/pmucal/expect/*.txt\nthe expectation files loaded for a PMU or a "
+    fputs(".SH FILES\n.TP\n.I PREFIX/share/pmucal/expect/*.txt\nthe rule files loaded for a PMU or a "
           "source (PMUCAL_EXPECT_DIR overrides)\n.TP\n.I PREFIX/share/pmucal/scripts\njq and shell helpers "
           "(groups.jq, ...)\n.SH SEE ALSO\n.BR perf (1),\n.BR valgrind (1)\n", f);
 }

@@ -21,7 +21,7 @@ static int cpi_main(int argc, char **argv);
 enum { K_PENALTIES = CLI_LONG, K_ALLOW_INCOMPLETE, K_CASE, K_MODEL, K_BASE_CPI, K_CORE_GHZ, K_TOLERANCE, K_JSON, K_SVG };
 
 static const struct cli_option cpi_options[] = {
-    {"penalties", K_PENALTIES, "RUN", "a calibration's results folder or its penalties.json (default: COUNTS\n"
+    {"penalties", K_PENALTIES, "RUN", "a calibration's run folder or its penalties.json (default: COUNTS\n"
                                       "itself when it is a calibration's folder, else the newest complete\n"
                                       "calibration under results/ or $PMUCAL_RESULTS)"},
     {"allow-incomplete", K_ALLOW_INCOMPLETE, NULL, "use penalties of a calibration that was interrupted or is\n"
@@ -47,7 +47,7 @@ const struct command cpi_command = {
     .summary = "cycle stack: measured cycles = base + occurrences x penalty + remainder, and whether it closes",
     .synopsis = "[options] COUNTS",
     .usage = "COUNTS is the output of 'perf stat -x, -o FILE -e EVENTS -- COMMAND' (value,unit,event,...\n"
-             "lines; :u/:k modifiers are dropped from names), or a results folder of 'pmucal validate' or\n"
+             "lines; :u/:k modifiers are dropped from names), or a run folder of 'pmucal validate' or\n"
              "'pmucal calibrate' with --case LABEL (per-iteration medians of its events, its cycles and its\n"
              "model's quantities). Every penalty whose status is ok becomes one component, multiplied by\n"
              "the count of its event (perf's name for the model, or libpfm4's) or, failing that, of its\n"
@@ -102,7 +102,7 @@ static int cpi_main(int argc, char **argv)
         return 2;
     if (pos.n != 1) {
         int rc = cli_usage_error(&cpi_command, pos.n ? "one COUNTS only (got %s and %s)" : "give COUNTS: a 'perf "
-                                 "stat -x,' file or a results folder with --case", pos.n ? pos.v[0] : "",
+                                 "stat -x,' file or a run folder with --case", pos.n ? pos.v[0] : "",
                                  pos.n > 1 ? pos.v[1] : "");
         cli_args_free(&pos);
         return rc;
@@ -112,7 +112,7 @@ static int cpi_main(int argc, char **argv)
     struct stat st;
     bool run = !stat(counts_path, &st) && S_ISDIR(st.st_mode);
     if (run && !a.case_label) {
-        int e = cli_usage_error(&cpi_command, "%s is a results folder: name the case with --case LABEL", counts_path);
+        int e = cli_usage_error(&cpi_command, "%s is a run folder: name the case with --case LABEL", counts_path);
         free(counts_path);
         return e;
     }

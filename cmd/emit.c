@@ -46,7 +46,7 @@ const struct command emit_command = {
     .fn = emit_main,
     .summary = "write a calibration's penalties as JSON, a C header, perf metric JSON or CSV",
     .synopsis = "--format json|c|perf-metrics|csv [options] [RUN]",
-    .usage = "RUN is a results folder of 'pmucal calibrate' or its penalties.json (default: the newest\n"
+    .usage = "RUN is a run folder of 'pmucal calibrate' or its penalties.json (default: the newest\n"
              "folder under results/ or $PMUCAL_RESULTS whose manifest records 'pmucal calibrate', whatever\n"
              "its label, that finished and measured every recipe: an interrupted, still running, sim,\n"
              "--curve-only or --recipe run is passed over). A note names the file read. Output goes to stdout. A run whose manifest says\n"

@@ -1,4 +1,4 @@
-/* pmucal expect check: the shipped (or named) expectation files, offline: every event encodes for
+/* pmucal expect check: the shipped (or named) rule files, offline: every event encodes for
  * its PMU (libpfm4, forced with LIBPFM_FORCE_PMU) or its counter source, every quantity exists. */
 #include "base/tap.h"
 #include "cmd/cli.h"
@@ -12,7 +12,7 @@ static int expect_main(int argc, char **argv);
 const struct command expect_command = {
     .name = "expect",
     .fn = expect_main,
-    .summary = "check expectation files offline: events encode, quantities exist (TAP)",
+    .summary = "check rule files offline: events encode, quantities exist (TAP)",
     .synopsis = "check [FILE ...]",
     .usage = "Without FILE, every validate/expect/*.txt (or $PMUCAL_EXPECT_DIR/*.txt). A file is named\n"
              "after its libpfm4 PMU (skl.txt, amd64_fam19h_zen4.txt), its counter source (sim.txt) or,\n"

@@ -104,13 +104,13 @@ static int gen_main(int argc, char **argv)
     double t0 = clock_now_seconds();
     int rc = case_setup(c);
     double secs = clock_now_seconds() - t0;
-    if (rc == KERNEL_SKIP) {
+    if (rc == CASE_SKIP) {
         pm_error("gen: %s: %s", c->label, c->skip);
         k->teardown(c);
         case_free(c);
         return 1;
     }
-    if (rc != KERNEL_OK) {
+    if (rc != CASE_OK) {
         k->teardown(c);
         case_free(c);
         return 1;

@@ -166,7 +166,7 @@ int measure_cli_engine(struct measure_cli *o, struct engine *eng, struct event_s
         catalog_set_active(&o->cat);
     }
     /* libpfm4 does not know this model: the vendor table (--vendor-json, else the host's by CPUID)
-     * names the events, the expectation file and the counters. */
+     * names the events, the rule file and the counters. */
     const struct catalog *cat = pmu_events && !eng->pmu ? catalog_active(NULL, 0) : NULL;
     if (cat) {
         eng->pmu = cat->name;
@@ -274,7 +274,7 @@ void measure_cli_manifest(const struct measure_cli *o, const struct source *src,
     json_int(j, "repetitions", o->m.repetitions);
     json_string(j, "events", measure_cli_events(o, src));
     json_string(j, "pmu_option", o->pmu);   /* --pmu; "pmu" is the host's PMU facts */
-    json_string(j, "expectations", o->auto_expect);
+    json_string(j, "rule_file", o->auto_expect);
     json_string(j, "expect", o->expect);
     json_string(j, "vendor_json", o->vendor_json);
     if (src->manifest)
@@ -285,7 +285,7 @@ int measure_cli_keep_inputs(const struct measure_cli *o, const char *dir)
 {
     return (o->events && evlist_arg_is_file(o->events) &&
             resume_keep_input(dir, o->events, "event list", RUN_EVENTS_COPY)) ||
-           (o->expect && resume_keep_input(dir, o->expect, "expectation file", RUN_EXPECT_COPY)) ? -1 : 0;
+           (o->expect && resume_keep_input(dir, o->expect, "rule file", RUN_EXPECT_COPY)) ? -1 : 0;
 }
 
 int measure_cli_resume_inputs(struct measure_cli *o, const struct resume *rs)

@@ -10,14 +10,14 @@ struct measure_cli {
     const char *events;       /* -e list */
     const char *source;       /* --source */
     const char *expect;       /* --expect FILE: extra rules */
-    const char *pmu;          /* --pmu NAME: libpfm4 PMU for 'all', restrictions and the expectation file */
+    const char *pmu;          /* --pmu NAME: libpfm4 PMU for 'all', restrictions and the rule file */
     const char *vendor_json;  /* --vendor-json PATH */
     bool no_auto_expect;      /* --no-auto-expect: only built-in rules and --expect */
     bool group_auto;          /* --group-size auto */
-    char *auto_expect;        /* the expectation file loaded automatically, NULL when none */
+    char *auto_expect;        /* the rule file loaded automatically, NULL when none */
     struct vendor_table vt;
-    struct catalog cat;       /* --vendor-json as the catalogue names resolve against (borrows vt) */
-    const char *label, *out;  /* results folder */
+    struct catalog cat;       /* --vendor-json as the catalog names resolve against (borrows vt) */
+    const char *label, *out;  /* run folder */
     bool json;
     struct measure_opts m;
     int group_size;
@@ -69,7 +69,7 @@ enum measure_cli_key {
     "and retried"}
 #define MO_PMU {"pmu", MK_PMU, "NAME", \
     "libpfm4 PMU (default: this host's) for 'all', counter restrictions and\n" \
-    "the expectation file; another PMU is forced with LIBPFM_FORCE_PMU (a\n" \
+    "the rule file; another PMU is forced with LIBPFM_FORCE_PMU (a\n" \
     "note says so when it is not this host's model)"}
 #define MO_VENDOR_JSON {"vendor-json", MK_VENDOR_JSON, "PATH", \
     "vendor event table (file or folder): its event names, counter\n" \
@@ -91,7 +91,7 @@ enum measure_cli_key {
     "rules from validate/expect/sim.txt; needs the Debian package valgrind),\n" \
     "perfstat (the perf tool: perf stat -t on the measuring thread, enabled\n" \
     "around each region through its --control pipe; needs linux-perf)"}
-#define MO_EXPECT {"expect", MK_EXPECT, "FILE", "more expectation rules (EVENT EXPRESSION TOLERANCE a line)"}
+#define MO_EXPECT {"expect", MK_EXPECT, "FILE", "a rule file of more rules (EVENT EXPRESSION TOLERANCE a line)"}
 #define MO_NO_AUTO_EXPECT {"no-auto-expect", MK_NO_AUTO_EXPECT, NULL, \
     "do not load validate/expect/<pmu>.txt (or <source>.txt) automatically"}
 #define MO_CPU {"cpu", MK_CPU, "N", \
@@ -102,8 +102,8 @@ enum measure_cli_key {
     "the pair for kernels with a second thread (snoop): measure on A (as\n" \
     "--cpu A), the other thread on B; both of the affinity mask. Cases naming\n" \
     "run_cpu= or writer_cpu= keep theirs"}
-#define MO_LABEL(what) {"label", MK_LABEL, "NAME", "results folder label (default: " what ")"}
-#define MO_OUT {"out", MK_OUT, CLI_OUT_DIR, "parent folder of the results folder (default: $PMUCAL_RESULTS, or results)"}
+#define MO_LABEL(what) {"label", MK_LABEL, "NAME", "run folder label (default: " what ")"}
+#define MO_OUT {"out", MK_OUT, CLI_OUT_DIR, "parent folder of the run folder (default: $PMUCAL_RESULTS, or results)"}
 
 /* One probe for the whole list: where the perf source cannot count hardware events at all (no
  * PMU, a VM without passthrough), the hardware events are taken out of *events (freed) and
@@ -120,7 +120,7 @@ const char *measure_cli_events(const struct measure_cli *o, const struct source 
  * after the options, rules and events are checked: SOURCE_CONTINUE, SOURCE_DONE with *status,
  * or -1 (message printed). */
 int measure_cli_prepare(const struct measure_cli *o, const struct engine *eng, int argc, char **argv, int *status);
-/* The vendor table and catalogue the options loaded. */
+/* The vendor table and catalog the options loaded. */
 void measure_cli_tables_free(struct measure_cli *o);
 /* Source, rules and events from the options into an engine. -1 with a message. */
 int measure_cli_engine(struct measure_cli *o, struct engine *eng, struct event_spec **events, int *nevents);

@@ -1,4 +1,4 @@
-/* pmucal quantities: the vocabulary models state and expectation rules name. */
+/* pmucal quantities: the vocabulary models state and rules name. */
 #include "base/json.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"

@@ -17,10 +17,11 @@ static int replay_main(int argc, char **argv);
 enum { K_EXPECT = CLI_LONG, K_NO_AUTO, K_VENDOR, K_PMU, K_ALLOW };
 
 static const struct cli_option replay_options[] = {
-    {"expect", K_EXPECT, "FILE", "more rules (EVENT EXPRESSION TOLERANCE a line), after the shipped ones"},
+    {"expect", K_EXPECT, "FILE", "a rule file of more rules (EVENT EXPRESSION TOLERANCE a line), after the\n"
+                                 "shipped ones"},
     {"no-auto-expect", K_NO_AUTO, NULL, "do not load validate/expect/<pmu>.txt (or <source>.txt)"},
     {"vendor-json", K_VENDOR, "PATH", "vendor event table for errata (the one the run named is not read)"},
-    {"pmu", K_PMU, "NAME", "whose expectation file applies (default: the run's PMU)"},
+    {"pmu", K_PMU, "NAME", "whose rule file applies (default: the run's PMU)"},
     {"allow-incomplete", K_ALLOW, NULL, "judge a run that did not complete (interrupted, failed, running)"},
     CLI_END,
 };
@@ -34,8 +35,8 @@ const struct command replay_command = {
              "cases' models, the encodings it used) are judged as validate judges them, with the rules\n"
              "of this build: the built-in ones, validate/expect/<pmu>.txt for the run's PMU (or the\n"
              "source's file, e.g. sim.txt) and --expect FILE; errata from --vendor-json PATH. A run\n"
-             "folder is data: the --expect file and vendor table its manifest names are not read (a note\n"
-             "says to give them again). The source's slack is the\n"
+             "folder is data: the --expect rule file and vendor table its manifest names are not read\n"
+             "(a note says to give them again). The source's slack is the\n"
              "one the run recorded. Prints TAP like validate, in the order of the run's validate.tap,\n"
              "with its SKIP lines that no record holds (cases skipped at set-up, hardware events taken out\n"
              "before measuring) printed again in their place; then the (case, event) points whose\n"
@@ -65,7 +66,7 @@ static int replay_calibration(const struct runfile *run, const struct replay_arg
 {
     if (a->expect || a->vendor || a->pmu || a->no_auto) {
         pm_error("%s: a calibration is judged by its penalty checks and published references, not by "
-                 "expectation rules or vendor tables: give no --expect, --vendor-json, --pmu or --no-auto-expect",
+                 "rule files or vendor tables: give no --expect, --vendor-json, --pmu or --no-auto-expect",
                  run->path);
         return 2;
     }

@@ -29,7 +29,7 @@ const struct command report_command = {
     .synopsis = "RUN... [--out FILE] | --compare BASE NEW [--out FILE]",
     .usage = "Writes one HTML file that works offline (inline CSS, JS and SVG; nothing is fetched). It opens\n"
              "with its conclusion: PASS when every run ended and no verdict is not ok, else FAIL, each run's\n"
-             "verdicts counted by kind and every failing one listed. Then, for each RUN (a results folder\n"
+             "verdicts counted by kind and every failing one listed. Then, for each RUN (a run folder\n"
              "of validate, calibrate or c2c):\n"
              "  host and versions, and hwloc's cache sizes beside the boundaries the latency curve measured;\n"
              "  the verdict matrix of validate.tap: events x cases coloured ok / not ok / skip / todo / info,\n"

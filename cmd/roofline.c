@@ -35,8 +35,8 @@ static const struct cli_option roofline_options[] = {
     {"ceilings", K_CEILINGS, "ROOF", "the ceilings of an earlier 'pmucal roofline' folder (or its roofline.json):\n"
      "--run's cases are placed under them, nothing is measured"},
     {"repetitions", 'r', "N", "repetitions per ceiling, 1..101 (default 5)"},
-    {"label", K_LABEL, "NAME", "results folder label (default roofline)"},
-    {"out", K_OUT, CLI_OUT_DIR, "parent of the results folder (default $PMUCAL_RESULTS or results)"},
+    {"label", K_LABEL, "NAME", "run folder label (default roofline)"},
+    {"out", K_OUT, CLI_OUT_DIR, "parent of the run folder (default $PMUCAL_RESULTS or results)"},
     CLI_END,
 };
 

@@ -23,7 +23,7 @@ const struct command run_command = {
     .usage = "Sets the case up once, then measures every event group with R repetitions; counts are\n"
              "per iteration after subtracting the same region executed with zero iterations. Cycles come\n"
              "from the TSC times the measured core-clock ratio when no cycle counter exists. Nothing\n"
-             "is written to a results folder ('pmucal validate --case' does that).\n",
+             "is written to a run folder ('pmucal validate --case' does that).\n",
     .options = run_options,
     .examples = "  pmucal run walker size=L2\n"
                 "  pmucal run walker phase=touch size=4M page=4k -e page-faults --iters 1024\n",
@@ -82,11 +82,11 @@ static int run_main(int argc, char **argv)
     measure_cli_tables_free(&o);
     free(o.auto_expect);
     case_free(c);
-    if (rc == MEASURE_INTERRUPTED) {
+    if (rc == CASE_INTERRUPTED) {
         pm_note("interrupted");
         return 128 + stop_signal_number;   /* 130 for SIGINT, 143 for SIGTERM, as the shell reports a signal */
     }
-    if (rc == MEASURE_OK && run_not_ok)
+    if (rc == CASE_OK && run_not_ok)
         pm_note("%d event%s NOT OK against %s rule", run_not_ok, run_not_ok > 1 ? "s" : "", run_not_ok > 1 ? "their" : "its");
-    return rc == MEASURE_OK && !run_not_ok ? 0 : 1;
+    return rc == CASE_OK && !run_not_ok ? 0 : 1;
 }

@@ -1,5 +1,5 @@
 /* pmucal validate: every case of the default matrix x the given events, TAP verdicts and a
- * results directory. */
+ * run folder. */
 #include "base/util.h"
 #include "cmd/commands.h"
 #include "cmd/options.h"
@@ -40,7 +40,7 @@ static const struct cli_option validate_options[] = {
 const struct command validate_command = {
     .name = "validate",
     .fn = validate_main,
-    .summary = "run the default case matrix x events, print TAP verdicts, write a results folder",
+    .summary = "run the default case matrix x events, print TAP verdicts, write a run folder",
     .synopsis = "[options]",
     .usage = "Every case of every kernel's default matrix (or of --kernel NAME) is set up once and\n"
              "measured with the events in groups; each (case, event) gets one TAP line: ok, not ok,\n"
@@ -238,7 +238,7 @@ static int validate_main(int argc, char **argv)
     }
     v.eng.setup_refusal_skips = v.a.sweep;
     /* Everything the user gave is checked; now the source may move the work elsewhere (sim:
-     * this same command re-executed under valgrind, which writes the results folder). */
+     * this same command re-executed under valgrind, which writes the run folder). */
     int prep = measure_cli_prepare(&v.a.o, &v.eng, argc, argv, &status);
     if (prep < 0)
         status = 2;

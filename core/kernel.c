@@ -483,7 +483,7 @@ static bool host_lacks(struct case_ *c)
 int case_setup(struct case_ *c)
 {
     if (host_lacks(c))
-        return KERNEL_SKIP;
+        return CASE_SKIP;
     return c->kernel->setup(c);
 }
 

@@ -45,7 +45,7 @@ bool param_domain_has(const struct param_domain *d, uint64_t x);
 /* Instruction-set extensions a kernel (or one of its variants) may need (ISA_*, arch/isa.h).
  * A counter source that cannot execute some of them says so in its isa_limits (source.h). The
  * engine copies the source's limits into the case before setup; a kernel's setup asks
- *     if (!case_isa_usable(c, ISA_AVX512)) return KERNEL_SKIP;
+ *     if (!case_isa_usable(c, ISA_AVX512)) return CASE_SKIP;
  * which fills c->skip with the reason (the CPU lacks it, or the source cannot run it), so the
  * case becomes TAP SKIP lines instead of a crash. */
 
@@ -62,7 +62,7 @@ struct case_ {
     uint64_t iters_multiple;          /* setup's need (0 or 1 = none): iterations a multiple of this */
     uint64_t iters_lap;               /* setup's need (0 = none): loops longer than this many iterations
                                        * take whole multiples of it (a table read cyclically) */
-    char skip[256];                   /* setup returned KERNEL_SKIP: the reason */
+    char skip[256];                   /* setup returned CASE_SKIP: the reason */
     char failed[512];                 /* loop() could not run the case (the user's code faulted or
                                        * never ended): why. The measurement stops at it and the
                                        * case fails with it; no figure comes from such loops. */
@@ -83,7 +83,14 @@ struct case_ {
     unsigned loop_switches;
 };
 
-enum { KERNEL_OK = 0, KERNEL_ERROR = -1, KERNEL_SKIP = 1 };
+/* What doing something to a case came to: its setup (CASE_OK, CASE_SKIP with c->skip saying why,
+ * CASE_ERROR after one message), its measurement (core/measure.h: CASE_OK, CASE_ERROR,
+ * CASE_INTERRUPTED by a stop) and a calibration's case (penalties/fit.h: any of the four). One
+ * vocabulary: each function returns the part of it that can happen to it, and a caller tests any
+ * of them against any other. The other status words say other things: a verdict judges a point,
+ * a penalty status a figure, a classify status an event, SOURCE_CONTINUE/DONE where a command
+ * goes on (docs/glossary.md). */
+enum case_outcome { CASE_OK = 0, CASE_SKIP = 1, CASE_ERROR = -1, CASE_INTERRUPTED = -2 };
 
 /* A loop's ticks: the TSC read around it (t0, t1), or the region's own where the case times
  * itself. Called after the counters are off: under a simulator a load inside would be counted. */
@@ -95,7 +102,7 @@ static inline uint64_t case_loop_ticks(const struct case_ *c, uint64_t t0, uint6
 struct kernel {
     const char *name, *summary;
     const struct param *params;                  /* terminated by {NULL} */
-    int  (*setup)(struct case_ *c);              /* not measured; KERNEL_OK/ERROR/SKIP */
+    int  (*setup)(struct case_ *c);              /* not measured; CASE_OK, CASE_SKIP or CASE_ERROR */
     void (*prepare)(struct case_ *c);            /* optional, before each loop, not measured */
     /* iters iterations of the kernel's loop body, the measured region, and nothing else */
     void (*loop)(struct case_ *c, uint64_t iters);
@@ -174,11 +181,11 @@ int code_level_of_size(uint64_t bytes);
  * the measuring CPU, another allowed one. */
 void case_adopt_cpu(struct case_ *c, int cpu, int second);
 
-/* The kernel's setup, or KERNEL_SKIP for a case needing a level or CPU the machine lacks. */
+/* The kernel's setup, or CASE_SKIP for a case needing a level or CPU the machine lacks. */
 int case_setup(struct case_ *c);
 
 /* Can the case use these ISA_* extensions, on this CPU and under its counter source? false
- * with c->skip filled (the setup then returns KERNEL_SKIP). */
+ * with c->skip filled (the setup then returns CASE_SKIP). */
 bool case_isa_usable(struct case_ *c, unsigned isa);
 
 bool kernel_has_param(const struct kernel *k, const char *name);

@@ -12,7 +12,7 @@
 uint64_t measure_region_ticks;
 
 /* One counted loop: the counters are on around the region only. */
-static int one_run(const struct source *src, struct group *g, struct case_ *c, uint64_t iters,
+static int counted_loop(const struct source *src, struct group *g, struct case_ *c, uint64_t iters,
                    struct group_reading *r, uint64_t *ticks)
 {
     if (c->kernel->prepare)
@@ -39,13 +39,13 @@ static int one_run(const struct source *src, struct group *g, struct case_ *c, u
 }
 
 /* The counted loops' times: zero-iteration loops [0] and loops of iterations [1] apart. */
-struct run_times {
+struct loop_times {
     double enabled[2], running[2], zero_min, zero_max;
     int n[2];
 };
 
 /* Adds a loop's times to the group's; kind 0 or 1 for a counted loop, -1 for the warm-up. */
-static void times_add(struct measurement *m, struct run_times *t, const struct group_reading *r, int kind)
+static void times_add(struct measurement *m, struct loop_times *t, const struct group_reading *r, int kind)
 {
     m->time_enabled += r->time_enabled;
     m->time_running += r->time_running;
@@ -76,7 +76,7 @@ void measure_schedule_judge(struct measurement *m)
                           (m->multiplexed && m->enabled_iters > 0 && m->running_iters - m->running_zero <= allowance));
 }
 
-static void times_judge(struct measurement *m, const struct run_times *t)
+static void times_judge(struct measurement *m, const struct loop_times *t)
 {
     if (t->n[0] && t->n[1]) {
         m->enabled_zero = t->enabled[0] / t->n[0], m->enabled_iters = t->enabled[1] / t->n[1];
@@ -141,7 +141,7 @@ static double pilot_seconds_per_iter(struct case_ *c, uint64_t pilot)
 }
 
 /* One uncounted loop's ticks (the counters stay off: a window is timing only). */
-static uint64_t timed_run(struct case_ *c, uint64_t iters)
+static uint64_t timed_loop(struct case_ *c, uint64_t iters)
 {
     if (c->kernel->prepare)
         c->kernel->prepare(c);
@@ -261,7 +261,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
     if (!c->iters)
         c->iters = o->iters ? o->iters : calibrate_iters(c, o);
     if (c->failed[0])
-        return MEASURE_FAILED;
+        return CASE_ERROR;
     if (c->max_iters && c->iters > c->max_iters)
         c->iters = c->max_iters;
     /* A model exact only over whole periods (e.g. odd/even halves) gets whole periods. */
@@ -279,15 +279,15 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
         c->iters -= c->iters % c->iters_lap;
     m->iters = c->iters;
     if (o->iters && src->real_time && measure_loop_too_long(c, c->iters, "--iters"))
-        return MEASURE_FAILED;
+        return CASE_ERROR;
 
     struct group *g = src->open(events, n);
     if (!g)
-        return MEASURE_FAILED;
+        return CASE_ERROR;
     struct group_reading r0, rn;
-    struct run_times times = {0};
+    struct loop_times times = {0};
     uint64_t k0, kn, ticks_n[MEASURE_MAX_REPS], ticks_0_min = UINT64_MAX;
-    int rc = MEASURE_OK;
+    int rc = CASE_OK;
     double *zero = NULL, *full = NULL;   /* each window's ticks: its zero-iteration control, its loop */
     double *trip = NULL;                 /* the clock ratio before each window and after the last */
     uint64_t tt;                         /* a trip's ticks */
@@ -305,13 +305,13 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
             part = warm - done < m->iters ? warm - done : m->iters;
             c->kernel->loop(c, part);
         }
-    } else if (one_run(src, g, c, warm, &rn, &kn)) {
-        rc = MEASURE_FAILED;
+    } else if (counted_loop(src, g, c, warm, &rn, &kn)) {
+        rc = CASE_ERROR;
         goto out;
     } else
         times_add(m, &times, &rn, -1);
     if (c->failed[0]) {
-        rc = MEASURE_FAILED;
+        rc = CASE_ERROR;
         goto out;
     }
     m->ratio_before = clock_ratio_now();
@@ -327,11 +327,11 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
     for (int rep = 0; rep < m->reps; rep++) {
         for (int attempt = 0;; attempt++) {
             if (stop_signal_number) {
-                rc = MEASURE_INTERRUPTED;
+                rc = CASE_INTERRUPTED;
                 goto out;
             }
-            if (one_run(src, g, c, 0, &r0, &k0) || one_run(src, g, c, m->iters, &rn, &kn) || c->failed[0]) {
-                rc = MEASURE_FAILED;
+            if (counted_loop(src, g, c, 0, &r0, &k0) || counted_loop(src, g, c, m->iters, &rn, &kn) || c->failed[0]) {
+                rc = CASE_ERROR;
                 goto out;
             }
             times_add(m, &times, &r0, 0);
@@ -368,15 +368,15 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
             m->window_iters = window_iters(c, m->iters, kn);
         for (int w = rep * MEASURE_WINDOWS; w < (rep + 1) * MEASURE_WINDOWS; w++) {
             if (stop_signal_number) {
-                rc = MEASURE_INTERRUPTED;
+                rc = CASE_INTERRUPTED;
                 goto out;
             }
             trip[w + rep] = clock_ratio_trip(&tt, &split[w + rep]);
             measure_region_ticks += tt;   /* the windows' clock is part of their measurement */
-            zero[w] = (double)timed_run(c, 0);
-            full[w] = (double)timed_run(c, m->window_iters);
+            zero[w] = (double)timed_loop(c, 0);
+            full[w] = (double)timed_loop(c, m->window_iters);
             if (c->failed[0]) {
-                rc = MEASURE_FAILED;
+                rc = CASE_ERROR;
                 goto out;
             }
         }
@@ -428,12 +428,12 @@ int measure_case_cycles(const char *kernel, const char *case_text, const struct 
         return -1;
     }
     int s = case_setup(c);
-    if (s == KERNEL_SKIP) {
+    if (s == CASE_SKIP) {
         pm_note("%s: SKIP %s", c->label, c->skip);
         rc = 1;
-    } else if (s == KERNEL_OK) {
+    } else if (s == CASE_OK) {
         struct measurement *m = xmalloc(sizeof(*m));
-        if (measure_group(src, c, NULL, 0, o, m) == MEASURE_OK) {
+        if (measure_group(src, c, NULL, 0, o, m) == CASE_OK) {
             *cycles = m->cycle_stat;
             *core_ghz = m->core_per_tsc * clock_get()->tsc_hz / 1e9;
             case_model(c, q);

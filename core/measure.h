@@ -104,16 +104,15 @@ void measure_window_figures(struct measurement *m, const double *zero, const dou
  * process: the denominator of how much of a run's wall time is measurement. */
 extern uint64_t measure_region_ticks;
 
-enum { MEASURE_OK = 0, MEASURE_FAILED = -1, MEASURE_INTERRUPTED = -2 };
-
-/* The case is set up and the thread pinned by the caller. */
+/* The case is set up and the thread pinned by the caller. CASE_OK, CASE_ERROR (message printed)
+ * or CASE_INTERRUPTED. */
 int measure_group(const struct source *src, struct case_ *c, struct event_spec **events, int n,
                   const struct measure_opts *o, struct measurement *m);
 
 /* One case of a kernel, given as "p=v p=v" text, timed with the measurement core on the perf source
- * with no programmable events (cycles from the TSC), its thread bound to the case's run CPU: core
- * cycles per iteration, the clock they ran at and the model. 0 ok; 1 the case SKIPs (the reason
- * printed); -1 failed (message printed). */
+ * with no programmable events (cycles from the TSC), its thread bound to the case's measuring CPU: core
+ * cycles per iteration, the clock they ran at and the model. CASE_OK; CASE_SKIP (the reason
+ * printed); CASE_ERROR (message printed). */
 int measure_case_cycles(const char *kernel, const char *case_text, const struct measure_opts *o,
                         struct stats *cycles, double *core_ghz, struct quantities *q);
 

@@ -75,7 +75,7 @@ struct source {
         double per_member;   /* what each team member beyond the first adds (core/team.h): its start,
                               * its entry and exit, the measuring thread's wait for it */
     } *zero_most;            /* terminated by {NULL} */
-    /* Events it counts that no rule of its expectation file judges, each with why (its verdict and
+    /* Events it counts that no rule of its rule file judges, each with why (its verdict and
      * 'pmucal run's table say it per case); terminated by {NULL}. */
     const struct unjudged_event {
         const char *event;   /* canonical name */
@@ -110,7 +110,7 @@ struct source {
     const char *default_events;   /* the -e list when none is given */
     uint64_t default_iters;       /* iterations per counted loop when --iters is not given (no calibration) */
     uint64_t max_inst_per_loop;    /* fewer default iterations where the model's inst would pass this */
-    const char *expect_file;      /* expectation file loaded automatically, "sim" -> validate/expect/sim.txt */
+    const char *expect_file;      /* rule file loaded automatically, "sim" -> validate/expect/sim.txt */
     unsigned isa_limits;          /* ISA_* (arch/isa.h) extensions this source cannot execute */
     uint64_t max_code_bytes;      /* generated code larger than this is a SKIP (0: no limit) */
     bool simple_predictor;        /* a textbook branch predictor (2-bit counters, short history) */
@@ -122,6 +122,8 @@ struct source {
     bool test_only;          /* for the test suite: not listed to users */
 };
 
+/* What a source's prepare() leaves the command to do: not an outcome of a case (core/kernel.h's
+ * CASE_*) but whether this process measures at all. */
 enum { SOURCE_CONTINUE = 0, SOURCE_DONE = 1 };
 
 void source_register(const struct source *s);

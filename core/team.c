@@ -213,11 +213,11 @@ int team_for_case(struct case_ *c, unsigned threads, team_work work, void *ctx, 
     if (threads == 0) {
         pm_error("%s: threads=0: a team needs at least one thread (threads=1 runs on the measuring CPU alone)",
                  c->kernel->name);
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     if (threads > TEAM_MAX) {
         pm_error("%s: threads=%u is more than the %d CPUs a team can use", c->kernel->name, threads, TEAM_MAX);
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     int *cpus = xcalloc(threads, sizeof(*cpus));
     unsigned got = team_pick(threads, topo_current_cpu(), cpus);
@@ -227,9 +227,9 @@ int team_for_case(struct case_ *c, unsigned threads, team_work work, void *ctx, 
         snprintf(c->skip, sizeof(c->skip), "threads=%u needs %u CPUs; this process may use %u (%s)", threads,
                  threads, got, list);
         free(cpus);
-        return KERNEL_SKIP;
+        return CASE_SKIP;
     }
     *team = team_new(threads, cpus, work, ctx);
     free(cpus);
-    return *team ? KERNEL_OK : KERNEL_ERROR;
+    return *team ? CASE_OK : CASE_ERROR;
 }

@@ -26,8 +26,8 @@ void team_run(struct team *t, uint64_t iters);
 void team_free(struct team *t);
 
 /* The team of a case's threads=N parameter, member 0 the calling (measuring, already bound) thread,
- * the others on the next allowed CPUs: KERNEL_OK; KERNEL_SKIP with c->skip saying so when the
- * process may use fewer than N CPUs (as a case needing a CPU the machine lacks); KERNEL_ERROR for
+ * the others on the next allowed CPUs: CASE_OK; CASE_SKIP with c->skip saying so when the
+ * process may use fewer than N CPUs (as a case needing a CPU the machine lacks); CASE_ERROR for
  * threads=0 or a thread that cannot be bound. */
 struct case_;
 int team_for_case(struct case_ *c, unsigned threads, team_work work, void *ctx, struct team **team);

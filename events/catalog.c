@@ -301,7 +301,7 @@ static int load_by_mapfile(struct catalog *c, const char *vendor, const char *di
         if (first_row && strcmp(first_row, cols[0]))
             break;      /* perf takes the first row that matches */
         /* A hybrid part's rows name one table per core type; the performance cores' (perf's
-         * cpu_core) is the catalogue, the others' (cpu_atom) are named in how. */
+         * cpu_core) is the catalog, the others' (cpu_atom) are named in how. */
         if (hybrid && (k < 7 || strcmp(cols[6], "Core"))) {
             char *named = xasprintf("%s/%s", dir, cols[2][0] == '/' ? cols[2] + 1 : cols[2]), *have = path_or_gz(named);
             char *more = xasprintf("%s; its %s cores (perf's cpu_atom) have %s", other_types ? other_types : "",

@@ -1,4 +1,4 @@
-/* The event catalogue of a CPU model from the vendor's tables (Linux perf pmu-events JSON for AMD,
+/* The event catalog of a CPU model from the vendor's tables (Linux perf pmu-events JSON for AMD,
  * Intel perfmon JSON): chosen for the host by its CPUID signature through the tables' mapfile, as
  * perf does, or named with --vendor-json. It is what pmucal uses where libpfm4 does not know the
  * model; libpfm4 stays the first choice where it does. */
@@ -58,14 +58,14 @@ void catalog_free(struct catalog *c);
 /* The table a path names: its folder ("amdzen5"), Intel's model folder for SKL/events. Caller frees. */
 char *catalog_table_name(const char *path);
 
-/* The catalogue names resolve against: the one given to catalog_set_active (borrowed), else the
+/* The catalog names resolve against: the one given to catalog_set_active (borrowed), else the
  * host's by CPUID, loaded once. NULL when there is none, with the reason in why (may be NULL). */
 const struct catalog *catalog_active(char *why, size_t n);
 void catalog_set_active(const struct catalog *c);
-/* A catalogue name with perf's :u/:k modifiers ("ls_dispatch.ld_dispatch:k") into spec: 1 resolved,
+/* A catalog name with perf's :u/:k modifiers ("ls_dispatch.ld_dispatch:k") into spec: 1 resolved,
  * 0 no such name, -1 a bad modifier (err). */
 int catalog_resolve(const char *name, struct event_spec *spec, char *err, size_t n);
-/* perf's own name (the table's EventName) of an encoding in the active catalogue, else in the
+/* perf's own name (the table's EventName) of an encoding in the active catalog, else in the
  * host's table by CPUID: what perf metric JSON must say. NULL when no entry has this encoding. */
 const char *catalog_event_name(const struct event_spec *spec);
 /* For a table whose model libpfm4 4.13 lacks but later libpfm4 maps onto a PMU ("EMR": onto spr),

@@ -104,7 +104,7 @@ static bool same_enc(const struct model_event *a, const struct model_event *b)
 }
 
 /* The events of a side sorted by key, or by encoding, each kind's ties in the side's order: a
- * lookup is a binary search, not a pass over every event (200,000 of each took minutes). */
+ * lookup is a binary search, not a scan of every event (200,000 of each took minutes). */
 static const struct model_event *sort_base;
 
 static int by_key(const void *x, const void *y)

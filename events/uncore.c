@@ -10,7 +10,7 @@
 
 /* The units of the vendor tables pmucal counts, with the field layout of their kernel driver
  * (the format/ files of arch/x86/events/amd/uncore.c). Units not listed stay out of the
- * catalogue: L3PMC counts per CCX with slice and thread masks; DFPMC's fields differ with
+ * catalog: L3PMC counts per CCX with slice and thread masks; DFPMC's fields differ with
  * PerfMonV2 (Zen 3's event bits 13:12 sit at config 60:59, Zen 4's and 5's at 37:36) and its DRAM
  * read beats are one event per channel, twelve to sum for a socket, where one UMC event is summed
  * over its instances. */

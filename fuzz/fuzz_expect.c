@@ -1,4 +1,4 @@
-/* Expectation files: EVENT EXPRESSION TOLERANCE [erratum=NAME] a line (validate/rules.c,
+/* Rule files: EVENT EXPRESSION TOLERANCE [erratum=NAME] a line (validate/rules.c,
  * docs/grammar.md). Oracles beyond no crash: accepted rules printed back (ruleset_text) parse to the
  * same rules (event, expression, tolerance, erratum); a refusal names a line of the input.
  * Dictionary: fuzz/expect.dict. */

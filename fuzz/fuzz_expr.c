@@ -1,4 +1,4 @@
-/* The quantity-expression language of expectation rules (core/expr.c). */
+/* The quantity-expression language of rules (core/expr.c). */
 #include "core/expr.h"
 #include "fuzz.h"
 

@@ -1,6 +1,6 @@
 /* Run folders as 'pmucal replay RUN' reads them: manifest.json, measurements.ndjson,
  * validate.tap and penalties.json (the input's parts at NUL bytes), judged again with today's
- * expectation files, or, for a calibration, its penalties fitted and checked again. */
+ * rule files, or, for a calibration, its penalties fitted and checked again. */
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

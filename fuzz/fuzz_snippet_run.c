@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         __builtin_trap();   /* the parameters are the kernel's own */
     uint64_t before = fp_state();
     int rc = case_setup(c);
-    if (rc == KERNEL_OK) {
+    if (rc == CASE_OK) {
         for (uint64_t iters = 0; iters < 4 && !c->failed[0]; iters++)
             k->loop(c, iters * 3);
     } else if (!snippet_last_problem()[0]) {

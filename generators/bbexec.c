@@ -35,7 +35,7 @@ static int bbexec_setup(struct case_ *c)
     k->sqrts = case_uint(c, "sqrts");
     if (k->words < 1 || k->words > 64 || k->sqrts < 1 || k->sqrts > 64) {
         pm_error("bbexec: copy=%s and sqrts=%s must each be 1..64", case_str(c, "copy"), case_str(c, "sqrts"));
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     k->data = xcalloc(2 * k->words, 8);
     for (uint64_t w = 0; w < k->words; w++)
@@ -44,12 +44,12 @@ static int bbexec_setup(struct case_ *c)
     gen_init(&k->g, 4096);
     int entry = isa_bbexec_assemble(as, k->words, k->sqrts, &k->n);
     if (gen_map(&k->g, entry, false, "bbexec"))
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     c->warm_iters = 1024;
     c->iters_multiple = 2;   /* the odd and even halves are exact per iteration over pairs */
     snprintf(c->detail, sizeof(c->detail), "blocks per iteration: head 1, even(sqrt) 0.5, odd(copy) 0.5, join 1 "
              "(exact for even iteration counts)");
-    return KERNEL_OK;
+    return CASE_OK;
 }
 
 static void bbexec_loop(struct case_ *c, uint64_t iters)

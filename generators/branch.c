@@ -117,32 +117,32 @@ static int branch_setup(struct case_ *c)
     b->density = case_uint(c, "density");
     if (b->branches < 1 || b->branches > 16384) {
         pm_error("branch: branches=%s must be 1..16384", case_str(c, "branches"));
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     if (b->pattern == PERIOD && (b->period < 2 || b->period > 1024 || (b->period & (b->period - 1)))) {
         pm_error("branch: period=%s must be a power of two from 2 to 1024 (the table of outcomes repeats "
                  "every power-of-two iterations)", case_str(c, "period"));
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     if (b->kind == INDIRECT && (b->targets < 2 || b->targets > 4096)) {
         pm_error("branch: targets=%s must be 2..4096", case_str(c, "targets"));
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     if (b->kind == INDIRECT && (b->pattern == NEVER || b->pattern == ALTERNATE)) {
         pm_error("branch: kind=indirect takes pattern=taken (one target), period (the targets in turn) or random");
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     if (b->kind == UNCOND && b->pattern != TAKEN) {
         pm_error("branch: kind=uncond jumps are always taken; drop pattern=%s (order= chooses linear or random)",
                  case_str(c, "pattern"));
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     uint64_t code_bytes = b->kind == INDIRECT ? b->targets * 64 + 4096 : b->branches * (64 / b->density) + 4096;
     if (code_bytes > isa_branch_max_bytes) {
         pm_error("branch: branches=%s density=%s make about %s of code, more than this ISA's loop branch reaches back "
                  "(%s); lower branches or raise density", case_str(c, "branches"), case_str(c, "density"),
                  fmt_size(code_bytes), fmt_size(isa_branch_max_bytes));
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     struct assembler *as = &b->g.as;
     gen_init(&b->g, b->branches * 64 + 4096);
@@ -199,7 +199,7 @@ static int branch_setup(struct case_ *c)
         c->iters_lap = b->slots;
     if (gen_map(&b->g, entry, false, "branch")) {
         free(target_labels);
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     if (b->kind == INDIRECT) {   /* absolute addresses, known only now */
         uint64_t hits0 = 0;
@@ -219,7 +219,7 @@ static int branch_setup(struct case_ *c)
     snprintf(c->detail, sizeof(c->detail), "code=%s inst/iter=%llu table=%s",
              fmt_size(b->g.code.size), (unsigned long long)b->body_insn,
              b->table ? fmt_size(b->kind == COND ? b->slots * b->words * 8 : b->slots * 8) : "none");
-    return KERNEL_OK;
+    return CASE_OK;
 }
 
 static void branch_loop(struct case_ *c, uint64_t iters)

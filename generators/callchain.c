@@ -36,7 +36,7 @@ static int callchain_setup(struct case_ *c)
     k->indirect = case_is(c, "kind", "indirect");
     if (k->depth < 1 || k->depth > 4096) {
         pm_error("callchain: depth=%s must be 1..4096", case_str(c, "depth"));
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     struct assembler *as = &k->g.as;
     gen_init(&k->g, k->depth * 20 + 256);
@@ -46,7 +46,7 @@ static int callchain_setup(struct case_ *c)
     int entry = isa_callchain_assemble(as, k->depth, k->indirect, fn, &k->n);
     if (gen_map(&k->g, entry, false, "callchain")) {
         free(fn);
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     if (k->indirect) {
         k->table = xcalloc(k->depth, 8);
@@ -57,7 +57,7 @@ static int callchain_setup(struct case_ *c)
     c->warm_iters = 16;
     snprintf(c->detail, sizeof(c->detail), "code=%s depth=%llu ras=%llu (assumed)", fmt_size(k->g.code.size),
              (unsigned long long)k->depth, (unsigned long long)k->ras);
-    return KERNEL_OK;
+    return CASE_OK;
 }
 
 static void callchain_loop(struct case_ *c, uint64_t iters)

@@ -43,7 +43,7 @@ static int ifetch_setup(struct case_ *c)
     if (size < 32 || size > isa_ifetch_max_bytes) {
         pm_error("ifetch: size=%s gives %s of code; choose between 32 bytes and %s (or a level: L1, L2, L3, DRAM)",
                  case_str(c, "size"), fmt_size(size), fmt_size(isa_ifetch_max_bytes));
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     /* The loop starts at the first byte of the mapping, so it spans exactly ceil(bytes / 64) lines. */
     struct assembler *as = &k->g.as;
@@ -51,11 +51,11 @@ static int ifetch_setup(struct case_ *c)
     int entry = isa_ifetch_assemble(as, size, &k->bytes, &k->insns, &k->n);
     bool huge = case_is(c, "page", "2m");
     if (gen_map(&k->g, entry, huge, "ifetch"))
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     if (huge && !k->g.code.huge) {
         snprintf(c->skip, sizeof(c->skip), "page=2m: the code did not get transparent huge pages "
                  "(/sys/kernel/mm/transparent_hugepage/enabled must be always or madvise)");
-        return KERNEL_SKIP;
+        return CASE_SKIP;
     }
     uint64_t page = huge ? 2u << 20 : 4096;
     k->lines = (k->bytes + 63) / 64;
@@ -66,7 +66,7 @@ static int ifetch_setup(struct case_ *c)
              fmt_size(k->bytes), isa_ifetch_insn, (unsigned long long)k->insns, (unsigned long long)k->lines,
              (unsigned long long)k->pages, huge ? "2m-thp" : "4k",
              k->level == 4 ? "DRAM" : k->level == 3 ? "L3" : k->level == 2 ? "L2" : "L1I");
-    return KERNEL_OK;
+    return CASE_OK;
 }
 
 static void ifetch_loop(struct case_ *c, uint64_t iters)
@@ -75,7 +75,7 @@ static void ifetch_loop(struct case_ *c, uint64_t iters)
     k->g.entry(iters, NULL);
 }
 
-/* Each of the harness's code lines between prepare()'s pass and the loop (7 on x86-64 built by
+/* Each of the harness's code lines between prepare()'s lap and the loop (7 on x86-64 built by
  * gcc 12, as counted under callgrind) costs a full set of misses where the code fills a set exactly;
  * with at most 8 ways they stay within the sim source's 64 counts a loop. */
 #define IFETCH_EDGE_WAYS_MAX 8
@@ -95,8 +95,8 @@ static void ifetch_model(const struct case_ *c, struct quantities *q)
     q->v[Q_D1_MISS_WARM] = q->v[Q_LL_MISS_WARM] = 0;
     /* The front end under LRU: each line is fetched once a lap in address order, so the lines of
      * a set holding more than its ways miss every lap and the others never (lru.h). Sets filled to
-     * the edge stay exact because prepare() runs a pass just before each loop: only the few lines
-     * of the harness between it and the loop stand between the code and its own last pass. */
+     * the edge stay exact because prepare() runs a lap just before each loop: only the few lines
+     * of the harness between it and the loop stand between the code and its own last lap. */
     const struct topo *t = topo_resolved();
     uint64_t misses[2], edges[2];
     lru_count_code(t, (uintptr_t)k->g.code.base, k->lines, 1, misses, edges);
@@ -106,21 +106,21 @@ static void ifetch_model(const struct case_ *c, struct quantities *q)
     if (edges[0] && i1->ways > IFETCH_EDGE_WAYS_MAX) {
         q->v[Q_I1_MISS_WARM] = q->v[Q_IL_MISS_WARM] = NAN;
         q->unstated_why = "i1.miss.warm, il.miss.warm: the code fills sets of a more than 8-way L1I exactly, where "
-                          "each line of the harness's code between the last pass and the loop costs a miss on every "
+                          "each line of the harness's code between the last lap and the loop costs a miss on every "
                           "way of its set";
     } else if (edges[1]) {
-        /* The last level is unified: the harness's data lines between the pass and the loop land in
-         * sets that move with ASLR (17.03 to 17.05 against 17 a pass in a 64K 16-way one, run to run). */
+        /* The last level is unified: the harness's data lines between the lap and the loop land in
+         * sets that move with ASLR (17.03 to 17.05 against 17 a lap in a 64K 16-way one, run to run). */
         q->v[Q_IL_MISS_WARM] = NAN;
         q->unstated_why = "il.miss.warm: the code fills sets of the last level exactly, which also holds the "
-                          "harness's data lines between the last pass and the loop, in sets that move with ASLR";
+                          "harness's data lines between the last lap and the loop, in sets that move with ASLR";
     }
 }
 
-/* One uncounted pass right before each counted loop: the harness's code between two loops (a
+/* One uncounted lap right before each counted loop: the harness's code between two loops (a
  * simulator's dump read back, the protocol's bookkeeping) evicts some of the code's lines, and in
  * a set the code fills to the edge one foreign line costs a miss on every line of that set in the
- * next pass (LRU). The pass refetches them where no count sees it. */
+ * next lap (LRU). The lap refetches them where no count sees it. */
 static void ifetch_prepare(struct case_ *c)
 {
     struct ifetch *k = c->priv;

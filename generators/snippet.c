@@ -40,7 +40,7 @@
 #define SCRATCH_BYTES 65536     /* as documented (isa_snippet_init_doc); one address loaded again is an L1 hit */
 #define SCRATCH_GUARD (2ul << 30)   /* inaccessible on each side: the reach of a 32-bit displacement */
 #define SCRATCH_ROOM 64         /* bytes after scratch+N the widest access (a zmm register) reaches */
-#define TRIAL_SECONDS 5.0       /* the trial pass's watchdog: two iterations of any snippet take far less */
+#define TRIAL_SECONDS 5.0       /* the trial loop's watchdog: two iterations of any snippet take far less */
 #define WATCHDOG_FLOOR_SECONDS 2.0
 #define WATCHDOG_SLACK 100      /* a loop may take this many times what the pace predicts */
 #define THROUGHPUT_CHAINS 8     /* renamed copies in flight: 8 x a 1-cycle rate hides 8 cycles of latency */
@@ -94,7 +94,7 @@ static void assembler_message(const char *err_path, const char *src_path, int pr
     problem(why, wn, "%s does not assemble: %s", where, first[0] ? first : "the assembler failed without a message");
 }
 
-/* What follows from the decoded instructions: counts of one pass and the refusals. */
+/* What follows from the decoded instructions: counts of one lap of the code and the refusals. */
 static int snippet_judge(struct snippet *s, const char *where, char *why, size_t wn)
 {
     if (!s->n || !s->len) {
@@ -143,7 +143,7 @@ static int snippet_judge(struct snippet *s, const char *where, char *why, size_t
         s->ext |= in->ext;
         s->rmw |= in->rmw;
     }
-    /* One pass: from offset 0, jumps followed, until the end; a jump back would never end. */
+    /* One lap: from offset 0, jumps followed, until the end; a jump back would never end. */
     size_t off = 0, steps = 0;
     s->executed = 0;
     while (off < s->len && s->exec_known) {
@@ -645,11 +645,11 @@ static int code_setup(struct case_ *c)
         if (k->unit.ext & c->isa_limits)
             snprintf(c->skip, sizeof(c->skip), "%s", reason);
         snprintf(last_problem, sizeof(last_problem), "%s", c->skip);
-        return KERNEL_SKIP;
+        return CASE_SKIP;
     }
     if (RUNNING_ON_VALGRIND && getenv(SIM_ENV_DIR) && sim_refuses(k, c->skip, sizeof(c->skip))) {
         snprintf(last_problem, sizeof(last_problem), "%s", c->skip);
-        return KERNEL_SKIP;
+        return CASE_SKIP;
     }
     k->scratch = scratch_map(&k->scratch_len);
     if (!k->scratch) {
@@ -711,12 +711,12 @@ static int code_setup(struct case_ *c)
     isa_snippet_epilogue(as);
     if (gen_map(&k->g, entry, false, "code"))
         goto fail;
-    /* The trial pass, the sandbox's first run: a snippet that faults, calls the system or never
+    /* The trial loop, the sandbox's first act: a snippet that faults, calls the system or never
      * ends is named now, before anything is measured; its pace there bounds every later loop's. */
     int trial = snippet_run_start(k, TRIAL_SECONDS, why, wn);
     if (trial > 0) {
-        problem(why, wn, "stopped during the snippet's trial pass");
-        return KERNEL_ERROR;
+        problem(why, wn, "stopped during the snippet's trial loop");
+        return CASE_ERROR;
     }
     if (trial)
         goto fail;
@@ -729,8 +729,8 @@ static int code_setup(struct case_ *c)
         trial = snippet_run(k, it, it > 4 ? loop_limit(k, it) : TRIAL_SECONDS, why, wn);
         double took = clock_now_seconds() - t0;
         if (trial > 0) {
-            problem(why, wn, "stopped during the snippet's trial pass");
-            return KERNEL_ERROR;
+            problem(why, wn, "stopped during the snippet's trial loop");
+            return CASE_ERROR;
         }
         if (trial)
             goto fail;
@@ -742,10 +742,10 @@ static int code_setup(struct case_ *c)
     snprintf(c->detail, sizeof(c->detail), "%zu copies of %zu instruction%s (%zu bytes)%s", k->copies,
              k->unit.n / k->per_unit, k->unit.n / k->per_unit == 1 ? "" : "s", k->unit.len / k->per_unit,
              k->per_unit > 1 ? ", renamed onto independent registers" : "");
-    return KERNEL_OK;
+    return CASE_OK;
 fail:
     pm_error("code: %s", last_problem);
-    return KERNEL_ERROR;
+    return CASE_ERROR;
 }
 
 /* A fault or a hang ends the case: c->failed says why, the measurement core stops at it, and the

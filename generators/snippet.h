@@ -17,11 +17,11 @@ struct snippet {
     size_t len;
     struct snippet_insn *insn;
     size_t n;
-    size_t executed;         /* instructions one pass executes (jumps followed), when exec_known */
+    size_t executed;         /* instructions one lap executes (jumps followed), when exec_known */
     bool exec_known;         /* false: a conditional branch decides (the counts are the user's to state) */
-    int loads, stores;       /* per pass, -1 when an instruction's encoding does not say */
+    int loads, stores;       /* per lap, -1 when an instruction's encoding does not say */
     bool rmw;                /* an instruction reads and writes one place (counted apart by some sources) */
-    int br_uncond;           /* direct jumps per pass */
+    int br_uncond;           /* direct jumps per lap */
     unsigned ext;            /* ISA_* extensions needed */
 };
 

@@ -260,7 +260,7 @@ static int worker_run(struct code_kernel *k, uint64_t iters, double limit, char 
             where_pc(k, w->page->pc, at, sizeof(at));
         }
         if (w->command == 1)
-            snprintf(why, wn, "the snippet does not end: its trial pass (2 iterations, in its sandbox) ran over %.0f s "
+            snprintf(why, wn, "the snippet does not end: its trial loop (2 iterations, in its sandbox) ran over %.0f s "
                     "(a loop whose exit is never taken?); the watchdog ended it%s%s; %s", limit, at[0] ? " " : "", at,
                     gone_on);
         else
@@ -341,9 +341,9 @@ static int worker_start(struct code_kernel *k, double trial_seconds, char *why, 
 /* ---- in-process, under valgrind ----
  *
  * Its faults (SIGILL, SIGSEGV, SIGBUS, SIGFPE, SIGTRAP), the watchdog's timer (SIGALRM, armed for
- * each run: a snippet that never ends) and a stop (SIGINT, SIGTERM, passed on to the handler
+ * each measured loop: a snippet that never ends) and a stop (SIGINT, SIGTERM, passed on to the handler
  * installed before: the stop flag) leave it by siglongjmp. The handlers stay installed from
- * start to end; a fault outside a guarded run goes to the action installed before. */
+ * start to end; a fault outside a guarded loop goes to the action installed before. */
 enum { GUARD_HANG = -1, GUARD_STOP = -2 };
 static sigjmp_buf guard_env;
 static volatile sig_atomic_t guard_on;

@@ -41,8 +41,8 @@ struct code_kernel {
     unsigned switches;
 };
 
-/* Starts where the code runs: the sandboxed worker, whose first act is the trial pass (2
- * iterations, bounded by trial_seconds); in-process under valgrind, the trial run there. 0; -1
+/* Starts where the code runs: the sandboxed worker, whose first act is the trial loop (2
+ * iterations, bounded by trial_seconds); in-process under valgrind, the trial loop there. 0; -1
  * with why (a fault, a system call, a hang, no sandbox to be had: the code never runs
  * unsandboxed then); 1 when a stop ended it. */
 int snippet_run_start(struct code_kernel *k, double trial_seconds, char *why, size_t wn);

@@ -241,7 +241,7 @@ static int cache_read(void)
         exit(2);
     }
     if (mine && na != n) {
-        pm_note("the cached load-latency curve %s has no second pass to check it against: measuring it again",
+        pm_note("the cached load-latency curve %s has no second half of sweeps to check it against: measuring it again",
                 geo.cache_file);
     } else if (mine) {
         /* Checked again as it is read: a cache written before the checks, or by hand, is not trusted. */
@@ -266,14 +266,14 @@ static void cache_write(void)
     cache_key(key, sizeof(key));
     struct json j;
     host_cache_begin(&j, key, geo.seconds);
-    const struct latency_point *const passes[2] = {geo.points, geo.again};
+    const struct latency_point *const halves[2] = {geo.points, geo.again};
     for (int k = 0; k < 2; k++) {
         json_array_begin(&j, k ? "again" : "points");
         for (int i = 0; i < geo.npoints; i++) {
             json_array_begin(&j, NULL);
-            json_uint(&j, NULL, passes[k][i].bytes);
-            json_number(&j, NULL, passes[k][i].cycles);
-            json_number(&j, NULL, passes[k][i].ns);
+            json_uint(&j, NULL, halves[k][i].bytes);
+            json_number(&j, NULL, halves[k][i].cycles);
+            json_number(&j, NULL, halves[k][i].ns);
             json_array_end(&j);
         }
         json_array_end(&j);

@@ -31,9 +31,9 @@ int geometry_check(const struct cache_level *levels, int cores, int pus, const s
                    struct geometry_finding *out, int max);
 
 /* Measures the curve on this machine: points sorted by size, latency minima; returns the count,
- * or -1 with why. again: the same points from a second, independent pass (their minima are in p
- * too), whose levels must repeat (latency_curve_check). Registered by the calibrator (which owns
- * the walker measurement). */
+ * or -1 with why. again: the same points from the other, independent half of the sweeps (their
+ * minima are in p too), whose levels must repeat (latency_curve_check). Registered by the
+ * calibrator (which owns the walker measurement). */
 typedef int (*geometry_measurer)(struct latency_point *p, struct latency_point *again, int max, char *why,
                                  size_t whylen);
 void geometry_register_measurer(geometry_measurer fn);
@@ -48,7 +48,7 @@ struct geometry {
     char cpuid_note[300];          /* why CPUID was not compared, or "" */
     bool measured;                 /* a curve was read: levels holds what it says */
     struct latency_point points[GEOMETRY_MAX_POINTS];
-    struct latency_point again[GEOMETRY_MAX_POINTS];   /* the second pass of a measured curve */
+    struct latency_point again[GEOMETRY_MAX_POINTS];   /* the second half of a measured curve */
     int npoints;
     struct latency_levels levels;
     double seconds;                /* what measuring took (0: not measured in this process) */

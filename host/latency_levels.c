@@ -242,18 +242,18 @@ int latency_curve_check(const struct latency_point *p, int n, const struct laten
     struct latency_levels a, b;
     char w[200];
     if (latency_levels_detect(p, n, &a, w, sizeof(w)) || latency_levels_detect(again, nagain, &b, w, sizeof(w))) {
-        snprintf(why, whylen, "no levels to compare between the passes: %s", w);
+        snprintf(why, whylen, "no levels to compare between the halves: %s", w);
         return -1;
     }
     if (a.ncaches != b.ncaches) {
-        snprintf(why, whylen, "the levels do not repeat: %d cache levels in one pass, %d in the other", a.ncaches,
-                 b.ncaches);
+        snprintf(why, whylen, "the levels do not repeat: %d cache levels in one half of the sweeps, %d in the other",
+                 a.ncaches, b.ncaches);
         return -1;
     }
     for (int l = 0; l < a.ncaches; l++) {
         double x = a.plateau[l].cycles, y = b.plateau[l].cycles;
         if (fabs(x - y) > LATENCY_CURVE_REPEAT * fmin(x, y)) {
-            snprintf(why, whylen, "L%d does not repeat: its plateau is %.2f cycles in one pass and %.2f in the other "
+            snprintf(why, whylen, "L%d does not repeat: its plateau is %.2f cycles in one half and %.2f in the other "
                      "(more than %.0f%% apart)", l + 1, x, y, 100 * LATENCY_CURVE_REPEAT);
             return -1;
         }

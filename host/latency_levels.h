@@ -62,7 +62,7 @@ int latency_levels_detect(const struct latency_point *p, int n, struct latency_l
 #define LATENCY_L1_FLOOR_CYCLES 2.0
 /* A curve is used (and cached) only when it is trustworthy: every point at least the L1 floor,
  * monotone within LATENCY_CURVE_NOISE (no point that much below a smaller working set's), and,
- * given a second pass (again), the same cache levels in both with plateaus within
+ * given a second half of sweeps (again), the same cache levels in both with plateaus within
  * LATENCY_CURVE_REPEAT. A curve measured under load fails these rather than moving a level
  * (issue 25: 0.57 cycles at 5.7 KB, and size=L3 became 2M, in DRAM). 0, or -1 with why. */
 #define LATENCY_CURVE_NOISE 0.15

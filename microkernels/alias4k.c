@@ -30,14 +30,14 @@ static int alias4k_setup(struct case_ *c)
     s->buf = aligned_alloc(4096, 3 * 4096);
     if (!s->buf) {
         pm_error("alias4k: cannot allocate 12 KiB");
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     memset(s->buf, 0, 3 * 4096);
     s->word = (void **)(s->buf + 4096 + 512);
     *s->word = s->word;
     s->alias = case_is(c, "store", "alias");
     snprintf(c->detail, sizeof(c->detail), "store %d bytes below each load", s->alias ? 4096 : 3840);
-    return KERNEL_OK;
+    return CASE_OK;
 }
 
 #define ALIAS_LOOP(DISP) ISA_EXACT_LOOP(ISSUE_OPS_S, ISA_STORE_THEN_CHASE(DISP), [v] "r"(v))

@@ -29,12 +29,12 @@ static int linesplit_setup(struct case_ *c)
     uint64_t off = case_uint(c, "offset");
     if (off > 4095) {
         pm_error("linesplit: offset=%s must be 0..4095 (a byte offset in a 4 KiB page)", case_str(c, "offset"));
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     s->buf = aligned_alloc(4096, 8192);
     if (!s->buf) {
         pm_error("linesplit: cannot allocate 8 KiB");
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     memset(s->buf, 0, 8192);
     s->word = s->buf + off;
@@ -43,7 +43,7 @@ static int linesplit_setup(struct case_ *c)
     s->page_split = off > 4088;
     snprintf(c->detail, sizeof(c->detail), "offset %llu: %s", (unsigned long long)off,
              s->page_split ? "page and line split" : s->split ? "line split" : "within one line");
-    return KERNEL_OK;
+    return CASE_OK;
 }
 
 static void linesplit_loop(struct case_ *c, uint64_t iters)

@@ -10,7 +10,7 @@
  * order=block does, keeping first-level TLB misses out.
  * Under the sim source the misses of D1 and LL are the simulated lap's (lru.h), exact for any sizes
  * but one kind: sizes that fill some sets of a simulated cache exactly (a 2 MiB L3 region in a
- * 2 MiB 16-way L2) leave their hits at the edge, and the harness's own lines between runs turn them
+ * 2 MiB 16-way L2) leave their hits at the edge, and the harness's own lines between measured loops turn them
  * into misses by the set-full; such a case is refused under sim, saying so. */
 #include "arch/isa.h"
 #include "base/rng.h"
@@ -72,24 +72,24 @@ static int mixwalk_setup(struct case_ *c)
                 snprintf(c->skip, sizeof(c->skip), "l3_size=0: this machine can keep only %s in its L3 (the latency "
                          "curve; hwloc says %s), too little for an L3 region outside its %s L2",
                          fmt_size(usable), fmt_size(t->data[3].size), fmt_size(t->data[2].size));
-                return KERNEL_SKIP;
+                return CASE_SKIP;
             }
         }
     }
     w->hops = case_uint(c, "hops");
     if (w->hops > 7) {
         pm_error("mixwalk: hops=%s must be 0..7 (8-byte slots left in a 64-byte line)", case_str(c, "hops"));
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     w->n3 = s3 / 64;
     w->n2 = s2 / 64;
     if (w->n3 < 1024 || w->n2 < 2 || w->n3 % 1024) {
         pm_error("mixwalk: l3_size=%s must be a multiple of 64 KiB (or 0: twice the L2) and l2_size=%s at least 128 "
                  "bytes", case_str(c, "l3_size"), case_str(c, "l2_size"));
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     if (buffer_alloc(&w->buf, s3 + s2, case_str(c, "page"), "mixwalk"))
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     struct rng r;
     rng_seed(&r, case_uint(c, "seed"));
     /* L3 lines: random within blocks of 1024 lines (64 KiB), blocks in order. */
@@ -106,13 +106,13 @@ static int mixwalk_setup(struct case_ *c)
         /* Spread the 8*n2 L2 visits evenly among the n3 L3 visits. */
         bool is_l2 = (v + 1) * 8 * w->n2 / visits > v * 8 * w->n2 / visits;
         if (is_l2) {
-            uint64_t pass = v2 / w->n2, at = v2 % w->n2;
+            uint64_t lap = v2 / w->n2, at = v2 % w->n2;
             if (at == 0) {
                 for (uint64_t i = 0; i < w->n2; i++)
                     l2[i] = i;
                 shuffle(l2, w->n2, &r);
             }
-            node[k++] = base2 + l2[at] * 64 + pass * 8;
+            node[k++] = base2 + l2[at] * 64 + lap * 8;
             v2++;
         } else {
             char *line = base3 + l3[i3++] * 64;
@@ -138,7 +138,7 @@ static int mixwalk_setup(struct case_ *c)
         if (lap.edge_hits[l] > w->nodes / MIXWALK_EDGE_SHARE) {
             const struct cache_level *lv = l ? &t->data[last] : &t->data[1];
             snprintf(c->skip, sizeof(c->skip), "l3_size=%s l2_size=%s fill sets of the simulated %s (%s %d-way): %llu "
-                     "of %llu loads a lap hit with under %d ways to spare, so the harness's lines between runs decide "
+                     "of %llu loads a lap hit with under %d ways to spare, so the harness's lines between loops decide "
                      "its misses; give sizes that do not fill them", fmt_size(s3), fmt_size(s2), l ? "LL" : "D1",
                      fmt_size(lv->size), lv->ways,
                      (unsigned long long)lap.edge_hits[l], (unsigned long long)w->nodes, LRU_EDGE_WAYS);
@@ -148,14 +148,14 @@ static int mixwalk_setup(struct case_ *c)
     free(l2);
     free(l3);
     if (c->skip[0])
-        return KERNEL_SKIP;
+        return CASE_SKIP;
     uint64_t lap_iters = lru_lap_iters(w->nodes, ISSUE_OPS);
     c->iters_multiple = lap_iters;
     c->warm_iters = 2 * lap_iters;
     snprintf(c->detail, sizeof(c->detail), "page=%s loads per lap: %llu L3, %llu L2, %llu L1",
              page_kind_name(w->buf.kind), (unsigned long long)w->n3, (unsigned long long)(8 * w->n2),
              (unsigned long long)(w->n3 * w->hops));
-    return KERNEL_OK;
+    return CASE_OK;
 }
 
 static void mixwalk_loop(struct case_ *c, uint64_t iters)

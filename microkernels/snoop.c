@@ -5,7 +5,7 @@
  * latency of a line.
  *
  * The handshake (token passing with C11 acquire/release atomics) lives in prepare(), which the
- * measurement core calls before every measured run and never counts. The measured region is
+ * measurement core calls before every measured loop and never counts. The measured region is
  * only the reader's walk, exact inline asm with no waiting in it: the chase loop with one load
  * a trip (ISA_CHASE_LOOP, arch/isa.h), so loop(n) - loop(0) is exactly n loads and n loop tests,
  * with any counter source, however long the handshake spun. A run reads at most one segment (max_iters):
@@ -192,7 +192,7 @@ static void *init_main(void *arg)
 {
     struct init_args *a = arg;
     struct snoop *s = a->s;
-    a->rc = KERNEL_ERROR;
+    a->rc = CASE_ERROR;
     if (topo_bind_thread(case_cpu(a->c, "init_cpu")) ||
         buffer_alloc_untouched(&s->buf, a->size, a->size >= (2u << 20), "snoop") ||
         topo_membind_area(s->buf.base, s->buf.size, s->node))
@@ -212,7 +212,7 @@ static void *init_main(void *arg)
         *(void **)(base + order[i] * 64) = base + order[(i + 1) % s->lines] * 64;
     s->head = (void **)(base + order[0] * 64);
     free(order);
-    a->rc = KERNEL_OK;
+    a->rc = CASE_OK;
     return NULL;
 }
 
@@ -234,7 +234,7 @@ static int snoop_setup(struct case_ *c)
         pm_error("snoop: writer_cpu=%d and run_cpu=%d are the same CPU; a transfer needs two, e.g. "
                  "writer_cpu=%d run_cpu=%d (lscpu lists the CPUs)", s->writer_cpu, reader,
                  reader == 0 ? 1 : 0, reader);
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     int nodes[256], nn = topo_nodes(nodes, 256), home = topo_cpu_node(reader);
     s->node = home < 0 && nn ? nodes[0] : home;
@@ -245,23 +245,23 @@ static int snoop_setup(struct case_ *c)
                 s->node = nodes[i];
         if (s->node < 0) {
             snprintf(c->skip, sizeof(c->skip), "numa=remote needs a second NUMA node; this machine has %d", nn);
-            return KERNEL_SKIP;
+            return CASE_SKIP;
         }
     }
     uint64_t size = case_size(c, "size");
     s->lines = size / 64;
     if (s->lines < 2) {
         pm_error("snoop: size=%s holds fewer than 2 cache lines; give at least 128 bytes", case_str(c, "size"));
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     struct init_args a = {.c = c, .s = s, .size = s->lines * 64};
     pthread_t t;
     if (pthread_create(&t, NULL, init_main, &a)) {
         pm_error("snoop: cannot start the initializing thread");
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     pthread_join(t, NULL);
-    if (a.rc != KERNEL_OK)
+    if (a.rc != CASE_OK)
         return a.rc;
     /* The core-clock ratio is measured before the writer spins: on a VM whose vCPUs are SMT
      * siblings of one host core, a spinning neighbour halves the add chain's speed. */
@@ -272,7 +272,7 @@ static int snoop_setup(struct case_ *c)
     {
         if (pthread_create(&s->writer, NULL, writer_main, s)) {
             pm_error("snoop: cannot start the writer thread");
-            return KERNEL_ERROR;
+            return CASE_ERROR;
         }
         s->writer_running = true;
         /* One job proves the writer is bound and answering before anything is measured. */
@@ -283,11 +283,11 @@ static int snoop_setup(struct case_ *c)
         double deadline = clock_now_seconds() + SNOOP_TIMEOUT_S;
         while (atomic_load_explicit(&s->done, memory_order_acquire) != seq) {
             if (atomic_load_explicit(&s->writer_rc, memory_order_acquire))
-                return KERNEL_ERROR;   /* topo_bind_thread said why */
+                return CASE_ERROR;   /* topo_bind_thread said why */
             if (clock_now_seconds() > deadline) {
                 pm_error("snoop: the writer thread on CPU %d did not start within %.0f s", s->writer_cpu,
                          SNOOP_TIMEOUT_S);
-                return KERNEL_ERROR;
+                return CASE_ERROR;
             }
             sched_yield();
         }
@@ -297,7 +297,7 @@ static int snoop_setup(struct case_ *c)
     snprintf(c->detail, sizeof(c->detail), "lines=%llu page=%s node=%d relation=%s",
              (unsigned long long)s->lines, page_kind_name(s->buf.kind), s->node,
              topo_relation_name(topo_relation(s->writer_cpu, reader)));
-    return KERNEL_OK;
+    return CASE_OK;
 }
 
 /* The measured region: n dependent loads along the ring from its head, nothing else. */
@@ -361,11 +361,11 @@ static void snoop_model(const struct case_ *c, struct quantities *q)
     q->v[Q_LINES_L3] = q->v[Q_LD_L3];
     q->v[Q_LINES_DRAM] = q->v[Q_LD_DRAM];
     static const char *const why[] = {
-        [MODE_HITM] = "d1.miss.warm, ll.miss.warm: the writer thread stores to the lines before each run, in the "
+        [MODE_HITM] = "d1.miss.warm, ll.miss.warm: the writer thread stores to the lines before each loop, in the "
                       "simulator's one set of caches, and the model does not follow which of them that evicts",
         [MODE_SHARED] = "d1.miss.warm, ll.miss.warm: the lines are flushed and read by the writer thread before each "
                         "run, which the model does not follow in the simulator's one set of caches",
-        [MODE_FLUSH] = "d1.miss.warm, ll.miss.warm: the lines are flushed before each run, and callgrind's caches "
+        [MODE_FLUSH] = "d1.miss.warm, ll.miss.warm: the lines are flushed before each loop, and callgrind's caches "
                        "do not simulate a flush",
         [MODE_LOCAL] = "d1.miss.warm, ll.miss.warm: the model states where the reader's lines come from on a core, "
                        "not which of them a set-associative LRU cache keeps",

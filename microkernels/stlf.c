@@ -37,14 +37,14 @@ static int stlf_setup(struct case_ *c)
     s->word = aligned_alloc(4096, 4096);
     if (!s->word) {
         pm_error("stlf: cannot allocate 4 KiB");
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     memset(s->word, 0, 4096);
     s->word[0] = s->word;   /* the 4-byte store writes the low half of this same value */
     s->variant = case_is(c, "variant", "block") ? 0 : case_is(c, "variant", "forward") ? 1
                : case_is(c, "variant", "partial") ? 3 : 2;
     snprintf(c->detail, sizeof(c->detail), "%d store/load pairs per iteration", ISSUE_OPS);
-    return KERNEL_OK;
+    return CASE_OK;
 }
 
 #define STLF_LOOP(BODY, ...) ISA_EXACT_LOOP(ISSUE_OPS_S, BODY, __VA_ARGS__)

@@ -1,7 +1,7 @@
 /* triad: a[i] = b[i] + s*c[i] over three arrays, scalar or packed (the ISA's variants,
  * isa_triad_variants: SSE, AVX2, AVX-512 on x86, NEON on AArch64), with ordinary
  * (read-for-ownership) or non-temporal stores. The FP work and the memory traffic per
- * pass are known exactly, so FP-by-width events and bandwidth have exact expected values. */
+ * lap are known exactly, so FP-by-width events and bandwidth have exact expected values. */
 #include "arch/isa.h"
 #include "base/util.h"
 #include "core/kernel.h"
@@ -63,19 +63,19 @@ static void triad_touch(void *ctx, unsigned member)
     }
 }
 
-/* Inlined where one thread runs it: the measured run's entry stays as short as it was. */
-static inline __attribute__((always_inline)) void triad_passes(const struct triad *t, const struct triad_arrays *m,
-                                                               uint64_t iters)
+/* Inlined where one thread runs it: the measured loop's entry stays as short as it was. */
+static inline __attribute__((always_inline)) void triad_laps(const struct triad *t, const struct triad_arrays *m,
+                                                             uint64_t iters)
 {
     uint64_t n = iters, i, end = t->n * 8;
     const double s = 3.0;
-    ISA_TRIAD_PASSES(t->width, t->nt, n, i, m->a, m->b, m->c, end, s);
+    ISA_TRIAD_LAPS(t->width, t->nt, n, i, m->a, m->b, m->c, end, s);
 }
 
 static void triad_member(void *ctx, unsigned member, uint64_t iters)
 {
     const struct triad *t = ctx;
-    triad_passes(t, &t->arrays[member], iters);
+    triad_laps(t, &t->arrays[member], iters);
 }
 
 static int triad_setup(struct case_ *c)
@@ -92,39 +92,39 @@ static int triad_setup(struct case_ *c)
         pm_fatal("triad: variant %s has no entry in isa_triad_variants", t->variant);
     t->width = v->width;
     if (v->ext && !case_isa_usable(c, v->ext))
-        return KERNEL_SKIP;
+        return CASE_SKIP;
     if (t->nt && v->no_nt) {
         pm_error("triad: store=nt needs a variant with a non-temporal store: %s", v->no_nt);
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
-    /* Each array a whole number of 64-byte lines and of vectors, so every pass is the same. */
+    /* Each array a whole number of 64-byte lines and of vectors, so every lap is the same. */
     t->n = case_size(c, "size") / 24 / 8 * 8;
     if (t->n < 8) {
         pm_error("triad: size=%s is too small; the three arrays need at least 192 bytes", case_str(c, "size"));
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     t->page = case_str(c, "page");
     t->threads = (unsigned)case_uint(c, "threads");
     if (t->threads == 0 || t->threads > 1024) {
         pm_error("triad: threads=%s: give 1 to 1024 threads (one per CPU)", case_str(c, "threads"));
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     t->arrays = xcalloc(t->threads, sizeof(*t->arrays));
     if (t->threads == 1) {
         triad_touch(t, 0);
     } else {
         int rc = team_for_case(c, t->threads, triad_member, t, &t->team);
-        if (rc != KERNEL_OK)
+        if (rc != CASE_OK)
             return rc;
         team_each(t->team, triad_touch);
     }
     for (unsigned m = 0; m < t->threads; m++)
         if (t->arrays[m].failed)
-            return KERNEL_ERROR;
+            return CASE_ERROR;
     c->warm_iters = 2;
     snprintf(c->detail, sizeof(c->detail), "page=%s elements=%llu arrays=3x%s threads=%u",
              page_kind_name(t->arrays[0].buf.kind), (unsigned long long)t->n, fmt_size(t->n * 8), t->threads);
-    return KERNEL_OK;
+    return CASE_OK;
 }
 
 static void triad_loop(struct case_ *c, uint64_t iters)
@@ -133,13 +133,13 @@ static void triad_loop(struct case_ *c, uint64_t iters)
     if (t->team)
         team_run(t->team, iters);
     else
-        triad_passes(t, t->arrays, iters);
+        triad_laps(t, t->arrays, iters);
 }
 
-/* Every line of every member's three arrays, each once a pass (lru.h). A pass also reads lines of
- * its own between passes (the triad's fields, the member's arrays, the stack), so a set needs a
+/* Every line of every member's three arrays, each once a lap (lru.h). A lap also reads lines of
+ * its own between laps (the triad's fields, the member's arrays, the stack), so a set needs a
  * way more to spare than the harness alone takes: 'triad size=40061 variant=sse store=nt' (sets
- * of a 48K D1 holding 10 of their 12 ways) missed 0.056 a pass. */
+ * of a 48K D1 holding 10 of their 12 ways) missed 0.056 a lap. */
 #define TRIAD_SPARE_WAYS (LRU_EDGE_WAYS + 1)
 
 static void add_team_lines(struct lru_count *lc, const void *walk)
@@ -158,16 +158,16 @@ static void triad_model(const struct case_ *c, struct quantities *q)
 {
     const struct triad *t = c->priv;
     double n = (double)t->n, vectors = n / t->width;
-    q->v[Q_INST] = ISA_TRIAD_PASS_INST + ISA_TRIAD_VECTOR_INST * vectors + (t->nt ? ISA_TRIAD_NT_INST : 0);
+    q->v[Q_INST] = ISA_TRIAD_LAP_INST + ISA_TRIAD_VECTOR_INST * vectors + (t->nt ? ISA_TRIAD_NT_INST : 0);
     q->v[Q_LD_ALL] = 2 * vectors;
     q->v[Q_ST_ALL] = vectors;
     q->v[Q_BR_ALL] = q->v[Q_BR_COND] = vectors + 1;
-    q->v[Q_BR_COND_TAKEN] = vectors;    /* every inner-loop branch but the last, and the passes' test */
+    q->v[Q_BR_COND_TAKEN] = vectors;    /* every inner-loop branch but the last, and the laps' test */
     q->v[Q_BR_COND_NTAKEN] = 1;
     q->v[Q_BR_UNCOND] = q->v[Q_BR_INDIRECT] = q->v[Q_BR_CALL] = q->v[Q_BR_RET] = 0;
-    /* At most the inner loop's exit, once a pass. The simulated predictor (core/bpred.h) tells the
+    /* At most the inner loop's exit, once a lap. The simulated predictor (core/bpred.h) tells the
      * exit apart by its 7 bits of history only while the taken run before it (vectors - 1 inner
-     * branches and the passes' test) leaves the last exit inside them: from 8 vectors it sees
+     * branches and the laps' test) leaves the last exit inside them: from 8 vectors it sees
      * all-taken history, as at the taken branches before, and misses every exit. */
     q->v[Q_BR_MISPRED] = c->simple_predictor && vectors < 8 ? 0 : 1;
     q->v[Q_FP_SCALAR_DP] = t->width == 1 ? 2 * vectors : 0;
@@ -210,7 +210,7 @@ static void triad_model(const struct case_ *c, struct quantities *q)
      * read line where every set does (lru.h counts them, D1 then LL fed by its misses); unstated
      * between, where which lines miss depends on the arrays' mutual order in a set and on how the
      * simulator interleaves the threads (the sweep found 'triad size=22587 threads=2' missing 0.057
-     * a pass where the team's 45K fit a 48K D1 by bytes, not by sets). */
+     * a lap where the team's 45K fit a 48K D1 by bytes, not by sets). */
     uint64_t lines = 0;
     for (unsigned m = 0; m < t->threads; m++) {
         const double *arr[3] = {t->arrays[m].a, t->arrays[m].b, t->arrays[m].c};

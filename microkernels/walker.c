@@ -105,7 +105,7 @@ static void *build_list(void *arg)
     struct case_ *c = a->c;
     if (topo_bind_thread(case_cpu(c, "init_cpu")) ||
         buffer_alloc(&w->buf, w->slots * w->spacing, case_str(c, "page"), "walker")) {
-        a->rc = KERNEL_ERROR;
+        a->rc = CASE_ERROR;
         return NULL;
     }
     uint64_t *order = xmalloc(w->slots * sizeof(*order));
@@ -131,7 +131,7 @@ static void *build_list(void *arg)
     link_ring(base, order, w->slots, a->stride, a->page_stride);
     w->cursor = (void **)(base + slot_offset(order[0], a->stride, a->page_stride));
     free(order);
-    a->rc = stop_requested() ? KERNEL_ERROR : KERNEL_OK;   /* a half-linked list is never walked */
+    a->rc = stop_requested() ? CASE_ERROR : CASE_OK;   /* a half-linked list is never walked */
     return NULL;
 }
 
@@ -192,7 +192,7 @@ static void edge_reason(struct case_ *c, int l, uint64_t edge, uint64_t loads)
     const struct topo *t = topo_get();
     const struct cache_level *lv = l ? &t->data[topo_last_level(t)] : &t->data[1];
     snprintf(c->skip, sizeof(c->skip), "size=%s stride=%s page_stride=%s fill sets of the simulated %s (%s %d-way): "
-             "%llu of %llu loads a lap hit with under %d ways to spare, so the harness's lines between runs decide its "
+             "%llu of %llu loads a lap hit with under %d ways to spare, so the harness's lines between loops decide its "
              "misses; give a size that does not fill them", case_str(c, "size"), case_str(c, "stride"),
              case_str(c, "page_stride"), l ? "LL" : "D1", fmt_size(lv->size), lv->ways, (unsigned long long)edge,
              (unsigned long long)loads, LRU_EDGE_WAYS);
@@ -291,15 +291,15 @@ static int check_prefetchers_once(struct case_ *c, struct walker *w);
 static int check_prefetchers(struct case_ *c, struct walker *w)
 {
     if (topo_get()->simulated || case_is(c, "order", "random") || level_of_size(w->lines * 64) < 3)
-        return KERNEL_OK;
+        return CASE_OK;
     const struct prefetch_memo *m = prefetch_memo_of(c->label);
     if (m) {
         w->prefetched = m->prefetched;
         snprintf(w->prefetch_why, sizeof(w->prefetch_why), "%s", m->why);
-        return KERNEL_OK;
+        return CASE_OK;
     }
     int rc = check_prefetchers_once(c, w);
-    if (rc == KERNEL_OK && nmemo < (int)(sizeof(memo) / sizeof(memo[0]))) {
+    if (rc == CASE_OK && nmemo < (int)(sizeof(memo) / sizeof(memo[0]))) {
         struct prefetch_memo *n = &memo[nmemo++];
         snprintf(n->label, sizeof(n->label), "%s", c->label);
         n->prefetched = w->prefetched;
@@ -315,7 +315,7 @@ static int check_prefetchers_once(struct case_ *c, struct walker *w)
         w->prefetched = true;   /* not proven either way: withheld, saying why */
         snprintf(w->prefetch_why, sizeof(w->prefetch_why), "the prefetchers could not be checked: no memory for a "
                  "random walk of the same size beside it");
-        return KERNEL_OK;
+        return CASE_OK;
     }
     uint64_t *order = xmalloc(w->slots * sizeof(*order));
     struct rng r;
@@ -326,7 +326,7 @@ static int check_prefetchers_once(struct case_ *c, struct walker *w)
     free(order);
     if (stop_requested()) {   /* a half-linked ring is never walked */
         buffer_free(&rb);
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     uint64_t loads = 4096;   /* windows under a millisecond: a shared CPU preempts few of them */
     void **own = w->cursor, **rnd = (void **)base;
@@ -335,8 +335,8 @@ static int check_prefetchers_once(struct case_ *c, struct walker *w)
     double own_ns[PREFETCH_TIMINGS], rnd_ns[PREFETCH_TIMINGS];
     /* Each window follows an untimed one of the same ring: right after the other ring, a window
      * read the order cold (its prefetch streams not yet running), and on a busy CPU the order's
-     * gain vanished from the check while the case's long runs still had it (46.2 ns against 45.3
-     * random in the check, 17.5 ns in the run at 4M). */
+     * gain vanished from the check while the case's measured loops still had it (46.2 ns against 45.3
+     * random in the check, 17.5 ns in the measured loops at 4M). */
     for (int k = 0; k < PREFETCH_TIMINGS && !stop_requested(); k++) {
         time_chain(c, &own, loads);
         own_ns[k] = time_chain(c, &own, loads);
@@ -345,10 +345,10 @@ static int check_prefetchers_once(struct case_ *c, struct walker *w)
     }
     buffer_free(&rb);
     if (stop_requested())
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     w->cursor = own;
     w->prefetched = prefetch_withholds(own_ns, rnd_ns, PREFETCH_TIMINGS, w->prefetch_why, sizeof(w->prefetch_why));
-    return KERNEL_OK;
+    return CASE_OK;
 }
 
 /* One store a fresh 4 KiB page; not inlined, so that one copy of the loop (and of its sites)
@@ -374,13 +374,13 @@ static int touch_setup(struct case_ *c, struct walker *w, uint64_t size)
     bool huge = !case_is(c, "page", "4k");
     if (w->threads > 1) {
         int rc = team_for_case(c, w->threads, touch_member, w, &w->team);
-        if (rc != KERNEL_OK)
+        if (rc != CASE_OK)
             return rc;
         w->member_buf = xcalloc(w->threads - 1, sizeof(*w->member_buf));
     }
     for (unsigned m = 0; m < w->threads; m++)
         if (buffer_alloc_untouched(touch_buffer(w, m), size, huge, "walker"))
-            return KERNEL_ERROR;
+            return CASE_ERROR;
     c->max_iters = w->buf.size / 4096;
     /* One fault a huge page, at its first 4 KiB: pf.minor (4096 / page bytes an iteration) is exact
      * over whole pages only. A few iterations a run (a pilot slowed by load) would count one whole
@@ -388,7 +388,7 @@ static int touch_setup(struct case_ *c, struct walker *w, uint64_t size)
     c->iters_multiple = page_bytes(w->buf.kind) / 4096;
     snprintf(c->detail, sizeof(c->detail), "page=%s pages4k=%llu threads=%u", page_kind_name(w->buf.kind),
              (unsigned long long)c->max_iters, w->threads);
-    return KERNEL_OK;
+    return CASE_OK;
 }
 
 static int walker_setup(struct case_ *c)
@@ -404,15 +404,15 @@ static int walker_setup(struct case_ *c)
     if (w->threads != 1) {
         pm_error("walker: threads=%s is for phase=touch; the walk runs on one thread (give threads=1)",
                  case_str(c, "threads"));
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     if (stride < 8 || stride % 8) {
         pm_error("walker: stride=%s must be a multiple of 8 bytes (a pointer)", case_str(c, "stride"));
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     if (pstride && (pstride < stride || pstride % 8)) {
         pm_error("walker: page_stride=%s must be a multiple of 8 and at least stride", case_str(c, "page_stride"));
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     /* The model needs the TLBs' entries: where the CPU states none, they are measured now (once
      * per host, cached), outside any measured region. */
@@ -422,29 +422,29 @@ static int walker_setup(struct case_ *c)
     if (w->slots < 2) {
         pm_error("walker: size=%s holds fewer than 2 elements %s bytes apart; raise size or lower the stride",
                  case_str(c, "size"), fmt_size(w->spacing));
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     w->lines = w->spacing >= 64 ? w->slots : (w->slots * w->spacing + 63) / 64;
     struct build_args a = {.c = c, .w = w, .stride = stride, .page_stride = pstride};
     pthread_t t;
     if (pthread_create(&t, NULL, build_list, &a)) {
         pm_error("walker: cannot start the initializing thread");
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     }
     pthread_join(t, NULL);
-    if (a.rc != KERNEL_OK)
+    if (a.rc != CASE_OK)
         return a.rc;
     w->pages = (w->slots * w->spacing + page_bytes(w->buf.kind) - 1) / page_bytes(w->buf.kind);
     c->warm_iters = w->slots / w->loads + 1;
     if (check_prefetchers(c, w))
-        return KERNEL_ERROR;
+        return CASE_ERROR;
     /* Elements share lines where they are closer than a line, or one a page_stride that is not
      * a multiple of a line (its rotating offset brings the next element into the same line). */
     if (w->spacing >= 64 && (!pstride || pstride % 64 == 0)) {
         if (count_lap_misses(c, w, stride, pstride))
-            return KERNEL_SKIP;
+            return CASE_SKIP;
     } else if (simulate_lap_misses(c, w))
-        return KERNEL_SKIP;
+        return CASE_SKIP;
     else
         c->warm_iters = 2 * (w->slots / w->loads + 1);   /* D1's steady state, then LL's (lru.h) */
     c->warm_in_parts = !w->touch;   /* the walk goes on from its cursor; a lap of DRAM is ~0.6 s */
@@ -453,7 +453,7 @@ static int walker_setup(struct case_ *c)
     if (w->prefetched)
         snprintf(c->detail + strlen(c->detail), sizeof(c->detail) - strlen(c->detail),
                  " order not the level's: level figures withheld");
-    return KERNEL_OK;
+    return CASE_OK;
 }
 
 static void walker_prepare(struct case_ *c)

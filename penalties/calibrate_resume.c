@@ -57,7 +57,7 @@ bool cal_case_from_record(struct cal *cal, struct case_result *r, const char *ev
         r->event.asked = event != NULL;
         if (event && !r->event.counted && !r->event.why[0])
             snprintf(r->event.why, sizeof(r->event.why), "not measured");
-        r->status = CAL_OK;
+        r->status = CASE_OK;
         rs->replayed[at] = true;
     } else {
         pm_warn("--resume %s: the record of '%s' is malformed; the case is measured again", rs->run, r->text);

@@ -44,7 +44,7 @@ int cal_measure_case(const struct cal_opts *o, struct run_dir *dir, const char *
     }
     struct case_ *c = cal_case_build(text, r->reason, sizeof(r->reason));
     if (!c)
-        return r->status = CAL_SKIP;
+        return r->status = CASE_SKIP;
     /* page-faults opens everywhere and carries the noise detectors; the recipe's event beside it. */
     struct event_spec ev[2];
     memset(ev, 0, sizeof(ev));
@@ -70,14 +70,14 @@ int cal_measure_case(const struct cal_opts *o, struct run_dir *dir, const char *
     eng.arg = r;
     eng.record_key = r->key ? r->key : r->text;   /* --resume finds the case's record by it */
     int rc = engine_case(&eng, c, ev, n);
-    if (rc == MEASURE_INTERRUPTED) {
-        r->status = CAL_INTERRUPTED;
+    if (rc == CASE_INTERRUPTED) {
+        r->status = CASE_INTERRUPTED;
         snprintf(r->reason, sizeof(r->reason), "interrupted");
-    } else if (rc != MEASURE_OK) {
-        r->status = CAL_ERROR;
+    } else if (rc != CASE_OK) {
+        r->status = CASE_ERROR;
         snprintf(r->reason, sizeof(r->reason), "measurement failed (see the message above)");
     } else if (!r->reps) {
-        r->status = CAL_SKIP;
+        r->status = CASE_SKIP;
         snprintf(r->reason, sizeof(r->reason), "%s", c->skip[0] ? c->skip : "not measured");
     }
     if (event && !r->event.counted && !r->event.why[0])
@@ -136,13 +136,13 @@ static struct case_result *cal_case_pass(struct cal *cal, const char *text, cons
     if (cal->resume && cal_case_from_record(cal, r, event))
         return r;   /* measured before the run was interrupted */
     if (cal->replaying) {   /* judged as the run judged a case it could not measure */
-        r->status = CAL_SKIP;
+        r->status = CASE_SKIP;
         const char *why = stored_skip_reason(cal, text);
         snprintf(r->reason, sizeof(r->reason), "%s", why ? why : "the run holds no record of this case");
         return r;
     }
     cal_measure_case(&cal->o, cal->dir, text, event, r);
-    if (r->status == CAL_INTERRUPTED)
+    if (r->status == CASE_INTERRUPTED)
         cal->interrupted = true;
     return r;
 }
@@ -185,9 +185,9 @@ static int fit_pass(struct cal *cal, const struct recipe *rc, struct penalty *p,
     if (pass == 0)
         p->issue = is, p->control = co;
     p->pass_issue[pass] = is, p->pass_control[pass] = co;
-    const struct case_result *bad = is->status != CAL_OK ? is : co && co->status != CAL_OK ? co : NULL;
+    const struct case_result *bad = is->status != CASE_OK ? is : co && co->status != CASE_OK ? co : NULL;
     if (bad) {
-        p->status = bad->status == CAL_SKIP ? PENALTY_SKIP : PENALTY_ERROR;
+        p->status = bad->status == CASE_SKIP ? PENALTY_SKIP : PENALTY_ERROR;
         snprintf(p->reason, sizeof(p->reason), "%s", bad->reason);
         return -1;
     }
@@ -487,9 +487,9 @@ int closure(struct cal *cal, const struct penalty *ps, int n, struct json *doc, 
         }
     }
     struct case_result *r = cal_case(cal, CLOSURE_CASE, NULL);
-    if (r->status != CAL_OK) {
-        tap_point(tap, r->status == CAL_SKIP ? VERDICT_SKIP : VERDICT_NOT_OK, "closure: mixwalk", r->reason);
-        return r->status == CAL_SKIP ? 0 : -1;
+    if (r->status != CASE_OK) {
+        tap_point(tap, r->status == CASE_SKIP ? VERDICT_SKIP : VERDICT_NOT_OK, "closure: mixwalk", r->reason);
+        return r->status == CASE_SKIP ? 0 : -1;
     }
     /* The prediction's band comes from the latencies' intervals, the measurement's from its
      * repetitions. Where the two bands together are wider than the tolerance, a miss says nothing

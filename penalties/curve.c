@@ -1,5 +1,5 @@
 /* The load-latency curve: walker order=random from 4K to past the last level, one point per
- * size, and the level boundaries read off it; curve.csv and curve.svg for the results folder. */
+ * size, and the level boundaries read off it; curve.csv and curve.svg for the run folder. */
 #include "penalties/curve.h"
 #include "base/stats.h"
 #include "base/subprocess.h"
@@ -53,7 +53,7 @@ int curve_measure(struct curve *cv, int ppo, uint64_t top, bool progress, curve_
         const struct case_result *r = fn(ctx, text);
         if (!r)
             return -1;
-        if (r->status != CAL_OK) {
+        if (r->status != CASE_OK) {
             pm_warn("curve: %s: %s", text, r->reason);
             continue;
         }
@@ -175,8 +175,8 @@ static int sweep_point(const struct cal_opts *o, uint64_t b, int reps, struct la
     memset(&r, 0, sizeof(r));
     int rc = cal_measure_case(&once, NULL, text, NULL, &r);
     double per = r.q.v[Q_LD_ALL];
-    if (rc != CAL_OK || !(per > 0)) {
-        snprintf(why, whylen, "%s: %s", text, rc == CAL_OK ? "no loads in the model" : r.reason);
+    if (rc != CASE_OK || !(per > 0)) {
+        snprintf(why, whylen, "%s: %s", text, rc == CASE_OK ? "no loads in the model" : r.reason);
         case_result_free(&r);
         return -1;
     }
@@ -218,19 +218,19 @@ bool curve_tail_at_memory(const struct latency_point *p, const struct latency_po
 }
 
 /* A point far above a larger working set's (latency_curve_check's monotony) was disturbed, as
- * load only adds time: it is swept again, in the pass it broke, a few times at most, so that one
+ * load only adds time: it is swept again, in the half it broke, a few times at most, so that one
  * busy moment does not cost a whole curve. */
 static int sweep_disturbed(const struct cal_opts *o, struct latency_point *p, struct latency_point *again,
                            double *ratio, double *ratio_b, int n, char *why, size_t whylen)
 {
     for (int round = 0; round < EXTRA_SWEEPS; round++) {
         bool swept_again = false;
-        for (int pass = 0; pass < 2; pass++) {
-            struct latency_point *x = pass ? again : p;
+        for (int half = 0; half < 2; half++) {
+            struct latency_point *x = half ? again : p;
             double later = INFINITY;
             for (int k = n - 1; k >= 0; k--) {
                 if (x[k].ns * (1 - LATENCY_CURVE_NOISE) > later) {
-                    if (sweep_point(o, x[k].bytes, 1, &x[k], pass ? &ratio_b[k] : &ratio[k], why, whylen))
+                    if (sweep_point(o, x[k].bytes, 1, &x[k], half ? &ratio_b[k] : &ratio[k], why, whylen))
                         return -1;
                     swept_again = true;
                 }
@@ -274,7 +274,7 @@ static int geometry_sweep(struct latency_point *p, struct latency_point *again, 
         /* The other sweeps over the new points; their minima may pull the tail below memory.
          * A point twice as slow as a cache can be is memory already: its large ring is the
          * costly part of a sweep (a full lap to warm up), so it is not swept again. */
-        /* Odd sweeps are the second pass (again): its levels must repeat the first's. */
+        /* Odd sweeps are the second half (again): its levels must repeat the first's. */
         for (int sweep = 1; sweep < SWEEPS; sweep++)
             for (int k = swept; k < n; k++) {
                 struct latency_point *x = sweep % 2 ? &again[k] : &p[k];
@@ -283,7 +283,7 @@ static int geometry_sweep(struct latency_point *p, struct latency_point *again, 
                     return -1;
             }
         for (int k = swept; k < n; k++)
-            if (!again[k].bytes)   /* memory already: not swept again, both passes are its one point */
+            if (!again[k].bytes)   /* memory already: not swept again, both halves are its one point */
                 again[k] = p[k], ratio_b[k] = ratio[k];
         swept = n;
         /* Sweeps again may lower a tail point below memory latency: the sweep goes on then, so
@@ -301,7 +301,7 @@ static int geometry_sweep(struct latency_point *p, struct latency_point *again, 
         again[k].cycles = again[k].ns * ghz;
         p[k].cycles = p[k].ns * ghz;
     }
-    /* The curve used is the minima of both passes; again keeps the second for the check. */
+    /* The curve used is the minima of both halves; again keeps the second for the check. */
     for (int k = 0; k < n; k++)
         if (again[k].ns < p[k].ns)
             p[k] = again[k];
@@ -329,8 +329,8 @@ static int walk_per_load(const struct cal_opts *o, const char *text, double *lea
     memset(&r, 0, sizeof(r));
     int rc = cal_measure_case(o, NULL, text, NULL, &r);
     double per = r.q.v[Q_LD_ALL];
-    if (rc != CAL_OK || !(per > 0) || r.reps < 1) {
-        snprintf(why, whylen, "%s: %s", text, rc == CAL_OK ? "no loads in the model" : r.reason);
+    if (rc != CASE_OK || !(per > 0) || r.reps < 1) {
+        snprintf(why, whylen, "%s: %s", text, rc == CASE_OK ? "no loads in the model" : r.reason);
         case_result_free(&r);
         return -1;
     }

@@ -1,7 +1,7 @@
 /* Cycle accounting with the calibrated penalties (a CPI stack): measured cycles = base +
  * sum over penalties of occurrences x penalty + an unexplained remainder, and whether that
  * remainder is small enough for the stack to close. The counts come from 'perf stat -x,' CSV or
- * from a results folder; the penalties from a calibration's penalties.json. */
+ * from a run folder; the penalties from a calibration's penalties.json. */
 #ifndef PMUCAL_CYCLE_STACK_H
 #define PMUCAL_CYCLE_STACK_H
 #include "base/jread.h"
@@ -22,7 +22,7 @@ struct counts {
  * ran less than 100% of the time (multiplexed: perf's scaled estimate) is a note. -1 with a
  * message naming FILE:LINE. */
 int counts_from_perf_csv(struct counts *c, const char *path);
-/* One case of a results folder's measurements.ndjson, per iteration: every event's median, the
+/* One case of a run folder's measurements.ndjson, per iteration: every event's median, the
  * cycles (TSC-derived core cycles), and the model's quantities. -1 with a message. */
 int counts_from_run(struct counts *c, const char *run, const char *case_label);
 /* The value of the first name in names[] that has one; NAN when none does. *used gets that name. */

@@ -6,8 +6,6 @@
 #include "core/source.h"
 #include <stdbool.h>
 
-enum { CAL_OK = 0, CAL_SKIP = 1, CAL_ERROR = -1, CAL_INTERRUPTED = -2 };
-
 struct cal_opts {
     int repetitions;          /* R */
     double target_seconds;    /* one counted loop (--target-ms) */
@@ -27,7 +25,7 @@ struct event_count {
 struct case_result {
     char *text;               /* the case text "KERNEL p=v ..." as the recipe gives it */
     char *key;                /* "text|event|pass": how calibrate finds a case measured already; NULL */
-    int status;               /* CAL_OK, CAL_SKIP (reason says why), CAL_ERROR */
+    int status;               /* CASE_OK, CASE_SKIP (reason says why), CASE_ERROR */
     char reason[320];
     char label[256], detail[256];
     int reps;
@@ -51,8 +49,8 @@ struct case_result {
 struct run_dir;
 /* One case ("KERNEL p=v ...") measured as an engine case (calibrate_run.c): R repetitions with the
  * engine's noise handling, a record in dir's measurements.ndjson (dir NULL: none), the event (or
- * NULL) counted beside it. r->status: CAL_OK, CAL_SKIP ("kernel X not built", a case the kernel
- * cannot run here), CAL_ERROR, CAL_INTERRUPTED; r->reason says why. Free with case_result_free. */
+ * NULL) counted beside it. r->status: CASE_OK, CASE_SKIP ("kernel X not built", a case the kernel
+ * cannot run here), CASE_ERROR, CASE_INTERRUPTED; r->reason says why. Free with case_result_free. */
 /* The case of a recipe's text "KERNEL p=v ...", or NULL with why: "kernel X not built", or a
  * text that does not fit the kernel's parameters. */
 struct case_ *cal_case_build(const char *text, char *why, size_t n);

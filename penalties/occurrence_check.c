@@ -18,8 +18,8 @@
 struct sim_case {
     char *text;                  /* the recipe's case text */
     char label[256];
-    char why[320];               /* CAL_SKIP / CAL_ERROR: the reason */
-    int status;                  /* CAL_OK, CAL_SKIP, CAL_ERROR, CAL_INTERRUPTED */
+    char why[320];               /* CASE_SKIP / CASE_ERROR: the reason */
+    int status;                  /* CASE_OK, CASE_SKIP, CASE_ERROR, CASE_INTERRUPTED */
     bool measured;               /* a measurement arrived */
     struct quantities q;         /* its model in the simulated machine */
     struct occurrence_case_check *chk;   /* per row of occurrence_sim_rows */
@@ -66,7 +66,7 @@ static struct sim_case *measure_case(struct sim_run *s, const struct recipe *rc,
     quantities_unstated(&sc->q);
     struct case_ *c = cal_case_build(text, sc->why, sizeof(sc->why));
     if (!c) {
-        sc->status = CAL_SKIP;
+        sc->status = CASE_SKIP;
         tap_comment(s->tap, "  %s: not measured: %s", text, sc->why);
         return sc;
     }
@@ -76,14 +76,14 @@ static struct sim_case *measure_case(struct sim_run *s, const struct recipe *rc,
     struct event_spec *ev = engine_copy_events(s->events, s->nevents);
     int mrc = engine_case(s->eng, c, ev, s->nevents);
     engine_free_events(ev, s->nevents);
-    if (mrc == MEASURE_INTERRUPTED) {
-        sc->status = CAL_INTERRUPTED;
+    if (mrc == CASE_INTERRUPTED) {
+        sc->status = CASE_INTERRUPTED;
         snprintf(sc->why, sizeof(sc->why), "interrupted");
-    } else if (mrc != MEASURE_OK) {
-        sc->status = CAL_ERROR;
+    } else if (mrc != CASE_OK) {
+        sc->status = CASE_ERROR;
         snprintf(sc->why, sizeof(sc->why), "%s could not be measured (the message above says why)", c->label);
     } else if (!sc->measured) {
-        sc->status = CAL_SKIP;
+        sc->status = CASE_SKIP;
         snprintf(sc->why, sizeof(sc->why), "%s: %s", c->label, c->skip[0] ? c->skip : "not measured");
     }
     case_free(c);
@@ -126,14 +126,14 @@ static void occurrence_verdict(struct sim_run *s, const struct recipe *rc, const
     for (int i = 0; i < 2; i++) {
         if (!cs[i])
             continue;
-        if (cs[i]->status == CAL_SKIP) {   /* the case cannot be measured in the simulator: nothing was shown */
+        if (cs[i]->status == CASE_SKIP) {   /* the case cannot be measured in the simulator: nothing was shown */
             snprintf(why, sizeof(why), "the %s case cannot be measured under sim: %s", i ? "control" : "issue", cs[i]->why);
             s->uncheckable++;
             tap_point(s->tap, VERDICT_SKIP, desc, why);
             return;
         }
         const struct occurrence_case_check *k = &cs[i]->chk[r];
-        const char *fail = cs[i]->status != CAL_OK ? cs[i]->why
+        const char *fail = cs[i]->status != CASE_OK ? cs[i]->why
                          : k->seen < k->rules ? "a sim event of the row was not measured"
                          : k->failed ? k->text : NULL;
         if (fail) {
@@ -228,9 +228,9 @@ int occurrence_check_run(const struct occurrence_check_args *a, struct session *
         tap_comment(s.tap, "recipe %s: issue %s, control %s, occurrences %s", rc->name, rc->issue,
                     rc->control ? rc->control : "none", rc->occurrence);
         const struct sim_case *is = measure_case(&s, rc, rc->issue), *co = NULL;
-        if (rc->control && is->status != CAL_INTERRUPTED)
+        if (rc->control && is->status != CASE_INTERRUPTED)
             co = measure_case(&s, rc, rc->control);
-        stopped = is->status == CAL_INTERRUPTED || (co && co->status == CAL_INTERRUPTED) || stop_requested() ||
+        stopped = is->status == CASE_INTERRUPTED || (co && co->status == CASE_INTERRUPTED) || stop_requested() ||
                   s.eng->write_failed;
         if (!stopped)
             occurrence_verdict(&s, rc, is, co);

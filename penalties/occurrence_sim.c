@@ -2,7 +2,7 @@
  * the simulated machine, or why callgrind cannot count it. What callgrind counts and how is in
  * validate/expect/sim.txt; in short: I1, D1 and one last level LL (no L2 when an L3 is simulated),
  * LRU, no prefetcher, no TLB, no store buffer, a textbook branch predictor, FP in software.
- * Tolerances are sim.txt's for the same events (the harness's few lines and loop exits per run). */
+ * Tolerances are sim.txt's for the same events (the harness's few lines and loop exits per measured loop). */
 #include "penalties/occurrence_sim.h"
 #include "base/util.h"
 #include "validate/engine.h"

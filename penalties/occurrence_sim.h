@@ -1,6 +1,6 @@
 /* Where a penalty's occurrences come from a kernel's model, the sim source can check the model:
  * one row per occurrence quantity says which simulated counts must equal it in the machine
- * callgrind simulates (as expectation rules, "EVENT EXPRESSION TOLERANCE"), or why callgrind
+ * callgrind simulates (as rules, "EVENT EXPRESSION TOLERANCE"), or why callgrind
  * cannot count it at all. 'pmucal calibrate --source sim' judges every recipe's cases by its row;
  * the timing calibration says, from the same row, whether its model is checkable. */
 #ifndef PMUCAL_OCCURRENCE_SIM_H

@@ -19,7 +19,7 @@ struct cal {
     const char *model;            /* cpu_model name: perf event names and references */
     bool hw;                      /* hardware events open here */
     char hw_why[256];
-    struct run_dir *dir;          /* the run's results folder */
+    struct run_dir *dir;          /* the run folder of this run */
     struct case_result **cases;   /* each allocated once: penalties keep pointers to them */
     int ncases;
     bool interrupted;

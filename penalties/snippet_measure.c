@@ -86,7 +86,7 @@ static void measure_row(struct engine *eng, struct event_spec *events, int neven
         if (c->skip[0])
             r->status = PENALTY_SKIP, snprintf(r->reason, sizeof(r->reason), "%s", c->skip);
         else
-            snprintf(r->reason, sizeof(r->reason), "%s", why[0] ? why : rc == MEASURE_INTERRUPTED ? "interrupted"
+            snprintf(r->reason, sizeof(r->reason), "%s", why[0] ? why : rc == CASE_INTERRUPTED ? "interrupted"
                                                                                                    : "not measured");
     }
     case_free(c);

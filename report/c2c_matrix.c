@@ -50,7 +50,7 @@ bool c2c_have_gnuplot(void)
 }
 
 /* A heatmap of the matrix in ns: gnuplot reads the CSV itself, one cell per pair. It runs in the
- * results folder, so the script names no path; the title is a single-quoted gnuplot string. */
+ * run folder, so the script names no path; the title is a single-quoted gnuplot string. */
 int c2c_heatmap_write(const char *dir, const int *cpus, int ncpu, const char *title)
 {
     struct run_out out;

@@ -1,7 +1,7 @@
 /* The per-event summary (passes everywhere, fails where, skipped why) beside the classifier's
- * reading of the event from classify.json (what it counts, how well it fits). */
+ * reading of the event from classify.json (what it counts, how well the regression explains it). */
 #include "report/report.h"
-#include "runs/fit_status.h"
+#include "runs/classify_status.h"
 #include <math.h>
 #include <string.h>
 
@@ -49,9 +49,9 @@ static void reading(FILE *f, const struct jvalue *ce)
         return;
     }
     const char *status = jget_str(ce, "status", "?");
-    enum fit_status st = FIT_SUSPECT;   /* a word no status is called is shown as it is, as a failure */
-    fit_status_parse(status, &st);
-    const char *cls = st == FIT_CLEAN ? "ok" : st == FIT_SILENT ? "skip" : "nok";
+    enum classify_status st = CLASSIFY_SUSPECT;   /* a word no status is called is shown as it is, as a failure */
+    classify_status_parse(status, &st);
+    const char *cls = st == CLASSIFY_CLEAN ? "ok" : st == CLASSIFY_SILENT ? "skip" : "nok";
     fputs("<td data-v=\"", f);
     html_attr(f, status);
     html_printf(f, "\"><span class=\"badge %s\">", cls);
@@ -85,7 +85,7 @@ void sec_summary(FILE *f, const struct runfile *r, int idx)
     if (!r->classify)
         section_absent(f, "No classifier reading: this run has no classify.json ('pmucal classify RUN' writes it).");
     else
-        html_printf(f, "<p class=\"count\">Classifier: NNLS fits of each event's medians against the cases' "
+        html_printf(f, "<p class=\"count\">Classifier: NNLS regressions of each event's medians against the cases' "
                        "quantities over %.0f cases (classify.json).</p>\n", jget_num(r->classify, "cases", NAN));
     html_printf(f, "<div class=\"controls\"><input type=\"search\" class=\"search\" data-for=\"sm-%d\" "
                    "placeholder=\"search events\" aria-label=\"search\"><span class=\"count\" id=\"sm-%d-count\"></span>"

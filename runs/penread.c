@@ -71,7 +71,7 @@ static bool finished_with_penalties(const char *penalties, char *why, size_t n)
     return ok;
 }
 
-/* The newest results folder that holds a finished calibration with penalties. */
+/* The newest run folder that holds a finished calibration with penalties. */
 char *penalties_newest_run(void)
 {
     const char *base = getenv("PMUCAL_RESULTS") ? getenv("PMUCAL_RESULTS") : "results";

@@ -82,7 +82,7 @@ int run_dir_create(struct run_dir *r, const char *base, const char *label)
         if (errno != EEXIST)
             break;
     }
-    pm_error("cannot create the results folder %s: %s; set PMUCAL_RESULTS or --out to a writable folder",
+    pm_error("cannot create the run folder %s: %s; set PMUCAL_RESULTS or --out to a writable folder",
              r->path, strerror(errno));
     return -1;
 }
@@ -92,7 +92,7 @@ int run_dir_open(struct run_dir *r, const char *path)
     memset(r, 0, sizeof(*r));
     struct stat st;
     if (lstat(path, &st) || !S_ISDIR(st.st_mode)) {
-        pm_error("%s is not a results folder of an earlier run", path);
+        pm_error("%s is not a run folder of an earlier run", path);
         return -1;
     }
     r->path = xstrdup(path);

@@ -1,4 +1,4 @@
-/* A run's results directory, written: results/<date>-<host>-<label>/ with manifest.json,
+/* A run folder, written: results/<date>-<host>-<label>/ with manifest.json,
  * measurements.ndjson (appended and flushed a line at a time; a record's members: runs/record.h)
  * and validate.tap. Read back by runs/runfile.h. */
 #ifndef PMUCAL_RUNDIR_H

@@ -223,9 +223,9 @@ static void rename_old_key(struct jvalue *o, const char *old, const char *today,
 
 /* A manifest object m read as today's: "kernel" and "software.kernel" were the Linux kernel's
  * before they were named "linux_kernel" (a record's "kernel" is the measured kernel), and
- * "source_slack_per_run" was "source_slack_per_loop". The source's floor and slack, which every
- * later verdict of the run takes as its tolerance, checked here once: false with err naming the
- * member when one is not a number from 0 to 1e6. */
+ * "source_slack_per_loop" was "source_slack_per_run", and "rule_file" was "expectations". The
+ * source's floor and slack, which every later verdict of the run takes as its tolerance, checked
+ * here once: false with err naming the member when one is not a number from 0 to 1e6. */
 static bool manifest_as_today(struct jvalue *m, char *err, size_t n)
 {
     double x;
@@ -236,6 +236,8 @@ static bool manifest_as_today(struct jvalue *m, char *err, size_t n)
     rename_old_key(m, "kernel", "linux_kernel", J_OBJECT);
     rename_old_key((struct jvalue *)jget(m, "software"), "kernel", "linux_kernel", J_STRING);
     rename_old_key(m, "source_slack_per_run", "source_slack_per_loop", J_NUMBER);
+    rename_old_key(m, "expectations", "rule_file", J_STRING);
+    rename_old_key(m, "expectations", "rule_file", J_NULL);
     return true;
 }
 

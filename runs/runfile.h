@@ -113,12 +113,12 @@ void measurements_free(struct jvalue **recs, int nrec);
  * checked for what compare reads; -1 after a message naming file:line. Freed as the above. */
 int sample_records_read(const char *run, struct jvalue ***recs, int *nrec);
 
-/* A calibration's penalties.json (penread.c). The newest results folder's (under $PMUCAL_RESULTS
+/* A calibration's penalties.json (penread.c). The newest run folder's (under $PMUCAL_RESULTS
  * or results/) whose manifest records the command 'pmucal calibrate' (whatever the label), whose
  * run finished and measured every recipe (not a --curve or --recipe run); NULL with a message
  * when there is none. */
 char *penalties_newest_run(void);
-/* RUN a results folder or the file itself, NULL for penalties_newest_run(); *path gets the file's
+/* RUN a run folder or the file itself, NULL for penalties_newest_run(); *path gets the file's
  * path (free it) or NULL. Refused (NULL after one message) when it is not JSON, or its run's
  * manifest is damaged, says a 'calibrate --source sim' run (no penalties by design), or says
  * interrupted or running and allow_incomplete is false (failed: a warning). */

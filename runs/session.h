@@ -17,7 +17,7 @@ struct session {
     int argc;                   /* the command the manifest stores: as typed, or the resumed run's */
     char **argv;
     struct resume rs;           /* --resume RUN: the run being completed (rs.run NULL otherwise) */
-    struct run_dir dir;         /* the results folder, once open */
+    struct run_dir dir;         /* the run folder, once open */
     struct tap tap;             /* the verdicts: stdout, and the folder's validate.tap */
     int cpu;                    /* the CPU measured on (session_measure_cpu), -1 before */
     struct cpu_ticks cpu_start; /* its /proc/stat ticks then: the manifest's load over the run */

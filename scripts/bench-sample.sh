@@ -1,9 +1,9 @@
 #!/bin/sh
-# The cost of one sample on this machine: pmucal sample times each run of the region sampling
-# and the same run counting the event only; (median sampling - median counting) / samples per run
-# is a run's overhead per sample (its record's overhead_ns_per_sample). RUNS separate processes
-# (default 7) of each setup: median, min..max. Software events here (no hardware PMU):
-#   page-faults at period 1 on walker's touch phase (1024 fresh 4 KiB pages a run): the cost of
+# The cost of one sample on this machine: pmucal sample times each measured loop of the region
+# sampling and the same loop counting the event only; (median sampling - median counting) /
+# samples per loop is a loop's overhead per sample (its record's overhead_ns_per_sample). RUNS
+# separate runs (default 7) of each setup: median, min..max. Software events here (no hardware PMU):
+#   page-faults at period 1 on walker's touch phase (1024 fresh 4 KiB pages a loop): the cost of
 #     writing a sample from the fault path, beside a fault's own cost (noisy: a fault costs more);
 #   cpu-clock at period 100 us on walker size=L1: a timer interrupt and its sample.
 set -u

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Boot Debian's arm64 kernel on an emulated Neoverse N1 (QEMU TCG, -icount shift=0: exact
 # instruction counts, one cycle an instruction) with an initramfs holding the aarch64 pmucal,
-# the libraries it needs, the expectation files, the event tables and /init (tests/emu/init.c),
+# the libraries it needs, the rule files, the event tables and /init (tests/emu/init.c),
 # which runs the lines of COMMANDS and powers off. The serial console goes to LOG.
 #
 #   scripts/emu-run.sh PMUCAL INIT COMMANDS LOG [SECONDS]

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The data files 'make install' puts in PREFIX/share/pmucal, and 'make uninstall' takes back:
-#   install-data.sh install DATADIR EVENTDATA   expectation files, jq scripts and the event tables
-#                                               the catalogue loads (only the core tables the
+#   install-data.sh install DATADIR EVENTDATA   rule files, jq scripts and the event tables
+#                                               the catalog loads (only the core tables the
 #                                               mapfiles name, the mapfiles, their SOURCE/LICENSE);
 #                                               DATADIR/installed-files lists every file put there
 #   install-data.sh uninstall DATADIR           removes exactly the files that list names, then
@@ -10,7 +10,7 @@ set -eu
 what=$1 datadir=$2
 list="$datadir/installed-files"
 
-# Paths under EVENTDATA the catalogue reads (events/catalog.c load_by_mapfile): each vendor's
+# Paths under EVENTDATA the catalog reads (events/catalog.c load_by_mapfile): each vendor's
 # mapfile.csv, and what its core rows name (perf's format: a folder of JSON; Intel's: a file, shipped
 # as NAME.json.gz);
 # Arm's architecture tables the model files refer to by ArchStdEvent (sbsa.json: metrics); SOURCE and LICENSE.
@@ -47,7 +47,7 @@ install)
             eventdata_files "$eventdata" | while read -r f; do echo "eventdata/$f $eventdata/$f"; done
         else
             echo "make install: no event tables at $eventdata (give EVENTDATA=DIR): the installed pmucal" \
-                "needs PMUCAL_EVENTDATA or --vendor-json for its event catalogue" >&2
+                "needs PMUCAL_EVENTDATA or --vendor-json for its event catalog" >&2
         fi
     } > "$list.new"
     while read -r to from; do

@@ -5,13 +5,14 @@
 # the guest's whole /results back through a virtio disk (not the console). Compare two such
 # checks with 'pmucal compare OUT1/results/*-matrix OUT2/results/*-matrix'.
 #
-#   scripts/kernel-check.sh --kernel IMAGE [--modules DIR] | --package NAME
+#   scripts/kernel-check.sh --image IMAGE [--modules DIR] | --package NAME
 #                           [--cpu MODEL] [--out DIR] [--append ARGS] [--timeout SECONDS]
 #                           [--commands FILE]
 #
-# --kernel IMAGE   an arm64 Image (arch/arm64/boot/Image, Debian's /boot/vmlinuz-*, gzip'd or not):
-#                  a regular file of 1 to 256 MiB (gzip'd: once decompressed) with the boot
-#                  header's magic, whole (its gzip stream complete, its PE sections all there)
+# --image IMAGE    the Linux kernel's arm64 Image (arch/arm64/boot/Image, Debian's
+#                  /boot/vmlinuz-*, gzip'd or not): a regular file of 1 to 256 MiB (gzip'd: once
+#                  decompressed) with the boot header's magic, whole (its gzip stream complete,
+#                  its PE sections all there); --kernel, its old name, still works with a note
 # --modules DIR    where that kernel's virtio_mmio.ko and virtio_blk.ko are (its lib/modules/RELEASE);
 #                  without it the kernel must have them built in (CONFIG_VIRTIO_MMIO=y, _BLK=y)
 # --package NAME   a Debian arm64 kernel package (linux-image-6.1.0-47-arm64), fetched as make deps
@@ -41,13 +42,17 @@ set -eu
 ME=kernel-check
 . "$(dirname "$0")/script-args.sh"
 cd "$(dirname "$0")/.."
-usage() { sed -n '8,29p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
-case ${1:-} in -h|--help) sed -n '8,39p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
-kernel= modules= package= cpu=neoverse-n1 out= append= limit=900 cmds=scripts/kernel-check.commands
+usage() { sed -n '8,30p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+case ${1:-} in -h|--help) sed -n '8,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+image_path= modules= package= cpu=neoverse-n1 out= append= limit=900 cmds=scripts/kernel-check.commands
 while [ $# -gt 0 ]; do
     [ $# -ge 2 ] || { echo "kernel-check: $1 needs a value" >&2; usage; }
     case $1 in
-    --kernel) abs_path "$2"; kernel=$abs ;;
+    --image|--kernel)
+        # --kernel was this option's name before "kernel" meant only pmucal's microbenchmarks.
+        [ -z "$image_path" ] || die 2 "$1 $2: an image is given already ($image_path): give one --image"
+        [ "$1" = --kernel ] && echo "kernel-check: note: --kernel IMAGE is now --image IMAGE" >&2
+        abs_path "$2"; image_path=$abs ;;
     --modules) abs_path "$2"; modules=$abs ;;
     --package) package=$2 ;;
     --cpu) cpu=$2 ;;
@@ -59,15 +64,15 @@ while [ $# -gt 0 ]; do
     esac
     shift 2
 done
-[ -n "$kernel" ] && [ -n "$package" ] && die 2 "give --kernel IMAGE or --package NAME, not both"
-[ -z "$kernel" ] && [ -z "$package" ] && die 2 "give the kernel under test: --kernel IMAGE or --package NAME"
+[ -n "$image_path" ] && [ -n "$package" ] && die 2 "give --image IMAGE or --package NAME, not both"
+[ -z "$image_path" ] && [ -z "$package" ] && die 2 "give the Linux kernel under test: --image IMAGE or --package NAME"
 # 0 would be timeout(1)'s "no limit"; a day is more than any boot and check takes under TCG.
 need_count --timeout "$limit" 10 86400 "whole seconds"
 case $cpu in ''|*[!A-Za-z0-9_.,=-]*) die 2 "--cpu '$cpu': give a QEMU CPU model such as neoverse-n1 or neoverse-n1,pmu=off" ;; esac
 need_file --commands "$cmds"
 [ -z "$modules" ] || need_folder --modules "$modules"
 [ -z "$out" ] || need_new_folder --out "$out"
-[ -z "$kernel" ] || [ -e "$kernel" ] || [ -L "$kernel" ] || die 2 "--kernel $kernel: no such file"
+[ -z "$image_path" ] || [ -e "$image_path" ] || [ -L "$image_path" ] || die 2 "--image $image_path: no such file"
 bin=${PMUCAL_EMU_BIN:-build/aarch64/pmucal} init=${PMUCAL_EMU_INIT:-build/aarch64/emu-init} host_bin=${PMUCAL:-bin/pmucal}
 
 # The guest writes its results on a virtio-mmio disk: these modules, in load order, where the
@@ -96,11 +101,11 @@ if [ -n "$package" ]; then
         rm -rf "$tmp"
         trap - EXIT
     fi
-    kernel=$cache/vmlinuz modules=$cache/modules release=$(cat "$cache/release")
+    image_path=$cache/vmlinuz modules=$cache/modules release=$(cat "$cache/release")
 fi
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-need_arm64_image --kernel "$kernel" "$scratch"
+need_arm64_image --image "$image_path" "$scratch"
 rm -rf "$scratch"
 trap - EXIT
 for f in "$bin" "$init" "$host_bin"; do
@@ -120,7 +125,7 @@ if [ -n "$modules" ]; then
     done
 fi
 
-name=${package:-$(basename "$kernel")}
+name=${package:-$(basename "$image_path")}
 out=${out:-results/kernel-check/$name-$(echo "$cpu" | tr ',=' '-_')}
 [ -e "$out" ] && [ -n "$(ls -A "$out" 2> /dev/null)" ] && die 2 "--out $out exists and is not empty: give another or remove it"
 mkdir -p "$out"
@@ -130,10 +135,10 @@ truncate -s 256M "$disk"   # sparse; the guest writes a tar stream from its firs
 env=HWLOC_XMLFILE=/share/pmucal/emu/hwloc.xml\ HWLOC_THISSYSTEM=1${package:+ PMUCAL_KERNEL_PACKAGE=$package}
 sed "s|@ENV@|$env|" "$cmds" > "$out/commands"
 
-echo "kernel-check: booting ${package:-$kernel}${release:+ ($release)} on QEMU -cpu $cpu (limit ${limit}s)"
+echo "kernel-check: booting ${package:-$image_path}${release:+ ($release)} on QEMU -cpu $cpu (limit ${limit}s)"
 start=$(date +%s)
 rc=0
-PMUCAL_EMU_KERNEL=$kernel PMUCAL_EMU_CPU=$cpu PMUCAL_EMU_APPEND=$append PMUCAL_EMU_MODULES=$kmods PMUCAL_EMU_DISK=$disk \
+PMUCAL_EMU_KERNEL=$image_path PMUCAL_EMU_CPU=$cpu PMUCAL_EMU_APPEND=$append PMUCAL_EMU_MODULES=$kmods PMUCAL_EMU_DISK=$disk \
     scripts/emu-run.sh "$bin" "$init" "$out/commands" "$out/console.raw" "$limit" 2> "$out/emu.err" || rc=$?
 secs=$(( $(date +%s) - start ))
 # 2: emu-run refused its arguments before QEMU started (there is no console to read).

@@ -1,14 +1,14 @@
 #!/bin/sh
 # The LAVA job of lava/ made runnable here: pmucal's initramfs (lava/commands, through
-# scripts/emu-run.sh) and the job with file:// URLs of it and KERNEL, checked with LAVA's own
+# scripts/emu-run.sh) and the job with file:// URLs of it and IMAGE, checked with LAVA's own
 # schema (Debian's lava-common under /usr/bin/python3), and with --run executed offline by
 # lava-dispatcher's lava-run against the device dictionary lava/qemu-neoverse-n1.yaml.
 #
-#   scripts/lava-job.sh [--run] KERNEL OUT
+#   scripts/lava-job.sh [--run] IMAGE OUT
 #
-# KERNEL is an arm64 kernel Image, plain or gzip'd, checked as kernel-check.sh checks --kernel (a
+# IMAGE is the Linux kernel's arm64 Image, plain or gzip'd, checked as kernel-check.sh checks --image (a
 # regular file of 1 to 256 MiB, the boot header's magic, whole). OUT is a folder, made when absent.
-# A relative KERNEL or OUT starts from the folder the script was started in (PMUCAL_CALLER_DIR
+# A relative IMAGE or OUT starts from the folder the script was started in (PMUCAL_CALLER_DIR
 # when set). The job's YAML is written by a YAML writer, each URL a quoted scalar; a path that a
 # file:// URL cannot carry as LAVA reads it ('#', '?', ';', a control character, bytes that are
 # not UTF-8) is refused.
@@ -22,13 +22,13 @@ ME=lava-job
 cd "$(dirname "$0")/.."
 run=0
 [ "${1:-}" = --run ] && { run=1; shift; }
-[ $# = 2 ] || die 2 "usage: scripts/lava-job.sh [--run] KERNEL OUT"
+[ $# = 2 ] || die 2 "usage: scripts/lava-job.sh [--run] IMAGE OUT"
 abs_path "$1"; kernel=$abs
 abs_path "$2"; out=$abs
 need_new_folder OUT "$out"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-need_arm64_image KERNEL "$kernel" "$scratch"
+need_arm64_image IMAGE "$kernel" "$scratch"
 # The job, written before anything else is made: a path LAVA would read otherwise is refused here.
 # LAVA takes a file:// URL's path as urlparse gives it, not unquoted: the URL holds the path as it
 # is, and must parse back to it.
@@ -37,7 +37,7 @@ write_job() { # write_job TEMPLATE JOB KERNEL-PATH INITRD-PATH
 from urllib.parse import urlparse
 template, job, kernel, initrd = sys.argv[1:5]
 urls = {}
-for name, arg, path in (("@KERNEL@", "KERNEL", kernel), ("@INITRD@", "OUT", initrd)):
+for name, arg, path in (("@KERNEL@", "IMAGE", kernel), ("@INITRD@", "OUT", initrd)):
     bad = [c for c in path if c in "#?;" or ord(c) < 32 or ord(c) == 127 or 0xdc80 <= ord(c) <= 0xdcff]
     url = "file://" + path
     if bad or urlparse(url).path != path:

@@ -1,7 +1,7 @@
 # bash completion for pmucal, installed as share/bash-completion/completions/pmucal. Everything
 # comes from the binary at completion time, so it is never out of date: commands from
 # 'pmucal --help', options from 'pmucal COMMAND --help', kernels and their parameters from
-# 'pmucal kernels', event names from this host's catalogue ('pmucal events').
+# 'pmucal kernels', event names from this host's catalog ('pmucal events').
 _pmucal() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]} prog=${COMP_WORDS[0]}
     local cmd=${COMP_WORDS[1]} words i kernel=""
@@ -12,7 +12,7 @@ _pmucal() {
     fi
     case $prev in
     -e | --events)
-        # perf's generic and software names, then the host catalogue's
+        # perf's generic and software names, then the host catalog's
         words="all instructions cycles branches branch-misses page-faults minor-faults major-faults"
         words="$words context-switches cpu-migrations task-clock cpu-clock"
         COMPREPLY=($(compgen -W "$words $("$prog" events 2> /dev/null | awk '!/^#/ { print $1 }')" -- "$cur"))

@@ -100,8 +100,8 @@ static struct group *sim_open(struct event_spec **events, int n)
 
 static int sim_read(struct group *g, struct group_reading *r);
 
-/* One empty start/stop/read before the core's warm-up: the first pass through this code binds
- * libc symbols lazily and checks the geometry, touching far more memory than any later pass.
+/* One empty start/stop/read before the core's warm-up: the first call through this code binds
+ * libc symbols lazily and checks the geometry, touching far more memory than any later call.
  * Done here, that happens before the warm-up instead of between it and the first repetition. */
 static int rehearse(struct group *g)
 {
@@ -375,7 +375,7 @@ static const struct source sim_source = {
     .default_events = "sim::Ir,sim::Dr,sim::Dw,sim::I1mr,sim::D1mr,sim::D1mw,sim::ILmr,sim::DLmr,sim::DLmw,"
                       "sim::Bc,sim::Bcm,sim::Bi,sim::Bim",
     .default_iters = 10000,
-    /* A triad pass over a DRAM-sized array is 38M instructions: 10000 of them would take days. */
+    /* A triad lap over a DRAM-sized array is 38M instructions: 10000 of them would take days. */
     .max_inst_per_loop = 20000000,
     /* The harness's own lines (about 24 a loop), as many of the kernel's lines as they push out of
      * the sets they share (a 16K walk fills half of a 32K 8-way L1d: 44 misses a loop on a Zen 3

@@ -1,5 +1,5 @@
 #!/bin/sh
-# No shell between pmucal and the programs it runs, and no way out of the results folder: quotes,
+# No shell between pmucal and the programs it runs, and no way out of the run folder: quotes,
 # $(), backquotes, spaces and newlines in --out, --label and PATH stay characters; a newline in a
 # path never forges a TAP line; text from penalties.json cannot break out of a C comment or a
 # CSV field. (base/subprocess.c and the curve's gnuplot run: tests/unit/test_subprocess.c.)
@@ -54,9 +54,9 @@ expect() { # expect STATUS PATTERN DESCRIPTION -- command...
 }
 expect 2 "--out is empty" "an empty --out= is refused" -- $PMUCAL validate --case 'walker size=4k' -e page-faults --out=
 expect 2 "PMUCAL_RESULTS is empty" "an empty PMUCAL_RESULTS is refused" -- env PMUCAL_RESULTS= $PMUCAL validate --case 'walker size=4k' -e page-faults
-expect 2 "a label is one folder name" "--label ../../x cannot leave the results folder" -- $PMUCAL validate --case 'walker size=4k' -e page-faults --label ../../x
+expect 2 "a label is one folder name" "--label ../../x cannot leave the run folder" -- $PMUCAL validate --case 'walker size=4k' -e page-faults --label ../../x
 [ ! -e "$TMP/x" ] && [ -z "$(ls -d "$TMP"/*x 2> /dev/null)" ]
-ok $? "--label ../../x created nothing outside the results folder"
+ok $? "--label ../../x created nothing outside the run folder"
 expect 2 "control character" "a newline in --out is refused" -- $PMUCAL c2c --out "$TMP/a${nl}system \"touch PWNED9\""
 expect 2 "control character" "a newline in --label is refused" -- $PMUCAL calibrate --curve --label "a${nl}b"
 
@@ -65,7 +65,7 @@ printf 'page-faults  pf.minor  exact\n' > "$TMP/r${nl}not ok 99 - forged"
 $PMUCAL validate --case 'walker size=4k' -e page-faults --expect "$TMP/r${nl}not ok 99 - forged" > "$TMP/tap" 2> "$TMP/err"
 rc=$?
 [ $rc = 0 ] && ! grep -q '^not ok' "$TMP/tap" && grep -q '^ok 1 ' "$TMP/tap"
-ok $? "an --expect file named with a newline and 'not ok 99': no forged TAP line (exit $rc)"
+ok $? "an --expect rule file named with a newline and 'not ok 99': no forged TAP line (exit $rc)"
 
 # penalties.json text in a C header and a CSV.
 cat > "$TMP/penalties.json" << 'EOF2'

@@ -1,5 +1,5 @@
 #!/bin/sh
-# A validate run's results folder: manifest, measurements and verdicts that parse and agree;
+# The run folder of a validate run: manifest, measurements and verdicts that parse and agree;
 # an interrupted run keeps every measurement it finished.
 . "$(dirname "$0")/lib.sh"
 
@@ -8,7 +8,7 @@ rc=$?
 [ $rc -eq 0 ]; ok $? "validate over the walker matrix exits 0 (got $rc)"
 dir=$(ls -d "$PMUCAL_RESULTS"/*-t1 | head -n 1)
 [ -n "$dir" ] && [ -f "$dir/manifest.json" ] && [ -f "$dir/measurements.ndjson" ] && [ -f "$dir/validate.tap" ]
-ok $? "results folder $dir has manifest.json, measurements.ndjson, validate.tap"
+ok $? "run folder $dir has manifest.json, measurements.ndjson, validate.tap"
 jq -e '.cpu.vendor and .pmu and .topology.caches and .clocks.core_cycles_per_tsc > 0 and .software.linux_kernel and (.command | length > 1)' "$dir/manifest.json" > /dev/null
 ok $? "manifest.json parses and records cpu, pmu, topology, clocks, versions, command"
 # jq keeps the last of two equal keys, so count them in the text: compare and replay read "pmu" as

@@ -109,6 +109,20 @@ rc=$?
 [ $rc -eq 1 ] && grep -q '^not ok [0-9]* - Linux kernel PMU :: counters counters changed: 7 -> 6' "$TMP/oldkobj.tap"
 ok $? "an older run's kernel object is read as linux_kernel: fewer counters is a regression (exit $rc): $(grep -m1 'Linux kernel PMU' "$TMP/oldkobj.tap")"
 
+# ... and its "expectations" (the rule file loaded by itself, string or null) as rule_file.
+other="$TMP/other-rule" && mkdir -p "$other" && cp "$A/measurements.ndjson" "$other/"
+for v in '"/x/expect/sim.txt"' null; do
+    jq --argjson v "$v" '.expectations = $v | del(.rule_file)' "$A/manifest.json" > "$old/manifest.json"
+    jq --argjson v "$v" '.rule_file = $v | del(.expectations)' "$A/manifest.json" > "$new/manifest.json"
+    jq --argjson v "$v" '.rule_file = "/y/other.txt" | del(.expectations)' "$A/manifest.json" > "$other/manifest.json"
+    $PMUCAL compare "$old" "$new" > "$TMP/oldrule.tap"
+    rc=$?
+    $PMUCAL compare "$old" "$other" > "$TMP/oldrule2.tap"
+    [ $rc -eq 0 ] && ! grep -q -E 'rule_file|expectations' "$TMP/oldrule.tap" &&
+        grep -q "^# changed: rule_file: .* -> /y/other.txt" "$TMP/oldrule2.tap"
+    ok $? "an older run's expectations=$v is read as rule_file (exit $rc): $(grep -m1 'rule_file' "$TMP/oldrule2.tap")"
+done
+
 # Incomplete runs: refused, or compared with --allow-incomplete and marked.
 jq '.status = "interrupted" | .status_reason = "stopped by SIGTERM after 1 of 2 cases"' "$A/manifest.json" > "$C/manifest.json"
 head -n 1 "$A/measurements.ndjson" > "$C/measurements.ndjson"

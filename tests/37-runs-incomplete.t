@@ -89,5 +89,5 @@ ok $? "classify refuses an interrupted run (exit $rc: $(head -c 150 "$TMP/err"))
 $PMUCAL classify --allow-incomplete "$dir" > /dev/null 2> "$TMP/err"
 rc=$?
 [ $rc -le 1 ] && [ -s "$dir/classify.json" ]
-ok $? "classify --allow-incomplete fits what it holds (exit $rc)"
+ok $? "classify --allow-incomplete classifies what it holds (exit $rc)"
 done_testing

@@ -51,10 +51,10 @@ rc=$?
 [ $rc -eq 1 ] && [ "$(grep -c '^not ok .*page-faults = pf.minor + 1' "$TMP/rr.tap")" -eq 2 ] &&
     grep -q '^# verdict changed since the run: walker size=16k :: page-faults ok -> not ok' "$TMP/rr.tap"
 ok $? "a new rule turns both page-faults points not ok, said as changed since the run (exit $rc)"
-# The run's own --expect file, as its manifest names it, is not read (a run folder is data): the
+# The run's own --expect rule file, as its manifest names it, is not read (a run folder is data): the
 # same rule given by the user above fails, named by the manifest it changes nothing.
 printf 'SECRET_TOKEN\n' > "$TMP/secret.json"
-jq --arg f "$TMP/rule.txt" --arg v "$TMP/secret.json" '.expect = $f | .expectations = $f | .vendor_json = $v' "$A/manifest.json" > "$TMP/m.json" &&
+jq --arg f "$TMP/rule.txt" --arg v "$TMP/secret.json" '.expect = $f | .rule_file = $f | .vendor_json = $v' "$A/manifest.json" > "$TMP/m.json" &&
     cp "$TMP/m.json" "$A/manifest.json"
 $PMUCAL replay "$A" > "$TMP/rx.tap" 2> "$TMP/rx.err"
 rc=$?
@@ -85,7 +85,7 @@ grep -q '^ok 2 - l3_hit # SKIP size=L3: this machine has no L3 cache' "$TMP/cal.
 ok $? "replay of a calibration whose l3_hit was skipped at set-up gives its lines again (exit $rc, calibrate's $crc): $(diff "$TMP/cal.v1" "$TMP/cal.v2" | tr '\n#' ' %' | head -c 300) $(head -c 200 "$TMP/cal.rep.err")"
 $PMUCAL replay "$run" --expect "$TMP/rule.txt" > /dev/null 2> "$TMP/cal.opt.err"
 rc=$?
-[ $rc -eq 2 ] && grep -q 'not by expectation rules' "$TMP/cal.opt.err"
+[ $rc -eq 2 ] && grep -q 'not by rule files' "$TMP/cal.opt.err"
 ok $? "--expect with a calibration is refused (exit $rc): $(cat "$TMP/cal.opt.err")"
 # A number of the folder is checked before use: a CPU of 1e300 (an int overflow) is refused.
 cp -R "$run" "$TMP/calbad" && jq '.measure_cpu = 1e300' "$run/manifest.json" > "$TMP/calbad/manifest.json"

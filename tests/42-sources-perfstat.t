@@ -50,5 +50,5 @@ env PATH=/nonexistent "$PWD/$PMUCAL" validate --source perfstat --case 'walker s
 rc=$?
 [ $rc -eq 2 ] && grep -q "apt-get install linux-perf" "$TMP/noperf.err" && [ "$(wc -l < "$TMP/noperf.err")" -eq 1 ] &&
     [ -z "$(ls -d "$PMUCAL_RESULTS"/*-noperf 2> /dev/null)" ]
-ok $? "perf missing from PATH: one message, exit $rc, no results folder: $(cat "$TMP/noperf.err")"
+ok $? "perf missing from PATH: one message, exit $rc, no run folder: $(cat "$TMP/noperf.err")"
 done_testing

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Inputs that grow with the machine or the table stay linear (issue 39): modeldiff of two tables of
 # 200,000 events each, and a report of a run with 200,000 c2c pairs. Each once took minutes (a
-# name looked up by a pass over the other table; arrays grown by one element, which ASan's realloc
+# name looked up by a scan of the other table; arrays grown by one element, which ASan's realloc
 # copies every time). Each is timed in CPU time (user + system) at N and at N/4, one after the
 # other: linear work takes at most about 4 times as long at N, quadratic 16 times. The bound is on
 # that ratio (at most 8), not on seconds, which a loaded machine stretches (5.7 s where a quiet one

@@ -201,7 +201,7 @@ events=$(grep -v '^#' validate/expect/amdzen5.txt | awk 'NF { print $1 }' | past
 $PMUCAL validate --case 'walker size=L1' -r 3 -e "$events,r00c0" --label zen5 > "$TMP/v.tap" 2> "$TMP/v.err"
 rc=$?
 n=$(grep -v '^#' validate/expect/amdzen5.txt | awk 'NF' | wc -l)
-is "$(jq -r '.expectations | split("/") | last' "$PMUCAL_RESULTS"/*-zen5/manifest.json)" "amdzen5.txt" "validate loads amdzen5.txt for the host's table"
+is "$(jq -r '.rule_file | split("/") | last' "$PMUCAL_RESULTS"/*-zen5/manifest.json)" "amdzen5.txt" "validate loads amdzen5.txt for the host's table"
 is "$(jq -r '[.pmu.event_source, .pmu.vendor_table.name, .pmu.vendor_table.counters] | join(" ")' "$PMUCAL_RESULTS"/*-zen5/manifest.json)" \
    "vendor table amdzen5 6" "the run records where its events came from"
 ! grep -qi 'unknown event' "$TMP/v.tap" "$TMP/v.err" && [ $rc -ne 2 ]

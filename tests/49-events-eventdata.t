@@ -96,7 +96,7 @@ shipped=$(awk -F, '$4 == "hybridcore" { print $3 }' eventdata/intel/mapfile.csv 
 ok $? "hybrid parts: all $hybrid core-type tables (perf's cpu_core and cpu_atom) are shipped ($shipped)"
 PMUCAL_CPUID=GenuineIntel-6-97 $PMUCAL events > "$TMP/adl.out" 2>&1
 head -n 1 "$TMP/adl.out" | grep -q "intel/ADL/events/alderlake_goldencove_core.json.gz (CPUID GenuineIntel-6-97 matches .*a hybrid part: the table of its Core cores, perf's cpu_core); its Atom cores (perf's cpu_atom) have .*/intel/ADL/events/alderlake_gracemont_core.json.gz"
-ok $? "a hybrid part's catalogue is its Core cores' table, and it names the Atom cores' one: $(head -n 1 "$TMP/adl.out" | cut -c1-300)"
+ok $? "a hybrid part's catalog is its Core cores' table, and it names the Atom cores' one: $(head -n 1 "$TMP/adl.out" | cut -c1-300)"
 
 # A .gz table and its plain JSON are one table: the same events with the same encodings.
 gzdir=$TMP/gz

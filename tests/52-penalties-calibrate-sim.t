@@ -9,7 +9,7 @@ export PMUCAL_PROGRESS=1
 # The simulated machine comes from a fixture, never from the machine the test runs on.
 [ -n "${PMUCAL_TEST_HOST:-}" ] || use_host zen4
 
-# Bad input, in any build: one message naming the option, exit 2, no results folder.
+# Bad input, in any build: one message naming the option, exit 2, no run folder.
 while IFS='|' read -r args says; do
     [ -z "$args" ] && continue
     # shellcheck disable=SC2086

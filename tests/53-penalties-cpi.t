@@ -1,6 +1,6 @@
 #!/bin/sh
 # pmucal cpi: the cycle stack's arithmetic, exactly, on hand-made counts (tests/data): a 'perf stat
-# -x,' CSV and a results folder, with the penalties of tests/data/penalties-zen5.json (l1_hit 4,
+# -x,' CSV and a run folder, with the penalties of tests/data/penalties-zen5.json (l1_hit 4,
 # l2_hit 14, dram 400 cycles = 100 ns at 4 GHz; page_walk not ok, alias_4k unstable).
 . "$(dirname "$0")/lib.sh"
 pj=tests/data/penalties-zen5.json csv=tests/data/perf-stat-zen5.csv
@@ -25,7 +25,7 @@ $PMUCAL cpi --penalties "$pj" --tolerance 5 --json "$csv" > "$TMP/u.json"; rc=$?
 jq -e '.base == 0 and .remainder == 120000 and (.closed | not) and (.verdict | test("10.0% of the cycles unexplained .beyond 5.0%"))' "$TMP/u.json" > /dev/null && [ $rc -eq 1 ]
 ok $? "--base-cpi 0 --tolerance 5: remainder 120000 (10%) does not close: $(jq -r .verdict "$TMP/u.json")"
 
-# A results folder: one case's per-iteration counts, the model's quantities where no event counted.
+# A run folder: one case's per-iteration counts, the model's quantities where no event counted.
 mkdir -p "$TMP/run"
 # Its manifest says which command made it: a folder of one without records (c2c) is refused.
 printf '{"command": ["pmucal", "validate"], "status": "complete"}\n' > "$TMP/run/manifest.json"
@@ -35,7 +35,7 @@ cat > "$TMP/run/measurements.ndjson" <<'EON'
 EON
 $PMUCAL cpi --penalties "$pj" --case mixwalk --json "$TMP/run" > "$TMP/r.json"; rc=$?
 jq -e '.cycles == 70 and ([.components[] | [.name, .counter, .cycles]] == [["l1_hit", "ld.l1", 40], ["l2_hit", "ld.l2", 28]]) and .remainder == 2 and .closed' "$TMP/r.json" > /dev/null && [ $rc -eq 0 ]
-ok $? "results folder, case mixwalk: 4 x 10 + 14 x 2 of 70 cycles, the model's quantities as occurrences: $(jq -c '[[.components[] | [.name, .counter, .cycles]], .remainder]' "$TMP/r.json")"
+ok $? "run folder, case mixwalk: 4 x 10 + 14 x 2 of 70 cycles, the model's quantities as occurrences: $(jq -c '[[.components[] | [.name, .counter, .cycles]], .remainder]' "$TMP/r.json")"
 
 $PMUCAL cpi --penalties "$pj" --svg "$TMP/s.svg" "$csv" > /dev/null
 grep -c '<rect' "$TMP/s.svg" | grep -qx 10 && grep -q 'l2_hit: 280000 cycles (23.3%)' "$TMP/s.svg"
@@ -63,7 +63,7 @@ printf '12,,cycles\nlots,,instructions\n' > "$TMP/bad.csv"
 printf '1e400,,cycles\n' > "$TMP/inf.csv"
 printf '# zero\n0,,cycles:u,1000,100.00,,\n5,,instructions\n' > "$TMP/zero.csv"
 for row in "bad.csv:2: the count 'lots' of instructions is not a number|$TMP/bad.csv" \
-           "is a results folder: name the case with --case LABEL|$TMP/run" \
+           "is a run folder: name the case with --case LABEL|$TMP/run" \
            "no measurement of case 'nope'|--case nope $TMP/run" \
            "no instructions count, which --base-cpi 0.5 multiplies|--base-cpi 0.5 --case walker-l1 $TMP/run" \
            "--tolerance x: give a number from 0 to 100|--tolerance x $csv" \

@@ -22,7 +22,7 @@ env PATH=/nonexistent $PMUCAL validate --source sim --case 'walker size=L1' --la
 rc=$?
 [ $rc -ne 0 ] && grep -q "apt-get install valgrind" "$TMP/nov.err" && [ ! -s "$TMP/nov.out" ]
 ok $? "without valgrind: exit $rc and '$(cat "$TMP/nov.err")'"
-[ -z "$(ls -d "$PMUCAL_RESULTS"/*-nov 2>/dev/null)" ]; ok $? "and no results folder"
+[ -z "$(ls -d "$PMUCAL_RESULTS"/*-nov 2>/dev/null)" ]; ok $? "and no run folder"
 
 if ! command -v valgrind > /dev/null; then
     skip "sim runs" "valgrind is not installed (Debian package valgrind)"

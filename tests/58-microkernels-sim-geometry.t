@@ -47,7 +47,7 @@ while IFS='|' read -r host curve geo exact refused; do
             "$geo" "$host $curve (line $line): the simulated D1 and LL"
     fi
     # Whole laps in every run: the misses of each repetition are its share, whatever the lap's
-    # unevenness; only the harness's few lines between runs may move them.
+    # unevenness; only the harness's few lines between measured loops may move them.
     spread=$(jq -s '[.[] | .iters as $n | .events[] | select(.name | test("^sim::(D1mr|DLmr)$"))
         | (.stats.max - .stats.min) * $n | round] | max // empty' "$dir/measurements.ndjson" 2> /dev/null)
     is_close "$spread" 0 32 "$host $curve (line $line): D1 and LL misses differ by at most 32 events per run over repetitions"

@@ -65,11 +65,11 @@ unset PMUCAL_CURVE_FILE
 # it was found on. Rows: case | what it must be (exact, or the words of its refusal) | the finding
 use_host zen5-vm
 cat > "$TMP/found.rows" <<'FOUND'
-walker size=814776 stride=8 block=185 page=2m loads=2 seed=4259666 | exact | a 740K block then a 57K one: a run of 10000 iterations read 1.891 D1 misses an iteration, the lap 1.790
+walker size=814776 stride=8 block=185 page=2m loads=2 seed=4259666 | exact | a 740K block then a 57K one: a loop of 10000 iterations read 1.891 D1 misses an iteration, the lap 1.790
 walker size=16M stride=48 page_stride=336 order=linear | exact | elements sharing lines read 1.93 misses for 2 loads
 walker size=16M stride=1048 page_stride=31296 | fill sets of the simulated D1 | a ring at the edge of D1's sets missed 0.004-0.008 a load from run to run
-triad size=22587 store=nt threads=2 | fill sets of the simulated cache to the edge | a team's arrays at the edge of their sets missed 0.057 a pass
-triad size=40061 variant=sse store=nt | fill sets of the simulated cache to the edge | sets at 10 of 12 ways missed 0.056 a pass
+triad size=22587 store=nt threads=2 | fill sets of the simulated cache to the edge | a team's arrays at the edge of their sets missed 0.057 a lap
+triad size=40061 variant=sse store=nt | fill sets of the simulated cache to the edge | sets at 10 of 12 ways missed 0.056 a lap
 branch branches=906 | exact | a line two outcome-table slots share was counted twice
 branch kind=indirect | exact | one target read no mispredict, the model said one an iteration
 branch pattern=alternate branches=16 density=1 | exact | read 0.5 mispredicts an iteration, the model said none

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Offline checks of the shipped expectation files, and libpfm4's encodings against the vendor
+# Offline checks of the shipped rule files, and libpfm4's encodings against the vendor
 # tables pmucal ships (eventdata/).
 . "$(dirname "$0")/lib.sh"
 
@@ -74,11 +74,11 @@ fi
 host=$($PMUCAL info --json | jq -r '.pmu.name // empty')
 if [ -n "$host" ] && [ -f "validate/expect/$host.txt" ]; then
     $PMUCAL validate --case 'walker size=L1' -e page-faults --label auto > /dev/null 2>&1
-    is "$(jq -r '.expectations | split("/") | last' "$PMUCAL_RESULTS"/*-auto/manifest.json)" "$host.txt" "validate loads validate/expect/$host.txt for the host PMU"
+    is "$(jq -r '.rule_file | split("/") | last' "$PMUCAL_RESULTS"/*-auto/manifest.json)" "$host.txt" "validate loads validate/expect/$host.txt for the host PMU"
     $PMUCAL validate --case 'walker size=L1' -e page-faults --label noauto --no-auto-expect > /dev/null 2>&1
-    is "$(jq -r '.expectations' "$PMUCAL_RESULTS"/*-noauto/manifest.json)" "null" "--no-auto-expect withholds it"
+    is "$(jq -r '.rule_file' "$PMUCAL_RESULTS"/*-noauto/manifest.json)" "null" "--no-auto-expect withholds it"
 else
-    skip "automatic expectation file" "no shipped file for host PMU '${host:-none}'"
+    skip "automatic rule file" "no shipped file for host PMU '${host:-none}'"
     skip "--no-auto-expect" "no shipped file for host PMU '${host:-none}'"
 fi
 

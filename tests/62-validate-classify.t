@@ -67,7 +67,7 @@ is "$(field FAULT_WRONG_LEVEL .explanation)" "1.000 x ld.l3" "the wrong cache le
 is "$(field FAULT_ZERO_COUNTS .counts_where_every_quantity_is_zero)" "empty (0.5000)" "counts where every quantity is zero are listed"
 case "$(field FAULT_ZERO_COUNTS .rule.worst)" in *"measured 0.5000, rule says 0.0000"*) r=0 ;; *) r=1 ;; esac
 ok $r "counting on zero-quantity cases fails the rule there: $(field FAULT_ZERO_COUNTS .rule.worst)"
-# Without rules the fits alone still flag the overcount and the offset, and name the wrong level.
+# Without rules the regression alone still flags the overcount and the offset, and name the wrong level.
 $PMUCAL classify "$run" --no-rules > /dev/null 2>&1
 is "$(status FAULT_DOUBLE)/$(status FAULT_OFFSET)/$(field FAULT_WRONG_LEVEL .explanation)" "suspect/suspect/1.000 x ld.l3" \
     "--no-rules: x2 and offset are suspect, the level is named"
@@ -119,7 +119,7 @@ $PMUCAL classify --allow-incomplete --no-rules "$run" > /dev/null 2>&1
 is "$?" 1 "a manifest without a status is classified with --allow-incomplete"
 cp "$TMP/manifest.keep" "$run/manifest.json"
 
-# The sim source (valgrind callgrind) with its expectation file withheld: the classifier must name
+# The sim source (valgrind callgrind) with its rule file withheld: the classifier must name
 # sim::Ir as inst, sim::Dr as ld.all, sim::Dw as st.all, sim::Bc as br.cond, coefficient 1.000.
 if sim_usable; then
     $PMUCAL validate --source sim --no-auto-expect -e sim::Ir,sim::Dr,sim::Dw,sim::Bc --label simc -r 1 > /dev/null 2>&1

@@ -125,7 +125,7 @@ while IFS='|' read -r args want; do
     # shellcheck disable=SC2086
     $PMUCAL roofline $args --label bad > "$TMP/bad.out" 2> "$TMP/bad.err"; rc=$?
     [ $rc -eq 2 ] && grep -q -- "$want" "$TMP/bad.err" && [ -z "$(ls -d "$PMUCAL_RESULTS"/*-bad 2> /dev/null)" ]
-    ok $? "roofline $args: exit 2 naming '$want', no results folder (rc $rc: $(head -c 200 "$TMP/bad.err"))"
+    ok $? "roofline $args: exit 2 naming '$want', no run folder (rc $rc: $(head -c 200 "$TMP/bad.err"))"
 done <<'EOT'
 --widths avx3                  | 'avx3' is not one of scalar,sse,avx2,avx512
 --levels L1,L4                 | 'L4' is not one of L1,L2,L3,DRAM

@@ -64,7 +64,7 @@ grep -q 'walker &lt;img src=x onerror=alert(1)&gt;' "$v"; ok $? "the hostile cas
 is "$(grep -o '<td class="cell [a-z]*"' "$v" | sort | uniq -c | awk '{printf "%s=%s ", $4, $1}')" \
    'info"=3 nok"=3 none"=1 ok"=8 skip"=4 todo"=1 ' "matrix cells by verdict (20 = 5 events x 4 cases)"
 grep -q 'title="walker size=DRAM :: sim::Dr&#10;verdict: not ok&#10;measured 4.5000, expected 4.0000 per iteration&#10;tolerance: exact&#10;rule: ld.all at validate/expect/sim.txt:8' "$v"
-ok $? "a not-ok cell states measured, expected, tolerance and the expectation file:line"
+ok $? "a not-ok cell states measured, expected, tolerance and the rule file:line"
 grep -q '<span class="badge ok">clean</span>' "$v"; ok $? "the classifier's reading is in the summary"
 
 c="$out/calibrate.html"

@@ -15,17 +15,17 @@ export PMUCAL_EMU_BIN=${PMUCAL_EMU_BIN:-build/aarch64/pmucal} PMUCAL_EMU_INIT=${
 printf 'not a kernel\n' > "$TMP/text"
 # A relative path is named as it was resolved: from the folder the script was started in.
 for bad in "$TMP/text" "$PMUCAL"; do
-    scripts/kernel-check.sh --kernel "$bad" --out "$TMP/bad" > "$TMP/out" 2> "$TMP/err"
+    scripts/kernel-check.sh --image "$bad" --out "$TMP/bad" > "$TMP/out" 2> "$TMP/err"
     rc=$?
     case $bad in /*) named=$bad ;; *) named=$PWD/$bad ;; esac
-    [ $rc = 2 ] && [ "$(wc -l < "$TMP/err")" = 1 ] && grep -q "^kernel-check: --kernel $named is not an arm64 kernel Image (no 'ARM\\\\x64' magic at offset 0x38" "$TMP/err"
+    [ $rc = 2 ] && [ "$(wc -l < "$TMP/err")" = 1 ] && grep -q "^kernel-check: --image $named is not an arm64 kernel Image (no 'ARM\\\\x64' magic at offset 0x38" "$TMP/err"
     ok $? "$(basename "$bad"): not an arm64 Image, one message, exit 2 (exit $rc): $(cut -c1-200 "$TMP/err")"
 done
-scripts/kernel-check.sh --kernel "$TMP/absent" > /dev/null 2> "$TMP/err"
-[ $? = 2 ] && grep -q "^kernel-check: --kernel $TMP/absent: no such file" "$TMP/err"
+scripts/kernel-check.sh --image "$TMP/absent" > /dev/null 2> "$TMP/err"
+[ $? = 2 ] && grep -q "^kernel-check: --image $TMP/absent: no such file" "$TMP/err"
 ok $? "a kernel file that does not exist: $(cat "$TMP/err")"
 scripts/kernel-check.sh > /dev/null 2> "$TMP/err"
-[ $? = 2 ] && grep -q 'give the kernel under test: --kernel IMAGE or --package NAME' "$TMP/err"
+[ $? = 2 ] && grep -q 'give the Linux kernel under test: --image IMAGE or --package NAME' "$TMP/err"
 ok $? "no kernel given: $(cat "$TMP/err")"
 scripts/kernel-check.sh --package 'linux-image-$(id)' > /dev/null 2> "$TMP/err"
 [ $? = 2 ] && grep -q "not a Debian package name" "$TMP/err"
@@ -49,12 +49,12 @@ if [ "${PMUCAL_TEST_EMU:-1}" = 0 ] || sanitized_build || [ ! -s "$KERNEL" ] || [
 fi
 
 # A kernel that panics before /init, and one that waits for ever (rootwait on a disk that is not there).
-scripts/kernel-check.sh --kernel "$KERNEL" --modules "$MODULES" --commands "$SHORT" --out "$TMP/panic" \
+scripts/kernel-check.sh --image "$KERNEL" --modules "$MODULES" --commands "$SHORT" --out "$TMP/panic" \
     --append "rdinit=/nonexistent panic=-1" --timeout 120 > /dev/null 2> "$TMP/err"
 rc=$?
 [ $rc = 4 ] && [ "$(wc -l < "$TMP/err")" = 1 ] && grep -q "^kernel-check: the kernel panicked before reaching /init: '.*Kernel panic - not syncing: " "$TMP/err"
 ok $? "a kernel that panics: one message naming the panic, exit 4 (exit $rc): $(cut -c1-220 "$TMP/err")"
-scripts/kernel-check.sh --kernel "$KERNEL" --modules "$MODULES" --commands "$SHORT" --out "$TMP/wait" \
+scripts/kernel-check.sh --image "$KERNEL" --modules "$MODULES" --commands "$SHORT" --out "$TMP/wait" \
     --append "loglevel=7 rdinit=/nonexistent root=/dev/vdz rootwait" --timeout 15 > /dev/null 2> "$TMP/err"
 rc=$?
 [ $rc = 4 ] && [ "$(wc -l < "$TMP/err")" = 1 ] && grep -q "^kernel-check: the kernel never reached /init within 15s; the console's last line: '.*Waiting for root device /dev/vdz" "$TMP/err"
@@ -62,7 +62,7 @@ ok $? "a kernel that never reaches /init: a timeout naming the console's last li
 
 # The kernel under test, then the same on a CPU without a PMU.
 out=$TMP/kc
-scripts/kernel-check.sh --kernel "$KERNEL" --modules "$MODULES" --commands "$SHORT" --out "$out" --timeout 300 > "$TMP/kc.out" 2> "$TMP/kc.err"
+scripts/kernel-check.sh --image "$KERNEL" --modules "$MODULES" --commands "$SHORT" --out "$out" --timeout 300 > "$TMP/kc.out" 2> "$TMP/kc.err"
 rc=$?
 ok $rc "kernel-check booted $KERNEL and brought the run folders back (exit $rc): $(grep "run folders in" "$TMP/kc.out" | cut -c1-200) $(tail -n 2 "$TMP/kc.err" | cut -c1-300)"
 m=$(ls -d "$out"/results/*-matrix 2> /dev/null | head -n 1)
@@ -96,7 +96,7 @@ fi
 ok $? "compare takes a kernel-check run: $(grep 'Linux kernel PMU' "$TMP/self.tap" | head -n 1)"
 
 off=$TMP/off
-scripts/kernel-check.sh --kernel "$KERNEL" --modules "$MODULES" --commands "$SHORT" --out "$off" --cpu neoverse-n1,pmu=off --timeout 300 > "$TMP/off.out" 2> "$TMP/off.err"
+scripts/kernel-check.sh --image "$KERNEL" --modules "$MODULES" --commands "$SHORT" --out "$off" --cpu neoverse-n1,pmu=off --timeout 300 > "$TMP/off.out" 2> "$TMP/off.err"
 ok $? "the same kernel on -cpu neoverse-n1,pmu=off came back too: $(grep "run folders in" "$TMP/off.out" | cut -c1-200)"
 moff=$(ls -d "$off"/results/*-matrix 2> /dev/null | head -n 1)
 jq -e '.linux_kernel.pmu.name == null and .linux_kernel.pmu.why != null' "$moff/manifest.json" > /dev/null 2>&1

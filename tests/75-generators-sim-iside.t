@@ -72,7 +72,7 @@ geo=$(jq -r '"\(.sim.I1.size),\(.sim.I1.ways)"' "$PMUCAL_RESULTS"/*-no-l1i/manif
 [ $rc -eq 0 ] && grep -q "$NOTE: simulated with the L1D's" "$TMP/no-l1i.err" && [ "$geo" = "49152,12" ]
 ok $? "a topology without an L1i: the note is there and I1 is the 48K 12-way L1D ($geo), exit $rc"
 
-# A 16-way L1I filled exactly: the harness's few code lines between the last pass and the loop
+# A 16-way L1I filled exactly: the harness's few code lines between the last lap and the loop
 # cost 16 misses each, beyond the source's slack: refused with the reason, never 'not ok'.
 use_host intel-a7-vm
 $PMUCAL validate --source sim -r 2 --iters 500 -e sim::I1mr --case 'ifetch size=65536' --label a7 > "$TMP/a7.tap" 2> "$TMP/a7.err"
@@ -96,7 +96,7 @@ on_this_machine
 
 # A last level small enough for the code (no-l3's L2 made 64K 16-way). At 1025 lines they all miss
 # I1, and LL's one overfull set is left unstated: the harness's data shares that unified level, in
-# sets ASLR moves (17.03 to 17.05 misses a pass against 17, run to run). At 2049 lines every LL set
+# sets ASLR moves (17.03 to 17.05 misses a lap against 17, run to run). At 2049 lines every LL set
 # overflows: all 2049 miss there, every pass.
 sed 's/\(type="L2Cache"[^>]*cache_size="\)6291456"\([^>]*cache_associativity="\)24"/\165536"\216"/' \
     tests/hosts/no-l3/hwloc.xml > "$TMP/small-ll.xml"

@@ -69,13 +69,13 @@ export PATH="$H/bin:$PATH" FAKE_QEMU_LOG="$H/qemu.argv" PMUCAL_EMU_BIN="$H/emu/p
 case $PMUCAL in /*) ;; *) export PMUCAL="$REPO/$PMUCAL" ;; esac
 kc() { timeout 60 "$REPO/scripts/kernel-check.sh" "$@" > "$H/out" 2> "$H/err"; }
 
-# make: KERNEL, PACKAGE, MATRIX_OUT with ';' and backquotes. MAKE=true stands for the build the
+# make: IMAGE (and KERNEL, its old name), PACKAGE, MATRIX_OUT with ';' and backquotes. MAKE=true stands for the build the
 # recipes start first; -o deps skips the package check: only the script's own line runs.
 mk() { (cd "$H" && timeout 60 make -s -C "$REPO" -o deps MAKE=true "$@") > "$H/out" 2> "$H/err"; }
-for v in "KERNEL=x;touch $canary" "PACKAGE=linux-image-x;touch $canary;" "KERNEL=\`touch $canary\`"; do
+for v in "IMAGE=x;touch $canary" "PACKAGE=linux-image-x;touch $canary;" "IMAGE=\`touch $canary\`" "KERNEL=x;touch $canary"; do
     mk kernel-check "$v"
     rc=$?
-    [ $rc != 0 ] && [ ! -e "$canary" ] && grep -q "^kernel-check: --\(kernel\|package\) .*touch $canary" "$H/err"
+    [ $rc != 0 ] && [ ! -e "$canary" ] && grep -q "^kernel-check: --\(image\|package\) .*touch $canary" "$H/err"
     ok $? "make kernel-check '$v': nothing ran, the value reached the script whole (exit $rc): $(grep '^kernel-check' "$H/err" | head -c 200)"
     rm -f "$canary"
 done
@@ -87,7 +87,7 @@ rc=$?
 ok $? "make kernel-matrix MATRIX_OUT='in/m;touch ...': nothing ran; a file refused as OUT, from the caller's folder (exit $rc): $(head -c 200 "$H/err")"
 # Every recipe that takes a user's variable: the value is nowhere in the shell text make runs.
 leaks=
-for tv in kernel-check:KERNEL kernel-check:MODULES kernel-check:PACKAGE kernel-check:CPU kernel-check:OUT \
+for tv in kernel-check:IMAGE kernel-check:KERNEL kernel-check:MODULES kernel-check:PACKAGE kernel-check:CPU kernel-check:OUT \
     kernel-check:TIMEOUT kernel-matrix:MATRIX_OUT sweep:SWEEP_HOSTS sweep:SWEEP_CASES sweep:SWEEP_SEED \
     sweep-emu:EMU_SWEEP_CASES sweep-emu:SWEEP_SEED bench-roofline:RUNS bench-walker:SIZES fuzz-run:FUZZ_SECONDS \
     install:PREFIX install:DESTDIR install:EVENTDATA uninstall:PREFIX uninstall:DESTDIR test:TESTS test:TESTS_FIRST; do
@@ -108,7 +108,7 @@ ok $? "a build folder with shell characters (OBJDIR) is refused by make itself (
 mkdir -p "$H/in/victim" "$H/kc"
 echo "the victim's own bytes" > "$H/in/victim/disk.img"
 sum=$(cksum < "$H/in/victim/disk.img")
-kc --kernel "$H/in/Image" --out "$H/kc/d09,file=$H/in/victim" --timeout 10
+kc --image "$H/in/Image" --out "$H/kc/d09,file=$H/in/victim" --timeout 10
 rc=$?
 [ "$(cksum < "$H/in/victim/disk.img")" = "$sum" ] && [ "$(cat "$H/qemu.argv.disk")" = "$H/kc/d09,file=$H/in/victim/disk.img" ] &&
     grep -qx -- "file=$H/kc/d09,,file=$H/in/victim/disk.img,format=raw,if=none,id=out" "$H/qemu.argv"
@@ -118,38 +118,49 @@ ok $? "--out 'd09,file=VICTIM': -drive file= has the commas doubled, the disk is
 mkdir -p "$H/a/b c/c" "$H/a/b c/mods"
 cp "$H/in/Image" "$H/a/b c/Image"
 echo ko > "$H/a/b c/mods/virtio_mmio.ko" && echo ko > "$H/a/b c/mods/virtio_blk.ko"
-(cd "$H/a/b c/c" && timeout 60 "$REPO/scripts/kernel-check.sh" --kernel ../Image --modules ../mods --out ../x --timeout 10) > /dev/null 2>&1
+(cd "$H/a/b c/c" && timeout 60 "$REPO/scripts/kernel-check.sh" --image ../Image --modules ../mods --out ../x --timeout 10) > /dev/null 2>&1
 [ -f "$H/a/b c/x/console.log" ] && [ ! -e "$REPO/../x" ] && grep -qx -- "$H/a/b c/c/../Image" "$H/qemu.argv" &&
     grep -qx 'lib/modules/virtio_blk.ko' "$H/qemu.argv.cpio" && [ "$(cat "$H/qemu.argv.disk")" = "$H/a/b c/c/../x/disk.img" ]
-ok $? "kernel-check from 'a/b c/c' with --kernel ../Image --modules ../mods --out ../x: all three in 'a/b c': $(grep -A1 '^-kernel' "$H/qemu.argv" | tail -n 1)"
-(cd "$H/a/b c/c" && timeout 60 make -s -C "$REPO" -o deps MAKE=true kernel-check KERNEL=../Image OUT=../y TIMEOUT=10) > /dev/null 2>&1
+ok $? "kernel-check from 'a/b c/c' with --image ../Image --modules ../mods --out ../x: all three in 'a/b c': $(grep -A1 '^-kernel' "$H/qemu.argv" | tail -n 1)"
+(cd "$H/a/b c/c" && timeout 60 make -s -C "$REPO" -o deps MAKE=true kernel-check IMAGE=../Image OUT=../y TIMEOUT=10) > /dev/null 2>&1
 [ -f "$H/a/b c/y/console.log" ] && [ ! -e "$REPO/../y" ] && grep -qx -- "$H/a/b c/c/../Image" "$H/qemu.argv"
-ok $? "make -C REPO kernel-check KERNEL=../Image OUT=../y from 'a/b c/c': from the folder make was started in: $(ls -d "$H/a/b c/y" 2> /dev/null)"
+ok $? "make -C REPO kernel-check IMAGE=../Image OUT=../y from 'a/b c/c': from the folder make was started in: $(ls -d "$H/a/b c/y" 2> /dev/null)"
+# The old spellings, make's KERNEL= and the script's --kernel, still work, each with a one-line note.
+(cd "$H/a/b c/c" && timeout 60 make -s -C "$REPO" -o deps MAKE=true kernel-check KERNEL=../Image OUT=../z TIMEOUT=10) > /dev/null 2> "$H/old.err"
+[ -f "$H/a/b c/z/console.log" ] && grep -qx -- "$H/a/b c/c/../Image" "$H/qemu.argv" &&
+    [ "$(grep -c 'note: KERNEL=FILE is now IMAGE=FILE' "$H/old.err")" = 1 ]
+ok $? "make kernel-check KERNEL=../Image: booted that image, one note: $(grep -m1 note "$H/old.err")"
+kc --kernel "$H/a/b c/Image" --out "$H/kc/old" --timeout 10
+rc=$?
+[ -f "$H/kc/old/console.log" ] && grep -qx -- "$H/a/b c/Image" "$H/qemu.argv" && [ "$(grep -c 'note: --kernel IMAGE is now --image IMAGE' "$H/err")" = 1 ]
+ok $? "kernel-check --kernel IMAGE: booted that image, one note (exit $rc): $(grep -m1 note "$H/err")"
+kc --image "$H/a/b c/Image" --kernel "$H/in/Image" --out "$H/kc/two"
+refused $? 2 "$H/err" "kernel-check: --kernel $H/in/Image: an image is given already ($H/a/b c/Image): give one --image" "--image and --kernel both"
 
 # Refused by kind, the argument named.
 mkfifo "$H/in/fifo"
 mkdir -p "$H/in/dir"
 echo 'echo' > "$H/in/commands"
-kc --kernel /dev/zero --out "$H/o1"
-refused $? 2 "$H/err" "kernel-check: --kernel /dev/zero is a character device: give a regular file" "--kernel /dev/zero"
-kc --kernel "$H/in/fifo" --out "$H/o1"
-refused $? 2 "$H/err" "kernel-check: --kernel $H/in/fifo is a FIFO: give a regular file" "--kernel FIFO (never opened)"
-kc --kernel "$H/in/dir" --out "$H/o1"
-refused $? 2 "$H/err" "kernel-check: --kernel $H/in/dir is a folder: give a regular file" "--kernel a folder"
-kc --kernel "$H/in/Image" --modules "$H/in/Image" --out "$H/o1"
+kc --image /dev/zero --out "$H/o1"
+refused $? 2 "$H/err" "kernel-check: --image /dev/zero is a character device: give a regular file" "--image /dev/zero"
+kc --image "$H/in/fifo" --out "$H/o1"
+refused $? 2 "$H/err" "kernel-check: --image $H/in/fifo is a FIFO: give a regular file" "--image FIFO (never opened)"
+kc --image "$H/in/dir" --out "$H/o1"
+refused $? 2 "$H/err" "kernel-check: --image $H/in/dir is a folder: give a regular file" "--image a folder"
+kc --image "$H/in/Image" --modules "$H/in/Image" --out "$H/o1"
 refused $? 2 "$H/err" "kernel-check: --modules $H/in/Image is a regular file: give a folder" "--modules a file"
-kc --kernel "$H/in/Image" --out "$H/in/fifo"
+kc --image "$H/in/Image" --out "$H/in/fifo"
 refused $? 2 "$H/err" "kernel-check: --out $H/in/fifo is a FIFO, not a folder: give a folder to write into (absent or a folder)" "--out a FIFO"
-kc --kernel "$H/in/Image" --out "$H/in/commands"
+kc --image "$H/in/Image" --out "$H/in/commands"
 refused $? 2 "$H/err" "kernel-check: --out $H/in/commands is a regular file, not a folder: give a folder to write into (absent or a folder)" "--out a file"
-kc --kernel "$H/in/Image" --commands /dev/zero --out "$H/o1"
+kc --image "$H/in/Image" --commands /dev/zero --out "$H/o1"
 refused $? 2 "$H/err" "kernel-check: --commands /dev/zero is a character device: give a regular file" "--commands /dev/zero"
 [ ! -e "$H/o1" ]
 ok $? "no refusal made its OUT"
 
 # --timeout has a range, said in --help.
 for t in 0 0900 9 86401 -5 1e3 99999999999; do
-    kc --kernel "$H/in/Image" --out "$H/o2" --timeout "$t"
+    kc --image "$H/in/Image" --out "$H/o2" --timeout "$t"
     rc=$?
     [ $rc = 2 ] && grep -qx "kernel-check: --timeout \('$t'\|$t: out of range\): give whole seconds from 10 to 86400" "$H/err"
     ok $? "--timeout $t refused (exit $rc): $(cat "$H/err")"
@@ -159,19 +170,19 @@ ok $? "--help gives --timeout's range: $("$REPO/scripts/kernel-check.sh" --help 
 
 # Images that cannot be a kernel, named before anything boots.
 fake_image "$H/in/cut" 2097152 1048576
-kc --kernel "$H/in/cut" --out "$H/o3"
-refused $? 2 "$H/err" "kernel-check: --kernel $H/in/cut is cut short: its PE header's sections end at byte 2097152, it holds 1048576 bytes: give the whole image" "a cut Image"
+kc --image "$H/in/cut" --out "$H/o3"
+refused $? 2 "$H/err" "kernel-check: --image $H/in/cut is cut short: its PE header's sections end at byte 2097152, it holds 1048576 bytes: give the whole image" "a cut Image"
 gzip -1 < "$H/in/Image" | head -c 1500 > "$H/in/cut.gz"
-kc --kernel "$H/in/cut.gz" --out "$H/o3"
+kc --image "$H/in/cut.gz" --out "$H/o3"
 rc=$?
-[ $rc = 2 ] && grep -q "^kernel-check: --kernel $H/in/cut.gz: its gzip stream is damaged or cut short after [0-9]* bytes (gzip: stdin: unexpected end of file): give the whole image\$" "$H/err"
+[ $rc = 2 ] && grep -q "^kernel-check: --image $H/in/cut.gz: its gzip stream is damaged or cut short after [0-9]* bytes (gzip: stdin: unexpected end of file): give the whole image\$" "$H/err"
 ok $? "a cut gzip'd Image (exit $rc): $(cat "$H/err")"
 head -c $((300 << 20)) /dev/zero | gzip -1 > "$H/in/bomb.gz"
-kc --kernel "$H/in/bomb.gz" --out "$H/o3"
-refused $? 2 "$H/err" "kernel-check: --kernel $H/in/bomb.gz: its gzip stream decompresses to more than 256 MiB (QEMU's own limit for a gzip'd kernel): a gzip bomb, not a kernel image" "a gzip bomb"
+kc --image "$H/in/bomb.gz" --out "$H/o3"
+refused $? 2 "$H/err" "kernel-check: --image $H/in/bomb.gz: its gzip stream decompresses to more than 256 MiB (QEMU's own limit for a gzip'd kernel): a gzip bomb, not a kernel image" "a gzip bomb"
 fake_image "$H/in/tiny" 4096
-kc --kernel "$H/in/tiny" --out "$H/o3"
-refused $? 2 "$H/err" "kernel-check: --kernel $H/in/tiny holds 4096 bytes: too few for an arm64 kernel image (at least 1 MiB): a cut or made-up image" "a 4 KiB Image"
+kc --image "$H/in/tiny" --out "$H/o3"
+refused $? 2 "$H/err" "kernel-check: --image $H/in/tiny holds 4096 bytes: too few for an arm64 kernel image (at least 1 MiB): a cut or made-up image" "a 4 KiB Image"
 [ ! -e "$H/o3" ] && [ ! -e "$H/qemu.argv.o3" ]
 ok $? "none of them made OUT"
 
@@ -179,10 +190,10 @@ ok $? "none of them made OUT"
 lj() { timeout 120 "$REPO/scripts/lava-job.sh" "$@" > "$H/out" 2> "$H/err"; }
 lj /etc/passwd "$H/l1"
 rc=$?
-[ $rc = 2 ] && grep -q "^lava-job: KERNEL /etc/passwd is not an arm64 kernel Image (no 'ARM\\\\x64' magic" "$H/err" && [ ! -e "$H/l1" ]
+[ $rc = 2 ] && grep -q "^lava-job: IMAGE /etc/passwd is not an arm64 kernel Image (no 'ARM\\\\x64' magic" "$H/err" && [ ! -e "$H/l1" ]
 ok $? "lava-job /etc/passwd: refused, not 'passes' (exit $rc): $(head -c 160 "$H/err")"
 lj "$H/in/dir" "$H/l1"
-refused $? 2 "$H/err" "lava-job: KERNEL $H/in/dir is a folder: give a regular file" "lava-job with a folder as the kernel"
+refused $? 2 "$H/err" "lava-job: IMAGE $H/in/dir is a folder: give a regular file" "lava-job with a folder as the kernel"
 lj "$H/in/Image" "$H/in/fifo"
 refused $? 2 "$H/err" "lava-job: OUT $H/in/fifo is a FIFO, not a folder: give a folder to write into (absent or a folder)" "lava-job with a FIFO as OUT"
 odd="$H/in/k&a|b 'c\" d:"
@@ -200,7 +211,7 @@ l"; do
     mkdir -p "$bad" && cp "$H/in/Image" "$bad/Image"
     lj "$bad/Image" "$H/l2"
     rc=$?
-    [ $rc = 2 ] && [ "$(wc -l < "$H/err")" = 1 ] && grep -q "^lava-job: KERNEL \".*\": a file:// URL cannot carry \"" "$H/err" && [ ! -e "$H/l2" ]
+    [ $rc = 2 ] && [ "$(wc -l < "$H/err")" = 1 ] && grep -q "^lava-job: IMAGE \".*\": a file:// URL cannot carry \"" "$H/err" && [ ! -e "$H/l2" ]
     ok $? "lava-job refuses a kernel path a file:// URL cannot carry (exit $rc): $(cat "$H/err")"
 done
 (cd "$H/a/b c/c" && timeout 120 "$REPO/scripts/lava-job.sh" ../Image ../lj) > /dev/null 2>&1

@@ -14,12 +14,12 @@ bin="$stage/usr/bin/pmucal" man="$stage/usr/share/man/man1/pmucal.1" comp="$stag
     [ -s "$stage/usr/share/pmucal/scripts/groups.jq" ]
 ok $? "make install DESTDIR PREFIX=/usr: binary, man page, completion, expectations, scripts (exit $rc)"
 
-# The installed binary away from the tree finds its expectation files in PREFIX/share/pmucal.
+# The installed binary away from the tree finds its rule files in PREFIX/share/pmucal.
 (cd "$TMP" && env -u PMUCAL_EXPECT_DIR "$bin" expect check > "$TMP/check.out" 2>&1)
 rc=$?
 files=$(sed -n 's/^# \([0-9]*\) files.*/\1/p' "$TMP/check.out")
 [ $rc = 0 ] && [ "${files:-0}" -ge 1 ] && [ "$files" = "$(ls validate/expect/*.txt | wc -l)" ]
-ok $? "installed pmucal finds its $files expectation files beside itself (exit $rc)"
+ok $? "installed pmucal finds its $files rule files beside itself (exit $rc)"
 
 # The event tables: the installed binary, away from the tree, reads them in PREFIX/share/pmucal.
 data="$stage/usr/share/pmucal"

@@ -3,7 +3,7 @@
 #include "base/stop.h"
 #include "base/util.h"
 #include "host/clock.h"
-#include "validate/event_fit.h"
+#include "validate/classifier.h"
 #include "validate/rejudge.h"
 #include "validate/sweep.h"
 #include <stdio.h>
@@ -34,7 +34,7 @@ static void progress(int i, int n, const char *label, double elapsed, int measur
 }
 
 /* Every case measured (resuming: a kept case's records judged again instead), then the summary;
- * MEASURE_OK, MEASURE_FAILED or MEASURE_INTERRUPTED. */
+ * CASE_OK, CASE_ERROR or CASE_INTERRUPTED. */
 int case_run_measure(struct engine *eng, struct case_run *v)
 {
     struct tap *tap = &v->s->tap;
@@ -63,16 +63,16 @@ int case_run_measure(struct engine *eng, struct case_run *v)
         tap_comment(tap, "resuming: %d of %d cases finished and are kept (%d records, judged again, not measured); "
                     "%d records of unfinished cases or cut short dropped; %d cases to measure", rs->cases_kept, n,
                     rs->records_kept, rs->records_dropped, n - rs->cases_kept);
-    int rc = MEASURE_OK, measured = 0;
+    int rc = CASE_OK, measured = 0;
     double wall0 = clock_now_seconds();
     if (!v->nevents)   /* nothing left to count: no case needs setting up */
         v->cases_done = n;
-    for (int i = 0; v->nevents && i < n && rc != MEASURE_INTERRUPTED && !stop_requested() && !eng->write_failed; i++) {
+    for (int i = 0; v->nevents && i < n && rc != CASE_INTERRUPTED && !stop_requested() && !eng->write_failed; i++) {
         struct case_ *c = v->list->c[i];
         if (session_resuming(v->s) && rs->kept[i]) {
             int replayed = resume_replay(rs, eng, c->label);
             if (replayed < 0) {
-                rc = MEASURE_FAILED;
+                rc = CASE_ERROR;
                 eng->failures++;
                 break;
             }
@@ -84,14 +84,14 @@ int case_run_measure(struct engine *eng, struct case_run *v)
         /* Each case gets its own copy: what failed to open in one case is tried again in the next. */
         struct event_spec *ev = engine_copy_events(v->events, v->nevents);
         rc = engine_case(eng, c, ev, v->nevents);
-        v->cases_done += rc != MEASURE_INTERRUPTED;
+        v->cases_done += rc != CASE_INTERRUPTED;
         /* Durable once all its records are: what --resume keeps. */
-        if (rc == MEASURE_OK && !eng->write_failed && cases_done_append(path, i, c->label))
+        if (rc == CASE_OK && !eng->write_failed && cases_done_append(path, i, c->label))
             eng->write_failed = true;
         engine_free_events(ev, v->nevents);
     }
     if (stop_requested())
-        rc = MEASURE_INTERRUPTED;
+        rc = CASE_INTERRUPTED;
     engine_summary(eng);
     /* Events with no rule (or an info rule) that counted something: let the classifier say what. */
     int unruled = 0;
@@ -127,7 +127,7 @@ int case_run_end(const struct engine *eng, struct case_run *v, int rc)
     json_int(&v->s->dir.manifest, "cases_done", v->cases_done);
     json_int(&v->s->dir.manifest, "measurements", eng->measurements);
     json_int(&v->s->dir.manifest, "failures", eng->failures);
-    if (rc == MEASURE_INTERRUPTED) {
+    if (rc == CASE_INTERRUPTED) {
         char why[128];
         snprintf(why, sizeof(why), "stopped by %s after %d of %d cases", stop_signal_name(), v->cases_done, n);
         tap_bail(tap, "%s; %d finished measurements are kept in %s", why, eng->measurements, v->s->dir.path);

@@ -21,8 +21,8 @@ struct case_run {
     int cases_done;                /* out: cases finished (measured or kept) */
 };
 
-/* Every case measured through eng (its folder and TAP set here), then the summary; MEASURE_OK,
- * MEASURE_FAILED or MEASURE_INTERRUPTED. */
+/* Every case measured through eng (its folder and TAP set here), then the summary; CASE_OK,
+ * CASE_ERROR or CASE_INTERRUPTED. */
 int case_run_measure(struct engine *eng, struct case_run *r);
 /* How the run ended (rc from case_run_measure) into the TAP's last line (the plan, or a bail out
  * when stopped or a write failed) and the manifest's counts; the exit status (session_end). */

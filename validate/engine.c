@@ -290,7 +290,7 @@ static int measure_part(struct engine *eng, struct case_ *c, int g, struct event
                         const struct quantities *q, struct measurement *m, const char *part, const char *learned)
 {
     int rc = measure_group(eng->src, c, ev, n, &eng->mopts, m);
-    if (rc != MEASURE_OK)
+    if (rc != CASE_OK)
         return rc;
     int counting = 0, crowded = 0;
     for (int k = 0; k < n; k++) {
@@ -306,7 +306,7 @@ static int measure_part(struct engine *eng, struct case_ *c, int g, struct event
     }
     if (!why[0]) {
         record(eng, c, g, m, q, part, learned);
-        return MEASURE_OK;
+        return CASE_OK;
     }
     sched_learn(&eng->learned, ev, n, why);
     pm_note("%s: group %d%s%s: %s; split and retried", c->label, g, part[0] ? " part " : "", part, why);
@@ -327,7 +327,7 @@ static int measure_part(struct engine *eng, struct case_ *c, int g, struct event
         half[h][hn[h]++] = ev[k];
     }
     int learned_before = eng->learned.n;
-    for (int h = 0; h < 2 && rc == MEASURE_OK; h++) {
+    for (int h = 0; h < 2 && rc == CASE_OK; h++) {
         if (!hn[h])
             continue;
         char sub[64];
@@ -337,7 +337,7 @@ static int measure_part(struct engine *eng, struct case_ *c, int g, struct event
     /* Both halves ran as they were: later groups keep to that size, so no case opens a group only
      * to see it fail the same way (the set above is kept too, for the record). */
     int half_size = (total + 1) / 2;
-    if (rc == MEASURE_OK && eng->learned.n == learned_before && half_size >= 1 &&
+    if (rc == CASE_OK && eng->learned.n == learned_before && half_size >= 1 &&
         (!eng->group_cap || half_size < eng->group_cap))
         eng->group_cap = half_size;
     return rc;
@@ -415,45 +415,45 @@ int engine_case(struct engine *eng, struct case_ *c, struct event_spec *events, 
     if (!eng->src->real_time && eng->cpu < 0 && !case_given(c, "run_cpu"))
         topo_unbind_thread();
     else if (topo_bind_thread(kernel_has_param(c->kernel, "run_cpu") ? case_run_cpu(c) : cpu))
-        return MEASURE_FAILED;
+        return CASE_ERROR;
     c->isa_limits = eng->src->isa_limits;
     c->isa_limits_by = eng->src->name;
     c->simple_predictor = eng->src->simple_predictor;
     c->iters_fixed = eng->mopts.iters;
-    int rc = case_setup(c);
+    int setup = case_setup(c);
     if (stop_requested()) {   /* stopped while setting up (seconds for large cases) */
         c->kernel->teardown(c);
-        return MEASURE_INTERRUPTED;
+        return CASE_INTERRUPTED;
     }
-    const struct assembler *code = rc == KERNEL_OK && c->kernel->code ? c->kernel->code(c) : NULL;
+    const struct assembler *code = setup == CASE_OK && c->kernel->code ? c->kernel->code(c) : NULL;
     if (code && eng->src->max_code_bytes && code->len > eng->src->max_code_bytes) {
         snprintf(c->skip, sizeof(c->skip), "%s of generated code is more than the %s source executes in reasonable time "
                  "(%s); measure it with another source", fmt_size(code->len), eng->src->name,
                  fmt_size(eng->src->max_code_bytes));
-        rc = KERNEL_SKIP;
+        setup = CASE_SKIP;
     }
-    if (rc == KERNEL_SKIP) {
+    if (setup == CASE_SKIP) {
         if (!eng->tap)   /* 'pmucal run': say it, or the command looks like it did nothing */
             pm_note("%s: SKIP %s", c->label, c->skip);
         skip_all(eng, c, events, n, c->skip, false);
         c->kernel->teardown(c);
-        return MEASURE_OK;
+        return CASE_OK;
     }
-    if (rc == KERNEL_ERROR && eng->setup_refusal_skips) {
+    if (setup == CASE_ERROR && eng->setup_refusal_skips) {
         char why[600];
         snprintf(why, sizeof(why), "refused by the kernel's setup: %s", pm_last_error());
         eng->refused++;
         skip_all(eng, c, events, n, why, false);
         c->kernel->teardown(c);
-        return MEASURE_OK;
+        return CASE_OK;
     }
-    if (rc != KERNEL_OK) {
+    if (setup != CASE_OK) {
         eng->failures++;
         if (eng->tap)   /* the not ok lines carry no reason: say it once */
             tap_comment(eng->tap, "%s: setup failed: %s", c->label, pm_last_error());
         skip_all(eng, c, events, n, "setup failed", true);
         c->kernel->teardown(c);
-        return MEASURE_FAILED;
+        return CASE_ERROR;
     }
     struct quantities q;
     case_model(c, &q);
@@ -475,13 +475,14 @@ int engine_case(struct engine *eng, struct case_ *c, struct event_spec *events, 
     struct measurement *m = xmalloc(sizeof(*m));
     eng->case_events = events;
     eng->judged = xcalloc((size_t)(n ? n : 1), sizeof(*eng->judged));
-    for (int g = 0; g < s.ngroups && rc == MEASURE_OK; g++) {
+    int rc = CASE_OK;   /* the measurement's, not the setup's: a setup that failed returned above */
+    for (int g = 0; g < s.ngroups && rc == CASE_OK; g++) {
         struct event_spec *ptr[GROUP_MAX_EVENTS];
         int k = 0;
         for (int j = 0; j < s.count[g] && k < GROUP_MAX_EVENTS; j++)
             ptr[k++] = &events[s.order[s.start[g] + j]];
         rc = measure_part(eng, c, g, ptr, k, &q, m, "", NULL);
-        if (rc == MEASURE_FAILED && c->failed[0]) {
+        if (rc == CASE_ERROR && c->failed[0]) {
             /* The case's code faulted or never ended: every event not yet judged fails with it. */
             if (!eng->tap)
                 pm_error("%s: %s", c->label, c->failed);
@@ -499,7 +500,7 @@ int engine_case(struct engine *eng, struct case_ *c, struct event_spec *events, 
     free(m);
     schedule_free(&s);
     c->kernel->teardown(c);
-    if (rc == MEASURE_FAILED)
+    if (rc == CASE_ERROR)
         eng->failures++;
     return rc;
 }

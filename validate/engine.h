@@ -65,8 +65,8 @@ struct event_spec *engine_copy_events(const struct event_spec *events, int n);
 /* The events used when none are named: perf's generic and software events. */
 extern const char engine_default_events[];
 
-/* Set up the case, measure every group, tear down. MEASURE_OK, MEASURE_FAILED (a message was
- * printed; for validate it is also a 'not ok'), or MEASURE_INTERRUPTED. */
+/* Set up the case, measure every group, tear down. CASE_OK, CASE_ERROR (a message was
+ * printed; for validate it is also a 'not ok'), or CASE_INTERRUPTED. */
 int engine_case(struct engine *eng, struct case_ *c, struct event_spec *events, int n);
 
 /* The per-event summary as TAP comments; learned scheduling facts too. */

@@ -1,4 +1,4 @@
-/* Expectation files checked offline (validate/rule_lint.h). */
+/* Rule files checked offline (validate/rule_lint.h). */
 #include "validate/rule_lint.h"
 #include "arch/isa.h"
 #include "base/util.h"
@@ -42,7 +42,7 @@ static int table_resolve(const char *name, struct event_spec *spec, const char *
 }
 
 /* The vendor table of a libpfm4 PMU's model (amd64_fam19h_zen4 -> amdzen4), made the active
- * catalogue; false when there is none. */
+ * catalog; false when there is none. */
 static bool load_model_table(struct catalog *c, const char *pmu)
 {
     const char *name = catalog_table_of_pfm(pmu);
@@ -196,7 +196,7 @@ int rules_lint_shipped(struct tap *t, int *files)
     }
     free(names);
     if (!n) {
-        pm_error("no *.txt expectation files in %s", dir);
+        pm_error("no *.txt rule files in %s", dir);
         return 2;
     }
     return failed;

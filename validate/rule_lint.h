@@ -1,4 +1,4 @@
-/* Expectation files checked offline, before any measurement: every rule's event encodes for the
+/* Rule files checked offline, before any measurement: every rule's event encodes for the
  * PMU (libpfm4, forced with LIBPFM_FORCE_PMU), counter source or vendor table the file is named
  * after, a CPU-wide event's rule is a lower bound, and no event has two rules. */
 #ifndef PMUCAL_RULE_LINT_H

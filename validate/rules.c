@@ -177,7 +177,7 @@ int ruleset_check_events(const struct ruleset *rs, int from, const struct source
 
 int ruleset_load(struct ruleset *rs, const char *path)
 {
-    char *text = read_text_file(path, "expectation file");
+    char *text = read_text_file(path, "rule file");
     if (!text)
         return -1;
     int rc = ruleset_parse(rs, text, path);
@@ -192,14 +192,14 @@ int ruleset_load_named(struct ruleset *rs, const char *name, bool required, char
     size_t plain = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-");
     if (!*name || name[0] == '.' || name[plain]) {
         pm_error("'%.*s%s' is not a PMU or source name (letters, digits, '_', '-', '.'), so it names no shipped "
-                 "expectation file; give --pmu NAME or --no-auto-expect", (int)(plain < 64 ? plain : 64), name,
+                 "rule file; give --pmu NAME or --no-auto-expect", (int)(plain < 64 ? plain : 64), name,
                  name[plain] ? "..." : "");
         return -1;
     }
     char *path = xasprintf("%s/%s.txt", expect_dir(), name);
     if (access(path, R_OK)) {
         if (required)
-            pm_error("the expectation file %s was not found; set PMUCAL_EXPECT_DIR to the folder that holds "
+            pm_error("the rule file %s was not found; set PMUCAL_EXPECT_DIR to the folder that holds "
                      "%s.txt (validate/expect in the source tree)", path, name);
         free(path);
         return required ? -1 : 0;
@@ -239,7 +239,7 @@ const char *expect_dir(void)
         struct stat st;
         int got = *env ? stat(env, &st) : -1, e = *env ? errno : 0;
         if (got || !S_ISDIR(st.st_mode)) {
-            pm_error("PMUCAL_EXPECT_DIR=%.200s: %s; name the folder of expectation files (validate/expect in the "
+            pm_error("PMUCAL_EXPECT_DIR=%.200s: %s; name the folder of rule files (validate/expect in the "
                      "source tree), or unset PMUCAL_EXPECT_DIR", env, !*env ? "set but empty" : got ? strerror(e) :
                      "not a folder");
             exit(2);
@@ -476,7 +476,7 @@ int ruleset_for_run(struct ruleset *rs, const struct jvalue *m, const struct sou
      * name any file); the user gives it again when it should apply. */
     const char *run_expect = jget_str(m, "expect", NULL);
     if (run_expect)
-        pm_note("the run was judged with its own --expect file too; files a run folder names are not read: give "
+        pm_note("the run was judged with its own --expect rule file too; files a run folder names are not read: give "
                 "--expect FILE to apply those rules");
     return user_expect ? ruleset_load(rs, user_expect) : 0;
 }

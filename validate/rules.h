@@ -39,7 +39,7 @@ int ruleset_parse(struct ruleset *rs, const char *text, const char *origin);
 /* The shipped file <name>.txt in expect_dir(): 1 loaded (its path in *path_out when not NULL),
  * 0 absent and not required, -1 absent and required or malformed (one message either way). */
 int ruleset_load_named(struct ruleset *rs, const char *name, bool required, char **path_out);
-/* The rules rs->rules[from..] (a user's --expect file) against the run: each rule's event must
+/* The rules rs->rules[from..] (a user's --expect rule file) against the run: each rule's event must
  * resolve with src (-1 after one message naming its line), and one that matches none of the
  * measured events ev[0..nev-1] gets a note naming its line. */
 int ruleset_check_events(const struct ruleset *rs, int from, const struct source *src, const struct event_spec *ev,
@@ -49,10 +49,10 @@ int ruleset_builtin(struct ruleset *rs);
 /* The rule for an event: by the name as written or libpfm4's canonical string, ignoring case and a
  * "pmu::" prefix on either side; later rules override earlier ones. */
 const struct rule *ruleset_find(const struct ruleset *rs, const struct event_spec *ev);
-/* The folder of the shipped expectation files: $PMUCAL_EXPECT_DIR, else validate/expect beside the
+/* The folder of the shipped rule files: $PMUCAL_EXPECT_DIR, else validate/expect beside the
  * binary's bin/ folder, else ./validate/expect. */
 const char *expect_dir(void);
-/* The rules as an expectation file (docs/grammar.md): "EVENT EXPRESSION TOLERANCE [erratum=NAME]"
+/* The rules as a rule file (docs/grammar.md): "EVENT EXPRESSION TOLERANCE [erratum=NAME]"
  * a line; parsed again it gives the same rules. Caller frees. */
 char *ruleset_text(const struct ruleset *rs);
 void ruleset_free(struct ruleset *rs);
@@ -101,7 +101,7 @@ bool check_silent_zero(struct event_verdict *v, const struct rule *r, const doub
 /* The rules a stored run is judged with today: the built-in ones, the shipped
  * validate/expect/<name>.txt of its PMU (pmu_override, else the run's) or of its source (none when
  * no_auto), then user_expect. Nothing the manifest names as a file is opened; a note says when the
- * run had its own --expect file. -1 after one message. */
+ * run had its own --expect rule file. -1 after one message. */
 int ruleset_for_run(struct ruleset *rs, const struct jvalue *manifest, const struct source *src, const char *pmu_override,
                      bool no_auto, const char *user_expect);
 

@@ -17,7 +17,7 @@ const char *const compare_facts[] = {
     "hostname", "cpu.id", "cpu.brand", "cpu.microcode", "pmu.libpfm4_pmu", "pmu.hardware_usable",
     "software.linux_kernel", "software.perf", "software.libpfm4", "software.libpfm4_api", "software.hwloc",
     "software.pmucal", "software.pmucal_commit", "source", "repetitions", "group_size", "events", "pmu_option",
-    "expectations", "expect", "vendor_json", "linux_kernel.package", "linux_kernel.flavour", "linux_kernel.cmdline",
+    "rule_file", "expect", "vendor_json", "linux_kernel.package", "linux_kernel.flavour", "linux_kernel.cmdline",
     NULL,
 };
 

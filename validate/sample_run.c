@@ -231,8 +231,8 @@ int sample_run_setup(struct sample_run *run, const struct event_spec *events, in
 {
     case_adopt_cpu(run->c, run->eng->cpu, -1);
     int cpu = kernel_has_param(run->c->kernel, "run_cpu") ? case_run_cpu(run->c) : run->eng->cpu;
-    int rc = topo_bind_thread(cpu) ? KERNEL_ERROR : case_setup(run->c);
-    if (rc == KERNEL_OK) {
+    int rc = topo_bind_thread(cpu) ? CASE_ERROR : case_setup(run->c);
+    if (rc == CASE_OK) {
         case_model(run->c, &run->q);
         /* A sampled event is opened on the measuring thread (sources/sampling.h), so a team's
          * other members would go unsampled and the rate would be judged against all of them. */
@@ -240,17 +240,17 @@ int sample_run_setup(struct sample_run *run, const struct event_spec *events, in
             snprintf(run->c->skip, sizeof(run->c->skip), "sampling follows the measuring thread alone; a team of "
                      "%.0f threads would be sampled in part (give threads=1; validate counts a whole team)",
                      run->q.v[Q_THREADS]);
-            rc = KERNEL_SKIP;
+            rc = CASE_SKIP;
         }
     }
-    if (rc != KERNEL_OK) {
+    if (rc != CASE_OK) {
         for (int k = 0; k < n; k++) {
             char desc[512];
             snprintf(desc, sizeof(desc), "%s :: %s%s", run->c->label, events[k].name,
-                     rc == KERNEL_SKIP ? "" : ": the case's setup failed (the message above says why)");
-            tap_point(&run->s->tap, rc == KERNEL_SKIP ? VERDICT_SKIP : VERDICT_NOT_OK, desc, run->c->skip);
+                     rc == CASE_SKIP ? "" : ": the case's setup failed (the message above says why)");
+            tap_point(&run->s->tap, rc == CASE_SKIP ? VERDICT_SKIP : VERDICT_NOT_OK, desc, run->c->skip);
         }
-        run->not_ok += rc != KERNEL_SKIP;
+        run->not_ok += rc != CASE_SKIP;
         return 1;
     }
     run->have_map = run->c->kernel->sites && !run->c->kernel->sites(run->c, &run->map);

@@ -54,10 +54,10 @@
                          : "cc", "memory")
 #define ISA_TOUCH_STEP_INST 2
 
-/* triad: N passes of a[i] = b[i] + s*c[i] over END bytes of each array, s a double, I a
- * scratch byte index. A pass is "mov i,#0; inner; test: subs n; b.hs pass", the inner loop
+/* triad: N laps of a[i] = b[i] + s*c[i] over END bytes of each array, s a double, I a
+ * scratch byte index. A lap is "mov i,#0; inner; test: subs n; b.hs lap", the inner loop
  * ldr c, fmul by s, ldr b, fadd, str a, add, cmp, b.lo (A64 has no memory operands). */
-#define ISA_TRIAD_PASS_INST 3     /* mov, and the pass's subs and b.hs */
+#define ISA_TRIAD_LAP_INST 3      /* mov, and the lap's subs and b.hs */
 #define ISA_TRIAD_VECTOR_INST 8
 #define ISA_TRIAD_NT_INST 0
 
@@ -83,9 +83,9 @@
                          : [a] "r"(A), [b] "r"(B), [c] "r"(C), [end] "r"(END), [s] "r"(&(S)) \
                          : "cc", "memory", "v0", "v1", "v15")
 
-/* The passes for WIDTH doubles an instruction (1 scalar, 2 NEON); NT is refused by triad's
+/* The laps for WIDTH doubles an instruction (1 scalar, 2 NEON); NT is refused by triad's
  * setup (isa_triad_variants says why). */
-#define ISA_TRIAD_PASSES(WIDTH, NT, N, I, A, B, C, END, S)                                                  \
+#define ISA_TRIAD_LAPS(WIDTH, NT, N, I, A, B, C, END, S)                                                    \
     do {                                                                                                  \
         (void)(NT);                                                                                       \
         if ((WIDTH) == 1)                                                                                 \

@@ -54,12 +54,12 @@
                          : "cc", "memory")
 #define ISA_TOUCH_STEP_INST 2
 
-/* triad: N passes of a[i] = b[i] + s*c[i] over END bytes of each array, s a double in memory,
- * I a scratch index. A pass is "xor i; inner; [sfence]; test: sub $1,n; jnc pass", the inner
+/* triad: N laps of a[i] = b[i] + s*c[i] over END bytes of each array, s a double in memory,
+ * I a scratch index. A lap is "xor i; inner; [sfence]; test: sub $1,n; jnc lap", the inner
  * loop load c, multiply by s, add b from memory, store a, add, cmp, jb. */
-#define ISA_TRIAD_PASS_INST 3     /* xor, and the pass's sub and jnc */
+#define ISA_TRIAD_LAP_INST 3      /* xor, and the lap's sub and jnc */
 #define ISA_TRIAD_VECTOR_INST 7
-#define ISA_TRIAD_NT_INST 1       /* the sfence after a pass of non-temporal stores */
+#define ISA_TRIAD_NT_INST 1       /* the sfence after a lap of non-temporal stores */
 
 #define ISA_TRIAD_LOOP(N, I, A, B, C, END, S, SETUP, LOAD, MUL, ADD, STORE, STEP, FENCE, DONE) \
     __asm__ __volatile__(SETUP                                               \
@@ -84,9 +84,9 @@
                          : [a] "r"(A), [b] "r"(B), [c] "r"(C), [end] "r"(END), [s] "m"(S) \
                          : "cc", "memory", "xmm0", "xmm15")
 
-/* The passes for WIDTH doubles an instruction (1 scalar, 2 SSE, 4 AVX2, 8 AVX-512), NT: with
+/* The laps for WIDTH doubles an instruction (1 scalar, 2 SSE, 4 AVX2, 8 AVX-512), NT: with
  * non-temporal stores (packed widths only). */
-#define ISA_TRIAD_PASSES(WIDTH, NT, N, I, A, B, C, END, S)                                                          \
+#define ISA_TRIAD_LAPS(WIDTH, NT, N, I, A, B, C, END, S)                                                            \
     switch ((WIDTH) * 2 + (NT)) {                                                                                 \
     case 2:                                                                                                       \
         ISA_TRIAD_LOOP(N, I, A, B, C, END, S, "movsd %[s], %%xmm15\n\t", "movsd (%[c],%[i]), %%xmm0",             \

@@ -5,7 +5,7 @@
  *
  * A line is "[VAR=VALUE...] NAME ARG..." (words split at spaces; the assignments hold for that
  * line only): "pmucal ARG..." runs /bin/pmucal, "cat PATTERN" prints the files a glob(3) pattern
- * names (a results folder's name holds the date), "hog N LINE" runs LINE while N counting events
+ * names (a run folder's name holds the date), "hog N LINE" runs LINE while N counting events
  * of its own (INST_RETIRED on CPU 0, for the whole CPU) hold N of the PMU's counters, so the
  * kernel must share them (multiplexing); "pin N LINE" the same with pinned events, which keep
  * their counters, so a group that needs one is never scheduled; "share N LINE" runs LINE with N

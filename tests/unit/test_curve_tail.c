@@ -13,7 +13,7 @@ int main(void)
         int line;
         const char *what;
         double ns[MAX];     /* the tail, 0 ends it */
-        double again[MAX];  /* the second pass where it has the point (0: none) */
+        double again[MAX];  /* the second half where it has the point (0: none) */
         bool stop;
     } rows[] = {
         {__LINE__, "intel-a7-vm under load, 12M-32M: every point above 40 ns, but rising 95 -> 126 (a VM's L3 "
@@ -29,9 +29,9 @@ int main(void)
         {__LINE__, "by more than a quarter (made up): not yet", {100, 101, 102, 103, 126, 127, 128, 129}, {0}, false},
         {__LINE__, "a flat tail with one point under 40 ns (an L3 hit): not memory", {38.0, 90, 91, 92, 93, 94, 95, 96},
          {0}, false},
-        {__LINE__, "a point the second pass found under 40 ns counts as such", {90, 90, 91, 92, 93, 94, 95, 96},
+        {__LINE__, "a point the second half found under 40 ns counts as such", {90, 90, 91, 92, 93, 94, 95, 96},
          {0, 30.0, 0, 0, 0, 0, 0, 0}, false},
-        {__LINE__, "the second pass's faster point is the one kept: a last octave that was slow in one pass is "
+        {__LINE__, "the second half's faster point is the one kept: a last octave that was slow in one half is "
          "flat", {100, 101, 102, 103, 200, 210, 220, 230}, {0, 0, 0, 0, 110, 111, 112, 113}, true},
         {__LINE__, "fewer than two octaves of points", {100, 101, 102, 103, 104, 105, 106}, {0}, false},
     };

@@ -142,8 +142,8 @@ int main(void)
               like[i].in, (unsigned long long)like[i].out, (unsigned long long)latency_cache_like(like[i].in));
 
     /* A curve is checked before it is cached or used (latency_curve_check): every clean shape
-     * passes with a second pass of other noise-free sweeps; a point below the L1 floor, one far
-     * below a smaller working set's, or a second pass whose levels differ fails, saying which. */
+     * passes with a second half of other noise-free sweeps; a point below the L1 floor, one far
+     * below a smaller working set's, or a second half whose levels differ fails, saying which. */
     struct latency_point q[160];
     for (unsigned i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         if (rows[i].noisy > 0)
@@ -157,13 +157,13 @@ int main(void)
     static const struct {
         int line;
         int at;               /* the point changed (index) */
-        double times;         /* its cycles multiplied by this (first pass), or */
-        double l3_again;      /* the second pass's L3 points multiplied by this */
+        double times;         /* its cycles multiplied by this (first half), or */
+        double l3_again;      /* the second half's L3 points multiplied by this */
         const char *says;
     } bad[] = {
         {__LINE__, 2, 0.15, 1, "below the 2 cycles"},   /* issue 25: 0.57 cycles at 5.7 KB */
         {__LINE__, 30, 3.0, 1, "not monotone"},          /* a point three times too slow, then the curve falls back */
-        {__LINE__, -1, 1, 1.4, "L3 does not repeat"},    /* an L3 40% slower in the second pass */
+        {__LINE__, -1, 1, 1.4, "L3 does not repeat"},    /* an L3 40% slower in the second half */
     };
     for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         memcpy(q, p, sizeof(q[0]) * (size_t)n);

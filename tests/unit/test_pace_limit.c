@@ -51,19 +51,19 @@ int main(void)
     mo.repetitions = 1, mo.target_seconds = 0.002;
     struct kernel k = *kernel_find("walker");
     struct case_ *c = case_from_text(&k, "size=16k");
-    CHECK(c != NULL && case_setup(c) == KERNEL_OK, __LINE__, "a walker case sets up");
+    CHECK(c != NULL && case_setup(c) == CASE_OK, __LINE__, "a walker case sets up");
 
     struct measurement m;
     k.loop = loop_ignoring_count;
     int rc = measure_group(&fake, c, NULL, 0, &mo, &m);
-    CHECK(rc == MEASURE_FAILED, __LINE__, "a loop that ignores its count fails (rc %d, %llu iterations)", rc,
+    CHECK(rc == CASE_ERROR, __LINE__, "a loop that ignores its count fails (rc %d, %llu iterations)", rc,
           (unsigned long long)c->iters);
     CHECK(strstr(c->failed, "does not grow with its iterations") != NULL, __LINE__, "and says why: %s", c->failed);
 
     c->failed[0] = '\0', c->iters = 0;
     k.loop = loop_counting;
     rc = measure_group(&fake, c, NULL, 0, &mo, &m);
-    CHECK(rc == MEASURE_OK && c->iters > 1 && c->iters < MEASURE_MAX_ITERS, __LINE__,
+    CHECK(rc == CASE_OK && c->iters > 1 && c->iters < MEASURE_MAX_ITERS, __LINE__,
           "a loop that counts is paced (rc %d, %llu iterations)", rc, (unsigned long long)c->iters);
     if (k.teardown)
         k.teardown(c);

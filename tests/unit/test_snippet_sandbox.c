@@ -64,7 +64,7 @@ int main(void)
     /* A snippet that behaves: its loops run in a filtered child, which the counters follow. */
     char *plain[] = {"asm=add %rax,%rax"};
     struct case_ *c = case_new(k, 1, plain);
-    CHECK(c && case_setup(c) == KERNEL_OK, __LINE__, "a plain snippet is set up: '%s'", snippet_last_problem());
+    CHECK(c && case_setup(c) == CASE_OK, __LINE__, "a plain snippet is set up: '%s'", snippet_last_problem());
     team_led_tids(&counted, 1);
     CHECK(counted != me && counted > 0, __LINE__, "the counters count another task (%ld), not this thread (%ld)",
           (long)counted, (long)me);
@@ -89,7 +89,7 @@ int main(void)
     /* One that faults only after its trial and pace: the loop names it, the worker is gone. */
     char *late[] = {"asm=sub $1,%rcx; jnz 2f; ud2; 2: add %rax,%rax", "chain=rax", "init=rcx=5000000", "copies=1"};
     c = case_new(k, 4, late);
-    CHECK(c && case_setup(c) == KERNEL_OK, __LINE__, "a late fault is set up: '%s'", snippet_last_problem());
+    CHECK(c && case_setup(c) == CASE_OK, __LINE__, "a late fault is set up: '%s'", snippet_last_problem());
     if (c) {
         k->loop(c, 10000000);
         CHECK(strstr(c->failed, "SIGILL") && strstr(c->failed, "'ud2'"), __LINE__, "the fault is named: '%s'", c->failed);
@@ -114,7 +114,7 @@ int main(void)
         int rc = 2;
         if (!refuse_seccomp()) {
             struct case_ *r = case_new(k, 1, plain);
-            rc = r && case_setup(r) == KERNEL_ERROR ? 0 : 1;
+            rc = r && case_setup(r) == CASE_ERROR ? 0 : 1;
             snprintf(msg, sizeof(msg), "%s", snippet_last_problem());
         }
         ssize_t w = write(fds[1], msg, strlen(msg));

@@ -87,7 +87,7 @@ int main(void)
     struct case_ *c = case_from_text(kernel_find("walker"), "size=16k");
     CHECK(c != NULL, __LINE__, "a walker case");
     int rc = engine_case(&eng, c, ev, n);
-    CHECK(rc == MEASURE_OK, __LINE__, "the case measures (rc %d)", rc);
+    CHECK(rc == CASE_OK, __LINE__, "the case measures (rc %d)", rc);
     /* Group 1 {a,b,c,d} never runs -> {a,b} {c,d}; group 2 {e, sx} runs. */
     CHECK(!strcmp(parts, "2,2,1"), __LINE__, "programmable events per recorded measurement: %s (want 2,2,1)", parts);
     CHECK(records == 3 && split_records == 3, __LINE__, "every record ran (%d of %d)", split_records, records);
@@ -96,7 +96,7 @@ int main(void)
     records = split_records = 0, parts[0] = '\0';
     int before = opens;
     rc = engine_case(&eng, c, ev, n);
-    CHECK(rc == MEASURE_OK && eng.learned.n == 1, __LINE__, "a second case learns nothing new (%d)", eng.learned.n);
+    CHECK(rc == CASE_OK && eng.learned.n == 1, __LINE__, "a second case learns nothing new (%d)", eng.learned.n);
     CHECK(opens - before == records, __LINE__, "%d opens for %d records: none wasted", opens - before, records);
     CHECK(split_records == records, __LINE__, "all its groups ran: %s", parts);
     case_free(c);

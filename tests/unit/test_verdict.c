@@ -3,19 +3,19 @@
  * reader can name the bad input) without touching the caller's value. */
 #include "base/verdict.h"
 #include "penalties/status.h"
-#include "runs/fit_status.h"
+#include "runs/classify_status.h"
 #include "tap.h"
 #include <stdbool.h>
 #include <string.h>
 
-enum table { VERDICT, STATUS, FIT };
+enum table { VERDICT, STATUS, CLASSIFY };
 static const char *const table_name[] = {[VERDICT] = "verdict", [STATUS] = "penalty status",
-                                           [FIT] = "classifier status"};
+                                           [CLASSIFY] = "classifier status"};
 
 static const struct {
     int line;
     enum table t;
-    int value;          /* an enum verdict, enum penalty_status or enum fit_status */
+    int value;          /* an enum verdict, enum penalty_status or enum classify_status */
     const char *name;   /* its name; NULL: word is none of the table's */
     const char *word;
 } rows[] = {
@@ -42,22 +42,22 @@ static const struct {
     {__LINE__, STATUS, 0, NULL, "Unstable"},
     {__LINE__, STATUS, 0, NULL, ""},
     {__LINE__, STATUS, 0, NULL, NULL},
-    {__LINE__, FIT, FIT_CLEAN, "clean", NULL},
-    {__LINE__, FIT, FIT_SUSPECT, "suspect", NULL},
-    {__LINE__, FIT, FIT_UNEXPLAINED, "unexplained", NULL},
-    {__LINE__, FIT, FIT_SILENT, "silent", NULL},
-    {__LINE__, FIT, FIT_STATUSES, "?", NULL},
-    {__LINE__, FIT, 0, NULL, "ok"},             /* the verdict's word, not the classifier's */
-    {__LINE__, FIT, 0, NULL, "Clean"},
-    {__LINE__, FIT, 0, NULL, ""},
-    {__LINE__, FIT, 0, NULL, NULL},
+    {__LINE__, CLASSIFY, CLASSIFY_CLEAN, "clean", NULL},
+    {__LINE__, CLASSIFY, CLASSIFY_SUSPECT, "suspect", NULL},
+    {__LINE__, CLASSIFY, CLASSIFY_UNEXPLAINED, "unexplained", NULL},
+    {__LINE__, CLASSIFY, CLASSIFY_SILENT, "silent", NULL},
+    {__LINE__, CLASSIFY, CLASSIFY_STATUSES, "?", NULL},
+    {__LINE__, CLASSIFY, 0, NULL, "ok"},             /* the verdict's word, not the classifier's */
+    {__LINE__, CLASSIFY, 0, NULL, "Clean"},
+    {__LINE__, CLASSIFY, 0, NULL, ""},
+    {__LINE__, CLASSIFY, 0, NULL, NULL},
 };
 
 static const char *name_of(enum table t, int value)
 {
     return t == VERDICT ? verdict_name((enum verdict)value)
            : t == STATUS ? penalty_status_name((enum penalty_status)value)
-                         : fit_status_name((enum fit_status)value);
+                         : classify_status_name((enum classify_status)value);
 }
 
 /* The table's parser; *value is left as it was when it refuses. */
@@ -65,11 +65,11 @@ static bool parse(enum table t, const char *s, int *value)
 {
     enum verdict v = (enum verdict)*value;
     enum penalty_status st = (enum penalty_status)*value;
-    enum fit_status fit = (enum fit_status)*value;
+    enum classify_status cls = (enum classify_status)*value;
     bool read = t == VERDICT ? verdict_parse(s, &v)
                 : t == STATUS ? penalty_status_parse(s, &st)
-                              : fit_status_parse(s, &fit);
-    *value = t == VERDICT ? (int)v : t == STATUS ? (int)st : (int)fit;
+                              : classify_status_parse(s, &cls);
+    *value = t == VERDICT ? (int)v : t == STATUS ? (int)st : (int)cls;
     return read;
 }
 
@@ -94,7 +94,7 @@ int main(void)
     }
     /* Every value below each table's count has a name that reads back to it: a value added to an
      * enum without its name would be written as '?' into run folders and never read again. */
-    static const int counts[] = {VERDICTS, PENALTY_STATUSES, FIT_STATUSES};
+    static const int counts[] = {VERDICTS, PENALTY_STATUSES, CLASSIFY_STATUSES};
     for (int t = 0; t < 3; t++) {
         int named = 0;
         for (int v = 0; v < counts[t]; v++) {

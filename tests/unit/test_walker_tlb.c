@@ -44,7 +44,7 @@ int main(void)
         char text[160];
         snprintf(text, sizeof(text), r->shape, bytes);
         struct case_ *c = case_from_text(k, text);
-        if (!c || case_setup(c) != KERNEL_OK) {
+        if (!c || case_setup(c) != CASE_OK) {
             CHECK(0, r->line, "%s: set up", text);
             if (c) {
                 k->teardown(c);

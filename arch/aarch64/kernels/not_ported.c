@@ -20,7 +20,7 @@ static int skip_setup(struct case_ *c)
     for (size_t i = 0; i < sizeof(not_ported) / sizeof(not_ported[0]); i++)
         if (!strcmp(not_ported[i].name, c->kernel->name))
             snprintf(c->skip, sizeof(c->skip), "%s: %s", c->kernel->name, not_ported[i].why);
-    return KERNEL_SKIP;
+    return CASE_SKIP;
 }
 
 static void never_loop(struct case_ *c, uint64_t iters)

@@ -31,7 +31,7 @@ static int divsqrt_setup(struct case_ *c)
     s->w64 = case_is(c, "width", "64");
     s->lat = case_is(c, "chain", "latency");
     snprintf(c->detail, sizeof(c->detail), "%d ops per iteration", ISSUE_OPS);
-    return KERNEL_OK;
+    return CASE_OK;
 }
 
 #define LOOP_HEAD "jmp 2f\n\t.p2align 6\n1:\n\t.rept " ISSUE_OPS_S "\n\t"

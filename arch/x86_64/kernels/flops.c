@@ -149,15 +149,15 @@ static int flops_setup(struct case_ *c)
         f->one_sp[i] = 1.0f, f->half_sp[i] = 0.5f;
     unsigned need = f->w->ext | (f->fma ? ISA_FMA : 0);
     if (need && !case_isa_usable(c, need))
-        return KERNEL_SKIP;
+        return CASE_SKIP;
     f->threads = (unsigned)case_uint(c, "threads");
     /* One thread runs the loop itself: the team's calls would count in every run. */
-    int rc = f->threads == 1 ? KERNEL_OK : team_for_case(c, f->threads, flops_member, f, &f->team);
-    if (rc != KERNEL_OK)
+    int rc = f->threads == 1 ? CASE_OK : team_for_case(c, f->threads, flops_member, f, &f->team);
+    if (rc != CASE_OK)
         return rc;
     snprintf(c->detail, sizeof(c->detail), "%d %s ops per iteration per thread, %u thread%s", FLOP_OPS,
              flop_ops[f->op], f->threads, f->threads == 1 ? "" : "s");
-    return KERNEL_OK;
+    return CASE_OK;
 }
 
 static void flops_loop(struct case_ *c, uint64_t iters)

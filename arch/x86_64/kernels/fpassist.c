@@ -38,7 +38,7 @@ static int fpassist_setup(struct case_ *c)
     /* DAZ is bit 6, FTZ bit 15; exceptions stay masked as they are. */
     s->mxcsr = s->daz ? (cur | 0x8040u) : (cur & ~0x8040u);
     snprintf(c->detail, sizeof(c->detail), "x=%a, MXCSR=0x%04x in the region", s->x, s->mxcsr);
-    return KERNEL_OK;
+    return CASE_OK;
 }
 
 static void fpassist_loop(struct case_ *c, uint64_t iters)

@@ -1,14 +1,14 @@
 /* The classifier: what does an event count? Its per-iteration counts across a run's cases are
- * fitted against the cases' model quantities: one quantity times a non-negative coefficient, then
+ * regressed on the cases' model quantities: one quantity times a non-negative coefficient, then
  * pairs (non-negative least squares), and compared with the event's rule when it has one. */
-#ifndef PMUCAL_EVENT_FIT_H
-#define PMUCAL_EVENT_FIT_H
+#ifndef PMUCAL_CLASSIFIER_H
+#define PMUCAL_CLASSIFIER_H
 #include "validate/rules.h"
 #include <stdbool.h>
 #include <stdio.h>
 
 struct classify_opts {
-    const struct ruleset *rules;   /* NULL: fit only, judge nothing against rules */
+    const struct ruleset *rules;   /* NULL: regression only, judge nothing against rules */
     bool unruled_only;             /* only events with no rule or an info rule */
     double floor;                  /* per-iteration counts at or below this are zero (default 0.01) */
     FILE *table;                   /* where the table goes (NULL: nowhere) */

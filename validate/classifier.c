@@ -1,8 +1,8 @@
-#include "validate/event_fit.h"
+#include "validate/classifier.h"
 #include "base/jread.h"
 #include "base/json.h"
 #include "base/util.h"
-#include "runs/fit_status.h"
+#include "runs/classify_status.h"
 #include "runs/rundir.h"
 #include "runs/runfile.h"
 #include <errno.h>
@@ -27,7 +27,7 @@ struct data {
     int ne;
 };
 
-struct fit {
+struct candidate {
     int nterms;
     int q[2];
     double coef[2];
@@ -96,8 +96,8 @@ static int load(struct data *d, const char *run)
     return rc;
 }
 
-/* Residuals and R² of a fit over the cases where y was measured. */
-static void score(const struct data *d, const double *y, struct fit *f)
+/* Residuals and R² of a candidate over the cases where y was measured. */
+static void score(const struct data *d, const double *y, struct candidate *f)
 {
     double mean = 0, sst = 0;
     int n = 0;
@@ -118,7 +118,7 @@ static void score(const struct data *d, const double *y, struct fit *f)
         if (fabs(r) > f->worst)
             f->worst = fabs(r), f->worst_case = i;
     }
-    /* Centred R²; where y does not vary across cases, a fit is either exact or not. */
+    /* Centred R²; where y does not vary across cases, a candidate is either exact or not. */
     if (sst > 1e-12 * (mean * mean + 1))
         f->r2 = 1 - f->ssr / sst;
     else
@@ -134,7 +134,7 @@ static bool usable(const struct data *d, const double *y, int q)
 }
 
 /* Better: smaller residual; on a tie (collinear quantities in this run), the coefficient nearest 1. */
-static bool better(const struct fit *a, const struct fit *b, double scale)
+static bool better(const struct candidate *a, const struct candidate *b, double scale)
 {
     if (b->nterms == 0)
         return true;
@@ -151,7 +151,7 @@ static bool better(const struct fit *a, const struct fit *b, double scale)
     return da < db - 1e-9;
 }
 
-static void describe(const struct fit *f, char *buf, size_t n)
+static void describe(const struct candidate *f, char *buf, size_t n)
 {
     buf[0] = '\0';
     for (int t = 0; t < f->nterms; t++)
@@ -160,15 +160,15 @@ static void describe(const struct fit *f, char *buf, size_t n)
 }
 
 struct result {
-    struct fit single, pair, best;
-    char alternatives[512];   /* other single quantities that fit exactly as well */
+    struct candidate single, pair, best;
+    char alternatives[512];   /* other single quantities that explain it exactly as well */
     int zero_cases;           /* cases where every quantity but iter is zero and the event counts */
     char zero_list[512];
     int measured;
     const struct rule *rule;
     int rule_fail;
     char rule_worst[512];
-    enum fit_status status;
+    enum classify_status status;
     char explanation[256];
 };
 
@@ -191,13 +191,13 @@ static void classify_event(const struct data *d, const struct cevent *e, const s
                 xy += d->c[i].q.v[q] * y[i], xx += d->c[i].q.v[q] * d->c[i].q.v[q];
         if (xx <= 0)
             continue;
-        struct fit f = {.nterms = 1, .q = {q}, .coef = {xy / xx > 0 ? xy / xx : 0}};
+        struct candidate f = {.nterms = 1, .q = {q}, .coef = {xy / xx > 0 ? xy / xx : 0}};
         score(d, y, &f);
         if (better(&f, &r->single, scale))
             r->single = f;
     }
     /* Pairs: the 2x2 normal equations; a negative coefficient means the optimum is on a single.
-     * Two terms fit any two cases exactly: a pair needs at least four to mean something. */
+     * Two terms explain any two cases exactly: a pair needs at least four to mean something. */
     for (int a = 0; a < Q_COUNT && r->measured >= 4; a++)
         for (int b = a + 1; b < Q_COUNT; b++) {
             if (!usable(d, y, a) || !usable(d, y, b))
@@ -215,7 +215,7 @@ static void classify_event(const struct data *d, const struct cevent *e, const s
             double ca = (ay * bb - by * ab) / det, cb = (aa * by - ab * ay) / det;
             if (ca < 1e-6 || cb < 1e-6)
                 continue;
-            struct fit f = {.nterms = 2, .q = {a, b}, .coef = {ca, cb}};
+            struct candidate f = {.nterms = 2, .q = {a, b}, .coef = {ca, cb}};
             score(d, y, &f);
             if (better(&f, &r->pair, scale))
                 r->pair = f;
@@ -231,7 +231,7 @@ static void classify_event(const struct data *d, const struct cevent *e, const s
                     xy += d->c[i].q.v[q] * y[i], xx += d->c[i].q.v[q] * d->c[i].q.v[q];
             if (xx <= 0 || xy <= 0)
                 continue;
-            struct fit f = {.nterms = 1, .q = {q}, .coef = {xy / xx}};
+            struct candidate f = {.nterms = 1, .q = {q}, .coef = {xy / xx}};
             score(d, y, &f);
             if (f.ssr <= r->single.ssr + 1e-9 * (scale + 1) && strlen(r->alternatives) < 400) {
                 char t[96];
@@ -255,7 +255,8 @@ static void classify_event(const struct data *d, const struct cevent *e, const s
                          "%s%s (%.4f)", r->zero_list[0] ? "; " : "", d->c[i].label, y[i]);
         }
     }
-    /* The best explanation: a single when it fits (R² >= 0.999), else a pair that does. */
+    /* The best explanation: a single when it explains the counts (R² >= 0.999), else a pair
+     * that does. */
     bool silent = true;
     for (int i = 0; i < d->nc; i++)
         if (!isnan(y[i]) && fabs(y[i]) > o->floor)
@@ -268,7 +269,7 @@ static void classify_event(const struct data *d, const struct cevent *e, const s
         r->best = r->pair;
     } else {
         snprintf(r->explanation, sizeof(r->explanation), "unexplained");
-        const struct fit *f = r->pair.nterms && r->pair.r2 > r->single.r2 ? &r->pair : &r->single;
+        const struct candidate *f = r->pair.nterms && r->pair.r2 > r->single.r2 ? &r->pair : &r->single;
         if (f->nterms)
             r->best = *f;   /* kept for its R² and worst residual; not claimed as the answer */
     }
@@ -299,16 +300,16 @@ static void classify_event(const struct data *d, const struct cevent *e, const s
     }
     bool judged = r->rule && r->rule->tol != TOL_INFO;
     if (silent && !r->zero_cases)
-        r->status = judged && r->rule_fail ? FIT_SUSPECT : FIT_SILENT;
+        r->status = judged && r->rule_fail ? CLASSIFY_SUSPECT : CLASSIFY_SILENT;
     else if (!r->best.nterms || !strcmp(r->explanation, "unexplained"))
-        /* the rule holds everywhere even if no simple fit does */
-        r->status = judged && !r->rule_fail && !r->zero_cases ? FIT_CLEAN : FIT_UNEXPLAINED;
+        /* the rule holds everywhere even if no simple candidate does */
+        r->status = judged && !r->rule_fail && !r->zero_cases ? CLASSIFY_CLEAN : CLASSIFY_UNEXPLAINED;
     else if (r->zero_cases || (judged && r->rule_fail))
-        r->status = FIT_SUSPECT;
+        r->status = CLASSIFY_SUSPECT;
     else if (judged)
-        r->status = FIT_CLEAN;
+        r->status = CLASSIFY_CLEAN;
     else
-        r->status = r->best.nterms == 1 && fabs(r->best.coef[0] - 1) <= 0.005 ? FIT_CLEAN : FIT_SUSPECT;
+        r->status = r->best.nterms == 1 && fabs(r->best.coef[0] - 1) <= 0.005 ? CLASSIFY_CLEAN : CLASSIFY_SUSPECT;
 }
 
 static void result_json(struct json *j, const struct data *d, const struct cevent *e, const struct result *r)
@@ -316,7 +317,7 @@ static void result_json(struct json *j, const struct data *d, const struct ceven
     json_object_begin(j, NULL);
     json_string(j, "event", e->name);
     json_int(j, "cases", r->measured);
-    json_string(j, "status", fit_status_name(r->status));
+    json_string(j, "status", classify_status_name(r->status));
     json_string(j, "explanation", r->explanation);
     if (r->best.nterms) {
         json_array_begin(j, "terms");
@@ -331,7 +332,7 @@ static void result_json(struct json *j, const struct data *d, const struct ceven
         json_number(j, "worst_residual", r->best.worst);
         json_string(j, "worst_case", r->best.worst_case >= 0 ? d->c[r->best.worst_case].label : NULL);
     }
-    json_string(j, "also_fits", r->alternatives[0] ? r->alternatives : NULL);
+    json_string(j, "also_explained_by", r->alternatives[0] ? r->alternatives : NULL);
     json_string(j, "counts_where_every_quantity_is_zero", r->zero_cases ? r->zero_list : NULL);
     if (r->rule) {
         char tol[32];
@@ -352,7 +353,7 @@ static void table_line(FILE *f, const struct data *d, const struct cevent *e, co
     if (r->best.nterms)
         snprintf(fitinfo, sizeof(fitinfo), "R2 %.6f, worst residual %.4f (%s)", r->best.r2, r->best.worst,
                  r->best.worst_case >= 0 ? d->c[r->best.worst_case].label : "-");
-    fprintf(f, "%-11s %-40s %-36s %s\n", fit_status_name(r->status), e->name, r->explanation, fitinfo);
+    fprintf(f, "%-11s %-40s %-36s %s\n", classify_status_name(r->status), e->name, r->explanation, fitinfo);
     if (r->rule && r->rule->tol != TOL_INFO) {
         if (r->rule_fail)
             fprintf(f, "%-11s %-40s rule '%s' fails in %d of %d cases; worst %s\n", "", "", r->rule->expr_text,
@@ -390,7 +391,7 @@ int classify_run(const char *run, const struct classify_opts *o)
     for (int k = 0; k < 2; k++)
         if (outs[k])
             fprintf(outs[k], "%-11s %-40s %-36s %s\n", "status", "event", "best explanation (per iteration)",
-                    "fit");
+                    "regression");
     int suspects = 0, shown = 0;
     for (int i = 0; i < d.ne; i++) {
         struct result r;
@@ -398,7 +399,7 @@ int classify_run(const char *run, const struct classify_opts *o)
         if (o->unruled_only && r.rule && r.rule->tol != TOL_INFO)
             continue;
         shown++;
-        suspects += r.status != FIT_CLEAN && r.status != FIT_SILENT;
+        suspects += r.status != CLASSIFY_CLEAN && r.status != CLASSIFY_SILENT;
         result_json(&j, &d, &d.e[i], &r);
         for (int k = 0; k < 2; k++)
             if (outs[k])
