@@ -56,6 +56,7 @@ zen4-vm  | 32768,8  | 33554432,16 | run  | the Zen 4 VM's hwloc (../shared/hosts
 intel-a7-vm | 49152,12 | 503316480,30 | run | 480M 16-way has 491520 sets: simulated 30-way, 262144 sets, same size
 zen5-vm-32m | 49152,12 | 33554432,16 | run | the second Zen 5 VM's plausible 32M 16-way L3 (../shared/hosts/zen5-vm-32m) as it is
 zen3-vm  | 32768,8  | 33554432,16 | run  | the Zen 3 VM's hwloc (../shared/hosts/zen3-vm) as it is
+skylake  | 32768,8  | 8388608,16  | run  | a hand-written 4-core Skylake client: hwloc's levels as they are
 HOSTS
 
 # The walker and the latency curve agree on every level, on every fixture with a recorded curve:
