@@ -55,7 +55,7 @@ rows() {
 writer_cpu=2 run_cpu=5@NEED_CPUS@6
 MEM_LOAD_RETIRED|INST_RETIRED.ANY_P@HOST@intel
 ls_dispatch|ex_ret_instr@HOST@amd
---model zen4 RUN$@REFUSED@was calibrated on zen5; its penalties are not zen4's: .*--force-model
+--uarch zen4 RUN$@REFUSED@was calibrated on zen5; its penalties are not zen4's: .*--force-uarch
 ^bin/pmucal events \[--pmu skl\]$@RUN@s/\[--pmu skl\]/--pmu skl/
 \[--table\]@RUN@s/ \[--table\]/ --table/
 results/<run>@RUN@s|results/<run>|base|
