@@ -61,6 +61,11 @@ static int run(int argc, char **argv)
         printf("pmucal %s (commit %s)\n", PMUCAL_VERSION, pmucal_commit());
         return 0;
     }
+    const char *now = command_renamed(argv[1]);
+    if (now) {
+        pm_note("%s is now %s", argv[1], now);
+        argv[1] = (char *)now;
+    }
     const struct command *c = command_find(argv[1]);
     if (!c) {
         pm_error("unknown command '%s'; 'pmucal --help' lists the commands", argv[1]);

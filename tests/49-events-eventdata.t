@@ -23,10 +23,10 @@ source_of() { sed -n 's/^# source: \([^ ]*\) .*/\1/p' "$1" | head -n 1; }
 rc=$?
 [ $rc -eq 0 ] && [ "$(source_of "$TMP/ev.out")" = "$tree/eventdata/amd/amdzen5" ] && grep -q '^ls_dispatch.ld_dispatch ' "$TMP/ev.out"
 ok $? "with nothing set, pmucal from the tree names Zen 5's events from its own eventdata/ (exit $rc): $(source_of "$TMP/ev.out") $(head -c 200 "$TMP/ev.err")"
-(cd "$TMP" && env -u PMUCAL_EVENTDATA "$tree/$PMUCAL" modeldiff amdzen4 amdzen5 > "$TMP/md.out" 2> "$TMP/md.err")
+(cd "$TMP" && env -u PMUCAL_EVENTDATA "$tree/$PMUCAL" tablediff amdzen4 amdzen5 > "$TMP/md.out" 2> "$TMP/md.err")
 rc=$?
 [ $rc -le 1 ] && grep -q '^# totals amdzen4 .* -> amdzen5 ' "$TMP/md.out"
-ok $? "modeldiff amdzen4 amdzen5 from the tree's tables (exit $rc): $(tail -n 1 "$TMP/md.out" | cut -c1-120) $(head -c 200 "$TMP/md.err")"
+ok $? "tablediff amdzen4 amdzen5 from the tree's tables (exit $rc): $(tail -n 1 "$TMP/md.out" | cut -c1-120) $(head -c 200 "$TMP/md.err")"
 
 # Upstream layouts, made from the shipped files: a Linux checkout and an Intel perfmon checkout.
 linux=$TMP/linux arch=$TMP/linux/tools/perf/pmu-events/arch perfmon=$TMP/perfmon
@@ -179,16 +179,16 @@ PMUCAL_EVENTDATA=$TMP/none $PMUCAL events > /dev/null 2> "$TMP/miss.err"
 rc=$?
 [ $rc -eq 2 ] && grep -q "no amd event tables .* under $TMP/none: pmucal ships them in its eventdata/ folder.*$where" "$TMP/miss.err"
 ok $? "no tables at PMUCAL_EVENTDATA: exit $rc, the message names the folder and where tables come from: $(head -c 300 "$TMP/miss.err")"
-PMUCAL_EVENTDATA=$TMP/none $PMUCAL modeldiff amdzen4 amdzen5 > /dev/null 2> "$TMP/miss2.err"
+PMUCAL_EVENTDATA=$TMP/none $PMUCAL tablediff amdzen4 amdzen5 > /dev/null 2> "$TMP/miss2.err"
 rc=$?
 [ $rc -eq 2 ] && grep -q "'amdzen4' is neither a path nor a table under $TMP/none.*$where" "$TMP/miss2.err"
-ok $? "modeldiff of a table not there: exit $rc, the message says where tables come from: $(head -c 300 "$TMP/miss2.err")"
+ok $? "tablediff of a table not there: exit $rc, the message says where tables come from: $(head -c 300 "$TMP/miss2.err")"
 PMUCAL_EVENTDATA=$perfmon $PMUCAL events > /dev/null 2> "$TMP/miss3.err"
 rc=$?
 [ $rc -eq 2 ] && grep -q "no row of $perfmon/mapfile.csv matches CPUID AuthenticAMD-26-2 .*$where" "$TMP/miss3.err"
 ok $? "a mapfile without the CPU's row: exit $rc, the message says where tables come from: $(head -c 300 "$TMP/miss3.err")"
 
-# encodings takes a table name as modeldiff does (the example its --help gives).
+# encodings takes a table name as tablediff does (the example its --help gives).
 LIBPFM_FORCE_PMU=amd64_fam19h_zen4 $PMUCAL encodings --pmu amd64_fam19h_zen4 --vendor-json amdzen5 --quiet > "$TMP/enc.out" 2> "$TMP/enc.err"
 rc=$?
 [ $rc -eq 1 ] && grep -q "^# cross-model amd64_fam19h_zen4 .* -> amdzen5\|^# cross-model amdzen4 -> amdzen5" "$TMP/enc.out"
