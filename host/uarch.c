@@ -1,5 +1,6 @@
 #include "host/uarch.h"
 #include "base/util.h"
+#include "host/topo.h"
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -850,4 +851,56 @@ const struct uarch_reference *uarch_reference(const struct uarch *u, const char 
         if (!strcmp(u->refs[i].recipe, recipe))
             return &u->refs[i];
     return NULL;
+}
+
+/* cpu appended to a list "0-3,8" whose last CPU was last (-1: none yet). */
+static void cpu_list_add(char *list, size_t n, int last, int cpu)
+{
+    size_t len = strlen(list);
+    if (last >= 0 && cpu == last + 1) {
+        /* Extend the run: drop a "-last" written before, write "-cpu". */
+        char *dash = strrchr(list, '-'), *comma = strrchr(list, ',');
+        if (dash && (!comma || dash > comma))
+            *dash = '\0', len = strlen(list);
+        snprintf(list + len, n - len, "-%d", cpu);
+    } else
+        snprintf(list + len, n - len, "%s%d", len ? "," : "", cpu);
+}
+
+int uarch_groups(struct uarch_group **out)
+{
+    int max = 256, ncpus, *cpus = NULL, n = 0;
+    for (;; max *= 2) {   /* as many as the machine has */
+        cpus = xrealloc(cpus, (size_t)max * sizeof(*cpus));
+        if ((ncpus = topo_cpus(cpus, max)) < max)
+            break;
+    }
+    struct uarch_group *g = NULL;
+    int *last = NULL;
+    for (int i = 0; i < ncpus; i++) {
+        struct uarch_group one = {0};
+        struct cpu_ident id;
+        char how[400];
+        if (isa_cpu_ident(cpus[i], &id, how, sizeof(how))) {
+            cpu_ident_text(&id, one.ident, sizeof(one.ident));
+            one.cpu = uarch_cpu_of(&id);
+            if (!one.cpu)
+                snprintf(one.why, sizeof(one.why), "no uarch file recognises them (see docs/add-a-cpu-model.md)");
+        } else
+            snprintf(one.why, sizeof(one.why), "%s", how);
+        int k = 0;
+        while (k < n && !(g[k].cpu == one.cpu && !strcmp(g[k].ident, one.ident) && !strcmp(g[k].why, one.why)))
+            k++;
+        if (k == n) {
+            g = xgrow(g, sizeof(*g), n);
+            last = xgrow(last, sizeof(*last), n);
+            g[n] = one, last[n++] = -1;
+        }
+        cpu_list_add(g[k].cpus, sizeof(g[k].cpus), last[k], cpus[i]);
+        last[k] = cpus[i];
+    }
+    free(cpus);
+    free(last);
+    *out = g;
+    return n;
 }

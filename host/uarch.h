@@ -100,6 +100,17 @@ const struct uarch_cpu *uarch_cpu_of_pfm(const char *pfm);
 /* The CPU line of logical CPU cpu (its own identity), NULL when it cannot be read or no file
  * recognises it; why says which, when given. */
 const struct uarch_cpu *uarch_cpu_of_logical(int cpu, char *why, size_t n);
+/* The CPUs this process may run on, grouped by what they are: CPUs of one uarch CPU line, or of one
+ * identity no file recognises, or whose identity cannot be read (why). A host of two core kinds has
+ * two groups or more. */
+struct uarch_group {
+    const struct uarch_cpu *cpu;   /* NULL: not recognised */
+    char ident[160];               /* cpu_ident_text, "" when it could not be read */
+    char why[400];                 /* when cpu is NULL */
+    char cpus[256];                /* "0-3,8" */
+};
+/* The groups in *out (the caller frees it), their count returned. */
+int uarch_groups(struct uarch_group **out);
 /* "goldencove, skylake, zen4, zen5" for messages. */
 const char *uarch_names(void);
 /* "x86_64", "aarch64", "riscv64". */
