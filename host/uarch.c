@@ -804,11 +804,33 @@ void cpu_ident_text(const struct cpu_ident *id, char *out, size_t n)
                  (unsigned long long)id->marchid, (unsigned long long)id->mimpid);
 }
 
+/* PMUCAL_CPUID (VENDOR-FAMILY-MODEL[-STEPPING], or an Arm MIDR 0x...) stands for every CPU, as it
+ * does for the vendor tables (events/catalog.c, which refuses a malformed one at start); else the
+ * CPU's own identity. */
+static bool ident_of(int cpu, struct cpu_ident *id, char *how, size_t hn)
+{
+    const char *env = getenv("PMUCAL_CPUID");
+    if (!env || !*env)
+        return isa_cpu_ident(cpu, id, how, hn);
+    memset(id, 0, sizeof(*id));
+    if (!strncmp(env, "0x", 2)) {
+        unsigned long long midr = strtoull(env, NULL, 16);
+        id->isa = CPU_AARCH64;
+        id->implementer = (unsigned)(midr >> 24 & 0xff), id->part = (unsigned)(midr >> 4 & 0xfff);
+        return true;
+    }
+    id->isa = CPU_X86_64;
+    if (sscanf(env, "%15[A-Za-z]-%u-%x", id->vendor, &id->family, &id->model) == 3)
+        return true;
+    snprintf(how, hn, "PMUCAL_CPUID=%.60s is not VENDOR-FAMILY-MODEL nor an Arm MIDR", env);
+    return false;
+}
+
 const struct uarch_cpu *uarch_cpu_of_logical(int cpu, char *why, size_t n)
 {
     struct cpu_ident id;
     char how[700];
-    if (!isa_cpu_ident(cpu, &id, how, sizeof(how))) {
+    if (!ident_of(cpu, &id, how, sizeof(how))) {
         if (why)
             snprintf(why, n, "%s", how);
         return NULL;
@@ -881,7 +903,7 @@ int uarch_groups(struct uarch_group **out)
         struct uarch_group one = {0};
         struct cpu_ident id;
         char how[400];
-        if (isa_cpu_ident(cpus[i], &id, how, sizeof(how))) {
+        if (ident_of(cpus[i], &id, how, sizeof(how))) {
             cpu_ident_text(&id, one.ident, sizeof(one.ident));
             one.cpu = uarch_cpu_of(&id);
             if (!one.cpu)

@@ -97,8 +97,9 @@ const struct uarch *uarch_named(const char *name, const struct uarch_cpu **cpu);
 const struct uarch_cpu *uarch_cpu_of(const struct cpu_ident *id);
 /* The CPU line whose libpfm4 PMU is pfm, NULL when none. */
 const struct uarch_cpu *uarch_cpu_of_pfm(const char *pfm);
-/* The CPU line of logical CPU cpu (its own identity), NULL when it cannot be read or no file
- * recognises it; why says which, when given. */
+/* The CPU line of logical CPU cpu (its own identity; PMUCAL_CPUID's for every CPU when set, as for
+ * the vendor tables), NULL when it cannot be read or no file recognises it; why says which, when
+ * given. */
 const struct uarch_cpu *uarch_cpu_of_logical(int cpu, char *why, size_t n);
 /* The CPUs this process may run on, grouped by what they are: CPUs of one uarch CPU line, or of one
  * identity no file recognises, or whose identity cannot be read (why). A host of two core kinds has
