@@ -123,21 +123,23 @@ static bool range_of(char *s, uint64_t max, struct uarch_range *r)
     return r->lo <= r->hi;
 }
 
-/* A figure: digits with at most one '.', finite and above 0. */
+/* A figure: digits with at most one '.', above 0 and at most 1e15 cycles (no penalty is near it;
+ * the bound keeps a figure printed back no longer than it was read). */
 static bool figure_of(const char *s, double *v)
 {
     size_t len = strlen(s);
-    if (!len || len > 40 || strspn(s, "0123456789.") != len || strchr(s, '.') != strrchr(s, '.') || *s == '.' ||
+    if (!len || len > 32 || strspn(s, "0123456789.") != len || strchr(s, '.') != strrchr(s, '.') || *s == '.' ||
         s[len - 1] == '.')
         return false;
     *v = strtod(s, NULL);
-    return isfinite(*v) && *v > 0;
+    return *v > 0 && *v <= 1e15;
 }
 
-/* A number printed so that figure_of reads it back to the same double. */
+/* A number printed so that figure_of reads it back to the same double: the fewest decimals that
+ * do (a figure read from k decimals needs at most k). */
 static void figure_text(char *buf, size_t n, double v)
 {
-    for (int prec = 15; prec <= 17; prec++) {
+    for (int prec = 0; prec <= 40; prec++) {
         snprintf(buf, n, "%.*f", prec, v);
         /* Fixed notation without needless zeros: "12.9", "4". */
         char *dot = strchr(buf, '.');
@@ -348,7 +350,7 @@ static int parse_reference(const struct parse *p, struct uarch *u, const struct 
         *dash = '-';
     if (!ok || r.lo > r.hi)
         return fail(p, "reference %s: figure \"%.40s\" is not a number (4, 12.9) or a range LO-HI (50-54) of core "
-                       "cycles above 0", fs->f[1], fig);
+                       "cycles, above 0 and at most 1e15", fs->f[1], fig);
     if (strcmp(fs->f[3], "check") && strcmp(fs->f[3], "indicative"))
         return fail(p, "reference %s: \"%.40s\" is not a kind; write check or indicative", fs->f[1], fs->f[3]);
     if (strcmp(fs->f[4], "penalty") && strcmp(fs->f[4], "whole"))
@@ -463,7 +465,7 @@ int uarch_parse(struct uarch *u, const char *text, const char *origin, const cha
     }
     p.line = uarch_line;
     if (!rc && !uarch_line) {
-        pm_error("%s: no uarch line; a microarchitecture file begins uarch NAME (docs/grammar.md)", origin);
+        pm_error("no uarch line in %s; a microarchitecture file begins uarch NAME (docs/grammar.md)", origin);
         rc = -1;
     } else if (!rc && !isa_line)
         rc = fail(&p, "uarch %s has no isa line; add isa x86_64, aarch64 or riscv64", u->name);
@@ -570,7 +572,7 @@ char *uarch_text(const struct uarch *u)
         put(&b, "source %s %s\n", u->sources[i].id, u->sources[i].text);
     for (int i = 0; i < u->nrefs; i++) {
         const struct uarch_reference *r = &u->refs[i];
-        char lo[64], hi[64];
+        char lo[128], hi[128];
         figure_text(lo, sizeof(lo), r->lo);
         figure_text(hi, sizeof(hi), r->hi);
         put(&b, "reference %s %s%s%s %s %s %s%s%s\n", r->recipe, lo, r->hi != r->lo ? "-" : "",

@@ -86,11 +86,11 @@ while IFS='|' read -r line want text; do
     printf "$text" > "$TMP/bad/bad.txt"
     PMUCAL_UARCH_DIR="$TMP/bad" $PMUCAL info > /dev/null 2> "$TMP/bad.err"
     rc=$?
-    at="$TMP/bad/bad.txt:$line:"; [ "$line" = - ] && at="$TMP/bad/bad.txt:"
+    at="$TMP/bad/bad.txt:$line:"; [ "$line" = - ] && at="no uarch line in $TMP/bad/bad.txt;"
     [ $rc -eq 2 ] && grep -qF "pmucal: error: $at" "$TMP/bad.err" && grep -q -- "$want" "$TMP/bad.err" && [ "$(wc -l < "$TMP/bad.err")" -eq 1 ]
     ok $? "$(printf '%s' "$text" | sed 's/\\n/ \/ /g' | cut -c1-60): exit $rc, $(head -c 220 "$TMP/bad.err" | sed "s|$TMP/bad/||")"
 done <<ROWS
--|no uarch line|# nothing but a comment\n
+-|a microarchitecture file begins uarch NAME|# nothing but a comment\n
 1|the first line must be uarch NAME|isa x86_64\nuarch bad\n
 1|uarch other, but the file is bad.txt; make them the same|uarch other\nisa x86_64\n
 1|has no isa line|uarch bad\ncycles perf=x\n$cpu
