@@ -63,7 +63,7 @@ const struct command emit_command = {
              "                where it is 1; provenance (the file read) in a comment; unstable, not ok,\n"
              "                skipped and unmeasured penalties are comments only (see --fallback)\n"
              "  perf-metrics  perf pmu-events metric JSON (MetricName, MetricExpr, BriefDescription,\n"
-             "                MetricGroup, ScaleUnit) under perf's own event names for the CPU model (the\n"
+             "                MetricGroup, ScaleUnit) under perf's own event names for the CPU's uarch (the\n"
              "                EventName of its pmu-events table), so it drops into perf's pmu-events tree;\n"
              "                only penalties whose status is ok\n"
              "  csv           one row per penalty; the figures of one that is not ok stay empty\n"
@@ -185,7 +185,7 @@ static int emit_main(int argc, char **argv)
     char *fpath = NULL, why[512];
     struct jvalue *fallback = doc && a.fallback ? penalties_load(a.fallback, false, &fpath) : NULL;
     if (doc && a.fallback && fallback && penalties_fallback_problem(doc, fallback, why, sizeof(why)))
-        pm_error("--fallback %s: %s; name an earlier calibration of the same CPU model", fpath, why);
+        pm_error("--fallback %s: %s; name an earlier calibration of the same uarch", fpath, why);
     if (doc && a.fallback && (!fallback || penalties_fallback_problem(doc, fallback, why, sizeof(why)))) {
         jread_free(doc);
         doc = NULL;

@@ -329,7 +329,7 @@ static int emit_c(const struct jvalue *doc, const struct table_opts *o, FILE *ou
         c_comment_text(out, o->fallback_source ? o->fallback_source : "(unnamed)");
         fprintf(out, " of ");
         c_comment_text(out, jget_str(o->fallback, "date", "?"));
-        fprintf(out, ", the same CPU model: core-domain\n * penalties in its cycles, memory-domain ones from its ns "
+        fprintf(out, ", the same uarch: core-domain\n * penalties in its cycles, memory-domain ones from its ns "
                      "at this clock; each says so.\n");
     }
     fprintf(out, " * %s_HAVE_<NAME> is 1 or 0 for every recipe, in every calibration: test it before using\n"

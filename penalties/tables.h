@@ -13,7 +13,7 @@ struct table_opts {
     const char *prefix;       /* C macro prefix, default PMUCAL */
     const char *uarch;        /* perf metrics for this uarch (host/uarch.h); NULL: the libpfm4 PMU's, else the host's */
     const char *source;       /* the penalties.json read, named in the C header; NULL: not named */
-    const struct jvalue *fallback;   /* C header: an earlier calibration of the same CPU model whose ok
+    const struct jvalue *fallback;   /* C header: an earlier calibration of the same uarch whose ok
                                       * figures stand in for this one's withheld ones; NULL: none */
     const char *fallback_source;     /* its penalties.json, named beside each figure taken from it */
 };
