@@ -676,7 +676,8 @@ static void load(void)
         }
     }
     closedir(d);
-    qsort(names, (size_t)nn, sizeof(*names), by_name);
+    if (nn)   /* qsort may not be given NULL, even for no elements */
+        qsort(names, (size_t)nn, sizeof(*names), by_name);
     reg.u = xcalloc((size_t)(nn ? nn : 1), sizeof(*reg.u));
     for (int i = 0; i < nn; i++) {
         char *path = xasprintf("%s/%s", dir, names[i]), err[512];
