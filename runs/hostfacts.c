@@ -212,12 +212,12 @@ void host_facts_print(FILE *f)
 {
     struct host_facts h;
     gather(&h);
+    struct uarch_group *g;
+    int ng = uarch_groups(&g);   /* first: a uarch file that does not parse ends it before any line */
     fprintf(f, "cpu        %s (%s family %d model %d stepping %d)\n", h.cpu->brand, h.cpu->vendor, h.cpu->family,
             h.cpu->model, h.cpu->stepping);
     if (*h.cpu->ident)
         fprintf(f, "ident      %s\n", h.cpu->ident);
-    struct uarch_group *g;
-    int ng = uarch_groups(&g);
     for (int i = 0; i < ng; i++)
         if (g[i].cpu)
             fprintf(f, "uarch      %s (CPUs %s: cpu %s of %s, %s)\n", g[i].cpu->uarch->name, g[i].cpus, g[i].cpu->name,

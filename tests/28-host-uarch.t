@@ -76,7 +76,8 @@ for f in $files; do
     fi
 done
 
-# Hostile files: each refused, exit 2, one message naming FILE:LINE (or the file) and the fix.
+# Hostile files: each refused, exit 2, one message naming FILE:LINE (or the file) and the fix, and
+# nothing on stdout (info reads the files before it prints).
 # line | what the message says | the file's text (\n between lines); the file is bad.txt
 head='uarch bad\nisa x86_64\ncycles perf=ls_not_halted_cyc\n'
 cpu='cpu bad vendor=AuthenticAMD family=0x30 model=0x00 table=amd/amdzen5\n'
@@ -84,10 +85,10 @@ while IFS='|' read -r line want text; do
     [ -z "$line" ] && continue
     rm -rf "$TMP/bad" && mkdir "$TMP/bad"
     printf "$text" > "$TMP/bad/bad.txt"
-    PMUCAL_UARCH_DIR="$TMP/bad" $PMUCAL info > /dev/null 2> "$TMP/bad.err"
+    PMUCAL_UARCH_DIR="$TMP/bad" $PMUCAL info > "$TMP/bad.out" 2> "$TMP/bad.err"
     rc=$?
     at="$TMP/bad/bad.txt:$line:"; [ "$line" = - ] && at="no uarch line in $TMP/bad/bad.txt;"
-    [ $rc -eq 2 ] && grep -qF "pmucal: error: $at" "$TMP/bad.err" && grep -q -- "$want" "$TMP/bad.err" && [ "$(wc -l < "$TMP/bad.err")" -eq 1 ]
+    [ $rc -eq 2 ] && grep -qF "pmucal: error: $at" "$TMP/bad.err" && grep -q -- "$want" "$TMP/bad.err" && [ "$(wc -l < "$TMP/bad.err")" -eq 1 ] && [ ! -s "$TMP/bad.out" ]
     ok $? "$(printf '%s' "$text" | sed 's/\\n/ \/ /g' | cut -c1-60): exit $rc, $(head -c 220 "$TMP/bad.err" | sed "s|$TMP/bad/||")"
 done <<ROWS
 -|a microarchitecture file begins uarch NAME|# nothing but a comment\n
