@@ -130,6 +130,19 @@ bool isa_ext_present(unsigned bit);
 /* perf's signature of this CPU, the key its mapfile rows match, with how it was read in how
  * (the ISA's header says what it is made of). false with why in how when it cannot be read. */
 bool isa_cpu_signature(char *sig, size_t n, char *how, size_t hn);
+/* A logical CPU's identity as its ISA states it, whatever the ISA pmucal runs on: what a
+ * microarchitecture file (host/uarch.h) recognises. */
+enum cpu_isa { CPU_X86_64, CPU_AARCH64, CPU_RISCV64 };
+struct cpu_ident {
+    enum cpu_isa isa;
+    char vendor[16];                       /* x86: CPUID vendor string */
+    unsigned family, model;                /* x86: display family and model */
+    unsigned implementer, part;            /* aarch64: MIDR_EL1 fields */
+    uint64_t mvendorid, marchid, mimpid;   /* riscv64 */
+};
+/* The identity of logical CPU cpu (its own: x86 CPUID run on it or its hwloc-gather-cpuid dump puN,
+ * an Arm core's MIDR_EL1); false with why in how when it cannot be read. */
+bool isa_cpu_ident(int cpu, struct cpu_ident *id, char *how, size_t hn);
 /* The programmable core counters the CPU states, with *how naming where; 0 where it states
  * none or user space cannot read it. */
 int isa_pmu_counters(bool amd, const char **how);

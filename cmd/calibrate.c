@@ -13,7 +13,7 @@
 #include "host/topo.h"
 #include "penalties/calibration.h"
 #include "penalties/penalty_fit.h"
-#include "penalties/models.h"
+#include "host/uarch.h"
 #include "penalties/occurrence_check.h"
 #include "penalties/recipes.h"
 #include "penalties/tables.h"
@@ -25,7 +25,7 @@
 static int calibrate_main(int argc, char **argv);
 
 enum { K_LIST = CLI_LONG, K_JSON, K_TARGET_MS, K_QUICK, K_CURVE, K_NO_CURVE, K_RECIPE, K_PPO, K_CPU, K_PREFIX,
-       K_LABEL, K_OUT, K_SOURCE, K_ITERS, K_RESUME, K_PASSES, K_MODEL };
+       K_LABEL, K_OUT, K_SOURCE, K_ITERS, K_RESUME, K_PASSES, K_UARCH };
 
 static const struct cli_option calibrate_options[] = {
     {"list", K_LIST, NULL, "print the recipes (issue case, control case, occurrence, spread allowed) and exit"},
@@ -43,9 +43,10 @@ static const struct cli_option calibrate_options[] = {
     {"recipe", K_RECIPE, "NAME", "only this recipe (may be repeated; the closure needs l1_hit, l2_hit, l3_hit)"},
     {"points-per-octave", K_PPO, "N", "curve density (default 4)"},
     {"cpu", K_CPU, "N", "CPU to measure on, one of the affinity mask (default: its least loaded over 150 ms at the start)"},
-    {"model", K_MODEL, "NAME", "the CPU model whose published figures and perf event names apply (default: by\n"
-                               "CPUID); for a guest whose CPUID model number is not its core's. The run\n"
-                               "records that it was given"},
+    {"uarch", K_UARCH, "NAME", "the microarchitecture whose published figures and perf event names apply\n"
+                               "(default: the measured CPU's, by its identity); for a guest whose CPUID\n"
+                               "model number is not its core's. The run records that it was given"},
+    {"model", K_UARCH, "NAME", NULL},   /* the old spelling of --uarch */
     {"prefix", K_PREFIX, "NAME", "macro prefix of the C header: upper-case letters, digits, '_' (default PMUCAL)"},
     {"label", K_LABEL, "NAME", "run folder label (default calibrate; with --source sim calibrate-sim)"},
     {"out", K_OUT, CLI_OUT_DIR, "parent folder of the run folder (default results, or $PMUCAL_RESULTS)"},
@@ -97,12 +98,12 @@ const struct command calibrate_command = {
              "l3 < dram with each step above noise, a level case off its level's plateau of the\n"
              "curve); skip; error. Only ok\n"
              "penalties become constants in the C header and perf metrics. Each penalty is printed beside\n"
-             "the published figure for the CPU model (penalties/reference.c) and its deviation; more than\n"
+             "the published figure for the CPU's uarch (uarch/NAME.txt) and its deviation; more than\n"
              "25% is a NOTE. Memory-domain penalties (DRAM) are kept in ns and in cycles at the measured\n"
              "clock ('pmucal emit --core-ghz F' rescales them).\n\n"
              "Writes results/<date>-<host>-calibrate/: manifest.json, measurements.ndjson (one record per\n"
              "case), penalties.json (the source of truth), tables/penalties.h, tables/metrics.json (perf\n"
-             "pmu-events metrics under perf's event names for the CPU model; a model without them is a\n"
+             "pmu-events metrics under perf's event names for the CPU's uarch; a CPU without them is a\n"
              "note), tables/penalties.csv (no tables when no penalty was measured, as with --curve: a\n"
              "note says so), curve.csv, curve.svg (gnuplot), validate.tap (one line per penalty: ok, not\n"
              "ok, TODO when unstable, SKIP; and the closure: ok within 5%, TODO when the figures' own noise\n"
@@ -216,12 +217,12 @@ static int calibrate_option(void *ctx, int key, const char *v)
         a->cpu_arg = (int)cpu;
         break;
     }
-    case K_MODEL:
-        if (!cpu_model_named(v)) {
-            pm_error("--model %s: no such CPU model; pmucal has figures for %s", v, cpu_model_names());
+    case K_UARCH:
+        if (!uarch_named(v, NULL)) {
+            pm_error("--uarch %s: no such microarchitecture; pmucal has files for %s (uarch/)", v, uarch_names());
             return 2;
         }
-        a->plan.model = v;
+        a->plan.uarch = v;
         break;
     case K_PREFIX:
         if (table_prefix_problem(v))

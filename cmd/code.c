@@ -6,7 +6,8 @@
 #include "cmd/commands.h"
 #include "cmd/options.h"
 #include "generators/snippet_file.h"
-#include "penalties/models.h"
+#include "host/topo.h"
+#include "host/uarch.h"
 #include "penalties/snippet_measure.h"
 #include "penalties/snippet_tables.h"
 #include "runs/rundir.h"
@@ -14,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { K_FORMAT = CLI_LONG + 400, K_OUTPUT, K_MODEL };
+enum { K_FORMAT = CLI_LONG + 400, K_OUTPUT, K_UARCH };
 
 static int code_main(int argc, char **argv);
 
@@ -22,7 +23,9 @@ static const struct cli_option code_options[] = {
     MO_EVENTS, MO_REPS, MO_SOURCE, MO_ITERS, MO_TARGET_MS, MO_CPU, MO_EXPECT, MO_NO_AUTO_EXPECT,
     {"format", K_FORMAT, "FMT", "tap (default), json, csv or c: the table's form"},
     {"output", K_OUTPUT, CLI_OUT_FILE, "write the table there instead of standard output"},
-    {"model", K_MODEL, "NAME", "the CPU model whose published figures stand beside the table (default: this host's)"},
+    {"uarch", K_UARCH, "NAME", "the microarchitecture whose published figures stand beside the table (default:\n"
+                               "the uarch of the CPU it runs on)"},
+    {"model", K_UARCH, "NAME", NULL},   /* the old spelling of --uarch */
     CLI_END,
 };
 
@@ -45,7 +48,7 @@ const struct command code_command = {
 
 struct code_ctx {
     struct measure_cli o;
-    const char *format, *output, *model;
+    const char *format, *output, *uarch;
 };
 
 static int code_option(void *ctx, int key, const char *v)
@@ -54,7 +57,7 @@ static int code_option(void *ctx, int key, const char *v)
     switch (key) {
     case K_FORMAT: c->format = v; return 0;
     case K_OUTPUT: c->output = v; return 0;
-    case K_MODEL: c->model = v; return 0;
+    case K_UARCH: c->uarch = v; return 0;
     }
     int rc = measure_cli_option(&code_command, &c->o, key, v);
     return rc < 0 ? cli_usage_error(&code_command, "option %d is not handled", key) : rc;
@@ -88,10 +91,13 @@ static int code_main(int argc, char **argv)
         cli_args_free(&pos);
         return cli_usage_error(&code_command, "--format %s: give tap, json, csv or c", x.format);
     }
-    const struct cpu_model *host = x.model ? cpu_model_named(x.model) : cpu_model_host();
-    if (x.model && !host) {
+    /* --uarch, else the uarch of the CPU this runs on. */
+    const struct uarch_cpu *cpu = x.uarch ? NULL : uarch_cpu_of_logical(topo_current_cpu(), NULL, 0);
+    const struct uarch *host = x.uarch ? uarch_named(x.uarch, NULL) : cpu ? cpu->uarch : NULL;
+    if (x.uarch && !host) {
         cli_args_free(&pos);
-        return cli_usage_error(&code_command, "--model %s: not a model pmucal knows (%s)", x.model, cpu_model_names());
+        return cli_usage_error(&code_command, "--uarch %s: not a uarch pmucal has a file for (%s)", x.uarch,
+                               uarch_names());
     }
     char err[600];
     size_t len;

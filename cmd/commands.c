@@ -20,13 +20,13 @@ static const struct command *const commands[] = {
     &groups_command,
     &info_command,
     &kernels_command,
-    &modeldiff_command,
     &quantities_command,
     &replay_command,
     &roofline_command,
     &report_command,
     &run_command,
     &sample_command,
+    &tablediff_command,
     &validate_command,
     NULL,
 };
@@ -34,6 +34,19 @@ static const struct command *const commands[] = {
 const struct command *const *command_list(void)
 {
     return commands;
+}
+
+/* Commands renamed, their old names still run (cmd/main.c notes it). */
+static const struct {
+    const char *old, *now;
+} renamed[] = {{"modeldiff", "tablediff"}};
+
+const char *command_renamed(const char *name)
+{
+    for (size_t i = 0; i < sizeof(renamed) / sizeof(renamed[0]); i++)
+        if (!strcmp(renamed[i].old, name))
+            return renamed[i].now;
+    return NULL;
 }
 
 const struct command *command_find(const char *name)

@@ -21,7 +21,7 @@ extern const struct command gen_command;
 extern const struct command groups_command;
 extern const struct command info_command;
 extern const struct command kernels_command;
-extern const struct command modeldiff_command;
+extern const struct command tablediff_command;
 extern const struct command quantities_command;
 extern const struct command replay_command;
 extern const struct command report_command;
@@ -32,6 +32,8 @@ extern const struct command validate_command;
 /* The commands in name order, NULL-terminated. */
 const struct command *const *command_list(void);
 /* The command called name, or NULL. */
+/* The command an old name now is ("tablediff" for "modeldiff"), NULL when name was not renamed. */
+const char *command_renamed(const char *name);
 const struct command *command_find(const char *name);
 
 #endif

@@ -5,7 +5,7 @@
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "penalties/cycle_stack.h"
-#include "penalties/models.h"
+#include "host/uarch.h"
 #include "penalties/tables.h"
 #include "report/report.h"
 #include <errno.h>
@@ -18,7 +18,7 @@
 
 static int cpi_main(int argc, char **argv);
 
-enum { K_PENALTIES = CLI_LONG, K_ALLOW_INCOMPLETE, K_CASE, K_MODEL, K_BASE_CPI, K_CORE_GHZ, K_TOLERANCE, K_JSON, K_SVG };
+enum { K_PENALTIES = CLI_LONG, K_ALLOW_INCOMPLETE, K_CASE, K_UARCH, K_BASE_CPI, K_CORE_GHZ, K_TOLERANCE, K_JSON, K_SVG };
 
 static const struct cli_option cpi_options[] = {
     {"penalties", K_PENALTIES, "RUN", "a calibration's run folder or its penalties.json (default: COUNTS\n"
@@ -26,9 +26,11 @@ static const struct cli_option cpi_options[] = {
                                       "calibration under results/ or $PMUCAL_RESULTS)"},
     {"allow-incomplete", K_ALLOW_INCOMPLETE, NULL, "use penalties of a calibration that was interrupted or is\n"
                                                    "still running (its manifest says so); refused otherwise"},
-    {"case", K_CASE, "LABEL", "with a results folder as COUNTS: the case whose counts are used (required)"},
-    {"model", K_MODEL, "NAME", "CPU model whose perf event names the counts use: zen4, zen5, skylake\n"
-                               "(default: the calibration's)"},
+    {"case", K_CASE, "LABEL", "with a run folder as COUNTS: the case whose counts are used (required)"},
+    {"uarch", K_UARCH, "NAME", "the microarchitecture whose perf event names the counts use (a file of\n"
+                               "uarch/: zen4, zen5, skylake, goldencove, or one of its CPUs; default: the\n"
+                               "calibration's)"},
+    {"model", K_UARCH, "NAME", NULL},   /* the old spelling of --uarch */
     {"base-cpi", K_BASE_CPI, "F", "base cycles per instruction, the cost of work no penalty covers (default 0:\n"
                                   "every cycle is to be explained by penalties, as in a dependent chain);\n"
                                   "0.25 is a 4-wide core's ideal"},
@@ -64,7 +66,7 @@ const struct command cpi_command = {
 };
 
 struct cpi_args {
-    const char *penalties, *case_label, *model, *svg;
+    const char *penalties, *case_label, *uarch, *svg;
     double base_cpi, core_ghz, tolerance;
     bool json, allow_incomplete;
 };
@@ -76,10 +78,10 @@ static int cpi_option(void *ctx, int key, const char *v)
     case K_PENALTIES: a->penalties = v; break;
     case K_ALLOW_INCOMPLETE: a->allow_incomplete = true; break;
     case K_CASE: a->case_label = v; break;
-    case K_MODEL:
-        if (!cpu_model_named(v))
-            return cli_usage_error(&cpi_command, "--model %s: give one of %s", v, cpu_model_names());
-        a->model = v;
+    case K_UARCH:
+        if (!uarch_named(v, NULL))
+            return cli_usage_error(&cpi_command, "--uarch %s: give one of %s", v, uarch_names());
+        a->uarch = v;
         break;
     case K_BASE_CPI: return cli_real(&cpi_command, "--base-cpi", v, 0, 100, &a->base_cpi);
     case K_CORE_GHZ: return cli_real(&cpi_command, "--core-ghz", v, 0.05, 20, &a->core_ghz);
@@ -130,7 +132,7 @@ static int cpi_main(int argc, char **argv)
     if ((run || counted) && (doc = penalties_load(penalties, a.allow_incomplete, &pj)) &&
         (counted || !counts_from_run(&c, counts_path, a.case_label))) {
         struct cpi_stack *s = xmalloc(sizeof(*s));
-        if (!cpi_build(s, &c, doc, a.model, a.base_cpi, a.core_ghz, a.tolerance)) {
+        if (!cpi_build(s, &c, doc, a.uarch, a.base_cpi, a.core_ghz, a.tolerance)) {
             if (a.json)
                 cpi_stack_print_json(s, &c, pj);
             else

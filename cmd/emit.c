@@ -3,7 +3,8 @@
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "penalties/ceilings.h"
-#include "penalties/models.h"
+#include "host/uarch.h"
+#include "penalties/reference.h"
 #include "penalties/tables.h"
 #include "runs/rundir.h"
 #include <dirent.h>
@@ -15,22 +16,25 @@
 
 static int emit_main(int argc, char **argv);
 
-enum { K_CORE_GHZ = CLI_LONG, K_PREFIX, K_ALLOW_INCOMPLETE, K_MODEL, K_FORCE_MODEL, K_FALLBACK, K_ROOFLINE };
+enum { K_CORE_GHZ = CLI_LONG, K_PREFIX, K_ALLOW_INCOMPLETE, K_UARCH, K_FORCE_UARCH, K_FALLBACK, K_ROOFLINE };
 
 static const struct cli_option emit_options[] = {
     {"format", 'f', "F", "json, c, perf-metrics or csv (required)"},
     {"core-ghz", K_CORE_GHZ, "F", "the tables at another core clock: memory-domain penalties (DRAM) in\n"
                                   "cycles at F GHz from their ns; core-domain penalties keep their cycles\n"
                                   "and their ns become cycles / F"},
-    {"model", K_MODEL, "NAME", "perf metrics for this CPU model: zen4, zen5 or skylake (default: the\n"
-                               "calibration's cpu_model, else libpfm4's PMU, else the host's CPUID); one\n"
-                               "other than the calibration's is refused"},
-    {"force-model", K_FORCE_MODEL, NULL, "with --model: write this calibration's figures under another\n"
-                                         "model's event names anyway (they were not measured there)"},
+    {"uarch", K_UARCH, "NAME", "perf metrics for this microarchitecture (a file of uarch/: zen4, zen5,\n"
+                               "skylake, goldencove, or one of its CPUs; default: the calibration's uarch,\n"
+                               "else libpfm4's PMU's, else the host's); one other than the calibration's\n"
+                               "is refused"},
+    {"model", K_UARCH, "NAME", NULL},   /* the old spelling of --uarch */
+    {"force-uarch", K_FORCE_UARCH, NULL, "with --uarch: write this calibration's figures under another\n"
+                                         "uarch's event names anyway (they were not measured there)"},
+    {"force-model", K_FORCE_UARCH, NULL, NULL},   /* the old spelling of --force-uarch */
     {"prefix", K_PREFIX, "NAME", "C macro prefix: an upper-case letter, then upper-case letters, digits\n"
                                "and '_' (default PMUCAL)"},
     {"output", 'o', CLI_OUT_FILE, "write there instead of stdout"},
-    {"fallback", K_FALLBACK, "RUN", "with --format c: an earlier calibration of the same CPU model whose ok\n"
+    {"fallback", K_FALLBACK, "RUN", "with --format c: an earlier calibration of the same uarch whose ok\n"
                                     "figures fill the constants RUN withholds (unstable, not ok, not\n"
                                     "measured), each named with the run it came from"},
     {"roofline", K_ROOFLINE, "RUN", "the ceilings of a 'pmucal roofline' folder (or its roofline.json) instead\n"
@@ -59,7 +63,7 @@ const struct command emit_command = {
              "                where it is 1; provenance (the file read) in a comment; unstable, not ok,\n"
              "                skipped and unmeasured penalties are comments only (see --fallback)\n"
              "  perf-metrics  perf pmu-events metric JSON (MetricName, MetricExpr, BriefDescription,\n"
-             "                MetricGroup, ScaleUnit) under perf's own event names for the CPU model (the\n"
+             "                MetricGroup, ScaleUnit) under perf's own event names for the CPU's uarch (the\n"
              "                EventName of its pmu-events table), so it drops into perf's pmu-events tree;\n"
              "                only penalties whose status is ok\n"
              "  csv           one row per penalty; the figures of one that is not ok stay empty\n"
@@ -75,7 +79,7 @@ const struct command emit_command = {
 
 struct emit_args {
     int format;
-    bool allow_incomplete, force_model;
+    bool allow_incomplete, force_uarch;
     const char *output, *fallback, *roofline;
     struct table_opts o;
 };
@@ -101,8 +105,8 @@ static int emit_option(void *ctx, int key, const char *v)
     case K_ALLOW_INCOMPLETE:
         a->allow_incomplete = true;
         break;
-    case K_FORCE_MODEL:
-        a->force_model = true;
+    case K_FORCE_UARCH:
+        a->force_uarch = true;
         break;
     case K_FALLBACK:
         a->fallback = v;
@@ -110,10 +114,10 @@ static int emit_option(void *ctx, int key, const char *v)
     case K_ROOFLINE:
         a->roofline = v;
         break;
-    case K_MODEL:
-        if (!cpu_model_named(v))
-            return cli_usage_error(&emit_command, "--model %s: give one of %s", v, cpu_model_names());
-        a->o.model = v;
+    case K_UARCH:
+        if (!uarch_named(v, NULL))
+            return cli_usage_error(&emit_command, "--uarch %s: give one of %s", v, uarch_names());
+        a->o.uarch = v;
         break;
     }
     return 0;
@@ -122,7 +126,7 @@ static int emit_option(void *ctx, int key, const char *v)
 /* --roofline RUN: the ceilings alone, in the format. */
 static int emit_ceilings(const struct emit_args *a, const char *run, int format, const char *output)
 {
-    if (run || a->fallback || a->o.core_ghz > 0 || a->o.model)
+    if (run || a->fallback || a->o.core_ghz > 0 || a->o.uarch)
         return cli_usage_error(&emit_command, "--roofline writes the ceilings alone: give no calibration RUN, "
                                               "--fallback, --core-ghz or --model with it");
     if (format == TABLE_PERF_METRICS)
@@ -169,18 +173,19 @@ static int emit_main(int argc, char **argv)
     char *path = NULL;
     struct jvalue *doc = penalties_load(run, a.allow_incomplete, &path);
     /* Another model's event names over these figures would be constants of a CPU never measured. */
-    const char *measured = jget_str(doc, "cpu_model", NULL);
-    if (doc && o.model && measured && strcmp(o.model, measured) && !a.force_model) {
-        pm_error("--model %s: %s was calibrated on %s; its penalties are not %s's: leave --model out, or give "
-                 "--force-model to write them under %s's event names anyway", o.model, path, measured, o.model,
-                 o.model);
+    const char *measured = doc ? penalties_uarch(doc) : NULL;
+    const struct uarch *given = uarch_named(o.uarch, NULL);
+    if (doc && given && measured && strcmp(given->name, measured) && !a.force_uarch) {
+        pm_error("--uarch %s: %s was calibrated on %s; its penalties are not %s's: leave --uarch out, or give "
+                 "--force-uarch to write them under %s's event names anyway", o.uarch, path, measured, o.uarch,
+                 o.uarch);
         jread_free(doc);
         doc = NULL;
     }
     char *fpath = NULL, why[512];
     struct jvalue *fallback = doc && a.fallback ? penalties_load(a.fallback, false, &fpath) : NULL;
     if (doc && a.fallback && fallback && penalties_fallback_problem(doc, fallback, why, sizeof(why)))
-        pm_error("--fallback %s: %s; name an earlier calibration of the same CPU model", fpath, why);
+        pm_error("--fallback %s: %s; name an earlier calibration of the same uarch", fpath, why);
     if (doc && a.fallback && (!fallback || penalties_fallback_problem(doc, fallback, why, sizeof(why)))) {
         jread_free(doc);
         doc = NULL;

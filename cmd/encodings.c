@@ -34,7 +34,7 @@ const struct command encodings_command = {
              "Deprecated vendor events are counted but not compared. The PMU need not be this host's.\n"
              "When the table is another model's than the PMU's (amd64_fam19h_zen4 against amdzen5), the run\n"
              "says it is a cross-model comparison and appends the model diff of the PMU's own table\n"
-             "(under $PMUCAL_EVENTDATA) against the given one (see pmucal modeldiff): same-name events\n"
+             "(under $PMUCAL_EVENTDATA) against the given one (see pmucal tablediff): same-name events\n"
              "re-encoded and encodings re-meant are 'not ok'; the exit status is then 1.\n"
              "Exit status 0 when nothing differs, 1 when something does, 2 on bad input.\n",
     .options = encodings_options,

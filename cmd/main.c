@@ -4,6 +4,8 @@
 #include "cmd/commands.h"
 #include "events/catalog.h"
 #include "events/pfm.h"
+#include "host/uarch.h"
+#include "penalties/recipes.h"
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -59,6 +61,11 @@ static int run(int argc, char **argv)
         printf("pmucal %s (commit %s)\n", PMUCAL_VERSION, pmucal_commit());
         return 0;
     }
+    const char *now = command_renamed(argv[1]);
+    if (now) {
+        pm_note("%s is now %s", argv[1], now);
+        argv[1] = (char *)now;
+    }
     const struct command *c = command_find(argv[1]);
     if (!c) {
         pm_error("unknown command '%s'; 'pmucal --help' lists the commands", argv[1]);
@@ -73,6 +80,7 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    uarch_recipes_known(recipe_known);   /* the uarch files name recipes: checked as they are read */
     /* Past a file size limit (ulimit -f) a write fails with EFBIG and is reported like a full
      * disk, with the records before it kept, instead of the signal killing pmucal mid-record. */
     signal(SIGXFSZ, SIG_IGN);

@@ -130,7 +130,7 @@ int encodings_compare(const char *pmu, const char *vpath, bool quiet)
     if (!pfm_force(pmu))
         return 2;
     struct vendor_table vt = {0};
-    char *vpath_read = catalog_path_of(vpath);   /* a path, or a table name as modeldiff takes */
+    char *vpath_read = catalog_path_of(vpath);   /* a path, or a table name as tablediff takes */
     if (!vpath_read || vendor_load(&vt, vpath_read)) {
         free(vpath_read);
         vendor_free(&vt);
@@ -235,7 +235,7 @@ int encodings_compare(const char *pmu, const char *vpath, bool quiet)
             }
             model_side_free(&a);
         } else {
-            tap_comment(&tap, "no %s table to diff against (%s): pmucal modeldiff %s %s lists what changed", own,
+            tap_comment(&tap, "no %s table to diff against (%s): pmucal tablediff %s %s lists what changed", own,
                         CATALOG_WHERE, own, vpath);
         }
         tap_comment(&tap, "cross-model %s -> %s: %d same-name events re-encoded, %d encodings re-meant under a new "

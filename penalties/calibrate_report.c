@@ -2,7 +2,7 @@
  * table of figures beside their references (penalties/calibration.c runs them). */
 #include "base/stats.h"
 #include "penalties/penalty_fit.h"
-#include "penalties/models.h"
+#include "host/uarch.h"
 #include "penalties/occurrence_sim.h"
 #include <math.h>
 #include <stdio.h>
@@ -56,17 +56,23 @@ void penalty_json(struct json *j, const struct penalty *p, const char *host_pmu)
         json_number(j, "ns_per_iter", sn.median);
         json_object_end(j);
     }
-    /* The occurrence event: libpfm4 names by libpfm4 PMU, perf's names by CPU model. */
+    /* The occurrence event: libpfm4 names by libpfm4 PMU, perf's names by uarch. */
+    int nu;
+    const struct uarch *u = uarch_all(&nu);
     json_object_begin(j, "events");
-    for (int i = 0; i < RECIPE_MAX_MODELS && rc->events[i].model; i++) {
-        const struct cpu_model *m = cpu_model_named(rc->events[i].model);
-        if (m && m->pfm_pmu && rc->events[i].pfm)
-            json_string(j, m->pfm_pmu, rc->events[i].pfm);
+    for (int i = 0; i < nu; i++) {
+        const struct uarch_event *e = uarch_event(&u[i], rc->name);
+        for (int c = 0; e && e->pfm && c < u[i].ncpus; c++)
+            if (u[i].cpus[c].pfm)
+                json_string(j, u[i].cpus[c].pfm, e->pfm);
     }
     json_object_end(j);
     json_object_begin(j, "perf_events");
-    for (int i = 0; i < RECIPE_MAX_MODELS && rc->events[i].model; i++)
-        json_string(j, rc->events[i].model, rc->events[i].perf);
+    for (int i = 0; i < nu; i++) {
+        const struct uarch_event *e = uarch_event(&u[i], rc->name);
+        if (e)
+            json_string(j, u[i].name, e->perf);
+    }
     json_object_end(j);
     json_string(j, "operands", rc->operands);
     json_int(j, "passes", p->passes);
@@ -188,7 +194,7 @@ void print_table(const struct cal *cal, const struct penalty *ps, int np, double
         if (p->ref && reference_deviation_large(p->deviation) && reference_value(p->ref, p, &v, &lo, &hi))
             printf("#   NOTE %s: %s%.2f cycles is %+.0f%% off the published %s for %s (%s%s%s%s)\n", p->rc->name,
                    p->ref->whole ? "the issue case, whole: " : "", v, 100 * p->deviation,
-                   p->ref->lo == p->ref->hi ? "figure" : "range", p->ref->model, p->ref->source, p->ref->note ? "; " : "",
+                   p->ref->lo == p->ref->hi ? "figure" : "range", p->ref->uarch, p->ref->source, p->ref->note ? "; " : "",
                    p->ref->note ? p->ref->note : "", p->ref->indicative ? "; indicative: not a check" : "");
         if (p->ref && reference_case_differs(p->ref, p))
             printf("#   NOTE %s: the run measured '%s', not today's issue case '%s': the published whole figure "
@@ -196,5 +202,5 @@ void print_table(const struct cal *cal, const struct penalty *ps, int np, double
     }
     print_occurrence_sources(ps, np);
     printf("# references: %s; core clock %.3f GHz (median of the clocks measured around each case); %.1f s; "
-           "results in %s\n", cal->model ? cal->model : "none for this CPU model", run_ghz(cal), secs, cal_folder(cal));
+           "results in %s\n", cal->uarch ? cal->uarch : "none: no uarch file recognises this CPU", run_ghz(cal), secs, cal_folder(cal));
 }

@@ -8,7 +8,7 @@
 #include "host/geometry.h"
 #include "host/topo.h"
 #include "penalties/curve.h"
-#include "penalties/models.h"
+#include "host/uarch.h"
 #include "penalties/recipes.h"
 #include "penalties/tables.h"
 #include "runs/hostfacts.h"
@@ -44,8 +44,9 @@ static void begin_doc(struct json *doc, const struct cal *cal, const struct cali
     json_int(doc, "repetitions", cal->o.repetitions);
     json_int(doc, "passes", cal->o.passes);
     json_int(doc, "cpu", cal->o.cpu);
-    json_string(doc, "cpu_model", cal->model);   /* whose perf event names and references apply */
-    json_bool(doc, "cpu_model_given", plan->model != NULL);   /* --model: not the CPUID's */
+    json_string(doc, "uarch", cal->uarch);   /* whose perf event names and references apply */
+    json_string(doc, "uarch_cpu", cal->uarch_cpu);        /* which of its file's CPUs, when known */
+    json_bool(doc, "uarch_given", plan->uarch != NULL);   /* --uarch: not the measured CPU's */
     if (plan->nonly) {   /* a partial calibration: emit without RUN passes it over */
         json_array_begin(doc, "recipes_only");
         for (int i = 0; i < plan->nonly; i++)
@@ -124,10 +125,15 @@ int calibration_run(struct cal *cal, const struct calibration_plan *plan, struct
     if (!cal->replaying) {   /* a replayed run's PMU, hardware and model are the run's own */
         cal->host_pmu = pfm_core_pmu(&core) ? core.name : NULL;
         cal->hw = perf_hw_usable(cal->hw_why, sizeof(cal->hw_why));
-        const struct cpu_model *model = plan->model                    ? cpu_model_named(plan->model)
-                                        : cpu_model_of_pmu(cal->host_pmu) ? cpu_model_of_pmu(cal->host_pmu)
-                                                                        : cpu_model_host();
-        cal->model = model ? model->name : NULL;
+        /* --uarch, else the libpfm4 PMU's, else the measured CPU's own identity. */
+        const struct uarch_cpu *c = NULL;
+        const struct uarch *u = plan->uarch ? uarch_named(plan->uarch, &c) : NULL;
+        if (!u && (c = uarch_cpu_of_pfm(cal->host_pmu)))
+            u = c->uarch;
+        if (!u && (c = uarch_cpu_of_logical(cal->o.cpu, NULL, 0)))
+            u = c->uarch;
+        cal->uarch = u ? u->name : NULL;
+        cal->uarch_cpu = c ? c->name : NULL;
         const struct clock_info *ci = clock_get();
         snprintf(cal->clock_why, sizeof(cal->clock_why), "%s", ci->trusted ? "" : ci->why);
     }
@@ -161,7 +167,7 @@ int calibration_run(struct cal *cal, const struct calibration_plan *plan, struct
     for (int i = 0; i < np; i++)
         if (!isnan(ps[i].cycles))
             penalty_at_clock(&ps[i], ghz);
-    check_penalties(ps, np, have_curve ? cv : NULL, cal->model, cal->clock_why);
+    check_penalties(ps, np, have_curve ? cv : NULL, cal->uarch, cal->clock_why);
     for (int i = 0; i < np; i++)
         penalty_verdict(tap, &ps[i]);
     if (plan->recipes_on && !cal->interrupted && closure(cal, ps, np, &doc, tap))
@@ -251,7 +257,11 @@ static int cal_from_run(struct cal *cal, const struct runfile *run, const struct
     cal->host_pmu = jget_str(pmu, "libpfm4_pmu", NULL);
     cal->hw = jget(pmu, "hardware_usable") && jget(pmu, "hardware_usable")->type == J_BOOL && jget(pmu, "hardware_usable")->b;
     snprintf(cal->hw_why, sizeof(cal->hw_why), "%s", jget_str(pmu, "hardware_reason", "the run's hardware events"));
-    cal->model = jget_str(pen, "cpu_model", NULL);
+    cal->uarch = penalties_uarch(pen);
+    const struct uarch_cpu *old_cpu = NULL;   /* a run before the word uarch named the CPU itself */
+    cal->uarch_cpu = jget_str(pen, "uarch_cpu", NULL);
+    if (!cal->uarch_cpu && uarch_named(jget_str(pen, "cpu_model", NULL), &old_cpu) && old_cpu)
+        cal->uarch_cpu = old_cpu->name;
     /* The run's clock as it judged it (a run from before the clock was judged says nothing). */
     snprintf(cal->clock_why, sizeof(cal->clock_why), "%s", jget_str(jget(pen, "clock"), "untrusted_why", ""));
     cal->stored = pen;

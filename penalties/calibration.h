@@ -15,7 +15,7 @@ struct topo;
 struct calibration_plan {
     int ppo;                      /* the curve's points per octave */
     bool curve, recipes_on;       /* measure the curve; measure the recipes */
-    const char *model;            /* --model: whose perf event names and references apply; NULL: the host's */
+    const char *uarch;            /* --uarch: whose perf event names and references apply; NULL: the measured CPU's */
     const char *prefix;           /* the tables' name prefix */
     char *only[64];               /* --recipe: these recipes only (nonly of them); none: every recipe */
     int nonly;

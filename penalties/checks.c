@@ -39,7 +39,7 @@ static void fail(struct penalty *p, const char *fmt, ...)
 
 /* An FP assist is a microcode sequence the pipeline is restarted into, as it is after a
  * mispredicted branch: no core does that in fewer cycles than a misprediction costs it (11 to 18
- * published, penalties/reference.c), and Intel's denormal assists cost about 150. */
+ * published, uarch/NAME.txt), and Intel's denormal assists cost about 150. */
 #define ASSIST_LEAST_CYCLES 10
 
 /* Issues some cores do not have, by recipe: what a cost measured clear below the least the issue

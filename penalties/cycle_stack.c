@@ -2,7 +2,8 @@
 #include "base/json.h"
 #include "base/stats.h"
 #include "base/util.h"
-#include "penalties/models.h"
+#include "host/uarch.h"
+#include "penalties/reference.h"
 #include "penalties/status.h"
 #include "runs/runfile.h"
 #include <ctype.h>
@@ -184,15 +185,20 @@ int counts_from_run(struct counts *c, const char *run, const char *case_label)
 
 /* The count a penalty is multiplied by: its event in perf's spelling for the model, its libpfm4
  * event (with '.' or ':'), or its occurrence quantity as the models state it. */
-static double occurrences_of(const struct counts *c, const struct jvalue *p, const char *model, const char **used)
+static double occurrences_of(const struct counts *c, const struct jvalue *p, const char *uarch, const char **used)
 {
     const char *names[8] = {0};
     int n = 0;
     char colon[256];
-    if (model)
-        names[n++] = jget_str(jget(p, "perf_events"), model, NULL);
-    const struct cpu_model *m = cpu_model_named(model);
-    if (m && m->pfm_pmu && (names[n] = jget_str(jget(p, "events"), m->pfm_pmu, NULL))) {
+    const struct uarch_cpu *cpu = NULL;
+    const struct uarch *u = uarch_named(uarch, &cpu);
+    if (uarch)
+        names[n++] = jget_str(jget(p, "perf_events"), u ? u->name : uarch, NULL);
+    /* libpfm4's name: the named CPU's PMU, else the first of its uarch's CPUs that has one. */
+    for (int i = 0; u && !cpu && i < u->ncpus; i++)
+        if (u->cpus[i].pfm)
+            cpu = &u->cpus[i];
+    if (cpu && cpu->pfm && (names[n] = jget_str(jget(p, "events"), cpu->pfm, NULL))) {
         snprintf(colon, sizeof(colon), "%s", names[n++]);
         for (char *q = colon; *q; q++)
             *q = *q == '.' ? ':' : *q;
@@ -213,8 +219,8 @@ int cpi_build(struct cpi_stack *s, const struct counts *c, const struct jvalue *
 {
     memset(s, 0, sizeof(*s));
     if (!model)
-        model = jget_str(pj, "cpu_model", NULL);
-    const struct cpu_model *m = cpu_model_named(model);
+        model = penalties_uarch(pj);
+    const struct uarch *m = uarch_named(model, NULL);
     const char *cyc_names[] = {"cycles", "cpu-cycles", m ? m->cycles_perf : "cycles", m && m->cycles_pfm ? m->cycles_pfm : "cycles", NULL};
     const char *used = NULL;
     s->cycles = counts_get(c, cyc_names, &used);

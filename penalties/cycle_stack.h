@@ -52,8 +52,8 @@ struct cpi_stack {
 };
 
 /* The stack from counts and penalties.json: every ok penalty whose event (perf's name for the
- * model, libpfm4's for the PMU) or occurrence quantity is in the counts is a component. model may
- * be NULL (then penalties.json's cpu_model). -1 with a message when cycles (or, with a base CPI,
+ * uarch, libpfm4's for the PMU) or occurrence quantity is in the counts is a component. model (a
+ * uarch's name) may be NULL (then penalties.json's uarch). -1 with a message when cycles (or, with a base CPI,
  * instructions) are not in the counts, or the cycles are not a positive number. */
 int cpi_build(struct cpi_stack *s, const struct counts *c, const struct jvalue *penalties, const char *model,
               double base_cpi, double core_ghz, double tolerance);

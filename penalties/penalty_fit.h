@@ -16,7 +16,8 @@ struct topo;
 struct cal {
     struct cal_opts o;
     const char *host_pmu;         /* libpfm4's core PMU: which recipe event counts occurrences */
-    const char *model;            /* cpu_model name: perf event names and references */
+    const char *uarch;            /* uarch name (host/uarch.h): perf event names and references */
+    const char *uarch_cpu;        /* the CPU of its file measured or named ("emeraldrapids"), or NULL */
     bool hw;                      /* hardware events open here */
     char hw_why[256];
     struct run_dir *dir;          /* the run folder of this run */

@@ -2,87 +2,51 @@
  * until they are registered, their rows are reported as "kernel X not built" and skipped. */
 #include "penalties/recipes.h"
 #include "base/json.h"
-#include "penalties/models.h"
+#include "host/uarch.h"
 #include <stdio.h>
 #include <string.h>
 
-#define ZEN4 "zen4"
-#define ZEN5 "zen5"
-#define SKL "skylake"
-#define GLC "goldencove"   /* every model built on the core (models.c) */
-
 const struct recipe recipes[] = {
     /* Load-to-use latency per data source: the walker's dependent loads, TLB misses kept out. */
-    {"l1_hit", "load-to-use latency of a load hitting L1D", "walker size=L1", NULL, "ld.l1", DOMAIN_CORE, NULL,
-     {{ZEN4, "LS_DISPATCH.LD_DISPATCH", "ls_dispatch.ld_dispatch"},
-      {ZEN5, NULL, "ls_dispatch.ld_dispatch"},
-      {SKL, "MEM_LOAD_RETIRED.L1_HIT", "MEM_LOAD_RETIRED.L1_HIT"},
-      {GLC, "MEM_LOAD_RETIRED.L1_HIT", "MEM_LOAD_RETIRED.L1_HIT"}}, NULL, SPREAD_CORE},
+    {"l1_hit", "load-to-use latency of a load hitting L1D", "walker size=L1", NULL, "ld.l1", DOMAIN_CORE, NULL, NULL, SPREAD_CORE},
     {"l2_hit", "load-to-use latency of a load served by L2", "walker size=L2", NULL, "ld.l2", DOMAIN_CORE,
-     "load_latency", {{ZEN4, "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.LCL_L2", "ls_dmnd_fills_from_sys.local_l2"},
-      {ZEN5, NULL, "ls_dmnd_fills_from_sys.local_l2"},
-      {SKL, "MEM_LOAD_RETIRED.L2_HIT", "MEM_LOAD_RETIRED.L2_HIT"},
-      {GLC, "MEM_LOAD_RETIRED.L2_HIT", "MEM_LOAD_RETIRED.L2_HIT"}}, NULL, SPREAD_CORE},
+     "load_latency", NULL, SPREAD_CORE},
     /* L3 in random order, as DRAM: in a guest's share of a busy L3 the default block order was both
      * faster (Zen 5 VM: 11.1 ns against a random walk's 12.5, prefetched) and slower (this project's
      * Zen 3 VM at 1M: 50.7 ns against 26.4, the order's lines pushed out) than the level. size=L3
      * keeps its working set to a few 2 MiB pages (1M-8M), which the TLBs hold. */
     {"l3_hit", "load-to-use latency of a load served by L3", "walker size=L3 order=random", NULL, "ld.l3", DOMAIN_CORE,
-     "load_latency", {{ZEN4, "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.LOCAL_CCX", "ls_dmnd_fills_from_sys.local_ccx"},
-      {ZEN5, NULL, "ls_dmnd_fills_from_sys.local_ccx"},
-      {SKL, "MEM_LOAD_RETIRED.L3_HIT", "MEM_LOAD_RETIRED.L3_HIT"},
-      {GLC, "MEM_LOAD_RETIRED.L3_HIT", "MEM_LOAD_RETIRED.L3_HIT"}}, NULL, SPREAD_HIERARCHY},
+     "load_latency", NULL, SPREAD_HIERARCHY},
     /* DRAM in random order over the whole buffer, as the curve that checks it walks: the prefetchers
      * of Golden Cove-family cores follow order=block's blocks of pages in order (on this project's
      * Intel VM, 59.6 ns a load against the curve's 132; 49.9 against 132.3 on the Emerald Rapids
      * VM at 256M). With page=auto's 2 MiB pages the 128 pages of a 256M buffer stay in the STLB. */
     {"dram", "load-to-use latency of a load served by local DRAM", "walker size=DRAM order=random", NULL, "ld.dram",
-     DOMAIN_MEMORY, "load_latency",
-     {{ZEN4, "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM.DRAM_IO_NEAR", "ls_dmnd_fills_from_sys.dram_io_near"},
-      {ZEN5, NULL, "ls_dmnd_fills_from_sys.dram_io_near"},
-      {SKL, "MEM_LOAD_RETIRED.L3_MISS", "MEM_LOAD_RETIRED.L3_MISS"},
-      {GLC, "MEM_LOAD_RETIRED.L3_MISS", "MEM_LOAD_RETIRED.L3_MISS"}}, NULL, SPREAD_HIERARCHY},
+     DOMAIN_MEMORY, "load_latency", NULL, SPREAD_HIERARCHY},
     /* DTLB: one element per 4 KiB page, random. 256 pages miss the first level on every load
      * (more than any core's first-level entries) and hit the second, their 256 lines in L1D so
      * that no cache miss overlaps the translation; 32768 pages miss both. Controls have the same
      * lines without the TLB misses. */
     {"stlb_hit", "first-level DTLB miss that hits the second-level TLB (4 KiB pages)",
      "walker size=1M page=4k page_stride=4096 order=random", "walker size=16K page=4k order=random", "dtlb.miss",
-     DOMAIN_CORE, "tlb", {{ZEN4, "L1_DTLB_MISS.TLB_RELOAD_4K_L2_HIT", "ls_l1_d_tlb_miss.tlb_reload_4k_l2_hit"},
-      {ZEN5, NULL, "ls_l1_d_tlb_miss.tlb_reload_4k_l2_hit"},
-      {SKL, "DTLB_LOAD_MISSES.STLB_HIT", "DTLB_LOAD_MISSES.STLB_HIT"},
-      {GLC, "DTLB_LOAD_MISSES.STLB_HIT", "DTLB_LOAD_MISSES.STLB_HIT"}}, NULL, SPREAD_CORE},
+     DOMAIN_CORE, "tlb", NULL, SPREAD_CORE},
     {"page_walk", "DTLB miss in both levels: a page walk (4 KiB pages, page tables in cache)",
      "walker size=128M page=4k page_stride=4096 order=random",
-     "walker size=128M page=2m page_stride=4096 order=random", "stlb.miss", DOMAIN_CORE, "tlb",
-     {{ZEN4, "L1_DTLB_MISS.TLB_RELOAD_4K_L2_MISS", "ls_l1_d_tlb_miss.tlb_reload_4k_l2_miss"},
-      {ZEN5, NULL, "ls_l1_d_tlb_miss.tlb_reload_4k_l2_miss"},
-      {SKL, "DTLB_LOAD_MISSES.WALK_COMPLETED", "DTLB_LOAD_MISSES.WALK_COMPLETED"},
-      {GLC, "DTLB_LOAD_MISSES.WALK_COMPLETED", "DTLB_LOAD_MISSES.WALK_COMPLETED"}}, NULL, SPREAD_HIERARCHY},
+     "walker size=128M page=2m page_stride=4096 order=random", "stlb.miss", DOMAIN_CORE, "tlb", NULL, SPREAD_HIERARCHY},
     /* Branches and instruction fetch: kernels from the code generators. */
     {"mispredict", "a mispredicted conditional branch", "branch pattern=random", "branch pattern=taken",
-     "br.mispred", DOMAIN_CORE, "branch",
-     {{ZEN4, "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED", "ex_ret_brn_misp"},
-      {ZEN5, NULL, "ex_ret_brn_misp"},
-      {SKL, "BR_MISP_RETIRED.ALL_BRANCHES", "BR_MISP_RETIRED.ALL_BRANCHES"},
-      {GLC, "BR_MISP_RETIRED.ALL_BRANCHES", "BR_MISP_RETIRED.ALL_BRANCHES"}}, NULL, SPREAD_CORE},
+     "br.mispred", DOMAIN_CORE, "branch", NULL, SPREAD_CORE},
     /* 8192 jumps in random order overflow every BTB level of current cores, so each one is
      * re-steered; a jump the BTB knows costs about a cycle (64 jumps: 1.08 here), which this
      * whole-cost figure includes, as a control with as many jumps all known is not to be had. */
     {"btb_resteer", "a direct jump missing the BTB, re-steered at decode (whole cost of the jump)",
-     "branch kind=uncond branches=8192 density=4", NULL, "br.uncond", DOMAIN_CORE, "branch",
-     {{ZEN4, "DECODER_OVERRIDE_BRANCH_PRED", "bp_de_redirect"},
-      {ZEN5, NULL, "bp_de_redirect"},
-      {SKL, "BACLEARS.ANY", "BACLEARS.ANY"},
-      {GLC, NULL, "BACLEARS.ANY"}}, NULL, SPREAD_CORE},
+     "branch kind=uncond branches=8192 density=4", NULL, "br.uncond", DOMAIN_CORE, "branch", NULL, SPREAD_CORE},
     {"ifetch_l2", "an instruction-cache line fetched from L2", "ifetch size=L2", "ifetch size=L1",
-     "ifetch.lines.l2", DOMAIN_CORE, "ifetch", {{ZEN4, "INSTRUCTION_CACHE_REFILLS_FROM_L2", "ic_cache_fill_l2"},
-      {ZEN5, NULL, "ic_cache_fill_l2"}}, NULL, SPREAD_CORE},
+     "ifetch.lines.l2", DOMAIN_CORE, "ifetch", NULL, SPREAD_CORE},
     {"ifetch_l3", "an instruction-cache line fetched from L3", "ifetch size=L3", "ifetch size=L1",
-     "ifetch.lines.l3", DOMAIN_CORE, "ifetch", {{ZEN4, "INSTRUCTION_CACHE_REFILLS_FROM_SYSTEM", "ic_cache_fill_sys"},
-      {ZEN5, NULL, "ic_cache_fill_sys"}}, NULL, SPREAD_HIERARCHY},
+     "ifetch.lines.l3", DOMAIN_CORE, "ifetch", NULL, SPREAD_HIERARCHY},
     {"ifetch_dram", "an instruction-cache line fetched from DRAM", "ifetch size=DRAM", "ifetch size=L1",
-     "ifetch.lines.dram", DOMAIN_MEMORY, NULL, {{NULL, NULL, NULL}}, NULL, SPREAD_HIERARCHY},
+     "ifetch.lines.dram", DOMAIN_MEMORY, NULL, NULL, SPREAD_HIERARCHY},
     /* Memory ordering and alignment. */
     /* A store and a load of the same 8 bytes are renamed on Zen 4 and 5 (the load becomes a
      * register copy: 0.48 cycles a pair on this Zen 5, against 4 for an L1 load); a load inside
@@ -91,105 +55,73 @@ const struct recipe recipes[] = {
     {"store_forward_block", "extra latency of a load overlapping an earlier, smaller store (forwarding fails, "
      "the load waits for the store to commit) over a load forwarded from a store",
      "stlf variant=block", "stlf variant=partial", "st.fwd.block", DOMAIN_CORE, "memory_order",
-     {{ZEN4, "BAD_STATUS_2.STLI_OTHER", "ls_bad_status2.stli_other"},
-      {ZEN5, NULL, "ls_bad_status2.stli_other"},
-      {SKL, "LD_BLOCKS.STORE_FORWARD", "LD_BLOCKS.STORE_FORWARD"},
-      {GLC, "LD_BLOCKS.STORE_FORWARD", "LD_BLOCKS.STORE_FORWARD"}},
      "4-byte store then an 8-byte load of the same address (blocked), against an 8-byte store then a 4-byte load "
      "of its bytes 4-7 (forwarded, not renamed); one dependent chain each", SPREAD_CORE},
     {"store_forward", "latency of a load taking its data from an earlier store (forwarded, not renamed): a store "
      "and the load, whole", "stlf variant=partial", NULL, "st.fwd", DOMAIN_CORE, NULL,
-     {{ZEN4, "STORE_TO_LOAD_FORWARD", "ls_stlf"},
-      {ZEN5, NULL, "ls_stlf"}},
      "8-byte store of the chain value, then a 4-byte load of its bytes 4-7 (contained: forwarded; an exact 8-byte "
      "pair would be renamed on Zen 4 and 5 and cost under a cycle); one dependent chain", SPREAD_CORE},
     {"line_split", "extra latency of a load crossing a 64-byte line", "linesplit offset=60", "linesplit offset=0",
-     "ld.split", DOMAIN_CORE, "memory_order", {{ZEN4, "MISALIGNED_LOADS.MA64", "ls_misal_loads.ma64"},
-      {ZEN5, NULL, "ls_misal_loads.ma64"},
-      {SKL, "MEM_INST_RETIRED.SPLIT_LOADS", "MEM_INST_RETIRED.SPLIT_LOADS"},
-      {GLC, "MEM_INST_RETIRED.SPLIT_LOADS", "MEM_INST_RETIRED.SPLIT_LOADS"}}, NULL, SPREAD_CORE},
+     "ld.split", DOMAIN_CORE, "memory_order", NULL, SPREAD_CORE},
     {"page_split", "extra latency of a load crossing a 4 KiB page (and a line)", "linesplit offset=4092",
-     "linesplit offset=0", "ld.split", DOMAIN_CORE, NULL, {{ZEN4, "MISALIGNED_LOADS.MA4K", "ls_misal_loads.ma4k"},
-      {ZEN5, NULL, "ls_misal_loads.ma4k"}}, NULL, SPREAD_CORE},
+     "linesplit offset=0", "ld.split", DOMAIN_CORE, NULL, NULL, SPREAD_CORE},
     {"alias_4k", "extra latency of a load after a store 4096 bytes away (4K aliasing)", "alias4k store=alias",
-     "alias4k store=apart", "ld.alias4k", DOMAIN_CORE, "memory_order",
-     {{SKL, "LD_BLOCKS_PARTIAL.ADDRESS_ALIAS", "LD_BLOCKS_PARTIAL.ADDRESS_ALIAS"},
-      {GLC, "LD_BLOCKS.ADDRESS_ALIAS", "LD_BLOCKS.ADDRESS_ALIAS"}}, NULL, SPREAD_CORE},
+     "alias4k store=apart", "ld.alias4k", DOMAIN_CORE, "memory_order", NULL, SPREAD_CORE},
     /* Divide and square root: latency (dependent) and reciprocal throughput (independent). */
     {"div64_latency", "DIV r64 latency (2^63-1 / 1)", "divsqrt op=div width=64", NULL, "arith.div", DOMAIN_CORE,
-     NULL, {{ZEN4, "DIV_OP_COUNT", "ex_div_count"},
-      {ZEN5, NULL, "ex_div_count"}},
+     NULL,
      "RDX:RAX = 2^63-1 divided by 1 (DIV r64, full-width dividend)", SPREAD_CORE},
     {"div32_latency", "DIV r32 latency (2^31-1 / 1)", "divsqrt op=div width=32", NULL, "arith.div", DOMAIN_CORE,
-     NULL, {{ZEN4, "DIV_OP_COUNT", "ex_div_count"},
-      {ZEN5, NULL, "ex_div_count"}},
+     NULL,
      "EDX:EAX = 2^31-1 divided by 1 (DIV r32)", SPREAD_CORE},
     {"div64_throughput", "DIV r64 reciprocal throughput", "divsqrt op=div width=64 chain=throughput", NULL,
-     "arith.div", DOMAIN_CORE, NULL, {{ZEN4, "DIV_OP_COUNT", "ex_div_count"},
-      {ZEN5, NULL, "ex_div_count"}},
+     "arith.div", DOMAIN_CORE, NULL,
      "RDX:RAX = 2^63-1 divided by 1, a fresh RAX and zeroed RDX each (DIV r64)", SPREAD_CORE},
     {"div32_throughput", "DIV r32 reciprocal throughput", "divsqrt op=div width=32 chain=throughput", NULL,
-     "arith.div", DOMAIN_CORE, NULL, {{ZEN4, "DIV_OP_COUNT", "ex_div_count"},
-      {ZEN5, NULL, "ex_div_count"}},
+     "arith.div", DOMAIN_CORE, NULL,
      "EDX:EAX = 2^31-1 divided by 1, a fresh EAX and zeroed EDX each (DIV r32)", SPREAD_CORE},
     {"fdiv64_latency", "DIVSD latency", "divsqrt op=fdiv width=64", NULL, "fp.div", DOMAIN_CORE, NULL,
-     {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_DIV", "fp_ops_retired_by_type.scalar_div"},
-      {ZEN5, NULL, "fp_ops_retired_by_type.scalar_div"}},
      "1.5 / 1.0 in double (DIVSD)", SPREAD_CORE},
     {"fdiv32_latency", "DIVSS latency", "divsqrt op=fdiv width=32", NULL, "fp.div", DOMAIN_CORE, NULL,
-     {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_DIV", "fp_ops_retired_by_type.scalar_div"},
-      {ZEN5, NULL, "fp_ops_retired_by_type.scalar_div"}},
      "1.5 / 1.0 in single (DIVSS)", SPREAD_CORE},
     {"fdiv64_throughput", "DIVSD reciprocal throughput", "divsqrt op=fdiv width=64 chain=throughput", NULL, "fp.div",
-     DOMAIN_CORE, NULL, {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_DIV", "fp_ops_retired_by_type.scalar_div"},
-      {ZEN5, NULL, "fp_ops_retired_by_type.scalar_div"}},
+     DOMAIN_CORE, NULL,
      "1.5 / 1.0 in double, 8 registers in turn (DIVSD)", SPREAD_CORE},
     {"fdiv32_throughput", "DIVSS reciprocal throughput", "divsqrt op=fdiv width=32 chain=throughput", NULL, "fp.div",
-     DOMAIN_CORE, NULL, {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_DIV", "fp_ops_retired_by_type.scalar_div"},
-      {ZEN5, NULL, "fp_ops_retired_by_type.scalar_div"}},
+     DOMAIN_CORE, NULL,
      "1.5 / 1.0 in single, 8 registers in turn (DIVSS)", SPREAD_CORE},
     {"sqrt64_latency", "SQRTSD latency", "divsqrt op=sqrt width=64", NULL, "fp.sqrt", DOMAIN_CORE, NULL,
-     {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_SQRT", "fp_ops_retired_by_type.scalar_sqrt"},
-      {ZEN5, NULL, "fp_ops_retired_by_type.scalar_sqrt"}},
      "sqrt(1.0) in double (SQRTSD)", SPREAD_CORE},
     {"sqrt32_latency", "SQRTSS latency", "divsqrt op=sqrt width=32", NULL, "fp.sqrt", DOMAIN_CORE, NULL,
-     {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_SQRT", "fp_ops_retired_by_type.scalar_sqrt"},
-      {ZEN5, NULL, "fp_ops_retired_by_type.scalar_sqrt"}},
      "sqrt(1.0) in single (SQRTSS)", SPREAD_CORE},
     {"sqrt64_throughput", "SQRTSD reciprocal throughput", "divsqrt op=sqrt width=64 chain=throughput", NULL,
-     "fp.sqrt", DOMAIN_CORE, NULL, {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_SQRT", "fp_ops_retired_by_type.scalar_sqrt"},
-      {ZEN5, NULL, "fp_ops_retired_by_type.scalar_sqrt"}},
+     "fp.sqrt", DOMAIN_CORE, NULL,
      "sqrt(1.0) in double, 8 registers in turn (SQRTSD)", SPREAD_CORE},
     {"sqrt32_throughput", "SQRTSS reciprocal throughput", "divsqrt op=sqrt width=32 chain=throughput", NULL,
-     "fp.sqrt", DOMAIN_CORE, NULL, {{ZEN4, "RETIRED_FP_OPS_BY_TYPE.SCALAR_SQRT", "fp_ops_retired_by_type.scalar_sqrt"},
-      {ZEN5, NULL, "fp_ops_retired_by_type.scalar_sqrt"}},
+     "fp.sqrt", DOMAIN_CORE, NULL,
      "sqrt(1.0) in single, 8 registers in turn (SQRTSS)", SPREAD_CORE},
     /* FP assists: denormal operand and result with DAZ/FTZ off, against normal operands. */
     {"fp_assist_mul", "extra cost of a MULSD on a denormal operand and result (DAZ/FTZ off)",
      "fpassist op=mul operand=denormal", "fpassist op=mul operand=normal", "fp.assist", DOMAIN_CORE, NULL,
-     {{SKL, "FP_ASSIST.ANY", "FP_ASSIST.ANY"}, {GLC, "ASSISTS.FP", "ASSISTS.FP"}},
      "x * 1.0 with x = 2^-1050 (denormal) against x = 1.5, MXCSR DAZ and FTZ off", SPREAD_CORE},
     {"fp_assist_add", "extra cost of an ADDSD on a denormal operand and result (DAZ/FTZ off)",
      "fpassist op=add operand=denormal", "fpassist op=add operand=normal", "fp.assist", DOMAIN_CORE, NULL,
-     {{SKL, "FP_ASSIST.ANY", "FP_ASSIST.ANY"}, {GLC, "ASSISTS.FP", "ASSISTS.FP"}},
      "x + 0.0 with x = 2^-1050 (denormal) against x = 1.5, MXCSR DAZ and FTZ off", SPREAD_CORE},
 };
 const int nrecipes = (int)(sizeof(recipes) / sizeof(recipes[0]));
 
-/* The model's own row, else its core design's. */
-const struct model_event *recipe_model_event(const struct recipe *r, const char *model)
+const struct uarch_event *recipe_uarch_event(const struct recipe *r, const char *uarch)
 {
-    const struct cpu_model *m = cpu_model_named(model);
-    const char *names[] = {model, m ? m->core : NULL};
-    for (int n = 0; n < 2; n++)
-        for (int i = 0; names[n] && i < RECIPE_MAX_MODELS && r->events[i].model; i++)
-            if (!strcmp(r->events[i].model, names[n]))
-                return &r->events[i];
-    return NULL;
+    return uarch_event(uarch_named(uarch, NULL), r->name);
 }
 
-/* perf names a later model gave a recipe's event (perfmon's tables from Ice Lake-SP and Golden Cove
- * on): tried after the names of the models in the recipe's rows. */
+bool recipe_known(const char *name)
+{
+    return recipe_named(name) != NULL;
+}
+
+/* perf names a later CPU gave a recipe's event (perfmon's tables from Ice Lake-SP and Golden Cove
+ * on): tried after the names the uarch files give it. */
 static const struct {
     const char *recipe, *perf;
 } perf_renamed[] = {
@@ -200,9 +132,13 @@ static const struct {
 
 const char *recipe_perf_name(const struct recipe *r, int k)
 {
-    for (int i = 0; i < RECIPE_MAX_MODELS && r->events[i].model; i++)
-        if (r->events[i].perf && k-- == 0)
-            return r->events[i].perf;
+    int n;
+    const struct uarch *u = uarch_all(&n);
+    for (int i = 0; i < n; i++) {
+        const struct uarch_event *e = uarch_event(&u[i], r->name);
+        if (e && k-- == 0)
+            return e->perf;
+    }
     for (size_t i = 0; i < sizeof(perf_renamed) / sizeof(perf_renamed[0]); i++)
         if (!strcmp(perf_renamed[i].recipe, r->name) && k-- == 0)
             return perf_renamed[i].perf;
@@ -211,8 +147,8 @@ const char *recipe_perf_name(const struct recipe *r, int k)
 
 const char *recipe_event(const struct recipe *r, const char *pfm_pmu)
 {
-    const struct cpu_model *m = cpu_model_of_pmu(pfm_pmu);
-    const struct model_event *e = m ? recipe_model_event(r, m->name) : NULL;
+    const struct uarch_cpu *c = uarch_cpu_of_pfm(pfm_pmu);
+    const struct uarch_event *e = c ? uarch_event(c->uarch, r->name) : NULL;
     return e ? e->pfm : NULL;
 }
 

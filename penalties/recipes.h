@@ -4,6 +4,7 @@
  * (a latency or a reciprocal throughput). */
 #ifndef PMUCAL_RECIPES_H
 #define PMUCAL_RECIPES_H
+#include "host/uarch.h"
 #include <stdbool.h>
 
 enum domain { DOMAIN_CORE, DOMAIN_MEMORY };
@@ -22,15 +23,6 @@ enum spread_class { SPREAD_CORE, SPREAD_HIERARCHY };
 #define CAL_SPREAD_CORE 0.02
 #define CAL_SPREAD_HIERARCHY 0.03
 
-#define RECIPE_MAX_MODELS 4
-
-/* The event counting a recipe's occurrences on one CPU model (models.h). */
-struct model_event {
-    const char *model;    /* cpu_model name: zen4, zen5, skylake */
-    const char *pfm;      /* libpfm4 name with '.' before unit masks, NULL when libpfm4 lacks the model */
-    const char *perf;     /* perf's own name (EventName of the model's pmu-events table): metrics use it */
-};
-
 struct recipe {
     const char *name;         /* lower_snake: penalties.json key, PREFIX_NAME_CYCLES in the C header */
     const char *brief;        /* one line: what one occurrence is */
@@ -39,7 +31,6 @@ struct recipe {
     const char *occurrence;   /* quantity the models state, e.g. "ld.l2" (pmucal quantities) */
     enum domain domain;       /* core: constant in core cycles; memory: constant in time */
     const char *group;        /* metric group the perf-metrics emitter sums it into, or NULL */
-    struct model_event events[RECIPE_MAX_MODELS];
     const char *operands;     /* data-dependent instructions: the operands the cases use, else NULL */
     enum spread_class spread; /* how far its passes may spread: core, or hierarchy beyond the private caches */
 };
@@ -49,13 +40,15 @@ extern const int nrecipes;
 
 /* The recipe's libpfm4 event for this libpfm4 PMU, or NULL. */
 const char *recipe_event(const struct recipe *r, const char *pfm_pmu);
-/* The k-th (from 0) perf event name that counts the recipe's issue on some model: its models'
- * names, then the names later models renamed them to (ASSISTS.FP for FP_ASSIST.ANY); NULL past
- * the last. A model without a row in events takes the first its own vendor table has
- * (penalties/tables.c). */
+/* The k-th (from 0) perf event name that counts the recipe's issue on some uarch: the uarch
+ * files' names (uarch/NAME.txt), then the names later CPUs renamed them to (ASSISTS.FP for
+ * FP_ASSIST.ANY); NULL past the last. A CPU without a uarch file takes the first its own vendor
+ * table has (penalties/tables.c). */
 const char *recipe_perf_name(const struct recipe *r, int k);
-/* The recipe's event for a model (cpu_model name), or NULL. */
-const struct model_event *recipe_model_event(const struct recipe *r, const char *model);
+/* The recipe's event on a uarch (the name of a uarch or of one of its CPUs), or NULL. */
+const struct uarch_event *recipe_uarch_event(const struct recipe *r, const char *uarch);
+/* Is it a recipe's name? (What the uarch files' names are checked with: uarch_recipes_known.) */
+bool recipe_known(const char *name);
 const struct recipe *recipe_named(const char *name);
 /* Is it one of the nonly names given with --recipe (every recipe when nonly is 0)? */
 bool recipe_wanted(const struct recipe *r, char *const *only, int nonly);

@@ -93,7 +93,7 @@ static void measure_row(struct engine *eng, struct event_spec *events, int neven
 }
 
 int snippet_rows_measure(struct engine *eng, struct event_spec *events, int nevents, const struct snippet_entry *ents,
-                         int nent, const struct cpu_model *host, struct code_row **out)
+                         int nent, const struct uarch *host, struct code_row **out)
 {
     eng->on_measurement = take;
     struct code_row *rows = xcalloc((size_t)nent * 2, sizeof(*rows));

@@ -5,7 +5,7 @@
 #ifndef PMUCAL_SNIPPET_MEASURE_H
 #define PMUCAL_SNIPPET_MEASURE_H
 #include "generators/snippet_file.h"
-#include "penalties/models.h"
+#include "host/uarch.h"
 #include "penalties/snippet_tables.h"
 #include "validate/engine.h"
 
@@ -13,5 +13,5 @@
  * stop is requested; host: whose references apply (NULL: none). The rows into *out (free it);
  * their number. */
 int snippet_rows_measure(struct engine *eng, struct event_spec *events, int nevents, const struct snippet_entry *ents,
-                         int nent, const struct cpu_model *host, struct code_row **out);
+                         int nent, const struct uarch *host, struct code_row **out);
 #endif

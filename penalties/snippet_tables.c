@@ -1,7 +1,7 @@
 #include "penalties/snippet_tables.h"
 #include "base/json.h"
 #include "base/util.h"
-#include "penalties/models.h"
+#include "host/uarch.h"
 #include "penalties/tables.h"
 #include <ctype.h>
 #include <math.h>
@@ -53,11 +53,11 @@ const struct reference *snippet_reference(const char *model, const char *name, c
     for (int pass = 0; pass < 2; pass++) {
         const char *m = model;
         if (pass == 1) {
-            const struct cpu_model *cm = cpu_model_named(model);
-            m = cm && cm->core ? cm->core : NULL;
+            const struct uarch *u = uarch_named(model, NULL);
+            m = u ? u->name : NULL;
         }
         for (int i = 0; m && i < nsnippet_references; i++)
-            if (!strcmp(snippet_references[i].model, m) && !strcmp(snippet_references[i].penalty, key))
+            if (!strcmp(snippet_references[i].uarch, m) && !strcmp(snippet_references[i].penalty, key))
                 return &snippet_references[i];
     }
     for (size_t i = 0; i < ARRAY_SIZE(same_as_recipe); i++)

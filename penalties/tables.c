@@ -3,7 +3,8 @@
 #include "base/util.h"
 #include "events/catalog.h"
 #include "events/pfm.h"
-#include "penalties/models.h"
+#include "host/uarch.h"
+#include "penalties/reference.h"
 #include "penalties/recipes.h"
 #include "penalties/status.h"
 #include "runs/rundir.h"
@@ -235,11 +236,12 @@ static bool is_ok(const struct jvalue *p)
 const char *penalties_fallback_problem(const struct jvalue *doc, const struct jvalue *fallback, char *buf, size_t n)
 {
     const struct jvalue *a = jget(jget(doc, "host"), "cpu"), *b = jget(jget(fallback, "host"), "cpu");
-    const char *ma = jget_str(doc, "cpu_model", "unknown"), *mb = jget_str(fallback, "cpu_model", "unknown");
+    const char *ma = penalties_uarch(doc), *mb = penalties_uarch(fallback);
+    ma = ma ? ma : "unknown", mb = mb ? mb : "unknown";
     if (strcmp(ma, mb) || strcmp(jget_str(a, "vendor", "?"), jget_str(b, "vendor", "!")) ||
         jget_num(a, "family", -1) != jget_num(b, "family", -2) || jget_num(a, "model", -1) != jget_num(b, "model", -2)) {
         snprintf(buf, n, "it was calibrated on %s (%s family %.0f model %.0f), this one on %s (%s family %.0f model "
-                 "%.0f): a penalty of one CPU model is not another's", mb, jget_str(b, "vendor", "?"),
+                 "%.0f): a penalty of one CPU is not another's", mb, jget_str(b, "vendor", "?"),
                  jget_num(b, "family", NAN), jget_num(b, "model", NAN), ma, jget_str(a, "vendor", "?"),
                  jget_num(a, "family", NAN), jget_num(a, "model", NAN));
         return buf;
@@ -327,7 +329,7 @@ static int emit_c(const struct jvalue *doc, const struct table_opts *o, FILE *ou
         c_comment_text(out, o->fallback_source ? o->fallback_source : "(unnamed)");
         fprintf(out, " of ");
         c_comment_text(out, jget_str(o->fallback, "date", "?"));
-        fprintf(out, ", the same CPU model: core-domain\n * penalties in its cycles, memory-domain ones from its ns "
+        fprintf(out, ", the same uarch: core-domain\n * penalties in its cycles, memory-domain ones from its ns "
                      "at this clock; each says so.\n");
     }
     fprintf(out, " * %s_HAVE_<NAME> is 1 or 0 for every recipe, in every calibration: test it before using\n"
@@ -402,12 +404,12 @@ static void metric(struct json *j, const char *name, const char *expr, const cha
     json_object_end(j);
 }
 
-/* Where perf metric JSON takes its event names: a model of models.h (the recipes' names for it), or
+/* Where perf metric JSON takes its event names: a uarch (the names its file gives the recipes), or
  * the vendor table of the calibrated CPU (events/catalog.h), whose names count the issue when they
  * are one of the recipe's perf names (recipe_perf_name) and in that table. */
 struct metric_names {
-    const struct cpu_model *model;
-    struct catalog table;   /* when model is NULL */
+    const struct uarch *uarch;
+    struct catalog table;   /* when uarch is NULL */
     char cycles[64];        /* unhalted core cycles in those names; "" when the table has none */
 };
 
@@ -418,8 +420,13 @@ static const char *const cycles_names[] = {"CPU_CLK_UNHALTED.THREAD", "CPU_CLK_U
 /* The penalty's event in those names, NULL when none counts its issue. */
 static const char *metric_event(const struct metric_names *mn, const struct jvalue *p)
 {
-    if (mn->model)
-        return jget_str(jget(p, "perf_events"), mn->model->name, NULL);
+    if (mn->uarch) {
+        /* A run before issue 49 keyed Golden Cove's names "goldencove" too, the others by their CPU. */
+        const char *e = jget_str(jget(p, "perf_events"), mn->uarch->name, NULL);
+        for (int c = 0; !e && c < mn->uarch->ncpus; c++)
+            e = jget_str(jget(p, "perf_events"), mn->uarch->cpus[c].name, NULL);
+        return e;
+    }
     const struct recipe *r = recipe_named(jget_str(p, "name", ""));
     const char *name;
     for (int k = 0; r && (name = recipe_perf_name(r, k)); k++) {
@@ -436,27 +443,28 @@ static void metric_names_close(struct metric_names *mn)
     memset(mn, 0, sizeof(*mn));
 }
 
-/* --model, else the calibration's cpu_model, else the libpfm4 PMU's model (LIBPFM_FORCE_PMU too),
+/* --uarch, else the calibration's uarch, else the libpfm4 PMU's uarch (LIBPFM_FORCE_PMU too),
  * else the vendor table of the calibrated CPU's signature (host.cpu.id; the host's own when the
  * file has none). -1 with why when none gives a name for any of the file's penalties. */
 static int metric_names_open(struct metric_names *mn, const struct jvalue *doc, const struct table_opts *o, char *why,
                              size_t n)
 {
     memset(mn, 0, sizeof(*mn));
-    const char *name = o->model ? o->model : jget_str(doc, "cpu_model", NULL);
+    const char *name = o->uarch ? o->uarch : penalties_uarch(doc);
     if (name) {
-        mn->model = cpu_model_named(name);
-        if (!mn->model) {
-            snprintf(why, n, "%s %s: no such model (known: %s)", o->model ? "--model" : "cpu_model", name,
-                     cpu_model_names());
+        mn->uarch = uarch_named(name, NULL);
+        if (!mn->uarch) {
+            snprintf(why, n, "%s %s: no such uarch (known: %s)", o->uarch ? "--uarch" : "the calibration's uarch",
+                     name, uarch_names());
             return -1;
         }
     } else {
         struct pfm_core core;
-        mn->model = pfm_core_pmu(&core) ? cpu_model_of_pmu(core.name) : NULL;
+        const struct uarch_cpu *c = pfm_core_pmu(&core) ? uarch_cpu_of_pfm(core.name) : NULL;
+        mn->uarch = c ? c->uarch : NULL;
     }
-    if (mn->model) {
-        snprintf(mn->cycles, sizeof(mn->cycles), "%s", mn->model->cycles_perf);
+    if (mn->uarch) {
+        snprintf(mn->cycles, sizeof(mn->cycles), "%s", mn->uarch->cycles_perf);
         return 0;
     }
     char sig[128], how[256], miss[1024];
@@ -464,13 +472,13 @@ static int metric_names_open(struct metric_names *mn, const struct jvalue *doc, 
     if (id)
         snprintf(sig, sizeof(sig), "%s", id);
     else if (!cpu_signature(sig, sizeof(sig), how, sizeof(how))) {
-        snprintf(why, n, "no perf event names for this CPU: %s; give --model NAME (%s)", how, cpu_model_names());
+        snprintf(why, n, "no perf event names for this CPU: %s; give --uarch NAME (%s)", how, uarch_names());
         return -1;
     }
     int rc = catalog_for_signature(&mn->table, sig, miss, sizeof(miss));
     if (rc <= 0) {
-        snprintf(why, n, "no perf event names for CPU %s: %s; give --model NAME (%s)", sig,
-                 rc < 0 ? "its vendor table is malformed" : miss, cpu_model_names());
+        snprintf(why, n, "no perf event names for CPU %s: %s; give --uarch NAME (%s)", sig,
+                 rc < 0 ? "its vendor table is malformed" : miss, uarch_names());
         metric_names_close(mn);
         return -1;
     }

@@ -11,9 +11,9 @@ enum table_format { TABLE_JSON, TABLE_C, TABLE_PERF_METRICS, TABLE_CSV };
 struct table_opts {
     double core_ghz;          /* > 0: memory-domain cycles recomputed as ns x this clock */
     const char *prefix;       /* C macro prefix, default PMUCAL */
-    const char *model;        /* perf metrics for this model (models.h); NULL: the libpfm4 PMU's, else the host's */
+    const char *uarch;        /* perf metrics for this uarch (host/uarch.h); NULL: the libpfm4 PMU's, else the host's */
     const char *source;       /* the penalties.json read, named in the C header; NULL: not named */
-    const struct jvalue *fallback;   /* C header: an earlier calibration of the same CPU model whose ok
+    const struct jvalue *fallback;   /* C header: an earlier calibration of the same uarch whose ok
                                       * figures stand in for this one's withheld ones; NULL: none */
     const char *fallback_source;     /* its penalties.json, named beside each figure taken from it */
 };
@@ -26,7 +26,7 @@ int tables_write(const struct jvalue *doc, enum table_format f, const struct tab
  * come from the names), and every ok one's figures finite, positive and one value in ns and
  * cycles at the run's clock. -1 after one message naming path and the penalty. */
 int penalties_check(const struct jvalue *doc, const char *path);
-/* NULL when fallback may fill doc's withheld figures: a calibration of the same CPU model (cpu_model
+/* NULL when fallback may fill doc's withheld figures: a calibration of the same uarch (uarch
  * and the CPUID family and model of host.cpu); else why not. */
 const char *penalties_fallback_problem(const struct jvalue *doc, const struct jvalue *fallback, char *buf, size_t n);
 /* NULL when prefix can start C macros (an upper-case letter, then upper-case letters, digits and

@@ -12,6 +12,7 @@
 #include "host/kpmu.h"
 #include "host/tlb.h"
 #include "host/topo.h"
+#include "host/uarch.h"
 #include <dirent.h>
 #include <hwloc.h>
 #include <link.h>
@@ -211,10 +212,19 @@ void host_facts_print(FILE *f)
 {
     struct host_facts h;
     gather(&h);
+    struct uarch_group *g;
+    int ng = uarch_groups(&g);   /* first: a uarch file that does not parse ends it before any line */
     fprintf(f, "cpu        %s (%s family %d model %d stepping %d)\n", h.cpu->brand, h.cpu->vendor, h.cpu->family,
             h.cpu->model, h.cpu->stepping);
     if (*h.cpu->ident)
         fprintf(f, "ident      %s\n", h.cpu->ident);
+    for (int i = 0; i < ng; i++)
+        if (g[i].cpu)
+            fprintf(f, "uarch      %s (CPUs %s: cpu %s of %s, %s)\n", g[i].cpu->uarch->name, g[i].cpus, g[i].cpu->name,
+                    g[i].cpu->uarch->file, g[i].ident);
+        else
+            fprintf(f, "uarch      CPUs %s: %s%s%s\n", g[i].cpus, g[i].ident, g[i].ident[0] ? ": " : "", g[i].why);
+    free(g);
     fprintf(f, "features  ");
     for (size_t i = 0; i < isa_nexts; i++)
         fprintf(f, "%s %s %s", i ? "," : "", isa_exts[i].key, isa_ext_present(isa_exts[i].bit) ? "yes" : "no");
@@ -288,6 +298,21 @@ void host_facts_json(struct json *j)
     json_object_end(j);
     tlb_json(j);
     json_object_end(j);
+    /* Which CPUs are which uarch: a host may have two core kinds. */
+    struct uarch_group *g;
+    int ng = uarch_groups(&g);
+    json_array_begin(j, "uarchs");
+    for (int i = 0; i < ng; i++) {
+        json_object_begin(j, NULL);
+        json_string(j, "cpus", g[i].cpus);
+        json_string(j, "uarch", g[i].cpu ? g[i].cpu->uarch->name : NULL);
+        json_string(j, "uarch_cpu", g[i].cpu ? g[i].cpu->name : NULL);
+        json_string(j, "identity", g[i].ident[0] ? g[i].ident : NULL);
+        json_string(j, "why", g[i].cpu ? NULL : g[i].why);
+        json_object_end(j);
+    }
+    json_array_end(j);
+    free(g);
 
     const struct pfm_core core = h.core;
     json_object_begin(j, "pmu");

@@ -78,6 +78,7 @@ IFS='
 '
 set +f
 cp -r validate/expect "$root/share/pmucal/expect"
+cp -r uarch "$root/share/pmucal/uarch"   # the uarch files: the emulated core's references
 # The emulated host's own files: its topology (tests/hosts/qemu-n1) and rules (tests/emu/*.txt).
 mkdir -p "$root/share/pmucal/emu"
 cp tests/hosts/qemu-n1/hwloc.xml tests/emu/*.txt "$root/share/pmucal/emu/"

@@ -42,6 +42,7 @@ install)
     eventdata=$3
     {
         for f in validate/expect/*.txt; do echo "expect/${f##*/} $f"; done
+        for f in uarch/*.txt; do echo "uarch/${f##*/} $f"; done
         for f in scripts/*.jq; do echo "scripts/${f##*/} $f"; done
         if [ -d "$eventdata" ]; then
             eventdata_files "$eventdata" | while read -r f; do echo "eventdata/$f $eventdata/$f"; done

@@ -17,7 +17,7 @@ value_for() { # value_for NAME PLACEHOLDER
     format) echo c ;; recipe) echo l1_hit ;; cpu) echo "${first_cpu:-0}" ;; cpus) echo "$cpu_pair" ;;
     mode) echo hitm ;;
     size) echo L1 ;; core-ghz) echo 2.4 ;; floor) echo 0.01 ;; events) echo instructions ;;
-    model) echo zen4 ;; base-cpi | tolerance) echo 1 ;;
+    uarch | model) echo zen4 ;; base-cpi | tolerance) echo 1 ;;
     threshold) echo 2 ;; alpha) echo 0.01 ;; prefix) echo MYLIB ;; precise) echo 0 ;; ring-pages) echo 4 ;;
     *) case $2 in N | N\|auto) echo 3 ;; MS) echo 5 ;; *) echo x ;; esac ;;
     esac

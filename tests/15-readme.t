@@ -1,7 +1,7 @@
 #!/bin/sh
 # Every 'bin/pmucal' example of README.md and of docs/ (every .md under it) runs as written, in
 # whichever page it now lives: it exits 0, or 1 where the example
-# shows a difference or a verdict (modeldiff, a cross-model encodings), never 2 (bad input) or a
+# shows a difference or a verdict (tablediff, a cross-model encodings), never 2 (bad input) or a
 # signal. A placeholder the reader fills (RUN, BASE NEW, results/<run>, my-events.txt, a perfmon
 # or Linux checkout) gets a stand-in from the repository; an example that measures for minutes, or
 # needs what this host lacks, is a SKIP saying so. An example this test does not know fails it, so
@@ -55,7 +55,7 @@ rows() {
 writer_cpu=2 run_cpu=5@NEED_CPUS@6
 MEM_LOAD_RETIRED|INST_RETIRED.ANY_P@HOST@intel
 ls_dispatch|ex_ret_instr@HOST@amd
---model zen4 RUN$@REFUSED@was calibrated on zen5; its penalties are not zen4's: .*--force-model
+--uarch zen4 RUN$@REFUSED@was calibrated on zen5; its penalties are not zen4's: .*--force-uarch
 ^bin/pmucal events \[--pmu skl\]$@RUN@s/\[--pmu skl\]/--pmu skl/
 \[--table\]@RUN@s/ \[--table\]/ --table/
 results/<run>@RUN@s|results/<run>|base|

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Inputs that grow with the machine or the table stay linear (issue 39): modeldiff of two tables of
+# Inputs that grow with the machine or the table stay linear (issue 39): tablediff of two tables of
 # 200,000 events each, and a report of a run with 200,000 c2c pairs. Each once took minutes (a
 # name looked up by a scan of the other table; arrays grown by one element, which ASan's realloc
 # copies every time). Each is timed in CPU time (user + system) at N and at N/4, one after the
@@ -38,15 +38,15 @@ tables() {
 }
 tables $N
 tables $Q
-t=$(cpu "$TMP/diff.out" $PMUCAL modeldiff "$TMP/old-$N.json" "$TMP/new-$N.json" --quiet)
-tq=$(cpu "$TMP/diffq.out" $PMUCAL modeldiff "$TMP/old-$Q.json" "$TMP/new-$Q.json" --quiet)
+t=$(cpu "$TMP/diff.out" $PMUCAL tablediff "$TMP/old-$N.json" "$TMP/new-$N.json" --quiet)
+tq=$(cpu "$TMP/diffq.out" $PMUCAL tablediff "$TMP/old-$Q.json" "$TMP/new-$Q.json" --quiet)
 renamed=$(( (N + 6) / 7 ))
 grep -q "same $((N - renamed)), changed 0, re-meant 0, renamed $renamed, new 0, removed 0" "$TMP/diff.out"
 right=$?
-ok $right "modeldiff of two tables of $N events: $(tail -n 1 "$TMP/diff.out" | sed 's/.*: //') (want same $((N - renamed)), renamed $renamed) $(head -c 200 "$TMP/diff.out.err")"
+ok $right "tablediff of two tables of $N events: $(tail -n 1 "$TMP/diff.out" | sed 's/.*: //') (want same $((N - renamed)), renamed $renamed) $(head -c 200 "$TMP/diff.out.err")"
 rq=$(( (Q + 6) / 7 ))
 [ $right = 0 ] && grep -q "same $((Q - rq)), changed 0, re-meant 0, renamed $rq, new 0, removed 0" "$TMP/diffq.out"
-linear "modeldiff of $N events a side" "$t" "$tq" $?
+linear "tablediff of $N events a side" "$t" "$tq" $?
 
 # A run folder with N c2c pairs: the shape of a small validate run, and the pairs' CSV.
 $PMUCAL validate --case 'walker size=16k' --iters 1000 -r 3 -e page-faults --label s > /dev/null 2> "$TMP/v.err"

@@ -42,13 +42,13 @@ EOF
 # files (INST_RETIRED 0x08, BR_RETIRED 0x21, L1D_CACHE_REFILL 0x03; the N2's STALL_SLOT 0x3f).
 is "$(PMUCAL_CPUID=0x410fd490 $PMUCAL groups -e INST_RETIRED,BR_RETIRED,L1D_CACHE_REFILL,STALL_SLOT 2>&1 | tail -n 1)" \
     "{r8:u,r21:u,r3:u,r3f:u}" "the Neoverse N2 table by MIDR resolves ArchStdEvent entries"
-$PMUCAL modeldiff neoverse-n1 neoverse-n2-v2 > "$TMP/armdiff" 2>&1
+$PMUCAL tablediff neoverse-n1 neoverse-n2-v2 > "$TMP/armdiff" 2>&1
 grep -q '^# totals neoverse-n1 .* -> neoverse-n2-v2 .*: same [0-9]*, changed 0, re-meant 0' "$TMP/armdiff"
-ok $? "modeldiff between two Arm cores: $(tail -n 1 "$TMP/armdiff" | cut -c1-200)"
+ok $? "tablediff between two Arm cores: $(tail -n 1 "$TMP/armdiff" | cut -c1-200)"
 # An Arm event number is one number: the N2's CNT_CYCLES is event 0x4004, not x86's event 0x04 with
 # unit mask 0x40.
 grep -q '^# new: CNT_CYCLES (event 0x4004): ' "$TMP/armdiff" && ! grep -q 'umask' "$TMP/armdiff"
-ok $? "modeldiff prints Arm events by their number: $(grep -m1 'CNT_CYCLES' "$TMP/armdiff" | cut -c1-120)"
+ok $? "tablediff prints Arm events by their number: $(grep -m1 'CNT_CYCLES' "$TMP/armdiff" | cut -c1-120)"
 
 # Without an override the signature comes from the fixture's replayed CPUID leaves (HWLOC_CPUID_PATH).
 $PMUCAL events > "$TMP/events.txt" 2> "$TMP/events.err"
@@ -151,11 +151,16 @@ else
 fi
 
 # The model diff Zen 4 -> Zen 5: the changes a bring-up must see (golden lines).
-$PMUCAL modeldiff amdzen4 amdzen5 > "$TMP/diff.tap"
-is "$?" "1" "modeldiff amdzen4 amdzen5 exits 1 (something changed)"
+$PMUCAL tablediff amdzen4 amdzen5 > "$TMP/diff.tap"
+is "$?" "1" "tablediff amdzen4 amdzen5 exits 1 (something changed)"
+# Its old name still runs it, with one note.
+$PMUCAL modeldiff amdzen4 amdzen5 > "$TMP/olddiff.tap" 2> "$TMP/olddiff.err"
+rc=$?
+[ $rc -eq 1 ] && cmp -s "$TMP/diff.tap" "$TMP/olddiff.tap" && [ "$(cat "$TMP/olddiff.err")" = "pmucal: modeldiff is now tablediff" ]
+ok $? "modeldiff (the old name) runs tablediff, with one note (exit $rc: $(head -c 100 "$TMP/olddiff.err"))"
 while IFS='|' read -r line want; do
     grep -q -- "$want" "$TMP/diff.tap"
-    ok $? "tests/48-events-vendor-tables.t:$line: modeldiff shows: $want"
+    ok $? "tests/48-events-vendor-tables.t:$line: tablediff shows: $want"
 done << 'EOF'
 154|^not ok [0-9]* - changed: ls_mab_alloc.load_store_allocations: event 0x41 umask 0x3f .* -> event 0x41 umask 0x07
 155|^not ok [0-9]* - changed: ls_mab_alloc.hardware_prefetcher_allocations: event 0x41 umask 0x40 .* -> event 0x41 umask 0x08
@@ -171,10 +176,10 @@ done << 'EOF'
 165|^ok [0-9]* - renamed: de_dis_dispatch_token_stalls1.fp_sch_rsrc_stall -> de_dispatch_stall_cycle_dynamic_tokens_part1.fp_sch_rsrc_stall
 166|^# totals .*: same 271, changed 7, re-meant 15, renamed 6, new 63, removed 37$
 EOF
-$PMUCAL modeldiff amdzen4 amdzen5 --table > "$TMP/diff.txt"
+$PMUCAL tablediff amdzen4 amdzen5 --table > "$TMP/diff.txt"
 grep -q '^changed  *ls_mab_alloc.all_allocations  *event 0x41 umask 0x7f .* ls_mab_alloc.all_allocations  *event 0x41 umask 0x0f' "$TMP/diff.txt" &&
     [ "$(grep -c '^re-meant ' "$TMP/diff.txt")" -eq 15 ]
-ok $? "modeldiff --table: one row per difference (15 re-meant rows)"
+ok $? "tablediff --table: one row per difference (15 re-meant rows)"
 
 # encodings of a Zen 4 libpfm4 PMU against the Zen 5 table is no all-clear: cross-model, exit 1.
 $PMUCAL encodings --pmu amd64_fam19h_zen4 --vendor-json "$eventdata/amd/amdzen5" --quiet > "$TMP/enc.tap"

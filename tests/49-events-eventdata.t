@@ -23,10 +23,10 @@ source_of() { sed -n 's/^# source: \([^ ]*\) .*/\1/p' "$1" | head -n 1; }
 rc=$?
 [ $rc -eq 0 ] && [ "$(source_of "$TMP/ev.out")" = "$tree/eventdata/amd/amdzen5" ] && grep -q '^ls_dispatch.ld_dispatch ' "$TMP/ev.out"
 ok $? "with nothing set, pmucal from the tree names Zen 5's events from its own eventdata/ (exit $rc): $(source_of "$TMP/ev.out") $(head -c 200 "$TMP/ev.err")"
-(cd "$TMP" && env -u PMUCAL_EVENTDATA "$tree/$PMUCAL" modeldiff amdzen4 amdzen5 > "$TMP/md.out" 2> "$TMP/md.err")
+(cd "$TMP" && env -u PMUCAL_EVENTDATA "$tree/$PMUCAL" tablediff amdzen4 amdzen5 > "$TMP/md.out" 2> "$TMP/md.err")
 rc=$?
 [ $rc -le 1 ] && grep -q '^# totals amdzen4 .* -> amdzen5 ' "$TMP/md.out"
-ok $? "modeldiff amdzen4 amdzen5 from the tree's tables (exit $rc): $(tail -n 1 "$TMP/md.out" | cut -c1-120) $(head -c 200 "$TMP/md.err")"
+ok $? "tablediff amdzen4 amdzen5 from the tree's tables (exit $rc): $(tail -n 1 "$TMP/md.out" | cut -c1-120) $(head -c 200 "$TMP/md.err")"
 
 # Upstream layouts, made from the shipped files: a Linux checkout and an Intel perfmon checkout.
 linux=$TMP/linux arch=$TMP/linux/tools/perf/pmu-events/arch perfmon=$TMP/perfmon
@@ -156,7 +156,7 @@ ok $? "info on the EMR fixture: events from the vendor table EMR, and the libpfm
 # the EMR VM (CPUID GenuineIntel-6-CF-2, no model of models.h) gets EMR's own names, renamed ones
 # too (ASSISTS.FP, Skylake's FP_ASSIST.ANY), each an EventName of the EMR table; a model whose table
 # has no event for any penalty's issue gets no metrics and a message saying so.
-mkdir -p "$TMP/emrcal" "$TMP/n1cal"
+mkdir -p "$TMP/emrcal" "$TMP/n2cal" "$TMP/n1cal"
 jq '.cpu_model = null | .host.cpu.id = "GenuineIntel-6-CF-2"' results/reference/zen5-vm-calibrate/penalties.json > "$TMP/emrcal/penalties.json"
 (hide_host_pmu; $PMUCAL emit --format perf-metrics "$TMP/emrcal" > "$TMP/emr-metrics.json" 2> "$TMP/emr-metrics.err")
 rc=$?
@@ -166,12 +166,24 @@ jq -r '.[].MetricExpr' "$TMP/emr-metrics.json" | grep -o '[A-Za-z_][A-Za-z0-9_.]
     grep -qx 'MEM_LOAD_RETIRED.L1_HIT' "$TMP/emr-used" && grep -qx 'ASSISTS.FP' "$TMP/emr-used" &&
     grep -qx 'CPU_CLK_UNHALTED.THREAD' "$TMP/emr-used"
 ok $? "metrics for an EMR calibration name only EMR's events ($(tr '\n' ' ' < "$TMP/emr-used" | cut -c1-200); not in the table: $(comm -23 "$TMP/emr-used" "$TMP/emr-names" | tr '\n' ' ')) (exit $rc) $(head -c 200 "$TMP/emr-metrics.err")"
+# A CPU no uarch file knows borrows the names its own table shares with one that does (the
+# Neoverse N2 table has the N1's): a table with none of them is one written here.
+jq '.cpu_model = null | .host.cpu.id = "0x00000000410fd490"' results/reference/zen5-vm-calibrate/penalties.json > "$TMP/n2cal/penalties.json"
+mkdir -p "$TMP/tiny/arm/arm/tiny"
+{ head -n 1 eventdata/arm/mapfile.csv; echo "0x00000000410fd490,v1,arm/tiny,core"; } > "$TMP/tiny/arm/mapfile.csv"
+echo '[{"EventName": "TINY_CYCLES", "EventCode": "0x11", "BriefDescription": "cycles"}]' > "$TMP/tiny/arm/arm/tiny/tiny.json"
+(hide_host_pmu; PMUCAL_EVENTDATA="$TMP/tiny" $PMUCAL emit --format perf-metrics "$TMP/n2cal" > "$TMP/n2-metrics.json" 2> "$TMP/n2-metrics.err")
+rc=$?
+[ $rc -ne 0 ] && [ ! -s "$TMP/n2-metrics.json" ] &&
+    grep -q 'perf metrics: the tiny table (CPU 0x00000000410fd490) has no event counting the issue of any penalty here' "$TMP/n2-metrics.err"
+ok $? "a CPU whose table has no event for any penalty's issue says so (exit $rc): $(grep 'perf metrics' "$TMP/n2-metrics.err" | head -c 200)"
+# The Neoverse N1 has a uarch file (uarch/neoverse-n1.txt): its calibration's metrics name its events.
 jq '.cpu_model = null | .host.cpu.id = "0x00000000414fd0c1"' results/reference/zen5-vm-calibrate/penalties.json > "$TMP/n1cal/penalties.json"
 (hide_host_pmu; $PMUCAL emit --format perf-metrics "$TMP/n1cal" > "$TMP/n1-metrics.json" 2> "$TMP/n1-metrics.err")
 rc=$?
-[ $rc -ne 0 ] && [ ! -s "$TMP/n1-metrics.json" ] &&
-    grep -q 'perf metrics: the neoverse-n1 table (CPU 0x00000000414fd0c1) has no event counting the issue of any penalty here' "$TMP/n1-metrics.err"
-ok $? "a model whose table has no event for any penalty's issue says so (exit $rc): $(grep 'perf metrics' "$TMP/n1-metrics.err" | head -c 200)"
+jq -r '.[].MetricExpr' "$TMP/n1-metrics.json" 2> /dev/null | grep -o '[A-Za-z_][A-Za-z0-9_.]*' | sort -u > "$TMP/n1-used"
+[ $rc -eq 0 ] && grep -qx 'BR_MIS_PRED_RETIRED' "$TMP/n1-used" && grep -qx 'CPU_CYCLES' "$TMP/n1-used"
+ok $? "an N1 calibration's metrics name the events of uarch/neoverse-n1.txt (exit $rc): $(tr '\n' ' ' < "$TMP/n1-used" | cut -c1-200) $(head -c 200 "$TMP/n1-metrics.err")"
 
 # Missing tables: exit 2, and the message says where to get them.
 where="PMUCAL_EVENTDATA to a Linux checkout's tools/perf/pmu-events/arch, an Intel perfmon checkout"
@@ -179,16 +191,16 @@ PMUCAL_EVENTDATA=$TMP/none $PMUCAL events > /dev/null 2> "$TMP/miss.err"
 rc=$?
 [ $rc -eq 2 ] && grep -q "no amd event tables .* under $TMP/none: pmucal ships them in its eventdata/ folder.*$where" "$TMP/miss.err"
 ok $? "no tables at PMUCAL_EVENTDATA: exit $rc, the message names the folder and where tables come from: $(head -c 300 "$TMP/miss.err")"
-PMUCAL_EVENTDATA=$TMP/none $PMUCAL modeldiff amdzen4 amdzen5 > /dev/null 2> "$TMP/miss2.err"
+PMUCAL_EVENTDATA=$TMP/none $PMUCAL tablediff amdzen4 amdzen5 > /dev/null 2> "$TMP/miss2.err"
 rc=$?
 [ $rc -eq 2 ] && grep -q "'amdzen4' is neither a path nor a table under $TMP/none.*$where" "$TMP/miss2.err"
-ok $? "modeldiff of a table not there: exit $rc, the message says where tables come from: $(head -c 300 "$TMP/miss2.err")"
+ok $? "tablediff of a table not there: exit $rc, the message says where tables come from: $(head -c 300 "$TMP/miss2.err")"
 PMUCAL_EVENTDATA=$perfmon $PMUCAL events > /dev/null 2> "$TMP/miss3.err"
 rc=$?
 [ $rc -eq 2 ] && grep -q "no row of $perfmon/mapfile.csv matches CPUID AuthenticAMD-26-2 .*$where" "$TMP/miss3.err"
 ok $? "a mapfile without the CPU's row: exit $rc, the message says where tables come from: $(head -c 300 "$TMP/miss3.err")"
 
-# encodings takes a table name as modeldiff does (the example its --help gives).
+# encodings takes a table name as tablediff does (the example its --help gives).
 LIBPFM_FORCE_PMU=amd64_fam19h_zen4 $PMUCAL encodings --pmu amd64_fam19h_zen4 --vendor-json amdzen5 --quiet > "$TMP/enc.out" 2> "$TMP/enc.err"
 rc=$?
 [ $rc -eq 1 ] && grep -q "^# cross-model amd64_fam19h_zen4 .* -> amdzen5\|^# cross-model amdzen4 -> amdzen5" "$TMP/enc.out"

@@ -92,13 +92,13 @@ jq -e '[.penalties[] | select(.occurrence.source == "model")] | length > 0 and a
     jq -e '.penalties[] | select(.name == "stlb_hit") | .occurrence.source == "event" or (.occurrence.model_check | test("no TLB"))' "$dir/penalties.json" > /dev/null &&
     grep -q "^#   occurrences of .*l1_hit.*: model, checked under sim by 'pmucal calibrate --source sim'\|^#   occurrences of .*l1_hit.*: counted by" "$TMP/c.out"
 ok $? "each model-given occurrence says whether sim can check it: $(jq -r '[.penalties[] | select(.name == "l1_hit" or .name == "stlb_hit") | "\(.name): \(.occurrence.model_check)"] | join("; ")' "$dir/penalties.json")"
-model=$(jq -r '.cpu_model // empty' "$dir/penalties.json")
+model=$(jq -r '.uarch // empty' "$dir/penalties.json")
 if [ -n "$model" ]; then
     jq -e '[.penalties[] | select(.reference)] | length >= 1 and all(.reference.source | length > 10)' "$dir/penalties.json" > /dev/null &&
         grep -q '^# references: '"$model" "$TMP/c.out"
     ok $? "$model: penalties carry their published reference and its source ($(jq '[.penalties[] | select(.reference)] | length' "$dir/penalties.json")), printed beside them"
 else
-    skip "references beside the figures" "no reference table for this CPU model"
+    skip "references beside the figures" "no uarch file recognises this CPU"
 fi
 jq -e 'all(.penalties[] | select(.domain == "memory" and .status != "skip" and .status != "error"); (.cycles / .ns - .cycles / .ns) == 0 and .ns > 0)' "$dir/penalties.json" > /dev/null
 ok $? "memory-domain penalties are stored in ns and in cycles"
@@ -139,8 +139,8 @@ check_metrics() { # FILE TABLE (a folder of JSON, or one file; .json.gz too)
     done
 }
 if [ -f "$dir/tables/metrics.json" ]; then
-    # A model of its own (models.h), else the vendor table of the run's CPU (what 'events' reads for it).
-    case $(jq -r '.cpu_model // empty' "$dir/penalties.json") in
+    # A uarch of its own (uarch/NAME.txt), else the vendor table of the run's CPU (what 'events' reads for it).
+    case $(jq -r '.uarch // empty' "$dir/penalties.json") in
         zen4) table=$eventdata/amd/amdzen4 ;; zen5) table=$eventdata/amd/amdzen5 ;; skylake) table=$eventdata/intel/SKL ;;
         *) table=$(hide_host_pmu; PMUCAL_CPUID=$(jq -r .host.cpu.id "$dir/penalties.json") $PMUCAL events 2> /dev/null |
                sed -n 's/^# source: \([^ ]*\) .*/\1/p' | head -n 1) ;;
@@ -149,12 +149,12 @@ if [ -f "$dir/tables/metrics.json" ]; then
     ok $? "tables/metrics.json parses and names perf's events: $(jq -r '[.[].MetricName] | join(" ")' "$dir/tables/metrics.json" | cut -c1-160)"
 else
     grep -q 'tables/metrics.json not written: \(no perf event names for \|the .* table (CPU .*) has no event counting\)' "$TMP/c.err"
-    ok $? "no metrics.json for a CPU model without perf event names here, and a note says so"
+    ok $? "no metrics.json for a CPU without perf event names here, and a note says so"
 fi
-# Another model's names over this host's figures only when forced (emit refuses a mismatch).
-$PMUCAL emit --format perf-metrics --model skylake --force-model "$dir" > "$TMP/skl.json" 2> "$TMP/skl.err"
+# Another uarch's names over this host's figures only when forced (emit refuses a mismatch).
+$PMUCAL emit --format perf-metrics --uarch skylake --force-uarch "$dir" > "$TMP/skl.json" 2> "$TMP/skl.err"
 check_metrics "$TMP/skl.json" "$eventdata/intel/SKL"
-ok $? "--model skylake --force-model: metrics for Skylake name only EventNames of its table ($(jq length "$TMP/skl.json") metrics)"
+ok $? "--uarch skylake --force-uarch: metrics for Skylake name only EventNames of its table ($(jq length "$TMP/skl.json") metrics)"
 
 # CSV: one row per penalty.
 rows=$(($(wc -l < "$dir/tables/penalties.csv") - 1))

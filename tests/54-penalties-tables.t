@@ -1,7 +1,7 @@
 #!/bin/sh
 # The table writers on a hand-made penalties.json (tests/data/penalties-zen5.json): the C header
 # compiles into a consumer that prints the constants, perf metrics use only EventNames of the
-# model's own table, --core-ghz rescales both domains consistently, text from penalties.json
+# uarch's own table, --core-ghz rescales both domains consistently, text from penalties.json
 # cannot break out of a C comment or a CSV field, and a constant that is not ok is in no table.
 . "$(dirname "$0")/lib.sh"
 pj=tests/data/penalties-zen5.json
@@ -28,29 +28,37 @@ rows=$(python3 -c 'import csv, sys; r = list(csv.reader(open(sys.argv[1], newlin
 is "$rows" 6 "penalties.csv reads back (RFC 4180) as a header and one row per penalty; a brief with quotes, a comma and a line break is one field"
 grep -q '^"page_walk","not_ok",core,,,,,,,' "$TMP/p.csv"; ok $? "a penalty that is not ok has no figures in the CSV: $(grep page_walk "$TMP/p.csv" | cut -c1-60)"
 
-# perf metrics: every event is an EventName of the model's table; only ok penalties.
+# perf metrics: every event is an EventName of the uarch's table; only ok penalties.
 names_of() { # a table folder's EventNames, its JSON plain or gzip-compressed (Intel's ship as .json.gz)
     find "$1" \( -name '*.json' -o -name '*.json.gz' \) | while read -r f; do
         case $f in *.gz) gzip -dc "$f" ;; *) cat "$f" ;; esac; done | jq -r '.. | objects | .EventName? // empty' 2> /dev/null | sort -u; }
 for m in zen4:amd/amdzen4 zen5:amd/amdzen5 skylake:intel/SKL; do
     model=${m%%:*} table=$eventdata/${m#*:}
-    force=; [ "$model" = zen5 ] || force=--force-model
-    $PMUCAL emit -f perf-metrics --model "$model" $force "$pj" > "$TMP/m.json" || { ok 1 "emit perf metrics for $model"; continue; }
+    force=; [ "$model" = zen5 ] || force=--force-uarch
+    $PMUCAL emit -f perf-metrics --uarch "$model" $force "$pj" > "$TMP/m.json" || { ok 1 "emit perf metrics for $model"; continue; }
     names_of "$table" > "$TMP/names"
     missing=$(jq -r '.[].MetricExpr' "$TMP/m.json" | grep -o '[A-Za-z_][A-Za-z0-9_.]*' | sort -u | grep -vxF -f "$TMP/names")
     used=$(jq -r '.[].MetricExpr' "$TMP/m.json" | grep -o '[A-Za-z_][A-Za-z0-9_.]*' | sort -u | tr '\n' ' ')
     [ -z "$missing" ] && [ -n "$used" ] && jq -e 'all(.[]; .MetricName and .MetricExpr and .BriefDescription and .MetricGroup and .ScaleUnit) and ([.[].MetricName] | index("pmucal_page_walk_cycles") == null and index("pmucal_alias_4k_cycles") == null)' "$TMP/m.json" > /dev/null
     ok $? "perf metrics for $model name only EventNames of $table ($used)${missing:+; not in it: $missing}"
 done
-$PMUCAL emit -f perf-metrics --model nope "$pj" > /dev/null 2> "$TMP/e"; rc=$?
-[ $rc -eq 2 ] && grep -q 'model nope: give one of zen4, zen5, skylake' "$TMP/e"; ok $? "emit --model nope exits 2: $(cat "$TMP/e")"
-# Another model's event names over a Zen 5 calibration: refused unless --force-model.
-$PMUCAL emit -f perf-metrics --model skylake "$pj" > "$TMP/m.json" 2> "$TMP/e"; rc=$?
-[ $rc -eq 2 ] && [ ! -s "$TMP/m.json" ] && grep -q 'calibrated on zen5.*--force-model' "$TMP/e"
-ok $? "emit --model skylake on a zen5 calibration exits 2: $(cat "$TMP/e")"
+$PMUCAL emit -f perf-metrics --uarch nope "$pj" > /dev/null 2> "$TMP/e"; rc=$?
+[ $rc -eq 2 ] && grep -q 'uarch nope: give one of .*skylake, zen4, zen5' "$TMP/e"; ok $? "emit --uarch nope exits 2: $(cat "$TMP/e")"
+# Another uarch's event names over a Zen 5 calibration: refused unless --force-uarch.
+$PMUCAL emit -f perf-metrics --uarch skylake "$pj" > "$TMP/m.json" 2> "$TMP/e"; rc=$?
+[ $rc -eq 2 ] && [ ! -s "$TMP/m.json" ] && grep -q 'calibrated on zen5.*--force-uarch' "$TMP/e"
+ok $? "emit --uarch skylake on a zen5 calibration exits 2: $(cat "$TMP/e")"
+# The old spellings --model and --force-model still work, a note each.
+$PMUCAL emit -f perf-metrics --model skylake --force-model "$pj" > "$TMP/m.json" 2> "$TMP/e"; rc=$?
+[ $rc -eq 0 ] && [ -s "$TMP/m.json" ] && grep -q 'emit: --model is now --uarch' "$TMP/e" && grep -q 'emit: --force-model is now --force-uarch' "$TMP/e" && [ "$(grep -c "is now" "$TMP/e")" -eq 2 ]
+ok $? "emit --model skylake --force-model (the old spellings) works with a note each (exit $rc): $(cat "$TMP/e" | tr '\n' ' ')"
 $PMUCAL emit -f perf-metrics "$pj" > "$TMP/m.json" 2> /dev/null
 jq -e '[.[].MetricExpr] | any(test("ls_dispatch.ld_dispatch"))' "$TMP/m.json" > /dev/null
-ok $? "without --model the calibration's own model (zen5) names the events, on any host"
+ok $? "without --uarch the calibration's own uarch (zen5, its old key cpu_model) names the events, on any host"
+jq 'del(.cpu_model) | .uarch = "zen5"' "$pj" > "$TMP/new-key.json"
+$PMUCAL emit -f perf-metrics "$TMP/new-key.json" > "$TMP/m.json" 2> /dev/null
+jq -e '[.[].MetricExpr] | any(test("ls_dispatch.ld_dispatch"))' "$TMP/m.json" > /dev/null
+ok $? "a calibration naming its uarch under the key uarch names the events the same way"
 
 # A consumer builds unchanged against two calibrations: B has l2_hit unstable, page_walk ok, and
 # no dram (a partial one); every recipe has its PMUCAL_HAVE_ in both headers.
@@ -80,10 +88,10 @@ grep -q "^#define PMUCAL_L2_HIT_CYCLES 14.00 .*from the earlier calibration $pj 
     grep -q "Withheld figures filled from the earlier calibration $pj of 2026-01-01" "$TMP/F/penalties.h" &&
     grep -q "^#define PMUCAL_HAVE_ALIAS_4K 0" "$TMP/F/penalties.h" && grep -q "emit: $TMP/b.json, withheld figures from $pj" "$TMP/F/err"
 ok $? "each figure from the fallback names it and why B withheld its own; the header and the note name both runs"
-jq '.cpu_model = "zen4" | .host.cpu.model = 17 | .host.cpu.family = 25' "$pj" > "$TMP/zen4.json"
+jq 'del(.cpu_model) | .uarch = "zen4" | .host.cpu.model = 17 | .host.cpu.family = 25' "$pj" > "$TMP/zen4.json"
 $PMUCAL emit -f c --fallback "$TMP/zen4.json" "$TMP/b.json" > "$TMP/o" 2> "$TMP/e"; rc=$?
-[ $rc -eq 2 ] && [ ! -s "$TMP/o" ] && grep -q -- "--fallback $TMP/zen4.json: it was calibrated on zen4 .*, this one on zen5 .*same CPU model" "$TMP/e"
-ok $? "--fallback of another CPU model is refused (exit $rc): $(head -c 250 "$TMP/e")"
+[ $rc -eq 2 ] && [ ! -s "$TMP/o" ] && grep -q -- "--fallback $TMP/zen4.json: it was calibrated on zen4 .*, this one on zen5 .*a penalty of one CPU is not another" "$TMP/e"
+ok $? "--fallback of another uarch is refused (exit $rc): $(head -c 250 "$TMP/e")"
 $PMUCAL emit -f csv --fallback "$pj" "$TMP/b.json" > "$TMP/o" 2> "$TMP/e"; rc=$?
 [ $rc -eq 2 ] && grep -q -- "--fallback fills the C header's constants: give --format c" "$TMP/e"
 ok $? "--fallback with another format is refused (exit $rc): $(head -c 160 "$TMP/e")"
@@ -114,7 +122,7 @@ for row in '.penalties[2].name = "l1-hit"|lower-case letters, digits' \
            'del(.penalties[0].status)|penalty 1 .*its status is none of'; do
     jq "${row%%|*}" "$pj" | sed 's/"NUM:\([^"]*\)"/\1/' > "$TMP/edited.json"   # JSON numbers jq cannot hold
     for f in c perf-metrics; do
-        $PMUCAL emit -f "$f" --model zen5 "$TMP/edited.json" > "$TMP/o" 2> "$TMP/e"; rc=$?
+        $PMUCAL emit -f "$f" --uarch zen5 "$TMP/edited.json" > "$TMP/o" 2> "$TMP/e"; rc=$?
         [ $rc -eq 2 ] && [ ! -s "$TMP/o" ] && grep -q -- "${row#*|}" "$TMP/e" && [ "$(wc -l < "$TMP/e")" -eq 1 ]
         ok $? "emit -f $f refuses penalties.json with ${row%%|*} (exit $rc): $(head -c 200 "$TMP/e")"
     done

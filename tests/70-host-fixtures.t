@@ -127,11 +127,11 @@ fi
 on_this_machine
 
 # Each CPUID fixture, this host's libpfm4 PMU hidden: the vendor table chosen by its signature,
-# and the model whose references and recipe events a calibration takes.
-# fixture | table source | model (- none)
+# and the uarch whose references and recipe events a calibration takes.
+# fixture | table source | uarch (- none)
 hide_host_pmu
-while IFS='|' read -r host table model; do
-    host=$(echo $host) table=$(echo $table) model=$(echo $model)
+while IFS='|' read -r host table uarch; do
+    host=$(echo $host) table=$(echo $table) uarch=$(echo $uarch)
     [ -z "$host" ] && continue
     line=$(grep -n "^$host *| *[a-z]" "$0" | cut -d: -f1)
     export HWLOC_CPUID_PATH="$PWD/tests/hosts/$host/cpuid"
@@ -141,29 +141,34 @@ while IFS='|' read -r host table model; do
     [ $rc -eq 0 ] && grep -q "^# source: .*/eventdata/$table" "$TMP/$host.events" && [ "$n" -ge 100 ]
     ok $? "$host (line $line): events from $table by its CPUID (exit $rc, $n events: $(grep -m1 '^# source' "$TMP/$host.events" | cut -c1-120))"
     got=$($PMUCAL calibrate --recipe div64_latency --no-curve --passes 1 -r 3 --out "$TMP/cal-$host" 2> /dev/null |
-          sed -n 's/^# references: \([a-z0-9]*\);.*/\1/p; s/^# references: none for this CPU model.*/-/p')
-    is "$got" "$model" "$host (line $line): a calibration takes the model $model's references"
+          sed -n 's/^# references: \([a-z0-9]*\);.*/\1/p; s/^# references: none: no uarch file.*/-/p')
+    is "$got" "$uarch" "$host (line $line): a calibration takes the uarch $uarch's references"
 done <<'CPUIDS'
 zen4-vm     | amd/amdzen4                          | zen4
 zen5-vm     | amd/amdzen5                          | zen5
-emr-vm      | intel/EMR/events/emeraldrapids_core  | emeraldrapids
+emr-vm      | intel/EMR/events/emeraldrapids_core  | goldencove
 intel-a7-vm | intel/RKL/events/rocketlake_core     | -
 zen5-vm-32m | amd/amdzen5                          | zen5
-zen3-vm     | amd/amdzen3                          | -
+zen3-vm     | amd/amdzen3                          | zen3
 CPUIDS
 on_this_machine
 unset LIBPFM_DISABLED_PMUS
 # A guest whose CPUID model number is not its core's (6-A7 here, with a Golden Cove-family core):
-# --model names the figures that apply, and the run says it was given.
-got=$($PMUCAL calibrate --recipe div64_latency --no-curve --passes 1 -r 3 --model emeraldrapids --out "$TMP/cal-model" 2> /dev/null |
+# --uarch names the figures that apply (a uarch, or a CPU of one), and the run says it was given.
+got=$($PMUCAL calibrate --recipe div64_latency --no-curve --passes 1 -r 3 --uarch emeraldrapids --out "$TMP/cal-uarch" 2> /dev/null |
       sed -n 's/^# references: \([a-z0-9]*\);.*/\1/p')
-given=$(jq -r '.cpu_model_given' "$TMP"/cal-model/*/penalties.json 2> /dev/null)
-[ "$got" = emeraldrapids ] && [ "$given" = true ]
-ok $? "calibrate --model emeraldrapids takes its references and records it was given (got '$got', given $given)"
-$PMUCAL calibrate --model pentium4 > /dev/null 2> "$TMP/model.err"
+given=$(jq -r '[.uarch, .uarch_cpu, .uarch_given] | join(" ")' "$TMP"/cal-uarch/*/penalties.json 2> /dev/null)
+[ "$got" = goldencove ] && [ "$given" = "goldencove emeraldrapids true" ]
+ok $? "calibrate --uarch emeraldrapids takes goldencove's references and records it was given (got '$got', '$given')"
+# The old spelling --model still works, with one note.
+got=$($PMUCAL calibrate --recipe div64_latency --no-curve --passes 1 -r 3 --model goldencove --out "$TMP/cal-model" 2> "$TMP/model.note" |
+      sed -n 's/^# references: \([a-z0-9]*\);.*/\1/p')
+[ "$got" = goldencove ] && [ "$(grep -c 'calibrate: --model is now --uarch' "$TMP/model.note")" = 1 ]
+ok $? "calibrate --model goldencove (the old spelling) still names the references, with one note (got '$got': $(head -c 120 "$TMP/model.note"))"
+$PMUCAL calibrate --uarch pentium4 > /dev/null 2> "$TMP/model.err"
 rc=$?
-[ $rc -eq 2 ] && grep -q "no such CPU model; pmucal has figures for zen4" "$TMP/model.err"
-ok $? "calibrate --model pentium4 is refused naming the models there are (exit $rc: $(head -c 160 "$TMP/model.err"))"
+[ $rc -eq 2 ] && grep -q "no such microarchitecture; pmucal has files for .*goldencove.*zen4" "$TMP/model.err"
+ok $? "calibrate --uarch pentium4 is refused naming the uarchs there are (exit $rc: $(head -c 160 "$TMP/model.err"))"
 
 # This host with its PMU hidden: the unknown-model paths, on every machine.
 hide_host_pmu

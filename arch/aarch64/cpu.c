@@ -140,6 +140,56 @@ bool isa_cpu_signature(char *sig, size_t n, char *how, size_t hn)
     return true;
 }
 
+/* PMUCAL_MIDR stands for every CPU (an emulated host is one core design); else CPU cpu's own
+ * register in sysfs, else its block of /proc/cpuinfo. */
+bool isa_cpu_ident(int cpu, struct cpu_ident *id, char *how, size_t hn)
+{
+    memset(id, 0, sizeof(*id));
+    id->isa = CPU_AARCH64;
+    const char *from = NULL;
+    unsigned long long midr = 0;
+    if (getenv("PMUCAL_MIDR")) {
+        midr = read_midr(&from);
+    } else {
+        char path[96];
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/regs/identification/midr_el1", cpu);
+        FILE *f = fopen(path, "r");
+        if (f) {
+            if (fscanf(f, "%llx", &midr) == 1 && midr)
+                from = "sysfs";
+            fclose(f);
+        }
+        f = from ? NULL : fopen("/proc/cpuinfo", "r");
+        long impl = -1, part = -1, x, at = -1;
+        char line[256];
+        while (f && fgets(line, sizeof(line), f)) {
+            if ((x = cpuinfo_field(line, "processor")) >= 0)
+                at = x;
+            else if (at == cpu && (x = cpuinfo_field(line, "CPU implementer")) >= 0)
+                impl = x;
+            else if (at == cpu && (x = cpuinfo_field(line, "CPU part")) >= 0)
+                part = x;
+        }
+        if (f)
+            fclose(f);
+        if (!from && impl >= 0 && part >= 0) {
+            midr = (unsigned long long)impl << 24 | (unsigned long long)part << 4;
+            from = "/proc/cpuinfo";
+        }
+    }
+    if (!from) {
+        if (how)
+            snprintf(how, hn, "CPU %d: no MIDR: neither /sys/devices/system/cpu/cpu%d/regs/identification/midr_el1 "
+                     "nor its CPU implementer and part lines in /proc/cpuinfo", cpu, cpu);
+        return false;
+    }
+    id->implementer = (unsigned)(midr >> 24 & 0xff);
+    id->part = (unsigned)(midr >> 4 & 0xfff);
+    if (how)
+        snprintf(how, hn, "%s", from);
+    return true;
+}
+
 int isa_pmu_counters(bool amd, const char **how)
 {
     (void)amd;

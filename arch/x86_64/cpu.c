@@ -92,6 +92,29 @@ bool isa_cpu_signature(char *sig, size_t n, char *how, size_t hn)
     return true;
 }
 
+bool isa_cpu_ident(int cpu, struct cpu_ident *id, char *how, size_t hn)
+{
+    uint32_t l0[4], l1[4];
+    char why[600];
+    memset(id, 0, sizeof(*id));
+    id->isa = CPU_X86_64;
+    if (!cpuid_origin(why, sizeof(why)) || !cpuid_leaves01_of(cpu, l0, l1, why, sizeof(why))) {
+        if (how)
+            snprintf(how, hn, "%s", why);
+        return false;
+    }
+    memcpy(id->vendor, &l0[1], 4), memcpy(id->vendor + 4, &l0[3], 4), memcpy(id->vendor + 8, &l0[2], 4);
+    /* As isa_cpu_signature: perf's display family and model. */
+    id->family = (l1[0] >> 8) & 0xf, id->model = (l1[0] >> 4) & 0xf;
+    if (id->family == 0xf)
+        id->family += (l1[0] >> 20) & 0xff;
+    if (id->family >= 6)
+        id->model += ((l1[0] >> 16) & 0xf) << 4;
+    if (how)
+        snprintf(how, hn, "%s", getenv("HWLOC_CPUID_PATH") ? "HWLOC_CPUID_PATH" : "cpuid");
+    return true;
+}
+
 /* AMD's CPUID 0x80000022 EBX[3:0] (PerfMonV2), else 6 when 0x80000001 ECX bit 23
  * (PerfCtrExtCore) says so; Intel's CPUID 0xA EAX[15:8] (per logical CPU). */
 int isa_pmu_counters(bool amd, const char **how)

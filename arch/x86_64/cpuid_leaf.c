@@ -1,6 +1,8 @@
 #include "arch/x86_64/cpuid_leaf.h"
 #include "base/util.h"
 #include <cpuid.h>
+#include <errno.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,4 +138,55 @@ const char *cpuid_vendor_of(char vendor[13], char *why, size_t n)
         vendor[12] = '\0';
     }
     return from;
+}
+
+/* A dump's puN is read for leaves 0 and 1 alone: the whole-file checks are pu0's (dump_now). */
+static bool dump_leaves01(const char *dir, int pu, uint32_t l0[4], uint32_t l1[4], char *why, size_t n)
+{
+    char *path = xasprintf("%s/pu%d", dir, pu), err[512];
+    size_t len;
+    char *text = read_file_bounded(path, DUMP_BYTES, &len, err, sizeof(err));
+    bool got0 = false, got1 = false;
+    for (char *line = text, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        unsigned mask, in[4], out[4];
+        if (sscanf(line, "%x %x %x %x %x => %x %x %x %x", &mask, &in[0], &in[1], &in[2], &in[3], &out[0], &out[1],
+                   &out[2], &out[3]) != 9 || in[0] > 1)
+            continue;
+        memcpy(in[0] ? l1 : l0, out, sizeof(out));
+        *(in[0] ? &got1 : &got0) = true;
+    }
+    if (!text)
+        snprintf(why, n, "cannot read %s", err);
+    else if (!got0 || !got1)
+        snprintf(why, n, "%s has no CPUID leaves 0 and 1", path);
+    free(text);
+    free(path);
+    return got0 && got1;
+}
+
+bool cpuid_leaves01_of(int pu, uint32_t l0[4], uint32_t l1[4], char *why, size_t n)
+{
+    const char *dir = getenv("HWLOC_CPUID_PATH");
+    if (dump_now())
+        return pu == 0 ? cpuid_query(0, 0, l0) && cpuid_query(1, 0, l1) : dump_leaves01(dir, pu, l0, l1, why, n);
+    /* CPUID answers for the CPU that runs it: the thread moves there for two leaves and back. */
+    cpu_set_t was, one;
+    if (pu < 0 || pu >= CPU_SETSIZE || sched_getaffinity(0, sizeof(was), &was)) {
+        snprintf(why, n, "CPU %d: cannot read this thread's CPUs: %s", pu, pu < 0 || pu >= CPU_SETSIZE ?
+                 "out of range" : strerror(errno));
+        return false;
+    }
+    CPU_ZERO(&one);
+    CPU_SET(pu, &one);
+    if (sched_setaffinity(0, sizeof(one), &one)) {
+        snprintf(why, n, "CPU %d: cannot run on it: %s", pu, strerror(errno));
+        return false;
+    }
+    __cpuid(0, l0[0], l0[1], l0[2], l0[3]);
+    __cpuid(1, l1[0], l1[1], l1[2], l1[3]);
+    sched_setaffinity(0, sizeof(was), &was);
+    return true;
 }

@@ -196,7 +196,8 @@ int main(void)
     }
     /* Every reference names a publication a reader can find, not this project's issue tracker;
      * one whose publication was not recorded says so and is indicative (never a check). */
-    int internal = 0, indicative = 0;
+    int internal = 0, indicative = 0, nreferences;
+    const struct reference *references = references_all(&nreferences);
     for (int i = 0; i < nreferences; i++) {
         const struct reference *r = &references[i];
         /* Unchecked: a publication not recorded, or this project's own measurement on a host. */

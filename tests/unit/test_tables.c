@@ -1,10 +1,11 @@
-/* The facts the penalty tables are made of: every perf event name a recipe gives for a CPU model is
- * an EventName of that model's own table in eventdata/ (the tables pmucal ships) (so the perf metric JSON loads in
- * perf as it is), and where libpfm4 knows the model its event encodes to that very entry; the
- * reference figures name known recipes and models, and their deviation is plain arithmetic. */
+/* The facts the penalty tables are made of (uarch/NAME.txt): every perf event name a uarch file gives
+ * a recipe is an EventName of each of its CPUs' own table in eventdata/ (the tables pmucal ships) (so
+ * the perf metric JSON loads in perf as it is), and where libpfm4 knows the CPU its event encodes to
+ * that very entry; the reference figures name known recipes and uarchs, and their deviation is plain
+ * arithmetic. */
 #include "events/pfm.h"
 #include "events/vendor.h"
-#include "penalties/models.h"
+#include "host/uarch.h"
 #include "penalties/recipes.h"
 #include "penalties/reference.h"
 #include "tap.h"
@@ -23,57 +24,67 @@ static const struct vendor_event *by_name(const struct vendor_table *t, const ch
 int main(void)
 {
     const char *root = "eventdata";   /* the unit tests run from the tree's root (tests/00-unit.t) */
-    for (int m = 0; m < ncpu_models; m++) {
-        const struct cpu_model *cm = &cpu_models[m];
-        char path[512];
-        snprintf(path, sizeof(path), "%s/%s", root, cm->eventdata);
-        struct stat st;
-        if (stat(path, &st)) {   /* pmucal ships every model's table: a missing one is a defect */
-            CHECK(0, __LINE__, "%s: its event table %s is in the tree", cm->name, path);
-            continue;
-        }
-        struct vendor_table t = {0};
-        if (vendor_load(&t, path)) {
-            CHECK(0, __LINE__, "%s: %s loads", cm->name, path);
-            continue;
-        }
-        CHECK(by_name(&t, cm->cycles_perf), __LINE__, "%s: cycles event %s is in %s", cm->name, cm->cycles_perf, path);
-        bool forced = cm->pfm_pmu && pfm_force(cm->pfm_pmu);
-        int named = 0;
-        for (int r = 0; r < nrecipes; r++) {
-            const struct model_event *e = recipe_model_event(&recipes[r], cm->name);
-            if (!e)
+    uarch_recipes_known(recipe_known);
+    int nu;
+    const struct uarch *us = uarch_all(&nu);
+    CHECK(nu >= 4, __LINE__, "%d uarch files read from %s", nu, uarch_dir());
+    for (int m = 0; m < nu; m++)
+        for (int k = 0; k < us[m].ncpus; k++) {
+            const struct uarch *u = &us[m];
+            const struct uarch_cpu *cm = &u->cpus[k];
+            char path[512];
+            snprintf(path, sizeof(path), "%s/%s", root, cm->table);
+            struct stat st;
+            if (stat(path, &st)) {   /* pmucal ships every CPU's table: a missing one is a defect */
+                CHECK(0, __LINE__, "%s: its event table %s is in the tree", cm->name, path);
                 continue;
-            named++;
-            const struct vendor_event *v = by_name(&t, e->perf);
-            CHECK(v, __LINE__, "%s %s: perf name %s is an EventName of %s", cm->name, recipes[r].name, e->perf, path);
-            if (!e->pfm || !forced)
+            }
+            struct vendor_table t = {0};
+            if (vendor_load(&t, path)) {
+                CHECK(0, __LINE__, "%s: %s loads", cm->name, path);
                 continue;
-            /* The libpfm4 name counts the same thing: its encoding is that table entry's. */
-            struct event_spec s = {0};
-            char err[256];
-            int rc = pfm_encode(e->pfm, &s, err, sizeof(err));
-            const struct vendor_event *match = rc ? NULL : vendor_match(&t, &s);
-            CHECK(match && v && !strcmp(match->name, v->name), __LINE__, "%s %s: libpfm4 %s encodes as %s (%s)",
-                  cm->name, recipes[r].name, e->pfm, match ? match->name : "no entry", rc ? err : "encoded");
-            event_spec_clear(&s);
+            }
+            CHECK(by_name(&t, u->cycles_perf), __LINE__, "%s: cycles event %s is in %s", cm->name, u->cycles_perf,
+                  path);
+            bool forced = cm->pfm && pfm_force(cm->pfm);
+            int named = 0;
+            for (int r = 0; r < nrecipes; r++) {
+                const struct uarch_event *e = recipe_uarch_event(&recipes[r], cm->name);
+                if (!e)
+                    continue;
+                named++;
+                const struct vendor_event *v = by_name(&t, e->perf);
+                CHECK(v, __LINE__, "%s %s: perf name %s is an EventName of %s", cm->name, recipes[r].name, e->perf,
+                      path);
+                if (!e->pfm || !forced)
+                    continue;
+                /* The libpfm4 name counts the same thing: its encoding is that table entry's. */
+                struct event_spec s = {0};
+                char err[256];
+                int rc = pfm_encode(e->pfm, &s, err, sizeof(err));
+                const struct vendor_event *match = rc ? NULL : vendor_match(&t, &s);
+                CHECK(match && v && !strcmp(match->name, v->name), __LINE__, "%s %s: libpfm4 %s encodes as %s (%s)",
+                      cm->name, recipes[r].name, e->pfm, match ? match->name : "no entry", rc ? err : "encoded");
+                event_spec_clear(&s);
+            }
+            CHECK(named > 0, __LINE__, "%s: %d recipes name an event", cm->name, named);
+            vendor_free(&t);
         }
-        CHECK(named > 0, __LINE__, "%s: %d recipes name an event", cm->name, named);
-        vendor_free(&t);
-    }
 
-    /* Every reference names a known model and recipe, with lo <= hi, and says where it is from. */
-    for (int i = 0; i < nreferences; i++) {
-        const struct reference *r = &references[i];
-        CHECK(cpu_model_or_core_known(r->model) && recipe_named(r->penalty) && r->lo > 0 && r->lo <= r->hi && r->source &&
+    /* Every reference names a known uarch and recipe, with lo <= hi, and says where it is from. */
+    int nrefs;
+    const struct reference *refs = references_all(&nrefs);
+    for (int i = 0; i < nrefs; i++) {
+        const struct reference *r = &refs[i];
+        CHECK(uarch_named(r->uarch, NULL) && recipe_named(r->penalty) && r->lo > 0 && r->lo <= r->hi && r->source &&
                   strlen(r->source) > 10,
-              __LINE__, "reference %s %s [%g, %g]: known model (or core) and recipe, a range, a source", r->model, r->penalty,
+              __LINE__, "reference %s %s [%g, %g]: known uarch and recipe, a range, a source", r->uarch, r->penalty,
               r->lo, r->hi);
     }
-    /* A model's references include its core design's: Emerald Rapids takes Golden Cove's. */
+    /* A CPU's references are its uarch's: Emerald Rapids takes Golden Cove's. */
     const struct reference *glc = reference_find("emeraldrapids", "div64_latency");
-    CHECK(glc && !strcmp(glc->model, "goldencove") && glc->lo == 18 && !reference_find("skylake", "div64_latency"),
-          __LINE__, "emeraldrapids div64_latency: %s's %g", glc ? glc->model : "none", glc ? glc->lo : NAN);
+    CHECK(glc && !strcmp(glc->uarch, "goldencove") && glc->lo == 18 && !reference_find("skylake", "div64_latency"),
+          __LINE__, "emeraldrapids div64_latency: %s's %g", glc ? glc->uarch : "none", glc ? glc->lo : NAN);
     static const struct {
         int line;
         double lo, hi, value, want;
@@ -112,7 +123,9 @@ int main(void)
         {__LINE__, "GenuineIntel", 6, 0xa7, NULL},              /* Rocket Lake by its number (issue 36's VM) */
     };
     for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
-        const struct cpu_model *m = cpu_model_of(ids[i].vendor, ids[i].family, ids[i].model);
+        struct cpu_ident id = {.isa = CPU_X86_64, .family = (unsigned)ids[i].family, .model = (unsigned)ids[i].model};
+        snprintf(id.vendor, sizeof(id.vendor), "%s", ids[i].vendor);
+        const struct uarch_cpu *m = uarch_cpu_of(&id);
         CHECK(ids[i].want ? m && !strcmp(m->name, ids[i].want) : !m, ids[i].line, "%s family %d model 0x%x: %s",
               ids[i].vendor, ids[i].family, ids[i].model, m ? m->name : "no model");
     }
