@@ -218,12 +218,15 @@ void host_facts_print(FILE *f)
             h.cpu->model, h.cpu->stepping);
     if (*h.cpu->ident)
         fprintf(f, "ident      %s\n", h.cpu->ident);
-    for (int i = 0; i < ng; i++)
+    for (int i = 0; i < ng; i++) {
+        /* "CPU 3", "CPUs 0-1", "CPUs 0,2": one CPU is never written as a list. */
+        const char *cpus = strpbrk(g[i].cpus, "-,") ? "CPUs" : "CPU";
         if (g[i].cpu)
-            fprintf(f, "uarch      %s (CPUs %s: cpu %s of %s, %s)\n", g[i].cpu->uarch->name, g[i].cpus, g[i].cpu->name,
-                    g[i].cpu->uarch->file, g[i].ident);
+            fprintf(f, "uarch      %s (%s %s: cpu %s of %s, %s)\n", g[i].cpu->uarch->name, cpus, g[i].cpus,
+                    g[i].cpu->name, g[i].cpu->uarch->file, g[i].ident);
         else
-            fprintf(f, "uarch      CPUs %s: %s%s%s\n", g[i].cpus, g[i].ident, g[i].ident[0] ? ": " : "", g[i].why);
+            fprintf(f, "uarch      %s %s: %s%s%s\n", cpus, g[i].cpus, g[i].ident, g[i].ident[0] ? ": " : "", g[i].why);
+    }
     free(g);
     fprintf(f, "features  ");
     for (size_t i = 0; i < isa_nexts; i++)

@@ -210,8 +210,8 @@ export HWLOC_XMLFILE=$PWD/tests/hosts/zen4-vm/hwloc.xml HWLOC_THISSYSTEM=1 HWLOC
 got=$($PMUCAL info --json | jq -r '[.uarchs[] | "\(.uarch) \(.cpus)"] | join(", ")')
 is "$got" "zen4 0, zen5 1" "info --json on a host of two kinds says which CPUs are which uarch"
 $PMUCAL info | grep '^uarch' > "$TMP/mix.txt"
-[ "$(wc -l < "$TMP/mix.txt")" -eq 2 ] && grep -q '^uarch      zen4 (CPUs 0: cpu zen4 of .*, AuthenticAMD family 25 model 0x' "$TMP/mix.txt" &&
-    grep -q '^uarch      zen5 (CPUs 1: ' "$TMP/mix.txt"
+[ "$(wc -l < "$TMP/mix.txt")" -eq 2 ] && grep -q '^uarch      zen4 (CPU 0: cpu zen4 of .*, AuthenticAMD family 25 model 0x' "$TMP/mix.txt" &&
+    grep -q '^uarch      zen5 (CPU 1: ' "$TMP/mix.txt"
 ok $? "info says it in two lines: $(tr '\n' ';' < "$TMP/mix.txt" | cut -c1-250)"
 if [ "$(nproc)" -ge 2 ]; then
     for c in 0:zen4 1:zen5; do

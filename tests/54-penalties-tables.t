@@ -43,7 +43,8 @@ for m in zen4:amd/amdzen4 zen5:amd/amdzen5 skylake:intel/SKL; do
     ok $? "perf metrics for $model name only EventNames of $table ($used)${missing:+; not in it: $missing}"
 done
 $PMUCAL emit -f perf-metrics --uarch nope "$pj" > /dev/null 2> "$TMP/e"; rc=$?
-[ $rc -eq 2 ] && grep -q 'uarch nope: give one of .*skylake, zen4, zen5' "$TMP/e"; ok $? "emit --uarch nope exits 2: $(cat "$TMP/e")"
+names=$(ls uarch/*.txt | sed 's|.*/||; s|\.txt$||' | sort | paste -sd, - | sed 's/,/, /g')
+[ $rc -eq 2 ] && grep -qF "uarch nope: give one of $names " "$TMP/e"; ok $? "emit --uarch nope exits 2, naming every uarch file ($names): $(cat "$TMP/e")"
 # Another uarch's event names over a Zen 5 calibration: refused unless --force-uarch.
 $PMUCAL emit -f perf-metrics --uarch skylake "$pj" > "$TMP/m.json" 2> "$TMP/e"; rc=$?
 [ $rc -eq 2 ] && [ ! -s "$TMP/m.json" ] && grep -q 'calibrated on zen5.*--force-uarch' "$TMP/e"

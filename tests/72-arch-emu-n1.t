@@ -51,6 +51,8 @@ done
 section 1 > "$TMP/info"
 grep -q '^ident *MIDR_EL1 0x414fd0c1' "$TMP/info"
 ok $? "info names the CPU by its MIDR: $(grep '^ident' "$TMP/info")"
+grep -q '^uarch *neoverse-n1 (CPU.*uarch/neoverse-n1.txt, MIDR implementer 0x41 part 0xd0c)' "$TMP/info"
+ok $? "info names the CPU's uarch by its MIDR: $(grep '^uarch' "$TMP/info")"
 grep -q '^pmu *arm_n1 ' "$TMP/info"
 ok $? "libpfm4 finds arm_n1 inside: $(grep '^pmu ' "$TMP/info")"
 grep -q '^pmu sysfs *armv8_pmuv3' "$TMP/info"
@@ -256,6 +258,13 @@ grep -q '^# sweep: 24 cases drawn from the kernels. declared domains with seed 4
     [ "$inst" = "$cyc" ] && [ $((inst + skips)) = 24 ] && ! grep -q '^not ok' "$w" && [ "$(rc_of 22)" = 0 ]
 ok $? "the sweep inside (seed 41, 24 cases): INST_RETIRED and CPU_CYCLES exact in $inst and $cyc cases ($cases distinct), $skips refused or without an AArch64 version, $(grep -c '^not ok' "$w") not ok, exit $(rc_of 22) $(grep -m 2 '^not ok' "$w" | cut -c1-200)"
 echo "# the sweep's cases inside: $(grep '^ok [0-9]* - .* :: INST_RETIRED' "$w" | sed 's/^ok [0-9]* - //; s/ :: INST_RETIRED = inst: measured \([0-9.]*\).*/ (\1)/; s/ :: INST_RETIRED # SKIP \(.\{0,60\}\).*/ SKIP \1/' | tr '\n' ';')"
+
+# calibrate inside (section 23): the uarch file's references stand beside the figures, the check
+# (l1_hit 4) and the indicative (mispredict 11); under -icount the figures are the emulator's.
+section 23 > "$TMP/cal"
+grep -q '^# references: neoverse-n1;' "$TMP/cal" && grep -Eq '^# l1_hit .* 4 +[-+][0-9]+%' "$TMP/cal" &&
+    grep -Eq '^# mispredict .* 11\*? ' "$TMP/cal"
+ok $? "calibrate inside names uarch/neoverse-n1.txt's references (exit $(rc_of 23)): $(grep -E '^# (references|l1_hit|mispredict) ' "$TMP/cal" | cut -c1-140 | tr '\n' ';')"
 
 mkdir -p "$run"
 section 8 | sed '/^$/d' > "$run/manifest.json"

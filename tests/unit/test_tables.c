@@ -114,7 +114,9 @@ int main(void)
     } ids[] = {
         {__LINE__, "AuthenticAMD", 26, 2, "zen5"},        /* the Zen 5 VM of issue 14 */
         {__LINE__, "AuthenticAMD", 25, 0x61, "zen4"},
-        {__LINE__, "AuthenticAMD", 25, 0x21, NULL},       /* Zen 3 */
+        {__LINE__, "AuthenticAMD", 25, 0x21, "zen3"},     /* Zen 3 (uarch/zen3.txt) */
+        {__LINE__, "AuthenticAMD", 25, 0x31, NULL},       /* between perf's Zen 3 ranges */
+        {__LINE__, "AuthenticAMD", 23, 0x31, NULL},       /* Zen 2: no uarch file */
         {__LINE__, "GenuineIntel", 6, 0x5e, "skylake"},
         {__LINE__, "GenuineIntel", 6, 0x55, NULL},        /* Skylake-SP: another cache hierarchy */
         {__LINE__, "GenuineIntel", 6, 0x8f, "sapphirerapids"},
