@@ -419,6 +419,12 @@ int uarch_parse(struct uarch *u, const char *text, const char *origin, const cha
 {
     memset(u, 0, sizeof(*u));
     struct parse p = {origin, 0, recipe_known};
+    /* An editor's byte order mark would otherwise read as part of the first keyword, and the
+     * message would quote a line that looks right. */
+    if (!strncmp(text, "\xef\xbb\xbf", 3)) {
+        p.line = 1;
+        return fail(&p, "begins with a UTF-8 byte order mark; save the file without it (plain UTF-8 or ASCII)");
+    }
     /* Lines as fields, so that isa (which the cpu lines' keys depend on) is read before them. */
     char *copy = xstrdup(text);
     struct fields *lines = NULL;

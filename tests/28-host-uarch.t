@@ -107,6 +107,7 @@ while IFS='|' read -r line want text; do
 done <<ROWS
 -|a microarchitecture file begins uarch NAME|# nothing but a comment\n
 1|the first line must be uarch NAME|isa x86_64\nuarch bad\n
+1|begins with a UTF-8 byte order mark; save the file without it|\357\273\277${head}$cpu
 1|uarch other, but the file is bad.txt; make them the same|uarch other\nisa x86_64\n
 1|has no isa line|uarch bad\ncycles perf=x\n$cpu
 2|write isa x86_64, isa aarch64 or isa riscv64|uarch bad\nisa sparc\n
