@@ -90,6 +90,36 @@ for f in $files; do
     fi
 done
 
+# An x86 cpu line claims only CPUID models perf's mapfile gives its table (the first core or
+# hybrid-core row a model matches, as perf reads it), and every model a row names literally: no
+# Lunar Lake under Alder Lake's ranges, no Comet Lake left out of Skylake's. A catch-all pattern
+# (zen4's AuthenticAMD-25-[[:xdigit:]]+) may be narrowed to the models the file knows.
+for f in $(ls uarch/*.txt); do
+    sed 's/#.*//' "$f" | awk '$1 == "cpu" { v = fa = mo = t = ""; for (i = 3; i <= NF; i++) { split($i, kv, "=")
+            if (kv[1] == "vendor") v = kv[2]; if (kv[1] == "family") fa = kv[2]; if (kv[1] == "model") mo = kv[2]; if (kv[1] == "table") t = kv[2] }
+            if (v != "") print $2, v, fa, mo, t }' > "$TMP/x86cpus"
+    while read -r cpu vendor family models table; do
+        vendor_dir=${table%%/*} path=${table#*/}
+        path=${path%.gz}
+        echo "$models" | tr , '\n' | awk '{ n = split($0, r, "-"); lo = strtonum(r[1]); hi = strtonum(r[n]); for (m = lo; m <= hi; m++) print m }' |
+            sort -n > "$TMP/claimed"
+        # Each model 0-255: "all" when the first row it matches is this table's, "literal" too when that row is no pattern.
+        awk -F, -v fam="$(printf '%d' "$family")" -v ven="$vendor" -v p="$path" '
+            NR > 1 && ($4 == "core" || $4 == "hybridcore") { n++; pat[n] = $1; hyb[n] = $4 == "hybridcore"; q = $3; sub(/^\//, "", q)
+                mine[n] = (q == p || index(q, p "/") == 1) }
+            END { for (m = 0; m < 256; m++) { id = sprintf("%s-%d-%X", ven, fam, m)
+                    for (i = 1; i <= n; i++) if (id ~ ("^(" pat[i] ")(-.*)?$")) break
+                    # A hybrid part has a row per core type: any of the first pattern'"'"'s rows.
+                    for (j = i; i <= n && j <= n && !mine[j] && hyb[i]; j++) if (!(hyb[j] && pat[j] == pat[i])) { j = n + 1; break }
+                    if (i <= n && (mine[i] || (j <= n && mine[j]))) print m, (pat[i] ~ /[][()*+?|]/ ? "pattern" : "literal") } }' \
+            "$eventdata/$vendor_dir/mapfile.csv" > "$TMP/mapped"
+        beyond=$(cut -d' ' -f1 "$TMP/mapped" | grep -vxF -f - "$TMP/claimed" | paste -sd' ' -)
+        left=$(awk '$2 == "literal" { print $1 }' "$TMP/mapped" | grep -vxF -f "$TMP/claimed" | paste -sd' ' -)
+        [ -s "$TMP/claimed" ] && [ -s "$TMP/mapped" ] && [ -z "$beyond" ] && [ -z "$left" ]
+        ok $? "$f cpu $cpu: its $(wc -l < "$TMP/claimed") models are $table's in perf's $vendor_dir mapfile${beyond:+; claimed beyond it: $beyond}${left:+; its rows name, left out: $left}"
+    done < "$TMP/x86cpus"
+done
+
 # Hostile files: each refused, exit 2, one message naming FILE:LINE (or the file) and the fix, and
 # nothing on stdout (info reads the files before it prints).
 # line | what the message says | the file's text (\n between lines); the file is bad.txt
