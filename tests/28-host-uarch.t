@@ -158,6 +158,7 @@ done <<ROWS
 4|\"0x100\" is not a model or range|${head}cpu bad vendor=AuthenticAMD family=0x30 model=0x100 table=amd/amdzen5\n
 4|model= is missing|${head}cpu bad vendor=AuthenticAMD family=0x30 table=amd/amdzen5\n
 4|table= is missing|${head}cpu bad vendor=AuthenticAMD family=0x30 model=1\n
+4|core=big is not a core type; write core=atom or core=core|${head}cpu bad vendor=GenuineIntel family=6 model=0x97 core=big table=intel/ADL\n
 4|table=../../etc is not a path under eventdata/|${head}cpu bad vendor=AuthenticAMD family=0x30 model=1 table=../../etc\n
 4|table=/etc is not a path under eventdata/|${head}cpu bad vendor=AuthenticAMD family=0x30 model=1 table=/etc\n
 4|unknown key \"implementer\"|${head}cpu bad vendor=AuthenticAMD family=0x30 model=1 implementer=0x41 table=t\n
@@ -231,6 +232,12 @@ PMUCAL_UARCH_DIR="$TMP/empty" $PMUCAL cpi --uarch zen4 tests/data/perf-stat-zen5
 rc=$?
 [ $rc -eq 2 ] && grep -q "uarch zen4: give one of none: no uarch/\*.txt in $TMP/empty" "$TMP/empty.err"
 ok $? "an empty PMUCAL_UARCH_DIR: --uarch zen4 is refused saying where no file was found (exit $rc: $(head -c 200 "$TMP/empty.err"))"
+PMUCAL_UARCH_DIR="$TMP/empty" $PMUCAL info 2> /dev/null | grep '^uarch' > "$TMP/empty.info"
+grep -q "no uarch files (\*.txt) in $TMP/empty, so none recognises them" "$TMP/empty.info"
+ok $? "info says the folder holds no uarch files, not that none recognises the CPU: $(head -c 200 "$TMP/empty.info")"
+PMUCAL_CPUID=AuthenticAMD-23-31 $PMUCAL info 2> /dev/null | grep '^uarch' > "$TMP/zen2.info"
+grep -q "family 23 model 0x31: none of the $(ls uarch/*.txt | wc -l) uarch files in .*uarch recognises them" "$TMP/zen2.info"
+ok $? "a CPU no file claims: how many files were read, and where: $(head -c 200 "$TMP/zen2.info")"
 
 # A host of two core kinds: CPU 0 a Zen 4, CPU 1 a Zen 5 (two fixtures' CPUID dumps joined). info
 # says which CPUs are which; calibrate takes the uarch of the CPU it measures.
@@ -254,6 +261,25 @@ else
     skip "calibrate on each CPU of a two-kind host" "one CPU here"
 fi
 rm -rf "$TMP/cal-mix"
+
+# A hybrid part: one family and model, two core types (CPUID 7 EDX bit 15, 0x1A EAX[31:24]). The EMR
+# dump made an Alder Lake (0x97) whose CPU 0 is a Core and CPU 1 an Atom: goldencove's alderlake
+# line (core=core) claims CPU 0 alone, and a gracemont file's core=atom line CPU 1, no clash.
+hyb=$TMP/hyb && mkdir -p "$hyb/u" && cp -r tests/hosts/emr-vm/cpuid "$hyb/cpuid" && cp uarch/*.txt "$hyb/u/"
+for pu in 0 1; do
+    type=$([ $pu = 0 ] && echo 40000000 || echo 20000000)
+    sed -i "s/^1 1 0 0 0 => [0-9a-f]* /1 1 0 0 0 => 90672 /; s/^5 7 0 0 0 => \(.*\) 20000010\$/5 7 0 0 0 => \\1 20008010/; s/^5 1a 0 0 0 => 0 /5 1a 0 0 0 => $type /" "$hyb/cpuid/pu$pu"
+done
+printf 'uarch gracemont\nisa x86_64\ncycles perf=CPU_CLK_UNHALTED.CORE\ncpu alderlake-e vendor=GenuineIntel family=6 model=0x97 core=atom table=intel/ADL/events/alderlake_gracemont_core.json.gz\n' > "$hyb/u/gracemont.txt"
+HWLOC_XMLFILE=$PWD/tests/hosts/emr-vm/hwloc.xml HWLOC_CPUID_PATH=$hyb/cpuid PMUCAL_UARCH_DIR=$hyb/u $PMUCAL info 2> "$TMP/hyb.err" | grep '^uarch' > "$TMP/hyb.txt"
+grep -q '^uarch      goldencove (CPU 0: cpu alderlake of .*model 0x97 core=core)$' "$TMP/hyb.txt" &&
+    grep -q '^uarch      gracemont (CPU 1: cpu alderlake-e of .*model 0x97 core=atom)$' "$TMP/hyb.txt" && [ ! -s "$TMP/hyb.err" ]
+ok $? "a hybrid part's P-core and E-core are two uarchs by CPUID 0x1A: $(tr '\n' ';' < "$TMP/hyb.txt" | cut -c1-300) $(head -c 200 "$TMP/hyb.err")"
+sed -i 's/ core=atom / /' "$hyb/u/gracemont.txt"
+HWLOC_XMLFILE=$PWD/tests/hosts/emr-vm/hwloc.xml HWLOC_CPUID_PATH=$hyb/cpuid PMUCAL_UARCH_DIR=$hyb/u $PMUCAL info > /dev/null 2> "$TMP/hyb.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'gracemont.txt:4: cpu alderlake-e claims GenuineIntel family 0x6 model 0x97, as cpu alderlake does' "$TMP/hyb.err"
+ok $? "without core=, the E-core line claims the P-cores too: refused (exit $rc: $(head -c 200 "$TMP/hyb.err"))"
 on_this_machine
 # A run folder of before the word uarch (cpu_model) still names its uarch's events.
 $PMUCAL emit -f perf-metrics results/reference/zen5-vm-calibrate > "$TMP/old.json" 2> "$TMP/old.err"
