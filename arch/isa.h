@@ -137,6 +137,7 @@ struct cpu_ident {
     enum cpu_isa isa;
     char vendor[16];                       /* x86: CPUID vendor string */
     unsigned family, model;                /* x86: display family and model */
+    unsigned core_type;                    /* x86 hybrid: CPUID 0x1A EAX[31:24] (0x20 Atom, 0x40 Core); 0 */
     unsigned implementer, part;            /* aarch64: MIDR_EL1 fields */
     uint64_t mvendorid, marchid, mimpid;   /* riscv64 */
 };

@@ -212,10 +212,10 @@ static int parse_cpu(const struct parse *p, struct uarch *u, const struct fields
     for (int i = 0; i < u->ncpus; i++)
         if (!strcmp(u->cpus[i].name, fs->f[1]))
             return fail(p, "cpu %s: named twice (line %d); give each CPU one line", fs->f[1], u->cpus[i].line);
-    static const char *const x86[] = {"vendor", "family", "model", "table", "pfm"};
+    static const char *const x86[] = {"vendor", "family", "model", "table", "pfm", "core"};
     static const char *const arm[] = {"implementer", "part", "table", "pfm"};
     static const char *const rv[] = {"mvendorid", "marchid", "mimpid", "table", "pfm"};
-    const char *v[5];
+    const char *v[6] = {NULL};
     char what[100];
     snprintf(what, sizeof(what), "cpu %s", fs->f[1]);
     struct uarch_cpu c = {.name = xstrdup(fs->f[1]), .line = p->line};
@@ -223,7 +223,7 @@ static int parse_cpu(const struct parse *p, struct uarch *u, const struct fields
     const char *table = NULL, *pfm = NULL;
     uint64_t x;
     if (u->isa == CPU_X86_64) {
-        rc = keys_of(p, fs, 2, x86, 5, v, what);
+        rc = keys_of(p, fs, 2, x86, 6, v, what);
         if (!rc && (rc = need(p, v[0], "vendor", what, "AuthenticAMD")) == 0 &&
             strcmp(v[0], "GenuineIntel") && strcmp(v[0], "AuthenticAMD") && strcmp(v[0], "HygonGenuine"))
             rc = fail(p, "%s: vendor=%.40s is not a CPUID vendor; write GenuineIntel, AuthenticAMD or HygonGenuine",
@@ -250,6 +250,16 @@ static int parse_cpu(const struct parse *p, struct uarch *u, const struct fields
             free(list);
             if (!rc)
                 c.vendor = xstrdup(v[0]);
+        }
+        /* A hybrid part's core types share its family and model (CPUID 0x1A tells them apart). */
+        if (!rc && v[5]) {
+            if (!strcmp(v[5], "atom"))
+                c.core_type = 0x20;
+            else if (!strcmp(v[5], "core"))
+                c.core_type = 0x40;
+            else
+                rc = fail(p, "%s: core=%.40s is not a core type; write core=atom or core=core (CPUID 0x1A's "
+                          "Atom and Core), or leave it out for a part of one kind", what, v[5]);
         }
         table = v[3], pfm = v[4];
     } else if (u->isa == CPU_AARCH64) {
@@ -419,6 +429,12 @@ int uarch_parse(struct uarch *u, const char *text, const char *origin, const cha
 {
     memset(u, 0, sizeof(*u));
     struct parse p = {origin, 0, recipe_known};
+    /* An editor's byte order mark would otherwise read as part of the first keyword, and the
+     * message would quote a line that looks right. */
+    if (!strncmp(text, "\xef\xbb\xbf", 3)) {
+        p.line = 1;
+        return fail(&p, "begins with a UTF-8 byte order mark; save the file without it (plain UTF-8 or ASCII)");
+    }
     /* Lines as fields, so that isa (which the cpu lines' keys depend on) is read before them. */
     char *copy = xstrdup(text);
     struct fields *lines = NULL;
@@ -561,6 +577,8 @@ char *uarch_text(const struct uarch *u)
             if (c->models[m].hi != c->models[m].lo)
                 put(&b, "-0x%x", c->models[m].hi);
         }
+        if (c->core_type)
+            put(&b, " core=%s", c->core_type == 0x20 ? "atom" : "core");
         if (c->has_mimpid)
             put(&b, " mimpid=0x%llx", (unsigned long long)c->mimpid);
         put(&b, " table=%s%s%s\n", c->table, c->pfm ? " pfm=" : "", c->pfm ? c->pfm : "");
@@ -594,7 +612,8 @@ bool uarch_cpus_overlap(const struct uarch_cpu *a, const struct uarch_cpu *b, ch
                  (unsigned long long)a->marchid);
         return true;
     }
-    if (a->uarch->isa == CPU_X86_64 ? strcmp(a->vendor, b->vendor) || a->family != b->family
+    if (a->uarch->isa == CPU_X86_64 ? strcmp(a->vendor, b->vendor) || a->family != b->family ||
+                                          (a->core_type && b->core_type && a->core_type != b->core_type)
                                     : a->implementer != b->implementer)
         return false;
     for (int i = 0; i < a->nmodels; i++)
@@ -651,7 +670,25 @@ const char *uarch_dir(void)
         }
         free(real);
     }
-    return "uarch";
+    /* None: where the tree's would be, so that "none in DIR" names it. Never the working folder,
+     * whose files the user did not hand to pmucal. */
+    char *real = exe_relative(beside[0]);
+    snprintf(dir, sizeof(dir), "%s", real && strlen(real) < sizeof(dir) ? real : "uarch beside the binary");
+    free(real);
+    return dir;
+}
+
+/* Why a CPU is not recognised: no file claims its identity, or there are no files at all. */
+static void unrecognised(char *out, size_t n, const char *what)
+{
+    int count;
+    uarch_all(&count);
+    if (count)
+        snprintf(out, n, "none of the %d uarch files in %s recognises %s (see docs/add-a-cpu-model.md)", count,
+                 uarch_dir(), what);
+    else
+        snprintf(out, n, "no uarch files (*.txt) in %s, so none recognises %s (see docs/add-a-cpu-model.md)",
+                 uarch_dir(), what);
 }
 
 static int by_name(const void *a, const void *b)
@@ -774,7 +811,8 @@ const struct uarch_cpu *uarch_cpu_of(const struct cpu_ident *id)
                     return cpu;
                 continue;
             }
-            if (id->isa == CPU_X86_64 ? strcmp(cpu->vendor, id->vendor) || cpu->family != id->family
+            if (id->isa == CPU_X86_64 ? strcmp(cpu->vendor, id->vendor) || cpu->family != id->family ||
+                                            (cpu->core_type && id->core_type && cpu->core_type != id->core_type)
                                       : cpu->implementer != id->implementer)
                 continue;
             unsigned m = id->isa == CPU_X86_64 ? id->model : id->part;
@@ -799,7 +837,8 @@ const struct uarch_cpu *uarch_cpu_of_pfm(const char *pfm)
 void cpu_ident_text(const struct cpu_ident *id, char *out, size_t n)
 {
     if (id->isa == CPU_X86_64)
-        snprintf(out, n, "%s family %u model 0x%02x", id->vendor, id->family, id->model);
+        snprintf(out, n, "%s family %u model 0x%02x%s", id->vendor, id->family, id->model,
+                 id->core_type == 0x20 ? " core=atom" : id->core_type == 0x40 ? " core=core" : "");
     else if (id->isa == CPU_AARCH64)
         snprintf(out, n, "MIDR implementer 0x%02x part 0x%03x", id->implementer, id->part);
     else
@@ -842,7 +881,9 @@ const struct uarch_cpu *uarch_cpu_of_logical(int cpu, char *why, size_t n)
     if (!c && why) {
         char t[200];
         cpu_ident_text(&id, t, sizeof(t));
-        snprintf(why, n, "%s: no uarch file recognises it (see docs/add-a-cpu-model.md)", t);
+        char u[600];
+        unrecognised(u, sizeof(u), "it");
+        snprintf(why, n, "%s: %s", t, u);
     }
     return c;
 }
@@ -910,7 +951,7 @@ int uarch_groups(struct uarch_group **out)
             cpu_ident_text(&id, one.ident, sizeof(one.ident));
             one.cpu = uarch_cpu_of(&id);
             if (!one.cpu)
-                snprintf(one.why, sizeof(one.why), "no uarch file recognises them (see docs/add-a-cpu-model.md)");
+                unrecognised(one.why, sizeof(one.why), "them");
         } else
             snprintf(one.why, sizeof(one.why), "%s", how);
         int k = 0;

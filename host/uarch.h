@@ -23,6 +23,7 @@ struct uarch_cpu {
     char *vendor;                 /* x86: CPUID vendor string */
     unsigned family;              /* x86: display family */
     struct uarch_range *models;   /* x86: model ranges; aarch64: MIDR part numbers (lo == hi) */
+    unsigned core_type;           /* x86 hybrid: core=atom (0x20) or core=core (0x40); 0 any core */
     int nmodels;
     unsigned implementer;         /* aarch64 */
     uint64_t mvendorid, marchid, mimpid;   /* riscv64 */

@@ -125,12 +125,13 @@ int calibration_run(struct cal *cal, const struct calibration_plan *plan, struct
     if (!cal->replaying) {   /* a replayed run's PMU, hardware and model are the run's own */
         cal->host_pmu = pfm_core_pmu(&core) ? core.name : NULL;
         cal->hw = perf_hw_usable(cal->hw_why, sizeof(cal->hw_why));
-        /* --uarch, else the libpfm4 PMU's, else the measured CPU's own identity. */
+        /* --uarch, else the measured CPU's own identity (a host may have two kinds), else the
+         * libpfm4 PMU's: a CPU whose identity no file claims but whose PMU one names. */
         const struct uarch_cpu *c = NULL;
         const struct uarch *u = plan->uarch ? uarch_named(plan->uarch, &c) : NULL;
-        if (!u && (c = uarch_cpu_of_pfm(cal->host_pmu)))
-            u = c->uarch;
         if (!u && (c = uarch_cpu_of_logical(cal->o.cpu, NULL, 0)))
+            u = c->uarch;
+        if (!u && (c = uarch_cpu_of_pfm(cal->host_pmu)))
             u = c->uarch;
         cal->uarch = u ? u->name : NULL;
         cal->uarch_cpu = c ? c->name : NULL;

@@ -90,6 +90,36 @@ for f in $files; do
     fi
 done
 
+# An x86 cpu line claims only CPUID models perf's mapfile gives its table (the first core or
+# hybrid-core row a model matches, as perf reads it), and every model a row names literally: no
+# Lunar Lake under Alder Lake's ranges, no Comet Lake left out of Skylake's. A catch-all pattern
+# (zen4's AuthenticAMD-25-[[:xdigit:]]+) may be narrowed to the models the file knows.
+for f in $(ls uarch/*.txt); do
+    sed 's/#.*//' "$f" | awk '$1 == "cpu" { v = fa = mo = t = ""; for (i = 3; i <= NF; i++) { split($i, kv, "=")
+            if (kv[1] == "vendor") v = kv[2]; if (kv[1] == "family") fa = kv[2]; if (kv[1] == "model") mo = kv[2]; if (kv[1] == "table") t = kv[2] }
+            if (v != "") print $2, v, fa, mo, t }' > "$TMP/x86cpus"
+    while read -r cpu vendor family models table; do
+        vendor_dir=${table%%/*} path=${table#*/}
+        path=${path%.gz}
+        echo "$models" | tr , '\n' | awk '{ n = split($0, r, "-"); lo = strtonum(r[1]); hi = strtonum(r[n]); for (m = lo; m <= hi; m++) print m }' |
+            sort -n > "$TMP/claimed"
+        # Each model 0-255: "all" when the first row it matches is this table's, "literal" too when that row is no pattern.
+        awk -F, -v fam="$(printf '%d' "$family")" -v ven="$vendor" -v p="$path" '
+            NR > 1 && ($4 == "core" || $4 == "hybridcore") { n++; pat[n] = $1; hyb[n] = $4 == "hybridcore"; q = $3; sub(/^\//, "", q)
+                mine[n] = (q == p || index(q, p "/") == 1) }
+            END { for (m = 0; m < 256; m++) { id = sprintf("%s-%d-%X", ven, fam, m)
+                    for (i = 1; i <= n; i++) if (id ~ ("^(" pat[i] ")(-.*)?$")) break
+                    # A hybrid part has a row per core type: any of the first pattern'"'"'s rows.
+                    for (j = i; i <= n && j <= n && !mine[j] && hyb[i]; j++) if (!(hyb[j] && pat[j] == pat[i])) { j = n + 1; break }
+                    if (i <= n && (mine[i] || (j <= n && mine[j]))) print m, (pat[i] ~ /[][()*+?|]/ ? "pattern" : "literal") } }' \
+            "$eventdata/$vendor_dir/mapfile.csv" > "$TMP/mapped"
+        beyond=$(cut -d' ' -f1 "$TMP/mapped" | grep -vxF -f - "$TMP/claimed" | paste -sd' ' -)
+        left=$(awk '$2 == "literal" { print $1 }' "$TMP/mapped" | grep -vxF -f "$TMP/claimed" | paste -sd' ' -)
+        [ -s "$TMP/claimed" ] && [ -s "$TMP/mapped" ] && [ -z "$beyond" ] && [ -z "$left" ]
+        ok $? "$f cpu $cpu: its $(wc -l < "$TMP/claimed") models are $table's in perf's $vendor_dir mapfile${beyond:+; claimed beyond it: $beyond}${left:+; its rows name, left out: $left}"
+    done < "$TMP/x86cpus"
+done
+
 # Hostile files: each refused, exit 2, one message naming FILE:LINE (or the file) and the fix, and
 # nothing on stdout (info reads the files before it prints).
 # line | what the message says | the file's text (\n between lines); the file is bad.txt
@@ -107,6 +137,7 @@ while IFS='|' read -r line want text; do
 done <<ROWS
 -|a microarchitecture file begins uarch NAME|# nothing but a comment\n
 1|the first line must be uarch NAME|isa x86_64\nuarch bad\n
+1|begins with a UTF-8 byte order mark; save the file without it|\357\273\277${head}$cpu
 1|uarch other, but the file is bad.txt; make them the same|uarch other\nisa x86_64\n
 1|has no isa line|uarch bad\ncycles perf=x\n$cpu
 2|write isa x86_64, isa aarch64 or isa riscv64|uarch bad\nisa sparc\n
@@ -127,6 +158,7 @@ done <<ROWS
 4|\"0x100\" is not a model or range|${head}cpu bad vendor=AuthenticAMD family=0x30 model=0x100 table=amd/amdzen5\n
 4|model= is missing|${head}cpu bad vendor=AuthenticAMD family=0x30 table=amd/amdzen5\n
 4|table= is missing|${head}cpu bad vendor=AuthenticAMD family=0x30 model=1\n
+4|core=big is not a core type; write core=atom or core=core|${head}cpu bad vendor=GenuineIntel family=6 model=0x97 core=big table=intel/ADL\n
 4|table=../../etc is not a path under eventdata/|${head}cpu bad vendor=AuthenticAMD family=0x30 model=1 table=../../etc\n
 4|table=/etc is not a path under eventdata/|${head}cpu bad vendor=AuthenticAMD family=0x30 model=1 table=/etc\n
 4|unknown key \"implementer\"|${head}cpu bad vendor=AuthenticAMD family=0x30 model=1 implementer=0x41 table=t\n
@@ -200,6 +232,12 @@ PMUCAL_UARCH_DIR="$TMP/empty" $PMUCAL cpi --uarch zen4 tests/data/perf-stat-zen5
 rc=$?
 [ $rc -eq 2 ] && grep -q "uarch zen4: give one of none: no uarch/\*.txt in $TMP/empty" "$TMP/empty.err"
 ok $? "an empty PMUCAL_UARCH_DIR: --uarch zen4 is refused saying where no file was found (exit $rc: $(head -c 200 "$TMP/empty.err"))"
+PMUCAL_UARCH_DIR="$TMP/empty" $PMUCAL info 2> /dev/null | grep '^uarch' > "$TMP/empty.info"
+grep -q "no uarch files (\*.txt) in $TMP/empty, so none recognises them" "$TMP/empty.info"
+ok $? "info says the folder holds no uarch files, not that none recognises the CPU: $(head -c 200 "$TMP/empty.info")"
+PMUCAL_CPUID=AuthenticAMD-23-31 $PMUCAL info 2> /dev/null | grep '^uarch' > "$TMP/zen2.info"
+grep -q "family 23 model 0x31: none of the $(ls uarch/*.txt | wc -l) uarch files in .*uarch recognises them" "$TMP/zen2.info"
+ok $? "a CPU no file claims: how many files were read, and where: $(head -c 200 "$TMP/zen2.info")"
 
 # A host of two core kinds: CPU 0 a Zen 4, CPU 1 a Zen 5 (two fixtures' CPUID dumps joined). info
 # says which CPUs are which; calibrate takes the uarch of the CPU it measures.
@@ -223,6 +261,25 @@ else
     skip "calibrate on each CPU of a two-kind host" "one CPU here"
 fi
 rm -rf "$TMP/cal-mix"
+
+# A hybrid part: one family and model, two core types (CPUID 7 EDX bit 15, 0x1A EAX[31:24]). The EMR
+# dump made an Alder Lake (0x97) whose CPU 0 is a Core and CPU 1 an Atom: goldencove's alderlake
+# line (core=core) claims CPU 0 alone, and a gracemont file's core=atom line CPU 1, no clash.
+hyb=$TMP/hyb && mkdir -p "$hyb/u" && cp -r tests/hosts/emr-vm/cpuid "$hyb/cpuid" && cp uarch/*.txt "$hyb/u/"
+for pu in 0 1; do
+    type=$([ $pu = 0 ] && echo 40000000 || echo 20000000)
+    sed -i "s/^1 1 0 0 0 => [0-9a-f]* /1 1 0 0 0 => 90672 /; s/^5 7 0 0 0 => \(.*\) 20000010\$/5 7 0 0 0 => \\1 20008010/; s/^5 1a 0 0 0 => 0 /5 1a 0 0 0 => $type /" "$hyb/cpuid/pu$pu"
+done
+printf 'uarch gracemont\nisa x86_64\ncycles perf=CPU_CLK_UNHALTED.CORE\ncpu alderlake-e vendor=GenuineIntel family=6 model=0x97 core=atom table=intel/ADL/events/alderlake_gracemont_core.json.gz\n' > "$hyb/u/gracemont.txt"
+HWLOC_XMLFILE=$PWD/tests/hosts/emr-vm/hwloc.xml HWLOC_CPUID_PATH=$hyb/cpuid PMUCAL_UARCH_DIR=$hyb/u $PMUCAL info 2> "$TMP/hyb.err" | grep '^uarch' > "$TMP/hyb.txt"
+grep -q '^uarch      goldencove (CPU 0: cpu alderlake of .*model 0x97 core=core)$' "$TMP/hyb.txt" &&
+    grep -q '^uarch      gracemont (CPU 1: cpu alderlake-e of .*model 0x97 core=atom)$' "$TMP/hyb.txt" && [ ! -s "$TMP/hyb.err" ]
+ok $? "a hybrid part's P-core and E-core are two uarchs by CPUID 0x1A: $(tr '\n' ';' < "$TMP/hyb.txt" | cut -c1-300) $(head -c 200 "$TMP/hyb.err")"
+sed -i 's/ core=atom / /' "$hyb/u/gracemont.txt"
+HWLOC_XMLFILE=$PWD/tests/hosts/emr-vm/hwloc.xml HWLOC_CPUID_PATH=$hyb/cpuid PMUCAL_UARCH_DIR=$hyb/u $PMUCAL info > /dev/null 2> "$TMP/hyb.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'gracemont.txt:4: cpu alderlake-e claims GenuineIntel family 0x6 model 0x97, as cpu alderlake does' "$TMP/hyb.err"
+ok $? "without core=, the E-core line claims the P-cores too: refused (exit $rc: $(head -c 200 "$TMP/hyb.err"))"
 on_this_machine
 # A run folder of before the word uarch (cpu_model) still names its uarch's events.
 $PMUCAL emit -f perf-metrics results/reference/zen5-vm-calibrate > "$TMP/old.json" 2> "$TMP/old.err"

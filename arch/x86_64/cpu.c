@@ -94,15 +94,23 @@ bool isa_cpu_signature(char *sig, size_t n, char *how, size_t hn)
 
 bool isa_cpu_ident(int cpu, struct cpu_ident *id, char *how, size_t hn)
 {
-    uint32_t l0[4], l1[4];
+    /* Leaves 0 and 1 (vendor, signature); on a hybrid part (leaf 7 EDX bit 15) the core type of
+     * leaf 0x1A EAX[31:24]: Intel's P- and E-cores share a family and model. */
+    static const uint32_t leaves[4][2] = {{0, 0}, {1, 0}, {7, 0}, {0x1a, 0}};
+    uint32_t out[4][4];
+    bool got[4] = {false};
     char why[600];
     memset(id, 0, sizeof(*id));
     id->isa = CPU_X86_64;
-    if (!cpuid_origin(why, sizeof(why)) || !cpuid_leaves01_of(cpu, l0, l1, why, sizeof(why))) {
+    if (!cpuid_origin(why, sizeof(why)) || !cpuid_leaves_of(cpu, 4, leaves, out, got, why, sizeof(why)) ||
+        !got[0] || !got[1]) {
         if (how)
-            snprintf(how, hn, "%s", why);
+            snprintf(how, hn, "%s", got[0] && !got[1] ? "no CPUID leaves 0 and 1 for this CPU" : why);
         return false;
     }
+    const uint32_t *l0 = out[0], *l1 = out[1];
+    if (got[2] && (out[2][3] >> 15 & 1) && got[3])
+        id->core_type = out[3][0] >> 24;
     memcpy(id->vendor, &l0[1], 4), memcpy(id->vendor + 4, &l0[3], 4), memcpy(id->vendor + 8, &l0[2], 4);
     /* As isa_cpu_signature: perf's display family and model. */
     id->family = (l1[0] >> 8) & 0xf, id->model = (l1[0] >> 4) & 0xf;

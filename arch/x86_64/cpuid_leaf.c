@@ -140,39 +140,50 @@ const char *cpuid_vendor_of(char vendor[13], char *why, size_t n)
     return from;
 }
 
-/* A dump's puN is read for leaves 0 and 1 alone: the whole-file checks are pu0's (dump_now). */
-static bool dump_leaves01(const char *dir, int pu, uint32_t l0[4], uint32_t l1[4], char *why, size_t n)
+/* A dump's puN is read for the leaves asked alone: the whole-file checks are pu0's (dump_now). */
+static bool dump_leaves_of(const char *dir, int pu, int nleaves, const uint32_t (*leaf)[2], uint32_t (*out)[4],
+                           bool *got, char *why, size_t n)
 {
     char *path = xasprintf("%s/pu%d", dir, pu), err[512];
     size_t len;
     char *text = read_file_bounded(path, DUMP_BYTES, &len, err, sizeof(err));
-    bool got0 = false, got1 = false;
     for (char *line = text, *next; line && *line; line = next) {
         next = strchr(line, '\n');
         if (next)
             *next++ = '\0';
-        unsigned mask, in[4], out[4];
-        if (sscanf(line, "%x %x %x %x %x => %x %x %x %x", &mask, &in[0], &in[1], &in[2], &in[3], &out[0], &out[1],
-                   &out[2], &out[3]) != 9 || in[0] > 1)
+        unsigned mask, in[4], o[4];
+        if (sscanf(line, "%x %x %x %x %x => %x %x %x %x", &mask, &in[0], &in[1], &in[2], &in[3], &o[0], &o[1], &o[2],
+                   &o[3]) != 9)
             continue;
-        memcpy(in[0] ? l1 : l0, out, sizeof(out));
-        *(in[0] ? &got1 : &got0) = true;
+        for (int k = 0; k < nleaves; k++)
+            if (in[0] == leaf[k][0] && (!(mask & 4) || in[2] == leaf[k][1])) {
+                memcpy(out[k], o, sizeof(o));
+                got[k] = true;
+            }
     }
     if (!text)
         snprintf(why, n, "cannot read %s", err);
-    else if (!got0 || !got1)
-        snprintf(why, n, "%s has no CPUID leaves 0 and 1", path);
     free(text);
     free(path);
-    return got0 && got1;
+    return text != NULL;
 }
 
-bool cpuid_leaves01_of(int pu, uint32_t l0[4], uint32_t l1[4], char *why, size_t n)
+bool cpuid_leaves_of(int pu, int nleaves, const uint32_t (*leaf)[2], uint32_t (*out)[4], bool *got, char *why,
+                     size_t n)
 {
+    for (int k = 0; k < nleaves; k++) {
+        memset(out[k], 0, sizeof(out[k]));
+        got[k] = false;
+    }
     const char *dir = getenv("HWLOC_CPUID_PATH");
-    if (dump_now())
-        return pu == 0 ? cpuid_query(0, 0, l0) && cpuid_query(1, 0, l1) : dump_leaves01(dir, pu, l0, l1, why, n);
-    /* CPUID answers for the CPU that runs it: the thread moves there for two leaves and back. */
+    if (dump_now()) {
+        if (pu != 0)
+            return dump_leaves_of(dir, pu, nleaves, leaf, out, got, why, n);
+        for (int k = 0; k < nleaves; k++)
+            got[k] = cpuid_query(leaf[k][0], leaf[k][1], out[k]);
+        return true;
+    }
+    /* CPUID answers for the CPU that runs it: the thread moves there for the leaves and back. */
     cpu_set_t was, one;
     if (pu < 0 || pu >= CPU_SETSIZE || sched_getaffinity(0, sizeof(was), &was)) {
         snprintf(why, n, "CPU %d: cannot read this thread's CPUs: %s", pu, pu < 0 || pu >= CPU_SETSIZE ?
@@ -185,8 +196,11 @@ bool cpuid_leaves01_of(int pu, uint32_t l0[4], uint32_t l1[4], char *why, size_t
         snprintf(why, n, "CPU %d: cannot run on it: %s", pu, strerror(errno));
         return false;
     }
-    __cpuid(0, l0[0], l0[1], l0[2], l0[3]);
-    __cpuid(1, l1[0], l1[1], l1[2], l1[3]);
+    for (int k = 0; k < nleaves; k++)
+        if ((unsigned)__get_cpuid_max(leaf[k][0] & 0x80000000u, NULL) >= leaf[k][0]) {
+            __cpuid_count(leaf[k][0], leaf[k][1], out[k][0], out[k][1], out[k][2], out[k][3]);
+            got[k] = true;
+        }
     sched_setaffinity(0, sizeof(was), &was);
     return true;
 }

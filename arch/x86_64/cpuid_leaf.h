@@ -12,9 +12,11 @@
 const char *cpuid_origin(char *why, size_t n);
 /* cpuid_origin, and the vendor string of leaf 0 into vendor ("" when the dump lacks leaf 0):
  * what every reader of a description (caches, TLBs) starts with. */
-/* Leaves 0 and 1 of logical CPU pu: run on it, or from the dump's puN. false with why when they
- * cannot be had (no such CPU, no such file in the dump). */
-bool cpuid_leaves01_of(int pu, uint32_t l0[4], uint32_t l1[4], char *why, size_t n);
+/* Leaves (leaf, subleaf) of logical CPU pu: run on it, or from the dump's puN; got[k] says which
+ * the CPU has (beyond its maximum, or absent from the dump: zeros). false with why when none can
+ * be had (no such CPU, no such file in the dump). */
+bool cpuid_leaves_of(int pu, int nleaves, const uint32_t (*leaf)[2], uint32_t (*out)[4], bool *got, char *why,
+                     size_t n);
 const char *cpuid_vendor_of(char vendor[13], char *why, size_t n);
 /* One leaf (subleaf sub; ignored for leaves the dump recorded without one). false, with r
  * zeroed, when the leaf is beyond the CPU's maximum or absent from the dump. */
