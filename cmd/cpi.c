@@ -27,9 +27,9 @@ static const struct cli_option cpi_options[] = {
     {"allow-incomplete", K_ALLOW_INCOMPLETE, NULL, "use penalties of a calibration that was interrupted or is\n"
                                                    "still running (its manifest says so); refused otherwise"},
     {"case", K_CASE, "LABEL", "with a run folder as COUNTS: the case whose counts are used (required)"},
-    {"uarch", K_UARCH, "NAME", "the microarchitecture whose perf event names the counts use (a file of\n"
-                               "uarch/: zen4, zen5, skylake, goldencove, or one of its CPUs; default: the\n"
-                               "calibration's)"},
+    {"uarch", K_UARCH, "NAME", "the microarchitecture whose perf event names the counts use: a uarch of\n"
+                               "uarch/*.txt (zen5, goldencove, ...; 'pmucal info' names this host's) or\n"
+                               "one of its CPUs (default: the calibration's)"},
     {"model", K_UARCH, "NAME", NULL},   /* the old spelling of --uarch */
     {"base-cpi", K_BASE_CPI, "F", "base cycles per instruction, the cost of work no penalty covers (default 0:\n"
                                   "every cycle is to be explained by penalties, as in a dependent chain);\n"
