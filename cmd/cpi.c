@@ -52,7 +52,7 @@ const struct command cpi_command = {
              "lines; :u/:k modifiers are dropped from names), or a run folder of 'pmucal validate' or\n"
              "'pmucal calibrate' with --case LABEL (per-iteration medians of its events, its cycles and its\n"
              "model's quantities). Every penalty whose status is ok becomes one component, multiplied by\n"
-             "the count of its event (perf's name for the model, or libpfm4's) or, failing that, of its\n"
+             "the count of its event (perf's name for the uarch, or libpfm4's) or, failing that, of its\n"
              "occurrence quantity (ld.l2, ...). cycles = base-cpi x instructions + sum of components +\n"
              "remainder. Components are upper bounds (overlapping costs are not removed), so a negative\n"
              "remainder means overlap. The stack closes when |remainder| <= --tolerance of the cycles.\n"
