@@ -94,7 +94,7 @@ const struct command calibrate_command = {
              "windows whose low quantile and median disagree beyond noise or whose controls were mostly\n"
              "hit);\n"
              "not_ok (negative, within noise of zero, below its physical floor, more than 25% outside\n"
-             "the model's published figure with the interval clear of it, levels not ordered l1 < l2 <\n"
+             "the uarch's published figure with the interval clear of it, levels not ordered l1 < l2 <\n"
              "l3 < dram with each step above noise, a level case off its level's plateau of the\n"
              "curve); skip; error. Only ok\n"
              "penalties become constants in the C header and perf metrics. Each penalty is printed beside\n"

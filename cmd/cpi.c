@@ -27,9 +27,9 @@ static const struct cli_option cpi_options[] = {
     {"allow-incomplete", K_ALLOW_INCOMPLETE, NULL, "use penalties of a calibration that was interrupted or is\n"
                                                    "still running (its manifest says so); refused otherwise"},
     {"case", K_CASE, "LABEL", "with a run folder as COUNTS: the case whose counts are used (required)"},
-    {"uarch", K_UARCH, "NAME", "the microarchitecture whose perf event names the counts use (a file of\n"
-                               "uarch/: zen4, zen5, skylake, goldencove, or one of its CPUs; default: the\n"
-                               "calibration's)"},
+    {"uarch", K_UARCH, "NAME", "the microarchitecture whose perf event names the counts use: a uarch of\n"
+                               "uarch/*.txt (zen5, goldencove, ...; 'pmucal info' names this host's) or\n"
+                               "one of its CPUs (default: the calibration's)"},
     {"model", K_UARCH, "NAME", NULL},   /* the old spelling of --uarch */
     {"base-cpi", K_BASE_CPI, "F", "base cycles per instruction, the cost of work no penalty covers (default 0:\n"
                                   "every cycle is to be explained by penalties, as in a dependent chain);\n"
@@ -52,7 +52,7 @@ const struct command cpi_command = {
              "lines; :u/:k modifiers are dropped from names), or a run folder of 'pmucal validate' or\n"
              "'pmucal calibrate' with --case LABEL (per-iteration medians of its events, its cycles and its\n"
              "model's quantities). Every penalty whose status is ok becomes one component, multiplied by\n"
-             "the count of its event (perf's name for the model, or libpfm4's) or, failing that, of its\n"
+             "the count of its event (perf's name for the uarch, or libpfm4's) or, failing that, of its\n"
              "occurrence quantity (ld.l2, ...). cycles = base-cpi x instructions + sum of components +\n"
              "remainder. Components are upper bounds (overlapping costs are not removed), so a negative\n"
              "remainder means overlap. The stack closes when |remainder| <= --tolerance of the cycles.\n"

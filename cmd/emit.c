@@ -23,10 +23,10 @@ static const struct cli_option emit_options[] = {
     {"core-ghz", K_CORE_GHZ, "F", "the tables at another core clock: memory-domain penalties (DRAM) in\n"
                                   "cycles at F GHz from their ns; core-domain penalties keep their cycles\n"
                                   "and their ns become cycles / F"},
-    {"uarch", K_UARCH, "NAME", "perf metrics for this microarchitecture (a file of uarch/: zen4, zen5,\n"
-                               "skylake, goldencove, or one of its CPUs; default: the calibration's uarch,\n"
-                               "else libpfm4's PMU's, else the host's); one other than the calibration's\n"
-                               "is refused"},
+    {"uarch", K_UARCH, "NAME", "perf metrics for this microarchitecture: a uarch of uarch/*.txt (zen5,\n"
+                               "goldencove, ...; 'pmucal info' names this host's) or one of its CPUs\n"
+                               "(default: the calibration's uarch, else libpfm4's PMU's, else the\n"
+                               "host's); one other than the calibration's is refused"},
     {"model", K_UARCH, "NAME", NULL},   /* the old spelling of --uarch */
     {"force-uarch", K_FORCE_UARCH, NULL, "with --uarch: write this calibration's figures under another\n"
                                          "uarch's event names anyway (they were not measured there)"},
@@ -128,7 +128,7 @@ static int emit_ceilings(const struct emit_args *a, const char *run, int format,
 {
     if (run || a->fallback || a->o.core_ghz > 0 || a->o.uarch)
         return cli_usage_error(&emit_command, "--roofline writes the ceilings alone: give no calibration RUN, "
-                                              "--fallback, --core-ghz or --model with it");
+                                              "--fallback, --core-ghz or --uarch with it");
     if (format == TABLE_PERF_METRICS)
         return cli_usage_error(&emit_command, "--roofline: ceilings have no perf-metrics table; give --format c, "
                                               "csv or json");

@@ -70,7 +70,7 @@ enum measure_cli_key {
 #define MO_PMU {"pmu", MK_PMU, "NAME", \
     "libpfm4 PMU (default: this host's) for 'all', counter restrictions and\n" \
     "the rule file; another PMU is forced with LIBPFM_FORCE_PMU (a\n" \
-    "note says so when it is not this host's model)"}
+    "note says so when it is another CPU's PMU, not this host's)"}
 #define MO_VENDOR_JSON {"vendor-json", MK_VENDOR_JSON, "PATH", \
     "vendor event table (file or folder): its event names, counter\n" \
     "restrictions and errata. Where libpfm4 does not know the host, the\n" \

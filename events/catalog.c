@@ -548,7 +548,7 @@ void catalog_note_other_model(const char *pmu)
         return;   /* no such PMU: pfm_force says so */
     if (pfm_core_pmu(&host)) {
         if (strcmp(host.name, pmu))
-            pm_note("--pmu %s is not this host's model (libpfm4 detects %s); the verdicts speak for %s's "
+            pm_note("--pmu %s is another CPU's PMU, not this host's (libpfm4 detects %s); the verdicts speak for %s's "
                     "encodings", pmu, host.name, pmu);
         return;
     }
@@ -556,6 +556,6 @@ void catalog_note_other_model(const char *pmu)
     const struct catalog *c = catalog_active(why, sizeof(why));
     const char *same = c ? catalog_pfm_of_table(c->name) : NULL;
     if (!same || strcmp(same, pmu))
-        pm_note("--pmu %s is not this host's model (CPUID %s%s%s, which libpfm4 does not know); the verdicts "
+        pm_note("--pmu %s is another CPU's PMU, not this host's (CPUID %s%s%s, which libpfm4 does not know); the verdicts "
                 "speak for %s's encodings", pmu, sig, c ? ": the vendor table " : "", c ? c->name : "", pmu);
 }

@@ -101,8 +101,10 @@ static void write_tap(FILE *out, const struct code_row *rows, int n, const char 
         fprintf(out, "# %-14s %-10s %9.3f %19s %8s %9s %8s  %s\n", r->name, r->mode, r->cycles, iv, ref, dev, penalty_status_name(r->status),
                 r->text);
     }
-    fprintf(out, "# references: %s's, where published (a deviation is 0 inside a published range)\n",
-            model ? model : "no model known for this host");
+    if (model)
+        fprintf(out, "# references: %s's, where published (a deviation is 0 inside a published range)\n", model);
+    else
+        fprintf(out, "# references: none: no uarch file recognises this host\n");
     int k = 0;
     for (int i = 0; i < n; i++) {
         const struct code_row *r = &rows[i];

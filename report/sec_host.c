@@ -190,7 +190,7 @@ void sec_host(FILE *f, const struct runfile *r, int idx)
         kv_row(f, "vendor", jget_str(cpu, "vendor", NULL));
         kv_row(f, "family / model / stepping", fms);
     }
-    kv_row(f, "libpfm4 PMU", jget_str(pmu, "libpfm4_pmu", pmu ? "(none: libpfm4 does not know this model)" : NULL));
+    kv_row(f, "libpfm4 PMU", jget_str(pmu, "libpfm4_pmu", pmu ? "(none: libpfm4 does not know this CPU)" : NULL));
     const struct jvalue *hw = jget(pmu, "hardware_usable");
     if (hw && hw->type == J_BOOL)
         kv_row(f, "hardware counting", hw->b ? "works" : jget_str(pmu, "hardware_reason", "does not work"));

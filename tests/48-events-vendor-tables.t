@@ -227,7 +227,7 @@ is "$(cat "$TMP/canon")" "ex_ret_instr" "a raw encoding takes the table's name (
 
 # --pmu naming another model than the host's: said once.
 $PMUCAL validate --case 'walker size=L1' -r 3 -e page-faults --pmu amd64_fam19h_zen4 --label other > /dev/null 2> "$TMP/o"
-is "$(grep -c "is not this host's model" "$TMP/o")" "1" "--pmu amd64_fam19h_zen4 on the Zen 5 host: one note"
+is "$(grep -c "is another CPU's PMU, not this host's" "$TMP/o")" "1" "--pmu amd64_fam19h_zen4 on the Zen 5 host: one note"
 grep -q "the verdicts speak for amd64_fam19h_zen4's encodings" "$TMP/o"
 ok $? "the note says whose encodings the verdicts speak for: $(head -n 1 "$TMP/o")"
 # Uncore events count CPU-wide for the socket (events/uncore.h): where the kernel exposes no such
