@@ -429,6 +429,33 @@ char *exe_relative(const char *rel)
     return real;
 }
 
+const char *data_dir(const char *env_name, const char *what, const char *const *beside, size_t n, char *buf,
+                     size_t bn)
+{
+    const char *env = getenv(env_name);
+    struct stat st;
+    if (env) {
+        int got = *env ? stat(env, &st) : -1, e = *env ? errno : 0;
+        if (got || !S_ISDIR(st.st_mode)) {
+            pm_error("%s=%.200s: %s; name the folder of %s, or unset %s", env_name, env, !*env ? "set but empty" :
+                     got ? strerror(e) : "not a folder", what, env_name);
+            exit(2);
+        }
+        return env;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char *real = exe_relative(beside[i]);
+        bool found = real && strlen(real) < bn && !stat(real, &st) && S_ISDIR(st.st_mode);
+        if (found)
+            snprintf(buf, bn, "%s", real);
+        free(real);
+        if (found)
+            return buf;
+    }
+    snprintf(buf, bn, "%s beside the binary (not there)", n ? beside[0] : "?");
+    return buf;
+}
+
 char *iso_now(char buf[32])
 {
     time_t now = time(NULL);

@@ -115,6 +115,13 @@ const char *name_table_name(const char *const *names, int n, int i);
 /* rel (a path relative to the folder of this program's binary) resolved, when it exists: a
  * malloc'd absolute path, else NULL. How pmucal finds its data in the tree or after install. */
 char *exe_relative(const char *rel);
+/* A folder of the data pmucal ships (rule files, uarch files): $env_name when set, refused with
+ * exit 2 unless it is a folder (what names its files and where the tree keeps them, for the
+ * message); else the first of the n folders beside[] (relative to the binary) that exists; else
+ * where beside[0] would be, for messages to name. Never the working folder: its files were not
+ * handed to pmucal. The result lives in buf (or the environment). */
+const char *data_dir(const char *env_name, const char *what, const char *const *beside, size_t n, char *buf,
+                     size_t bn);
 
 /* Local date and time in ISO 8601 ("2026-11-21T10:34:16+0000") into buf; returns buf. */
 char *iso_now(char buf[32]);

@@ -646,36 +646,11 @@ void uarch_recipes_known(bool (*known)(const char *))
 const char *uarch_dir(void)
 {
     static char dir[4096];
-    const char *env = getenv("PMUCAL_UARCH_DIR");
-    if (env) {
-        struct stat st;
-        int got = *env ? stat(env, &st) : -1, e = *env ? errno : 0;
-        if (got || !S_ISDIR(st.st_mode)) {
-            pm_error("PMUCAL_UARCH_DIR=%.200s: %s; name the folder of microarchitecture files (uarch/ in the source "
-                     "tree), or unset PMUCAL_UARCH_DIR", env, !*env ? "set but empty" : got ? strerror(e) :
-                     "not a folder");
-            exit(2);
-        }
-        return env;
-    }
-    /* Beside the binary: bin/pmucal or build/KIND/pmucal in the tree, or PREFIX/bin/pmucal installed. */
-    static const char *const beside[] = {"../uarch", "../../uarch", "../share/pmucal/uarch"};
-    for (size_t i = 0; i < ARRAY_SIZE(beside); i++) {
-        char *real = exe_relative(beside[i]);
-        struct stat st;
-        if (real && strlen(real) < sizeof(dir) && !stat(real, &st) && S_ISDIR(st.st_mode)) {
-            snprintf(dir, sizeof(dir), "%s", real);
-            free(real);
-            return dir;
-        }
-        free(real);
-    }
-    /* None: where the tree's would be, so that "none in DIR" names it. Never the working folder,
-     * whose files the user did not hand to pmucal. */
-    char *real = exe_relative(beside[0]);
-    snprintf(dir, sizeof(dir), "%s", real && strlen(real) < sizeof(dir) ? real : "uarch beside the binary");
-    free(real);
-    return dir;
+    /* Beside the binary: bin/pmucal, build/KIND/pmucal or a unit test's build/KIND/tests/NAME in
+     * the tree, or PREFIX/bin/pmucal installed. */
+    static const char *const beside[] = {"../uarch", "../share/pmucal/uarch", "../../uarch", "../../../uarch"};
+    return data_dir("PMUCAL_UARCH_DIR", "microarchitecture files (uarch/ in the source tree)", beside,
+                    ARRAY_SIZE(beside), dir, sizeof(dir));
 }
 
 /* Why a CPU is not recognised: no file claims its identity, or there are no files at all. */

@@ -233,31 +233,13 @@ const struct rule *ruleset_find(const struct ruleset *rs, const struct event_spe
 const char *expect_dir(void)
 {
     static char dir[4096];
-    const char *env = getenv("PMUCAL_EXPECT_DIR");
-    if (env) {
-        /* A folder that is not one was passed over where a rule file is optional: refused. */
-        struct stat st;
-        int got = *env ? stat(env, &st) : -1, e = *env ? errno : 0;
-        if (got || !S_ISDIR(st.st_mode)) {
-            pm_error("PMUCAL_EXPECT_DIR=%.200s: %s; name the folder of rule files (validate/expect in the "
-                     "source tree), or unset PMUCAL_EXPECT_DIR", env, !*env ? "set but empty" : got ? strerror(e) :
-                     "not a folder");
-            exit(2);
-        }
-        return env;
-    }
-    /* Beside the binary: bin/pmucal in the tree, or PREFIX/bin/pmucal after 'make install'. */
-    static const char *const beside[] = {"../validate/expect", "../share/pmucal/expect"};
-    for (size_t i = 0; i < ARRAY_SIZE(beside); i++) {
-        char *real = exe_relative(beside[i]);
-        if (real && strlen(real) < sizeof(dir)) {
-            snprintf(dir, sizeof(dir), "%s", real);
-            free(real);
-            return dir;
-        }
-        free(real);
-    }
-    return "validate/expect";
+    /* Beside the binary: bin/pmucal, build/KIND/pmucal or a unit test's build/KIND/tests/NAME in
+     * the tree, or PREFIX/bin/pmucal after 'make install'. A folder that is not one was passed
+     * over where a rule file is optional: refused. */
+    static const char *const beside[] = {"../validate/expect", "../share/pmucal/expect", "../../validate/expect",
+                                         "../../../validate/expect"};
+    return data_dir("PMUCAL_EXPECT_DIR", "rule files (validate/expect in the source tree)", beside, ARRAY_SIZE(beside),
+                    dir, sizeof(dir));
 }
 
 char *ruleset_text(const struct ruleset *rs)
