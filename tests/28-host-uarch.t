@@ -251,6 +251,13 @@ $PMUCAL info | grep '^uarch' > "$TMP/mix.txt"
 [ "$(wc -l < "$TMP/mix.txt")" -eq 2 ] && grep -q '^uarch      zen4 (CPU 0: cpu zen4 of .*, AuthenticAMD family 25 model 0x' "$TMP/mix.txt" &&
     grep -q '^uarch      zen5 (CPU 1: ' "$TMP/mix.txt"
 ok $? "info says it in two lines: $(tr '\n' ';' < "$TMP/mix.txt" | cut -c1-250)"
+# A dump whose pu1 lacks leaf 1: CPU 1's identity cannot be read, and info says why (the reason
+# once came from a buffer nothing had written).
+sed -i '/^[0-9a-f]* 1 0 0 0 =>/d' "$mix/pu1"
+$PMUCAL info 2> /dev/null | grep '^uarch' > "$TMP/nol1.txt"
+grep -qx "uarch      CPU 1: no CPUID leaves 0 and 1 in $mix" "$TMP/nol1.txt"
+ok $? "a CPU whose dump lacks leaf 1: its identity is not read, and info says so: $(tr '\n' ';' < "$TMP/nol1.txt" | cut -c1-250)"
+cp tests/hosts/zen5-vm/cpuid/pu1 "$mix/pu1"
 if [ "$(nproc)" -ge 2 ]; then
     for c in 0:zen4 1:zen5; do
         got=$($PMUCAL calibrate --cpu "${c%%:*}" --recipe div64_latency --no-curve --passes 1 -r 3 --out "$TMP/cal-mix" 2> /dev/null |

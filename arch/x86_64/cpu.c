@@ -102,10 +102,16 @@ bool isa_cpu_ident(int cpu, struct cpu_ident *id, char *how, size_t hn)
     char why[600];
     memset(id, 0, sizeof(*id));
     id->isa = CPU_X86_64;
-    if (!cpuid_origin(why, sizeof(why)) || !cpuid_leaves_of(cpu, 4, leaves, out, got, why, sizeof(why)) ||
-        !got[0] || !got[1]) {
+    if (!cpuid_origin(why, sizeof(why)) || !cpuid_leaves_of(cpu, 4, leaves, out, got, why, sizeof(why))) {
         if (how)
-            snprintf(how, hn, "%s", got[0] && !got[1] ? "no CPUID leaves 0 and 1 for this CPU" : why);
+            snprintf(how, hn, "%s", why);
+        return false;
+    }
+    /* Read, but without the vendor or the signature (a dump's puN that lacks them). */
+    if (!got[0] || !got[1]) {
+        if (how)
+            snprintf(how, hn, "no CPUID leaves 0 and 1 in %s", getenv("HWLOC_CPUID_PATH") ?
+                     getenv("HWLOC_CPUID_PATH") : "this CPU's answers");
         return false;
     }
     const uint32_t *l0 = out[0], *l1 = out[1];
