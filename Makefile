@@ -2,13 +2,29 @@
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -I. -MMD -MP
-LDLIBS  += -lpfm -lhwloc -lz -lm -pthread
 # The folders, lowest floor first: each includes only headers of its own floor or those below
 # ("base/json.h", from the tree's root). arch/$(ARCH) is the ISA behind arch/isa.h, the one the
 # compiler targets (x86_64 or aarch64: a native build on an Arm server takes arch/aarch64 by
 # itself), arch/$(ARCH)/kernels the kernels that exist on that ISA only.
 ARCH    ?= $(firstword $(subst -, ,$(shell $(CC) -dumpmachine)))
 SUBSYS  := base arch arch/$(ARCH) host core events sources generators microkernels arch/$(ARCH)/kernels runs validate penalties report cmd
+# The three libraries, each a knob (1 = use it): PFM=0 builds without libpfm4 (events by the perf
+# syntax and the vendor tables only), HWLOC=0 without hwloc (the topology from Linux's sysfs),
+# ZLIB=0 without zlib (a .json.gz table is refused, saying why). Debian 12 has none of them for
+# riscv64 (and libpfm4 knows no RISC-V PMU), so ARCH=riscv64 turns all three off unless told.
+ifeq ($(ARCH),riscv64)
+PFM     ?= 0
+HWLOC   ?= 0
+ZLIB    ?= 0
+endif
+PFM     ?= 1
+HWLOC   ?= 1
+ZLIB    ?= 1
+$(foreach v,PFM HWLOC ZLIB,$(if $(filter-out 0 1,$($(v))),$(error $(v)='$($(v))': give $(v)=1 (use the library) or $(v)=0 (build without it))))
+CFLAGS  += -DPMUCAL_PFM=$(PFM) -DPMUCAL_HWLOC=$(HWLOC) -DPMUCAL_ZLIB=$(ZLIB)
+LDLIBS  += $(if $(filter 1,$(PFM)),-lpfm) $(if $(filter 1,$(HWLOC)),-lhwloc) $(if $(filter 1,$(ZLIB)),-lz) -lm -pthread
+# The files that stand in for a library left out, and the files that need it (one of each pair).
+LIB_OFF := $(if $(filter 1,$(PFM)),events/pfm_none.c) $(if $(filter 1,$(HWLOC)),host/topo_nohwloc.c,host/topo.c)
 # Quiet by default (one short line per step); V=1 prints the full commands.
 ifeq ($(V),1)
 Q       :=
@@ -43,7 +59,7 @@ PMUCAL_CALLER_DIR := $(if $(filter /%,$(firstword $(PWD))),$(PWD),$(CURDIR))
 shell_chars := ; & | < > ` ' " \ ( ) * ? [ ] { } ! ~ $$ \#
 build_path_ok = $(if $(or $(word 2,$($(1))),$(strip $(foreach c,$(shell_chars),$(findstring $c,$($(1)))))),$(error $(1)='$($(1))': a build folder holds no space nor any of $(shell_chars): give a plain path))
 $(foreach v,OBJDIR BIN EMU_DIR,$(call build_path_ok,$(v)))
-SRCS    := $(foreach d,$(SUBSYS),$(wildcard $(d)/*.c))
+SRCS    := $(filter-out $(LIB_OFF),$(foreach d,$(SUBSYS),$(wildcard $(d)/*.c)))
 OBJS    := $(SRCS:%.c=$(OBJDIR)/%.o)
 # test_x86_*: the x86 writer's golden rows, built where that writer is (arch/x86_64).
 UNIT    := $(patsubst tests/unit/%.c,$(OBJDIR)/tests/%,$(filter-out $(if $(filter x86_64,$(ARCH)),,tests/unit/test_x86_%),$(wildcard tests/unit/*.c)))
