@@ -4,8 +4,8 @@ CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -I. -MMD -MP
 # The folders, lowest floor first: each includes only headers of its own floor or those below
 # ("base/json.h", from the tree's root). arch/$(ARCH) is the ISA behind arch/isa.h, the one the
-# compiler targets (x86_64 or aarch64: a native build on an Arm server takes arch/aarch64 by
-# itself), arch/$(ARCH)/kernels the kernels that exist on that ISA only.
+# compiler targets (x86_64, aarch64 or riscv64: a native build on an Arm server takes arch/aarch64
+# by itself), arch/$(ARCH)/kernels the kernels that exist on that ISA only.
 ARCH    ?= $(firstword $(subst -, ,$(shell $(CC) -dumpmachine)))
 SUBSYS  := base arch arch/$(ARCH) host core events sources generators microkernels arch/$(ARCH)/kernels runs validate penalties report cmd
 # The three libraries, each a knob (1 = use it): PFM=0 builds without libpfm4 (events by the perf
@@ -58,7 +58,7 @@ export_vars = $(foreach v,$(2),$(eval $(1): export $(v) := $$($(v))))
 PMUCAL_CALLER_DIR := $(if $(filter /%,$(firstword $(PWD))),$(PWD),$(CURDIR))
 shell_chars := ; & | < > ` ' " \ ( ) * ? [ ] { } ! ~ $$ \#
 build_path_ok = $(if $(or $(word 2,$($(1))),$(strip $(foreach c,$(shell_chars),$(findstring $c,$($(1)))))),$(error $(1)='$($(1))': a build folder holds no space nor any of $(shell_chars): give a plain path))
-$(foreach v,OBJDIR BIN EMU_DIR,$(call build_path_ok,$(v)))
+$(foreach v,OBJDIR BIN EMU_DIR EMU_RV_DIR,$(call build_path_ok,$(v)))
 SRCS    := $(filter-out $(LIB_OFF),$(foreach d,$(SUBSYS),$(wildcard $(d)/*.c)))
 OBJS    := $(SRCS:%.c=$(OBJDIR)/%.o)
 # test_x86_*: the x86 writer's golden rows, built where that writer is (arch/x86_64).
@@ -151,11 +151,23 @@ docs-commands: $(BIN)
 # (scripts/emu-run.sh). Needs gcc-aarch64-linux-gnu and libpfm4-dev:arm64, libhwloc-dev:arm64, zlib1g-dev:arm64.
 EMU_CC  ?= aarch64-linux-gnu-gcc
 EMU_DIR := build/aarch64
-emu:
+emu: emu-riscv64
 	$(MAKE) SAN= ARCH=aarch64 CC=$(EMU_CC) OBJDIR=$(EMU_DIR) BIN=$(EMU_DIR)/pmucal $(EMU_DIR)/pmucal $(EMU_DIR)/emu-init
-$(EMU_DIR)/emu-init: tests/emu/init.c
+# The emu-init of whichever ISA the sub-make builds (build/aarch64/, build/riscv64/): static, as /init.
+build/%/emu-init: tests/emu/init.c
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)$(CC) -static -O2 -std=gnu11 -Wall -Wextra -Werror -o $@ $<
+
+# make emu-riscv64: pmucal for RISC-V (RV64GC, cross-built, static, ARCH=riscv64: without libpfm4,
+# hwloc and zlib, which Debian 12 has no riscv64 form of) in its own object folder, and the static
+# /init of the emulated RISC-V host (scripts/emu-run.sh with PMUCAL_EMU_ISA=riscv64). Needs
+# gcc-riscv64-linux-gnu only. qemu-riscv64 (qemu-user) runs the binary on this machine, without a PMU.
+EMU_RV_CC  ?= riscv64-linux-gnu-gcc
+EMU_RV_DIR := build/riscv64
+.PHONY: emu-riscv64
+emu-riscv64:
+	$(MAKE) SAN= ARCH=riscv64 CC=$(EMU_RV_CC) LDFLAGS=-static OBJDIR=$(EMU_RV_DIR) BIN=$(EMU_RV_DIR)/pmucal \
+	    $(EMU_RV_DIR)/pmucal $(EMU_RV_DIR)/emu-init
 
 # make kernel-check IMAGE=FILE [MODULES=DIR] | PACKAGE=NAME [CPU=MODEL] [OUT=DIR] [TIMEOUT=S]: one Linux kernel booted on
 # the emulated Neoverse N1, pmucal's AArch64 matrix run there, the run folders brought back
