@@ -110,7 +110,7 @@ run: deps-run
 # Two test files at once, the longest first (each 1-2.5 minutes beside another): started last, the
 # emulated N1 and the fuzzers ran alone at the end and make test took 570 s instead of about 520.
 # Not settings: 'override' keeps a command line's TESTS=... out of the recipe's shell text.
-override TESTS_FIRST := $(wildcard tests/72-arch-emu-n1.t tests/55-sources-sim.t tests/60-validate-sim-sweep.t \
+override TESTS_FIRST := $(wildcard tests/72-arch-emu-n1.t tests/77-arch-emu-riscv64.t tests/55-sources-sim.t tests/60-validate-sim-sweep.t \
                  tests/57-generators-sim-exact.t tests/75-generators-sim-iside.t tests/90-fuzz.t \
                  tests/62-validate-classify.t)
 override TESTS := $(TESTS_FIRST) $(filter-out $(TESTS_FIRST),$(sort $(wildcard tests/*.t)))
@@ -120,7 +120,8 @@ test: deps
 	[ "$${PMUCAL_TEST_EMU:-1}" = 0 ] || $(MAKE) emu
 	rm -rf $(OBJDIR)/test-cache
 	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) PMUCAL_CACHE_DIR="$$PWD/$(OBJDIR)/test-cache" \
-	    PMUCAL_EMU_BIN=$(EMU_DIR)/pmucal PMUCAL_EMU_INIT=$(EMU_DIR)/emu-init prove -j2 --timer $(TESTS)
+	    PMUCAL_EMU_BIN=$(EMU_DIR)/pmucal PMUCAL_EMU_INIT=$(EMU_DIR)/emu-init \
+	    PMUCAL_EMU_RV_BIN=build/riscv64/pmucal PMUCAL_EMU_RV_INIT=build/riscv64/emu-init prove -j2 --timer $(TESTS)
 
 # make check: the C unit tests alone (tests/00-unit.t over build/*/tests/), in seconds: no emulator,
 # no package installs. The quick loop while editing; make test before a commit. Its cache folder is
