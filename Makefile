@@ -97,22 +97,27 @@ $(OBJDIR)/tests/%: tests/unit/%.c $(LIBOBJS)
 # tools beside those: valgrind (the sim source), jq, libtest-harness-perl (prove), hwloc
 # (lstopo-no-graphics), linux-perf (the perfstat source), chromium (the report's screenshot test),
 # clang and its runtime (the fuzzers), python3-jsonschema (the KCIDB check). DEPS_EMU, the emulated
-# Arm host's (make emu, tests 72-74, kernel-check), left out with PMUCAL_TEST_EMU=0: the cross
-# compiler, the :arm64 libraries, QEMU, cpio, LAVA. Not settings: 'override' keeps a command line's
+# Arm and RISC-V hosts' (make emu, tests 72-74 and 77, kernel-check), left out with PMUCAL_TEST_EMU=0:
+# the cross compilers, the :arm64 libraries, QEMU (qemu-system-misc holds 7.2's qemu-system-riscv64),
+# cpio, LAVA. Not settings: 'override' keeps a command line's
 # value out of the recipes' shell text.
 override DEPS_RUN  := gcc make binutils libpfm4-dev libhwloc-dev zlib1g-dev perl gnuplot-nox
 override DEPS_TEST := valgrind jq libtest-harness-perl hwloc linux-perf chromium clang libclang-rt-dev python3-jsonschema
 override DEPS_EMU  := qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross libpfm4-dev:arm64 libhwloc-dev:arm64 \
-                      zlib1g-dev:arm64 cpio lava-common lava-dispatcher
+                      zlib1g-dev:arm64 cpio lava-common lava-dispatcher \
+                      qemu-system-misc gcc-riscv64-linux-gnu libc6-dev-riscv64-cross binutils-riscv64-linux-gnu
 
-# make deps-run: what make run needs, nothing for the tests. make deps: all of it, and Debian's arm64
-# kernel for the emulated host (scripts/emu-kernel.sh), both unless PMUCAL_TEST_EMU=0.
+# make deps-run: what make run needs, nothing for the tests. make deps: all of it, Debian's arm64
+# kernel for the emulated Arm host (scripts/emu-kernel.sh), and for the emulated RISC-V host trixie's
+# riscv64 kernel and bookworm-backports' QEMU 10 and OpenSBI (scripts/emu-riscv-fetch.sh, into
+# build/emu-riscv64/, installing nothing), all unless PMUCAL_TEST_EMU=0.
 deps-run:
 	@scripts/install-deps.sh $(DEPS_RUN)
 
 deps:
 	@scripts/install-deps.sh $(DEPS_RUN) $(DEPS_TEST) --emu $(DEPS_EMU)
 	@[ "$${PMUCAL_TEST_EMU:-1}" = 0 ] || scripts/emu-kernel.sh
+	@[ "$${PMUCAL_TEST_EMU:-1}" = 0 ] || scripts/emu-riscv-fetch.sh
 
 run: deps-run
 	$(MAKE) all
@@ -121,7 +126,7 @@ run: deps-run
 # Two test files at once, the longest first (each 1-2.5 minutes beside another): started last, the
 # emulated N1 and the fuzzers ran alone at the end and make test took 570 s instead of about 520.
 # Not settings: 'override' keeps a command line's TESTS=... out of the recipe's shell text.
-override TESTS_FIRST := $(wildcard tests/72-arch-emu-n1.t tests/55-sources-sim.t tests/60-validate-sim-sweep.t \
+override TESTS_FIRST := $(wildcard tests/72-arch-emu-n1.t tests/77-arch-emu-riscv64.t tests/55-sources-sim.t tests/60-validate-sim-sweep.t \
                  tests/57-generators-sim-exact.t tests/75-generators-sim-iside.t tests/90-fuzz.t \
                  tests/62-validate-classify.t)
 override TESTS := $(TESTS_FIRST) $(filter-out $(TESTS_FIRST),$(sort $(wildcard tests/*.t)))
@@ -131,7 +136,8 @@ test: deps
 	[ "$${PMUCAL_TEST_EMU:-1}" = 0 ] || $(MAKE) emu
 	rm -rf $(OBJDIR)/test-cache
 	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) PMUCAL_CACHE_DIR="$$PWD/$(OBJDIR)/test-cache" \
-	    PMUCAL_EMU_BIN=$(EMU_DIR)/pmucal PMUCAL_EMU_INIT=$(EMU_DIR)/emu-init prove -j2 --timer $(TESTS)
+	    PMUCAL_EMU_BIN=$(EMU_DIR)/pmucal PMUCAL_EMU_INIT=$(EMU_DIR)/emu-init \
+	    PMUCAL_EMU_RV_BIN=build/riscv64/pmucal PMUCAL_EMU_RV_INIT=build/riscv64/emu-init prove -j2 --timer $(TESTS)
 
 # make check: the C unit tests alone (tests/00-unit.t over build/*/tests/), in seconds: no emulator,
 # no package installs. The quick loop while editing; make test before a commit. Its cache folder is
