@@ -86,6 +86,8 @@ int events_list(const char *pmu, const char *vendor_json, struct event_listing *
             return 2;
         c = &own;
     } else if (!(c = catalog_active(why, sizeof(why)))) {
+        if (!why[0])
+            return 2;   /* a malformed table: its message is out */
         pm_error("libpfm4 detected no core PMU for this CPU, and no vendor table was found: %s; name one with "
                  "--pmu NAME or --vendor-json PATH", why);
         return 2;

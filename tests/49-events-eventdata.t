@@ -10,7 +10,7 @@ unset LIBPFM_FORCE_PMU
 export PMUCAL_CPUID=AuthenticAMD-26-2   # a Zen 5 on any machine: the vendor table by CPUID
 tree=$PWD
 
-for v in amd intel arm; do
+for v in amd intel arm riscv; do
     [ -s "eventdata/$v/LICENSE" ] && [ -s "eventdata/$v/mapfile.csv" ] && grep -Eq '[0-9a-f]{12}' "eventdata/$v/SOURCE"
     ok $? "eventdata/$v has its mapfile, LICENSE and a SOURCE naming upstream revisions ($(head -c 70 "eventdata/$v/SOURCE" | tr '\n' ' '))"
 done
@@ -30,8 +30,9 @@ ok $? "tablediff amdzen4 amdzen5 from the tree's tables (exit $rc): $(tail -n 1 
 
 # Upstream layouts, made from the shipped files: a Linux checkout and an Intel perfmon checkout.
 linux=$TMP/linux arch=$TMP/linux/tools/perf/pmu-events/arch perfmon=$TMP/perfmon
-mkdir -p "$arch/x86" "$arch/arm64" "$perfmon"
-cp -R eventdata/amd/. "$arch/x86/" && cp -R eventdata/arm/. "$arch/arm64/" && cp -R eventdata/intel/. "$perfmon/"
+mkdir -p "$arch/x86" "$arch/arm64" "$arch/riscv" "$perfmon"
+cp -R eventdata/amd/. "$arch/x86/" && cp -R eventdata/arm/. "$arch/arm64/" && cp -R eventdata/riscv/. "$arch/riscv/" &&
+    cp -R eventdata/intel/. "$perfmon/"
 rm -f "$arch"/*/SOURCE "$arch"/*/LICENSE "$perfmon/SOURCE"
 # perfmon has its tables as plain JSON; pmucal ships them gzip-compressed.
 find "$perfmon" -name '*.json.gz' -exec gzip -d {} +
