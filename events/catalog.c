@@ -169,7 +169,7 @@ static const struct {
     {"amd", {"amd", "x86", ""}},
     {"intel", {"intel", "", "x86"}},
     {"arm", {"arm", "arm64", ""}},
-    {"riscv", {"riscv", "riscv", ""}},
+    {"riscv", {"riscv"}},   /* pmucal's layout and a Linux tree's arch alike */
 };
 
 char *catalog_vendor_dir(const char *vendor, int k)
@@ -181,7 +181,7 @@ char *catalog_vendor_dir(const char *vendor, int k)
         int seen = 0;
         for (const char *r = roots; *r;) {
             size_t rlen = strcspn(r, ":");
-            for (size_t s = 0; rlen && s < ARRAY_SIZE(layouts[v].subs); s++) {
+            for (size_t s = 0; rlen && s < ARRAY_SIZE(layouts[v].subs) && layouts[v].subs[s]; s++) {
                 const char *sub = layouts[v].subs[s];
                 char *dir = xasprintf("%.*s%s%s", (int)rlen, r, *sub ? "/" : "", sub);
                 char *map = xasprintf("%s/mapfile.csv", dir);
@@ -327,7 +327,7 @@ static int load_riscv_firmware(struct catalog *c, const char *dir, const char *s
                  CATALOG_WHERE);
     else if (!vendor_load(&c->vt, path)) {
         c->path = xstrdup(path);
-        c->name = xstrdup("riscv-sbi-firmware");
+        c->name = xstrdup("riscv");   /* the architecture's table: riscv/riscv-sbi-firmware.json */
         c->how = xasprintf("no row of %s matches %s: the SBI PMU's firmware events, which every RISC-V CPU "
                            "with an SBI PMU has", map, sig);
         rc = 1;

@@ -831,7 +831,7 @@ bool riscv_signature_parse(const char *s, uint64_t id[3], char *sig, size_t n)
             return false;
         errno = 0;
         id[i] = strtoull(p + 2, &end, 16);
-        if (errno || end - (p + 2) > 16 || *end != (i < 2 ? '-' : '\0'))
+        if (errno || *end != (i < 2 ? '-' : '\0'))
             return false;
         p = end + (i < 2);
     }
