@@ -8,6 +8,10 @@
 struct event_listing {
     bool describe;       /* lines: the description (and a table's encoding) too, tab-separated */
     bool json;           /* JSON objects into j (an array the caller opened) instead of lines on stdout */
+    bool open;           /* ask the kernel for each (events/event_probe.h), perf's generic hardware and cache
+                          * events first: each line NAME, verdict, perf encoding, source, and what a
+                          * refusal means, tab-separated */
+    int opened, refused; /* with open: how many opened (filtered or not), how many were refused */
     struct json *j;
 };
 

@@ -61,6 +61,8 @@ static const struct {
     {"emulation-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS, false},
 };
 
+static const char *perf_generic_name(uint32_t type, uint64_t config);
+
 /* perf's generic cache events (PERF_TYPE_HW_CACHE): CACHE-OP-misses or CACHE-OPs (the accesses),
  * config = cache | op << 8 | result << 16. The names are perf's (tools/perf/util/evsel.c): the
  * first spelling of each is the one perf prints. A RISC-V SBI PMU maps some of them to its
@@ -134,6 +136,22 @@ static char *cache_event_name(uint64_t config)
         return NULL;
     return r == PERF_COUNT_HW_CACHE_RESULT_MISS ? xasprintf("%s-%s-misses", cache_names[c][0], cache_ops[o][0])
                                                 : xasprintf("%s-%s", cache_names[c][0], cache_ops[o][1]);
+}
+
+int perf_hardware_each(int (*fn)(const char *name, void *arg), void *arg)
+{
+    int rc = 0;
+    for (size_t i = 0; i < ARRAY_SIZE(generic) && !rc; i++)
+        if (generic[i].type == PERF_TYPE_HARDWARE && perf_generic_name(generic[i].type, generic[i].config) == generic[i].name)
+            rc = fn(generic[i].name, arg);   /* each config once, by perf's own name */
+    for (uint64_t c = 0; c < ARRAY_SIZE(cache_names) && !rc; c++)
+        for (uint64_t o = 0; o < ARRAY_SIZE(cache_ops) && !rc; o++)
+            for (uint64_t r = 0; r < 2 && !rc; r++) {
+                char *name = cache_event_name(c | o << 8 | (r ? PERF_COUNT_HW_CACHE_RESULT_MISS : 0ull) << 16);
+                rc = fn(name, arg);
+                free(name);
+            }
+    return rc;
 }
 
 bool perf_generic_event(const char *name, struct event_spec *spec)
