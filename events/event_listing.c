@@ -28,7 +28,7 @@ static void print_probe(struct event_listing *a, const char *name, struct event_
     if (!err && !err_text)
         a->opened++;
     else if (unfiltered)
-        a->opened++;
+        a->unfiltered++;
     else
         a->refused++;
     char *perf = err_text ? xstrdup("-") : perf_syntax_of(spec);
@@ -81,7 +81,7 @@ static void probe_header(struct event_listing *a, const struct cpu_pmu *pmu)
 static void probe_footer(struct event_listing *a)
 {
     if (!a->json)
-        printf("# %d opened, %d refused\n", a->opened, a->refused);
+        printf("# %d open, %d open only unfiltered, %d refused\n", a->opened, a->unfiltered, a->refused);
 }
 
 static int print_one(const char *fq, const char *event, const char *umask, const char *desc, void *arg)

@@ -11,7 +11,8 @@ struct event_listing {
     bool open;           /* ask the kernel for each (events/event_probe.h), perf's generic hardware and cache
                           * events first: each line NAME, verdict, perf encoding, source, and what a
                           * refusal means, tab-separated */
-    int opened, refused; /* with open: how many opened (filtered or not), how many were refused */
+    int opened, unfiltered, refused; /* with open: how many opened as asked, opened only counting every
+                                      * privilege level, were refused (or could not be encoded) */
     struct json *j;
 };
 
