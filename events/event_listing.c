@@ -194,8 +194,13 @@ int events_list(const char *pmu, const char *vendor_json, struct event_listing *
     } else if (!(c = catalog_active(why, sizeof(why)))) {
         if (!why[0])
             return 2;   /* a malformed table: its message is out */
+#if defined(PMUCAL_PFM) && !PMUCAL_PFM
+        pm_error("no vendor table was found for this CPU (and this pmucal is built without libpfm4): %s; name one with "
+                 "--vendor-json PATH", why);
+#else
         pm_error("libpfm4 detected no core PMU for this CPU, and no vendor table was found: %s; name one with "
                  "--pmu NAME or --vendor-json PATH", why);
+#endif
         return 2;
     }
     print_catalog(c, a);

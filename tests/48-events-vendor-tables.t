@@ -290,6 +290,12 @@ is "$(PMUCAL_CPUID=0x0-0x70216-0x70216 $PMUCAL groups -e FW_ILLEGAL_INSN,dTLB-re
     "{dTLB-load-misses:u,dTLB-store-misses:u,iTLB-load-misses:k,cycles:u,r8000000000000004:u}" \
     "a RISC-V host no row names: SBI firmware events by name, and the TLB cache events the virt machine maps"
 
+# tablediff prints a RISC-V event by its number, the whole config, as Arm's (no x86 fields).
+$PMUCAL tablediff "$eventdata/riscv/sifive/u74" "$eventdata/riscv/andes/ax45" > "$TMP/rvdiff" 2>&1
+grep -q '^# removed: FP_INTERLOCK (event 0x40001): ' "$TMP/rvdiff" && ! grep -q 'umask' "$TMP/rvdiff" &&
+    grep -q '^# totals u74 .* -> ax45 .*: same 22, ' "$TMP/rvdiff"
+ok $? "tablediff between two RISC-V cores: the 22 firmware events the same, events by number: $(tail -n 1 "$TMP/rvdiff" | cut -c1-200)"
+
 # Hostile RISC-V tables, in perf's riscv layout (the firmware file two folders above the model):
 # exit 2 and one message naming the file, the event and what is wrong.
 rv=$TMP/rv/riscv
@@ -302,14 +308,14 @@ while IFS='|' read -r line json want; do
     [ $rc -eq 2 ] && [ "$(wc -l < "$TMP/e")" -eq 1 ] && grep -q -- "$want" "$TMP/e"
     ok $? "tests/48-events-vendor-tables.t:$line: $json exits 2 with one line (got $rc): $(cat "$TMP/e")"
 done << 'EOF'
-305|[{"EventName": "FW_X", "ConfigCode": "0x4000000000000001"}]|t.json: event FW_X: ConfigCode "0x4000000000000001" has bits 63:62 = 01, which the SBI PMU extension gives no event
-306|[{"EventName": "FW_X", "ConfigCode": "0xzz"}]|event FW_X: ConfigCode "0xzz" is not a whole number
-307|[{"EventName": "FW_X", "ConfigCode": "0x8000000000010000"}]|ConfigCode "0x8000000000010000" is an SBI firmware event (bit 63) with bits set above 15
-308|[{"EventName": "CYC", "EventCode": "0x8000000000000001"}]|EventCode "0x8000000000000001" sets bit 63, which marks an SBI firmware event: a firmware event is a ConfigCode
-309|[{"EventName": "CYC", "EventCode": "0x1000000000000"}]|EventCode "0x1000000000000" is wider than the cpu PMU's event field (config:0-47
-310|[{"EventName": "CYC", "ConfigCode": "0x1000000000000"}]|ConfigCode "0x1000000000000" is a hardware event (bits 63:62 = 00) wider than the cpu PMU's event field
-311|[{"EventName": "CYC", "EventCode": "0x1", "ConfigCode": "0x8000000000000001"}]|event CYC has both EventCode and ConfigCode
-312|[{"ArchStdEvent": "FW_NO_SUCH"}]|t.json: ArchStdEvent FW_NO_SUCH is in none of riscv-sbi-firmware.json
+311|[{"EventName": "FW_X", "ConfigCode": "0x4000000000000001"}]|t.json: event FW_X: ConfigCode "0x4000000000000001" has bits 63:62 = 01, which the SBI PMU extension gives no event
+312|[{"EventName": "FW_X", "ConfigCode": "0xzz"}]|event FW_X: ConfigCode "0xzz" is not a whole number
+313|[{"EventName": "FW_X", "ConfigCode": "0x8000000000010000"}]|ConfigCode "0x8000000000010000" is an SBI firmware event (bit 63) with bits set above 15
+314|[{"EventName": "CYC", "EventCode": "0x8000000000000001"}]|EventCode "0x8000000000000001" sets bit 63, which marks an SBI firmware event: a firmware event is a ConfigCode
+315|[{"EventName": "CYC", "EventCode": "0x1000000000000"}]|EventCode "0x1000000000000" is wider than the cpu PMU's event field (config:0-47
+316|[{"EventName": "CYC", "ConfigCode": "0x1000000000000"}]|ConfigCode "0x1000000000000" is a hardware event (bits 63:62 = 00) wider than the cpu PMU's event field
+317|[{"EventName": "CYC", "EventCode": "0x1", "ConfigCode": "0x8000000000000001"}]|event CYC has both EventCode and ConfigCode
+318|[{"ArchStdEvent": "FW_NO_SUCH"}]|t.json: ArchStdEvent FW_NO_SUCH is in none of riscv-sbi-firmware.json
 EOF
 # A hostile mapfile: a row that is a pattern from its first character (it would claim every CPU),
 # a row that is no regular expression: exit 2, one message naming the file, its line and the fix.
@@ -322,9 +328,9 @@ while IFS='|' read -r line row want; do
     [ $rc -eq 2 ] && [ "$(wc -l < "$TMP/e")" -eq 1 ] && grep -q -- "$want" "$TMP/e"
     ok $? "tests/48-events-vendor-tables.t:$line: mapfile row '$row' exits 2 with one line (got $rc): $(cat "$TMP/e")"
 done << 'EOF'
-325|.*|riscv/mapfile.csv line 2: row '.\*' does not begin with a literal mvendorid (0x489-...): a pattern there matches other vendors' CPUs
-326|0x[[:xdigit:]]+-.*-.*|row '0x\[\[:xdigit:\]\]+-.\*-.\*' does not begin with a literal mvendorid
-327|0x489-(|riscv/mapfile.csv line 2: row '0x489-(' is not a regular expression
+331|.*|riscv/mapfile.csv line 2: row '.\*' does not begin with a literal mvendorid (0x489-...): a pattern there matches other vendors' CPUs
+332|0x[[:xdigit:]]+-.*-.*|row '0x\[\[:xdigit:\]\]+-.\*-.\*' does not begin with a literal mvendorid
+333|0x489-(|riscv/mapfile.csv line 2: row '0x489-(' is not a regular expression
 EOF
 
 # pmucal events --open on the emulated RISC-V host's fixture (its sysfs cpu PMU: type 4, event
@@ -345,12 +351,12 @@ while IFS='|' read -r line name enc source; do
     got=$(awk -F'\t' -v n="$name" '$1 == n { print $3 "|" $4 }' "$TMP/open.rows")
     is "$got" "$enc|$source" "tests/48-events-vendor-tables.t:$line: --open encodes $name as $enc ($source)"
 done << 'EOF'
-346|cycles|cycles:u|generic
-347|dTLB-load-misses|dTLB-load-misses:u|generic
-348|dTLB-store-misses|dTLB-store-misses:u|generic
-349|iTLB-load-misses|iTLB-load-misses:u|generic
-350|FW_MISALIGNED_LOAD|r8000000000000000:u|riscv/riscv-sbi-firmware.json
-351|FW_ILLEGAL_INSN|r8000000000000004:u|riscv/riscv-sbi-firmware.json
+354|cycles|cycles:u|generic
+355|dTLB-load-misses|dTLB-load-misses:u|generic
+356|dTLB-store-misses|dTLB-store-misses:u|generic
+357|iTLB-load-misses|iTLB-load-misses:u|generic
+358|FW_MISALIGNED_LOAD|r8000000000000000:u|riscv/riscv-sbi-firmware.json
+359|FW_ILLEGAL_INSN|r8000000000000004:u|riscv/riscv-sbi-firmware.json
 EOF
 tab=$(printf '\t')
 is "$(grep -c "${tab}generic${tab}" "$TMP/open.rows") $(grep -c "${tab}riscv/riscv-sbi-firmware.json${tab}" "$TMP/open.rows")" "52 22" \
