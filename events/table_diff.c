@@ -8,20 +8,22 @@
 #include <string.h>
 #include <strings.h>
 
-/* What an encoding means: x86's PERFEVTSEL fields, or an Arm event's number (the whole raw
- * config: 0x4004 is CNT_CYCLES, not event 0x04 with unit mask 0x40). */
-static struct x86_enc decode(const struct event_spec *spec, bool arm)
+/* What an encoding means: x86's PERFEVTSEL fields, or an Arm or RISC-V event's number (whole:
+ * the raw config, 0x4004 is CNT_CYCLES, not event 0x04 with unit mask 0x40; a RISC-V firmware
+ * event's is 64 bits, kept as its low half in event and its high half in umask). */
+static struct x86_enc decode(const struct event_spec *spec, bool whole)
 {
     struct x86_enc x = {0};
-    if (arm)
-        x.event = (unsigned)spec->config;
-    else
+    if (whole) {
+        x.event = (unsigned)(spec->config & 0xffffffffu);
+        x.umask = (unsigned)(spec->config >> 32);
+    } else
         x86_decode(spec, &x);
     return x;
 }
 
 static void add_event(struct model_side *s, const char *name, const char *desc, const struct x86_enc *x, bool offcore,
-                      bool arm)
+                      bool whole)
 {
     s->ev = xgrow(s->ev, sizeof(*s->ev), s->n);
     struct model_event *e = &s->ev[s->n++];
@@ -34,7 +36,7 @@ static void add_event(struct model_side *s, const char *name, const char *desc, 
     e->desc = xstrdup(desc ? desc : "");
     e->x = *x;
     e->offcore = offcore;
-    e->arm = arm;
+    e->whole = whole;
 }
 
 static int add_pfm(const char *fq, const char *event, const char *umask, const char *desc, void *arg)
@@ -74,9 +76,9 @@ int model_side_load(struct model_side *s, const char *what)
             continue;
         struct event_spec spec = {0};
         vendor_event_spec(v, &spec);
-        bool arm = v->format == VENDOR_ARM_PMU_EVENTS;
-        struct x86_enc x = decode(&spec, arm);
-        add_event(s, v->name, v->desc, &x, v->offcore, arm);
+        bool whole = v->format == VENDOR_ARM_PMU_EVENTS || v->format == VENDOR_RISCV_PMU_EVENTS;
+        struct x86_enc x = decode(&spec, whole);
+        add_event(s, v->name, v->desc, &x, v->offcore, whole);
     }
     s->label = xasprintf("%s (%s)", c.name, c.path);
     s->table = xstrdup(c.name);
@@ -183,8 +185,8 @@ static bool same_meaning(const struct model_event *a, const struct model_event *
 
 static const char *enc_text(const struct model_event *e, char *buf, size_t n)
 {
-    if (e->arm) {
-        snprintf(buf, n, "event 0x%04x", e->x.event);
+    if (e->whole) {
+        snprintf(buf, n, "event 0x%04llx", (unsigned long long)e->x.event | (unsigned long long)e->x.umask << 32);
         return buf;
     }
     return vendor_enc_text(&e->x, e->offcore, buf, n);

@@ -10,9 +10,9 @@
 struct model_event {
     char *name, *key;      /* as the side spells it; key: lower case, ':' as '.' */
     char *desc;
-    struct x86_enc x;      /* an Arm event: its PMEVTYPER event number whole in x.event, nothing else */
+    struct x86_enc x;      /* whole: the raw config, its low 32 bits in x.event, its high ones in x.umask */
     bool offcore, used;
-    bool arm;
+    bool whole;            /* an Arm or RISC-V event: its number is the raw config, no x86 fields */
 };
 
 struct model_side {
