@@ -171,7 +171,7 @@ bench: deps
 	$(MAKE) all
 	scripts/bench-measure.sh
 
-# A long parameter sweep of every kernel's model under sim (make test runs 120 cases under one
+# A long parameter sweep of every kernel's model under sim (make test runs 40 cases under one
 # fixture): SWEEP_CASES drawn cases under each of SWEEP_HOSTS (fixtures, NAME+curve with its
 # measured curve, 'this' for this machine), seed SWEEP_SEED (new each time, the next one for each
 # further host; printed, so that a failure is drawn again with the same seed). About 1 s a case.
