@@ -62,8 +62,6 @@ ok $? "info says the host is emulated: $(grep '^machine' "$TMP/info")"
 # verdicts FILE EVENT: the TAP lines of one event, "ok", "not ok" or "skip" and the reason
 verdicts() { grep -E "^(not )?ok [0-9]+ - .* :: $2( |$)" "$1"; }
 count() { verdicts "$1" "$2" | grep -c "$3"; }
-# The matrix (section 2) is the default one less walker's two largest layouts: tests/emu/commands
-# names the cases that give each verdict kind counted here.
 m="$TMP/s2"
 # event | exact ok at least | what every one of its lines must say
 while IFS='|' read -r ev want says; do

@@ -273,22 +273,8 @@ int main(void)
         char copy[sizeof(line)], *words[128], **argv = words;
         int argc = 0, nassign = 0;
         snprintf(copy, sizeof(copy), "%s", line);
-        for (char *w = copy; *w && argc < 127;) {   /* '...' keeps its spaces: --case 'walker size=L2' */
-            while (*w == ' ')
-                w++;
-            if (!*w)
-                break;
-            char *out = w;
+        for (char *w = strtok(copy, " "); w && argc < 127; w = strtok(NULL, " "))
             words[argc++] = w;
-            for (int quoted = 0; *w && (quoted || *w != ' '); w++)
-                if (*w == '\'')
-                    quoted = !quoted;
-                else
-                    *out++ = *w;
-            if (*w)
-                w++;
-            *out = '\0';
-        }
         words[argc] = NULL;
         while (nassign < argc - 1 && strchr(words[nassign], '='))
             nassign++;
