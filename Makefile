@@ -125,15 +125,23 @@ run: deps-run
 
 # Two test files at once, the longest first (each 1-2.5 minutes beside another): started last, the
 # emulated N1 and the fuzzers ran alone at the end and make test took 570 s instead of about 520.
+# The emulated hosts first (one QEMU each, a core's worth for minutes, which nothing shortens),
+# then by CPU seconds, most first (measured alone): 55 97, 90 60 cold (its build takes both cores
+# a while), 60 56, 36 38, 51 32, 75 27, 73 26, 70 25, 15 25, 57 21; the rest, under 17 each, by name.
 # Not settings: 'override' keeps a command line's TESTS=... out of the recipe's shell text.
-override TESTS_FIRST := $(wildcard tests/72-arch-emu-n1.t tests/77-arch-emu-riscv64.t tests/55-sources-sim.t tests/60-validate-sim-sweep.t \
-                 tests/57-generators-sim-exact.t tests/75-generators-sim-iside.t tests/90-fuzz.t \
-                 tests/62-validate-classify.t)
+override TESTS_FIRST := $(wildcard tests/72-arch-emu-n1.t tests/77-arch-emu-riscv64.t tests/55-sources-sim.t \
+                 tests/90-fuzz.t tests/60-validate-sim-sweep.t tests/36-runs-resume.t tests/51-penalties-calibrate.t \
+                 tests/75-generators-sim-iside.t tests/73-scripts-kernel-check.t tests/70-host-fixtures.t \
+                 tests/15-readme.t tests/57-generators-sim-exact.t)
 override TESTS := $(TESTS_FIRST) $(filter-out $(TESTS_FIRST),$(sort $(wildcard tests/*.t)))
 
+# The builds before the tests take both cores under a plain 'make test' (CI's: a cold build of all
+# and emu is about 2 minutes of CPU, which -j1 spent on one core while the other idled); a -j on
+# the command line is kept. Recursive: MAKEFLAGS holds -j only as the recipe runs.
+TEST_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j2)
 test: deps
-	$(MAKE) all
-	[ "$${PMUCAL_TEST_EMU:-1}" = 0 ] || $(MAKE) emu
+	$(MAKE) $(TEST_JOBS) all
+	[ "$${PMUCAL_TEST_EMU:-1}" = 0 ] || $(MAKE) $(TEST_JOBS) emu
 	rm -rf $(OBJDIR)/test-cache
 	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) PMUCAL_CACHE_DIR="$$PWD/$(OBJDIR)/test-cache" \
 	    PMUCAL_EMU_BIN=$(EMU_DIR)/pmucal PMUCAL_EMU_INIT=$(EMU_DIR)/emu-init \
@@ -199,7 +207,7 @@ bench: deps
 	$(MAKE) all
 	scripts/bench-measure.sh
 
-# A long parameter sweep of every kernel's model under sim (make test runs 120 cases under one
+# A long parameter sweep of every kernel's model under sim (make test runs 40 cases under one
 # fixture): SWEEP_CASES drawn cases under each of SWEEP_HOSTS (fixtures, NAME+curve with its
 # measured curve, 'this' for this machine), seed SWEEP_SEED (new each time, the next one for each
 # further host; printed, so that a failure is drawn again with the same seed). About 1 s a case.
@@ -283,13 +291,17 @@ uninstall:
 	$(Q)scripts/install-data.sh uninstall "$$DATADIR"
 
 # make fuzz: a libFuzzer harness (fuzz/fuzz_*.c) per parser, built with clang, ASan and UBSan into
-# build/fuzz/; make fuzz-run [FUZZ_SECONDS=N] runs each N seconds (default 60) from the seed
-# corpora in fuzz/corpus/ (scripts/fuzz.sh; tests/90-fuzz.t runs each a few seconds).
+# build/fuzz/ at FUZZ_OPT (-O1); make fuzz-run [FUZZ_SECONDS=N] runs each N seconds (default 60)
+# from the seed corpora in fuzz/corpus/ (scripts/fuzz.sh; tests/90-fuzz.t builds them at -O0 into
+# build/fuzz-O0, 48 s of CPU against -O1's 122, and runs each its seeds and a second).
 comma       := ,
 FUZZ_CC     ?= clang
 FUZZ_DIR    := build/fuzz
+# tests/90-fuzz.t gives its own (build/fuzz-O0): a target folder, as plain as OBJDIR must be.
+$(call build_path_ok,FUZZ_DIR)
 # No -Werror here: the gcc build holds the warnings line; clang's extra ones must not stop a fuzz run.
-FUZZ_CFLAGS := -O1 -g -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -pthread -I. -MMD -MP \
+FUZZ_OPT    ?= -O1
+FUZZ_CFLAGS := $(FUZZ_OPT) -g -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -pthread -I. -MMD -MP \
                -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=undefined,float-cast-overflow \
                -fno-omit-frame-pointer -I$(OBJDIR)/gen
 FUZZ_OBJS   := $(patsubst %.c,$(FUZZ_DIR)/%.o,$(filter-out cmd/main.c,$(SRCS)))
@@ -316,7 +328,7 @@ fuzz-run: fuzz
 # fill and stack depot take a third of a run-folder harness's time). The ASan one stays what
 # tests/90-fuzz.t runs. FUZZ_BUILD=build/fuzz-ubsan scripts/fuzz.sh SECONDS NAME runs it.
 FUZZ_UB_DIR    := build/fuzz-ubsan
-FUZZ_UB_CFLAGS := $(subst -O1,-O2,$(subst address$(comma),,$(FUZZ_CFLAGS)))
+FUZZ_UB_CFLAGS := $(subst $(FUZZ_OPT),-O2,$(subst address$(comma),,$(FUZZ_CFLAGS)))
 FUZZ_UB_OBJS   := $(patsubst %.c,$(FUZZ_UB_DIR)/%.o,$(filter-out cmd/main.c,$(SRCS)))
 fuzz-ubsan: $(patsubst fuzz/%.c,$(FUZZ_UB_DIR)/%,$(wildcard fuzz/fuzz_*.c))
 .SECONDARY: $(FUZZ_UB_OBJS)

@@ -76,6 +76,18 @@ else
 fi
 is "$(jq -s '[.[] | .events | length] | unique' -c "$dir/measurements.ndjson")" "[13]" "every case carries all 13 sim events"
 
+# The classifier on this run with the rule files withheld (--no-rules: it judges by the model's
+# quantities alone) must name sim::Ir as inst, sim::Dr as ld.all, sim::Dw as st.all, sim::Bc as
+# br.cond, coefficient 1.000. (tests/62-validate-classify.t checks the classifier on synthetic
+# counts; this sim run is the real one it once measured again for itself.)
+$PMUCAL classify "$dir" --no-rules > "$TMP/classify.out" 2>&1
+sed 's/^/# /' "$TMP/classify.out"
+for pair in sim::Ir:inst sim::Dr:ld.all sim::Dw:st.all sim::Bc:br.cond; do
+    ev=${pair%:*} q=${pair##*:}
+    got=$(jq -r --arg e "$ev" '.events[] | select(.event == $e) | .explanation' "$dir/classify.json" 2> /dev/null)
+    is "$got" "1.000 x $q" "sim run, rule files withheld: the classifier names $ev as $q"
+done
+
 # Instruction, load, store, branch counts are exact: zero difference from the model, every case.
 # Each check counts what it compared: none compared is a failure, not a pass.
 for pair in "sim::Ir inst" "sim::Dr ld.all" "sim::Dw st.all" "sim::Bc br.cond" "sim::Bi br.indirect"; do

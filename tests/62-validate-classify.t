@@ -1,7 +1,7 @@
 #!/bin/sh
 # The classifier on synthetic counts with seeded faults (x2 overcount, a constant offset per
 # iteration, the wrong cache level, counting where the quantity is zero): every fault is reported
-# and no clean event is. Then, where the sim source exists, on a real --source sim run.
+# and no clean event is. (On a real --source sim run: tests/55-sources-sim.t.)
 . "$(dirname "$0")/lib.sh"
 
 run="$TMP/synthetic"
@@ -119,19 +119,7 @@ $PMUCAL classify --allow-incomplete --no-rules "$run" > /dev/null 2>&1
 is "$?" 1 "a manifest without a status is classified with --allow-incomplete"
 cp "$TMP/manifest.keep" "$run/manifest.json"
 
-# The sim source (valgrind callgrind) with its rule file withheld: the classifier must name
-# sim::Ir as inst, sim::Dr as ld.all, sim::Dw as st.all, sim::Bc as br.cond, coefficient 1.000.
-if sim_usable; then
-    $PMUCAL validate --source sim --no-auto-expect -e sim::Ir,sim::Dr,sim::Dw,sim::Bc --label simc -r 1 > /dev/null 2>&1
-    sdir=$(ls -d "$PMUCAL_RESULTS"/*-simc | head -n 1)
-    $PMUCAL classify "$sdir" --no-rules > "$TMP/sim.out" 2>&1
-    sed 's/^/# /' "$TMP/sim.out"
-    for pair in sim::Ir:inst sim::Dr:ld.all sim::Dw:st.all sim::Bc:br.cond; do
-        ev=${pair%:*} q=${pair##*:}
-        got=$(jq -r --arg e "$ev" '.events[] | select(.event == $e) | .explanation' "$sdir/classify.json")
-        is "$got" "1.000 x $q" "sim run, sim expectations withheld: $ev counts $q"
-    done
-else
-    for ev in sim::Ir sim::Dr sim::Dw sim::Bc; do sim_skip_or_fail "classifier names $ev on a sim run"; done
-fi
+# The classifier on a real --source sim run (sim::Ir named inst, sim::Dr ld.all, sim::Dw st.all,
+# sim::Bc br.cond, coefficient 1.000, the rule files withheld) is checked in
+# tests/55-sources-sim.t, on the default matrix that file measures under sim anyway.
 done_testing

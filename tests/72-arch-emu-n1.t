@@ -28,7 +28,6 @@ fi
 # can rise after it is measured (other tests, other users), and a busy machine is no failure.
 f=$(cpu_wait_factor)
 limit=$(awk -v f="$f" 'BEGIN { l = 2 * 170 * (f > 1 ? f : 1); printf "%d", (l > 900 ? 900 : l) }')
-children_cpu() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%.1f", ($14 + $15) / hz }' "/proc/$$/stat"; }
 start=$(date +%s.%N) cpu0=$(children_cpu)
 PMUCAL_EMU_CPU_SECONDS=180 scripts/emu-run.sh "$BIN" "$INIT" tests/emu/commands "$TMP/console.raw" "$limit" 2> "$TMP/emu.err"
 rc=$?

@@ -56,6 +56,10 @@ cpu_wait_factor() {
     perl -MTime::HiRes=time -e '$t = time; $c = (times)[0]; $s = 0; $s += $_ for 1 .. 1e7;
         $u = (times)[0] - $c; printf "%.2f\n", (time - $t) / ($u > 0.02 ? $u : 0.02)'
 }
+# children_cpu: the CPU seconds (user + system) this shell's finished children and theirs have
+# used so far. A bound on what a command costs is taken on its difference: load stretches wall
+# time, not CPU time.
+children_cpu() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%.2f", ($14 + $15) / hz }' "/proc/$$/stat"; }
 is() { [ "$1" = "$2" ]; ok $? "$3 (got '$1', want '$2')"; }
 # Is $PMUCAL an AddressSanitizer build (make SAN=1)? It runs 2-3x slower and not under valgrind.
 sanitized_build() { nm "$PMUCAL" 2> /dev/null | grep -q __asan_init; }
