@@ -61,8 +61,10 @@ build_path_ok = $(if $(or $(word 2,$($(1))),$(strip $(foreach c,$(shell_chars),$
 $(foreach v,OBJDIR BIN EMU_DIR EMU_RV_DIR,$(call build_path_ok,$(v)))
 SRCS    := $(filter-out $(LIB_OFF),$(foreach d,$(SUBSYS),$(wildcard $(d)/*.c)))
 OBJS    := $(SRCS:%.c=$(OBJDIR)/%.o)
-# test_x86_*: the x86 writer's golden rows, built where that writer is (arch/x86_64).
-UNIT    := $(patsubst tests/unit/%.c,$(OBJDIR)/tests/%,$(filter-out $(if $(filter x86_64,$(ARCH)),,tests/unit/test_x86_%),$(wildcard tests/unit/*.c)))
+# test_x86_*, test_rv_*: the x86 and RISC-V writers' golden rows, built where that writer is
+# (arch/x86_64, arch/riscv64: both define the asm_* every ISA has).
+UNIT    := $(patsubst tests/unit/%.c,$(OBJDIR)/tests/%,$(filter-out $(if $(filter x86_64,$(ARCH)),,tests/unit/test_x86_%) \
+           $(if $(filter riscv64,$(ARCH)),,tests/unit/test_rv_%),$(wildcard tests/unit/*.c)))
 LIBOBJS := $(filter-out $(OBJDIR)/cmd/main.o,$(OBJS))
 
 .PHONY: all deps deps-run run test check docs-commands kernel-check kernel-matrix sweep sweep-emu bench bench-timing bench-walker bench-load bench-sample bench-roofline bench-calibrate clean fuzz fuzz-ubsan fuzz-run install uninstall emu FORCE
@@ -98,14 +100,14 @@ $(OBJDIR)/tests/%: tests/unit/%.c $(LIBOBJS)
 # (lstopo-no-graphics), linux-perf (the perfstat source), chromium (the report's screenshot test),
 # clang and its runtime (the fuzzers), python3-jsonschema (the KCIDB check). DEPS_EMU, the emulated
 # Arm and RISC-V hosts' (make emu, tests 72-74 and 77, kernel-check), left out with PMUCAL_TEST_EMU=0:
-# the cross compilers, the :arm64 libraries, QEMU (qemu-system-misc holds 7.2's qemu-system-riscv64),
-# cpio, LAVA. Not settings: 'override' keeps a command line's
+# the cross compilers, the :arm64 libraries, QEMU (qemu-system-misc holds 7.2's qemu-system-riscv64;
+# qemu-user's qemu-riscv64 runs the RISC-V assembler's unit test here, tests/78), cpio, LAVA. Not settings: 'override' keeps a command line's
 # value out of the recipes' shell text.
 override DEPS_RUN  := gcc make binutils libpfm4-dev libhwloc-dev zlib1g-dev perl gnuplot-nox
 override DEPS_TEST := valgrind jq libtest-harness-perl hwloc linux-perf chromium clang libclang-rt-dev python3-jsonschema
 override DEPS_EMU  := qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross libpfm4-dev:arm64 libhwloc-dev:arm64 \
                       zlib1g-dev:arm64 cpio lava-common lava-dispatcher \
-                      qemu-system-misc gcc-riscv64-linux-gnu libc6-dev-riscv64-cross binutils-riscv64-linux-gnu
+                      qemu-system-misc qemu-user gcc-riscv64-linux-gnu libc6-dev-riscv64-cross binutils-riscv64-linux-gnu
 
 # make deps-run: what make run needs, nothing for the tests. make deps: all of it, Debian's arm64
 # kernel for the emulated Arm host (scripts/emu-kernel.sh), and for the emulated RISC-V host trixie's
@@ -174,14 +176,16 @@ build/%/emu-init: tests/emu/init.c
 
 # make emu-riscv64: pmucal for RISC-V (RV64GC, cross-built, static, ARCH=riscv64: without libpfm4,
 # hwloc and zlib, which Debian 12 has no riscv64 form of) in its own object folder, and the static
-# /init of the emulated RISC-V host (scripts/emu-run.sh with PMUCAL_EMU_ISA=riscv64). Needs
-# gcc-riscv64-linux-gnu only. qemu-riscv64 (qemu-user) runs the binary on this machine, without a PMU.
+# /init of the emulated RISC-V host (scripts/emu-run.sh with PMUCAL_EMU_ISA=riscv64), and the RISC-V
+# assembler's golden rows (tests/unit/test_rv_asm.c, static: tests/78-arch-riscv64-encoder.t runs it
+# under qemu-riscv64). Needs gcc-riscv64-linux-gnu only. qemu-riscv64 (qemu-user) runs the binary on
+# this machine, without a PMU.
 EMU_RV_CC  ?= riscv64-linux-gnu-gcc
 EMU_RV_DIR := build/riscv64
 .PHONY: emu-riscv64
 emu-riscv64:
 	$(MAKE) SAN= ARCH=riscv64 CC=$(EMU_RV_CC) LDFLAGS=-static OBJDIR=$(EMU_RV_DIR) BIN=$(EMU_RV_DIR)/pmucal \
-	    $(EMU_RV_DIR)/pmucal $(EMU_RV_DIR)/emu-init
+	    $(EMU_RV_DIR)/pmucal $(EMU_RV_DIR)/emu-init $(EMU_RV_DIR)/tests/test_rv_asm
 
 # make kernel-check IMAGE=FILE [MODULES=DIR] | PACKAGE=NAME [CPU=MODEL] [OUT=DIR] [TIMEOUT=S]: one Linux kernel booted on
 # the emulated Neoverse N1, pmucal's AArch64 matrix run there, the run folders brought back

@@ -23,7 +23,9 @@
  *     void isa_imm_chain(uint64_t trips)                    as many dependent immediate adds (a
  *                                                           renamer may fold them: never a reference)
  *
- * ISA_NAME: "x86-64", "AArch64", "RISC-V", for messages
+ * ISA_NAME: "x86-64", "AArch64", "RISC-V", for messages; ISA_TICKS_NAME: the tick counter's
+ * ("TSC", "generic timer", "time CSR"); ISA_CACHES_EXPECTED: the cache levels every core of the
+ * ISA has, why a missing one is a finding
  *
  * CPU identification
  *     struct cpu_facts: vendor, brand, family, model, stepping, and the ISA's own feature flags

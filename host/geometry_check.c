@@ -1,6 +1,8 @@
 /* Plausibility of hwloc's cache levels: what silicon has, and what CPUID says. */
+#include "arch/isa.h"
 #include "base/util.h"
 #include "host/geometry.h"
+#include "host/topo.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -47,8 +49,9 @@ int geometry_check(const struct cache_level *lv, int cores, int pus, const struc
         const struct cache_level *x = &lv[l];
         if (!x->size) {
             if (l < TOPO_MAX_LEVEL)
-                add(out, max, &n, l, "missing", "no L%d: every x86-64 and AArch64 server core has an L1d and an L2%s", l,
-                    l == 2 && lv[3].size ? " (hwloc has an L3 above the gap)" : "");
+                add(out, max, &n, l, "missing", "no L%d: %s%s%s%s", l, ISA_CACHES_EXPECTED,
+                    l == 2 && lv[3].size ? " (" : "", l == 2 && lv[3].size ? topo_source_name(TOPO_FROM_HWLOC) : "",
+                    l == 2 && lv[3].size ? " has an L3 above the gap)" : "");
             continue;
         }
         if (!x->ways)
@@ -66,8 +69,8 @@ int geometry_check(const struct cache_level *lv, int cores, int pus, const struc
         if (!c)
             continue;
         if (c->said[l] && c->said[l] != x->size)
-            add(out, max, &n, l, "cpuid-disagrees", "%s says %s, hwloc %s", c->said_by[l], sz(c->said[l], a),
-                sz(x->size, b));
+            add(out, max, &n, l, "cpuid-disagrees", "%s says %s, %s %s", c->said_by[l], sz(c->said[l], a),
+                topo_source_name(TOPO_FROM_HWLOC), sz(x->size, b));
         if (c->incomplete[l])
             add(out, max, &n, l, "cpuid-incomplete", "%s", c->incomplete[l]);
     }

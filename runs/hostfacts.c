@@ -237,9 +237,10 @@ void host_facts_print(FILE *f)
     char refs[64] = "dependent register adds alone";
     if (h.clock->mul_latency)
         snprintf(refs, sizeof(refs), "dependent register adds and %d-cycle multiplies", h.clock->mul_latency);
-    fprintf(f, "clocks     TSC %.4f GHz, core %.4f GHz (%.4f core cycles per tick from %s, spread %.2f%%), cycles "
-            "from %s; regions end with %s%s\n", h.clock->tsc_hz / 1e9, h.clock->core_hz / 1e9, h.clock->core_per_tsc,
-            refs, 100 * h.clock->core_per_tsc_spread, h.hw ? "the PMU" : "the TSC", isa_stop_mark(), isa_stop_note());
+    fprintf(f, "clocks     %s %.4f GHz, core %.4f GHz (%.4f core cycles per tick from %s, spread %.2f%%), cycles "
+            "from %s; regions end with %s%s\n", ISA_TICKS_NAME, h.clock->tsc_hz / 1e9, h.clock->core_hz / 1e9,
+            h.clock->core_per_tsc, refs, 100 * h.clock->core_per_tsc_spread, h.hw ? "the PMU" : "the " ISA_TICKS_NAME,
+            isa_stop_mark(), isa_stop_note());
     if (!h.clock->trusted)
         fprintf(f, "clock      NOT TRUSTED: %s; figures in core cycles are withheld\n", h.clock->why);
     if (h.clock->note[0])

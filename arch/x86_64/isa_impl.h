@@ -11,5 +11,9 @@
 
 /* The ISA's name in messages. */
 #define ISA_NAME "x86-64"
+/* What its tick counter is called (the clocks line), and why a missing L1d or L2 means the
+ * levels stated are not the machine's (the geometry's findings). */
+#define ISA_TICKS_NAME "TSC"
+#define ISA_CACHES_EXPECTED "every x86-64 and AArch64 server core has an L1d and an L2"
 
 #endif
