@@ -2,13 +2,29 @@
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -I. -MMD -MP
-LDLIBS  += -lpfm -lhwloc -lz -lm -pthread
 # The folders, lowest floor first: each includes only headers of its own floor or those below
 # ("base/json.h", from the tree's root). arch/$(ARCH) is the ISA behind arch/isa.h, the one the
-# compiler targets (x86_64 or aarch64: a native build on an Arm server takes arch/aarch64 by
-# itself), arch/$(ARCH)/kernels the kernels that exist on that ISA only.
+# compiler targets (x86_64, aarch64 or riscv64: a native build on an Arm server takes arch/aarch64
+# by itself), arch/$(ARCH)/kernels the kernels that exist on that ISA only.
 ARCH    ?= $(firstword $(subst -, ,$(shell $(CC) -dumpmachine)))
 SUBSYS  := base arch arch/$(ARCH) host core events sources generators microkernels arch/$(ARCH)/kernels runs validate penalties report cmd
+# The three libraries, each a knob (1 = use it): PFM=0 builds without libpfm4 (events by the perf
+# syntax and the vendor tables only), HWLOC=0 without hwloc (the topology from Linux's sysfs),
+# ZLIB=0 without zlib (a .json.gz table is refused, saying why). Debian 12 has none of them for
+# riscv64 (and libpfm4 knows no RISC-V PMU), so ARCH=riscv64 turns all three off unless told.
+ifeq ($(ARCH),riscv64)
+PFM     ?= 0
+HWLOC   ?= 0
+ZLIB    ?= 0
+endif
+PFM     ?= 1
+HWLOC   ?= 1
+ZLIB    ?= 1
+$(foreach v,PFM HWLOC ZLIB,$(if $(filter-out 0 1,$($(v))),$(error $(v)='$($(v))': give $(v)=1 (use the library) or $(v)=0 (build without it))))
+CFLAGS  += -DPMUCAL_PFM=$(PFM) -DPMUCAL_HWLOC=$(HWLOC) -DPMUCAL_ZLIB=$(ZLIB)
+LDLIBS  += $(if $(filter 1,$(PFM)),-lpfm) $(if $(filter 1,$(HWLOC)),-lhwloc) $(if $(filter 1,$(ZLIB)),-lz) -lm -pthread
+# The files that stand in for a library left out, and the files that need it (one of each pair).
+LIB_OFF := $(if $(filter 1,$(PFM)),events/pfm_none.c) $(if $(filter 1,$(HWLOC)),host/topo_nohwloc.c,host/topo.c)
 # Quiet by default (one short line per step); V=1 prints the full commands.
 ifeq ($(V),1)
 Q       :=
@@ -42,8 +58,8 @@ export_vars = $(foreach v,$(2),$(eval $(1): export $(v) := $$($(v))))
 PMUCAL_CALLER_DIR := $(if $(filter /%,$(firstword $(PWD))),$(PWD),$(CURDIR))
 shell_chars := ; & | < > ` ' " \ ( ) * ? [ ] { } ! ~ $$ \#
 build_path_ok = $(if $(or $(word 2,$($(1))),$(strip $(foreach c,$(shell_chars),$(findstring $c,$($(1)))))),$(error $(1)='$($(1))': a build folder holds no space nor any of $(shell_chars): give a plain path))
-$(foreach v,OBJDIR BIN EMU_DIR,$(call build_path_ok,$(v)))
-SRCS    := $(foreach d,$(SUBSYS),$(wildcard $(d)/*.c))
+$(foreach v,OBJDIR BIN EMU_DIR EMU_RV_DIR,$(call build_path_ok,$(v)))
+SRCS    := $(filter-out $(LIB_OFF),$(foreach d,$(SUBSYS),$(wildcard $(d)/*.c)))
 OBJS    := $(SRCS:%.c=$(OBJDIR)/%.o)
 # test_x86_*: the x86 writer's golden rows, built where that writer is (arch/x86_64).
 UNIT    := $(patsubst tests/unit/%.c,$(OBJDIR)/tests/%,$(filter-out $(if $(filter x86_64,$(ARCH)),,tests/unit/test_x86_%),$(wildcard tests/unit/*.c)))
@@ -81,22 +97,27 @@ $(OBJDIR)/tests/%: tests/unit/%.c $(LIBOBJS)
 # tools beside those: valgrind (the sim source), jq, libtest-harness-perl (prove), hwloc
 # (lstopo-no-graphics), linux-perf (the perfstat source), chromium (the report's screenshot test),
 # clang and its runtime (the fuzzers), python3-jsonschema (the KCIDB check). DEPS_EMU, the emulated
-# Arm host's (make emu, tests 72-74, kernel-check), left out with PMUCAL_TEST_EMU=0: the cross
-# compiler, the :arm64 libraries, QEMU, cpio, LAVA. Not settings: 'override' keeps a command line's
+# Arm and RISC-V hosts' (make emu, tests 72-74 and 77, kernel-check), left out with PMUCAL_TEST_EMU=0:
+# the cross compilers, the :arm64 libraries, QEMU (qemu-system-misc holds 7.2's qemu-system-riscv64),
+# cpio, LAVA. Not settings: 'override' keeps a command line's
 # value out of the recipes' shell text.
 override DEPS_RUN  := gcc make binutils libpfm4-dev libhwloc-dev zlib1g-dev perl gnuplot-nox
 override DEPS_TEST := valgrind jq libtest-harness-perl hwloc linux-perf chromium clang libclang-rt-dev python3-jsonschema
 override DEPS_EMU  := qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross libpfm4-dev:arm64 libhwloc-dev:arm64 \
-                      zlib1g-dev:arm64 cpio lava-common lava-dispatcher
+                      zlib1g-dev:arm64 cpio lava-common lava-dispatcher \
+                      qemu-system-misc gcc-riscv64-linux-gnu libc6-dev-riscv64-cross binutils-riscv64-linux-gnu
 
-# make deps-run: what make run needs, nothing for the tests. make deps: all of it, and Debian's arm64
-# kernel for the emulated host (scripts/emu-kernel.sh), both unless PMUCAL_TEST_EMU=0.
+# make deps-run: what make run needs, nothing for the tests. make deps: all of it, Debian's arm64
+# kernel for the emulated Arm host (scripts/emu-kernel.sh), and for the emulated RISC-V host trixie's
+# riscv64 kernel and bookworm-backports' QEMU 10 and OpenSBI (scripts/emu-riscv-fetch.sh, into
+# build/emu-riscv64/, installing nothing), all unless PMUCAL_TEST_EMU=0.
 deps-run:
 	@scripts/install-deps.sh $(DEPS_RUN)
 
 deps:
 	@scripts/install-deps.sh $(DEPS_RUN) $(DEPS_TEST) --emu $(DEPS_EMU)
 	@[ "$${PMUCAL_TEST_EMU:-1}" = 0 ] || scripts/emu-kernel.sh
+	@[ "$${PMUCAL_TEST_EMU:-1}" = 0 ] || scripts/emu-riscv-fetch.sh
 
 run: deps-run
 	$(MAKE) all
@@ -105,7 +126,7 @@ run: deps-run
 # Two test files at once, the longest first (each 1-2.5 minutes beside another): started last, the
 # emulated N1 and the fuzzers ran alone at the end and make test took 570 s instead of about 520.
 # Not settings: 'override' keeps a command line's TESTS=... out of the recipe's shell text.
-override TESTS_FIRST := $(wildcard tests/72-arch-emu-n1.t tests/55-sources-sim.t tests/60-validate-sim-sweep.t \
+override TESTS_FIRST := $(wildcard tests/72-arch-emu-n1.t tests/77-arch-emu-riscv64.t tests/55-sources-sim.t tests/60-validate-sim-sweep.t \
                  tests/57-generators-sim-exact.t tests/75-generators-sim-iside.t tests/90-fuzz.t \
                  tests/62-validate-classify.t)
 override TESTS := $(TESTS_FIRST) $(filter-out $(TESTS_FIRST),$(sort $(wildcard tests/*.t)))
@@ -115,7 +136,8 @@ test: deps
 	[ "$${PMUCAL_TEST_EMU:-1}" = 0 ] || $(MAKE) emu
 	rm -rf $(OBJDIR)/test-cache
 	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) PMUCAL_CACHE_DIR="$$PWD/$(OBJDIR)/test-cache" \
-	    PMUCAL_EMU_BIN=$(EMU_DIR)/pmucal PMUCAL_EMU_INIT=$(EMU_DIR)/emu-init prove -j2 --timer $(TESTS)
+	    PMUCAL_EMU_BIN=$(EMU_DIR)/pmucal PMUCAL_EMU_INIT=$(EMU_DIR)/emu-init \
+	    PMUCAL_EMU_RV_BIN=build/riscv64/pmucal PMUCAL_EMU_RV_INIT=build/riscv64/emu-init prove -j2 --timer $(TESTS)
 
 # make check: the C unit tests alone (tests/00-unit.t over build/*/tests/), in seconds: no emulator,
 # no package installs. The quick loop while editing; make test before a commit. Its cache folder is
@@ -135,11 +157,23 @@ docs-commands: $(BIN)
 # (scripts/emu-run.sh). Needs gcc-aarch64-linux-gnu and libpfm4-dev:arm64, libhwloc-dev:arm64, zlib1g-dev:arm64.
 EMU_CC  ?= aarch64-linux-gnu-gcc
 EMU_DIR := build/aarch64
-emu:
+emu: emu-riscv64
 	$(MAKE) SAN= ARCH=aarch64 CC=$(EMU_CC) OBJDIR=$(EMU_DIR) BIN=$(EMU_DIR)/pmucal $(EMU_DIR)/pmucal $(EMU_DIR)/emu-init
-$(EMU_DIR)/emu-init: tests/emu/init.c
+# The emu-init of whichever ISA the sub-make builds (build/aarch64/, build/riscv64/): static, as /init.
+build/%/emu-init: tests/emu/init.c
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)$(CC) -static -O2 -std=gnu11 -Wall -Wextra -Werror -o $@ $<
+
+# make emu-riscv64: pmucal for RISC-V (RV64GC, cross-built, static, ARCH=riscv64: without libpfm4,
+# hwloc and zlib, which Debian 12 has no riscv64 form of) in its own object folder, and the static
+# /init of the emulated RISC-V host (scripts/emu-run.sh with PMUCAL_EMU_ISA=riscv64). Needs
+# gcc-riscv64-linux-gnu only. qemu-riscv64 (qemu-user) runs the binary on this machine, without a PMU.
+EMU_RV_CC  ?= riscv64-linux-gnu-gcc
+EMU_RV_DIR := build/riscv64
+.PHONY: emu-riscv64
+emu-riscv64:
+	$(MAKE) SAN= ARCH=riscv64 CC=$(EMU_RV_CC) LDFLAGS=-static OBJDIR=$(EMU_RV_DIR) BIN=$(EMU_RV_DIR)/pmucal \
+	    $(EMU_RV_DIR)/pmucal $(EMU_RV_DIR)/emu-init
 
 # make kernel-check IMAGE=FILE [MODULES=DIR] | PACKAGE=NAME [ISA=ISA] [CPU=MODEL] [OUT=DIR] [TIMEOUT=S]
 # [QEMU=FILE] [BIOS=FILE]: one Linux kernel booted on an emulated machine, pmucal's matrix run

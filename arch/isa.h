@@ -23,7 +23,7 @@
  *     void isa_imm_chain(uint64_t trips)                    as many dependent immediate adds (a
  *                                                           renamer may fold them: never a reference)
  *
- * ISA_NAME: "x86-64", "AArch64", for messages
+ * ISA_NAME: "x86-64", "AArch64", "RISC-V", for messages
  *
  * CPU identification
  *     struct cpu_facts: vendor, brand, family, model, stepping, and the ISA's own feature flags
@@ -87,8 +87,10 @@ extern const size_t isa_ntriad_variants;
 #include "arch/x86_64/isa_impl.h"
 #elif defined(__aarch64__)
 #include "arch/aarch64/isa_impl.h"
+#elif defined(__riscv) && __riscv_xlen == 64
+#include "arch/riscv64/isa_impl.h"
 #else
-#error "pmucal has no ISA implementation for this target: arch/ holds x86_64 and aarch64"
+#error "pmucal has no ISA implementation for this target: arch/ holds x86_64, aarch64 and riscv64"
 #endif
 
 /* Where a region's instructions are, for sampling (core/sites.h): a record of the section

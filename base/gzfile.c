@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#if PMUCAL_ZLIB
 #include <zlib.h>
+#endif
 
 bool gz_named(const char *path)
 {
@@ -25,6 +27,19 @@ char *path_or_gz(const char *path)
     return NULL;
 }
 
+#if !PMUCAL_ZLIB
+/* A build without zlib (ZLIB=0: Debian has no riscv64 zlib1g-dev beside the cross compiler's
+ * libc): a compressed table is refused with the way to get one that reads. */
+static char *inflate_members(const unsigned char *in, size_t n, size_t max, size_t *len, const char *path, char *err,
+                             size_t errlen)
+{
+    (void)in, (void)n, (void)max, (void)len;
+    snprintf(err, errlen, "built without zlib (ZLIB=0): %s is gzip-compressed and cannot be read; give the table "
+             "as plain JSON (gunzip it), or build pmucal with zlib (make ZLIB=1)", path);
+    errno = EINVAL;   /* there is a file, not one to read: never ENOENT */
+    return NULL;
+}
+#else
 /* The gzip members of in[0..n) inflated into one NUL-terminated buffer of at most max bytes. */
 static char *inflate_members(const unsigned char *in, size_t n, size_t max, size_t *len, const char *path, char *err,
                              size_t errlen)
@@ -100,6 +115,8 @@ static char *inflate_members(const unsigned char *in, size_t n, size_t max, size
     *len = out;
     return text;
 }
+
+#endif
 
 char *read_file_maybe_gz(const char *path, size_t max, size_t *len, char *err, size_t errlen)
 {

@@ -4,13 +4,19 @@
 #include "events/uncore.h"
 #include <errno.h>
 #include <linux/perf_event.h>
+#if PMUCAL_PFM
+#include <link.h>
 #include <perfmon/pfmlib_perf_event.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+/* Everything that asks libpfm4, down to pfm_each_event; events/pfm_none.c answers for a build
+ * without it (PFM=0). */
+#if PMUCAL_PFM
 static int state; /* 0 untried, 1 ok, -1 failed */
 static const char *forced(void);
 
@@ -330,6 +336,33 @@ int pfm_each_event(const struct pfm_core *core, pfm_event_fn fn, void *arg)
     }
     return count;
 }
+
+/* "4.13.0" from the file name of the libpfm.so this process loaded: pfm_get_version() is only the
+ * API level (4.0), while the release says which event tables it carries. */
+static int loaded_libpfm(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    const char *base = strrchr(info->dlpi_name, '/');
+    base = base ? base + 1 : info->dlpi_name;
+    if (strncmp(base, "libpfm.so", 9))
+        return 0;
+    char *real = realpath(info->dlpi_name, NULL);
+    const char *file = real ? strrchr(real, '/') : NULL;
+    file = file ? file + 1 : base;
+    if (!strncmp(file, "libpfm.so.", 10))
+        snprintf(data, 32, "%s", file + 10);
+    free(real);
+    return 1;
+}
+
+void pfm_version(char *release, char *api)
+{
+    snprintf(release, 32, "unknown");
+    dl_iterate_phdr(loaded_libpfm, release);
+    int v = pfm_get_version();
+    snprintf(api, 16, "%d.%d", PFM_MAJ_VERSION(v), PFM_MIN_VERSION(v));
+}
+#endif
 
 void x86_decode(const struct event_spec *spec, struct x86_enc *out)
 {

@@ -35,6 +35,15 @@ bool pfm_force(const char *pmu);
  * fn returns non-zero to stop; the result is that value, or the number of strings visited. */
 typedef int (*pfm_event_fn)(const char *fq, const char *event, const char *umask, const char *desc, void *arg);
 int pfm_each_event(const struct pfm_core *core, pfm_event_fn fn, void *arg);
+/* libpfm4's release ("4.13.0", from the library loaded; 32 bytes) and API level ("4.0"; 16
+ * bytes); "none" in both in a build without libpfm4. */
+void pfm_version(char *release, char *api);
+/* Why there is no libpfm4 core PMU, for the lines that say so. */
+#if PMUCAL_PFM
+#define PFM_NO_CORE "libpfm4 knows no core PMU for this CPU"
+#else
+#define PFM_NO_CORE "pmucal is built without libpfm4 (PFM=0): no libpfm4 event names"
+#endif
 /* The fields of an x86 PERFEVTSEL value (perf's raw config) and the offcore/extra MSR (config1). */
 struct x86_enc {
     unsigned event, umask, cmask;   /* event includes AMD's extended bits 35:32 as bits 11:8 */

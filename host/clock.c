@@ -64,10 +64,13 @@ double clock_reference_ratio(double add_ratio, double mul_ratio)
  * Zen, 4 on K8-K10; the TSC runs at about the base clock, and cores run from a fifth of it to
  * about three times. AArch64: MUL Xd takes 2-5 cycles on Cortex and Neoverse cores, and an
  * emulator (QEMU -icount) retires one instruction of any kind a tick; the generic timer is a
- * fixed-rate counter (1-1000 MHz by CNTFRQ_EL0) unrelated to the core's clock. */
+ * fixed-rate counter (1-1000 MHz by CNTFRQ_EL0) unrelated to the core's clock. RISC-V: MUL takes
+ * 1-5 cycles on the cores Linux runs on, and rdtime reads a fixed-rate timebase (the device tree's
+ * timebase-frequency, 1-10 MHz on the boards and QEMU's virt) as slow as the generic timer. */
 static const struct clock_bounds bounds[] = {
     {"x86-64", 3, 4, 0.2, 3.0, "the TSC runs at about the base clock"},
     {"AArch64", 1, 5, 0.3, 6500, "the generic timer runs at 1 MHz or more"},
+    {"RISC-V", 1, 5, 0.3, 6500, "the time CSR runs at the timebase frequency, 1 MHz or more"},
 };
 
 const struct clock_bounds *clock_bounds_of(const char *isa)

@@ -25,7 +25,7 @@ void geometry_print(FILE *f)
     if (!t)
         return;
     char c[4][64];
-    fprintf(f, "geometry   %-5s %-16s %-10s %-24s %s\n", "", "hwloc", "cpuid", "measured (plateau)", "used");
+    fprintf(f, "geometry   %-5s %-16s %-10s %-24s %s\n", "", topo_source_name(TOPO_FROM_HWLOC), "cpuid", "measured (plateau)", "used");
     for (int l = 1; l <= TOPO_MAX_LEVEL; l++) {
         const struct latency_plateau *p = measured(g, l);
         if (g->hwloc[l].size)

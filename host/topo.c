@@ -1,6 +1,7 @@
 #include "arch/isa.h"
 #include "base/util.h"
 #include "host/topo.h"
+#include "host/topo_shared.h"
 #include <errno.h>
 #include <hwloc.h>
 #include <sched.h>
@@ -8,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ENV_TOPO "PMUCAL_TOPO"         /* the struct topo a parent resolved, as hex bytes */
 #define ENV_TOPO_XML "PMUCAL_TOPO_XML" /* hwloc's export of the parent's machine */
 
 static hwloc_topology_t hw;
@@ -31,30 +31,6 @@ static void fill_cache(struct cache_level *c, hwloc_obj_t o)
     c->sharing_pus = hwloc_bitmap_weight(o->cpuset);
 }
 
-/* The struct as two hex digits a byte: the parent and the child are the same binary. */
-static char *encode(const struct topo *t)
-{
-    const unsigned char *b = (const unsigned char *)t;
-    char *hex = xmalloc(2 * sizeof(*t) + 1);
-    for (size_t i = 0; i < sizeof(*t); i++)
-        snprintf(hex + 2 * i, 3, "%02x", b[i]);
-    return hex;
-}
-
-static int decode(const char *hex, struct topo *t)
-{
-    unsigned char *b = (unsigned char *)t;
-    if (strlen(hex) != 2 * sizeof(*t))
-        return -1;
-    for (size_t i = 0; i < sizeof(*t); i++) {
-        unsigned v;
-        if (sscanf(hex + 2 * i, "%2x", &v) != 1)
-            return -1;
-        b[i] = (unsigned char)v;
-    }
-    return 0;
-}
-
 int topo_handover(const struct topo *t, const char *dir)
 {
     if (!hwloc_ready())
@@ -65,7 +41,7 @@ int topo_handover(const struct topo *t, const char *dir)
         free(xml);
         return -1;
     }
-    char *hex = encode(t);
+    char *hex = topo_encode(t);
     setenv(ENV_TOPO_XML, xml, 1);
     setenv(ENV_TOPO, hex, 1);
     free(hex);
@@ -142,7 +118,7 @@ struct topo *topo_hwloc(bool *resolved)
         return NULL;
     const char *handed = getenv(ENV_TOPO);
     if (handed && *handed) {
-        if (decode(handed, &topo)) {
+        if (topo_decode(handed, &topo)) {
             pm_error("%s does not hold a topology of this pmucal build (%zu hex digits, want %zu); it is set by "
                      "pmucal for its own child processes only", ENV_TOPO, strlen(handed), 2 * sizeof(topo));
             return NULL;
@@ -169,34 +145,9 @@ struct topo *topo_hwloc(bool *resolved)
     return &topo;
 }
 
-const char *topo_source_name(enum topo_source s)
-{
-    static const char *const names[] = {"hwloc", "measured", "cpuid"};
-    return names[s];
-}
-
-int topo_last_level(const struct topo *t)
-{
-    for (int l = TOPO_MAX_LEVEL; l >= 1; l--)
-        if (t->data[l].size)
-            return l;
-    return 0;
-}
-
-/* The affinity mask the process was started with (taskset, a cgroup's cpuset, a batch system),
- * taken before any thread is bound: hwloc's allowed set follows cgroups but not taskset, and
- * binding a thread changes the mask sched_getaffinity reports later. */
-static cpu_set_t inherited;
-static bool inherited_known;
-static void __attribute__((constructor)) take_inherited_affinity(void)
-{
-    inherited_known = sched_getaffinity(0, sizeof(inherited), &inherited) == 0;
-}
-
 static bool allowed(int os_cpu)
 {
-    return hwloc_bitmap_isset(hwloc_topology_get_allowed_cpuset(hw), (unsigned)os_cpu) &&
-           (!inherited_known || os_cpu >= CPU_SETSIZE || CPU_ISSET(os_cpu, &inherited));
+    return hwloc_bitmap_isset(hwloc_topology_get_allowed_cpuset(hw), (unsigned)os_cpu) && topo_inherited(os_cpu);
 }
 
 static hwloc_obj_t pu_of(int os_cpu)
@@ -219,25 +170,9 @@ int topo_cpus(int *out, int max)
         return 0;
     hwloc_const_bitmap_t allowed = hwloc_topology_get_allowed_cpuset(hw);
     for (int i = hwloc_bitmap_first(allowed); i >= 0 && n < max; i = hwloc_bitmap_next(allowed, i))
-        if (!inherited_known || i >= CPU_SETSIZE || CPU_ISSET(i, &inherited))
+        if (topo_inherited(i))
             out[n++] = i;
     return n;
-}
-
-void topo_cpu_list(char *out, size_t n)
-{
-    int cpus[1024], k = topo_cpus(cpus, 1024);
-    size_t len = 0;
-    out[0] = 0;
-    for (int i = 0; i < k && len + 1 < n; i++) {
-        int j = i;
-        while (j + 1 < k && cpus[j + 1] == cpus[j] + 1)
-            j++;
-        len += (size_t)snprintf(out + len, n - len, j > i ? "%s%d-%d" : "%s%d", i ? "," : "", cpus[i], cpus[j]);
-        i = j;
-        if (len >= n)
-            break;
-    }
 }
 
 int topo_bind_thread(int os_cpu)
@@ -259,14 +194,10 @@ int topo_bind_thread(int os_cpu)
 
 int topo_unbind_thread(void)
 {
-    if (inherited_known)
-        return sched_setaffinity(0, sizeof(inherited), &inherited) ? -1 : 0;
+    int rc = topo_restore_inherited();
+    if (rc <= 0)
+        return rc;
     return hwloc_ready() && hwloc_set_cpubind(hw, hwloc_topology_get_allowed_cpuset(hw), HWLOC_CPUBIND_THREAD) ? -1 : 0;
-}
-
-int topo_current_cpu(void)
-{
-    return sched_getcpu();
 }
 
 static bool share_type(hwloc_obj_t a, hwloc_obj_t b, hwloc_obj_type_t type)
@@ -287,12 +218,6 @@ enum topo_relation topo_relation(int a, int b)
     if (share_type(pa, pb, HWLOC_OBJ_PACKAGE))
         return TOPO_OTHER_L3;
     return TOPO_OTHER_PACKAGE;
-}
-
-const char *topo_relation_name(enum topo_relation r)
-{
-    static const char *const names[] = {"same-cpu", "smt-sibling", "same-l3", "other-l3", "other-package"};
-    return names[r];
 }
 
 int topo_cpu_node(int os_cpu)
@@ -347,4 +272,10 @@ int topo_membind_area(void *p, size_t len, int os_node)
         return -1;
     }
     return 0;
+}
+
+void topo_lib_version(char *out, size_t n)
+{
+    unsigned v = hwloc_get_api_version();
+    snprintf(out, n, "%u.%u.%u", v >> 16, (v >> 8) & 0xff, v & 0xff);
 }

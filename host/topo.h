@@ -1,4 +1,5 @@
-/* Machine topology from hwloc: cache levels, cores, SMT siblings, packages, NUMA nodes; binding. */
+/* Machine topology from hwloc (or, built without it, HWLOC=0, from Linux's sysfs: host/topo_sysfs.h):
+ * cache levels, cores, SMT siblings, packages, NUMA nodes; binding. */
 #ifndef PMUCAL_TOPO_H
 #define PMUCAL_TOPO_H
 #include <stdbool.h>
@@ -64,6 +65,9 @@ int topo_current_cpu(void);
 int topo_cpus(int *out, int max);
 /* The CPUs topo_cpus gives as a list "0-3,8": what a message offers the user. */
 void topo_cpu_list(char *out, size_t n);
+
+/* The topology library's version ("2.9.0"), or "none (HWLOC=0)" in a build without hwloc. */
+void topo_lib_version(char *out, size_t n);
 
 /* How two CPUs share hardware, nearest first. */
 enum topo_relation { TOPO_SAME_CPU, TOPO_SMT_SIBLING, TOPO_SAME_L3, TOPO_OTHER_L3, TOPO_OTHER_PACKAGE };

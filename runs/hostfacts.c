@@ -14,9 +14,6 @@
 #include "host/topo.h"
 #include "host/uarch.h"
 #include <dirent.h>
-#include <hwloc.h>
-#include <link.h>
-#include <perfmon/pfmlib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,24 +30,6 @@ bool host_huge_pages(char *how, int n)
     snprintf(how, (size_t)n, "%s", huge ? page_kind_name(b.kind) : "none");
     buffer_free(&b);
     return huge;
-}
-
-/* "4.13.0" from the file name of the libpfm.so this process loaded: pfm_get_version() is only the
- * API level (4.0), while the release says which event tables it carries. */
-static int loaded_libpfm(struct dl_phdr_info *info, size_t size, void *data)
-{
-    (void)size;
-    const char *base = strrchr(info->dlpi_name, '/');
-    base = base ? base + 1 : info->dlpi_name;
-    if (strncmp(base, "libpfm.so", 9))
-        return 0;
-    char *real = realpath(info->dlpi_name, NULL);
-    const char *file = real ? strrchr(real, '/') : NULL;
-    file = file ? file + 1 : base;
-    if (!strncmp(file, "libpfm.so.", 10))
-        snprintf(data, 32, "%s", file + 10);
-    free(real);
-    return 1;
 }
 
 /* Microcode revision: sysfs, else /proc/cpuinfo; virtual machines often report neither. */
@@ -190,12 +169,8 @@ static void gather(struct host_facts *h)
     else if (prc != 0 || !h->perf[0])
         snprintf(h->perf, sizeof(h->perf), "unknown ('perf --version' failed with status %d)", prc);
     h->perf[strcspn(h->perf, "\n")] = '\0';
-    snprintf(h->libpfm, sizeof(h->libpfm), "unknown");
-    dl_iterate_phdr(loaded_libpfm, h->libpfm);
-    int api = pfm_get_version();
-    snprintf(h->libpfm_api, sizeof(h->libpfm_api), "%d.%d", PFM_MAJ_VERSION(api), PFM_MIN_VERSION(api));
-    unsigned hv = hwloc_get_api_version();
-    snprintf(h->hwloc, sizeof(h->hwloc), "%u.%u.%u", hv >> 16, (hv >> 8) & 0xff, hv & 0xff);
+    pfm_version(h->libpfm, h->libpfm_api);
+    topo_lib_version(h->hwloc, sizeof(h->hwloc));
     gethostname(h->host, sizeof(h->host) - 1);
     host_cpu_id(h->cpu_id, sizeof(h->cpu_id));
     microcode(h->ucode, sizeof(h->ucode));
@@ -237,12 +212,12 @@ void host_facts_print(FILE *f)
         fprintf(f, "pmu        %s (%s): %d counters, %d fixed, %d events in libpfm4\n", h.core.name, h.core.desc,
                 h.core.counters, h.core.fixed_counters, h.core.events);
     else if (h.table)
-        fprintf(f, "pmu        libpfm4 knows no core PMU for this CPU; events from the vendor table %s (%s, %d events; "
+        fprintf(f, "pmu        " PFM_NO_CORE "; events from the vendor table %s (%s, %d events; "
                 "%s): %d counters (%s)%s%s\n", h.table->name, h.table->path, h.table->vt.n, h.table->how,
                 h.table->counters, h.table->counters_how, catalog_libpfm4_note(h.table->name) ? "; " : "",
                 catalog_libpfm4_note(h.table->name) ? catalog_libpfm4_note(h.table->name) : "");
     else
-        fprintf(f, "pmu        libpfm4 knows no core PMU for this CPU, and no vendor table: %s\n", h.table_why);
+        fprintf(f, "pmu        " PFM_NO_CORE ", and no vendor table: %s\n", h.table_why);
     fprintf(f, "pmu sysfs  %s (the Linux kernel's core PMU, perf type 4)\n", h.pmu_sysfs);
     fprintf(f, "hardware   %s\n", h.hw ? "usable: hardware events open" : h.why);
     if (h.topo) {

@@ -10,7 +10,7 @@ dry() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n "$@" 2>&1; }
 installs() { sed -n 's/^scripts\/install-deps\.sh //p' "$1" | tr ' ' '\n' | grep -v '^--emu$\|^$' | sort -u; }
 run_pkgs="gcc make binutils libpfm4-dev libhwloc-dev zlib1g-dev perl gnuplot-nox"
 test_pkgs="valgrind jq libtest-harness-perl hwloc linux-perf chromium clang libclang-rt-dev python3-jsonschema"
-emu_pkgs="qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross libpfm4-dev:arm64 libhwloc-dev:arm64 zlib1g-dev:arm64 cpio lava-common lava-dispatcher"
+emu_pkgs="qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross libpfm4-dev:arm64 libhwloc-dev:arm64 zlib1g-dev:arm64 cpio lava-common lava-dispatcher qemu-system-misc gcc-riscv64-linux-gnu libc6-dev-riscv64-cross binutils-riscv64-linux-gnu"
 words() { printf '%s\n' $* | sort -u; }
 
 dry run > "$TMP/run"
@@ -19,7 +19,7 @@ is "$(installs "$TMP/run" | tr '\n' ' ')" "$(words $run_pkgs | tr '\n' ' ')" \
 sneaked=$(installs "$TMP/run" | grep -Fx "$(words $test_pkgs $emu_pkgs)" | tr '\n' ' ')
 [ -z "$sneaked" ] && installs "$TMP/run" | grep -qx gcc
 ok $? "make -n run installs none of the tests' packages${sneaked:+: $sneaked}"
-! grep -q 'emu-kernel\|apt-get download\|linux-image' "$TMP/run" && grep -q '^scripts/main-job\.sh' "$TMP/run"
+! grep -q 'emu-kernel\|emu-riscv-fetch\|apt-get download\|linux-image' "$TMP/run" && grep -q '^scripts/main-job\.sh' "$TMP/run"
 ok $? "make -n run fetches no kernel, then runs the main job: $(grep -c . "$TMP/run") lines"
 
 dry test > "$TMP/test"
@@ -28,6 +28,8 @@ missing=$(words $run_pkgs $test_pkgs $emu_pkgs | grep -vFx "$(installs "$TMP/tes
 ok $? "make -n test installs the main job's, the tests' and, after --emu, the emulated host's packages${missing:+; not: $missing}"
 grep -q 'PMUCAL_TEST_EMU:-1}" = 0 ] || scripts/emu-kernel\.sh$' "$TMP/test"
 ok $? "make -n test fetches the arm64 kernel unless PMUCAL_TEST_EMU=0: $(grep emu-kernel "$TMP/test")"
+grep -q 'PMUCAL_TEST_EMU:-1}" = 0 ] || scripts/emu-riscv-fetch\.sh$' "$TMP/test"
+ok $? "make -n test fetches the riscv64 kernel and QEMU 10 unless PMUCAL_TEST_EMU=0: $(grep emu-riscv-fetch "$TMP/test")"
 dry kernel-check KERNEL=/no/such > "$TMP/kc"
 grep -q 'scripts/emu-kernel\.sh$' "$TMP/kc" && grep -q '^scripts/install-deps\.sh .* --emu ' "$TMP/kc"
 ok $? "make -n kernel-check installs the emulated host's packages and fetches its kernel"

@@ -86,6 +86,30 @@ for host in emr-vm zen5-vm intel-a7-vm zen5-vm-32m; do
 done
 on_this_machine
 
+# The emulated RISC-V host (tests/77): QEMU's virt machine states no caches, so hwloc's view has
+# none; every level is a SKIP naming the missing cache, never a size guessed, and a byte size runs.
+use_host qemu-riscv64-virt
+$PMUCAL info --json > "$TMP/rv.info" 2> "$TMP/rv.info.err"
+rc=$?
+is "$rc $(jq -r '[.topology.caches[]? | .name] | length' "$TMP/rv.info" 2> /dev/null) $(jq -r '.topology.cores' "$TMP/rv.info" 2> /dev/null)" "0 0 1" \
+    "qemu-riscv64-virt: info exits 0 and shows no cache, one core (exit, caches, cores)"
+$PMUCAL run walker size=L2 -e page-faults -r 1 > /dev/null 2> "$TMP/rv.l2"
+rc=$?
+[ $rc -eq 0 ] && grep -q 'SKIP size=L2: this machine has no L2 cache' "$TMP/rv.l2"
+ok $? "qemu-riscv64-virt: walker size=L2 is a SKIP naming the missing cache (exit $rc): $(head -c 200 "$TMP/rv.l2")"
+$PMUCAL run walker size=64k -e page-faults -r 1 > "$TMP/rv.run" 2> "$TMP/rv.run.err"
+rc=$?
+[ $rc -eq 0 ] && grep -q '^walker size=64k' "$TMP/rv.run"
+ok $? "qemu-riscv64-virt: walker size=64k runs without a cache level (exit $rc) $(head -c 200 "$TMP/rv.run.err" | tr '\n' ' ')"
+# Its identity is a RISC-V CPU's: /proc/cpuinfo keys mvendorid, marchid, mimpid (perf's mapfile
+# key) and the ISA string with sscofpmf, as each emulator states it.
+for f in cpuinfo cpuinfo-qemu7.2; do
+    key=$(awk -F': *' '/^mvendorid/ { v = $2 } /^marchid/ { a = $2 } /^mimpid/ { i = $2 } END { print v "-" a "-" i }' "tests/hosts/qemu-riscv64-virt/$f")
+    grep -q '^isa.*_sscofpmf' "tests/hosts/qemu-riscv64-virt/$f" && case $key in 0x*-0x*-0x*) true ;; *) false ;; esac
+    ok $? "qemu-riscv64-virt/$f: a RISC-V hart with sscofpmf, mvendorid-marchid-mimpid $key"
+done
+on_this_machine
+
 # A curve measured under load that never reached memory (intel-a7-vm's first minutes of a make test
 # beside a build: the L3's knee so soft the sweep stopped at 32M): hwloc's implausible 480M L3 is
 # not used to size anything (it made size=DRAM 7.5G, and sim a 480M last level); the level is

@@ -296,6 +296,31 @@ timeout 20 "$REPO/scripts/emu-run.sh" "$H/emu/pmucal" "$H/emu/init" "$H/in/comma
 refused $? 2 "$H/err" "emu-run: SECONDS '0': give a whole number of seconds from 1 to 9999999" "emu-run SECONDS 0 (timeout's 'no limit')"
 PMUCAL_EMU_CPU_SECONDS='1;x' timeout 20 "$REPO/scripts/emu-run.sh" "$H/emu/pmucal" "$H/emu/init" "$H/in/commands" "$H/log" > /dev/null 2> "$H/err"
 refused $? 2 "$H/err" "emu-run: PMUCAL_EMU_CPU_SECONDS '1;x': give a whole number of seconds from 1 to 9999999, or leave it unset" "emu-run PMUCAL_EMU_CPU_SECONDS='1;x'"
+# The emulated machine's inputs (PMUCAL_EMU_ISA, PMUCAL_EMU_QEMU, PMUCAL_EMU_BIOS): one message, exit 2.
+PMUCAL_EMU_ISA=bogus timeout 20 "$REPO/scripts/emu-run.sh" "$H/emu/pmucal" "$H/emu/init" "$H/in/commands" "$H/log" > /dev/null 2> "$H/err"
+refused $? 2 "$H/err" "emu-run: PMUCAL_EMU_ISA 'bogus': give aarch64 or riscv64" "emu-run PMUCAL_EMU_ISA=bogus"
+PMUCAL_EMU_ISA=riscv64 PMUCAL_EMU_QEMU="$H/no such qemu" timeout 20 "$REPO/scripts/emu-run.sh" "$H/emu/pmucal" "$H/emu/init" "$H/in/commands" "$H/log" > /dev/null 2> "$H/err"
+refused $? 2 "$H/err" "emu-run: PMUCAL_EMU_QEMU '$H/no such qemu': no such program: give a QEMU binary (or leave it unset for qemu-system-riscv64 on PATH)" "emu-run PMUCAL_EMU_QEMU a missing path"
+PMUCAL_EMU_ISA=riscv64 PMUCAL_EMU_BIOS="$H/in" timeout 20 "$REPO/scripts/emu-run.sh" "$H/emu/pmucal" "$H/emu/init" "$H/in/commands" "$H/log" > /dev/null 2> "$H/err"
+refused $? 2 "$H/err" "emu-run: PMUCAL_EMU_BIOS '$H/in': no such file: give QEMU's -bios firmware (build/emu-riscv64/qemu10/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin for QEMU 10), or leave it unset for QEMU's own" "emu-run PMUCAL_EMU_BIOS a folder"
+# The RISC-V machine's line, read from the fake QEMU: its -cpu, console, -bios; a firmware path
+# with a comma stays one argument (-bios takes a file name, not options).
+if command -v riscv64-linux-gnu-readelf > /dev/null; then
+    echo 'pmucal info' > "$H/in/rv-commands"
+    cp "$H/in/Image" "$H/in/fw,x.bin"
+    PMUCAL_EMU_ISA=riscv64 PMUCAL_EMU_QEMU="$H/bin/qemu-system-aarch64" PMUCAL_EMU_BIOS="$H/in/fw,x.bin" PMUCAL_EMU_KERNEL="$H/in/Image" \
+        timeout 20 "$REPO/scripts/emu-run.sh" "$H/emu/pmucal" "$H/emu/init" "$H/in/rv-commands" "$H/log" > /dev/null 2> "$H/err"
+    rc=$?
+    line=$(tr '\n' ' ' < "$FAKE_QEMU_LOG")
+    case $line in
+    "-M virt -cpu rv64,sscofpmf=true "*"-audiodev none,id=snd0 -bios $H/in/fw,x.bin "*"-append console=ttyS0 rdinit=/init quiet ") r=0 ;;
+    *) r=1 ;;
+    esac
+    [ $rc = 0 ]
+    ok $(( $? | r )) "PMUCAL_EMU_ISA=riscv64: the virt machine with sscofpmf, ttyS0, the -bios given (exit $rc): $line"
+else
+    skip "PMUCAL_EMU_ISA=riscv64's QEMU line" "riscv64-linux-gnu-readelf is missing (binutils-riscv64-linux-gnu, make deps installs it)"
+fi
 # A guest that computes for ever is stopped by its CPU time, whatever the machine's load, and by
 # the wall limit where no CPU limit is given.
 t0=$(date +%s)
