@@ -39,6 +39,8 @@ import os, subprocess, sys
 args = sys.argv[1:]
 with open(os.environ["FAKE_QEMU_LOG"], "w") as f:
     f.write("".join(a + "\n" for a in args))
+with open(os.environ["FAKE_QEMU_LOG"] + ".argv0", "w") as f:
+    f.write(os.path.basename(sys.argv[0]) + "\n")
 if "-pidfile" in args:
     with open(args[args.index("-pidfile") + 1], "w") as f:
         f.write("%d\n" % os.getpid())
@@ -232,6 +234,29 @@ PMUCAL_EMU_RV_BIN=$H/absent kc --image "$H/in/rvImage" --out "$H/o4"
 refused $? 3 "$H/err" "kernel-check: $H/absent is missing: run make all && make emu-riscv64" "a riscv64 Image without the riscv64 pmucal: exit 3, naming its build"
 [ ! -e "$H/o4" ]
 ok $? "none of them made OUT"
+# A riscv64 Image boots on the RISC-V virt machine: its QEMU, -cpu, console, modules; --qemu and --bios reach QEMU.
+mkdir -p "$H/rvmods" && echo ko > "$H/rvmods/virtio_mmio.ko" && echo ko > "$H/rvmods/virtio_blk.ko"
+cp "$H/in/Image" "$H/in/fw.bin"
+if command -v riscv64-linux-gnu-readelf > /dev/null; then
+    PMUCAL_EMU_RV_BIN="$H/emu/pmucal" PMUCAL_EMU_RV_INIT="$H/emu/init" kc --image "$H/in/rvImage" --modules "$H/rvmods" --out "$H/kc/rv" \
+        --cpu rv64,sscofpmf=false --timeout 10
+    rc=$?
+    line=$(tr '\n' ' ' < "$FAKE_QEMU_LOG")
+    [ "$(cat "$FAKE_QEMU_LOG.argv0")" = qemu-system-riscv64 ] && [ -f "$H/kc/rv/console.log" ] &&
+        grep -qx 'lib/modules/virtio_blk.ko' "$FAKE_QEMU_LOG.cpio" &&
+        case $line in "-M virt -cpu rv64,sscofpmf=false "*"-kernel $H/in/rvImage "*"-append console=ttyS0 rdinit=/init quiet ") true ;; *) false ;; esac
+    ok $? "kernel-check of a riscv64 Image: qemu-system-riscv64 -M virt -cpu rv64,sscofpmf=false, ttyS0, the modules in the initramfs (exit $rc): $(cat "$FAKE_QEMU_LOG.argv0") $line"
+    cp "$H/bin/qemu-system-aarch64" "$H/in/qemu-10"
+    PMUCAL_EMU_RV_BIN="$H/emu/pmucal" PMUCAL_EMU_RV_INIT="$H/emu/init" kc --image "$H/in/rvImage" --out "$H/kc/rv10" \
+        --qemu "$H/in/qemu-10" --bios "$H/in/fw.bin" --timeout 10
+    rc=$?
+    line=$(tr '\n' ' ' < "$FAKE_QEMU_LOG")
+    [ "$(cat "$FAKE_QEMU_LOG.argv0")" = qemu-10 ] &&
+        case $line in "-M virt -cpu rv64,sscofpmf=true "*"-bios $H/in/fw.bin "*) true ;; *) false ;; esac
+    ok $? "--qemu and --bios reach emu-run: that QEMU with that -bios (exit $rc): $(cat "$FAKE_QEMU_LOG.argv0") $(echo "$line" | cut -c1-160)"
+else
+    skip "a riscv64 Image's QEMU line" "riscv64-linux-gnu-readelf is missing (binutils-riscv64-linux-gnu, make deps installs it)"
+fi
 # make kernel-check builds the pmucal of the image's ISA (MAKE stands for the build and says what it was asked).
 PMUCAL_EMU_RV_BIN=$H/absent mk kernel-check IMAGE=in/rvImage OUT=o5 "MAKE=echo BUILD"
 grep -qx 'BUILD all emu-riscv64' "$H/out"
