@@ -27,7 +27,7 @@
 # --cpu MODEL      QEMU's -cpu (default neoverse-n1, or rv64,sscofpmf=true for riscv64;
 #                  neoverse-n1,pmu=off boots without a PMU, rv64,sscofpmf=false with one that
 #                  cannot sample nor filter, rv64,pmu-num=0 (QEMU 7.2) or rv64,pmu-mask=0 (10.0)
-#                  with no counters but cycles and instructions)
+#                  with no programmable counters)
 # --out DIR        the check's folder (default results/kernel-check/NAME-CPU in the repository);
 #                  absent or empty; a ',' in it reaches QEMU's -drive doubled, as a character
 # --append ARGS    more kernel command line
@@ -187,7 +187,9 @@ else
     bin=${PMUCAL_EMU_RV_BIN:-build/riscv64/pmucal} init=${PMUCAL_EMU_RV_INIT:-build/riscv64/emu-init}
     build="make all && make emu-riscv64"
     cpu=${cpu:-rv64,sscofpmf=true} cmds=${cmds:-scripts/kernel-check-riscv64.commands}
-    env=${package:+PMUCAL_KERNEL_PACKAGE=$package}
+    # QEMU's virt machine states no caches, and a load-latency curve under TCG would measure the
+    # emulator, not the kernel under test (the arm64 form takes the N1's topology from a fixture).
+    env=PMUCAL_GEOMETRY=hwloc${package:+ PMUCAL_KERNEL_PACKAGE=$package}
 fi
 for f in "$bin" "$init" "$host_bin"; do
     [ -x "$f" ] || die 3 "$f is missing: run $build"
