@@ -3,6 +3,7 @@
 #include "base/gzfile.h"
 #include "base/util.h"
 #include "events/perfsyntax.h"
+#include "host/uarch.h"
 #include "events/pfm.h"
 #include <regex.h>
 #include <stdio.h>
@@ -64,15 +65,34 @@ const char *catalog_pfm_of_table(const char *table)
     return NULL;
 }
 
+/* A RISC-V signature (two '-' between 0x numbers) against an Arm MIDR (one 0x number). */
+static bool is_riscv_signature(const char *sig)
+{
+    return !strncmp(sig, "0x", 2) && strchr(sig, '-');
+}
+
 bool cpu_signature(char *sig, size_t n, char *how, size_t hn)
 {
     const char *env = getenv("PMUCAL_CPUID");
+    uint64_t rv[3];
+    if (env && is_riscv_signature(env)) {   /* mvendorid-marchid-mimpid, as perf's riscv mapfile keys it */
+        if (!riscv_signature_parse(env, rv, sig, n)) {
+            if (how)
+                snprintf(how, hn, "PMUCAL_CPUID=%s is not a RISC-V mvendorid-marchid-mimpid (three 0x hex numbers "
+                         "of at most 64 bits joined by '-', e.g. 0x489-0x8000000000000007-0x0)", env);
+            return false;
+        }
+        if (how)
+            snprintf(how, hn, "PMUCAL_CPUID");
+        return true;
+    }
     if (env && !strncmp(env, "0x", 2)) {   /* an Arm MIDR, as perf's arm64 mapfile spells it */
         char *end;
         unsigned long long midr = strtoull(env, &end, 16);
         if (*end || end == env + 2 || midr > 0xffffffffull) {
             if (how)
-                snprintf(how, hn, "PMUCAL_CPUID=%s is not an Arm MIDR (0x414fd0c1) nor VENDOR-FAMILY-MODEL", env);
+                snprintf(how, hn, "PMUCAL_CPUID=%s is not an Arm MIDR (0x414fd0c1), a RISC-V mvendorid-marchid-mimpid "
+                         "(0x489-0x8000000000000007-0x0) nor VENDOR-FAMILY-MODEL", env);
             return false;
         }
         snprintf(sig, n, "0x%016llx", midr);
@@ -149,6 +169,7 @@ static const struct {
     {"amd", {"amd", "x86", ""}},
     {"intel", {"intel", "", "x86"}},
     {"arm", {"arm", "arm64", ""}},
+    {"riscv", {"riscv"}},   /* pmucal's layout and a Linux tree's arch alike */
 };
 
 char *catalog_vendor_dir(const char *vendor, int k)
@@ -160,7 +181,7 @@ char *catalog_vendor_dir(const char *vendor, int k)
         int seen = 0;
         for (const char *r = roots; *r;) {
             size_t rlen = strcspn(r, ":");
-            for (size_t s = 0; rlen && s < ARRAY_SIZE(layouts[v].subs); s++) {
+            for (size_t s = 0; rlen && s < ARRAY_SIZE(layouts[v].subs) && layouts[v].subs[s]; s++) {
                 const char *sub = layouts[v].subs[s];
                 char *dir = xasprintf("%.*s%s%s", (int)rlen, r, *sub ? "/" : "", sub);
                 char *map = xasprintf("%s/mapfile.csv", dir);
@@ -199,6 +220,31 @@ static bool row_matches(const char *re_text, const char *sig)
         return false;
     regmatch_t m;
     bool ok = !regexec(&re, id, 1, &m, 0) && m.rm_so == 0 && (size_t)m.rm_eo == strlen(id);
+    regfree(&re);
+    return ok;
+}
+
+/* perf's riscv rule (its strcmp_cpuid_str): the row, a regular expression, matches the whole
+ * signature. A row must begin with its literal mvendorid (every upstream row does, "0x489-"): a
+ * pattern there would claim other vendors' CPUs. 1 matches, 0 not, -1 a malformed row (why). */
+static int riscv_row_matches(const char *row, const char *sig, char *why, size_t n)
+{
+    size_t lit = strncmp(row, "0x", 2) ? 0 : strspn(row + 2, "0123456789abcdefABCDEF");
+    if (!lit || row[2 + lit] != '-') {
+        snprintf(why, n, "does not begin with a literal mvendorid (0x489-...): a pattern there matches other vendors' "
+                 "CPUs; write the JEDEC vendor id as a hex number");
+        return -1;
+    }
+    regex_t re;
+    int e = regcomp(&re, row, REG_EXTENDED);
+    if (e) {
+        char msg[128];
+        regerror(e, &re, msg, sizeof(msg));
+        snprintf(why, n, "is not a regular expression (%s)", msg);
+        return -1;
+    }
+    regmatch_t m;
+    bool ok = !regexec(&re, sig, 1, &m, 0) && m.rm_so == 0 && (size_t)m.rm_eo == strlen(sig);
     regfree(&re);
     return ok;
 }
@@ -247,6 +293,12 @@ static void count_counters(struct catalog *c, bool cpuid_is_this_cpu)
         c->counters_how = xstrdup(how);
         return;
     }
+    if (c->vt.riscv) {   /* RISC-V tables list no counters; the SBI PMU says how many at boot */
+        c->counters = 4;
+        c->counters_how = xasprintf("%s: RISC-V tables name no counters; 4 assumed (the kernel's riscv-pmu-sbi "
+                                    "states the hardware counters at boot)", c->name);
+        return;
+    }
     if (amd) {
         c->counters = 6;
         c->counters_how = xasprintf("%s: six core counters on every Zen core (CPUID gives no count here)", c->name);
@@ -262,6 +314,27 @@ static void count_counters(struct catalog *c, bool cpuid_is_this_cpu)
     c->counters = top ? top : 4;
     c->counters_how = top ? xasprintf("%s: the events' Counter lists", c->name)
                           : xasprintf("%s: no Counter lists; 4, the architectural minimum", c->name);
+}
+
+/* A RISC-V CPU no mapfile row names (QEMU's virt machine: mvendorid 0) still has the SBI PMU's
+ * firmware events, as every riscv-pmu-sbi host does: its catalog is that table. 1 loaded, -1 not. */
+static int load_riscv_firmware(struct catalog *c, const char *dir, const char *sig, const char *map)
+{
+    char *named = xasprintf("%s/%s", dir, VENDOR_RISCV_FIRMWARE_FILE), *path = path_or_gz(named);
+    int rc = -1;
+    if (!path)
+        pm_error("%s: no %s beside %s; refresh the RISC-V tables (%s)", dir, VENDOR_RISCV_FIRMWARE_FILE, map,
+                 CATALOG_WHERE);
+    else if (!vendor_load(&c->vt, path)) {
+        c->path = xstrdup(path);
+        c->name = xstrdup("riscv");   /* the architecture's table: riscv/riscv-sbi-firmware.json */
+        c->how = xasprintf("no row of %s matches %s: the SBI PMU's firmware events, which every RISC-V CPU "
+                           "with an SBI PMU has", map, sig);
+        rc = 1;
+    }
+    free(path);
+    free(named);
+    return rc;
 }
 
 /* Rows of DIR/mapfile.csv matching sig: perf's format names a folder, Intel's a file. 1 loaded,
@@ -280,7 +353,9 @@ static int load_by_mapfile(struct catalog *c, const char *vendor, const char *di
         return 0;
     }
     char *first_row = NULL, *next = NULL, *other_types = NULL;
+    int line_no = 0;
     for (char *line = text; rc >= 0 && line && *line; line = next) {
+        line_no++;
         next = strchr(line, '\n');
         if (next)
             *next++ = '\0';
@@ -291,9 +366,18 @@ static int load_by_mapfile(struct catalog *c, const char *vendor, const char *di
         int k = 0;
         while (rest && k < 7)
             cols[k++] = strsep(&rest, ",");
-        bool arm = !strcmp(vendor, "arm");
-        if (k < 4 || !strcmp(cols[0], "Family-model") ||
-            !(arm ? midr_row_matches(cols[0], sig) : row_matches(cols[0], sig)))
+        bool arm = !strcmp(vendor, "arm"), riscv = !strcmp(vendor, "riscv");
+        if (k < 4 || !strcmp(cols[0], "Family-model") || cols[0][0] == '#')
+            continue;
+        char bad[256];
+        int m = riscv ? riscv_row_matches(cols[0], sig, bad, sizeof(bad))
+                      : arm ? midr_row_matches(cols[0], sig) : row_matches(cols[0], sig);
+        if (m < 0) {
+            pm_error("%s line %d: row '%s' %s", map, line_no, cols[0], bad);
+            rc = -1;
+            break;
+        }
+        if (!m)
             continue;
         bool hybrid = !strcmp(cols[3], "hybridcore");
         if (strcmp(cols[3], "core") && strcmp(cols[3], "offcore") && strcmp(cols[3], "fp_arith_inst") && !hybrid)
@@ -331,7 +415,9 @@ static int load_by_mapfile(struct catalog *c, const char *vendor, const char *di
         rc = vendor_load(&c->vt, path) ? -1 : 1;
         free(path);
     }
-    if (!first_row && !why[0])
+    if (rc == 0 && !first_row && !strcmp(vendor, "riscv"))
+        rc = load_riscv_firmware(c, dir, sig, map);
+    else if (!first_row && !why[0] && rc == 0)
         snprintf(why, n, "no row of %s matches CPUID %s (%s)", map, sig, CATALOG_WHERE);
     if (rc > 0 && other_types) {
         char *how = xasprintf("%s%s", c->how, other_types);
@@ -350,9 +436,13 @@ int catalog_for_signature(struct catalog *c, const char *sig, char *why, size_t 
     memset(c, 0, sizeof(*c));
     why[0] = '\0';
     const char *vendor = !strncmp(sig, "AuthenticAMD", 12) || !strncmp(sig, "HygonGenuine", 12) ? "amd"
-                         : !strncmp(sig, "GenuineIntel", 12) ? "intel" : !strncmp(sig, "0x", 2) ? "arm" : NULL;
+                         : !strncmp(sig, "GenuineIntel", 12) ? "intel"
+                         : is_riscv_signature(sig)            ? "riscv"
+                         : !strncmp(sig, "0x", 2)             ? "arm"
+                                                              : NULL;
     if (!vendor) {
-        snprintf(why, n, "no vendor tables for CPUID %s (AMD, Intel and Arm MIDRs only)", sig);
+        snprintf(why, n, "no vendor tables for CPUID %s (AMD, Intel, Arm MIDRs and RISC-V mvendorid-marchid-mimpid "
+                 "only)", sig);
         return 0;
     }
     int rc = 0;
@@ -467,12 +557,20 @@ static char foreign_why[400];
 
 static void note_foreign(const char *sig, const char *how)
 {
-    bool midr = !strncmp(sig, "0x", 2), arm_build = !strcmp(ISA_NAME, "AArch64");
-    if (strcmp(how, "PMUCAL_CPUID") || midr == arm_build)
+    const char *isa = is_riscv_signature(sig) ? "RISC-V" : !strncmp(sig, "0x", 2) ? "AArch64" : "x86-64";
+#if defined(__riscv)
+    const char *build = "RISC-V";
+#elif defined(__aarch64__)
+    const char *build = "AArch64";
+#else
+    const char *build = "x86-64";
+#endif
+    if (strcmp(how, "PMUCAL_CPUID") || !strcmp(isa, build))
         return;
     snprintf(foreign_why, sizeof(foreign_why), "PMUCAL_CPUID=%s is %s, and this pmucal is built for %s: the table %s "
              "speaks for that CPU's perf, its encodings are never counted here", getenv("PMUCAL_CPUID"),
-             midr ? "an Arm CPU's MIDR" : "an x86 CPU's signature", ISA_NAME, host.name);
+             !strcmp(isa, "RISC-V") ? "a RISC-V CPU's mvendorid-marchid-mimpid"
+             : !strcmp(isa, "AArch64") ? "an Arm CPU's MIDR" : "an x86 CPU's signature", ISA_NAME, host.name);
     pm_note("%s (they are listed and grouped for such a CPU; measured here each is unsupported, with this reason)",
             foreign_why);
 }

@@ -8,6 +8,11 @@
 struct event_listing {
     bool describe;       /* lines: the description (and a table's encoding) too, tab-separated */
     bool json;           /* JSON objects into j (an array the caller opened) instead of lines on stdout */
+    bool open;           /* ask the kernel for each (events/event_probe.h), perf's generic hardware and cache
+                          * events first: each line NAME, verdict, perf encoding, source, and what a
+                          * refusal means, tab-separated */
+    int opened, unfiltered, refused; /* with open: how many opened as asked, opened only counting every
+                                      * privilege level, were refused (or could not be encoded) */
     struct json *j;
 };
 

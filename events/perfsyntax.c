@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 int perf_modifiers(const char *mods, struct event_spec *spec, char *err, size_t n)
 {
@@ -60,9 +61,113 @@ static const struct {
     {"emulation-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS, false},
 };
 
+static const char *perf_generic_name(uint32_t type, uint64_t config);
+
+/* perf's generic cache events (PERF_TYPE_HW_CACHE): CACHE-OP-misses or CACHE-OPs (the accesses),
+ * config = cache | op << 8 | result << 16. The names are perf's (tools/perf/util/evsel.c): the
+ * first spelling of each is the one perf prints. A RISC-V SBI PMU maps some of them to its
+ * counters (QEMU's virt machine: dTLB read and write misses, iTLB read misses) and has no other
+ * name for those counts. */
+static const char *const cache_names[][3] = {
+    [PERF_COUNT_HW_CACHE_L1D] = {"L1-dcache", "l1-d", "L1-data"},
+    [PERF_COUNT_HW_CACHE_L1I] = {"L1-icache", "l1-i", "L1-instruction"},
+    [PERF_COUNT_HW_CACHE_LL] = {"LLC", "L2", NULL},
+    [PERF_COUNT_HW_CACHE_DTLB] = {"dTLB", "d-tlb", "Data-TLB"},
+    [PERF_COUNT_HW_CACHE_ITLB] = {"iTLB", "i-tlb", "Instruction-TLB"},
+    [PERF_COUNT_HW_CACHE_BPU] = {"branch", "branches", "bpu"},
+    [PERF_COUNT_HW_CACHE_NODE] = {"node", NULL, NULL},
+};
+static const char *const cache_ops[][3] = {
+    [PERF_COUNT_HW_CACHE_OP_READ] = {"load", "loads", "read"},
+    [PERF_COUNT_HW_CACHE_OP_WRITE] = {"store", "stores", "write"},
+    [PERF_COUNT_HW_CACHE_OP_PREFETCH] = {"prefetch", "prefetches", "speculative-read"},
+};
+
+/* The index of word (its first len characters) among names' spellings, -1 when none. */
+static int cache_word(const char *const (*names)[3], size_t n, const char *word, size_t len)
+{
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < 3; k++)
+            if (names[i][k] && strlen(names[i][k]) == len && !strncasecmp(names[i][k], word, len))
+                return (int)i;
+    return -1;
+}
+
+/* "dTLB-read-misses" or "L1-dcache-loads" (name without modifiers, base characters long) into
+ * *config; false when it is not one. */
+static bool cache_event(const char *name, size_t base, uint64_t *config)
+{
+    for (size_t c = 0; c < ARRAY_SIZE(cache_names); c++)
+        for (int k = 0; k < 3; k++) {
+            const char *cn = cache_names[c][k];
+            size_t cl = cn ? strlen(cn) : 0;
+            if (!cn || cl + 1 >= base || strncasecmp(name, cn, cl) || name[cl] != '-')
+                continue;
+            const char *op = name + cl + 1, *dash = memchr(op, '-', base - cl - 1);
+            size_t oplen = dash ? (size_t)(dash - op) : base - cl - 1;
+            int o = cache_word(cache_ops, ARRAY_SIZE(cache_ops), op, oplen);
+            int result = -1;
+            if (o >= 0 && !dash)
+                result = oplen == strlen(cache_ops[o][1]) && !strncasecmp(op, cache_ops[o][1], oplen)
+                             ? PERF_COUNT_HW_CACHE_RESULT_ACCESS : -1;   /* "loads": the accesses */
+            else if (o >= 0) {
+                size_t rl = base - (size_t)(dash + 1 - name);
+                const char *r = dash + 1;
+                if ((rl == 6 && !strncasecmp(r, "misses", 6)) || (rl == 4 && !strncasecmp(r, "miss", 4)))
+                    result = PERF_COUNT_HW_CACHE_RESULT_MISS;
+                else if ((rl == 4 && !strncasecmp(r, "refs", 4)) || (rl == 6 && !strncasecmp(r, "access", 6)))
+                    result = PERF_COUNT_HW_CACHE_RESULT_ACCESS;
+            }
+            if (result < 0)
+                continue;
+            *config = (uint64_t)c | (uint64_t)o << 8 | (uint64_t)result << 16;
+            return true;
+        }
+    return false;
+}
+
+/* perf's name of a PERF_TYPE_HW_CACHE config ("dTLB-load-misses", "L1-dcache-loads"); NULL when
+ * the config is none. Caller frees. */
+static char *cache_event_name(uint64_t config)
+{
+    uint64_t c = config & 0xff, o = config >> 8 & 0xff, r = config >> 16 & 0xff;
+    if (config >> 24 || c >= ARRAY_SIZE(cache_names) || o >= ARRAY_SIZE(cache_ops) ||
+        r > PERF_COUNT_HW_CACHE_RESULT_MISS)
+        return NULL;
+    return r == PERF_COUNT_HW_CACHE_RESULT_MISS ? xasprintf("%s-%s-misses", cache_names[c][0], cache_ops[o][0])
+                                                : xasprintf("%s-%s", cache_names[c][0], cache_ops[o][1]);
+}
+
+int perf_hardware_each(int (*fn)(const char *name, void *arg), void *arg)
+{
+    int rc = 0;
+    for (size_t i = 0; i < ARRAY_SIZE(generic) && !rc; i++)
+        if (generic[i].type == PERF_TYPE_HARDWARE && perf_generic_name(generic[i].type, generic[i].config) == generic[i].name)
+            rc = fn(generic[i].name, arg);   /* each config once, by perf's own name */
+    for (uint64_t c = 0; c < ARRAY_SIZE(cache_names) && !rc; c++)
+        for (uint64_t o = 0; o < ARRAY_SIZE(cache_ops) && !rc; o++)
+            for (uint64_t r = 0; r < 2 && !rc; r++) {
+                char *name = cache_event_name(c | o << 8 | (r ? PERF_COUNT_HW_CACHE_RESULT_MISS : 0ull) << 16);
+                rc = fn(name, arg);
+                free(name);
+            }
+    return rc;
+}
+
 bool perf_generic_event(const char *name, struct event_spec *spec)
 {
     size_t base = strcspn(name, ":");
+    uint64_t cache;
+    if (cache_event(name, base, &cache)) {
+        char err[256];
+        if (name[base] && perf_modifiers(name + base, spec, err, sizeof(err)))
+            return false;
+        spec->canonical = cache_event_name(cache);
+        spec->type = PERF_TYPE_HW_CACHE;
+        spec->config = cache;
+        spec->programmable = true;
+        return true;
+    }
     for (size_t i = 0; i < ARRAY_SIZE(generic); i++)
         if (strlen(generic[i].name) == base && !strncmp(generic[i].name, name, base)) {
             char err[256];
@@ -214,8 +319,11 @@ char *perf_syntax_of(const struct event_spec *spec)
         return xasprintf("r%llx:%s", (unsigned long long)spec->config, mods);
     /* perf's generic and software names are perf's own, whatever spelling resolved them (libpfm4's
      * perf::PERF_COUNT_HW_INSTRUCTIONS:k=1... is not one perf stat reads). */
-    const char *generic = perf_generic_name(spec->type, spec->config);
-    return xasprintf("%s:%s", generic ? generic : spec->canonical ? spec->canonical : spec->name, mods);
+    char *cache = spec->type == PERF_TYPE_HW_CACHE ? cache_event_name(spec->config) : NULL;
+    const char *generic = cache ? cache : perf_generic_name(spec->type, spec->config);
+    char *s = xasprintf("%s:%s", generic ? generic : spec->canonical ? spec->canonical : spec->name, mods);
+    free(cache);
+    return s;
 }
 
 int perf_split_list(const char *s, char ***items, int **group, int *count, char *err, size_t n)

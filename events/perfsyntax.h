@@ -13,6 +13,10 @@ int perf_modifiers(const char *mods, struct event_spec *spec, char *err, size_t 
 /* perf's generic and software event names (cycles, page-faults, ...), with perf's :u/:k/:uk: true
  * when name is one. */
 bool perf_generic_event(const char *name, struct event_spec *spec);
+/* fn(name) for each of perf's generic hardware events (each once, by perf's name: cycles,
+ * instructions, ...) and generic cache events (CACHE-OPs and CACHE-OP-misses: L1-dcache-loads,
+ * dTLB-load-misses, ...), until fn returns non-zero, which is returned. */
+int perf_hardware_each(int (*fn)(const char *name, void *arg), void *arg);
 /* "rNNNN[:mods]" or "cpu/terms/[mods]" into spec (type PERF_TYPE_RAW, config, config1):
  * 1 parsed, 0 not perf syntax, -1 malformed (err names the term and the fix). */
 int perf_syntax_parse(const char *name, struct event_spec *spec, char *err, size_t n);

@@ -66,7 +66,7 @@ bool uncore_stem_of_pfm(const char *pfm_pmu, char *stem, size_t n)
     return len > 0 && snprintf(stem, n, "uncore_%.*s", (int)len, unc + 5) < (int)n;
 }
 
-static const char *sysfs_root(void)
+const char *pmu_sysfs_root(void)
 {
     const char *r = getenv("PMUCAL_SYSFS");
     if (!r)
@@ -95,7 +95,7 @@ static char *sysfs_line(const char *path)
 
 static long package_of(int cpu)
 {
-    char *p = xasprintf("%s/devices/system/cpu/cpu%d/topology/physical_package_id", sysfs_root(), cpu);
+    char *p = xasprintf("%s/devices/system/cpu/cpu%d/topology/physical_package_id", pmu_sysfs_root(), cpu);
     char *s = sysfs_line(p);
     free(p);
     long pkg = s ? strtol(s, NULL, 10) : 0;   /* no topology: one socket */
@@ -148,7 +148,7 @@ static int cmp_instance(const void *a, const void *b)
 
 int uncore_instances(const char *stem, int cpu, struct uncore_instance *out, int max, char *why, size_t n)
 {
-    char *dir = xasprintf("%s/bus/event_source/devices", sysfs_root());
+    char *dir = xasprintf("%s/bus/event_source/devices", pmu_sysfs_root());
     DIR *d = opendir(dir);
     int found = 0, other_socket = 0;
     long pkg = package_of(cpu);

@@ -23,6 +23,10 @@ uint64_t uncore_config(const char *stem, unsigned event, unsigned umask);
  * not MODEL_unc_UNIT[N]. */
 bool uncore_stem_of_pfm(const char *pfm_pmu, char *stem, size_t n);
 
+/* $PMUCAL_SYSFS (a tree laid out as /sys: tests' fixtures), else "/sys"; a PMUCAL_SYSFS that is no
+ * folder is refused with a message (exit 2). */
+const char *pmu_sysfs_root(void);
+
 /* One instance of a unit to open the event on. */
 struct uncore_instance {
     char name[64];   /* "amd_umc_3" */

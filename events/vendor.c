@@ -172,8 +172,8 @@ static int add_arch_std(struct vendor_table *t, const struct jvalue *o, const ch
         if (!strcmp(t->arch_std->arch_metrics[i], std))
             return 0;   /* a model's metrics.json taking the architecture's metric */
     if (!s) {
-        pm_error("%s: ArchStdEvent %s is in none of common-and-microarch.json, recommended.json and sbsa.json; "
-                 "fix the table entry", file, std);
+        pm_error("%s: ArchStdEvent %s is in none of %s; fix the table entry", file, std,
+                 t->riscv ? VENDOR_RISCV_FIRMWARE_FILE : "common-and-microarch.json, recommended.json and sbsa.json");
         return -1;
     }
     struct vendor_event e = *s;
@@ -206,6 +206,55 @@ static bool name_ok(const char *name, const char *key, const char *file)
     return false;
 }
 
+/* A RISC-V entry: EventCode, a hardware event, is what the cpu PMU's event field (config:0-47)
+ * holds; ConfigCode is the whole config, where bits 63:62 say whose event it is (the SBI PMU
+ * extension: 00 hardware, 10 an SBI firmware event numbered in 15:0, 11 a platform's firmware
+ * event, 01 nothing). A value the kernel would refuse, or take as another event, is the table's
+ * error. */
+static int add_riscv(struct vendor_table *t, const struct jvalue *o, const char *file, const char *name)
+{
+    bool has_code, has_config;
+    uint64_t code, config;
+    if (field_num(o, "EventCode", UINT64_MAX, &code, &has_code, file, name) ||
+        field_num(o, "ConfigCode", UINT64_MAX, &config, &has_config, file, name))
+        return -1;
+    if (has_code && has_config) {
+        pm_error("%s: event %s has both EventCode and ConfigCode; a RISC-V table gives a hardware event's EventCode "
+                 "or a firmware event's ConfigCode; fix the table entry", file, name);
+        return -1;
+    }
+    if (!has_code && !has_config)
+        return 0;
+    unsigned top = (unsigned)((has_code ? code : config) >> VENDOR_RISCV_FIRMWARE_SHIFT);
+    const char *why = NULL;
+    if (has_code && code > VENDOR_RISCV_EVENT_MASK)
+        why = top & 2 ? "sets bit 63, which marks an SBI firmware event: a firmware event is a ConfigCode, and an "
+                        "EventCode is a hardware event's number in the cpu PMU's event field (config:0-47)"
+                      : "is wider than the cpu PMU's event field (config:0-47, at most 0xffffffffffff)";
+    else if (has_config && top == 1)
+        why = "has bits 63:62 = 01, which the SBI PMU extension gives no event (00 a hardware event, 10 an SBI "
+              "firmware event, 11 a platform firmware event)";
+    else if (has_config && top == 2 && (config & ~(3ull << VENDOR_RISCV_FIRMWARE_SHIFT)) > 0xffff)
+        why = "is an SBI firmware event (bit 63) with bits set above 15, where the SBI firmware event number ends";
+    else if (has_config && top == 0 && config > VENDOR_RISCV_EVENT_MASK)
+        why = "is a hardware event (bits 63:62 = 00) wider than the cpu PMU's event field (config:0-47)";
+    if (why) {
+        pm_error("%s: event %s: %s \"%s\" %s; fix the table entry", file, name, has_code ? "EventCode" : "ConfigCode",
+                 jstr(jget(o, has_code ? "EventCode" : "ConfigCode")) ? jstr(jget(o, has_code ? "EventCode" : "ConfigCode"))
+                                                                      : "(a number)", why);
+        return -1;
+    }
+    const char *desc = jstr(jget(o, "BriefDescription"));
+    if (!desc)
+        desc = jstr(jget(o, "PublicDescription"));
+    struct vendor_event e = {.name = xstrdup(name), .file = xstrdup(file), .format = VENDOR_RISCV_PMU_EVENTS,
+                             .config = has_code ? code : config, .firmware = top != 0, .fixed = -1,
+                             .desc = xstrdup(desc ? desc : "")};
+    e.event = e.event2 = (unsigned)(e.config & 0xffff);
+    append(t, &e);
+    return 0;
+}
+
 static int add(struct vendor_table *t, const struct jvalue *o, const char *file, enum vendor_format fmt)
 {
     const char *name = jstr(jget(o, "EventName")), *std = jstr(jget(o, "ArchStdEvent"));
@@ -218,6 +267,8 @@ static int add(struct vendor_table *t, const struct jvalue *o, const char *file,
         return add_uncore(t, o, file, name);
     if (!name || jget(o, "MetricName"))   /* metrics are not events */
         return 0;
+    if (fmt == VENDOR_RISCV_PMU_EVENTS)
+        return add_riscv(t, o, file, name);
     bool has_code;
     uint64_t code, code2, umask, cmask, inv, edge, any, offcore, taken_alone, deprecated;
     struct vendor_event e = {0};
@@ -306,7 +357,12 @@ static int load_file(struct vendor_table *t, const char *path)
         return -1;
     }
     const struct jvalue *list = doc;
-    enum vendor_format fmt = t->arch_std ? VENDOR_ARM_PMU_EVENTS : VENDOR_LINUX_PMU_EVENTS;
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    if (!strncmp(base, VENDOR_RISCV_FIRMWARE_FILE, strlen(VENDOR_RISCV_FIRMWARE_FILE)))
+        t->riscv = true;   /* the architecture's firmware events, named on their own */
+    enum vendor_format fmt = t->riscv      ? VENDOR_RISCV_PMU_EVENTS
+                             : t->arch_std ? VENDOR_ARM_PMU_EVENTS
+                                           : VENDOR_LINUX_PMU_EVENTS;
     if (doc->type == J_OBJECT && jget(doc, "Events")) {
         list = jget(doc, "Events");
         fmt = VENDOR_INTEL_PERFMON;
@@ -320,6 +376,10 @@ static int load_file(struct vendor_table *t, const char *path)
     /* Intel's older perfmon files are bare arrays too; their entries name a Counter field. */
     if (fmt == VENDOR_LINUX_PMU_EVENTS && list->n && jget(&list->items[0], "Counter"))
         fmt = VENDOR_INTEL_PERFMON;
+    /* Only RISC-V's tables give ConfigCode: one such file read on its own is RISC-V's. */
+    for (int i = 0; fmt == VENDOR_LINUX_PMU_EVENTS && i < list->n; i++)
+        if (list->items[i].type == J_OBJECT && jget(&list->items[i], "ConfigCode"))
+            fmt = VENDOR_RISCV_PMU_EVENTS;
     int rc = 0, first = t->n;
     for (int i = 0; i < list->n && !rc; i++)
         if (list->items[i].type == J_OBJECT)
@@ -395,9 +455,17 @@ static int load_arch_metrics(struct vendor_table *std, const char *path)
     return 0;
 }
 
-/* perf's arm64 layout: the architecture's files two folders above a model's. */
-static int load_arch_std(struct vendor_table *std, const char *model_dir)
+/* perf's arm64 and riscv layouts: the architecture's files two folders above a model's. */
+static int load_arch_std(struct vendor_table *std, const char *model_dir, bool riscv)
 {
+    if (riscv) {
+        char *named = xasprintf("%s/../../%s", model_dir, VENDOR_RISCV_FIRMWARE_FILE), *p = path_or_gz(named);
+        std->riscv = true;
+        int rc = p ? load_file(std, p) : 0;
+        free(p);
+        free(named);
+        return rc;
+    }
     static const char *const files[] = {"common-and-microarch.json", "recommended.json", "sbsa.json"};
     std->arch_std = std;   /* the files are Arm's format; recommended.json names common events */
     int rc = 0;
@@ -426,12 +494,22 @@ int vendor_load(struct vendor_table *t, const char *named)
     bool arm = S_ISDIR(st.st_mode) && found;
     free(marker);
     free(found);
-    if (arm && load_arch_std(&std, path)) {
+    /* perf's riscv layout: a model folder (or a file in one) two folders below the firmware events. */
+    char *dir = S_ISDIR(st.st_mode) ? xstrdup(path) : xasprintf("%s/..", path);
+    marker = xasprintf("%s/../../%s", dir, VENDOR_RISCV_FIRMWARE_FILE);
+    found = path_or_gz(marker);
+    bool riscv = found != NULL;
+    free(marker);
+    free(found);
+    if ((arm || riscv) && load_arch_std(&std, dir, riscv)) {
         vendor_free(&std);
+        free(dir);
         free(path);
         return -1;
     }
-    t->arch_std = arm ? &std : NULL;
+    free(dir);
+    t->arch_std = arm || riscv ? &std : NULL;
+    t->riscv |= riscv;
     int rc = S_ISDIR(st.st_mode) ? load_dir(t, path, 0) : load_file(t, path);
     t->arch_std = NULL;
     vendor_free(&std);
@@ -471,6 +549,11 @@ const struct vendor_event *vendor_match(const struct vendor_table *t, const stru
     const struct vendor_event *best = NULL;
     for (int i = 0; i < t->n; i++) {
         const struct vendor_event *v = &t->ev[i];
+        if (v->format == VENDOR_RISCV_PMU_EVENTS) {   /* the raw config is the entry's */
+            if (spec->type == 4 && spec->config == v->config && !best)
+                best = v;
+            continue;
+        }
         if (v->format == VENDOR_ARM_PMU_EVENTS) {   /* the raw config is the event number */
             if (spec->type == 4 && spec->config == v->event && !best)
                 best = v;
@@ -511,6 +594,12 @@ void vendor_event_spec(const struct vendor_event *v, struct event_spec *spec)
         return;
     }
     spec->type = 4;   /* PERF_TYPE_RAW: the PERFEVTSEL bits as the kernel writes them */
+    if (v->format == VENDOR_RISCV_PMU_EVENTS) {   /* a firmware event takes a firmware counter */
+        spec->config = v->config;
+        spec->config1 = 0;
+        spec->programmable = !v->firmware;
+        return;
+    }
     if (v->format == VENDOR_ARM_PMU_EVENTS) {   /* PMEVTYPER's event number */
         spec->config = v->event;
         spec->config1 = 0;

@@ -7,8 +7,19 @@
 #include <stdint.h>
 
 /* VENDOR_ARM_PMU_EVENTS: perf's arm64 tables (16-bit event numbers, the raw config itself; a
- * model's {"ArchStdEvent": NAME} entry takes its code from the architecture's files). */
-enum vendor_format { VENDOR_INTEL_PERFMON, VENDOR_LINUX_PMU_EVENTS, VENDOR_ARM_PMU_EVENTS };
+ * model's {"ArchStdEvent": NAME} entry takes its code from the architecture's files).
+ * VENDOR_RISCV_PMU_EVENTS: perf's riscv tables: a hardware event's EventCode is the cpu PMU's
+ * event field (config:0-47), a firmware event's ConfigCode the whole config (bits 63:62 10 an SBI
+ * firmware event, its number in 15:0; 11 a platform's firmware event); a model's
+ * {"ArchStdEvent": NAME} entry takes its code from riscv-sbi-firmware.json. */
+enum vendor_format { VENDOR_INTEL_PERFMON, VENDOR_LINUX_PMU_EVENTS, VENDOR_ARM_PMU_EVENTS, VENDOR_RISCV_PMU_EVENTS };
+
+/* The RISC-V cpu PMU's event field (the riscv-pmu-sbi driver's format/event, config:0-47) and its
+ * firmware field (format/firmware, config:62-63). */
+#define VENDOR_RISCV_EVENT_MASK 0xffffffffffffull
+#define VENDOR_RISCV_FIRMWARE_SHIFT 62
+/* The RISC-V architecture's file of firmware events, beside the mapfile (perf's arch/riscv). */
+#define VENDOR_RISCV_FIRMWARE_FILE "riscv-sbi-firmware.json"
 
 struct vendor_event {
     char *name;               /* as the table spells it: MEM_LOAD_RETIRED.L2_HIT, ls_dispatch.ld_dispatch */
@@ -26,6 +37,8 @@ struct vendor_event {
     bool deprecated;
     char *desc;               /* BriefDescription (or PublicDescription); "" when none */
     const char *unit;         /* an uncore unit's sysfs stem (events/uncore.h), NULL for a core event */
+    uint64_t config;          /* RISC-V: the raw config (EventCode in config:0-47, or ConfigCode) */
+    bool firmware;            /* RISC-V: an SBI (or platform) firmware event: config bits 63:62 set */
 };
 
 struct vendor_table {
@@ -41,6 +54,7 @@ struct vendor_table {
     char **arch_metrics;             /* and its metrics (sbsa.json): an ArchStdEvent naming one is a
                                       * metric, not an event */
     int narch_metrics;
+    bool riscv;                      /* perf's riscv layout: its tables are VENDOR_RISCV_PMU_EVENTS */
 };
 
 /* Load a JSON file or every *.json in a folder (and its events/ subfolder); NAME.json.gz is read as
@@ -57,7 +71,8 @@ const struct vendor_event *vendor_match(const struct vendor_table *t, const stru
 /* The perf_event_attr of a table entry: an uncore entry's config in its unit's layout
  * (events/uncore.h), its type left 0 (each instance's comes from sysfs when it opens), spec->uncore
  * its unit; else type PERF_TYPE_RAW; an Arm entry's config is its event
- * number; otherwise config from the event select (AMD's
+ * number, a RISC-V entry's its config (the cpu PMU's type and format place it where it opens:
+ * events/event_probe.h); otherwise config from the event select (AMD's
  * bits 11:8 go to config 35:32), umask 15:8, edge 18, any 21, inv 23, cmask 31:24; config1 the
  * offcore-response / load-latency / front-end MSR value. spec->name and canonical are untouched. */
 void vendor_event_spec(const struct vendor_event *v, struct event_spec *spec);

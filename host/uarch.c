@@ -1,6 +1,7 @@
 #include "host/uarch.h"
 #include "base/util.h"
 #include "host/topo.h"
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -821,7 +822,28 @@ void cpu_ident_text(const struct cpu_ident *id, char *out, size_t n)
                  (unsigned long long)id->marchid, (unsigned long long)id->mimpid);
 }
 
-/* PMUCAL_CPUID (VENDOR-FAMILY-MODEL[-STEPPING], or an Arm MIDR 0x...) stands for every CPU, as it
+bool riscv_signature_parse(const char *s, uint64_t id[3], char *sig, size_t n)
+{
+    const char *p = s;
+    for (int i = 0; i < 3; i++) {
+        char *end;
+        if (strncmp(p, "0x", 2) || !isxdigit((unsigned char)p[2]))
+            return false;
+        errno = 0;
+        id[i] = strtoull(p + 2, &end, 16);
+        if (errno || *end != (i < 2 ? '-' : '\0'))
+            return false;
+        p = end + (i < 2);
+    }
+    /* The kernel's /proc/cpuinfo spelling, 0x%lx, which perf joins with '-'. */
+    if (sig)
+        snprintf(sig, n, "0x%llx-0x%llx-0x%llx", (unsigned long long)id[0], (unsigned long long)id[1],
+                 (unsigned long long)id[2]);
+    return true;
+}
+
+/* PMUCAL_CPUID (VENDOR-FAMILY-MODEL[-STEPPING], an Arm MIDR 0x..., or a RISC-V
+ * mvendorid-marchid-mimpid) stands for every CPU, as it
  * does for the vendor tables (events/catalog.c, which refuses a malformed one at start); else the
  * CPU's own identity. */
 static bool ident_of(int cpu, struct cpu_ident *id, char *how, size_t hn)
@@ -830,6 +852,12 @@ static bool ident_of(int cpu, struct cpu_ident *id, char *how, size_t hn)
     if (!env || !*env)
         return isa_cpu_ident(cpu, id, how, hn);
     memset(id, 0, sizeof(*id));
+    uint64_t rv[3];
+    if (riscv_signature_parse(env, rv, NULL, 0)) {   /* mvendorid-marchid-mimpid */
+        id->isa = CPU_RISCV64;
+        id->mvendorid = rv[0], id->marchid = rv[1], id->mimpid = rv[2];
+        return true;
+    }
     if (!strncmp(env, "0x", 2)) {
         unsigned long long midr = strtoull(env, NULL, 16);
         id->isa = CPU_AARCH64;

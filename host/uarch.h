@@ -115,6 +115,11 @@ struct uarch_group {
 int uarch_groups(struct uarch_group **out);
 /* "goldencove, skylake, zen4, zen5" for messages. */
 const char *uarch_names(void);
+/* A RISC-V CPU's signature as perf's riscv mapfile keys it: mvendorid-marchid-mimpid, each as
+ * the kernel's /proc/cpuinfo prints it (0x%lx: "0x489-0x8000000000000007-0x0"); PMUCAL_CPUID takes
+ * it in that form. s into id[] and, normalized to that spelling, into sig (may be NULL); false
+ * when s is not three 0x hex numbers of at most 64 bits joined by '-'. */
+bool riscv_signature_parse(const char *s, uint64_t id[3], char *sig, size_t n);
 /* "x86_64", "aarch64", "riscv64". */
 const char *uarch_isa_name(enum cpu_isa isa);
 /* The recipe's event on a uarch, its reference; NULL when it has none. */

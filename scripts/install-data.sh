@@ -13,13 +13,14 @@ list="$datadir/installed-files"
 # Paths under EVENTDATA the catalog reads (events/catalog.c load_by_mapfile): each vendor's
 # mapfile.csv, and what its core rows name (perf's format: a folder of JSON; Intel's: a file, shipped
 # as NAME.json.gz);
-# Arm's architecture tables the model files refer to by ArchStdEvent (sbsa.json: metrics); SOURCE and LICENSE.
+# Arm's architecture tables and RISC-V's SBI firmware events, which the model files refer to by
+# ArchStdEvent (sbsa.json: metrics); SOURCE and LICENSE.
 eventdata_files() {
-    for vendor in amd intel arm; do
+    for vendor in amd intel arm riscv; do
         map="$1/$vendor/mapfile.csv"
         [ -f "$map" ] || continue
         echo "$vendor/mapfile.csv"
-        for extra in SOURCE LICENSE common-and-microarch.json recommended.json sbsa.json; do
+        for extra in SOURCE LICENSE common-and-microarch.json recommended.json sbsa.json riscv-sbi-firmware.json; do
             [ -f "$1/$vendor/$extra" ] && echo "$vendor/$extra"
         done
         awk -F, 'NR > 1 && ($4 == "core" || $4 == "hybridcore" || $4 == "offcore" || $4 == "fp_arith_inst") { sub(/^\//, "", $3); print $3 }' "$map" |

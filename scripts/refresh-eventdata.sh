@@ -4,13 +4,16 @@
 #   --linux DIR    a Linux checkout (a git clone, or an unpacked source tree such as Debian's
 #                  linux-source), or its tools/perf/pmu-events/arch: AMD's tables (arch/x86: the
 #                  mapfile and every amdzen* folder) and Arm's (arch/arm64: the mapfile, the
-#                  architecture's tables, and every model folder the mapfile's rows name)
+#                  architecture's tables, and every model folder the mapfile's rows name), and
+#                  RISC-V's (arch/riscv: the mapfile, the SBI firmware events riscv-sbi-firmware.json
+#                  the models' ArchStdEvent entries name, and every model folder the mapfile names)
 #   --perfmon DIR  an Intel perfmon checkout (github.com/intel/perfmon): its mapfile, LICENSE, and
 #                  every core, hybrid-core, offcore and fp_arith_inst file its mapfile names, each
 #                  stored gzip-compressed as NAME.json.gz (gzip -9n: the same bytes from the same
 #                  JSON, so a refresh without upstream changes changes nothing)
 #   --out DIR      where to write (default: the tree's eventdata/)
-# INTEL_MODELS="SKL ICX" and ARM_MODELS="arm/neoverse-n1 ..." keep only those models. Each
+# INTEL_MODELS="SKL ICX", ARM_MODELS="arm/neoverse-n1 ..." and RISCV_MODELS="sifive/u74 ..." keep
+# only those models. Each
 # vendor's SOURCE is written again: the checkout's revision (git describe and commit; for a source
 # tree without git, the version its Makefile states) and each file's git blob id, of the JSON as
 # upstream has it (a .gz file: of its inflated content), so a table can be traced to its upstream file.
@@ -53,7 +56,8 @@ replace() { rm -rf "$2" && mkdir -p "$2" && cp "$1"/*.json "$2"/; }
 if [ -n "$linux" ]; then
     arch=$linux
     [ -d "$linux/tools/perf/pmu-events/arch" ] && arch=$linux/tools/perf/pmu-events/arch
-    for need in x86/mapfile.csv arm64/mapfile.csv arm64/common-and-microarch.json; do
+    for need in x86/mapfile.csv arm64/mapfile.csv arm64/common-and-microarch.json riscv/mapfile.csv \
+        riscv/riscv-sbi-firmware.json; do
         [ -f "$arch/$need" ] || { echo "refresh-eventdata.sh: no $arch/$need: --linux takes a Linux checkout or its tools/perf/pmu-events/arch" >&2; exit 2; }
     done
     mkdir -p "$out/amd" "$out/arm"
@@ -70,14 +74,26 @@ if [ -n "$linux" ]; then
         [ -d "$arch/arm64/$m" ] || { echo "refresh-eventdata.sh: no Arm model $arch/arm64/$m" >&2; exit 2; }
         replace "$arch/arm64/$m" "$out/arm/$m"
     done
+    # RISC-V: rows MVENDORID-MARCHID-MIMPID,version,folder,type; the firmware events at the top,
+    # (later Linux) the generic events too.
+    mkdir -p "$out/riscv"
+    rm -f "$out"/riscv/*.json
+    cp "$arch/riscv/mapfile.csv" "$arch/riscv/riscv-sbi-firmware.json" "$out/riscv/"
+    [ -f "$arch/riscv/riscv-generic.json" ] && cp "$arch/riscv/riscv-generic.json" "$out/riscv/"
+    models=${RISCV_MODELS:-$(awk -F, '$1 ~ /^0x/ && $4 == "core" { print $3 }' "$arch/riscv/mapfile.csv" | sort -u)}
+    for d in "$out"/riscv/*/; do [ -d "$d" ] && rm -rf "$d"; done
+    for m in $models; do
+        [ -d "$arch/riscv/$m" ] || { echo "refresh-eventdata.sh: no RISC-V model $arch/riscv/$m" >&2; exit 2; }
+        replace "$arch/riscv/$m" "$out/riscv/$m"
+    done
     rev=$(revision "$linux")
-    for v in amd:x86 arm:arm64; do
+    for v in amd:x86 arm:arm64 riscv:riscv; do
         { echo "Linux kernel tools/perf/pmu-events/arch/${v#*:} event tables (GPL-2.0 data files of the Linux kernel)"
           echo "revision: $rev"
           echo "files (path under ${v%%:*}/, git blob id):"
           blobs "$out/${v%%:*}"; } > "$out/${v%%:*}/SOURCE"
     done
-    for v in amd arm; do
+    for v in amd arm riscv; do
         [ -f "$out/$v/LICENSE" ] || cp "$tree/eventdata/$v/LICENSE" "$out/$v/LICENSE"
     done
 fi

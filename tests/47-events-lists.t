@@ -57,6 +57,16 @@ is "$n_grouped" "$n_events" "groups --pmu skl -e all places every one of the $n_
 [ "$n_groups" -ge $(( (n_events + 3) / 4 )) ]
 ok $? "in at least ceil($n_events/4) groups ($n_groups)"
 
+# events --open: the same libpfm4 strings, each with the kernel's answer (here without a hardware
+# PMU, a refusal saying so; tests/48 and the emulated RISC-V host check what opens).
+LIBPFM_FORCE_PMU=amd64_fam19h_zen4 $PMUCAL events --open --pmu amd64_fam19h_zen4 > "$TMP/open.out" 2> "$TMP/open.err"
+rc=$?
+grep -v '^#' "$TMP/open.out" | awk -F'\t' '$4 == "libpfm4" { print $1 }' > "$TMP/open.names"
+LIBPFM_FORCE_PMU=amd64_fam19h_zen4 $PMUCAL events --pmu amd64_fam19h_zen4 > "$TMP/plain.names"
+[ $rc -eq 0 ] && [ -s "$TMP/plain.names" ] && cmp -s "$TMP/open.names" "$TMP/plain.names" &&
+    [ -z "$(grep -v '^#' "$TMP/open.out" | awk -F'\t' 'NF != 5 || $2 == ""')" ]
+ok $? "events --open --pmu amd64_fam19h_zen4 gives each of its $(wc -l < "$TMP/plain.names") events a verdict, after perf's generic ones (exit $rc) $(head -c 200 "$TMP/open.err")"
+
 # The jq script groups N at a time exactly as the scheduler does for an unrestricted list.
 $PMUCAL events --pmu amd64_fam19h_zen4 | head -n 22 > "$TMP/zen4.list"
 printf '# trailing comment\n\n' >> "$TMP/zen4.list"

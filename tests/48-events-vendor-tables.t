@@ -247,4 +247,127 @@ echo 0 > "$TMP/sysfs/bus/event_source/devices/amd_umc_0/cpumask"
 PMUCAL_SYSFS="$TMP/sysfs" $PMUCAL validate --case 'triad size=8k' -e umc_cas_cmd.rd -r 2 --label uncfix > "$TMP/unc.tap" 2>&1
 grep -q '^ok [0-9]* - triad size=8k :: umc_cas_cmd.rd # SKIP amd_umc_0 on CPU 0: the Linux kernel does not support this event' "$TMP/unc.tap"
 ok $? "an instance the kernel refuses is a SKIP naming it and its CPU: $(grep -m1 'umc_cas_cmd.rd' "$TMP/unc.tap" | cut -c1-160)"
+# RISC-V (perf's arch/riscv): the table by mvendorid-marchid-mimpid, as perf's mapfile rows (whole-
+# string regular expressions) choose it; a CPU no row names gets the SBI firmware events.
+while IFS='|' read -r line sig want; do
+    out=$(PMUCAL_CPUID=$sig $PMUCAL events 2>&1 | grep -v "^pmucal: PMUCAL_CPUID=.* is a RISC-V CPU's" | head -n 1)
+    echo "$out" | grep -q -- "$want"
+    ok $? "tests/48-events-vendor-tables.t:$line: CPUID $sig -> $want (got: $(echo "$out" | cut -c1-150))"
+done << 'EOF'
+257|0x489-0x8000000000000007-0x0|riscv/sifive/u74 (CPUID 0x489-0x8000000000000007-0x0 matches row '0x489-0x8000000000000007-0x\[\[:xdigit:\]\]+'
+258|0x489-0x8000000000000007-0x20181004|riscv/sifive/u74 (CPUID 0x489-0x8000000000000007-0x20181004
+259|0x0489-0x08000000000000007-0x0|riscv/sifive/u74 (CPUID 0x489-0x8000000000000007-0x0
+260|0x5b7-0x0-0x0|riscv/thead/c900-legacy (CPUID 0x5b7-0x0-0x0 matches row '0x5b7-0x0-0x0'
+261|0x5b7-0x0-0x1|riscv-sbi-firmware.json (no row of .*riscv/mapfile.csv matches 0x5b7-0x0-0x1: the SBI PMU's firmware events
+262|0x67e-0x80000000db000080-0x1|riscv/starfive/dubhe-80 (CPUID
+263|0x67e-0x80000000db000090-0x0|riscv/starfive/dubhe-80 (CPUID
+264|0x67e-0x80000000db0000a0-0x0|riscv-sbi-firmware.json (no row
+265|0x31e-0x8000000000008a45-0x500|riscv/andes/ax45 (CPUID
+266|0x0-0x70216-0x70216|riscv-sbi-firmware.json (no row of .*riscv/mapfile.csv matches 0x0-0x70216-0x70216
+267|0x0-0x0-0x0|riscv-sbi-firmware.json (no row
+268|0x489-0xzz-0x0|PMUCAL_CPUID=0x489-0xzz-0x0 is not a RISC-V mvendorid-marchid-mimpid
+269|0x489-0x1|PMUCAL_CPUID=0x489-0x1 is not a RISC-V mvendorid-marchid-mimpid
+270|0x489-0x1-0x10000000000000000|is not a RISC-V mvendorid-marchid-mimpid (three 0x hex numbers of at most 64 bits
+EOF
+
+# RISC-V encodings: a hardware event's EventCode is the cpu PMU's event field (config:0-47), a
+# firmware event's ConfigCode the whole config (bit 63: an SBI firmware event); a model's
+# ArchStdEvent entries take theirs from riscv-sbi-firmware.json.
+while IFS='|' read -r line table name want; do
+    got=$($PMUCAL events --vendor-json "$eventdata/riscv/$table" --describe | awk -F'\t' -v n="$name" '$1 == n { print $2 }')
+    is "$got" "$want" "tests/48-events-vendor-tables.t:$line: riscv/$table $name"
+done << 'EOF'
+280|sifive/u74|INTEGER_LOAD_RETIRED|r200:u
+281|sifive/u74|FW_ILLEGAL_INSN|r8000000000000004:u
+282|riscv-sbi-firmware.json|FW_SET_TIMER|r8000000000000005:u
+283|riscv-sbi-firmware.json|FW_HFENCE_VVMA_ASID_RECEIVED|r8000000000000015:u
+284|thead/c900-legacy|L1_ICACHE_MISS|r2:u
+285|starfive/dubhe-80|MISS_MMU_STLB|r2:u
+286|andes/ax45|inst_count|r20:u
+EOF
+# By name in -e: the firmware events of a host no row names, perf's generic cache events beside them.
+is "$(PMUCAL_CPUID=0x0-0x70216-0x70216 $PMUCAL groups -e FW_ILLEGAL_INSN,dTLB-read-misses,dTLB-write-misses,iTLB-read-misses:k,cycles 2> /dev/null)" \
+    "{dTLB-load-misses:u,dTLB-store-misses:u,iTLB-load-misses:k,cycles:u,r8000000000000004:u}" \
+    "a RISC-V host no row names: SBI firmware events by name, and the TLB cache events the virt machine maps"
+
+# Hostile RISC-V tables, in perf's riscv layout (the firmware file two folders above the model):
+# exit 2 and one message naming the file, the event and what is wrong.
+rv=$TMP/rv/riscv
+mkdir -p "$rv/x/bad"
+cp "$eventdata/riscv/riscv-sbi-firmware.json" "$rv/"
+while IFS='|' read -r line json want; do
+    printf '%s\n' "$json" > "$rv/x/bad/t.json"
+    $PMUCAL events --vendor-json "$rv/x/bad" > "$TMP/o" 2> "$TMP/e"
+    rc=$?
+    [ $rc -eq 2 ] && [ "$(wc -l < "$TMP/e")" -eq 1 ] && grep -q -- "$want" "$TMP/e"
+    ok $? "tests/48-events-vendor-tables.t:$line: $json exits 2 with one line (got $rc): $(cat "$TMP/e")"
+done << 'EOF'
+305|[{"EventName": "FW_X", "ConfigCode": "0x4000000000000001"}]|t.json: event FW_X: ConfigCode "0x4000000000000001" has bits 63:62 = 01, which the SBI PMU extension gives no event
+306|[{"EventName": "FW_X", "ConfigCode": "0xzz"}]|event FW_X: ConfigCode "0xzz" is not a whole number
+307|[{"EventName": "FW_X", "ConfigCode": "0x8000000000010000"}]|ConfigCode "0x8000000000010000" is an SBI firmware event (bit 63) with bits set above 15
+308|[{"EventName": "CYC", "EventCode": "0x8000000000000001"}]|EventCode "0x8000000000000001" sets bit 63, which marks an SBI firmware event: a firmware event is a ConfigCode
+309|[{"EventName": "CYC", "EventCode": "0x1000000000000"}]|EventCode "0x1000000000000" is wider than the cpu PMU's event field (config:0-47
+310|[{"EventName": "CYC", "ConfigCode": "0x1000000000000"}]|ConfigCode "0x1000000000000" is a hardware event (bits 63:62 = 00) wider than the cpu PMU's event field
+311|[{"EventName": "CYC", "EventCode": "0x1", "ConfigCode": "0x8000000000000001"}]|event CYC has both EventCode and ConfigCode
+312|[{"ArchStdEvent": "FW_NO_SUCH"}]|t.json: ArchStdEvent FW_NO_SUCH is in none of riscv-sbi-firmware.json
+EOF
+# A hostile mapfile: a row that is a pattern from its first character (it would claim every CPU),
+# a row that is no regular expression: exit 2, one message naming the file, its line and the fix.
+mkdir -p "$rv/sifive/u74"
+cp "$eventdata"/riscv/sifive/u74/*.json "$rv/sifive/u74/"
+while IFS='|' read -r line row want; do
+    printf '#MVENDORID-MARCHID-MIMPID,Version,Filename,EventType\n%s,v1,sifive/u74,core\n' "$row" > "$rv/mapfile.csv"
+    PMUCAL_EVENTDATA=$TMP/rv PMUCAL_CPUID=0x489-0x8000000000000007-0x0 $PMUCAL events > "$TMP/o" 2> "$TMP/e"
+    rc=$?
+    [ $rc -eq 2 ] && [ "$(wc -l < "$TMP/e")" -eq 1 ] && grep -q -- "$want" "$TMP/e"
+    ok $? "tests/48-events-vendor-tables.t:$line: mapfile row '$row' exits 2 with one line (got $rc): $(cat "$TMP/e")"
+done << 'EOF'
+325|.*|riscv/mapfile.csv line 2: row '.\*' does not begin with a literal mvendorid (0x489-...): a pattern there matches other vendors' CPUs
+326|0x[[:xdigit:]]+-.*-.*|row '0x\[\[:xdigit:\]\]+-.\*-.\*' does not begin with a literal mvendorid
+327|0x489-(|riscv/mapfile.csv line 2: row '0x489-(' is not a regular expression
+EOF
+
+# pmucal events --open on the emulated RISC-V host's fixture (its sysfs cpu PMU: type 4, event
+# config:0-47, firmware config:62-63): every event gets a verdict, each table event encoded
+# through that format. This machine has no RISC-V PMU: what opens is asserted inside the
+# emulated host (tests/77-arch-emu-riscv64.t); here, the form and the encodings.
+# The fixture mirrors /sys/bus/event_source as sys-bus-event_source/; PMUCAL_SYSFS takes a /sys.
+fix=$TMP/rvsys
+mkdir -p "$fix/bus" && ln -s "$PWD/tests/hosts/qemu-riscv64-virt/sys-bus-event_source" "$fix/bus/event_source"
+PMUCAL_SYSFS=$fix PMUCAL_CPUID=0x0-0x70216-0x70216 $PMUCAL events --open > "$TMP/open.out" 2> "$TMP/open.err"
+rc=$?
+grep -v '^#' "$TMP/open.out" > "$TMP/open.rows"
+bad=$(awk -F'\t' 'NF != 5 || $2 !~ /^(opens|opens-unfiltered|unencodable|E[A-Z0-9]+)$/ || ($2 != "opens" && $5 == "")' "$TMP/open.rows" | head -n 3)
+[ $rc -eq 0 ] && [ -s "$TMP/open.rows" ] && [ -z "$bad" ] &&
+    grep -q "^# cpu PMU: $fix/bus/event_source/devices/cpu: type 4, format event config:0-47, firmware config:62-63$" "$TMP/open.out"
+ok $? "events --open on the qemu-riscv64-virt fixture: $(wc -l < "$TMP/open.rows") events, each NAME, verdict, encoding, source, meaning (exit $rc)${bad:+; malformed: $bad} $(head -c 200 "$TMP/open.err")"
+while IFS='|' read -r line name enc source; do
+    got=$(awk -F'\t' -v n="$name" '$1 == n { print $3 "|" $4 }' "$TMP/open.rows")
+    is "$got" "$enc|$source" "tests/48-events-vendor-tables.t:$line: --open encodes $name as $enc ($source)"
+done << 'EOF'
+346|cycles|cycles:u|generic
+347|dTLB-load-misses|dTLB-load-misses:u|generic
+348|dTLB-store-misses|dTLB-store-misses:u|generic
+349|iTLB-load-misses|iTLB-load-misses:u|generic
+350|FW_MISALIGNED_LOAD|r8000000000000000:u|riscv/riscv-sbi-firmware.json
+351|FW_ILLEGAL_INSN|r8000000000000004:u|riscv/riscv-sbi-firmware.json
+EOF
+tab=$(printf '\t')
+is "$(grep -c "${tab}generic${tab}" "$TMP/open.rows") $(grep -c "${tab}riscv/riscv-sbi-firmware.json${tab}" "$TMP/open.rows")" "52 22" \
+    "--open asks perf's 10 generic hardware and 42 cache events, then the 22 SBI firmware events"
+tail -n 1 "$TMP/open.out" | grep -q "^# [0-9]* open, [0-9]* open only unfiltered, [0-9]* refused$"
+ok $? "and counts them: $(tail -n 1 "$TMP/open.out")"
+# A cpu PMU whose format has no firmware field (a kernel whose driver takes no SBI firmware events),
+# or a narrower event field: those entries are unencodable, said per event, not opened.
+mkdir -p "$TMP/nofw/bus/event_source/devices/cpu/format"
+echo 4 > "$TMP/nofw/bus/event_source/devices/cpu/type"
+echo config:0-7 > "$TMP/nofw/bus/event_source/devices/cpu/format/event"
+PMUCAL_SYSFS=$TMP/nofw $PMUCAL events --open --vendor-json "$eventdata/riscv/sifive/u74" > "$TMP/nofw.out" 2>&1
+grep -q "^FW_ILLEGAL_INSN${tab}unencodable${tab}-${tab}u74/firmware.json${tab}a firmware event, and the cpu PMU states no two-bit firmware field" "$TMP/nofw.out" &&
+    grep -q "^EXCEPTION_TAKEN${tab}unencodable${tab}-${tab}u74/instructions.json${tab}0x100 is wider than the cpu PMU.s event field (config:0-7)" "$TMP/nofw.out"
+ok $? "a cpu PMU without a firmware field, or a narrower event field: unencodable, with why: $(grep -m1 FW_ILLEGAL_INSN "$TMP/nofw.out" | cut -c1-160)"
+$PMUCAL events --open --describe > "$TMP/o" 2> "$TMP/e"
+rc=$?
+[ $rc -eq 2 ] && grep -q -- "--describe and --open" "$TMP/e"
+ok $? "events --open --describe: exit 2 (got $rc): $(head -n 1 "$TMP/e")"
 done_testing

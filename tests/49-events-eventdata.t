@@ -10,7 +10,7 @@ unset LIBPFM_FORCE_PMU
 export PMUCAL_CPUID=AuthenticAMD-26-2   # a Zen 5 on any machine: the vendor table by CPUID
 tree=$PWD
 
-for v in amd intel arm; do
+for v in amd intel arm riscv; do
     [ -s "eventdata/$v/LICENSE" ] && [ -s "eventdata/$v/mapfile.csv" ] && grep -Eq '[0-9a-f]{12}' "eventdata/$v/SOURCE"
     ok $? "eventdata/$v has its mapfile, LICENSE and a SOURCE naming upstream revisions ($(head -c 70 "eventdata/$v/SOURCE" | tr '\n' ' '))"
 done
@@ -30,8 +30,9 @@ ok $? "tablediff amdzen4 amdzen5 from the tree's tables (exit $rc): $(tail -n 1 
 
 # Upstream layouts, made from the shipped files: a Linux checkout and an Intel perfmon checkout.
 linux=$TMP/linux arch=$TMP/linux/tools/perf/pmu-events/arch perfmon=$TMP/perfmon
-mkdir -p "$arch/x86" "$arch/arm64" "$perfmon"
-cp -R eventdata/amd/. "$arch/x86/" && cp -R eventdata/arm/. "$arch/arm64/" && cp -R eventdata/intel/. "$perfmon/"
+mkdir -p "$arch/x86" "$arch/arm64" "$arch/riscv" "$perfmon"
+cp -R eventdata/amd/. "$arch/x86/" && cp -R eventdata/arm/. "$arch/arm64/" && cp -R eventdata/riscv/. "$arch/riscv/" &&
+    cp -R eventdata/intel/. "$perfmon/"
 rm -f "$arch"/*/SOURCE "$arch"/*/LICENSE "$perfmon/SOURCE"
 # perfmon has its tables as plain JSON; pmucal ships them gzip-compressed.
 find "$perfmon" -name '*.json.gz' -exec gzip -d {} +
@@ -57,6 +58,10 @@ $tree/eventdata AuthenticAMD-23-1 $tree/eventdata/amd/amdzen1
 $tree/eventdata 0x410fd0c0 $tree/eventdata/arm/arm/neoverse-n1
 $perfmon:$arch AuthenticAMD-26-2 $arch/x86/amdzen5
 EOF
+# A Linux checkout's arch/riscv, by mvendorid-marchid-mimpid (u74 has fewer than 100 events).
+PMUCAL_EVENTDATA=$arch PMUCAL_CPUID=0x489-0x8000000000000007-0x0 $PMUCAL events > "$TMP/lay.out" 2> /dev/null
+is "$(source_of "$TMP/lay.out") $(grep -vc '^#' "$TMP/lay.out")" "$arch/riscv/sifive/u74 57" \
+    "PMUCAL_EVENTDATA=linux/tools/perf/pmu-events/arch with a SiFive U74's mvendorid-marchid-mimpid reads arch/riscv/sifive/u74"
 PMUCAL_EVENTDATA=$arch:$perfmon $PMUCAL events --vendor-json SKL > "$TMP/named.out" 2> "$TMP/named.err"
 rc=$?
 [ $rc -eq 0 ] && [ "$(source_of "$TMP/named.out")" = "$perfmon/SKL" ]
@@ -70,6 +75,7 @@ core_rows() {
     awk -F, 'NR > 1 && ($4 == "core" || $4 == "hybridcore" || $4 == "offcore" || $4 == "fp_arith_inst") { print "intel," $1 "," $3 }' eventdata/intel/mapfile.csv | sort -u -t, -k3,3
     awk -F, '$1 ~ /^(AuthenticAMD|HygonGenuine)/ && $4 == "core" { print "amd," $1 "," $3 }' eventdata/amd/mapfile.csv | sort -u -t, -k3,3
     awk -F, '$1 ~ /^0x/ && $4 == "core" { print "arm," $1 "," $3 }' eventdata/arm/mapfile.csv | sort -u -t, -k3,3
+    awk -F, '$1 ~ /^0x/ && $4 == "core" { print "riscv," $1 "," $3 }' eventdata/riscv/mapfile.csv | sort -u -t, -k3,3
 }
 core_rows > "$TMP/rows"
 rows=0 bad=""
@@ -87,8 +93,20 @@ while IFS=, read -r vendor sig file; do
         bad="$bad $vendor:$sig:$file($(head -c 160 "$TMP/row.err"))"
     fi
 done < "$TMP/rows"
-[ -z "$bad" ] && [ "$(cut -d, -f1 "$TMP/rows" | sort -u | paste -sd' ' -)" = "amd arm intel" ]
+[ -z "$bad" ] && [ "$(cut -d, -f1 "$TMP/rows" | sort -u | paste -sd' ' -)" = "amd arm intel riscv" ]
 ok $? "each of the $rows tables the mapfiles' core rows name is shipped and loads, or is listed as not shipped:${bad:- all}"
+# RISC-V: each model folder with its event count (firmware events included: a model's
+# ArchStdEvent entries resolve through riscv-sbi-firmware.json), and the firmware table itself.
+while read -r line table want; do
+    got=$($PMUCAL events --vendor-json "eventdata/riscv/$table" 2> "$TMP/rv.err" | grep -vc '^#')
+    is "$got" "$want" "tests/49-events-eventdata.t:$line: eventdata/riscv/$table loads $want events $(head -c 160 "$TMP/rv.err")"
+done << EOF
+100 sifive/u74 57
+101 thead/c900-legacy 64
+102 starfive/dubhe-80 56
+103 andes/ax45 73
+104 riscv-sbi-firmware.json 22
+EOF
 hybrid=$(awk -F, '$4 == "hybridcore" { print $3 }' eventdata/intel/mapfile.csv | sort -u | wc -l)
 shipped=$(awk -F, '$4 == "hybridcore" { print $3 }' eventdata/intel/mapfile.csv | sort -u | while read -r f; do
     [ -s "eventdata/intel$f.gz" ] && echo "$f"; done | wc -l)
