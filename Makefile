@@ -137,7 +137,7 @@ test: deps
 	rm -rf $(OBJDIR)/test-cache
 	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) PMUCAL_CACHE_DIR="$$PWD/$(OBJDIR)/test-cache" \
 	    PMUCAL_EMU_BIN=$(EMU_DIR)/pmucal PMUCAL_EMU_INIT=$(EMU_DIR)/emu-init \
-	    PMUCAL_EMU_RV_BIN=build/riscv64/pmucal PMUCAL_EMU_RV_INIT=build/riscv64/emu-init prove -j2 --timer $(TESTS)
+	    PMUCAL_EMU_RV_BIN=$(EMU_RV_DIR)/pmucal PMUCAL_EMU_RV_INIT=$(EMU_RV_DIR)/emu-init prove -j2 --timer $(TESTS)
 
 # make check: the C unit tests alone (tests/00-unit.t over build/*/tests/), in seconds: no emulator,
 # no package installs. The quick loop while editing; make test before a commit. Its cache folder is

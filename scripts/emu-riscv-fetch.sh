@@ -20,13 +20,14 @@ set -e
 dir=build/emu-riscv64
 qemu=$dir/qemu10/usr/bin/qemu-system-riscv64
 bios=$dir/qemu10/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin
-[ -s "$dir/vmlinux" ] && [ -s "$dir/modules/virtio_blk.ko.xz" ] && [ -x "$qemu" ] && [ -s "$bios" ] && [ -e "$dir/qemu10/booted" ] && exit 0
-mkdir -p "$dir"
 mirror=${PMUCAL_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 case $mirror in
-http://*|https://*|file:/*) ;;
+*[!A-Za-z0-9._~:/%+@=-]*) echo "pmucal: PMUCAL_DEBIAN_MIRROR '$mirror': give the archive's URI (http://..., https://... or file:/...), without spaces or shell characters" >&2; exit 2 ;;
+http://?*|https://?*|file:/*) ;;
 *) echo "pmucal: PMUCAL_DEBIAN_MIRROR '$mirror': give the archive's URI (http://..., https://... or file:/...)" >&2; exit 2 ;;
 esac
+[ -s "$dir/vmlinux" ] && [ -s "$dir/modules/virtio_blk.ko.xz" ] && [ -x "$qemu" ] && [ -s "$bios" ] && [ -e "$dir/qemu10/booted" ] && exit 0
+mkdir -p "$dir"
 for t in apt-get apt-cache dpkg-deb tar; do
     command -v "$t" > /dev/null 2>&1 || { echo "pmucal: $t is missing (Debian's apt and dpkg): cannot fetch the emulated RISC-V host" >&2; exit 1; }
 done

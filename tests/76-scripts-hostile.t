@@ -346,6 +346,19 @@ if command -v riscv64-linux-gnu-readelf > /dev/null; then
 else
     skip "PMUCAL_EMU_ISA=riscv64's QEMU line" "riscv64-linux-gnu-readelf is missing (binutils-riscv64-linux-gnu, make deps installs it)"
 fi
+# The RISC-V host's fetch: a mirror that is no URI is refused before anything is fetched, even
+# with everything already there; an archive out of reach is no failure of make deps but the
+# reason the RISC-V test prints as its SKIP.
+PMUCAL_DEBIAN_MIRROR='http://x/debian;touch '"$canary" timeout 20 "$REPO/scripts/emu-riscv-fetch.sh" > /dev/null 2> "$H/err"
+refused $? 2 "$H/err" "pmucal: PMUCAL_DEBIAN_MIRROR 'http://x/debian;touch $canary': give the archive's URI (http://..., https://... or file:/...), without spaces or shell characters" "emu-riscv-fetch PMUCAL_DEBIAN_MIRROR with a shell command"
+PMUCAL_DEBIAN_MIRROR=ftp.debian.org timeout 20 "$REPO/scripts/emu-riscv-fetch.sh" > /dev/null 2> "$H/err"
+refused $? 2 "$H/err" "pmucal: PMUCAL_DEBIAN_MIRROR 'ftp.debian.org': give the archive's URI (http://..., https://... or file:/...)" "emu-riscv-fetch PMUCAL_DEBIAN_MIRROR without a scheme"
+mkdir -p "$H/nofetch"
+(cd "$H/nofetch" && PMUCAL_DEBIAN_MIRROR=http://127.0.0.1:9/debian timeout 60 "$REPO/scripts/emu-riscv-fetch.sh") > /dev/null 2> "$H/err"
+rc=$?
+[ $rc = 0 ] && grep -q "^apt-get update of http://127.0.0.1:9/debian trixie (riscv64) failed: " "$H/nofetch/build/emu-riscv64/unavailable" &&
+    grep -q '^pmucal: the emulated RISC-V host is unavailable: ' "$H/err" && [ ! -e "$H/nofetch/build/emu-riscv64/vmlinux" ]
+ok $? "emu-riscv-fetch with the archive out of reach: exit $rc, the reason kept for the test's SKIP: $(head -c 200 "$H/nofetch/build/emu-riscv64/unavailable" 2> /dev/null)"
 # A guest that computes for ever is stopped by its CPU time, whatever the machine's load, and by
 # the wall limit where no CPU limit is given.
 t0=$(date +%s)
