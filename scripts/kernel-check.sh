@@ -141,8 +141,10 @@ if [ -n "$package" ]; then
         # (its own sources, lists, cache and status in a scratch folder) fetches the package and
         # leaves the system's apt as it is; the system's keyring verifies trixie.
         mirror=${PMUCAL_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+        # Written into the view's sources file: no newline nor space may start another field.
         case $mirror in
-        http://*|https://*|file:/*) ;;
+        *[!A-Za-z0-9._~:/%+@=-]*) die 2 "PMUCAL_DEBIAN_MIRROR '$mirror': give the archive's URI (http://..., https://... or file:/...), without spaces or shell characters" ;;
+        http://?*|https://?*|file:/*) ;;
         *) die 2 "PMUCAL_DEBIAN_MIRROR '$mirror': give the archive's URI (http://..., https://... or file:/...)" ;;
         esac
         tmp=$(mktemp -d) && chmod 755 "$tmp"   # apt-get download drops privileges to _apt

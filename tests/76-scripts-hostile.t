@@ -226,6 +226,9 @@ for bad in 'linux-image-6.12.117+deb13-riscv64=6.12.117-1' 'linux-image-*-riscv6
     kc --package "$bad" --out "$H/o4"
     refused $? 2 "$H/err" "kernel-check: --package '$bad': not a Debian package name (letters, digits, '.', '+', '-')" "--package '$bad'"
 done
+# The archive a riscv64 package comes from goes into the private view's sources file: one field.
+PMUCAL_DEBIAN_MIRROR="http://x/ Suites: sid" kc --package linux-image-x-riscv64 --out "$H/o4"
+refused $? 2 "$H/err" "kernel-check: PMUCAL_DEBIAN_MIRROR 'http://x/ Suites: sid': give the archive's URI (http://..., https://... or file:/...), without spaces or shell characters" "PMUCAL_DEBIAN_MIRROR with a space and another field"
 kc --image "$H/in/rvImage" --qemu "$H/in/dir" --out "$H/o4"
 refused $? 2 "$H/err" "kernel-check: --qemu $H/in/dir is a folder: give a regular file" "--qemu a folder"
 kc --image "$H/in/rvImage" --bios /dev/zero --out "$H/o4"
