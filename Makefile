@@ -147,7 +147,7 @@ test: deps
 	rm -rf $(OBJDIR)/test-cache
 	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) PMUCAL_CACHE_DIR="$$PWD/$(OBJDIR)/test-cache" \
 	    PMUCAL_EMU_BIN=$(EMU_DIR)/pmucal PMUCAL_EMU_INIT=$(EMU_DIR)/emu-init \
-	    PMUCAL_EMU_RV_BIN=build/riscv64/pmucal PMUCAL_EMU_RV_INIT=build/riscv64/emu-init prove -j2 --timer $(TESTS)
+	    PMUCAL_EMU_RV_BIN=$(EMU_RV_DIR)/pmucal PMUCAL_EMU_RV_INIT=$(EMU_RV_DIR)/emu-init prove -j2 --timer $(TESTS)
 
 # make check: the C unit tests alone (tests/00-unit.t over build/*/tests/), in seconds: no emulator,
 # no package installs. The quick loop while editing; make test before a commit. Its cache folder is
@@ -187,19 +187,26 @@ emu-riscv64:
 	$(MAKE) SAN= ARCH=riscv64 CC=$(EMU_RV_CC) LDFLAGS=-static OBJDIR=$(EMU_RV_DIR) BIN=$(EMU_RV_DIR)/pmucal \
 	    $(EMU_RV_DIR)/pmucal $(EMU_RV_DIR)/emu-init $(EMU_RV_DIR)/tests/test_rv_asm
 
-# make kernel-check IMAGE=FILE [MODULES=DIR] | PACKAGE=NAME [CPU=MODEL] [OUT=DIR] [TIMEOUT=S]: one Linux kernel booted on
-# the emulated Neoverse N1, pmucal's AArch64 matrix run there, the run folders brought back
-# (scripts/kernel-check.sh says the rest). make kernel-matrix [MATRIX_OUT=DIR]: Debian 12's arm64
-# Linux kernels (6.1.0-47 as baseline, 6.1.0-50, 6.12, their -rt and -cloud flavours, the baseline again
-# and without a PMU) checked and compared, one table (scripts/kernel-matrix.sh). Neither is part of
-# make test: minutes of emulation and downloads. Each variable reaches the script as one argument.
-# KERNEL= is IMAGE='s old name, still taken with a note.
-$(call export_vars,kernel-check,IMAGE KERNEL MODULES PACKAGE CPU OUT TIMEOUT PMUCAL_CALLER_DIR)
+# make kernel-check IMAGE=FILE [MODULES=DIR] | PACKAGE=NAME [ISA=ISA] [CPU=MODEL] [OUT=DIR] [TIMEOUT=S]
+# [QEMU=FILE] [BIOS=FILE]: one Linux kernel booted on an emulated machine, pmucal's matrix run
+# there, the run folders brought back (scripts/kernel-check.sh says the rest): an arm64 kernel on
+# the emulated Neoverse N1, a riscv64 one on QEMU's RISC-V virt machine. ISA (aarch64 or riscv64)
+# is the image's own (its boot header) or the package's (its name) unless given; the matching
+# pmucal is built first (make emu or make emu-riscv64). make kernel-matrix [MATRIX_OUT=DIR]:
+# Debian 12's arm64 Linux kernels (6.1.0-47 as baseline, 6.1.0-50, 6.12, their -rt and -cloud
+# flavours, the baseline again and without a PMU) checked and compared, one table
+# (scripts/kernel-matrix.sh). Neither is part of make test: minutes of emulation and downloads.
+# Each variable reaches the script as one argument. KERNEL= is IMAGE='s old name, still taken
+# with a note. Bad input is named by the script itself, after the build.
+override kernel_check_args := $${IMAGE:+--image "$$IMAGE"} $${KERNEL:+--image "$$KERNEL"} $${MODULES:+--modules "$$MODULES"} \
+    $${PACKAGE:+--package "$$PACKAGE"} $${ISA:+--isa "$$ISA"} $${CPU:+--cpu "$$CPU"} $${OUT:+--out "$$OUT"} \
+    $${TIMEOUT:+--timeout "$$TIMEOUT"} $${QEMU:+--qemu "$$QEMU"} $${BIOS:+--bios "$$BIOS"}
+$(call export_vars,kernel-check,IMAGE KERNEL MODULES PACKAGE ISA CPU OUT TIMEOUT QEMU BIOS PMUCAL_CALLER_DIR)
 kernel-check: deps
-	$(MAKE) all emu
+	@isa=$$(scripts/kernel-check.sh --print-isa $(kernel_check_args) 2> /dev/null) || :; \
+	if [ "$$isa" = riscv64 ]; then $(MAKE) all emu-riscv64; else $(MAKE) all emu; fi
 	@[ -z "$$KERNEL" ] || echo "make kernel-check: note: KERNEL=FILE is now IMAGE=FILE" >&2
-	scripts/kernel-check.sh $${IMAGE:+--image "$$IMAGE"} $${KERNEL:+--image "$$KERNEL"} $${MODULES:+--modules "$$MODULES"} \
-	    $${PACKAGE:+--package "$$PACKAGE"} $${CPU:+--cpu "$$CPU"} $${OUT:+--out "$$OUT"} $${TIMEOUT:+--timeout "$$TIMEOUT"}
+	scripts/kernel-check.sh $(kernel_check_args)
 
 MATRIX_OUT ?= $(CURDIR)/results/kernel-matrix
 $(call export_vars,kernel-matrix,MATRIX_OUT PMUCAL_CALLER_DIR)

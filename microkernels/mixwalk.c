@@ -61,6 +61,12 @@ static int mixwalk_setup(struct case_ *c)
     uint64_t s3 = case_size(c, "l3_size"), s2 = case_size(c, "l2_size");
     const struct topo *t = topo_get();
     int last = topo_last_level(t);
+    /* Its misses come from simulating a lap through the L1D: a host that states none (QEMU's
+     * RISC-V virt machine) has nothing to simulate. */
+    if (!t->data[1].size) {
+        snprintf(c->skip, sizeof(c->skip), "this machine has no L1 cache, whose misses mixwalk's model simulates");
+        return CASE_SKIP;
+    }
     if (!s3) {   /* outside the L2, whatever its size ... */
         s3 = 2 * t->data[2].size > (2u << 20) ? (2 * t->data[2].size + 65535) / 65536 * 65536 : 2u << 20;
         /* ... and inside the part of the L3 this machine can use, where the curve shows less of it

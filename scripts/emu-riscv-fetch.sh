@@ -1,6 +1,8 @@
 #!/bin/sh
 # scripts/emu-riscv-fetch.sh: the emulated RISC-V host's pieces (tests/77), downloaded, not installed,
 # into build/emu-riscv64/:
+#   modules/  its virtio_mmio and virtio_blk modules, on which make kernel-check's guest saves its
+#             run folders (tests/73)
 #   vmlinux   Debian 13 (trixie)'s riscv64 kernel Image (CONFIG_RISCV_PMU_SBI=y, 8250 console built
 #             in: no modules), from the package linux-image-riscv64 depends on
 #   qemu10/   bookworm-backports' qemu-system-riscv (QEMU 10.0) and opensbi (1.5) unpacked:
@@ -18,13 +20,14 @@ set -e
 dir=build/emu-riscv64
 qemu=$dir/qemu10/usr/bin/qemu-system-riscv64
 bios=$dir/qemu10/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin
-[ -s "$dir/vmlinux" ] && [ -x "$qemu" ] && [ -s "$bios" ] && [ -e "$dir/qemu10/booted" ] && exit 0
-mkdir -p "$dir"
 mirror=${PMUCAL_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 case $mirror in
-http://*|https://*|file:/*) ;;
+*[!A-Za-z0-9._~:/%+@=-]*) echo "pmucal: PMUCAL_DEBIAN_MIRROR '$mirror': give the archive's URI (http://..., https://... or file:/...), without spaces or shell characters" >&2; exit 2 ;;
+http://?*|https://?*|file:/*) ;;
 *) echo "pmucal: PMUCAL_DEBIAN_MIRROR '$mirror': give the archive's URI (http://..., https://... or file:/...)" >&2; exit 2 ;;
 esac
+[ -s "$dir/vmlinux" ] && [ -s "$dir/modules/virtio_blk.ko.xz" ] && [ -x "$qemu" ] && [ -s "$bios" ] && [ -e "$dir/qemu10/booted" ] && exit 0
+mkdir -p "$dir"
 for t in apt-get apt-cache dpkg-deb tar; do
     command -v "$t" > /dev/null 2>&1 || { echo "pmucal: $t is missing (Debian's apt and dpkg): cannot fetch the emulated RISC-V host" >&2; exit 1; }
 done
@@ -65,7 +68,7 @@ fetch() {
         unavailable "apt-get download $* from $mirror failed: $(grep '^E:' "$v/download.log" | head -n 1 | cut -c1-200)"
 }
 
-if ! [ -s "$dir/vmlinux" ]; then
+if ! [ -s "$dir/vmlinux" ] || ! [ -s "$dir/modules/virtio_blk.ko.xz" ]; then
     view trixie trixie riscv64
     # linux-image-riscv64 depends on the current ABI's package (linux-image-6.12.NN+deb13-riscv64),
     # which moves between point releases.
@@ -73,11 +76,19 @@ if ! [ -s "$dir/vmlinux" ]; then
     [ -n "$pkg" ] || unavailable "trixie's linux-image-riscv64 names no kernel package (apt-cache depends) at $mirror"
     echo "pmucal: downloading $pkg for the emulated RISC-V host" >&2
     fetch "$pkg"
-    # Only the Image: the package's modules (most of its 113 MB) are not needed.
+    # The Image and the two virtio modules: the rest of its 113 MB is not needed.
     dpkg-deb --fsys-tarfile "$v"/deb/*.deb | tar -x -C "$v" --wildcards './boot/vmlinux-*'
     img=$(ls "$v"/boot/vmlinux-* 2> /dev/null | head -n 1)
     [ -s "$img" ] || { echo "pmucal: $pkg holds no boot/vmlinux-*" >&2; exit 1; }
     cp "$img" "$dir/vmlinux.tmp" && mv "$dir/vmlinux.tmp" "$dir/vmlinux"
+    dpkg-deb --fsys-tarfile "$v"/deb/*.deb | tar -x -C "$v" --wildcards './usr/lib/modules/*/kernel/drivers/virtio/virtio_mmio.ko.xz' \
+        './usr/lib/modules/*/kernel/drivers/block/virtio_blk.ko.xz'
+    mkdir -p "$dir/modules"
+    for m in virtio_mmio virtio_blk; do
+        f=$(ls "$v"/usr/lib/modules/*/kernel/drivers/*/$m.ko.xz 2> /dev/null | head -n 1)
+        [ -s "$f" ] || { echo "pmucal: $pkg holds no $m.ko.xz" >&2; exit 1; }
+        cp "$f" "$dir/modules/"
+    done
     echo "${pkg%:*}" > "$dir/kernel-package"
 fi
 

@@ -5,6 +5,9 @@
 # noise floor: nothing may change) and the baseline on a CPU without a PMU (-cpu
 # neoverse-n1,pmu=off: the planted regression, which must be caught). Prints one table (kernel,
 # verdict counts, changes) and keeps everything in OUT (default results/kernel-matrix).
+# A riscv64 baseline (a PACKAGE named *-riscv64, such as Debian 13's linux-image-6.12.117+deb13-riscv64)
+# boots on QEMU's RISC-V virt machine, and its planted regressions are -cpu rv64,sscofpmf=false
+# and rv64,sscofpmf=true,pmu-num=0.
 #
 #   scripts/kernel-matrix.sh [OUT] [PACKAGE...]
 #
@@ -42,7 +45,7 @@ python3 -c 'import kcidb_io, jsonschema' 2> /dev/null && kcidb_py=python3
 check() {
     [ -d "$out/$1/results" ] && return 0
     rm -rf "$out/$1"
-    scripts/kernel-check.sh --package "$2" --cpu "${3:-neoverse-n1}" --out "$out/$1" > "$out/$1.log" 2>&1 || {
+    scripts/kernel-check.sh --package "$2" ${3:+--cpu "$3"} --out "$out/$1" > "$out/$1.log" 2>&1 || {
         echo "kernel-matrix: $2${3:+ on -cpu $3}: kernel-check failed: $(tail -n 1 "$out/$1.log")" >&2
         return 1
     }
@@ -56,7 +59,14 @@ for pkg in "$@"; do
     names="$names $pkg"
     if [ "$pkg" = "$base" ]; then
         check "$pkg+again" "$pkg" && names="$names $pkg+again"
-        check "$pkg+pmu=off" "$pkg" neoverse-n1,pmu=off && names="$names $pkg+pmu=off"
+        case $pkg in
+        *-riscv64)
+            # RISC-V's planted regressions: a PMU without Sscofpmf (no sampling, no user-only
+            # filter), and one without programmable counters (QEMU 7.2's pmu-num=0).
+            check "$pkg+sscofpmf=false" "$pkg" rv64,sscofpmf=false && names="$names $pkg+sscofpmf=false"
+            check "$pkg+pmu-num=0" "$pkg" rv64,sscofpmf=true,pmu-num=0 && names="$names $pkg+pmu-num=0" ;;
+        *) check "$pkg+pmu=off" "$pkg" neoverse-n1,pmu=off && names="$names $pkg+pmu=off" ;;
+        esac
     fi
 done
 

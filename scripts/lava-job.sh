@@ -2,12 +2,16 @@
 # The LAVA job of lava/ made runnable here: pmucal's initramfs (lava/commands, through
 # scripts/emu-run.sh) and the job with file:// URLs of it and IMAGE, checked with LAVA's own
 # schema (Debian's lava-common under /usr/bin/python3), and with --run executed offline by
-# lava-dispatcher's lava-run against the device dictionary lava/qemu-neoverse-n1.yaml.
+# lava-dispatcher's lava-run against the device dictionary: lava/qemu-neoverse-n1.yaml for an
+# arm64 kernel, lava/qemu-riscv64-virt.yaml (QEMU's RISC-V virt machine, lava/pmucal-job-riscv64.yaml,
+# lava/commands-riscv64) for a riscv64 one.
 #
-#   scripts/lava-job.sh [--run] IMAGE OUT
+#   scripts/lava-job.sh [--run] [--isa ISA] IMAGE OUT
 #
-# IMAGE is the Linux kernel's arm64 Image, plain or gzip'd, checked as kernel-check.sh checks --image (a
-# regular file of 1 to 256 MiB, the boot header's magic, whole). OUT is a folder, made when absent.
+# IMAGE is the Linux kernel's Image, arm64's (plain or gzip'd) or riscv64's (plain), checked as
+# kernel-check.sh checks --image (a regular file of 1 to 256 MiB, the boot header's magic, whole);
+# its header says its ISA, which --isa (aarch64 or riscv64) may state: an image of another ISA is
+# then refused. OUT is a folder, made when absent.
 # A relative IMAGE or OUT starts from the folder the script was started in (PMUCAL_CALLER_DIR
 # when set). The job's YAML is written by a YAML writer, each URL a quoted scalar; a path that a
 # file:// URL cannot carry as LAVA reads it ('#', '?', ';', a control character, bytes that are
@@ -20,15 +24,30 @@ set -eu
 ME=lava-job
 . "$(dirname "$0")/script-args.sh"
 cd "$(dirname "$0")/.."
-run=0
-[ "${1:-}" = --run ] && { run=1; shift; }
-[ $# = 2 ] || die 2 "usage: scripts/lava-job.sh [--run] IMAGE OUT"
+run=0 isa= isa_given=0
+while :; do
+    case ${1:-} in
+    --run) run=1; shift ;;
+    --isa) [ $# -ge 2 ] || die 2 "--isa needs a value: aarch64 or riscv64"; isa=$2 isa_given=1; shift 2 ;;
+    *) break ;;
+    esac
+done
+[ $# = 2 ] || die 2 "usage: scripts/lava-job.sh [--run] [--isa ISA] IMAGE OUT"
+[ $isa_given = 0 ] || need_isa --isa "$isa"
 abs_path "$1"; kernel=$abs
 abs_path "$2"; out=$abs
 need_new_folder OUT "$out"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-need_arm64_image IMAGE "$kernel" "$scratch"
+need_kernel_image IMAGE "$kernel" "$scratch" "$isa" --isa
+if [ "$image_isa" = aarch64 ]; then
+    template=lava/pmucal-job.yaml device=lava/qemu-neoverse-n1.yaml cmds=lava/commands
+    bin=${PMUCAL_EMU_BIN:-build/aarch64/pmucal} init=${PMUCAL_EMU_INIT:-build/aarch64/emu-init}
+else
+    template=lava/pmucal-job-riscv64.yaml device=lava/qemu-riscv64-virt.yaml cmds=lava/commands-riscv64
+    # make test hands PMUCAL_EMU_BIN the aarch64 build: riscv64's has names of its own.
+    bin=${PMUCAL_EMU_RV_BIN:-build/riscv64/pmucal} init=${PMUCAL_EMU_RV_INIT:-build/riscv64/emu-init}
+fi
 # The job, written before anything else is made: a path LAVA would read otherwise is refused here.
 # LAVA takes a file:// URL's path as urlparse gives it, not unquoted: the URL holds the path as it
 # is, and must parse back to it.
@@ -64,13 +83,12 @@ if back != ("file://" + kernel, "file://" + initrd):
 with open(job, "w") as f:
     f.write(text)' "$@"
 }
-write_job lava/pmucal-job.yaml "$scratch/job.yaml" "$kernel" "$out/initrd.gz" || exit 2
+write_job "$template" "$scratch/job.yaml" "$kernel" "$out/initrd.gz" || exit 2
 mkdir -p "$out"
 cp "$scratch/job.yaml" "$out/job.yaml"
 /usr/bin/python3 -c 'import lava_common.schemas' 2> /dev/null ||
     { echo "lava-job: lava_common is not importable by /usr/bin/python3: apt-get install lava-common" >&2; exit 3; }
-PMUCAL_EMU_INITRD_OUT=$out/initrd.gz scripts/emu-run.sh "${PMUCAL_EMU_BIN:-build/aarch64/pmucal}" \
-    "${PMUCAL_EMU_INIT:-build/aarch64/emu-init}" lava/commands /dev/null
+PMUCAL_EMU_ISA=$image_isa PMUCAL_EMU_INITRD_OUT=$out/initrd.gz scripts/emu-run.sh "$bin" "$init" "$cmds" /dev/null
 /usr/bin/python3 -c 'import sys, yaml
 from lava_common.schemas import validate
 validate(yaml.safe_load(open(sys.argv[1])))' "$out/job.yaml" 2> "$out/schema.err" ||
@@ -81,7 +99,7 @@ command -v lava-run > /dev/null 2>&1 ||
     { echo "lava-job: lava-run is missing: apt-get install --no-install-recommends lava-dispatcher" >&2; exit 3; }
 rm -rf "$out/lava-out"
 rc=0
-timeout 600 lava-run --job-id "$$" --output-dir "$out/lava-out" --device lava/qemu-neoverse-n1.yaml "$out/job.yaml" \
+timeout 600 lava-run --job-id "$$" --output-dir "$out/lava-out" --device "$device" "$out/job.yaml" \
     > "$out/lava.log" 2>&1 || rc=$?
 grep -q '"msg": "Job finished correctly"' "$out/lava.log" ||
     { echo "lava-job: lava-run exit $rc, the job did not finish correctly: $(grep '"lvl": "error"' "$out/lava.log" | tail -n 1 | cut -c1-300)" >&2; exit 1; }

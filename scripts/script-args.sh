@@ -77,8 +77,8 @@ need_package_name() {
     esac
 }
 
-# The bounds of an arm64 kernel image: QEMU decompresses a gzip'd -kernel into at most 256 MiB
-# (LOAD_IMAGE_MAX_GUNZIP_BYTES); the smallest arm64 Image (tinyconfig) is some MiB.
+# The bounds of a kernel image: QEMU decompresses a gzip'd arm64 -kernel into at most 256 MiB
+# (LOAD_IMAGE_MAX_GUNZIP_BYTES); the smallest arm64 or riscv64 Image (tinyconfig) is some MiB.
 image_min=$((1 << 20))
 image_max=$((256 << 20))
 
@@ -102,16 +102,28 @@ pe_end() {
     echo "$end"
 }
 
-# need_arm64_image ARG PATH SCRATCH: PATH is a regular file that can be an arm64 kernel Image,
-# plain or gzip'd (what QEMU's -kernel and LAVA's kernel take): the boot header's magic
-# "ARM\x64" at offset 0x38, a size within the bounds above, a gzip stream that decompresses
-# whole and within them, and no fewer bytes than its PE header's sections take. Refused here, an
-# image that cannot boot is named at once, not after the whole boot's limit. SCRATCH: a folder
-# for the decompressed header.
-need_arm64_image() {
+# need_isa ARG VALUE: an ISA kernel-check and the LAVA job boot, aarch64 or riscv64, where one is
+# given (without it the image's header says which).
+need_isa() {
+    case $2 in
+    aarch64|riscv64) ;;
+    *) die 2 "$1 '$2': give aarch64 or riscv64, or leave it out: the image's boot header says which" ;;
+    esac
+}
+
+# need_kernel_image ARG PATH SCRATCH ISA ISA-ARG: PATH is a regular file that can be a kernel
+# Image of ISA (aarch64 or riscv64; empty: either, told by its header), what QEMU's -kernel and
+# LAVA's kernel take: the boot header's magic at offset 0x38 ("ARM\x64" arm64's, "RSC\x05"
+# riscv64's), a size within the bounds above, a gzip stream (arm64 only: QEMU's riscv64 -kernel
+# loads a file as it is) that decompresses whole and within them, and no fewer bytes than its PE
+# header's sections take. Refused here, an image that cannot boot is named at once, not after the
+# whole boot's limit. The ISA found is left in $image_isa. ISA-ARG names the option that gave ISA
+# (--isa, ISA=) in a mismatch's message. SCRATCH: a folder for the decompressed header.
+need_kernel_image() {
     need_file "$1" "$2"
     image=$2
     what="$1 $2"
+    gzipped=0
     if [ "$(od -An -tx1 -N2 "$2" | tr -d ' \n')" = 1f8b ]; then
         # Counted, not kept: a gzip bomb stops at the bound, after image_max + 1 bytes.
         got=$( { _rc=0; gzip -dc < "$2" 2> "$3/gzip.err" || _rc=$?; echo $_rc > "$3/gzip.rc"; } | head -c $((image_max + 1)) | wc -c)
@@ -120,17 +132,32 @@ need_arm64_image() {
         [ "$(cat "$3/gzip.rc")" = 0 ] ||
             die 2 "$what: its gzip stream is damaged or cut short after $got bytes ($(tail -n 1 "$3/gzip.err" | cut -c1-120)): give the whole image"
         gzip -dc < "$2" 2> /dev/null | head -c 65536 > "$3/header"
-        image=$3/header size=$got
+        image=$3/header size=$got gzipped=1
         what="$what (gzip'd)"
     else
         size=$(wc -c < "$2")
     fi
-    [ "$(od -An -tx1 -j56 -N4 "$image" 2> /dev/null | tr -d ' \n')" = 41524d64 ] ||
-        die 2 "$1 $2 is not an arm64 kernel Image (no 'ARM\\x64' magic at offset 0x38, in the file or its gzip stream; its first bytes: $(head -c 8 "$2" | od -An -c | tr -s ' \n' ' ' | cut -c1-40)): give arch/arm64/boot/Image or Debian's /boot/vmlinuz-*, not a vmlinux ELF or another architecture's kernel"
+    case $(od -An -tx1 -j56 -N4 "$image" 2> /dev/null | tr -d ' \n') in
+    41524d64) image_isa=aarch64 name=arm64 a_name='an arm64' ;;
+    52534305) image_isa=riscv64 name=riscv64 a_name='a riscv64' ;;
+    *) image_isa= ;;
+    esac
+    first=$(head -c 8 "$2" | od -An -c | tr -s ' \n' ' ' | cut -c1-40)
+    if [ -z "$image_isa" ]; then
+        case $4 in
+        aarch64) die 2 "$1 $2 is not an arm64 kernel Image (no 'ARM\\x64' magic at offset 0x38, in the file or its gzip stream; its first bytes: $first): give arch/arm64/boot/Image or Debian's /boot/vmlinuz-*, not a vmlinux ELF or another architecture's kernel" ;;
+        riscv64) die 2 "$1 $2 is not a riscv64 kernel Image (no 'RSC\\x05' magic at offset 0x38, in the file or its gzip stream; its first bytes: $first): give arch/riscv/boot/Image or Debian's /boot/vmlinux-*, not a vmlinux ELF or another architecture's kernel" ;;
+        *) die 2 "$1 $2 is not an arm64 kernel Image (no 'ARM\\x64' magic at offset 0x38, in the file or its gzip stream; its first bytes: $first), nor a riscv64 one (no 'RSC\\x05' magic there): give arch/arm64/boot/Image, arch/riscv/boot/Image or Debian's /boot/vmlinuz-* (arm64), /boot/vmlinux-* (riscv64); not a vmlinux ELF or another architecture's kernel" ;;
+        esac
+    fi
+    [ -z "$4" ] || [ "$4" = "$image_isa" ] ||
+        die 2 "$what is $a_name kernel Image (its boot header's magic at 0x38), but $5 $4 asks for $4: give a kernel for $4, or $5 $image_isa, or leave $5 out"
+    [ "$image_isa" = aarch64 ] || [ $gzipped = 0 ] ||
+        die 2 "$1 $2 is a gzip'd riscv64 Image: QEMU's riscv64 -kernel loads a file as it is and decompresses none: give the plain Image (gzip -dc < FILE > Image)"
     [ "$size" -ge "$image_min" ] ||
-        die 2 "$what holds $size bytes: too few for an arm64 kernel image (at least $((image_min >> 20)) MiB): a cut or made-up image"
+        die 2 "$what holds $size bytes: too few for $a_name kernel image (at least $((image_min >> 20)) MiB): a cut or made-up image"
     [ "$size" -le "$image_max" ] ||
-        die 2 "$what holds $size bytes: more than $((image_max >> 20)) MiB, no arm64 kernel image is that large"
+        die 2 "$what holds $size bytes: more than $((image_max >> 20)) MiB, no $name kernel image is that large"
     end=$(pe_end "$image")
     [ "$size" -ge "$end" ] ||
         die 2 "$what is cut short: its PE header's sections end at byte $end, it holds $size bytes: give the whole image"

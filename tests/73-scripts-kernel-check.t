@@ -5,6 +5,10 @@
 # as not ok naming the events; bad input (not an Image, no such package, a kernel that panics or
 # never reaches /init) refused with one message and a non-zero exit. One kernel: the one make deps
 # downloads (build/emu), booted with a short command list (tests/emu/kernel-check-short).
+# The riscv64 form: Debian 13's riscv64 kernel (build/emu-riscv64) on QEMU's RISC-V virt machine,
+# its image's header telling the ISA, and again on a PMU without Sscofpmf (-cpu
+# rv64,sscofpmf=false: riscv-pmu-sbi refuses sampling and the user-only filter), the planted
+# regression compare must catch (tests/emu-riscv64/kernel-check-short: one short boot each).
 . "$(dirname "$0")/lib.sh"
 KERNEL=${PMUCAL_EMU_KERNEL:-build/emu/vmlinuz}
 MODULES=build/emu/modules
@@ -37,6 +41,59 @@ if command -v apt-cache > /dev/null 2>&1 && apt-cache show --no-all-versions lin
     ok $? "a package that does not exist: one message, exit 2 (exit $rc), no folder: $(cut -c1-160 "$TMP/err")"
 else
     skip "a package that does not exist" "apt knows no arm64 packages here (dpkg --add-architecture arm64 && apt-get update)"
+fi
+
+# children_cpu: the CPU seconds this test's finished children spent (QEMU's, mostly).
+children_cpu() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%.1f", ($14 + $15) / hz }' "/proc/$$/stat"; }
+RV_KERNEL=build/emu-riscv64/vmlinux RV_MODULES=build/emu-riscv64/modules RV_SHORT=tests/emu-riscv64/kernel-check-short
+export PMUCAL_EMU_RV_BIN=${PMUCAL_EMU_RV_BIN:-build/riscv64/pmucal} PMUCAL_EMU_RV_INIT=${PMUCAL_EMU_RV_INIT:-build/riscv64/emu-init}
+rv_why=
+[ -x "$PMUCAL_EMU_RV_BIN" ] || rv_why="no $PMUCAL_EMU_RV_BIN: make emu-riscv64 builds it"
+[ -s "$RV_MODULES/virtio_blk.ko.xz" ] || [ -s "$RV_MODULES/virtio_blk.ko" ] || rv_why="no $RV_MODULES/virtio_blk.ko.xz: make deps fetches it (scripts/emu-riscv-fetch.sh)"
+[ -s "$RV_KERNEL" ] || rv_why="no $RV_KERNEL: make deps fetches it (scripts/emu-riscv-fetch.sh)$( [ -f build/emu-riscv64/unavailable ] && echo ": $(head -c 200 build/emu-riscv64/unavailable)")"
+sanitized_build && rv_why="$PMUCAL is an AddressSanitizer build; the guest runs the plain riscv64 build"
+[ "${PMUCAL_TEST_EMU:-1}" = 0 ] && rv_why="PMUCAL_TEST_EMU=0"
+if [ -n "$rv_why" ]; then
+    skip "a riscv64 kernel under test" "$rv_why"
+else
+    # rv_check NAME CPU: one short boot of the riscv64 kernel into $TMP/NAME, its CPU seconds said.
+    rv_check() {
+        cpu0=$(children_cpu)
+        # A guest that loops is stopped by QEMU's CPU time (35-55 s a boot here), not the machine's load.
+        PMUCAL_EMU_CPU_SECONDS=150 scripts/kernel-check.sh --image "$RV_KERNEL" --modules "$RV_MODULES" --commands "$RV_SHORT" \
+            --out "$TMP/$1" --cpu "$2" --timeout 900 > "$TMP/$1.out" 2> "$TMP/$1.err"
+        rc=$?
+        rv_cpu=$(echo "$cpu0 $(children_cpu)" | awk '{ printf "%.1f", $2 - $1 }')
+        echo "# riscv64 kernel-check -cpu $2: ${rv_cpu} s CPU"
+        return $rc
+    }
+    rv_check rv rv64,sscofpmf=true
+    ok $? "kernel-check told a riscv64 Image by its header, booted it on the virt machine and brought the run folders back (${rv_cpu} s CPU): $(grep "run folders in" "$TMP/rv.out" | cut -c1-240) $(tail -n 2 "$TMP/rv.err" | cut -c1-300)"
+    rvm=$(ls -d "$TMP"/rv/results/*-matrix 2> /dev/null | head -n 1)
+    rvs=$(ls -d "$TMP"/rv/results/*-sample 2> /dev/null | head -n 1)
+    got=$(jq -r '.linux_kernel | [.release, .flavour, .pmu.name, .pmu.format.event, .pmu.format.firmware] | map(tostring) | join(" ")' "$rvm/manifest.json" 2> /dev/null)
+    is "$got" "$(sed 's/^linux-image-//' build/emu-riscv64/kernel-package 2> /dev/null) riscv64 cpu config:0-47 config:62-63" \
+        "the manifest names the riscv64 kernel and riscv-pmu-sbi's PMU: 'cpu', its event and SBI firmware formats"
+    grep -q '^\(not \)\{0,1\}ok [0-9]* - branch :: instructions = inst: measured [0-9]' "$rvm/validate.tap" &&
+        grep -q '^ok [0-9]* - branch :: branches # SKIP refused by the Linux kernel' "$rvm/validate.tap" &&
+        grep -q '^ok [0-9]* - branch :: page-faults = ' "$rvm/validate.tap"
+    ok $? "instructions measured, branches refused by riscv-pmu-sbi, page-faults ok: $(grep ' - branch :: instructions' "$rvm/validate.tap" | cut -c1-160)"
+    rv_check rv-nosscof rv64,sscofpmf=false
+    ok $? "the same kernel on -cpu rv64,sscofpmf=false came back too (${rv_cpu} s CPU): $(grep "run folders in" "$TMP/rv-nosscof.out" | cut -c1-240) $(tail -n 2 "$TMP/rv-nosscof.err" | cut -c1-300)"
+    rvm0=$(ls -d "$TMP"/rv-nosscof/results/*-matrix 2> /dev/null | head -n 1)
+    rvs0=$(ls -d "$TMP"/rv-nosscof/results/*-sample 2> /dev/null | head -n 1)
+    grep -q '^ok [0-9]* - .* # SKIP the Linux kernel rejected the encoding (EINVAL)' "$rvm0/validate.tap" &&
+        grep -q '^ok [0-9]* - walker .*:: cycles # SKIP this PMU cannot sample it' "$rvs0/validate.tap"
+    ok $? "without Sscofpmf the driver refuses the user-only counts and sampling: $(grep -m1 'SKIP the Linux kernel rejected' "$rvm0/validate.tap" | cut -c1-160)"
+    "$PMUCAL" compare "$rvm" "$rvm0" > "$TMP/rvcmp.tap" 2> "$TMP/rvcmp.err"
+    rc=$?
+    [ $rc = 1 ] && grep -q '^not ok [0-9]* - branch :: cycles no longer measured' "$TMP/rvcmp.tap" &&
+        grep -q '^not ok [0-9]* - branch :: instructions no longer measured' "$TMP/rvcmp.tap" && grep -q '^ok [0-9]* - branch :: page-faults same' "$TMP/rvcmp.tap"
+    ok $? "the planted regression: compare exits 1 (exit $rc), cycles and instructions not ok as no longer measured, page-faults ok: $(grep '^not ok' "$TMP/rvcmp.tap" | cut -c1-80 | tr '\n' ' ')"
+    "$PMUCAL" compare "$rvs" "$rvs0" > "$TMP/rvscmp.tap" 2>&1
+    rc=$?
+    [ $rc = 1 ] && grep -q '^not ok [0-9]* - walker .*:: cycles precise=[0-3] no longer sampled' "$TMP/rvscmp.tap"
+    ok $? "sampling: cycles no longer sampled without Sscofpmf (exit $rc): $(grep -c '^not ok' "$TMP/rvscmp.tap") not ok: $(grep -m1 '^not ok' "$TMP/rvscmp.tap" | cut -c1-160)"
 fi
 
 if [ "${PMUCAL_TEST_EMU:-1}" = 0 ] || sanitized_build || [ ! -s "$KERNEL" ] || [ ! -s "$MODULES/virtio_blk.ko" ]; then

@@ -18,16 +18,18 @@ refused() {
 }
 
 # A made-up arm64 Image: the boot header's magic, a PE header whose one section ends at the file's
-# end (SIZE bytes); cut to fewer bytes with CUT.
+# end (SIZE bytes); cut to fewer bytes with CUT. FAKE_MAGIC=riscv64 makes a riscv64 one ('RSC\x05').
 fake_image() { # fake_image FILE SIZE [CUT]
-    /usr/bin/python3 -c 'import struct, sys
+    FAKE_MAGIC=${FAKE_MAGIC:-} /usr/bin/python3 -c 'import os, struct, sys
 size = int(sys.argv[2]); b = bytearray(size)
-b[0:2] = b"MZ"; b[0x38:0x3c] = b"ARM\x64"; struct.pack_into("<I", b, 0x3c, 64); b[64:68] = b"PE\0\0"
+magic = b"RSC\x05" if os.environ["FAKE_MAGIC"] == "riscv64" else b"ARM\x64"
+b[0:2] = b"MZ"; b[0x38:0x3c] = magic; struct.pack_into("<I", b, 0x3c, 64); b[64:68] = b"PE\0\0"
 struct.pack_into("<H", b, 64 + 6, 1); struct.pack_into("<H", b, 64 + 20, 0)
 struct.pack_into("<II", b, 64 + 24 + 16, size - 4096, 4096)
 open(sys.argv[1], "wb").write(b[:int(sys.argv[3]) if len(sys.argv) > 3 else size])' "$@"
 }
 fake_image "$H/in/Image" 2097152
+FAKE_MAGIC=riscv64 fake_image "$H/in/rvImage" 2097152
 # The fake QEMU: its argv one a line in $FAKE_QEMU_LOG, the initramfs's names in $FAKE_QEMU_LOG.cpio,
 # and "TAR STREAM" written where QEMU would write the disk (-drive split at single commas, ",," a
 # comma, the last file= taken).
@@ -37,6 +39,8 @@ import os, subprocess, sys
 args = sys.argv[1:]
 with open(os.environ["FAKE_QEMU_LOG"], "w") as f:
     f.write("".join(a + "\n" for a in args))
+with open(os.environ["FAKE_QEMU_LOG"] + ".argv0", "w") as f:
+    f.write(os.path.basename(sys.argv[0]) + "\n")
 if "-pidfile" in args:
     with open(args[args.index("-pidfile") + 1], "w") as f:
         f.write("%d\n" % os.getpid())
@@ -63,6 +67,7 @@ for i, a in enumerate(args):
             f.write(target + "\n")
 EOF
 chmod +x "$H/bin/qemu-system-aarch64"
+ln -s qemu-system-aarch64 "$H/bin/qemu-system-riscv64"
 # Stand-ins for the aarch64 pmucal and /init (emu-run.sh only copies them).
 printf '#!/bin/sh\n' > "$H/emu/pmucal" && printf '#!/bin/sh\n' > "$H/emu/init" && chmod +x "$H/emu/pmucal" "$H/emu/init"
 export PATH="$H/bin:$PATH" FAKE_QEMU_LOG="$H/qemu.argv" PMUCAL_EMU_BIN="$H/emu/pmucal" PMUCAL_EMU_INIT="$H/emu/init"
@@ -72,10 +77,11 @@ kc() { timeout 60 "$REPO/scripts/kernel-check.sh" "$@" > "$H/out" 2> "$H/err"; }
 # make: IMAGE (and KERNEL, its old name), PACKAGE, MATRIX_OUT with ';' and backquotes. MAKE=true stands for the build the
 # recipes start first; -o deps skips the package check: only the script's own line runs.
 mk() { (cd "$H" && timeout 60 make -s -C "$REPO" -o deps MAKE=true "$@") > "$H/out" 2> "$H/err"; }
-for v in "IMAGE=x;touch $canary" "PACKAGE=linux-image-x;touch $canary;" "IMAGE=\`touch $canary\`" "KERNEL=x;touch $canary"; do
+for v in "IMAGE=x;touch $canary" "PACKAGE=linux-image-x;touch $canary;" "IMAGE=\`touch $canary\`" "KERNEL=x;touch $canary" \
+    "PACKAGE=linux-image-x-riscv64;touch $canary;" "ISA=riscv64;touch $canary"; do
     mk kernel-check "$v"
     rc=$?
-    [ $rc != 0 ] && [ ! -e "$canary" ] && grep -q "^kernel-check: --\(image\|package\) .*touch $canary" "$H/err"
+    [ $rc != 0 ] && [ ! -e "$canary" ] && grep -q "^kernel-check: --\(image\|package\|isa\) .*touch $canary" "$H/err"
     ok $? "make kernel-check '$v': nothing ran, the value reached the script whole (exit $rc): $(grep '^kernel-check' "$H/err" | head -c 200)"
     rm -f "$canary"
 done
@@ -88,7 +94,7 @@ ok $? "make kernel-matrix MATRIX_OUT='in/m;touch ...': nothing ran; a file refus
 # Every recipe that takes a user's variable: the value is nowhere in the shell text make runs.
 leaks=
 for tv in kernel-check:IMAGE kernel-check:KERNEL kernel-check:MODULES kernel-check:PACKAGE kernel-check:CPU kernel-check:OUT \
-    kernel-check:TIMEOUT kernel-matrix:MATRIX_OUT sweep:SWEEP_HOSTS sweep:SWEEP_CASES sweep:SWEEP_SEED \
+    kernel-check:TIMEOUT kernel-check:ISA kernel-check:QEMU kernel-check:BIOS kernel-matrix:MATRIX_OUT sweep:SWEEP_HOSTS sweep:SWEEP_CASES sweep:SWEEP_SEED \
     sweep-emu:EMU_SWEEP_CASES sweep-emu:SWEEP_SEED bench-roofline:RUNS bench-walker:SIZES fuzz-run:FUZZ_SECONDS \
     install:PREFIX install:DESTDIR install:EVENTDATA uninstall:PREFIX uninstall:DESTDIR test:TESTS test:TESTS_FIRST; do
     (cd "$REPO" && make -n -o deps -o all -o emu -o fuzz -o bin/pmucal -o build/opt/pmucal.1 -o build/opt/gen/commit.h MAKE=true \
@@ -186,6 +192,83 @@ refused $? 2 "$H/err" "kernel-check: --image $H/in/tiny holds 4096 bytes: too fe
 [ ! -e "$H/o3" ] && [ ! -e "$H/qemu.argv.o3" ]
 ok $? "none of them made OUT"
 
+# The ISA: the image's boot header says it; --isa (make's ISA=) states it, and an image of the
+# other ISA is refused by name, as is an ISA the scripts do not boot.
+isa_of() { timeout 60 "$REPO/scripts/kernel-check.sh" --print-isa "$@" 2> "$H/err"; }
+is "$(isa_of --image "$H/in/Image") $(isa_of --image "$H/in/rvImage") $(isa_of --package linux-image-6.12.117+deb13-riscv64) $(isa_of --package linux-image-6.1.0-47-arm64) $(isa_of --package linux-image-x-riscv64 --isa aarch64)" \
+    "aarch64 riscv64 riscv64 aarch64 aarch64" "the ISA from the image's header ('ARM\\x64', 'RSC\\x05' at 0x38), a package's name, or --isa"
+kc --image "$H/in/rvImage" --isa aarch64 --out "$H/o4"
+refused $? 2 "$H/err" "kernel-check: --image $H/in/rvImage is a riscv64 kernel Image (its boot header's magic at 0x38), but --isa aarch64 asks for aarch64: give a kernel for aarch64, or --isa riscv64, or leave --isa out" "a riscv64 Image with --isa aarch64"
+kc --image "$H/in/Image" --isa riscv64 --out "$H/o4"
+refused $? 2 "$H/err" "kernel-check: --image $H/in/Image is an arm64 kernel Image (its boot header's magic at 0x38), but --isa riscv64 asks for riscv64: give a kernel for riscv64, or --isa aarch64, or leave --isa out" "an arm64 Image with --isa riscv64"
+for bad in x86_64 arm64 'riscv64;x' ''; do
+    kc --image "$H/in/rvImage" --isa "$bad" --out "$H/o4"
+    refused $? 2 "$H/err" "kernel-check: --isa '$bad': give aarch64 or riscv64, or leave it out: the image's boot header says which" "--isa '$bad'"
+done
+kc --image /etc/passwd --isa riscv64 --out "$H/o4"
+rc=$?
+[ $rc = 2 ] && [ "$(wc -l < "$H/err")" = 1 ] && grep -q "^kernel-check: --image /etc/passwd is not a riscv64 kernel Image (no 'RSC\\\\x05' magic at offset 0x38" "$H/err"
+ok $? "--isa riscv64 and a file that is no Image: refused naming riscv64's magic (exit $rc): $(head -c 160 "$H/err")"
+kc --image /etc/passwd --out "$H/o4"
+rc=$?
+[ $rc = 2 ] && [ "$(wc -l < "$H/err")" = 1 ] && grep -q "^kernel-check: --image /etc/passwd is not an arm64 kernel Image (no 'ARM\\\\x64' magic at offset 0x38, .*), nor a riscv64 one (no 'RSC\\\\x05' magic there)" "$H/err"
+ok $? "no --isa and a file that is no Image: both magics named (exit $rc): $(head -c 300 "$H/err")"
+gzip -1 < "$H/in/rvImage" > "$H/in/rvImage.gz"
+kc --image "$H/in/rvImage.gz" --out "$H/o4"
+refused $? 2 "$H/err" "kernel-check: --image $H/in/rvImage.gz is a gzip'd riscv64 Image: QEMU's riscv64 -kernel loads a file as it is and decompresses none: give the plain Image (gzip -dc < FILE > Image)" "a gzip'd riscv64 Image"
+FAKE_MAGIC=riscv64 fake_image "$H/in/rvtiny" 4096
+kc --image "$H/in/rvtiny" --out "$H/o4"
+refused $? 2 "$H/err" "kernel-check: --image $H/in/rvtiny holds 4096 bytes: too few for a riscv64 kernel image (at least 1 MiB): a cut or made-up image" "a 4 KiB riscv64 Image"
+# A riscv64 package name with apt's syntax in it (a version, a pattern, an option) is no name:
+# refused before the private apt view is made.
+for bad in 'linux-image-6.12.117+deb13-riscv64=6.12.117-1' 'linux-image-*-riscv64' '?name(linux)-riscv64' \
+    '-oDir::Etc::SourceParts=/tmp-riscv64' 'linux-image-6.12.117+deb13-riscv64:riscv64' 'linux-image-x-riscv64/trixie'; do
+    kc --package "$bad" --out "$H/o4"
+    refused $? 2 "$H/err" "kernel-check: --package '$bad': not a Debian package name (letters, digits, '.', '+', '-')" "--package '$bad'"
+done
+# The archive a riscv64 package comes from goes into the private view's sources file: one field.
+PMUCAL_DEBIAN_MIRROR="http://x/ Suites: sid" kc --package linux-image-x-riscv64 --out "$H/o4"
+refused $? 2 "$H/err" "kernel-check: PMUCAL_DEBIAN_MIRROR 'http://x/ Suites: sid': give the archive's URI (http://..., https://... or file:/...), without spaces or shell characters" "PMUCAL_DEBIAN_MIRROR with a space and another field"
+kc --image "$H/in/rvImage" --qemu "$H/in/dir" --out "$H/o4"
+refused $? 2 "$H/err" "kernel-check: --qemu $H/in/dir is a folder: give a regular file" "--qemu a folder"
+kc --image "$H/in/rvImage" --bios /dev/zero --out "$H/o4"
+refused $? 2 "$H/err" "kernel-check: --bios /dev/zero is a character device: give a regular file" "--bios /dev/zero"
+PMUCAL_EMU_RV_BIN=$H/absent kc --image "$H/in/rvImage" --out "$H/o4"
+refused $? 3 "$H/err" "kernel-check: $H/absent is missing: run make all && make emu-riscv64" "a riscv64 Image without the riscv64 pmucal: exit 3, naming its build"
+[ ! -e "$H/o4" ]
+ok $? "none of them made OUT"
+# A riscv64 Image boots on the RISC-V virt machine: its QEMU, -cpu, console, modules; --qemu and --bios reach QEMU.
+mkdir -p "$H/rvmods" && echo ko > "$H/rvmods/virtio_mmio.ko" && echo ko > "$H/rvmods/virtio_blk.ko"
+cp "$H/in/Image" "$H/in/fw.bin"
+if command -v riscv64-linux-gnu-readelf > /dev/null; then
+    PMUCAL_EMU_RV_BIN="$H/emu/pmucal" PMUCAL_EMU_RV_INIT="$H/emu/init" kc --image "$H/in/rvImage" --modules "$H/rvmods" --out "$H/kc/rv" \
+        --cpu rv64,sscofpmf=false --timeout 10
+    rc=$?
+    line=$(tr '\n' ' ' < "$FAKE_QEMU_LOG")
+    [ "$(cat "$FAKE_QEMU_LOG.argv0")" = qemu-system-riscv64 ] && [ -f "$H/kc/rv/console.log" ] &&
+        grep -qx 'lib/modules/virtio_blk.ko' "$FAKE_QEMU_LOG.cpio" &&
+        case $line in "-M virt -cpu rv64,sscofpmf=false "*"-kernel $H/in/rvImage "*"-append console=ttyS0 rdinit=/init quiet ") true ;; *) false ;; esac
+    ok $? "kernel-check of a riscv64 Image: qemu-system-riscv64 -M virt -cpu rv64,sscofpmf=false, ttyS0, the modules in the initramfs (exit $rc): $(cat "$FAKE_QEMU_LOG.argv0") $line"
+    cp "$H/bin/qemu-system-aarch64" "$H/in/qemu-10"
+    PMUCAL_EMU_RV_BIN="$H/emu/pmucal" PMUCAL_EMU_RV_INIT="$H/emu/init" kc --image "$H/in/rvImage" --out "$H/kc/rv10" \
+        --qemu "$H/in/qemu-10" --bios "$H/in/fw.bin" --timeout 10
+    rc=$?
+    line=$(tr '\n' ' ' < "$FAKE_QEMU_LOG")
+    [ "$(cat "$FAKE_QEMU_LOG.argv0")" = qemu-10 ] &&
+        case $line in "-M virt -cpu rv64,sscofpmf=true "*"-bios $H/in/fw.bin "*) true ;; *) false ;; esac
+    ok $? "--qemu and --bios reach emu-run: that QEMU with that -bios (exit $rc): $(cat "$FAKE_QEMU_LOG.argv0") $(echo "$line" | cut -c1-160)"
+else
+    skip "a riscv64 Image's QEMU line" "riscv64-linux-gnu-readelf is missing (binutils-riscv64-linux-gnu, make deps installs it)"
+fi
+# make kernel-check builds the pmucal of the image's ISA (MAKE stands for the build and says what it was asked).
+PMUCAL_EMU_RV_BIN=$H/absent mk kernel-check IMAGE=in/rvImage OUT=o5 "MAKE=echo BUILD"
+grep -qx 'BUILD all emu-riscv64' "$H/out"
+ok $? "make kernel-check IMAGE=riscv64-Image builds emu-riscv64: $(grep BUILD "$H/out")"
+mk kernel-check IMAGE=in/Image ISA=riscv64 OUT=o5 "MAKE=echo BUILD"
+rc=$?
+grep -qx 'BUILD all emu' "$H/out" && [ $rc != 0 ] && grep -q "^kernel-check: --image $H/in/Image is an arm64 kernel Image .*but --isa riscv64 asks for riscv64" "$H/err"
+ok $? "make kernel-check ISA=riscv64 with an arm64 Image: refused by the script, one message (exit $rc): $(head -c 200 "$H/err")"
+
 # lava-job.sh: the kernel checked by kind and as an Image; the YAML written by a writer.
 lj() { timeout 120 "$REPO/scripts/lava-job.sh" "$@" > "$H/out" 2> "$H/err"; }
 lj /etc/passwd "$H/l1"
@@ -217,6 +300,22 @@ done
 (cd "$H/a/b c/c" && timeout 120 "$REPO/scripts/lava-job.sh" ../Image ../lj) > /dev/null 2>&1
 grep -q "url: \"file://$H/a/b c/c/../Image\"" "$H/a/b c/lj/job.yaml" 2> /dev/null
 ok $? "lava-job ../Image ../lj from 'a/b c/c': both from the caller's folder: $(grep 'url:' "$H/a/b c/lj/job.yaml" 2> /dev/null | head -n 1)"
+
+# lava-job.sh's riscv64 form: chosen by the image's header, or --isa, which a mismatch contradicts.
+lj --isa riscv64 "$H/in/Image" "$H/l3"
+refused $? 2 "$H/err" "lava-job: IMAGE $H/in/Image is an arm64 kernel Image (its boot header's magic at 0x38), but --isa riscv64 asks for riscv64: give a kernel for riscv64, or --isa aarch64, or leave --isa out" "lava-job --isa riscv64 with an arm64 Image"
+lj --isa 'rv64;x' "$H/in/rvImage" "$H/l3"
+refused $? 2 "$H/err" "lava-job: --isa 'rv64;x': give aarch64 or riscv64, or leave it out: the image's boot header says which" "lava-job --isa 'rv64;x'"
+lj "$H/in/rvImage.gz" "$H/l3"
+refused $? 2 "$H/err" "lava-job: IMAGE $H/in/rvImage.gz is a gzip'd riscv64 Image: QEMU's riscv64 -kernel loads a file as it is and decompresses none: give the plain Image (gzip -dc < FILE > Image)" "lava-job with a gzip'd riscv64 Image"
+[ ! -e "$H/l3" ]
+ok $? "none of them made OUT"
+PMUCAL_EMU_RV_BIN="$H/emu/pmucal" PMUCAL_EMU_RV_INIT="$H/emu/init" lj "$H/in/rvImage" "$H/l4"
+rc=$?
+got=$(/usr/bin/python3 -c 'import sys, yaml
+j = yaml.safe_load(open(sys.argv[1]))
+print(j["context"]["arch"], j["actions"][0]["deploy"]["images"]["kernel"]["url"])' "$H/l4/job.yaml" 2>&1)
+is "$got" "riscv64 file://$H/in/rvImage" "lava-job with a riscv64 Image writes the riscv64 job (exit $rc)"
 
 # The other scripts' counts: numbers in a range, never shell arithmetic.
 SWEEP_CASES='a[$(touch '"$canary"')]' timeout 20 "$REPO/scripts/sweep-emu.sh" "$H/emu/pmucal" "$H/emu/init" > /dev/null 2> "$H/err"
@@ -250,6 +349,19 @@ if command -v riscv64-linux-gnu-readelf > /dev/null; then
 else
     skip "PMUCAL_EMU_ISA=riscv64's QEMU line" "riscv64-linux-gnu-readelf is missing (binutils-riscv64-linux-gnu, make deps installs it)"
 fi
+# The RISC-V host's fetch: a mirror that is no URI is refused before anything is fetched, even
+# with everything already there; an archive out of reach is no failure of make deps but the
+# reason the RISC-V test prints as its SKIP.
+PMUCAL_DEBIAN_MIRROR='http://x/debian;touch '"$canary" timeout 20 "$REPO/scripts/emu-riscv-fetch.sh" > /dev/null 2> "$H/err"
+refused $? 2 "$H/err" "pmucal: PMUCAL_DEBIAN_MIRROR 'http://x/debian;touch $canary': give the archive's URI (http://..., https://... or file:/...), without spaces or shell characters" "emu-riscv-fetch PMUCAL_DEBIAN_MIRROR with a shell command"
+PMUCAL_DEBIAN_MIRROR=ftp.debian.org timeout 20 "$REPO/scripts/emu-riscv-fetch.sh" > /dev/null 2> "$H/err"
+refused $? 2 "$H/err" "pmucal: PMUCAL_DEBIAN_MIRROR 'ftp.debian.org': give the archive's URI (http://..., https://... or file:/...)" "emu-riscv-fetch PMUCAL_DEBIAN_MIRROR without a scheme"
+mkdir -p "$H/nofetch"
+(cd "$H/nofetch" && PMUCAL_DEBIAN_MIRROR=http://127.0.0.1:9/debian timeout 60 "$REPO/scripts/emu-riscv-fetch.sh") > /dev/null 2> "$H/err"
+rc=$?
+[ $rc = 0 ] && grep -q "^apt-get update of http://127.0.0.1:9/debian trixie (riscv64) failed: " "$H/nofetch/build/emu-riscv64/unavailable" &&
+    grep -q '^pmucal: the emulated RISC-V host is unavailable: ' "$H/err" && [ ! -e "$H/nofetch/build/emu-riscv64/vmlinux" ]
+ok $? "emu-riscv-fetch with the archive out of reach: exit $rc, the reason kept for the test's SKIP: $(head -c 200 "$H/nofetch/build/emu-riscv64/unavailable" 2> /dev/null)"
 # A guest that computes for ever is stopped by its CPU time, whatever the machine's load, and by
 # the wall limit where no CPU limit is given.
 t0=$(date +%s)

@@ -3,8 +3,8 @@
  * /dev), runs each line of /etc/emu-commands between markers the host reads back from the serial
  * console, and powers the machine off (QEMU then exits, whatever ran).
  *
- * A line is "[VAR=VALUE...] NAME ARG..." (words split at spaces; the assignments hold for that
- * line only): "pmucal ARG..." runs /bin/pmucal, "cat PATTERN" prints the files a glob(3) pattern
+ * A line is "[VAR=VALUE...] NAME ARG..." (words split at spaces, a word in single quotes kept
+ * whole; the assignments hold for that line only): "pmucal ARG..." runs /bin/pmucal, "cat PATTERN" prints the files a glob(3) pattern
  * names (a run folder's name holds the date), "hog N LINE" runs LINE while N counting events
  * of its own (INST_RETIRED on CPU 0, for the whole CPU) hold N of the PMU's counters, so the
  * kernel must share them (multiplexing); "pin N LINE" the same with pinned events, which keep
@@ -273,8 +273,24 @@ int main(void)
         char copy[sizeof(line)], *words[128], **argv = words;
         int argc = 0, nassign = 0;
         snprintf(copy, sizeof(copy), "%s", line);
-        for (char *w = strtok(copy, " "); w && argc < 127; w = strtok(NULL, " "))
-            words[argc++] = w;
+        /* A word in single quotes keeps its spaces (--case 'walker size=16k'); no other quoting. */
+        for (char *p = copy; *p && argc < 127;) {
+            while (*p == ' ')
+                p++;
+            if (!*p)
+                break;
+            char *end;
+            if (*p == '\'' && (end = strchr(p + 1, '\''))) {
+                words[argc++] = p + 1;
+                *end = '\0';
+                p = end + 1;
+                continue;
+            }
+            words[argc++] = p;
+            p += strcspn(p, " ");
+            if (*p)
+                *p++ = '\0';
+        }
         words[argc] = NULL;
         while (nassign < argc - 1 && strchr(words[nassign], '='))
             nassign++;

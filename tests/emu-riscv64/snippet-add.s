@@ -1,0 +1,2 @@
+.option norvc
+add t0, t0, t1
