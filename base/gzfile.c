@@ -34,8 +34,8 @@ static char *inflate_members(const unsigned char *in, size_t n, size_t max, size
                              size_t errlen)
 {
     (void)in, (void)n, (void)max, (void)len;
-    snprintf(err, errlen, "built without zlib (ZLIB=0): %s is gzip-compressed and cannot be read; give the table "
-             "as plain JSON (gunzip it), or build pmucal with zlib (make ZLIB=1)", path);
+    snprintf(err, errlen, "%s: built without zlib (ZLIB=0), so a gzip-compressed table cannot be read; give it as "
+             "plain JSON (gunzip it), or build pmucal with zlib (make ZLIB=1)", path);
     errno = EINVAL;   /* there is a file, not one to read: never ENOENT */
     return NULL;
 }

@@ -184,10 +184,14 @@ static void note_missing_level(struct case_ *c, const struct param *p, const cha
         snprintf(c->skip, sizeof(c->skip), "%s=%s: this machine's %s cache is left out: %s", p->name, v, v, why);
         return;
     }
-    /* The simulator names every host level it leaves out (absent_why): no reason means no such level. */
+    /* The simulator names every host level it leaves out (absent_why): no reason means no such level.
+     * The levels' source is hwloc, or sysfs in a build without it. */
+    char from[48];
+    snprintf(from, sizeof(from), "%s(%s)", t && t->simulated ? ": the host has none " : " ",
+             topo_source_name(TOPO_FROM_HWLOC));
     snprintf(c->skip, sizeof(c->skip), "%s=%s: %s has no %s cache%s%s%s", p->name, v,
              t && t->simulated ? "the simulated machine" : "this machine", v, why[0] ? ": " : "", why,
-             why[0] ? "" : !t || !t->simulated ? " (hwloc)" : ": the host has none (hwloc)");
+             why[0] ? "" : from);
 }
 
 int param_domain(const struct param *p, struct param_domain *d, char *err, size_t n)

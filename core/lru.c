@@ -131,7 +131,8 @@ struct lru_sim {
 static bool sim_init(struct lru_sim *s, const struct cache_level *c)
 {
     geometry(c, &s->sets, &s->ways, &s->line);
-    if (s->ways > LRU_SIM_MAX_WAYS)
+    /* No ways: a level of size 0 (a machine that states no caches, its levels taken as they are). */
+    if (!s->ways || s->ways > LRU_SIM_MAX_WAYS)
         return false;
     s->tag = xcalloc(s->sets * s->ways, sizeof(*s->tag));
     return true;

@@ -302,9 +302,11 @@ int snippet_assemble(const char *text, const char *where, struct snippet *s, cha
         st = spawn_run(argv, &(struct spawn_opts){.err_path = err, .timeout_ms = 20000});
     }
     if (st == SPAWN_NOT_STARTED) {
-        problem(why, wn, forced ? "PMUCAL_AS=%s cannot be started" : "no assembler: %s%s is not installed (Debian "
-                "package binutils%s)", forced ? forced : isa_snippet_assemblers[0], "",
-                forced ? "" : strcmp(isa_snippet_assemblers[0], "as") ? "-aarch64-linux-gnu" : "");
+        /* A cross assembler TARGET-as comes in Debian's binutils-TARGET. */
+        const char *as0 = isa_snippet_assemblers[0];
+        size_t len = strlen(as0), target = len > 3 && !strcmp(as0 + len - 3, "-as") ? len - 3 : 0;
+        problem(why, wn, forced ? "PMUCAL_AS=%s cannot be started" : "no assembler: %s is not installed (Debian "
+                "package binutils%s%.*s)", forced ? forced : as0, target ? "-" : "", (int)target, as0);
         goto out;
     }
     if (st != 0) {

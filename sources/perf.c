@@ -78,7 +78,7 @@ static int perf_resolve(const char *name, struct event_spec *spec, char *err, si
     if (pfm_core_pmu(&core) || !c)
         snprintf(err, errlen, "%s%s%s", pfm_err, c ? "" : "; no vendor table either: ", c ? "" : why);
     else
-        snprintf(err, errlen, "unknown event '%s': not in the %s table (%s) and libpfm4 knows no core PMU here; "
+        snprintf(err, errlen, "unknown event '%s': not in the %s table (%s) and " PFM_NO_CORE "; "
                  "'pmucal events' lists the table's names, or use perf's rNNNN / cpu/event=0x..,umask=0x../",
                  name, c->name, c->path);
     return -1;
