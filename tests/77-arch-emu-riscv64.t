@@ -132,17 +132,19 @@ for e in qemu7.2 qemu10.0; do
             sed 's/^.* - \(.*\) :: [a-z]* = inst: measured \([0-9.]*\) .*/\1|\2/' | sort | uniq -c | awk '$1 != 2' | wc -l)
         is "$pair" 0 "$e: cycles and instructions measure the same per iteration in every case"
         # Exact: the per-iteration instruction count equals the model's in every case but one: branch
-        # kind=uncond branches=8192 density=4 counts one more than pmucal's RISC-V model, under both.
+        # kind=uncond branches=8192 density=4 counts one more than pmucal's RISC-V model says (8195
+        # for 8194, under both QEMUs: the model's slip), until the model is mended.
         exact=$(verdicts "$m" instructions | grep -c ' = inst: measured \([0-9.]*\) expected \1 ')
         off=$(verdicts "$m" instructions | grep -c '^not ok [0-9]* - branch kind=uncond branches=8192 density=4 :: instructions = inst: measured 8195.0000 expected 8194.0000 ')
-        [ "$exact" -ge 20 ] && [ "$off" = 1 ]
-        ok $? "$e: per iteration, instructions equal the model in $exact cases; branch kind=uncond branches=8192 density=4 counts 8195 for 8194 ($off)"
+        [ $((exact + off)) = 22 ]
+        ok $? "$e: per iteration, instructions equal the model in $exact of 22 measured cases; branch kind=uncond branches=8192 density=4 counts 8195 for 8194 ($off)"
         # Mode filtering works (OpenSBI 1.5, QEMU 10): exact ok everywhere but the model's slip
         # and the first-touch walk, whose page faults leave counts the zero-iteration loop lacks.
         okn=$(verdicts "$m" instructions | grep -c '^ok .*(exact,')
         touch=$(verdicts "$m" instructions | grep -c '^not ok [0-9]* - walker size=1M page=4k phase=touch :: .*counts per measurement are not explained by iterations')
-        [ "$okn" = 20 ] && [ "$touch" = 1 ]
-        ok $? "$e: instructions exact ok in $okn of 22 measured cases; phase=touch not ok by its zero-iteration loop ($touch)" ;;
+        other=$(verdicts "$m" instructions | grep '^not ok' | grep -vc ' - walker size=1M page=4k phase=touch :: \| - branch kind=uncond branches=8192 density=4 :: ')
+        [ "$okn" -ge 20 ] && [ "$touch" = 1 ] && [ "$other" = 0 ]
+        ok $? "$e: instructions exact ok in $okn of 22 measured cases; phase=touch not ok by its zero-iteration loop ($touch), $other other not ok" ;;
     qemu7.2)
         # No mode filtering (OpenSBI 1.1, QEMU 7.2): the kernel's instructions are counted too, so
         # counts only rise: each not ok is either counts the zero-iteration loop lacks (the
