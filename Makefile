@@ -21,7 +21,9 @@ PFM     ?= 1
 HWLOC   ?= 1
 ZLIB    ?= 1
 $(foreach v,PFM HWLOC ZLIB,$(if $(filter-out 0 1,$($(v))),$(error $(v)='$($(v))': give $(v)=1 (use the library) or $(v)=0 (build without it))))
-CFLAGS  += -DPMUCAL_PFM=$(PFM) -DPMUCAL_HWLOC=$(HWLOC) -DPMUCAL_ZLIB=$(ZLIB)
+# Every compiler that builds the sources takes them (gcc here, clang for the fuzzers below).
+LIB_DEFS := -DPMUCAL_PFM=$(PFM) -DPMUCAL_HWLOC=$(HWLOC) -DPMUCAL_ZLIB=$(ZLIB)
+CFLAGS  += $(LIB_DEFS)
 LDLIBS  += $(if $(filter 1,$(PFM)),-lpfm) $(if $(filter 1,$(HWLOC)),-lhwloc) $(if $(filter 1,$(ZLIB)),-lz) -lm -pthread
 # The files that stand in for a library left out, and the files that need it (one of each pair).
 LIB_OFF := $(if $(filter 1,$(PFM)),events/pfm_none.c) $(if $(filter 1,$(HWLOC)),host/topo_nohwloc.c,host/topo.c)
@@ -314,7 +316,7 @@ $(call build_path_ok,FUZZ_DIR)
 FUZZ_OPT    ?= -O1
 FUZZ_CFLAGS := $(FUZZ_OPT) -g -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -pthread -I. -MMD -MP \
                -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=undefined,float-cast-overflow \
-               -fno-omit-frame-pointer -I$(OBJDIR)/gen
+               -fno-omit-frame-pointer -I$(OBJDIR)/gen $(LIB_DEFS)
 FUZZ_OBJS   := $(patsubst %.c,$(FUZZ_DIR)/%.o,$(filter-out cmd/main.c,$(SRCS)))
 FUZZERS     := $(patsubst fuzz/%.c,$(FUZZ_DIR)/%,$(wildcard fuzz/fuzz_*.c))
 FUZZ_SECONDS ?= 60
