@@ -64,10 +64,11 @@ install)
 uninstall)
     [ -f "$list" ] || exit 0
     while read -r f; do rm -f "$datadir/$f"; done < "$list"
-    # Each installed file's folder and its parents up to DATADIR, when nothing else is in them.
+    # Each installed file's folder and its parents up to DATADIR, when nothing else is in them. A
+    # folder may be gone already: emptied with a subfolder's parents (riscv/ after riscv/andes/ax45).
     dirs=$(sed -n 's|/[^/]*$||p' "$list" | sort -ru)
     rm -f "$list"
-    (cd "$datadir" && for d in $dirs; do rmdir -p --ignore-fail-on-non-empty "$d"; done)
+    (cd "$datadir" && for d in $dirs; do [ ! -d "$d" ] || rmdir -p --ignore-fail-on-non-empty "$d"; done)
     rmdir --ignore-fail-on-non-empty "$datadir"
     ;;
 esac
