@@ -69,6 +69,8 @@ check() {
     ok $? "$name: info names the CPU as /proc/cpuinfo does ($key): $(grep -m1 '^ident' "$c.info" | cut -c1-120)"
     grep -q "^pmu sysfs *cpu (the Linux kernel.s core PMU, perf type 4)" "$c.info" && grep -q '^hardware *usable' "$c.info"
     ok $? "$name: info finds the kernel's cpu PMU and hardware events usable: $(grep -m1 '^pmu sysfs' "$c.info")"
+    grep -q '^tlb walk *measured on .* cached in /cache/tlb-[0-9a-f]*\.json$' "$c.info" && ! grep -q 'measuring this host.s data TLBs' "$c.console"
+    ok $? "$name: info takes the recorded TLB walk (tests/emu-riscv64/cache), none measured in the guest: $(grep -m1 '^tlb walk' "$c.info")"
     grep -q '^machine *riscv-virtio (device tree)' "$c.info"
     ok $? "$name: info names the machine from the device tree: $(grep -m1 '^machine' "$c.info")"
 
