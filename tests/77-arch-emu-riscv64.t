@@ -71,8 +71,8 @@ check() {
     ok $? "$name: info finds the kernel's cpu PMU and hardware events usable: $(grep -m1 '^pmu sysfs' "$c.info")"
     grep -q '^tlb walk *measured on .* cached in /cache/tlb-[0-9a-f]*\.json$' "$c.info" && ! grep -q 'measuring this host.s data TLBs' "$c.console"
     ok $? "$name: info takes the recorded TLB walk (tests/emu-riscv64/cache), none measured in the guest: $(grep -m1 '^tlb walk' "$c.info")"
-    grep -q '^machine *riscv-virtio (device tree)' "$c.info"
-    ok $? "$name: info names the machine from the device tree: $(grep -m1 '^machine' "$c.info")"
+    grep -q '^machine *QEMU -M virt (device tree: riscv-virtio), virtual or emulated$' "$c.info"
+    ok $? "$name: info names QEMU's virt machine from the device tree, virtual or emulated: $(grep -m1 '^machine' "$c.info")"
 
     # events --open: what the virt machine's driver opens, user-only as asked.
     opens=$(awk -F'\t' '$2 == "opens" { print $1 }' "$c.events" | grep -v '^FW_' | tr '\n' ' ')
