@@ -59,7 +59,7 @@ else
     # rv_check NAME CPU: one short boot of the riscv64 kernel into $TMP/NAME, its CPU seconds said.
     rv_check() {
         cpu0=$(children_cpu)
-        # A guest that loops is stopped by QEMU's CPU time (35-55 s a boot here), not the machine's load.
+        # A guest that loops is stopped by QEMU's CPU time (7-8 s a boot here, the TLB walk recorded), not the machine's load.
         PMUCAL_EMU_CPU_SECONDS=150 scripts/kernel-check.sh --image "$RV_KERNEL" --modules "$RV_MODULES" --commands "$RV_SHORT" \
             --out "$TMP/$1" --cpu "$2" --timeout 900 > "$TMP/$1.out" 2> "$TMP/$1.err"
         rc=$?
