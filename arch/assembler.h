@@ -96,10 +96,16 @@ extern const char isa_asm_syntax[];
  * multiple of align (returns how many); the loop test every generated function ends its body with,
  * in its calling convention "void fn(uint64_t iters, void *data)" (the first two argument
  * registers; only registers a callee may clobber): iters - 1, branching back to body unless it
- * wrapped. The loop is "jump to test; body: ...; test; ret". */
+ * wrapped. The loop is "jump to test; body: ...; test; ret". The loop test returns what it
+ * executes each time the loop goes on: its form depends on how far back the body is (RISC-V's
+ * branch reaches 4 KiB only; beyond it the test is a branch out and a jump back), and a model
+ * counts what was written, not the usual form. */
+struct loop_test {
+    unsigned inst, cond_taken, cond_ntaken, uncond;
+};
 void asm_ret(struct assembler *as);
 int asm_fill(struct assembler *as, size_t bytes);
 int asm_align(struct assembler *as, size_t align);
-void asm_loop_test(struct assembler *as, int body);
+struct loop_test asm_loop_test(struct assembler *as, int body);
 
 #endif

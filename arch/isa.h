@@ -222,7 +222,9 @@ int isa_bbexec_assemble(struct assembler *as, uint64_t words, uint64_t sqrts, st
 /* branch: one iteration's code, from body (bound here) to the loop test at test (bound here)
  * (written once for every ISA in arch/shapes.c, from the instructions each ISA's shapes.c gives
  * it: arch/shape_ops.h)
- * and the function's return; each returns the instructions an iteration executes. The slot of an
+ * and the function's return; each returns the instructions an iteration executes before its loop
+ * test, and the loop test's own counts in *loop (indirect: one per target, each target its own
+ * loop test, its form depending on how far back the body is). The slot of an
  * iteration is data + (iteration & (slots - 1)) * entry_bytes (slots and entry_bytes powers of
  * two). cond: that many conditional branches, one every 64 / density bytes, each on a bit of the
  * slot (bit j % 64 of word j / 64), each to the instruction after it; uncond: n jumps spacing bytes
@@ -232,12 +234,13 @@ int isa_bbexec_assemble(struct assembler *as, uint64_t words, uint64_t sqrts, st
 /* branch_at (branches + 1 entries, or NULL): the code offset of each conditional branch instruction,
  * the loop test's last, for a model of a predictor indexed by address (core/bpred.h). */
 uint64_t isa_branch_cond(struct assembler *as, int body, int test, uint64_t branches, uint64_t density, uint64_t slots,
-                         uint64_t entry_bytes, uint64_t *branch_at);
+                         uint64_t entry_bytes, uint64_t *branch_at, struct loop_test *loop);
 /* Low bits of every instruction address that are always zero (0 on x86, 2 on A64). */
 extern const unsigned isa_insn_align_bits;
 uint64_t isa_branch_uncond(struct assembler *as, int body, int test, uint64_t n, uint64_t spacing, uint64_t first,
-                           const uint64_t *next);
-uint64_t isa_branch_indirect(struct assembler *as, int body, int test, uint64_t slots, uint64_t ntargets, const int *targets);
+                           const uint64_t *next, struct loop_test *loop);
+uint64_t isa_branch_indirect(struct assembler *as, int body, int test, uint64_t slots, uint64_t ntargets, const int *targets,
+                             struct loop_test *target_loop);
 extern const uint64_t isa_branch_max_bytes;
 /* The generated function's entry, a jump to its loop test (so loop(0) runs the test alone): its label. */
 int isa_asm_entry(struct assembler *as, int test);

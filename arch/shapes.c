@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 uint64_t isa_branch_cond(struct assembler *as, int body, int test, uint64_t branches, uint64_t density, uint64_t slots,
-                         uint64_t entry_bytes, uint64_t *branch_at)
+                         uint64_t entry_bytes, uint64_t *branch_at, struct loop_test *loop)
 {
     uint64_t spacing = 64 / density;
     asm_bind(as, body);
@@ -30,16 +30,16 @@ uint64_t isa_branch_cond(struct assembler *as, int body, int test, uint64_t bran
             branch_at[j] = as->len - shape_bit_branch_jump_bytes;
     }
     asm_bind(as, test);
-    asm_loop_test(as, body);
+    uint64_t insns = as->ninsn - n0;
+    *loop = asm_loop_test(as, body);
     if (branch_at)
         branch_at[branches] = as->len - shape_loop_jump_bytes;
-    uint64_t insns = as->ninsn - n0;
     asm_ret(as);
     return insns;
 }
 
 uint64_t isa_branch_uncond(struct assembler *as, int body, int test, uint64_t n, uint64_t spacing, uint64_t first,
-                           const uint64_t *next)
+                           const uint64_t *next, struct loop_test *loop)
 {
     int *block = xmalloc(n * sizeof(*block));
     for (uint64_t i = 0; i < n; i++)
@@ -52,13 +52,14 @@ uint64_t isa_branch_uncond(struct assembler *as, int body, int test, uint64_t n,
         asm_fill(as, spacing - shape_jump_bytes);
     }
     asm_bind(as, test);
-    asm_loop_test(as, body);
+    *loop = asm_loop_test(as, body);
     asm_ret(as);
     free(block);
-    return n + 2;
+    return n;
 }
 
-uint64_t isa_branch_indirect(struct assembler *as, int body, int test, uint64_t slots, uint64_t ntargets, const int *targets)
+uint64_t isa_branch_indirect(struct assembler *as, int body, int test, uint64_t slots, uint64_t ntargets, const int *targets,
+                             struct loop_test *target_loop)
 {
     asm_bind(as, body);
     asm_comment(as, "slot of this iteration, then a jump through it to one of %llu targets", (unsigned long long)ntargets);
@@ -68,14 +69,14 @@ uint64_t isa_branch_indirect(struct assembler *as, int body, int test, uint64_t 
         asm_align(as, 64);
         asm_comment(as, "target %llu: the loop test", (unsigned long long)t);
         asm_bind(as, targets[t]);
-        asm_loop_test(as, body);
+        target_loop[t] = asm_loop_test(as, body);
         asm_ret(as);
     }
     asm_align(as, 64);
     asm_bind(as, test);
-    asm_loop_test(as, body);
+    asm_loop_test(as, body);   /* run by loop(0) alone: no iteration's */
     asm_ret(as);
-    return insns + 2;
+    return insns;
 }
 
 int isa_asm_entry(struct assembler *as, int test)

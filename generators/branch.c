@@ -30,7 +30,8 @@ struct branch {
     uint64_t branches, period, targets, slots, words;
     uint64_t *table;          /* cond: outcome bits, words per slot; indirect: target addresses */
     double taken_fraction;    /* over the whole table */
-    uint64_t body_insn;       /* instructions of one iteration, counted as written */
+    uint64_t body_insn;       /* instructions of one iteration before its loop test, counted as written */
+    struct shape_counts loop; /* the loop test's counts as written (indirect: their mean over the table) */
     uint64_t density;
     uint64_t *branch_at;      /* cond: each branch's code offset, the loop test's last (isa_branch_cond) */
     double sim_mispred;       /* cond under a source with the simulated predictor (core/bpred.h): its steady
@@ -148,6 +149,7 @@ static int branch_setup(struct case_ *c)
     gen_init(&b->g, b->branches * 64 + 4096);
     int body = asm_label(as), test = asm_label(as);
     int *target_labels = NULL;
+    struct loop_test *target_loop = NULL;
     struct rng r;
     rng_seed(&r, case_uint(c, "seed"));
     if (b->kind == COND) {
@@ -164,7 +166,9 @@ static int branch_setup(struct case_ *c)
                 }
         b->taken_fraction = (double)ones / (double)(b->slots * b->branches);
         b->branch_at = xmalloc((b->branches + 1) * sizeof(*b->branch_at));
-        b->body_insn = isa_branch_cond(as, body, test, b->branches, b->density, b->slots, b->words * 8, b->branch_at);
+        struct loop_test lt;
+        b->body_insn = isa_branch_cond(as, body, test, b->branches, b->density, b->slots, b->words * 8, b->branch_at, &lt);
+        b->loop = gen_loop_test_counts(lt);
     } else if (b->kind == UNCOND) {
         uint64_t n = b->branches, spacing = 64 / b->density;
         uint64_t *order = xmalloc(n * sizeof(*order));   /* order[k]: the block visited k-th */
@@ -183,7 +187,9 @@ static int branch_setup(struct case_ *c)
         uint64_t *next = xmalloc(n * sizeof(*next));   /* block -> the block visited after it, n: the test */
         for (uint64_t k = 0; k < n; k++)
             next[order[k]] = k + 1 < n ? order[k + 1] : n;
-        b->body_insn = isa_branch_uncond(as, body, test, n, spacing, order[0], next);
+        struct loop_test lt;
+        b->body_insn = isa_branch_uncond(as, body, test, n, spacing, order[0], next, &lt);
+        b->loop = gen_loop_test_counts(lt);
         free(order);
         free(next);
     } else {
@@ -192,13 +198,15 @@ static int branch_setup(struct case_ *c)
         target_labels = xmalloc(b->targets * sizeof(int));
         for (uint64_t t = 0; t < b->targets; t++)
             target_labels[t] = asm_label(as);
-        b->body_insn = isa_branch_indirect(as, body, test, b->slots, b->targets, target_labels);
+        target_loop = xmalloc(b->targets * sizeof(*target_loop));
+        b->body_insn = isa_branch_indirect(as, body, test, b->slots, b->targets, target_labels, target_loop);
     }
     int entry = isa_asm_entry(as, test);
     if (b->table)
         c->iters_lap = b->slots;
     if (gen_map(&b->g, entry, false, "branch")) {
         free(target_labels);
+        free(target_loop);
         return CASE_ERROR;
     }
     if (b->kind == INDIRECT) {   /* absolute addresses, known only now */
@@ -207,17 +215,29 @@ static int branch_setup(struct case_ *c)
             uint64_t t = b->pattern == TAKEN ? 0 : b->pattern == PERIOD ? s % b->targets : rng_below(&r, b->targets);
             hits0 += t == 0;
             b->table[s] = (uint64_t)(uintptr_t)(b->g.code.base + asm_label_offset(as, target_labels[t]));
+            /* a target far from the body tests in the long form (arch/assembler.h) */
+            struct shape_counts l = gen_loop_test_counts(target_loop[t]);
+            b->loop.inst += l.inst;
+            b->loop.cond_taken += l.cond_taken;
+            b->loop.cond_ntaken += l.cond_ntaken;
+            b->loop.uncond += l.uncond;
         }
+        double per = 1.0 / (double)b->slots;
+        b->loop.inst *= per;
+        b->loop.cond_taken *= per;
+        b->loop.cond_ntaken *= per;
+        b->loop.uncond *= per;
         b->taken_fraction = (double)hits0 / (double)b->slots;
         free(target_labels);
+        free(target_loop);
     }
     c->warm_iters = b->slots;
     if (b->kind == COND && c->simple_predictor) {
         simulate_predictor(b);
         c->warm_iters = b->slots * (uint64_t)(b->sim_laps + 1);   /* the predictor settled, as the model's */
     }
-    snprintf(c->detail, sizeof(c->detail), "code=%s inst/iter=%llu table=%s",
-             fmt_size(b->g.code.size), (unsigned long long)b->body_insn,
+    snprintf(c->detail, sizeof(c->detail), "code=%s inst/iter=%.10g table=%s",
+             fmt_size(b->g.code.size), (double)b->body_insn + b->loop.inst,
              b->table ? fmt_size(b->kind == COND ? b->slots * b->words * 8 : b->slots * 8) : "none");
     return CASE_OK;
 }
@@ -284,12 +304,12 @@ static void branch_model(const struct case_ *c, struct quantities *q)
         uint64_t loads = (b->branches + 63) / 64;
         q->v[Q_LD_ALL] = (double)loads;
         q->v[Q_BYTES_READ] = 8.0 * (double)loads;
-        q->v[Q_BR_COND] = n + 1;
+        q->v[Q_BR_COND] = n;
         /* Exact for the fixed patterns over any whole number of periods; for random, exact over
          * the table's length and expected (fair bits) otherwise. */
-        q->v[Q_BR_COND_TAKEN] = n * b->taken_fraction + 1;
+        q->v[Q_BR_COND_TAKEN] = n * b->taken_fraction;
         q->v[Q_BR_COND_NTAKEN] = n * (1 - b->taken_fraction);
-        q->v[Q_BR_ALL] = n + 1;
+        q->v[Q_BR_ALL] = n;
         if (c->simple_predictor)
             q->v[Q_BR_MISPRED] = b->sim_mispred;   /* the simulated predictor's own steady state (bpred.h) */
         else if (b->pattern == TAKEN || b->pattern == NEVER)
@@ -302,15 +322,15 @@ static void branch_model(const struct case_ *c, struct quantities *q)
             q->v[Q_BR_MISPRED] = NAN;       /* beyond that it depends on the predictor */
     } else if (b->kind == UNCOND) {
         q->v[Q_BR_UNCOND] = n;
-        q->v[Q_BR_COND] = q->v[Q_BR_COND_TAKEN] = 1;
-        q->v[Q_BR_ALL] = n + 1;
+        q->v[Q_BR_COND] = q->v[Q_BR_COND_TAKEN] = 0;
+        q->v[Q_BR_ALL] = n;
         q->v[Q_BR_MISPRED] = 0;   /* a jump missing the BTB is re-steered at decode, not mispredicted at retire */
     } else {
         q->v[Q_LD_ALL] = 1;       /* the jump's target is read from memory (x86's jmp *(%rax), A64's ldr) */
         q->v[Q_BYTES_READ] = 8;
         q->v[Q_BR_INDIRECT] = 1;
-        q->v[Q_BR_COND] = q->v[Q_BR_COND_TAKEN] = 1;
-        q->v[Q_BR_ALL] = 2;
+        q->v[Q_BR_COND] = q->v[Q_BR_COND_TAKEN] = 0;
+        q->v[Q_BR_ALL] = 1;
         /* A last-target table (the simulated one's, bpred.h) misses each change of target: none
          * for one target (pattern=taken), every jump of the cycling sequence, the table's own
          * changes for random targets. A modern predictor learns the cycle (its history tells the
@@ -321,6 +341,7 @@ static void branch_model(const struct case_ *c, struct quantities *q)
             q->v[Q_BR_MISPRED] = b->pattern == RANDOM ? 1.0 - 1.0 / (double)b->targets : 0;
         q->v[Q_BR_COND_MISPRED] = 0;   /* the loop branch */
     }
+    gen_model_loop_test(&b->loop, q);
 }
 
 static void branch_teardown(struct case_ *c)

@@ -40,6 +40,31 @@ void gen_model_base(struct quantities *q)
         q->v[zero[i]] = 0;
 }
 
+struct shape_counts gen_loop_test_counts(struct loop_test t)
+{
+    return (struct shape_counts){.inst = t.inst, .cond_taken = t.cond_taken, .cond_ntaken = t.cond_ntaken, .uncond = t.uncond};
+}
+
+double gen_loop_test_part(const struct shape_counts *loop, int i)
+{
+    switch (i) {
+    case Q_INST: return loop->inst;
+    case Q_BR_COND: return loop->cond_taken + loop->cond_ntaken;
+    case Q_BR_COND_TAKEN: return loop->cond_taken;
+    case Q_BR_COND_NTAKEN: return loop->cond_ntaken;
+    case Q_BR_UNCOND: return loop->uncond;
+    case Q_BR_ALL: return loop->cond_taken + loop->cond_ntaken + loop->uncond;
+    default: return 0;
+    }
+}
+
+void gen_model_loop_test(const struct shape_counts *loop, struct quantities *q)
+{
+    static const int parts[] = {Q_INST, Q_BR_COND, Q_BR_COND_TAKEN, Q_BR_COND_NTAKEN, Q_BR_UNCOND, Q_BR_ALL};
+    for (size_t i = 0; i < ARRAY_SIZE(parts); i++)
+        q->v[parts[i]] += gen_loop_test_part(loop, parts[i]);
+}
+
 void gen_model_shape(const struct shape_counts *n, struct quantities *q)
 {
     q->v[Q_INST] = n->inst;

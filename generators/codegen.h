@@ -32,4 +32,11 @@ void gen_model_base(struct quantities *q);
  * states them (arch/isa.h's struct shape_counts); br.all is the jumps, the kernel adds its calls
  * and returns to it. */
 void gen_model_shape(const struct shape_counts *n, struct quantities *q);
+
+/* Model helpers: the loop test's counts (asm_loop_test's, or a mean of several) as shape counts;
+ * its part of quantity i (inst and the conditional and unconditional jumps, 0 for the rest); and
+ * that part added to each quantity it has one in. */
+struct shape_counts gen_loop_test_counts(struct loop_test t);
+double gen_loop_test_part(const struct shape_counts *loop, int i);
+void gen_model_loop_test(const struct shape_counts *loop, struct quantities *q);
 #endif

@@ -709,7 +709,7 @@ static int code_setup(struct case_ *c)
         }
     }
     asm_bind(as, test);
-    asm_loop_test(as, body);
+    k->loop = gen_loop_test_counts(asm_loop_test(as, body));
     isa_snippet_epilogue(as);
     if (gen_map(&k->g, entry, false, "code"))
         goto fail;
@@ -772,11 +772,10 @@ static void code_model(const struct case_ *c, struct quantities *q)
     q->v[Q_PF_MINOR] = q->v[Q_CTX_SWITCH] = q->v[Q_CPU_MIGRATION] = 0;
     q->v[Q_BR_CALL] = q->v[Q_BR_RET] = q->v[Q_BR_INDIRECT] = 0;
     if (u->exec_known) {
-        q->v[Q_INST] = units * (double)u->executed + ISA_LOOP_TEST_INST;
-        q->v[Q_BR_COND] = q->v[Q_BR_COND_TAKEN] = 1;   /* the loop test's */
-        q->v[Q_BR_COND_NTAKEN] = 0;
-        q->v[Q_BR_UNCOND] = units * u->br_uncond;
-        q->v[Q_BR_ALL] = 1 + units * u->br_uncond;
+        q->v[Q_INST] = units * (double)u->executed;
+        q->v[Q_BR_COND] = q->v[Q_BR_COND_TAKEN] = q->v[Q_BR_COND_NTAKEN] = 0;
+        q->v[Q_BR_UNCOND] = q->v[Q_BR_ALL] = units * u->br_uncond;
+        gen_model_loop_test(&k->loop, q);
         q->v[Q_BR_MISPRED] = 0;
         if (u->loads >= 0 && !u->rmw)
             q->v[Q_LD_ALL] = units * u->loads;
@@ -787,8 +786,7 @@ static void code_model(const struct case_ *c, struct quantities *q)
     for (int i = 0; i < Q_COUNT; i++) {
         if (isnan(k->stated.v[i]) || i == Q_ITER)
             continue;
-        double loop = i == Q_INST ? ISA_LOOP_TEST_INST : (i == Q_BR_COND || i == Q_BR_COND_TAKEN || i == Q_BR_ALL) ? 1 : 0;
-        q->v[i] = copies * k->stated.v[i] + loop;
+        q->v[i] = copies * k->stated.v[i] + gen_loop_test_part(&k->loop, i);
     }
     if (u->rmw && isnan(k->stated.v[Q_LD_ALL]))
         q->unstated_why = "ld.all: an instruction reads and writes one place, a load on hardware but one modify access "

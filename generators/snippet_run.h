@@ -25,6 +25,7 @@ struct code_kernel {
     int renamed_to[16];           /* ... and each copy's register instead, which starts with its value */
     int nrenamed;
     size_t body_off;              /* the body's offset in the code */
+    struct shape_counts loop;     /* the loop test's counts as written (asm_loop_test) */
     uint64_t *regs;               /* the block the prologue reads */
     uint64_t *scratch;            /* the scratch buffer between inaccessible regions (snippet.c) */
     size_t scratch_len;           /* the mapping's bytes, the two regions included */

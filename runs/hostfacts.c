@@ -88,25 +88,34 @@ static bool hypervisor_flag(void)
     return hv;
 }
 
-/* What machine this is, and whether it is a virtual or emulated one: the device tree's first
- * compatible string (QEMU's -M virt says linux,dummy-virt), else DMI's vendor and product; x86's
- * hypervisor flag says virtual where neither names the machine. */
-static void machine_of(char *out, size_t n, bool *virt)
+/* The first compatible strings QEMU's virt machines give their device trees (Arm's
+ * linux,dummy-virt; RISC-V's riscv-virtio, its model riscv-virtio,qemu): no board has them. */
+static const char *const qemu_virt_compatible[] = {"linux,dummy-virt", "riscv-virtio"};
+
+void host_machine_name(const char *compat, const char *vendor, const char *product, bool hypervisor, char *out,
+                       size_t n, bool *virt)
 {
-    char compat[128] = "", vendor[64] = "", product[64] = "";
-    host_read_line("/sys/firmware/devicetree/base/compatible", compat, sizeof(compat));
-    host_read_line("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
-    host_read_line("/sys/class/dmi/id/product_name", product, sizeof(product));
-    *virt = !strcmp(compat, "linux,dummy-virt") || strstr(vendor, "QEMU") || strstr(product, "KVM") ||
-            strstr(product, "Virtual") || hypervisor_flag();
-    if (!strcmp(compat, "linux,dummy-virt"))
-        snprintf(out, n, "QEMU -M virt (device tree: linux,dummy-virt)");
+    bool qemu_virt = false;
+    for (size_t i = 0; i < ARRAY_SIZE(qemu_virt_compatible); i++)
+        qemu_virt = qemu_virt || !strcmp(compat, qemu_virt_compatible[i]);
+    *virt = qemu_virt || strstr(vendor, "QEMU") || strstr(product, "KVM") || strstr(product, "Virtual") || hypervisor;
+    if (qemu_virt)
+        snprintf(out, n, "QEMU -M virt (device tree: %s)", compat);
     else if (*compat)
         snprintf(out, n, "%s (device tree)", compat);
     else if (*vendor || *product)
         snprintf(out, n, "%s %s (DMI)", vendor, product);
     else
         snprintf(out, n, "unknown");
+}
+
+static void machine_of(char *out, size_t n, bool *virt)
+{
+    char compat[128] = "", vendor[64] = "", product[64] = "";
+    host_read_line("/sys/firmware/devicetree/base/compatible", compat, sizeof(compat));
+    host_read_line("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
+    host_read_line("/sys/class/dmi/id/product_name", product, sizeof(product));
+    host_machine_name(compat, vendor, product, hypervisor_flag(), out, n, virt);
 }
 
 struct host_facts {

@@ -14,6 +14,11 @@ void host_cpu_id(char *buf, size_t n);
 /* The kernel's id of this boot ("" where there is none): a pid a manifest recorded before a
  * reboot names another process after it. */
 void host_boot_id(char *buf, size_t n);
+/* What machine this is, and whether it is a virtual or emulated one, from the device tree's first
+ * compatible string (QEMU's virt machines: linux,dummy-virt on Arm, riscv-virtio on RISC-V), else
+ * DMI's vendor and product; x86's hypervisor flag says virtual where neither names the machine. */
+void host_machine_name(const char *compat, const char *vendor, const char *product, bool hypervisor, char *out,
+                       size_t n, bool *virt);
 /* The same facts for a person. */
 void host_facts_print(FILE *f);
 /* Is transparent-huge-page or hugetlb backing of 2 MiB pages available? (tries it) */

@@ -124,6 +124,14 @@ mkdir -p "$root/share/pmucal/emu"
 for f in $host_files $emu_files/*.txt; do
     [ -e "$f" ] && cp "$f" "$root/share/pmucal/emu/"
 done
+# The guest's cache folder (/init's PMUCAL_CACHE_DIR) starts with the emulated host's recorded
+# page-stride TLB walks (tests/emu-riscv64/cache, one per QEMU: the key holds its mimpid and the
+# kernel's release): RISC-V states no TLB sizes, and the walk cost each boot half a minute of
+# emulation. Another kernel or QEMU misses them and walks as a real machine does.
+mkdir -p "$root/cache"
+for f in $emu_files/cache/*.json; do
+    [ -e "$f" ] && cp "$f" "$root/cache/"
+done
 # The guest has no assembler: the snippets the code kernel measures there (object=) are
 # assembled here by binutils' 'as' for the ISA.
 for s in $emu_files/*.s; do

@@ -59,7 +59,7 @@ else
     # rv_check NAME CPU: one short boot of the riscv64 kernel into $TMP/NAME, its CPU seconds said.
     rv_check() {
         cpu0=$(children_cpu)
-        # A guest that loops is stopped by QEMU's CPU time (35-55 s a boot here), not the machine's load.
+        # A guest that loops is stopped by QEMU's CPU time (7-8 s a boot here, the TLB walk recorded), not the machine's load.
         PMUCAL_EMU_CPU_SECONDS=150 scripts/kernel-check.sh --image "$RV_KERNEL" --modules "$RV_MODULES" --commands "$RV_SHORT" \
             --out "$TMP/$1" --cpu "$2" --timeout 900 > "$TMP/$1.out" 2> "$TMP/$1.err"
         rc=$?
@@ -74,6 +74,10 @@ else
     got=$(jq -r '.linux_kernel | [.release, .flavour, .pmu.name, .pmu.format.event, .pmu.format.firmware] | map(tostring) | join(" ")' "$rvm/manifest.json" 2> /dev/null)
     is "$got" "$(sed 's/^linux-image-//' build/emu-riscv64/kernel-package 2> /dev/null) riscv64 cpu config:0-47 config:62-63" \
         "the manifest names the riscv64 kernel and riscv-pmu-sbi's PMU: 'cpu', its event and SBI firmware formats"
+    # No page-stride walk in the guest: emu-run.sh seeds its cache folder with the recorded one.
+    walk=$(jq -r '.cpu.dtlb_walk' "$rvm/manifest.json" 2> /dev/null)
+    case $walk in "measured on "*", cached in /cache/tlb-"*.json) rc=0 ;; *) rc=1 ;; esac
+    ok $rc "the guest took this emulated host's recorded TLB walk, not a walk of its own: $walk"
     grep -q '^\(not \)\{0,1\}ok [0-9]* - branch :: instructions = inst: measured [0-9]' "$rvm/validate.tap" &&
         grep -q '^ok [0-9]* - branch :: branches # SKIP refused by the Linux kernel' "$rvm/validate.tap" &&
         grep -q '^ok [0-9]* - branch :: page-faults = ' "$rvm/validate.tap"

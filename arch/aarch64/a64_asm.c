@@ -170,10 +170,11 @@ void a64_asm_pop_lr(struct assembler *as)
     asm_insn(as, s, -1, "ldp x29, x30, [sp], #16");
 }
 
-void asm_loop_test(struct assembler *as, int body)
+struct loop_test asm_loop_test(struct assembler *as, int body)
 {
     a64_asm_subs_imm(as, X0, X0, 1);
-    a64_asm_bcond(as, CC_CS, body);
+    a64_asm_bcond(as, CC_CS, body);   /* b.cond reaches 1 MiB, all generated code: no long form */
+    return (struct loop_test){.inst = 2, .cond_taken = 1};
 }
 
 /* Offsets count words from the branch itself. */

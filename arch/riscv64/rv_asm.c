@@ -230,19 +230,21 @@ bool rv_loop_test_was_far(void)
     return last_far;
 }
 
-void asm_loop_test(struct assembler *as, int body)
+struct loop_test asm_loop_test(struct assembler *as, int body)
 {
     rv_asm_addi(as, A0, A0, -1);
     int64_t at = as->labels[body];
     last_far = at < 0 || (int64_t)as->len - at >= RV_B_REACH;
     if (!last_far) {
         rv_asm_branch(as, RV_GE, A0, ZERO, body);
-        return;
+        return (struct loop_test){.inst = 2, .cond_taken = 1};
     }
     int out = asm_label(as);
     rv_asm_branch(as, RV_LT, A0, ZERO, out);
     rv_asm_j(as, body);
     asm_bind(as, out);
+    /* bltz falls through until the last test; j runs every time the loop goes on */
+    return (struct loop_test){.inst = 3, .cond_ntaken = 1, .uncond = 1};
 }
 
 /* Offsets count bytes from the instruction itself (auipc's for the pair). */

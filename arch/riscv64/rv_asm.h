@@ -52,7 +52,7 @@ const char *rv_freg_name(unsigned f);
 /* The instructions every ISA has (arch/assembler.h) are here: asm_ret is ret (jalr x0, 0(ra));
  * asm_fill writes bytes / 4 nops; asm_loop_test has iters in a0, data in a1 (the psABI): addi
  * a0, a0, -1; bgez a0, body, or where body is beyond a B-type branch's reach (RV_B_REACH) addi;
- * bltz a0, out; j body (its counts: asm_loop_test_far). */
+ * bltz a0, out; j body (asm_loop_test returns which one's counts). */
 /* Did the last asm_loop_test take the long form (body out of a branch's reach)? */
 bool rv_loop_test_was_far(void);
 

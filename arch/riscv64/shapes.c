@@ -6,15 +6,13 @@
 #include "base/util.h"
 #include <stdlib.h>
 
-/* The loop test's counts per iteration: addi, then bgez taken; in the long form (the body beyond
- * a branch's reach) bltz not taken and j. */
-static void loop_test_counts(struct shape_counts *n, double *inst)
+/* The loop test's counts per iteration, as asm_loop_test wrote it. */
+static void loop_test_counts(struct shape_counts *n, double *inst, struct loop_test t)
 {
-    bool far = rv_loop_test_was_far();
-    *inst += far ? 3 : 2;
-    n->cond_taken += far ? 0 : 1;
-    n->cond_ntaken += far ? 1 : 0;
-    n->uncond += far ? 1 : 0;
+    *inst += t.inst;
+    n->cond_taken += t.cond_taken;
+    n->cond_ntaken += t.cond_ntaken;
+    n->uncond += t.uncond;
 }
 
 /* The call of level d + 1 (d = 0: the loop body's). */
@@ -40,8 +38,7 @@ int isa_callchain_assemble(struct assembler *as, uint64_t depth, bool indirect, 
     asm_bind(as, test);
     *n = (struct shape_counts){0};
     double inst = 0;
-    asm_loop_test(as, body);
-    loop_test_counts(n, &inst);
+    loop_test_counts(n, &inst, asm_loop_test(as, body));
     rv_asm_pop_ra(as);
     asm_ret(as);
     for (uint64_t d = 1; d <= depth; d++) {
@@ -136,8 +133,7 @@ int isa_bbexec_assemble(struct assembler *as, uint64_t words, uint64_t sqrts, st
     asm_bind(as, join);
     *n = (struct shape_counts){0};
     double test = 0;
-    asm_loop_test(as, head);
-    loop_test_counts(n, &test);
+    loop_test_counts(n, &test, asm_loop_test(as, head));
     asm_ret(as);
     asm_comment(as, "entry: ft1 = 2.0, then the test");
     asm_bind(as, entry);

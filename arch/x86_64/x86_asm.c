@@ -321,10 +321,11 @@ void x86_asm_sqrtsd(struct assembler *as, int dst, int src)
     insn(as, s, -1, "sqrtsd %%xmm%d,%%xmm%d", src, dst);
 }
 
-void asm_loop_test(struct assembler *as, int body)
+struct loop_test asm_loop_test(struct assembler *as, int body)
 {
     x86_asm_sub_imm(as, RDI, 1);
-    x86_asm_jcc(as, CC_AE, body, REL32);
+    x86_asm_jcc(as, CC_AE, body, REL32);   /* rel32 reaches 2 GiB: no long form */
+    return (struct loop_test){.inst = 2, .cond_taken = 1};
 }
 
 const uint8_t isa_asm_trap_byte = 0xcc;   /* int3 */

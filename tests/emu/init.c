@@ -257,7 +257,7 @@ int main(void)
     setenv("HOME", "/tmp", 1);
     setenv("CI", "true", 1);
     setenv("PMUCAL_EXPECT_DIR", "/share/pmucal/expect", 1);
-    setenv("PMUCAL_CACHE_DIR", "/tmp/cache", 1);
+    setenv("PMUCAL_CACHE_DIR", "/cache", 1);   /* emu-run.sh's recorded walks, if any (rootfs is writable) */
     load_modules();
     FILE *cmds = fopen("/etc/emu-commands", "r");
     if (!cmds)

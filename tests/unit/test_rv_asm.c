@@ -299,8 +299,14 @@ static void check_runs(void)
         rv_asm_addi(&as, T1, T1, 1);
         asm_fill(&as, pads[i]);
         asm_bind(&as, test);
-        asm_loop_test(&as, body);
+        size_t n0 = as.ninsn;
+        struct loop_test lt = asm_loop_test(&as, body);
         bool far = rv_loop_test_was_far();
+        /* what the branch and code models add per iteration: the form written, not the near one */
+        CHECK(lt.inst == as.ninsn - n0 && lt.cond_taken == (far ? 0u : 1u) && lt.cond_ntaken == (far ? 1u : 0u) &&
+                  lt.uncond == (far ? 1u : 0u),
+              __LINE__, "the %s loop test (%zu bytes of nops) returns inst %u of %zu written, cond taken %u, not taken %u, "
+              "uncond %u", far ? "far" : "near", pads[i], lt.inst, as.ninsn - n0, lt.cond_taken, lt.cond_ntaken, lt.uncond);
         rv_asm_addi(&as, A0, T1, 0);
         asm_ret(&as);
         got = run(&as, 5, "loop");
