@@ -157,19 +157,34 @@ for e in qemu7.2 qemu10.0; do
         [ "$bad" -ge 19 ] && [ "$below" = 0 ]
         ok $? "$e: instructions not ok in $bad of 22 measured cases, each by counts added to the loop's ($below below the model): QEMU 7.2 counts the kernel too $(verdicts "$m" instructions | grep -m1 'not explained' | sed 's/.*but //' | cut -c1-100)" ;;
     esac
-    # Sampling: pmucal sample opens cycles and instructions at every precise_ip level and counts
-    # them, but reads no sample back, while a static probe program receives them under both QEMUs.
+    # Sampling (period 100003, 80 samples due a run): every precise_ip level of cycles and
+    # instructions judged, and where the samples land (the loop; exclude_kernel keeps the kernel's
+    # code out). Until pmucal's control window was a counting event, QEMU read 0 samples of those due.
     s9=$TMP/$e.sample
-    counted=$(grep -c '^not ok [0-9]* - walker size=16k loads=1 :: \(cycles\|instructions\) precise=[0-3] rate: .* where the event counted 80[01][0-9]*' "$s9")
+    counted=$(grep -c '^\(not \)\{0,1\}ok [0-9]* - walker size=16k loads=1 :: \(cycles\|instructions\) precise=[0-3] rate: .* where the event counted 8[0-9]\{6\} ' "$s9")
     [ "$counted" = 8 ]
     ok $? "$e: sample judged cycles and instructions at precise_ip 3..0, each counting the 8,000,001 instructions of the loop ($counted rate lines)"
-    got=$(sed -n 's/^\(not \)\{0,1\}ok [0-9]* - .* precise=0 rate: \([0-9]*\) samples .*/\2/p' "$s9" | head -n 1)
-    if [ "${got:-0}" -gt 0 ]; then
-        ok 0 "$e: samples arrive: $got at precise_ip 0"
-    else
-        T_N=$((T_N + 1))
-        echo "not ok $T_N - $e: samples arrive # TODO pmucal sample reads 0 samples of the 799 due on RISC-V: $(grep -m1 'precise=0 rate' "$s9" | cut -c1-160)"
-    fi
+    # Each level's samples against those due: within one (the period's phase) under 10.0; 7.2's
+    # counters add the kernel's instructions, a sample's worth at times, so within two there.
+    near=1
+    [ "$e" = qemu7.2 ] && near=2
+    arrive=$(sed -n 's/^\(not \)\{0,1\}ok [0-9]* - .* precise=[0-3] rate: \([0-9]*\) samples x [0-9]* = [0-9]* where the event counted [0-9]* (\([0-9.]*\) due).*/\2 \3/p' "$s9" |
+        awk -v near="$near" '$2 >= 70 && ($1 - $2 <= near && $2 - $1 <= near) { n++ } END { print n + 0 }')
+    [ "$arrive" = 8 ]
+    ok $? "$e: samples arrive as due (within $near) at all 8 levels: $arrive $(grep -m1 'precise=0 rate' "$s9" | cut -c1-160)"
+    inloop=$(grep -c '^\(ok [0-9]* - \|# \)walker size=16k loads=1 :: instructions precise=[0-3] skid: [0-9]* samples in the loop, distances 0:[0-9]*, mean 0.000; 0 outside the loop' "$s9")
+    [ "$inloop" = 4 ]
+    ok $? "$e: instructions samples land on the loop's instructions, none outside, at precise_ip 3..0 ($inloop of 4) $(grep -m1 'instructions precise=0 skid' "$s9" | cut -c1-120)"
+    case $e in
+    qemu10.0)
+        n=$(grep -c '^ok [0-9]* - walker size=16k loads=1 :: \(cycles\|instructions\) precise=[0-3] rate: ' "$s9")
+        is "$n" 8 "$e: every rate verdict ok: as many samples as due, none lost, none throttled, instructions on the model $(grep -m1 '^not ok.* rate: ' "$s9" | cut -c1-200)" ;;
+    qemu7.2)
+        # QEMU 7.2 counts the kernel too: each instructions rate verdict is not ok by the count
+        # alone (the samples match it), the emulator's defect, named.
+        n=$(grep -c '^not ok [0-9]* - walker size=16k loads=1 :: instructions precise=[0-3] rate: .*; model 8000001 +- 70: the count is off the model$' "$s9")
+        is "$n" 4 "$e: instructions rate not ok at all 4 levels by the count alone: QEMU 7.2 counts the kernel's instructions $(grep -m1 'instructions precise=0 rate' "$s9" | sed 's/.*where/where/' | cut -c1-120)" ;;
+    esac
     run=$TMP/$e-run
     mkdir -p "$run"
     section "$e" 5 | sed '/^$/d' > "$run/manifest.json"
