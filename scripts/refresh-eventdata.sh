@@ -12,7 +12,7 @@
 #                  stored gzip-compressed as NAME.json.gz (gzip -9n: the same bytes from the same
 #                  JSON, so a refresh without upstream changes changes nothing)
 #   --out DIR      where to write (default: the tree's eventdata/)
-# INTEL_MODELS="SKL ICX", ARM_MODELS="arm/neoverse-n1 ..." and RISCV_MODELS="sifive/u74 ..." keep
+# INTEL_MODELS="SKL ICX", ARM_MODELS="arm/neoverse-n1 ..." and RISCV_MODELS="sifive/bullet ..." keep
 # only those models. Each
 # vendor's SOURCE is written again: the checkout's revision (git describe and commit; for a source
 # tree without git, the version its Makefile states) and each file's git blob id, of the JSON as

@@ -58,10 +58,10 @@ $tree/eventdata AuthenticAMD-23-1 $tree/eventdata/amd/amdzen1
 $tree/eventdata 0x410fd0c0 $tree/eventdata/arm/arm/neoverse-n1
 $perfmon:$arch AuthenticAMD-26-2 $arch/x86/amdzen5
 EOF
-# A Linux checkout's arch/riscv, by mvendorid-marchid-mimpid (u74 has fewer than 100 events).
+# A Linux checkout's arch/riscv, by mvendorid-marchid-mimpid (SiFive's Bullet cores, the U74 among them: fewer than 100 events).
 PMUCAL_EVENTDATA=$arch PMUCAL_CPUID=0x489-0x8000000000000007-0x0 $PMUCAL events > "$TMP/lay.out" 2> /dev/null
-is "$(source_of "$TMP/lay.out") $(grep -vc '^#' "$TMP/lay.out")" "$arch/riscv/sifive/u74 57" \
-    "PMUCAL_EVENTDATA=linux/tools/perf/pmu-events/arch with a SiFive U74's mvendorid-marchid-mimpid reads arch/riscv/sifive/u74"
+is "$(source_of "$TMP/lay.out") $(grep -vc '^#' "$TMP/lay.out")" "$arch/riscv/sifive/bullet 57" \
+    "PMUCAL_EVENTDATA=linux/tools/perf/pmu-events/arch with a SiFive U74's mvendorid-marchid-mimpid reads arch/riscv/sifive/bullet"
 PMUCAL_EVENTDATA=$arch:$perfmon $PMUCAL events --vendor-json SKL > "$TMP/named.out" 2> "$TMP/named.err"
 rc=$?
 [ $rc -eq 0 ] && [ "$(source_of "$TMP/named.out")" = "$perfmon/SKL" ]
@@ -101,11 +101,16 @@ while read -r line table want; do
     got=$($PMUCAL events --vendor-json "eventdata/riscv/$table" 2> "$TMP/rv.err" | grep -vc '^#')
     is "$got" "$want" "tests/49-events-eventdata.t:$line: eventdata/riscv/$table loads $want events $(head -c 160 "$TMP/rv.err")"
 done << EOF
-100 sifive/u74 57
-101 thead/c900-legacy 64
-102 starfive/dubhe-80 56
-103 andes/ax45 73
-104 riscv-sbi-firmware.json 22
+104 sifive/bullet 57
+105 sifive/bullet-07 68
+106 sifive/bullet-0d 70
+107 sifive/p550 60
+108 sifive/p650 73
+109 openhwgroup/cva6 44
+110 thead/c900-legacy 64
+111 starfive/dubhe-80 56
+112 andes/ax45 73
+113 riscv-sbi-firmware.json 22
 EOF
 hybrid=$(awk -F, '$4 == "hybridcore" { print $3 }' eventdata/intel/mapfile.csv | sort -u | wc -l)
 shipped=$(awk -F, '$4 == "hybridcore" { print $3 }' eventdata/intel/mapfile.csv | sort -u | while read -r f; do
