@@ -149,13 +149,18 @@ for e in qemu7.2 qemu10.0; do
         ok $? "$e: instructions exact ok in $okn of 22 measured cases; phase=touch not ok by its zero-iteration loop ($touch), $other other not ok" ;;
     qemu7.2)
         # No mode filtering (OpenSBI 1.1, QEMU 7.2): the kernel's instructions are counted too, so
-        # counts only rise: each not ok is either counts the zero-iteration loop lacks (the
-        # kernel's, in every measurement) or a per-iteration count above the model, never below.
+        # each not ok is counts the zero-iteration loop lacks (the kernel's, in every measurement)
+        # or a per-iteration count above the model. Below it only by the kernel's work that the
+        # zero-iteration loop's subtraction over-removes (a timer tick it caught and the loop did
+        # not), a fraction of 1% at these iteration counts; more than 1% below is not the kernel.
         bad=$(verdicts "$m" instructions | grep -c '^not ok')
-        below=$(verdicts "$m" instructions | grep '^not ok' | grep -v 'counts per measurement are not explained by iterations' |
-            sed -n 's/.* measured \([0-9.]*\) expected \([0-9.]*\) .*/\1 \2/p' | awk '$1 < $2' | wc -l)
-        [ "$bad" -ge 19 ] && [ "$below" = 0 ]
-        ok $? "$e: instructions not ok in $bad of 22 measured cases, each by counts added to the loop's ($below below the model): QEMU 7.2 counts the kernel too $(verdicts "$m" instructions | grep -m1 'not explained' | sed 's/.*but //' | cut -c1-100)" ;;
+        verdicts "$m" instructions | grep '^not ok' | grep -v 'counts per measurement are not explained by iterations' |
+            sed -n 's/^not ok [0-9]* - \(.*\) :: .* measured \([0-9.]*\) expected \([0-9.]*\) .*/\2 \3 \1/p' |
+            awk '$1 < $2 { print }' > "$TMP/$e.below"
+        far=$(awk '$1 < 0.99 * $2' "$TMP/$e.below" | wc -l)
+        [ "$bad" -ge 19 ] && [ "$far" = 0 ]
+        ok $? "$e: instructions not ok in $bad of 22 measured cases, each by counts added to the loop's ($(wc -l < "$TMP/$e.below") below the model, $far of them by more than 1%): QEMU 7.2 counts the kernel too $(verdicts "$m" instructions | grep -m1 'not explained' | sed 's/.*but //' | cut -c1-100)"
+        sed 's/^/# below the model (measured, model, case): /' "$TMP/$e.below" ;;
     esac
     # Sampling (period 100003, 80 samples due a run): every precise_ip level of cycles and
     # instructions judged, and where the samples land (the loop; exclude_kernel keeps the kernel's
