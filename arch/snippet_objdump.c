@@ -86,3 +86,25 @@ int snippet_objdump(const char *const *tools, const char *obj, size_t len, struc
     }
     return 0;
 }
+
+void snippet_words(const char *const *tools, const char *obj, const uint8_t *bytes, size_t len, const char *spell,
+                   void (*classify)(struct snippet_insn *in, uint32_t w), struct snippet_insn **out, size_t *n)
+{
+    char err[200];
+    if (!obj || snippet_objdump(tools, obj, len, out, n, err, sizeof(err)) || *n != len / 4) {
+        free(*out);   /* no disassembler here: the words spelled by spell */
+        *n = len / 4;
+        *out = xcalloc(*n ? *n : 1, sizeof(**out));
+        for (size_t i = 0; i < *n; i++) {
+            (*out)[i].off = 4 * i;
+            (*out)[i].len = 4;
+        }
+    }
+    for (size_t i = 0; i < *n; i++) {
+        uint32_t w;
+        memcpy(&w, bytes + 4 * i, 4);
+        if (!(*out)[i].text[0])
+            snprintf((*out)[i].text, sizeof((*out)[i].text), "%s 0x%08x", spell, w);
+        classify(&(*out)[i], w);
+    }
+}

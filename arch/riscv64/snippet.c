@@ -358,23 +358,7 @@ int isa_snippet_decode(const char *obj, const uint8_t *bytes, size_t len, struct
             return -1;
         }
     static const char *const dis[] = {"riscv64-linux-gnu-objdump", "objdump", NULL};
-    char err[200];
-    if (!obj || snippet_objdump(dis, obj, len, out, n, err, sizeof(err)) || *n != len / 4) {
-        free(*out);   /* no disassembler here: the words spelled as .insn */
-        *n = len / 4;
-        *out = xcalloc(*n ? *n : 1, sizeof(**out));
-        for (size_t i = 0; i < *n; i++) {
-            (*out)[i].off = 4 * i;
-            (*out)[i].len = 4;
-        }
-    }
-    for (size_t i = 0; i < *n; i++) {
-        uint32_t w;
-        memcpy(&w, bytes + 4 * i, 4);
-        if (!(*out)[i].text[0])
-            snprintf((*out)[i].text, sizeof((*out)[i].text), ".insn 0x%08x", w);
-        classify(&(*out)[i], w);
-    }
+    snippet_words(dis, obj, bytes, len, ".insn", classify, out, n);
     return 0;
 }
 
