@@ -53,7 +53,7 @@ static const struct cli_option calibrate_options[] = {
     {"source", K_SOURCE, "NAME", "perf (default): time the cases and fit penalties; sim: execute the cases under\n"
                                  "valgrind's callgrind and check the models' occurrence counts (no penalties)"},
     {"iters", K_ITERS, "N", "with --source sim: iterations per measured loop (default 10000, fewer for\n"
-                            "cases over 20M instructions a loop)"},
+                            "cases over 5M instructions a loop)"},
     {"resume", K_RESUME, "RUN",
      "complete the interrupted (or crashed) calibration RUN with its own options\n"
      "(from its manifest; no other option is taken with it): cases it measured\n"

@@ -79,7 +79,8 @@ enum measure_cli_key {
     "a table name (amdzen5, SKL) is looked up there"}
 #define MO_ITERS {"iters", MK_ITERS, "N", \
     "iterations per measured loop (default: about --target-ms of work;\n" \
-    "with --source sim a fixed 10000, deterministic); at most 1e9, and a\n" \
+    "with --source sim 10000, fewer where a loop would pass 5M instructions:\n" \
+    "deterministic); at most 1e9, and a\n" \
     "count whose loop would last over 0.5 s is refused (a stop waits for a loop)"}
 #define MO_TARGET_MS {"target-ms", MK_TARGET_MS, "MS", \
     "length of one measured loop when iterations are automatic (default 20,\n" \
