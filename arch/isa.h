@@ -49,7 +49,9 @@
  *     ISA_TOUCH_LOOP(q, n): one store per 4 KiB page
  *     ISA_SITES(KEY, LIST): the addresses of a region's instructions (local labels) as data in the
  *       section pmucal_sites, for sampling (core/sites.h); the exact and touch loops record theirs
- *     ISA_TRIAD_LAPS(width, nt, n, i, a, b, c, end, s) and its ISA_TRIAD_*_INST; triad's
+ *     ISA_TRIAD_LAPS(width, nt, n, i, a, b, c, end, s), ISA_TRIAD_STEP_VECTORS(width) vectors a
+ *       trip of its inner loop, ISA_TRIAD_STEP_INST(width) instructions a trip, and the lap's
+ *       ISA_TRIAD_LAP_INST and ISA_TRIAD_NT_INST; triad's
  *       variants ISA_TRIAD_CHOICES/DEFAULT/HELP/MATRIX, and isa_triad_variants[] (below)
  *     isa_cpu_relax(), isa_flush_line(p), isa_flush_done()
  *

@@ -158,18 +158,20 @@ static void triad_model(const struct case_ *c, struct quantities *q)
 {
     const struct triad *t = c->priv;
     double n = (double)t->n, vectors = n / t->width;
-    q->v[Q_INST] = ISA_TRIAD_LAP_INST + ISA_TRIAD_VECTOR_INST * vectors + (t->nt ? ISA_TRIAD_NT_INST : 0);
+    /* n is a whole number of lines, and of trips at every width (a trip is a line or less). */
+    double trips = vectors / ISA_TRIAD_STEP_VECTORS(t->width);
+    q->v[Q_INST] = ISA_TRIAD_LAP_INST + ISA_TRIAD_STEP_INST(t->width) * trips + (t->nt ? ISA_TRIAD_NT_INST : 0);
     q->v[Q_LD_ALL] = 2 * vectors;
     q->v[Q_ST_ALL] = vectors;
-    q->v[Q_BR_ALL] = q->v[Q_BR_COND] = vectors + 1;
-    q->v[Q_BR_COND_TAKEN] = vectors;    /* every inner-loop branch but the last, and the laps' test */
+    q->v[Q_BR_ALL] = q->v[Q_BR_COND] = trips + 1;
+    q->v[Q_BR_COND_TAKEN] = trips;    /* every inner-loop branch but the last, and the laps' test */
     q->v[Q_BR_COND_NTAKEN] = 1;
     q->v[Q_BR_UNCOND] = q->v[Q_BR_INDIRECT] = q->v[Q_BR_CALL] = q->v[Q_BR_RET] = 0;
     /* At most the inner loop's exit, once a lap. The simulated predictor (core/bpred.h) tells the
-     * exit apart by its 7 bits of history only while the taken run before it (vectors - 1 inner
-     * branches and the laps' test) leaves the last exit inside them: from 8 vectors it sees
+     * exit apart by its 7 bits of history only while the taken run before it (trips - 1 inner
+     * branches and the laps' test) leaves the last exit inside them: from 8 trips it sees
      * all-taken history, as at the taken branches before, and misses every exit. */
-    q->v[Q_BR_MISPRED] = c->simple_predictor && vectors < 8 ? 0 : 1;
+    q->v[Q_BR_MISPRED] = c->simple_predictor && trips < 8 ? 0 : 1;
     q->v[Q_FP_SCALAR_DP] = t->width == 1 ? 2 * vectors : 0;
     q->v[Q_FP_128_DP] = t->width == 2 ? 2 * vectors : 0;
     q->v[Q_FP_256_DP] = t->width == 4 ? 2 * vectors : 0;

@@ -58,7 +58,8 @@
  * scratch byte index. A lap is "mov i,#0; inner; test: subs n; b.hs lap", the inner loop
  * ldr c, fmul by s, ldr b, fadd, str a, add, cmp, b.lo (A64 has no memory operands). */
 #define ISA_TRIAD_LAP_INST 3      /* mov, and the lap's subs and b.hs */
-#define ISA_TRIAD_VECTOR_INST 8
+#define ISA_TRIAD_STEP_VECTORS(WIDTH) 1   /* a vector a trip of the inner loop */
+#define ISA_TRIAD_STEP_INST(WIDTH) 8
 #define ISA_TRIAD_NT_INST 0
 
 #define ISA_TRIAD_LOOP(N, I, A, B, C, END, S, SETUP, Q0, Q1, V0, V1, V15, STEP)      \

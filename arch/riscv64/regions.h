@@ -66,7 +66,8 @@
  * an immediate only, so each array's address is an add). RV64GC has no vector unit (V is an
  * extension): one double an instruction. */
 #define ISA_TRIAD_LAP_INST 3      /* li, and the lap's addi and bgez */
-#define ISA_TRIAD_VECTOR_INST 10
+#define ISA_TRIAD_STEP_VECTORS(WIDTH) 1   /* a vector a trip of the inner loop */
+#define ISA_TRIAD_STEP_INST(WIDTH) 10
 #define ISA_TRIAD_NT_INST 0
 
 #define ISA_TRIAD_LAPS(WIDTH, NT, N, I, A, B, C, END, S)                                  \

@@ -54,78 +54,99 @@
                          : "cc", "memory")
 #define ISA_TOUCH_STEP_INST 2
 
-/* triad: N laps of a[i] = b[i] + s*c[i] over END bytes of each array, s a double in memory,
- * I a scratch index. A lap is "xor i; inner; [sfence]; test: sub $1,n; jnc lap", the inner
- * loop load c, multiply by s, add b from memory, store a, add, cmp, jb. */
+/* triad: N laps of a[i] = b[i] + s*c[i] over END bytes of each array (a whole number of 64-byte
+ * lines), s a double in memory, I a scratch index. A lap is "xor i; inner; [sfence]; test: sub
+ * $1,n; jnc lap". A trip of the inner loop does one line of each array: 8 / WIDTH vectors of
+ * "load c, multiply by s, add b from memory, store a", then add $64, cmp, jb. One line a trip, not
+ * one vector: with a vector a trip, the index's add and the taken branch each vector held AVX2 at
+ * L1 to 0.88x likwid-bench's stream_avx on a Zen 5 (issue 47). */
 #define ISA_TRIAD_LAP_INST 3      /* xor, and the lap's sub and jnc */
-#define ISA_TRIAD_VECTOR_INST 7
+#define ISA_TRIAD_STEP_VECTORS(WIDTH) (8 / (WIDTH))
+#define ISA_TRIAD_STEP_INST(WIDTH) (4 * ISA_TRIAD_STEP_VECTORS(WIDTH) + 3)
 #define ISA_TRIAD_NT_INST 1       /* the sfence after a lap of non-temporal stores */
 
-#define ISA_TRIAD_LOOP(N, I, A, B, C, END, S, SETUP, LOAD, MUL, ADD, STORE, STEP, FENCE, DONE) \
-    __asm__ __volatile__(SETUP                                               \
-                         "jmp 3f\n\t"                                        \
-                         ".p2align 5\n"                                      \
-                         "2:\n\t"                                            \
-                         "xor %[i], %[i]\n"                                  \
-                         "1:\n\t"                                            \
-                         LOAD "\n\t"                                         \
-                         MUL "\n\t"                                          \
-                         ADD "\n\t"                                          \
-                         STORE "\n\t"                                        \
-                         "add $" #STEP ", %[i]\n\t"                          \
-                         "cmp %[end], %[i]\n\t"                              \
-                         "jb 1b\n\t"                                         \
-                         FENCE                                               \
-                         "3:\n\t"                                            \
-                         "sub $1, %[n]\n\t"                                  \
-                         "jnc 2b\n\t"                                        \
-                         DONE                                                \
-                         : [n] "+r"(N), [i] "=&r"(I)                         \
-                         : [a] "r"(A), [b] "r"(B), [c] "r"(C), [end] "r"(END), [s] "m"(S) \
-                         : "cc", "memory", "xmm0", "xmm15")
+/* One vector at byte OFF (a string) of the line, in register R: the SSE forms (two operands,
+ * s in xmm15) and the VEX/EVEX forms (three, s in S). */
+#define ISA_TRIAD_VEC2(MOV, MUL, ADD, ST, R, OFF)                                                       \
+    MOV " " OFF "(%[c],%[i]), %%" R "\n\t" MUL " %%xmm15, %%" R "\n\t" ADD " " OFF "(%[b],%[i]), %%" R \
+    "\n\t" ST " %%" R ", " OFF "(%[a],%[i])\n\t"
+#define ISA_TRIAD_VEC3(ST, S, R, OFF)                                                                   \
+    "vmovupd " OFF "(%[c],%[i]), %%" R "\n\t"                                                          \
+    "vmulpd %%" S ", %%" R ", %%" R "\n\t"                                                             \
+    "vaddpd " OFF "(%[b],%[i]), %%" R ", %%" R "\n\t" ST " %%" R ", " OFF "(%[a],%[i])\n\t"
+
+#define ISA_TRIAD_LOOP(N, I, A, B, C, END, S, SETUP, LINE, FENCE, DONE)                    \
+    __asm__ __volatile__(SETUP                                                             \
+                         "jmp 3f\n\t"                                                      \
+                         ".p2align 5\n"                                                    \
+                         "2:\n\t"                                                          \
+                         "xor %[i], %[i]\n"                                                \
+                         "1:\n\t"                                                          \
+                         LINE                                                              \
+                         "add $64, %[i]\n\t"                                               \
+                         "cmp %[end], %[i]\n\t"                                            \
+                         "jb 1b\n\t"                                                       \
+                         FENCE                                                             \
+                         "3:\n\t"                                                          \
+                         "sub $1, %[n]\n\t"                                                \
+                         "jnc 2b\n\t"                                                      \
+                         DONE                                                              \
+                         : [n] "+r"(N), [i] "=&r"(I)                                       \
+                         : [a] "r"(A), [b] "r"(B), [c] "r"(C), [end] "r"(END), [s] "m"(S)  \
+                         : "cc", "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", \
+                           "xmm6", "xmm7", "xmm15")
+
+#define ISA_TRIAD_SCALAR_LINE                                                                    \
+    ISA_TRIAD_VEC2("movsd", "mulsd", "addsd", "movsd", "xmm0", "0")                              \
+    ISA_TRIAD_VEC2("movsd", "mulsd", "addsd", "movsd", "xmm1", "8")                              \
+    ISA_TRIAD_VEC2("movsd", "mulsd", "addsd", "movsd", "xmm2", "16")                             \
+    ISA_TRIAD_VEC2("movsd", "mulsd", "addsd", "movsd", "xmm3", "24")                             \
+    ISA_TRIAD_VEC2("movsd", "mulsd", "addsd", "movsd", "xmm4", "32")                             \
+    ISA_TRIAD_VEC2("movsd", "mulsd", "addsd", "movsd", "xmm5", "40")                             \
+    ISA_TRIAD_VEC2("movsd", "mulsd", "addsd", "movsd", "xmm6", "48")                             \
+    ISA_TRIAD_VEC2("movsd", "mulsd", "addsd", "movsd", "xmm7", "56")
+#define ISA_TRIAD_SSE_LINE(ST)                                                                   \
+    ISA_TRIAD_VEC2("movupd", "mulpd", "addpd", ST, "xmm0", "0")                                  \
+    ISA_TRIAD_VEC2("movupd", "mulpd", "addpd", ST, "xmm1", "16")                                 \
+    ISA_TRIAD_VEC2("movupd", "mulpd", "addpd", ST, "xmm2", "32")                                 \
+    ISA_TRIAD_VEC2("movupd", "mulpd", "addpd", ST, "xmm3", "48")
+#define ISA_TRIAD_AVX2_LINE(ST) ISA_TRIAD_VEC3(ST, "ymm15", "ymm0", "0") ISA_TRIAD_VEC3(ST, "ymm15", "ymm1", "32")
+#define ISA_TRIAD_AVX512_LINE(ST) ISA_TRIAD_VEC3(ST, "zmm15", "zmm0", "0")
 
 /* The laps for WIDTH doubles an instruction (1 scalar, 2 SSE, 4 AVX2, 8 AVX-512), NT: with
  * non-temporal stores (packed widths only). */
-#define ISA_TRIAD_LAPS(WIDTH, NT, N, I, A, B, C, END, S)                                                            \
-    switch ((WIDTH) * 2 + (NT)) {                                                                                 \
-    case 2:                                                                                                       \
-        ISA_TRIAD_LOOP(N, I, A, B, C, END, S, "movsd %[s], %%xmm15\n\t", "movsd (%[c],%[i]), %%xmm0",             \
-                       "mulsd %%xmm15, %%xmm0", "addsd (%[b],%[i]), %%xmm0", "movsd %%xmm0, (%[a],%[i])", 8, "",  \
-                       "");                                                                                       \
-        break;                                                                                                    \
-    case 4:                                                                                                       \
-    case 5:                                                                                                       \
-        if (NT)                                                                                                   \
-            ISA_TRIAD_LOOP(N, I, A, B, C, END, S, "movddup %[s], %%xmm15\n\t", "movupd (%[c],%[i]), %%xmm0",      \
-                           "mulpd %%xmm15, %%xmm0", "addpd (%[b],%[i]), %%xmm0", "movntpd %%xmm0, (%[a],%[i])",   \
-                           16, "sfence\n\t", "");                                                                 \
-        else                                                                                                      \
-            ISA_TRIAD_LOOP(N, I, A, B, C, END, S, "movddup %[s], %%xmm15\n\t", "movupd (%[c],%[i]), %%xmm0",      \
-                           "mulpd %%xmm15, %%xmm0", "addpd (%[b],%[i]), %%xmm0", "movupd %%xmm0, (%[a],%[i])",    \
-                           16, "", "");                                                                           \
-        break;                                                                                                    \
-    case 8:                                                                                                       \
-    case 9:                                                                                                       \
-        if (NT)                                                                                                   \
-            ISA_TRIAD_LOOP(N, I, A, B, C, END, S, "vbroadcastsd %[s], %%ymm15\n\t", "vmovupd (%[c],%[i]), %%ymm0", \
-                           "vmulpd %%ymm15, %%ymm0, %%ymm0", "vaddpd (%[b],%[i]), %%ymm0, %%ymm0",                \
-                           "vmovntpd %%ymm0, (%[a],%[i])", 32, "sfence\n\t", "vzeroupper\n\t");                   \
-        else                                                                                                      \
-            ISA_TRIAD_LOOP(N, I, A, B, C, END, S, "vbroadcastsd %[s], %%ymm15\n\t", "vmovupd (%[c],%[i]), %%ymm0", \
-                           "vmulpd %%ymm15, %%ymm0, %%ymm0", "vaddpd (%[b],%[i]), %%ymm0, %%ymm0",                \
-                           "vmovupd %%ymm0, (%[a],%[i])", 32, "", "vzeroupper\n\t");                              \
-        break;                                                                                                    \
-    case 16:                                                                                                      \
-    case 17:                                                                                                      \
-        if (NT)                                                                                                   \
-            ISA_TRIAD_LOOP(N, I, A, B, C, END, S, "vbroadcastsd %[s], %%zmm15\n\t", "vmovupd (%[c],%[i]), %%zmm0", \
-                           "vmulpd %%zmm15, %%zmm0, %%zmm0", "vaddpd (%[b],%[i]), %%zmm0, %%zmm0",                \
-                           "vmovntpd %%zmm0, (%[a],%[i])", 64, "sfence\n\t", "vzeroupper\n\t");                   \
-        else                                                                                                      \
-            ISA_TRIAD_LOOP(N, I, A, B, C, END, S, "vbroadcastsd %[s], %%zmm15\n\t", "vmovupd (%[c],%[i]), %%zmm0", \
-                           "vmulpd %%zmm15, %%zmm0, %%zmm0", "vaddpd (%[b],%[i]), %%zmm0, %%zmm0",                \
-                           "vmovupd %%zmm0, (%[a],%[i])", 64, "", "vzeroupper\n\t");                              \
-        break;                                                                                                    \
+#define ISA_TRIAD_LAPS(WIDTH, NT, N, I, A, B, C, END, S)                                                 \
+    switch ((WIDTH) * 2 + (NT)) {                                                                      \
+    case 2:                                                                                            \
+        ISA_TRIAD_LOOP(N, I, A, B, C, END, S, "movsd %[s], %%xmm15\n\t", ISA_TRIAD_SCALAR_LINE, "", ""); \
+        break;                                                                                         \
+    case 4:                                                                                            \
+    case 5:                                                                                            \
+        if (NT)                                                                                        \
+            ISA_TRIAD_LOOP(N, I, A, B, C, END, S, "movddup %[s], %%xmm15\n\t", ISA_TRIAD_SSE_LINE("movntpd"), \
+                           "sfence\n\t", "");                                                          \
+        else                                                                                           \
+            ISA_TRIAD_LOOP(N, I, A, B, C, END, S, "movddup %[s], %%xmm15\n\t", ISA_TRIAD_SSE_LINE("movupd"), \
+                           "", "");                                                                    \
+        break;                                                                                         \
+    case 8:                                                                                            \
+    case 9:                                                                                            \
+        if (NT)                                                                                        \
+            ISA_TRIAD_LOOP(N, I, A, B, C, END, S, "vbroadcastsd %[s], %%ymm15\n\t",                    \
+                           ISA_TRIAD_AVX2_LINE("vmovntpd"), "sfence\n\t", "vzeroupper\n\t");           \
+        else                                                                                           \
+            ISA_TRIAD_LOOP(N, I, A, B, C, END, S, "vbroadcastsd %[s], %%ymm15\n\t",                    \
+                           ISA_TRIAD_AVX2_LINE("vmovupd"), "", "vzeroupper\n\t");                      \
+        break;                                                                                         \
+    case 16:                                                                                           \
+    case 17:                                                                                           \
+        if (NT)                                                                                        \
+            ISA_TRIAD_LOOP(N, I, A, B, C, END, S, "vbroadcastsd %[s], %%zmm15\n\t",                    \
+                           ISA_TRIAD_AVX512_LINE("vmovntpd"), "sfence\n\t", "vzeroupper\n\t");         \
+        else                                                                                           \
+            ISA_TRIAD_LOOP(N, I, A, B, C, END, S, "vbroadcastsd %[s], %%zmm15\n\t",                    \
+                           ISA_TRIAD_AVX512_LINE("vmovupd"), "", "vzeroupper\n\t");                    \
+        break;                                                                                         \
     }
 
 /* triad's variants on this ISA (their widths and needs in regions.c), and its default cases. */
