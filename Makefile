@@ -1,7 +1,7 @@
 # pmucal — one binary, bin/pmucal; every .c under the subsystem folders is part of it.
 CC      ?= cc
 # OPTFLAGS: optimisation and debug information, apart so that a sub-make can set them alone
-# (the emulated hosts' builds leave -g out: a third of their compile time and of their binary).
+# (the emulated hosts' builds leave -g out: a tenth of their compile time, two thirds of their binary).
 OPTFLAGS ?= -O2 -g
 CFLAGS  ?= $(OPTFLAGS)
 CFLAGS  += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -I. -MMD -MP
