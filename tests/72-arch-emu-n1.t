@@ -59,6 +59,20 @@ ok $? "info names the kernel's core PMU: $(grep '^pmu sysfs' "$TMP/info")"
 grep -q '^machine *QEMU -M virt.*, virtual or emulated$' "$TMP/info"
 ok $? "info says the host is emulated: $(grep '^machine' "$TMP/info")"
 
+# The matrix names its cases (its DRAM ones at 4M, tests/emu/commands says why): they must stay the
+# AArch64 build's default matrix, so that a case added to a kernel is run here too. qemu-user runs
+# the same binary on this machine to print that matrix.
+if command -v qemu-aarch64 > /dev/null && [ -d /usr/aarch64-linux-gnu ]; then
+    want=$(HWLOC_XMLFILE="$PWD/tests/hosts/qemu-n1/hwloc.xml" HWLOC_THISSYSTEM=1 qemu-aarch64 -L /usr/aarch64-linux-gnu "$BIN" kernels |
+        sed -n 's/^    \([a-z].*\)/\1/p' | sed 's/ *$//; s/size=DRAM$/size=4M/')
+    got=$(grep -- '--label matrix' tests/emu/commands | grep -o "\-\-case '[^']*'" | sed "s/--case '//; s/'\$//")
+    printf '%s\n' "$want" > "$TMP/matrix.want"; printf '%s\n' "$got" > "$TMP/matrix.got"
+    [ -n "$want" ] && [ "$want" = "$got" ]
+    ok $? "the emulated matrix is the AArch64 default matrix, size=DRAM at 4M ($(grep -c . "$TMP/matrix.got") cases$(diff "$TMP/matrix.want" "$TMP/matrix.got" | grep '^[<>]' | head -3 | tr '\n' ' ' | sed 's/^./; differs: &/'))"
+else
+    skip "the emulated matrix against the AArch64 default matrix" "qemu-aarch64 (qemu-user) or /usr/aarch64-linux-gnu (libc6-dev-arm64-cross) is missing: make deps installs them"
+fi
+
 # verdicts FILE EVENT: the TAP lines of one event, "ok", "not ok" or "skip" and the reason
 verdicts() { grep -E "^(not )?ok [0-9]+ - .* :: $2( |$)" "$1"; }
 count() { verdicts "$1" "$2" | grep -c "$3"; }
