@@ -13,6 +13,50 @@ FETCHED=build/emu-riscv64
 Q10=$FETCHED/qemu10/usr/bin/qemu-system-riscv64
 Q10_BIOS=$FETCHED/qemu10/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin
 
+# levels_in_loop SAMPLE-SECTION SHARE: how many of the 4 precise_ip levels of instructions put
+# every in-loop sample on its causing instruction (distance 0) and at most SHARE times the
+# kernel's share of the count (C - 8000001 of the C counted) outside the loop, rounded up. The
+# skid line is read whether pmucal judged it ok or not: at precise_ip 3 a sample outside is
+# pmucal's not ok (zero skid promised), which QEMU 7.2's unfiltered counting is allowed here.
+levels_in_loop() {
+    grep -E 'walker size=16k loads=1 :: instructions precise=[0-3] (rate|skid): ' "$1" |
+        awk -v share="$2" '
+            / rate: / { p = $0; sub(/.*precise=/, "", p); p = substr(p, 1, 1); c = $0; sub(/.*where the event counted /, "", c); counted[p] = c + 0 }
+            / skid: / { p = $0; sub(/.*precise=/, "", p); p = substr(p, 1, 1)
+                        if (match($0, /skid: [0-9]+ samples in the loop, distances 0:[0-9]+, mean 0.000; [0-9]+ outside the loop/)) {
+                            split(substr($0, RSTART), w, /[ :,;]+/); inl[p] = w[2]; d0[p] = w[9]; out[p] = w[12] } }
+            END { n = 0
+                  for (p in inl) { extra = counted[p] > 8000001 ? (counted[p] - 8000001) / counted[p] : 0
+                                   allowed = share * (inl[p] + out[p]) * extra; allowed = allowed == int(allowed) ? allowed : int(allowed) + 1
+                                   if (inl[p] > 0 && d0[p] == inl[p] && out[p] <= allowed) n++ }
+                  print n + 0 }'
+}
+# The check itself, on planted sections: QEMU 7.2's count (8185762, 2.3% the kernel's) allows 6
+# of 81 outside, in pmucal's ok and not ok lines alike; 7 outside, a sample off its cause, or
+# (under 10.0's exact count) one outside, each costs its level.
+plant() { # plant COUNTED OUT3 SKID0 OUT0: the 8 lines of one boot's instructions sampling
+    for p in 3 2 1 0; do
+        out=0 dist="0:81" mean=0.000 verdict=ok tail=
+        [ $p = 3 ] && out=$2
+        [ $p = 0 ] && out=$4
+        [ $p = 0 ] && [ "$3" != 0 ] && dist="0:80 1:1" mean=0.012
+        [ $p = 3 ] && [ "$out" != 0 ] && verdict="not ok" tail=": $out samples off their causing instruction where zero skid is promised"
+        echo "ok 1 - walker size=16k loads=1 :: instructions precise=$p rate: 81 samples x 100003 = 8100243 where the event counted $1 (81.9 due)"
+        echo "$verdict 2 - walker size=16k loads=1 :: instructions precise=$p skid: 81 samples in the loop, distances $dist, mean $mean; $out outside the loop$tail"
+    done
+}
+planted=$TMP/planted.sample
+for row in "8185762 0 0 0 3 4 QEMU 7.2, none outside" "8185762 6 0 0 3 4 QEMU 7.2, 6 outside at precise_ip 3 (pmucal's not ok)" \
+           "8185762 7 0 0 3 3 QEMU 7.2, 7 outside at precise_ip 3" "8185762 0 0 6 3 4 QEMU 7.2, 6 outside at precise_ip 0" \
+           "8185762 0 1 0 3 3 QEMU 7.2, a sample off its cause at precise_ip 0" "8000001 1 0 0 0 3 QEMU 10.0, one outside" \
+           "8000001 0 0 0 0 4 QEMU 10.0, none outside"; do
+    set -- $row
+    plant "$1" "$2" "$3" "$4" > "$planted"
+    got=$(levels_in_loop "$planted" "$5")
+    shift 6
+    is "$got" "$(echo "$row" | cut -d' ' -f6)" "the landing check on a planted boot: $*"
+done
+
 skip_all() { skip "the emulated RISC-V host" "$1"; done_testing; exit; }
 [ "${PMUCAL_TEST_EMU:-1}" = 0 ] &&
     skip_all "PMUCAL_TEST_EMU=0: the emulated hosts are left out (this one needs qemu-system-misc, gcc-riscv64-linux-gnu, cpio and what make deps fetches into $FETCHED)"
@@ -185,17 +229,7 @@ for e in qemu7.2 qemu10.0; do
     # samples (about 2 at 2.3%), rounded up; under 10.0, none.
     share=0
     [ "$e" = qemu7.2 ] && share=3
-    inloop=$(grep -E 'walker size=16k loads=1 :: instructions precise=[0-3] (rate|skid): ' "$s9" |
-        awk -v share="$share" '
-            / rate: / { p = $0; sub(/.*precise=/, "", p); p = substr(p, 1, 1); c = $0; sub(/.*where the event counted /, "", c); counted[p] = c + 0 }
-            / skid: / && !/^not ok/ { p = $0; sub(/.*precise=/, "", p); p = substr(p, 1, 1)
-                        if (match($0, /skid: [0-9]+ samples in the loop, distances 0:[0-9]+, mean 0.000; [0-9]+ outside the loop$/)) {
-                            split(substr($0, RSTART), w, /[ :,;]+/); inl[p] = w[2]; d0[p] = w[9]; out[p] = w[12] } }
-            END { n = 0
-                  for (p in inl) { extra = counted[p] > 8000001 ? (counted[p] - 8000001) / counted[p] : 0
-                                   allowed = share * (inl[p] + out[p]) * extra; allowed = allowed == int(allowed) ? allowed : int(allowed) + 1
-                                   if (inl[p] > 0 && d0[p] == inl[p] && out[p] <= allowed) n++ }
-                  print n + 0 }')
+    inloop=$(levels_in_loop "$s9" "$share")
     [ "$inloop" = 4 ]
     ok $? "$e: instructions samples land on the loop's instructions at precise_ip 3..0, $( [ $share = 0 ] && echo "none outside" || echo "outside at most $share times the kernel's share of the count") ($inloop of 4) $(grep 'instructions precise=[0-3] skid' "$s9" | sed 's/.* precise=\([0-3]\) skid: /\1: /' | tr '\n' ' ' | cut -c1-300)"
     case $e in
