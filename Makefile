@@ -130,11 +130,13 @@ run: deps-run
 	$(MAKE) all
 	scripts/main-job.sh
 
-# Two test files at once, the longest first (each 1-2.5 minutes beside another): started last, the
-# emulated N1 and the fuzzers ran alone at the end and make test took 570 s instead of about 520.
-# The emulated hosts first (one QEMU each, a core's worth for minutes, which nothing shortens),
-# then by CPU seconds, most first (measured alone): 55 97, 90 60 cold (its build takes both cores
-# a while), 60 56, 36 38, 51 32, 75 27, 73 26, 70 25, 15 25, 57 21; the rest, under 17 each, by name.
+# One test file more than the CPUs at once: a file waits at times (a child's stop, a boot's end),
+# and on 2 CPUs -j2 left 90 of its 970 s of files' wall time idle. The longest first (each 1-2 minutes
+# beside others): started last, the emulated N1 and the fuzzers ran alone at the end and make test
+# took 570 s instead of about 520. The emulated hosts first (one QEMU each, a core's worth for
+# minutes, which nothing shortens), then by CPU seconds, most first (measured under -j2 on 2 CPUs):
+# 90 84 cold (its build takes both cores a while), 55 51, 60 50, 36 62, 51 36, 75 28, 73 53, 70 31,
+# 15 29, 57 26; the rest, under 22 each, by name.
 # Not settings: 'override' keeps a command line's TESTS=... out of the recipe's shell text.
 override TESTS_FIRST := $(wildcard tests/72-arch-emu-n1.t tests/77-arch-emu-riscv64.t tests/55-sources-sim.t \
                  tests/90-fuzz.t tests/60-validate-sim-sweep.t tests/36-runs-resume.t tests/51-penalties-calibrate.t \
@@ -146,13 +148,15 @@ override TESTS := $(TESTS_FIRST) $(filter-out $(TESTS_FIRST),$(sort $(wildcard t
 # and emu is about 2 minutes of CPU, which -j1 spent on one core while the other idled); a -j on
 # the command line is kept. Recursive: MAKEFLAGS holds -j only as the recipe runs.
 TEST_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j2)
+# At most 4: tests that pin to one CPU take the same one, and more files at once only queue there.
+PROVE_JOBS = $(shell n=$$(nproc 2> /dev/null || echo 1); echo $$(( n < 3 ? n + 1 : 4 )))
 test: deps
 	$(MAKE) $(TEST_JOBS) all
 	[ "$${PMUCAL_TEST_EMU:-1}" = 0 ] || $(MAKE) $(TEST_JOBS) emu
 	rm -rf $(OBJDIR)/test-cache
 	PMUCAL=$(BIN) PMUCAL_OBJDIR=$(OBJDIR) PMUCAL_CACHE_DIR="$$PWD/$(OBJDIR)/test-cache" \
 	    PMUCAL_EMU_BIN=$(EMU_DIR)/pmucal PMUCAL_EMU_INIT=$(EMU_DIR)/emu-init \
-	    PMUCAL_EMU_RV_BIN=$(EMU_RV_DIR)/pmucal PMUCAL_EMU_RV_INIT=$(EMU_RV_DIR)/emu-init prove -j2 --timer $(TESTS)
+	    PMUCAL_EMU_RV_BIN=$(EMU_RV_DIR)/pmucal PMUCAL_EMU_RV_INIT=$(EMU_RV_DIR)/emu-init prove -j$(PROVE_JOBS) --timer $(TESTS)
 
 # make check: the C unit tests alone (tests/00-unit.t over build/*/tests/), in seconds: no emulator,
 # no package installs. The quick loop while editing; make test before a commit. Its cache folder is
