@@ -113,18 +113,27 @@ int main(void)
      * 5%, or three median deviations of the startup's own trips where the machine made those wider.
      * Not against the startup figure: a shared host's core moves its clock between minutes (3.79 to
      * 4.09 GHz between processes on this project's Intel VM, 12% within one test run under load),
-     * which is the core's doing, not the estimate's. Both must be clocks a core can run at. */
-    double again[2] = {0, 0};
-    for (int k = 0; k < 2; k++)
-        for (int i = 0; i < 3; i++) {
-            double r = clock_ratio_now();
-            again[k] = r > again[k] ? r : again[k];
-        }
-    double tol = fmax(0.05, 3 * ci->core_per_tsc_spread);
-    double ghz = again[0] * ci->tsc_hz / 1e9;
-    CHECK(again[0] > 0 && fabs(again[1] / again[0] - 1) < tol && ghz > 0.3 && ghz < 6.5, __LINE__,
-          "the ratio measured again twice (best of 3 each: %.4f, %.4f, %.2f GHz) agrees within %.1f%% (startup %.4f)",
-          again[0], again[1], ghz, 100 * tol, ci->core_per_tsc);
+     * which is the core's doing, not the estimate's. Both must be clocks a core can run at. Up to
+     * five pairs: under load the clock moved between two pairs' halves (1.2039 then 1.1284, with
+     * a busy loop beside three test files on two CPUs), but a wrong estimate agrees in none. */
+    double again[2] = {0, 0}, tol = fmax(0.05, 3 * ci->core_per_tsc_spread), ghz = 0;
+    int pairs = 0;
+    bool agree = false;
+    while (!agree && pairs < 5) {
+        pairs++;
+        again[0] = again[1] = 0;
+        for (int k = 0; k < 2; k++)
+            for (int i = 0; i < 3; i++) {
+                double r = clock_ratio_now();
+                again[k] = r > again[k] ? r : again[k];
+            }
+        ghz = again[0] * ci->tsc_hz / 1e9;
+        agree = again[0] > 0 && fabs(again[1] / again[0] - 1) < tol && ghz > 0.3 && ghz < 6.5;
+    }
+    CHECK(agree, __LINE__,
+          "the ratio measured again twice (best of 3 each: %.4f, %.4f, %.2f GHz) agrees within %.1f%% in one of "
+          "%d pairs (startup %.4f)",
+          again[0], again[1], ghz, 100 * tol, pairs, ci->core_per_tsc);
 
     /* The multiply reference: a latency is a whole number of cycles, or no reference at all. */
     static const struct {
