@@ -60,7 +60,7 @@ for s in 4k 8k 12k 16k 20k 24k 28k 32k 36k 40k 44k 48k; do cases="$cases --case 
 (ulimit -f 16; eval "$PMUCAL validate $cases -e page-faults --label full") > "$TMP/full.tap" 2> "$TMP/full.err"
 rc=$?
 dir=$(ls -d "$PMUCAL_RESULTS"/*-full 2> /dev/null | head -n 1)
-lines=$(wc -l < "$dir/measurements.ndjson" 2> /dev/null || echo 0)
+lines=$(wc -l 2> /dev/null < "$dir/measurements.ndjson" || echo 0)
 counted=$(sed -n 's/^# summary: .*; \([0-9]*\) measurements in .*/\1/p' "$TMP/full.tap")
 [ $rc != 0 ] && [ "$lines" -ge 1 ] && [ "$lines" -lt 12 ] && jq -e . "$dir/measurements.ndjson" > /dev/null 2>&1 &&
     [ "$(tail -c 1 "$dir/measurements.ndjson" | od -An -c | tr -d ' ')" = '\n' ] && [ "$counted" = "$lines" ] &&

@@ -289,7 +289,7 @@ verdict_keys() { sed -n 's/^\(ok\|not ok\) [0-9]* - \(.* precise=[0-3] [a-z]*\).
 $PMUCAL sample $SMP -e page-faults,minor-faults --iters 4096 -r 21 --label sref > "$TMP/sref.tap" 2> "$TMP/sref.err"
 srefrc=$?
 sref=$(run_dir sref)
-levels=$(wc -l < "$sref/measurements.ndjson" 2> /dev/null || echo 0)
+levels=$(wc -l 2> /dev/null < "$sref/measurements.ndjson" || echo 0)
 # Fewer records than (event, level) pairs is a SKIP only where sample ran and said which levels it
 # could not sample; a crash or a refusal is a failure of the test.
 if [ "$levels" -lt 4 ] && { [ $srefrc -gt 1 ] || ! grep -q '# SKIP' "$TMP/sref.tap"; }; then

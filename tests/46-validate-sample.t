@@ -137,7 +137,7 @@ blocks=$(( ($(wc -c < "$RUN/manifest.json") + 2048) / 512 + 1 ))
 (ulimit -f $blocks; $PMUCAL sample walker phase=touch size=1M page=4k -e $evs --iters 256 --label full) > "$TMP/full.tap" 2> "$TMP/full.err"
 rc=$?
 d=$(ls -d "$PMUCAL_RESULTS"/*-full 2> /dev/null | head -n 1)
-lines=$(wc -l < "$d/measurements.ndjson" 2> /dev/null || echo 0)
+lines=$(wc -l 2> /dev/null < "$d/measurements.ndjson" || echo 0)
 [ $rc = 1 ] && [ "$lines" -ge 1 ] && [ "$lines" -lt 16 ] && jq -e . "$d/measurements.ndjson" > /dev/null 2>&1 &&
     [ "$(tail -c 1 "$d/measurements.ndjson" | od -An -c | tr -d ' ')" = '\n' ] &&
     grep -q 'cannot append to .*measurements.ndjson' "$TMP/full.err" &&

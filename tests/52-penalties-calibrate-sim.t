@@ -53,7 +53,7 @@ jq -e '.source == "sim" and .status == "complete" and .occurrences_checked == 2 
     "$dir/manifest.json" > /dev/null
 ok $? "the manifest says source sim, complete, 2 occurrences checked: $(jq -c '{source, status, occurrences_checked, iters}' "$dir/manifest.json" 2> /dev/null)"
 [ "$(wc -l < "$dir/measurements.ndjson")" -eq 3 ] && jq -e -s 'all(.[]; .source == "sim" and .iters == 10000)' "$dir/measurements.ndjson" > /dev/null
-ok $? "measurements.ndjson: one sim record per case ($(wc -l < "$dir/measurements.ndjson" 2> /dev/null) records)"
+ok $? "measurements.ndjson: one sim record per case ($(wc -l 2> /dev/null < "$dir/measurements.ndjson") records)"
 [ ! -e "$dir/penalties.json" ] && [ ! -e "$dir/tables" ] && [ ! -e "$dir/curve.csv" ] && diff -q "$dir/validate.tap" "$TMP/s.tap" > /dev/null
 ok $? "no penalties.json, tables or curve (a simulator's cycles mean nothing); validate.tap is the TAP printed"
 $PMUCAL emit -f csv > /dev/null 2> "$TMP/emit1.err"

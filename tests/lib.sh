@@ -99,7 +99,7 @@ stop_after_records() {
     stopped_dir=""
     for _i in $(seq 1 600); do
         stopped_dir=$(ls -d "$PMUCAL_RESULTS"/*-"$1" 2> /dev/null | head -n 1)
-        [ -n "$stopped_dir" ] && [ "$(wc -l < "$stopped_dir/${5:-measurements.ndjson}" 2> /dev/null || echo 0)" -ge "$2" ] && break
+        [ -n "$stopped_dir" ] && [ "$(wc -l 2> /dev/null < "$stopped_dir/${5:-measurements.ndjson}" || echo 0)" -ge "$2" ] && break
         sleep 0.05
     done
     kill -"$3" "$4"
