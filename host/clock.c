@@ -38,15 +38,40 @@ __attribute__((noinline)) static uint64_t imm_chain_ticks(uint64_t trips)
     return isa_ticks_stop() - t0;
 }
 
+/* The tick counter and the system clock read together: the ticks just before and just after the
+ * clock, the narrowest of a few tries (a preemption or interrupt widens only the try it falls in);
+ * *halfwidth is the ticks the reading may be off either side. */
+static void tick_clock_pair(uint64_t *ticks, double *secs, uint64_t *halfwidth)
+{
+    uint64_t best = UINT64_MAX;
+    for (int i = 0; i < 8; i++) {
+        uint64_t a = isa_ticks_start();
+        double t = clock_now_seconds();
+        uint64_t b = isa_ticks_stop();
+        if (b - a < best) {
+            best = b - a;
+            *ticks = a + best / 2;
+            *secs = t;
+        }
+    }
+    *halfwidth = best / 2 + 1;
+}
+
+/* Ticks per second: two paired readings 10 ms apart or more, the second taken again until the
+ * pairs' uncertainty is under 1e-4 of the ticks between them or 0.2 s have passed. Three 50 ms
+ * spins with unpaired readings (a preemption between a clock and a tick read skewed one by a
+ * slice) cost every command 150 ms of CPU; this, about 10. */
 static double measure_tsc_hz(void)
 {
-    double t0 = clock_now_seconds();
-    uint64_t c0 = isa_ticks_start();
-    double t;
-    while ((t = clock_now_seconds()) - t0 < 0.05)
-        ;
-    uint64_t c1 = isa_ticks_stop();
-    return (double)(c1 - c0) / (t - t0);
+    uint64_t c0, c1, w0, w1;
+    double t0, t1;
+    tick_clock_pair(&c0, &t0, &w0);
+    do {
+        while (clock_now_seconds() - t0 < 0.01)
+            ;
+        tick_clock_pair(&c1, &t1, &w1);
+    } while ((double)(w0 + w1) > 1e-4 * (double)(c1 - c0) && t1 - t0 < 0.2);
+    return (double)(c1 - c0) / (t1 - t0);
 }
 
 int clock_whole_latency(double cycles)
@@ -230,12 +255,10 @@ const struct clock_info *clock_get(void)
     if (ci.tsc_hz)
         return &ci;
     enum { REPS = 51 };
-    double hz[3], ratio[REPS];
-    for (int i = 0; i < 3; i++)
-        hz[i] = measure_tsc_hz();
+    double ratio[REPS];
     /* A counter whose frequency the ISA states (AArch64's CNTFRQ_EL0) takes it as stated. */
     double said = isa_ticks_hz_said();
-    struct clock_chains m = {.tsc_hz = said > 0 ? said : stats_median(hz, 3)};
+    struct clock_chains m = {.tsc_hz = said > 0 ? said : measure_tsc_hz()};
     add_chain_ticks(20000); /* let the core reach its running clock */
     measure_chains(&m);
     clock_decide(&m, clock_bounds_of(ISA_NAME), &ci);
