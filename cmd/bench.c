@@ -26,7 +26,7 @@ const struct command bench_command = {
     .fn = bench_main,
     .summary = "cost of one group measurement: open, enable/disable/read round trip, close",
     .synopsis = "[options]",
-    .usage = "Opens the group (with its noise detectors) N times and times, with the " ISA_TICKS_NAME ": open, one\n"
+    .usage = "Opens the group (with its noise detectors) N times and times, with the tick counter: open, one\n"
              "start + stop + read around an empty region, and close. Prints median, min and MAD in\n"
              "microseconds. scripts/bench-measure.sh runs it beside a validate run.\n",
     .options = bench_options,

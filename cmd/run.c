@@ -1,5 +1,4 @@
 /* pmucal run: one case, every event, a table of per-iteration counts beside the model. */
-#include "arch/isa.h"
 #include "base/stop.h"
 #include "base/util.h"
 #include "cmd/commands.h"
@@ -23,8 +22,9 @@ const struct command run_command = {
     .synopsis = "KERNEL [param=value ...] [options]",
     .usage = "Sets the case up once, then measures every event group with R repetitions; counts are\n"
              "per iteration after subtracting the same region executed with zero iterations. Cycles come\n"
-             "from the " ISA_TICKS_NAME "'s ticks times the measured core-clock ratio when no cycle counter\n"
-             "exists. Nothing is written to a run folder ('pmucal validate --case' does that).\n",
+             "from the tick counter (x86-64's TSC, AArch64's generic timer, RISC-V's time CSR) times the\n"
+             "measured core-clock ratio when no cycle counter exists. Nothing is written to a run folder\n"
+             "('pmucal validate --case' does that).\n",
     .options = run_options,
     .examples = "  pmucal run walker size=L2\n"
                 "  pmucal run walker phase=touch size=4M page=4k -e page-faults --iters 1024\n",

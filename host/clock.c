@@ -48,13 +48,13 @@ static void tick_clock_pair(uint64_t *ticks, double *secs, uint64_t *halfwidth)
         uint64_t a = isa_ticks_start();
         double t = clock_now_seconds();
         uint64_t b = isa_ticks_stop();
-        if (b - a < best) {
+        if (i == 0 || b - a < best) {
             best = b - a;
             *ticks = a + best / 2;
             *secs = t;
         }
     }
-    *halfwidth = best / 2 + 1;
+    *halfwidth = best / 2 + 1 < UINT64_MAX / 4 ? best / 2 + 1 : UINT64_MAX / 4;
 }
 
 /* Ticks per second: two paired readings 10 ms apart or more, the second taken again until the

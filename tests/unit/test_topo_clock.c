@@ -115,7 +115,8 @@ int main(void)
      * 4.09 GHz between processes on this project's Intel VM, 12% within one test run under load),
      * which is the core's doing, not the estimate's. Both must be clocks a core can run at. Up to
      * five pairs: under load the clock moved between the two halves of a pair (1.2039, 1.1284, with
-     * a busy loop beside three test files on two CPUs), but a wrong estimate agrees in none. */
+     * a busy loop beside three test files on two CPUs). An estimate that repeats agrees in one of
+     * them; a rate out of range fails them all; the pairs it took are printed. */
     double again[2] = {0, 0}, tol = fmax(0.05, 3 * ci->core_per_tsc_spread), ghz = 0;
     int pairs = 0;
     bool agree = false;
