@@ -113,17 +113,15 @@
 #define ISA_TRIAD_AVX2_LINE(ST) ISA_TRIAD_VEC3(ST, "ymm15", "ymm0", "0") ISA_TRIAD_VEC3(ST, "ymm15", "ymm1", "32")
 #define ISA_TRIAD_AVX512_LINE(ST) ISA_TRIAD_VEC3(ST, "zmm15", "zmm0", "0")
 
-/* The laps of one packed width, with non-temporal stores (then an sfence a lap) or ordinary ones. */
-#define ISA_TRIAD_PACKED(NT, N, I, A, B, C, END, S, SETUP, LINE, DONE)                               \
+/* The laps of one packed width, LINE with the non-temporal store NT_ST (then an sfence a lap) or
+ * the ordinary store ST. */
+#define ISA_TRIAD_PACKED(NT, N, I, A, B, C, END, S, SETUP, LINE, NT_ST, ST, DONE)                      \
     do {                                                                                               \
         if (NT)                                                                                        \
-            ISA_TRIAD_LOOP(N, I, A, B, C, END, S, SETUP, LINE("movntpd", "vmovntpd"), "sfence\n\t", DONE); \
+            ISA_TRIAD_LOOP(N, I, A, B, C, END, S, SETUP, LINE(NT_ST), "sfence\n\t", DONE);             \
         else                                                                                           \
-            ISA_TRIAD_LOOP(N, I, A, B, C, END, S, SETUP, LINE("movupd", "vmovupd"), "", DONE);        \
+            ISA_TRIAD_LOOP(N, I, A, B, C, END, S, SETUP, LINE(ST), "", DONE);                          \
     } while (0)
-#define ISA_TRIAD_SSE_STORE(SSE, VEX) ISA_TRIAD_SSE_LINE(SSE)
-#define ISA_TRIAD_AVX2_STORE(SSE, VEX) ISA_TRIAD_AVX2_LINE(VEX)
-#define ISA_TRIAD_AVX512_STORE(SSE, VEX) ISA_TRIAD_AVX512_LINE(VEX)
 
 /* The laps for WIDTH doubles an instruction (1 scalar, 2 SSE, 4 AVX2, 8 AVX-512), NT: with
  * non-temporal stores (packed widths only). */
@@ -133,15 +131,16 @@
         ISA_TRIAD_LOOP(N, I, A, B, C, END, S, "movsd %[s], %%xmm15\n\t", ISA_TRIAD_SCALAR_LINE, "", ""); \
         break;                                                                                         \
     case 2:                                                                                            \
-        ISA_TRIAD_PACKED(NT, N, I, A, B, C, END, S, "movddup %[s], %%xmm15\n\t", ISA_TRIAD_SSE_STORE, ""); \
+        ISA_TRIAD_PACKED(NT, N, I, A, B, C, END, S, "movddup %[s], %%xmm15\n\t", ISA_TRIAD_SSE_LINE, "movntpd", \
+                         "movupd", ""); \
         break;                                                                                         \
     case 4:                                                                                            \
-        ISA_TRIAD_PACKED(NT, N, I, A, B, C, END, S, "vbroadcastsd %[s], %%ymm15\n\t", ISA_TRIAD_AVX2_STORE, \
-                         "vzeroupper\n\t");                                                            \
+        ISA_TRIAD_PACKED(NT, N, I, A, B, C, END, S, "vbroadcastsd %[s], %%ymm15\n\t", ISA_TRIAD_AVX2_LINE, \
+                         "vmovntpd", "vmovupd", "vzeroupper\n\t");                                                            \
         break;                                                                                         \
     case 8:                                                                                            \
-        ISA_TRIAD_PACKED(NT, N, I, A, B, C, END, S, "vbroadcastsd %[s], %%zmm15\n\t", ISA_TRIAD_AVX512_STORE, \
-                         "vzeroupper\n\t");                                                            \
+        ISA_TRIAD_PACKED(NT, N, I, A, B, C, END, S, "vbroadcastsd %[s], %%zmm15\n\t", ISA_TRIAD_AVX512_LINE, \
+                         "vmovntpd", "vmovupd", "vzeroupper\n\t");                                                            \
         break;                                                                                         \
     }
 
