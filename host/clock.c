@@ -43,7 +43,7 @@ __attribute__((noinline)) static uint64_t imm_chain_ticks(uint64_t trips)
  * *halfwidth is the ticks the reading may be off either side. */
 static void tick_clock_pair(uint64_t *ticks, double *secs, uint64_t *halfwidth)
 {
-    uint64_t best = UINT64_MAX;
+    uint64_t best = 0;
     for (int i = 0; i < 8; i++) {
         uint64_t a = isa_ticks_start();
         double t = clock_now_seconds();
@@ -54,7 +54,7 @@ static void tick_clock_pair(uint64_t *ticks, double *secs, uint64_t *halfwidth)
             *secs = t;
         }
     }
-    *halfwidth = best / 2 + 1 < UINT64_MAX / 4 ? best / 2 + 1 : UINT64_MAX / 4;
+    *halfwidth = best / 2 + 1;
 }
 
 /* Ticks per second: two paired readings 10 ms apart or more, the second taken again until the
@@ -70,7 +70,7 @@ static double measure_tsc_hz(void)
         while (clock_now_seconds() - t0 < 0.01)
             ;
         tick_clock_pair(&c1, &t1, &w1);
-    } while ((double)(w0 + w1) > 1e-4 * (double)(c1 - c0) && t1 - t0 < 0.2);
+    } while ((double)w0 + (double)w1 > 1e-4 * (double)(c1 - c0) && t1 - t0 < 0.2);
     return (double)(c1 - c0) / (t1 - t0);
 }
 
