@@ -724,12 +724,15 @@ static int code_setup(struct case_ *c)
         goto fail;
     c->times_itself = true;
     /* The pace, outside any measured loop (loop() does the same work whatever its count, so that
-     * loop(n) - loop(0) stays exact): loops of 4, 16, ... iterations until one lasts 1 ms. */
+     * loop(n) - loop(0) stays exact): loops of 4, 16, ... iterations until one lasts 1 ms. Each
+     * loop's own ticks, not the wall time around it: the round trip to the sandbox's process
+     * waits for a CPU on a busy machine, and that wait once ended the probe at a few iterations
+     * (beside four busy loops, a hang's watchdog allowed 4.9 s, 10 s, then over 30 s; in
+     * make test SAN=1, test 68's hang ran to the 600 s cap). */
     k->pace = 1;   /* the probe's own watchdog: seconds an iteration, generous */
     for (uint64_t it = 4;; it *= 4) {
-        double t0 = clock_now_seconds();
         trial = snippet_run(k, it, it > 4 ? loop_limit(k, it) : TRIAL_SECONDS, why, wn);
-        double took = clock_now_seconds() - t0;
+        double took = (double)k->ticks / clock_get()->tsc_hz;
         if (trial > 0) {
             problem(why, wn, "stopped during the snippet's trial loop");
             return CASE_ERROR;
