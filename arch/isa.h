@@ -22,6 +22,8 @@
  *                                                           reference; header text ISA_CHAIN_MUL)
  *     void isa_imm_chain(uint64_t trips)                    as many dependent immediate adds (a
  *                                                           renamer may fold them: never a reference)
+ *     void isa_load_chain(uint64_t trips)                   as many dependent loads of one line (a
+ *                                                           witness of the load unit, ISA_CHAIN_LOAD)
  *
  * ISA_NAME: "x86-64", "AArch64", "RISC-V", for messages; ISA_TICKS_NAME: the tick counter's
  * ("TSC", "generic timer", "time CSR"); ISA_CACHES_EXPECTED: the cache levels every core of the
@@ -178,6 +180,17 @@ ISA_DEFINE_CHAIN(isa_imm_chain, ISA_CHAIN_ADD_IMM, 0)
 /* Dependent multiplies of 1 by itself: a second clock reference that needs other units than the
  * adds (its latency in cycles is learned, host/clock.c). */
 ISA_DEFINE_CHAIN(isa_mul_chain, ISA_CHAIN_MUL, 1)
+/* Dependent loads of one line that holds its own address: no clock (the latency is what calibrate
+ * measures), but a witness of whether another thread shared the load unit (host/clock.h). */
+static inline void isa_load_chain(uint64_t trips)
+{
+    static const void *const cell __attribute__((aligned(64))) = &cell;
+    uint64_t acc = (uint64_t)(uintptr_t)&cell;
+    __asm__ __volatile__("1:\n\t.rept 1000\n\t" ISA_CHAIN_LOAD "\n\t.endr\n\t" ISA_CHAIN_NEXT_TRIP
+                         : [acc] "+r"(acc), [n] "+r"(trips)
+                         : "m"(cell)
+                         : "cc");
+}
 
 /* snoop's writer: a spin-wait hint, a line flushed from every cache, and the wait for the
  * flushes. */

@@ -249,10 +249,35 @@ bool measure_loop_too_long(struct case_ *c, uint64_t iters, const char *option)
     return true;
 }
 
+/* The trip beside window slot i (before window i of its repetition, or after the last); loads[i]
+ * in ticks a load until witness_cycles converts them. */
+static void trip_at(double *ratio, double *split, double *loads, int i)
+{
+    struct clock_trip t;
+    clock_trip(&t);
+    ratio[i] = t.ratio, split[i] = t.split, loads[i] = t.load_ticks;
+    measure_region_ticks += t.ticks;   /* the windows' clock is part of their measurement */
+}
+
+/* The load witness's readings in cycles, each at the fastest clock of its repetition's trips: a
+ * trip whose own references were cut reads a low ratio (0.3 and 0.7 cycles a load were seen at
+ * them), and the clock does not move within a repetition's 2 ms beyond what that hides. */
+static void witness_cycles(double *loads, const double *trip, int reps, int nper)
+{
+    for (int r = 0; r < reps; r++) {
+        double fastest = 0;
+        for (int i = 0; i <= nper; i++)
+            fastest = fmax(fastest, trip[r * (nper + 1) + i]);
+        for (int i = 0; i <= nper; i++)
+            loads[r * (nper + 1) + i] *= fastest;
+    }
+}
+
 int measure_group(const struct source *src, struct case_ *c, struct event_spec **events, int n,
                   const struct measure_opts *o, struct measurement *m)
 {
     memset(m, 0, sizeof(*m));
+    m->load_whole = m->load_median = NAN;
     if (n > GROUP_MAX_EVENTS || o->repetitions < 1 || o->repetitions > MEASURE_MAX_REPS)
         pm_fatal("measure_group: %d events, %d repetitions", n, o->repetitions);
     m->events = events;
@@ -290,8 +315,9 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
     int rc = CASE_OK;
     double *zero = NULL, *full = NULL;   /* each window's ticks: its zero-iteration control, its loop */
     double *trip = NULL;                 /* the clock ratio before each window and after the last */
-    uint64_t tt;                         /* a trip's ticks */
     double *split = NULL;                /* each trip's difference between its two references */
+    double *loads = NULL;                /* each trip's load witness, cycles a load */
+    double load_floor = clock_get()->load_floor;   /* the witness's fastest before this case */
 
     /* Warm-up: caches, TLBs, predictors and the clock reach their steady state. */
     uint64_t warm = c->warm_iters > m->iters ? c->warm_iters : m->iters;
@@ -320,6 +346,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
         full = xmalloc(sizeof(double) * (size_t)(m->reps * MEASURE_WINDOWS));
         trip = xmalloc(sizeof(double) * (size_t)(m->reps * (MEASURE_WINDOWS + 1)));
         split = xmalloc(sizeof(double) * (size_t)(m->reps * (MEASURE_WINDOWS + 1)));
+        loads = xmalloc(sizeof(double) * (size_t)(m->reps * (MEASURE_WINDOWS + 1)));
     }
     /* Two repetitions disturbed in every attempt: another task holds the CPU for good (a busy loop
      * beside it switched every 5 ms loop out 4-7 times), and more attempts only multiply the time. */
@@ -371,8 +398,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
                 rc = CASE_INTERRUPTED;
                 goto out;
             }
-            trip[w + rep] = clock_ratio_trip(&tt, &split[w + rep]);
-            measure_region_ticks += tt;   /* the windows' clock is part of their measurement */
+            trip_at(trip, split, loads, w + rep);
             zero[w] = (double)timed_loop(c, 0);
             full[w] = (double)timed_loop(c, m->window_iters);
             if (c->failed[0]) {
@@ -381,8 +407,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
             }
         }
         int last = (rep + 1) * (MEASURE_WINDOWS + 1) - 1;   /* the trip after the repetition's last window */
-        trip[last] = clock_ratio_trip(&tt, &split[last]);
-        measure_region_ticks += tt;
+        trip_at(trip, split, loads, last);
     }
     m->ratio_after = clock_ratio_now();
     /* A moving clock is recorded, not measured again: each window is converted at its own. */
@@ -394,6 +419,9 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
     if (src->real_time) {
         measure_window_figures(m, zero, full, trip, MEASURE_WINDOWS);
         m->clock_split = stats_median(split, (size_t)(m->reps * (MEASURE_WINDOWS + 1)));
+        witness_cycles(loads, trip, m->reps, MEASURE_WINDOWS);
+        clock_load_witness(loads, (size_t)(m->reps * (MEASURE_WINDOWS + 1)), load_floor, &m->load_whole,
+                           &m->load_median);
     } else
         for (int rep = 0; rep < m->reps; rep++)
             m->cycles[rep] = ((double)ticks_n[rep] - (double)ticks_0_min) * m->core_per_tsc / (double)m->iters;
@@ -408,6 +436,7 @@ out:
     free(full);
     free(trip);
     free(split);
+    free(loads);
     src->close(g);
     return rc;
 }

@@ -33,7 +33,8 @@ struct measure_opts {
 #define MEASURE_WINDOW_SECONDS 100e-6
 #define MEASURE_WINDOW_QUANTILE 0.10
 /* The clock references of a core of its own agree within this (0-0.15% here); 2.2-2.9% apart,
- * another hardware thread held the adders, and loads were 4-5% slower (host/clock.h). */
+ * another hardware thread held the adders, and loads were 4-5% slower (host/clock.h). The load
+ * witness of a load unit of its own reads its whole latency within the same. */
 #define MEASURE_CLOCK_SPLIT_MAX 0.01
 /* The longest one measured loop may last (real-time sources): a stop is acted on between loops. */
 #define MEASURE_MAX_LOOP_SECONDS 0.5
@@ -70,6 +71,9 @@ struct measurement {
     double window_q, window_median, window_p90;
     double clock_split;   /* the median relative difference of the two clock references over the
                              windows' trips (host/clock.h): near 0, or what held the adders */
+    double load_whole, load_median;   /* the load witness over the windows' trips
+                                         (clock_load_witness): its whole latency and its median
+                                         reading in cycles a load; NaN where it was not told */
     double noise[NOISE_COUNT][MEASURE_MAX_REPS];   /* in loop(N) + loop(0), whole loops */
     double fixed[FIXED_COUNT][MEASURE_MAX_REPS];   /* per iteration; NaN without fixed counters */
     struct stats fixed_stat[FIXED_COUNT];

@@ -25,6 +25,8 @@ void case_result_fill(struct case_result *r, const struct measurement *m, const 
     /* From the repetitions' figure, which stands even when every window was dropped. */
     r->window_seconds = m->windows ? m->cycle_stat.median * (double)m->window_iters / (ghz * 1e9) : 0;
     r->clock_split = m->clock_split;
+    r->load_whole = m->load_whole;
+    r->load_median = m->load_median;
     r->ratio_before = m->ratio_before;
     r->ratio_after = m->ratio_after;
     r->q = *q;

@@ -114,6 +114,10 @@ void record_json(struct json *j, const struct record_head *h, const struct measu
         json_number(j, "median", m->window_median);
         json_number(j, "p90", m->window_p90);
         json_number(j, "clock_split", m->clock_split);
+        if (!isnan(m->load_whole)) {
+            json_number(j, "load_whole", m->load_whole);
+            json_number(j, "load_median", m->load_median);
+        }
         json_object_end(j);
     }
     json_array_begin(j, "per_iter");
@@ -237,6 +241,8 @@ static int measurement_from_record(const struct jvalue *rec, struct measurement 
     m->window_median = jget_num(win, "median", NAN);
     m->window_p90 = jget_num(win, "p90", NAN);
     m->clock_split = jget_num(win, "clock_split", NAN);
+    m->load_whole = jget_num(win, "load_whole", NAN);   /* not told by a pmucal before the witness */
+    m->load_median = jget_num(win, "load_median", NAN);
     for (int k = 0; k < NOISE_COUNT; k++) {
         read_numbers(jget(noise, noise_name[k]), m->noise[k], MEASURE_MAX_REPS, &n);
         for (int r = n; r < m->reps; r++)
@@ -299,13 +305,16 @@ static bool record_check(const struct jvalue *rec, char *err, size_t n)
         !jget_in(jget(rec, "noise"), "redone", 0, INT32_MAX, true, 0, &x, err, n) ||
         !jget_in(jget(rec, "model"), "threads", 1, TEAM_MAX, true, 1, &x, err, n))
         return false;
-    /* The windows' counts are converted too, and their references' split decides whether calibrate
-     * keeps a run: a relative difference, never negative (a trip cut short reads a few times apart). */
+    /* The windows' counts are converted too, and their references' split and the load witness's
+     * readings decide whether calibrate keeps a run: the split a relative difference, never negative
+     * (a trip cut short reads a few times apart); the witness in cycles a load. */
     const struct jvalue *win = jget(jget(rec, "cycles"), "windows");
     if (!jget_in(win, "count", 0, MEASURE_MAX_REPS * MEASURE_WINDOWS, true, 0, &x, err, n) ||
         !jget_in(win, "dropped", 0, MEASURE_MAX_REPS * MEASURE_WINDOWS, true, 0, &x, err, n) ||
         !jget_in(win, "iters", 0, MEASURE_MAX_ITERS, true, 0, &x, err, n) ||
-        !jget_in(win, "clock_split", 0, 1e3, true, 0, &x, err, n))
+        !jget_in(win, "clock_split", 0, 1e3, true, 0, &x, err, n) ||
+        !jget_in(win, "load_whole", 1, 1e4, true, 1, &x, err, n) ||
+        !jget_in(win, "load_median", 0, 1e6, true, 0, &x, err, n))
         return false;
     static const char *const attr[] = {"type", "config", "config1", "config2"};
     for (int k = 0; k < evs->n; k++)

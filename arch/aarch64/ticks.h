@@ -52,6 +52,8 @@ static inline double isa_ticks_hz_said(void)
 #define ISA_CHAIN_ADD_IMM "add %[acc], %[acc], #1"
 /* isa_mul_chain's: a dependent multiply, on the multiplier rather than the adders. */
 #define ISA_CHAIN_MUL "mul %[acc], %[acc], %[acc]"
+/* isa_load_chain's: a dependent load of the register's own address (a line that points to itself). */
+#define ISA_CHAIN_LOAD "ldr %[acc], [%[acc]]"
 #define ISA_CHAIN_NEXT_TRIP "subs %[n], %[n], #1\n\tb.ne 1b"
 
 #endif

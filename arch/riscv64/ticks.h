@@ -44,6 +44,8 @@ double isa_ticks_hz_said(void);
 #define ISA_CHAIN_ADD_IMM "addi %[acc], %[acc], 1"
 /* isa_mul_chain's: a dependent multiply (the M extension), on the multiplier rather than the adders. */
 #define ISA_CHAIN_MUL "mul %[acc], %[acc], %[acc]"
+/* isa_load_chain's: a dependent load of the register's own address (a line that points to itself). */
+#define ISA_CHAIN_LOAD "ld %[acc], 0(%[acc])"
 #define ISA_CHAIN_NEXT_TRIP "addi %[n], %[n], -1\n\tbnez %[n], 1b"
 
 #endif

@@ -57,6 +57,8 @@ static inline double isa_ticks_hz_said(void)
 #define ISA_CHAIN_ADD_IMM "add $1, %[acc]"
 /* isa_mul_chain's: a dependent multiply, on the multiplier rather than the adders. */
 #define ISA_CHAIN_MUL "imul %[acc], %[acc]"
+/* isa_load_chain's: a dependent load of the register's own address (a line that points to itself). */
+#define ISA_CHAIN_LOAD "mov (%[acc]), %[acc]"
 #define ISA_CHAIN_NEXT_TRIP "dec %[n]\n\tjnz 1b"
 
 #endif

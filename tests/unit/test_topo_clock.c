@@ -158,12 +158,62 @@ int main(void)
           "the multiplies win only within %.0f%% above the adds", 100 * CLOCK_REFERENCE_REACH);
     CHECK(ci->mul_latency >= 0 && ci->mul_latency <= 8, __LINE__, "the multiply's latency %d cycles (0: not a reference)",
           ci->mul_latency);
-    uint64_t ticks;
-    double split, trip = clock_ratio_trip(&ticks, &split);
+    struct clock_trip trip;
+    clock_trip(&trip);
     /* Both references ran: a trip is 24,000 cycles of each, so at least that many ticks at the
      * fastest clock this test allows (5 core cycles a tick). */
-    CHECK(trip > 0 && ticks >= (ci->mul_latency ? 48000u : 24000u) / 5 && split >= 0 && (ci->mul_latency || split == 0),
-          __LINE__, "a trip reads %.4f over %llu ticks, references %.2f%% apart", trip, (unsigned long long)ticks,
-          100 * split);
+    CHECK(trip.ratio > 0 && trip.ticks >= (ci->mul_latency ? 48000u : 24000u) / 5 && trip.split >= 0 &&
+              (ci->mul_latency || trip.split == 0),
+          __LINE__, "a trip reads %.4f over %llu ticks, references %.2f%% apart", trip.ratio, (unsigned long long)trip.ticks,
+          100 * trip.split);
+    /* The witness ran too: a load of one line takes a cycle or more on any core (1-5 in L1), and
+     * its floor at start-up is the fastest of many trips (a trip can read a little faster still
+     * where the clock moved, never a tenth). */
+    double load = trip.load_ticks * trip.ratio;
+    CHECK(load >= 1 && load < 100 && ci->load_floor >= 1 && ci->load_floor < 100 && load > 0.9 * ci->load_floor,
+          __LINE__, "the load witness read %.2f cycles a load, its floor %.2f", load, ci->load_floor);
+
+    /* The witness over a case's trips. Rows from this Zen 3 guest (a one-line chase, the median of
+     * 100 ms stretches): 4.00 alone, 4.05-4.12 most of the time, 4.21-4.22 for 300 ms. */
+    static const struct {
+        int line;
+        double loads[5], fastest, whole, median;   /* whole NaN: cannot be told */
+    } witness[] = {
+        {__LINE__, {4.00, 4.01, 4.02, 4.00, 4.03}, 0, 4, 4.01},    /* a load unit of its own */
+        {__LINE__, {4.21, 4.22, 4.29, 4.24, 4.22}, 4.00, 4, 4.22}, /* shared for the whole case */
+        {__LINE__, {4.21, 4.22, 4.29, 4.24, 4.22}, 0, 4, 4.22},    /* the same, no faster reading before */
+        {__LINE__, {5.00, 5.02, 5.01, 5.05, 5.00}, 4.98, 5, 5.01}, /* a 5-cycle L1 (Golden Cove) */
+        {__LINE__, {3.98, 3.99, 4.00, 3.99, 3.98}, 0, 4, 3.99},    /* a clock read a little fast */
+        {__LINE__, {4.55, 4.60, 4.62, 4.58, 4.70}, 0, 4, 4.60},    /* a 4-cycle load slowed, never 5 */
+        {__LINE__, {4.97, 4.98, 4.99, 5.00, 4.98}, 0, 5, 4.98},    /* 5 read within the slack of fast */
+        {__LINE__, {0, 0, 0, 0, 0}, 0, NAN, NAN},                  /* not timed */
+        {__LINE__, {0.5, 0.6, 0.5, 0.5, 0.5}, 0, NAN, NAN},        /* under a cycle: no whole latency */
+    };
+    for (size_t i = 0; i < sizeof(witness) / sizeof(witness[0]); i++) {
+        double whole, median;
+        bool told = clock_load_witness(witness[i].loads, 5, witness[i].fastest, &whole, &median);
+        CHECK(isnan(witness[i].whole) ? !told && isnan(whole) && isnan(median)
+                                      : told && whole == witness[i].whole && fabs(median - witness[i].median) < 1e-9,
+              witness[i].line, "witness: whole %g, median %g (want %g, %g)", whole, median, witness[i].whole,
+              witness[i].median);
+    }
+    double w0, m0;
+    CHECK(!clock_load_witness(NULL, 0, 4, &w0, &m0) && isnan(w0), __LINE__, "no trips: no witness");
+    /* Its share of a case: what the extra cycles a load add to the case's cycles. */
+    static const struct {
+        int line;
+        double whole, median, loads, cycles, share;
+    } shares[] = {
+        {__LINE__, 4, 4.29, 16, 64, 0.0725},         /* walker size=L1: 16 loads of 4 cycles */
+        {__LINE__, 4, 4.29, 16, 16 * 875, 0.00033},  /* walker size=DRAM beside the same */
+        {__LINE__, 4, 4.01, 16, 64, 0.0025},         /* a load unit of its own */
+        {__LINE__, 4, 4.29, 0, 17, 0},               /* a divide chain: no loads */
+    };
+    for (size_t i = 0; i < sizeof(shares) / sizeof(shares[0]); i++) {
+        double got = clock_load_share(shares[i].whole, shares[i].median, shares[i].loads, shares[i].cycles);
+        CHECK(fabs(got - shares[i].share) < 1e-4, shares[i].line, "load share %.5f (want %.5f)", got, shares[i].share);
+    }
+    CHECK(isnan(clock_load_share(NAN, NAN, 16, 64)) && !(clock_load_share(NAN, NAN, 16, 64) > 0.01), __LINE__,
+          "a witness not told shares nothing");
     return done_testing();
 }
