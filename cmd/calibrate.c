@@ -84,8 +84,11 @@ const struct command calibrate_command = {
              "range. Cycles come from many short timing windows at a low quantile (a window another task\n"
              "preempted reads long), each converted at the core clock measured right beside it (the\n"
              "host's boost moves it by percents between cases). A pass whose case did not have the core to\n"
-             "itself (its two clock references, dependent adds and multiplies, read more than 1% apart; or\n"
-             "windows over 1 ms while another task took the CPU in every attempt) is left out of the figure.\n"
+             "itself (its two clock references, dependent adds and multiplies, read more than 1% apart; its\n"
+             "load witness, dependent loads of one line, read slow enough to add more than 1% to the case's\n"
+             "cycles; or windows over 1 ms while another task took the CPU in every attempt) is left out of\n"
+             "the figure, and a recipe left short of clean passes so is measured in further passes, up to\n"
+             "twice --passes and 9 in all (not with --quick).\n"
              "Statuses: ok; unstable (fewer than 3 clean passes, or than all with fewer passes; clean passes\n"
              "spread (max - min over their median) wider than the recipe's spread class allows: 2% for core\n"
              "figures, 3% for the memory hierarchy beyond the private caches (L3, DRAM, page walks, fetch from\n"
@@ -138,7 +141,8 @@ const struct command calibrate_command = {
 };
 
 
-#define CALIBRATE_DEFAULTS {.o = {.repetitions = 7, .target_seconds = 0.005, .passes = CAL_PASSES}, .cpu_arg = -1, \
+#define CALIBRATE_DEFAULTS {.o = {.repetitions = 7, .target_seconds = 0.005, .passes = CAL_PASSES, .more_passes = true}, \
+                            .cpu_arg = -1, \
                             .plan = {.ppo = 4, .curve = true, .recipes_on = true, .prefix = "PMUCAL"}, .label = NULL, \
                             .source = "perf"}
 
@@ -240,6 +244,7 @@ static int calibrate_option(void *ctx, int key, const char *v)
         a->o.repetitions = 3;
         a->o.target_seconds = 0.002;
         a->plan.ppo = 2;
+        a->o.more_passes = false;
         if (!a->passes_given)
             a->o.passes = 2;
         break;

@@ -278,6 +278,15 @@ static bool case_shared(const struct case_result *r, char *why, size_t n)
     return false;
 }
 
+int cal_clean_passes(const struct penalty *p)
+{
+    char why[400];
+    int clean = 0;
+    for (int r = 0; r < p->passes; r++)
+        clean += !case_shared(p->pass_issue[r], why, sizeof(why)) && !case_shared(p->pass_control[r], why, sizeof(why));
+    return clean;
+}
+
 bool window_disagreement(const struct case_result *r, char *why, size_t n)
 {
     if (!r->windows)

@@ -64,15 +64,31 @@ static void begin_doc(struct json *doc, const struct cal *cal, const struct cali
     }
 }
 
+/* After the passes asked (or a further one): each recipe that has had all its passes and is short
+ * of clean ones because some shared the core is given one more, within the bound
+ * (penalty_fit.h). How many were. */
+static int more_passes(const struct cal *cal, struct penalty *ps, int np, int asked)
+{
+    int most = 2 * asked < CAL_MAX_PASSES ? 2 * asked : CAL_MAX_PASSES, more = 0;
+    for (int i = 0; cal->o.more_passes && !cal->replaying && i < np; i++) {
+        struct penalty *p = &ps[i];
+        int need = asked >= 3 ? 3 : asked;
+        if (p->passes == p->passes_wanted && p->passes_wanted < most && cal_clean_passes(p) < need)
+            p->passes_wanted++, more++;
+    }
+    return more;
+}
+
 /* Every wanted recipe measured and fitted into ps (*np of them): passes over the recipes
  * (penalties/penalty_fit.h), a progress line a recipe in the first and a line a pass after it, then
  * each figure; the number that could not be measured (the pass failed). */
 static int measure_recipes(struct cal *cal, const struct calibration_plan *plan, struct penalty *ps, int *np)
 {
     int nwanted = 0, errors = 0, passes = cal->o.passes > 0 ? cal->o.passes : CAL_PASSES;
+    int last = cal->replaying ? CAL_MAX_PASSES : passes;
     for (int i = 0; plan->recipes_on && i < nrecipes; i++)
         nwanted += recipe_wanted(&recipes[i], plan->only, plan->nonly);
-    for (int pass = 0; pass < (cal->replaying ? CAL_MAX_PASSES : passes) && !cal->interrupted; pass++) {
+    for (int pass = 0; pass < last && !cal->interrupted; pass++) {
         double tp = clock_now_seconds();
         int n = 0, measured = 0;
         for (int i = 0; plan->recipes_on && i < nrecipes && !cal->interrupted; i++) {
@@ -95,9 +111,14 @@ static int measure_recipes(struct cal *cal, const struct calibration_plan *plan,
                 pm_progress("[%d/%d] %-20s %s: %s", n, nwanted, recipes[i].name, p->status == PENALTY_SKIP ? "SKIP"
                         : p->status == PENALTY_NOT_OK ? "NOT OK" : "ERROR", p->reason);
         }
-        if (pass && measured && !cal->replaying)
+        if (pass >= passes && measured && !cal->replaying)
+            pm_progress("pass %d: %d recipes short of clean passes measured again (%.1f s)", pass + 1, measured,
+                        clock_now_seconds() - tp);
+        else if (pass && measured && !cal->replaying)
             pm_progress("pass %d of %d: %d recipes measured again (%.1f s)", pass + 1, passes, measured,
                     clock_now_seconds() - tp);
+        if (pass == last - 1 && !cal->interrupted && more_passes(cal, ps, *np, passes))
+            last++;
     }
     for (int i = 0; i < *np; i++) {
         struct penalty *p = &ps[i];

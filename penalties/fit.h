@@ -12,6 +12,7 @@ struct cal_opts {
     const struct source *src;
     int cpu;                  /* where cases run (their run_cpu and init_cpu unless they name one) */
     int passes;               /* independent passes over every recipe (0: CAL_PASSES) */
+    bool more_passes;         /* a recipe left short of clean passes by shared ones gets more (below) */
 };
 
 
