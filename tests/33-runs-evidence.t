@@ -91,21 +91,36 @@ rc=$?
 # A CPU shared with another task all through: cycles come from short timing windows at a low
 # quantile (a window the busy loop preempted reads long and is passed over), so a busy loop on the
 # same CPU leaves the cycles per iteration where they were, measured on the CPU taskset gave
-# (issue 25: this check scaled by a CPU share before; best of 3 attempts).
+# (issue 25: this check scaled by a CPU share before; best of 3 attempts). What a busy loop of this
+# machine does is told apart from what a thread beyond it does: a guest's core can be shared with
+# another tenant's thread, which slows the walk's loads (an L1 walk read 75.6 cycles alone and 65.2
+# beside the busy loop): each figure compared is one whose load witness read its whole latency
+# within 3%, else another attempt (five at most, then a SKIP with what the witness read).
+own_loads() { jq -e '.cycles.windows | .load_whole > 0 and .load_median / .load_whole - 1 < 0.03' "$1" > /dev/null; }
 if command -v taskset > /dev/null; then
-    alone=$(taskset -c 0 $PMUCAL run walker -e page-faults --target-ms 50 -r 3 --json 2> /dev/null | jq '.cycles.stats.median')
+    for attempt in 1 2 3 4 5; do
+        taskset -c 0 $PMUCAL run walker -e page-faults --target-ms 50 -r 3 --json 2> /dev/null > "$TMP/alone.json"
+        own_loads "$TMP/alone.json" && break
+    done
+    alone=$(jq '.cycles.stats.median' "$TMP/alone.json")
     taskset -c 0 sh -c 'while :; do :; done' &
     spin=$!
     sleep 0.2
-    for attempt in 1 2 3; do
+    for attempt in 1 2 3 4 5; do
         taskset -c 0 $PMUCAL run walker -e page-faults --target-ms 50 -r 3 --json 2> /dev/null > "$TMP/shared.json"
-        jq -e --argjson a "${alone:-0}" '.cpu == 0 and (.cycles | .windows.count > 0 and (.stats.median / $a - 1 | fabs) < 0.1)' \
-            "$TMP/shared.json" > /dev/null && break
+        own_loads "$TMP/shared.json" && jq -e --argjson a "${alone:-0}" \
+            '.cpu == 0 and (.cycles | .windows.count > 0 and (.stats.median / $a - 1 | fabs) < 0.1)' "$TMP/shared.json" \
+            > /dev/null && break
     done
     kill $spin
-    jq -e --argjson a "${alone:-0}" '.cpu == 0 and (.cycles | .windows.count > 0 and (.stats.median / $a - 1 | fabs) < 0.1)' \
-        "$TMP/shared.json" > /dev/null
-    ok $? "a busy loop on the same CPU: $(jq '.cycles.stats.median * 10 | round / 10' "$TMP/shared.json") cycles per iteration on CPU $(jq .cpu "$TMP/shared.json") against ${alone} alone ($(jq -c '.cycles.windows | {count, dropped, q, median}' "$TMP/shared.json"))"
+    witness="the load witness read $(jq -r '.cycles.windows | "\(.load_median * 100 | round / 100) of \(.load_whole) cycles"' "$TMP/alone.json") alone, $(jq -r '.cycles.windows | "\(.load_median * 100 | round / 100) of \(.load_whole)"' "$TMP/shared.json") beside the loop"
+    if own_loads "$TMP/alone.json" && own_loads "$TMP/shared.json"; then
+        jq -e --argjson a "${alone:-0}" '.cpu == 0 and (.cycles | .windows.count > 0 and (.stats.median / $a - 1 | fabs) < 0.1)' \
+            "$TMP/shared.json" > /dev/null
+        ok $? "a busy loop on the same CPU: $(jq '.cycles.stats.median * 10 | round / 10' "$TMP/shared.json") cycles per iteration on CPU $(jq .cpu "$TMP/shared.json") against ${alone} alone ($(jq -c '.cycles.windows | {count, dropped, q, median}' "$TMP/shared.json"); $witness)"
+    else
+        skip "a busy loop on the same CPU" "another thread beyond this machine shared the core's load unit in every attempt: $witness"
+    fi
 else
     skip "a shared CPU is compensated" "taskset is not installed"
 fi
