@@ -278,13 +278,19 @@ static bool case_shared(const struct case_result *r, char *why, size_t n)
     return false;
 }
 
-int cal_clean_passes(const struct penalty *p)
+/* Clean passes a figure needs: three, or all of fewer. */
+static int clean_needed(const struct penalty *p)
+{
+    return p->passes >= 3 ? 3 : p->passes;
+}
+
+bool cal_short_of_clean(const struct penalty *p)
 {
     char why[400];
     int clean = 0;
     for (int r = 0; r < p->passes; r++)
         clean += !case_shared(p->pass_issue[r], why, sizeof(why)) && !case_shared(p->pass_control[r], why, sizeof(why));
-    return clean;
+    return clean < clean_needed(p);
 }
 
 bool window_disagreement(const struct case_result *r, char *why, size_t n)
@@ -422,7 +428,7 @@ void fit_recipe_judge(struct cal *cal, struct penalty *p)
     }
     double half = (p->f.hi - p->f.lo) / 2, floor_ = mem ? 0.1 : 0.25;
     p->status = PENALTY_OK;
-    int clean = p->passes - p->passes_shared, need = p->passes >= 3 ? 3 : p->passes;
+    int clean = p->passes - p->passes_shared, need = clean_needed(p);
     if (clean < need) {
         p->status = PENALTY_UNSTABLE;
         snprintf(p->reason, sizeof(p->reason), "the core was not its own in %d of %d passes, %d clean passes needed: "

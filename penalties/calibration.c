@@ -72,8 +72,7 @@ static int more_passes(const struct cal *cal, struct penalty *ps, int np, int as
     int most = 2 * asked < CAL_MAX_PASSES ? 2 * asked : CAL_MAX_PASSES, more = 0;
     for (int i = 0; cal->o.more_passes && !cal->replaying && i < np; i++) {
         struct penalty *p = &ps[i];
-        int need = asked >= 3 ? 3 : asked;
-        if (p->passes == p->passes_wanted && p->passes_wanted < most && cal_clean_passes(p) < need)
+        if (p->passes == p->passes_wanted && p->passes_wanted < most && cal_short_of_clean(p))
             p->passes_wanted++, more++;
     }
     return more;

@@ -57,7 +57,7 @@ const char *cal_folder(const struct cal *cal);
  * in all, and never more than twice the passes asked: on this project's Zen 3 guest another
  * tenant's thread shared the load unit for stretches of seconds, so that l1_hit had one clean
  * pass of five. Not with --quick, whose runs are for the tests. */
-int cal_clean_passes(const struct penalty *p);
+bool cal_short_of_clean(const struct penalty *p);
 
 struct penalty {
     const struct recipe *rc;
