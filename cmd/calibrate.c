@@ -88,7 +88,7 @@ const struct command calibrate_command = {
              "load witness, dependent loads of one line, read slow enough to add more than 1% to the case's\n"
              "cycles; or windows over 1 ms while another task took the CPU in every attempt) is left out of\n"
              "the figure, and a recipe left short of clean passes so is measured in further passes, up to\n"
-             "twice --passes and 9 in all (not with --quick).\n"
+             "twice --passes and 9 in all (with --passes 3 or more, not with --quick).\n"
              "Statuses: ok; unstable (fewer than 3 clean passes, or than all with fewer passes; clean passes\n"
              "spread (max - min over their median) wider than the recipe's spread class allows: 2% for core\n"
              "figures, 3% for the memory hierarchy beyond the private caches (L3, DRAM, page walks, fetch from\n"

@@ -317,7 +317,6 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
     double *trip = NULL;                 /* the clock ratio before each window and after the last */
     double *split = NULL;                /* each trip's difference between its two references */
     double *loads = NULL;                /* each trip's load witness, cycles a load */
-    double load_floor = clock_get()->load_floor;   /* the witness's fastest before this case */
 
     /* Warm-up: caches, TLBs, predictors and the clock reach their steady state. */
     uint64_t warm = c->warm_iters > m->iters ? c->warm_iters : m->iters;
@@ -420,8 +419,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
         measure_window_figures(m, zero, full, trip, MEASURE_WINDOWS);
         m->clock_split = stats_median(split, (size_t)(m->reps * (MEASURE_WINDOWS + 1)));
         witness_cycles(loads, trip, m->reps, MEASURE_WINDOWS);
-        clock_load_witness(loads, (size_t)(m->reps * (MEASURE_WINDOWS + 1)), load_floor, &m->load_whole,
-                           &m->load_median);
+        clock_load_witness(loads, (size_t)(m->reps * (MEASURE_WINDOWS + 1)), &m->load_whole, &m->load_median);
     } else
         for (int rep = 0; rep < m->reps; rep++)
             m->cycles[rep] = ((double)ticks_n[rep] - (double)ticks_0_min) * m->core_per_tsc / (double)m->iters;

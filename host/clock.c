@@ -225,21 +225,22 @@ static double short_trip_ratio(void)
 }
 
 /* 24,000 cycles of each chain, about 14 us at 3.5 GHz together: well inside a scheduler slice.
- * The witness: 2,000 loads, 8,000-10,000 cycles at an L1's 4-5, timed after a warm trip (a case
- * that walks memory leaves its line out of the L1, and one miss would read as 1-4% slow). */
-enum { WINDOW_TRIPS = 24, LOAD_TRIPS = 2 };
+ * The witness's warm trip first: a case that walks memory leaves its line out of the L1, and one
+ * miss would read as 1-4% slow. */
+enum { WINDOW_TRIPS = 24 };
 void clock_trip(struct clock_trip *t)
 {
+    uint64_t empty = clock_get()->empty_ticks;
     load_chain_ticks(1);
     t->ratio = reference_trip(WINDOW_TRIPS, &t->ticks, &t->split);
-    uint64_t tl = load_chain_ticks(LOAD_TRIPS);
+    uint64_t tl = load_chain_ticks(2);
     t->ticks += tl;
-    t->load_ticks = (double)tl / (double)(LOAD_TRIPS * ISA_CHAIN_OPS);
+    t->load_ticks = tl >= empty + CLOCK_WITNESS_TICKS ? (double)(tl - empty) / (2.0 * ISA_CHAIN_OPS) : NAN;
 }
 
-bool clock_load_witness(const double *load_cycles, size_t n, double fastest, double *whole, double *median)
+bool clock_load_witness(const double *load_cycles, size_t n, double *whole, double *median)
 {
-    double least = fastest > 0 ? fastest : INFINITY;
+    double least = INFINITY;
     double *v = xmalloc(sizeof(double) * (n ? n : 1));
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
@@ -307,13 +308,11 @@ const struct clock_info *clock_get(void)
     ci.core_per_tsc = s.max;
     ci.core_hz = ci.tsc_hz * ci.core_per_tsc;
     ci.core_per_tsc_spread = stats_rel_mad(&s);
-    /* The witness's floor: its fastest of many trips (each another task can only slow). */
-    uint64_t least = UINT64_MAX;
-    for (int i = 0; i < 41; i++) {
-        uint64_t t = load_chain_ticks(LOAD_TRIPS);
-        least = t < least ? t : least;
+    ci.empty_ticks = UINT64_MAX;
+    for (int i = 0; i < 64; i++) {
+        uint64_t a = isa_ticks_start(), b = isa_ticks_stop();
+        ci.empty_ticks = b - a < ci.empty_ticks ? b - a : ci.empty_ticks;
     }
-    ci.load_floor = (double)least * ci.core_per_tsc / (double)(LOAD_TRIPS * ISA_CHAIN_OPS);
     char why[128];
     if (ci.trusted && clock_impossible(ci.core_per_tsc, ci.tsc_hz, clock_bounds_of(ISA_NAME), why, sizeof(why))) {
         ci.trusted = false;

@@ -17,8 +17,7 @@ struct clock_info {
     double imm_per_cycle;     /* dependent immediate adds retired a cycle (about 1 unless folded) */
     char why[320];            /* why the clock is not trusted, or "" */
     char note[160];           /* what the immediate adds showed, or "" */
-    double load_floor;        /* cycles a load of the load witness took: its fastest of many trips
-                                 here, at core_per_tsc */
+    uint64_t empty_ticks;     /* an empty timed region: the fastest of many (the counter's own cost) */
 };
 
 /* Two references, because a dependent chain reads the clock only while it has its units to
@@ -83,19 +82,27 @@ struct clock_trip {
     double ratio;         /* core cycles per tick, the higher of the two references */
     double split;         /* the references' relative difference, 0 with one reference */
     double load_ticks;    /* ticks a load of the load witness took (converted by the caller at a
-                             clock it trusts: a trip whose references were cut reads a low ratio) */
+                             clock it trusts: a trip whose references were cut reads a low ratio);
+                             NaN where the counter is too coarse to tell (CLOCK_WITNESS_TICKS) */
     uint64_t ticks;       /* the trip's ticks */
 };
-/* One trip beside a timing window: both references (24,000 cycles each, about 14 us) and 2,000
- * loads of the witness. A trip another task or an interrupt cut reads low, never high. */
+/* One trip beside a timing window: both references (24,000 cycles each, about 14 us) and the
+ * witness, 2,000 loads timed after a warm trip, less an empty region's ticks (the counter's own
+ * cost, 60-90 cycles a region here: 1% of the loads). The fastest empty region is subtracted, so
+ * an interrupt still only slows a reading (a difference of two timed chains read 3.9 cycles a load
+ * where one was cut, and made a whole latency of 3). A trip another task or an interrupt cut reads
+ * low, never high. The loads must span CLOCK_WITNESS_TICKS for a reading: a 25 MHz generic timer
+ * or a 10 MHz time CSR ticks 40-70 times in them, and a reading one tick short would be a whole
+ * latency one cycle short. */
+#define CLOCK_WITNESS_TICKS 1000
 void clock_trip(struct clock_trip *t);
-/* A case's load witness from its trips' load_cycles: the whole latency, the whole number of cycles at
- * or below the fastest reading (theirs, or fastest: the process's before them) within
- * CLOCK_LOAD_SLACK, and the readings' median. Sharing only slows the witness, so a chase that
- * never read under 4.55 cycles is a 4-cycle load slowed, not a 5-cycle one read fast. False (both
- * NaN) when there are no readings or the fastest is under a cycle. A pure function. */
+/* A case's load witness from its trips' load_cycles (taken on the case's own CPU): the whole
+ * latency, the whole number of cycles at or below the fastest reading within CLOCK_LOAD_SLACK, and
+ * the readings' median. Sharing only slows the witness, so a chase that never read under 4.55
+ * cycles is a 4-cycle load slowed, not a 5-cycle one read fast. False (both NaN) when there are no
+ * readings (NaN ones are none) or the fastest is under a cycle. A pure function. */
 #define CLOCK_LOAD_SLACK 0.01
-bool clock_load_witness(const double *load_cycles, size_t n, double fastest, double *whole, double *median);
+bool clock_load_witness(const double *load_cycles, size_t n, double *whole, double *median);
 /* The share of a case's cycles that sharing the load unit could have added: the witness's extra
  * cycles a load (median - whole) times the case's loads, over its cycles (an iteration's each).
  * An L1 walker (16 loads in 64 cycles) beside a witness at 4.29 of 4: 7%; a DRAM walker (16 loads

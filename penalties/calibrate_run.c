@@ -284,8 +284,16 @@ static int clean_needed(const struct penalty *p)
     return p->passes >= 3 ? 3 : p->passes;
 }
 
-bool cal_short_of_clean(const struct penalty *p)
+static int passes_asked(const struct cal *cal)
 {
+    return cal->o.passes > 0 ? cal->o.passes : CAL_PASSES;
+}
+
+bool cal_more_passes_due(const struct cal *cal, const struct penalty *p)
+{
+    int asked = passes_asked(cal), most = 2 * asked < CAL_MAX_PASSES ? 2 * asked : CAL_MAX_PASSES;
+    if (!cal->o.more_passes || cal->replaying || asked < 3 || p->passes != p->passes_wanted || p->passes >= most)
+        return false;
     char why[400];
     int clean = 0;
     for (int r = 0; r < p->passes; r++)
@@ -377,6 +385,9 @@ int pass_agreeing_range(const double *v, int n, double median, double allowed, d
 
 void fit_recipe_judge(struct cal *cal, struct penalty *p)
 {
+    /* Stopped in a further pass (penalty_fit.h), its passes asked are all there: judged on them. */
+    if (cal->interrupted && p->passes >= passes_asked(cal) && p->passes < p->passes_wanted)
+        p->passes_wanted = p->passes;
     bool stopped = p->passes && p->passes < p->passes_wanted && cal->interrupted;
     if (p->passes < p->passes_wanted && !stopped)   /* skip, error or not ok as a pass set it */
         return;
@@ -490,7 +501,7 @@ static const char *const closure_latencies[] = {"l1_hit", "l2_hit", "l3_hit"};
 
 void closure_after_recipe(struct cal *cal, const struct recipe *rc, const struct penalty *p)
 {
-    if (p->passes != p->passes_wanted)   /* after its last pass only */
+    if (p->passes != p->passes_wanted || cal_more_passes_due(cal, p))   /* after its last pass only */
         return;
     /* Measured right after the last latency it is predicted from: this VM's share of the L3 moves
      * with its neighbours, and minutes later (after the DRAM, TLB and curve cases) the L3's

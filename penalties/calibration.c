@@ -64,17 +64,14 @@ static void begin_doc(struct json *doc, const struct cal *cal, const struct cali
     }
 }
 
-/* After the passes asked (or a further one): each recipe that has had all its passes and is short
- * of clean ones because some shared the core is given one more, within the bound
- * (penalty_fit.h). How many were. */
-static int more_passes(const struct cal *cal, struct penalty *ps, int np, int asked)
+/* After the passes asked (or a further one): each recipe due another (penalty_fit.h) is given
+ * one. How many were. */
+static int more_passes(const struct cal *cal, struct penalty *ps, int np)
 {
-    int most = 2 * asked < CAL_MAX_PASSES ? 2 * asked : CAL_MAX_PASSES, more = 0;
-    for (int i = 0; cal->o.more_passes && !cal->replaying && i < np; i++) {
-        struct penalty *p = &ps[i];
-        if (p->passes == p->passes_wanted && p->passes_wanted < most && cal_short_of_clean(p))
-            p->passes_wanted++, more++;
-    }
+    int more = 0;
+    for (int i = 0; i < np; i++)
+        if (cal_more_passes_due(cal, &ps[i]))
+            ps[i].passes_wanted++, more++;
     return more;
 }
 
@@ -116,7 +113,7 @@ static int measure_recipes(struct cal *cal, const struct calibration_plan *plan,
         else if (pass && measured && !cal->replaying)
             pm_progress("pass %d of %d: %d recipes measured again (%.1f s)", pass + 1, passes, measured,
                     clock_now_seconds() - tp);
-        if (pass == last - 1 && !cal->interrupted && more_passes(cal, ps, *np, passes))
+        if (pass == last - 1 && !cal->interrupted && more_passes(cal, ps, *np))
             last++;
     }
     for (int i = 0; i < *np; i++) {

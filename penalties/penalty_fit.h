@@ -56,8 +56,10 @@ const char *cal_folder(const struct cal *cal);
  * measured again in further passes (each another chance at a quiet stretch) up to CAL_MAX_PASSES
  * in all, and never more than twice the passes asked: on this project's Zen 3 guest another
  * tenant's thread shared the load unit for stretches of seconds, so that l1_hit had one clean
- * pass of five. Not with --quick, whose runs are for the tests. */
-bool cal_short_of_clean(const struct penalty *p);
+ * pass of five. Only where three passes or more were asked (then three clean ones are needed
+ * before and after); not with --quick, whose runs are for the tests, nor when replaying. Whether
+ * the recipe, all its passes had, is due another. */
+bool cal_more_passes_due(const struct cal *cal, const struct penalty *p);
 
 struct penalty {
     const struct recipe *rc;
