@@ -19,8 +19,14 @@ blind=$($PMUCAL run walker size=L1 -e context-switches -r 1 2>&1 >/dev/null | gr
 
 # Beside a busy loop pinned on the measured CPU the scheduler shares the CPU every tick or so:
 # every repetition, redone or not, counts switches.
+# The loop must be running first: under make test's load its shell once started only after the
+# measured loops had ended, and every repetition counted 0 switches.
 taskset -c "$last" sh -c 'while :; do :; done' &
 spin=$!
+for i in $(seq 50); do
+    [ "$(awk '{ print $14 }' "/proc/$spin/stat" 2> /dev/null || echo 0)" -gt 0 ] && break
+    sleep 0.1
+done
 $PMUCAL validate --case 'walker size=L1' -e context-switches,cpu-migrations --cpu "$last" --target-ms 20 -r 3 \
     --label busy > "$TMP/busy.tap" 2> "$TMP/busy.err"
 rc=$?
