@@ -284,14 +284,14 @@ static int clean_needed(const struct penalty *p)
     return p->passes >= 3 ? 3 : p->passes;
 }
 
-static int passes_asked(const struct cal *cal)
+int cal_passes_asked(const struct cal *cal)
 {
     return cal->o.passes > 0 ? cal->o.passes : CAL_PASSES;
 }
 
 bool cal_more_passes_due(const struct cal *cal, const struct penalty *p)
 {
-    int asked = passes_asked(cal), most = 2 * asked < CAL_MAX_PASSES ? 2 * asked : CAL_MAX_PASSES;
+    int asked = cal_passes_asked(cal), most = 2 * asked < CAL_MAX_PASSES ? 2 * asked : CAL_MAX_PASSES;
     if (!cal->o.more_passes || cal->replaying || asked < 3 || p->passes != p->passes_wanted || p->passes >= most)
         return false;
     char why[400];
@@ -333,7 +333,7 @@ static int passes_wanted(const struct cal *cal, const struct recipe *rc)
             double n = jget_num(&ps->items[i], "passes", jget_num(&ps->items[i], "runs", 1));
             return n >= 1 && n <= CAL_MAX_PASSES ? (int)n : 1;
         }
-    return cal->replaying ? 1 : cal->o.passes > 0 ? cal->o.passes : CAL_PASSES;
+    return cal->replaying ? 1 : cal_passes_asked(cal);
 }
 
 bool fit_recipe_pass(struct cal *cal, const struct recipe *rc, struct penalty *p, int pass, unsigned seed)
@@ -386,7 +386,7 @@ int pass_agreeing_range(const double *v, int n, double median, double allowed, d
 void fit_recipe_judge(struct cal *cal, struct penalty *p)
 {
     /* Stopped in a further pass (penalty_fit.h), its passes asked are all there: judged on them. */
-    if (cal->interrupted && p->passes >= passes_asked(cal) && p->passes < p->passes_wanted)
+    if (cal->interrupted && p->passes >= cal_passes_asked(cal) && p->passes < p->passes_wanted)
         p->passes_wanted = p->passes;
     bool stopped = p->passes && p->passes < p->passes_wanted && cal->interrupted;
     if (p->passes < p->passes_wanted && !stopped)   /* skip, error or not ok as a pass set it */

@@ -80,7 +80,7 @@ static int more_passes(const struct cal *cal, struct penalty *ps, int np)
  * each figure; the number that could not be measured (the pass failed). */
 static int measure_recipes(struct cal *cal, const struct calibration_plan *plan, struct penalty *ps, int *np)
 {
-    int nwanted = 0, errors = 0, passes = cal->o.passes > 0 ? cal->o.passes : CAL_PASSES;
+    int nwanted = 0, errors = 0, passes = cal_passes_asked(cal);
     int last = cal->replaying ? CAL_MAX_PASSES : passes;
     for (int i = 0; plan->recipes_on && i < nrecipes; i++)
         nwanted += recipe_wanted(&recipes[i], plan->only, plan->nonly);

@@ -60,6 +60,8 @@ const char *cal_folder(const struct cal *cal);
  * before and after); not with --quick, whose runs are for the tests, nor when replaying. Whether
  * the recipe, all its passes had, is due another. */
 bool cal_more_passes_due(const struct cal *cal, const struct penalty *p);
+/* The passes asked of every recipe: --passes, or CAL_PASSES. */
+int cal_passes_asked(const struct cal *cal);
 
 struct penalty {
     const struct recipe *rc;
