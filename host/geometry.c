@@ -457,7 +457,13 @@ static void apply_curve(bool replace, bool shrink)
             topo_ref->data[l] = m[l];
             topo_ref->data[l].ways = 0;
         } else if (l > geo.levels.ncaches && geo.levels.memory) {
-            memset(&topo_ref->data[l], 0, sizeof(topo_ref->data[l]));   /* the curve goes to memory after fewer levels */
+            /* The curve goes to memory after fewer levels: said so, as hwloc described this one. */
+            const struct latency_plateau *mem = &geo.levels.plateau[geo.levels.ncaches];
+            uint64_t said = topo_ref->data[l].size;
+            memset(&topo_ref->data[l], 0, sizeof(topo_ref->data[l]));
+            snprintf(topo_ref->absent_why[l], sizeof(topo_ref->absent_why[l]), "hwloc's %s is implausible and the "
+                     "measured latency curve goes from L%d to memory (%.0f cycles, %.0f ns), no L%d plateau (pmucal "
+                     "info --measure measures again)", fmt_size(said), geo.levels.ncaches, mem->cycles, mem->ns, l);
         } else {
             /* The curve found fewer levels and no memory beyond them: this level is there, its
              * size unknown. Left out with the reason, never sized by the implausible figure (this

@@ -189,32 +189,44 @@ static int sweep_point(const struct cal_opts *o, uint64_t b, int reps, struct la
     return 0;
 }
 
-/* A curve's last octave is memory's plateau when its fastest point is at most this much slower
- * than the octave before's. A VM's L3 answers beyond LATENCY_DRAM_NS and its knee into memory
- * is soft: this Golden Cove guest read 44, 46, 56, 67, 83, 95, 126 ns from 12M to 32M under load
- * (the curve stopped there, at "memory latency", and its L3 was never found). */
+/* A curve's last octave is memory's plateau when its median is at most this much slower than
+ * the median of the octave the window starts with. A VM's L3 answers beyond LATENCY_DRAM_NS and
+ * its knee into memory is soft: this Golden Cove guest read 44, 46, 56, 67, 83, 95, 126 ns from
+ * 12M to 32M under load (the curve stopped there, at "memory latency", and its L3 was never
+ * found). Medians, not minima: the Emerald Rapids guest's last octave read 50, 55, 65, 130 ns,
+ * rising out of its L3, and its fastest point was within a quarter of the L3's 41. */
 #define MEMORY_FLAT 1.25
+/* A tail this slow and flat for two octaves is memory: no L3 has answered that slowly. Under it
+ * a flat tail may be a slow L3 (the Emerald Rapids guest's: 42 ns over 2.5M-4M) or fast DRAM, so
+ * it must stay flat over four octaves, longer than a guest's share of an L3 has spanned. */
+#define MEMORY_SURE_NS 60.0
 
 static double kept_ns(const struct latency_point *p, const struct latency_point *again, int i)
 {
     return again[i].bytes && again[i].ns < p[i].ns ? again[i].ns : p[i].ns;
 }
 
+static double octave_median(const struct latency_point *p, const struct latency_point *again, int from, int ppo)
+{
+    double v[64];
+    int m = 0;
+    for (int i = from; i < from + ppo && m < 64; i++)
+        v[m++] = kept_ns(p, again, i);
+    return stats_median(v, (size_t)m);
+}
+
 bool curve_tail_at_memory(const struct latency_point *p, const struct latency_point *again, int n, int ppo)
 {
-    if (ppo < 1 || n < 2 * ppo)
+    if (ppo < 1 || ppo > 64 || n < 2 * ppo)
         return false;
-    double last = INFINITY, before = INFINITY;
-    for (int i = n - 2 * ppo; i < n; i++) {
-        double ns = kept_ns(p, again, i);
-        if (ns < LATENCY_DRAM_NS)
+    double last = octave_median(p, again, n - ppo, ppo);
+    int octaves = last >= MEMORY_SURE_NS ? 2 : 4;
+    if (n < octaves * ppo)
+        return false;
+    for (int i = n - octaves * ppo; i < n; i++)
+        if (kept_ns(p, again, i) < LATENCY_DRAM_NS)
             return false;
-        if (i < n - ppo)
-            before = fmin(before, ns);
-        else
-            last = fmin(last, ns);
-    }
-    return last <= before * MEMORY_FLAT;
+    return last <= octave_median(p, again, n - octaves * ppo, ppo) * MEMORY_FLAT;
 }
 
 /* A point far above a larger working set's (latency_curve_check's monotony) was disturbed, as

@@ -33,8 +33,10 @@ int curve_measure(struct curve *cv, int ppo, uint64_t top, bool progress, curve_
  * memory; none when the points fail latency_curve_check (below the L1 floor, not monotone). Then latency_level_of_cycles(&cv->levels, x) says which level a latency sits on,
  * latency_level_plateau(&cv->levels, l) gives level l's plateau (its latency, spread, sizes). */
 void curve_detect_levels(struct curve *cv);
-/* The geometry sweep's stopping rule: its last two octaves of points (ppo a octave; each point
- * the better of p and again, where again has it) answer at memory latency, the last one flat. */
+/* The geometry sweep's stopping rule: its last two octaves of points (ppo an octave, at most 64;
+ * each point the better of p and again, where again has it) answer at memory latency, the last
+ * one's median within a quarter of the first's; four octaves where that latency is under 60 ns
+ * (a slow L3 or fast DRAM). */
 bool curve_tail_at_memory(const struct latency_point *p, const struct latency_point *again, int n, int ppo);
 /* curve.csv, curve.gp and (with gnuplot) curve.svg in dir; the "curve" object into doc; the
  * detected boundaries as TAP comments on stdout. */

@@ -1,11 +1,11 @@
 /* The geometry sweep's stopping rule (penalties/curve.c curve_tail_at_memory): it stops once its
- * last two octaves answer at memory latency and the last one is flat. Tails in ns a load, 4 points
+ * last two octaves answer at memory latency and the last one is flat (four under 60 ns). Tails in ns a load, 4 points
  * an octave: from the curves of tests/hosts/ where they name a host, else made up to sit on an edge. */
 #include "penalties/curve.h"
 #include "tap.h"
 #include <string.h>
 
-#define MAX 16
+#define MAX 20
 
 int main(void)
 {
@@ -34,6 +34,15 @@ int main(void)
         {__LINE__, "the second half's faster point is the one kept: a last octave that was slow in one half is "
          "flat", {100, 101, 102, 103, 200, 210, 220, 230}, {0, 0, 0, 0, 110, 111, 112, 113}, true},
         {__LINE__, "fewer than two octaves of points", {100, 101, 102, 103, 104, 105, 106}, {0}, false},
+        {__LINE__, "emr-vm 2026-11-29, 3M-10M (kept of both halves): the L3 at 41-45 ns, then 50, 55, 65, 130 "
+         "rising out of it: the old rule's fastest-point test stopped here and the L3 became memory",
+         {40.728, 41.934, 42.510, 45.229, 49.596, 55.159, 64.915, 130.348}, {0}, false},
+        {__LINE__, "a slow L3 flat at 42 ns for two octaves (made up): could be fast DRAM, not yet",
+         {42, 42, 43, 43, 43, 44, 44, 45}, {0}, false},
+        {__LINE__, "flat at 42-50 ns for four octaves (made up: fast DRAM): memory",
+         {42, 42, 43, 43, 44, 44, 45, 45, 46, 46, 47, 47, 48, 48, 49, 50}, {0}, true},
+        {__LINE__, "one slow point in a flat last octave does not move its median: memory",
+         {100, 101, 102, 103, 104, 400, 105, 106}, {0}, true},
     };
     for (unsigned r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
         struct latency_point p[MAX], again[MAX];
