@@ -5,7 +5,11 @@
  * is put beside each. Last, a case whose timing windows disagree (window_disagreement). */
 #include "penalties/penalty_fit.h"
 #include "penalties/reference.h"
+#include "base/stats.h"
+#include "penalties/curve.h"
 #include "tap.h"
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 struct fig {
@@ -24,6 +28,71 @@ static int run(const struct fig *f, int n, struct penalty *ps)
         ps[i].occ_issue = 16;
     }
     return check_penalties(ps, n, NULL, "zen5", NULL);
+}
+
+/* The Emerald Rapids guest's curve of 2026-11-29 (tests/hosts/emr-vm/): L3 115 cycles, memory 334. */
+static bool emr_curve(struct curve *cv)
+{
+    memset(cv, 0, sizeof(*cv));
+    FILE *f = fopen("tests/hosts/emr-vm/curve-2026-11-29.csv", "r");
+    char line[512];
+    while (f && fgets(line, sizeof(line), f) && cv->n < CURVE_MAX_POINTS) {
+        unsigned long long b;
+        double c, ns;
+        if (line[0] != '#' && sscanf(line, "%llu,%lf,%lf", &b, &c, &ns) == 3) {
+            cv->bytes[cv->n] = b, cv->cyc[cv->n] = cv->lo[cv->n] = cv->hi[cv->n] = c, cv->ns[cv->n] = ns;
+            cv->n++;
+        }
+    }
+    if (f)
+        fclose(f);
+    curve_detect_levels(cv);
+    cv->case_bytes[0] = 24576, cv->case_bytes[1] = 262144, cv->case_bytes[2] = 4u << 20, cv->case_bytes[3] = 256u << 20;
+    return cv->detected;
+}
+
+/* l3_hit's passes against that curve: on the L3 plateau, off it, or both (the part of L3 the
+ * guest could use changed between passes: withheld, not a wrong case). */
+static void plateau_passes(void)
+{
+    static struct curve cv;
+    bool have = emr_curve(&cv);
+    CHECK(have, __LINE__, "the emr-vm curve of 2026-11-29 read, its levels detected (%s)", have ? "ok" : cv.why);
+    if (!have)
+        return;
+    static const struct {
+        int line;
+        double pass[5];
+        int n;
+        enum penalty_status want;
+        const char *why;
+    } rows[] = {
+        /* as the guest's runs at 78d45e0 read (106.7 .. 288.9): two on L3, three toward memory */
+        {__LINE__, {106.7, 288.9, 110.2, 250.0, 270.0}, 5, PENALTY_UNSTABLE, "2 of 5 passes read on L3's plateau"},
+        {__LINE__, {290, 300, 310}, 3, PENALTY_NOT_OK, "sit on the DRAM plateau"},
+        {__LINE__, {110, 112, 111}, 3, PENALTY_OK, NULL},
+    };
+    for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+        struct penalty p;
+        memset(&p, 0, sizeof(p));
+        p.rc = recipe_named("l3_hit");
+        double v[5];
+        memcpy(v, rows[r].pass, sizeof(v));
+        for (int i = 0; i < rows[r].n; i++)
+            p.pass_values[i] = v[i];
+        p.passes = rows[r].n;
+        double lo = v[0], hi = v[0];
+        for (int i = 1; i < rows[r].n; i++)
+            lo = fmin(lo, v[i]), hi = fmax(hi, v[i]);
+        p.cycles = stats_median(v, (size_t)rows[r].n), p.cycles_lo = lo, p.cycles_hi = hi;
+        p.f = (struct fit){.value = p.cycles, .lo = lo, .hi = hi};
+        p.status = hi - lo > 0.03 * p.cycles ? PENALTY_UNSTABLE : PENALTY_OK;
+        p.occ_issue = 16;
+        check_penalties(&p, 1, &cv, "goldencove", NULL);
+        CHECK(p.status == rows[r].want && (!rows[r].why || strstr(p.reason, rows[r].why)), rows[r].line,
+              "l3_hit over %d passes, median %.1f: %s (%s)", rows[r].n, p.cycles, penalty_status_name(p.status),
+              p.reason);
+    }
 }
 
 int main(void)
@@ -208,5 +277,6 @@ int main(void)
     CHECK(nreferences > 20 && !internal && indicative > 0, __LINE__,
           "%d references, %d citing no public source or unrecorded and checked, %d indicative", nreferences, internal,
           indicative);
+    plateau_passes();
     return done_testing();
 }
