@@ -277,11 +277,12 @@ static void plateau(struct penalty *p, int level, const struct curve *cv)
     }
     if (by_latency == l)
         return;
-    /* Passes on the level and passes off it: the case is right, and the part of the level this
-     * machine could keep it in changed between passes (the Emerald Rapids guest: l3_hit at 4M read
-     * 106.7 .. 288.9 cycles, L3's plateau 102, memory's 322). Withheld, saying so; not ok is for
-     * a case whose every pass measured another level. */
-    int on = 0, off = 0;
+    /* Passes on the level and passes off it, or passes off it while this run's curve read the same
+     * walk on it: the case is right, and the part of the level this machine could keep it in
+     * changed (the Emerald Rapids guest: l3_hit at 4M read 106.7 .. 288.9 cycles, L3's plateau
+     * 102, memory's 322). Withheld, saying so; not ok is for a case that measured another level
+     * every time. */
+    int on = 0, off = 0, at = -1;
     double on_hi = 0, off_lo = INFINITY;
     for (int i = 0; i < p->passes && i < CAL_MAX_PASSES; i++) {
         if (p->pass_shared[i] || isnan(p->pass_values[i]))
@@ -292,17 +293,28 @@ static void plateau(struct penalty *p, int level, const struct curve *cv)
         else
             off++, off_lo = fmin(off_lo, c);
     }
-    if (on && off && l <= 3) {
-        snprintf(p->reason, sizeof(p->reason), "%d of %d passes read on %s's plateau (%.1f cycles): at most %.1f; "
-                 "%d off it, from %.1f toward %s's %.1f: the part of %s this machine could keep the case's %s in "
-                 "changed from pass to pass (other programs' lines, here or on the host); measure again when quieter", on,
-                 on + off, lname[l], pl->cycles, on_hi, off, off_lo, lname[by_latency ? by_latency : l],
-                 by_latency ? latency_level_plateau(&cv->levels, by_latency)->cycles : NAN, lname[l], fmt_size(size));
+    for (int i = 0; i < cv->n; i++)   /* the curve's point at the case's size, within an eighth of an octave */
+        if (fabs(log2((double)cv->bytes[i] / (double)size)) < 0.125)
+            at = i;
+    bool curve_on = at >= 0 && latency_level_of_cycles(&cv->levels, cv->lo[at]) == l;
+    const char *to = lname[by_latency ? by_latency : l];
+    double to_cycles = by_latency ? latency_level_plateau(&cv->levels, by_latency)->cycles : NAN;
+    if (l <= 3 && off && (on || curve_on)) {
+        char seen[160];
+        if (on)
+            snprintf(seen, sizeof(seen), "%d of %d passes read on %s's plateau (%.1f cycles): at most %.1f", on,
+                     on + off, lname[l], pl->cycles, on_hi);
+        else
+            snprintf(seen, sizeof(seen), "this run's curve read the same walk of %s on %s's plateau (%.1f cycles, "
+                     "plateau %.1f)", fmt_size(cv->bytes[at]), lname[l], cv->lo[at], pl->cycles);
+        snprintf(p->reason, sizeof(p->reason), "%s; %d pass%s off it, from %.1f toward %s's %.1f: the part of %s "
+                 "this machine could keep the case's %s in changed (other programs' lines, here or on the host); "
+                 "measure again when quieter", seen, off, off == 1 ? "" : "es", off_lo, to, to_cycles, lname[l],
+                 fmt_size(size));
         p->status = PENALTY_UNSTABLE;
     } else {
         fail(p, "the case's %.1f cycles sit on the %s plateau of the latency curve (%.1f), not on %s's (%.1f)",
-             p->cycles, by_latency ? lname[by_latency] : "no", by_latency ? latency_level_plateau(&cv->levels,
-             by_latency)->cycles : NAN, lname[l], pl->cycles);
+             p->cycles, by_latency ? to : "no", to_cycles, lname[l], pl->cycles);
     }
 }
 

@@ -62,15 +62,19 @@ static void plateau_passes(void)
         return;
     static const struct {
         int line;
+        uint64_t size;   /* the case's working set */
         double pass[5];
         int n;
         enum penalty_status want;
         const char *why;
     } rows[] = {
         /* as the guest's runs at 78d45e0 read (106.7 .. 288.9): two on L3, three toward memory */
-        {__LINE__, {106.7, 288.9, 110.2, 250.0, 270.0}, 5, PENALTY_UNSTABLE, "2 of 5 passes read on L3's plateau"},
-        {__LINE__, {290, 300, 310}, 3, PENALTY_NOT_OK, "sit on the DRAM plateau"},
-        {__LINE__, {110, 112, 111}, 3, PENALTY_OK, NULL},
+        {__LINE__, 4u << 20, {106.7, 288.9, 110.2, 250.0, 270.0}, 5, PENALTY_UNSTABLE, "2 of 5 passes read on L3's plateau"},
+        /* every pass off L3, where the curve read the same 4M walk on it (112.5 cycles) */
+        {__LINE__, 4u << 20, {290, 300, 310}, 3, PENALTY_UNSTABLE, "this run's curve read the same walk of 4M on L3's"},
+        /* every pass off L3, and so was the curve's 8M point (208.5 cycles): the case is wrong */
+        {__LINE__, 8u << 20, {290, 300, 310}, 3, PENALTY_NOT_OK, "sit on the DRAM plateau"},
+        {__LINE__, 4u << 20, {110, 112, 111}, 3, PENALTY_OK, NULL},
     };
     for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
         struct penalty p;
@@ -88,10 +92,11 @@ static void plateau_passes(void)
         p.f = (struct fit){.value = p.cycles, .lo = lo, .hi = hi};
         p.status = hi - lo > 0.03 * p.cycles ? PENALTY_UNSTABLE : PENALTY_OK;
         p.occ_issue = 16;
+        cv.case_bytes[2] = rows[r].size;
         check_penalties(&p, 1, &cv, "goldencove", NULL);
         CHECK(p.status == rows[r].want && (!rows[r].why || strstr(p.reason, rows[r].why)), rows[r].line,
-              "l3_hit over %d passes, median %.1f: %s (%s)", rows[r].n, p.cycles, penalty_status_name(p.status),
-              p.reason);
+              "l3_hit at %llu bytes over %d passes, median %.1f: %s (%s)", (unsigned long long)rows[r].size,
+              rows[r].n, p.cycles, penalty_status_name(p.status), p.reason);
     }
 }
 
