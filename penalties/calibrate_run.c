@@ -257,17 +257,18 @@ static bool case_shared(const struct case_result *r, char *why, size_t n)
         return false;
     if (r->clock_split > MEASURE_CLOCK_SPLIT_MAX) {
         snprintf(why, n, "%.150s: its clock references read %.1f%% apart (dependent register adds against "
-                 "multiplies, within %.0f%% when each chain has its units): one chain was slowed while the case "
+                 "multiplies, within %.1f%% when each chain has its units): one chain was slowed while the case "
                  "was measured, so the clock beside its windows is not the core's", r->label, 100 * r->clock_split,
                  100 * MEASURE_CLOCK_SPLIT_MAX);
         return true;
     }
     double share = clock_load_share(r->load_whole, r->load_median, r->q.v[Q_LD_ALL],
                                     stats_median(r->cycles, (size_t)r->reps));
-    if (share > MEASURE_CLOCK_SPLIT_MAX) {
+    if (share > MEASURE_LOAD_SHARE_MAX) {
         snprintf(why, n, "%.150s: its load witness (loads of one line) read %.3g cycles a load, not its whole %.3g: "
                  "another thread shared the load unit, enough to add %.2g%% to the case's cycles (%.3g loads an "
-                 "iteration; 1%% allowed)", r->label, r->load_median, r->load_whole, 100 * share, r->q.v[Q_LD_ALL]);
+                 "iteration; %.0f%% allowed)", r->label, r->load_median, r->load_whole, 100 * share, r->q.v[Q_LD_ALL],
+                 100 * MEASURE_LOAD_SHARE_MAX);
         return true;
     }
     if (r->disturbed && r->window_seconds > CAL_SLICE_SECONDS) {

@@ -68,7 +68,7 @@ void case_print_table(struct engine *eng, const struct case_ *c, const struct me
                "out\n", 100 * m->clock_split);
     double share = quantity_stated(q, Q_LD_ALL) ? clock_load_share(m->load_whole, m->load_median, q->v[Q_LD_ALL],
                                                                     cs->median) : NAN;
-    if (m->windows && share > MEASURE_CLOCK_SPLIT_MAX)
+    if (m->windows && share > MEASURE_LOAD_SHARE_MAX)
         printf("  the load witness (dependent loads of one line) read %.2f cycles a load against its whole %.0f "
                "beside the windows: another hardware thread shared this core's load unit, which could have added "
                "%.1f%% to these cycles; calibrate leaves such cases out\n", m->load_median, m->load_whole,
