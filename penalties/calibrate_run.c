@@ -578,10 +578,10 @@ int closure(struct cal *cal, const struct penalty *ps, int n, struct json *doc, 
     return ok || undecided ? 0 : -1;
 }
 
-const struct case_result *curve_case(void *ctx, const char *text)
+const struct case_result *curve_case(void *ctx, const char *text, int attempt)
 {
     struct cal *cal = ctx;
-    const struct case_result *r = cal_case(cal, text, NULL);
+    const struct case_result *r = cal_case_pass(cal, text, NULL, attempt);
     return cal->interrupted ? NULL : r;
 }
 

@@ -22,12 +22,19 @@ struct curve {
     uint64_t case_bytes[4];
 };
 
-/* Measures one case text; NULL when the run was interrupted. The caller keeps the result. */
-typedef const struct case_result *(*curve_measure_fn)(void *ctx, const char *text);
+/* Measures one case text, its attempt-th time (0 first; each its own record); NULL when the run
+ * was interrupted. The caller keeps the result. */
+typedef const struct case_result *(*curve_measure_fn)(void *ctx, const char *text, int attempt);
 
 /* Points at ppo per octave from 4K to top bytes (0: 4x the host's last cache level), each
- * measured through fn, a progress line each when progress. 0, or -1 when interrupted or fewer
- * than 4 points were measured (with a message). */
+ * measured through fn, a progress line each when progress. A point whose case shared the core
+ * (clock references apart: core/measure.h), or that reads slower than a larger working set beyond
+ * the curve's noise, is measured again, CURVE_ATTEMPTS times in all at most, and its fastest
+ * attempt kept: sharing only adds time (the Emerald Rapids guest's calibration read 32K at 15.5
+ * cycles a load, L2's latency, between 5.4 at 27K and 38K, its core's L1 shared with another
+ * tenant's thread, and the curve gave no levels). 0, or -1 when interrupted or fewer than 4 points
+ * were measured (with a message). */
+#define CURVE_ATTEMPTS 4
 int curve_measure(struct curve *cv, int ppo, uint64_t top, bool progress, curve_measure_fn fn, void *ctx);
 /* Reads the levels off the points (each point's fastest repetition): plateaus, capacities,
  * memory; none when the points fail latency_curve_check (below the L1 floor, not monotone). Then latency_level_of_cycles(&cv->levels, x) says which level a latency sits on,
