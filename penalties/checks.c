@@ -209,16 +209,16 @@ static const char *const levels[] = {"l1_hit", "l2_hit", "l3_hit", "dram"};
 
 /* Each step of l1 < l2 < l3 < dram: the higher level's interval above the lower one's, and at
  * least 20% more. A broken step fails the higher level, or l3 when the higher one is DRAM (an L3
- * case that measures DRAM is the case that is wrong). */
-static void level_order(struct penalty *ps, int n)
+ * case that measures DRAM is the case that is wrong). withheld: levels plateau() made unstable,
+ * whose passes straddle two levels: their range is no interval to order. */
+static void level_order(struct penalty *ps, int n, const bool *withheld)
 {
     struct penalty *lv[4];
     for (int i = 0; i < 4; i++)
         lv[i] = (struct penalty *)find_penalty(ps, n, levels[i]);
-    /* Levels already failed (off their plateau) or withheld (their passes spread: their range is no
-     * interval to order) are left out: the order is checked among the rest. */
+    /* Levels already failed (off their plateau) are left out: the order is checked among the rest. */
     for (int i = 0; i < 4; i++)
-        if (lv[i] && (!measured(lv[i]) || lv[i]->status != PENALTY_OK))
+        if (lv[i] && (!measured(lv[i]) || lv[i]->status == PENALTY_NOT_OK || withheld[i]))
             lv[i] = NULL;
     for (int i = 0; i < 3; i++) {
         int j = i + 1;
@@ -237,34 +237,35 @@ static void level_order(struct penalty *ps, int n)
 }
 
 /* The level's plateau on the curve (curve_detect_levels): the case's working set must lie in
- * that level by the curve's capacities, and its latency must sit on that level's plateau. */
-static void plateau(struct penalty *p, int level, const struct curve *cv)
+ * that level by the curve's capacities, and its latency must sit on that level's plateau. True
+ * when the figure is withheld for straddling the level and a slower one (below). */
+static bool plateau(struct penalty *p, int level, const struct curve *cv)
 {
     static const char *const lname[] = {"", "L1", "L2", "L3", "DRAM"};
     int l = level + 1;   /* latency_levels numbering: 1 = L1 .. 4 = memory */
     if (!cv) {
         snprintf(p->plateau, sizeof(p->plateau), "not checked: no latency curve in this run");
-        return;
+        return false;
     }
     if (!cv->detected) {
         snprintf(p->plateau, sizeof(p->plateau), "not checked: no levels read off the curve (%s)", cv->why);
-        return;
+        return false;
     }
     uint64_t size = cv->case_bytes[level];
     if (!size) {
         snprintf(p->plateau, sizeof(p->plateau), "not checked: the size of the %s case is not known", lname[l]);
-        return;
+        return false;
     }
     const struct latency_plateau *pl = latency_level_plateau(&cv->levels, l);
     if (!pl && l == 4 && !cv->levels.memory) {
         snprintf(p->plateau, sizeof(p->plateau), "not checked: the curve stops at %s, before memory's plateau",
                  fmt_size(cv->bytes[cv->n - 1]));
-        return;
+        return false;
     }
     if (!pl) {
         fail(p, "the latency curve shows no %s plateau, so nothing says the case measured %s", lname[l], lname[l]);
         snprintf(p->plateau, sizeof(p->plateau), "no %s plateau on the curve", lname[l]);
-        return;
+        return false;
     }
     int by_size = latency_level_of_size(&cv->levels, size), by_latency = latency_level_of_cycles(&cv->levels, p->cycles);
     snprintf(p->plateau, sizeof(p->plateau), "%s plateau %.1f cycles (%s .. %s); the case: %s, %.1f cycles, on %s by "
@@ -273,49 +274,66 @@ static void plateau(struct penalty *p, int level, const struct curve *cv)
     if (by_size && by_size != l) {
         fail(p, "the case's %s working set lies in %s by the latency curve's capacities, not in %s: it measured "
              "another level", fmt_size(size), lname[by_size], lname[l]);
-        return;
+        return false;
     }
     if (by_latency == l)
-        return;
-    /* Passes on the level and passes off it, or passes off it while this run's curve read the same
-     * walk on it: the case is right, and the part of the level this machine could keep it in
-     * changed (the Emerald Rapids guest: l3_hit at 4M read 106.7 .. 288.9 cycles, L3's plateau
-     * 102, memory's 322). Withheld, saying so; not ok is for a case that measured another level
-     * every time. */
+        return false;
+    const char *to = lname[by_latency ? by_latency : l];
+    double to_cycles = by_latency ? latency_level_plateau(&cv->levels, by_latency)->cycles : NAN;
+    char off_plateau[200];
+    snprintf(off_plateau, sizeof(off_plateau), "the case's %.1f cycles sit on the %s plateau of the latency curve "
+             "(%.1f), not on %s's (%.1f)", p->cycles, by_latency ? to : "no", to_cycles, lname[l], pl->cycles);
+    if (p->status == PENALTY_NOT_OK || l > 3 || by_latency < l) {   /* failed already, or faster than the level */
+        fail(p, "%s", off_plateau);
+        return false;
+    }
+    /* Slower than its level: another program's lines may have taken part of the level (sharing only
+     * adds time, never makes a case faster). Where some passes read on the plateau and the rest
+     * slower, or every pass slower while this run's curve read the same walk (a random-order
+     * case, as the curve's points are) on it, the case is right and the part of the level this
+     * machine could keep it in changed: withheld, saying so (the Emerald Rapids guest: l3_hit at 4M
+     * read 106.7 .. 288.9 cycles over five passes, L3's plateau 102, memory's 322). Not ok is for a
+     * case that measured a slower level every time its walk was measured, or any faster one. */
     int on = 0, off = 0, at = -1;
     double on_hi = 0, off_lo = INFINITY;
     for (int i = 0; i < p->passes && i < CAL_MAX_PASSES; i++) {
         if (p->pass_shared[i] || isnan(p->pass_values[i]))
             continue;
         double c = p->rc->domain == DOMAIN_MEMORY ? p->pass_values[i] * p->cycles / p->ns : p->pass_values[i];
-        if (latency_level_of_cycles(&cv->levels, c) == l)
+        int at_level = latency_level_of_cycles(&cv->levels, c);
+        if (at_level < l) {
+            fail(p, "%s; a pass read %.1f cycles, on %s's plateau, faster than %s can answer", off_plateau, c,
+                 lname[at_level], lname[l]);
+            return false;
+        }
+        if (at_level == l)
             on++, on_hi = fmax(on_hi, c);
         else
             off++, off_lo = fmin(off_lo, c);
     }
-    for (int i = 0; i < cv->n; i++)   /* the curve's point at the case's size, within an eighth of an octave */
-        if (fabs(log2((double)cv->bytes[i] / (double)size)) < 0.125)
-            at = i;
+    /* The curve measures 4 points an octave (2 with --quick): a point within an eighth of an octave
+     * of the case's size is its walk; none so close, and the curve says nothing of it. */
+    if (strstr(p->rc->issue, "order=random"))
+        for (int i = 0; i < cv->n; i++)
+            if (fabs(log2((double)cv->bytes[i] / (double)size)) < 0.125)
+                at = i;
     bool curve_on = at >= 0 && latency_level_of_cycles(&cv->levels, cv->lo[at]) == l;
-    const char *to = lname[by_latency ? by_latency : l];
-    double to_cycles = by_latency ? latency_level_plateau(&cv->levels, by_latency)->cycles : NAN;
-    if (l <= 3 && off && (on || curve_on)) {
-        char seen[160];
-        if (on)
-            snprintf(seen, sizeof(seen), "%d of %d passes read on %s's plateau (%.1f cycles): at most %.1f", on,
-                     on + off, lname[l], pl->cycles, on_hi);
-        else
-            snprintf(seen, sizeof(seen), "this run's curve read the same walk of %s on %s's plateau (%.1f cycles, "
-                     "plateau %.1f)", fmt_size(cv->bytes[at]), lname[l], cv->lo[at], pl->cycles);
-        snprintf(p->reason, sizeof(p->reason), "%s; %d pass%s off it, from %.1f toward %s's %.1f: the part of %s "
-                 "this machine could keep the case's %s in changed (other programs' lines, here or on the host); "
-                 "measure again when quieter", seen, off, off == 1 ? "" : "es", off_lo, to, to_cycles, lname[l],
-                 fmt_size(size));
-        p->status = PENALTY_UNSTABLE;
-    } else {
-        fail(p, "the case's %.1f cycles sit on the %s plateau of the latency curve (%.1f), not on %s's (%.1f)",
-             p->cycles, by_latency ? to : "no", to_cycles, lname[l], pl->cycles);
+    if (!off || !(on || curve_on)) {
+        fail(p, "%s", off_plateau);
+        return false;
     }
+    char seen[160];
+    if (on)
+        snprintf(seen, sizeof(seen), "%d of %d passes read on %s's plateau (%.1f cycles): at most %.1f", on, on + off,
+                 lname[l], pl->cycles, on_hi);
+    else
+        snprintf(seen, sizeof(seen), "this run's curve read the same walk of %s on %s's plateau (%.1f cycles, "
+                 "plateau %.1f)", fmt_size(cv->bytes[at]), lname[l], cv->lo[at], pl->cycles);
+    snprintf(p->reason, sizeof(p->reason), "%s; %d pass%s slower, from %.1f toward %s's %.1f: the part of %s this "
+             "machine could keep the case's %s in changed (other programs' lines, here or on the host); measure "
+             "again when quieter", seen, off, off == 1 ? "" : "es", off_lo, to, to_cycles, lname[l], fmt_size(size));
+    p->status = PENALTY_UNSTABLE;
+    return true;
 }
 
 int check_penalties(struct penalty *ps, int n, const struct curve *cv, const char *model, const char *clock_why)
@@ -327,12 +345,13 @@ int check_penalties(struct penalty *ps, int n, const struct curve *cv, const cha
             reference_range(&ps[i], model);
             clock_trusted(&ps[i], clock_why);
         }
+    bool withheld[4] = {false};
     for (int l = 0; l < 4; l++) {
         struct penalty *p = (struct penalty *)find_penalty(ps, n, levels[l]);
         if (measured(p))
-            plateau(p, l, cv);
+            withheld[l] = plateau(p, l, cv);
     }
-    level_order(ps, n);
+    level_order(ps, n, withheld);
     int bad = 0;
     for (int i = 0; i < n; i++) {
         struct penalty *p = &ps[i];
