@@ -151,12 +151,15 @@ int latency_levels_detect(const struct latency_point *p, int n, struct latency_l
     /* Memory begins at the first plateau at memory latency, or at a fourth (pmucal models three
      * cache levels; a VM's share of a busy L3 shows as a plateau between L3 and memory). It
      * spans every plateau after that (slower still: TLB misses) and has the latency of the
-     * first one at memory latency. A plateau with memory's latency and a far slower one after
-     * it is a slow cache: the Emerald Rapids guest's L3 at 42 ns, memory at 150. */
+     * first one at memory latency. A plateau that could be either, with a far slower one after
+     * it, is a slow cache: the Emerald Rapids guest's L3 at 43.5 ns, memory at 134.5. */
     int at_memory = -1;
-    for (int i = 0; i < k && at_memory < 0; i++)
-        if (out->plateau[i].ns >= LATENCY_DRAM_NS && out->plateau[k - 1].cycles < LATENCY_MEMORY_STEP * out->plateau[i].cycles)
+    for (int i = 0; i < k && at_memory < 0; i++) {
+        bool slow_cache = out->plateau[i].ns < LATENCY_MEMORY_SURE_NS &&
+                          out->plateau[k - 1].cycles >= LATENCY_MEMORY_STEP * out->plateau[i].cycles;
+        if (out->plateau[i].ns >= LATENCY_DRAM_NS && !slow_cache)
             at_memory = i;
+    }
     int memory = at_memory >= 0 && at_memory < 3 ? at_memory : k > 3 ? 3 : -1;
     if (memory >= 0 && k >= 2) {
         struct latency_plateau *m = &out->plateau[memory];

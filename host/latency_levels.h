@@ -31,13 +31,16 @@ bool latency_point_ok(const struct latency_point *p, bool measured, char *why, s
 
 #define LATENCY_MAX_PLATEAUS 6
 /* Under this a plateau is a cache, never memory: x86 L3s answer in 10-45 ns (the largest server
- * meshes; the Emerald Rapids guest of 2026-11-29 in 40-45), local DRAM in 60-150 ns. At or above
- * it a plateau may be either, so the ns alone never decide: */
+ * meshes; the Emerald Rapids guest of 2026-11-29 in 41-45), local DRAM in 60-150 ns. At or above
+ * it and under LATENCY_MEMORY_SURE_NS a plateau may be either, so the ns alone do not decide: */
 #define LATENCY_DRAM_NS 40.0
-/* memory answers at least this much slower than any cache before it (the Emerald Rapids guest:
- * L3 42 ns, memory 150, 3.5x; Golden Cove client 28 -> 130, 4.6x; Zen 5 11.5 -> 150), so a plateau
- * at LATENCY_DRAM_NS or more with one this much slower after it is a cache. A VM's L3 shared with
- * its neighbours (part hits, part memory) lies within it of memory and counts as memory. */
+#define LATENCY_MEMORY_SURE_NS 60.0
+/* memory answers at least this much slower than any cache before it (the Emerald Rapids guest's
+ * curve: L3 43.5 ns, memory 134.5, 3.1x; Golden Cove client 28.8 -> 129.6, 4.5x; Zen 5 11.5 ->
+ * 140), so a plateau between the two thresholds with one this much slower after it is a cache. A
+ * VM's L3 shared with its neighbours (part hits, part memory) lies within it of memory and counts
+ * as memory; a plateau at LATENCY_MEMORY_SURE_NS or more is memory, whatever follows (slower
+ * still: TLB misses). */
 #define LATENCY_MEMORY_STEP 2.5
 
 struct latency_plateau {
@@ -51,9 +54,10 @@ struct latency_plateau {
 struct latency_levels {
     int nplateaus;
     int ncaches;              /* cache levels found: plateau[0..ncaches-1] are L1, L2 (, L3) */
-    bool memory;              /* plateau[ncaches] is memory: the first at LATENCY_DRAM_NS or more with
-                               * none LATENCY_MEMORY_STEP slower after it (later ones, slower still
-                               * from TLB misses, are merged into it) */
+    bool memory;              /* plateau[ncaches] is memory: the first at LATENCY_DRAM_NS or more,
+                               * unless it is under LATENCY_MEMORY_SURE_NS with one LATENCY_MEMORY_STEP
+                               * slower after it (later ones, slower still from TLB misses, are
+                               * merged into it) */
     struct latency_plateau plateau[LATENCY_MAX_PLATEAUS];
 };
 

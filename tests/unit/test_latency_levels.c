@@ -129,6 +129,18 @@ int main(void)
     int rc = latency_levels_detect(zen5_vm, (int)(sizeof(zen5_vm) / sizeof(zen5_vm[0])), &lv, why, sizeof(why));
     expect(__LINE__, "recorded Zen 5 VM curve", &lv, rc, why, zen5_want, 3);
 
+    /* Memory at 90 ns, then TLB misses at 240 ns from 96M: the 90 ns plateau is memory, not a slow
+     * L3 with memory after it (only a plateau under 60 ns can be that). */
+    struct latency_point tlb[80];
+    int nt = 0;
+    for (uint64_t b = 4096; b <= 1024 * M; b *= 2)
+        tlb[nt] = (struct latency_point){b, b <= 32 * K ? 4 : b <= 1 * M ? 14 : b <= 96 * M ? 270 : 720, 0},
+        tlb[nt].ns = tlb[nt].cycles / 3, nt++;
+    rc = latency_levels_detect(tlb, nt, &lv, why, sizeof(why));
+    CHECK(rc == 0 && lv.ncaches == 2 && lv.memory && fabs(latency_level_plateau(&lv, 4)->ns - 90) < 1, __LINE__,
+          "memory at 90 ns before a 240 ns TLB plateau: 2 caches and memory at 90 ns (got %d caches, memory %s, %.0f ns)",
+          lv.ncaches, lv.memory ? "yes" : "no", lv.memory ? latency_level_plateau(&lv, 4)->ns : NAN);
+
     /* Curves with nothing to read fail with a reason, never a made-up level. */
     static const struct latency_point flat[] = {{4096, 4, 1}, {8192, 4, 1}, {16384, 4.1, 1}, {32768, 4, 1}, {65536, 4, 1}};
     rc = latency_levels_detect(flat, 5, &lv, why, sizeof(why));
