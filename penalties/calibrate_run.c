@@ -256,7 +256,7 @@ static bool case_shared(const struct case_result *r, char *why, size_t n)
     if (!r)
         return false;
     if (r->clock_split > MEASURE_CLOCK_SPLIT_MAX) {
-        snprintf(why, n, "%.150s: its clock references read %.1f%% apart (dependent register adds against "
+        snprintf(why, n, "%.150s: its clock references read %.2f%% apart (dependent register adds against "
                  "multiplies, within %.1f%% when each chain has its units): one chain was slowed while the case "
                  "was measured, so the clock beside its windows is not the core's", r->label, 100 * r->clock_split,
                  100 * MEASURE_CLOCK_SPLIT_MAX);
@@ -578,10 +578,12 @@ int closure(struct cal *cal, const struct penalty *ps, int n, struct json *doc, 
     return ok || undecided ? 0 : -1;
 }
 
-const struct case_result *curve_case(void *ctx, const char *text, int attempt)
+const struct case_result *curve_case(void *ctx, const char *text, int attempt, bool *shared)
 {
     struct cal *cal = ctx;
     const struct case_result *r = cal_case_pass(cal, text, NULL, attempt);
+    char why[320];
+    *shared = r->status == CASE_OK && case_shared(r, why, sizeof(why));
     return cal->interrupted ? NULL : r;
 }
 

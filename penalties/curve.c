@@ -5,7 +5,6 @@
 #include "base/subprocess.h"
 #include "base/util.h"
 #include "core/kernel.h"
-#include "core/measure.h"
 #include "core/quantity.h"
 #include "host/cpuload.h"
 #include "host/geometry.h"
@@ -42,11 +41,11 @@ void curve_detect_levels(struct curve *cv)
 static int curve_attempt(struct curve *cv, int i, const char *text, int attempt, curve_measure_fn fn, void *ctx,
                          bool *shared)
 {
-    const struct case_result *r = fn(ctx, text, attempt);
+    const struct case_result *r = fn(ctx, text, attempt, shared);
     if (!r)
         return -1;
-    *shared = false;
     if (r->status != CASE_OK) {
+        *shared = false;
         if (attempt)
             return 0;
         pm_warn("curve: %s: %s", text, r->reason);
@@ -54,7 +53,6 @@ static int curve_attempt(struct curve *cv, int i, const char *text, int attempt,
     }
     double per = r->q.v[Q_LD_ALL];
     struct stats s = stats_of(r->cycles, (size_t)r->reps);
-    *shared = r->clock_split > MEASURE_CLOCK_SPLIT_MAX;
     if (attempt && !(s.min / per < cv->lo[i]))
         return 0;
     cv->cyc[i] = s.median / per;
@@ -240,10 +238,10 @@ static int sweep_point(const struct cal_opts *o, uint64_t b, int reps, struct la
  * found). Medians, not minima: the Emerald Rapids guest's last octave read 50, 55, 65, 130 ns,
  * rising out of its L3, and its fastest point was within a quarter of the L3's 41. */
 #define MEMORY_FLAT 1.25
-/* A tail this slow and flat for two octaves is memory: no L3 has answered that slowly. Under it
- * a flat tail may be a slow L3 (the Emerald Rapids guest's: 42 ns over 2.5M-4M) or fast DRAM, so
- * it must stay flat over four octaves, longer than a guest's share of an L3 has spanned. */
-#define MEMORY_SURE_NS 60.0
+/* A tail at LATENCY_MEMORY_SURE_NS or more and flat for two octaves is memory: no L3 has answered
+ * that slowly. Under it a flat tail may be a slow L3 (the Emerald Rapids guest's: 41-45 ns over
+ * 2M-4M) or fast DRAM, so it must stay flat over four octaves, longer than a guest's share of an
+ * L3 has spanned. */
 
 static double kept_ns(const struct latency_point *p, const struct latency_point *again, int i)
 {
@@ -264,7 +262,7 @@ bool curve_tail_at_memory(const struct latency_point *p, const struct latency_po
     if (ppo < 1 || ppo > 64 || n < 2 * ppo)
         return false;
     double last = octave_median(p, again, n - ppo, ppo);
-    int octaves = last >= MEMORY_SURE_NS ? 2 : 4;
+    int octaves = last >= LATENCY_MEMORY_SURE_NS ? 2 : 4;
     if (n < octaves * ppo)
         return false;
     for (int i = n - octaves * ppo; i < n; i++)

@@ -23,12 +23,12 @@ struct curve {
 };
 
 /* Measures one case text, its attempt-th time (0 first; each its own record); NULL when the run
- * was interrupted. The caller keeps the result. */
-typedef const struct case_result *(*curve_measure_fn)(void *ctx, const char *text, int attempt);
+ * was interrupted. The caller keeps the result; shared says whether its case had the core to
+ * itself (calibrate's rule for a pass: clock references, load witness, switched-out windows). */
+typedef const struct case_result *(*curve_measure_fn)(void *ctx, const char *text, int attempt, bool *shared);
 
 /* Points at ppo per octave from 4K to top bytes (0: 4x the host's last cache level), each
- * measured through fn, a progress line each when progress. A point whose case shared the core
- * (clock references apart: core/measure.h), or that reads slower than a larger working set beyond
+ * measured through fn, a progress line each when progress. A point whose case shared the core, or that reads slower than a larger working set beyond
  * the curve's noise, is measured again, CURVE_ATTEMPTS times in all at most, and its fastest
  * attempt kept: sharing only adds time (the Emerald Rapids guest's calibration read 32K at 15.5
  * cycles a load, L2's latency, between 5.4 at 27K and 38K, its core's L1 shared with another

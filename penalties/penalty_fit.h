@@ -111,7 +111,7 @@ void closure_after_recipe(struct cal *cal, const struct recipe *rc, const struct
 /* mixwalk predicted from the ok l1/l2/l3 latencies: a TAP point; -1 when not ok. */
 int closure(struct cal *cal, const struct penalty *ps, int n, struct json *doc, struct tap *tap);
 /* Measures one curve point (curve_measure_fn). */
-const struct case_result *curve_case(void *ctx, const char *text, int attempt);
+const struct case_result *curve_case(void *ctx, const char *text, int attempt, bool *shared);
 void cal_free(struct cal *cal);
 
 /* A measurement into a case result (case_result.c): cycles, ns at the clock it was measured at (core_per_tsc x
