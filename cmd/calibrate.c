@@ -84,7 +84,7 @@ const struct command calibrate_command = {
              "range. Cycles come from many short timing windows at a low quantile (a window another task\n"
              "preempted reads long), each converted at the core clock measured right beside it (the\n"
              "host's boost moves it by percents between cases). A pass whose case did not have the core to\n"
-             "itself (its two clock references, dependent adds and multiplies, read more than 1% apart; its\n"
+             "itself (its two clock references, dependent adds and multiplies, read more than 0.4% apart; its\n"
              "load witness, dependent loads of one line, read slow enough to add more than 1% to the case's\n"
              "cycles; or windows over 1 ms while another task took the CPU in every attempt) is left out of\n"
              "the figure, and a recipe left short of clean passes so is measured in further passes, up to\n"

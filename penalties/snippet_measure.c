@@ -23,7 +23,7 @@ static void take(struct engine *eng, const struct case_ *c, const struct measure
         if (!ci->trusted)
             r->status = PENALTY_WITHHELD, snprintf(r->reason, sizeof(r->reason), "the core clock is not trusted here: %s", ci->why);
         else if (m->windows && m->clock_split > MEASURE_CLOCK_SPLIT_MAX)
-            r->status = PENALTY_WITHHELD, snprintf(r->reason, sizeof(r->reason), "the clock references read %.1f%% apart: "
+            r->status = PENALTY_WITHHELD, snprintf(r->reason, sizeof(r->reason), "the clock references read %.2f%% apart: "
                                              "another hardware thread held this core's units", 100 * m->clock_split);
         else if ((hi - lo) > 0.05 * m->cycle_stat.median)
             r->status = PENALTY_UNSTABLE, snprintf(r->reason, sizeof(r->reason), "the repetitions spread %.3f..%.3f (over "

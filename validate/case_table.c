@@ -63,7 +63,7 @@ void case_print_table(struct engine *eng, const struct case_ *c, const struct me
                "p%.0f %.4f, median %.4f, p90 %.4f\n", m->windows, (unsigned long long)m->window_iters,
                m->windows_dropped, 100 * MEASURE_WINDOW_QUANTILE, m->window_q, m->window_median, m->window_p90);
     if (m->windows && m->clock_split > MEASURE_CLOCK_SPLIT_MAX)
-        printf("  the clock references read %.1f%% apart (dependent adds against multiplies): another hardware "
+        printf("  the clock references read %.2f%% apart (dependent adds against multiplies): another hardware "
                "thread held this core's units, so these cycles are not the core's own; calibrate leaves such cases "
                "out\n", 100 * m->clock_split);
     double share = quantity_stated(q, Q_LD_ALL) ? clock_load_share(m->load_whole, m->load_median, q->v[Q_LD_ALL],
