@@ -298,7 +298,7 @@ set_manifest "$s" '.status = "interrupted"'
 jq -c 'if (.key | test("^walker size=L2[|][^|]*[|]0$")) then .cycles.windows.clock_split = 0.025 else . end' "$s/measurements.ndjson" \
     > "$TMP/sh.ndjson" && cp "$TMP/sh.ndjson" "$s/measurements.ndjson"
 $PMUCAL calibrate --resume "$s" > /dev/null 2> "$TMP/sh2.err"
-jq -e '.penalties[0] | .status == "unstable" and (.reason | test("the core was not its own in [1-3] of 3 passes, 3 clean passes needed: walker size=L2.*read 2.5% apart"))' \
+jq -e '.penalties[0] | .status == "unstable" and (.reason | test("the core was not its own in [1-3] of 3 passes, 3 clean passes needed: walker size=L2.*read 2.50% apart"))' \
     "$s/penalties.json" > /dev/null && ! grep -q 'is now --passes' "$TMP/sh2.err"
 ok $? "a penalty with two clean passes of three is unstable, and says which case shared the core (no note on resuming): $(jq -r '.penalties[0].reason' "$s/penalties.json" | head -c 300)"
 # sample: one record per (case, event, precise level). A resumed sample run keeps each record it
