@@ -6,8 +6,11 @@
  * region is by default (0) twice the L2 (2 MiB for a 1 MiB L2, 4 MiB for a 2 MiB one, at least 2 MiB):
  * the L2 region's reuse distance (its lines plus 1/8 of the L3 region, 320 KiB for a 1 MiB L2) is
  * inside L2 and outside L1, and the L3 region's is outside L2, so under LRU each step's source is
- * known. L3 lines are visited in random order within 64 KiB blocks, blocks in order, as walker's
- * order=block does, keeping first-level TLB misses out.
+ * known. In 2 MiB pages the L3 lines are visited in random order, as l3_hit's walker order=random
+ * visits them: in blocks of 64 KiB, blocks in order, the Emerald Rapids guest's prefetchers took
+ * the L3 loads from 108 cycles to about 58, and the closure predicted from l3_hit missed by -45%.
+ * In 4 KiB pages they stay random within 64 KiB blocks, blocks in order, as walker's order=block
+ * does, keeping first-level TLB misses out of the L2 region's loads.
  * Under the sim source the misses of D1 and LL are the simulated lap's (lru.h), exact for any sizes
  * but one kind: sizes that fill some sets of a simulated cache exactly (a 2 MiB L3 region in a
  * 2 MiB 16-way L2) leave their hits at the edge, and the harness's own lines between measured loops turn them
@@ -42,6 +45,7 @@ struct mixwalk {
     struct buffer buf;
     void **cursor;
     uint64_t n2, n3, hops, nodes;
+    uint64_t l3_block;                       /* L3 lines shuffled together: the region, or 64 KiB */
     uint64_t d1_lap_misses, ll_lap_misses;   /* the sim machine's D1 and LL, per lap in steady state (lru.h) */
 };
 
@@ -98,12 +102,14 @@ static int mixwalk_setup(struct case_ *c)
         return CASE_ERROR;
     struct rng r;
     rng_seed(&r, case_uint(c, "seed"));
-    /* L3 lines: random within blocks of 1024 lines (64 KiB), blocks in order. */
+    /* L3 lines: random over the region in 2 MiB pages, else within blocks of 1024 lines (64 KiB),
+     * blocks in order. */
     uint64_t *l3 = xmalloc(w->n3 * sizeof(*l3)), *l2 = xmalloc(w->n2 * sizeof(*l2));
     for (uint64_t i = 0; i < w->n3; i++)
         l3[i] = i;
-    for (uint64_t b = 0; b < w->n3; b += 1024)
-        shuffle(l3 + b, 1024, &r);
+    w->l3_block = w->buf.kind == PAGE_4K ? 1024 : w->n3;
+    for (uint64_t b = 0; b < w->n3; b += w->l3_block)
+        shuffle(l3 + b, w->l3_block, &r);
     w->nodes = w->n3 * (1 + w->hops) + 8 * w->n2;
     char **node = xmalloc(w->nodes * sizeof(*node));
     char *base3 = w->buf.base, *base2 = w->buf.base + s3;
@@ -158,9 +164,9 @@ static int mixwalk_setup(struct case_ *c)
     uint64_t lap_iters = lru_lap_iters(w->nodes, ISSUE_OPS);
     c->iters_multiple = lap_iters;
     c->warm_iters = 2 * lap_iters;
-    snprintf(c->detail, sizeof(c->detail), "page=%s loads per lap: %llu L3, %llu L2, %llu L1",
-             page_kind_name(w->buf.kind), (unsigned long long)w->n3, (unsigned long long)(8 * w->n2),
-             (unsigned long long)(w->n3 * w->hops));
+    snprintf(c->detail, sizeof(c->detail), "page=%s loads per lap: %llu L3, %llu L2, %llu L1; L3 lines in random "
+             "order %s", page_kind_name(w->buf.kind), (unsigned long long)w->n3, (unsigned long long)(8 * w->n2),
+             (unsigned long long)(w->n3 * w->hops), w->l3_block == w->n3 ? "over the region" : "within 64K blocks");
     return CASE_OK;
 }
 
