@@ -250,8 +250,9 @@ void penalty_at_clock(struct penalty *p, double ghz)
  * beside a busy loop, in all five passes alike), or the load witness beside its windows read far
  * enough above its whole latency to move the case's own cycles (clock_load_share; host/clock.h:
  * l1_hit ok at 4.29 cycles, 7% slow, in a whole calibration on this project's Zen 3 guest while
- * the clock references agreed). */
-static bool case_shared(const struct case_result *r, char *why, size_t n)
+ * the clock references agreed), or, for a case whose cost is the front end's (recipe_front_end),
+ * read over MEASURE_WITNESS_QUIET at all. */
+static bool case_shared(const struct case_result *r, bool front_end, char *why, size_t n)
 {
     if (!r)
         return false;
@@ -269,6 +270,13 @@ static bool case_shared(const struct case_result *r, char *why, size_t n)
                  "another thread shared the load unit, enough to add %.2g%% to the case's cycles (%.3g loads an "
                  "iteration; %.0f%% allowed)", r->label, r->load_median, r->load_whole, 100 * share, r->q.v[Q_LD_ALL],
                  100 * MEASURE_LOAD_SHARE_MAX);
+        return true;
+    }
+    if (front_end && r->load_median > r->load_whole * (1 + MEASURE_WITNESS_QUIET)) {
+        snprintf(why, n, "%.150s: its load witness (loads of one line) read %.3g cycles a load, %.1f%% over its whole "
+                 "%.3g (within %.1f%% on a core of its own): another thread ran on this core, and this case's cost is "
+                 "the front end's, which hardware threads take turns at", r->label, r->load_median,
+                 100 * (r->load_median / r->load_whole - 1), r->load_whole, 100 * MEASURE_WITNESS_QUIET);
         return true;
     }
     if (r->disturbed && r->window_seconds > CAL_SLICE_SECONDS) {
@@ -297,8 +305,9 @@ bool cal_more_passes_due(const struct cal *cal, const struct penalty *p)
         return false;
     char why[400];
     int clean = 0;
+    bool fe = recipe_front_end(p->rc);
     for (int r = 0; r < p->passes; r++)
-        clean += !case_shared(p->pass_issue[r], why, sizeof(why)) && !case_shared(p->pass_control[r], why, sizeof(why));
+        clean += !case_shared(p->pass_issue[r], fe, why, sizeof(why)) && !case_shared(p->pass_control[r], fe, why, sizeof(why));
     return clean < clean_needed(p);
 }
 
@@ -400,8 +409,8 @@ void fit_recipe_judge(struct cal *cal, struct penalty *p)
     p->passes_shared = 0;
     for (int r = 0; r < p->passes; r++) {
         char why[400] = "";
-        p->pass_shared[r] = case_shared(p->pass_issue[r], why, sizeof(why)) ||
-                           case_shared(p->pass_control[r], why, sizeof(why));
+        p->pass_shared[r] = case_shared(p->pass_issue[r], recipe_front_end(p->rc), why, sizeof(why)) ||
+                           case_shared(p->pass_control[r], recipe_front_end(p->rc), why, sizeof(why));
         if (p->pass_shared[r]) {
             p->passes_shared++;
             if (!*shared_why)
@@ -549,8 +558,8 @@ int closure(struct cal *cal, const struct penalty *ps, int n, struct json *doc, 
     double noise = ((pred_hi - pred_lo) + (got_hi - got_lo)) / 2 / predicted;
     /* A mixwalk measured while another thread shared the core says nothing of the latencies either. */
     char shared[400] = "";
-    bool ok = fabs(err) <= CLOSURE_TOLERANCE, undecided = !ok && (noise > CLOSURE_TOLERANCE || case_shared(r, shared,
-                                                                                                 sizeof(shared)));
+    bool ok = fabs(err) <= CLOSURE_TOLERANCE, undecided = !ok && (noise > CLOSURE_TOLERANCE || case_shared(r, false,
+                                                                                                 shared, sizeof(shared)));
     char desc[512], why[400];
     snprintf(desc, sizeof(desc), "closure: mixwalk (%.3g L1 + %.3g L2 + %.3g L3 loads per iteration) predicted %.1f "
              "cycles per iteration from the calibrated latencies, measured %.1f (%+.1f%%, tolerance %g%%)",
@@ -583,7 +592,7 @@ const struct case_result *curve_case(void *ctx, const char *text, int attempt, b
     struct cal *cal = ctx;
     const struct case_result *r = cal_case_pass(cal, text, NULL, attempt);
     char why[320];
-    *shared = r->status == CASE_OK && case_shared(r, why, sizeof(why));
+    *shared = r->status == CASE_OK && case_shared(r, false, why, sizeof(why));
     return cal->interrupted ? NULL : r;
 }
 

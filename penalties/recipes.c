@@ -162,6 +162,11 @@ bool recipe_wanted(const struct recipe *r, char *const *only, int nonly)
     return false;
 }
 
+bool recipe_front_end(const struct recipe *rc)
+{
+    return rc->group && (!strcmp(rc->group, "branch") || !strcmp(rc->group, "ifetch"));
+}
+
 const struct recipe *recipe_named(const char *name)
 {
     for (int i = 0; i < nrecipes; i++)

@@ -50,6 +50,10 @@ const struct uarch_event *recipe_uarch_event(const struct recipe *r, const char 
 /* Is it a recipe's name? (What the uarch files' names are checked with: uarch_recipes_known.) */
 bool recipe_known(const char *name);
 const struct recipe *recipe_named(const char *name);
+/* The recipe's cost is the front end's (fetch, branch prediction, resteers: its group is branch or
+ * ifetch), which hardware threads of one core share by turns: another thread slows it far beyond
+ * what its loads could (core/measure.h MEASURE_WITNESS_QUIET). */
+bool recipe_front_end(const struct recipe *rc);
 /* Is it one of the nonly names given with --recipe (every recipe when nonly is 0)? */
 bool recipe_wanted(const struct recipe *r, char *const *only, int nonly);
 const char *domain_name(enum domain d);

@@ -274,6 +274,22 @@ jq -c '.cycles.windows.clock_split = 0 | .noise.noisy = false | .cycles.windows.
 $PMUCAL calibrate --resume "$s" > /dev/null 2> "$TMP/sh2.err"
 jq -e '.penalties[0] | .pass_shared == [false, false, false] and .passes_shared == 0' "$s/penalties.json" > /dev/null
 ok $? "a slow load witness leaves a case without loads clean: $(jq -c '.penalties[0] | {pass_shared, status}' "$s/penalties.json") $(head -c 200 "$TMP/sh2.err")"
+# A witness barely over its whole (5.06 of 5) says another thread ran on the core: a front-end case
+# (btb_resteer read 3.83 cycles so, 3.20 alone, on the Emerald Rapids guest) leaves that pass out;
+# an L2 walk, whose 16 loads it could slow by 0.4% of its cycles, keeps it.
+witness() { # witness NAME RECIPE WANT-PASS-SHARED
+    $PMUCAL calibrate --recipe "$2" --passes 3 --quick --no-curve --label "$1" > /dev/null 2> "$TMP/sh.err"
+    s=$(run_dir "$1")
+    set_manifest "$s" '.status = "interrupted"'
+    jq -c '.cycles.windows.clock_split = 0 | .noise.noisy = false | .cycles.windows.load_whole = 5 |
+           .cycles.windows.load_median = (if (.key | test("[|]0$")) then 5.06 else 5 end)' "$s/measurements.ndjson" \
+        > "$TMP/sh.ndjson" && cp "$TMP/sh.ndjson" "$s/measurements.ndjson"
+    $PMUCAL calibrate --resume "$s" > /dev/null 2> "$TMP/sh2.err"
+    jq -e --argjson want "$3" '.penalties[0].pass_shared == $want' "$s/penalties.json" > /dev/null
+    ok $? "$2 beside a witness of 5.06 of 5 in pass 0: passes shared $3: $(jq -c '.penalties[0] | {pass_shared, status, reason}' "$s/penalties.json" | head -c 300)"
+}
+witness front-end btb_resteer '[true,false,false]'
+witness not-front-end l2_hit '[false,false,false]'
 # A recipe left short of clean passes by shared ones is measured in further passes, up to twice those
 # asked: three asked, two planted shared, the run resumed: two more at least (five, when the machine
 # left them clean), six at most.
