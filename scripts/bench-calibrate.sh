@@ -41,6 +41,11 @@ for r in $(seq 1 "$runs"); do
         p: [.penalties[] | {name, status, domain, allowed: .spread_allowed,
             v: (if .domain == "memory" then .ns else .cycles end)}]}' "$dir/penalties.json" >> "$tmp/all.ndjson"
     echo "# run $r: exit $rc, $(( $(date +%s) - t0 )) s, closure $(jq -r 'select(.run == '"$r"') | .closure' "$tmp/all.ndjson")"
+    # What failed, said where it is seen: the run folders are temporary unless OUT names a folder.
+    jq -r --argjson r "$r" '(.penalties[] | select(.status == "not_ok") | "# run \($r): \(.name) not ok: \(.reason)"),
+        (.closure // empty | select(.ok == false and .undecided == false) |
+         "# run \($r): closure not ok: predicted \(.predicted_cycles * 10 | round / 10), measured \(.measured_cycles * 10 | round / 10) cycles an iteration (\(.ld_l1 * 100 | round / 100) L1, \(.ld_l2 * 100 | round / 100) L2, \(.ld_l3 * 100 | round / 100) L3 loads)")' \
+        "$dir/penalties.json"
 done
 
 # One row a penalty: each run's figure (or its status), the median of the ok ones, the largest
