@@ -271,6 +271,18 @@ static bool plateau(struct penalty *p, int level, const struct curve *cv)
     snprintf(p->plateau, sizeof(p->plateau), "%s plateau %.1f cycles (%s .. %s); the case: %s, %.1f cycles, on %s by "
              "size and %s by latency", lname[l], pl->cycles, fmt_size(pl->first), fmt_size(pl->last), fmt_size(size),
              p->cycles, by_size ? lname[by_size] : "none", by_latency ? lname[by_latency] : "none");
+    /* A case sized for the level that this run's curve puts beyond it: the part of the level this
+     * machine can use shrank since the case's size was measured (the cached curve's; the Emerald
+     * Rapids guest's L3 held 8M when its geometry was measured and under 4M in a later run's
+     * curve): withheld, saying so. One the curve puts in a faster level is sized wrong. */
+    if (by_size && by_size > l && l <= 3 && p->status != PENALTY_NOT_OK) {
+        snprintf(p->reason, sizeof(p->reason), "this run's latency curve puts the case's %s in %s: its %s ends at %s "
+                 "now, less than when the case was sized (the part of %s this machine can use changed, as other "
+                 "programs' lines take it; pmucal info --measure measures it again)", fmt_size(size), lname[by_size],
+                 lname[l], fmt_size(pl->boundary), lname[l]);
+        p->status = PENALTY_UNSTABLE;
+        return true;
+    }
     if (by_size && by_size != l) {
         fail(p, "the case's %s working set lies in %s by the latency curve's capacities, not in %s: it measured "
              "another level", fmt_size(size), lname[by_size], lname[l]);

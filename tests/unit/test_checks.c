@@ -77,6 +77,10 @@ static void plateau_passes(void)
         {__LINE__, "l3_hit", 4u << 20, {230, 231, 232}, 3, PENALTY_UNSTABLE, "this run's curve read the same walk of 4M"},
         /* every pass slower, and so was the curve's 8M point (208.5 cycles): the case is wrong */
         {__LINE__, "l3_hit", 8u << 20, {290, 300, 310}, 3, PENALTY_NOT_OK, "sit on the DRAM plateau"},
+        /* a case the curve puts beyond L3's 8M: sized when more of the L3 was this machine's */
+        {__LINE__, "l3_hit", 12u << 20, {300, 305, 310}, 3, PENALTY_UNSTABLE, "puts the case's 12M in DRAM: its L3 ends at 8M"},
+        /* one the curve puts in L2: sized wrong */
+        {__LINE__, "l3_hit", 1u << 20, {110, 111, 112}, 3, PENALTY_NOT_OK, "lies in L2 by the latency curve's"},
         /* faster than the level: no sharing does that */
         {__LINE__, "l3_hit", 2u << 20, {5, 5, 5}, 3, PENALTY_NOT_OK, "sit on the L1 plateau"},
         {__LINE__, "l3_hit", 4u << 20, {16, 250, 270}, 3, PENALTY_NOT_OK, "a pass read 16.0 cycles, on L2's plateau"},
