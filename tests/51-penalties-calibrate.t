@@ -29,7 +29,8 @@ jq -e '[.penalties[] | select(.status == "not_ok")] | all(.reason | length > 0)'
 ok $? "penalties not ok, unstable or skipped are no constant in the header; not ok ones say why ($(jq '[.penalties[] | select(.status == "not_ok")] | length' "$dir/penalties.json") not ok)"
 # Independent passes (--quick: 2): a measured penalty is the median of its passes, ok only when they
 # agree within the spread its class allows (2% core, 3% hierarchy) and both had the core to
-# themselves, each pass's cases kept as records of their own.
+# themselves, each pass's cases kept as records of their own. An unstable level case may say instead
+# that the part of its level this machine could use changed (penalties/checks.c plateau).
 jq -e '.passes == 2 and ([.penalties[] | select(.status == "ok" or .status == "unstable")] | length > 0) and
        all(.penalties[] | select(.status == "ok" or .status == "unstable");
            .passes == 2 and (.pass_values | length) == 2 and .pass_spread >= 0 and (.pass_shared | length) == 2 and
@@ -37,7 +38,7 @@ jq -e '.passes == 2 and ([.penalties[] | select(.status == "ok" or .status == "u
        all(.penalties[]; .spread_allowed == (if .spread_class == "hierarchy" then 0.03 else 0.02 end)) and
        all(.penalties[] | select(.status == "ok"); .pass_spread <= .spread_allowed and .passes_agreeing == 2 and .passes_shared == 0) and
        all(.penalties[] | select(.status == "unstable" and .pass_spread > .spread_allowed);
-           .reason | test("pass-to-pass spread|the core was not its own"))' \
+           .reason | test("pass-to-pass spread|the core was not its own|passes read on|curve read the same walk|curve puts the case"))' \
     "$dir/penalties.json" > /dev/null &&
     [ "$(jq -r .key "$dir/measurements.ndjson" | sort | uniq -d | wc -l)" -eq 0 ] &&
     grep -q '^pmucal: pass 2 of 2: [0-9]* recipes measured again' "$TMP/c.err"
