@@ -407,10 +407,11 @@ void fit_recipe_judge(struct cal *cal, struct penalty *p)
     int nused = 0, use[CAL_MAX_PASSES];
     char shared_why[400] = "";
     p->passes_shared = 0;
+    bool fe = recipe_front_end(p->rc);
     for (int r = 0; r < p->passes; r++) {
         char why[400] = "";
-        p->pass_shared[r] = case_shared(p->pass_issue[r], recipe_front_end(p->rc), why, sizeof(why)) ||
-                           case_shared(p->pass_control[r], recipe_front_end(p->rc), why, sizeof(why));
+        p->pass_shared[r] = case_shared(p->pass_issue[r], fe, why, sizeof(why)) ||
+                           case_shared(p->pass_control[r], fe, why, sizeof(why));
         if (p->pass_shared[r]) {
             p->passes_shared++;
             if (!*shared_why)

@@ -99,10 +99,9 @@ int curve_measure(struct curve *cv, int ppo, uint64_t top, bool progress, curve_
     }
     /* A point slower than a larger working set beyond the noise was disturbed in every attempt
      * so far: its remaining attempts, while it stays so. */
+    double later = INFINITY;   /* the fastest point beyond i, each final before i is looked at */
     for (int i = cv->n - 2; i >= 0; i--) {
-        double later = INFINITY;
-        for (int j = i + 1; j < cv->n; j++)
-            later = fmin(later, cv->lo[j]);
+        later = fmin(later, cv->lo[i + 1]);
         char text[96];
         point_text(text, sizeof(text), cv->bytes[i]);
         bool shared;
@@ -238,10 +237,6 @@ static int sweep_point(const struct cal_opts *o, uint64_t b, int reps, struct la
  * found). Medians, not minima: the Emerald Rapids guest's last octave read 50, 55, 65, 130 ns,
  * rising out of its L3, and its fastest point was within a quarter of the L3's 41. */
 #define MEMORY_FLAT 1.25
-/* A tail at LATENCY_MEMORY_SURE_NS or more and flat for two octaves is memory: no L3 has answered
- * that slowly. Under it a flat tail may be a slow L3 (the Emerald Rapids guest's: 41-45 ns over
- * 2M-4M) or fast DRAM, so it must stay flat over four octaves, longer than a guest's share of an
- * L3 has spanned. */
 
 static double kept_ns(const struct latency_point *p, const struct latency_point *again, int i)
 {
@@ -262,6 +257,10 @@ bool curve_tail_at_memory(const struct latency_point *p, const struct latency_po
     if (ppo < 1 || ppo > 64 || n < 2 * ppo)
         return false;
     double last = octave_median(p, again, n - ppo, ppo);
+    /* A tail at LATENCY_MEMORY_SURE_NS or more and flat for two octaves is memory: no L3 has
+     * answered that slowly. Under it a flat tail may be a slow L3 (the Emerald Rapids guest's:
+     * 41-45 ns over 2M-4M) or fast DRAM, so it must stay flat over four octaves, longer than a
+     * guest's share of an L3 has spanned. */
     int octaves = last >= LATENCY_MEMORY_SURE_NS ? 2 : 4;
     if (n < octaves * ppo)
         return false;
