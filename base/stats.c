@@ -10,6 +10,11 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+void stats_sort(double *x, size_t n)
+{
+    qsort(x, n, sizeof(*x), cmp_double);
+}
+
 static double median_sorted(const double *s, size_t n)
 {
     return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
@@ -142,4 +147,19 @@ double stats_mann_whitney_p(const double *a, size_t na, const double *b, size_t 
         return 1;
     double z = (fabs(u - mn / 2) - 0.5) / sqrt(var);
     return z <= 0 ? 1 : erfc(z / sqrt(2));
+}
+
+int stats_median_rank(size_t n, double coverage)
+{
+    /* below: P(Binomial(n, 1/2) < r + 1), built up one term C(n, r) / 2^n at a time */
+    double term = ldexp(1.0, -(int)(n < 1074 ? n : 1074)), below = term;
+    int r = 1;
+    for (size_t k = 1; 2 * (k + 1) <= n; k++) {
+        term *= (double)(n - k + 1) / (double)k;
+        below += term;
+        if (1 - 2 * below < coverage)
+            break;
+        r = (int)k + 1;
+    }
+    return r;
 }

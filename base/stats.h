@@ -11,8 +11,15 @@ struct stats {
 /* x is not modified. n == 0 gives all-NaN statistics. */
 struct stats stats_of(const double *x, size_t n);
 double stats_median(const double *x, size_t n);
+/* x in ascending order, in place. */
+void stats_sort(double *x, size_t n);
 /* The q-quantile (0..1) of n values, interpolated between neighbouring order statistics; NaN for n 0. */
 double stats_quantile(const double *x, size_t n, double q);
+/* The rank r (1 = the extremes) such that the r-th smallest and the r-th largest of n values hold
+ * their population's median with probability at least `coverage`, whatever its distribution:
+ * 1 - 2 P(Binomial(n, 1/2) < r). The largest such r; 1 (the range) where even the extremes fall
+ * short (under 6 values at 95%). */
+int stats_median_rank(size_t n, double coverage);
 /* Relative spread the protocol quotes: MAD / median (0 when the median is 0). */
 double stats_rel_mad(const struct stats *s);
 

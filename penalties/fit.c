@@ -18,12 +18,6 @@ void case_result_free(struct case_result *r)
     memset(r, 0, sizeof(*r));
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 struct fit fit_penalty(const double *x, int nx, const double *y, int ny, double delta, unsigned seed)
 {
     struct fit f;
@@ -42,7 +36,7 @@ struct fit fit_penalty(const double *x, int nx, const double *y, int ny, double 
             by[i] = y[rng_below(&r, (uint64_t)ny)];
         boot[b] = (stats_median(bx, (size_t)nx) - (ny ? stats_median(by, (size_t)ny) : 0)) / delta;
     }
-    qsort(boot, B, sizeof(double), cmp_double);
+    stats_sort(boot, B);
     f.lo = boot[(int)(0.025 * B)];
     f.hi = boot[(int)(0.975 * B) - 1];
     free(boot);

@@ -29,8 +29,32 @@ static const struct {
     {__LINE__, {7, 7, 7, 7, 7}, {7, 7, 7, 7, 7}, 5, 5, 1},
 };
 
+/* The order statistics that hold a median: coverage 1 - 2 P(Binomial(n, 1/2) < r), worked by hand
+ * (n 9, r 2: 1 - 2 (1 + 9) / 512 = 0.961; r 3: 1 - 2 (1 + 9 + 36) / 512 = 0.820). */
+static const struct {
+    int line;
+    size_t n;
+    double coverage;
+    int rank;
+} ranks[] = {
+    {__LINE__, 1, 0.95, 1},  {__LINE__, 5, 0.95, 1},  /* the extremes of five: 0.9375, the best there is */
+    {__LINE__, 8, 0.95, 1},                           /* the 2nd and 7th of eight: 0.930 */
+    {__LINE__, 9, 0.95, 2},  {__LINE__, 11, 0.95, 2}, /* the 3rd of eleven: 0.935 */
+    {__LINE__, 12, 0.95, 3}, {__LINE__, 15, 0.95, 4}, /* fifteen: 0.965; the 5th: 0.882 */
+    {__LINE__, 20, 0.95, 6}, {__LINE__, 9, 0.80, 3},  {__LINE__, 9, 0.83, 2},
+};
+
 int main(void)
 {
+    for (unsigned i = 0; i < sizeof(ranks) / sizeof(ranks[0]); i++) {
+        int r = stats_median_rank(ranks[i].n, ranks[i].coverage);
+        CHECK(r == ranks[i].rank, ranks[i].line, "%zu values at %.2f: rank %d (want %d)", ranks[i].n,
+              ranks[i].coverage, r, ranks[i].rank);
+    }
+    double x[] = {3, -1, 2.5, 2.5, 0};
+    stats_sort(x, 5);
+    CHECK(x[0] == -1 && x[1] == 0 && x[2] == 2.5 && x[3] == 2.5 && x[4] == 3, __LINE__, "sorted: %g %g %g %g %g",
+          x[0], x[1], x[2], x[3], x[4]);
     for (unsigned i = 0; i < sizeof(mw) / sizeof(mw[0]); i++)
         CHECK_NEAR(stats_mann_whitney_p(mw[i].a, (size_t)mw[i].na, mw[i].b, (size_t)mw[i].nb), mw[i].p, 1e-6,
                    mw[i].line, "Mann-Whitney p");
