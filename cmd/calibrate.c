@@ -32,10 +32,10 @@ static const struct cli_option calibrate_options[] = {
     {"json", K_JSON, NULL, "with --list: one JSON array of recipes"},
     {"repetitions", 'r', "N", "repetitions per case, 3..101 (default 7; 3 with --source sim)"},
     {"target-ms", K_TARGET_MS, "MS", "length of one measured loop (default 5, at most 500)"},
-    {"passes", K_PASSES, "N", "independent passes over every recipe, 1..9 (default 5); a figure with\n"
-                              "fewer than 3 clean passes (all of them, with fewer), or whose clean\n"
-                              "passes spread wider than its recipe allows (2% core, 3% hierarchy;\n"
-                              "one of four or more may stand apart), is unstable"},
+    {"passes", K_PASSES, "N", "independent passes over every recipe, 1..15 (default 5); a figure with\n"
+                              "fewer than 3 clean passes (all of them, with fewer), or whose median's\n"
+                              "interval is wider than its recipe allows (2% core, 3% hierarchy), is\n"
+                              "unstable"},
     {"runs", K_PASSES, "N", NULL},   /* the old spelling of --passes */
     {"quick", K_QUICK, NULL, "3 repetitions, 2 ms loops, 2 passes, 2 curve points per octave (for tests)"},
     {"curve", K_CURVE, NULL, "only the latency curve (no recipes, no closure)"},
@@ -80,21 +80,23 @@ const struct command calibrate_command = {
              "models; on a host whose PMU counts, the recipe's event is counted beside each case and used\n"
              "when it agrees with the model within 10% (penalties.json says which; for a model, whether\n"
              "'--source sim' can check it: occurrence.model_check, and a line under the table). A pass's\n"
-             "figure is the difference of medians; the penalty is the median of its clean passes, with their\n"
-             "range. Cycles come from many short timing windows at a low quantile (a window another task\n"
+             "figure is the difference of medians; the penalty is the median of its clean passes, with its\n"
+             "interval (below). Cycles come from many short timing windows at a low quantile (a window another task\n"
              "preempted reads long), each converted at the core clock measured right beside it (the\n"
              "host's boost moves it by percents between cases). A pass whose case did not have the core to\n"
              "itself (its two clock references, dependent adds and multiplies, read more than 0.4% apart; its\n"
              "load witness, dependent loads of one line, read slow enough to add more than 1% to the case's\n"
              "cycles, or 0.5% slow at all beside a branch or fetch recipe; or windows over 1 ms while another\n"
-             "task took the CPU in every attempt) is left out of the figure, and a recipe left short of\n"
-             "clean passes so is measured in further passes, up to twice --passes and 9 in all (with\n"
-             "--passes 3 or more, not with --quick).\n"
-             "Statuses: ok; unstable (fewer than 3 clean passes, or than all with fewer passes; clean passes\n"
-             "spread (max - min over their median) wider than the recipe's spread class allows: 2% for core\n"
-             "figures, 3% for the memory hierarchy beyond the private caches (L3, DRAM, page walks, fetch from\n"
-             "L3 or DRAM), once one pass of four or more that stands apart from the rest is left out of the\n"
-             "interval; with --passes 1: a 95% bootstrap interval wider than +-10% and 0.25 cycles, or timing\n"
+             "task took the CPU in every attempt) is left out of the figure. The figure's interval is its\n"
+             "median's: the clean passes' range (one of four to eight that stands apart from the rest left\n"
+             "out), and from nine clean passes the order statistics that hold the median at 95% (the 2nd to\n"
+             "the 8th of nine, the 4th to the 12th of fifteen). A recipe left short of clean passes, or\n"
+             "whose interval is too wide, is measured in further passes, up to three times --passes and 15\n"
+             "in all (with --passes 3 or more, not with --quick).\n"
+             "Statuses: ok; unstable (fewer than 3 clean passes, or than all with fewer passes; an interval\n"
+             "wider (over the median) than the recipe's spread class allows: 2% for core figures, 3% for\n"
+             "the memory hierarchy beyond the private caches (L3, DRAM, page walks, fetch from L3 or\n"
+             "DRAM); with --passes 1: a 95% bootstrap interval wider than +-10% and 0.25 cycles, or timing\n"
              "windows whose low quantile and median disagree beyond noise or whose controls were mostly\n"
              "hit);\n"
              "not_ok (negative, within noise of zero, below its physical floor, more than 25% outside\n"

@@ -300,15 +300,19 @@ int cal_passes_asked(const struct cal *cal)
 
 bool cal_more_passes_due(const struct cal *cal, const struct penalty *p)
 {
-    int asked = cal_passes_asked(cal), most = 2 * asked < CAL_MAX_PASSES ? 2 * asked : CAL_MAX_PASSES;
+    int asked = cal_passes_asked(cal), most = 3 * asked < CAL_MAX_PASSES ? 3 * asked : CAL_MAX_PASSES;
     if (!cal->o.more_passes || cal->replaying || asked < 3 || p->passes != p->passes_wanted || p->passes >= most)
         return false;
     char why[400];
-    int clean = 0;
+    double clean[CAL_MAX_PASSES], lo, hi;
+    int n = 0;
     bool fe = recipe_front_end(p->rc);
     for (int r = 0; r < p->passes; r++)
-        clean += !case_shared(p->pass_issue[r], fe, why, sizeof(why)) && !case_shared(p->pass_control[r], fe, why, sizeof(why));
-    return clean < clean_needed(p);
+        if (!case_shared(p->pass_issue[r], fe, why, sizeof(why)) && !case_shared(p->pass_control[r], fe, why, sizeof(why)))
+            clean[n++] = p->pass_values[r];
+    if (n < clean_needed(p))
+        return true;
+    return !pass_agreeing_range(clean, n, stats_median(clean, (size_t)n), spread_allowed(p->rc), &lo, &hi);
 }
 
 bool window_disagreement(const struct case_result *r, char *why, size_t n)
@@ -370,27 +374,25 @@ int pass_agreeing_range(const double *v, int n, double median, double allowed, d
     *lo = *hi = NAN;
     if (n < 1)
         return 0;
-    int far = 0;
-    double min = INFINITY, max = -INFINITY, width = allowed * fabs(median);
-    for (int i = 0; i < n; i++) {
-        min = fmin(min, v[i]), max = fmax(max, v[i]);
-        if (fabs(v[i] - median) > fabs(v[far] - median))
-            far = i;
-    }
-    *lo = min, *hi = max;
-    if (max - min <= width)
-        return n;
-    if (n < 4)   /* of two or three, none can be told to stand apart */
+    double s[CAL_MAX_PASSES], width = allowed * fabs(median);
+    int m = n < CAL_MAX_PASSES ? n : CAL_MAX_PASSES;
+    memcpy(s, v, (size_t)m * sizeof(*s));
+    stats_sort(s, (size_t)m);
+    int r = stats_median_rank((size_t)m, PASS_MEDIAN_COVERAGE);
+    *lo = s[r - 1], *hi = s[m - r];
+    if (*hi - *lo <= width)
+        return m - 2 * (r - 1);
+    *lo = s[0], *hi = s[m - 1];
+    /* Of two or three none can be told to stand apart; from nine on the median's interval leaves
+     * out more than one pass would. */
+    if (m < 4 || r > 1)
         return 0;
-    double rlo = INFINITY, rhi = -INFINITY;
-    for (int i = 0; i < n; i++)
-        if (i != far)
-            rlo = fmin(rlo, v[i]), rhi = fmax(rhi, v[i]);
-    double gap = v[far] > rhi ? v[far] - rhi : rlo - v[far];
+    bool low = s[1] - s[0] > s[m - 1] - s[m - 2];   /* the one further from its nearest */
+    double rlo = low ? s[1] : s[0], rhi = low ? s[m - 1] : s[m - 2], gap = low ? s[1] - s[0] : s[m - 1] - s[m - 2];
     if (rhi - rlo > width || !(gap > rhi - rlo))   /* passes spread evenly are not one apart */
         return 0;
     *lo = rlo, *hi = rhi;
-    return n - 1;
+    return m - 1;
 }
 
 void fit_recipe_judge(struct cal *cal, struct penalty *p)
@@ -457,19 +459,33 @@ void fit_recipe_judge(struct cal *cal, struct penalty *p)
                  "%.380s", p->passes_shared, p->passes, need, shared_why);
     } else if (p->passes > 1 && !p->passes_agreeing) {
         p->status = PENALTY_UNSTABLE;
+        char median_why[160] = "";
+        int r = stats_median_rank((size_t)nused, PASS_MEDIAN_COVERAGE);
+        if (r > 1) {
+            double sorted[CAL_MAX_PASSES];
+            memcpy(sorted, used, (size_t)nused * sizeof(*sorted));
+            stats_sort(sorted, (size_t)nused);
+            snprintf(median_why, sizeof(median_why), ", and so is the %.0f%% interval of their median (%.2f .. %.2f, "
+                     "all but the lowest and the highest %d)", 100 * PASS_MEDIAN_COVERAGE, sorted[r - 1],
+                     sorted[nused - r], r - 1);
+        } else if (clean >= 4)
+            snprintf(median_why, sizeof(median_why), ", with no one pass apart from the rest");
         snprintf(p->reason, sizeof(p->reason), "pass-to-pass spread %.1f%% over %d %spasses (%.2f .. %.2f, median "
                  "%.2f): wider than the %.0f%% a %s figure may spread%s", 100 * p->pass_spread, clean,
                  p->passes_shared ? "clean " : "", span_lo, span_hi, p->f.value, 100 * spread_allowed(p->rc),
-                 spread_class_name(p->rc->spread), clean >= 4 ? ", with no one pass apart from the rest" : "");
+                 spread_class_name(p->rc->spread), median_why);
     } else if (p->passes == 1 && half > 0.10 * fabs(p->f.value) && half > floor_) {
         p->status = PENALTY_UNSTABLE;
         snprintf(p->reason, sizeof(p->reason), "95%% interval [%.2f, %.2f] wider than +-10%%", p->f.lo, p->f.hi);
     }
-    if (p->status == PENALTY_OK && p->passes > 1 && p->passes_agreeing < clean) {
-        snprintf(p->reason, sizeof(p->reason), "%d of %d %spasses stood apart (%.2f .. %.2f over all): left out of "
-                 "the interval, the median kept", clean - p->passes_agreeing, clean, p->passes_shared ? "clean " : "",
-                 span_lo, span_hi);
-    }
+    if (p->status == PENALTY_OK && p->passes > 1 && p->passes_agreeing == clean - 1)
+        snprintf(p->reason, sizeof(p->reason), "1 of %d %spasses stood apart (%.2f .. %.2f over all): left out of "
+                 "the interval, the median kept", clean, p->passes_shared ? "clean " : "", span_lo, span_hi);
+    else if (p->status == PENALTY_OK && p->passes > 1 && p->passes_agreeing < clean)
+        snprintf(p->reason, sizeof(p->reason), "the interval holds the median of %d %spasses at %.0f%%: %.1f%% wide, all "
+                 "but the lowest and the highest %d (%.2f .. %.2f over all)", clean, p->passes_shared ? "clean " : "",
+                 100 * PASS_MEDIAN_COVERAGE, 100 * (p->f.hi - p->f.lo) / fabs(p->f.value),
+                 (clean - p->passes_agreeing) / 2, span_lo, span_hi);
     const struct case_result *cs[2] = {p->issue, p->control};
     for (int i = 0; i < 2; i++) {
         if (!cs[i])

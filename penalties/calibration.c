@@ -55,8 +55,11 @@ static void begin_doc(struct json *doc, const struct cal *cal, const struct cali
     }
     json_string(doc, "method", "penalty = median over independent passes over the recipes of (median "
                 "issue - median control) / (occurrences issue - control); cycles from short timing windows at a low "
-                "quantile, each at the core clock measured beside it; unstable when a pass is more than 1% from the passes' "
-                "median (two passes of four or more; one pass: when its 95% bootstrap interval's half-width exceeds 10% and 0.25 cycles, 0.1 ns for memory)");
+                "quantile, each at the core clock measured beside it; passes that shared the core left out; unstable with "
+                "fewer than 3 clean passes, or when the median's interval (the clean passes' range, one standing apart "
+                "left out; from nine passes their 95% order-statistic interval) is wider than the recipe's spread "
+                "class allows (2% core, 3% hierarchy); one pass: when its 95% bootstrap interval's half-width "
+                "exceeds 10% and 0.25 cycles, 0.1 ns for memory");
     if (!cal->replaying) {   /* a replay looks at nothing of this host */
         json_object_begin(doc, "host");
         host_facts_json(doc);
@@ -108,7 +111,7 @@ static int measure_recipes(struct cal *cal, const struct calibration_plan *plan,
                         : p->status == PENALTY_NOT_OK ? "NOT OK" : "ERROR", p->reason);
         }
         if (pass >= passes && measured && !cal->replaying)
-            pm_progress("pass %d: %d recipes short of clean passes measured again (%.1f s)", pass + 1, measured,
+            pm_progress("pass %d: %d recipes short of clean or agreeing passes measured again (%.1f s)", pass + 1, measured,
                         clock_now_seconds() - tp);
         else if (pass && measured && !cal->replaying)
             pm_progress("pass %d of %d: %d recipes measured again (%.1f s)", pass + 1, passes, measured,
@@ -125,7 +128,7 @@ static int measure_recipes(struct cal *cal, const struct calibration_plan *plan,
         const char *unit = p->rc->domain == DOMAIN_MEMORY ? "ns" : "cycles";
         if (p->status == PENALTY_OK || p->status == PENALTY_UNSTABLE)
             pm_note("%-20s %9.2f %s [%.2f, %.2f] over %d passes%s%s", p->rc->name, p->f.value, unit, p->f.lo, p->f.hi,
-                    p->passes, p->status == PENALTY_UNSTABLE ? " UNSTABLE: " : "", p->reason);
+                    p->passes, p->status == PENALTY_UNSTABLE ? " UNSTABLE: " : *p->reason ? ": " : "", p->reason);
         else
             pm_note("%-20s %s: %s", p->rc->name, p->status == PENALTY_NOT_OK ? "NOT OK" : "ERROR", p->reason);
     }

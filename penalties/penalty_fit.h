@@ -42,23 +42,29 @@ const char *cal_folder(const struct cal *cal);
 
 /* Every recipe is measured in CAL_PASSES independent passes over all recipes (fresh cases each),
  * so a burst of load on the host hits one pass of a recipe rather than all of them. The
- * figure is the passes' median, its interval their range; it is unstable unless that range is
- * within the spread its recipe allows (spread_allowed: 2% core, 3% hierarchy), once one pass of
- * four or more that stands apart is left out: on this VM's busy host single passes of one recipe
- * moved by 10-25% (btb_resteer 3.02 .. 3.86 cycles) while each pass's own repetitions agreed. */
+ * figure is the passes' median, its interval the median's: the range of the passes, or from nine
+ * on the order statistics that hold the median at PASS_MEDIAN_COVERAGE whatever the passes'
+ * distribution (stats_median_rank: the 2nd to the 8th of nine, the 4th to the 12th of fifteen). It
+ * is unstable unless that interval is within the spread its recipe allows (spread_allowed: 2%
+ * core, 3% hierarchy), once one pass of four to eight that stands apart is left out: on this VM's
+ * busy host single passes of one recipe moved by 10-25% (btb_resteer 3.02 .. 3.86 cycles) while
+ * each pass's own repetitions agreed. */
 #define CAL_PASSES 5
-#define CAL_MAX_PASSES 9
+#define CAL_MAX_PASSES 15
+#define PASS_MEDIAN_COVERAGE 0.95
 /* A pass is left out of its penalty when a case's clock references read further apart than
  * MEASURE_CLOCK_SPLIT_MAX, or when its windows are longer than a scheduler slice and its
  * attempts were switched out. */
 #define CAL_SLICE_SECONDS 1e-3
-/* A recipe some of whose passes shared the core, leaving fewer clean ones than a figure needs, is
- * measured again in further passes (each another chance at a quiet stretch) up to CAL_MAX_PASSES
- * in all, and never more than twice the passes asked: on this project's Zen 3 guest another
- * tenant's thread shared the load unit for stretches of seconds, so that l1_hit had one clean
- * pass of five. Only where three passes or more were asked (then three clean ones are needed
- * before and after); not with --quick, whose runs are for the tests, nor when replaying. Whether
- * the recipe, all its passes had, is due another. */
+/* A recipe some of whose passes shared the core, leaving fewer clean ones than a figure needs, or
+ * whose clean passes do not agree (their interval wider than the recipe allows), is measured again
+ * in further passes (each another chance at a quiet stretch, and a narrower interval of the median)
+ * up to CAL_MAX_PASSES in all, and never more than three times the passes asked: on this project's
+ * Zen 3 guest another tenant's thread shared the load unit for stretches of seconds, so that l1_hit
+ * had one clean pass of five; on issue 47's Zen 5 guest ifetch_l3's five quiet passes spread
+ * 4.4-5.8%. Only where three passes or more were asked (then three clean ones are needed before
+ * and after); not with --quick, whose runs are for the tests, nor when replaying. Whether the
+ * recipe, all its passes had, is due another. */
 bool cal_more_passes_due(const struct cal *cal, const struct penalty *p);
 /* The passes asked of every recipe: --passes, or CAL_PASSES. */
 int cal_passes_asked(const struct cal *cal);
@@ -93,9 +99,10 @@ struct case_result *cal_case(struct cal *cal, const char *text, const char *even
 bool fit_recipe_pass(struct cal *cal, const struct recipe *rc, struct penalty *p, int pass, unsigned seed);
 /* The figure from the passes and its status: ok or unstable (skip, error, not_ok set by a pass stay). */
 void fit_recipe_judge(struct cal *cal, struct penalty *p);
-/* The interval of n pass figures around their median, and how many passes it holds: all n when
- * their range is no wider than `allowed` (a fraction of the median: spread_allowed); with four or
- * more, all but the one farthest from the median when the rest are that close and it stands apart
+/* The interval of n pass figures around their median, and how many passes it holds: the median's
+ * interval (the range of all n under nine; from nine the order statistics of PASS_MEDIAN_COVERAGE)
+ * when it is no wider than `allowed` (a fraction of the median: spread_allowed); with four to
+ * eight, all but the one farthest from the rest when the rest are that close and it stands apart
  * from them (further from the nearest than they spread: a burst of load in its pass), so that it
  * is no edge of the interval (issue 47: five l3_hit passes 272.86, 46.82, 46.71, 46.70, 46.69 were
  * printed as [46.69, 272.86]); else 0, the figure unstable, and the range of all n. */

@@ -128,7 +128,7 @@ $PMUCAL run walker -e all,page-faults > /dev/null 2> "$TMP/err"; rc=$?
 $PMUCAL calibrate --runs 2 --runs 3 --list > /dev/null 2> "$TMP/err"; rc=$?
 $PMUCAL calibrate --runs 0 > /dev/null 2> "$TMP/err0"; rc0=$?
 [ $rc -eq 0 ] && [ "$(wc -l < "$TMP/err")" -eq 1 ] && grep -q '^pmucal: calibrate: --runs is now --passes$' "$TMP/err" &&
-    [ $rc0 -eq 2 ] && grep -q -- '--passes 0: give a whole number from 1 to 9' "$TMP/err0" &&
+    [ $rc0 -eq 2 ] && grep -q -- '--passes 0: give a whole number from 1 to 15' "$TMP/err0" &&
     $PMUCAL calibrate --help | grep -q -- '^  --passes N ' && ! $PMUCAL calibrate --help | grep -q -- '--runs' &&
     $PMUCAL --man | grep -qF '.B \-\-passes ' && ! $PMUCAL --man | grep -qF '.B \-\-runs '
 ok $? "calibrate --runs is --passes with one note, in neither --help nor the man page (exit $rc, $rc0): $(cat "$TMP/err" "$TMP/err0" | tr '\n' ' ')"

@@ -1,12 +1,14 @@
 /* penalties/calibrate_run.c pass_agreeing_range: the interval of a calibrated figure is the range
- * of its passes when they spread no more than allowed (2% here, a core figure's); one of four or
- * more that stands apart is no edge of it. tests/unit/test_pass_stability.c has the statuses. */
+ * of its passes when they spread no more than allowed (2% here, a core figure's); one of four to
+ * eight that stands apart is no edge of it; from nine, the interval is the order statistics that
+ * hold the median at 95% (the 2nd to the 8th of nine). tests/unit/test_pass_stability.c has the
+ * statuses. */
 #include "penalties/penalty_fit.h"
 #include "tap.h"
 
 static const struct {
     int line;
-    double v[5];
+    double v[CAL_MAX_PASSES];
     int n;
     double median, lo, hi;
     int agree;
@@ -25,6 +27,19 @@ static const struct {
     {__LINE__, {100.0, 100.0, 102.5, 100.0, 100.0}, 5, 100.0, 100.0, 100.0, 4},
     /* within 2% but not within +-1% of the median (the rule before issue 47): all five */
     {__LINE__, {100.0, 100.0, 100.0, 101.9, 101.9}, 5, 100.0, 100.0, 101.9, 5},
+    /* nine, the 2nd to the 8th within 2% (96 and 104 outside): the 95% interval of the median */
+    {__LINE__, {100, 100.5, 99.5, 100.9, 99.1, 100.2, 99.8, 104, 96}, 9, 100, 99.1, 100.9, 7},
+    /* nine whose 2nd and 8th are 18% apart: this session's mispredict passes on the Emerald Rapids
+     * guest, the five its sibling shared taken in (25.34, 27.17 among them) */
+    {__LINE__, {21.49, 25.34, 21.63, 27.17, 21.11, 21.73, 21.46, 21.42, 21.35}, 9, 21.49, 21.11, 27.17, 0},
+    /* fifteen: the 4th to the 12th */
+    {__LINE__, {100, 97, 103, 100.1, 99.9, 100.2, 99.8, 95, 105, 100.3, 99.7, 100.5, 99.5, 94, 106}, 15, 100,
+     99.5, 100.5, 9},
+    /* eight: the range is the median's interval (the 2nd and the 7th hold it at only 0.930), and
+     * one pass apart is left out of it */
+    {__LINE__, {100, 100, 100, 100, 100, 100, 100, 103}, 8, 100, 100, 100, 7},
+    /* eight with one apart on each side: neither is left out */
+    {__LINE__, {96, 100, 100, 100, 100, 100, 100, 104}, 8, 100, 96, 104, 0},
     /* two passes 20% apart: the range of all */
     {__LINE__, {90.0, 110.0}, 2, 100.0, 90.0, 110.0, 0},
 };
