@@ -312,7 +312,16 @@ bool cal_more_passes_due(const struct cal *cal, const struct penalty *p)
             clean[n++] = p->pass_values[r];
     if (n < clean_needed(p))
         return true;
-    return !pass_agreeing_range(clean, n, stats_median(clean, (size_t)n), spread_allowed(p->rc), &lo, &hi);
+    /* Passes that disagree, only where more of them can pin the median down: its interval from
+     * fifteen (the 4th to the 12th) spans about their middle half, twice their median absolute
+     * deviation, so passes whose middle half is already wider than allowed (a figure near zero,
+     * passes in two groups, a level another tenant keeps busy) would take every further pass and
+     * stay unstable. The deviation, not the quartiles: of three passes one slow one would make the
+     * quartiles wide, and a fourth pass lets it stand apart. */
+    struct stats st = stats_of(clean, (size_t)n);
+    if (pass_agreeing_range(clean, n, st.median, spread_allowed(p->rc), &lo, &hi))
+        return false;
+    return 2 * st.mad <= spread_allowed(p->rc) * fabs(st.median);
 }
 
 bool window_disagreement(const struct case_result *r, char *why, size_t n)

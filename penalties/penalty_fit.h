@@ -57,7 +57,8 @@ const char *cal_folder(const struct cal *cal);
  * attempts were switched out. */
 #define CAL_SLICE_SECONDS 1e-3
 /* A recipe some of whose passes shared the core, leaving fewer clean ones than a figure needs, or
- * whose clean passes do not agree (their interval wider than the recipe allows), is measured again
+ * whose clean passes do not agree (their interval wider than the recipe allows, their middle half
+ * within it), is measured again
  * in further passes (each another chance at a quiet stretch, and a narrower interval of the median)
  * up to CAL_MAX_PASSES in all, and never more than three times the passes asked: on this project's
  * Zen 3 guest another tenant's thread shared the load unit for stretches of seconds, so that l1_hit
