@@ -152,7 +152,9 @@ double stats_mann_whitney_p(const double *a, size_t na, const double *b, size_t 
 int stats_median_rank(size_t n, double coverage)
 {
     /* below: P(Binomial(n, 1/2) < r + 1), built up one term C(n, r) / 2^n at a time */
-    double term = ldexp(1.0, -(int)(n < 1074 ? n : 1074)), below = term;
+    if (n > 1074)
+        return 1;
+    double term = ldexp(1.0, -(int)n), below = term;
     int r = 1;
     for (size_t k = 1; 2 * (k + 1) <= n; k++) {
         term *= (double)(n - k + 1) / (double)k;

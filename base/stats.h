@@ -18,7 +18,7 @@ double stats_quantile(const double *x, size_t n, double q);
 /* The rank r (1 = the extremes) such that the r-th smallest and the r-th largest of n values hold
  * their population's median with probability at least `coverage`, whatever its distribution:
  * 1 - 2 P(Binomial(n, 1/2) < r). The largest such r; 1 (the range) where even the extremes fall
- * short (under 6 values at 95%). */
+ * short (under 6 values at 95%). For n up to 1074 (2^-n is a double's last); beyond, 1. */
 int stats_median_rank(size_t n, double coverage);
 /* Relative spread the protocol quotes: MAD / median (0 when the median is 0). */
 double stats_rel_mad(const struct stats *s);

@@ -298,9 +298,33 @@ int cal_passes_asked(const struct cal *cal)
     return cal->o.passes > 0 ? cal->o.passes : CAL_PASSES;
 }
 
+/* Passes in two groups: of m sorted passes, the widest gap between neighbours wider than `width`
+ * with at least two passes on either side; how many lie below it, or 0. An order statistic holds the
+ * median only of passes drawn alike, and a further pass is measured right after the last, where
+ * the passes asked are spread over the run: ten further passes at one share of an L3 would hide
+ * two of five asked at another behind the 3rd to the 10th of twelve. */
+static int pass_group_split(const double *s, int m, double width)
+{
+    int split = 0;
+    for (int i = 2; i <= m - 2; i++)
+        if (s[i] - s[i - 1] > width && (!split || s[i] - s[i - 1] > s[split] - s[split - 1]))
+            split = i;
+    return split;
+}
+
+/* The clean pass figures v in ascending order into s (CAL_MAX_PASSES at most); how many. */
+static int sorted_passes(const double *v, int n, double *s)
+{
+    int m = n < CAL_MAX_PASSES ? n : CAL_MAX_PASSES;
+    memcpy(s, v, (size_t)m * sizeof(*s));
+    stats_sort(s, (size_t)m);
+    return m;
+}
+
 bool cal_more_passes_due(const struct cal *cal, const struct penalty *p)
 {
     int asked = cal_passes_asked(cal), most = 3 * asked < CAL_MAX_PASSES ? 3 * asked : CAL_MAX_PASSES;
+    int most_shared = 2 * asked < CAL_MAX_PASSES ? 2 * asked : CAL_MAX_PASSES;
     if (!cal->o.more_passes || cal->replaying || asked < 3 || p->passes != p->passes_wanted || p->passes >= most)
         return false;
     char why[400];
@@ -311,17 +335,19 @@ bool cal_more_passes_due(const struct cal *cal, const struct penalty *p)
         if (!case_shared(p->pass_issue[r], fe, why, sizeof(why)) && !case_shared(p->pass_control[r], fe, why, sizeof(why)))
             clean[n++] = p->pass_values[r];
     if (n < clean_needed(p))
-        return true;
+        return p->passes < most_shared;
     /* Passes that disagree, only where more of them can pin the median down: its interval from
      * fifteen (the 4th to the 12th) spans about their middle half, twice their median absolute
-     * deviation, so passes whose middle half is already wider than allowed (a figure near zero,
-     * passes in two groups, a level another tenant keeps busy) would take every further pass and
-     * stay unstable. The deviation, not the quartiles: of three passes one slow one would make the
-     * quartiles wide, and a fourth pass lets it stand apart. */
+     * deviation, so passes whose middle half is already wider than allowed (a figure near zero, a
+     * level another tenant keeps busy) would take every further pass and stay unstable. The
+     * deviation, not the quartiles: of three passes one slow one would make the quartiles wide,
+     * and a fourth pass lets it stand apart. Passes in two groups get none: more would only
+     * outnumber one group (pass_group_split). */
     struct stats st = stats_of(clean, (size_t)n);
+    double sorted[CAL_MAX_PASSES], width = spread_allowed(p->rc) * fabs(st.median);
     if (pass_agreeing_range(clean, n, st.median, spread_allowed(p->rc), &lo, &hi))
         return false;
-    return 2 * st.mad <= spread_allowed(p->rc) * fabs(st.median);
+    return 2 * st.mad <= width && !pass_group_split(sorted, sorted_passes(clean, n, sorted), width);
 }
 
 bool window_disagreement(const struct case_result *r, char *why, size_t n)
@@ -384,14 +410,14 @@ int pass_agreeing_range(const double *v, int n, double median, double allowed, d
     if (n < 1)
         return 0;
     double s[CAL_MAX_PASSES], width = allowed * fabs(median);
-    int m = n < CAL_MAX_PASSES ? n : CAL_MAX_PASSES;
-    memcpy(s, v, (size_t)m * sizeof(*s));
-    stats_sort(s, (size_t)m);
-    int r = stats_median_rank((size_t)m, PASS_MEDIAN_COVERAGE);
-    *lo = s[r - 1], *hi = s[m - r];
-    if (*hi - *lo <= width)
-        return m - 2 * (r - 1);
+    int m = sorted_passes(v, n, s), r = stats_median_rank((size_t)m, PASS_MEDIAN_COVERAGE);
     *lo = s[0], *hi = s[m - 1];
+    if (*hi - *lo <= width)
+        return m;
+    if (r > 1 && s[m - r] - s[r - 1] <= width && !pass_group_split(s, m, width)) {
+        *lo = s[r - 1], *hi = s[m - r];
+        return m - 2 * (r - 1);
+    }
     /* Of two or three none can be told to stand apart; from nine on the median's interval leaves
      * out more than one pass would. */
     if (m < 4 || r > 1)
@@ -435,9 +461,9 @@ void fit_recipe_judge(struct cal *cal, struct penalty *p)
             use[nused] = r, used[nused++] = p->pass_values[r];
     double span_lo = p->f.lo, span_hi = p->f.hi;   /* every pass's range (one pass: its interval) */
     if (p->passes > 1) {
-        /* The passes within the spread the recipe allows. One pass of four or more may stand apart
-         * (a burst of load during it: a difference reads short as well as long when its control
-         * was hit) when the rest agree; the interval is their range. */
+        /* The median's interval (pass_agreeing_range): the passes' range, one of four to eight
+         * standing apart left out (a burst of load during it: a difference reads short as well as
+         * long when its control was hit), or from nine the order statistics that hold the median. */
         struct stats all = stats_of(used, (size_t)nused);
         p->passes_agreeing = pass_agreeing_range(used, nused, all.median, spread_allowed(p->rc), &p->f.lo, &p->f.hi);
         p->f.value = all.median;
@@ -469,15 +495,17 @@ void fit_recipe_judge(struct cal *cal, struct penalty *p)
     } else if (p->passes > 1 && !p->passes_agreeing) {
         p->status = PENALTY_UNSTABLE;
         char median_why[160] = "";
-        int r = stats_median_rank((size_t)nused, PASS_MEDIAN_COVERAGE);
-        if (r > 1) {
-            double sorted[CAL_MAX_PASSES];
-            memcpy(sorted, used, (size_t)nused * sizeof(*sorted));
-            stats_sort(sorted, (size_t)nused);
+        double sorted[CAL_MAX_PASSES];
+        int m = sorted_passes(used, nused, sorted), r = stats_median_rank((size_t)m, PASS_MEDIAN_COVERAGE);
+        int split = pass_group_split(sorted, m, spread_allowed(p->rc) * fabs(p->f.value));
+        if (split)
+            snprintf(median_why, sizeof(median_why), ", in two groups (%d passes %.2f .. %.2f, %d passes %.2f .. %.2f)",
+                     split, sorted[0], sorted[split - 1], m - split, sorted[split], sorted[m - 1]);
+        else if (r > 1)
             snprintf(median_why, sizeof(median_why), ", and so is the %.0f%% interval of their median (%.2f .. %.2f, "
                      "all but the lowest and the highest %d)", 100 * PASS_MEDIAN_COVERAGE, sorted[r - 1],
-                     sorted[nused - r], r - 1);
-        } else if (clean >= 4)
+                     sorted[m - r], r - 1);
+        else if (clean >= 4)
             snprintf(median_why, sizeof(median_why), ", with no one pass apart from the rest");
         snprintf(p->reason, sizeof(p->reason), "pass-to-pass spread %.1f%% over %d %spasses (%.2f .. %.2f, median "
                  "%.2f): wider than the %.0f%% a %s figure may spread%s", 100 * p->pass_spread, clean,

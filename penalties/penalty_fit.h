@@ -56,16 +56,18 @@ const char *cal_folder(const struct cal *cal);
  * MEASURE_CLOCK_SPLIT_MAX, or when its windows are longer than a scheduler slice and its
  * attempts were switched out. */
 #define CAL_SLICE_SECONDS 1e-3
-/* A recipe some of whose passes shared the core, leaving fewer clean ones than a figure needs, or
- * whose clean passes do not agree (their interval wider than the recipe allows, their middle half
- * within it), is measured again
- * in further passes (each another chance at a quiet stretch, and a narrower interval of the median)
- * up to CAL_MAX_PASSES in all, and never more than three times the passes asked: on this project's
- * Zen 3 guest another tenant's thread shared the load unit for stretches of seconds, so that l1_hit
- * had one clean pass of five; on issue 47's Zen 5 guest ifetch_l3's five quiet passes spread
- * 4.4-5.8%. Only where three passes or more were asked (then three clean ones are needed before
- * and after); not with --quick, whose runs are for the tests, nor when replaying. Whether the
- * recipe, all its passes had, is due another. */
+/* A recipe some of whose passes shared the core, leaving fewer clean ones than a figure needs, is
+ * measured again in further passes, each another chance at a quiet stretch, up to twice the passes
+ * asked: on this project's Zen 3 guest another tenant's thread shared the load unit for stretches
+ * of seconds, so that l1_hit had one clean pass of five. (Up to three times, on the Emerald Rapids
+ * guest whose sibling was busy for minutes, took calibrations from 80 s to 234 s, and 13 of 15
+ * passes of l3_hit and ifetch_l3 still shared the core.) One whose clean passes do not agree (their
+ * interval wider than the recipe allows, their middle half within it, not in two groups) is given
+ * further passes, each narrowing the median's interval, up to three times those asked: on issue
+ * 47's Zen 5 guest ifetch_l3's five quiet passes spread 4.4-5.8%. Never more than CAL_MAX_PASSES;
+ * only where three passes or more were asked (then three clean ones are needed before and after);
+ * not with --quick, whose runs are for the tests, nor when replaying. Whether the recipe, all its
+ * passes had, is due another. */
 bool cal_more_passes_due(const struct cal *cal, const struct penalty *p);
 /* The passes asked of every recipe: --passes, or CAL_PASSES. */
 int cal_passes_asked(const struct cal *cal);

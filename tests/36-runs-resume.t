@@ -290,9 +290,9 @@ witness() { # witness NAME RECIPE WANT-PASS-SHARED
 }
 witness front-end btb_resteer '[true,false,false]'
 witness not-front-end l2_hit '[false,false,false]'
-# A recipe left short of clean passes by shared ones is measured in further passes, up to three times
-# those asked: three asked, two planted shared, the run resumed: two more at least (five, when the
-# machine left them clean and agreeing), nine at most.
+# A recipe left short of clean passes by shared ones is measured in further passes, up to twice those
+# asked: three asked, two planted shared, the run resumed: two more at least (five, when the machine
+# left them clean), six at most, or nine where the clean ones then disagreed.
 $PMUCAL calibrate --recipe l2_hit --passes 3 -r 3 --target-ms 2 --no-curve --label more > /dev/null 2> "$TMP/sh.err"
 s=$(run_dir more)
 set_manifest "$s" '.status = "interrupted"'
@@ -301,14 +301,20 @@ jq -c 'if (.key | test("^walker size=L2[|][^|]*[|][01]$")) then .cycles.windows.
 $PMUCAL calibrate --resume "$s" > /dev/null 2> "$TMP/sh2.err"
 jq -e '.penalties[0] | .passes >= 5 and .passes <= 9 and .pass_shared[0] and .pass_shared[1]' "$s/penalties.json" \
     > /dev/null && [ "$(grep -c '"key":"walker size=L2|[^|]*|[45]"' "$s/measurements.ndjson")" -ge 1 ]
-ok $? "two of three passes shared: more passes measured, at most nine: $(jq -c '.penalties[0] | {passes, pass_shared, status}' "$s/penalties.json") $(head -c 200 "$TMP/sh2.err")"
-# So is one whose clean passes disagree: three asked, all planted clean, the third 10% slower (an
-# L2 hit's may spread 2%): one more at least, nine at most, the slow one kept among them.
+ok $? "two of three passes shared: more passes measured, at most nine (six for sharing): $(jq -c '.penalties[0] | {passes, pass_shared, status}' "$s/penalties.json") $(head -c 200 "$TMP/sh2.err")"
+# So is one whose clean passes disagree: three asked, all planted clean, the second the first again
+# and the third 10% slower (an L2 hit's may spread 2%): one more at least, nine at most, the slow
+# one kept among them. (Were the first two 1% apart, twice the passes' median deviation would be the
+# 2% allowed already, and no further pass due.)
 $PMUCAL calibrate --recipe l2_hit --passes 3 -r 3 --target-ms 2 --no-curve --label apart > /dev/null 2> "$TMP/sh.err"
 s=$(run_dir apart)
 set_manifest "$s" '.status = "interrupted"'
-jq -c '.cycles.windows.clock_split = 0 | .noise.noisy = false | .cycles.windows.load_whole = 5 |
-       .cycles.windows.load_median = 5 | if (.key | test("[|]2$")) then .cycles.per_iter |= map(. * 1.1) else . end' \
+jq -c -s '(map(select(.key | test("[|]0$")) | {key: (.key | sub("[|]0$"; "")), value: .cycles.per_iter}) | from_entries)
+          as $first | .[] | .cycles.windows.clock_split = 0 | .noise.noisy = false | .cycles.windows.load_whole = 5 |
+          .cycles.windows.load_median = 5 |
+          if (.key | test("[|]1$")) then .cycles.per_iter = ($first[.key | sub("[|]1$"; "")] // .cycles.per_iter)
+          elif (.key | test("[|]2$")) then .cycles.per_iter = (($first[.key | sub("[|]2$"; "")] // .cycles.per_iter) | map(. * 1.1))
+          else . end' \
     "$s/measurements.ndjson" > "$TMP/sh.ndjson" && cp "$TMP/sh.ndjson" "$s/measurements.ndjson"
 $PMUCAL calibrate --resume "$s" > /dev/null 2> "$TMP/sh2.err"
 jq -e '.penalties[0] | .passes >= 4 and .passes <= 9 and .pass_values[2] > 1.08 * .pass_values[0] and

@@ -36,6 +36,9 @@ static const struct {
     /* nine spread 10%, all but the lowest and the highest within 3%: the median is known that well */
     {__LINE__, "ifetch_l3", GIVEN, 0, {18.0, 18.2, 17.9, 18.3, 17.8, 18.1, 18.25, 19.5, 17.7}, 9, PENALTY_OK, 17.8, 18.3,
      "the interval holds the median of 9 passes at 95%: 2.8% wide, all but the lowest and the highest 1 (17.70 .. 19.50"},
+    /* five passes at two shares of an L3, 3.8% apart: unstable, in two groups */
+    {__LINE__, "l3_hit", GIVEN, 0, {46.69, 46.70, 46.71, 48.50, 48.52}, 5, PENALTY_UNSTABLE, 0, 0,
+     "in two groups (3 passes 46.69 .. 46.71, 2 passes 48.50 .. 48.52)"},
     /* nine whose middle seven spread 3.4%: unstable, saying so */
     {__LINE__, "ifetch_l3", GIVEN, 0, {18.0, 18.2, 17.9, 18.3, 17.8, 18.1, 18.42, 19.5, 17.7}, 9, PENALTY_UNSTABLE, 0, 0,
      "and so is the 95% interval of their median (17.80 .. 18.42, all but the lowest and the highest 1)"},
