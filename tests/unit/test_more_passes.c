@@ -44,21 +44,23 @@ int main(void)
               rows[i].n, due ? "due another" : "no more", rows[i].due ? "due another" : "no more");
     }
     /* Short of clean passes: another while under twice those asked. */
+    static const struct {
+        int line, asked, passes;
+        bool due;
+    } short_rows[] = {
+        {__LINE__, 5, 8, true}, {__LINE__, 5, 9, true}, {__LINE__, 5, 10, false}, {__LINE__, 5, 11, false},
+        {__LINE__, 3, 5, true}, {__LINE__, 3, 6, false},
+    };
     struct case_result shared = {.clock_split = 0.025, .reps = 1, .cycles = {16}, .label = "walker size=L2"};
-    for (int n = 8; n <= 11; n++) {
+    for (unsigned i = 0; i < sizeof(short_rows) / sizeof(short_rows[0]); i++) {
+        int n = short_rows[i].passes;
+        struct cal asked = {.o = {.passes = short_rows[i].asked, .more_passes = true}};
         struct penalty p = {.rc = recipe_named("l2_hit"), .passes = n, .passes_wanted = n};
         for (int k = 0; k < n; k++)
             p.pass_values[k] = 16, p.pass_issue[k] = k < n - 2 ? &shared : NULL;
-        bool due = cal_more_passes_due(&cal, &p);
-        CHECK(due == (n < 10), __LINE__, "%d passes of which 2 clean, 5 asked: %s", n, due ? "due another" : "no more");
-    }
-    struct cal three = {.o = {.passes = 3, .more_passes = true}};
-    for (int n = 5; n <= 6; n++) {
-        struct penalty p = {.rc = recipe_named("l2_hit"), .passes = n, .passes_wanted = n};
-        for (int k = 0; k < n; k++)
-            p.pass_values[k] = 16, p.pass_issue[k] = k < n - 2 ? &shared : NULL;
-        bool due = cal_more_passes_due(&three, &p);
-        CHECK(due == (n < 6), __LINE__, "%d passes of which 2 clean, 3 asked: %s", n, due ? "due another" : "no more");
+        bool due = cal_more_passes_due(&asked, &p);
+        CHECK(due == short_rows[i].due, short_rows[i].line, "%d passes of which 2 clean, %d asked: %s", n,
+              short_rows[i].asked, due ? "due another" : "no more");
     }
     /* Disagreeing passes: another while under three times those asked, and CAL_MAX_PASSES. */
     /* The 3rd to the 12th of fourteen 4.1% apart, the 4th to the 12th of fifteen 3.8%; twice their
