@@ -59,9 +59,9 @@ const char *cal_folder(const struct cal *cal);
 /* A recipe some of whose passes shared the core, leaving fewer clean ones than a figure needs, is
  * measured again in further passes, each another chance at a quiet stretch, up to twice the passes
  * asked: on this project's Zen 3 guest another tenant's thread shared the load unit for stretches
- * of seconds, so that l1_hit had one clean pass of five. (Up to three times, on the Emerald Rapids
- * guest whose sibling was busy for minutes, took calibrations from 80 s to 234 s, and 13 of 15
- * passes of l3_hit and ifetch_l3 still shared the core.) One whose clean passes do not agree (their
+ * of seconds, so that l1_hit had one clean pass of five. (At three times, on the Emerald Rapids
+ * guest with its sibling busy for minutes, 13 of 15 passes of l3_hit and ifetch_l3 still shared
+ * the core, in a calibration of 234 s.) One whose clean passes do not agree (their
  * interval wider than the recipe allows, their middle half within it, not in two groups) is given
  * further passes, each narrowing the median's interval, up to three times those asked: on issue
  * 47's Zen 5 guest ifetch_l3's five quiet passes spread 4.4-5.8%. Never more than CAL_MAX_PASSES;
