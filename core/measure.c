@@ -306,9 +306,11 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
     if (o->iters && src->real_time && measure_loop_too_long(c, c->iters, "--iters"))
         return CASE_ERROR;
 
+    /* A stop ends the task a source counts in (the sandbox child of 'run code'): its events then
+     * cannot open, and the case was interrupted, not failed. */
     struct group *g = src->open(events, n);
     if (!g)
-        return CASE_ERROR;
+        return stop_requested() ? CASE_INTERRUPTED : CASE_ERROR;
     struct group_reading r0, rn;
     struct loop_times times = {0};
     uint64_t k0, kn, ticks_n[MEASURE_MAX_REPS], ticks_0_min = UINT64_MAX;

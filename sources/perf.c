@@ -6,6 +6,7 @@
  * socket, never for a task, so they open CPU-wide (pid -1) on a CPU of each instance of their unit
  * in the measuring CPU's socket (events/uncore.h), outside the group, and the instances are
  * summed; their count includes whatever else the socket did meanwhile. */
+#include "base/stop.h"
 #include "base/util.h"
 #include "core/source.h"
 #include "core/team.h"
@@ -264,8 +265,9 @@ static int open_noise(struct thread_group *g)
         }
         if (rc) {
             char why[256];
-            pm_error("cannot open the software event %s on thread %ld: %s", noise_name[k], (long)g->tid,
-                     perf_open_reason(-rc, false, why, sizeof(why)));
+            if (!(rc == -ESRCH && stop_requested()))   /* the stop ended the task counted */
+                pm_error("cannot open the software event %s on thread %ld: %s", noise_name[k], (long)g->tid,
+                         perf_open_reason(-rc, false, why, sizeof(why)));
             return -1;
         }
     }
