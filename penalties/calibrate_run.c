@@ -287,6 +287,14 @@ static bool case_shared(const struct case_result *r, bool front_end, char *why, 
     return false;
 }
 
+/* Pass r of p did not have the core to itself: its issue or its control case shared it (why says
+ * which). The one test of a pass, for its figure and for whether it is due another. */
+static bool pass_was_shared(const struct penalty *p, int r, char *why, size_t n)
+{
+    bool fe = recipe_front_end(p->rc);
+    return case_shared(p->pass_issue[r], fe, why, n) || case_shared(p->pass_control[r], fe, why, n);
+}
+
 /* Clean passes a figure needs: three, or all of fewer. */
 static int clean_needed(const struct penalty *p)
 {
@@ -330,9 +338,8 @@ bool cal_more_passes_due(const struct cal *cal, const struct penalty *p)
     char why[400];
     double clean[CAL_MAX_PASSES], lo, hi;
     int n = 0;
-    bool fe = recipe_front_end(p->rc);
     for (int r = 0; r < p->passes; r++)
-        if (!case_shared(p->pass_issue[r], fe, why, sizeof(why)) && !case_shared(p->pass_control[r], fe, why, sizeof(why)))
+        if (!pass_was_shared(p, r, why, sizeof(why)))
             clean[n++] = p->pass_values[r];
     if (n < clean_needed(p))
         return p->passes < most_shared;
@@ -444,11 +451,9 @@ void fit_recipe_judge(struct cal *cal, struct penalty *p)
     int nused = 0, use[CAL_MAX_PASSES];
     char shared_why[400] = "";
     p->passes_shared = 0;
-    bool fe = recipe_front_end(p->rc);
     for (int r = 0; r < p->passes; r++) {
         char why[400] = "";
-        p->pass_shared[r] = case_shared(p->pass_issue[r], fe, why, sizeof(why)) ||
-                           case_shared(p->pass_control[r], fe, why, sizeof(why));
+        p->pass_shared[r] = pass_was_shared(p, r, why, sizeof(why));
         if (p->pass_shared[r]) {
             p->passes_shared++;
             if (!*shared_why)
