@@ -1,7 +1,8 @@
 #!/bin/sh
 # Timing figures of the generated kernels on this machine (TSC-derived core cycles):
 #   ifetch cycles per 64-byte line of code at each level, 64 MiB generation time,
-#   cycles per mispredicted branch (pattern=random minus pattern=taken, same instructions),
+#   cycles per mispredicted branch (pattern=random minus pattern=never, calibrate's control, beside
+#   minus pattern=taken: the same instructions, their branches never or always taken),
 #   callchain cycles per call+return across the assumed return-stack depth.
 # Each figure is RUNS separate processes (default 5): median, min..max. Timing on a shared
 # machine is noisy; run it quiet and say how busy it was (the load average is printed).
@@ -35,13 +36,16 @@ done >"/tmp/pmucal-bench.$$"
 echo "pmucal gen ifetch size=64M --bin /dev/null: ms $(stats <"/tmp/pmucal-bench.$$")"
 
 for i in $(seq "$RUNS"); do
+    n=$(run_json branch pattern=never | jq '[.cycles.stats.median, .model."br.mispred"] | @tsv' -r)
     t=$(run_json branch pattern=taken | jq '[.cycles.stats.median, .model."br.mispred"] | @tsv' -r)
     r=$(run_json branch pattern=random | jq '[.cycles.stats.median, .model."br.mispred"] | @tsv' -r)
-    echo "$t $r" | awk '{ printf "%.4f %.4f %.4f\n", ($3 - $1) / ($4 - $2), $1, $3 }'
+    echo "$n $t $r" | awk '{ printf "%.4f %.4f %.4f %.4f %.4f\n", ($5 - $1) / ($6 - $2), ($5 - $3) / ($6 - $4), $1, $3, $5 }'
 done >"/tmp/pmucal-bench.$$"
-echo "branch taken: cycles per iteration $(cut -d' ' -f2 "/tmp/pmucal-bench.$$" | stats)"
-echo "branch random: cycles per iteration $(cut -d' ' -f3 "/tmp/pmucal-bench.$$" | stats)"
-echo "branch random - taken: cycles per mispredicted branch $(cut -d' ' -f1 "/tmp/pmucal-bench.$$" | stats)"
+echo "branch never: cycles per iteration $(cut -d' ' -f3 "/tmp/pmucal-bench.$$" | stats)"
+echo "branch taken: cycles per iteration $(cut -d' ' -f4 "/tmp/pmucal-bench.$$" | stats)"
+echo "branch random: cycles per iteration $(cut -d' ' -f5 "/tmp/pmucal-bench.$$" | stats)"
+echo "branch random - never: cycles per mispredicted branch $(cut -d' ' -f1 "/tmp/pmucal-bench.$$" | stats)"
+echo "branch random - taken: cycles per mispredicted branch $(cut -d' ' -f2 "/tmp/pmucal-bench.$$" | stats)"
 
 for d in 8 16 24 28 32 36 40 48 64; do
     for i in $(seq "$RUNS"); do

@@ -41,7 +41,7 @@ dir=$(ls -d "$PMUCAL_RESULTS"/*-s 2> /dev/null | head -n 1)
 ok $? "calibrate --source sim --recipe l1_hit --recipe mispredict: exit $rc in $(($(date +%s) - start))s $(grep '^not ok' "$TMP/s.tap" | head -n 1 | cut -c 4-)"
 grep -q '^ok [0-9]* - l1_hit: occurrences ld.l1 checked under sim, ld.l1 = sim::Dr - sim::D1mr: walker size=L1: ld.l1 16 per iteration (sim::Dr 16.0000 = ld.all 16.0000; sim::D1mr 0.0[0-9]* = ld.all - ld.l1 0.0000)' "$TMP/s.tap"
 ok $? "l1_hit: its occurrences are shown by the simulated counts: $(grep -- '- l1_hit: occ' "$TMP/s.tap" | cut -c1-200)"
-grep -q '^ok [0-9]* - mispredict: occurrences br.mispred checked under sim, .*branch pattern=random: br.mispred 4[.0-9]* per iteration (sim::Bcm [34]\.[0-9]* = .*control branch pattern=taken: br.mispred 0 per iteration' "$TMP/s.tap"
+grep -q '^ok [0-9]* - mispredict: occurrences br.mispred checked under sim, .*branch pattern=random: br.mispred 4[.0-9]* per iteration (sim::Bcm [34]\.[0-9]* = .*control branch pattern=never: br.mispred 0 per iteration' "$TMP/s.tap"
 ok $? "mispredict: issue and control cases both shown: $(grep -- '- mispredict: occ' "$TMP/s.tap" | cut -c1-200)"
 [ "$(grep -c '^pmucal: \[[12]/2\] ' "$TMP/s.err")" -eq 3 ]
 ok $? "one progress line per case on stderr, [i/n] by recipe: $(grep '^pmucal: \[' "$TMP/s.err" | tr '\n' ' ')"

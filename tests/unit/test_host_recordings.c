@@ -2,11 +2,14 @@
  * (issue 47's Zen 5 guest, an L3 of 32M of which it can use about 8M). Its curve.csv (the levels
  * read off it: the knee at 8M), walker.csv (the prefetch check, both ways) and passes.csv (the
  * spread rule of a calibrated figure); and tests/hosts/emr-vm/passes.csv (an Emerald Rapids guest
- * beside a busy sibling). The figures are the fixture's; the decisions are here. */
+ * beside a busy sibling) and branch-controls.csv (the mispredict recipe's cases, repetition by
+ * repetition). The figures are the fixture's; the decisions are here. */
 #include "base/util.h"
 #include "host/latency_levels.h"
 #include "microkernels/prefetch_check.h"
 #include "penalties/penalty_fit.h"
+#include "penalties/recipes.h"
+#include "base/stats.h"
 #include "tap.h"
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +36,8 @@ static int csv_row(char *line, const char *where, void *ctx)
     struct csv *c = ctx;
     if (c->n == MAX_ROWS)
         return -1;
-    if (!strncmp(line, "bytes,", 6) || !strncmp(line, "size,", 5) || !strncmp(line, "recipe,", 7))
+    if (!strncmp(line, "bytes,", 6) || !strncmp(line, "size,", 5) || !strncmp(line, "recipe,", 7) ||
+        !strncmp(line, "case,", 5))
         return 0;   /* the header */
     int k = 0;
     line = c->row[c->n] = xstrdup(line);
@@ -244,7 +248,8 @@ static const struct pass_row emr_passes[] = {
     {__LINE__, "dram", 2, PENALTY_UNSTABLE, 0, 0, PENALTY_UNSTABLE, "spread 6.9% over 3 passes"},
     {__LINE__, "ifetch_dram", 1, PENALTY_UNSTABLE, 0, 0, PENALTY_UNSTABLE, "spread 3.2%"},
     /* passes at two levels, morning and afternoon: an instruction fetch from DRAM, a mispredict
-     * beside the sibling (three and three, 2.0% apart), an L3 share, a DRAM latency, an assist */
+     * (three and three, 2.0% apart: its control then, taken branches, read at more than one speed;
+     * controls() below), an L3 share, a DRAM latency, an assist */
     {__LINE__, "ifetch_dram", 2, PENALTY_UNSTABLE, 0, 0, PENALTY_UNSTABLE,
      "in two groups (2 passes 21.46 .. 21.79, 2 passes 22.65 .. 23.84)"},
     {__LINE__, "mispredict", 3, PENALTY_UNSTABLE, 0, 0, PENALTY_UNSTABLE,
@@ -259,11 +264,88 @@ static const struct pass_row emr_passes[] = {
     {__LINE__, "ifetch_l3", 5, PENALTY_OK, 17.76, 17.88, PENALTY_OK, "1 of 4 passes stood apart"},
 };
 
+/* A row's repetitions (space-separated) into v, after the k already there (at most n); how many then. */
+static int reps_field(const char *field, double *v, int k, int n)
+{
+    char *end;
+    for (double x; k < n && (x = strtod(field, &end), end != field); field = end)
+        v[k++] = x;
+    return k;
+}
+
+/* The recorded repetitions of CASE in C, every process's pooled into v (at most n); how many. */
+static int reps_of(const struct csv *c, const char *cas, double *v, int n)
+{
+    int k = 0;
+    for (int i = 0; i < c->n; i++)
+        if (c->nf[i] >= 4 && !strcmp(c->f[i][0], cas))
+            k = reps_field(c->f[i][3], v, k, n);
+    return k;
+}
+
+/* A control case reads one speed, or it moves the figure it is subtracted from: in every recorded
+ * process, its repetitions' range carried into the mispredict figure (divided by the mispredicts
+ * an iteration) within the spread the recipe allows. The recipe's control passes on the Emerald
+ * Rapids guest; its branches all taken, the control before, do not. */
+static void controls(void)
+{
+    struct csv c;
+    if (!csv_read(__LINE__, EMR "branch-controls.csv", &c))
+        return;
+    const struct recipe *rc = recipe_named("mispredict");
+    double issue[256], control[256];
+    int ni = rc ? reps_of(&c, rc->issue, issue, 256) : 0, nc = rc ? reps_of(&c, rc->control, control, 256) : 0;
+    double mispredicts = NAN;
+    for (int i = 0; i < c.n; i++)
+        if (rc && c.nf[i] >= 4 && !strcmp(c.f[i][0], rc->issue))
+            mispredicts = num(c.f[i][2]);
+    CHECK(ni > 0 && nc > 0 && mispredicts > 0, __LINE__, "the recipe's cases recorded: %s (%d repetitions, %g "
+          "mispredicts an iteration), %s (%d)", rc ? rc->issue : "no mispredict recipe", ni, mispredicts,
+          rc ? rc->control : "-", nc);
+    if (!(ni > 0 && nc > 0 && mispredicts > 0)) {
+        csv_free(&c);
+        return;
+    }
+    double figure = (stats_median(issue, (size_t)ni) - stats_median(control, (size_t)nc)) / mispredicts;
+    double most = spread_allowed(rc) * figure;
+    static const struct {
+        int line;
+        const char *cas;   /* NULL: the recipe's control */
+        bool one_speed;
+    } rows[] = {
+        {__LINE__, NULL, true},
+        {__LINE__, "branch pattern=taken", false},
+    };
+    for (unsigned r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+        const char *cas = rows[r].cas ? rows[r].cas : rc->control;
+        int processes = 0, within = 0;
+        double widest = 0;
+        for (int i = 0; i < c.n; i++) {
+            if (c.nf[i] < 4 || strcmp(c.f[i][0], cas))
+                continue;
+            double v[64];
+            int n = reps_field(c.f[i][3], v, 0, 64);
+            struct stats st = stats_of(v, (size_t)n);
+            double moved = (st.max - st.min) / mispredicts;
+            processes++;
+            within += n > 0 && moved <= most;
+            widest = fmax(widest, moved);
+        }
+        bool one_speed = processes > 0 && within == processes;
+        CHECK(processes > 0 && one_speed == rows[r].one_speed, rows[r].line,
+              "%s: %d of %d processes' repetitions within %.2f cycles a mispredict (%.0f%% of %.2f), the widest %.2f: "
+              "%s (want %s)", cas, within, processes, most, 100 * spread_allowed(rc), figure, widest,
+              one_speed ? "one speed" : "more than one", rows[r].one_speed ? "one speed" : "more than one");
+    }
+    csv_free(&c);
+}
+
 int main(void)
 {
     curve();
     walker();
     passes(HOST, zen5_passes, sizeof(zen5_passes) / sizeof(zen5_passes[0]), "zen5");
     passes(EMR, emr_passes, sizeof(emr_passes) / sizeof(emr_passes[0]), "goldencove");
+    controls();
     return done_testing();
 }
