@@ -86,7 +86,7 @@ const struct command calibrate_command = {
              "host's boost moves it by percents between cases). A pass whose case did not have the core to\n"
              "itself (its two clock references, dependent adds and multiplies, read more than 0.4% apart; its\n"
              "load witness, dependent loads of one line, read slow enough to add more than 1% to the case's\n"
-             "cycles, or 0.5% slow at all beside a branch or fetch recipe; or windows over 1 ms while another\n"
+             "cycles, or 0.5% slow at all beside a recipe --list marks shared; or windows over 1 ms while another\n"
              "task took the CPU in every attempt) is left out of the figure. The figure's interval is its\n"
              "median's: the clean passes' range (one of four to eight that stands apart from the rest left\n"
              "out), and from nine clean passes the order statistics that hold the median at 95% (the 2nd to\n"
