@@ -8,7 +8,8 @@
 
 const struct recipe recipes[] = {
     /* Load-to-use latency per data source: the walker's dependent loads, TLB misses kept out. */
-    {"l1_hit", "load-to-use latency of a load hitting L1D", "walker size=L1", NULL, "ld.l1", DOMAIN_CORE, NULL, NULL, SPREAD_CORE, false},
+    {"l1_hit", "load-to-use latency of a load hitting L1D", "walker size=L1", NULL, "ld.l1", DOMAIN_CORE, NULL, NULL,
+     SPREAD_CORE, false},
     {"l2_hit", "load-to-use latency of a load served by L2", "walker size=L2", NULL, "ld.l2", DOMAIN_CORE,
      "load_latency", NULL, SPREAD_CORE, false},
     /* L3 in random order, as DRAM: in a guest's share of a busy L3 the default block order was both
@@ -32,13 +33,17 @@ const struct recipe recipes[] = {
      DOMAIN_CORE, "tlb", NULL, SPREAD_CORE, false},
     {"page_walk", "DTLB miss in both levels: a page walk (4 KiB pages, page tables in cache)",
      "walker size=128M page=4k page_stride=4096 order=random",
-     "walker size=128M page=2m page_stride=4096 order=random", "stlb.miss", DOMAIN_CORE, "tlb", NULL, SPREAD_HIERARCHY, false},
+     "walker size=128M page=2m page_stride=4096 order=random", "stlb.miss", DOMAIN_CORE, "tlb", NULL, SPREAD_HIERARCHY,
+     false},
     /* Branches and instruction fetch: kernels from the code generators. */
     /* The control's branches are never taken: the same instructions, no mispredict, and no taken
-     * branch, whose cost depends on where the predictor keeps it. On the Emerald Rapids guest a
-     * loop of these branches all taken ran at 8.32 cycles an iteration in some repetitions and at
-     * 9, 10, 11.5 or 14 in others of the same process, while never taken read 8.32 in every one
-     * (scripts/bench-generators.sh): a control of taken branches moved the figure by up to 4%. */
+     * branch, whose cost depends on where the predictor keeps it. On the Emerald Rapids guest the
+     * loop with these branches all taken read anywhere from 8.32 to 13.97 cycles an iteration from
+     * one repetition to the next of one process, never taken 8.32 in nearly every one
+     * (tests/hosts/emr-vm/branch-controls.csv); over 85 clean passes the taken control lowered a
+     * pass's figure by 1.4% at the median and by up to 10%. The figure now holds whatever a
+     * predicted taken branch costs beyond a not-taken one, about one such branch a mispredict:
+     * nothing on that guest, whose taken loop at its fastest matches the never-taken one. */
     {"mispredict", "a mispredicted conditional branch", "branch pattern=random", "branch pattern=never",
      "br.mispred", DOMAIN_CORE, "branch", NULL, SPREAD_CORE, true},
     /* 8192 jumps in random order overflow every BTB level of current cores, so each one is
@@ -105,7 +110,9 @@ const struct recipe recipes[] = {
     {"sqrt32_throughput", "SQRTSS reciprocal throughput", "divsqrt op=sqrt width=32 chain=throughput", NULL,
      "fp.sqrt", DOMAIN_CORE, NULL,
      "sqrt(1.0) in single, 8 registers in turn (SQRTSS)", SPREAD_CORE, false},
-    /* FP assists: denormal operand and result with DAZ/FTZ off, against normal operands. */
+    /* FP assists: denormal operand and result with DAZ/FTZ off, against normal operands. An assist
+     * runs from the microcode sequencer, which hardware threads take turns at: the front end's
+     * (recipes.h recipe_front_end; measured for the multiply, the add marked alike). */
     {"fp_assist_mul", "extra cost of a MULSD on a denormal operand and result (DAZ/FTZ off)",
      "fpassist op=mul operand=denormal", "fpassist op=mul operand=normal", "fp.assist", DOMAIN_CORE, NULL,
      "x * 1.0 with x = 2^-1050 (denormal) against x = 1.5, MXCSR DAZ and FTZ off", SPREAD_CORE, true},
@@ -203,8 +210,8 @@ int recipes_list(bool as_json)
                    "%s%s%s%s", recipes[r].name, domain_name(recipes[r].domain), recipes[r].brief, recipes[r].issue,
                    recipes[r].control ? recipes[r].control : "(none: the whole cost per occurrence)",
                    recipes[r].occurrence, 100 * spread_allowed(&recipes[r]), spread_class_name(recipes[r].spread),
-                   recipes[r].front_end ? "    shared  a pass beside any other thread on the core is left out "
-                                          "(its cost is the front end's)\n" : "",
+                   recipes[r].front_end ? "    front   its cost is the front end's: a pass whose load witness reads "
+                                          "0.5% over its whole (another thread) is left out\n" : "",
                    recipes[r].operands ? "    operands " : "",
                    recipes[r].operands ? recipes[r].operands : "", recipes[r].operands ? "\n" : "");
         return fflush(stdout) ? 1 : 0;

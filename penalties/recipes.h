@@ -67,8 +67,9 @@ const char *spread_class_name(enum spread_class s);
 /* The widest spread of its passes, relative to their median, a recipe's figure may have: 0.02 or 0.03. */
 double spread_allowed(const struct recipe *r);
 /* Every recipe on stdout, as 'pmucal calibrate --list' shows them: a paragraph each (name,
- * domain, what it measures, its issue, control and occurrence cases, its operands), or as_json one
- * JSON array of objects with those keys. 0, or 1 when stdout could not be written. */
+ * domain, what it measures, its issue, control and occurrence cases, its spread allowed, whether
+ * its cost is the front end's, its operands), or as_json one JSON array of objects with those
+ * keys. 0, or 1 when stdout could not be written. */
 int recipes_list(bool as_json);
 
 #endif

@@ -9,6 +9,12 @@ eventdata=${PMUCAL_EVENTDATA:-eventdata}
 
 $PMUCAL calibrate --list --json | jq -r '.[].name' > "$TMP/recipes"
 [ "$(wc -l < "$TMP/recipes")" -ge 20 ]; ok $? "calibrate --list names the recipes ($(wc -l < "$TMP/recipes"))"
+# Whose passes another thread's load witness leaves out: the branch, fetch (not from DRAM) and
+# assist recipes, in the JSON and in the text alike.
+fe=$($PMUCAL calibrate --list --json | jq -r '[.[] | select(.front_end == true) | .name] | join(",")')
+nt=$($PMUCAL calibrate --list | grep -c "^    front   its cost is the front end's")
+[ "$fe" = "mispredict,btb_resteer,ifetch_l2,ifetch_l3,fp_assist_mul,fp_assist_add" ] && [ "$nt" = 6 ]
+ok $? "calibrate --list marks the front end's recipes: $fe ($nt in the text)"
 
 # The fixtures' identities: a CPUID dump (HWLOC_CPUID_PATH), else a cpuinfo's or a midr file's
 # signature (PMUCAL_CPUID, which stands for every CPU as it does for the vendor tables).
