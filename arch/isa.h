@@ -192,6 +192,17 @@ static inline void isa_load_chain(uint64_t trips)
                          : "cc");
 }
 
+/* No-ops, each independent of the others: as many a cycle as the front end issues, and that many
+ * only while no other hardware thread takes its turns at the front end. A witness of whether
+ * another thread shared it (host/clock.h), as the loads are of the load unit. */
+static inline void isa_nop_block(uint64_t trips)
+{
+    __asm__ __volatile__("1:\n\t.rept 1000\n\tnop\n\t.endr\n\t" ISA_CHAIN_NEXT_TRIP
+                         : [n] "+r"(trips)
+                         :
+                         : "cc");
+}
+
 /* snoop's writer: a spin-wait hint, a line flushed from every cache, and the wait for the
  * flushes. */
 static inline void isa_cpu_relax(void)

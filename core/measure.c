@@ -250,12 +250,12 @@ bool measure_loop_too_long(struct case_ *c, uint64_t iters, const char *option)
 }
 
 /* The trip beside window slot i (before window i of its repetition, or after the last); loads[i]
- * in ticks a load until witness_cycles converts them. */
-static void trip_at(double *ratio, double *split, double *loads, int i)
+ * and fronts[i] in ticks a load and a no-op until witness_cycles converts them. */
+static void trip_at(double *ratio, double *split, double *loads, double *fronts, int i)
 {
     struct clock_trip t;
     clock_trip(&t);
-    ratio[i] = t.ratio, split[i] = t.split, loads[i] = t.load_ticks;
+    ratio[i] = t.ratio, split[i] = t.split, loads[i] = t.load_ticks, fronts[i] = t.front_ticks;
     measure_region_ticks += t.ticks;   /* the windows' clock is part of their measurement */
 }
 
@@ -277,7 +277,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
                   const struct measure_opts *o, struct measurement *m)
 {
     memset(m, 0, sizeof(*m));
-    m->load_whole = m->load_median = NAN;
+    m->load_whole = m->load_median = m->front_fastest = m->front_median = NAN;
     if (n > GROUP_MAX_EVENTS || o->repetitions < 1 || o->repetitions > MEASURE_MAX_REPS)
         pm_fatal("measure_group: %d events, %d repetitions", n, o->repetitions);
     m->events = events;
@@ -319,6 +319,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
     double *trip = NULL;                 /* the clock ratio before each window and after the last */
     double *split = NULL;                /* each trip's difference between its two references */
     double *loads = NULL;                /* each trip's load witness, cycles a load */
+    double *fronts = NULL;               /* each trip's front-end witness, cycles a no-op */
 
     /* Warm-up: caches, TLBs, predictors and the clock reach their steady state. */
     uint64_t warm = c->warm_iters > m->iters ? c->warm_iters : m->iters;
@@ -348,6 +349,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
         trip = xmalloc(sizeof(double) * (size_t)(m->reps * (MEASURE_WINDOWS + 1)));
         split = xmalloc(sizeof(double) * (size_t)(m->reps * (MEASURE_WINDOWS + 1)));
         loads = xmalloc(sizeof(double) * (size_t)(m->reps * (MEASURE_WINDOWS + 1)));
+        fronts = xmalloc(sizeof(double) * (size_t)(m->reps * (MEASURE_WINDOWS + 1)));
     }
     /* Two repetitions disturbed in every attempt: another task holds the CPU for good (a busy loop
      * beside it switched every 5 ms loop out 4-7 times), and more attempts only multiply the time. */
@@ -399,7 +401,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
                 rc = CASE_INTERRUPTED;
                 goto out;
             }
-            trip_at(trip, split, loads, w + rep);
+            trip_at(trip, split, loads, fronts, w + rep);
             zero[w] = (double)timed_loop(c, 0);
             full[w] = (double)timed_loop(c, m->window_iters);
             if (c->failed[0]) {
@@ -408,7 +410,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
             }
         }
         int last = (rep + 1) * (MEASURE_WINDOWS + 1) - 1;   /* the trip after the repetition's last window */
-        trip_at(trip, split, loads, last);
+        trip_at(trip, split, loads, fronts, last);
     }
     m->ratio_after = clock_ratio_now();
     /* A moving clock is recorded, not measured again: each window is converted at its own. */
@@ -422,6 +424,8 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
         m->clock_split = stats_median(split, (size_t)(m->reps * (MEASURE_WINDOWS + 1)));
         witness_cycles(loads, trip, m->reps, MEASURE_WINDOWS);
         clock_load_witness(loads, (size_t)(m->reps * (MEASURE_WINDOWS + 1)), &m->load_whole, &m->load_median);
+        witness_cycles(fronts, trip, m->reps, MEASURE_WINDOWS);
+        clock_front_witness(fronts, (size_t)(m->reps * (MEASURE_WINDOWS + 1)), &m->front_fastest, &m->front_median);
     } else
         for (int rep = 0; rep < m->reps; rep++)
             m->cycles[rep] = ((double)ticks_n[rep] - (double)ticks_0_min) * m->core_per_tsc / (double)m->iters;
@@ -437,6 +441,7 @@ out:
     free(trip);
     free(split);
     free(loads);
+    free(fronts);
     src->close(g);
     return rc;
 }

@@ -51,6 +51,11 @@ struct measure_opts {
  * cycles (MEASURE_LOAD_SHARE_MAX). A case whose cost is the front end's, which SMT threads take
  * turns at, counts as shared then, whatever its loads. */
 #define MEASURE_WITNESS_QUIET 0.005
+/* The front-end witness's median reads within this of its fastest on a core of its own (0.4-0.9%
+ * over a case's trips on the Emerald Rapids guest, quiet); another thread at the front end moved
+ * it 9-128% while the load witness read 5.00-5.20 of 5. A case whose cost is the front end's
+ * counts as shared beyond it. */
+#define MEASURE_FRONT_QUIET 0.02
 /* The longest one measured loop may last (real-time sources): a stop is acted on between loops. */
 #define MEASURE_MAX_LOOP_SECONDS 0.5
 /* --iters at most this: beyond it no kernel's loop stays under MEASURE_MAX_LOOP_SECONDS. */
@@ -89,6 +94,9 @@ struct measurement {
     double load_whole, load_median;   /* the load witness over the windows' trips
                                          (clock_load_witness): its whole latency and its median
                                          reading in cycles a load; NaN where it was not told */
+    double front_fastest, front_median;   /* the front-end witness over the windows' trips
+                                             (clock_front_witness): its fastest and median reading in
+                                             cycles a no-op; NaN where it was not told */
     double noise[NOISE_COUNT][MEASURE_MAX_REPS];   /* in loop(N) + loop(0), whole loops */
     double fixed[FIXED_COUNT][MEASURE_MAX_REPS];   /* per iteration; NaN without fixed counters */
     struct stats fixed_stat[FIXED_COUNT];

@@ -84,6 +84,8 @@ struct clock_trip {
     double load_ticks;    /* ticks a load of the load witness took (converted by the caller at a
                              clock it trusts: a trip whose references were cut reads a low ratio);
                              NaN where the counter is too coarse to tell (CLOCK_WITNESS_TICKS) */
+    double front_ticks;   /* ticks a no-op of the front-end witness took (converted as load_ticks);
+                             NaN where the counter is too coarse to tell */
     uint64_t ticks;       /* the trip's ticks */
 };
 /* One trip beside a timing window: both references (24,000 cycles each, about 14 us) and the
@@ -103,6 +105,16 @@ void clock_trip(struct clock_trip *t);
  * readings (NaN ones are none) or the fastest is under a cycle. A pure function. */
 #define CLOCK_LOAD_SLACK 0.01
 bool clock_load_witness(const double *load_cycles, size_t n, double *whole, double *median);
+/* The front-end witness: 24,000 independent no-ops timed in each trip, after a warm one. They
+ * take as few cycles as the front end's width allows on a core of its own, and more while another
+ * hardware thread takes its turns at the front end, which the chains above hardly notice: a
+ * dependent chain needs an issue slot every few cycles. On the Emerald Rapids guest another
+ * tenant's thread ran a loop of never-taken branches at 18.6 cycles an iteration against 8.32
+ * and fp_assist_mul at 143 cycles against 116.8, while the load witness read 5.002-5.012 of 5 and
+ * the references 0.15-0.25% apart. From the trips' readings in cycles a no-op (taken on the
+ * case's own CPU): the fastest and the median. False (both NaN) when there are none. A pure
+ * function. */
+bool clock_front_witness(const double *front_cycles, size_t n, double *fastest, double *median);
 /* The share of a case's cycles that sharing the load unit could have added: the witness's extra
  * cycles a load (median - whole) times the case's loads, over its cycles (an iteration's each).
  * An L1 walker (16 loads in 64 cycles) beside a witness at 4.29 of 4: 7%; a DRAM walker (16 loads

@@ -251,7 +251,10 @@ void penalty_at_clock(struct penalty *p, double ghz)
  * enough above its whole latency to move the case's own cycles (clock_load_share; host/clock.h:
  * l1_hit ok at 4.29 cycles, 7% slow, in a whole calibration on this project's Zen 3 guest while
  * the clock references agreed), or, for a case whose cost is the front end's (recipe_front_end),
- * read over MEASURE_WITNESS_QUIET at all. */
+ * read over MEASURE_WITNESS_QUIET at all, or its front-end witness's median read over its fastest
+ * by more than MEASURE_FRONT_QUIET (host/clock.h: a thread that hardly loads, as at the front end
+ * the never-taken branches ran at 18.6 cycles an iteration against 8.32 beside a load witness of
+ * 5.01). */
 static bool case_shared(const struct case_result *r, bool front_end, char *why, size_t n)
 {
     if (!r)
@@ -277,6 +280,13 @@ static bool case_shared(const struct case_result *r, bool front_end, char *why, 
                  "%.3g (within %.1f%% on a core of its own): another thread ran on this core, and this case's cost is "
                  "the front end's, which hardware threads take turns at", r->label, r->load_median,
                  100 * (r->load_median / r->load_whole - 1), r->load_whole, 100 * MEASURE_WITNESS_QUIET);
+        return true;
+    }
+    if (front_end && r->front_median > r->front_fastest * (1 + MEASURE_FRONT_QUIET)) {
+        snprintf(why, n, "%.150s: its front-end witness (no-ops) read %.3g cycles a no-op, %.1f%% over its fastest "
+                 "%.3g (within %.0f%% on a core of its own): another thread took turns at the front end, where this "
+                 "case's cost lies", r->label, r->front_median, 100 * (r->front_median / r->front_fastest - 1),
+                 r->front_fastest, 100 * MEASURE_FRONT_QUIET);
         return true;
     }
     if (r->disturbed && r->window_seconds > CAL_SLICE_SECONDS) {

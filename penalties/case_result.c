@@ -27,6 +27,8 @@ void case_result_fill(struct case_result *r, const struct measurement *m, const 
     r->clock_split = m->clock_split;
     r->load_whole = m->load_whole;
     r->load_median = m->load_median;
+    r->front_fastest = m->front_fastest;
+    r->front_median = m->front_median;
     r->ratio_before = m->ratio_before;
     r->ratio_after = m->ratio_after;
     r->q = *q;

@@ -44,6 +44,7 @@ struct case_result {
     double window_seconds;    /* one window's length at its low quantile */
     double clock_split;       /* the clock references' median difference over its trips (measure.h) */
     double load_whole, load_median;   /* the load witness (measure.h), or NaN */
+    double front_fastest, front_median;   /* the front-end witness (measure.h), or NaN */
     struct quantities q;
     struct event_count event;  /* the recipe's occurrence event, where one was counted beside the case */
 };

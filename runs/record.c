@@ -118,6 +118,10 @@ void record_json(struct json *j, const struct record_head *h, const struct measu
             json_number(j, "load_whole", m->load_whole);
             json_number(j, "load_median", m->load_median);
         }
+        if (!isnan(m->front_fastest)) {
+            json_number(j, "front_fastest", m->front_fastest);
+            json_number(j, "front_median", m->front_median);
+        }
         json_object_end(j);
     }
     json_array_begin(j, "per_iter");
@@ -243,6 +247,8 @@ static int measurement_from_record(const struct jvalue *rec, struct measurement 
     m->clock_split = jget_num(win, "clock_split", NAN);
     m->load_whole = jget_num(win, "load_whole", NAN);   /* not told by a pmucal before the witness */
     m->load_median = jget_num(win, "load_median", NAN);
+    m->front_fastest = jget_num(win, "front_fastest", NAN);   /* not told before the front-end witness */
+    m->front_median = jget_num(win, "front_median", NAN);
     for (int k = 0; k < NOISE_COUNT; k++) {
         read_numbers(jget(noise, noise_name[k]), m->noise[k], MEASURE_MAX_REPS, &n);
         for (int r = n; r < m->reps; r++)
@@ -314,7 +320,9 @@ static bool record_check(const struct jvalue *rec, char *err, size_t n)
         !jget_in(win, "iters", 0, MEASURE_MAX_ITERS, true, 0, &x, err, n) ||
         !jget_in(win, "clock_split", 0, 1e3, true, 0, &x, err, n) ||
         !jget_in(win, "load_whole", 1, 1e4, true, 1, &x, err, n) ||
-        !jget_in(win, "load_median", 0, 1e6, true, 0, &x, err, n))
+        !jget_in(win, "load_median", 0, 1e6, true, 0, &x, err, n) ||
+        !jget_in(win, "front_fastest", 0, 1e4, true, 0, &x, err, n) ||
+        !jget_in(win, "front_median", 0, 1e6, true, 0, &x, err, n))
         return false;
     static const char *const attr[] = {"type", "config", "config1", "config2"};
     for (int k = 0; k < evs->n; k++)

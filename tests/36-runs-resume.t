@@ -276,20 +276,26 @@ jq -e '.penalties[0] | .pass_shared == [false, false, false] and .passes_shared 
 ok $? "a slow load witness leaves a case without loads clean: $(jq -c '.penalties[0] | {pass_shared, status}' "$s/penalties.json") $(head -c 200 "$TMP/sh2.err")"
 # A witness barely over its whole (5.06 of 5) says another thread ran on the core: a front-end case
 # (btb_resteer read 3.83 cycles so, 3.20 alone, on the Emerald Rapids guest) leaves that pass out;
-# an L2 walk, whose 16 loads it could slow by 0.4% of its cycles, keeps it.
-witness() { # witness NAME RECIPE WANT-PASS-SHARED
+# an L2 walk, whose 16 loads it could slow by 0.4% of its cycles, keeps it. So does a front-end
+# witness 9% over its fastest (0.19 cycles a no-op against 0.174) beside a load witness of its
+# whole: another thread at the front end that hardly loads. Every other pass planted quiet.
+witness() { # witness NAME RECIPE WANT-PASS-SHARED LOAD-MEDIAN FRONT-MEDIAN (pass 0's)
     $PMUCAL calibrate --recipe "$2" --passes 3 --quick --no-curve --label "$1" > /dev/null 2> "$TMP/sh.err"
     s=$(run_dir "$1")
     set_manifest "$s" '.status = "interrupted"'
-    jq -c '.cycles.windows.clock_split = 0 | .noise.noisy = false | .cycles.windows.load_whole = 5 |
-           .cycles.windows.load_median = (if (.key | test("[|]0$")) then 5.06 else 5 end)' "$s/measurements.ndjson" \
-        > "$TMP/sh.ndjson" && cp "$TMP/sh.ndjson" "$s/measurements.ndjson"
+    jq -c --argjson load "$4" --argjson front "$5" '.cycles.windows.clock_split = 0 | .noise.noisy = false |
+           .cycles.windows.load_whole = 5 | .cycles.windows.front_fastest = 0.174 |
+           .cycles.windows.load_median = (if (.key | test("[|]0$")) then $load else 5 end) |
+           .cycles.windows.front_median = (if (.key | test("[|]0$")) then $front else 0.175 end)' \
+        "$s/measurements.ndjson" > "$TMP/sh.ndjson" && cp "$TMP/sh.ndjson" "$s/measurements.ndjson"
     $PMUCAL calibrate --resume "$s" > /dev/null 2> "$TMP/sh2.err"
     jq -e --argjson want "$3" '.penalties[0].pass_shared == $want' "$s/penalties.json" > /dev/null
-    ok $? "$2 beside a witness of 5.06 of 5 in pass 0: passes shared $3: $(jq -c '.penalties[0] | {pass_shared, status, reason}' "$s/penalties.json" | head -c 300)"
+    ok $? "$2 beside a load witness of $4 of 5 and a front-end witness of $5 of 0.174 in pass 0: passes shared $3: $(jq -c '.penalties[0] | {pass_shared, status, reason}' "$s/penalties.json" | head -c 300)"
 }
-witness front-end btb_resteer '[true,false,false]'
-witness not-front-end l2_hit '[false,false,false]'
+witness front-end btb_resteer '[true,false,false]' 5.06 0.175
+witness not-front-end l2_hit '[false,false,false]' 5.06 0.175
+witness front-end-nops btb_resteer '[true,false,false]' 5 0.19
+witness not-front-end-nops l2_hit '[false,false,false]' 5 0.19
 # A recipe left short of clean passes by shared ones is measured in further passes, up to twice those
 # asked: three asked, two planted shared, the run resumed: two more at least (five, when the machine
 # left them clean), six at most, or nine where the clean ones then disagreed.

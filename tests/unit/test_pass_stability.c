@@ -95,16 +95,20 @@ int main(void)
         int line;
         const char *recipe;
         double v[5], witness[5];
+        double front;       /* the front-end witness's median in the third pass (fastest 0.174) */
         enum penalty_status want;
         int shared;         /* passes left out */
         const char *says;
     } beside[] = {
-        {__LINE__, "fp_assist_mul", {116.8, 116.9, 131.66, 116.9, 145.84}, {5.001, 4.999, 5.034, 4.994, 5.027}, PENALTY_OK,
-         2, ""},
-        {__LINE__, "fp_assist_mul", {116.8, 116.9, 116.8, 116.9, 116.7}, {5.001, 4.999, 5.004, 4.994, 5.002}, PENALTY_OK,
-         0, ""},
+        {__LINE__, "fp_assist_mul", {116.8, 116.9, 131.66, 116.9, 145.84}, {5.001, 4.999, 5.034, 4.994, 5.027}, 0.175,
+         PENALTY_OK, 2, ""},
+        {__LINE__, "fp_assist_mul", {116.8, 116.9, 116.8, 116.9, 116.7}, {5.001, 4.999, 5.004, 4.994, 5.002}, 0.175,
+         PENALTY_OK, 0, ""},
+        /* another thread at the front end that hardly loads: the no-ops 9% slow, the loads not */
+        {__LINE__, "fp_assist_mul", {116.8, 116.9, 143.19, 116.9, 116.7}, {5.001, 4.999, 5.002, 4.994, 5.002}, 0.19,
+         PENALTY_OK, 1, ""},
         /* the same passes of a divide: its cost is not the front end's, all five are judged */
-        {__LINE__, "div64_latency", {116.8, 116.9, 131.66, 116.9, 145.84}, {5.001, 4.999, 5.034, 4.994, 5.027},
+        {__LINE__, "div64_latency", {116.8, 116.9, 131.66, 116.9, 145.84}, {5.001, 4.999, 5.034, 4.994, 5.027}, 0.19,
          PENALTY_UNSTABLE, 0, "in two groups"},
     };
     for (unsigned i = 0; i < sizeof(beside) / sizeof(beside[0]); i++) {
@@ -113,7 +117,8 @@ int main(void)
         struct penalty p = {.rc = rc, .passes = 5, .passes_wanted = 5};
         for (int k = 0; k < 5; k++) {
             issue[k] = (struct case_result){.reps = 1, .cycles = {1934}, .load_whole = 5,
-                                            .load_median = beside[i].witness[k]};
+                                            .load_median = beside[i].witness[k], .front_fastest = 0.174,
+                                            .front_median = k == 2 ? beside[i].front : 0.175};
             snprintf(issue[k].label, sizeof(issue[k].label), "%s", rc ? rc->issue : "-");
             p.pass_values[k] = beside[i].v[k], p.pass_issue[k] = &issue[k];
         }
