@@ -24,6 +24,8 @@
  *                                                           renamer may fold them: never a reference)
  *     void isa_load_chain(uint64_t trips)                   as many dependent loads of one line (a
  *                                                           witness of the load unit, ISA_CHAIN_LOAD)
+ *     void isa_nop_block(uint64_t trips)                    as many independent no-ops (a witness of
+ *                                                           the front end)
  *
  * ISA_NAME: "x86-64", "AArch64", "RISC-V", for messages; ISA_TICKS_NAME: the tick counter's
  * ("TSC", "generic timer", "time CSR"); ISA_CACHES_EXPECTED: the cache levels every core of the

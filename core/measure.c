@@ -259,9 +259,10 @@ static void trip_at(double *ratio, double *split, double *loads, double *fronts,
     measure_region_ticks += t.ticks;   /* the windows' clock is part of their measurement */
 }
 
-/* The load witness's readings in cycles, each at the fastest clock of its repetition's trips: a
- * trip whose own references were cut reads a low ratio (0.3 and 0.7 cycles a load were seen at
- * them), and the clock does not move within a repetition's 2 ms beyond what that hides. */
+/* A witness's readings (a load's, a no-op's) in cycles, each at the fastest clock of its
+ * repetition's trips: a trip whose own references were cut reads a low ratio (0.3 and 0.7 cycles a
+ * load were seen at them), and the clock does not move within a repetition's 2 ms beyond what
+ * that hides. */
 static void witness_cycles(double *loads, const double *trip, int reps, int nper)
 {
     for (int r = 0; r < reps; r++) {

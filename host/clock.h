@@ -88,8 +88,8 @@ struct clock_trip {
                              NaN where the counter is too coarse to tell */
     uint64_t ticks;       /* the trip's ticks */
 };
-/* One trip beside a timing window: both references (24,000 cycles each, about 14 us) and the
- * witness, 2,000 loads timed after a warm trip, less an empty region's ticks (the counter's own
+/* One trip beside a timing window: both references (24,000 cycles each, about 14 us), the load
+ * witness, 2,000 loads timed after a warm trip, and the front-end witness (about 4,200 cycles), less an empty region's ticks (the counter's own
  * cost, 60-90 cycles a region here: 1% of the loads). The fastest empty region is subtracted, so
  * an interrupt still only slows a reading (a difference of two timed chains read 3.9 cycles a load
  * where one was cut, and made a whole latency of 3). A trip another task or an interrupt cut reads
@@ -106,9 +106,11 @@ void clock_trip(struct clock_trip *t);
 #define CLOCK_LOAD_SLACK 0.01
 bool clock_load_witness(const double *load_cycles, size_t n, double *whole, double *median);
 /* The front-end witness: 24,000 independent no-ops timed in each trip, after a warm one. They
- * take as few cycles as the front end's width allows on a core of its own, and more while another
- * hardware thread takes its turns at the front end, which the chains above hardly notice: a
- * dependent chain needs an issue slot every few cycles. On the Emerald Rapids guest another
+ * take as few cycles as the front end delivers them in on a core of its own (5.7 a cycle on the
+ * Emerald Rapids guest), and more while another hardware thread takes its turns at the front end,
+ * which the chains above hardly notice: a dependent chain needs one operation a cycle at most, a
+ * shared front end still supplies that. Timed only where the block spans CLOCK_WITNESS_TICKS: on
+ * x86's TSC, not on a 25 MHz generic timer or a 10 MHz time CSR. On the Emerald Rapids guest another
  * tenant's thread ran a loop of never-taken branches at 18.6 cycles an iteration against 8.32
  * and fp_assist_mul at 143 cycles against 116.8, while the load witness read 5.002-5.012 of 5 and
  * the references 0.15-0.25% apart. From the trips' readings in cycles a no-op (taken on the

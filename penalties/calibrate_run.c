@@ -255,7 +255,20 @@ void penalty_at_clock(struct penalty *p, double ghz)
  * by more than MEASURE_FRONT_QUIET (host/clock.h: a thread that hardly loads, as at the front end
  * the never-taken branches ran at 18.6 cycles an iteration against 8.32 beside a load witness of
  * 5.01). */
-static bool case_shared(const struct case_result *r, bool front_end, char *why, size_t n)
+/* The front end's pace alone: the fastest front-end witness any case of the run read, in cycles a
+ * no-op (the pace does not move with the clock); NaN where none was told. A case's own fastest is
+ * no baseline: beside a thread that took turns at the front end all through the case, every trip
+ * read slow alike (fp_assist_mul at 143 cycles in four passes of one calibration). */
+static double front_pace(const struct cal *cal)
+{
+    double pace = NAN;
+    for (int i = 0; i < cal->ncases; i++)
+        if (cal->cases[i]->front_fastest > 0 && !(cal->cases[i]->front_fastest >= pace))
+            pace = cal->cases[i]->front_fastest;
+    return pace;
+}
+
+static bool case_shared(const struct case_result *r, bool front_end, double pace, char *why, size_t n)
 {
     if (!r)
         return false;
@@ -282,11 +295,11 @@ static bool case_shared(const struct case_result *r, bool front_end, char *why, 
                  100 * (r->load_median / r->load_whole - 1), r->load_whole, 100 * MEASURE_WITNESS_QUIET);
         return true;
     }
-    if (front_end && r->front_median > r->front_fastest * (1 + MEASURE_FRONT_QUIET)) {
-        snprintf(why, n, "%.150s: its front-end witness (no-ops) read %.3g cycles a no-op, %.1f%% over its fastest "
-                 "%.3g (within %.0f%% on a core of its own): another thread took turns at the front end, where this "
-                 "case's cost lies", r->label, r->front_median, 100 * (r->front_median / r->front_fastest - 1),
-                 r->front_fastest, 100 * MEASURE_FRONT_QUIET);
+    if (front_end && pace > 0 && r->front_median > pace * (1 + MEASURE_FRONT_QUIET)) {
+        snprintf(why, n, "%.150s: its front-end witness (no-ops) read %.3g cycles a no-op, %.1f%% over the run's "
+                 "fastest %.3g (within %.0f%% on a core of its own): another thread took turns at the front end, "
+                 "where this case's cost lies", r->label, r->front_median, 100 * (r->front_median / pace - 1), pace,
+                 100 * MEASURE_FRONT_QUIET);
         return true;
     }
     if (r->disturbed && r->window_seconds > CAL_SLICE_SECONDS) {
@@ -299,10 +312,11 @@ static bool case_shared(const struct case_result *r, bool front_end, char *why, 
 
 /* Pass r of p did not have the core to itself: its issue or its control case shared it (why says
  * which). The one test of a pass, for its figure and for whether it is due another. */
-static bool pass_was_shared(const struct penalty *p, int r, char *why, size_t n)
+static bool pass_was_shared(const struct cal *cal, const struct penalty *p, int r, char *why, size_t n)
 {
     bool fe = recipe_front_end(p->rc);
-    return case_shared(p->pass_issue[r], fe, why, n) || case_shared(p->pass_control[r], fe, why, n);
+    double pace = fe ? front_pace(cal) : NAN;
+    return case_shared(p->pass_issue[r], fe, pace, why, n) || case_shared(p->pass_control[r], fe, pace, why, n);
 }
 
 /* Clean passes a figure needs: three, or all of fewer. */
@@ -349,7 +363,7 @@ bool cal_more_passes_due(const struct cal *cal, const struct penalty *p)
     double clean[CAL_MAX_PASSES], lo, hi;
     int n = 0;
     for (int r = 0; r < p->passes; r++)
-        if (!pass_was_shared(p, r, why, sizeof(why)))
+        if (!pass_was_shared(cal, p, r, why, sizeof(why)))
             clean[n++] = p->pass_values[r];
     if (n < clean_needed(p))
         return p->passes < most_shared;
@@ -463,7 +477,7 @@ void fit_recipe_judge(struct cal *cal, struct penalty *p)
     p->passes_shared = 0;
     for (int r = 0; r < p->passes; r++) {
         char why[400] = "";
-        p->pass_shared[r] = pass_was_shared(p, r, why, sizeof(why));
+        p->pass_shared[r] = pass_was_shared(cal, p, r, why, sizeof(why));
         if (p->pass_shared[r]) {
             p->passes_shared++;
             if (!*shared_why)
@@ -627,7 +641,7 @@ int closure(struct cal *cal, const struct penalty *ps, int n, struct json *doc, 
     double noise = ((pred_hi - pred_lo) + (got_hi - got_lo)) / 2 / predicted;
     /* A mixwalk measured while another thread shared the core says nothing of the latencies either. */
     char shared[400] = "";
-    bool ok = fabs(err) <= CLOSURE_TOLERANCE, undecided = !ok && (noise > CLOSURE_TOLERANCE || case_shared(r, false,
+    bool ok = fabs(err) <= CLOSURE_TOLERANCE, undecided = !ok && (noise > CLOSURE_TOLERANCE || case_shared(r, false, NAN,
                                                                                                  shared, sizeof(shared)));
     char desc[512], why[400];
     snprintf(desc, sizeof(desc), "closure: mixwalk (%.3g L1 + %.3g L2 + %.3g L3 loads per iteration) predicted %.1f "
@@ -661,7 +675,7 @@ const struct case_result *curve_case(void *ctx, const char *text, int attempt, b
     struct cal *cal = ctx;
     const struct case_result *r = cal_case_pass(cal, text, NULL, attempt);
     char why[320];
-    *shared = r->status == CASE_OK && case_shared(r, false, why, sizeof(why));
+    *shared = r->status == CASE_OK && case_shared(r, false, NAN, why, sizeof(why));
     return cal->interrupted ? NULL : r;
 }
 

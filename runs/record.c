@@ -313,7 +313,7 @@ static bool record_check(const struct jvalue *rec, char *err, size_t n)
         return false;
     /* The windows' counts are converted too, and their references' split and the load witness's
      * readings decide whether calibrate keeps a run: the split a relative difference, never negative
-     * (a trip cut short reads a few times apart); the witness in cycles a load. */
+     * (a trip cut short reads a few times apart); the witnesses in cycles a load and a no-op. */
     const struct jvalue *win = jget(jget(rec, "cycles"), "windows");
     if (!jget_in(win, "count", 0, MEASURE_MAX_REPS * MEASURE_WINDOWS, true, 0, &x, err, n) ||
         !jget_in(win, "dropped", 0, MEASURE_MAX_REPS * MEASURE_WINDOWS, true, 0, &x, err, n) ||
@@ -321,7 +321,7 @@ static bool record_check(const struct jvalue *rec, char *err, size_t n)
         !jget_in(win, "clock_split", 0, 1e3, true, 0, &x, err, n) ||
         !jget_in(win, "load_whole", 1, 1e4, true, 1, &x, err, n) ||
         !jget_in(win, "load_median", 0, 1e6, true, 0, &x, err, n) ||
-        !jget_in(win, "front_fastest", 0, 1e4, true, 0, &x, err, n) ||
+        !jget_in(win, "front_fastest", 1e-6, 1e4, true, 1, &x, err, n) ||
         !jget_in(win, "front_median", 0, 1e6, true, 0, &x, err, n))
         return false;
     static const char *const attr[] = {"type", "config", "config1", "config2"};

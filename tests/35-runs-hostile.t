@@ -175,7 +175,8 @@ for f in 'iters=1e300' 'iters=-1' 'iters=0.5e-300' 'repetitions=-3' 'repetitions
     'time_running=1e300' 'cycles.clock_redone=1e300' 'noise.redone=-5' 'events[0].attr.config=1e300' \
     'events[0].attr.type=-1' 'events[0].attr.config2=18446744073709551616' 'cycles.windows.count=1e300' \
     'cycles.windows.iters=-1' 'cycles.windows.clock_split=-5' 'cycles.windows.load_whole=-5' \
-    'cycles.windows.load_median=1e300' 'cycles.windows.front_fastest=-5' 'cycles.windows.front_median=1e300'; do
+    'cycles.windows.load_median=1e300' 'cycles.windows.front_fastest=-5' 'cycles.windows.front_fastest=0' \
+    'cycles.windows.front_median=1e300'; do
     key=${f%%=*} val=${f#*=}
     row $LINENO v 2 "measurements.ndjson:1: .*${key##*.}.* $NUM" "record1 \$d '.$key=$val'" $PMUCAL replay D
     # compare reads records through the same reader: a field of each kind is enough there.
