@@ -229,6 +229,12 @@ static void level_order(struct penalty *ps, int n, const bool *withheld)
         struct penalty *a = lv[i], *b = lv[j];
         if (b->cycles_lo > a->cycles_hi && b->cycles >= 1.2 * a->cycles)
             continue;
+        /* A lower level withheld as unstable whose fastest pass read below the higher level was
+         * slowed in the others (sharing only slows, never speeds): it stays withheld. Where the
+         * curve could tell, plateau() says so; under load the curve may fail its own checks (the
+         * Emerald Rapids guest: l3_hit's passes 107 .. 306 cycles, DRAM 343). */
+        if (a->status == PENALTY_UNSTABLE && a->cycles_lo < b->cycles_lo)
+            continue;
         struct penalty *wrong = j == 3 ? a : b;
         fail(wrong, "level order broken: %s %.1f cycles [%.1f, %.1f] is not well below %s %.1f [%.1f, %.1f] "
              "(overlapping intervals or less than 20%% apart)", a->rc->name, a->cycles, a->cycles_lo, a->cycles_hi,

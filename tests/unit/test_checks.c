@@ -309,6 +309,18 @@ int main(void)
     CHECK(po[2].status == PENALTY_NOT_OK && strstr(po[2].reason, "level order broken"), __LINE__,
           "an unstable l3_hit under l2_hit fails the level order: %s (%s)", penalty_status_name(po[2].status),
           po[2].reason);
+    /* Not so a lower level slowed: l3_hit unstable, its passes 107 .. 306 cycles (one on L3), DRAM
+     * at 343 [329, 352], on a busy Emerald Rapids guest whose curve failed its own checks. */
+    struct fig slowed[4] = {{"l1_hit", 5, 4.9, 5.1}, {"l2_hit", 16, 15.9, 16.1}, {"l3_hit", 297.7, 107.0, 305.7},
+                            {"dram", 342.7, 329.1, 352.2}};
+    struct penalty ps4[4];
+    run(slowed, 4, ps4);
+    for (int i = 0; i < 4; i++)
+        ps4[i].status = i == 2 ? PENALTY_UNSTABLE : PENALTY_OK, ps4[i].reason[0] = 0;
+    check_penalties(ps4, 4, NULL, "goldencove", NULL);
+    CHECK(ps4[2].status == PENALTY_UNSTABLE && ps4[3].status == PENALTY_OK, __LINE__,
+          "an unstable l3_hit that read below DRAM in a pass stays unstable: %s (%s), dram %s",
+          penalty_status_name(ps4[2].status), ps4[2].reason, penalty_status_name(ps4[3].status));
     plateau_passes();
     return done_testing();
 }
