@@ -319,8 +319,7 @@ static bool pass_was_shared(const struct cal *cal, const struct penalty *p, int 
     return case_shared(p->pass_issue[r], fe, pace, why, n) || case_shared(p->pass_control[r], fe, pace, why, n);
 }
 
-/* Clean passes a figure needs: three, or all of fewer. */
-static int clean_needed(const struct penalty *p)
+int cal_clean_needed(const struct penalty *p)
 {
     return p->passes >= 3 ? 3 : p->passes;
 }
@@ -365,7 +364,7 @@ bool cal_more_passes_due(const struct cal *cal, const struct penalty *p)
     for (int r = 0; r < p->passes; r++)
         if (!pass_was_shared(cal, p, r, why, sizeof(why)))
             clean[n++] = p->pass_values[r];
-    if (n < clean_needed(p))
+    if (n < cal_clean_needed(p))
         return p->passes < most_shared;
     /* Passes that disagree, only where more of them can pin the median down: its interval from
      * fifteen (the 4th to the 12th) spans about their middle half, twice their median absolute
@@ -516,7 +515,7 @@ void fit_recipe_judge(struct cal *cal, struct penalty *p)
     }
     double half = (p->f.hi - p->f.lo) / 2, floor_ = mem ? 0.1 : 0.25;
     p->status = PENALTY_OK;
-    int clean = p->passes - p->passes_shared, need = clean_needed(p);
+    int clean = p->passes - p->passes_shared, need = cal_clean_needed(p);
     if (clean < need) {
         p->status = PENALTY_UNSTABLE;
         snprintf(p->reason, sizeof(p->reason), "the core was not its own in %d of %d passes, %d clean passes needed: "

@@ -69,6 +69,8 @@ const char *cal_folder(const struct cal *cal);
  * not with --quick, whose runs are for the tests, nor when replaying. Whether the recipe, all its
  * passes had, is due another. */
 bool cal_more_passes_due(const struct cal *cal, const struct penalty *p);
+/* Clean passes a figure needs: three, or all of fewer. */
+int cal_clean_needed(const struct penalty *p);
 /* The passes asked of every recipe: --passes, or CAL_PASSES. */
 int cal_passes_asked(const struct cal *cal);
 
