@@ -51,8 +51,9 @@ struct measure_opts {
  * cycles (MEASURE_LOAD_SHARE_MAX). A case whose cost is the front end's, which SMT threads take
  * turns at, counts as shared then, whatever its loads. */
 #define MEASURE_WITNESS_QUIET 0.005
-/* The front-end witness's median reads within this of the run's fastest on a core of its own
- * (0.3-0.9% over a case's own fastest on the Emerald Rapids guest, quiet); another thread at the
+/* The front-end witness's median reads within this of the run's pace on a core of its own (0.3-0.9%
+ * over a case's own fastest on the Emerald Rapids guest, quiet; the pace is the second fastest of
+ * the run's cases, calibrate_run.c front_pace); another thread at the
  * front end moved it 9-128%, and in one calibration fp_assist_mul to 143 cycles (116.8 alone)
  * while the load witness read 5.002-5.012 of 5. A case whose cost is the front end's counts as
  * shared beyond it. Its readings are not told on a coarse counter (host/clock.h). */

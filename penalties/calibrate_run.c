@@ -242,6 +242,28 @@ void penalty_at_clock(struct penalty *p, double ghz)
     p->ns = ns[0], p->ns_lo = ns[1], p->ns_hi = ns[2];
 }
 
+/* The front end's pace alone, in cycles a no-op (the pace does not move with the clock): the
+ * second fastest front-end witness of the run's cases that measured and whose clock references
+ * agreed, so that one misread trip cannot set it; the fastest where only one was told; NaN where
+ * none was. A case's own fastest is no baseline: beside a thread that took turns at the front end
+ * all through the case, every trip read slow alike (fp_assist_mul at 143 cycles in four passes of
+ * one calibration). A thread there through the whole run is not seen. */
+static double front_pace(const struct cal *cal)
+{
+    double least = NAN, next = NAN;
+    for (int i = 0; i < cal->ncases; i++) {
+        const struct case_result *r = cal->cases[i];
+        double f = r->front_fastest;
+        if (r->status != CASE_OK || !(f > 0) || r->clock_split > MEASURE_CLOCK_SPLIT_MAX)
+            continue;
+        if (!(f >= least))
+            next = least, least = f;
+        else if (!(f >= next))
+            next = f;
+    }
+    return isnan(next) ? least : next;
+}
+
 /* A case that did not have the core to itself, with why: its two clock references disagreed
  * (something slowed the adders or the multiplier: on this project's Zen 5 guest
  * l1_hit read 4.13-4.21 cycles in every run of such a calibration, 3.99 in the others, and
@@ -251,23 +273,10 @@ void penalty_at_clock(struct penalty *p, double ghz)
  * enough above its whole latency to move the case's own cycles (clock_load_share; host/clock.h:
  * l1_hit ok at 4.29 cycles, 7% slow, in a whole calibration on this project's Zen 3 guest while
  * the clock references agreed), or, for a case whose cost is the front end's (recipe_front_end),
- * read over MEASURE_WITNESS_QUIET at all, or its front-end witness's median read over its fastest
- * by more than MEASURE_FRONT_QUIET (host/clock.h: a thread that hardly loads, as at the front end
- * the never-taken branches ran at 18.6 cycles an iteration against 8.32 beside a load witness of
- * 5.01). */
-/* The front end's pace alone: the fastest front-end witness any case of the run read, in cycles a
- * no-op (the pace does not move with the clock); NaN where none was told. A case's own fastest is
- * no baseline: beside a thread that took turns at the front end all through the case, every trip
- * read slow alike (fp_assist_mul at 143 cycles in four passes of one calibration). */
-static double front_pace(const struct cal *cal)
-{
-    double pace = NAN;
-    for (int i = 0; i < cal->ncases; i++)
-        if (cal->cases[i]->front_fastest > 0 && !(cal->cases[i]->front_fastest >= pace))
-            pace = cal->cases[i]->front_fastest;
-    return pace;
-}
-
+ * read over MEASURE_WITNESS_QUIET at all, or its front-end witness's median read over the run's
+ * pace (front_pace) by more than MEASURE_FRONT_QUIET (host/clock.h: a thread that hardly loads, as
+ * at the front end the never-taken branches ran at 18.6 cycles an iteration against 8.32 beside a
+ * load witness of 5.01). */
 static bool case_shared(const struct case_result *r, bool front_end, double pace, char *why, size_t n)
 {
     if (!r)

@@ -207,10 +207,22 @@ static void reference_range(struct penalty *p, const char *model)
 
 static const char *const levels[] = {"l1_hit", "l2_hit", "l3_hit", "dram"};
 
-/* Each step of l1 < l2 < l3 < dram: the higher level's interval above the lower one's, and at
- * least 20% more. A broken step fails the higher level, or l3 when the higher one is DRAM (an L3
- * case that measures DRAM is the case that is wrong). withheld: levels plateau() made unstable,
- * whose passes straddle two levels: their range is no interval to order. */
+/* A penalty's fastest clean pass (cycles: the levels below DRAM are the core's); its interval's low
+ * end where no pass was recorded clean. */
+static double fastest_clean(const struct penalty *p)
+{
+    double v = INFINITY;
+    for (int i = 0; i < p->passes && i < CAL_MAX_PASSES; i++)
+        if (!p->pass_shared[i] && p->pass_values[i] < v)
+            v = p->pass_values[i];
+    return isfinite(v) ? v : p->cycles_lo;
+}
+
+/* Each step of l1 < l2 < l3 < dram: the higher level's interval above the lower one's (above an
+ * unstable lower level's fastest clean pass), and at least 20% more. A broken step fails the
+ * higher level, or l3 when the higher one is DRAM (an L3 case that measures DRAM is the case that
+ * is wrong). withheld: levels plateau() made unstable, whose passes straddle two levels: their
+ * range is no interval to order. */
 static void level_order(struct penalty *ps, int n, const bool *withheld)
 {
     struct penalty *lv[4];
@@ -227,13 +239,13 @@ static void level_order(struct penalty *ps, int n, const bool *withheld)
         if (!lv[i] || j == 4)
             continue;
         struct penalty *a = lv[i], *b = lv[j];
-        if (b->cycles_lo > a->cycles_hi && b->cycles >= 1.2 * a->cycles)
-            continue;
-        /* A lower level withheld as unstable whose fastest pass read below the higher level was
-         * slowed in the others (sharing only slows, never speeds): it stays withheld. Where the
-         * curve could tell, plateau() says so; under load the curve may fail its own checks (the
-         * Emerald Rapids guest: l3_hit's passes 107 .. 306 cycles, DRAM 343). */
-        if (a->status == PENALTY_UNSTABLE && a->cycles_lo < b->cycles_lo)
+        /* A lower level withheld as unstable is ordered by its fastest clean pass: sharing only
+         * slows, so its slower passes may be where another program took the level (the Emerald
+         * Rapids guest under load: l3_hit's passes 107 .. 306 cycles, DRAM at 343, a curve that
+         * failed its own checks, so that plateau() could not tell). */
+        double a_hi = a->status == PENALTY_UNSTABLE ? fastest_clean(a) : a->cycles_hi;
+        double a_mid = a->status == PENALTY_UNSTABLE ? a_hi : a->cycles;
+        if (b->cycles_lo > a_hi && b->cycles >= 1.2 * a_mid)
             continue;
         struct penalty *wrong = j == 3 ? a : b;
         fail(wrong, "level order broken: %s %.1f cycles [%.1f, %.1f] is not well below %s %.1f [%.1f, %.1f] "
@@ -339,7 +351,7 @@ static bool plateau(struct penalty *p, int level, const struct curve *cv)
     /* Withheld already for want of clean passes, a figure is not failed on the one or two it has:
      * not ok says every pass measured another level (the Emerald Rapids guest's l3_hit: one clean
      * pass of ten at 323 cycles, DRAM's plateau, beside a busy sibling and another tenant's L3). */
-    if (p->status == PENALTY_UNSTABLE && off && on + off < cal_clean_needed(p))
+    if (p->status == PENALTY_UNSTABLE && on + off < cal_clean_needed(p))
         return true;
     if (!off || !(on || curve_on)) {
         fail(p, "%s", off_plateau);
