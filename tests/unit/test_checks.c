@@ -322,39 +322,40 @@ int main(void)
     CHECK(nreferences > 20 && !internal && indicative > 0, __LINE__,
           "%d references, %d citing no public source or unrecorded and checked, %d indicative", nreferences, internal,
           indicative);
-    /* An unstable level is still ordered: l3_hit unstable at 12 cycles [11.5, 12.8], under l2's 16. */
-    struct fig order[3] = {{"l1_hit", 5, 4.9, 5.1}, {"l2_hit", 16, 15.9, 16.1}, {"l3_hit", 12, 11.5, 12.8}};
-    struct penalty po[3];
-    run(order, 3, po);
-    for (int i = 0; i < 3; i++)
-        po[i].status = i == 2 ? PENALTY_UNSTABLE : PENALTY_OK, po[i].reason[0] = 0;
-    check_penalties(po, 3, NULL, "goldencove", NULL);
-    CHECK(po[2].status == PENALTY_NOT_OK && strstr(po[2].reason, "level order broken"), __LINE__,
-          "an unstable l3_hit under l2_hit fails the level order: %s (%s)", penalty_status_name(po[2].status),
-          po[2].reason);
-    /* Not so a lower level slowed: l3_hit unstable, its passes 107 .. 306 cycles (one on L3), DRAM
-     * at 343 [329, 352], on a busy Emerald Rapids guest whose curve failed its own checks. */
-    struct fig slowed[4] = {{"l1_hit", 5, 4.9, 5.1}, {"l2_hit", 16, 15.9, 16.1}, {"l3_hit", 297.7, 107.0, 305.7},
-                            {"dram", 342.7, 329.1, 352.2}};
-    struct penalty ps4[4];
-    run(slowed, 4, ps4);
-    for (int i = 0; i < 4; i++)
-        ps4[i].status = i == 2 ? PENALTY_UNSTABLE : PENALTY_OK, ps4[i].reason[0] = 0;
-    check_penalties(ps4, 4, NULL, "goldencove", NULL);
-    CHECK(ps4[2].status == PENALTY_UNSTABLE && ps4[3].status == PENALTY_OK, __LINE__,
-          "an unstable l3_hit that read below DRAM in a pass stays unstable: %s (%s), dram %s",
-          penalty_status_name(ps4[2].status), ps4[2].reason, penalty_status_name(ps4[3].status));
-    /* ... ordered by that fastest pass still: l2_hit unstable at 20 [15.9, 60], l3_hit ok at 17
-     * [16.8, 17.2], not 20% above 15.9: l3_hit measured L2 */
-    struct fig over[3] = {{"l1_hit", 5, 4.9, 5.1}, {"l2_hit", 20, 15.9, 60}, {"l3_hit", 17, 16.8, 17.2}};
-    struct penalty ps3[3];
-    run(over, 3, ps3);
-    for (int i = 0; i < 3; i++)
-        ps3[i].status = i == 1 ? PENALTY_UNSTABLE : PENALTY_OK, ps3[i].reason[0] = 0;
-    check_penalties(ps3, 3, NULL, "goldencove", NULL);
-    CHECK(ps3[2].status == PENALTY_NOT_OK && strstr(ps3[2].reason, "level order broken"), __LINE__,
-          "l3_hit ok at 17 over an unstable l2_hit whose fastest pass read 15.9: %s (%s)",
-          penalty_status_name(ps3[2].status), ps3[2].reason);
+    /* The level order beside an unstable level (the others ok), judged at goldencove. */
+    static const struct {
+        int line;
+        struct fig f[4];
+        int n, unstable, judged;   /* the unstable level; the one whose status is checked */
+        enum penalty_status want;
+        const char *says;
+    } orders[] = {
+        /* an unstable level is still ordered: l3_hit at 12 cycles [11.5, 12.8], under l2's 16 */
+        {__LINE__, {{"l1_hit", 5, 4.9, 5.1}, {"l2_hit", 16, 15.9, 16.1}, {"l3_hit", 12, 11.5, 12.8}}, 3, 2, 2,
+         PENALTY_NOT_OK, "level order broken"},
+        /* a lower level slowed is ordered by its fastest pass: l3_hit's passes 107 .. 306 cycles (one
+         * on L3), DRAM at 343 [329, 352], on a busy Emerald Rapids guest whose curve failed its checks */
+        {__LINE__, {{"l1_hit", 5, 4.9, 5.1}, {"l2_hit", 16, 15.9, 16.1}, {"l3_hit", 297.7, 107.0, 305.7},
+                    {"dram", 342.7, 329.1, 352.2}}, 4, 2, 2, PENALTY_UNSTABLE, ""},
+        {__LINE__, {{"l1_hit", 5, 4.9, 5.1}, {"l2_hit", 16, 15.9, 16.1}, {"l3_hit", 297.7, 107.0, 305.7},
+                    {"dram", 342.7, 329.1, 352.2}}, 4, 2, 3, PENALTY_OK, ""},
+        /* ... the next level 20% above that pass still: l2_hit unstable at 20 [15.9, 60], l3_hit ok at
+         * 17 [16.8, 17.2] measured L2 */
+        {__LINE__, {{"l1_hit", 5, 4.9, 5.1}, {"l2_hit", 20, 15.9, 60}, {"l3_hit", 17, 16.8, 17.2}}, 3, 1, 2,
+         PENALTY_NOT_OK, "level order broken"},
+    };
+    for (size_t r = 0; r < sizeof(orders) / sizeof(orders[0]); r++) {
+        struct penalty po[4];
+        run(orders[r].f, orders[r].n, po);
+        for (int i = 0; i < orders[r].n; i++)
+            po[i].status = i == orders[r].unstable ? PENALTY_UNSTABLE : PENALTY_OK, po[i].reason[0] = 0;
+        check_penalties(po, orders[r].n, NULL, "goldencove", NULL);
+        const struct penalty *j = &po[orders[r].judged];
+        CHECK(j->status == orders[r].want && strstr(j->reason, orders[r].says), orders[r].line,
+              "%s %.1f, %s the unstable level: %s (want %s): %s", orders[r].f[orders[r].judged].name, j->cycles,
+              orders[r].f[orders[r].unstable].name, penalty_status_name(j->status), penalty_status_name(orders[r].want),
+              j->reason);
+    }
     plateau_passes();
     return done_testing();
 }
