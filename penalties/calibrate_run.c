@@ -306,7 +306,7 @@ static bool case_shared(const struct case_result *r, bool front_end, double pace
     }
     if (front_end && pace > 0 && r->front_median > pace * (1 + MEASURE_FRONT_QUIET)) {
         snprintf(why, n, "%.150s: its front-end witness (no-ops) read %.3g cycles a no-op, %.1f%% over the run's "
-                 "fastest %.3g (within %.0f%% on a core of its own): another thread took turns at the front end, "
+                 "pace %.3g (within %.0f%% on a core of its own): another thread took turns at the front end, "
                  "where this case's cost lies", r->label, r->front_median, 100 * (r->front_median / pace - 1), pace,
                  100 * MEASURE_FRONT_QUIET);
         return true;
@@ -649,8 +649,8 @@ int closure(struct cal *cal, const struct penalty *ps, int n, struct json *doc, 
     double noise = ((pred_hi - pred_lo) + (got_hi - got_lo)) / 2 / predicted;
     /* A mixwalk measured while another thread shared the core says nothing of the latencies either. */
     char shared[400] = "";
-    bool ok = fabs(err) <= CLOSURE_TOLERANCE, undecided = !ok && (noise > CLOSURE_TOLERANCE || case_shared(r, false, NAN,
-                                                                                                 shared, sizeof(shared)));
+    bool ok = fabs(err) <= CLOSURE_TOLERANCE,
+         undecided = !ok && (noise > CLOSURE_TOLERANCE || case_shared(r, false, NAN, shared, sizeof(shared)));
     char desc[512], why[400];
     snprintf(desc, sizeof(desc), "closure: mixwalk (%.3g L1 + %.3g L2 + %.3g L3 loads per iteration) predicted %.1f "
              "cycles per iteration from the calibrated latencies, measured %.1f (%+.1f%%, tolerance %g%%)",

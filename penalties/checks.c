@@ -348,7 +348,7 @@ static bool plateau(struct penalty *p, int level, const struct curve *cv)
             if (fabs(log2((double)cv->bytes[i] / (double)size)) < 0.125)
                 at = i;
     bool curve_on = at >= 0 && latency_level_of_cycles(&cv->levels, cv->lo[at]) == l;
-    /* Withheld already for want of clean passes, a figure is not failed on the one or two it has:
+    /* Withheld already for want of clean passes, a figure is not failed on the one or two it has, or none:
      * not ok says every pass measured another level (the Emerald Rapids guest's l3_hit: one clean
      * pass of ten at 323 cycles, DRAM's plateau, beside a busy sibling and another tenant's L3). */
     if (p->status == PENALTY_UNSTABLE && on + off < cal_clean_needed(p))

@@ -211,7 +211,7 @@ int recipes_list(bool as_json)
                    recipes[r].control ? recipes[r].control : "(none: the whole cost per occurrence)",
                    recipes[r].occurrence, 100 * spread_allowed(&recipes[r]), spread_class_name(recipes[r].spread),
                    recipes[r].front_end ? "    front   its cost is the front end's: a pass is left out whose load witness "
-                                          "reads 0.5% over its whole, or front-end witness 2% over the run's fastest\n"
+                                          "reads 0.5% over its whole, or front-end witness 2% over the run's pace\n"
                                         : "",
                    recipes[r].operands ? "    operands " : "",
                    recipes[r].operands ? recipes[r].operands : "", recipes[r].operands ? "\n" : "");
