@@ -250,14 +250,16 @@ void clock_trip(struct clock_trip *t)
     t->front_ticks = tf >= empty + CLOCK_WITNESS_TICKS ? (double)(tf - empty) / (FRONT_TRIPS * ISA_CHAIN_OPS) : NAN;
 }
 
-bool clock_front_witness(const double *front_cycles, size_t n, double *fastest, double *median)
+/* A witness's trips: the fastest and the median of its readings told (above 0); false, both NaN,
+ * when none was. */
+static bool witness_readings(const double *x, size_t n, double *fastest, double *median)
 {
     double *v = xmalloc(sizeof(double) * (n ? n : 1)), least = INFINITY;
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
-        if (front_cycles[i] > 0) {
-            v[k++] = front_cycles[i];
-            least = fmin(least, front_cycles[i]);
+        if (x[i] > 0) {
+            v[k++] = x[i];
+            least = fmin(least, x[i]);
         }
     *fastest = k ? least : NAN;
     *median = k ? stats_median(v, k) : NAN;
@@ -265,20 +267,18 @@ bool clock_front_witness(const double *front_cycles, size_t n, double *fastest, 
     return k > 0;
 }
 
+bool clock_front_witness(const double *front_cycles, size_t n, double *fastest, double *median)
+{
+    return witness_readings(front_cycles, n, fastest, median);
+}
+
 bool clock_load_witness(const double *load_cycles, size_t n, double *whole, double *median)
 {
-    double least = INFINITY;
-    double *v = xmalloc(sizeof(double) * (n ? n : 1));
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (load_cycles[i] > 0) {
-            v[k++] = load_cycles[i];
-            least = fmin(least, load_cycles[i]);
-        }
-    double w = k && isfinite(least) ? floor(least * (1 + CLOCK_LOAD_SLACK)) : 0;
+    double least;
+    double w = witness_readings(load_cycles, n, &least, median) ? floor(least * (1 + CLOCK_LOAD_SLACK)) : 0;
     *whole = w >= 1 ? w : NAN;
-    *median = w >= 1 ? stats_median(v, k) : NAN;
-    free(v);
+    if (!(w >= 1))
+        *median = NAN;
     return w >= 1;
 }
 
