@@ -320,12 +320,18 @@ static bool case_shared(const struct case_result *r, bool front_end, double pace
 }
 
 /* Pass r of p did not have the core to itself: its issue or its control case shared it (why says
- * which). The one test of a pass, for its figure and for whether it is due another. */
-static bool pass_was_shared(const struct cal *cal, const struct penalty *p, int r, char *why, size_t n)
+ * which). The one test of a pass, for its figure and for whether it is due another; pace is
+ * pass_pace's, found once for all the recipe's passes. */
+static bool pass_was_shared(const struct penalty *p, int r, double pace, char *why, size_t n)
 {
     bool fe = recipe_front_end(p->rc);
-    double pace = fe ? front_pace(cal) : NAN;
     return case_shared(p->pass_issue[r], fe, pace, why, n) || case_shared(p->pass_control[r], fe, pace, why, n);
+}
+
+/* The run's front-end pace where p's cost is the front end's (front_pace), else NaN. */
+static double pass_pace(const struct cal *cal, const struct penalty *p)
+{
+    return recipe_front_end(p->rc) ? front_pace(cal) : NAN;
 }
 
 int cal_clean_needed(const struct penalty *p)
@@ -370,8 +376,9 @@ bool cal_more_passes_due(const struct cal *cal, const struct penalty *p)
     char why[400];
     double clean[CAL_MAX_PASSES], lo, hi;
     int n = 0;
+    double pace = pass_pace(cal, p);
     for (int r = 0; r < p->passes; r++)
-        if (!pass_was_shared(cal, p, r, why, sizeof(why)))
+        if (!pass_was_shared(p, r, pace, why, sizeof(why)))
             clean[n++] = p->pass_values[r];
     if (n < cal_clean_needed(p))
         return p->passes < most_shared;
@@ -483,9 +490,10 @@ void fit_recipe_judge(struct cal *cal, struct penalty *p)
     int nused = 0, use[CAL_MAX_PASSES];
     char shared_why[400] = "";
     p->passes_shared = 0;
+    double pace = pass_pace(cal, p);
     for (int r = 0; r < p->passes; r++) {
         char why[400] = "";
-        p->pass_shared[r] = pass_was_shared(cal, p, r, why, sizeof(why));
+        p->pass_shared[r] = pass_was_shared(p, r, pace, why, sizeof(why));
         if (p->pass_shared[r]) {
             p->passes_shared++;
             if (!*shared_why)
