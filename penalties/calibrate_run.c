@@ -367,11 +367,12 @@ static int sorted_passes(const double *v, int n, double *s)
     return m;
 }
 
-bool cal_more_passes_due(const struct cal *cal, const struct penalty *p)
+bool cal_more_passes_due(const struct cal *cal, const struct penalty *p, int passes_run)
 {
     int asked = cal_passes_asked(cal), most = 3 * asked < CAL_MAX_PASSES ? 3 * asked : CAL_MAX_PASSES;
     int most_shared = 2 * asked < CAL_MAX_PASSES ? 2 * asked : CAL_MAX_PASSES;
-    if (!cal->o.more_passes || cal->replaying || asked < 3 || p->passes != p->passes_wanted || p->passes >= most)
+    if (!cal->o.more_passes || cal->replaying || asked < 3 || p->passes != p->passes_wanted ||
+        p->passes != passes_run || p->passes >= most)
         return false;
     char why[400];
     double clean[CAL_MAX_PASSES], lo, hi;
@@ -482,8 +483,12 @@ void fit_recipe_judge(struct cal *cal, struct penalty *p)
     if (cal->interrupted && p->passes >= cal_passes_asked(cal) && p->passes < p->passes_wanted)
         p->passes_wanted = p->passes;
     bool stopped = p->passes && p->passes < p->passes_wanted && cal->interrupted;
-    if (p->passes < p->passes_wanted && !stopped)   /* skip, error or not ok as a pass set it */
+    if (p->passes < p->passes_wanted && !stopped) {   /* skip, error or not ok as a pass set it */
+        if (!*p->reason)   /* never left unsaid: a pass the run did not measure */
+            snprintf(p->reason, sizeof(p->reason), "measured in %d of the %d passes it wanted: a pass it was due "
+                     "was not run", p->passes, p->passes_wanted);
         return;
+    }
     /* Passes whose cases did not have the core to themselves are kept in pass_values and left out
      * of the figure. */
     double used[CAL_MAX_PASSES];
@@ -610,7 +615,7 @@ static const char *const closure_latencies[] = {"l1_hit", "l2_hit", "l3_hit"};
 
 void closure_after_recipe(struct cal *cal, const struct recipe *rc, const struct penalty *p)
 {
-    if (p->passes != p->passes_wanted || cal_more_passes_due(cal, p))   /* after its last pass only */
+    if (p->passes != p->passes_wanted || cal_more_passes_due(cal, p, p->passes))   /* after its last pass only */
         return;
     /* Measured right after the last latency it is predicted from: this VM's share of the L3 moves
      * with its neighbours, and minutes later (after the DRAM, TLB and curve cases) the L3's

@@ -67,13 +67,13 @@ static void begin_doc(struct json *doc, const struct cal *cal, const struct cali
     }
 }
 
-/* After the passes asked (or a further one): each recipe due another (penalty_fit.h) is given
- * one. How many were. */
-static int more_passes(const struct cal *cal, struct penalty *ps, int np)
+/* After the passes asked (or a further one), passes_run of them: each recipe due another
+ * (penalty_fit.h) is given one. How many were. */
+static int more_passes(const struct cal *cal, struct penalty *ps, int np, int passes_run)
 {
     int more = 0;
     for (int i = 0; i < np; i++)
-        if (cal_more_passes_due(cal, &ps[i]))
+        if (cal_more_passes_due(cal, &ps[i], passes_run))
             ps[i].passes_wanted++, more++;
     return more;
 }
@@ -116,7 +116,7 @@ static int measure_recipes(struct cal *cal, const struct calibration_plan *plan,
         else if (pass && measured && !cal->replaying)
             pm_progress("pass %d of %d: %d recipes measured again (%.1f s)", pass + 1, passes, measured,
                     clock_now_seconds() - tp);
-        if (pass == last - 1 && !cal->interrupted && more_passes(cal, ps, *np))
+        if (pass == last - 1 && !cal->interrupted && more_passes(cal, ps, *np, pass + 1))
             last++;
     }
     for (int i = 0; i < *np; i++) {

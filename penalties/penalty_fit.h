@@ -66,9 +66,13 @@ const char *cal_folder(const struct cal *cal);
  * further passes, each narrowing the median's interval, up to three times those asked: on issue
  * 47's Zen 5 guest ifetch_l3's five quiet passes spread 4.4-5.8%. Never more than CAL_MAX_PASSES;
  * only where three passes or more were asked (then three clean ones are needed before and after);
- * not with --quick, whose runs are for the tests, nor when replaying. Whether the recipe, all its
- * passes had, is due another. */
-bool cal_more_passes_due(const struct cal *cal, const struct penalty *p);
+ * not with --quick, whose runs are for the tests, nor when replaying. Whether the recipe is due
+ * another after the run's pass `passes_run` (counted from 1): only one measured in every pass so
+ * far and due no more so far can be, since a further pass measures the recipes due at its own index.
+ * Its judgement can change after its last pass (the run's witnesses read more cases): one left
+ * behind by the run's passes was never measured again, and its calibration ended in an error
+ * with no reason. */
+bool cal_more_passes_due(const struct cal *cal, const struct penalty *p, int passes_run);
 /* Clean passes a figure needs: three, or all of fewer. */
 int cal_clean_needed(const struct penalty *p);
 /* The passes asked of every recipe: --passes, or CAL_PASSES. */

@@ -39,7 +39,7 @@ int main(void)
         struct penalty p = {.rc = recipe_named(rows[i].recipe), .passes = rows[i].n, .passes_wanted = rows[i].n};
         for (int k = 0; k < rows[i].n; k++)
             p.pass_values[k] = rows[i].v[k];
-        bool due = p.rc && cal_more_passes_due(&cal, &p);
+        bool due = p.rc && cal_more_passes_due(&cal, &p, p.passes);
         CHECK(p.rc && due == rows[i].due, rows[i].line, "%s over %d clean passes: %s (want %s)", rows[i].recipe,
               rows[i].n, due ? "due another" : "no more", rows[i].due ? "due another" : "no more");
     }
@@ -58,7 +58,7 @@ int main(void)
         struct penalty p = {.rc = recipe_named("l2_hit"), .passes = n, .passes_wanted = n};
         for (int k = 0; k < n; k++)
             p.pass_values[k] = 16, p.pass_issue[k] = k < n - 2 ? &shared : NULL;
-        bool due = cal_more_passes_due(&asked, &p);
+        bool due = cal_more_passes_due(&asked, &p, p.passes);
         CHECK(due == short_rows[i].due, short_rows[i].line, "%d passes of which 2 clean, %d asked: %s", n,
               short_rows[i].asked, due ? "due another" : "no more");
     }
@@ -71,7 +71,7 @@ int main(void)
         struct penalty p = {.rc = recipe_named("l2_hit"), .passes = n, .passes_wanted = n};
         for (int k = 0; k < n; k++)
             p.pass_values[k] = spread[k];
-        bool due = cal_more_passes_due(&cal, &p);
+        bool due = cal_more_passes_due(&cal, &p, p.passes);
         CHECK(due == (n < 15), __LINE__, "%d disagreeing passes, 5 asked: %s", n, due ? "due another" : "no more");
     }
     /* Not with --quick, nor when replaying, nor where fewer than three passes were asked. */
@@ -79,7 +79,16 @@ int main(void)
     struct cal quick = {.o = {.passes = 5, .more_passes = false}}, replay = {.o = {.passes = 5, .more_passes = true},
                                                                            .replaying = true},
                two = {.o = {.passes = 2, .more_passes = true}};
-    CHECK(!cal_more_passes_due(&quick, &p) && !cal_more_passes_due(&replay, &p) && !cal_more_passes_due(&two, &p),
+    CHECK(!cal_more_passes_due(&quick, &p, 3) && !cal_more_passes_due(&replay, &p, 3) && !cal_more_passes_due(&two, &p, 3),
           __LINE__, "no further passes with --quick, when replaying, or with 2 passes asked");
+    /* A recipe the run's further passes left behind: its five passes were all it wanted, judged
+     * clean then; after a sixth pass of others the run's witnesses leave two of them out, and it
+     * would be due another, which no further pass measures (pass 7 measures those at index 6):
+     * fp_assist_mul ended in an error with no reason so on the Emerald Rapids guest. Not due. */
+    struct penalty behind = {.rc = recipe_named("l2_hit"), .passes = 5, .passes_wanted = 5};
+    for (int k = 0; k < 5; k++)
+        behind.pass_values[k] = 16, behind.pass_issue[k] = k < 3 ? &shared : NULL;
+    CHECK(cal_more_passes_due(&cal, &behind, 5) && !cal_more_passes_due(&cal, &behind, 6), __LINE__,
+          "a recipe short of clean passes: due another after the run's 5th pass, not after its 6th");
     return done_testing();
 }
