@@ -424,9 +424,11 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
         measure_window_figures(m, zero, full, trip, MEASURE_WINDOWS);
         m->clock_split = stats_median(split, (size_t)(m->reps * (MEASURE_WINDOWS + 1)));
         witness_cycles(loads, trip, m->reps, MEASURE_WINDOWS);
-        clock_load_witness(loads, (size_t)(m->reps * (MEASURE_WINDOWS + 1)), &m->load_whole, &m->load_median);
+        clock_load_witness(loads, split, (size_t)(m->reps * (MEASURE_WINDOWS + 1)), MEASURE_CLOCK_SPLIT_MAX,
+                           &m->load_whole, &m->load_median);
         witness_cycles(fronts, trip, m->reps, MEASURE_WINDOWS);
-        clock_front_witness(fronts, (size_t)(m->reps * (MEASURE_WINDOWS + 1)), &m->front_fastest, &m->front_median);
+        clock_front_witness(fronts, split, (size_t)(m->reps * (MEASURE_WINDOWS + 1)), MEASURE_CLOCK_SPLIT_MAX,
+                            &m->front_fastest, &m->front_median);
     } else
         for (int rep = 0; rep < m->reps; rep++)
             m->cycles[rep] = ((double)ticks_n[rep] - (double)ticks_0_min) * m->core_per_tsc / (double)m->iters;

@@ -250,32 +250,38 @@ void clock_trip(struct clock_trip *t)
     t->front_ticks = tf >= empty + CLOCK_WITNESS_TICKS ? (double)(tf - empty) / (FRONT_TRIPS * ISA_CHAIN_OPS) : NAN;
 }
 
-/* A witness's trips: the fastest and the median of its readings told (above 0); false, both NaN,
- * when none was. */
-static bool witness_readings(const double *x, size_t n, double *fastest, double *median)
+/* A witness's trips: the fastest of its readings told (above 0) in trips whose references agreed
+ * (of all told, where none did) and the median of all told; false, both NaN, when none was. */
+static bool witness_readings(const double *x, const double *split, size_t n, double split_max, double *fastest,
+                             double *median)
 {
-    double *v = xmalloc(sizeof(double) * (n ? n : 1)), least = INFINITY;
+    double *v = xmalloc(sizeof(double) * (n ? n : 1)), least = INFINITY, least_agreed = INFINITY;
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
         if (x[i] > 0) {
             v[k++] = x[i];
             least = fmin(least, x[i]);
+            if (!split || split[i] <= split_max)
+                least_agreed = fmin(least_agreed, x[i]);
         }
-    *fastest = k ? least : NAN;
+    *fastest = !k ? NAN : least_agreed < INFINITY ? least_agreed : least;
     *median = k ? stats_median(v, k) : NAN;
     free(v);
     return k > 0;
 }
 
-bool clock_front_witness(const double *front_cycles, size_t n, double *fastest, double *median)
+bool clock_front_witness(const double *front_cycles, const double *split, size_t n, double split_max,
+                         double *fastest, double *median)
 {
-    return witness_readings(front_cycles, n, fastest, median);
+    return witness_readings(front_cycles, split, n, split_max, fastest, median);
 }
 
-bool clock_load_witness(const double *load_cycles, size_t n, double *whole, double *median)
+bool clock_load_witness(const double *load_cycles, const double *split, size_t n, double split_max, double *whole,
+                        double *median)
 {
     double least;
-    double w = witness_readings(load_cycles, n, &least, median) ? floor(least * (1 + CLOCK_LOAD_SLACK)) : 0;
+    double w = witness_readings(load_cycles, split, n, split_max, &least, median) ? floor(least * (1 + CLOCK_LOAD_SLACK))
+                                                                                 : 0;
     *whole = w >= 1 ? w : NAN;
     if (!(w >= 1))
         *median = NAN;

@@ -101,10 +101,16 @@ void clock_trip(struct clock_trip *t);
 /* A case's load witness from its trips' load_cycles (taken on the case's own CPU): the whole
  * latency, the whole number of cycles at or below the fastest reading within CLOCK_LOAD_SLACK, and
  * the readings' median. Sharing only slows the witness, so a chase that never read under 4.55
- * cycles is a 4-cycle load slowed, not a 5-cycle one read fast. False (both NaN) when there are no
- * readings (NaN ones are none) or the fastest is under a cycle. A pure function. */
+ * cycles is a 4-cycle load slowed, not a 5-cycle one read fast. The fastest is of the trips whose
+ * clock references agreed (split[i] at most split_max), where any did (split NULL: all did): each
+ * reading is converted at its repetition's fastest clock, and the Emerald Rapids guest's clock
+ * stepped between 1.18 and 1.23 cycles a tick within repetitions; a trip whose references were cut
+ * while the core ran faster read 4.73-4.90 cycles a load of 5, where its own references read
+ * 0.7-16% apart. False (both NaN) when there are no readings (NaN ones are none) or the fastest is
+ * under a cycle. A pure function. */
 #define CLOCK_LOAD_SLACK 0.01
-bool clock_load_witness(const double *load_cycles, size_t n, double *whole, double *median);
+bool clock_load_witness(const double *load_cycles, const double *split, size_t n, double split_max, double *whole,
+                        double *median);
 /* The front-end witness: 24,000 independent no-ops timed in each trip, after a warm one. They
  * take as few cycles as the front end delivers them in on a core of its own (5.7 a cycle on the
  * Emerald Rapids guest), and more while another hardware thread takes its turns at the front end,
@@ -114,9 +120,10 @@ bool clock_load_witness(const double *load_cycles, size_t n, double *whole, doub
  * tenant's thread ran a loop of never-taken branches at 18.6 cycles an iteration against 8.32
  * and fp_assist_mul at 143 cycles against 116.8, while the load witness read 5.002-5.012 of 5 and
  * the references 0.15-0.25% apart. From the trips' readings in cycles a no-op (taken on the
- * case's own CPU): the fastest and the median. False (both NaN) when there are none. A pure
- * function. */
-bool clock_front_witness(const double *front_cycles, size_t n, double *fastest, double *median);
+ * case's own CPU): the fastest (of the trips whose references agreed, as the load witness's) and
+ * the median. False (both NaN) when there are none. A pure function. */
+bool clock_front_witness(const double *front_cycles, const double *split, size_t n, double split_max,
+                         double *fastest, double *median);
 /* The share of a case's cycles that sharing the load unit could have added: the witness's extra
  * cycles a load (median - whole) times the case's loads, over its cycles (an iteration's each).
  * An L1 walker (16 loads in 64 cycles) beside a witness at 4.29 of 4: 7%; a DRAM walker (16 loads

@@ -192,14 +192,35 @@ int main(void)
     };
     for (size_t i = 0; i < sizeof(witness) / sizeof(witness[0]); i++) {
         double whole, median;
-        bool told = clock_load_witness(witness[i].loads, 5, &whole, &median);
+        bool told = clock_load_witness(witness[i].loads, NULL, 5, 0.004, &whole, &median);
         CHECK(isnan(witness[i].whole) ? !told && isnan(whole) && isnan(median)
                                       : told && whole == witness[i].whole && fabs(median - witness[i].median) < 1e-9,
               witness[i].line, "witness: whole %g, median %g (want %g, %g)", whole, median, witness[i].whole,
               witness[i].median);
     }
     double w0, m0;
-    CHECK(!clock_load_witness(NULL, 0, &w0, &m0) && isnan(w0), __LINE__, "no trips: no witness");
+    CHECK(!clock_load_witness(NULL, NULL, 0, 0.004, &w0, &m0) && isnan(w0), __LINE__, "no trips: no witness");
+    /* The fastest of the trips whose clock references agreed, where any did: rows from a walker on
+     * the Emerald Rapids guest, a trip whose references were cut (16% apart) while the clock
+     * stepped up reading 4.79 cycles a load of 5. */
+    static const struct {
+        int line;
+        double loads[5], split[5], whole, median;
+    } agreed[] = {
+        {__LINE__, {4.98, 4.79, 4.99, 5.00, 4.98}, {0.002, 0.155, 0.003, 0.001, 0.002}, 5, 4.98},
+        {__LINE__, {4.98, 4.79, 4.99, 5.00, 4.98}, {0.002, 0.003, 0.003, 0.001, 0.002}, 4, 4.98},
+        /* none agreed (a busy sibling all through): the fastest of all */
+        {__LINE__, {4.74, 4.75, 4.73, 5.03, 5.02}, {0.07, 0.06, 0.07, 0.05, 0.05}, 4, 4.75},
+        /* a slow trip whose references agreed is still no whole of its own */
+        {__LINE__, {4.21, 4.02, 4.22, 4.25, 4.22}, {0.001, 0.02, 0.002, 0.001, 0.001}, 4, 4.22},
+    };
+    for (size_t i = 0; i < sizeof(agreed) / sizeof(agreed[0]); i++) {
+        double whole, median;
+        bool told = clock_load_witness(agreed[i].loads, agreed[i].split, 5, 0.004, &whole, &median);
+        CHECK(told && whole == agreed[i].whole && fabs(median - agreed[i].median) < 1e-9, agreed[i].line,
+              "witness beside references split %.3f .. %.3f: whole %g, median %g (want %g, %g)", agreed[i].split[0],
+              agreed[i].split[1], whole, median, agreed[i].whole, agreed[i].median);
+    }
     /* The front-end witness: its fastest reading and the median, readings not told (NaN, 0) left
      * out; on the Emerald Rapids guest 0.1741-0.1749 cycles a no-op alone, 0.19-0.39 beside
      * another thread. */
@@ -212,9 +233,15 @@ int main(void)
         {__LINE__, {0, NAN, 0.1741, -1, NAN}, 0.1741, 0.1741},
         {__LINE__, {NAN, NAN, 0, NAN, NAN}, NAN, NAN},
     };
+    /* ... the fastest of the trips whose references agreed, as the load witness's */
+    static const double nops[5] = {0.1745, 0.1690, 0.1749, 0.1743, 0.1747}, nops_split[5] = {0, 0.06, 0, 0, 0};
+    double nf, nm;
+    CHECK(clock_front_witness(nops, nops_split, 5, 0.004, &nf, &nm) && nf == 0.1743 && nm == 0.1745, __LINE__,
+          "front-end witness beside a trip whose references were cut: fastest %g, median %g (want 0.1743, 0.1745)",
+          nf, nm);
     for (size_t i = 0; i < sizeof(front) / sizeof(front[0]); i++) {
         double fastest, median;
-        bool told = clock_front_witness(front[i].nops, 5, &fastest, &median);
+        bool told = clock_front_witness(front[i].nops, NULL, 5, 0.004, &fastest, &median);
         CHECK(isnan(front[i].fastest) ? !told && isnan(fastest) && isnan(median)
                                       : told && fastest == front[i].fastest && fabs(median - front[i].median) < 1e-9,
               front[i].line, "front-end witness: fastest %g, median %g (want %g, %g)", fastest, median,
