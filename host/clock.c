@@ -279,9 +279,9 @@ bool clock_front_witness(const double *front_cycles, const double *split, size_t
 bool clock_load_witness(const double *load_cycles, const double *split, size_t n, double split_max, double *whole,
                         double *median)
 {
-    double least;
-    double w = witness_readings(load_cycles, split, n, split_max, &least, median) ? floor(least * (1 + CLOCK_LOAD_SLACK))
-                                                                                 : 0;
+    double least, w = 0;
+    if (witness_readings(load_cycles, split, n, split_max, &least, median))
+        w = floor(least * (1 + CLOCK_LOAD_SLACK));
     *whole = w >= 1 ? w : NAN;
     if (!(w >= 1))
         *median = NAN;

@@ -282,7 +282,7 @@ ok $? "a slow load witness leaves a case without loads clean: $(jq -c '.penaltie
 # whole: another thread at the front end that hardly loads. Every other pass planted quiet. A
 # case's own whole comes from its fastest trip, which can read a few percent fast (4 of 5 in 67 of
 # 5,194 cases on that guest): a witness of 5 is judged against the run's whole, 5, not its own 4.
-witness() { # witness NAME RECIPE WANT-PASS-SHARED LOAD-MEDIAN FRONT-MEDIAN [LOAD-WHOLE] (pass 0's)
+witness() { # witness NAME RECIPE WANT-PASS-SHARED LOAD-MEDIAN FRONT-MEDIAN [LOAD-WHOLE [REASON]] (pass 0's)
     $PMUCAL calibrate --recipe "$2" --passes 3 --quick --no-curve --label "$1" > /dev/null 2> "$TMP/sh.err"
     s=$(run_dir "$1")
     set_manifest "$s" '.status = "interrupted"'
@@ -293,7 +293,8 @@ witness() { # witness NAME RECIPE WANT-PASS-SHARED LOAD-MEDIAN FRONT-MEDIAN [LOA
            .cycles.windows.front_median = (if (.key | test("[|]0$")) then $front else 0.175 end)' \
         "$s/measurements.ndjson" > "$TMP/sh.ndjson" && cp "$TMP/sh.ndjson" "$s/measurements.ndjson"
     $PMUCAL calibrate --resume "$s" > /dev/null 2> "$TMP/sh2.err"
-    jq -e --argjson want "$3" '.penalties[0].pass_shared == $want' "$s/penalties.json" > /dev/null
+    jq -e --argjson want "$3" --arg says "${7:-}" \
+        '.penalties[0] | .pass_shared == $want and ((.reason // "") | contains($says))' "$s/penalties.json" > /dev/null
     ok $? "$2 beside a load witness of $4 (its own whole ${6:-5}, the run's 5) and a front-end witness of $5 of 0.174 in pass 0: passes shared $3: $(jq -c '.penalties[0] | {pass_shared, status, reason}' "$s/penalties.json" | head -c 300)"
 }
 witness front-end btb_resteer '[true,false,false]' 5.06 0.175
@@ -301,7 +302,7 @@ witness not-front-end l2_hit '[false,false,false]' 5.06 0.175
 witness front-end-nops btb_resteer '[true,false,false]' 5 0.19
 witness not-front-end-nops l2_hit '[false,false,false]' 5 0.19
 witness fast-trip btb_resteer '[false,false,false]' 5 0.175 4
-witness slow-case btb_resteer '[true,false,false]' 6.01 0.175 6
+witness slow-case btb_resteer '[true,false,false]' 6.01 0.175 6 "20.2% over the run's whole 5 (its own 6)"
 # A recipe left short of clean passes by shared ones is measured in further passes, up to twice those
 # asked: three asked, two planted shared, the run resumed: two more at least (five, when the machine
 # left them clean), six at most, or nine where the clean ones then disagreed.

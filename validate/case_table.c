@@ -69,10 +69,10 @@ void case_print_table(struct engine *eng, const struct case_ *c, const struct me
     double share = quantity_stated(q, Q_LD_ALL) ? clock_load_share(m->load_whole, m->load_median, q->v[Q_LD_ALL],
                                                                     cs->median) : NAN;
     if (m->windows && share > MEASURE_LOAD_SHARE_MAX)
-        printf("  the load witness (dependent loads of one line) read %.2f cycles a load against its whole %.0f "
+        printf("  the load witness (dependent loads of one line) read %.2f cycles a load against its own whole %.0f "
                "beside the windows: another hardware thread shared this core's load unit, which could have added "
-               "%.1f%% to these cycles; calibrate leaves such cases out\n", m->load_median, m->load_whole,
-               100 * share);
+               "%.1f%% to these cycles; calibrate leaves such cases out (judged against the whole more than half "
+               "its run's cases told)\n", m->load_median, m->load_whole, 100 * share);
     enum quantity_id per = c->kernel->per;
     if (c->kernel->per_name && quantity_stated(q, per) && q->v[per] > 0)
         printf("  cycles per %s: %.3f (median; min %.3f, MAD %.3f), %.3f ns\n", c->kernel->per_name,

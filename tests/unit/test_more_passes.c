@@ -79,7 +79,8 @@ int main(void)
     struct cal quick = {.o = {.passes = 5, .more_passes = false}}, replay = {.o = {.passes = 5, .more_passes = true},
                                                                            .replaying = true},
                two = {.o = {.passes = 2, .more_passes = true}};
-    CHECK(!cal_more_passes_due(&quick, &p, 3) && !cal_more_passes_due(&replay, &p, 3) && !cal_more_passes_due(&two, &p, 3),
+    CHECK(!cal_more_passes_due(&quick, &p, 3) && !cal_more_passes_due(&replay, &p, 3) &&
+              !cal_more_passes_due(&two, &p, 3),
           __LINE__, "no further passes with --quick, when replaying, or with 2 passes asked");
     /* A recipe the run's further passes left behind: its five passes were all it wanted, judged
      * clean then; after a sixth pass of others the run's witnesses leave two of them out, and it

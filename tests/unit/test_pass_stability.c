@@ -106,7 +106,7 @@ int main(void)
          0, PENALTY_OK, 2, ""},
         {__LINE__, "fp_assist_mul", {116.8, 116.9, 116.8, 116.9, 116.7}, {5.001, 4.999, 5.004, 4.994, 5.002}, 0.175,
          0, PENALTY_OK, 0, ""},
-        /* a quiet pass whose case told 4 from one fast trip of 55 (calibration 13's sixth pass in
+        /* a quiet pass whose case told 4 from one fast trip (calibration 13's sixth pass in
            fp-assist-passes.csv, 116.73 beside 4.985): judged against the run's 5, kept */
         {__LINE__, "fp_assist_mul", {116.8, 116.9, 116.73, 116.9, 116.7}, {5.001, 4.999, 4.985, 4.994, 5.002}, 0.175,
          4, PENALTY_OK, 0, ""},
@@ -153,5 +153,38 @@ int main(void)
               beside[i].recipe, beside[i].witness[0], beside[i].witness[4], penalty_status_name(p.status),
               p.passes_shared, penalty_status_name(beside[i].want), beside[i].shared, p.f.lo, p.f.hi, p.reason);
     }
+    /* The whole latency a case is judged against: the one more than half the run's cases told, else
+     * each case's own (0: not told). fp_assist_mul's passes, 116.8 cycles each. */
+    static const struct {
+        int line;
+        double whole[5], witness[5];
+        int shared;
+    } wholes[] = {
+        /* two cases told 4 from a fast trip, three told 5: all judged against 5, none left out */
+        {__LINE__, {4, 4, 5, 5, 5}, {4.985, 4.99, 4.99, 4.99, 4.985}, 0},
+        /* two cases slowed through every trip (6, their medians 6.0), three quiet: those two left out */
+        {__LINE__, {6, 6, 5, 5, 5}, {6.01, 6.0, 4.99, 4.99, 4.985}, 2},
+        /* two and two, no majority: each by its own, and the two told 4 read 25% over it */
+        {__LINE__, {4, 4, 5, 5, 0}, {4.985, 4.99, 4.99, 4.99, NAN}, 2},
+    };
+    const struct recipe *assist = recipe_named("fp_assist_mul");
+    for (unsigned i = 0; assist && i < sizeof(wholes) / sizeof(wholes[0]); i++) {
+        struct case_result issue[5], *run[5];
+        struct penalty p = {.rc = assist, .passes = 5, .passes_wanted = 5};
+        for (int k = 0; k < 5; k++) {
+            issue[k] = (struct case_result){.reps = 1, .cycles = {1934}, .ghz = {4.22},
+                                            .load_whole = wholes[i].whole[k] ? wholes[i].whole[k] : NAN,
+                                            .load_median = wholes[i].witness[k], .front_fastest = NAN,
+                                            .front_median = NAN};
+            snprintf(issue[k].label, sizeof(issue[k].label), "%s", assist->issue);
+            p.pass_values[k] = 116.8, p.pass_issue[k] = run[k] = &issue[k];
+        }
+        struct cal with = {.cases = run, .ncases = 5};
+        fit_recipe_judge(&with, &p);
+        CHECK(p.passes_shared == wholes[i].shared, wholes[i].line,
+              "wholes %g %g %g %g %g: %d passes left out (want %d): %s", wholes[i].whole[0], wholes[i].whole[1],
+              wholes[i].whole[2], wholes[i].whole[3], wholes[i].whole[4], p.passes_shared, wholes[i].shared, p.reason);
+    }
+    CHECK(assist != NULL, __LINE__, "fp_assist_mul is a recipe");
     return done_testing();
 }

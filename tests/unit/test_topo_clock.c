@@ -211,8 +211,8 @@ int main(void)
         {__LINE__, {4.98, 4.79, 4.99, 5.00, 4.98}, {0.002, 0.003, 0.003, 0.001, 0.002}, 4, 4.98},
         /* none agreed (a busy sibling all through): the fastest of all */
         {__LINE__, {4.74, 4.75, 4.73, 5.03, 5.02}, {0.07, 0.06, 0.07, 0.05, 0.05}, 4, 4.75},
-        /* a slow trip whose references agreed is still no whole of its own */
-        {__LINE__, {4.21, 4.02, 4.22, 4.25, 4.22}, {0.001, 0.02, 0.002, 0.001, 0.001}, 4, 4.22},
+        /* a 4-cycle load on a shared unit, one trip cut and read fast: 4, not 3 */
+        {__LINE__, {4.21, 3.90, 4.22, 4.25, 4.22}, {0.001, 0.02, 0.002, 0.001, 0.001}, 4, 4.22},
     };
     for (size_t i = 0; i < sizeof(agreed) / sizeof(agreed[0]); i++) {
         double whole, median;
