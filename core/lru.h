@@ -47,9 +47,11 @@ void lru_count_walk_edges(const struct topo *t, void (*add)(struct lru_count *lc
                           unsigned spare, uint64_t misses[2], uint64_t edges[2]);
 
 /* The instruction side: a straight run of code, each of its lines fetched once a lap in address
- * order (a loop around straight-line code), through t's L1I (its L1D where hwloc gives none) and,
- * seeing the L1I's misses, its last level; misses and edges as lru_count_walk_edges's. The last
- * level is unified: this counts the code's own lines there, as if no data shared it. */
+ * order (a loop around straight-line code) or in any other order the same every lap (a chain of
+ * jumps: under LRU a set's misses depend only on how many of its lines the lap fetches), through
+ * t's L1I (its L1D where hwloc gives none) and, seeing the L1I's misses, its last level; misses
+ * and edges as lru_count_walk_edges's. The last level is unified: this counts the code's own
+ * lines there, as if no data shared it. */
 void lru_count_code(const struct topo *t, uintptr_t addr, uint64_t lines, unsigned spare, uint64_t misses[2],
                     uint64_t edges[2]);
 

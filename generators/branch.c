@@ -177,27 +177,12 @@ static int branch_setup(struct case_ *c)
         b->loop = gen_loop_test_counts(lt);
     } else if (b->kind == UNCOND) {
         uint64_t n = b->branches, spacing = 64 / b->density;
-        uint64_t *order = xmalloc(n * sizeof(*order));   /* order[k]: the block visited k-th */
-        for (uint64_t i = 0; i < n; i++)
-            order[i] = i;
-        if (case_is(c, "order", "random")) {
-            struct rng ro;
-            rng_seed(&ro, case_uint(c, "seed"));
-            for (uint64_t i = n - 1; i > 0; i--) {
-                uint64_t j = rng_below(&ro, i + 1);
-                uint64_t t = order[i]; order[i] = order[j]; order[j] = t;
-            }
-        }
         asm_comment(as, "%llu jumps %llu bytes apart, visited in %s order; the filler after each is never run",
                      (unsigned long long)n, (unsigned long long)spacing, case_str(c, "order"));
-        uint64_t *next = xmalloc(n * sizeof(*next));   /* block -> the block visited after it, n: the test */
-        for (uint64_t k = 0; k < n; k++)
-            next[order[k]] = k + 1 < n ? order[k + 1] : n;
         struct loop_test lt;
-        b->body_insn = isa_branch_uncond(as, body, test, n, spacing, order[0], next, &lt);
+        b->body_insn = gen_jump_chain(as, body, test, n, spacing, case_is(c, "order", "random"), case_uint(c, "seed"),
+                                      &lt);
         b->loop = gen_loop_test_counts(lt);
-        free(order);
-        free(next);
     } else {
         b->slots = TABLE_BYTES / 8;
         b->table = xcalloc(b->slots, 8);

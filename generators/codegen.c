@@ -1,6 +1,8 @@
 #include "generators/codegen.h"
+#include "base/rng.h"
 #include "base/util.h"
 #include "core/mem.h"
+#include <stdlib.h>
 #include <string.h>
 
 bool gen_listing;
@@ -38,6 +40,36 @@ void gen_model_base(struct quantities *q)
     };
     for (size_t i = 0; i < ARRAY_SIZE(zero); i++)
         q->v[zero[i]] = 0;
+}
+
+/* next[i], the block visited after block i (n after the last: the loop test); *first, the first. */
+static uint64_t *chain_next(uint64_t n, bool random, uint64_t seed, uint64_t *first)
+{
+    uint64_t *order = xmalloc(n * sizeof(*order)), *next = xmalloc(n * sizeof(*next));   /* order[k]: k-th visited */
+    for (uint64_t i = 0; i < n; i++)
+        order[i] = i;
+    if (random) {
+        struct rng r;
+        rng_seed(&r, seed);
+        for (uint64_t i = n - 1; i > 0; i--) {
+            uint64_t j = rng_below(&r, i + 1), t = order[i];
+            order[i] = order[j], order[j] = t;
+        }
+    }
+    for (uint64_t k = 0; k < n; k++)
+        next[order[k]] = k + 1 < n ? order[k + 1] : n;
+    *first = order[0];
+    free(order);
+    return next;
+}
+
+uint64_t gen_jump_chain(struct assembler *as, int body, int test, uint64_t n, uint64_t spacing, bool random,
+                        uint64_t seed, struct loop_test *loop)
+{
+    uint64_t first, *next = chain_next(n, random, seed, &first);
+    uint64_t insns = isa_branch_uncond(as, body, test, n, spacing, first, next, loop);
+    free(next);
+    return insns;
 }
 
 struct shape_counts gen_loop_test_counts(struct loop_test t)

@@ -33,6 +33,12 @@ void gen_model_base(struct quantities *q);
  * and returns to it. */
 void gen_model_shape(const struct shape_counts *n, struct quantities *q);
 
+/* A chain of n blocks spacing bytes apart (n >= 1), each one jump to the next, visited in address
+ * order or in a random order seeded by seed, from body to the loop test at test (arch/isa.h's
+ * isa_branch_uncond writes it; *loop, its test). The instructions of an iteration before the test. */
+uint64_t gen_jump_chain(struct assembler *as, int body, int test, uint64_t n, uint64_t spacing, bool random,
+                        uint64_t seed, struct loop_test *loop);
+
 /* Model helpers: the loop test's counts (asm_loop_test's, or a mean of several) as shape counts;
  * its part of quantity i (inst and the conditional and unconditional jumps, 0 for the rest); and
  * that part added to each quantity it has one in. */

@@ -1,7 +1,11 @@
 /* ifetch: straight-line code of a chosen size, independent instruction after instruction (x86's
  * 10-byte movabs, A64's mov: Gooda's linear_gen idea), looping back at the end, so every
  * iteration fetches every line of the code once and nothing else is in the way: cycles per
- * 64-byte line of code, by the level the code lives in. The ISA writes the code (arch/isa.h). */
+ * 64-byte line of code, by the level the code lives in. The ISA writes the code (arch/isa.h).
+ * Straight-line code is what a sequential instruction prefetcher streams, so its cycles a line are
+ * not a demand fetch's latency. order=random lays the same lines out as a chain of jumps, one a
+ * line, in a random order (the branch kernel's chain, arch/shapes.c), which no sequential
+ * prefetcher follows: docs/penalties.md has both orders' figures on an Emerald Rapids guest. */
 #include "base/util.h"
 #include "core/lru.h"
 #include "generators/codegen.h"
@@ -17,12 +21,19 @@ struct ifetch {
     uint64_t insns, bytes, lines, pages;
     struct shape_counts n;
     int level;
+    bool chain;   /* order=random: one jump a line */
 };
+
+/* The chain's order: fixed, so that a case is the same code in every run. */
+#define IFETCH_CHAIN_SEED 1
 
 static const struct param ifetch_params[] = {
     {"size", PARAM_SIZE, "L1", "code bytes: bytes, or a level of the instruction side: L1 (half of L1I), L2, L3 "
      "(well inside the unified levels), DRAM (2 x the last level, at least 64 MiB)", NULL, "32..2G levels"},
     {"page", PARAM_ENUM, "4k", "pages backing the code: 4k, or 2m (transparent huge pages; SKIP where not obtained)", "4k|2m", NULL},
+    {"order", PARAM_ENUM, "linear", "linear: straight-line code, which sequential instruction prefetchers stream; "
+     "random: each 64-byte line one jump to another in a fixed random order, which they cannot follow (up to the "
+     "reach of this ISA's loop branch)", "linear|random", NULL},
     {NULL, 0, NULL, NULL, NULL, NULL},
 };
 
@@ -45,10 +56,33 @@ static int ifetch_setup(struct case_ *c)
                  case_str(c, "size"), fmt_size(size), fmt_size(isa_ifetch_max_bytes));
         return CASE_ERROR;
     }
-    /* The loop starts at the first byte of the mapping, so it spans exactly ceil(bytes / 64) lines. */
+    /* The code starts at the first byte of the mapping, so it spans exactly ceil(bytes / 64) lines. */
     struct assembler *as = &k->g.as;
+    k->chain = case_is(c, "order", "random");
+    /* The loop test, after the last line, jumps back to the chain's first, which may be line 0. */
+    if (k->chain && (size < 128 || size > isa_branch_max_bytes - 64)) {
+        pm_error("ifetch: order=random takes sizes from 128 bytes (two lines) to %s, as far as this ISA's loop "
+                 "branch reaches back; size=%s gives %s", fmt_size(isa_branch_max_bytes - 64), case_str(c, "size"),
+                 fmt_size(size));
+        return CASE_ERROR;
+    }
     gen_init(&k->g, size + 64);
-    int entry = isa_ifetch_assemble(as, size, &k->bytes, &k->insns, &k->n);
+    int entry;
+    if (k->chain) {
+        uint64_t n = size / 64;
+        int body = asm_label(as), test = asm_label(as);
+        asm_comment(as, "%llu lines, each one jump to the next in a random order", (unsigned long long)n);
+        struct loop_test lt;
+        gen_jump_chain(as, body, test, n, 64, true, IFETCH_CHAIN_SEED, &lt);
+        k->bytes = as->len;   /* the lines and the loop test */
+        k->insns = n;
+        k->n = gen_loop_test_counts(lt);
+        k->n.inst += (double)n;
+        k->n.uncond += (double)n;
+        entry = isa_asm_entry(as, test);
+    } else {
+        entry = isa_ifetch_assemble(as, size, &k->bytes, &k->insns, &k->n);
+    }
     bool huge = case_is(c, "page", "2m");
     if (gen_map(&k->g, entry, huge, "ifetch"))
         return CASE_ERROR;
@@ -63,7 +97,8 @@ static int ifetch_setup(struct case_ *c)
     k->level = code_level_of_size(k->bytes);
     c->warm_iters = 2;
     snprintf(c->detail, sizeof(c->detail), "code=%s %s=%llu lines=%llu pages=%llu page=%s level=%s",
-             fmt_size(k->bytes), isa_ifetch_insn, (unsigned long long)k->insns, (unsigned long long)k->lines,
+             fmt_size(k->bytes), k->chain ? "jumps" : isa_ifetch_insn, (unsigned long long)k->insns,
+             (unsigned long long)k->lines,
              (unsigned long long)k->pages, huge ? "2m-thp" : "4k",
              k->level == 4 ? "DRAM" : k->level == 3 ? "L3" : k->level == 2 ? "L2" : "L1I");
     return CASE_OK;
@@ -93,7 +128,8 @@ static void ifetch_model(const struct case_ *c, struct quantities *q)
     q->v[Q_IFETCH_LINES_DRAM] = k->level == 4 ? (double)k->lines : 0;
     q->v[Q_ITLB_PAGES] = (double)k->pages;
     q->v[Q_D1_MISS_WARM] = q->v[Q_LL_MISS_WARM] = 0;
-    /* The front end under LRU: each line is fetched once a lap in address order, so the lines of
+    /* The front end under LRU: each line is fetched once a lap (in address order, or in the chain's
+     * order, the same each lap, which under LRU comes to the same in every set), so the lines of
      * a set holding more than its ways miss every lap and the others never (lru.h). Sets filled to
      * the edge stay exact because prepare() runs a lap just before each loop: only the few lines
      * of the harness between it and the loop stand between the code and its own last lap. */
@@ -148,13 +184,14 @@ static const char *const ifetch_matrix[] = {
     "size=L3",
     "size=DRAM",
     "size=L2 page=2m",
+    "size=L2 order=random",
     NULL,
 };
 
 static const struct kernel ifetch_kernel = {
     .name = "ifetch",
-    .summary = "straight-line code of independent instructions of a chosen size, looping: cycles per 64-byte line "
-               "of code",
+    .summary = "straight-line code of independent instructions of a chosen size, looping (or its lines chained by "
+               "jumps in a random order): cycles per 64-byte line of code",
     .params = ifetch_params,
     .setup = ifetch_setup,
     .prepare = ifetch_prepare,

@@ -1,6 +1,9 @@
 #!/bin/sh
 # Timing figures of the generated kernels on this machine (TSC-derived core cycles):
-#   ifetch cycles per 64-byte line of code at each level, 64 MiB generation time,
+#   ifetch cycles per 64-byte line of code at each level, straight-line (what the fetch recipes
+#   time) and as a chain of jumps in random order, one a line (order=random, which a sequential
+#   prefetcher cannot follow; refused beyond the reach of the ISA's loop branch), 64 MiB
+#   generation time,
 #   cycles per mispredicted branch (pattern=random minus pattern=never, calibrate's control, beside
 #   minus pattern=taken: the same instructions, their branches never or always taken),
 #   callchain cycles per call+return across the assumed return-stack depth.
@@ -23,10 +26,16 @@ stats() { # values on stdin, one a line -> "median M (min A, max B)"
 run_json() { $P run "$@" -e page-faults --json 2>/dev/null | head -1; }
 
 for s in L1 L2 L3 DRAM; do
-    for i in $(seq "$RUNS"); do
-        run_json ifetch size=$s | jq '.cycles.stats.median / .model."ifetch.lines"'
-    done >"/tmp/pmucal-bench.$$"
-    echo "ifetch size=$s: cycles per 64-byte line: $(stats <"/tmp/pmucal-bench.$$")"
+    for order in linear random; do
+        for i in $(seq "$RUNS"); do
+            run_json ifetch size=$s order=$order | jq '.cycles.stats.median / .model."ifetch.lines"'
+        done >"/tmp/pmucal-bench.$$"
+        if [ -s "/tmp/pmucal-bench.$$" ]; then
+            echo "ifetch size=$s order=$order: cycles per 64-byte line: $(stats <"/tmp/pmucal-bench.$$")"
+        else
+            echo "ifetch size=$s order=$order: not run: $($P run ifetch size=$s order=$order -e page-faults --iters 1 -r 1 2>&1 >/dev/null | tail -n 1)"
+        fi
+    done
 done
 
 for i in $(seq "$RUNS"); do

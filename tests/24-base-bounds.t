@@ -35,6 +35,8 @@ expect 1 "give --iters [0-9]*[02468] or fewer" -- $PMUCAL run bbexec copy=16 sqr
 expect 2 "give a whole number from 1 to 500" -- $PMUCAL run walker --target-ms 60000
 expect 2 "give a whole number from 1 to 1000000000" -- $PMUCAL gen ifetch size=4k --repeat 18446744073709551615
 expect 2 "give --repeat [0-9]* or fewer" -- $PMUCAL gen ifetch size=16M --repeat 1000000000
+# A chain of jumps needs two lines at least, and its loop branch must reach back over it.
+expect 1 "order=random takes sizes from 128 bytes (two lines) to" -- $PMUCAL run ifetch size=64 order=random -e page-faults
 expect 2 "PMUCAL_CURVE_FILE=/dev/zero: cannot read /dev/zero: a device" -- env PMUCAL_CURVE_FILE=/dev/zero $PMUCAL info
 printf 'page-faults  pf.minor  +-inf\n' > "$TMP/inf.rules"
 expect 2 "tolerance '+-inf' is not one of" -- $PMUCAL run walker size=4k -e page-faults --expect "$TMP/inf.rules"

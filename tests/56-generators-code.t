@@ -35,6 +35,7 @@ while IFS='|' read -r case want; do
 done <<'ROWS'
 ifetch size=64                               | movabs*5 sub jae ret jmp
 ifetch size=200                              | movabs*19 sub jae ret jmp
+ifetch size=192 order=random                 | jmp nopw*5 nopl jmp nopw*5 nopl jmp nopw*5 nopl sub jae ret jmp
 branch branches=2 density=4                  | mov and shl add nopw*4 nopl mov nopw bt jb nopw bt jb sub jae ret jmp
 branch branches=65 density=4 pattern=random  | mov and shl add nopw*4 nopl mov nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb nopw bt jb mov nopl bt jb sub jae ret jmp
 branch kind=uncond branches=3 order=linear   | jmp nopw*2 nopl jmp nopw*2 nopl jmp nopw*2 nopl sub jae ret jmp

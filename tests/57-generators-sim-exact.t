@@ -69,6 +69,7 @@ while IFS='|' read -r case mis; do
 done <<'ROWS'
 ifetch size=1k                                  | none
 ifetch size=L1                                  | none
+ifetch size=40K order=random                    | none
 branch pattern=taken                            | none
 branch pattern=never                            | none
 branch pattern=random                           | conditional
