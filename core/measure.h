@@ -51,6 +51,12 @@ struct measure_opts {
  * cycles (MEASURE_LOAD_SHARE_MAX). A case whose cost is the front end's, which SMT threads take
  * turns at, counts as shared then, whatever its loads. */
 #define MEASURE_WITNESS_QUIET 0.005
+/* ... and never this far under it: sharing only slows a load, so a witness reading fast was
+ * converted at a clock that read slow, and so were the case's own cycles (both references slowed
+ * alike, which their split does not show). Of 10,793 cases recorded on the Emerald Rapids guest,
+ * 15 read under 4.95 of 5 (down to 4.72), each with its references over MEASURE_CLOCK_SPLIT_MAX
+ * apart; none with them agreeing read under 4.95. */
+#define MEASURE_WITNESS_FAST 0.02
 /* The front-end witness's median reads within this of the run's pace on a core of its own (0.3-0.9%
  * over a case's own fastest on the Emerald Rapids guest, quiet; the pace is the second fastest of
  * the run's cases, calibrate_run.c front_pace); another thread at the

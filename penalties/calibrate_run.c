@@ -305,6 +305,16 @@ static struct quiet_witness quiet_witness_of(const struct cal *cal)
     return (struct quiet_witness){.front_pace = front_pace(cal), .load_whole = run_load_whole(cal)};
 }
 
+/* Which whole latency a case's load witness is judged against, in words: the run's (and the case's
+ * own where it differs) or its own. */
+static void whole_basis(const struct quiet_witness *q, const struct case_result *r, char *buf, size_t n)
+{
+    if (q->load_whole >= 1 && q->load_whole != r->load_whole)
+        snprintf(buf, n, "the run's whole %.3g (its own %.3g)", q->load_whole, r->load_whole);
+    else
+        snprintf(buf, n, "its whole %.3g", r->load_whole);
+}
+
 /* A case that did not have the core to itself, with why: its two clock references disagreed
  * (something slowed the adders or the multiplier: on this project's Zen 5 guest
  * l1_hit read 4.13-4.21 cycles in every run of such a calibration, 3.99 in the others, and
@@ -313,7 +323,8 @@ static struct quiet_witness quiet_witness_of(const struct cal *cal)
  * beside a busy loop, in all five passes alike), or the load witness beside its windows read far
  * enough above the run's whole latency (run_load_whole) to move the case's own cycles
  * (clock_load_share; host/clock.h: l1_hit ok at 4.29 cycles, 7% slow, in a whole calibration on
- * this project's Zen 3 guest while the clock references agreed), or, for a case whose cost is the
+ * this project's Zen 3 guest while the clock references agreed) or below it by more than
+ * MEASURE_WITNESS_FAST (a clock read slow), or, for a case whose cost is the
  * front end's (recipe_front_end), read over MEASURE_WITNESS_QUIET at all, or its front-end
  * witness's median read over the run's pace (front_pace) by more than MEASURE_FRONT_QUIET
  * (host/clock.h: a thread that hardly loads, as at the front end the never-taken branches ran at
@@ -324,16 +335,19 @@ static bool case_shared(const struct case_result *r, bool front_end, const struc
     if (!r)
         return false;
     double whole = q->load_whole >= 1 ? q->load_whole : r->load_whole, pace = q->front_pace;
-    char basis[48];   /* which whole, said true */
-    if (q->load_whole >= 1 && q->load_whole != r->load_whole)
-        snprintf(basis, sizeof(basis), "the run's whole %.3g (its own %.3g)", whole, r->load_whole);
-    else
-        snprintf(basis, sizeof(basis), "its whole %.3g", whole);
     if (r->clock_split > MEASURE_CLOCK_SPLIT_MAX) {
         snprintf(why, n, "%.150s: its clock references read %.2f%% apart (dependent register adds against "
                  "multiplies, within %.1f%% when each chain has its units): one chain was slowed while the case "
                  "was measured, so the clock beside its windows is not the core's", r->label, 100 * r->clock_split,
                  100 * MEASURE_CLOCK_SPLIT_MAX);
+        return true;
+    }
+    char basis[48];   /* which whole, said true */
+    whole_basis(q, r, basis, sizeof(basis));
+    if (r->load_median < whole * (1 - MEASURE_WITNESS_FAST)) {
+        snprintf(why, n, "%.120s: its load witness (loads of one line) read %.3g cycles a load, %.3g%% under %.40s, "
+                 "which no sharing does: the clock beside its windows read slow (both references slowed alike), and "
+                 "so would its cycles", r->label, r->load_median, 100 * (1 - r->load_median / whole), basis);
         return true;
     }
     double share = clock_load_share(whole, r->load_median, r->q.v[Q_LD_ALL],

@@ -166,6 +166,9 @@ int main(void)
         {__LINE__, {6, 6, 5, 5, 5}, {6.01, 6.0, 4.99, 4.99, 4.985}, 2},
         /* two and two, no majority: each by its own, and the two told 4 read 25% over it */
         {__LINE__, {4, 4, 5, 5, 0}, {4.985, 4.99, 4.99, 4.99, NAN}, 2},
+        /* a witness 4% under its whole: its clock read slow, and so did the case's cycles; 1.5% under
+           is within what the quiet ones read */
+        {__LINE__, {5, 5, 5, 5, 5}, {4.80, 4.99, 4.925, 4.99, 4.985}, 1},
     };
     const struct recipe *assist = recipe_named("fp_assist_mul");
     for (unsigned i = 0; assist && i < sizeof(wholes) / sizeof(wholes[0]); i++) {
