@@ -28,7 +28,8 @@ enum { K_LIST = CLI_LONG, K_JSON, K_TARGET_MS, K_QUICK, K_CURVE, K_NO_CURVE, K_R
        K_LABEL, K_OUT, K_SOURCE, K_ITERS, K_RESUME, K_PASSES, K_UARCH };
 
 static const struct cli_option calibrate_options[] = {
-    {"list", K_LIST, NULL, "print the recipes (issue and control cases, occurrence, spread allowed, front end) and exit"},
+    {"list", K_LIST, NULL,
+     "print the recipes (issue and control cases, occurrence, spread allowed, front end) and exit"},
     {"json", K_JSON, NULL, "with --list: one JSON array of recipes"},
     {"repetitions", 'r', "N", "repetitions per case, 3..101 (default 7; 3 with --source sim)"},
     {"target-ms", K_TARGET_MS, "MS", "length of one measured loop (default 5, at most 500)"},

@@ -210,9 +210,10 @@ int recipes_list(bool as_json)
                    "%s%s%s%s", recipes[r].name, domain_name(recipes[r].domain), recipes[r].brief, recipes[r].issue,
                    recipes[r].control ? recipes[r].control : "(none: the whole cost per occurrence)",
                    recipes[r].occurrence, 100 * spread_allowed(&recipes[r]), spread_class_name(recipes[r].spread),
-                   recipes[r].front_end ? "    front   its cost is the front end's: a pass is left out whose load witness "
-                                          "reads 0.5% over its whole, or front-end witness 2% over the run's pace\n"
-                                        : "",
+                   recipes[r].front_end
+                       ? "    front   its cost is the front end's: a pass is left out whose load witness "
+                         "reads 0.5% over its whole, or front-end witness 2% over the run's pace\n"
+                       : "",
                    recipes[r].operands ? "    operands " : "",
                    recipes[r].operands ? recipes[r].operands : "", recipes[r].operands ? "\n" : "");
         return fflush(stdout) ? 1 : 0;
