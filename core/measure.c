@@ -274,6 +274,17 @@ static void witness_cycles(double *loads, const double *trip, int reps, int nper
     }
 }
 
+void measure_witness_figures(struct measurement *m, const double *trip, const double *split, double *loads,
+                             double *fronts, int nper)
+{
+    size_t n = (size_t)(m->reps * (nper + 1));
+    m->clock_split = stats_median(split, n);
+    witness_cycles(loads, trip, m->reps, nper);
+    clock_load_witness(loads, split, n, MEASURE_CLOCK_SPLIT_MAX, &m->load_whole, &m->load_median);
+    witness_cycles(fronts, trip, m->reps, nper);
+    clock_front_witness(fronts, split, n, MEASURE_CLOCK_SPLIT_MAX, &m->front_fastest, &m->front_median);
+}
+
 int measure_group(const struct source *src, struct case_ *c, struct event_spec **events, int n,
                   const struct measure_opts *o, struct measurement *m)
 {
@@ -422,13 +433,7 @@ int measure_group(const struct source *src, struct case_ *c, struct event_spec *
      * its counted loops' ticks less the least zero-iteration loop. */
     if (src->real_time) {
         measure_window_figures(m, zero, full, trip, MEASURE_WINDOWS);
-        m->clock_split = stats_median(split, (size_t)(m->reps * (MEASURE_WINDOWS + 1)));
-        witness_cycles(loads, trip, m->reps, MEASURE_WINDOWS);
-        clock_load_witness(loads, split, (size_t)(m->reps * (MEASURE_WINDOWS + 1)), MEASURE_CLOCK_SPLIT_MAX,
-                           &m->load_whole, &m->load_median);
-        witness_cycles(fronts, trip, m->reps, MEASURE_WINDOWS);
-        clock_front_witness(fronts, split, (size_t)(m->reps * (MEASURE_WINDOWS + 1)), MEASURE_CLOCK_SPLIT_MAX,
-                            &m->front_fastest, &m->front_median);
+        measure_witness_figures(m, trip, split, loads, fronts, MEASURE_WINDOWS);
     } else
         for (int rep = 0; rep < m->reps; rep++)
             m->cycles[rep] = ((double)ticks_n[rep] - (double)ticks_0_min) * m->core_per_tsc / (double)m->iters;

@@ -135,6 +135,15 @@ void measure_schedule_judge(struct measurement *m);
 void measure_window_figures(struct measurement *m, const double *zero, const double *full, const double *trip,
                             int nper);
 
+/* The trips' witnesses (real-time sources): clock_split, the median of split[]; load_whole and
+ * load_median (clock_load_witness), front_fastest and front_median (clock_front_witness), from
+ * loads[] and fronts[] in ticks a load and a no-op, which become cycles at the fastest trip of
+ * their repetition (in place). Each of the four arrays holds nper + 1 trips a repetition, as
+ * measure_window_figures' trip does; the witnesses' fastest readings come from the trips whose
+ * split is within MEASURE_CLOCK_SPLIT_MAX. */
+void measure_witness_figures(struct measurement *m, const double *trip, const double *split, double *loads,
+                             double *fronts, int nper);
+
 /* TSC ticks spent inside measured regions (calibration, warm-up and repetitions) by this
  * process: the denominator of how much of a run's wall time is measurement. */
 extern uint64_t measure_region_ticks;

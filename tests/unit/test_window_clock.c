@@ -1,9 +1,12 @@
 /* measure_window_figures: every timing window is converted at the core clock of the reference trips
  * around it, so a clock that moves between windows leaves each window's cycles true; a trip cut by
  * preemption (it reads low) is outvoted by the window's other trip; a window whose trips both read
- * a tenth below the repetition's fastest, or whose zero-iteration control was hit, is dropped. */
+ * a tenth below the repetition's fastest, or whose zero-iteration control was hit, is dropped.
+ * measure_witness_figures: the trips' witnesses reach the case with their splits, so a witness's
+ * fastest reading is one taken with its clock references agreeing. */
 #include "core/measure.h"
 #include "tap.h"
+#include <math.h>
 #include <string.h>
 
 #define W 16
@@ -24,6 +27,46 @@ static const struct {
     {__LINE__, 1.5, 1.5, {5, 6}, -1, 1, "both trips of window 5 cut: dropped"},
     {__LINE__, 1.5, 1.5, {-1, -1}, 9, 1, "window 9's control hit: dropped"},
 };
+
+/* Two repetitions of W windows, their W + 1 trips at 1.2 core cycles a tick. A load of the witness
+ * takes 5 cycles and a no-op 0.175; trips whose references read `split` apart read what the
+ * row says (the Emerald Rapids guest's: 4 cycles a load where its references read 0.7-16% apart). */
+static const struct {
+    int line;
+    double split_off;              /* the split of the trips listed in off[] */
+    int off[3];                    /* trips of repetition 0 whose references disagree; -1 none */
+    double load_off, front_off;    /* what those trips read, cycles a load and a no-op */
+    double want_whole, want_front_fastest, want_split;
+    const char *what;
+} witness[] = {
+    {__LINE__, 0.012, {2, 9, 14}, 4.0, 0.160, 5, 0.175, 0.001,
+     "trips reading fast where their references disagreed: the whole and the fastest are the agreeing ones'"},
+    {__LINE__, 0.001, {2, 9, 14}, 5.3, 0.190, 5, 0.175, 0.001, "every trip agreeing: slower ones are just slower"},
+};
+
+static void witness_rows(void)
+{
+    enum { N = 2 * (W + 1) };
+    for (size_t i = 0; i < sizeof(witness) / sizeof(witness[0]); i++) {
+        double trip[N], split[N], loads[N], fronts[N];
+        for (int t = 0; t < N; t++) {
+            trip[t] = 1.2, split[t] = 0.001, loads[t] = 5 / 1.2, fronts[t] = 0.175 / 1.2;
+            for (int k = 0; k < 3; k++)
+                if (witness[i].off[k] == t) {
+                    split[t] = witness[i].split_off;
+                    loads[t] = witness[i].load_off / 1.2, fronts[t] = witness[i].front_off / 1.2;
+                }
+        }
+        struct measurement m;
+        memset(&m, 0, sizeof(m));
+        m.reps = 2;
+        measure_witness_figures(&m, trip, split, loads, fronts, W);
+        CHECK_NEAR(m.load_whole, witness[i].want_whole, 1e-9, witness[i].line, witness[i].what);
+        CHECK_NEAR(m.load_median, 5, 1e-9, witness[i].line, witness[i].what);
+        CHECK_NEAR(m.front_fastest, witness[i].want_front_fastest, 1e-9, witness[i].line, witness[i].what);
+        CHECK_NEAR(m.clock_split, witness[i].want_split, 1e-12, witness[i].line, witness[i].what);
+    }
+}
 
 int main(void)
 {
@@ -52,5 +95,6 @@ int main(void)
               rows[i].want_dropped);
         CHECK_NEAR(m.window_median, 15, 1e-9, rows[i].line, rows[i].what);
     }
+    witness_rows();
     return done_testing();
 }
