@@ -61,9 +61,10 @@ static int ifetch_setup(struct case_ *c)
     k->chain = case_is(c, "order", "random");
     /* The loop test, after the last line, jumps back to the chain's first, which may be line 0. */
     if (k->chain && (size < 128 || size > isa_branch_max_bytes - 64)) {
-        pm_error("ifetch: order=random takes sizes from 128 bytes (two lines) to %s, as far as this ISA's loop "
-                 "branch reaches back; size=%s gives %s", fmt_size(isa_branch_max_bytes - 64), case_str(c, "size"),
-                 fmt_size(size));
+        pm_error("ifetch: order=random takes sizes from 128 bytes (two lines) to %llu bytes (%s less a line), as far "
+                 "as this ISA's loop branch reaches back; size=%s gives %llu bytes",
+                 (unsigned long long)(isa_branch_max_bytes - 64), fmt_size(isa_branch_max_bytes), case_str(c, "size"),
+                 (unsigned long long)size);
         return CASE_ERROR;
     }
     gen_init(&k->g, size + 64);

@@ -63,6 +63,19 @@ above=$((I1_BYTES + 64))
 grep -q "^ok [0-9]* - ifetch size=$above :: sim::I1mr = i1.miss.warm: measured [0-9.]* expected $((I1_WAYS + 1)).0000" "$TMP/i1-this.tap"
 ok $? "this: ifetch one line above the L1I expects the $((I1_WAYS + 1)) lines of its overfull set: $(grep -m 1 "size=$above :: sim::I1mr" "$TMP/i1-this.tap")"
 
+# The chain of jumps (order=random) has a line more than its jumps, its loop test's. One line under
+# the L1I's size its code fills every set exactly (the edge path: the lap before each loop keeps it
+# exact, none missing); at the size, one set overflows and its ways + 1 lines miss every lap.
+chain_full=$((I1_BYTES - 64))
+$PMUCAL validate --source sim -r 2 -e sim::I1mr,sim::ILmr --label chain-this --case "ifetch size=$chain_full order=random" \
+    --case "ifetch size=$I1_BYTES order=random" > "$TMP/chain-this.tap" 2> "$TMP/chain-this.err"
+rc=$?
+grep -q "^ok [0-9]* - ifetch size=$chain_full order=random :: sim::I1mr = i1.miss.warm: measured [0-9.]* expected 0.0000" "$TMP/chain-this.tap" &&
+    grep -q "^ok [0-9]* - ifetch size=$I1_BYTES order=random :: sim::I1mr = i1.miss.warm: measured [0-9.]* expected $((I1_WAYS + 1)).0000" "$TMP/chain-this.tap" &&
+    [ "$(grep -c '^ok [0-9]* - ifetch size=[0-9]* order=random :: sim::ILmr = il.miss.warm' "$TMP/chain-this.tap")" -eq 2 ] &&
+    ! grep -q '^not ok' "$TMP/chain-this.tap" && [ $rc -eq 0 ]
+ok $? "this: a chain filling the L1I's every set exactly misses nothing, one line more misses its set's $((I1_WAYS + 1)), exit $rc: $(grep 'I1mr' "$TMP/chain-this.tap" | tr '\n' ' ' | head -c 400)"
+
 # Where hwloc gives no L1i (the fixture's without one), the L1D's stands in, and the note says so.
 sed 's/\(type="L1iCache"[^>]*cache_size="\)[0-9]*"/\10"/' tests/hosts/zen5-vm/hwloc.xml > "$TMP/no-l1i.xml"
 HWLOC_XMLFILE="$TMP/no-l1i.xml" HWLOC_THISSYSTEM=1 $PMUCAL validate --source sim -r 2 -e sim::I1mr \
@@ -80,6 +93,12 @@ rc=$?
 grep -q '^ok [0-9]* - ifetch size=65536 :: sim::I1mr # SKIP .*fills sets of a more than 8-way L1I exactly' "$TMP/a7.tap" &&
     [ $rc -eq 0 ]
 ok $? "intel-a7-vm: ifetch filling its 64K 16-way L1I exactly is refused with the reason, exit $rc: $(grep -m 1 'I1mr' "$TMP/a7.tap" | head -c 300)"
+$PMUCAL validate --source sim -r 2 --iters 500 -e sim::I1mr --case 'ifetch size=65472 order=random' --label a7-chain \
+    > "$TMP/a7-chain.tap" 2> "$TMP/a7-chain.err"
+rc=$?
+grep -q '^ok [0-9]* - ifetch size=65472 order=random :: sim::I1mr # SKIP .*fills sets of a more than 8-way L1I exactly' \
+    "$TMP/a7-chain.tap" && [ $rc -eq 0 ]
+ok $? "intel-a7-vm: a chain (1,023 jumps and its loop test) filling that L1I exactly is refused the same way, exit $rc: $(grep -m 1 'I1mr' "$TMP/a7-chain.tap" | head -c 300)"
 on_this_machine
 
 # Code that takes more than half the ways of some L1I sets shares them with the harness's code
