@@ -51,12 +51,16 @@ const struct recipe recipes[] = {
      * whole-cost figure includes, as a control with as many jumps all known is not to be had. */
     {"btb_resteer", "a direct jump missing the BTB, re-steered at decode (whole cost of the jump)",
      "branch kind=uncond branches=8192 density=4", NULL, "br.uncond", DOMAIN_CORE, "branch", NULL, SPREAD_CORE, true},
-    {"ifetch_l2", "an instruction-cache line fetched from L2", "ifetch size=L2", "ifetch size=L1",
-     "ifetch.lines.l2", DOMAIN_CORE, "ifetch", NULL, SPREAD_CORE, true},
-    {"ifetch_l3", "an instruction-cache line fetched from L3", "ifetch size=L3", "ifetch size=L1",
-     "ifetch.lines.l3", DOMAIN_CORE, "ifetch", NULL, SPREAD_HIERARCHY, true},
-    {"ifetch_dram", "an instruction-cache line fetched from DRAM", "ifetch size=DRAM", "ifetch size=L1",
-     "ifetch.lines.dram", DOMAIN_MEMORY, NULL, NULL, SPREAD_HIERARCHY, false},
+    /* Straight-line code, whose lines a sequential instruction prefetcher streams: what a line costs
+     * when code runs on into it, not a demand fetch's latency. ifetch order=random chains the lines
+     * by jumps instead; past the BTB each such jump is also re-steered, so no control leaves the
+     * fetch alone (docs/penalties.md has both orders' figures on the Emerald Rapids guest). */
+    {"ifetch_l2", "a line of straight-line code fetched from L2, streamed in address order", "ifetch size=L2",
+     "ifetch size=L1", "ifetch.lines.l2", DOMAIN_CORE, "ifetch", NULL, SPREAD_CORE, true},
+    {"ifetch_l3", "a line of straight-line code fetched from L3, streamed in address order", "ifetch size=L3",
+     "ifetch size=L1", "ifetch.lines.l3", DOMAIN_CORE, "ifetch", NULL, SPREAD_HIERARCHY, true},
+    {"ifetch_dram", "a line of straight-line code fetched from DRAM, streamed in address order", "ifetch size=DRAM",
+     "ifetch size=L1", "ifetch.lines.dram", DOMAIN_MEMORY, NULL, NULL, SPREAD_HIERARCHY, false},
     /* Memory ordering and alignment. */
     /* A store and a load of the same 8 bytes are renamed on Zen 4 and 5 (the load becomes a
      * register copy: 0.48 cycles a pair on this Zen 5, against 4 for an L1 load); a load inside
