@@ -140,7 +140,7 @@ void measure_window_figures(struct measurement *m, const double *zero, const dou
  * loads[] and fronts[] in ticks a load and a no-op, which become cycles at the fastest trip of
  * their repetition (in place). Each of the four arrays holds nper + 1 trips a repetition, as
  * measure_window_figures' trip does; the witnesses' fastest readings come from the trips whose
- * split is within MEASURE_CLOCK_SPLIT_MAX. */
+ * split is within MEASURE_CLOCK_SPLIT_MAX (from all where none is). */
 void measure_witness_figures(struct measurement *m, const double *trip, const double *split, double *loads,
                              double *fronts, int nper);
 

@@ -53,8 +53,10 @@ const struct recipe recipes[] = {
      "branch kind=uncond branches=8192 density=4", NULL, "br.uncond", DOMAIN_CORE, "branch", NULL, SPREAD_CORE, true},
     /* Straight-line code, whose lines a sequential instruction prefetcher streams: what a line costs
      * when code runs on into it, not a demand fetch's latency. ifetch order=random chains the lines
-     * by jumps instead; past the BTB each such jump is also re-steered, so no control leaves the
-     * fetch alone (docs/penalties.md has both orders' figures on the Emerald Rapids guest). */
+     * by jumps instead, and is no demand fetch either: a chain the BTB holds is fetched ahead of its
+     * jumps (faster than straight-line code from L2 on the Emerald Rapids guest), and a longer one
+     * pays a re-steer a jump beside its fetch, which no control of fewer lines has
+     * (docs/penalties.md). */
     {"ifetch_l2", "a line of straight-line code fetched from L2, streamed in address order", "ifetch size=L2",
      "ifetch size=L1", "ifetch.lines.l2", DOMAIN_CORE, "ifetch", NULL, SPREAD_CORE, true},
     {"ifetch_l3", "a line of straight-line code fetched from L3, streamed in address order", "ifetch size=L3",

@@ -38,7 +38,7 @@ expect 2 "give --repeat [0-9]* or fewer" -- $PMUCAL gen ifetch size=16M --repeat
 # A chain of jumps needs two lines at least, and its loop branch must reach back over it.
 expect 1 "order=random takes sizes from 128 bytes (two lines) to" -- $PMUCAL run ifetch size=64 order=random -e page-faults
 # The upper bound is this ISA's (x86's rel32: 2G; A64's b.cs and RISC-V's j: 1M less a page), told in bytes.
-max=$($PMUCAL run ifetch size=64 order=random -e page-faults 2>&1 | sed -n 's/.* to \([0-9]*\) bytes (.*/\1/p')
+max=$(timeout 20 $PMUCAL run ifetch size=64 order=random -e page-faults 2>&1 | sed -n 's/.* to \([0-9]*\) bytes (.*/\1/p')
 [ -n "$max" ] && [ "$max" -ge 128 ]
 ok $? "order=random's largest size is told in bytes: '$max'"
 expect 1 "to $max bytes .*; size=$((max + 1)) gives $((max + 1)) bytes" -- $PMUCAL run ifetch size=$((max + 1)) order=random -e page-faults
