@@ -277,4 +277,29 @@ grep -q '^penalty  *run 1  *run 2  *median  *max dist  *allowed  *verdict$' "$TM
     [ "$(ls -d "$TMP"/bench/*bench1 "$TMP"/bench/*bench2 2>/dev/null | wc -l)" = 2 ] &&
     { { [ "$notok" = 0 ] && [ $rc = 0 ]; } || { [ "$notok" -gt 0 ] && [ $rc = 1 ] && grep -q "^bench-calibrate: $notok rows not ok" "$TMP/bench.err"; }; }
 ok $? "bench-calibrate 2: a table of two runs, $notok rows NOT OK, exit $rc: $(grep '^l1_hit' "$TMP/bench.out")"
+
+# Its reasons, from two recorded runs (a stand-in pmucal writes them): l3_hit withheld in run 2
+# with its reason, ifetch_l3 ok in both but each 5.6% from their median, l1_hit ok in both.
+cat > "$TMP/fake-pmucal" << 'FAKE'
+#!/bin/sh
+while [ $# -gt 0 ]; do case $1 in --out) out=$2; shift ;; --label) label=$2; shift ;; esac; shift; done
+run=${label#bench}
+mkdir -p "$out/x-$label"
+if [ "$run" = 1 ]; then l3='"status":"ok","cycles":110,"reason":null'; i3=17; else
+    l3='"status":"unstable","cycles":109,"reason":"pass-to-pass spread 7.7% over 5 passes, in two groups"'; i3=19; fi
+printf '{"penalties":[{"name":"l1_hit","status":"ok","domain":"core","spread_allowed":0.02,"cycles":5,"reason":null},
+{"name":"l3_hit",%s,"domain":"core","spread_allowed":0.03},
+{"name":"ifetch_l3","status":"ok","domain":"core","spread_allowed":0.03,"cycles":%s,"reason":null}],"closure":null}\n' \
+    "$l3" "$i3" > "$out/x-$label/penalties.json"
+echo "# pmucal calibrate: recorded; results in $out/x-$label"
+FAKE
+chmod +x "$TMP/fake-pmucal"
+PMUCAL="$TMP/fake-pmucal" OUT="$TMP/bench-fake" timeout 60 scripts/bench-calibrate.sh 2 > "$TMP/fake.out" 2> "$TMP/fake.err"
+rc=$?
+[ $rc = 1 ] && grep -q '^bench-calibrate: 2 rows not ok: l3_hit,ifetch_l3$' "$TMP/fake.err" &&
+    grep -qx '# l3_hit run 2: unstable: pass-to-pass spread 7.7% over 5 passes, in two groups' "$TMP/fake.out" &&
+    grep -qx '# ifetch_l3 run 1: 17, 5.6% from the median 18 (3% allowed)' "$TMP/fake.out" &&
+    grep -qx '# ifetch_l3 run 2: 19, 5.6% from the median 18 (3% allowed)' "$TMP/fake.out" &&
+    [ "$(grep -c '^# l3_hit run 1\|^# l1_hit' "$TMP/fake.out")" = 0 ]
+ok $? "bench-calibrate says under its table why each row is NOT OK, run by run, exit $rc: $(grep '^# [a-z0-9_]* run' "$TMP/fake.out" | tr '\n' ' ') $(cat "$TMP/fake.err")"
 done_testing
