@@ -50,16 +50,18 @@ for r in $(seq 1 "$runs"); do
         "$dir/penalties.json"
 done
 
+# The median of an array of numbers, null for none (both tables below).
+median='def median: sort | if length == 0 then null elif length % 2 == 1 then .[length / 2 | floor]
+    else (.[length / 2 - 1] + .[length / 2]) / 2 end;'
 # One row a penalty: each run's figure (or its status), the median of the ok ones, the largest
 # distance from it, the allowed one, and the row's verdict.
-jq -s -r '
+jq -s -r "$median"'
   (.[0].p | map(.name)) as $names
   | (["penalty", (range(1; length + 1) | "run \(.)"), "median", "max dist", "allowed", "verdict"] | @tsv),
   ( $names[] as $n
     | [.[] | .p[] | select(.name == $n)] as $rows
     | [$rows[] | select(.status == "ok") | .v] as $ok
-    | ($ok | sort | if length == 0 then null elif length % 2 == 1 then .[length / 2 | floor]
-        else (.[length / 2 - 1] + .[length / 2]) / 2 end) as $med
+    | ($ok | median) as $med
     | ($rows[0].allowed) as $allowed
     | (if $med == null then null else [$ok[] | (. - $med) / $med | fabs] | max end) as $dist
     | ([$rows[] | select(.status == "skip")] | length == ($rows | length)) as $skipped
@@ -76,11 +78,9 @@ cat "$tmp/table"
 # Why each row is not ok, run by run: a status and its reason, or an ok figure too far from the
 # median, so that what the table withholds is read without opening the run folders.
 for n in $(awk '$NF == "OK" && $(NF - 1) == "NOT" && $1 != "closure" { print $1 }' "$tmp/table"); do
-    jq -s -r --arg n "$n" '
+    jq -s -r --arg n "$n" "$median"'
       [.[] | {run, r: (.p[] | select(.name == $n))}] as $rows
-      | ([$rows[] | select(.r.status == "ok") | .r.v] | sort
-         | if length == 0 then null elif length % 2 == 1 then .[length / 2 | floor]
-           else (.[length / 2 - 1] + .[length / 2]) / 2 end) as $med
+      | ([$rows[] | select(.r.status == "ok") | .r.v] | median) as $med
       | $rows[]
       | if .r.status == "ok" then
           ((.r.v - $med) / $med | fabs) as $d
