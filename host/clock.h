@@ -91,12 +91,11 @@ struct clock_trip {
 /* One trip beside a timing window: both references (24,000 cycles each, about 14 us), the load
  * witness, 2,000 loads timed after a warm trip, and the front-end witness (about 4,200 cycles),
  * less an empty region's ticks (the counter's own cost, 60-90 cycles a region here: 1% of the
- * loads). The fastest empty region is subtracted, so
- * an interrupt still only slows a reading (a difference of two timed chains read 3.9 cycles a load
- * where one was cut, and made a whole latency of 3). A trip another task or an interrupt cut reads
- * low, never high. The loads must span CLOCK_WITNESS_TICKS for a reading: a 25 MHz generic timer
- * or a 10 MHz time CSR ticks 40-70 times in them, and a reading one tick short would be a whole
- * latency one cycle short. */
+ * loads). The fastest empty region is subtracted, so an interrupt still only slows a reading (a
+ * difference of two timed chains read 3.9 cycles a load where one was cut, and made a whole
+ * latency of 3). A trip another task or an interrupt cut reads low, never high. The loads must
+ * span CLOCK_WITNESS_TICKS for a reading: a 25 MHz generic timer or a 10 MHz time CSR ticks 40-70
+ * times in them, and a reading one tick short would be a whole latency one cycle short. */
 #define CLOCK_WITNESS_TICKS 1000
 void clock_trip(struct clock_trip *t);
 /* A case's load witness from its trips' load_cycles (taken on the case's own CPU): the whole

@@ -242,6 +242,13 @@ void penalty_at_clock(struct penalty *p, double ghz)
     p->ns = ns[0], p->ns_lo = ns[1], p->ns_hi = ns[2];
 }
 
+/* A case the run's baselines may be read from: it measured, and its clock references did not
+ * disagree (a split not told, NaN, is no disagreement). */
+static bool case_told_alone(const struct case_result *r)
+{
+    return r->status == CASE_OK && !(r->clock_split > MEASURE_CLOCK_SPLIT_MAX);
+}
+
 /* The front end's pace alone, in cycles a no-op (the pace does not move with the clock): the
  * second fastest front-end witness of the run's cases that measured and whose clock references
  * agreed, so that one misread trip cannot set it; the fastest where only one was told; NaN where
@@ -254,7 +261,7 @@ static double front_pace(const struct cal *cal)
     for (int i = 0; i < cal->ncases; i++) {
         const struct case_result *r = cal->cases[i];
         double f = r->front_fastest;
-        if (r->status != CASE_OK || !(f > 0) || r->clock_split > MEASURE_CLOCK_SPLIT_MAX)
+        if (!case_told_alone(r) || !(f > 0))
             continue;
         if (!(f >= least))
             next = least, least = f;
@@ -264,33 +271,39 @@ static double front_pace(const struct cal *cal)
     return isnan(next) ? least : next;
 }
 
-/* The load witness's whole latency, as the run's cases told it: the one more than half of those
- * that measured with their clock references agreeing told; NaN where none did (each case then
- * judged by its own). A case's own is no baseline either: it comes from the fastest of its trips
- * (17 a repetition), and one of them can read a few percent fast. Of 5,194 cases recorded on the
- * Emerald Rapids guest, 67 told 4 cycles where the rest told 5, with medians of 4.97-5.0 as
- * theirs: a quiet pass of fp_assist_mul (116.73 cycles) was left out, its witness "24.6% over its
- * whole 4". A majority, not the most told: in a run of six cases, three told 4 would otherwise
- * make every quiet 5 read 25% over. Found by a majority vote, then counted. */
+/* The whole latency a case's load witness told where the run may read it, else NaN: the case
+ * measured with its clock references agreeing, and its witness's median reads as that whole does
+ * on a core of its own (within MEASURE_WITNESS_FAST under it to MEASURE_WITNESS_QUIET over). A
+ * whole one fast trip told (4, beside a median of 4.985) is not its readings', nor is one every
+ * trip of a shared case told alike read as a quiet one. */
+static double whole_told(const struct case_result *r)
+{
+    double w = r->load_whole, m = r->load_median;
+    bool consistent = m >= w * (1 - MEASURE_WITNESS_FAST) && m <= w * (1 + MEASURE_WITNESS_QUIET);
+    return case_told_alone(r) && w >= 1 && consistent ? w : NAN;
+}
+
+/* The load witness's whole latency, as the run's cases told it: the smallest that two of them
+ * told with their readings consistent with it (whole_told); NaN where no two did (each case then
+ * judged by its own). Sharing only slows a load, so the smallest so told is the quiet one, however
+ * many cases a busy neighbour slowed. A case's own is no baseline: it comes from the fastest of
+ * its trips (17 a repetition), and one of them can read a few percent fast. Of 5,194 cases
+ * recorded on the Emerald Rapids guest, 67 told 4 cycles where the rest told 5, with medians of
+ * 4.97-5.0 as theirs: a quiet pass of fp_assist_mul (116.73 cycles) was left out, its witness
+ * "24.6% over its whole 4". */
 static double run_load_whole(const struct cal *cal)
 {
-    double candidate = NAN;
-    int lead = 0, told = 0, count = 0;
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < cal->ncases; i++) {
-            const struct case_result *r = cal->cases[i];
-            double w = r->load_whole;
-            if (r->status != CASE_OK || !(w >= 1) || r->clock_split > MEASURE_CLOCK_SPLIT_MAX)
-                continue;
-            if (pass == 1) {
-                told++, count += w == candidate;
-            } else if (!lead) {
-                candidate = w, lead = 1;
-            } else {
-                lead += w == candidate ? 1 : -1;
-            }
-        }
-    return 2 * count > told ? candidate : NAN;
+    double *w = xmalloc(sizeof(double) * (size_t)(cal->ncases ? cal->ncases : 1)), least = NAN;
+    size_t n = 0;
+    for (int i = 0; i < cal->ncases; i++)
+        if (!isnan(w[n] = whole_told(cal->cases[i])))
+            n++;
+    stats_sort(w, n);
+    for (size_t i = 1; i < n && isnan(least); i++)
+        if (w[i] == w[i - 1])
+            least = w[i];
+    free(w);
+    return least;
 }
 
 /* What the witnesses read on a core of their own, as the run's cases told them: the baselines a
@@ -342,17 +355,18 @@ static bool case_shared(const struct case_result *r, bool front_end, const struc
                  100 * MEASURE_CLOCK_SPLIT_MAX);
         return true;
     }
-    char basis[48];   /* which whole, said true */
-    whole_basis(q, r, basis, sizeof(basis));
+    char basis[48];   /* which whole, said true: written where a reason needs it */
     if (r->load_median < whole * (1 - MEASURE_WITNESS_FAST)) {
+        whole_basis(q, r, basis, sizeof(basis));
         snprintf(why, n, "%.120s: its load witness (loads of one line) read %.3g cycles a load, %.3g%% under %.40s, "
-                 "which no sharing does: the clock beside its windows read slow (both references slowed alike), and "
-                 "so would its cycles", r->label, r->load_median, 100 * (1 - r->load_median / whole), basis);
+                 "which sharing does not do: the clock its readings, and the case's cycles, were converted at is "
+                 "suspect", r->label, r->load_median, 100 * (1 - r->load_median / whole), basis);
         return true;
     }
     double share = clock_load_share(whole, r->load_median, r->q.v[Q_LD_ALL],
                                     stats_median(r->cycles, (size_t)r->reps));
     if (share > MEASURE_LOAD_SHARE_MAX) {
+        whole_basis(q, r, basis, sizeof(basis));
         snprintf(why, n, "%.150s: its load witness (loads of one line) read %.3g cycles a load, not %.40s: another "
                  "thread shared the load unit, enough to add %.2g%% to the case's cycles (%.3g loads an iteration; "
                  "%.0f%% allowed)", r->label, r->load_median, basis, 100 * share, r->q.v[Q_LD_ALL],
@@ -360,6 +374,7 @@ static bool case_shared(const struct case_result *r, bool front_end, const struc
         return true;
     }
     if (front_end && r->load_median > whole * (1 + MEASURE_WITNESS_QUIET)) {
+        whole_basis(q, r, basis, sizeof(basis));
         snprintf(why, n, "%.120s: its load witness (loads of one line) read %.3g cycles a load, %.3g%% over %.40s "
                  "(within %.1f%% on a core of its own): another thread ran on this core, and this case's cost is "
                  "the front end's, which hardware threads take turns at", r->label, r->load_median,

@@ -71,8 +71,8 @@ void case_print_table(struct engine *eng, const struct case_ *c, const struct me
     if (m->windows && share > MEASURE_LOAD_SHARE_MAX)
         printf("  the load witness (dependent loads of one line) read %.2f cycles a load against its own whole %.0f "
                "beside the windows: another hardware thread shared this core's load unit, which could have added "
-               "%.1f%% to these cycles; calibrate leaves such cases out (judged against the whole more than half "
-               "its run's cases told)\n", m->load_median, m->load_whole, 100 * share);
+               "%.1f%% to these cycles; calibrate leaves such cases out (judged against the smallest whole two "
+               "of its run's cases told alone)\n", m->load_median, m->load_whole, 100 * share);
     enum quantity_id per = c->kernel->per;
     if (c->kernel->per_name && quantity_stated(q, per) && q->v[per] > 0)
         printf("  cycles per %s: %.3f (median; min %.3f, MAD %.3f), %.3f ns\n", c->kernel->per_name,
