@@ -21,7 +21,6 @@ struct ifetch {
     uint64_t insns, bytes, lines, pages;
     struct shape_counts n;
     int level;
-    bool chain;   /* order=random: one jump a line */
 };
 
 /* The chain's order: fixed, so that a case is the same code in every run. */
@@ -58,9 +57,9 @@ static int ifetch_setup(struct case_ *c)
     }
     /* The code starts at the first byte of the mapping, so it spans exactly ceil(bytes / 64) lines. */
     struct assembler *as = &k->g.as;
-    k->chain = case_is(c, "order", "random");
+    bool chain = case_is(c, "order", "random");   /* one jump a line */
     /* The loop test, after the last line, jumps back to the chain's first, which may be line 0. */
-    if (k->chain && (size < 128 || size > isa_branch_max_bytes - 64)) {
+    if (chain && (size < 128 || size > isa_branch_max_bytes - 64)) {
         pm_error("ifetch: order=random takes sizes from 128 bytes (two lines) to %llu bytes (%s less a line), as far "
                  "as this ISA's loop branch reaches back; size=%s gives %llu bytes",
                  (unsigned long long)(isa_branch_max_bytes - 64), fmt_size(isa_branch_max_bytes), case_str(c, "size"),
@@ -69,16 +68,16 @@ static int ifetch_setup(struct case_ *c)
     }
     gen_init(&k->g, size + 64);
     int entry;
-    if (k->chain) {
+    if (chain) {
         uint64_t n = size / 64;
         int body = asm_label(as), test = asm_label(as);
         asm_comment(as, "%llu lines, each one jump to the next in a random order", (unsigned long long)n);
         struct loop_test lt;
-        gen_jump_chain(as, body, test, n, 64, true, IFETCH_CHAIN_SEED, &lt);
+        /* The instructions as the ISA wrote them: one jump a line on every ISA so far. */
+        k->insns = gen_jump_chain(as, body, test, n, 64, true, IFETCH_CHAIN_SEED, &lt);
         k->bytes = as->len;   /* the lines and the loop test */
-        k->insns = n;
         k->n = gen_loop_test_counts(lt);
-        k->n.inst += (double)n;
+        k->n.inst += (double)k->insns;
         k->n.uncond += (double)n;
         entry = isa_asm_entry(as, test);
     } else {
@@ -98,9 +97,8 @@ static int ifetch_setup(struct case_ *c)
     k->level = code_level_of_size(k->bytes);
     c->warm_iters = 2;
     snprintf(c->detail, sizeof(c->detail), "code=%s %s=%llu lines=%llu pages=%llu page=%s level=%s",
-             fmt_size(k->bytes), k->chain ? "jumps" : isa_ifetch_insn, (unsigned long long)k->insns,
-             (unsigned long long)k->lines,
-             (unsigned long long)k->pages, huge ? "2m-thp" : "4k",
+             fmt_size(k->bytes), chain ? "jumps" : isa_ifetch_insn, (unsigned long long)k->insns,
+             (unsigned long long)k->lines, (unsigned long long)k->pages, huge ? "2m-thp" : "4k",
              k->level == 4 ? "DRAM" : k->level == 3 ? "L3" : k->level == 2 ? "L2" : "L1I");
     return CASE_OK;
 }

@@ -52,6 +52,20 @@ objdump -D -b binary -m i386:x86-64 --insn-width=16 "$TMP/u.bin" | awk -F'\t' '$
     head -64 | sort | uniq -d | wc -l >"$TMP/dups"
 is "$(cat "$TMP/dups")" "0" "branch kind=uncond branches=64: no two jumps share a target (one chain through all)"
 
+# ifetch order=random: from the loop test's jae, the jumps visit each of the 64 lines once and end
+# at the test, in an order that is not the lines' own (under LRU any order gives the same misses,
+# so no count would show a chain laid out in address order).
+$PMUCAL gen ifetch size=4096 order=random --bin "$TMP/c.bin" 2>/dev/null
+walk=$(objdump -D -b binary -m i386:x86-64 --insn-width=16 "$TMP/c.bin" | awk -F'\t' '
+    NF >= 3 { off = $1; sub(/^ */, "", off); sub(/:$/, "", off); split($3, w, " ")
+              if (w[1] == "jmp") to[off] = w[2]; if (w[1] == "jae") { first = w[2]; test = off } }
+    END { at = first; sub(/^0x/, "", at); n = 0; up = 1
+          while (at in to && n < 100) { n++; nx = to[at]; sub(/^0x/, "", nx)
+              if (strtonum("0x" nx) < strtonum("0x" at)) up = 0; seen[at]++; at = nx }
+          for (k in seen) if (seen[k] > 1) n = -1
+          print n, up }')
+is "$walk" "64 0" "ifetch size=4096 order=random: the chain from the loop test visits all 64 lines once, not in address order"
+
 # 64 MiB of code, generated and mapped, and the time it took reported. How fast is a benchmark's
 # question on a shared machine (scripts/bench-generators.sh: median and spread over 5 runs).
 start=$(date +%s%N)
