@@ -50,44 +50,41 @@ for r in $(seq 1 "$runs"); do
         "$dir/penalties.json"
 done
 
-# The median of an array of numbers, null for none (both tables below).
-median='def median: sort | if length == 0 then null elif length % 2 == 1 then .[length / 2 | floor]
-    else (.[length / 2 - 1] + .[length / 2]) / 2 end;'
-# One row a penalty: each run's figure (or its status), the median of the ok ones, the largest
-# distance from it, the allowed one, and the row's verdict.
-jq -s -r "$median"'
-  (.[0].p | map(.name)) as $names
-  | (["penalty", (range(1; length + 1) | "run \(.)"), "median", "max dist", "allowed", "verdict"] | @tsv),
+# One row a penalty (T:): each run's figure (or its status), the median of the ok ones, the largest
+# distance from it, the allowed one, and the row's verdict. Under a NOT OK row's (W:), why, run by
+# run: a status and its reason, or an ok figure too far from the median, so that what the table
+# withholds is read without opening the run folders.
+jq -s -r '
+  def median: sort | if length == 0 then null elif length % 2 == 1 then .[length / 2 | floor]
+    else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+  . as $all
+  | (.[0].p | map(.name)) as $names
+  | ("T:" + (["penalty", (range(1; length + 1) | "run \(.)"), "median", "max dist", "allowed", "verdict"] | @tsv)),
   ( $names[] as $n
-    | [.[] | .p[] | select(.name == $n)] as $rows
+    | [$all[] | {run, r: (.p[] | select(.name == $n))}] as $runs
+    | [$runs[].r] as $rows
     | [$rows[] | select(.status == "ok") | .v] as $ok
     | ($ok | median) as $med
     | ($rows[0].allowed) as $allowed
     | (if $med == null then null else [$ok[] | (. - $med) / $med | fabs] | max end) as $dist
     | ([$rows[] | select(.status == "skip")] | length == ($rows | length)) as $skipped
-    | [$n, ($rows[] | if .status == "ok" then (.v * 100 | round / 100 | tostring) else .status end),
-       (if $med == null then "-" else ($med * 100 | round / 100 | tostring) end),
-       (if $dist == null then "-" else "\($dist * 1000 | round / 10)%" end),
-       "\($allowed * 100)%",
-       (if $skipped then "skip" elif ($ok | length) == ($rows | length) and $dist <= $allowed then "ok"
-        else "NOT OK" end)] | @tsv ),
-  (["closure", (.[] | .closure), "", "", "", (if all(.[]; .closure | startswith("ok")) then "ok" elif all(.[]; .closure == "not run") then "skip"
-   else "NOT OK" end)] | @tsv)
-' "$tmp/all.ndjson" | column -t -s "$(printf '\t')" > "$tmp/table"
+    | (if $skipped then "skip" elif ($ok | length) == ($rows | length) and $dist <= $allowed then "ok"
+       else "NOT OK" end) as $verdict
+    | ("T:" + ([$n, ($rows[] | if .status == "ok" then (.v * 100 | round / 100 | tostring) else .status end),
+        (if $med == null then "-" else ($med * 100 | round / 100 | tostring) end),
+        (if $dist == null then "-" else "\($dist * 1000 | round / 10)%" end),
+        "\($allowed * 100)%", $verdict] | @tsv)),
+      (select($verdict == "NOT OK") | $runs[]
+       | if .r.status == "ok" then
+           ((.r.v - $med) / $med | fabs) as $d
+           | select($d > $allowed)
+           | "W:# \($n) run \(.run): \(.r.v * 100 | round / 100), \($d * 1000 | round / 10)% from the median \($med * 100 | round / 100) (\($allowed * 100)% allowed)"
+         else "W:# \($n) run \(.run): \(.r.status): \(.r.reason | if length > 300 then .[0:300] + " ..." else . end)" end) ),
+  ("T:" + (["closure", (.[] | .closure), "", "", "", (if all(.[]; .closure | startswith("ok")) then "ok"
+    elif all(.[]; .closure == "not run") then "skip" else "NOT OK" end)] | @tsv))
+' "$tmp/all.ndjson" > "$tmp/rows"
+sed -n 's/^T://p' "$tmp/rows" | column -t -s "$(printf '\t')" > "$tmp/table"
 cat "$tmp/table"
-# Why each row is not ok, run by run: a status and its reason, or an ok figure too far from the
-# median, so that what the table withholds is read without opening the run folders.
-for n in $(awk '$NF == "OK" && $(NF - 1) == "NOT" && $1 != "closure" { print $1 }' "$tmp/table"); do
-    jq -s -r --arg n "$n" "$median"'
-      [.[] | {run, r: (.p[] | select(.name == $n))}] as $rows
-      | ([$rows[] | select(.r.status == "ok") | .r.v] | median) as $med
-      | $rows[]
-      | if .r.status == "ok" then
-          ((.r.v - $med) / $med | fabs) as $d
-          | select($d > .r.allowed)
-          | "# \($n) run \(.run): \(.r.v * 100 | round / 100), \($d * 1000 | round / 10)% from the median \($med * 100 | round / 100) (\(.r.allowed * 100)% allowed)"
-        else "# \($n) run \(.run): \(.r.status): \(.r.reason | if length > 300 then .[0:300] + " ..." else . end)" end
-    ' "$tmp/all.ndjson"
-done
+sed -n 's/^W://p' "$tmp/rows"
 bad=$(grep -c 'NOT OK$' "$tmp/table" || true)
 [ "$bad" = 0 ] || { echo "$ME: $bad rows not ok: $(grep 'NOT OK$' "$tmp/table" | awk '{ print $1 }' | paste -sd, -)" >&2; exit 1; }
